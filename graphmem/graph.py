@@ -1,0 +1,264 @@
+"""MemoryGraph (sync) and AsyncMemoryGraph: the public API, one implementation.
+
+AsyncMemoryGraph runs the same methods in a worker thread (``asyncio.to_thread``): the
+logic exists once, and the Neo4j driver and the embedding model are thread-safe.
+"""
+from __future__ import annotations
+
+import asyncio
+import functools
+import threading
+from datetime import datetime, timezone
+from typing import Any, Iterable
+
+from .builder.create import MemoryWriter
+from .builder.link import MemoryLinker
+from .builder.resolve import ConceptResolver
+from .config import Settings, load_settings
+from .embed import Embedder, get_embedder
+from .errors import NotFoundError, ValidationError
+from .store.driver import Store
+from .store.schema import SchemaReport, check_compatible, install_schema
+from .types import (CreateResult, LinkInput, LinkResult, MemoryInput, MemoryRecord, MemoryStatus,
+                    MemoryType, _importance, parse_memory_type, validate, validate_group_id,
+                    validate_optional_id)
+
+
+def as_reference_time(value: datetime | str | None) -> datetime:
+    """Now (local timezone) by default; ISO strings accepted; naive datetimes are taken as UTC."""
+    if value is None:
+        return datetime.now().astimezone()
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value)
+        except ValueError:
+            raise ValidationError(f"reference_time: {value!r} is not an ISO 8601 datetime",
+                                  field="reference_time") from None
+    if not isinstance(value, datetime):
+        raise ValidationError("reference_time: must be a datetime or an ISO 8601 string", field="reference_time")
+    return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+
+
+class MemoryGraph:
+    """A knowledge-graph memory on Neo4j. Every call is scoped to a ``group_id``.
+
+    >>> g = MemoryGraph()                      # settings from graphmem.toml / NEO4J_* / GRAPHMEM_*
+    >>> g.create_memory("alice", subject="我", memory_type="事件", topic="吃饭", object="白米饭",
+    ...                 attributes={"时间": "今天"})
+    """
+
+    def __init__(self, settings: Settings | None = None, *, uri: str | None = None, user: str | None = None,
+                 password: str | None = None, database: str | None = None, embedder: Embedder | None = None,
+                 config_path: str | None = None):
+        if settings is None:
+            neo4j = {k: v for k, v in dict(uri=uri, user=user, password=password, database=database).items() if v}
+            settings = load_settings(config_path, neo4j=neo4j) if neo4j else load_settings(config_path)
+        self.settings = settings
+        self.store = Store(settings)
+        e = settings.embedding
+        self.embedder = embedder or get_embedder(e.model, e.device, e.batch_size)
+        self.resolver = ConceptResolver(self.store, settings.resolution)
+        self.writer = MemoryWriter(self.store, self.embedder, self.resolver)
+        self.linker = MemoryLinker(self.store, self.embedder)
+        self._schema_checked = False
+        self._schema_lock = threading.Lock()
+        self._retriever = None
+
+    # --- lifecycle ------------------------------------------------------------------------
+    def close(self) -> None:
+        retriever = self._retriever
+        if retriever is not None and hasattr(retriever, "close"):
+            retriever.close()
+        self.store.close()
+
+    def __enter__(self) -> "MemoryGraph":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def init_schema(self) -> SchemaReport:
+        """Install constraints, vector and fulltext indexes (idempotent)."""
+        report = install_schema(self.store, self.embedder.name, self.embedder.dimension)
+        self._schema_checked = True
+        return report
+
+    def ensure_schema(self) -> None:
+        """Refuse a database built for another model; install the schema if it is missing."""
+        if self._schema_checked:
+            return
+        with self._schema_lock:
+            if not self._schema_checked:
+                if check_compatible(self.store, self.embedder.name, self.embedder.dimension) is None:
+                    install_schema(self.store, self.embedder.name, self.embedder.dimension)
+                self._schema_checked = True
+
+    # --- write path -----------------------------------------------------------------------
+    def create_memory(self, group_id: str, subject: str, memory_type: str | MemoryType, topic: str,
+                      object: str | None = None, attributes: dict[str, str] | None = None,
+                      importance: float = 0.5, *, session_id: str | None = None,
+                      reference_time: datetime | str | None = None, source: str = "api") -> CreateResult:
+        """Write one memory in one transaction and say which concept nodes were reused and why."""
+        memory = validate(MemoryInput, {"subject": subject, "memory_type": memory_type, "topic": topic,
+                                        "object": object, "attributes": attributes, "importance": importance})
+        return self.create_memories(group_id, [memory], session_id=session_id,
+                                    reference_time=reference_time, source=source)[0]
+
+    def create_memories(self, group_id: str, memories: Iterable[dict | MemoryInput], *,
+                        session_id: str | None = None, reference_time: datetime | str | None = None,
+                        source: str = "api", extra: list[dict] | None = None) -> list[CreateResult]:
+        """Write many memories: one embedding batch and a few transactions. All are validated first."""
+        group_id = validate_group_id(group_id)
+        session_id = validate_optional_id(session_id, "session_id")
+        items = []
+        for i, m in enumerate(memories):
+            try:
+                items.append(validate(MemoryInput, m))
+            except ValidationError as exc:
+                raise ValidationError(f"memories[{i}]: {exc}", field=exc.field, allowed=exc.allowed,
+                                      errors=exc.errors) from None
+        if not items:
+            return []
+        self.ensure_schema()
+        return self.writer.create(group_id, items, session_id=session_id,
+                                  reference_time=as_reference_time(reference_time), source=source, extra=extra)
+
+    def link_memories(self, group_id: str, source_memory_description: str, target_memory_description: str,
+                      relation_type: str, importance: float = 0.6) -> LinkResult:
+        """Find both memories by meaning and link them; causal edges go from cause to effect."""
+        group_id = validate_group_id(group_id)
+        link = validate(LinkInput, {"source_memory_description": source_memory_description,
+                                    "target_memory_description": target_memory_description,
+                                    "relation_type": relation_type, "importance": importance})
+        self.ensure_schema()
+        return self.linker.link(group_id, link)
+
+    def link_memory_ids(self, group_id: str, source_id: str, target_id: str, relation_type: str,
+                        importance: float = 0.6, *, discovered: bool = False, confidence: float = 1.0) -> LinkResult:
+        """Link two memories known by id (used by extractors and consolidation)."""
+        group_id = validate_group_id(group_id)
+        link = validate(LinkInput, {"source_memory_description": source_id, "target_memory_description": target_id,
+                                    "relation_type": relation_type, "importance": importance})
+        src, dst = self.get_memory(group_id, source_id), self.get_memory(group_id, target_id)
+        return self.linker.link_ids(group_id, {"id": src.id, "text": src.text}, {"id": dst.id, "text": dst.text},
+                                    link, discovered=discovered, confidence=confidence)
+
+    def update_memory_importance(self, group_id: str, memory_id: str, importance: float) -> dict:
+        group_id = validate_group_id(group_id)
+        memory_id = validate_optional_id(memory_id, "memory_id")
+        try:
+            value = _importance(importance)
+        except ValueError as exc:
+            raise ValidationError(f"importance: {exc}", field="importance") from None
+        rows = self.store.write("update_importance", group_id=group_id, id=memory_id, importance=value,
+                                now=datetime.now(timezone.utc).isoformat())
+        if not rows:
+            raise NotFoundError(f"no memory {memory_id!r} in group {group_id!r}")
+        return {"success": True, **rows[0]}
+
+    def forget(self, group_id: str, memory_id: str) -> dict:
+        """Soft delete: the memory is archived (hidden from search) and can be restored."""
+        return self._set_status(group_id, memory_id, MemoryStatus.ARCHIVED)
+
+    def restore(self, group_id: str, memory_id: str) -> dict:
+        return self._set_status(group_id, memory_id, MemoryStatus.CONSOLIDATED)
+
+    def _set_status(self, group_id: str, memory_id: str, status: MemoryStatus) -> dict:
+        group_id = validate_group_id(group_id)
+        rows = self.store.write("set_status", group_id=group_id, id=memory_id, status=status.value,
+                                now=datetime.now(timezone.utc).isoformat())
+        if not rows:
+            raise NotFoundError(f"no memory {memory_id!r} in group {group_id!r}")
+        return {"success": True, **rows[0]}
+
+    # --- reading back ---------------------------------------------------------------------
+    def get_memory(self, group_id: str, memory_id: str) -> MemoryRecord:
+        group_id = validate_group_id(group_id)
+        rows = self.store.read("get_memory", group_id=group_id, id=memory_id)
+        if not rows:
+            raise NotFoundError(f"no memory {memory_id!r} in group {group_id!r}; "
+                                f"`graphmem search` or list_memories shows the ids")
+        return _record(rows[0])
+
+    def list_memories(self, group_id: str, *, status: str | None = None, memory_type: str | None = None,
+                      limit: int = 50, offset: int = 0) -> list[MemoryRecord]:
+        group_id = validate_group_id(group_id)
+        if status is not None and status not in {s.value for s in MemoryStatus}:
+            raise ValidationError(f"status: must be one of staged, consolidated, archived", field="status",
+                                  allowed=[s.value for s in MemoryStatus])
+        mtype = None
+        if memory_type is not None:
+            try:
+                mtype = parse_memory_type(memory_type).value
+            except ValueError as exc:
+                raise ValidationError(f"memory_type: {exc}", field="memory_type") from None
+        rows = self.store.read("list_memories", group_id=group_id, status=status, memory_type=mtype,
+                               skip=max(0, int(offset)), limit=max(1, min(int(limit), 1000)))
+        return [_record({"memory": r["memory"], "attributes": [], "links": []}) for r in rows]
+
+
+    # --- read path (graphmem/retriever) ------------------------------------------------------
+    def search_memories(self, group_id: str, query: str, memory_types: list[str] | None = None,
+                        time_range: dict | None = None, max_results: int = 10, expand_depth: int = 1,
+                        mode: str | None = None, relation_filters: list[str] | None = None,
+                        subject: str | None = None, include_archived: bool = False,
+                        reference_time: datetime | str | None = None) -> Any:
+        """Hybrid seeds, Cypher BFS expansion, weighted score (seed 004 §4.4, §5.2)."""
+        raise NotImplementedError("search_memories: graphmem/retriever is being built")
+
+    def stats(self, group_id: str | None = None) -> dict:
+        """Counts by type and status, nodes and edges by label (one group, or all)."""
+        raise NotImplementedError
+
+    # --- conversations (graphmem/ingest) -----------------------------------------------------
+    def ingest(self, group_id: str, messages: list[dict] | None = None, text: str | None = None, *,
+               session_id: str | None = None, reference_time: datetime | str | None = None,
+               extractor: Any = None) -> Any:
+        """Store turns as episodes, extract memories from them, queue what failed."""
+        raise NotImplementedError("ingest: graphmem/ingest is being built")
+
+    def retry_extractions(self, group_id: str | None = None, *, max_jobs: int = 100) -> Any:
+        """Retry pending extraction jobs with backoff."""
+        raise NotImplementedError
+
+
+def _record(row: dict) -> MemoryRecord:
+    m = dict(row["memory"])
+    attributes = {a["key"]: a["value"] for a in row.get("attributes", []) if a.get("key")}
+    return MemoryRecord(
+        id=m["id"], group_id=m["group_id"], memory_type=m["memory_type"], text=m["text"],
+        subject=row.get("subject") or m.get("subject_name"), topic=row.get("topic") or m.get("topic_name"),
+        object=row.get("object") or m.get("object_name"), attributes=attributes,
+        importance=m.get("importance", 0.5), status=m.get("status", "staged"), occurred_at=m.get("occurred_at"),
+        created_at=m.get("created_at"), last_accessed_at=m.get("last_accessed_at"),
+        access_count=m.get("access_count") or 0, session_id=m.get("session_id"), source=m.get("source"),
+        links=[link for link in row.get("links", []) if link])
+
+
+def _to_async(name: str):
+    method = getattr(MemoryGraph, name)
+
+    @functools.wraps(method)
+    async def run(self: "AsyncMemoryGraph", *args: Any, **kwargs: Any) -> Any:
+        return await asyncio.to_thread(getattr(self.sync, name), *args, **kwargs)
+    return run
+
+
+class AsyncMemoryGraph:
+    """The async face of MemoryGraph: the same methods, awaited (run in a worker thread)."""
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        self.sync = MemoryGraph(*args, **kwargs)
+
+    async def __aenter__(self) -> "AsyncMemoryGraph":
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self.close()
+
+
+ASYNC_METHODS = ["close", "init_schema", "create_memory", "create_memories", "link_memories", "link_memory_ids",
+                 "update_memory_importance", "forget", "restore", "get_memory", "list_memories",
+                 "search_memories", "stats", "ingest", "retry_extractions"]
+for _name in ASYNC_METHODS:
+    setattr(AsyncMemoryGraph, _name, _to_async(_name))

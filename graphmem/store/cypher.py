@@ -1,0 +1,64 @@
+"""The Cypher the engine runs, loaded from the analyst-facing ``cypher/`` folder.
+
+Each ``cypher/*.cypher`` file holds named queries::
+
+    // name: get_memory
+    // What it does, in a line or two.
+    MATCH (m:Memory {group_id: $group_id, id: $id}) RETURN m
+
+One source for both the engine and the people who read the queries in Neo4j Browser.
+Everything a user or an LLM supplies is a ``$parameter``; nothing is formatted into a query.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+CYPHER_DIR = Path(__file__).resolve().parents[2] / "cypher"
+_NAME = re.compile(r"^//\s*name:\s*([A-Za-z0-9_]+)\s*$")
+
+
+def parse(text: str, source: str = "<string>") -> dict[str, str]:
+    queries: dict[str, str] = {}
+    name: str | None = None
+    lines: list[str] = []
+
+    def flush() -> None:
+        if name is None:
+            return
+        body = "\n".join(lines).strip().rstrip(";").strip()
+        if not body:
+            raise ValueError(f"{source}: query {name!r} is empty")
+        queries[name] = body
+
+    for line in text.splitlines():
+        match = _NAME.match(line.strip())
+        if match:
+            flush()
+            name, lines = match.group(1), []
+            if name in queries:
+                raise ValueError(f"{source}: query {name!r} defined twice")
+        elif name is not None and not line.strip().startswith("//"):
+            lines.append(line)
+    flush()
+    return queries
+
+
+@lru_cache(maxsize=1)
+def queries() -> dict[str, str]:
+    book: dict[str, str] = {}
+    for path in sorted(CYPHER_DIR.glob("*.cypher")):
+        for name, body in parse(path.read_text(encoding="utf-8"), path.name).items():
+            if name in book:
+                raise ValueError(f"query {name!r} is defined in two files of {CYPHER_DIR}")
+            book[name] = body
+    return book
+
+
+def q(name: str) -> str:
+    """The query called ``name``; a KeyError names the folder to look in."""
+    try:
+        return queries()[name]
+    except KeyError:
+        raise KeyError(f"no query named {name!r} in {CYPHER_DIR}") from None

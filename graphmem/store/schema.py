@@ -1,0 +1,59 @@
+"""Install the schema (constraints, vector and fulltext indexes, the meta node), idempotently."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..errors import SchemaMismatchError
+from .cypher import queries
+from .driver import Store
+
+SCHEMA_VERSION = 1
+
+
+@dataclass
+class SchemaReport:
+    created: list[str] = field(default_factory=list)
+    existing: list[str] = field(default_factory=list)
+    model: str = ""
+    dimension: int = 0
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.created)
+
+
+def check_compatible(store: Store, model: str, dimension: int) -> dict | None:
+    """Refuse a database built for another embedding model or dimension; return its meta."""
+    meta_rows = store.read("meta_read")
+    meta = meta_rows[0] if meta_rows else None
+    dims = {r["name"]: r["dimension"] for r in store.read("vector_index_dimensions")}
+    other_dim = next((d for n, d in dims.items() if n.endswith("_embedding") and d and int(d) != dimension), None)
+    if other_dim is None and meta and meta.get("dimension") not in (None, dimension):
+        other_dim = meta["dimension"]
+    other_model = meta.get("model") if meta else None
+    if other_dim is not None or (other_model and other_model != model):
+        raise SchemaMismatchError(
+            f"this database was initialised for embedding model {other_model or 'unknown'!r} "
+            f"(dimension {other_dim or meta.get('dimension')}) but the configured model is {model!r} "
+            f"(dimension {dimension}). Set [embedding] model back to {other_model or 'the original model'!r}, "
+            f"or re-embed every memory with `graphmem reembed` (to come) before using the new model")
+    return meta
+
+
+def install_schema(store: Store, model: str, dimension: int) -> SchemaReport:
+    """Create what is missing; running it twice changes nothing."""
+    check_compatible(store, model, dimension)
+    before = {r["name"] for r in store.read("schema_objects")}
+    report = SchemaReport(model=model, dimension=dimension)
+    for name, query in queries().items():
+        if name.startswith("schema_") and name != "schema_objects":
+            store.run_text(query, write=True, dimension=dimension)
+    after = {r["name"] for r in store.read("schema_objects")}
+    report.created = sorted(after - before)
+    report.existing = sorted(after & before)
+    meta = store.read("meta_read")
+    if not meta or meta[0] != {"schema_version": SCHEMA_VERSION, "model": model, "dimension": dimension}:
+        store.write("meta_write", schema_version=SCHEMA_VERSION, model=model, dimension=dimension)
+        report.created.append("meta")
+    store.run("wait_for_indexes")
+    return report

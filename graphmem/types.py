@@ -1,0 +1,363 @@
+"""Data that crosses module borders: vocabularies, validated inputs, results.
+
+Nothing here imports the database layer. Inputs are validated by pydantic and turned into
+``graphmem.errors.ValidationError`` (naming the field and the allowed values) by ``validate``.
+"""
+from __future__ import annotations
+
+import unicodedata
+from datetime import datetime
+from enum import Enum
+from typing import Any, Literal, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import ValidationError as PydanticValidationError
+
+from .errors import ValidationError
+
+MAX_NAME = 200
+MAX_KEY = 64
+MAX_VALUE = 500
+MAX_ATTRIBUTES = 20
+MAX_ID = 128
+MAX_QUERY = 2000
+MAX_TEXT = 20000
+
+
+class MemoryType(str, Enum):
+    EVENT = "EVENT"
+    FACT = "FACT"
+    RELATION = "RELATION"
+    OPINION = "OPINION"
+
+    @property
+    def zh(self) -> str:
+        return _TYPE_ZH[self]
+
+
+_TYPE_ZH = {MemoryType.EVENT: "事件", MemoryType.FACT: "事实",
+            MemoryType.RELATION: "关系", MemoryType.OPINION: "观点"}
+_TYPE_ALIASES = {**{v: k for k, v in _TYPE_ZH.items()}, **{m.value.lower(): m for m in MemoryType}}
+MEMORY_TYPE_VALUES = ["事件", "事实", "关系", "观点", "event", "fact", "relation", "opinion"]
+
+
+class EdgeType(str, Enum):
+    """Memory → memory edge types (seed 004 §3.3)."""
+    CAUSALITY = "CAUSALITY"
+    REFERENCE = "REFERENCE"
+
+
+class RelationType(str, Enum):
+    """What ``link_memories`` accepts. Causal ones point from cause (source) to effect (target)."""
+    BECAUSE = "because"
+    SO = "so"
+    CAUSES = "causes"
+    REFERENCES = "references"
+    BASED_ON = "based_on"
+    RELATED = "related"
+
+    @property
+    def edge_type(self) -> EdgeType:
+        return EdgeType.CAUSALITY if self in (RelationType.BECAUSE, RelationType.SO, RelationType.CAUSES) \
+            else EdgeType.REFERENCE
+
+    @property
+    def zh(self) -> str:
+        return _REL_ZH[self]
+
+
+_REL_ZH = {RelationType.BECAUSE: "因为", RelationType.SO: "所以", RelationType.CAUSES: "导致",
+           RelationType.REFERENCES: "引用", RelationType.BASED_ON: "基于", RelationType.RELATED: "相关"}
+_REL_ALIASES = {**{v: k for k, v in _REL_ZH.items()}, **{r.value: r for r in RelationType},
+                "cause": RelationType.CAUSES, "caused": RelationType.CAUSES, "reference": RelationType.REFERENCES,
+                "based on": RelationType.BASED_ON, "based-on": RelationType.BASED_ON, "relates": RelationType.RELATED}
+RELATION_TYPE_VALUES = ["因为", "所以", "导致", "引用", "基于", "相关",
+                        "because", "so", "causes", "references", "based_on", "related"]
+
+
+class MemoryStatus(str, Enum):
+    STAGED = "staged"
+    CONSOLIDATED = "consolidated"
+    ARCHIVED = "archived"
+
+
+def parse_memory_type(value: Any) -> MemoryType:
+    if isinstance(value, MemoryType):
+        return value
+    if isinstance(value, str):
+        found = _TYPE_ALIASES.get(value.strip().lower()) or _TYPE_ALIASES.get(value.strip())
+        if found:
+            return found
+    raise ValueError(f"must be one of {', '.join(MEMORY_TYPE_VALUES)} (any case)")
+
+
+def parse_relation_type(value: Any) -> RelationType:
+    if isinstance(value, RelationType):
+        return value
+    if isinstance(value, str):
+        found = _REL_ALIASES.get(value.strip().lower()) or _REL_ALIASES.get(value.strip())
+        if found:
+            return found
+    raise ValueError(f"must be one of {', '.join(RELATION_TYPE_VALUES)}")
+
+
+def normalize_name(text: str) -> str:
+    """The key concepts are matched on: NFKC (full/half width), casefold, collapsed spaces."""
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+def _clean(value: Any, field: str, limit: int, *, allow_empty: bool = False) -> str:
+    if not isinstance(value, str):
+        raise ValueError("must be a string")
+    if any(unicodedata.category(c) == "Cc" and c not in "\n\t" for c in value):
+        raise ValueError("must not contain control characters")
+    text = value.strip()
+    if not text and not allow_empty:
+        raise ValueError("must not be empty")
+    if len(text) > limit:
+        raise ValueError(f"must be at most {limit} characters (got {len(text)})")
+    return text
+
+
+class _Input(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def _importance(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise ValueError("must be a number between 0 and 1")
+    try:
+        number = float(value)
+    except ValueError:
+        raise ValueError("must be a number between 0 and 1") from None
+    if not 0.0 <= number <= 1.0 or number != number:
+        raise ValueError("must be between 0 and 1")
+    return number
+
+
+class MemoryInput(_Input):
+    """The arguments of ``create_memory`` (seed 004 §4.2)."""
+    subject: str
+    memory_type: MemoryType
+    topic: str
+    object: str | None = None
+    attributes: dict[str, str] = Field(default_factory=dict)
+    importance: float = 0.5
+
+    @field_validator("subject", "topic", mode="before")
+    @classmethod
+    def _name(cls, v: Any, info) -> str:
+        return _clean(v, info.field_name, MAX_NAME)
+
+    @field_validator("object", mode="before")
+    @classmethod
+    def _object(cls, v: Any) -> str | None:
+        if v is None:
+            return None
+        text = _clean(v, "object", MAX_NAME, allow_empty=True)
+        return text or None
+
+    @field_validator("memory_type", mode="before")
+    @classmethod
+    def _type(cls, v: Any) -> MemoryType:
+        return parse_memory_type(v)
+
+    @field_validator("importance", mode="before")
+    @classmethod
+    def _imp(cls, v: Any) -> float:
+        return 0.5 if v is None else _importance(v)
+
+    @field_validator("attributes", mode="before")
+    @classmethod
+    def _attrs(cls, v: Any) -> dict[str, str]:
+        if v is None:
+            return {}
+        if not isinstance(v, dict):
+            raise ValueError("must be an object of string keys to string values")
+        if len(v) > MAX_ATTRIBUTES:
+            raise ValueError(f"at most {MAX_ATTRIBUTES} attributes (got {len(v)})")
+        out: dict[str, str] = {}
+        for key, value in v.items():
+            k = _clean(key, "attributes key", MAX_KEY)
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                value = str(value)
+            val = _clean(value, f"attributes.{k}", MAX_VALUE)
+            if normalize_name(k) in {normalize_name(x) for x in out}:
+                raise ValueError(f"duplicate attribute key {k!r}")
+            out[k] = val
+        return out
+
+
+class LinkInput(_Input):
+    """The arguments of ``link_memories`` (seed 004 §4.3)."""
+    source_memory_description: str
+    target_memory_description: str
+    relation_type: RelationType
+    importance: float = 0.6
+
+    @field_validator("source_memory_description", "target_memory_description", mode="before")
+    @classmethod
+    def _desc(cls, v: Any, info) -> str:
+        return _clean(v, info.field_name, MAX_QUERY)
+
+    @field_validator("relation_type", mode="before")
+    @classmethod
+    def _rel(cls, v: Any) -> RelationType:
+        return parse_relation_type(v)
+
+    @field_validator("importance", mode="before")
+    @classmethod
+    def _imp(cls, v: Any) -> float:
+        return 0.6 if v is None else _importance(v)
+
+
+class TimeRange(_Input):
+    start: datetime | None = None
+    end: datetime | None = None
+
+
+class SearchInput(_Input):
+    """The arguments of ``search_memories`` (seed 004 §4.4)."""
+    query: str
+    memory_types: list[MemoryType] | None = None
+    time_range: TimeRange | None = None
+    max_results: int = Field(10, ge=1, le=200)
+    expand_depth: int = Field(1, ge=0, le=2)
+    mode: Literal["auto", "fast", "deep"] = "auto"
+    relation_filters: list[RelationType] | None = None
+    subject: str | None = None
+    include_archived: bool = False
+
+    @field_validator("query", mode="before")
+    @classmethod
+    def _q(cls, v: Any) -> str:
+        return _clean(v, "query", MAX_QUERY)
+
+    @field_validator("memory_types", mode="before")
+    @classmethod
+    def _types(cls, v: Any) -> list[MemoryType] | None:
+        if v is None:
+            return None
+        if isinstance(v, str):
+            v = [v]
+        if not isinstance(v, list):
+            raise ValueError("must be a list of memory types")
+        return [parse_memory_type(x) for x in v]
+
+    @field_validator("relation_filters", mode="before")
+    @classmethod
+    def _rels(cls, v: Any) -> list[RelationType] | None:
+        if v is None:
+            return None
+        if isinstance(v, str):
+            v = [v]
+        if not isinstance(v, list):
+            raise ValueError("must be a list of relation types")
+        return [parse_relation_type(x) for x in v]
+
+
+_ALLOWED = {"memory_type": MEMORY_TYPE_VALUES, "memory_types": MEMORY_TYPE_VALUES,
+            "relation_type": RELATION_TYPE_VALUES, "relation_filters": RELATION_TYPE_VALUES,
+            "mode": ["auto", "fast", "deep"]}
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def validate(model: type[M], data: Any) -> M:
+    """Validate ``data`` into ``model`` or raise a ValidationError naming every bad field."""
+    if isinstance(data, model):
+        return data
+    if not isinstance(data, dict):
+        raise ValidationError(f"arguments must be an object, got {type(data).__name__}", field=None)
+    try:
+        return model.model_validate(data)
+    except PydanticValidationError as exc:
+        errors = []
+        for err in exc.errors():
+            loc = [str(p) for p in err["loc"]]
+            field = loc[0] if loc else None
+            msg = err["msg"].removeprefix("Value error, ")
+            if err["type"] == "missing":
+                msg = "is required"
+            elif err["type"] == "extra_forbidden":
+                msg = "is not a known argument"
+            errors.append({"field": ".".join(loc) or None, "message": msg, "allowed": _ALLOWED.get(field or "")})
+        first = errors[0]
+        text = "; ".join(f"{e['field']}: {e['message']}" for e in errors)
+        return_error = ValidationError(f"invalid arguments: {text}", field=first["field"],
+                                       allowed=first["allowed"], errors=errors)
+        raise return_error from None
+
+
+def validate_group_id(group_id: Any) -> str:
+    try:
+        return _clean(group_id, "group_id", MAX_ID)
+    except ValueError as exc:
+        raise ValidationError(f"group_id: {exc}", field="group_id") from None
+
+
+def validate_optional_id(value: Any, field: str) -> str | None:
+    if value is None:
+        return None
+    try:
+        return _clean(value, field, MAX_ID)
+    except ValueError as exc:
+        raise ValidationError(f"{field}: {exc}", field=field) from None
+
+
+# --- results -----------------------------------------------------------------------------
+
+class ConceptRef(BaseModel):
+    """One concept node a write touched, and why it was (re)used."""
+    role: Literal["subject", "topic", "object"]
+    id: str
+    name: str
+    input: str
+    reused: bool
+    reason: str                    # "new", "exact", "alias", "user", "agent", "vector 0.97", "context 0.88", "concurrent"
+    similarity: float | None = None
+
+
+class CreateResult(BaseModel):
+    success: bool = True
+    memory_id: str
+    status: str
+    text: str
+    occurred_at: str | None = None
+    concepts: list[ConceptRef]
+    time_values: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    message: str = ""
+
+
+class LinkResult(BaseModel):
+    success: bool = True
+    source_id: str
+    target_id: str
+    source_text: str
+    target_text: str
+    edge_type: EdgeType
+    relation: RelationType
+    cause_id: str | None = None
+    effect_id: str | None = None
+    source_score: float
+    target_score: float
+
+
+class MemoryRecord(BaseModel):
+    id: str
+    group_id: str
+    memory_type: MemoryType
+    text: str
+    subject: str | None = None
+    topic: str | None = None
+    object: str | None = None
+    attributes: dict[str, str] = Field(default_factory=dict)
+    importance: float
+    status: MemoryStatus
+    occurred_at: str | None = None
+    created_at: str | None = None
+    last_accessed_at: str | None = None
+    access_count: int = 0
+    session_id: str | None = None
+    source: str | None = None
+    links: list[dict[str, Any]] = Field(default_factory=list)
