@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# One entry point that sets everything up on a fresh machine, then runs what you ask:
+#   ./bootstrap.sh demo            start a local Neo4j, init the schema, run the demo end to end
+#   ./bootstrap.sh test [ARGS]     run the test suite against a real Neo4j (pytest ARGS)
+#   ./bootstrap.sh env             print the path of the virtualenv (source it to use `graphmem`)
+# Needs Python 3.11+, Java 17+ and Maven (the Neo4j server's jars come from Maven Central).
+# The virtualenv lives outside the checkout, keyed by the dependency set, so the large
+# torch install happens once per machine (override the place with GRAPHMEM_VENV).
+set -euo pipefail
+cd "$(dirname "$0")"
+ROOT=$(pwd)
+
+PYTHON=${PYTHON:-python3}
+"$PYTHON" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' \
+  || { echo "error: graphmem needs Python 3.11+ ($PYTHON is $("$PYTHON" --version 2>&1))" >&2; exit 1; }
+
+# The key covers the dependency lists only, not the version or the code.
+KEY=$(sed -n '/^dependencies = \[/,/^\]/p;/^test = \[/p' pyproject.toml | sha256sum | cut -c1-16)
+VENV=${GRAPHMEM_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/graphmem/venvs/$KEY}
+
+if [ ! -f "$VENV/.complete" ]; then
+  echo "==> creating virtualenv $VENV (first run on this machine: torch is a large download)" >&2
+  rm -rf "$VENV"
+  "$PYTHON" -m venv "$VENV"
+  "$VENV/bin/pip" install -q --upgrade pip
+  "$VENV/bin/pip" install -q --progress-bar off -e ".[test]"
+  touch "$VENV/.complete"
+fi
+# Point the (shared) virtualenv at this checkout: cheap, and right for a fresh clone.
+"$VENV/bin/pip" install -q --no-deps --no-build-isolation -e . >/dev/null 2>&1 \
+  || "$VENV/bin/pip" install -q --no-deps -e .
+export PATH="$VENV/bin:$PATH"
+export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 TOKENIZERS_PARALLELISM=false
+
+cmd=${1:-help}
+shift || true
+case "$cmd" in
+  demo)
+    graphmem neo4j start
+    graphmem init
+    graphmem demo "$@"
+    ;;
+  test)
+    set +e
+    python -m pytest "$@"
+    rc=$?
+    set -e
+    if [ "$rc" -eq 5 ]; then echo "error: pytest collected no tests" >&2; exit 1; fi
+    exit "$rc"
+    ;;
+  env)
+    echo "$VENV"
+    ;;
+  *)
+    sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
+    ;;
+esac

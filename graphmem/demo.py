@@ -1,0 +1,69 @@
+"""The end-to-end demo: write memories in Chinese and English, link them, search them."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from rich.console import Console
+from rich.table import Table
+
+from .config import Settings
+from .graph import MemoryGraph
+
+TZ = timezone(timedelta(hours=8))
+
+# (reference time, create_memory arguments) — seed 004 §12.5 and §4.5, and their English twins.
+MEMORIES = [
+    ("10:00", dict(subject="我", memory_type="事实", topic="心情", object="不好", attributes={"时间": "今天"}, importance=0.6)),
+    ("10:05", dict(subject="我", memory_type="事件", topic="睡眠", object="不好", attributes={"时间": "昨晚"}, importance=0.6)),
+    ("10:06", dict(subject="小明", memory_type="事实", topic="喜好", object="打篮球", importance=0.5)),
+    ("10:07", dict(subject="我", memory_type="关系", topic="朋友关系", object="小明", attributes={"程度": "好朋友"}, importance=0.7)),
+    ("10:08", dict(subject="我", memory_type="事件", topic="购物", object="水果", attributes={"时间": "昨天", "地点": "超市", "物品": "苹果,香蕉"}, importance=0.4)),
+    ("11:00", dict(subject="I", memory_type="event", topic="missed", object="the train to work", attributes={"time": "this morning at 8"}, importance=0.5)),
+    ("11:01", dict(subject="I", memory_type="fact", topic="was late for", object="the team meeting", attributes={"time": "this morning"}, importance=0.6)),
+    ("11:02", dict(subject="Alice", memory_type="relation", topic="is the manager of", object="me", importance=0.7)),
+    ("11:03", dict(subject="I", memory_type="opinion", topic="dislike", object="rainy days", importance=0.5)),
+]
+LINKS = [
+    ("睡眠不好", "心情不好", "导致"),
+    ("I missed the train", "I was late for the team meeting", "causes"),
+]
+QUERIES = ["我为什么今天不开心？", "我和小明是什么关系", "why was I late for the meeting?", "what did I buy yesterday?"]
+
+
+def _at(hhmm: str) -> datetime:
+    hour, minute = (int(x) for x in hhmm.split(":"))
+    return datetime(2025, 11, 5, hour, minute, tzinfo=TZ)
+
+
+def run_demo(settings: Settings, group: str, keep: bool = False) -> None:
+    console = Console()
+    with MemoryGraph(settings) as graph:
+        version, edition = graph.store.verify()
+        console.print(f"[bold]graphmem demo[/bold] on Neo4j {version} {edition} at {graph.store.uri}, group {group!r}")
+        graph.init_schema()
+        if not keep:
+            from .store.admin import delete_group
+            delete_group(graph.store, group)
+        console.rule("writing memories")
+        for hhmm, args in MEMORIES:
+            result = graph.create_memory(group, **args, reference_time=_at(hhmm), session_id="demo")
+            reused = ", ".join(f"{c.input}→{c.name} ({c.reason})" for c in result.concepts if c.reused)
+            console.print(f"  + {result.text}" + (f"   [dim]reused: {reused}[/dim]" if reused else ""), highlight=False)
+        for source, target, relation in LINKS:
+            link = graph.link_memories(group, source, target, relation)
+            console.print(f"  ↳ {link.source_text}  —[{link.edge_type.value} {relation}]→  {link.target_text}",
+                          highlight=False)
+        console.rule("searching")
+        for query in QUERIES:
+            response = graph.search_memories(group, query, reference_time=_at("18:00"))
+            table = Table(title=f"{query}  [dim](mode {response.mode_used})[/dim]", title_justify="left")
+            for column in ("#", "memory", "score", "sim", "dist", "via"):
+                table.add_column(column)
+            for rank, r in enumerate(response.results[:5], 1):
+                via = " ".join(f"{step.get('edge', '')}:{step.get('relation') or step.get('via') or ''}"
+                               for step in (r.path or [])) or "seed"
+                table.add_row(str(rank), r.text, f"{r.score:.3f}", f"{r.score_parts.similarity:.2f}",
+                              str(r.distance), via)
+            console.print(table)
+        stats = graph.stats(group)
+        console.print(f"[dim]group {group!r}: {stats}[/dim]", highlight=False)
