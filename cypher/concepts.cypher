@@ -1,19 +1,11 @@
 // Concept nodes (Subject, Topic, Object): lookup and candidate search for resolution.
 
-// name: concept_exact
-// Existing concept nodes of a group by normalised name, one row per requested item.
-UNWIND $items AS it
-OPTIONAL MATCH (s:Subject {group_id: $group_id, normalized_name: it.key}) WHERE it.label = 'Subject'
-OPTIONAL MATCH (t:Topic {group_id: $group_id, normalized_name: it.key}) WHERE it.label = 'Topic'
-OPTIONAL MATCH (o:Object {group_id: $group_id, normalized_name: it.key}) WHERE it.label = 'Object'
-WITH it, coalesce(s, t, o) AS n
-RETURN it.label AS label, it.key AS key, n.id AS id, n.name AS name, n.normalized_name AS normalized_name;
-
 // name: vector_index_topk
-// Global top-$fetch from a vector index, keeping the hits of one group. Scores are (1 + cosine) / 2.
+// Global top-$fetch from a vector index, keeping the group's live hits (archived memories are
+// forgotten: never matched). Scores are (1 + cosine) / 2.
 CALL db.index.vector.queryNodes($index, $fetch, $embedding) YIELD node, score
 WITH count(*) AS returned,
-     collect(CASE WHEN node.group_id = $group_id THEN {id: node.id, name: coalesce(node.name, node.text), normalized_name: node.normalized_name, score: score} END) AS hits
+     collect(CASE WHEN node.group_id = $group_id AND coalesce(node.status, '') <> 'archived' THEN {id: node.id, name: coalesce(node.name, node.text), normalized_name: node.normalized_name, score: score} END) AS hits
 RETURN returned, hits[0..$k] AS hits;
 
 // name: topic_exact_topk
@@ -45,13 +37,50 @@ MATCH (o:Object {group_id: $group_id, id: $id})<-[:HAS_OBJECT]-(m:Memory {memory
 WHERE t.normalized_name = $neighbour_key
 RETURN count(m) > 0 AS agrees;
 
-// name: vector_index_topk_batch
-// vector_index_topk for many embeddings in one round trip (batch writes).
+// name: resolve_concepts
+// Concept resolution in one round trip (seed 004 §5.1): for each requested concept
+// ($items: {label, key, index, embedding, contexts: [{ref, memory_type, neighbour_key}]}),
+// the node with the same normalised name, else the group's nearest nodes of the same label:
+// from the vector index (global top-$fetch, kept when in the group), or by an exact cosine scan
+// of the group when the index is starved by other groups. Hits above $context_min (index
+// units, (1 + cosine) / 2) list the contexts they agree with: a topic used by memories of the
+// same type with the same subject, an object used under the same topic with the same type.
 UNWIND $items AS it
 CALL (it) {
-  CALL db.index.vector.queryNodes($index, $fetch, it.embedding) YIELD node, score
-  WITH count(*) AS returned,
-       collect(CASE WHEN node.group_id = $group_id THEN {id: node.id, name: node.name, normalized_name: node.normalized_name, score: score} END) AS hits
-  RETURN returned, hits[0..$k] AS hits
+  OPTIONAL MATCH (s:Subject {group_id: $group_id, normalized_name: it.key}) WHERE it.label = 'Subject'
+  OPTIONAL MATCH (t:Topic {group_id: $group_id, normalized_name: it.key}) WHERE it.label = 'Topic'
+  OPTIONAL MATCH (o:Object {group_id: $group_id, normalized_name: it.key}) WHERE it.label = 'Object'
+  WITH coalesce(s, t, o) AS n
+  RETURN n.id AS id, n.name AS name
 }
-RETURN it.key AS key, returned, hits;
+CALL (it, id) {
+  WITH it WHERE id IS NULL AND it.index IS NOT NULL AND it.embedding IS NOT NULL
+  CALL db.index.vector.queryNodes(it.index, $fetch, it.embedding) YIELD node, score
+  WITH count(*) AS returned, collect(CASE WHEN node.group_id = $group_id THEN {node: node, score: score} END) AS found
+  RETURN returned, found[0..$k] AS found
+}
+CALL (it, id, returned, found) {
+  WITH it WHERE id IS NULL AND it.index IS NOT NULL AND it.embedding IS NOT NULL
+           AND size(found) < $k AND returned >= $fetch
+  CALL (it) {
+    MATCH (n:Topic {group_id: $group_id}) WHERE it.label = 'Topic' AND n.embedding IS NOT NULL RETURN n
+    UNION ALL
+    MATCH (n:Object {group_id: $group_id}) WHERE it.label = 'Object' AND n.embedding IS NOT NULL RETURN n
+  }
+  WITH n, vector.similarity.cosine(n.embedding, it.embedding) AS score ORDER BY score DESC LIMIT $k
+  RETURN collect({node: n, score: score}) AS scanned
+}
+WITH it, id, name, CASE WHEN size(scanned) > 0 THEN scanned ELSE found END AS found
+CALL (it, found) {
+  UNWIND found AS f
+  WITH it, f.node AS n, f.score AS score
+  RETURN collect({id: n.id, name: n.name, normalized_name: n.normalized_name, score: score,
+    agrees: CASE WHEN score <= $context_min THEN [] ELSE
+      [c IN it.contexts WHERE
+         (it.label = 'Topic' AND EXISTS { (n)<-[:HAS_TOPIC]-(:Memory {memory_type: c.memory_type})
+                                          -[:HAS_SUBJECT]->(:Subject {group_id: $group_id, normalized_name: c.neighbour_key}) })
+      OR (it.label = 'Object' AND EXISTS { (n)<-[:HAS_OBJECT]-(:Memory {memory_type: c.memory_type})
+                                          -[:HAS_TOPIC]->(:Topic {group_id: $group_id, normalized_name: c.neighbour_key}) })
+      | c.ref] END}) AS hits
+}
+RETURN it.label AS label, it.key AS key, id, name, hits;

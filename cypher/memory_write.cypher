@@ -36,6 +36,14 @@ FOREACH (a IN r.attributes |
   CREATE (m)-[:ATTRIBUTE {key: a.key}]->(:Attribute {id: a.id, group_id: $group_id, key: a.key, name: a.key,
                                          original: a.value, memory_id: m.id})-[:VALUE]->(v))
 WITH r, m, s, t
+// Evidence: a memory extracted from conversation turns links to them in its own transaction
+// (graphmem/ingest passes r.memory.props.episode_ids), so it never exists without them.
+CALL (m, r) {
+  UNWIND coalesce(r.memory.props.episode_ids, []) AS eid
+  MATCH (e:Episode {group_id: $group_id, id: eid})
+  MERGE (m)-[:EXTRACTED_FROM]->(e)
+  RETURN count(e) AS evidence
+}
 OPTIONAL MATCH (m)-[:HAS_OBJECT]->(o:Object)
 RETURN m.id AS memory_id, s.id AS subject_id, s.name AS subject_name, t.id AS topic_id,
        t.name AS topic_name, o.id AS object_id, o.name AS object_name;
@@ -62,9 +70,12 @@ SET m.importance = $importance, m.updated_at = $now
 RETURN m.id AS id, m.importance AS importance;
 
 // name: set_status
-// Soft forget (archived) and restore: nothing is deleted.
+// Soft forget (archived) and restore: nothing is deleted. Archiving remembers the status the
+// memory had; $status null (restore) puts that status back (staged if unknown).
 MATCH (m:Memory {group_id: $group_id, id: $id})
-SET m.status = $status, m.updated_at = $now,
+WITH m, CASE WHEN m.status = 'archived' THEN m.status_before_archive ELSE m.status END AS live
+SET m.status = coalesce($status, live, 'staged'), m.updated_at = $now,
+    m.status_before_archive = CASE WHEN $status = 'archived' THEN live ELSE null END,
     m.archived_at = CASE WHEN $status = 'archived' THEN $now ELSE null END
 RETURN m.id AS id, m.status AS status;
 

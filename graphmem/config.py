@@ -78,7 +78,9 @@ class RetrievalSettings(_Section):
     decay_relation: float = 0.005
     decay_opinion: float = 0.03
     seed_k: int = 20
-    hub_fanout: int = 25
+    seed_min_similarity: float = 0.3    # a direct match needs this similarity to seed the search
+    hub_fanout: int = 10                # memories taken through one shared concept or value
+    hub_degree_cap: int = 1000          # concepts/values linked to more memories are hubs: not walked through
     exact_scan_limit: int = 5000
     deep_threshold: float = 0.7
     default_mode: Literal["auto", "fast", "deep"] = "auto"

@@ -20,7 +20,7 @@ from .errors import NotFoundError, ValidationError
 from .store.driver import Store
 from .store.schema import SchemaReport, check_compatible, install_schema
 from .types import (CreateResult, LinkInput, LinkResult, MemoryInput, MemoryRecord, MemoryStatus,
-                    MemoryType, _importance, parse_memory_type, validate, validate_group_id,
+                    MemoryType, SearchInput, _importance, parse_memory_type, validate, validate_group_id,
                     validate_optional_id)
 
 
@@ -57,7 +57,7 @@ class MemoryGraph:
         self.store = Store(settings)
         e = settings.embedding
         self.embedder = embedder or get_embedder(e.model, e.device, e.batch_size)
-        self.resolver = ConceptResolver(self.store, settings.resolution)
+        self.resolver = ConceptResolver(self.store, settings.resolution, self.embedder)
         self.writer = MemoryWriter(self.store, self.embedder, self.resolver)
         self.linker = MemoryLinker(self.store, self.embedder)
         self._schema_checked = False
@@ -161,11 +161,13 @@ class MemoryGraph:
         return self._set_status(group_id, memory_id, MemoryStatus.ARCHIVED)
 
     def restore(self, group_id: str, memory_id: str) -> dict:
-        return self._set_status(group_id, memory_id, MemoryStatus.CONSOLIDATED)
+        """Undo ``forget``: the memory gets back the status it had (staged or consolidated)."""
+        return self._set_status(group_id, memory_id, None)
 
-    def _set_status(self, group_id: str, memory_id: str, status: MemoryStatus) -> dict:
+    def _set_status(self, group_id: str, memory_id: str, status: MemoryStatus | None) -> dict:
         group_id = validate_group_id(group_id)
-        rows = self.store.write("set_status", group_id=group_id, id=memory_id, status=status.value,
+        rows = self.store.write("set_status", group_id=group_id, id=memory_id,
+                                status=status.value if status else None,
                                 now=datetime.now(timezone.utc).isoformat())
         if not rows:
             raise NotFoundError(f"no memory {memory_id!r} in group {group_id!r}")
@@ -203,23 +205,54 @@ class MemoryGraph:
                         mode: str | None = None, relation_filters: list[str] | None = None,
                         subject: str | None = None, include_archived: bool = False,
                         reference_time: datetime | str | None = None) -> Any:
-        """Hybrid seeds, Cypher BFS expansion, weighted score (seed 004 §4.4, §5.2)."""
-        raise NotImplementedError("search_memories: graphmem/retriever is being built")
+        """Hybrid seeds, Cypher BFS expansion, weighted score (seed 004 §4.4, §5.2).
+
+        Returns a ``SearchResponse``: the plan (depth, relation filters, time range and why),
+        and results best first, each with its score, the parts of the score, its distance
+        from a direct match, the path that reached it and the episodes it came from.
+        """
+        group_id = validate_group_id(group_id)
+        inp = validate(SearchInput, {"query": query, "memory_types": memory_types, "time_range": time_range,
+                                     "max_results": max_results, "expand_depth": expand_depth,
+                                     "mode": mode or self.settings.retrieval.default_mode,
+                                     "relation_filters": relation_filters, "subject": subject,
+                                     "include_archived": include_archived})
+        self.ensure_schema()
+        return self._get_retriever().search(group_id, inp, as_reference_time(reference_time))
+
+    def _get_retriever(self) -> Any:
+        if self._retriever is None:
+            with self._schema_lock:
+                if self._retriever is None:
+                    from .retriever import Retriever
+                    self._retriever = Retriever(self.store, self.embedder, self.settings.retrieval)
+        return self._retriever
 
     def stats(self, group_id: str | None = None) -> dict:
         """Counts by type and status, nodes and edges by label (one group, or all)."""
-        raise NotImplementedError
+        from .retriever.stats import graph_stats
+        return graph_stats(self.store, None if group_id is None else validate_group_id(group_id))
 
     # --- conversations (graphmem/ingest) -----------------------------------------------------
     def ingest(self, group_id: str, messages: list[dict] | None = None, text: str | None = None, *,
                session_id: str | None = None, reference_time: datetime | str | None = None,
                extractor: Any = None) -> Any:
-        """Store turns as episodes, extract memories from them, queue what failed."""
-        raise NotImplementedError("ingest: graphmem/ingest is being built")
+        """Store turns as episodes, extract memories from them, queue what failed.
 
-    def retry_extractions(self, group_id: str | None = None, *, max_jobs: int = 100) -> Any:
-        """Retry pending extraction jobs with backoff."""
-        raise NotImplementedError
+        ``messages``: [{role, content, speaker?, timestamp?, id?}] (or ``text``, split into chunks);
+        ``extractor``: "rules", "llm", "none" or an object (default: llm when llm.base_url is set,
+        else rules). Returns an ``IngestReport`` (episode and memory ids, links, jobs pending/failed).
+        """
+        from .ingest.pipeline import ingestor_for
+        return ingestor_for(self).ingest(group_id, messages, text, session_id=session_id,
+                                         reference_time=reference_time, extractor=extractor)
+
+    def retry_extractions(self, group_id: str | None = None, *, max_jobs: int = 100, force: bool = False,
+                          include_failed: bool = False) -> Any:
+        """Retry pending extraction jobs whose backoff has passed (``force``: all pending ones;
+        ``include_failed``: failed ones too). Returns a ``RetryReport``."""
+        from .ingest.pipeline import ingestor_for
+        return ingestor_for(self).retry(group_id, max_jobs=max_jobs, force=force, include_failed=include_failed)
 
 
 def _record(row: dict) -> MemoryRecord:
@@ -232,7 +265,8 @@ def _record(row: dict) -> MemoryRecord:
         importance=m.get("importance", 0.5), status=m.get("status", "staged"), occurred_at=m.get("occurred_at"),
         created_at=m.get("created_at"), last_accessed_at=m.get("last_accessed_at"),
         access_count=m.get("access_count") or 0, session_id=m.get("session_id"), source=m.get("source"),
-        links=[link for link in row.get("links", []) if link])
+        links=[link for link in row.get("links", []) if link],
+        attribute_details=[a for a in row.get("attributes", []) if a.get("key")])
 
 
 def _to_async(name: str):

@@ -109,8 +109,8 @@ def normalize_name(text: str) -> str:
 def _clean(value: Any, field: str, limit: int, *, allow_empty: bool = False) -> str:
     if not isinstance(value, str):
         raise ValueError("must be a string")
-    if any(unicodedata.category(c) == "Cc" and c not in "\n\t" for c in value):
-        raise ValueError("must not contain control characters")
+    if any(unicodedata.category(c) in ("Cc", "Cs") and c not in "\n\t" for c in value):
+        raise ValueError("must not contain control characters or unpaired surrogates")
     text = value.strip()
     if not text and not allow_empty:
         raise ValueError("must not be empty")
@@ -128,7 +128,7 @@ def _importance(value: Any) -> float:
         raise ValueError("must be a number between 0 and 1")
     try:
         number = float(value)
-    except ValueError:
+    except (ValueError, OverflowError):
         raise ValueError("must be a number between 0 and 1") from None
     if not 0.0 <= number <= 1.0 or number != number:
         raise ValueError("must be between 0 and 1")
@@ -361,3 +361,95 @@ class MemoryRecord(BaseModel):
     session_id: str | None = None
     source: str | None = None
     links: list[dict[str, Any]] = Field(default_factory=list)
+    # each attribute as stored: key, original (as written), value (normalised), iso, parsed
+    attribute_details: list[dict[str, Any]] = Field(default_factory=list)
+
+
+# --- search results (graphmem/retriever) ---------------------------------------------------
+
+class ScoreParts(BaseModel):
+    """The unweighted parts of a result's score, each in [0, 1]; score = Σ weight · part
+    with the weights in ``SearchPlan.weights`` (seed 004 §5.2)."""
+    similarity: float       # to the query (cosine; blended with lexical overlap for CJK queries)
+    importance: float
+    distance: float         # 1 / (1 + hops from a seed)
+    time_decay: float       # exp(-λ_type · days since occurred_at, or created_at)
+    access: float           # bounded access frequency × recency of the last access
+
+
+class PathStep(BaseModel):
+    """One hop of the walk that reached a result: from a memory to the next one.
+
+    ``edge`` is CAUSALITY/REFERENCE (``direction`` "out" when the edge points from
+    ``from_id`` to ``to_id``, "in" when it points back: for CAUSALITY the source is the
+    cause), or HAS_SUBJECT/HAS_TOPIC/HAS_OBJECT/VALUE for a shared concept or value
+    (``via`` its name, ``via_label`` its label)."""
+    from_id: str
+    to_id: str
+    edge: str
+    relation: str | None = None
+    direction: Literal["out", "in"] | None = None
+    via: str | None = None
+    via_label: str | None = None
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """Dict-style access (``step.get("edge")``) for callers that treat steps as dicts."""
+        return getattr(self, key, default)
+
+
+class EvidenceEpisode(BaseModel):
+    """A conversation turn (``:Episode``) a result comes from."""
+    id: str
+    content: str | None = None
+    timestamp: str | None = None
+    session_id: str | None = None
+    speaker: str | None = None
+    role: str | None = None
+
+
+class SearchResult(BaseModel):
+    """One memory (or, with ``kind`` "episode", a matching conversation turn nothing was
+    extracted from) with its score, the parts of the score and the path that found it."""
+    kind: Literal["memory", "episode"] = "memory"
+    memory_id: str
+    text: str
+    memory_type: str                    # EVENT|FACT|RELATION|OPINION, or EPISODE for kind "episode"
+    importance: float
+    occurred_at: str | None = None
+    created_at: str | None = None
+    status: str | None = None
+    score: float
+    score_parts: ScoreParts
+    distance: int                       # memory hops from a seed; 0 for a direct match
+    path: list[PathStep] = Field(default_factory=list)
+    seed_sources: list[str] = Field(default_factory=list)   # vector, fulltext, episode_vector, episode_fulltext
+    evidence: list[EvidenceEpisode] = Field(default_factory=list)
+
+
+class PlannedTimeRange(BaseModel):
+    start: str | None = None            # ISO datetimes, end exclusive
+    end: str | None = None
+    source: Literal["argument", "query"]
+    matched: str | None = None          # the words of the query it was read from
+
+
+class SearchPlan(BaseModel):
+    """What the planner decided and why (seed 004 §12.3.4)."""
+    planner: str = "rules"
+    mode: Literal["auto", "fast", "deep"]
+    depth: int
+    relation_filters: list[str] | None = None
+    time_range: PlannedTimeRange | None = None
+    memory_types: list[str] | None = None
+    subject: str | None = None
+    why: list[str] = Field(default_factory=list)
+    weights: dict[str, float] = Field(default_factory=dict)
+
+
+class SearchResponse(BaseModel):
+    query: str
+    group_id: str
+    mode_used: Literal["fast", "deep"]
+    plan: SearchPlan
+    results: list[SearchResult]
+    timings_ms: dict[str, float] = Field(default_factory=dict)

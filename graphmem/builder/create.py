@@ -1,7 +1,10 @@
 """create_memory / create_memories: validate, normalise time, embed, resolve, write atomically."""
 from __future__ import annotations
 
+import threading
 import uuid
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
@@ -15,7 +18,7 @@ WRITE_CHUNK = 250   # memories per transaction in a batch; each memory is whole 
 
 
 def render_text(subject: str, topic: str, obj: str | None, attributes: dict[str, str]) -> str:
-    """The readable sentence a memory is embedded and searched by: 我 吃饭 白米饭 (时间: 2025-11-05)."""
+    """The readable sentence a memory is shown and searched by: 我 吃饭 白米饭 (时间: 2025-11-05)."""
     text = " ".join(p for p in (subject, topic, obj) if p)
     if attributes:
         text += " (" + "; ".join(f"{k}: {v}" for k, v in attributes.items()) + ")"
@@ -27,6 +30,7 @@ class Prepared:
     memory: MemoryInput
     id: str
     text: str
+    embed_text: str            # the text without its understood times (see prepare)
     attributes: list[dict]
     occurred_at: str | None
     time_values: dict[str, dict]
@@ -34,7 +38,7 @@ class Prepared:
 
 
 def prepare(memory: MemoryInput, reference_time: datetime) -> Prepared:
-    attributes, shown, time_values, occurred_at = [], {}, {}, None
+    attributes, shown, time_values, occurred_at, timeless = [], {}, {}, None, {}
     for key, value in memory.attributes.items():
         iso, parsed, display = None, None, value
         if is_time_key(key):
@@ -45,48 +49,103 @@ def prepare(memory: MemoryInput, reference_time: datetime) -> Prepared:
             if occurred_at is None and tv.parsed and tv.start is not None:
                 occurred_at = tv.start.isoformat()
         shown[key] = display
+        if not parsed:
+            timeless[key] = display
         attributes.append({"id": uuid.uuid4().hex, "value_id": uuid.uuid4().hex, "key": key, "value": value,
                            "display": display, "normalized": normalize_name(display), "iso": iso, "parsed": parsed})
     concepts = [Concept("subject", "Subject", memory.subject), Concept("topic", "Topic", memory.topic)]
     if memory.object:
         concepts.append(Concept("object", "Object", memory.object))
+    # The embedding leaves out the times that were understood: they live in occurred_at and the
+    # time Values, where time filters use them; as text a date is ~6 tokens that say little about
+    # meaning, and the embedding is most of a write's cost (17.5 → 9.6 tokens per memory, about
+    # 1.75x less CPU, measured on bench write's memories).
     return Prepared(memory=memory, id=uuid.uuid4().hex,
                     text=render_text(memory.subject, memory.topic, memory.object, shown),
+                    embed_text=render_text(memory.subject, memory.topic, memory.object, timeless),
                     attributes=attributes, occurred_at=occurred_at, time_values=time_values, concepts=concepts)
 
 
 class MemoryWriter:
+    NAME_CACHE = 8192   # concept names whose embeddings are kept: 我, 吃饭 ... recur all the time
+
     def __init__(self, store: Store, embedder: Embedder, resolver: ConceptResolver):
         self.store = store
         self.embedder = embedder
         self.resolver = resolver
+        self._names: OrderedDict[str, list[float]] = OrderedDict()
+        self._names_lock = threading.Lock()
+        self._executor: ThreadPoolExecutor | None = None
 
     def create(self, group_id: str, memories: list[MemoryInput], *, session_id: str | None,
                reference_time: datetime, source: str, status: MemoryStatus = MemoryStatus.STAGED,
                extra: list[dict] | None = None) -> list[CreateResult]:
+        """Write ``memories``: each whole in one transaction, WRITE_CHUNK of them per transaction.
+
+        A batch is embedded chunk by chunk, the next chunk while this one is written, so the model
+        and Neo4j work at the same time. If a transaction fails, the chunks before it stay
+        written (each memory whole) and the error is raised.
+        """
         prepared = [prepare(m, reference_time) for m in memories]
-        self._embed(prepared)
-        self.resolver.resolve(group_id, [(p.memory.memory_type, p.concepts) for p in prepared])
         now = datetime.now(timezone.utc).isoformat()
-        rows = [self._row(p, session_id, reference_time, source, status, now, (extra or [{}] * len(prepared))[i])
-                for i, p in enumerate(prepared)]
+        extras = extra or [{}] * len(prepared)
+        chunks = [prepared[i:i + WRITE_CHUNK] for i in range(0, len(prepared), WRITE_CHUNK)]
+        offsets = range(0, len(prepared), WRITE_CHUNK)
         results: list[dict] = []
-        for start in range(0, len(rows), WRITE_CHUNK):
-            chunk = rows[start:start + WRITE_CHUNK]
-            results.extend(self.store.transaction(
-                lambda tx, chunk=chunk: tx_run(tx, "create_memories", group_id=group_id, rows=chunk)))
+
+        def write(chunk: list[Prepared], offset: int) -> list[dict]:
+            def work(tx):
+                # resolution reads inside the write transaction: one session, and a retried
+                # transaction (deadlock, leader switch) resolves again against what is there now
+                self.resolver.resolve(group_id, [(p.memory.memory_type, p.concepts) for p in chunk], tx=tx)
+                rows = [self._row(p, session_id, reference_time, source, status, now, extras[offset + i])
+                        for i, p in enumerate(chunk)]
+                return tx_run(tx, "create_memories", group_id=group_id, rows=rows)
+            return self.store.transaction(work)
+
+        if len(chunks) == 1:
+            self._embed(prepared)
+            results.extend(write(prepared, 0))
+        else:
+            pending = self._pool.submit(self._embed, chunks[0])
+            for k, (chunk, offset) in enumerate(zip(chunks, offsets)):
+                pending.result()
+                if k + 1 < len(chunks):
+                    pending = self._pool.submit(self._embed, chunks[k + 1])
+                results.extend(write(chunk, offset))
         by_id = {r["memory_id"]: r for r in results}
         return [self._result(p, by_id[p.id], status) for p in prepared]
 
+    @property
+    def _pool(self) -> ThreadPoolExecutor:
+        if self._executor is None:
+            with self._names_lock:
+                if self._executor is None:
+                    self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="graphmem-embed")
+        return self._executor
+
     def _embed(self, prepared: list[Prepared]) -> None:
-        texts = [p.text for p in prepared]
-        names = sorted({c.name for p in prepared for c in p.concepts})
+        """One embedding batch: the memory texts and the concept names not embedded recently."""
+        texts = list(dict.fromkeys(p.embed_text for p in prepared))    # a repeated text is embedded once
+        with self._names_lock:
+            known = {n: self._names[n] for p in prepared for c in p.concepts
+                     if c.embedding is None and (n := c.name) in self._names}
+        names = sorted({c.name for p in prepared for c in p.concepts if c.embedding is None} - known.keys())
         vectors = self.embedder.embed(texts + names)
-        by_name = dict(zip(names, vectors[len(texts):]))
-        for p, vector in zip(prepared, vectors):
-            p.embedding = vector  # type: ignore[attr-defined]
+        by_text = dict(zip(texts, vectors))
+        by_name = {**known, **dict(zip(names, vectors[len(texts):]))}
+        with self._names_lock:
+            for name in names:
+                self._names[name] = by_name[name]
+            for name in known:
+                self._names.move_to_end(name)
+            while len(self._names) > self.NAME_CACHE:
+                self._names.popitem(last=False)
+        for p in prepared:
+            p.embedding = by_text[p.embed_text]  # type: ignore[attr-defined]
             for c in p.concepts:
-                c.embedding = by_name[c.name]
+                if c.embedding is None:
+                    c.embedding = by_name[c.name]
 
     @staticmethod
     def _row(p: Prepared, session_id, reference_time, source, status, now, extra: dict) -> dict:

@@ -7,23 +7,31 @@
    when the context agrees (the candidate is used by memories of the same type with the same
    subject, for a topic, or the same topic, for an object); otherwise a new node.
 Subjects are never merged by similarity: 小明 and 小红 are close in embedding space.
+
+All of it is one query (``resolve_concepts``), run inside the write transaction, so a create is
+one round trip for resolution and one for the write. A similarity is only trusted when the
+embedding model can read at least one of the two names: an English model maps most Chinese
+words to the same unknown token, which would make 购物 and 讨厌 look identical.
 """
 from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, field
+from typing import Any, Callable
 
 from ..config import ResolutionSettings
-from ..store.driver import Store
-from ..store.vector import group_topk, to_cosine
+from ..store.driver import Store, tx_run
+from ..store.vector import to_cosine
 from ..types import ConceptRef, MemoryType, normalize_name
 
 USER_NAMES = {"我", "我自己", "本人", "i", "me", "myself", "my", "用户", "user", "the user"}
 AGENT_NAMES = {"你", "你自己", "助手", "ai助手", "ai", "you", "yourself", "assistant", "the assistant", "agent"}
 USER_KEY, AGENT_KEY = "@user", "@agent"
 
-_INDEX = {"Topic": ("topic_embedding", "topic_exact_topk"), "Object": ("object_embedding", "object_exact_topk")}
+_INDEX = {"Topic": "topic_embedding", "Object": "object_embedding"}
 _CONTEXT = {"Topic": "topic_context", "Object": "object_context"}
+_NEIGHBOUR = {"Topic": "Subject", "Object": "Topic"}
+BLIND_SHARE = 0.5   # a name the model reads less than half of has no meaningful embedding
 
 
 @dataclass
@@ -42,15 +50,24 @@ class Concept:
     merged_into: str | None = None
 
     def __post_init__(self) -> None:
+        self._new_id = self.id
+        self.reset()
+
+    def reset(self) -> None:
+        """Back to unresolved (a retried transaction resolves again from scratch)."""
         normal = normalize_name(self.name)
-        self.key = normal
+        self.key, self.kind, self.reason = normal, None, "new"
+        self.id, self.reused, self.similarity, self.merged_into = self._new_id, False, None, None
         if self.label == "Subject" and normal in USER_NAMES:
             self.key, self.kind, self.reason = USER_KEY, "user", "user"
         elif self.label == "Subject" and normal in AGENT_NAMES:
             self.key, self.kind, self.reason = AGENT_KEY, "agent", "agent"
 
     def row(self) -> dict:
-        return {"key": self.key, "name": self.name, "id": self.id, "embedding": self.embedding, "kind": self.kind}
+        # the embedding is only stored on a new node: a reused one has it already (and 384 floats
+        # per concept are most of what a create sends over the wire)
+        return {"key": self.key, "name": self.name, "id": self.id, "kind": self.kind,
+                "embedding": None if self.reused else self.embedding}
 
     def ref(self, node_id: str, node_name: str) -> ConceptRef:
         if self.reused:
@@ -64,71 +81,111 @@ class Concept:
 
 
 class ConceptResolver:
-    def __init__(self, store: Store, settings: ResolutionSettings):
+    def __init__(self, store: Store, settings: ResolutionSettings, embedder: Any = None):
         self.store = store
         self.settings = settings
+        # the embedder's unknown_share(text) (the share of a text the model cannot read) is asked
+        # at use time; an embedder without it: every similarity is trusted
+        self.embedder = embedder
 
-    def resolve(self, group_id: str, memories: list[tuple[MemoryType, list[Concept]]]) -> None:
-        """Resolve every concept of every memory in place (keys, reasons, similarities)."""
-        concepts = [c for _, cs in memories for c in cs]
-        self._exact(group_id, concepts)
-        pending = [(mt, c, cs) for mt, cs in memories for c in cs
-                   if not c.reused and c.label in _INDEX and c.embedding is not None]
-        if not pending:
+    def resolve(self, group_id: str, memories: list[tuple[MemoryType, list[Concept]]], tx: Any = None) -> None:
+        """Resolve every concept of every memory in place (keys, ids, reasons, similarities).
+
+        With ``tx`` the lookup runs inside that transaction (the write's own), else on its own.
+        """
+        for _, concepts in memories:
+            for c in concepts:
+                c.reset()
+        items = self._items(memories)
+        if not items:
             return
-        hits = self._candidates(group_id, [c for _, c, _ in pending])
-        for memory_type, concept, siblings in pending:
-            self._decide(group_id, memory_type, concept, siblings, hits.get((concept.label, concept.key), []))
-
-    def _exact(self, group_id: str, concepts: list[Concept]) -> None:
-        items = [{"label": c.label, "key": c.key} for c in concepts]
-        rows = self.store.read("concept_exact", group_id=group_id, items=items)
-        found = {(r["label"], r["key"]): r for r in rows if r["id"]}
-        for c in concepts:
-            row = found.get((c.label, c.key))
-            if row:
-                c.id, c.reused = row["id"], True
-                if c.reason == "new":
-                    c.reason = "exact"
-
-    def _candidates(self, group_id: str, concepts: list[Concept]) -> dict[tuple[str, str], list[dict]]:
-        k = self.settings.candidates
-        out: dict[tuple[str, str], list[dict]] = {}
-        for label, (index, exact) in _INDEX.items():
-            mine = {c.key: c for c in concepts if c.label == label}
-            if not mine:
-                continue
-            fetch = max(k * 5, 50)
-            rows = self.store.read("vector_index_topk_batch", index=index, fetch=fetch, k=k, group_id=group_id,
-                                   items=[{"key": key, "embedding": c.embedding} for key, c in mine.items()])
-            for row in rows:
-                if len(row["hits"]) < k and row["returned"] >= fetch:   # starved by other groups
-                    hits = group_topk(self.store, index, exact, group_id, mine[row["key"]].embedding, k)
-                else:
-                    hits = [{**h, "score": to_cosine(h["score"])} for h in row["hits"]]
-                out[(label, row["key"])] = hits
-        return out
-
-    def _decide(self, group_id: str, memory_type: MemoryType, concept: Concept,
-                siblings: list[Concept], hits: list[dict]) -> None:
-        neighbour = next((s for s in siblings if s.label == ("Subject" if concept.label == "Topic" else "Topic")), None)
-        for hit in hits:
-            score = hit["score"]
-            if score > self.settings.merge_threshold:
-                self._merge(concept, hit, f"vector {score:.2f}")
-                return
-            if score > self.settings.context_threshold and neighbour is not None:
-                agrees = self.store.read(_CONTEXT[concept.label], group_id=group_id, id=hit["id"],
-                                         memory_type=memory_type.value, neighbour_key=neighbour.key)
-                if agrees and agrees[0]["agrees"]:
-                    self._merge(concept, hit, f"context {score:.2f}")
-                    return
+        fetch = max(self.settings.candidates * 5, 50)
+        params = dict(group_id=group_id, items=list(items.values()), fetch=fetch, k=self.settings.candidates,
+                      context_min=(1.0 + self.settings.context_threshold) / 2.0)
+        rows = tx_run(tx, "resolve_concepts", **params) if tx is not None else self.store.read("resolve_concepts", **params)
+        found = {(r["label"], r["key"]): r for r in rows}
+        for memory_type, concepts in memories:
+            for c in concepts:
+                row = found.get((c.label, c.key))
+                if row and row["id"]:
+                    c.id, c.reused = row["id"], True
+                    if c.reason == "new":
+                        c.reason = "exact"
+                elif row and row["hits"] and c.embedding is not None:
+                    self._decide(group_id, memory_type, c, concepts, row["hits"], tx)
+        self._share_new_ids(memories)
 
     @staticmethod
-    def _merge(concept: Concept, hit: dict, reason: str) -> None:
+    def _items(memories: list[tuple[MemoryType, list[Concept]]]) -> dict[tuple[str, str], dict]:
+        """One lookup per distinct (label, key), with every context it is used in."""
+        items: dict[tuple[str, str], dict] = {}
+        for memory_type, concepts in memories:
+            for c in concepts:
+                it = items.get((c.label, c.key))
+                if it is None:
+                    index = _INDEX.get(c.label) if c.embedding is not None else None
+                    it = items[(c.label, c.key)] = {"label": c.label, "key": c.key, "index": index,
+                                                    "embedding": c.embedding if index else None, "contexts": []}
+                neighbour = next((s for s in concepts if s.label == _NEIGHBOUR.get(c.label)), None)
+                if neighbour is not None:
+                    ref = _context_ref(memory_type, neighbour.key)
+                    if all(x["ref"] != ref for x in it["contexts"]):
+                        it["contexts"].append({"ref": ref, "memory_type": memory_type.value,
+                                               "neighbour_key": neighbour.key})
+        return items
+
+    def _decide(self, group_id: str, memory_type: MemoryType, concept: Concept, siblings: list[Concept],
+                hits: list[dict], tx: Any) -> None:
+        neighbour = next((s for s in siblings if s.label == _NEIGHBOUR.get(concept.label)), None)
+        for hit in hits:
+            score = to_cosine(hit["score"])
+            if not self._readable(concept.name, hit["name"]):
+                continue
+            if score > self.settings.merge_threshold:
+                self._merge(concept, hit, score, f"vector {score:.2f}")
+                return
+            if score > self.settings.context_threshold and neighbour is not None:
+                if self._agrees(group_id, memory_type, concept, neighbour, hit, tx):
+                    self._merge(concept, hit, score, f"context {score:.2f}")
+                    return
+
+    def _agrees(self, group_id: str, memory_type: MemoryType, concept: Concept, neighbour: Concept,
+                hit: dict, tx: Any) -> bool:
+        if _context_ref(memory_type, neighbour.key) in (hit.get("agrees") or []):
+            return True
+        if neighbour.key == normalize_name(neighbour.name) or neighbour.kind:
+            return False          # the lookup already checked this neighbour
+        # the neighbour itself was merged into another node in this call: check that one (rare)
+        params = dict(group_id=group_id, id=hit["id"], memory_type=memory_type.value, neighbour_key=neighbour.key)
+        rows = tx_run(tx, _CONTEXT[concept.label], **params) if tx is not None \
+            else self.store.read(_CONTEXT[concept.label], **params)
+        return bool(rows and rows[0]["agrees"])
+
+    def _readable(self, name: str, other: str | None) -> bool:
+        """False when neither name is readable by the model: their similarity means nothing."""
+        unknown_share: Callable[[str], float] | None = getattr(self.embedder, "unknown_share", None)
+        if unknown_share is None:
+            return True
+        return unknown_share(name) <= BLIND_SHARE or unknown_share(other or "") <= BLIND_SHARE
+
+    @staticmethod
+    def _share_new_ids(memories: list[tuple[MemoryType, list[Concept]]]) -> None:
+        """Two memories of one call naming the same new concept create one node: give them one id."""
+        first: dict[tuple[str, str], str] = {}
+        for _, concepts in memories:
+            for c in concepts:
+                if not c.reused:
+                    c.id = first.setdefault((c.label, c.key), c.id)
+
+    @staticmethod
+    def _merge(concept: Concept, hit: dict, score: float, reason: str) -> None:
         concept.key = hit["normalized_name"]
         concept.id = hit["id"]
         concept.reused = True
         concept.reason = reason
-        concept.similarity = round(hit["score"], 4)
+        concept.similarity = round(score, 4)
         concept.merged_into = hit["name"]
+
+
+def _context_ref(memory_type: MemoryType, neighbour_key: str) -> str:
+    return f"{memory_type.value}|{neighbour_key}"

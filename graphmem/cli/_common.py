@@ -45,3 +45,25 @@ def print_json(data: Any) -> None:
 
 
 ConfigOption = typer.Option(None, "--config", "-c", help="Path to graphmem.toml (default: ./graphmem.toml or $GRAPHMEM_CONFIG).")
+
+
+class _LazyEmbedder:
+    """Loads the embedding model (seconds) only when a command first needs it: `show` never does."""
+
+    def __init__(self, settings: Any):
+        self._settings = settings
+        self._inner = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._inner is None:
+            from ..embed import get_embedder
+            e = self._settings.embedding
+            self._inner = get_embedder(e.model, e.device, e.batch_size)
+        return getattr(self._inner, name)
+
+
+def open_graph(config: str | None = None):
+    """A MemoryGraph on the configured Neo4j; the embedding model loads on first use."""
+    from ..graph import MemoryGraph
+    settings = load(config)
+    return MemoryGraph(settings, embedder=_LazyEmbedder(settings))

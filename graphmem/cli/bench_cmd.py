@@ -1,6 +1,232 @@
-"""(to be filled)"""
+"""`graphmem bench ...`: benchmarks that print numbers (speed is measured here, never in tests).
+
+One function per command; each runs against the configured Neo4j in a throw-away group.
+"""
 from __future__ import annotations
+
+from typing import Optional
 
 import typer
 
-app = typer.Typer(no_args_is_help=True)
+from ._common import ConfigOption, console, open_graph, print_json
+
+app = typer.Typer(no_args_is_help=True, help="Benchmarks: print latency and throughput figures with the machine described.")
+
+
+@app.command("write")
+def write(
+    n_single: int = typer.Option(200, "--n-single", min=1, help="How many single create_memory calls to time."),
+    batch_size: int = typer.Option(1000, "--batch-size", min=1, help="Memories per create_memories batch."),
+    batches: int = typer.Option(3, "--batches", min=0, help="How many batches to time."),
+    as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
+    config: Optional[str] = ConfigOption,
+) -> None:
+    """Latency of single creates (p50/p95, embedding included) and throughput of batches of 1,000.
+
+    Writes synthetic zh/en memories into a throw-away group and deletes it afterwards.
+    Targets on a 2-core machine: p50 ≤ 50 ms, batch ≥ 300 memories/s.
+    """
+    from ..bench.write import run_write_bench
+    progress = None if as_json else (lambda msg: console.print(f"[dim]{msg}[/dim]", highlight=False))
+    with open_graph(config) as graph:
+        report = run_write_bench(graph, n_single=n_single, batch_size=batch_size, batches=batches,
+                                 progress=progress)
+    if as_json:
+        print_json(report)
+        return
+    _print_write(report)
+
+
+def _mark(ok: bool) -> str:
+    return "[green]meets target[/green]" if ok else "[red]misses target[/red]"
+
+
+def _print_write(report: dict) -> None:
+    m, s, b = report["machine"], report["single"], report["batch"]
+    console.print("[bold]graphmem bench write[/bold]", highlight=False)
+    if report.get("command"):
+        console.print(f"  command:  {report['command']}", highlight=False)
+    console.print(f"  machine:  {m['cores']} cores, {m['ram_gib']} GiB RAM, {m['cpu']}; load average "
+                  f"{m['load_average_before']} before, {m['load_average']} after; Python {m['python']}",
+                  highlight=False)
+    console.print(f"  Neo4j:    {m['neo4j']} at {m['neo4j_uri']}; embedding model {m['embedding_model']}; "
+                  f"neo4j-rust-ext {'yes' if m.get('neo4j_rust_ext') else 'no'}", highlight=False)
+    console.print(f"  single create_memory ({s['n']} calls): p50 {s['p50_ms']} ms, p95 {s['p95_ms']} ms, "
+                  f"mean {s['mean_ms']} ms (embedding p50 {s['embedding_p50_ms']} ms, client CPU "
+                  f"{s['client_cpu_ms']} ms per call)  "
+                  f"target p50 ≤ {s['target_p50_ms']:g} ms: {_mark(s['meets_target'])}", highlight=False)
+    if b["batches"]:
+        console.print(f"  create_memories, {b['batches']} batches of {b['size']}: "
+                      f"{b['overall_memories_per_s']} memories/s (per batch: {b['memories_per_s']}; client CPU "
+                      f"{b['client_cpu_ms_per_memory']} ms per memory)  "
+                      f"target ≥ {b['target_memories_per_s']:g}/s: {_mark(b['meets_target'])}", highlight=False)
+
+
+@app.command("search")
+def search(
+    sizes: str = typer.Option("10000,100000", "--sizes", help="Comma-separated group sizes (memories)."),
+    queries: int = typer.Option(200, "--queries", min=10, help="Queries timed per depth."),
+    clients: int = typer.Option(10, "--clients", min=1, help="Concurrent clients for the throughput run."),
+    scan_queries: int = typer.Option(20, "--scan-queries", min=1,
+                                     help="Queries timed with the exact scan (it is slow at 100,000)."),
+    keep: bool = typer.Option(False, "--keep", help="Keep the generated graph for the next run."),
+    seed: int = typer.Option(7, "--seed", help="Seed of the synthetic graph and queries."),
+    as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
+    config: Optional[str] = ConfigOption,
+) -> None:
+    """search_memories latency (p50/p95/p99, query embedding included) at expand_depth 0, 1, 2,
+    throughput with concurrent clients, and the exact cosine scan of the group (how Graphiti and
+    Mem0 search Neo4j) on the same queries, on a deterministic synthetic graph.
+
+    Targets on a 2-core machine at 100,000 memories: depth 1 p50 ≤ 50 ms and p99 ≤ 150 ms,
+    depth 2 p50 ≤ 100 ms, ≥ 20× faster than the scan. The graph is deleted afterwards unless --keep.
+    """
+    from ..bench.search import run_search_bench
+    try:
+        size_list = [int(s) for s in sizes.split(",") if s.strip()]
+    except ValueError:
+        raise typer.BadParameter("--sizes: comma-separated integers, e.g. 10000,100000") from None
+    progress = None if as_json else (lambda msg: console.print(f"[dim]{msg}[/dim]", highlight=False))
+    with open_graph(config) as graph:
+        report = run_search_bench(graph, size_list, n_queries=queries, clients=clients, scan_queries=scan_queries,
+                                  keep=keep, seed=seed, progress=progress)
+    report["command"] = ("graphmem bench search --sizes " + ",".join(map(str, size_list))
+                         + f" --queries {queries} --clients {clients} --scan-queries {scan_queries}")
+    if as_json:
+        print_json(report)
+        return
+    _print_search(report)
+
+
+def _print_search(report: dict) -> None:
+    from rich.table import Table
+    m = report["machine"]
+    console.print("[bold]graphmem bench search[/bold]", highlight=False)
+    console.print(f"  command:  {report['command']}", highlight=False)
+    console.print(f"  machine:  {m['cores']} cores, {m['ram_gib']} GiB RAM, {m['cpu']}; load average "
+                  f"{m['load_average']} → {m.get('load_average_after')}; Python {m['python']}", highlight=False)
+    console.print(f"  Neo4j:    {m['neo4j']} at {m['neo4j_uri']} (heap {m.get('neo4j_heap')}, page cache "
+                  f"{m.get('neo4j_pagecache')}); embedding model {m['embedding_model']}", highlight=False)
+    table = Table(title="latency in ms, query embedding included", title_justify="left")
+    for column in ("memories", "search", "p50", "p95", "p99", "× faster than scan"):
+        table.add_column(column, justify="right")
+    for n, fig in report["sizes"].items():
+        for depth in (0, 1, 2):
+            d = fig[f"depth{depth}"]
+            table.add_row(n if depth == 0 else "", f"depth {depth}" + (" (fast)" if depth == 0 else ""),
+                          f"{d['p50_ms']}", f"{d['p95_ms']}", f"{d['p99_ms']}", f"{d['speedup_vs_scan']}")
+        c, s = fig["concurrent"], fig["exact_scan"]
+        table.add_row("", f"depth 1, {c['clients']} clients", f"{c['p50_ms']}", f"{c['p95_ms']}", f"{c['p99_ms']}",
+                      f"{c['queries_per_s']} q/s")
+        table.add_row("", "exact scan (baseline)", f"{s['p50_ms']}", f"{s['p95_ms']}", f"{s['p99_ms']}", "1",
+                      end_section=True)
+    console.print(table)
+    t = report["targets"]
+    for n, fig in report["sizes"].items():
+        ok = fig["targets"]
+        console.print(f"  {n}: depth 1 p50 ≤ {t['depth1_p50_ms']:g} ms {_mark(ok['depth1_p50'])}; "
+                      f"p99 ≤ {t['depth1_p99_ms']:g} ms {_mark(ok['depth1_p99'])}; depth 2 p50 ≤ "
+                      f"{t['depth2_p50_ms']:g} ms {_mark(ok['depth2_p50'])}; ≥ {t['speedup']:g}× the scan "
+                      f"{_mark(ok['speedup'])}  (built in {fig['build_s']} s{', reused' if fig['reused'] else ''})",
+                      highlight=False)
+
+
+# --- retrieval quality on conversations (graphmem/bench/locomo.py, longmemeval.py) -------------
+
+def _retrieval_bench(kind: str, file: str, limit: Optional[int], max_results: int, as_json: bool,
+                     cache: bool, extractor: str, config: Optional[str]) -> None:
+    import time
+
+    from ..bench import common
+    from ..bench.cache import CachedEmbedder, default_cache_path
+    from ..errors import ValidationError
+    if extractor not in ("rules", "none"):
+        raise ValidationError("--extractor: the benchmarks run offline: rules or none", field="extractor",
+                              allowed=["rules", "none"])
+    module = __import__(f"graphmem.bench.{kind}", fromlist=["run"])
+    started = time.perf_counter()
+    from ..embed import get_embedder
+    from ..graph import MemoryGraph
+    from ._common import load
+    settings = load(config)
+    e = settings.embedding
+    embedder = get_embedder(e.model, e.device, e.batch_size)
+    if cache:      # the turns, the questions and everything search_memories embeds go through it
+        embedder = CachedEmbedder(embedder, default_cache_path(embedder.name))
+    with MemoryGraph(settings, embedder=embedder) as graph:
+        bar = None if as_json else common.progress_bar(console)
+        task = None
+        if bar is not None:
+            bar.start()
+            task = bar.add_task(f"{kind}: ingest + ask", total=None)
+
+        def progress(stage: str, done: int, total: int) -> None:
+            if bar is not None:
+                bar.update(task, completed=done, total=total)
+        try:
+            report = module.run(graph, file, limit=limit, max_results=max_results, embedder=embedder,
+                                progress=progress, extractor=extractor)
+        finally:
+            if bar is not None:
+                bar.stop()
+        if cache:
+            report["stats"]["embedding_cache"] = {"path": str(embedder.path), "hits": embedder.hits,
+                                                  "misses": embedder.misses}
+    report["stats"]["wall_seconds"] = round(time.perf_counter() - started, 1)
+    scores = report.pop("_scores")
+    if as_json:
+        print_json(report)
+        return
+    notes = module.footnotes(report) + [f"wall time including model load: {report['stats']['wall_seconds']} s"]
+    if cache:
+        c = report["stats"]["embedding_cache"]
+        notes.append(f"embedding cache {c['path']}: {c['hits']} hits, {c['misses']} misses (--no-cache to disable)")
+    if kind == "locomo":
+        common.print_table(console, "LoCoMo turn-level evidence recall@k (%)", scores, report["metrics"],
+                           module.buckets(), scale=100.0, fmt="{:.1f}", footnotes=notes)
+    else:
+        common.print_table(console, "LongMemEval-S session-level retrieval", scores, report["metrics"],
+                           [("overall", "overall")] + [(t, t) for t in report["question_types"]],
+                           footnotes=notes)
+
+
+@app.command("locomo")
+def locomo(
+    file: str = typer.Argument(..., help="locomo10.json or a subset of it (e.g. ../shared/bench/locomo_dev.json)."),
+    limit: Optional[int] = typer.Option(None, "--limit", min=1, help="Only the first N conversations."),
+    max_results: int = typer.Option(50, "--max-results", min=1, max=200, help="max_results of each search."),
+    as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
+    cache: bool = typer.Option(True, "--cache/--no-cache",
+                               help="Keep turn embeddings in ~/.cache/graphmem/bench so re-runs skip embedding."),
+    extractor: str = typer.Option("rules", "--extractor", help="rules (the benchmark's setting) or none (episodes "
+                                  "only, to see what extraction adds)."),
+    config: Optional[str] = ConfigOption,
+) -> None:
+    """LoCoMo turn-level evidence recall@5/10/25/50, overall and per category: graphmem vs dense vs BM25.
+
+    Each conversation is ingested into its own throw-away group (rule-based extractor, the
+    sessions' real dates), every question is asked through search_memories, and the results are
+    mapped to turn ids through their evidence episodes. Offline; no LLM. The groups are deleted.
+    """
+    _retrieval_bench("locomo", file, limit, max_results, as_json, cache, extractor, config)
+
+
+@app.command("longmemeval")
+def longmemeval(
+    file: str = typer.Argument(..., help="LongMemEval-S json or json.gz (e.g. ../shared/bench/longmemeval_s_dev.json.gz)."),
+    limit: Optional[int] = typer.Option(None, "--limit", min=1, help="Only the first N scored questions."),
+    max_results: int = typer.Option(50, "--max-results", min=1, max=200, help="max_results of each search."),
+    as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
+    cache: bool = typer.Option(True, "--cache/--no-cache",
+                               help="Keep turn embeddings in ~/.cache/graphmem/bench so re-runs skip embedding."),
+    extractor: str = typer.Option("rules", "--extractor", help="rules (the benchmark's setting) or none (episodes "
+                                  "only, to see what extraction adds)."),
+    config: Optional[str] = ConfigOption,
+) -> None:
+    """LongMemEval-S session recall_any/recall_all/ndcg_any @1/3/5/10, overall and per question type.
+
+    Official retrieval rules: user turns only, gold = answer sessions with a has_answer turn,
+    abstention questions dropped. Each haystack is ingested into its own throw-away group
+    (rule-based extractor, real dates), asked through search_memories, then deleted.
+    """
+    _retrieval_bench("longmemeval", file, limit, max_results, as_json, cache, extractor, config)

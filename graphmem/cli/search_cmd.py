@@ -1,8 +1,151 @@
-"""(to be filled)"""
+"""`graphmem search` and `graphmem stats`: the read path from the command line."""
 from __future__ import annotations
 
+from datetime import datetime
+from typing import List, Optional
+
 import typer
+from rich.table import Table
+
+from ._common import ConfigOption, console, load, print_json
 
 
 def register(app: typer.Typer) -> None:
-    pass
+    app.command("search")(search)
+    app.command("stats")(stats)
+
+
+def _when(value: Optional[str], option: str, edge: str, reference: datetime) -> Optional[str]:
+    """--since/--until: an ISO date or datetime, or an expression such as 昨天 or "last week"
+    (--since takes the start of that period, --until its end)."""
+    if value is None:
+        return None
+    from ..errors import ValidationError
+    from ..timeparse import normalize_time
+    tv = normalize_time(value, reference)
+    if not tv.parsed or tv.start is None:
+        raise ValidationError(f"{option}: cannot read {value!r} as a time; use an ISO date (2025-11-05) "
+                              f"or an expression such as 昨天, 上周, yesterday, 'last week'", field=option)
+    moment = tv.start if edge == "start" or tv.end is None else tv.end
+    return moment.isoformat()
+
+
+def _path_text(result, ranks: dict[str, int]) -> str:
+    """"direct match", or the walk from the result it started at: "#1 ←causes←" (the edge
+    points back: #1's cause), "#2 →related→", "#1 ~topic 吃饭~" (a shared concept)."""
+    if not result.path:
+        return "direct match"
+    parts = []
+    for step in result.path:
+        if step.edge in ("CAUSALITY", "REFERENCE"):
+            arrow = "→" if step.direction == "out" else "←"
+            parts.append(f"{arrow}{step.relation or step.edge.lower()}{arrow}")
+        else:
+            parts.append(f"~{(step.via_label or step.edge).lower()} {step.via}~")
+    start = result.path[0].from_id
+    origin = f"#{ranks[start]}" if start in ranks else start[:8]
+    return f"{origin} " + " ".join(parts)
+
+
+def search(
+    query: str = typer.Argument(..., help="What to look for: a question or keywords, in Chinese or English."),
+    group: str = typer.Option("default", "--group", "-g", help="Group (tenant) to search."),
+    deep: bool = typer.Option(False, "--deep", help="Always walk the graph (depth ≥ 1)."),
+    fast: bool = typer.Option(False, "--fast", help="Direct matches only: never walk the graph."),
+    types: Optional[List[str]] = typer.Option(None, "--type", "-t", help="Only these memory types "
+                                              "(事件/事实/关系/观点 or event/fact/relation/opinion); repeatable."),
+    since: Optional[str] = typer.Option(None, "--since", help="Only memories from this time on: ISO date or 上周, yesterday…"),
+    until: Optional[str] = typer.Option(None, "--until", help="Only memories up to the end of this time."),
+    depth: int = typer.Option(1, "--depth", min=0, max=2, help="How many memory hops to walk (0–2)."),
+    max_results: int = typer.Option(10, "--max", "-n", min=1, max=200, help="How many results."),
+    relations: Optional[List[str]] = typer.Option(None, "--relation", "-r", help="Walk only these relations "
+                                                  "(因为/所以/导致/引用/基于/相关 or because/so/causes/…); repeatable."),
+    subject: Optional[str] = typer.Option(None, "--subject", help="Only memories about this subject (我/I for the user)."),
+    archived: bool = typer.Option(False, "--archived", help="Include archived (forgotten) memories."),
+    at: Optional[str] = typer.Option(None, "--at", help="Reference time (ISO) for 'today', 'last week' and decay."),
+    json_output: bool = typer.Option(False, "--json", help="Print the full response as JSON."),
+    config: Optional[str] = ConfigOption,
+) -> None:
+    """Search a group's memories: direct matches (vector + fulltext), then the graph around them
+    (causes, effects, shared people and things), ranked by one score whose parts are shown.
+
+    Modes: --fast (direct matches only), --deep (always walk), default auto (walk when the
+    query asks why/about something or the best match is weak)."""
+    from ..errors import ValidationError
+    from ..graph import MemoryGraph, as_reference_time
+
+    if deep and fast:
+        raise ValidationError("--deep and --fast exclude each other; pick one", field="mode")
+    reference = as_reference_time(at)
+    time_range = None
+    if since or until:
+        time_range = {"start": _when(since, "--since", "start", reference),
+                      "end": _when(until, "--until", "end", reference)}
+    mode = "deep" if deep else "fast" if fast else None
+    with MemoryGraph(load(config)) as graph:
+        response = graph.search_memories(group, query, memory_types=types or None, time_range=time_range,
+                                         max_results=max_results, expand_depth=depth, mode=mode,
+                                         relation_filters=relations or None, subject=subject,
+                                         include_archived=archived, reference_time=reference)
+    if json_output:
+        print_json(response.model_dump(mode="json"))
+        return
+    plan = response.plan
+    console.print(f"[bold]{query}[/bold]  [dim]group {group!r}, mode {response.mode_used}, depth {plan.depth}"
+                  + (f", relations {plan.relation_filters}" if plan.relation_filters else "")
+                  + (f", time {plan.time_range.start} – {plan.time_range.end} ({plan.time_range.source})"
+                     if plan.time_range else "") + f", {response.timings_ms.get('total', 0):.0f} ms[/dim]",
+                  highlight=False)
+    for reason in plan.why:
+        console.print(f"  [dim]· {reason}[/dim]", highlight=False)
+    if not response.results:
+        console.print("no memories found")
+        return
+    ranks = {r.memory_id: rank for rank, r in enumerate(response.results, 1)}
+    w = plan.weights
+    table = Table(caption=f"score = {w.get('similarity')}·sim + {w.get('importance')}·imp + "
+                          f"{w.get('distance')}·1/(1+d) + {w.get('time_decay')}·time + {w.get('access')}·access",
+                  caption_justify="left")
+    for column in ("#", "score", "sim", "imp", "dist", "time", "acc", "type", "memory", "d", "path"):
+        table.add_column(column, overflow="fold")
+    for rank, r in enumerate(response.results, 1):
+        p = r.score_parts
+        table.add_row(str(rank), f"{r.score:.3f}", f"{p.similarity:.2f}", f"{p.importance:.2f}",
+                      f"{p.distance:.2f}", f"{p.time_decay:.2f}", f"{p.access:.2f}", r.memory_type,
+                      r.text, str(r.distance), _path_text(r, ranks))
+    console.print(table)
+
+
+def stats(
+    group: Optional[str] = typer.Option(None, "--group", "-g", help="One group; default: the whole database."),
+    json_output: bool = typer.Option(False, "--json", help="Print JSON."),
+    config: Optional[str] = ConfigOption,
+) -> None:
+    """Memories by type and status; nodes by label and relationships by type."""
+    from ..graph import MemoryGraph
+
+    with MemoryGraph(load(config)) as graph:
+        data = graph.stats(group)
+    if json_output:
+        print_json(data)
+        return
+    mem = data["memories"]
+    where = f"group {group!r}" if group else f"the whole database ({data.get('groups', 0)} groups)"
+    console.print(f"[bold]{mem['total']} memories[/bold] in {where}", highlight=False)
+    console.print("memories by type and status")
+    table = Table()
+    statuses = list(mem["by_status"])
+    for column in ["type", *statuses, "total"]:
+        table.add_column(column)
+    cells = {(r["memory_type"], r["status"]): r["count"] for r in mem["by_type_and_status"]}
+    for memory_type, total in mem["by_type"].items():
+        table.add_row(memory_type, *[str(cells.get((memory_type, s), 0)) for s in statuses], str(total))
+    console.print(table)
+    for title, key in (("nodes by label", "nodes"), ("relationships by type", "edges")):
+        console.print(title)
+        t = Table()
+        t.add_column("label" if key == "nodes" else "type")
+        t.add_column("count", justify="right")
+        for name, count in data[key].items():
+            t.add_row(name, str(count))
+        console.print(t)

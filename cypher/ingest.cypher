@@ -1,0 +1,154 @@
+// Conversations in: raw turns as :Episode nodes chained by NEXT, the memories extracted from
+// them pointing back with EXTRACTED_FROM, and the persisted extraction queue (:ExtractionJob).
+// (:Episode)-[:NEXT]->(:Episode) follows one session in order; a memory's evidence is
+// (:Memory)-[:EXTRACTED_FROM]->(:Episode), written in the memory's own transaction by
+// create_memories (cypher/memory_write.cypher) from the memory's episode_ids.
+
+// name: episode_session_tail
+// The last episode of a session: new turns continue its order and its NEXT chain.
+MATCH (e:Episode {group_id: $group_id, session_id: $session_id})
+RETURN e.id AS id, e.order AS order, e.chunk AS chunk
+ORDER BY e.order DESC, e.chunk DESC
+LIMIT 1;
+
+// name: episodes_create
+// One row per turn (or per chunk of a long turn). $rows[i]: {id, props, embedding}.
+UNWIND $rows AS r
+CREATE (e:Episode {id: r.id, group_id: $group_id})
+SET e += r.props, e.embedding = r.embedding
+RETURN count(e) AS created;
+
+// name: episodes_chain
+// NEXT edges between consecutive episodes of a session. $pairs: [[from_id, to_id], ...].
+UNWIND $pairs AS p
+MATCH (a:Episode {group_id: $group_id, id: p[0]})
+MATCH (b:Episode {group_id: $group_id, id: p[1]})
+MERGE (a)-[:NEXT]->(b)
+RETURN count(*) AS chained;
+
+// name: episodes_by_ids
+// Episodes by id, in the order asked (the extractor reads a job's turns with this).
+UNWIND range(0, size($ids) - 1) AS i
+MATCH (e:Episode {group_id: $group_id, id: $ids[i]})
+RETURN e {.id, .session_id, .role, .speaker, .content, .timestamp, .order, .chunk, .external_id, .source} AS episode
+ORDER BY i;
+
+// name: episodes_list
+// A group's episodes in conversation order (one session, or all), without embeddings.
+MATCH (e:Episode {group_id: $group_id})
+WHERE $session_id IS NULL OR e.session_id = $session_id
+RETURN e {.id, .session_id, .role, .speaker, .content, .timestamp, .order, .chunk, .external_id, .source} AS episode
+ORDER BY e.session_id, e.order, e.chunk
+SKIP $skip LIMIT $limit;
+
+// name: episode_evidence_merge
+// Evidence edges written after the fact (idempotent): repairs and imports. $links: [{memory_id, episode_id}].
+UNWIND $links AS l
+MATCH (m:Memory {group_id: $group_id, id: l.memory_id})
+MATCH (e:Episode {group_id: $group_id, id: l.episode_id})
+MERGE (m)-[:EXTRACTED_FROM]->(e)
+RETURN count(*) AS linked;
+
+// name: episode_memories
+// The memories extracted from some episodes (what a user sees under "what was said").
+UNWIND $ids AS eid
+MATCH (e:Episode {group_id: $group_id, id: eid})<-[:EXTRACTED_FROM]-(m:Memory)
+RETURN eid AS episode_id, m.id AS memory_id, m.text AS text, m.memory_type AS memory_type
+ORDER BY eid, m.created_at;
+
+// name: job_create
+// Extraction jobs, created in the same transaction as their episodes: a turn is never stored
+// without the job that will extract it. $jobs[i]: {id, props}.
+UNWIND $jobs AS j
+CREATE (x:ExtractionJob {id: j.id, group_id: $group_id})
+SET x += j.props
+RETURN count(x) AS created;
+
+// name: job_claim
+// Take a job for one attempt. The first SET locks the node, so two workers never run the same
+// job: the state is read after the lock. A running job whose lease expired (a crashed worker) is
+// taken again.
+MATCH (x:ExtractionJob {group_id: $group_id, id: $id})
+SET x.claim = $token
+WITH x
+WHERE x.claim = $token
+  AND (x.state = 'pending'
+       OR (x.state = 'running' AND x.lease_until < $now)
+       OR ($include_failed AND x.state = 'failed'))
+SET x.state = 'running', x.attempts = coalesce(x.attempts, 0) + 1, x.lease_until = $lease_until,
+    x.updated_at = $now
+RETURN x {.*} AS job;
+
+// name: job_save_plan
+// The validated extraction (memories and links as JSON), kept so that a retry after a crash
+// between its writes finishes the same plan instead of asking the LLM again.
+MATCH (x:ExtractionJob {group_id: $group_id, id: $id})
+SET x.plan = $plan, x.updated_at = $now
+RETURN x.id AS id;
+
+// name: job_finish
+// The end of one attempt: done, pending again (with the backoff's next_attempt_at) or failed.
+MATCH (x:ExtractionJob {group_id: $group_id, id: $id})
+SET x.state = $state, x.last_error = $last_error, x.next_attempt_at = $next_attempt_at,
+    x.updated_at = $now, x.lease_until = null, x.claim = null,
+    x.memories = coalesce($memories, x.memories), x.links = coalesce($links, x.links),
+    x.plan = CASE WHEN $state = 'done' THEN null ELSE x.plan END,
+    x.finished_at = CASE WHEN $state IN ['done', 'failed'] THEN $now ELSE null END
+RETURN x {.*} AS job;
+
+// name: jobs_due
+// Jobs a retry should take: pending ones whose next attempt is due ($force: all pending ones),
+// running ones whose lease expired, and failed ones when asked. One group, or all ($group_id null).
+MATCH (x:ExtractionJob)
+WHERE ($group_id IS NULL OR x.group_id = $group_id)
+  AND ((x.state = 'pending' AND ($force OR x.next_attempt_at <= $now))
+       OR (x.state = 'running' AND x.lease_until < $now)
+       OR ($include_failed AND x.state = 'failed'))
+RETURN x.group_id AS group_id, x.id AS id
+ORDER BY x.next_attempt_at, x.created_at
+LIMIT $limit;
+
+// name: jobs_list
+// A group's extraction jobs, newest first, optionally of one state.
+MATCH (x:ExtractionJob {group_id: $group_id})
+WHERE $state IS NULL OR x.state = $state
+RETURN x {.id, .group_id, .session_id, .episode_ids, .extractor, .state, .attempts, .last_error,
+          .next_attempt_at, .created_at, .updated_at, .finished_at, .memories, .links} AS job
+ORDER BY x.created_at DESC
+LIMIT $limit;
+
+// name: job_counts
+// Extraction jobs by state, for one group or all ($group_id null): stats show pending and failed.
+MATCH (x:ExtractionJob)
+WHERE $group_id IS NULL OR x.group_id = $group_id
+RETURN x.state AS state, count(*) AS count;
+
+// name: job_written_memories
+// Memories a job already wrote (by their extract_key): a retry never writes them twice.
+MATCH (m:Memory {group_id: $group_id})
+WHERE m.job_id = $job_id
+RETURN m.extract_key AS key, m.id AS id;
+
+// name: group_delete_batch
+// Delete up to $batch of one group's nodes (the labels graphmem writes) with their edges; run
+// until it returns 0. Benchmarks and throw-away groups clean up with it.
+CALL {
+  MATCH (n:Episode {group_id: $group_id}) RETURN n
+  UNION ALL
+  MATCH (n:ExtractionJob {group_id: $group_id}) RETURN n
+  UNION ALL
+  MATCH (n:Memory {group_id: $group_id}) RETURN n
+  UNION ALL
+  MATCH (n:Attribute {group_id: $group_id}) RETURN n
+  UNION ALL
+  MATCH (n:Value {group_id: $group_id}) RETURN n
+  UNION ALL
+  MATCH (n:Subject {group_id: $group_id}) RETURN n
+  UNION ALL
+  MATCH (n:Topic {group_id: $group_id}) RETURN n
+  UNION ALL
+  MATCH (n:Object {group_id: $group_id}) RETURN n
+}
+WITH n LIMIT $batch
+DETACH DELETE n
+RETURN count(*) AS deleted;

@@ -1,0 +1,214 @@
+"""Turns in, episodes stored: parse messages, split long turns, embed in one batch, write.
+
+Every turn becomes one ``:Episode`` (a long one several, ``chunk`` 0, 1, ... with the same
+``order``), chained ``(:Episode)-[:NEXT]->(:Episode)`` within its session, embedded
+(``episode_embedding``) and fulltext-indexed (``episode_content``). The episodes of one call
+and their extraction jobs are written in one transaction, before any extraction runs, so
+what was said is stored even when extraction fails.
+"""
+from __future__ import annotations
+
+import re
+import uuid
+from datetime import datetime, timezone
+from typing import Any, Iterable, Sequence
+
+from ..embed import Embedder
+from ..errors import ValidationError
+from ..store.driver import Store, tx_run
+from ..types import MAX_ID, MAX_TEXT
+from .models import EpisodeView, Message
+
+# Sentence ends first (Chinese and English), then clause breaks, then words.
+SEPARATORS = ["\n\n", "\n", "。", "！", "？", "；", ". ", "! ", "? ", "; ", "，", ", ", " ", ""]
+CHUNK_SIZE = 1000        # in length units (see text_length): about the model's 256 word pieces
+CHUNK_OVERLAP = 100
+MAX_MESSAGES = 20000
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]")
+_ROLE_ALIASES = {"human": "user", "person": "user", "ai": "assistant", "bot": "assistant", "gpt": "assistant",
+                 "model": "assistant"}
+
+
+def text_length(text: str) -> int:
+    """A length that tracks the embedding model's word pieces: a CJK character weighs like 4 letters."""
+    return len(text) + 3 * len(_CJK.findall(text))
+
+
+def split_text(text: str, chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP) -> list[str]:
+    """Split a long text at sentence ends (。！？； and ". "), then clauses, then words."""
+    text = text.strip()
+    if not text:
+        return []
+    if text_length(text) <= chunk_size:
+        return [text]
+    from langchain_text_splitters import RecursiveCharacterTextSplitter
+    splitter = RecursiveCharacterTextSplitter(separators=SEPARATORS, keep_separator="end",
+                                              chunk_size=chunk_size, chunk_overlap=chunk_overlap,
+                                              length_function=text_length)
+    return [c for c in (s.strip() for s in splitter.split_text(text)) if c]
+
+
+def embedding_text(content: str, speaker: str | None) -> str:
+    """What an episode is embedded as: a named speaker's turn carries the name ("Caroline: ...")
+    so that questions about a person find what that person said; other turns are their content."""
+    return f"{speaker}: {content}" if speaker else content
+
+
+def _parse_time(value: Any, field: str) -> datetime | None:
+    if value is None or value == "":
+        return None
+    if isinstance(value, datetime):
+        return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return datetime.fromtimestamp(float(value), tz=timezone.utc)
+    if isinstance(value, str):
+        try:
+            parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+            return parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc)
+        except ValueError:
+            pass
+        from ..timeparse import normalize_time
+        tv = normalize_time(value)
+        if tv.parsed and tv.start is not None:
+            return tv.start
+    raise ValidationError(f"{field}: {value!r} is not a time (use ISO 8601, e.g. 2025-11-05T08:00:00+08:00)",
+                          field=field)
+
+
+def parse_messages(messages: Iterable[Any]) -> list[Message]:
+    """Validate handed-over turns: dicts with role and content, optional speaker/name, timestamp, id."""
+    if isinstance(messages, dict):
+        messages = messages.get("messages", [])
+    out: list[Message] = []
+    for i, raw in enumerate(messages):
+        if len(out) >= MAX_MESSAGES:
+            raise ValidationError(f"messages: at most {MAX_MESSAGES} turns per call; split the conversation",
+                                  field="messages")
+        where = f"messages[{i}]"
+        if isinstance(raw, Message):
+            out.append(raw)
+            continue
+        if not isinstance(raw, dict):
+            raise ValidationError(f"{where}: must be an object with role and content", field=where)
+        content = raw.get("content", raw.get("text"))
+        if isinstance(content, list):   # OpenAI content parts
+            content = " ".join(p.get("text", "") for p in content if isinstance(p, dict))
+        if not isinstance(content, str):
+            raise ValidationError(f"{where}.content: must be a string", field=f"{where}.content")
+        content = content.strip()
+        if not content:
+            continue                    # an empty turn says nothing; nothing is lost by skipping it
+        if len(content) > MAX_TEXT * 50:
+            raise ValidationError(f"{where}.content: longer than {MAX_TEXT * 50} characters",
+                                  field=f"{where}.content")
+        role = raw.get("role") or ("user" if raw.get("speaker") or raw.get("name") else None)
+        if not isinstance(role, str) or not role.strip() or len(role) > 32:
+            raise ValidationError(f"{where}.role: must be a short string such as user or assistant",
+                                  field=f"{where}.role", allowed=["user", "assistant", "system"])
+        role = _ROLE_ALIASES.get(role.strip().lower(), role.strip().lower())
+        speaker = raw.get("speaker", raw.get("name"))
+        if speaker is not None and (not isinstance(speaker, str) or len(speaker) > 200):
+            raise ValidationError(f"{where}.speaker: must be a name (a string)", field=f"{where}.speaker")
+        timestamp = _parse_time(raw.get("timestamp", raw.get("time", raw.get("date"))), f"{where}.timestamp")
+        external = raw.get("external_id", raw.get("id"))
+        if external is not None:
+            external = str(external)[:MAX_ID]
+        out.append(Message(role=role, content=content, speaker=(speaker or "").strip() or None,
+                           timestamp=timestamp, external_id=external))
+    return out
+
+
+def text_messages(text: str, role: str = "user", speaker: str | None = None) -> list[Message]:
+    """A plain text as one turn (split into chunks when it is written)."""
+    if not isinstance(text, str) or not text.strip():
+        raise ValidationError("text: must be a non-empty string", field="text")
+    return [Message(role=role, content=text.strip(), speaker=speaker)]
+
+
+class EpisodeWriter:
+    """Builds episode rows (split, embedded in one batch) and writes them with their jobs."""
+
+    def __init__(self, store: Store, embedder: Embedder, *, chunk_size: int = CHUNK_SIZE,
+                 chunk_overlap: int = CHUNK_OVERLAP):
+        self.store = store
+        self.embedder = embedder
+        self.chunk_size = chunk_size
+        self.chunk_overlap = chunk_overlap
+
+    def build(self, messages: Sequence[Message], *, session_id: str, reference_time: datetime,
+              source: str, embeddings: Sequence[Sequence[float]] | None = None) -> list[dict]:
+        """Rows for ``episodes_create``; ``order`` is relative (the writer adds the session's tail).
+
+        ``embeddings`` (one per message, of ``embedding_text(content, speaker)``) skips embedding for
+        turns that fit in one chunk: callers that already embedded the turns (benchmarks) pass them.
+        """
+        now = datetime.now(timezone.utc).isoformat()
+        rows: list[dict] = []
+        to_embed: list[tuple[int, str]] = []
+        last = reference_time
+        for order, msg in enumerate(messages):
+            chunks = split_text(msg.content, self.chunk_size, self.chunk_overlap) or [msg.content]
+            last = msg.timestamp or last          # a turn without a time was said with the one before
+            stamp = last.isoformat()
+            for chunk, content in enumerate(chunks):
+                props = {"session_id": session_id, "role": msg.role, "speaker": msg.speaker, "content": content,
+                         "timestamp": stamp, "order": order, "chunk": chunk,
+                         "chunks": len(chunks),
+                         "external_id": msg.external_id, "source": source, "created_at": now}
+                row = {"id": uuid.uuid4().hex, "props": props, "embedding": None, "turn": order}
+                if embeddings is not None and len(chunks) == 1:
+                    row["embedding"] = [float(x) for x in embeddings[order]]
+                else:
+                    to_embed.append((len(rows), embedding_text(content, msg.speaker)))
+                rows.append(row)
+        if to_embed:
+            vectors = self.embedder.embed([t for _, t in to_embed])
+            for (i, _), vector in zip(to_embed, vectors):
+                rows[i]["embedding"] = vector
+        return rows
+
+    def write(self, group_id: str, session_id: str, rows: list[dict], jobs: list[dict]) -> list[dict]:
+        """One session's rows and their jobs in ONE transaction (see ``write_sessions``)."""
+        return self.write_sessions(group_id, [(session_id, rows)], jobs)
+
+    def write_sessions(self, group_id: str, batches: list[tuple[str, list[dict]]], jobs: list[dict]) -> list[dict]:
+        """Write the rows of each session (continuing its order and NEXT chain) and the jobs in ONE
+        transaction: a turn is never stored without the job that extracts it, nor a job without its turns.
+
+        Returns all rows with their final ``order``. ``jobs`` are job rows ({id, props}).
+        """
+        def work(tx) -> list[dict]:
+            out: list[dict] = []
+            for session_id, rows in batches:
+                tail = tx_run(tx, "episode_session_tail", group_id=group_id, session_id=session_id)
+                offset = (tail[0]["order"] + 1) if tail and tail[0]["order"] is not None else 0
+                for row in rows:
+                    row["props"]["order"] = row["turn"] + offset   # recomputed if the transaction is retried
+                tx_run(tx, "episodes_create", group_id=group_id, rows=rows)
+                ids = ([tail[0]["id"]] if tail else []) + [r["id"] for r in rows]
+                pairs = [[a, b] for a, b in zip(ids, ids[1:])]
+                if pairs:
+                    tx_run(tx, "episodes_chain", group_id=group_id, pairs=pairs)
+                out.extend(rows)
+            if jobs:
+                tx_run(tx, "job_create", group_id=group_id, jobs=jobs)
+            return out
+        return self.store.transaction(work)
+
+    def load(self, group_id: str, ids: Sequence[str]) -> list[EpisodeView]:
+        """Stored episodes by id, in the order given (missing ones are left out)."""
+        if not ids:
+            return []
+        rows = self.store.read("episodes_by_ids", group_id=group_id, ids=list(ids))
+        return [to_view(r["episode"]) for r in rows]
+
+
+def to_view(e: dict) -> EpisodeView:
+    stamp = e.get("timestamp")
+    try:
+        when = datetime.fromisoformat(stamp) if stamp else datetime.now(timezone.utc)
+    except ValueError:
+        when = datetime.now(timezone.utc)
+    return EpisodeView(id=e["id"], session_id=e.get("session_id") or "", role=e.get("role") or "user",
+                       content=e.get("content") or "", timestamp=when, order=int(e.get("order") or 0),
+                       chunk=int(e.get("chunk") or 0), speaker=e.get("speaker"), external_id=e.get("external_id"))

@@ -1,0 +1,332 @@
+"""Conversations in: episodes first, then extraction, and a retry queue for what failed.
+
+``Ingestor.ingest`` stores the turns as episodes together with their extraction jobs in one
+transaction, then runs each job: the extractor (rules or an LLM) makes a plan, the plan's
+memories are written with their evidence edges (``EXTRACTED_FROM`` the episodes, in the same
+transaction as each memory) and its links after them. A job that fails stays ``pending`` with
+its error and is retried with backoff by ``retry``; nothing that was said is lost.
+"""
+from __future__ import annotations
+
+import json
+import threading
+import uuid
+from collections import OrderedDict
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Callable, Iterable, Protocol, Sequence
+
+from ..errors import ExtractionError, GraphmemError, ValidationError
+from ..types import validate_group_id, validate_optional_id
+from .episodes import CHUNK_OVERLAP, CHUNK_SIZE, EpisodeWriter, parse_messages, text_messages
+from .jobs import JobQueue, job_counts
+from .models import (EpisodeView, ExtractionPlan, IngestReport, JobOutcome, Message, PlannedMemory,
+                     RetryReport)
+
+EXTRACTORS = ("rules", "llm", "none")
+Progress = Callable[[str, int, int], None]     # (stage, done, total): "episodes" / "extract"
+
+
+class Extractor(Protocol):
+    name: str
+
+    def extract(self, episodes: list[EpisodeView]) -> ExtractionPlan: ...
+
+
+@dataclass
+class Conversation:
+    """One session's turns for ``ingest_sessions``; ``embeddings`` (one per message) are optional."""
+    session_id: str
+    messages: list[Message]
+    reference_time: datetime
+    embeddings: Sequence[Sequence[float]] | None = None
+
+
+class _EvidenceGraph:
+    """The graph as ``dispatch`` sees it while a job runs: create_memories also writes the evidence
+    edges (episode ids passed as ``extra``), in the memory's own transaction."""
+
+    def __init__(self, graph: Any, extra: dict, source: str):
+        self._graph = graph
+        self._extra = extra
+        self._source = source
+
+    def create_memories(self, group_id: str, memories: Iterable, **kwargs: Any) -> Any:
+        memories = list(memories)
+        kwargs["source"] = self._source
+        kwargs["extra"] = [dict(self._extra) for _ in memories]
+        return self._graph.create_memories(group_id, memories, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "sync":
+            raise AttributeError(name)
+        return getattr(self._graph, name)
+
+
+class Ingestor:
+    """The ingest path of one MemoryGraph (``graph.ingest`` and ``graph.retry_extractions`` use it)."""
+
+    def __init__(self, graph: Any, *, max_attempts: int = 5, backoff_base_s: float = 30.0,
+                 backoff_max_s: float = 3600.0, rules_window: int = 200, llm_window: int = 10,
+                 llm_window_chars: int = 8000, chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP):
+        self.graph = graph
+        self.store = graph.store
+        self.writer = EpisodeWriter(graph.store, graph.embedder, chunk_size=chunk_size, chunk_overlap=chunk_overlap)
+        self.queue = JobQueue(graph.store, max_attempts=max_attempts, backoff_base_s=backoff_base_s,
+                              backoff_max_s=backoff_max_s)
+        self.rules_window = rules_window
+        self.llm_window = llm_window
+        self.llm_window_chars = llm_window_chars
+        self._extractors: dict[str, Extractor] = {}
+        self._lock = threading.Lock()
+
+    # --- extractors ---
+    def extractor(self, spec: Any) -> Extractor | None:
+        """"rules", "llm", "none" (or None: llm when an endpoint is configured, else rules), or an object."""
+        if spec is None:
+            spec = "llm" if self.graph.settings.llm.base_url else "rules"
+        if isinstance(spec, str):
+            name = spec.strip().lower()
+            if name == "none":
+                return None
+            with self._lock:
+                if name not in self._extractors:
+                    if name == "rules":
+                        from .rules import RuleExtractor
+                        self._extractors[name] = RuleExtractor()
+                    elif name == "llm":
+                        from .llm import LLMExtractor
+                        self._extractors[name] = LLMExtractor(self.graph.settings.llm)
+                    else:
+                        raise ValidationError(f"extractor: {spec!r} is not known in this process",
+                                              field="extractor", allowed=list(EXTRACTORS))
+                return self._extractors[name]
+        if not hasattr(spec, "extract") or not isinstance(getattr(spec, "name", None), str):
+            raise ValidationError("extractor: must be rules, llm, none, or an object with a name and "
+                                  "extract(episodes)", field="extractor", allowed=list(EXTRACTORS))
+        with self._lock:
+            self._extractors[spec.name] = spec      # retries in this process find it by name
+        return spec
+
+    # --- ingest ---
+    def ingest(self, group_id: str, messages: Any = None, text: str | None = None, *,
+               session_id: str | None = None, reference_time: datetime | str | None = None,
+               extractor: Any = None, source: str = "ingest", progress: Progress | None = None) -> IngestReport:
+        """Store the turns (or a text, split into chunks) of one session, then extract from them."""
+        from ..graph import as_reference_time
+        group_id = validate_group_id(group_id)
+        session_id = validate_optional_id(session_id, "session_id") or f"s-{uuid.uuid4().hex[:12]}"
+        if (messages is None) == (text is None):
+            raise ValidationError("give either messages (a list of turns) or text", field="messages")
+        parsed = parse_messages(messages) if messages is not None else text_messages(text)
+        conv = Conversation(session_id, parsed, as_reference_time(reference_time))
+        return self.ingest_sessions(group_id, [conv], extractor=extractor, source=source, progress=progress)
+
+    def ingest_sessions(self, group_id: str, conversations: list[Conversation], *, extractor: Any = None,
+                        source: str = "ingest", progress: Progress | None = None) -> IngestReport:
+        """Several sessions at once: one transaction for all their episodes and jobs, then extraction."""
+        group_id = validate_group_id(group_id)
+        ext = self.extractor(extractor)
+        self.graph.ensure_schema()
+        batches: list[tuple[str, list[dict]]] = []
+        for conv in conversations:
+            rows = self.writer.build(conv.messages, session_id=conv.session_id, reference_time=conv.reference_time,
+                                     source=source, embeddings=conv.embeddings)
+            if rows:
+                batches.append((conv.session_id, rows))
+        all_rows = [row for _, rows in batches for row in rows]
+        jobs = [self.queue.new(session_id=sid, episode_ids=ids, extractor=ext.name)
+                for sid, ids in self._windows(batches, ext)] if ext is not None else []
+        self.writer.write_sessions(group_id, batches, jobs)
+        report = IngestReport(group_id=group_id, session_id=conversations[0].session_id if conversations else "",
+                              episodes=[r["id"] for r in all_rows], jobs=[j["id"] for j in jobs])
+        if progress:
+            progress("episodes", len(all_rows), len(all_rows))
+        for i, job in enumerate(jobs, 1):
+            outcome = self.run_job(group_id, job["id"])
+            if outcome is not None:
+                report.memories.extend(outcome.memories)
+                report.links += outcome.links
+                report.errors.extend(([outcome.error] if outcome.error else []) + outcome.warnings)
+                report.jobs_pending += outcome.state == "pending"
+                report.jobs_failed += outcome.state == "failed"
+            if progress:
+                progress("extract", i, len(jobs))
+        return report
+
+    def _windows(self, batches: list[tuple[str, list[dict]]], ext: Extractor) -> list[tuple[str, list[str]]]:
+        """Episodes per job: the rules take big windows; an LLM a few turns (and characters) at a time."""
+        llm = ext.name != "rules"
+        limit = self.llm_window if llm else self.rules_window
+        out: list[tuple[str, list[str]]] = []
+        for sid, rows in batches:
+            current: list[str] = []
+            chars = 0
+            for row in rows:
+                size = len(row["props"]["content"])
+                if current and (len(current) >= limit or (llm and chars + size > self.llm_window_chars)):
+                    out.append((sid, current))
+                    current, chars = [], 0
+                current.append(row["id"])
+                chars += size
+            if current:
+                out.append((sid, current))
+        if llm:
+            return out
+        merged: list[tuple[str, list[str]]] = []     # the rules: windows may span sessions
+        for sid, ids in out:
+            if merged and len(merged[-1][1]) + len(ids) <= limit:
+                merged[-1] = (merged[-1][0], merged[-1][1] + ids)
+            else:
+                merged.append((sid, list(ids)))
+        return merged
+
+    # --- one job ---
+    def run_job(self, group_id: str, job_id: str, *, include_failed: bool = False) -> JobOutcome | None:
+        """One attempt at one job; None when it is not claimable (done, or running elsewhere)."""
+        job = self.queue.claim(group_id, job_id, include_failed=include_failed)
+        if job is None:
+            return None
+        attempts = int(job.get("attempts") or 1)
+        memories: list[str] = []
+        links = 0
+        warnings: list[str] = []
+        try:
+            ext = self.extractor(job.get("extractor") or "rules")
+            if ext is None:
+                raise ExtractionError("the job names no extractor")
+            plan = ExtractionPlan.from_dict(json.loads(job["plan"])) if job.get("plan") else None
+            if plan is None:
+                episodes = self.writer.load(group_id, job.get("episode_ids") or [])
+                plan = ext.extract(episodes)
+                if plan.via_tools and (plan.memories or plan.links):
+                    # an LLM's answer is kept: a retry after a crash finishes it instead of asking again
+                    self.queue.save_plan(group_id, job_id, json.dumps(plan.to_dict(), ensure_ascii=False))
+            memories, links, warnings = self._execute(group_id, job_id, plan, ext.name)
+        except Exception as exc:  # noqa: BLE001 - any failure is recorded on the job, never lost
+            error = _describe(exc)
+            try:
+                finished = self.queue.fail(group_id, job, error)
+            except GraphmemError as inner:     # the database itself is gone: the lease will expire
+                return JobOutcome(job_id=job_id, group_id=group_id, state="running", attempts=attempts,
+                                  error=f"{error}; and the job could not be updated: {inner}")
+            return JobOutcome(job_id=job_id, group_id=group_id, state=finished.get("state", "pending"),
+                              attempts=attempts, memories=memories, links=links, error=error, warnings=warnings)
+        self.queue.succeed(group_id, job_id, memories=len(memories), links=links)
+        return JobOutcome(job_id=job_id, group_id=group_id, state="done", attempts=attempts, memories=memories,
+                          links=links, warnings=warnings)
+
+    def _execute(self, group_id: str, job_id: str, plan: ExtractionPlan,
+                 extractor: str) -> tuple[list[str], int, list[str]]:
+        """Write the plan's memories that are not written yet (each with its evidence), then its links."""
+        written = {r["key"]: r["id"] for r in self.store.read("job_written_memories", group_id=group_id,
+                                                               job_id=job_id) if r["key"]}
+        todo = [pm for pm in plan.memories if pm.key not in written]
+        source = f"extract:{extractor}"
+        new_ids: list[str] = []
+        if plan.via_tools:
+            from ..tools import dispatch
+            for pm in todo:
+                proxy = _EvidenceGraph(self.graph, _extra(pm, job_id), source)
+                result = dispatch(proxy, {"name": "create_memory", "arguments": pm.memory}, group_id=group_id,
+                                  session_id=pm.session_id, reference_time=pm.reference_time)
+                if not result.get("success"):
+                    raise ExtractionError(f"create_memory failed: {result.get('message') or result}")
+                written[pm.key] = result["memory_id"]
+                new_ids.append(result["memory_id"])
+        else:
+            for reference_time, batch in _batches(todo).items():
+                results = self.graph.create_memories(group_id, [pm.memory for pm in batch],
+                                                     reference_time=reference_time, source=source,
+                                                     extra=[_extra(pm, job_id) for pm in batch])
+                for pm, res in zip(batch, results):
+                    written[pm.key] = res.memory_id
+                    new_ids.append(res.memory_id)
+        links, warnings = 0, []
+        for link in plan.links:
+            try:
+                if link.by_key:
+                    if link.source not in written or link.target not in written:
+                        continue
+                    self.graph.link_memory_ids(group_id, written[link.source], written[link.target],
+                                               link.relation_type, link.importance)
+                else:
+                    from ..tools import dispatch
+                    result = dispatch(self.graph, {"name": "link_memories", "arguments": {
+                        "source_memory_description": link.source, "target_memory_description": link.target,
+                        "relation_type": link.relation_type, "importance": link.importance}}, group_id=group_id)
+                    if not result.get("success"):
+                        warnings.append(f"link {link.source!r} → {link.target!r} not written: "
+                                        f"{result.get('message')}")
+                        continue
+                links += 1
+            except GraphmemError as exc:
+                warnings.append(f"link {link.source!r} → {link.target!r} not written: {exc}")
+        return new_ids, links, warnings
+
+    # --- the queue ---
+    def retry(self, group_id: str | None = None, *, max_jobs: int = 100, force: bool = False,
+              include_failed: bool = False, progress: Progress | None = None) -> RetryReport:
+        """Retry the jobs that are due (``force``: every pending one; ``include_failed``: failed ones too)."""
+        if group_id is not None:
+            group_id = validate_group_id(group_id)
+        due = self.queue.due(group_id, limit=max_jobs, force=force, include_failed=include_failed)
+        report = RetryReport()
+        for i, (gid, job_id) in enumerate(due, 1):
+            outcome = self.run_job(gid, job_id, include_failed=include_failed)
+            if outcome is not None:
+                report.attempted += 1
+                report.memories.extend(outcome.memories)
+                report.links += outcome.links
+                if outcome.state == "done":
+                    report.done += 1
+                elif outcome.state == "failed":
+                    report.failed += 1
+                else:
+                    report.pending += 1
+                if outcome.error:
+                    report.errors.append(f"job {job_id} ({gid}): {outcome.error}")
+            if progress:
+                progress("retry", i, len(due))
+        return report
+
+    def counts(self, group_id: str | None = None) -> dict[str, int]:
+        return job_counts(self.store, group_id)
+
+
+def _extra(pm: PlannedMemory, job_id: str) -> dict:
+    """Memory properties set with the write: its evidence, its job, and its own session and time."""
+    return {"episode_ids": list(pm.episode_ids), "job_id": job_id, "extract_key": pm.key,
+            "session_id": pm.session_id, "reference_time": pm.reference_time}
+
+
+def _batches(memories: list[PlannedMemory]) -> "OrderedDict[str, list[PlannedMemory]]":
+    """One batch for every memory whose times are absolute; one per reference time for the others."""
+    out: OrderedDict[str, list[PlannedMemory]] = OrderedDict()
+    free = [pm for pm in memories if not pm.relative]
+    if free:
+        out[max(pm.reference_time for pm in free)] = free
+    for pm in memories:
+        if pm.relative:
+            out.setdefault(pm.reference_time, []).append(pm)
+    return out
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, GraphmemError):
+        return f"{type(exc).__name__}: {exc}"
+    return f"{type(exc).__name__}: {exc}"
+
+
+_INGESTORS_LOCK = threading.Lock()
+
+
+def ingestor_for(graph: Any) -> Ingestor:
+    """The graph's Ingestor, created on first use."""
+    ingestor = graph.__dict__.get("_ingestor")
+    if ingestor is None:
+        with _INGESTORS_LOCK:
+            ingestor = graph.__dict__.get("_ingestor")
+            if ingestor is None:
+                ingestor = graph.__dict__["_ingestor"] = Ingestor(graph)
+    return ingestor

@@ -1,0 +1,84 @@
+"""Search results rendered for a prompt, grouped by memory type (seed 001 §4.2).
+
+    # USER MEMORY
+
+    ## Facts
+    - 我 心情 不好 (时间: 2025-11-05)
+
+    ## Events
+    - 我 睡眠 不好 (时间: 2025-11-04 夜间) [cause of: 我 心情 不好 (时间: 2025-11-05)]
+
+    ## From conversations
+    - [2025-11-05 10:05, user] 因为昨晚没睡好
+
+Lines are taken best score first while they fit in ``max_tokens`` (a line that does not fit
+is skipped and smaller ones may still go in), then printed under their type's heading in a
+fixed order. Tokens are estimated without a tokenizer: one per CJK character, 1.3 per
+English word or number, one per other symbol — close to what GPT/Llama tokenizers count
+and never far below it.
+"""
+from __future__ import annotations
+
+import math
+import re
+from typing import Iterable
+
+from ..types import SearchResponse, SearchResult
+
+SECTIONS = [("FACT", "Facts"), ("EVENT", "Events"), ("RELATION", "Relations"), ("OPINION", "Opinions"),
+            ("EPISODE", "From conversations")]
+TITLE = "# USER MEMORY"
+
+_CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
+_WORD = re.compile(r"[A-Za-z0-9\u00c0-\u024f]+(?:['’][A-Za-z]+)?")
+_SYMBOL = re.compile(r"[^\sA-Za-z0-9\u00c0-\u024f\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
+
+
+def estimate_tokens(text: str) -> int:
+    cjk = len(_CJK.findall(text))
+    words = len(_WORD.findall(text))
+    symbols = len(_SYMBOL.findall(text))
+    return math.ceil(cjk + 1.3 * words + symbols)
+
+
+def _line(result: SearchResult, texts: dict[str, str]) -> str:
+    if result.kind == "episode":
+        e = result.evidence[0] if result.evidence else None
+        when = (result.occurred_at or "")[:16].replace("T", " ")
+        who = (e.speaker or e.role) if e else None
+        head = ", ".join(x for x in (when, who) if x)
+        return f"- [{head}] {result.text}" if head else f"- {result.text}"
+    line = f"- {result.text}"
+    if result.path:
+        step = result.path[-1]
+        other = texts.get(step.from_id)
+        if other and step.edge == "CAUSALITY":
+            line += f" [{'cause of' if step.direction == 'in' else 'effect of'}: {other}]"
+        elif other and step.edge == "REFERENCE":
+            line += f" [{step.relation or 'related'}: {other}]"
+    return line
+
+
+def format_context(results: SearchResponse | Iterable[SearchResult], max_tokens: int = 1000,
+                   title: str = TITLE) -> str:
+    """The results as a prompt section within ``max_tokens`` (estimated); "" when none fits."""
+    items = list(results.results if isinstance(results, SearchResponse) else results)
+    texts = {r.memory_id: r.text for r in items}
+    budget = max_tokens - estimate_tokens(title) - 1
+    chosen: dict[str, list[str]] = {}
+    for result in sorted(items, key=lambda r: -r.score):
+        key = result.memory_type if result.kind == "memory" else "EPISODE"
+        line = _line(result, texts)
+        cost = estimate_tokens(line) + 1
+        if key not in chosen:
+            cost += estimate_tokens(dict(SECTIONS).get(key, key.title())) + 4      # "\n\n## " + heading
+        if cost > budget:
+            continue
+        budget -= cost
+        chosen.setdefault(key, []).append(line)
+    if not chosen:
+        return ""
+    sections = [f"## {heading}\n" + "\n".join(chosen[key]) for key, heading in SECTIONS if key in chosen]
+    sections += [f"## {key.title()}\n" + "\n".join(lines) for key, lines in chosen.items()
+                 if key not in dict(SECTIONS)]
+    return title + "\n\n" + "\n\n".join(sections)

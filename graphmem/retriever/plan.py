@@ -1,0 +1,73 @@
+"""Query planning (seed 004 §12.3.1, §12.3.4): how deep to walk, along what, and when.
+
+The default planner is rules, in Chinese and English:
+
+- causal words (因为 所以 为什么 为何 原因 导致 由于; why because cause reason) → walk the
+  graph (deep) along causal edges only: relation filters because/so/causes, which are one
+  CAUSALITY edge type read from either end;
+- relation words (有关 关于 相关 联系 关系; about related relationship connected) → deep,
+  along every edge and shared concept;
+- a time expression (昨天, 上周, 去年11月, yesterday, last week ...) → a time range, unless
+  the caller gave one (``graphmem.timeparse.find_time_range``);
+- in auto mode, after the seeds are known: the best similarity below
+  ``retrieval.deep_threshold`` (0.7) → deep (the direct matches alone are not convincing).
+
+Modes: ``fast`` never expands; ``deep`` always does (depth ≥ 1); ``auto`` expands to
+``expand_depth`` when one of the rules above fires and does not otherwise (``expand_depth=0``
+keeps it flat). Depth is capped by ``retrieval.max_expand_depth``.
+
+Another planner (for example a small LLM) plugs in through the ``QueryPlanner`` protocol:
+it returns ``PlanHints`` and the same mode rules apply.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Protocol
+
+from ..timeparse import find_time_range
+from ..types import RelationType
+
+CAUSAL_RELATIONS = [RelationType.BECAUSE, RelationType.SO, RelationType.CAUSES]
+
+CAUSAL_ZH = ("因为", "所以", "为什么", "为何", "原因", "导致", "由于", "怎么会")
+RELATION_ZH = ("有关", "关于", "相关", "联系", "关系")
+CAUSAL_EN = re.compile(r"\b(why|because|cause[sd]?|causing|reasons?|due to|lead to|led to)\b", re.IGNORECASE)
+RELATION_EN = re.compile(r"\b(about|related|relates?|relationship|connected|connection|regarding)\b", re.IGNORECASE)
+
+
+@dataclass
+class PlanHints:
+    """What a planner read from the query. None means: no opinion."""
+    deep: bool | None = None
+    relation_filters: list[RelationType] | None = None
+    time_range: tuple[datetime, datetime, str] | None = None   # (start, end exclusive, matched words)
+    why: list[str] = field(default_factory=list)
+
+
+class QueryPlanner(Protocol):
+    """Anything that turns a query into PlanHints (rules by default; an LLM is an option)."""
+    name: str
+
+    def plan(self, query: str, reference_time: datetime) -> PlanHints: ...
+
+
+class RulePlanner:
+    name = "rules"
+
+    def plan(self, query: str, reference_time: datetime) -> PlanHints:
+        hints = PlanHints()
+        causal = [w for w in CAUSAL_ZH if w in query] + [m.group(0) for m in CAUSAL_EN.finditer(query)]
+        related = [w for w in RELATION_ZH if w in query] + [m.group(0) for m in RELATION_EN.finditer(query)]
+        if causal:
+            hints.deep = True
+            hints.relation_filters = list(CAUSAL_RELATIONS)
+            hints.why.append(f"causal words {causal[:3]}: deep, along causal edges")
+        elif related:
+            hints.deep = True
+            hints.why.append(f"relation words {related[:3]}: deep, along every edge and shared concept")
+        found = find_time_range(query, reference_time)
+        if found is not None:
+            hints.time_range = found
+        return hints

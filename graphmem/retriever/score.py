@@ -1,0 +1,119 @@
+"""The one explainable score (seed 004 §5.2, §5.3).
+
+    score = α·similarity + β·importance + γ·1/(1+distance) + δ·time_decay + ε·access
+
+with α..ε from ``[retrieval]`` (defaults 0.4/0.2/0.2/0.1/0.1). Every part is in [0, 1]:
+
+- ``similarity``: cosine to the query, clamped at 0. The default embedding model is
+  English-only, so for a query written in Chinese its cosine is a weak signal: a share of
+  the similarity equal to half the query's CJK share goes to lexical overlap (character
+  bigrams and words, ``graphmem.textsim``). A pure Chinese query blends 50/50, a pure
+  English one is plain cosine.
+- ``importance``: the memory's own 0–1 importance.
+- ``distance``: 1/(1+hops): 1 for a direct match, 1/2 one hop away, 1/3 two hops away.
+- ``time_decay``: exp(-λ·days) since the memory happened (``occurred_at``, or
+  ``created_at`` when it has no time), with λ per memory type (EVENT 0.05, FACT 0.01,
+  RELATION 0.005, OPINION 0.03 per day; an episode decays like an EVENT). A time in the
+  future of the reference counts as now.
+- ``access``: min(1, log(1+count)/log(1+20)) × (0.5 + 0.5·exp(-days since the last access
+  / 30)): frequently read memories rank higher, and recently read ones higher still; 20
+  reads saturate the frequency, and a memory never read scores 0.
+"""
+from __future__ import annotations
+
+import math
+import re
+from datetime import datetime, timezone
+
+from ..config import RetrievalSettings
+from ..textsim import overlap
+from ..types import ScoreParts
+
+ACCESS_SATURATION = 20          # reads at which the frequency part reaches 1
+ACCESS_RECENCY_DAYS = 30.0      # e-folding time of the recency of the last read
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
+
+
+def cjk_share(query: str) -> float:
+    """Share of the query's letters that are CJK characters (0 for English, 1 for Chinese)."""
+    letters = _LETTER.findall(query)
+    if not letters:
+        return 0.0
+    return sum(1 for ch in letters if _CJK.match(ch)) / len(letters)
+
+
+class Similarity:
+    """Similarity of texts to one query: cosine, blended with lexical overlap for CJK."""
+
+    def __init__(self, query: str):
+        self.query = query
+        self.lexical_weight = 0.5 * cjk_share(query)
+
+    def __call__(self, cosine: float | None, text: str | None) -> float:
+        cos = max(0.0, min(1.0, cosine or 0.0))
+        if self.lexical_weight == 0.0:
+            return cos
+        lexical = overlap(self.query, text or "")
+        return (1.0 - self.lexical_weight) * cos + self.lexical_weight * lexical
+
+
+def parse_time(value: str | None) -> datetime | None:
+    if not value:
+        return None
+    try:
+        t = datetime.fromisoformat(value)
+    except (TypeError, ValueError):
+        return None
+    return t if t.tzinfo else t.replace(tzinfo=timezone.utc)
+
+
+def days_between(earlier: datetime | None, later: datetime) -> float | None:
+    if earlier is None:
+        return None
+    return max(0.0, (later - earlier).total_seconds() / 86400.0)
+
+
+class Scorer:
+    def __init__(self, settings: RetrievalSettings, reference_time: datetime):
+        self.s = settings
+        self.now = reference_time
+        self.rates = {"EVENT": settings.decay_event, "FACT": settings.decay_fact,
+                      "RELATION": settings.decay_relation, "OPINION": settings.decay_opinion,
+                      "EPISODE": settings.decay_event}
+
+    @property
+    def weights(self) -> dict[str, float]:
+        s = self.s
+        return {"similarity": s.alpha_similarity, "importance": s.beta_importance, "distance": s.gamma_distance,
+                "time_decay": s.delta_time, "access": s.epsilon_access}
+
+    def time_decay(self, memory_type: str, occurred_at: str | None, created_at: str | None) -> float:
+        days = days_between(parse_time(occurred_at) or parse_time(created_at), self.now)
+        if days is None:
+            return 1.0
+        return math.exp(-self.rates.get(memory_type, self.s.decay_fact) * days)
+
+    def access(self, count: int | None, last_accessed_at: str | None) -> float:
+        if not count:
+            return 0.0
+        frequency = min(1.0, math.log1p(count) / math.log1p(ACCESS_SATURATION))
+        days = days_between(parse_time(last_accessed_at), self.now)
+        recency = 0.0 if days is None else math.exp(-days / ACCESS_RECENCY_DAYS)
+        return frequency * (0.5 + 0.5 * recency)
+
+    def parts(self, similarity: float, memory: dict, distance: int) -> ScoreParts:
+        importance = memory.get("importance")
+        return ScoreParts(
+            similarity=round(similarity, 6),
+            importance=float(0.5 if importance is None else importance),
+            distance=1.0 / (1.0 + distance),
+            time_decay=self.time_decay(memory.get("memory_type") or "FACT", memory.get("occurred_at"),
+                                       memory.get("created_at")),
+            access=self.access(memory.get("access_count"), memory.get("last_accessed_at")))
+
+    def total(self, parts: ScoreParts) -> float:
+        s = self.s
+        return round(s.alpha_similarity * parts.similarity + s.beta_importance * parts.importance
+                     + s.gamma_distance * parts.distance + s.delta_time * parts.time_decay
+                     + s.epsilon_access * parts.access, 6)

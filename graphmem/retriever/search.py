@@ -1,0 +1,259 @@
+"""The Retriever: plan → seeds → expand → score → evidence (seed 004 §4.4, §5.2, §12.3).
+
+1. plan (``plan.py``): mode and depth, relation filters, a time range read from the query;
+2. seeds (``seeds.py``): vector + fulltext (+ episodes), fused by RRF. A candidate seeds the
+   walk when its similarity reaches ``retrieval.seed_min_similarity`` (or its words cover
+   half the query's); when none does, the three most similar still do, so a group with
+   memories never answers with nothing. At most max(``retrieval.seed_k``, max_results) seeds;
+3. expand (``expand.py``): breadth-first, one Cypher query per level, up to the planned depth;
+4. score (``score.py``): α·similarity + β·importance + γ·1/(1+distance) + δ·time_decay +
+   ε·access, parts kept on every result; the best ``max_results`` are returned;
+5. evidence: the episodes each returned memory was extracted from (only when the group has
+   episodes), and access statistics handed to the background recorder (``access.py``).
+
+Filters. ``memory_types``, ``subject`` and archived status apply to every result, seeds and
+expanded alike (the walk does not pass through memories they exclude). A time range given by
+the caller applies to every result too. A time range the planner read from the query ("今天",
+"last week") only chooses where the walk starts: a cause often precedes its effect, so
+memories reached through the graph may lie outside it. When nothing at all falls inside an
+inferred range, the search runs again without it (the plan says so).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+from ..builder.resolve import AGENT_KEY, AGENT_NAMES, USER_KEY, USER_NAMES
+from ..config import RetrievalSettings
+from ..embed import Embedder
+from ..store.driver import Store
+from ..textsim import overlap
+from ..types import (EvidenceEpisode, PathStep, PlannedTimeRange, SearchInput, SearchPlan, SearchResponse,
+                     SearchResult, normalize_name)
+from .access import AccessRecorder
+from .expand import Expander, RelationScope
+from .plan import PlanHints, QueryPlanner, RulePlanner
+from .score import Scorer, Similarity
+from .seeds import Candidate, Filters, SeedFinder
+
+LEXICAL_SEED = 0.5          # a candidate whose words cover this share of the query's seeds the walk
+FALLBACK_SEEDS = 3
+EVIDENCE_PER_MEMORY = 3
+KEEP_PER_LEVEL = 50         # expanded memories kept per level (at least 3 × max_results)
+
+
+@dataclass
+class _Hit:
+    """A result under construction."""
+    id: str
+    kind: str
+    node: dict
+    similarity: float
+    distance: int
+    path: list[PathStep] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)
+    episodes: list[dict] = field(default_factory=list)
+    score: float = 0.0
+    parts: object = None
+
+
+def subject_key(name: str | None) -> str | None:
+    """The normalised subject name a filter matches: 我/I/user → "@user", 你/you → "@agent"."""
+    if name is None:
+        return None
+    key = normalize_name(name)
+    if key in USER_NAMES:
+        return USER_KEY
+    if key in AGENT_NAMES:
+        return AGENT_KEY
+    return key
+
+
+def _iso(value: datetime, tz) -> str:
+    return (value if value.tzinfo else value.replace(tzinfo=tz)).isoformat()
+
+
+class Retriever:
+    def __init__(self, store: Store, embedder: Embedder, settings: RetrievalSettings,
+                 planner: QueryPlanner | None = None, recorder: AccessRecorder | None = None):
+        self.store = store
+        self.embedder = embedder
+        self.settings = settings
+        self.planner = planner or RulePlanner()
+        self.seeds = SeedFinder(store, settings)
+        self.expander = Expander(store, settings)
+        self.recorder = recorder or AccessRecorder(store)
+
+    def close(self) -> None:
+        self.recorder.close()
+
+    # --- the search ---------------------------------------------------------------------
+    def search(self, group_id: str, inp: SearchInput, reference_time: datetime,
+               mode: str | None = None) -> SearchResponse:
+        t0 = time.perf_counter()
+        timings: dict[str, float] = {}
+
+        def lap(name: str, since: float) -> float:
+            now = time.perf_counter()
+            timings[name] = round((now - since) * 1000, 2)
+            return now
+
+        s = self.settings
+        mode = mode or inp.mode
+        hints: PlanHints = self.planner.plan(inp.query, reference_time)
+        why = list(hints.why)
+        tz = reference_time.tzinfo or timezone.utc
+        types = [t.value for t in inp.memory_types] if inp.memory_types else None
+        subject = subject_key(inp.subject)
+        planned_range: PlannedTimeRange | None = None
+        hard = Filters(include_archived=inp.include_archived, types=types, subject=subject)
+        seed_filters = hard
+        if inp.time_range and (inp.time_range.start or inp.time_range.end):
+            start = _iso(inp.time_range.start, tz) if inp.time_range.start else None
+            end = _iso(inp.time_range.end, tz) if inp.time_range.end else None
+            hard = seed_filters = Filters(inp.include_archived, types, start, end, subject)
+            planned_range = PlannedTimeRange(start=start, end=end, source="argument")
+        elif hints.time_range is not None:
+            start, end, matched = hints.time_range
+            seed_filters = Filters(inp.include_archived, types, start.isoformat(), end.isoformat(), subject)
+            planned_range = PlannedTimeRange(start=start.isoformat(), end=end.isoformat(), source="query",
+                                             matched=matched)
+            why.append(f"time expression {matched!r}: seeds from {start.date()} to {end.date()} (exclusive)")
+        t = lap("plan", t0)
+
+        embedding = self.embedder.embed([inp.query])[0]
+        t = lap("embed", t)
+
+        probe = self.store.read("search_probe", group_id=group_id, cap=s.exact_scan_limit + 1)[0]
+        k = max(s.seed_k, inp.max_results)
+        with_episodes = types is None
+        report = self.seeds.find(group_id, inp.query, embedding, seed_filters, k,
+                                 probe["memories"], probe["episodes"], with_episodes)
+        if not report.candidates and planned_range is not None and planned_range.source == "query":
+            why.append("nothing in that time range: searched all time")
+            seed_filters = hard
+            planned_range = None
+            report = self.seeds.find(group_id, inp.query, embedding, seed_filters, k,
+                                     probe["memories"], probe["episodes"], with_episodes)
+        t = lap("seeds", t)
+
+        similarity = Similarity(inp.query)
+        scorer = Scorer(s, reference_time)
+        hits = self._select_seeds(report.candidates, similarity, k, why)
+        for h in hits.values():
+            self._score(h, scorer)
+        top1 = max((h.similarity for h in hits.values()), default=0.0)
+
+        depth, mode_used = self._depth(mode, inp.expand_depth, hints, top1, why)
+        relation_filters = inp.relation_filters
+        if relation_filters is None and hints.relation_filters is not None and depth:
+            relation_filters = hints.relation_filters
+        scope = RelationScope.from_filters(relation_filters)
+
+        frontier_k = min(s.seed_k, max(10, inp.max_results))
+        level_hits = list(hits.values())
+        for level in range(1, depth + 1):
+            frontier = [h for h in sorted(level_hits, key=lambda h: -h.score) if h.kind == "memory"][:frontier_k]
+            if not frontier:
+                break
+            by_id = {h.id: h for h in frontier}
+            neighbours = self.expander.level(group_id, embedding, [h.id for h in frontier], set(hits),
+                                             scope, hard, keep=max(KEEP_PER_LEVEL, 3 * inp.max_results))
+            level_hits = []
+            for n in neighbours:
+                step = min(n.steps, key=lambda st: (0 if st["edge"] in ("CAUSALITY", "REFERENCE") else 1,
+                                                    -by_id[st["from_id"]].score if st["from_id"] in by_id else 0))
+                parent = by_id.get(step["from_id"])
+                path = (parent.path if parent else []) + [PathStep(to_id=n.node["id"], **step)]
+                h = _Hit(id=n.node["id"], kind="memory", node=n.node,
+                         similarity=similarity(n.cosine, n.node.get("text")), distance=level, path=path)
+                self._score(h, scorer)
+                hits[h.id] = h
+                level_hits.append(h)
+        t = lap("expand", t)
+
+        ranked = sorted(hits.values(), key=lambda h: (-h.score, h.distance, h.id))[:inp.max_results]
+        memory_ids = [h.id for h in ranked if h.kind == "memory"]
+        evidence: dict[str, list[dict]] = {}
+        if probe["episodes"] and memory_ids:
+            for row in self.store.read("search_evidence", group_id=group_id, ids=memory_ids,
+                                       per_memory=EVIDENCE_PER_MEMORY):
+                evidence[row["id"]] = row["evidence"]
+        results = [self._result(h, evidence.get(h.id, [])) for h in ranked]
+        t = lap("evidence", t)
+
+        if memory_ids:
+            self.recorder.record(group_id, memory_ids)
+        timings["total"] = round((time.perf_counter() - t0) * 1000, 2)
+        why.extend(report.strategy)
+        plan = SearchPlan(planner=getattr(self.planner, "name", type(self.planner).__name__), mode=mode,
+                          depth=depth, relation_filters=[r.value for r in relation_filters] if relation_filters
+                          and depth else None, time_range=planned_range, memory_types=types, subject=subject,
+                          why=why, weights=scorer.weights)
+        return SearchResponse(query=inp.query, group_id=group_id, mode_used=mode_used, plan=plan,
+                              results=results, timings_ms=timings)
+
+    # --- steps --------------------------------------------------------------------------
+    def _select_seeds(self, candidates: list[Candidate], similarity: Similarity, k: int,
+                      why: list[str]) -> dict[str, _Hit]:
+        s = self.settings
+        scored = [(c, similarity(c.cosine, c.text)) for c in candidates]
+        chosen = [(c, sim) for c, sim in scored
+                  if sim >= s.seed_min_similarity or overlap(similarity.query, c.text) >= LEXICAL_SEED][:k]
+        if not chosen and scored:
+            chosen = sorted(scored, key=lambda cs: -cs[1])[:FALLBACK_SEEDS]
+            why.append(f"no direct match reaches similarity {s.seed_min_similarity}: "
+                       f"starting from the {len(chosen)} closest")
+        hits = {}
+        for c, sim in chosen:
+            hits[c.id] = _Hit(id=c.id, kind=c.kind, node=c.node, similarity=sim, distance=0,
+                              sources=list(c.ranks), episodes=c.episodes)
+        return hits
+
+    def _depth(self, mode: str, expand_depth: int, hints: PlanHints, top1: float,
+               why: list[str]) -> tuple[int, str]:
+        cap = max(0, self.settings.max_expand_depth)
+        if mode == "fast":
+            why.append("fast mode: direct matches only")
+            return 0, "fast"
+        if mode == "deep":
+            return min(cap, max(1, expand_depth)), "deep"
+        if expand_depth == 0:
+            why.append("expand_depth 0: direct matches only")
+            return 0, "fast"
+        if hints.deep:
+            return min(cap, expand_depth), "deep"
+        if top1 < self.settings.deep_threshold:
+            why.append(f"best similarity {top1:.2f} < {self.settings.deep_threshold}: deep")
+            return min(cap, expand_depth), "deep"
+        why.append(f"best similarity {top1:.2f} ≥ {self.settings.deep_threshold}: direct matches suffice")
+        return 0, "fast"
+
+    @staticmethod
+    def _score(h: _Hit, scorer: Scorer) -> None:
+        node = h.node
+        if h.kind == "episode":
+            node = {"importance": node.get("importance"), "memory_type": "EPISODE",
+                    "occurred_at": node.get("timestamp"), "created_at": node.get("timestamp")}
+        h.parts = scorer.parts(h.similarity, node, h.distance)
+        h.score = scorer.total(h.parts)
+
+    @staticmethod
+    def _result(h: _Hit, evidence: list[dict]) -> SearchResult:
+        seen, episodes = set(), []
+        for e in list(h.episodes) + list(evidence):
+            if e.get("id") and e["id"] not in seen:
+                seen.add(e["id"])
+                episodes.append(EvidenceEpisode(**{k: e.get(k) for k in EvidenceEpisode.model_fields}))
+        n = h.node
+        if h.kind == "episode":
+            return SearchResult(kind="episode", memory_id=h.id, text=n.get("content") or "", memory_type="EPISODE",
+                                importance=float(n.get("importance") or 0.5), occurred_at=n.get("timestamp"),
+                                created_at=n.get("timestamp"), status=None, score=h.score, score_parts=h.parts,
+                                distance=h.distance, path=h.path, seed_sources=h.sources, evidence=episodes)
+        return SearchResult(kind="memory", memory_id=h.id, text=n.get("text") or "", memory_type=n["memory_type"],
+                            importance=float(0.5 if n.get("importance") is None else n["importance"]),
+                            occurred_at=n.get("occurred_at"), created_at=n.get("created_at"),
+                            status=n.get("status"), score=h.score, score_parts=h.parts, distance=h.distance,
+                            path=h.path, seed_sources=h.sources, evidence=episodes)

@@ -1,0 +1,426 @@
+"""The read path on a real Neo4j: the seed's §12.5 scenario in Chinese and English, ranking
+that moves the way the score says, filters and modes, episodes as evidence, tenant isolation,
+and prompt formatting within a token budget."""
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import uuid
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from graphmem.errors import ValidationError
+from graphmem.retriever import estimate_tokens, format_context
+from graphmem.tools import dispatch
+from graphmem.types import PathStep, ScoreParts, SearchResponse, SearchResult
+
+TZ = timezone(timedelta(hours=8))
+
+
+def at(day: int, hour: int, minute: int = 0) -> datetime:
+    return datetime(2025, 11, day, hour, minute, tzinfo=TZ)
+
+
+MORNING, EVENING = at(5, 10), at(5, 18)
+
+
+def ids(response: SearchResponse) -> list[str]:
+    return [r.memory_id for r in response.results]
+
+
+def by_id(response: SearchResponse) -> dict[str, SearchResult]:
+    return {r.memory_id: r for r in response.results}
+
+
+def write(graph, group_id, subject, memory_type, topic, obj=None, attributes=None, importance=0.5, when=MORNING):
+    return graph.create_memory(group_id, subject, memory_type, topic, obj, attributes, importance,
+                               reference_time=when).memory_id
+
+
+def flush_access(graph) -> None:
+    graph._get_retriever().recorder.flush()
+
+
+# --- seed 004 §12.5 -------------------------------------------------------------------------------
+
+def test_why_am_i_unhappy_today_finds_the_cause_through_the_causal_edge(graph, group_id):
+    mood = write(graph, group_id, "我", "事实", "心情", "不好", {"时间": "今天"}, when=at(5, 10, 0))
+    sleep = write(graph, group_id, "我", "事件", "睡眠", "不好", {"时间": "昨晚"}, when=at(5, 10, 5))
+    graph.link_memories(group_id, "睡眠不好", "心情不好", "导致")
+
+    response = graph.search_memories(group_id, "我为什么今天不开心？", reference_time=EVENING)
+
+    assert response.results[0].memory_id == mood
+    assert response.results[0].distance == 0 and response.results[0].path == []
+    cause = by_id(response)[sleep]
+    assert cause.distance == 1
+    assert [(s.from_id, s.edge, s.direction, s.to_id) for s in cause.path] == [(mood, "CAUSALITY", "in", sleep)]
+    assert response.mode_used == "deep"
+    assert "causes" in response.plan.relation_filters
+    assert response.plan.time_range.source == "query" and response.plan.time_range.matched == "今天"
+    parts = cause.score_parts
+    assert parts.distance == pytest.approx(0.5)
+    assert cause.score == pytest.approx(0.4 * parts.similarity + 0.2 * parts.importance + 0.2 * parts.distance
+                                        + 0.1 * parts.time_decay + 0.1 * parts.access, abs=1e-5)
+
+
+def test_why_am_i_unhappy_today_in_english(graph, group_id):
+    mood = write(graph, group_id, "I", "fact", "mood", "bad", {"time": "today"}, when=at(5, 10, 0))
+    sleep = write(graph, group_id, "I", "event", "sleep", "bad", {"time": "last night"}, when=at(5, 10, 5))
+    graph.link_memories(group_id, "I sleep bad", "I mood bad", "causes")
+
+    response = graph.search_memories(group_id, "why am I unhappy today?", reference_time=EVENING)
+
+    assert response.results[0].memory_id == mood
+    cause = by_id(response)[sleep]
+    assert cause.distance == 1
+    assert [(s.from_id, s.edge, s.relation, s.direction) for s in cause.path] == [(mood, "CAUSALITY", "causes", "in")]
+    assert response.mode_used == "deep" and response.plan.time_range.matched == "today"
+
+
+def test_a_search_is_available_through_the_tool_dispatcher(graph, group_id):
+    write(graph, group_id, "小明", "事实", "喜好", "打篮球")
+    call = {"id": "c1", "type": "function",
+            "function": {"name": "search_memories",
+                         "arguments": json.dumps({"query": "小明喜欢什么运动", "mode": "fast"}, ensure_ascii=False)}}
+    out = dispatch(graph, call, group_id=group_id, reference_time=EVENING.isoformat())
+    json.dumps(out, ensure_ascii=False)
+    assert out["success"] and out["results"][0]["text"].startswith("小明 喜好 打篮球")
+    assert set(out["results"][0]["score_parts"]) == {"similarity", "importance", "distance", "time_decay", "access"}
+
+
+# --- the score ------------------------------------------------------------------------------------
+
+def test_raising_importance_raises_a_memory(graph, group_id):
+    # The same sentence twice: everything but importance is equal.
+    a = write(graph, group_id, "Melanie", "fact", "plays", "the violin", {"time": "2025-11-01"})
+    b = write(graph, group_id, "Melanie", "fact", "plays", "the violin", {"time": "2025-11-01"})
+    query = "what instrument does Melanie play"
+    before = graph.search_memories(group_id, query, mode="fast", reference_time=EVENING)
+    assert by_id(before)[a].score == pytest.approx(by_id(before)[b].score, abs=1e-4)
+
+    graph.update_memory_importance(group_id, b, 0.9)
+    after = graph.search_memories(group_id, query, mode="fast", reference_time=EVENING)
+
+    assert ids(after)[:2] == [b, a]
+    assert by_id(after)[b].score_parts.importance == 0.9
+    assert by_id(after)[b].score > by_id(before)[b].score
+
+
+def test_recent_access_raises_a_memory_and_searches_record_it_in_the_background(graph, group_id):
+    a = write(graph, group_id, "Caroline", "event", "went to", "a support group", {"time": "2025-11-01"})
+    b = write(graph, group_id, "Caroline", "event", "went to", "a support group", {"time": "2025-11-01"})
+    query = "when did Caroline go to the support group"
+    first = graph.search_memories(group_id, query, mode="fast", reference_time=EVENING)
+    assert set(ids(first)) == {a, b}
+    assert all(r.score_parts.access == 0 for r in first.results)
+    flush_access(graph)
+    for memory_id in (a, b):          # the search itself was recorded, off the read path
+        record = graph.get_memory(group_id, memory_id)
+        assert record.access_count == 1 and record.last_accessed_at is not None
+
+    recorder = graph._get_retriever().recorder
+    recorder.record(group_id, [b] * 5)         # b is read five more times
+    recorder.flush()
+    after = graph.search_memories(group_id, query, mode="fast", reference_time=datetime.now(TZ))
+
+    assert ids(after)[:2] == [b, a]
+    assert by_id(after)[b].score_parts.access > by_id(after)[a].score_parts.access > 0
+
+
+def test_a_shorter_distance_raises_a_memory(graph, group_id):
+    seed = write(graph, group_id, "Caroline", "event", "painted", "a sunrise over the lake")
+    near = write(graph, group_id, "Melanie", "fact", "owns", "a red bicycle")
+    far = write(graph, group_id, "Melanie", "fact", "owns", "a red bicycle")
+    graph.link_memory_ids(group_id, seed, near, "related")
+    query = "Caroline's painting of the sunrise"
+
+    before = graph.search_memories(group_id, query, mode="deep", expand_depth=2, reference_time=EVENING)
+    assert ids(before)[0] == seed
+    assert by_id(before)[near].distance == 1 and by_id(before)[far].distance == 2
+    assert by_id(before)[near].score > by_id(before)[far].score
+    assert by_id(before)[far].path[0].from_id == seed and by_id(before)[far].path[-1].from_id == near
+
+    graph.link_memory_ids(group_id, seed, far, "references")
+    after = graph.search_memories(group_id, query, mode="deep", expand_depth=2, reference_time=EVENING)
+
+    assert by_id(after)[far].distance == 1
+    assert by_id(after)[far].path[0].edge == "REFERENCE" and by_id(after)[far].path[0].direction == "out"
+    assert by_id(after)[far].score > by_id(before)[far].score
+
+
+def test_an_old_event_decays_faster_than_an_old_relation(graph, group_id):
+    event = write(graph, group_id, "I", "event", "met", "Tom at the station", {"time": "2025-08-01"})
+    relation = write(graph, group_id, "I", "relation", "met", "Tom at the station", {"time": "2025-08-01"})
+    response = graph.search_memories(group_id, "meeting Tom at the station", mode="fast", reference_time=EVENING)
+
+    assert ids(response)[:2] == [relation, event]
+    ev, rel = by_id(response)[event].score_parts, by_id(response)[relation].score_parts
+    days = (EVENING - datetime(2025, 8, 1, tzinfo=TZ)).total_seconds() / 86400
+    assert ev.time_decay == pytest.approx(2.718281828 ** (-0.05 * days), rel=1e-3)
+    assert rel.time_decay == pytest.approx(2.718281828 ** (-0.005 * days), rel=1e-3)
+    assert ev.similarity == pytest.approx(rel.similarity, abs=1e-4)
+
+
+def test_a_hub_cannot_flood_the_results(make_settings, graph, group_id):
+    from graphmem.graph import MemoryGraph
+    things = ["a kite", "the piano", "a bonsai tree", "chess", "a red scooter", "sourdough bread", "a telescope",
+              "salsa dancing", "a podcast", "a vegetable garden", "old coins", "a sailing boat", "pottery",
+              "a chemistry set", "winter boots", "a film camera", "origami", "a yoga mat", "Spanish verbs",
+              "a fish tank", "crossword puzzles", "a tandem bike"]
+    memories = [dict(subject="I", memory_type="fact", topic="own", object=t) for t in things]      # "I": a hub
+    memories.append(dict(subject="I", memory_type="fact", topic="collect", object="antique maps", importance=0.5))
+    collectors = [("Bob", "stamps", 0.2), ("Carol", "seashells", 0.9), ("Dan", "vinyl records", 0.3),
+                  ("Eve", "postcards", 0.8), ("Fay", "comic books", 0.7), ("Gus", "bottle caps", 0.1)]
+    memories += [dict(subject=who, memory_type="fact", topic="collect", object=what, importance=imp)
+                 for who, what, imp in collectors]
+    created = graph.create_memories(group_id, memories, reference_time=MORNING)
+    seed = created[len(things)].memory_id
+    by_text = {c.memory_id: c.text for c in created}
+    with MemoryGraph(make_settings(retrieval={"hub_fanout": 3, "hub_degree_cap": 20}),
+                     embedder=graph.embedder) as small:
+        response = small.search_memories(group_id, "antique maps", mode="deep", max_results=50,
+                                         reference_time=EVENING)
+    assert response.results[0].memory_id == seed
+    expanded = [r for r in response.results if r.distance == 1]
+    assert all(r.path[0].edge == "HAS_TOPIC" and r.path[0].via == "collect" for r in expanded)
+    assert sorted(by_text[r.memory_id].split()[0] for r in expanded) == ["Carol", "Eve", "Fay"]   # most important 3
+
+
+# --- filters and modes ----------------------------------------------------------------------------
+
+@pytest.fixture
+def neighbourhood(graph, group_id):
+    """A seed with a causal neighbour, a reference neighbour and a neighbour through a shared topic."""
+    m = {
+        "seed": write(graph, group_id, "Caroline", "event", "adopted", "a puppy named Biscuit", {"time": "2025-10-20"}),
+        "cause": write(graph, group_id, "the landlord", "fact", "changed", "the house rules", importance=0.6),
+        "ref": write(graph, group_id, "Jon", "opinion", "recommended", "a quiet neighbourhood", {"time": "2025-10-01"}),
+        "concept": write(graph, group_id, "the company", "event", "adopted", "a four-day week", {"time": "2025-06-01"}),
+        "far": write(graph, group_id, "Jon", "event", "volunteered at", "the old bookshop", {"time": "2025-09-15"}),
+    }
+    graph.link_memory_ids(group_id, m["cause"], m["seed"], "causes")
+    graph.link_memory_ids(group_id, m["seed"], m["ref"], "based_on")
+    graph.link_memory_ids(group_id, m["ref"], m["far"], "related")
+    return m
+
+
+def test_fast_never_expands_and_deep_always_does(graph, group_id, neighbourhood):
+    query = "Caroline adopted a puppy named Biscuit"          # a near-exact match: auto stays flat
+    fast = graph.search_memories(group_id, query, mode="fast", expand_depth=2, reference_time=EVENING)
+    assert fast.mode_used == "fast" and fast.plan.depth == 0
+    assert all(r.distance == 0 and r.path == [] for r in fast.results)
+
+    auto = graph.search_memories(group_id, query, reference_time=EVENING)
+    assert auto.results[0].score_parts.similarity >= 0.7
+    assert auto.plan.depth == 0 and all(r.distance == 0 for r in auto.results)
+
+    deep = graph.search_memories(group_id, query, mode="deep", expand_depth=0, reference_time=EVENING)
+    assert deep.mode_used == "deep" and deep.plan.depth == 1
+    found = by_id(deep)
+    assert found[neighbourhood["cause"]].distance == 1 and found[neighbourhood["ref"]].distance == 1
+    assert found[neighbourhood["concept"]].path[0].edge == "HAS_TOPIC"
+    assert found[neighbourhood["concept"]].path[0].via == "adopted"
+    assert neighbourhood["far"] not in found             # two hops away, depth 1
+
+    two = graph.search_memories(group_id, query, mode="deep", expand_depth=2, reference_time=EVENING)
+    assert by_id(two)[neighbourhood["far"]].distance == 2
+
+
+def test_causal_words_walk_causal_edges_only(graph, group_id, neighbourhood):
+    response = graph.search_memories(group_id, "why did Caroline adopt a puppy?", reference_time=EVENING)
+    found = by_id(response)
+    assert response.mode_used == "deep" and set(response.plan.relation_filters) == {"because", "so", "causes"}
+    assert found[neighbourhood["cause"]].path[0].edge == "CAUSALITY"
+    assert found[neighbourhood["cause"]].path[0].direction == "in"
+    assert neighbourhood["ref"] not in found and neighbourhood["concept"] not in found
+
+
+def test_relation_filters_choose_the_edges_walked(graph, group_id, neighbourhood):
+    query = "Caroline adopted a puppy named Biscuit"
+    refs = graph.search_memories(group_id, query, mode="deep", relation_filters=["基于"], reference_time=EVENING)
+    assert neighbourhood["ref"] in ids(refs)
+    assert neighbourhood["cause"] not in ids(refs) and neighbourhood["concept"] not in ids(refs)
+
+    causal = graph.search_memories(group_id, query, mode="deep", relation_filters=["so"], reference_time=EVENING)
+    assert neighbourhood["cause"] in ids(causal)         # so / because / causes: one causal edge
+    assert neighbourhood["ref"] not in ids(causal)
+
+
+def test_memory_type_filter_applies_to_seeds_and_expanded_memories(graph, group_id, neighbourhood):
+    response = graph.search_memories(group_id, "Caroline adopted a puppy", memory_types=["事件"], mode="deep",
+                                     expand_depth=2, reference_time=EVENING)
+    assert response.results and {r.memory_type for r in response.results} == {"EVENT"}
+    assert neighbourhood["cause"] not in ids(response)
+
+
+def test_time_range_filters_by_occurred_at_or_created_at(graph, group_id, neighbourhood):
+    october = {"start": "2025-10-01T00:00:00+08:00", "end": "2025-11-01T00:00:00+08:00"}
+    response = graph.search_memories(group_id, "Caroline adopted a puppy", time_range=october, mode="deep",
+                                     expand_depth=2, reference_time=EVENING)
+    assert set(ids(response)) == {neighbourhood["seed"], neighbourhood["ref"]}
+    assert response.plan.time_range.source == "argument"
+    # "the landlord changed the house rules" has no time: it counts from when it was written, i.e. now.
+    now = datetime.now(timezone.utc)
+    recent = graph.search_memories(group_id, "the landlord changed the house rules", mode="fast",
+                                   time_range={"start": (now - timedelta(hours=1)).isoformat()})
+    assert ids(recent) == [neighbourhood["cause"]]
+
+
+def test_a_time_expression_in_the_query_narrows_the_seeds(graph, group_id):
+    yesterday = write(graph, group_id, "I", "event", "ate", "noodles for lunch", {"time": "yesterday"})
+    last_week = write(graph, group_id, "I", "event", "ate", "dumplings for lunch", {"time": "2025-10-29"})
+    response = graph.search_memories(group_id, "what did I eat for lunch yesterday?", mode="fast",
+                                     reference_time=EVENING)
+    assert ids(response) == [yesterday]
+    assert response.plan.time_range.source == "query" and response.plan.time_range.matched == "yesterday"
+    zh = graph.search_memories(group_id, "我上周吃了什么", mode="fast", reference_time=EVENING)
+    assert zh.plan.time_range.matched == "上周" and ids(zh) == [last_week]
+
+
+def test_archived_memories_are_hidden_unless_asked_and_subject_filters(graph, group_id):
+    mine = write(graph, group_id, "我", "观点", "喜欢", "下雨天")
+    his = write(graph, group_id, "小明", "观点", "喜欢", "下雨天")
+    assert set(ids(graph.search_memories(group_id, "喜欢下雨天", mode="fast"))) == {mine, his}
+    assert ids(graph.search_memories(group_id, "喜欢下雨天", mode="fast", subject="I")) == [mine]
+    graph.forget(group_id, his)
+    assert ids(graph.search_memories(group_id, "喜欢下雨天", mode="fast")) == [mine]
+    assert his in ids(graph.search_memories(group_id, "喜欢下雨天", mode="fast", include_archived=True))
+
+
+@pytest.mark.parametrize("bad", [{"max_results": 0}, {"expand_depth": 3}, {"mode": "slow"},
+                                 {"memory_types": ["memory"]}, {"relation_filters": ["likes"]},
+                                 {"query": "  "}, {"time_range": {"start": "yesterday-ish"}}])
+def test_bad_arguments_are_refused_with_the_field_named(graph, group_id, bad):
+    args = {"query": "anything", **bad}
+    with pytest.raises(ValidationError) as err:
+        graph.search_memories(group_id, **args)
+    assert err.value.field.split(".")[0] == next(iter(bad))
+
+
+def test_the_async_api_searches_the_same_way(async_graph, graph, group_id):
+    memory = write(graph, group_id, "Alice", "relation", "is the manager of", "me")
+    response = asyncio.run(async_graph.search_memories(group_id, "who is my manager", reference_time=EVENING))
+    assert ids(response)[0] == memory
+
+
+# --- episodes -------------------------------------------------------------------------------------
+
+def add_episode(graph, group_id, content, memory_ids=(), session="s1", speaker="Caroline", when=MORNING):
+    episode_id = uuid.uuid4().hex
+    graph.store.write("synthetic_episode", group_id=group_id, id=episode_id, session_id=session, role="user",
+                      speaker=speaker, content=content, timestamp=when.isoformat(), order=0,
+                      embedding=graph.embedder.embed([content])[0], memory_ids=list(memory_ids))
+    return episode_id
+
+
+def test_episodes_are_evidence_and_answer_when_nothing_was_extracted(graph, group_id):
+    plain = write(graph, group_id, "Caroline", "fact", "likes", "hiking in the mountains")
+    said = add_episode(graph, group_id, "I went hiking in the Alps with my sister last summer.", [plain])
+    lonely = add_episode(graph, group_id, "My dog Biscuit learned to fetch the newspaper this week!")
+
+    hiking = graph.search_memories(group_id, "Caroline hiking", mode="fast", reference_time=EVENING)
+    assert hiking.results[0].memory_id == plain
+    assert [e.id for e in hiking.results[0].evidence] == [said]
+    assert hiking.results[0].evidence[0].speaker == "Caroline"
+
+    dog = graph.search_memories(group_id, "what trick did the dog learn?", mode="fast", reference_time=EVENING)
+    top = dog.results[0]
+    assert (top.kind, top.memory_id, top.memory_type) == ("episode", lonely, "EPISODE")
+    assert "episode_vector" in top.seed_sources and top.evidence[0].content.startswith("My dog Biscuit")
+    typed = graph.search_memories(group_id, "what trick did the dog learn?", memory_types=["fact"], mode="fast")
+    assert all(r.kind == "memory" for r in typed.results)
+
+
+# --- tenant isolation -----------------------------------------------------------------------------
+
+def test_no_search_ever_returns_another_groups_memory(graph):
+    rng = random.Random(20251105)
+    sentences = [("我", "事件", "吃饭", "白米饭", {"时间": "昨天"}), ("我", "事实", "心情", "不好", {"时间": "今天"}),
+                 ("I", "event", "missed", "the train", {"time": "this morning"}), ("小明", "事实", "喜好", "打篮球", None),
+                 ("Alice", "relation", "is the manager of", "me", None), ("I", "opinion", "dislike", "rainy days", None)]
+    queries = ["我昨天吃了什么", "为什么不开心", "why did I miss the train", "小明喜欢什么", "who is Alice",
+               "rainy days", "train", "manager", "我", "I"]
+    groups = {}
+    for _ in range(3):
+        gid = "iso-" + uuid.uuid4().hex[:10]
+        chosen = rng.sample(sentences, k=rng.randint(3, len(sentences)))
+        created = graph.create_memories(gid, [dict(subject=s, memory_type=t, topic=tp, object=o, attributes=a)
+                                              for s, t, tp, o, a in chosen], reference_time=MORNING)
+        groups[gid] = {c.memory_id for c in created}
+        a, b = rng.sample(sorted(groups[gid]), 2)
+        graph.link_memory_ids(gid, a, b, rng.choice(["causes", "related"]))
+    for _ in range(24):
+        gid = rng.choice(sorted(groups))
+        response = graph.search_memories(gid, rng.choice(queries), mode=rng.choice(["auto", "fast", "deep"]),
+                                         expand_depth=rng.randint(0, 2), max_results=rng.randint(1, 20),
+                                         reference_time=EVENING)
+        assert response.group_id == gid
+        assert set(ids(response)) <= groups[gid], (gid, response.query)
+
+
+# --- format_context -------------------------------------------------------------------------------
+
+def result(memory_id, text, memory_type, score, path=(), kind="memory"):
+    parts = ScoreParts(similarity=score, importance=0.5, distance=1.0, time_decay=1.0, access=0.0)
+    return SearchResult(kind=kind, memory_id=memory_id, text=text, memory_type=memory_type, importance=0.5,
+                        score=score, score_parts=parts, distance=len(path), path=list(path))
+
+
+def test_format_context_groups_by_type_within_the_budget():
+    results = [result("m1", "我 心情 不好 (时间: 2025-11-05)", "FACT", 0.9),
+               result("m2", "我 睡眠 不好 (时间: 2025-11-04 夜间)", "EVENT", 0.7,
+                      [PathStep(from_id="m1", to_id="m2", edge="CAUSALITY", relation="causes", direction="in")]),
+               result("m3", "Alice is the manager of me", "RELATION", 0.6),
+               result("m4", "I dislike rainy days", "OPINION", 0.5),
+               result("m5", "I went hiking in the Alps with my sister last summer, it was wonderful", "FACT", 0.2)]
+    full = format_context(results, max_tokens=1000)
+    assert full.startswith("# USER MEMORY")
+    headings = [line for line in full.splitlines() if line.startswith("## ")]
+    assert headings == ["## Facts", "## Events", "## Relations", "## Opinions"]
+    facts = full.split("## Facts\n")[1].split("\n\n")[0].splitlines()
+    assert facts == ["- 我 心情 不好 (时间: 2025-11-05)",
+                     "- I went hiking in the Alps with my sister last summer, it was wonderful"]
+    assert "[cause of: 我 心情 不好 (时间: 2025-11-05)]" in full
+
+    for budget in (10, 25, 40, 60, 90):
+        text = format_context(results, max_tokens=budget)
+        assert estimate_tokens(text) <= budget
+    tight = format_context(results, max_tokens=40)
+    assert "心情" in tight and "hiking" not in tight          # the best-scored memories go in first
+    assert format_context(results, max_tokens=3) == ""
+
+
+def test_token_estimate_counts_cjk_characters_and_english_words():
+    assert estimate_tokens("我心情不好") == 5
+    assert estimate_tokens("the quick brown fox") == 6           # 4 words × 1.3, rounded up
+    assert estimate_tokens("") == 0
+
+
+def test_format_context_renders_a_real_search(graph, group_id):
+    write(graph, group_id, "我", "事实", "心情", "不好", {"时间": "今天"})
+    write(graph, group_id, "我", "事件", "睡眠", "不好", {"时间": "昨晚"})
+    graph.link_memories(group_id, "睡眠不好", "心情不好", "导致")
+    response = graph.search_memories(group_id, "我为什么今天不开心？", reference_time=EVENING)
+    text = format_context(response, max_tokens=200)
+    assert "## Facts\n- 我 心情 不好" in text and "## Events\n- 我 睡眠 不好" in text
+    assert "cause of: 我 心情 不好" in text
+
+
+# --- stats ----------------------------------------------------------------------------------------
+
+def test_stats_count_a_groups_memories_nodes_and_edges(graph, group_id):
+    write(graph, group_id, "我", "事实", "心情", "不好", {"时间": "今天"})
+    b = write(graph, group_id, "我", "事件", "睡眠", "不好", {"时间": "昨晚"})
+    graph.link_memories(group_id, "睡眠不好", "心情不好", "导致")
+    graph.forget(group_id, b)
+    stats = graph.stats(group_id)
+    assert stats["memories"]["total"] == 2
+    assert stats["memories"]["by_type"] == {"EVENT": 1, "FACT": 1}
+    assert stats["memories"]["by_status"] == {"archived": 1, "staged": 1}
+    assert stats["nodes"]["Memory"] == 2 and stats["nodes"]["Subject"] == 1 and stats["nodes"]["Object"] == 1
+    assert stats["edges"]["CAUSALITY"] == 1 and stats["edges"]["HAS_SUBJECT"] == 2
+    everything = graph.stats()
+    assert everything["memories"]["total"] >= 2 and everything["nodes"]["Memory"] >= 2
