@@ -66,4 +66,8 @@ def run_demo(settings: Settings, group: str, keep: bool = False) -> None:
                               str(r.distance), via)
             console.print(table)
         stats = graph.stats(group)
-        console.print(f"[dim]group {group!r}: {stats}[/dim]", highlight=False)
+        nodes = ", ".join(f"{n} {label}" for label, n in sorted(stats["nodes"].items()))
+        edges = ", ".join(f"{n} {kind}" for kind, n in sorted(stats["edges"].items()))
+        console.print(f"[dim]group {group!r} in Neo4j: {nodes}; edges: {edges}[/dim]", highlight=False)
+        console.print("[dim]see it in Neo4j Browser: MATCH p=(:Subject {group_id: 'demo'})-[:MEMORY_TYPE]->()"
+                      "-[:CORE_RELATION]->() RETURN p[/dim]", highlight=False)
