@@ -369,18 +369,20 @@ CREATE (:Memory {id: $prefix + toString(i), group_id: $prefix + toString(i % $gr
                  embedding: [x IN v | x / norm]})
 RETURN count(*) AS written;
 
-// name: synthetic_delete_batch
-// Delete up to $batch nodes of each label in the groups whose id starts with $prefix
-// (synthetic data only). Call until it returns 0.
-CALL () {
-  MATCH (n:Memory) WHERE n.group_id STARTS WITH $prefix AND n.status IS NOT NULL
-  WITH n LIMIT $batch
-  OPTIONAL MATCH (n)-[:ATTRIBUTE]->(a:Attribute)
-  WITH n, collect(a) AS attributes
-  FOREACH (a IN attributes | DETACH DELETE a)
-  DETACH DELETE n
-  RETURN count(*) AS memories
-}
+// name: synthetic_delete_memories
+// Delete up to $batch memories (with their attributes) of the groups whose id starts with
+// $prefix (synthetic data only). Call until it returns 0, then synthetic_delete_concepts.
+MATCH (n:Memory) WHERE n.group_id STARTS WITH $prefix AND n.status IS NOT NULL
+WITH n LIMIT $batch
+OPTIONAL MATCH (n)-[:ATTRIBUTE]->(a:Attribute)
+WITH n, collect(a) AS attributes
+FOREACH (a IN attributes | DETACH DELETE a)
+DETACH DELETE n
+RETURN count(*) AS deleted;
+
+// name: synthetic_delete_concepts
+// Delete up to $batch concept and value nodes of the groups whose id starts with $prefix,
+// once their memories are gone (each then holds only the MEMORY_TYPE/CORE_RELATION edges left).
 CALL () {
   MATCH (n:Subject) WHERE n.group_id STARTS WITH $prefix
   WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS subjects
@@ -397,7 +399,7 @@ CALL () {
   MATCH (n:Value) WHERE n.group_id STARTS WITH $prefix AND n.normalized_name IS NOT NULL
   WITH n LIMIT $batch DETACH DELETE n RETURN count(*) AS values_
 }
-RETURN memories + subjects + topics + objects + values_ AS deleted;
+RETURN subjects + topics + objects + values_ AS deleted;
 
 // name: synthetic_episode
 // One conversation turn shaped like the ingest path writes it, with the memories said to be

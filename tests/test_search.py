@@ -340,7 +340,8 @@ def test_no_search_ever_returns_another_groups_memory(graph):
     rng = random.Random(20251105)
     sentences = [("我", "事件", "吃饭", "白米饭", {"时间": "昨天"}), ("我", "事实", "心情", "不好", {"时间": "今天"}),
                  ("I", "event", "missed", "the train", {"time": "this morning"}), ("小明", "事实", "喜好", "打篮球", None),
-                 ("Alice", "relation", "is the manager of", "me", None), ("I", "opinion", "dislike", "rainy days", None)]
+                 ("Alice", "relation", "is the manager of", "me", None),
+                 ("I", "opinion", "dislike", "rainy days", None)]
     queries = ["我昨天吃了什么", "为什么不开心", "why did I miss the train", "小明喜欢什么", "who is Alice",
                "rainy days", "train", "manager", "我", "I"]
     groups = {}

@@ -258,8 +258,11 @@ def measure(graph: MemoryGraph, group_id: str, queries: list[str], clients: int,
     return out
 
 
-def delete_synthetic(graph: MemoryGraph, group_id: str) -> None:
-    while graph.store.write("synthetic_delete_batch", prefix=group_id, batch=5000)[0]["deleted"]:
+def delete_synthetic(graph: MemoryGraph, prefix: str) -> None:
+    """Delete synthetic data in batches small enough for the server's transaction memory."""
+    while graph.store.write("synthetic_delete_memories", prefix=prefix, batch=5000)[0]["deleted"]:
+        pass
+    while graph.store.write("synthetic_delete_concepts", prefix=prefix, batch=500)[0]["deleted"]:
         pass
 
 

@@ -54,13 +54,15 @@ def search(
     fast: bool = typer.Option(False, "--fast", help="Direct matches only: never walk the graph."),
     types: Optional[List[str]] = typer.Option(None, "--type", "-t", help="Only these memory types "
                                               "(事件/事实/关系/观点 or event/fact/relation/opinion); repeatable."),
-    since: Optional[str] = typer.Option(None, "--since", help="Only memories from this time on: ISO date or 上周, yesterday…"),
+    since: Optional[str] = typer.Option(None, "--since",
+                                        help="Only memories from this time on: ISO date or 上周, yesterday…"),
     until: Optional[str] = typer.Option(None, "--until", help="Only memories up to the end of this time."),
     depth: int = typer.Option(1, "--depth", min=0, max=2, help="How many memory hops to walk (0–2)."),
     max_results: int = typer.Option(10, "--max", "-n", min=1, max=200, help="How many results."),
     relations: Optional[List[str]] = typer.Option(None, "--relation", "-r", help="Walk only these relations "
                                                   "(因为/所以/导致/引用/基于/相关 or because/so/causes/…); repeatable."),
-    subject: Optional[str] = typer.Option(None, "--subject", help="Only memories about this subject (我/I for the user)."),
+    subject: Optional[str] = typer.Option(None, "--subject",
+                                          help="Only memories about this subject (我/I for the user)."),
     archived: bool = typer.Option(False, "--archived", help="Include archived (forgotten) memories."),
     at: Optional[str] = typer.Option(None, "--at", help="Reference time (ISO) for 'today', 'last week' and decay."),
     json_output: bool = typer.Option(False, "--json", help="Print the full response as JSON."),

@@ -5,14 +5,17 @@ bounded queue) and returns. A background thread batches what arrives for up to
 ``interval`` seconds (or ``max_batch`` ids) and writes it with the ``record_access`` query
 (cypher/memory_write.cypher): ``access_count`` + 1 per return, ``last_accessed_at`` = the
 time of the batch. If the queue is full, statistics are dropped rather than slow a search.
-``flush()`` waits for everything recorded so far; ``close()`` flushes and stops the thread.
+``flush()`` waits for everything recorded so far; ``close()`` flushes and stops the thread
+(and a program that exits without closing flushes at exit).
 """
 from __future__ import annotations
 
+import atexit
 import logging
 import queue
 import threading
 import time
+import weakref
 from collections import defaultdict
 from datetime import datetime, timezone
 
@@ -70,6 +73,8 @@ class AccessRecorder:
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="graphmem-access", daemon=True)
                 self._thread.start()
+                ref = weakref.ref(self)       # a program that never calls close() still writes what it read
+                atexit.register(lambda: (r := ref()) is not None and not r._closed and r.flush(timeout=5))
 
     def _run(self) -> None:
         pending: dict[str, list[str]] = defaultdict(list)

@@ -58,6 +58,20 @@ class _Hit:
     parts: object = None
 
 
+class _Clock:
+    def __init__(self) -> None:
+        self.start = self.last = time.perf_counter()
+        self.laps: dict[str, float] = {}
+
+    def lap(self, name: str) -> None:
+        now = time.perf_counter()
+        self.laps[name] = round((now - self.last) * 1000, 2)
+        self.last = now
+
+    def total(self) -> dict[str, float]:
+        return {**self.laps, "total": round((time.perf_counter() - self.start) * 1000, 2)}
+
+
 def subject_key(name: str | None) -> str | None:
     """The normalised subject name a filter matches: 我/I/user → "@user", 你/you → "@agent"."""
     if name is None:
@@ -91,52 +105,26 @@ class Retriever:
     # --- the search ---------------------------------------------------------------------
     def search(self, group_id: str, inp: SearchInput, reference_time: datetime,
                mode: str | None = None) -> SearchResponse:
-        t0 = time.perf_counter()
-        timings: dict[str, float] = {}
-
-        def lap(name: str, since: float) -> float:
-            now = time.perf_counter()
-            timings[name] = round((now - since) * 1000, 2)
-            return now
-
+        clock = _Clock()
         s = self.settings
         mode = mode or inp.mode
         hints: PlanHints = self.planner.plan(inp.query, reference_time)
         why = list(hints.why)
-        tz = reference_time.tzinfo or timezone.utc
-        types = [t.value for t in inp.memory_types] if inp.memory_types else None
-        subject = subject_key(inp.subject)
-        planned_range: PlannedTimeRange | None = None
-        hard = Filters(include_archived=inp.include_archived, types=types, subject=subject)
-        seed_filters = hard
-        if inp.time_range and (inp.time_range.start or inp.time_range.end):
-            start = _iso(inp.time_range.start, tz) if inp.time_range.start else None
-            end = _iso(inp.time_range.end, tz) if inp.time_range.end else None
-            hard = seed_filters = Filters(inp.include_archived, types, start, end, subject)
-            planned_range = PlannedTimeRange(start=start, end=end, source="argument")
-        elif hints.time_range is not None:
-            start, end, matched = hints.time_range
-            seed_filters = Filters(inp.include_archived, types, start.isoformat(), end.isoformat(), subject)
-            planned_range = PlannedTimeRange(start=start.isoformat(), end=end.isoformat(), source="query",
-                                             matched=matched)
-            why.append(f"time expression {matched!r}: seeds from {start.date()} to {end.date()} (exclusive)")
-        t = lap("plan", t0)
+        hard, seed_filters, planned_range = self._filters(inp, hints, reference_time, why)
+        clock.lap("plan")
 
         embedding = self.embedder.embed([inp.query])[0]
-        t = lap("embed", t)
+        clock.lap("embed")
 
         probe = self.store.read("search_probe", group_id=group_id, cap=s.exact_scan_limit + 1)[0]
         k = max(s.seed_k, inp.max_results)
-        with_episodes = types is None
-        report = self.seeds.find(group_id, inp.query, embedding, seed_filters, k,
-                                 probe["memories"], probe["episodes"], with_episodes)
+        find = lambda filters: self.seeds.find(group_id, inp.query, embedding, filters, k,  # noqa: E731
+                                               probe["memories"], probe["episodes"], hard.types is None)
+        report = find(seed_filters)
         if not report.candidates and planned_range is not None and planned_range.source == "query":
             why.append("nothing in that time range: searched all time")
-            seed_filters = hard
-            planned_range = None
-            report = self.seeds.find(group_id, inp.query, embedding, seed_filters, k,
-                                     probe["memories"], probe["episodes"], with_episodes)
-        t = lap("seeds", t)
+            planned_range, report = None, find(hard)
+        clock.lap("seeds")
 
         similarity = Similarity(inp.query)
         scorer = Scorer(s, reference_time)
@@ -144,34 +132,13 @@ class Retriever:
         for h in hits.values():
             self._score(h, scorer)
         top1 = max((h.similarity for h in hits.values()), default=0.0)
-
         depth, mode_used = self._depth(mode, inp.expand_depth, hints, top1, why)
         relation_filters = inp.relation_filters
         if relation_filters is None and hints.relation_filters is not None and depth:
             relation_filters = hints.relation_filters
-        scope = RelationScope.from_filters(relation_filters)
-
-        frontier_k = min(s.seed_k, max(10, inp.max_results))
-        level_hits = list(hits.values())
-        for level in range(1, depth + 1):
-            frontier = [h for h in sorted(level_hits, key=lambda h: -h.score) if h.kind == "memory"][:frontier_k]
-            if not frontier:
-                break
-            by_id = {h.id: h for h in frontier}
-            neighbours = self.expander.level(group_id, embedding, [h.id for h in frontier], set(hits),
-                                             scope, hard, keep=max(KEEP_PER_LEVEL, 3 * inp.max_results))
-            level_hits = []
-            for n in neighbours:
-                step = min(n.steps, key=lambda st: (0 if st["edge"] in ("CAUSALITY", "REFERENCE") else 1,
-                                                    -by_id[st["from_id"]].score if st["from_id"] in by_id else 0))
-                parent = by_id.get(step["from_id"])
-                path = (parent.path if parent else []) + [PathStep(to_id=n.node["id"], **step)]
-                h = _Hit(id=n.node["id"], kind="memory", node=n.node,
-                         similarity=similarity(n.cosine, n.node.get("text")), distance=level, path=path)
-                self._score(h, scorer)
-                hits[h.id] = h
-                level_hits.append(h)
-        t = lap("expand", t)
+        self._walk(group_id, embedding, hits, depth, RelationScope.from_filters(relation_filters), hard,
+                   similarity, scorer, inp.max_results)
+        clock.lap("expand")
 
         ranked = sorted(hits.values(), key=lambda h: (-h.score, h.distance, h.id))[:inp.max_results]
         memory_ids = [h.id for h in ranked if h.kind == "memory"]
@@ -181,20 +148,66 @@ class Retriever:
                                        per_memory=EVIDENCE_PER_MEMORY):
                 evidence[row["id"]] = row["evidence"]
         results = [self._result(h, evidence.get(h.id, [])) for h in ranked]
-        t = lap("evidence", t)
+        clock.lap("evidence")
 
         if memory_ids:
-            self.recorder.record(group_id, memory_ids)
-        timings["total"] = round((time.perf_counter() - t0) * 1000, 2)
+            self.recorder.record(group_id, memory_ids)          # written later, in the background
         why.extend(report.strategy)
         plan = SearchPlan(planner=getattr(self.planner, "name", type(self.planner).__name__), mode=mode,
-                          depth=depth, relation_filters=[r.value for r in relation_filters] if relation_filters
-                          and depth else None, time_range=planned_range, memory_types=types, subject=subject,
-                          why=why, weights=scorer.weights)
+                          depth=depth, relation_filters=[r.value for r in relation_filters]
+                          if relation_filters and depth else None, time_range=planned_range,
+                          memory_types=hard.types, subject=hard.subject, why=why, weights=scorer.weights)
         return SearchResponse(query=inp.query, group_id=group_id, mode_used=mode_used, plan=plan,
-                              results=results, timings_ms=timings)
+                              results=results, timings_ms=clock.total())
 
     # --- steps --------------------------------------------------------------------------
+    @staticmethod
+    def _filters(inp: SearchInput, hints: PlanHints, reference_time: datetime,
+                 why: list[str]) -> tuple[Filters, Filters, PlannedTimeRange | None]:
+        """(filters for every result, filters for the seeds, the time range used)."""
+        tz = reference_time.tzinfo or timezone.utc
+        types = [t.value for t in inp.memory_types] if inp.memory_types else None
+        subject = subject_key(inp.subject)
+        hard = Filters(include_archived=inp.include_archived, types=types, subject=subject)
+        if inp.time_range and (inp.time_range.start or inp.time_range.end):
+            start = _iso(inp.time_range.start, tz) if inp.time_range.start else None
+            end = _iso(inp.time_range.end, tz) if inp.time_range.end else None
+            hard = Filters(inp.include_archived, types, start, end, subject)
+            return hard, hard, PlannedTimeRange(start=start, end=end, source="argument")
+        if hints.time_range is not None:
+            start, end, matched = hints.time_range
+            why.append(f"time expression {matched!r}: seeds from {start.date()} to {end.date()} (exclusive)")
+            return hard, Filters(inp.include_archived, types, start.isoformat(), end.isoformat(), subject), \
+                PlannedTimeRange(start=start.isoformat(), end=end.isoformat(), source="query", matched=matched)
+        return hard, hard, None
+
+    def _walk(self, group_id: str, embedding: list[float], hits: dict[str, _Hit], depth: int,
+              scope: RelationScope, filters: Filters, similarity: Similarity, scorer: Scorer,
+              max_results: int) -> None:
+        """Breadth-first, one query per level, from the best memories of the level before;
+        adds what it reaches to ``hits`` with its distance and path."""
+        frontier_k = min(self.settings.seed_k, max(10, max_results))
+        level_hits = list(hits.values())
+        for level in range(1, depth + 1):
+            frontier = [h for h in sorted(level_hits, key=lambda h: -h.score) if h.kind == "memory"][:frontier_k]
+            if not frontier:
+                return
+            by_id = {h.id: h for h in frontier}
+            neighbours = self.expander.level(group_id, embedding, [h.id for h in frontier], set(hits), scope,
+                                             filters, keep=max(KEEP_PER_LEVEL, 3 * max_results))
+            level_hits = []
+            for n in neighbours:
+                # an explicit edge beats a shared concept; then the best-scored parent
+                step = min(n.steps, key=lambda st: (0 if st["edge"] in ("CAUSALITY", "REFERENCE") else 1,
+                                                    -by_id[st["from_id"]].score if st["from_id"] in by_id else 0))
+                parent = by_id.get(step["from_id"])
+                path = (parent.path if parent else []) + [PathStep(to_id=n.node["id"], **step)]
+                h = _Hit(id=n.node["id"], kind="memory", node=n.node,
+                         similarity=similarity(n.cosine, n.node.get("text")), distance=level, path=path)
+                self._score(h, scorer)
+                hits[h.id] = h
+                level_hits.append(h)
+
     def _select_seeds(self, candidates: list[Candidate], similarity: Similarity, k: int,
                       why: list[str]) -> dict[str, _Hit]:
         s = self.settings
