@@ -2,17 +2,12 @@
 extracted memories point back to them; a failed extraction is kept and retried, never lost."""
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
-
 import pytest
 
 from graphmem.errors import ExtractionError, ValidationError
 from graphmem.ingest.jobs import job_counts
-from graphmem.ingest.models import ExtractionPlan, PlannedMemory
 from graphmem.ingest.pipeline import Ingestor
 from graphmem.ingest.rules import RuleExtractor
-
-TZ = timezone(timedelta(hours=8))
 
 ZH = [
     {"role": "user", "content": "昨晚我失眠了，所以今天很困。", "timestamp": "2025-11-05T09:00:00+08:00"},

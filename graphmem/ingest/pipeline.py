@@ -313,8 +313,6 @@ def _batches(memories: list[PlannedMemory]) -> "OrderedDict[str, list[PlannedMem
 
 
 def _describe(exc: BaseException) -> str:
-    if isinstance(exc, GraphmemError):
-        return f"{type(exc).__name__}: {exc}"
     return f"{type(exc).__name__}: {exc}"
 
 
