@@ -178,10 +178,10 @@ def print_table(console: Any, title: str, scores: Scores, metrics: Sequence[str]
     """
     from rich.table import Table
     table = Table(title=title, title_justify="left", show_lines=False)
-    table.add_column("questions", justify="left")
-    table.add_column("method")
-    for m in metrics:
-        table.add_column(m, justify="right")
+    table.add_column("questions", justify="left", no_wrap=True)
+    table.add_column("method", no_wrap=True)
+    for m in metrics:   # short headers keep 12 columns readable: recall_any@1 -> any@1
+        table.add_column(m.replace("recall_", "").replace("ndcg_any", "ndcg"), justify="right", no_wrap=True)
     for bucket, label in buckets:
         n = scores.count(bucket)
         if not n:

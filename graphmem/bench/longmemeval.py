@@ -173,6 +173,7 @@ def footnotes(report: dict) -> list[str]:
         f"{s['questions']} scored questions ({s['dropped']} dropped: abstention or no gold session); "
         f"{s['turns']} user turns → {s['episodes']} episodes (long turns split), {s['memories']} memories and "
         f"{s['links']} links extracted (extractor: {s['extractor']}).",
+        "any@k / all@k: recall_any / recall_all of the gold sessions in the top k sessions; ndcg@k: ndcg_any@k.",
         "dense: cosine over user-turn embeddings (same model); bm25: BM25Okapi over lower-cased \\w+ tokens; a "
         f"session ranks by its best user turn. graphmem: search_memories(max_results={report['max_results']}) "
         "mapped to sessions through evidence episodes.",
