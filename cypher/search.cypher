@@ -149,6 +149,41 @@ CALL (e) {
 RETURN e {.id, .group_id, .content, .timestamp, .session_id, .speaker, .role, .importance} AS episode,
        bm25, vector.similarity.cosine(e.embedding, $embedding) AS score, extracted, memories;
 
+// name: search_memory_sources
+// The turns each memory in $ids was extracted from, with their cosine: a memory drawn from a
+// conversation is ranked with what was actually said.
+UNWIND $ids AS mid
+MATCH (m:Memory {id: mid})-[:EXTRACTED_FROM]->(e:Episode)
+WHERE m.group_id = $group_id AND e.group_id = $group_id AND e.embedding IS NOT NULL
+RETURN mid AS of, e {.id, .group_id, .content, .timestamp, .session_id, .speaker, .role, .importance} AS episode,
+       vector.similarity.cosine(e.embedding, $embedding) AS score;
+
+// name: search_episode_neighbours
+// The turns right before and after each matched turn in $ids (its session's NEXT chain), with
+// their cosine and the memories extracted from them that pass the filters (as in
+// search_episode_scan): a turn is read in its context. `new` is true for a neighbour that was
+// not itself matched.
+UNWIND $ids AS eid
+MATCH (e:Episode {id: eid})-[:NEXT]-(n:Episode)
+WHERE e.group_id = $group_id AND n.group_id = $group_id AND n.embedding IS NOT NULL
+  AND ($start IS NULL OR datetime(n.timestamp) >= datetime($start))
+  AND ($end IS NULL OR datetime(n.timestamp) < datetime($end))
+CALL (n) {
+  OPTIONAL MATCH (m:Memory)-[:EXTRACTED_FROM]->(n)
+  WHERE m.group_id = $group_id
+  WITH collect(m) AS linked
+  RETURN size(linked) AS extracted,
+         [m IN linked WHERE ($include_archived OR m.status <> 'archived')
+                     AND ($types IS NULL OR m.memory_type IN $types)
+                     AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
+          | {memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
+                        .access_count, .last_accessed_at},
+             score: vector.similarity.cosine(m.embedding, $embedding)}] AS memories
+}
+RETURN eid AS of, NOT n.id IN $ids AS new,
+       n {.id, .group_id, .content, .timestamp, .session_id, .speaker, .role, .importance} AS episode,
+       vector.similarity.cosine(n.embedding, $embedding) AS score, extracted, memories;
+
 // name: search_expand
 // One level of the breadth-first walk: the memories one hop from $frontier, not yet $seen
 // ($seen holds the frontier too). Hops: CAUSALITY/REFERENCE edges in either direction

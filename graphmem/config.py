@@ -67,7 +67,25 @@ class ResolutionSettings(_Section):
     candidates: int = 5
 
 
+class WeightProfile(_Section):
+    """The five weights of the score (seed 004 §5.2), under a name a search can ask for."""
+    alpha_similarity: float = Field(ge=0)
+    beta_importance: float = Field(ge=0)
+    gamma_distance: float = Field(ge=0)
+    delta_time: float = Field(ge=0)
+    epsilon_access: float = Field(ge=0)
+
+
+def _default_profiles() -> dict[str, WeightProfile]:
+    # "recall": for finding what was said, whenever it was said (question answering over a
+    # conversation history): relevance first; age and popularity do not decide.
+    return {"recall": WeightProfile(alpha_similarity=0.85, beta_importance=0.05, gamma_distance=0.1,
+                                    delta_time=0.0, epsilon_access=0.0)}
+
+
 class RetrievalSettings(_Section):
+    """The score's weights (``alpha``..``epsilon``: the "default" profile; other named
+    profiles in ``profiles``), decay rates, and how seeds and the walk are chosen."""
     alpha_similarity: float = 0.4
     beta_importance: float = 0.2
     gamma_distance: float = 0.2
@@ -85,6 +103,24 @@ class RetrievalSettings(_Section):
     deep_threshold: float = 0.7
     default_mode: Literal["auto", "fast", "deep"] = "auto"
     max_expand_depth: int = 2
+    lexical_weight: float = Field(0.3, ge=0, le=1)    # share of BM25 in an English query's similarity
+    context_weight: float = Field(0.3, ge=0, le=1)    # share of its neighbour turns in an episode's similarity
+    profiles: dict[str, WeightProfile] = Field(default_factory=_default_profiles)
+
+    def weights(self, profile: str = "default") -> WeightProfile:
+        """The weights of a named profile; "default" is alpha..epsilon above."""
+        if profile == "default":
+            return WeightProfile(alpha_similarity=self.alpha_similarity, beta_importance=self.beta_importance,
+                                 gamma_distance=self.gamma_distance, delta_time=self.delta_time,
+                                 epsilon_access=self.epsilon_access)
+        profiles = {**_default_profiles(), **self.profiles}     # a config adds to the built-in ones
+        if profile not in profiles:
+            from .errors import ValidationError
+            allowed = ["default", *sorted(profiles)]
+            raise ValidationError(f"profile: unknown score profile {profile!r}; allowed: {', '.join(allowed)} "
+                                  f"(define more under [retrieval.profiles.<name>] in graphmem.toml)",
+                                  field="profile", allowed=allowed)
+        return profiles[profile]
 
 
 class LLMSettings(_Section):

@@ -204,7 +204,7 @@ class MemoryGraph:
                         time_range: dict | None = None, max_results: int = 10, expand_depth: int = 1,
                         mode: str | None = None, relation_filters: list[str] | None = None,
                         subject: str | None = None, include_archived: bool = False,
-                        reference_time: datetime | str | None = None) -> Any:
+                        reference_time: datetime | str | None = None, profile: str = "default") -> Any:
         """Hybrid seeds, Cypher BFS expansion, weighted score (seed 004 §4.4, §5.2).
 
         Returns a ``SearchResponse``: the plan (depth, relation filters, time range and why),
@@ -216,7 +216,8 @@ class MemoryGraph:
                                      "max_results": max_results, "expand_depth": expand_depth,
                                      "mode": mode or self.settings.retrieval.default_mode,
                                      "relation_filters": relation_filters, "subject": subject,
-                                     "include_archived": include_archived})
+                                     "include_archived": include_archived, "profile": profile})
+        self.settings.retrieval.weights(inp.profile)        # an unknown profile is refused before any work
         self.ensure_schema()
         return self._get_retriever().search(group_id, inp, as_reference_time(reference_time))
 

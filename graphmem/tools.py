@@ -131,6 +131,9 @@ SEARCH_MEMORIES = {
                                      "description": "only follow these relations when expanding, e.g. ['导致'] for 'why'"},
                 "subject": {"type": "string", "maxLength": MAX_NAME,
                             "description": "only memories about this subject, e.g. '小明' or '我'"},
+                "profile": {"type": "string", "default": "default",
+                            "description": "score weights: 'default' (relevance, importance, recency and use), "
+                                           "'recall' (relevance only: anything ever said, however old)"},
             },
             "required": ["query"],
             "additionalProperties": False,

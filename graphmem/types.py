@@ -227,6 +227,7 @@ class SearchInput(_Input):
     relation_filters: list[RelationType] | None = None
     subject: str | None = None
     include_archived: bool = False
+    profile: str = Field("default", min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.-]+$")
 
     @field_validator("query", mode="before")
     @classmethod
@@ -370,7 +371,7 @@ class MemoryRecord(BaseModel):
 class ScoreParts(BaseModel):
     """The unweighted parts of a result's score, each in [0, 1]; score = Σ weight · part
     with the weights in ``SearchPlan.weights`` (seed 004 §5.2)."""
-    similarity: float       # to the query (cosine; blended with lexical overlap for CJK queries)
+    similarity: float       # to the query: cosine blended with BM25 / lexical overlap (see retriever/score.py)
     importance: float
     distance: float         # 1 / (1 + hops from a seed)
     time_decay: float       # exp(-λ_type · days since occurred_at, or created_at)
@@ -443,6 +444,7 @@ class SearchPlan(BaseModel):
     memory_types: list[str] | None = None
     subject: str | None = None
     why: list[str] = Field(default_factory=list)
+    profile: str = "default"
     weights: dict[str, float] = Field(default_factory=dict)
 
 

@@ -306,6 +306,37 @@ def test_the_async_api_searches_the_same_way(async_graph, graph, group_id):
     assert ids(response)[0] == memory
 
 
+def test_the_recall_profile_ranks_by_relevance_whatever_the_age(graph, group_id):
+    old = write(graph, group_id, "I", "event", "adopted", "a grey cat named Pixel", {"time": "2023-01-15"})
+    new = write(graph, group_id, "I", "event", "fed", "the neighbour's cat", importance=0.9)
+    query = "when did I adopt my cat Pixel"
+    default = graph.search_memories(group_id, query, mode="fast", reference_time=EVENING)
+    recall = graph.search_memories(group_id, query, mode="fast", reference_time=EVENING, profile="recall")
+
+    # the default weights let a recent, important memory win; recall asks only what answers
+    assert ids(default)[0] == new and ids(recall)[0] == old
+    assert recall.plan.profile == "recall" and recall.plan.weights["time_decay"] == 0.0
+    assert default.plan.weights == {"similarity": 0.4, "importance": 0.2, "distance": 0.2, "time_decay": 0.1,
+                                    "access": 0.1}
+    with pytest.raises(ValidationError) as err:
+        graph.search_memories(group_id, query, profile="fastest")
+    assert err.value.field == "profile" and err.value.allowed == ["default", "recall"]
+
+
+def test_a_profile_from_the_config_is_used(make_settings, graph, group_id):
+    from graphmem.graph import MemoryGraph
+    settings = make_settings(retrieval={"profiles": {"fresh": {"alpha_similarity": 0.1, "beta_importance": 0.0,
+                                                               "gamma_distance": 0.0, "delta_time": 0.9,
+                                                               "epsilon_access": 0.0}}})
+    old = write(graph, group_id, "I", "event", "adopted", "a grey cat named Pixel", {"time": "2023-01-15"})
+    new = write(graph, group_id, "I", "event", "fed", "the neighbour's cat")
+    with MemoryGraph(settings, embedder=graph.embedder) as other:
+        fresh = other.search_memories(group_id, "my cat Pixel", mode="fast", reference_time=EVENING, profile="fresh")
+        recall = other.search_memories(group_id, "my cat Pixel", mode="fast", reference_time=EVENING,
+                                       profile="recall")          # the built-in profiles stay
+    assert ids(fresh)[0] == new and ids(recall)[0] == old
+
+
 # --- episodes -------------------------------------------------------------------------------------
 
 def add_episode(graph, group_id, content, memory_ids=(), session="s1", speaker="Caroline", when=MORNING):
@@ -332,6 +363,36 @@ def test_episodes_are_evidence_and_answer_when_nothing_was_extracted(graph, grou
     assert "episode_vector" in top.seed_sources and top.evidence[0].content.startswith("My dog Biscuit")
     typed = graph.search_memories(group_id, "what trick did the dog learn?", memory_types=["fact"], mode="fast")
     assert all(r.kind == "memory" for r in typed.results)
+
+
+def test_an_answer_is_found_next_to_the_turn_that_names_the_topic(make_settings, graph, group_id):
+    from graphmem.graph import MemoryGraph
+    turns = [{"role": "user", "speaker": "Mel", "content": "Guess what, we finally adopted a puppy from the shelter!"},
+             {"role": "user", "speaker": "Jo", "content": "No way! What did you call the little one?"},
+             {"role": "user", "speaker": "Mel", "content": "Biscuit, after my grandpa's favourite snack."},
+             {"role": "user", "speaker": "Jo", "content": "Love it. I spent the weekend repainting my kitchen."},
+             {"role": "user", "speaker": "Mel", "content": "Which colour did you choose in the end?"},
+             {"role": "user", "speaker": "Jo", "content": "A pale sage green, it looks so calm now."}]
+    graph.ingest(group_id, turns, session_id="s1", extractor="none", reference_time=MORNING)
+    query, answer = "What name did Mel give the puppy she adopted?", "Biscuit, after my grandpa's favourite snack."
+    with_context = graph.search_memories(group_id, query, mode="fast", reference_time=EVENING, profile="recall")
+    with MemoryGraph(make_settings(retrieval={"context_weight": 0.0}), embedder=graph.embedder) as alone:
+        without = alone.search_memories(group_id, query, mode="fast", reference_time=EVENING, profile="recall")
+
+    def found(response):
+        return next((i, r) for i, r in enumerate(response.results) if r.text == answer)
+    rank, hit = found(with_context)
+    rank_alone, hit_alone = found(without)
+    # the answer names no puppy: the turns around it (the puppy, "what did you call") lift it
+    assert rank < 3 and rank <= rank_alone
+    assert hit.score_parts.similarity > hit_alone.score_parts.similarity
+
+
+def test_question_words_do_not_decide_a_lexical_match():
+    from graphmem.textsim import content_words
+    assert content_words("What did Caroline do after the parade?") == "Caroline parade"
+    assert content_words("Who is it?") == "Who is it?"               # nothing left: the text itself
+    assert content_words("我为什么今天不开心？") == "我为什么今天不开心"
 
 
 # --- tenant isolation -----------------------------------------------------------------------------

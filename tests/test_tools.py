@@ -33,7 +33,7 @@ def test_tools_are_openai_function_schemas_matching_the_seed():
     assert link["properties"]["relation_type"]["enum"][:6] == ["因为", "所以", "导致", "引用", "基于", "相关"]
     search = schema("search_memories")["parameters"]
     assert {"query", "memory_types", "time_range", "max_results", "expand_depth", "mode", "relation_filters",
-            "subject"} == set(search["properties"])
+            "subject", "profile"} == set(search["properties"])
     assert schema("update_memory_importance")["parameters"]["required"] == ["importance"]
     assert graphmem.TOOLS is TOOLS and graphmem.dispatch is dispatch
 

@@ -111,7 +111,7 @@ def load(path: str | Path) -> list[Sample]:
 
 def run(graph: Any, path: str | Path, *, limit: int | None = None, max_results: int = 50,
         embedder: Any = None, progress: Callable[[str, int, int], None] | None = None,
-        keep_groups: bool = False, extractor: str = "rules") -> dict:
+        keep_groups: bool = False, extractor: str = "rules", profile: str = "recall") -> dict:
     """Run the benchmark; return the figures (see ``report``)."""
     started = time.perf_counter()
     samples = load(path)[:limit] if limit else load(path)
@@ -164,7 +164,7 @@ def run(graph: Any, path: str | Path, *, limit: int | None = None, max_results: 
                     fused = rrf([dense, lexical])
                     try:
                         response = graph.search_memories(group, q.question, max_results=max_results,
-                                                         reference_time=sample.last_time)
+                                                         reference_time=sample.last_time, profile=profile)
                         found = dedupe(to_turn[e] for e in result_episode_ids(response) if e in to_turn)
                     except Exception:  # noqa: BLE001 - counted and reported; the ranking is filled
                         stats["search_errors"] += 1
@@ -189,6 +189,7 @@ def run(graph: Any, path: str | Path, *, limit: int | None = None, max_results: 
     stats["timings_s"] = {k: round(v, 1) for k, v in stats["timings_s"].items()}
     stats["seconds"] = round(time.perf_counter() - started, 1)
     stats["extractor"] = extractor
+    stats["profile"] = profile
     return report_dict(scores, stats, [s.sample_id for s in samples], max_results)
 
 
@@ -216,7 +217,7 @@ def footnotes(report: dict) -> list[str]:
         f"{len(report['conversations'])} conversations, {s['turns']} turns → {s['episodes']} episodes, "
         f"{s['memories']} memories and {s['links']} links extracted (extractor: {s['extractor']}).",
         "dense: cosine over 'Speaker: text' embeddings (same model); bm25: BM25Okapi over lower-cased \\w+ tokens; "
-        f"graphmem: search_memories(max_results={report['max_results']}) mapped to turns through evidence episodes.",
+        f"graphmem: search_memories(max_results={report['max_results']}, profile={s['profile']!r}) mapped to turns through evidence episodes.",
         f"graphmem returned {s['graphmem_turns_returned'] / q:.1f} turns per question on average; where it returned "
         f"fewer than k, the ranking was filled with the dense+BM25 fused (RRF) ranking so every method is scored at "
         f"the same k ({s['filled_questions']} questions filled; {s['filled_top10'] / q:.2f} of the top 10 per "

@@ -83,7 +83,7 @@ def load(path: str | Path) -> tuple[list[Item], int]:
 
 def run(graph: Any, path: str | Path, *, limit: int | None = None, max_results: int = 50,
         embedder: Any = None, progress: Callable[[str, int, int], None] | None = None,
-        keep_groups: bool = False, extractor: str = "rules") -> dict:
+        keep_groups: bool = False, extractor: str = "rules", profile: str = "recall") -> dict:
     started = time.perf_counter()
     items, dropped = load(path)
     if limit:
@@ -131,7 +131,7 @@ def run(graph: Any, path: str | Path, *, limit: int | None = None, max_results: 
                 fused = rrf([dense, lexical])
                 try:
                     response = graph.search_memories(group, item.question, max_results=max_results,
-                                                     reference_time=item.question_date)
+                                                     reference_time=item.question_date, profile=profile)
                     found = dedupe(to_session[e] for e in result_episode_ids(response) if e in to_session)
                 except Exception:  # noqa: BLE001 - counted and reported; the ranking is filled
                     stats["search_errors"] += 1
@@ -153,6 +153,7 @@ def run(graph: Any, path: str | Path, *, limit: int | None = None, max_results: 
             if progress:
                 progress("questions", i + 1, len(items))
     stats["extractor"] = extractor
+    stats["profile"] = profile
     stats["timings_s"] = {k: round(v, 1) for k, v in stats["timings_s"].items()}
     stats["seconds"] = round(time.perf_counter() - started, 1)
     types = sorted({it.question_type for it in items})
@@ -175,7 +176,8 @@ def footnotes(report: dict) -> list[str]:
         f"{s['links']} links extracted (extractor: {s['extractor']}).",
         "any@k / all@k: recall_any / recall_all of the gold sessions in the top k sessions; ndcg@k: ndcg_any@k.",
         "dense: cosine over user-turn embeddings (same model); bm25: BM25Okapi over lower-cased \\w+ tokens; a "
-        f"session ranks by its best user turn. graphmem: search_memories(max_results={report['max_results']}) "
+        f"session ranks by its best user turn. graphmem: search_memories(max_results={report['max_results']}, "
+        f"profile={s['profile']!r}) "
         "mapped to sessions through evidence episodes.",
         f"graphmem returned {s['graphmem_sessions_returned'] / q:.1f} sessions per question on average; where it "
         f"returned fewer than k, the ranking was filled with the dense+BM25 fused (RRF) session ranking so every "

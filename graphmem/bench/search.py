@@ -10,7 +10,8 @@ computed: a vocabulary of ~5,000 distinct names, verbs and things is embedded on
 memory's vector is the normalised weighted sum of its subject's, topic's and object's plus
 a little noise — so 100,000 memories take minutes to build, not hours. Everything is
 written with UNWIND batches straight into one benchmark group (cypher/search.cypher,
-``synthetic_*``), and deleted afterwards unless ``keep``.
+``synthetic_*``), and deleted afterwards unless ``keep``; a kept group of the right size
+(``bench-search-n<size>-s<seed>``) is reused by the next run instead of rebuilt.
 
 Measured, per size: end-to-end latency of ``search_memories`` (query embedding included)
 at expand_depth 0 (fast), 1 and 2 (deep): p50/p95/p99; throughput with concurrent clients

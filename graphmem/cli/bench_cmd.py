@@ -69,7 +69,8 @@ def search(
     clients: int = typer.Option(10, "--clients", min=1, help="Concurrent clients for the throughput run."),
     scan_queries: int = typer.Option(20, "--scan-queries", min=1,
                                      help="Queries timed with the exact scan (it is slow at 100,000)."),
-    keep: bool = typer.Option(False, "--keep", help="Keep the generated graph for the next run."),
+    keep: bool = typer.Option(False, "--keep", help="Keep the generated graph: a later run with the same size "
+                              "and --seed reuses it instead of rebuilding."),
     seed: int = typer.Option(7, "--seed", help="Seed of the synthetic graph and queries."),
     as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
     config: Optional[str] = ConfigOption,
@@ -79,7 +80,9 @@ def search(
     Mem0 search Neo4j) on the same queries, on a deterministic synthetic graph.
 
     Targets on a 2-core machine at 100,000 memories: depth 1 p50 ≤ 50 ms and p99 ≤ 150 ms,
-    depth 2 p50 ≤ 100 ms, ≥ 20× faster than the scan. The graph is deleted afterwards unless --keep.
+    depth 2 p50 ≤ 100 ms, ≥ 20× faster than the scan.
+
+    The graph is deleted afterwards unless --keep. A run that finds a kept graph of the same size and seed (group bench-search-n<size>-s<seed>) reuses it instead of rebuilding (a 100,000 build takes minutes), with the access statistics earlier runs left; without --keep it is deleted at the end.
     """
     from ..bench.search import run_search_bench
     try:
@@ -134,7 +137,7 @@ def _print_search(report: dict) -> None:
 # --- retrieval quality on conversations (graphmem/bench/locomo.py, longmemeval.py) -------------
 
 def _retrieval_bench(kind: str, file: str, limit: Optional[int], max_results: int, as_json: bool,
-                     cache: bool, extractor: str, config: Optional[str]) -> None:
+                     cache: bool, extractor: str, profile: str, config: Optional[str]) -> None:
     import time
 
     from ..bench import common
@@ -149,6 +152,7 @@ def _retrieval_bench(kind: str, file: str, limit: Optional[int], max_results: in
     from ..graph import MemoryGraph
     from ._common import load
     settings = load(config)
+    settings.retrieval.weights(profile)           # an unknown profile fails before anything is loaded
     e = settings.embedding
     embedder = get_embedder(e.model, e.device, e.batch_size)
     if cache:      # the turns, the questions and everything search_memories embeds go through it
@@ -165,7 +169,7 @@ def _retrieval_bench(kind: str, file: str, limit: Optional[int], max_results: in
                 bar.update(task, completed=done, total=total)
         try:
             report = module.run(graph, file, limit=limit, max_results=max_results, embedder=embedder,
-                                progress=progress, extractor=extractor)
+                                progress=progress, extractor=extractor, profile=profile)
         finally:
             if bar is not None:
                 bar.stop()
@@ -200,6 +204,8 @@ def locomo(
                                help="Keep turn embeddings in ~/.cache/graphmem/bench so re-runs skip embedding."),
     extractor: str = typer.Option("rules", "--extractor", help="rules (the benchmark's setting) or none (episodes "
                                   "only, to see what extraction adds)."),
+    profile: str = typer.Option("recall", "--profile", help="Score profile of the searches: recall (relevance "
+                                "only: the questions ask about any time) or default (the agent-memory weights)."),
     config: Optional[str] = ConfigOption,
 ) -> None:
     """LoCoMo turn-level evidence recall@5/10/25/50, overall and per category: graphmem vs dense vs BM25.
@@ -208,7 +214,7 @@ def locomo(
     sessions' real dates), every question is asked through search_memories, and the results are
     mapped to turn ids through their evidence episodes. Offline; no LLM. The groups are deleted.
     """
-    _retrieval_bench("locomo", file, limit, max_results, as_json, cache, extractor, config)
+    _retrieval_bench("locomo", file, limit, max_results, as_json, cache, extractor, profile, config)
 
 
 @app.command("longmemeval")
@@ -221,6 +227,8 @@ def longmemeval(
                                help="Keep turn embeddings in ~/.cache/graphmem/bench so re-runs skip embedding."),
     extractor: str = typer.Option("rules", "--extractor", help="rules (the benchmark's setting) or none (episodes "
                                   "only, to see what extraction adds)."),
+    profile: str = typer.Option("recall", "--profile", help="Score profile of the searches: recall (relevance "
+                                "only: the questions ask about any time) or default (the agent-memory weights)."),
     config: Optional[str] = ConfigOption,
 ) -> None:
     """LongMemEval-S session recall_any/recall_all/ndcg_any @1/3/5/10, overall and per question type.
@@ -229,4 +237,4 @@ def longmemeval(
     abstention questions dropped. Each haystack is ingested into its own throw-away group
     (rule-based extractor, real dates), asked through search_memories, then deleted.
     """
-    _retrieval_bench("longmemeval", file, limit, max_results, as_json, cache, extractor, config)
+    _retrieval_bench("longmemeval", file, limit, max_results, as_json, cache, extractor, profile, config)

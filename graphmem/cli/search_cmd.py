@@ -65,6 +65,8 @@ def search(
                                           help="Only memories about this subject (我/I for the user)."),
     archived: bool = typer.Option(False, "--archived", help="Include archived (forgotten) memories."),
     at: Optional[str] = typer.Option(None, "--at", help="Reference time (ISO) for 'today', 'last week' and decay."),
+    profile: str = typer.Option("default", "--profile", "-p", help="Score weights: default (relevance, "
+                                "importance, recency, use) or recall (relevance only), or one from the config."),
     json_output: bool = typer.Option(False, "--json", help="Print the full response as JSON."),
     config: Optional[str] = ConfigOption,
 ) -> None:
@@ -88,7 +90,7 @@ def search(
         response = graph.search_memories(group, query, memory_types=types or None, time_range=time_range,
                                          max_results=max_results, expand_depth=depth, mode=mode,
                                          relation_filters=relations or None, subject=subject,
-                                         include_archived=archived, reference_time=reference)
+                                         include_archived=archived, reference_time=reference, profile=profile)
     if json_output:
         print_json(response.model_dump(mode="json"))
         return

@@ -1,13 +1,17 @@
 """The Retriever: plan → seeds → expand → score → evidence (seed 004 §4.4, §5.2, §12.3).
 
 1. plan (``plan.py``): mode and depth, relation filters, a time range read from the query;
-2. seeds (``seeds.py``): vector + fulltext (+ episodes), fused by RRF. A candidate seeds the
-   walk when its similarity reaches ``retrieval.seed_min_similarity`` (or its words cover
-   half the query's); when none does, the three most similar still do, so a group with
-   memories never answers with nothing. At most max(``retrieval.seed_k``, max_results) seeds;
+2. seeds (``seeds.py``): vector + fulltext (+ episodes and the turns around them), merged;
+   each candidate's similarity blends cosine with BM25 (``score.Similarity``), a turn is read
+   with its neighbours, and a memory extracted from turns is ranked at the mean of its own
+   similarity and the best of theirs (what it says, and what was said).
+   The most similar seed the walk when their similarity reaches ``retrieval.seed_min_similarity``
+   (or their words cover half the query's); when none does, the three most similar still do, so
+   a group with memories never answers with nothing. At most max(``retrieval.seed_k``, max_results);
 3. expand (``expand.py``): breadth-first, one Cypher query per level, up to the planned depth;
 4. score (``score.py``): α·similarity + β·importance + γ·1/(1+distance) + δ·time_decay +
-   ε·access, parts kept on every result; the best ``max_results`` are returned;
+   ε·access with the weights of the profile asked for ("default", "recall", or one from the
+   config), parts kept on every result; the best ``max_results`` are returned;
 5. evidence: the episodes each returned memory was extracted from (only when the group has
    episodes), and access statistics handed to the background recorder (``access.py``).
 
@@ -35,7 +39,7 @@ from .access import AccessRecorder
 from .expand import Expander, RelationScope
 from .plan import PlanHints, QueryPlanner, RulePlanner
 from .score import Scorer, Similarity
-from .seeds import Candidate, Filters, SeedFinder
+from .seeds import Filters, SeedFinder, SeedReport
 
 LEXICAL_SEED = 0.5          # a candidate whose words cover this share of the query's seeds the walk
 FALLBACK_SEEDS = 3
@@ -113,10 +117,12 @@ class Retriever:
         hard, seed_filters, planned_range = self._filters(inp, hints, reference_time, why)
         clock.lap("plan")
 
+        # the probe does not need the embedding: it runs while the query is embedded
+        probing = self.store.submit("search_probe", group_id=group_id, cap=s.exact_scan_limit + 1)
         embedding = self.embedder.embed([inp.query])[0]
         clock.lap("embed")
 
-        probe = self.store.read("search_probe", group_id=group_id, cap=s.exact_scan_limit + 1)[0]
+        probe = probing.result()[0]
         k = max(s.seed_k, inp.max_results)
         find = lambda filters: self.seeds.find(group_id, inp.query, embedding, filters, k,  # noqa: E731
                                                probe["memories"], probe["episodes"], hard.types is None)
@@ -126,9 +132,9 @@ class Retriever:
             planned_range, report = None, find(hard)
         clock.lap("seeds")
 
-        similarity = Similarity(inp.query)
-        scorer = Scorer(s, reference_time)
-        hits = self._select_seeds(report.candidates, similarity, k, why)
+        similarity = Similarity(inp.query, s.lexical_weight, s.context_weight)
+        scorer = Scorer(s, reference_time, inp.profile)
+        hits = self._select_seeds(report, similarity, k, why)
         for h in hits.values():
             self._score(h, scorer)
         top1 = max((h.similarity for h in hits.values()), default=0.0)
@@ -156,7 +162,8 @@ class Retriever:
         plan = SearchPlan(planner=getattr(self.planner, "name", type(self.planner).__name__), mode=mode,
                           depth=depth, relation_filters=[r.value for r in relation_filters]
                           if relation_filters and depth else None, time_range=planned_range,
-                          memory_types=hard.types, subject=hard.subject, why=why, weights=scorer.weights)
+                          memory_types=hard.types, subject=hard.subject, why=why, profile=inp.profile,
+                          weights=scorer.weights)
         return SearchResponse(query=inp.query, group_id=group_id, mode_used=mode_used, plan=plan,
                               results=results, timings_ms=clock.total())
 
@@ -208,14 +215,27 @@ class Retriever:
                 hits[h.id] = h
                 level_hits.append(h)
 
-    def _select_seeds(self, candidates: list[Candidate], similarity: Similarity, k: int,
+    def _select_seeds(self, report: SeedReport, similarity: Similarity, k: int,
                       why: list[str]) -> dict[str, _Hit]:
+        """The candidates most similar to the query, up to k: turns read in context, a memory
+        extracted from turns at the mean of its own similarity and the best of theirs."""
         s = self.settings
-        scored = [(c, similarity(c.cosine, c.text)) for c in candidates]
+        own = {t.id: similarity(t.cosine, t.text, t.bm25) for t in report.turns.values()}
+        in_context = {tid: similarity.in_context(own[tid], [own[n] for n in t.neighbours if n in own])
+                      for tid, t in report.turns.items()}
+        scored = []
+        for c in report.candidates:
+            sim = in_context[c.id] if c.kind == "episode" and c.id in in_context \
+                else similarity(c.cosine, c.text, c.bm25)
+            support = [in_context[t] for t in c.support if t in in_context]
+            if support and c.kind == "memory":
+                sim = (sim + max(support)) / 2         # what it says, and what was said when it was formed
+            scored.append((c, sim))
+        scored.sort(key=lambda cs: (-cs[1], -cs[0].rrf))
         chosen = [(c, sim) for c, sim in scored
                   if sim >= s.seed_min_similarity or overlap(similarity.query, c.text) >= LEXICAL_SEED][:k]
         if not chosen and scored:
-            chosen = sorted(scored, key=lambda cs: -cs[1])[:FALLBACK_SEEDS]
+            chosen = scored[:FALLBACK_SEEDS]
             why.append(f"no direct match reaches similarity {s.seed_min_similarity}: "
                        f"starting from the {len(chosen)} closest")
         hits = {}

@@ -1,6 +1,14 @@
-"""The connection to Neo4j: one routing driver, named queries, errors that say what to do."""
+"""The connection to Neo4j: one routing driver, named queries, errors that say what to do.
+
+``submit`` runs a named read on a small thread pool and returns a Future: the read path sends
+round trips that do not depend on each other at the same time (the group probe while the
+query is embedded, fulltext seeds while the vector index answers), so a search waits for the
+slower of them, not their sum.
+"""
 from __future__ import annotations
 
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Callable, TypeVar
 
 import neo4j
@@ -12,6 +20,8 @@ from ..errors import Neo4jUnavailableError
 from .cypher import q
 
 T = TypeVar("T")
+
+READ_THREADS = 16       # concurrent reads submitted by searches (each takes one pooled connection)
 
 
 class Store:
@@ -34,8 +44,14 @@ class Store:
                 notifications_min_severity="OFF")
         except (neo4j_exc.ConfigurationError, ValueError) as exc:
             raise Neo4jUnavailableError(f"invalid Neo4j URI {self.uri!r}: {exc}") from exc
+        self._pool: ThreadPoolExecutor | None = None
+        self._pool_lock = threading.Lock()
 
     def close(self) -> None:
+        with self._pool_lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True)
         self.driver.close()
 
     def verify(self) -> tuple[str, str]:
@@ -73,13 +89,21 @@ class Store:
             if mapped is exc:
                 raise
             raise mapped from exc
-        return [r.data() for r in records]
+        return [_row(r) for r in records]
 
     def read(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
         return self.run(name, **params)
 
     def write(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
         return self.run(name, write=True, **params)
+
+    def submit(self, name: str, /, **params: Any) -> Future[list[dict[str, Any]]]:
+        """``read(name, **params)`` on the read pool; ``.result()`` returns its rows or raises
+        what ``read`` would have raised."""
+        with self._pool_lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(max_workers=READ_THREADS, thread_name_prefix="graphmem-read")
+            return self._pool.submit(self.read, name, **params)
 
     def transaction(self, work: Callable[[neo4j.ManagedTransaction], T], *, write: bool = True) -> T:
         """Run ``work(tx)`` in one managed transaction: all of it commits, or none of it."""
@@ -95,6 +119,33 @@ class Store:
             if mapped is exc:
                 raise
             raise mapped from exc
+
+
+_PLAIN = (str, int, float, bool, type(None))
+
+
+def _plain(value: Any) -> bool:
+    """True when ``value`` holds only strings, numbers, booleans, nulls, lists and maps."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is dict:
+            stack.extend(item.values())
+        elif kind is list:
+            stack.extend(item)
+        elif kind not in _PLAIN:
+            return False
+    return True
+
+
+def _row(record: neo4j.Record) -> dict[str, Any]:
+    """``record.data()``, without its recursive rebuild when every value is already plain (map
+    projections, scalars, lists): on the read path that rebuild cost more than some queries."""
+    values = record.values()
+    if _plain(values):
+        return dict(zip(record.keys(), values))
+    return record.data()
 
 
 def tx_run(tx: neo4j.ManagedTransaction, name: str, /, **params: Any) -> list[dict[str, Any]]:

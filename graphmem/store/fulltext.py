@@ -22,9 +22,12 @@ def escape_terms(text: str, max_terms: int = 64) -> list[str]:
 
 
 def group_query(text: str, group_id: str, field: str = "text") -> str | None:
-    """``field:(a b c) AND group_id:"g"``; None when the text has no searchable term."""
+    """``field:(a b c) AND group_id:"g"^0``; None when the text has no searchable term.
+
+    The group clause filters but adds nothing to the score (boost 0), so a BM25 score is the
+    text's alone and can be compared with the best of its search."""
     terms = escape_terms(text)
     if not terms:
         return None
     group = _SPECIAL.sub(r"\\\1", group_id)
-    return f'{field}:({" ".join(terms)}) AND group_id:"{group}"'
+    return f'{field}:({" ".join(terms)}) AND group_id:"{group}"^0'
