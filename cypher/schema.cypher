@@ -92,6 +92,13 @@ OPTIONS {indexConfig: {`fulltext.analyzer`: 'cjk'}};
 CREATE FULLTEXT INDEX episode_content IF NOT EXISTS FOR (n:Episode) ON EACH [n.content, n.group_id]
 OPTIONS {indexConfig: {`fulltext.analyzer`: 'cjk'}};
 
+// name: schema_episode_fulltext_english
+// English turns: the `english` analyzer stems (research / researching / researched) and drops
+// stop words, which cjk does not. The speaker's name is indexed beside the content, so a
+// question that names a person matches what that person said. Queried for queries without CJK.
+CREATE FULLTEXT INDEX episode_content_english IF NOT EXISTS FOR (n:Episode) ON EACH [n.content, n.speaker, n.group_id]
+OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}};
+
 // name: schema_concept_fulltext
 CREATE FULLTEXT INDEX concept_name IF NOT EXISTS FOR (n:Subject|Topic|Object) ON EACH [n.name, n.group_id]
 OPTIONS {indexConfig: {`fulltext.analyzer`: 'cjk'}};

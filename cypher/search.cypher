@@ -127,8 +127,10 @@ CALL (rows) {
 RETURN size(rows) AS returned, hits;
 
 // name: search_episode_fulltext
-// BM25 over episode contents (cjk analyzer), narrowed to the group in Lucene and here.
-CALL db.index.fulltext.queryNodes('episode_content', $lucene, {limit: $fetch}) YIELD node AS e, score AS bm25
+// BM25 over episode contents, narrowed to the group in Lucene and here. $index is
+// 'episode_content' (cjk analyzer) or 'episode_content_english' (stemmed, with the speaker),
+// chosen in code (retriever/seeds.py), never from user input.
+CALL db.index.fulltext.queryNodes($index, $lucene, {limit: $fetch}) YIELD node AS e, score AS bm25
 WITH e, bm25
 WHERE e.group_id = $group_id
   AND ($start IS NULL OR datetime(e.timestamp) >= datetime($start))

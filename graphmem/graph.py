@@ -18,7 +18,7 @@ from .config import Settings, load_settings
 from .embed import Embedder, get_embedder
 from .errors import NotFoundError, ValidationError
 from .store.driver import Store
-from .store.schema import SchemaReport, check_compatible, install_schema
+from .store.schema import SchemaReport, check_compatible, install_schema, is_current
 from .types import (CreateResult, LinkInput, LinkResult, MemoryInput, MemoryRecord, MemoryStatus,
                     MemoryType, SearchInput, _importance, parse_memory_type, validate, validate_group_id,
                     validate_optional_id)
@@ -89,7 +89,8 @@ class MemoryGraph:
             return
         with self._schema_lock:
             if not self._schema_checked:
-                if check_compatible(self.store, self.embedder.name, self.embedder.dimension) is None:
+                # missing, or from an older graphmem: create what is missing (never drops anything)
+                if not is_current(check_compatible(self.store, self.embedder.name, self.embedder.dimension)):
                     install_schema(self.store, self.embedder.name, self.embedder.dimension)
                 self._schema_checked = True
 
@@ -230,9 +231,12 @@ class MemoryGraph:
         return self._retriever
 
     def stats(self, group_id: str | None = None) -> dict:
-        """Counts by type and status, nodes and edges by label (one group, or all)."""
+        """Counts by type and status, nodes and edges by label, extraction jobs by state (one
+        group, or all)."""
+        from .ingest.jobs import job_counts
         from .retriever.stats import graph_stats
-        return graph_stats(self.store, None if group_id is None else validate_group_id(group_id))
+        group = None if group_id is None else validate_group_id(group_id)
+        return {**graph_stats(self.store, group), "extraction_jobs": job_counts(self.store, group)}
 
     # --- conversations (graphmem/ingest) -----------------------------------------------------
     def ingest(self, group_id: str, messages: list[dict] | None = None, text: str | None = None, *,

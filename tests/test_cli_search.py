@@ -97,3 +97,21 @@ def test_stats_counts_by_type_status_label_and_edge(cli, group_id, scenario):
     assert f"2 memories in group '{group_id}'" in text.output
     assert ["EVENT", "1", "1"] in rows and ["FACT", "1", "1"] in rows          # type, staged, total
     assert ["Memory", "2"] in rows and ["Subject", "1"] in rows and ["CAUSALITY", "1"] in rows
+
+
+def test_stats_shows_extraction_jobs_waiting_for_a_retry(cli, graph, group_id):
+    from graphmem.errors import ExtractionError
+    from graphmem.ingest.pipeline import Ingestor
+
+    class Down:
+        name = "down"
+
+        def extract(self, episodes):
+            raise ExtractionError("endpoint unreachable")
+
+    Ingestor(graph, backoff_base_s=3600).ingest(group_id, [{"role": "user", "content": "I live in Lyon."}],
+                                                session_id="s1", extractor=Down())
+    data = json.loads(cli("stats", "--group", group_id, "--json").output)
+    assert data["extraction_jobs"]["pending"] == 1 and data["extraction_jobs"]["done"] == 0
+    text = cli("stats", "--group", group_id).output
+    assert "extraction jobs: pending 1" in text and "graphmem extract --retry" in text

@@ -137,6 +137,7 @@ def test_a_job_that_keeps_failing_ends_failed_and_visible(graph, group_id):
     [job] = ingestor.queue.list(group_id, state="failed")
     assert job["attempts"] == 2 and "boom 2" in job["last_error"]
     assert job_counts(graph.store, group_id)["failed"] == 1
+    assert graph.stats(group_id)["extraction_jobs"]["failed"] == 1      # what `graphmem stats` shows
     assert ingestor.retry(group_id, force=True).attempted == 0           # failed jobs stay put
     assert len(episodes(graph, group_id)) == 2
 

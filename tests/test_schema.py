@@ -9,7 +9,7 @@ import pytest
 
 from graphmem.errors import SchemaMismatchError
 from graphmem.graph import MemoryGraph
-from graphmem.store.schema import install_schema
+from graphmem.store.schema import SCHEMA_VERSION, install_schema
 
 
 class OtherModel:
@@ -40,7 +40,7 @@ def test_init_twice_changes_nothing(graph):
     dims = {r["name"]: r["dimension"] for r in graph.store.read("vector_index_dimensions")}
     assert dims["memory_embedding"] == graph.embedder.dimension == 384
     meta = graph.store.read("meta_read")[0]
-    assert meta == {"schema_version": 1, "model": graph.embedder.name, "dimension": 384}
+    assert meta == {"schema_version": SCHEMA_VERSION, "model": graph.embedder.name, "dimension": 384}
 
 
 def test_fulltext_index_uses_cjk_analyzer(graph):
@@ -48,6 +48,18 @@ def test_fulltext_index_uses_cjk_analyzer(graph):
                                 "options.indexConfig.`fulltext.analyzer` AS analyzer")
     analyzers = {r["name"]: r["analyzer"] for r in rows}
     assert analyzers["memory_text"] == analyzers["episode_content"] == "cjk"
+    assert analyzers["episode_content_english"] == "english"
+
+
+def test_a_database_from_an_older_graphmem_gets_the_new_indexes(neo4j_settings, graph):
+    graph.init_schema()
+    graph.store.run_text("DROP INDEX episode_content_english IF EXISTS", write=True)
+    graph.store.write("meta_write", schema_version=1, model=graph.embedder.name, dimension=384)
+    with MemoryGraph(neo4j_settings, embedder=graph.embedder) as upgraded:
+        upgraded.search_memories("t-upgrade", "anything at all", mode="fast")      # first use
+        names = {r["name"] for r in upgraded.store.read("schema_objects")}
+        meta = upgraded.store.read("meta_read")[0]
+    assert "episode_content_english" in names and meta["schema_version"] == SCHEMA_VERSION
 
 
 def test_dimension_mismatch_is_refused_naming_both(neo4j_settings, graph):

@@ -388,6 +388,22 @@ def test_an_answer_is_found_next_to_the_turn_that_names_the_topic(make_settings,
     assert hit.score_parts.similarity > hit_alone.score_parts.similarity
 
 
+def test_an_english_question_matches_other_forms_of_its_words_and_the_speakers_name(graph, group_id):
+    turns = [{"role": "user", "speaker": "Caroline", "content": "Researching adoption agencies has kept me busy lately."},
+             {"role": "user", "speaker": "Melanie", "content": "My research on adoption agencies is only starting."},
+             {"role": "user", "speaker": "Caroline", "content": "The weather was lovely at the lake."},
+             {"role": "user", "speaker": "Melanie", "content": "We baked bread and watched a film on Sunday."}]
+    graph.ingest(group_id, turns, session_id="s1", extractor="none", reference_time=MORNING)
+    response = graph.search_memories(group_id, "What did Caroline research?", mode="fast", reference_time=EVENING,
+                                     profile="recall")
+    fulltext = [r for r in response.results if "episode_fulltext" in r.seed_sources]
+    texts = [r.text for r in fulltext]
+    # "research" finds "Researching" (the cjk analyzer does not stem), and Caroline's own turn
+    # ranks above Melanie's (the speaker is indexed beside the content)
+    assert texts[0] == turns[0]["content"] and turns[1]["content"] in texts
+    assert response.results[0].text == turns[0]["content"]
+
+
 def test_question_words_do_not_decide_a_lexical_match():
     from graphmem.textsim import content_words
     assert content_words("What did Caroline do after the parade?") == "Caroline parade"

@@ -125,7 +125,8 @@ def stats(
     json_output: bool = typer.Option(False, "--json", help="Print JSON."),
     config: Optional[str] = ConfigOption,
 ) -> None:
-    """Memories by type and status; nodes by label and relationships by type."""
+    """Memories by type and status; nodes by label and relationships by type; extraction jobs
+    by state (pending and failed ones are retried by `graphmem extract --retry`)."""
     from ..graph import MemoryGraph
 
     with MemoryGraph(load(config)) as graph:
@@ -145,6 +146,11 @@ def stats(
     for memory_type, total in mem["by_type"].items():
         table.add_row(memory_type, *[str(cells.get((memory_type, s), 0)) for s in statuses], str(total))
     console.print(table)
+    jobs = data.get("extraction_jobs") or {}
+    waiting = jobs.get("pending", 0) + jobs.get("failed", 0)
+    style = "yellow" if waiting else "dim"
+    console.print(f"[{style}]extraction jobs: " + ", ".join(f"{k} {v}" for k, v in jobs.items())
+                  + (" (graphmem extract --retry)" if waiting else "") + f"[/{style}]", highlight=False)
     for title, key in (("nodes by label", "nodes"), ("relationships by type", "edges")):
         console.print(title)
         t = Table()

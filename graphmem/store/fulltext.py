@@ -21,8 +21,9 @@ def escape_terms(text: str, max_terms: int = 64) -> list[str]:
     return terms[:max_terms]
 
 
-def group_query(text: str, group_id: str, field: str = "text") -> str | None:
-    """``field:(a b c) AND group_id:"g"^0``; None when the text has no searchable term.
+def group_query(text: str, group_id: str, field: str | tuple[str, ...] = "text") -> str | None:
+    """``field:(a b c) AND group_id:"g"^0`` (several fields: ``(f1:(…) OR f2:(…)) AND …``);
+    None when the text has no searchable term.
 
     The group clause filters but adds nothing to the score (boost 0), so a BM25 score is the
     text's alone and can be compared with the best of its search."""
@@ -30,4 +31,8 @@ def group_query(text: str, group_id: str, field: str = "text") -> str | None:
     if not terms:
         return None
     group = _SPECIAL.sub(r"\\\1", group_id)
-    return f'{field}:({" ".join(terms)}) AND group_id:"{group}"^0'
+    fields = (field,) if isinstance(field, str) else field
+    text_clause = " OR ".join(f'{f}:({" ".join(terms)})' for f in fields)
+    if len(fields) > 1:
+        text_clause = f"({text_clause})"
+    return f'{text_clause} AND group_id:"{group}"^0'

@@ -7,7 +7,8 @@ from ..errors import SchemaMismatchError
 from .cypher import queries
 from .driver import Store
 
-SCHEMA_VERSION = 1
+# 2: the English fulltext index over episodes (episode_content_english)
+SCHEMA_VERSION = 2
 
 
 @dataclass
@@ -38,6 +39,11 @@ def check_compatible(store: Store, model: str, dimension: int) -> dict | None:
             f"(dimension {dimension}). Set [embedding] model back to {other_model or 'the original model'!r}, "
             f"or re-embed every memory with `graphmem reembed` (to come) before using the new model")
     return meta
+
+
+def is_current(meta: dict | None) -> bool:
+    """True when the database's meta node says the schema of this version is installed."""
+    return bool(meta) and (meta.get("schema_version") or 0) >= SCHEMA_VERSION
 
 
 def install_schema(store: Store, model: str, dimension: int) -> SchemaReport:
