@@ -189,9 +189,13 @@ def _retrieval_bench(kind: str, file: str, limit: Optional[int], max_results: in
         common.print_table(console, "LoCoMo turn-level evidence recall@k (%)", scores, report["metrics"],
                            module.buckets(), scale=100.0, fmt="{:.1f}", footnotes=notes)
     else:
-        common.print_table(console, "LongMemEval-S session-level retrieval", scores, report["metrics"],
-                           [("overall", "overall")] + [(t, t) for t in report["question_types"]],
-                           footnotes=notes)
+        # one table per metric family: twelve columns do not fit a terminal
+        buckets = [("overall", "overall")] + [(t, t) for t in report["question_types"]]
+        families = list(dict.fromkeys(m.split("@")[0] for m in report["metrics"]))
+        for i, family in enumerate(families):
+            common.print_table(console, f"LongMemEval-S session-level {family}@k", scores,
+                               [m for m in report["metrics"] if m.split("@")[0] == family], buckets,
+                               footnotes=notes if i == len(families) - 1 else ())
 
 
 @app.command("locomo")

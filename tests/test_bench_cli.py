@@ -1,0 +1,61 @@
+"""`graphmem bench locomo|longmemeval` end to end on a slice of the dev data, on a real Neo4j:
+the table a reader sees and the JSON a script reads. Retrieval quality itself is a benchmark
+figure (README), not asserted here."""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from graphmem.cli.app import app
+
+BENCH = Path(os.environ.get("GRAPHMEM_BENCH_DATA", Path(__file__).resolve().parents[2] / "shared" / "bench"))
+
+
+@pytest.fixture
+def bench(neo4j_settings, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    config = tmp_path / "graphmem.toml"
+    config.write_text("# empty\n")
+    n = neo4j_settings.neo4j
+    env = {"NEO4J_URI": n.uri, "NEO4J_USER": n.user, "NEO4J_PASSWORD": n.password, "GRAPHMEM_CONFIG": str(config),
+           "XDG_CACHE_HOME": str(tmp_path / "cache"), "COLUMNS": "100"}
+
+    def run(*args: str):
+        result = CliRunner().invoke(app, ["bench", *args], env=env, catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        return result.output
+    return run
+
+
+def _data(name: str) -> Path:
+    path = BENCH / name
+    if not path.exists():
+        pytest.skip(f"{path} not found: set GRAPHMEM_BENCH_DATA to the folder holding the dev data")
+    return path
+
+
+def test_locomo_prints_recall_per_category_for_every_method(bench, neo4j_driver):
+    out = bench("locomo", str(_data("locomo_dev.json")), "--limit", "1", "--no-cache")
+    assert "LoCoMo turn-level evidence recall@k" in out and "1 multi-hop" in out
+    for method in ("dense", "bm25", "graphmem"):
+        assert method in out
+    report = json.loads(bench("locomo", str(_data("locomo_dev.json")), "--limit", "1", "--json", "--no-cache"))
+    overall = report["results"]["overall"]
+    assert report["stats"]["questions"] > 100 and report["stats"]["search_errors"] == 0
+    assert report["unit"] == "percent"
+    assert all(0.0 <= overall[m]["R@10"] <= 100.0 for m in ("dense", "bm25", "graphmem"))
+    assert overall["graphmem"]["R@50"] >= overall["graphmem"]["R@10"]
+    # the throw-away groups are gone
+    left = neo4j_driver.execute_query("MATCH (n) WHERE n.group_id STARTS WITH 'bench-locomo-' RETURN count(n) AS n")
+    assert left.records[0]["n"] == 0
+
+
+def test_longmemeval_prints_session_recall_and_ndcg(bench):
+    out = bench("longmemeval", str(_data("longmemeval_s_dev.json.gz")), "--limit", "2", "--no-cache")
+    for title in ("recall_any@k", "recall_all@k", "ndcg_any@k"):
+        assert f"LongMemEval-S session-level {title}" in out
+    assert "graphmem" in out and "any@1" in out and "…" not in out      # columns are not squashed
