@@ -68,7 +68,28 @@ def _quiet_hub() -> None:
     os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
 
 
-class SentenceTransformerEmbedder:
+class _ReadsUnknown:
+    """``unknown_share`` for an embedder that can tokenise (``_token_ids``)."""
+
+    def unknown_share(self, text: str) -> float:
+        """Share of ``text``'s tokens the model cannot read (its unknown token), in [0, 1].
+
+        all-MiniLM-L6-v2 reads most Chinese words as [UNK]: their embeddings are all alike,
+        so concept resolution must not merge two such names on similarity alone.
+        """
+        cached = self._unknown.get(text)
+        if cached is not None:
+            return cached
+        share = 0.0
+        if text:
+            ids, unk = self._token_ids(text)
+            share = ids.count(unk) / len(ids) if ids and unk is not None else 0.0
+        if len(self._unknown) < 100_000:
+            self._unknown[text] = share
+        return share
+
+
+class SentenceTransformerEmbedder(_ReadsUnknown):
     """A sentence-transformers model on the CPU (or the configured device), thread-safe."""
 
     backend = "torch"
@@ -124,28 +145,17 @@ class SentenceTransformerEmbedder:
                     self._torch.set_num_threads(threads)
         return np.asarray(vectors, dtype=np.float32)
 
-    def unknown_share(self, text: str) -> float:
-        """Share of ``text``'s tokens the model cannot read (its unknown token), in [0, 1].
-
-        all-MiniLM-L6-v2 reads most Chinese words as [UNK]: their embeddings are all alike,
-        so concept resolution must not merge two such names on similarity alone.
-        """
-        cached = self._unknown.get(text)
-        if cached is not None:
-            return cached
+    def _token_ids(self, text: str) -> tuple[list[int], int | None]:
+        """The text's token ids (no special tokens) and the id of the unknown token."""
         tokenizer = getattr(self._model, "tokenizer", None)
         unk = getattr(tokenizer, "unk_token_id", None)
-        share = 0.0
-        if tokenizer is not None and unk is not None and text:
-            with self._lock:  # a fast tokenizer must not be used by two threads at once
-                ids = tokenizer(text, add_special_tokens=False)["input_ids"]
-            share = ids.count(unk) / len(ids) if ids else 0.0
-        if len(self._unknown) < 100_000:
-            self._unknown[text] = share
-        return share
+        if tokenizer is None or unk is None:
+            return [], None
+        with self._lock:  # a fast tokenizer must not be used by two threads at once
+            return tokenizer(text, add_special_tokens=False)["input_ids"], unk
 
 
-class OnnxEmbedder:
+class OnnxEmbedder(_ReadsUnknown):
     """The same sentence-transformers model (Transformer → mean Pooling → Normalize) on onnxruntime.
 
     Thread-safe: onnxruntime sessions may run from several threads at once; each run uses
@@ -241,23 +251,13 @@ class OnnxEmbedder:
                     self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="graphmem-onnx")
         return self._pool
 
-    def unknown_share(self, text: str) -> float:
-        """Share of ``text``'s tokens the model cannot read (its unknown token), in [0, 1].
-
-        all-MiniLM-L6-v2 reads most Chinese words as [UNK]: their embeddings are all alike,
-        so concept resolution must not merge two such names on similarity alone.
-        """
-        cached = self._unknown.get(text)
-        if cached is not None:
-            return cached
-        share = 0.0
-        if self._unk is not None and text:
-            with self._tok_lock:
-                ids = self._tokenizer.encode(text.lower() if self._lower else text, add_special_tokens=False).ids
-            share = ids.count(self._unk) / len(ids) if ids else 0.0
-        if len(self._unknown) < 100_000:
-            self._unknown[text] = share
-        return share
+    def _token_ids(self, text: str) -> tuple[list[int], int | None]:
+        """The text's token ids (no special tokens) and the id of the unknown token."""
+        if self._unk is None:
+            return [], None
+        with self._tok_lock:
+            return self._tokenizer.encode(text.lower() if self._lower else text, add_special_tokens=False).ids, \
+                self._unk
 
 
 def _mean_pool_normalize(hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:

@@ -143,3 +143,14 @@ def async_graph(graph):
     a = AsyncMemoryGraph.__new__(AsyncMemoryGraph)
     a.sync = graph
     return a
+
+
+@pytest.fixture
+def cli_env(neo4j_settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """Environment for running the CLI in-process against the test server, from a directory
+    whose graphmem.toml is empty (a developer's config is never read)."""
+    monkeypatch.chdir(tmp_path)
+    config = tmp_path / "graphmem.toml"
+    config.write_text("# empty: only the environment below\n")
+    n = neo4j_settings.neo4j
+    return {"NEO4J_URI": n.uri, "NEO4J_USER": n.user, "NEO4J_PASSWORD": n.password, "GRAPHMEM_CONFIG": str(config)}

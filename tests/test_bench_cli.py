@@ -16,13 +16,8 @@ BENCH = Path(os.environ.get("GRAPHMEM_BENCH_DATA", Path(__file__).resolve().pare
 
 
 @pytest.fixture
-def bench(neo4j_settings, tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    config = tmp_path / "graphmem.toml"
-    config.write_text("# empty\n")
-    n = neo4j_settings.neo4j
-    env = {"NEO4J_URI": n.uri, "NEO4J_USER": n.user, "NEO4J_PASSWORD": n.password, "GRAPHMEM_CONFIG": str(config),
-           "XDG_CACHE_HOME": str(tmp_path / "cache"), "COLUMNS": "100"}
+def bench(cli_env, tmp_path):
+    env = {**cli_env, "XDG_CACHE_HOME": str(tmp_path / "cache"), "COLUMNS": "100"}
 
     def run(*args: str):
         result = CliRunner().invoke(app, ["bench", *args], env=env, catch_exceptions=False)

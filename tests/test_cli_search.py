@@ -15,13 +15,9 @@ REF = "2025-11-05T18:00:00+08:00"
 
 
 @pytest.fixture
-def cli(neo4j_settings, tmp_path, monkeypatch):
+def cli(cli_env, monkeypatch):
     """Run the CLI against the test server, from a directory without a graphmem.toml."""
-    monkeypatch.chdir(tmp_path)
-    config = tmp_path / "graphmem.toml"
-    config.write_text("# empty: only the environment below\n")
-    n = neo4j_settings.neo4j
-    env = {"NEO4J_URI": n.uri, "NEO4J_USER": n.user, "NEO4J_PASSWORD": n.password, "GRAPHMEM_CONFIG": str(config)}
+    env = cli_env
     from graphmem.cli import _common
     monkeypatch.setattr(_common.console, "width", 200)      # no wrapping of table cells
     runner = CliRunner()
