@@ -308,7 +308,7 @@ def test_the_async_api_searches_the_same_way(async_graph, graph, group_id):
 
 def test_the_recall_profile_ranks_by_relevance_whatever_the_age(graph, group_id):
     old = write(graph, group_id, "I", "event", "adopted", "a grey cat named Pixel", {"time": "2023-01-15"})
-    new = write(graph, group_id, "I", "event", "fed", "the neighbour's cat", importance=0.9)
+    new = write(graph, group_id, "I", "event", "fed", "my cat Pixel some tuna", importance=0.9)
     query = "when did I adopt my cat Pixel"
     default = graph.search_memories(group_id, query, mode="fast", reference_time=EVENING)
     recall = graph.search_memories(group_id, query, mode="fast", reference_time=EVENING, profile="recall")
@@ -321,6 +321,25 @@ def test_the_recall_profile_ranks_by_relevance_whatever_the_age(graph, group_id)
     with pytest.raises(ValidationError) as err:
         graph.search_memories(group_id, query, profile="fastest")
     assert err.value.field == "profile" and err.value.allowed == ["default", "recall"]
+
+
+def test_the_recall_profile_returns_weak_matches_too_best_first(graph, group_id):
+    things = [("I", "event", "repaired", "the bicycle chain"), ("I", "fact", "allergic to", "peanuts"),
+              ("Anna", "relation", "sister of", "me"), ("I", "opinion", "dislike", "early mornings"),
+              ("I", "event", "planted", "tomatoes"), ("Bob", "fact", "works at", "the harbour"),
+              ("I", "event", "painted", "the fence"), ("I", "fact", "owns", "a red kayak")]
+    for subject, kind, topic, obj in things:
+        write(graph, group_id, subject, kind, topic, obj)
+    query = "a lecture on quantum chromodynamics"
+    default = graph.search_memories(group_id, query, mode="fast", max_results=8, reference_time=EVENING)
+    recall = graph.search_memories(group_id, query, mode="fast", max_results=8, reference_time=EVENING,
+                                   profile="recall")
+    # nothing is about physics: the default floor keeps only the three closest, recall ranks everything
+    assert len(default.results) == 3 and any("no direct match" in w for w in default.plan.why)
+    assert len(recall.results) == 8
+    sims = [r.score_parts.similarity for r in recall.results]
+    assert sims == sorted(sims, reverse=True)
+    assert [r.memory_id for r in recall.results[:3]] == [r.memory_id for r in default.results]
 
 
 def test_a_profile_from_the_config_is_used(make_settings, graph, group_id):

@@ -6,6 +6,7 @@
    with its neighbours, and a memory extracted from turns is ranked at the mean of its own
    similarity and the best of theirs (what it says, and what was said).
    The most similar seed the walk when their similarity reaches ``retrieval.seed_min_similarity``
+   (or the profile's own floor: none for "recall")
    (or their words cover half the query's); when none does, the three most similar still do, so
    a group with memories never answers with nothing. At most max(``retrieval.seed_k``, max_results);
 3. expand (``expand.py``): breadth-first, one Cypher query per level, up to the planned depth;
@@ -134,7 +135,9 @@ class Retriever:
 
         similarity = Similarity(inp.query, s.lexical_weight, s.context_weight)
         scorer = Scorer(s, reference_time, inp.profile)
-        hits = self._select_seeds(report, similarity, k, why)
+        floor = scorer.w.seed_min_similarity
+        hits = self._select_seeds(report, similarity, k, why,
+                                  s.seed_min_similarity if floor is None else floor)
         for h in hits.values():
             self._score(h, scorer)
         top1 = max((h.similarity for h in hits.values()), default=0.0)
@@ -216,10 +219,9 @@ class Retriever:
                 level_hits.append(h)
 
     def _select_seeds(self, report: SeedReport, similarity: Similarity, k: int,
-                      why: list[str]) -> dict[str, _Hit]:
+                      why: list[str], floor: float) -> dict[str, _Hit]:
         """The candidates most similar to the query, up to k: turns read in context, a memory
         extracted from turns at the mean of its own similarity and the best of theirs."""
-        s = self.settings
         own = {t.id: similarity(t.cosine, t.text, t.bm25) for t in report.turns.values()}
         in_context = {tid: similarity.in_context(own[tid], [own[n] for n in t.neighbours if n in own])
                       for tid, t in report.turns.items()}
@@ -233,10 +235,10 @@ class Retriever:
             scored.append((c, sim))
         scored.sort(key=lambda cs: (-cs[1], -cs[0].rrf))
         chosen = [(c, sim) for c, sim in scored
-                  if sim >= s.seed_min_similarity or overlap(similarity.query, c.text) >= LEXICAL_SEED][:k]
+                  if sim >= floor or overlap(similarity.query, c.text) >= LEXICAL_SEED][:k]
         if not chosen and scored:
             chosen = scored[:FALLBACK_SEEDS]
-            why.append(f"no direct match reaches similarity {s.seed_min_similarity}: "
+            why.append(f"no direct match reaches similarity {floor}: "
                        f"starting from the {len(chosen)} closest")
         hits = {}
         for c, sim in chosen:
