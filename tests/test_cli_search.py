@@ -81,6 +81,13 @@ def test_search_refuses_contradictory_options_and_unreadable_times(cli, group_id
     assert isinstance(both.exception, ValidationError) and "--deep and --fast" in str(both.exception)
     bad = cli("search", "anything", "-g", group_id, "--since", "whenever")
     assert isinstance(bad.exception, ValidationError) and "--since" in str(bad.exception)
+    unknown = cli("search", "anything", "-g", group_id, "--profile", "fastest")
+    assert isinstance(unknown.exception, ValidationError) and "recall" in str(unknown.exception)
+
+
+def test_search_profile_option_changes_the_weights(cli, group_id, scenario):
+    data = json.loads(cli("search", "心情", "-g", group_id, "--profile", "recall", "--at", REF, "--json").output)
+    assert data["plan"]["profile"] == "recall" and data["plan"]["weights"]["time_decay"] == 0.0
 
 
 def test_stats_counts_by_type_status_label_and_edge(cli, group_id, scenario):
