@@ -6,6 +6,8 @@
 //   $start, $end        null, or ISO datetimes (end exclusive). A memory's time is occurred_at,
 //                       or created_at when it has none (a memory without a stated time is
 //                       placed at the moment it was written)
+//   $said_end           an episode (a turn) is in the range when said in [$start, $said_end):
+//                       $end itself, or a week later for a range read from the query
 //   $subject            null, or the normalised name of the memory's subject ("@user" for 我/I)
 // Neo4j reports cosine similarity as (1 + cos) / 2; graphmem converts it to plain cosine.
 
@@ -80,7 +82,7 @@ RETURN m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_a
 MATCH (e:Episode {group_id: $group_id})
 WHERE e.session_id IS NOT NULL AND e.embedding IS NOT NULL
   AND ($start IS NULL OR datetime(e.timestamp) >= datetime($start))
-  AND ($end IS NULL OR datetime(e.timestamp) < datetime($end))
+  AND ($said_end IS NULL OR datetime(e.timestamp) < datetime($said_end))
 WITH e, vector.similarity.cosine(e.embedding, $embedding) AS score
 ORDER BY score DESC LIMIT $k
 CALL (e) {
@@ -107,7 +109,7 @@ CALL (rows) {
   WITH r.e AS e, r.score AS score
   WHERE e.group_id = $group_id
     AND ($start IS NULL OR datetime(e.timestamp) >= datetime($start))
-    AND ($end IS NULL OR datetime(e.timestamp) < datetime($end))
+    AND ($said_end IS NULL OR datetime(e.timestamp) < datetime($said_end))
   WITH e, score ORDER BY score DESC LIMIT $k
   CALL (e) {
     OPTIONAL MATCH (m:Memory)-[:EXTRACTED_FROM]->(e)
@@ -134,7 +136,7 @@ CALL db.index.fulltext.queryNodes($index, $lucene, {limit: $fetch}) YIELD node A
 WITH e, bm25
 WHERE e.group_id = $group_id
   AND ($start IS NULL OR datetime(e.timestamp) >= datetime($start))
-  AND ($end IS NULL OR datetime(e.timestamp) < datetime($end))
+  AND ($said_end IS NULL OR datetime(e.timestamp) < datetime($said_end))
 WITH e, bm25 ORDER BY bm25 DESC LIMIT $k
 CALL (e) {
   OPTIONAL MATCH (m:Memory)-[:EXTRACTED_FROM]->(e)
@@ -169,7 +171,7 @@ UNWIND $ids AS eid
 MATCH (e:Episode {id: eid})-[:NEXT]-(n:Episode)
 WHERE e.group_id = $group_id AND n.group_id = $group_id AND n.embedding IS NOT NULL
   AND ($start IS NULL OR datetime(n.timestamp) >= datetime($start))
-  AND ($end IS NULL OR datetime(n.timestamp) < datetime($end))
+  AND ($said_end IS NULL OR datetime(n.timestamp) < datetime($said_end))
 CALL (n) {
   OPTIONAL MATCH (m:Memory)-[:EXTRACTED_FROM]->(n)
   WHERE m.group_id = $group_id

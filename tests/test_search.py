@@ -280,6 +280,27 @@ def test_a_time_expression_in_the_query_narrows_the_seeds(graph, group_id):
     assert zh.plan.time_range.matched == "上周" and ids(zh) == [last_week]
 
 
+def test_a_turn_telling_of_yesterday_today_is_found_by_a_question_about_yesterday(graph, group_id):
+    told_today = "Guess what, I finally beat the last boss of Elden Ring yesterday!"
+    graph.ingest(group_id, [{"role": "user", "content": told_today}], session_id="s1", extractor="none",
+                 reference_time=MORNING)
+    graph.ingest(group_id, [{"role": "user", "content": "Beat the dough for ten minutes before baking."}],
+                 session_id="s0", extractor="none", reference_time=MORNING - timedelta(days=1))
+    graph.ingest(group_id, [{"role": "user", "content": "Next month I will start a new game."}],
+                 session_id="s2", extractor="none", reference_time=MORNING + timedelta(days=9))
+    response = graph.search_memories(group_id, "Which game did I beat yesterday?", mode="fast",
+                                     reference_time=EVENING)
+    texts = [r.text for r in response.results]
+    # said today about yesterday: in; said yesterday: in; said nine days later: out of the range
+    assert response.plan.time_range.matched == "yesterday" and texts[0] == told_today
+    assert "Next month I will start a new game." not in texts
+    explicit = graph.search_memories(group_id, "Which game did I beat?", mode="fast", reference_time=EVENING,
+                                     time_range={"start": (MORNING - timedelta(days=1)).isoformat(),
+                                                 "end": (MORNING - timedelta(hours=1)).isoformat()})
+    # an explicit range is taken as asked: only what was said in it
+    assert [r.text for r in explicit.results] == ["Beat the dough for ten minutes before baking."]
+
+
 def test_archived_memories_are_hidden_unless_asked_and_subject_filters(graph, group_id):
     mine = write(graph, group_id, "我", "观点", "喜欢", "下雨天")
     his = write(graph, group_id, "小明", "观点", "喜欢", "下雨天")

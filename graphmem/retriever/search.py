@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 from ..builder.resolve import AGENT_KEY, AGENT_NAMES, USER_KEY, USER_NAMES
 from ..config import RetrievalSettings
@@ -46,6 +46,9 @@ LEXICAL_SEED = 0.5          # a candidate whose words cover this share of the qu
 FALLBACK_SEEDS = 3
 EVIDENCE_PER_MEMORY = 3
 KEEP_PER_LEVEL = 50         # expanded memories kept per level (at least 3 × max_results)
+# A time read from the query is when things happened; a turn that tells of them is said then or
+# within this long after ("last weekend" told on Monday), so turns are matched up to it.
+REPORTED_WITHIN = timedelta(days=7)
 
 
 @dataclass
@@ -187,7 +190,9 @@ class Retriever:
         if hints.time_range is not None:
             start, end, matched = hints.time_range
             why.append(f"time expression {matched!r}: seeds from {start.date()} to {end.date()} (exclusive)")
-            return hard, Filters(inp.include_archived, types, start.isoformat(), end.isoformat(), subject), \
+            said_end = (end + REPORTED_WITHIN).isoformat()
+            return hard, Filters(inp.include_archived, types, start.isoformat(), end.isoformat(), subject,
+                                 said_end), \
                 PlannedTimeRange(start=start.isoformat(), end=end.isoformat(), source="query", matched=matched)
         return hard, hard, None
 

@@ -52,16 +52,22 @@ BIG_SHARE = 0.25            # a group holding this share of all memories is not 
 
 @dataclass(frozen=True)
 class Filters:
-    """Seed filters (see cypher/search.cypher). Times are ISO strings, end exclusive."""
+    """Seed filters (see cypher/search.cypher). Times are ISO strings, end exclusive.
+
+    A memory is in the range when it happened in it; a conversation turn when it was said in it,
+    or up to ``said_end`` (later than ``end`` for a range read from the query: what happened last
+    weekend is told on Monday)."""
     include_archived: bool = False
     types: list[str] | None = None
     start: str | None = None
     end: str | None = None
     subject: str | None = None
+    said_end: str | None = None
 
     def params(self) -> dict:
         return {"include_archived": self.include_archived, "types": self.types, "start": self.start,
-                "end": self.end, "subject": self.subject}
+                "end": self.end, "subject": self.subject,
+                "said_end": self.end if self.said_end is None else self.said_end}
 
 
 @dataclass
