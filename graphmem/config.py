@@ -102,6 +102,9 @@ class RetrievalSettings(_Section):
     decay_opinion: float = 0.03
     seed_k: int = 20
     seed_min_similarity: float = 0.3    # a direct match needs this similarity to seed the search
+    # a time range read from the query is dropped when a match outside it is this much more similar
+    # than the best inside it (people misplace "last weekend"; an explicit range is always kept)
+    time_range_slack: float = Field(0.1, ge=0, le=1)
     hub_fanout: int = 10                # memories taken through one shared concept or value
     hub_degree_cap: int = 1000          # concepts/values linked to more memories are hubs: not walked through
     exact_scan_limit: int = 5000

@@ -301,6 +301,20 @@ def test_a_turn_telling_of_yesterday_today_is_found_by_a_question_about_yesterda
     assert [r.text for r in explicit.results] == ["Beat the dough for ten minutes before baking."]
 
 
+def test_a_misplaced_time_in_the_question_does_not_hide_the_answer(graph, group_id):
+    answer = "I mixed a lavender gin fizz cocktail from a new recipe."
+    graph.ingest(group_id, [{"role": "user", "content": answer}], session_id="s1", extractor="none",
+                 reference_time=MORNING - timedelta(days=12))
+    graph.ingest(group_id, [{"role": "user", "content": "The dentist appointment got moved to Friday."},
+                            {"role": "user", "content": "My sister called about the holidays."}],
+                 session_id="s2", extractor="none", reference_time=MORNING - timedelta(days=1))
+    response = graph.search_memories(group_id, "What cocktail recipe did I try yesterday?", mode="fast",
+                                     reference_time=EVENING)
+    # nothing said yesterday is about cocktails: the range read from the question gives way
+    assert response.results[0].text == answer
+    assert response.plan.time_range is None and any("outside that time range" in w for w in response.plan.why)
+
+
 def test_archived_memories_are_hidden_unless_asked_and_subject_filters(graph, group_id):
     mine = write(graph, group_id, "我", "观点", "喜欢", "下雨天")
     his = write(graph, group_id, "小明", "观点", "喜欢", "下雨天")

@@ -130,13 +130,21 @@ class Retriever:
         k = max(s.seed_k, inp.max_results)
         find = lambda filters: self.seeds.find(group_id, inp.query, embedding, filters, k,  # noqa: E731
                                                probe["memories"], probe["episodes"], hard.types is None)
+        similarity = Similarity(inp.query, s.lexical_weight, s.context_weight)
         report = find(seed_filters)
-        if not report.candidates and planned_range is not None and planned_range.source == "query":
-            why.append("nothing in that time range: searched all time")
-            planned_range, report = None, find(hard)
+        if planned_range is not None and planned_range.source == "query":
+            if not report.candidates:
+                why.append("nothing in that time range: searched all time")
+                planned_range, report = None, find(hard)
+            else:
+                wide = find(hard)
+                inside, outside = self._best(report, similarity), self._best(wide, similarity)
+                if outside - inside >= s.time_range_slack:
+                    why.append(f"a match outside that time range is far closer ({outside:.2f} against "
+                               f"{inside:.2f}): searched all time")
+                    planned_range, report = None, wide
         clock.lap("seeds")
 
-        similarity = Similarity(inp.query, s.lexical_weight, s.context_weight)
         scorer = Scorer(s, reference_time, inp.profile)
         floor = scorer.w.seed_min_similarity
         hits = self._select_seeds(report, similarity, k, why,
@@ -222,6 +230,11 @@ class Retriever:
                 self._score(h, scorer)
                 hits[h.id] = h
                 level_hits.append(h)
+
+    @staticmethod
+    def _best(report: SeedReport, similarity: Similarity) -> float:
+        """The best similarity among a seed search's candidates (before context is read)."""
+        return max((similarity(c.cosine, c.text, c.bm25) for c in report.candidates), default=0.0)
 
     def _select_seeds(self, report: SeedReport, similarity: Similarity, k: int,
                       why: list[str], floor: float) -> dict[str, _Hit]:
