@@ -5,9 +5,9 @@
    each candidate's similarity blends cosine with BM25 (``score.Similarity``), a turn is read
    with its neighbours, and a memory extracted from turns is ranked at the mean of its own
    similarity and the best of theirs (what it says, and what was said).
-   The most similar seed the walk when their similarity reaches ``retrieval.seed_min_similarity``
-   (or the profile's own floor: none for "recall")
-   (or their words cover half the query's); when none does, the three most similar still do, so
+   The most similar seed the walk when their similarity reaches the profile's floor
+   (``retrieval.seed_min_similarity``; none for "recall") or their words cover half the
+   query's; when none does, the three most similar still do, so
    a group with memories never answers with nothing. At most max(``retrieval.seed_k``, max_results);
 3. expand (``expand.py``): breadth-first, one Cypher query per level, up to the planned depth;
 4. score (``score.py``): α·similarity + β·importance + γ·1/(1+distance) + δ·time_decay +
@@ -26,6 +26,7 @@ inferred range, the search runs again without it (the plan says so).
 from __future__ import annotations
 
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
@@ -106,8 +107,11 @@ class Retriever:
         self.seeds = SeedFinder(store, settings)
         self.expander = Expander(store, settings)
         self.recorder = recorder or AccessRecorder(store)
+        # the all-time seed search of a query with a time expression runs beside the in-range one
+        self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="graphmem-seeds")
 
     def close(self) -> None:
+        self._pool.shutdown(wait=True)
         self.recorder.close()
 
     # --- the search ---------------------------------------------------------------------
@@ -131,18 +135,19 @@ class Retriever:
         find = lambda filters: self.seeds.find(group_id, inp.query, embedding, filters, k,  # noqa: E731
                                                probe["memories"], probe["episodes"], hard.types is None)
         similarity = Similarity(inp.query, s.lexical_weight, s.context_weight)
+        soft = planned_range is not None and planned_range.source == "query"
+        wide = self._pool.submit(find, hard) if soft else None
         report = find(seed_filters)
-        if planned_range is not None and planned_range.source == "query":
+        if wide is not None:
+            everywhere = wide.result()
+            inside, outside = self._best(report, similarity), self._best(everywhere, similarity)
             if not report.candidates:
                 why.append("nothing in that time range: searched all time")
-                planned_range, report = None, find(hard)
-            else:
-                wide = find(hard)
-                inside, outside = self._best(report, similarity), self._best(wide, similarity)
-                if outside - inside >= s.time_range_slack:
-                    why.append(f"a match outside that time range is far closer ({outside:.2f} against "
-                               f"{inside:.2f}): searched all time")
-                    planned_range, report = None, wide
+                planned_range, report = None, everywhere
+            elif outside - inside >= s.time_range_slack:
+                why.append(f"a match outside that time range is far closer ({outside:.2f} against "
+                           f"{inside:.2f}): searched all time")
+                planned_range, report = None, everywhere
         clock.lap("seeds")
 
         scorer = Scorer(s, reference_time, inp.profile)
