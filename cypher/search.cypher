@@ -153,6 +153,19 @@ CALL (e) {
 RETURN e {.id, .group_id, .content, .timestamp, .session_id, .speaker, .role, .importance} AS episode,
        bm25, vector.similarity.cosine(e.embedding, $embedding) AS score, extracted, memories;
 
+// name: search_name_terms
+// Which of the query's terms name a speaker of the group: one fulltext lookup per term
+// ($probes from store.fulltext.name_probes, each narrowed to the group in Lucene and here).
+// $index is chosen in code (retriever/seeds.py), never from user input.
+UNWIND $probes AS probe
+CALL (probe) {
+  CALL db.index.fulltext.queryNodes($index, probe.lucene, {limit: 1}) YIELD node
+  WHERE node.group_id = $group_id
+  RETURN count(node) AS hits
+}
+WITH probe, hits WHERE hits > 0
+RETURN collect(probe.term) AS terms;
+
 // name: search_memory_sources
 // The turns each memory in $ids was extracted from, with their cosine: a memory drawn from a
 // conversation is ranked with what was actually said.
@@ -168,7 +181,7 @@ RETURN mid AS of, e {.id, .group_id, .content, .timestamp, .session_id, .speaker
 // search_episode_scan): a turn is read in its context. `new` is true for a neighbour that was
 // not itself matched.
 UNWIND $ids AS eid
-MATCH (e:Episode {id: eid})-[:NEXT]-(n:Episode)
+MATCH (e:Episode {id: eid})-[r:NEXT]-(n:Episode)
 WHERE e.group_id = $group_id AND n.group_id = $group_id AND n.embedding IS NOT NULL
   AND ($start IS NULL OR datetime(n.timestamp) >= datetime($start))
   AND ($said_end IS NULL OR datetime(n.timestamp) < datetime($said_end))
@@ -184,7 +197,7 @@ CALL (n) {
                         .access_count, .last_accessed_at},
              score: vector.similarity.cosine(m.embedding, $embedding)}] AS memories
 }
-RETURN eid AS of, NOT n.id IN $ids AS new,
+RETURN eid AS of, NOT n.id IN $ids AS new, startNode(r) = n AS before,
        n {.id, .group_id, .content, .timestamp, .session_id, .speaker, .role, .importance} AS episode,
        vector.similarity.cosine(n.embedding, $embedding) AS score, extracted, memories;
 

@@ -458,6 +458,49 @@ def test_an_english_question_matches_other_forms_of_its_words_and_the_speakers_n
     assert response.results[0].text == turns[0]["content"]
 
 
+def test_a_speakers_name_in_the_question_matches_who_spoke_not_who_was_addressed(graph, group_id):
+    turns = [{"role": "user", "speaker": "Caroline", "content": "Glad it helped, Melanie! Relaxing matters, Melanie."},
+             {"role": "user", "speaker": "Melanie", "content": "I paint landscapes to relax after work."},
+             {"role": "user", "speaker": "Caroline", "content": "The weather was lovely at the lake."}]
+    graph.ingest(group_id, turns, session_id="s1", extractor="none", reference_time=MORNING)
+    response = graph.search_memories(group_id, "How does Melanie relax?", mode="fast", reference_time=EVENING,
+                                     profile="recall")
+    assert any("melanie matched as speaker" in line.lower() for line in response.plan.why)
+    fulltext = [r.text for r in response.results if "episode_fulltext" in r.seed_sources]
+    # Caroline's turn says "Melanie" twice, but it is spoken to her: Melanie's own turn ranks first
+    assert fulltext[0] == turns[1]["content"]
+    assert response.results[0].text == turns[1]["content"]
+
+
+def test_a_reply_is_found_through_the_question_it_answers(make_settings, graph, group_id):
+    from graphmem.graph import MemoryGraph
+    turns = [{"role": "user", "speaker": "Jo", "content": "Your cats are adorable! What are their names?"},
+             {"role": "user", "speaker": "Mel", "content": "Luna and Oliver, they liven up the house."},
+             {"role": "user", "speaker": "Mel", "content": "I started a pottery class on Tuesday evenings."},
+             {"role": "user", "speaker": "Jo", "content": "Pottery sounds relaxing, is it hard?"},
+             {"role": "user", "speaker": "Jo", "content": "We repainted the kitchen a pale sage green."},
+             {"role": "user", "speaker": "Mel", "content": "My neighbour's cat keeps sleeping on our porch."},
+             {"role": "user", "speaker": "Jo", "content": "Picking names for a band is harder than picking names for pets."}]
+    graph.ingest(group_id, turns, session_id="s1", extractor="none", reference_time=MORNING)
+    query, answer = "What are the names of Mel's cats?", turns[1]["content"]
+    # the neighbouring turns' share (context_weight) is off, to see the reply's own lift
+    with MemoryGraph(make_settings(retrieval={"context_weight": 0.0}), embedder=graph.embedder) as g:
+        replies = g.search_memories(group_id, query, mode="fast", reference_time=EVENING, profile="recall")
+    with MemoryGraph(make_settings(retrieval={"context_weight": 0.0, "reply_weight": 0.0}),
+                     embedder=graph.embedder) as plain:
+        without = plain.search_memories(group_id, query, mode="fast", reference_time=EVENING, profile="recall")
+
+    def found(response, text):
+        return next((i, r) for i, r in enumerate(response.results) if r.text == text)
+    (rank, hit), (rank_plain, hit_plain) = found(replies, answer), found(without, answer)
+    # the answer names neither cats nor names: Jo's question right before it does
+    assert rank <= 1 and rank < rank_plain
+    assert hit.score_parts.similarity > hit_plain.score_parts.similarity
+    # a turn after one's own question is no reply: Jo's green kitchen gains nothing from "is it hard?"
+    kitchen, kitchen_plain = found(replies, turns[4]["content"])[1], found(without, turns[4]["content"])[1]
+    assert kitchen.score_parts.similarity == kitchen_plain.score_parts.similarity
+
+
 def test_question_words_do_not_decide_a_lexical_match():
     from graphmem.textsim import content_words
     assert content_words("What did Caroline do after the parade?") == "Caroline parade"

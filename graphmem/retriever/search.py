@@ -40,7 +40,7 @@ from ..types import (EvidenceEpisode, PathStep, PlannedTimeRange, SearchInput, S
 from .access import AccessRecorder
 from .expand import Expander, RelationScope
 from .plan import PlanHints, QueryPlanner, RulePlanner
-from .score import Scorer, Similarity
+from .score import Scorer, Similarity, is_reply
 from .seeds import Filters, SeedFinder, SeedReport
 
 LEXICAL_SEED = 0.5          # a candidate whose words cover this share of the query's seeds the walk
@@ -134,7 +134,7 @@ class Retriever:
         k = max(s.seed_k, inp.max_results)
         find = lambda filters: self.seeds.find(group_id, inp.query, embedding, filters, k,  # noqa: E731
                                                probe["memories"], probe["episodes"], hard.types is None)
-        similarity = Similarity(inp.query, s.lexical_weight, s.context_weight)
+        similarity = Similarity(inp.query, s.lexical_weight, s.context_weight, s.reply_weight)
         soft = planned_range is not None and planned_range.source == "query"
         wide = self._pool.submit(find, hard) if soft else None
         report = find(seed_filters)
@@ -243,11 +243,16 @@ class Retriever:
 
     def _select_seeds(self, report: SeedReport, similarity: Similarity, k: int,
                       why: list[str], floor: float) -> dict[str, _Hit]:
-        """The candidates most similar to the query, up to k: turns read in context, a memory
-        extracted from turns at the mean of its own similarity and the best of theirs."""
+        """The candidates most similar to the query, up to k: turns read in context (a reply
+        with the question it answers), a memory extracted from turns at the mean of its own
+        similarity and the best of theirs."""
         own = {t.id: similarity(t.cosine, t.text, t.bm25) for t in report.turns.values()}
         in_context = {tid: similarity.in_context(own[tid], [own[n] for n in t.neighbours if n in own])
                       for tid, t in report.turns.items()}
+        for tid, t in report.turns.items():
+            asked = report.turns.get(t.previous) if t.previous in own else None
+            if asked is not None and is_reply(asked, t):
+                in_context[tid] = similarity.as_reply(in_context[tid], own[asked.id])
         scored = []
         for c in report.candidates:
             sim = in_context[c.id] if c.kind == "episode" and c.id in in_context \

@@ -11,7 +11,8 @@ Ranked lists of candidates, merged:
    ``english`` analyzer, stems and speaker included, for a query without CJK; ``cjk`` for the
    rest: ``episode_fulltext_index``), and the turns right before and
    after those; a turn stands for the memories extracted from it, or for itself when nothing
-   was extracted from it.
+   was extracted from it. A query word that names a speaker of the group (``search_name_terms``)
+   is matched against who said a turn, not against what was said.
 
 How they are merged: a candidate found by several lists is one candidate, with its cosine and
 its BM25 divided by the best BM25 of its list (scale-free within one search). Which candidates
@@ -38,7 +39,7 @@ from dataclasses import dataclass, field
 
 from ..config import RetrievalSettings
 from ..store.driver import Store
-from ..store.fulltext import escape_terms, group_query
+from ..store.fulltext import escape_terms, group_query, name_probes
 from ..store.vector import to_cosine
 from ..textsim import content_words
 
@@ -96,7 +97,9 @@ class Turn:
     cosine: float
     bm25: float | None
     neighbours: list[str] = field(default_factory=list)     # the turns right before and after it
+    previous: str | None = None                             # the turn right before it
     speaker: str | None = None
+    role: str | None = None
 
 
 @dataclass
@@ -131,6 +134,11 @@ class SeedFinder:
         lists: dict[str, list[Candidate]] = {}
         p = {"group_id": group_id, "embedding": embedding, **filters.params()}
         words = content_words(query)
+        names = None
+        if episodes and "speaker" in episode_fulltext_index(words)[1] and escape_terms(words):
+            # which query words name a speaker of the group: asked while the vector index answers
+            names = self.store.submit("search_name_terms", index=episode_fulltext_index(words)[0],
+                                      probes=name_probes(words, group_id), group_id=group_id)
         if memories:
             lucene, fetch = group_query(words, group_id), k * 3
             if memories > self.settings.exact_scan_limit:
@@ -150,7 +158,10 @@ class SeedFinder:
                 lists["fulltext"] = [self._memory(r, r["bm25"] / best) for r in rows]
         turns: dict[str, Turn] = {}
         if episodes:
-            lists.update(self._episodes(p, words, k, episodes, strategy, with_episode_results, turns))
+            speakers = names.result()[0]["terms"] if names is not None else []
+            if speakers:
+                strategy.append(f"episodes: {', '.join(speakers)} matched as speaker, not in what was said")
+            lists.update(self._episodes(p, words, k, episodes, strategy, with_episode_results, turns, speakers))
         candidates = fuse(lists)
         if episodes:
             self._sources(p, candidates, turns)
@@ -191,11 +202,15 @@ class SeedFinder:
 
     # --- episodes -----------------------------------------------------------------------
     def _episodes(self, p: dict, words: str, k: int, probed: int, strategy: list[str],
-                  with_episode_results: bool, turns: dict[str, Turn]) -> dict[str, list[Candidate]]:
+                  with_episode_results: bool, turns: dict[str, Turn],
+                  speakers: list[str] = ()) -> dict[str, list[Candidate]]:
         """Ranked lists of matched conversation turns (vector, fulltext, and the turns right
         before and after those: "context"); a turn stands for the memories extracted from it, or
         for itself when nothing was extracted from it. ``turns`` collects every turn seen, with
-        its neighbours, for its similarity in context (``score.Similarity.in_context``)."""
+        its neighbours, for its similarity in context (``score.Similarity.in_context``).
+        ``speakers``: query words that name a speaker of the group, matched against who said a
+        turn and not what was said (on the LoCoMo dev conversations: turn recall@10 73.8 → 75.2,
+        multi-hop 38.3 → 45.8; a name in a turn is mostly the other speaker addressing them)."""
         if probed <= self.settings.exact_scan_limit:
             strategy.append(f"episodes: exact scan ({probed})")
             hits = self.store.read("search_episode_scan", k=k, **p)
@@ -212,14 +227,14 @@ class SeedFinder:
             self._turn(turns, hit)
         lists = {"episode_vector": self._episode_list(hits, with_episode_results)}
         index, fields = episode_fulltext_index(words)
-        lucene = group_query(words, p["group_id"], field=fields)
+        lucene = group_query(words, p["group_id"], field=fields, names=speakers)
         if lucene:
             rows = self.store.read("search_episode_fulltext", index=index, lucene=lucene, fetch=k * 3, k=k, **p)
             best = max((r["bm25"] for r in rows), default=0.0) or 1.0
             for r in rows:
                 self._turn(turns, r).bm25 = r["bm25"] / best
             lists["episode_fulltext"] = self._episode_list(rows, with_episode_results)
-        if turns and self.settings.context_weight > 0:
+        if turns and (self.settings.context_weight > 0 or self.settings.reply_weight > 0):
             matched = list(turns)
             context = []
             for r in self.store.read("search_episode_neighbours", ids=matched, **p):
@@ -228,6 +243,10 @@ class SeedFinder:
                     n.neighbours.append(r["of"])
                 if n.id not in turns[r["of"]].neighbours:
                     turns[r["of"]].neighbours.append(n.id)
+                if r["before"]:
+                    turns[r["of"]].previous = n.id
+                else:
+                    n.previous = r["of"]
                 if r["new"] and all(c["episode"]["id"] != n.id for c in context):
                     context.append(r)
             if context:
@@ -253,7 +272,8 @@ class SeedFinder:
         t = turns.get(e["id"])
         if t is None:
             t = turns[e["id"]] = Turn(id=e["id"], text=e.get("content") or "",
-                                      cosine=to_cosine(hit["score"] or 0.5), bm25=None, speaker=e.get("speaker"))
+                                      cosine=to_cosine(hit["score"] or 0.5), bm25=None, speaker=e.get("speaker"),
+                                      role=e.get("role"))
         return t
 
     def _episode_list(self, hits: list[dict], with_episode_results: bool) -> list[Candidate]:

@@ -6,6 +6,7 @@ passed as a parameter; the group narrowing is a quoted phrase on the indexed gro
 from __future__ import annotations
 
 import re
+from typing import Collection
 
 _SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
 _TOKEN = re.compile(r"\w+", re.UNICODE)
@@ -21,9 +22,14 @@ def escape_terms(text: str, max_terms: int = 64) -> list[str]:
     return terms[:max_terms]
 
 
-def group_query(text: str, group_id: str, field: str | tuple[str, ...] = "text") -> str | None:
+def group_query(text: str, group_id: str, field: str | tuple[str, ...] = "text",
+                names: Collection[str] = (), name_field: str = "speaker") -> str | None:
     """``field:(a b c) AND group_id:"g"^0`` (several fields: ``(f1:(…) OR f2:(…)) AND …``);
     None when the text has no searchable term.
+
+    ``names``: terms (as ``escape_terms`` returns them, any case) searched in ``name_field``
+    only: a participant's name in a turn is mostly how the other one addresses them ("Glad it
+    helped, Melanie!"), so it says who the turn is spoken to, not what it is about.
 
     The group clause filters but adds nothing to the score (boost 0), so a BM25 score is the
     text's alone and can be compared with the best of its search."""
@@ -32,7 +38,22 @@ def group_query(text: str, group_id: str, field: str | tuple[str, ...] = "text")
         return None
     group = _SPECIAL.sub(r"\\\1", group_id)
     fields = (field,) if isinstance(field, str) else field
-    text_clause = " OR ".join(f'{f}:({" ".join(terms)})' for f in fields)
-    if len(fields) > 1:
+    named = {n.casefold() for n in names}
+    clauses = []
+    for f in fields:
+        kept = terms if f == name_field or name_field not in fields else [t for t in terms if t.casefold() not in named]
+        if kept:
+            clauses.append(f'{f}:({" ".join(kept)})')
+    if not clauses:
+        return None
+    text_clause = " OR ".join(clauses)
+    if len(clauses) > 1:
         text_clause = f"({text_clause})"
     return f'{text_clause} AND group_id:"{group}"^0'
+
+
+def name_probes(text: str, group_id: str, field: str = "speaker") -> list[dict[str, str]]:
+    """One Lucene query per term of the text, ``field:term AND group_id:"g"^0``: a hit says the
+    term is (part of) a name in that field within the group (``search_name_terms``)."""
+    group = _SPECIAL.sub(r"\\\1", group_id)
+    return [{"term": t, "lucene": f'{field}:({t}) AND group_id:"{group}"^0'} for t in dict.fromkeys(escape_terms(text))]
