@@ -14,7 +14,8 @@ CALL (m) {
 RETURN coalesce(sum(removed), 0) AS deleted;
 
 // name: delete_group_nodes
-// Everything else the group owns: concepts, values, leftover attributes, episodes, extraction jobs.
+// Everything else the group owns: concepts, values, leftover attributes, episodes and their
+// sentences, extraction jobs.
 CALL () {
   MATCH (n:Subject {group_id: $group_id}) WHERE n.normalized_name IS NOT NULL RETURN n
   UNION ALL
@@ -29,6 +30,8 @@ CALL () {
   MATCH (n:Attribute) WHERE n.group_id = $group_id RETURN n
   UNION ALL
   MATCH (n:Episode) WHERE n.group_id = $group_id RETURN n
+  UNION ALL
+  MATCH (n:Sentence) WHERE n.group_id = $group_id RETURN n
   UNION ALL
   MATCH (n:ExtractionJob) WHERE n.group_id = $group_id RETURN n
 }

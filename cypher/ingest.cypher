@@ -12,10 +12,15 @@ ORDER BY e.order DESC, e.chunk DESC
 LIMIT 1;
 
 // name: episodes_create
-// One row per turn (or per chunk of a long turn). $rows[i]: {id, props, embedding}.
+// One row per turn (or per chunk of a long turn). $rows[i]: {id, props, embedding, sentences};
+// a long turn's sentences ({text, embedding}, each embedded alone) hang off it:
+// (:Sentence)-[:PART_OF]->(:Episode).
 UNWIND $rows AS r
 CREATE (e:Episode {id: r.id, group_id: $group_id})
 SET e += r.props, e.embedding = r.embedding
+FOREACH (i IN range(0, size(coalesce(r.sentences, [])) - 1) |
+  CREATE (:Sentence {group_id: $group_id, text: r.sentences[i].text, position: i,
+                     embedding: r.sentences[i].embedding})-[:PART_OF]->(e))
 RETURN count(e) AS created;
 
 // name: episodes_chain
@@ -134,6 +139,8 @@ RETURN m.extract_key AS key, m.id AS id;
 // until it returns 0. Benchmarks and throw-away groups clean up with it.
 CALL {
   MATCH (n:Episode {group_id: $group_id}) RETURN n
+  UNION ALL
+  MATCH (n:Sentence {group_id: $group_id}) RETURN n
   UNION ALL
   MATCH (n:ExtractionJob {group_id: $group_id}) RETURN n
   UNION ALL

@@ -59,6 +59,9 @@ CREATE INDEX object_group IF NOT EXISTS FOR (n:Object) ON (n.group_id);
 // name: schema_episode_group
 CREATE INDEX episode_group IF NOT EXISTS FOR (n:Episode) ON (n.group_id, n.session_id);
 
+// name: schema_sentence_group
+CREATE INDEX sentence_group IF NOT EXISTS FOR (n:Sentence) ON (n.group_id);
+
 // name: schema_job_group
 CREATE INDEX extraction_job_state IF NOT EXISTS FOR (n:ExtractionJob) ON (n.group_id, n.state);
 
@@ -80,6 +83,12 @@ OPTIONS {indexConfig: {`vector.dimensions`: $dimension, `vector.similarity_funct
 
 // name: schema_episode_vector
 CREATE VECTOR INDEX episode_embedding IF NOT EXISTS FOR (n:Episode) ON n.embedding
+OPTIONS {indexConfig: {`vector.dimensions`: $dimension, `vector.similarity_function`: 'cosine'}};
+
+// name: schema_sentence_vector
+// The sentences of a long turn, each embedded alone: "By the way, I had Domino's three times"
+// is found even when the rest of its turn is about something else (retriever/seeds.py).
+CREATE VECTOR INDEX sentence_embedding IF NOT EXISTS FOR (n:Sentence) ON n.embedding
 OPTIONS {indexConfig: {`vector.dimensions`: $dimension, `vector.similarity_function`: 'cosine'}};
 
 // name: schema_memory_fulltext

@@ -78,12 +78,20 @@ RETURN m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_a
 
 // name: search_episode_scan
 // Exact cosine over one group's episodes (conversation turns), with the memories extracted
-// from each that pass the filters. `extracted` counts all of them, filtered or not.
+// from each that pass the filters. `extracted` counts all of them, filtered or not. A turn's
+// score is the better of its own cosine and $sentence_weight × its best sentence's (plain
+// cosines, c = 2·score − 1; see search_sentence_scores).
 MATCH (e:Episode {group_id: $group_id})
 WHERE e.session_id IS NOT NULL AND e.embedding IS NOT NULL
   AND ($start IS NULL OR datetime(e.timestamp) >= datetime($start))
   AND ($said_end IS NULL OR datetime(e.timestamp) < datetime($said_end))
-WITH e, vector.similarity.cosine(e.embedding, $embedding) AS score
+WITH e, vector.similarity.cosine(e.embedding, $embedding) AS own
+CALL (e) {
+  OPTIONAL MATCH (s:Sentence)-[:PART_OF]->(e)
+  RETURN max(vector.similarity.cosine(s.embedding, $embedding)) AS sentence
+}
+WITH e, CASE WHEN sentence IS NOT NULL AND $sentence_weight * (2 * sentence - 1) > 2 * own - 1
+             THEN (1 + $sentence_weight * (2 * sentence - 1)) / 2 ELSE own END AS score
 ORDER BY score DESC LIMIT $k
 CALL (e) {
   OPTIONAL MATCH (m:Memory)-[:EXTRACTED_FROM]->(e)
@@ -127,6 +135,50 @@ CALL (rows) {
                   score: score, extracted: extracted, memories: memories}) AS hits
 }
 RETURN size(rows) AS returned, hits;
+
+// name: search_sentence_index
+// The global top-$fetch of the sentence vector index, then the group: the turns whose
+// sentences match, scored as in search_episode_scan (seeds.py merges them with
+// search_episode_index's hits).
+CALL db.index.vector.queryNodes('sentence_embedding', $fetch, $embedding) YIELD node, score
+WITH collect({s: node, score: score}) AS rows
+CALL (rows) {
+  UNWIND rows AS r
+  WITH r.s AS sentence, r.score AS sentence_score
+  WHERE sentence.group_id = $group_id
+  MATCH (sentence)-[:PART_OF]->(e:Episode)
+  WHERE e.group_id = $group_id AND e.embedding IS NOT NULL
+    AND ($start IS NULL OR datetime(e.timestamp) >= datetime($start))
+    AND ($said_end IS NULL OR datetime(e.timestamp) < datetime($said_end))
+  WITH e, max(sentence_score) AS best
+  WITH e, best, vector.similarity.cosine(e.embedding, $embedding) AS own
+  WITH e, CASE WHEN $sentence_weight * (2 * best - 1) > 2 * own - 1
+               THEN (1 + $sentence_weight * (2 * best - 1)) / 2 ELSE own END AS score
+  ORDER BY score DESC LIMIT $k
+  CALL (e) {
+    OPTIONAL MATCH (m:Memory)-[:EXTRACTED_FROM]->(e)
+    WHERE m.group_id = $group_id
+    WITH collect(m) AS linked
+    RETURN size(linked) AS extracted,
+           [m IN linked WHERE ($include_archived OR m.status <> 'archived')
+                       AND ($types IS NULL OR m.memory_type IN $types)
+                       AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
+            | {memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
+                          .access_count, .last_accessed_at},
+               score: vector.similarity.cosine(m.embedding, $embedding)}] AS memories
+  }
+  RETURN collect({episode: e {.id, .group_id, .content, .timestamp, .session_id, .speaker, .role, .importance},
+                  score: score, extracted: extracted, memories: memories}) AS hits
+}
+RETURN size(rows) AS returned, hits;
+
+// name: search_sentence_scores
+// The best sentence cosine of each turn in $ids that has sentences (turns found by words or
+// as neighbours): a turn is as close as its closest sentence, at $sentence_weight.
+UNWIND $ids AS eid
+MATCH (s:Sentence)-[:PART_OF]->(e:Episode {id: eid})
+WHERE s.group_id = $group_id AND e.group_id = $group_id
+RETURN eid AS id, max(vector.similarity.cosine(s.embedding, $embedding)) AS score;
 
 // name: search_episode_fulltext
 // BM25 over episode contents, narrowed to the group in Lucene and here. $index is

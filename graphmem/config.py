@@ -113,6 +113,7 @@ class RetrievalSettings(_Section):
     max_expand_depth: int = 2
     lexical_weight: float = Field(0.3, ge=0, le=1)    # share of BM25 in an English query's similarity
     context_weight: float = Field(0.3, ge=0, le=1)    # share of its neighbour turns in an episode's similarity
+    sentence_weight: float = Field(0.9, ge=0, le=1)   # a long turn: at least this × its closest sentence's cosine
     reply_weight: float = Field(0.9, ge=0, le=1)      # a reply to a question: at least this × the question's similarity
     profiles: dict[str, WeightProfile] = Field(default_factory=_default_profiles)
 

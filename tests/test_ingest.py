@@ -94,6 +94,26 @@ def test_a_second_call_continues_the_session_and_long_texts_are_split(graph, gro
         graph.ingest(group_id, ZH, text="both")
 
 
+def test_a_long_turn_is_also_embedded_sentence_by_sentence(graph, group_id):
+    from graphmem.ingest.episodes import sentences
+    long_en = ("I'm looking for some healthy meal ideas for my busy weekdays, with lots of vegetables and little "
+               "prep time. By the way, I've been relying on food delivery services a lot lately, Uber Eats mostly.")
+    long_zh = "我最近在找一些适合工作日的健康食谱，最好准备时间短一点。顺便说一下，我上周点了三次外卖，大多是披萨。"
+    graph.ingest(group_id, [{"role": "user", "content": long_en}, {"role": "assistant", "content": "Sure! Ideas:"},
+                            {"role": "user", "content": long_zh}], session_id="s1", extractor="none")
+    rows = graph.store.run_text(
+        "MATCH (s:Sentence {group_id: $g})-[:PART_OF]->(e:Episode {group_id: $g}) "
+        "RETURN e.content AS turn, s.text AS sentence, size(s.embedding) AS dims ORDER BY e.order, s.position",
+        g=group_id)
+    assert [(r["turn"], r["sentence"]) for r in rows] == [(long_en, x) for x in sentences(long_en)] + \
+        [(long_zh, x) for x in sentences(long_zh)]
+    assert len(sentences(long_en)) == 2 and len(sentences(long_zh)) == 2 and sentences("Sure! Ideas:") == []
+    assert sentences(long_zh)[1].startswith("顺便说一下") and all(r["dims"] == 384 for r in rows)
+    from graphmem.bench.common import delete_group
+    delete_group(graph.store, group_id)
+    assert graph.store.run_text("MATCH (n {group_id: $g}) RETURN count(n) AS n", g=group_id)[0]["n"] == 0
+
+
 class Flaky:
     """An extractor that fails ``failures`` times, then extracts with the rules."""
 

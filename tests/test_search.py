@@ -430,7 +430,9 @@ def test_an_answer_is_found_next_to_the_turn_that_names_the_topic(make_settings,
     graph.ingest(group_id, turns, session_id="s1", extractor="none", reference_time=MORNING)
     query, answer = "What name did Mel give the puppy she adopted?", "Biscuit, after my grandpa's favourite snack."
     with_context = graph.search_memories(group_id, query, mode="fast", reference_time=EVENING, profile="recall")
-    with MemoryGraph(make_settings(retrieval={"context_weight": 0.0}), embedder=graph.embedder) as alone:
+    # neither the turns around it nor the question it answers
+    alone_settings = make_settings(retrieval={"context_weight": 0.0, "reply_weight": 0.0})
+    with MemoryGraph(alone_settings, embedder=graph.embedder) as alone:
         without = alone.search_memories(group_id, query, mode="fast", reference_time=EVENING, profile="recall")
 
     def found(response):
@@ -499,6 +501,34 @@ def test_a_reply_is_found_through_the_question_it_answers(make_settings, graph, 
     # a turn after one's own question is no reply: Jo's green kitchen gains nothing from "is it hard?"
     kitchen, kitchen_plain = found(replies, turns[4]["content"])[1], found(without, turns[4]["content"])[1]
     assert kitchen.score_parts.similarity == kitchen_plain.score_parts.similarity
+
+
+def test_a_long_turn_is_found_by_the_one_sentence_that_answers(make_settings, graph, group_id):
+    from graphmem.graph import MemoryGraph
+    turns = [{"role": "user", "content": "I'm looking for some healthy lunch recipes with lots of vegetables and very "
+                                         "little prep time, ideally under twenty minutes. By the way, I've had Domino's "
+                                         "pizza delivered three times this week."},
+             {"role": "user", "content": "Can you suggest a good stretching routine before running in the morning?"},
+             {"role": "user", "content": "Our team is switching project management tools next month."}]
+    graph.ingest(group_id, turns, session_id="s1", extractor="none", reference_time=MORNING)
+    query = "Which pizza place have I ordered delivery from?"
+    with MemoryGraph(make_settings(retrieval={"context_weight": 0.0}), embedder=graph.embedder) as g:
+        found = g.search_memories(group_id, query, mode="fast", reference_time=EVENING, profile="recall")
+    with MemoryGraph(make_settings(retrieval={"context_weight": 0.0, "sentence_weight": 0.0}),
+                     embedder=graph.embedder) as g:
+        whole = g.search_memories(group_id, query, mode="fast", reference_time=EVENING, profile="recall")
+
+    def hit(response):
+        return next(r for r in response.results if r.text == turns[0]["content"])
+    # the group searched as a large one: through the vector indexes of turns and of sentences
+    with MemoryGraph(make_settings(retrieval={"context_weight": 0.0, "exact_scan_limit": 1}),
+                     embedder=graph.embedder) as g:
+        indexed = g.search_memories(group_id, query, mode="fast", reference_time=EVENING, profile="recall")
+    # the turn is mostly about lunch recipes; its last sentence is the answer
+    assert found.results[0].text == turns[0]["content"] == indexed.results[0].text
+    assert hit(found).score_parts.similarity > hit(whole).score_parts.similarity + 0.05
+    assert abs(hit(indexed).score_parts.similarity - hit(found).score_parts.similarity) < 0.01   # index: approximate
+    assert any("vector indexes of turns and sentences" in line for line in indexed.plan.why)
 
 
 def test_question_words_do_not_decide_a_lexical_match():

@@ -2,7 +2,9 @@
 
 Every turn becomes one ``:Episode`` (a long one several, ``chunk`` 0, 1, ... with the same
 ``order``), chained ``(:Episode)-[:NEXT]->(:Episode)`` within its session, embedded
-(``episode_embedding``) and fulltext-indexed (``episode_content``). The episodes of one call
+(``episode_embedding``) and fulltext-indexed (``episode_content``); the sentences of a turn
+longer than ``SENTENCE_TURN`` are also embedded one by one, as ``(:Sentence)-[:PART_OF]->
+(:Episode)`` (``sentence_embedding``). The episodes of one call
 and their extraction jobs are written in one transaction, before any extraction runs, so
 what was said is stored even when extraction fails.
 """
@@ -46,6 +48,24 @@ def split_text(text: str, chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHU
                                               chunk_size=chunk_size, chunk_overlap=chunk_overlap,
                                               length_function=text_length)
     return [c for c in (s.strip() for s in splitter.split_text(text)) if c]
+
+
+SENTENCE_TURN = 150      # a turn (chunk) longer than this (in text_length units) also has its sentences embedded
+SENTENCE_MIN = 20        # shorter pieces are not sentences of their own ("Oh.", "Thanks!")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？；])|\n+")
+
+
+def sentences(text: str) -> list[str]:
+    """The sentences of a long turn, each to be embedded alone; [] for a short turn or one that is
+    a single sentence. One vector per turn blurs a turn that talks of two things ("I need meal
+    ideas. By the way, I had Domino's three times this week"); on the LongMemEval dev questions a
+    session ranked by its best turn or sentence (a sentence at 0.9 of its cosine) had
+    recall_all@5 0.957 against 0.894 by turns alone (flat dense, same model)."""
+    if text_length(text) <= SENTENCE_TURN:
+        return []
+    parts = [p.strip() for p in _SENTENCE_END.split(text)]
+    parts = [p for p in parts if text_length(p) >= SENTENCE_MIN]
+    return parts if len(parts) > 1 else []
 
 
 CONTEXT_WEIGHT = 0.5     # how much of its neighbours a short turn's vector takes in
@@ -179,16 +199,22 @@ class EpisodeWriter:
                          "timestamp": stamp, "order": order, "chunk": chunk,
                          "chunks": len(chunks),
                          "external_id": msg.external_id, "source": source, "created_at": now}
-                row = {"id": uuid.uuid4().hex, "props": props, "embedding": None, "turn": order}
+                row = {"id": uuid.uuid4().hex, "props": props, "embedding": None, "turn": order,
+                       "sentences": [{"text": t, "embedding": None} for t in sentences(content)]}
                 if embeddings is not None and len(chunks) == 1:
                     row["embedding"] = [float(x) for x in embeddings[order]]
                 else:
-                    to_embed.append((len(rows), embedding_text(content, msg.speaker)))
+                    to_embed.append((len(rows), -1, embedding_text(content, msg.speaker)))
+                to_embed.extend((len(rows), j, embedding_text(x["text"], msg.speaker))
+                                for j, x in enumerate(row["sentences"]))
                 rows.append(row)
         if to_embed:
-            vectors = self.embedder.embed([t for _, t in to_embed])
-            for (i, _), vector in zip(to_embed, vectors):
-                rows[i]["embedding"] = vector
+            vectors = self.embedder.embed([t for _, _, t in to_embed])
+            for (i, j, _), vector in zip(to_embed, vectors):
+                if j < 0:
+                    rows[i]["embedding"] = vector
+                else:
+                    rows[i]["sentences"][j]["embedding"] = [float(x) for x in vector]
         with_context(rows)
         return rows
 

@@ -12,7 +12,9 @@ Ranked lists of candidates, merged:
    rest: ``episode_fulltext_index``), and the turns right before and
    after those; a turn stands for the memories extracted from it, or for itself when nothing
    was extracted from it. A query word that names a speaker of the group (``search_name_terms``)
-   is matched against who said a turn, not against what was said.
+   is matched against who said a turn, not against what was said. A long turn is also matched
+   by its sentences (``:Sentence``, each embedded alone): a turn is as close as the better of
+   itself and ``retrieval.sentence_weight`` (0.9) × its closest sentence.
 
 How they are merged: a candidate found by several lists is one candidate, with its cosine and
 its BM25 divided by the best BM25 of its list (scale-free within one search). Which candidates
@@ -132,7 +134,8 @@ class SeedFinder:
         """``memories``/``episodes``: the probe's counts (capped at exact_scan_limit + 1)."""
         strategy: list[str] = []
         lists: dict[str, list[Candidate]] = {}
-        p = {"group_id": group_id, "embedding": embedding, **filters.params()}
+        p = {"group_id": group_id, "embedding": embedding, "sentence_weight": self.settings.sentence_weight,
+             **filters.params()}
         words = content_words(query)
         names = None
         if episodes and "speaker" in episode_fulltext_index(words)[1] and escape_terms(words):
@@ -165,6 +168,7 @@ class SeedFinder:
         candidates = fuse(lists)
         if episodes:
             self._sources(p, candidates, turns)
+            self._sentences(p, turns)
         return SeedReport(candidates, strategy, turns)
 
     # --- memories -----------------------------------------------------------------------
@@ -215,14 +219,14 @@ class SeedFinder:
             strategy.append(f"episodes: exact scan ({probed})")
             hits = self.store.read("search_episode_scan", k=k, **p)
         else:
-            fetch, hits = max(k * 5, 50), []
-            while fetch <= MAX_FETCH:
-                row = self.store.read("search_episode_index", fetch=fetch, k=k, **p)[0]
-                hits = row["hits"]
-                if len(hits) >= k or row["returned"] < fetch:
-                    break
-                fetch *= 4
-            strategy.append(f"episodes: index top-{min(fetch, MAX_FETCH)}")
+            hits = self._episode_index("search_episode_index", p, k) + self._episode_index("search_sentence_index", p, k)
+            best: dict[str, dict] = {}
+            for hit in hits:                 # a turn found by itself and by a sentence: its better score
+                seen = best.get(hit["episode"]["id"])
+                if seen is None or (hit["score"] or 0) > (seen["score"] or 0):
+                    best[hit["episode"]["id"]] = hit
+            hits = sorted(best.values(), key=lambda h: -(h["score"] or 0))[:k]
+            strategy.append(f"episodes: vector indexes of turns and sentences ({len(hits)} in the group)")
         for hit in hits:
             self._turn(turns, hit)
         lists = {"episode_vector": self._episode_list(hits, with_episode_results)}
@@ -253,6 +257,28 @@ class SeedFinder:
                 strategy.append(f"episodes: {len(context)} neighbouring turns read as context")
                 lists["episode_context"] = self._episode_list(context, with_episode_results)
         return lists
+
+    def _episode_index(self, name: str, p: dict, k: int) -> list[dict]:
+        """The group's top-k turns from a global vector index (turns or sentences), over-fetched
+        ×4 while full pages come back with too few in the group."""
+        fetch, hits = max(k * 5, 50), []
+        while fetch <= MAX_FETCH:
+            row = self.store.read(name, fetch=fetch, k=k, **p)[0]
+            hits = row["hits"]
+            if len(hits) >= k or row["returned"] < fetch:
+                break
+            fetch *= 4
+        return hits
+
+    def _sentences(self, p: dict, turns: dict[str, Turn]) -> None:
+        """A turn is as close to the query as its closest sentence, at ``sentence_weight`` (the
+        vector searches already rank turns so; turns found by words or as neighbours learn it here)."""
+        w = self.settings.sentence_weight
+        if not turns or w <= 0:
+            return
+        for r in self.store.read("search_sentence_scores", ids=list(turns), **p):
+            t = turns[r["id"]]
+            t.cosine = max(t.cosine, w * to_cosine(r["score"]))
 
     def _sources(self, p: dict, candidates: list[Candidate], turns: dict[str, Turn]) -> None:
         """The turns the memory candidates were extracted from, where the episode lists did not

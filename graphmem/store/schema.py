@@ -8,7 +8,7 @@ from .cypher import queries
 from .driver import Store
 
 # 2: the English fulltext index over episodes (episode_content_english)
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 
 @dataclass
