@@ -315,6 +315,25 @@ def test_a_misplaced_time_in_the_question_does_not_hide_the_answer(graph, group_
     assert response.plan.time_range is None and any("outside that time range" in w for w in response.plan.why)
 
 
+def test_for_recall_a_time_in_the_question_ranks_what_was_said_then_first_and_hides_nothing(graph, group_id):
+    earlier = "I mixed a lavender gin fizz cocktail from a new recipe."
+    graph.ingest(group_id, [{"role": "user", "content": earlier}], session_id="s1", extractor="none",
+                 reference_time=MORNING - timedelta(days=12))
+    then = "We tried a new cocktail recipe with rum and mint yesterday."
+    graph.ingest(group_id, [{"role": "user", "content": then}], session_id="s2", extractor="none",
+                 reference_time=MORNING)
+    query = "What cocktail recipe did I try yesterday?"
+    narrow = graph.search_memories(group_id, query, mode="fast", reference_time=EVENING)
+    assert narrow.plan.time_range.matched == "yesterday"
+    assert [r.text for r in narrow.results] == [then]
+    recall = graph.search_memories(group_id, query, mode="fast", reference_time=EVENING, profile="recall")
+    texts = [r.text for r in recall.results]
+    # the same range, but what was said before it follows instead of disappearing
+    assert recall.plan.time_range.matched == "yesterday" and texts[:2] == [then, earlier]
+    assert any("outside that time range follow" in w for w in recall.plan.why)
+    assert recall.results[1].score_parts.similarity < narrow.results[0].score_parts.similarity
+
+
 def test_archived_memories_are_hidden_unless_asked_and_subject_filters(graph, group_id):
     mine = write(graph, group_id, "我", "观点", "喜欢", "下雨天")
     his = write(graph, group_id, "小明", "观点", "喜欢", "下雨天")

@@ -21,7 +21,9 @@ expanded alike (the walk does not pass through memories they exclude). A time ra
 the caller applies to every result too. A time range the planner read from the query ("今天",
 "last week") only chooses where the walk starts: a cause often precedes its effect, so
 memories reached through the graph may lie outside it. When nothing at all falls inside an
-inferred range, the search runs again without it (the plan says so).
+inferred range, or a match outside it is far closer, the search runs without it (the plan says
+so); with ``time_range_outside`` > 0 (the "recall" profile: 0.8) the matches outside it follow
+the ones inside at that share of their similarity.
 """
 from __future__ import annotations
 
@@ -41,7 +43,7 @@ from .access import AccessRecorder
 from .expand import Expander, RelationScope
 from .plan import PlanHints, QueryPlanner, RulePlanner
 from .score import Scorer, Similarity, is_reply
-from .seeds import Filters, SeedFinder, SeedReport
+from .seeds import Filters, SeedFinder, SeedReport, widen
 
 LEXICAL_SEED = 0.5          # a candidate whose words cover this share of the query's seeds the walk
 FALLBACK_SEEDS = 3
@@ -135,9 +137,11 @@ class Retriever:
         find = lambda filters: self.seeds.find(group_id, inp.query, embedding, filters, k,  # noqa: E731
                                                probe["memories"], probe["episodes"], hard.types is None)
         similarity = Similarity(inp.query, s.lexical_weight, s.context_weight, s.reply_weight)
+        scorer = Scorer(s, reference_time, inp.profile)
+        kept = s.time_range_outside if scorer.w.time_range_outside is None else scorer.w.time_range_outside
         soft = planned_range is not None and planned_range.source == "query"
         wide = self._pool.submit(find, hard) if soft else None
-        report = find(seed_filters)
+        report, elsewhere = find(seed_filters), set()
         if wide is not None:
             everywhere = wide.result()
             inside, outside = self._best(report, similarity), self._best(everywhere, similarity)
@@ -148,12 +152,16 @@ class Retriever:
                 why.append(f"a match outside that time range is far closer ({outside:.2f} against "
                            f"{inside:.2f}): searched all time")
                 planned_range, report = None, everywhere
+            elif kept > 0:
+                report, elsewhere = widen(report, everywhere)
+                if elsewhere:
+                    why.append(f"{len(elsewhere)} matches outside that time range follow, at "
+                               f"{kept:g} x their similarity")
         clock.lap("seeds")
 
-        scorer = Scorer(s, reference_time, inp.profile)
         floor = scorer.w.seed_min_similarity
         hits = self._select_seeds(report, similarity, k, why,
-                                  s.seed_min_similarity if floor is None else floor)
+                                  s.seed_min_similarity if floor is None else floor, elsewhere, kept)
         for h in hits.values():
             self._score(h, scorer)
         top1 = max((h.similarity for h in hits.values()), default=0.0)
@@ -242,10 +250,12 @@ class Retriever:
         return max((similarity(c.cosine, c.text, c.bm25) for c in report.candidates), default=0.0)
 
     def _select_seeds(self, report: SeedReport, similarity: Similarity, k: int,
-                      why: list[str], floor: float) -> dict[str, _Hit]:
+                      why: list[str], floor: float, outside: set[str] = frozenset(),
+                      kept: float = 0.0) -> dict[str, _Hit]:
         """The candidates most similar to the query, up to k: turns read in context (a reply
         with the question it answers), a memory extracted from turns at the mean of its own
-        similarity and the best of theirs."""
+        similarity and the best of theirs; ``outside`` a time range read from the query at
+        ``kept`` x that."""
         own = {t.id: similarity(t.cosine, t.text, t.bm25) for t in report.turns.values()}
         in_context = {tid: similarity.in_context(own[tid], [own[n] for n in t.neighbours if n in own])
                       for tid, t in report.turns.items()}
@@ -260,6 +270,8 @@ class Retriever:
             support = [in_context[t] for t in c.support if t in in_context]
             if support and c.kind == "memory":
                 sim = (sim + max(support)) / 2         # what it says, and what was said when it was formed
+            if c.id in outside:
+                sim *= kept
             scored.append((c, sim))
         scored.sort(key=lambda cs: (-cs[1], -cs[0].rrf))
         chosen = [(c, sim) for c, sim in scored

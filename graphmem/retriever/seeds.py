@@ -111,6 +111,15 @@ class SeedReport:
     turns: dict[str, Turn] = field(default_factory=dict)
 
 
+def widen(inside: SeedReport, everywhere: SeedReport) -> tuple[SeedReport, set[str]]:
+    """The seeds found inside a time range read from the query, with the ones found only outside
+    it after them: (the merged report, the ids found only outside)."""
+    have = {c.id for c in inside.candidates}
+    extra = [c for c in everywhere.candidates if c.id not in have]
+    turns = {**everywhere.turns, **inside.turns}
+    return SeedReport(inside.candidates + extra, inside.strategy, turns), {c.id for c in extra}
+
+
 def episode_fulltext_index(words: str) -> tuple[str, tuple[str, ...]]:
     """The fulltext index (and its fields) for a query's words: the ``english`` one, stemmed and
     with the speaker beside the content, when the query has no CJK character; else ``cjk``.
