@@ -376,6 +376,7 @@ CALL () { MATCH (n:Memory {group_id: $group_id}) WHERE n.status IS NOT NULL RETU
   UNION ALL MATCH (n:Value {group_id: $group_id}) WHERE n.normalized_name IS NOT NULL RETURN 'Value' AS label, count(n) AS count
   UNION ALL MATCH (m:Memory {group_id: $group_id})-[:ATTRIBUTE]->(n:Attribute) WHERE m.status IS NOT NULL RETURN 'Attribute' AS label, count(n) AS count
   UNION ALL MATCH (n:Episode {group_id: $group_id}) WHERE n.session_id IS NOT NULL RETURN 'Episode' AS label, count(n) AS count
+  UNION ALL MATCH (n:Sentence {group_id: $group_id}) RETURN 'Sentence' AS label, count(n) AS count
   UNION ALL MATCH (n:ExtractionJob {group_id: $group_id}) WHERE n.state IS NOT NULL RETURN 'ExtractionJob' AS label, count(n) AS count }
 RETURN label, count;
 
@@ -385,7 +386,8 @@ CALL () { MATCH (m:Memory {group_id: $group_id})-[r]->() WHERE m.status IS NOT N
   UNION ALL MATCH (:Subject {group_id: $group_id})-[r]->() RETURN type(r) AS type, count(r) AS count
   UNION ALL MATCH (:Topic {group_id: $group_id})-[r]->() RETURN type(r) AS type, count(r) AS count
   UNION ALL MATCH (m:Memory {group_id: $group_id})-[:ATTRIBUTE]->()-[r]->() WHERE m.status IS NOT NULL RETURN type(r) AS type, count(r) AS count
-  UNION ALL MATCH (e:Episode {group_id: $group_id})-[r]->() WHERE e.session_id IS NOT NULL RETURN type(r) AS type, count(r) AS count }
+  UNION ALL MATCH (e:Episode {group_id: $group_id})-[r]->() WHERE e.session_id IS NOT NULL RETURN type(r) AS type, count(r) AS count
+  UNION ALL MATCH (:Sentence {group_id: $group_id})-[r]->() RETURN type(r) AS type, count(r) AS count }
 RETURN type, sum(count) AS count ORDER BY type;
 
 // name: stats_graph_counts

@@ -109,6 +109,8 @@ def test_a_long_turn_is_also_embedded_sentence_by_sentence(graph, group_id):
         [(long_zh, x) for x in sentences(long_zh)]
     assert len(sentences(long_en)) == 2 and len(sentences(long_zh)) == 2 and sentences("Sure! Ideas:") == []
     assert sentences(long_zh)[1].startswith("顺便说一下") and all(r["dims"] == 384 for r in rows)
+    counted = graph.stats(group_id)
+    assert counted["nodes"]["Sentence"] == 4 and counted["edges"]["PART_OF"] == 4
     from graphmem.bench.common import delete_group
     delete_group(graph.store, group_id)
     assert graph.store.run_text("MATCH (n {group_id: $g}) RETURN count(n) AS n", g=group_id)[0]["n"] == 0

@@ -186,37 +186,49 @@ class EpisodeWriter:
         ``embeddings`` (one per message, of ``embedding_text(content, speaker)``) skips embedding for
         turns that fit in one chunk: callers that already embedded the turns (benchmarks) pass them.
         """
+        return self.build_sessions([(messages, session_id, reference_time, embeddings)], source=source)[0]
+
+    def build_sessions(self, sessions: Sequence[tuple[Sequence[Message], str, datetime,
+                                                      Sequence[Sequence[float]] | None]],
+                       *, source: str) -> list[list[dict]]:
+        """``build`` for several sessions (messages, session_id, reference_time, embeddings): their
+        turns and sentences are embedded in one batch, which the embedder can split over its
+        workers (one session's sentences alone are too few to)."""
         now = datetime.now(timezone.utc).isoformat()
-        rows: list[dict] = []
-        to_embed: list[tuple[int, str]] = []
-        last = reference_time
-        for order, msg in enumerate(messages):
-            chunks = split_text(msg.content, self.chunk_size, self.chunk_overlap) or [msg.content]
-            last = msg.timestamp or last          # a turn without a time was said with the one before
-            stamp = last.isoformat()
-            for chunk, content in enumerate(chunks):
-                props = {"session_id": session_id, "role": msg.role, "speaker": msg.speaker, "content": content,
-                         "timestamp": stamp, "order": order, "chunk": chunk,
-                         "chunks": len(chunks),
-                         "external_id": msg.external_id, "source": source, "created_at": now}
-                row = {"id": uuid.uuid4().hex, "props": props, "embedding": None, "turn": order,
-                       "sentences": [{"text": t, "embedding": None} for t in sentences(content)]}
-                if embeddings is not None and len(chunks) == 1:
-                    row["embedding"] = [float(x) for x in embeddings[order]]
-                else:
-                    to_embed.append((len(rows), -1, embedding_text(content, msg.speaker)))
-                to_embed.extend((len(rows), j, embedding_text(x["text"], msg.speaker))
-                                for j, x in enumerate(row["sentences"]))
-                rows.append(row)
+        built: list[list[dict]] = []
+        to_embed: list[tuple[int, int, int, str]] = []      # (session, row, sentence or -1, text)
+        for messages, session_id, reference_time, embeddings in sessions:
+            rows: list[dict] = []
+            last = reference_time
+            for order, msg in enumerate(messages):
+                chunks = split_text(msg.content, self.chunk_size, self.chunk_overlap) or [msg.content]
+                last = msg.timestamp or last          # a turn without a time was said with the one before
+                stamp = last.isoformat()
+                for chunk, content in enumerate(chunks):
+                    props = {"session_id": session_id, "role": msg.role, "speaker": msg.speaker,
+                             "content": content, "timestamp": stamp, "order": order, "chunk": chunk,
+                             "chunks": len(chunks),
+                             "external_id": msg.external_id, "source": source, "created_at": now}
+                    row = {"id": uuid.uuid4().hex, "props": props, "embedding": None, "turn": order,
+                           "sentences": [{"text": t, "embedding": None} for t in sentences(content)]}
+                    if embeddings is not None and len(chunks) == 1:
+                        row["embedding"] = [float(x) for x in embeddings[order]]
+                    else:
+                        to_embed.append((len(built), len(rows), -1, embedding_text(content, msg.speaker)))
+                    to_embed.extend((len(built), len(rows), j, embedding_text(x["text"], msg.speaker))
+                                    for j, x in enumerate(row["sentences"]))
+                    rows.append(row)
+            built.append(rows)
         if to_embed:
-            vectors = self.embedder.embed([t for _, _, t in to_embed])
-            for (i, j, _), vector in zip(to_embed, vectors):
+            vectors = self.embedder.embed([t for *_, t in to_embed])
+            for (k, i, j, _), vector in zip(to_embed, vectors):
                 if j < 0:
-                    rows[i]["embedding"] = vector
+                    built[k][i]["embedding"] = vector
                 else:
-                    rows[i]["sentences"][j]["embedding"] = [float(x) for x in vector]
-        with_context(rows)
-        return rows
+                    built[k][i]["sentences"][j]["embedding"] = [float(x) for x in vector]
+        for rows in built:
+            with_context(rows)
+        return built
 
     def write(self, group_id: str, session_id: str, rows: list[dict], jobs: list[dict]) -> list[dict]:
         """One session's rows and their jobs in ONE transaction (see ``write_sessions``)."""

@@ -129,9 +129,9 @@ class Ingestor:
         ext = self.extractor(extractor)
         self.graph.ensure_schema()
         batches: list[tuple[str, list[dict]]] = []
-        for conv in conversations:
-            rows = self.writer.build(conv.messages, session_id=conv.session_id, reference_time=conv.reference_time,
-                                     source=source, embeddings=conv.embeddings)
+        built = self.writer.build_sessions([(c.messages, c.session_id, c.reference_time, c.embeddings)
+                                            for c in conversations], source=source)
+        for conv, rows in zip(conversations, built):
             if rows:
                 batches.append((conv.session_id, rows))
         all_rows = [row for _, rows in batches for row in rows]
