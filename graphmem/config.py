@@ -125,7 +125,8 @@ class RetrievalSettings(_Section):
     profiles: dict[str, WeightProfile] = Field(default_factory=_default_profiles)
 
     def weights(self, profile: str = "default") -> WeightProfile:
-        """The weights of a named profile; "default" is alpha..epsilon above."""
+        """The weights of a named profile, every field set ("default" is alpha..epsilon above; a
+        profile's unset seed_min_similarity / time_range_outside are the settings' own)."""
         if profile == "default":
             return WeightProfile(alpha_similarity=self.alpha_similarity, beta_importance=self.beta_importance,
                                  gamma_distance=self.gamma_distance, delta_time=self.delta_time,
@@ -138,7 +139,12 @@ class RetrievalSettings(_Section):
             raise ValidationError(f"profile: unknown score profile {profile!r}; allowed: {', '.join(allowed)} "
                                   f"(define more under [retrieval.profiles.<name>] in graphmem.toml)",
                                   field="profile", allowed=allowed)
-        return profiles[profile]
+        chosen = profiles[profile]
+        return chosen.model_copy(update={
+            "seed_min_similarity": self.seed_min_similarity if chosen.seed_min_similarity is None
+            else chosen.seed_min_similarity,
+            "time_range_outside": self.time_range_outside if chosen.time_range_outside is None
+            else chosen.time_range_outside})
 
 
 class LLMSettings(_Section):

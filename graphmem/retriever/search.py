@@ -138,7 +138,7 @@ class Retriever:
                                                probe["memories"], probe["episodes"], hard.types is None)
         similarity = Similarity(inp.query, s.lexical_weight, s.context_weight, s.reply_weight)
         scorer = Scorer(s, reference_time, inp.profile)
-        kept = s.time_range_outside if scorer.w.time_range_outside is None else scorer.w.time_range_outside
+        kept = scorer.w.time_range_outside
         soft = planned_range is not None and planned_range.source == "query"
         wide = self._pool.submit(find, hard) if soft else None
         report, elsewhere = find(seed_filters), set()
@@ -159,9 +159,7 @@ class Retriever:
                                f"{kept:g} x their similarity")
         clock.lap("seeds")
 
-        floor = scorer.w.seed_min_similarity
-        hits = self._select_seeds(report, similarity, k, why,
-                                  s.seed_min_similarity if floor is None else floor, elsewhere, kept)
+        hits = self._select_seeds(report, similarity, k, why, scorer.w.seed_min_similarity, elsewhere, kept)
         for h in hits.values():
             self._score(h, scorer)
         top1 = max((h.similarity for h in hits.values()), default=0.0)

@@ -102,6 +102,7 @@ class Turn:
     previous: str | None = None                             # the turn right before it
     speaker: str | None = None
     role: str | None = None
+    sentences_read: bool = False                            # its cosine already counts its sentences
 
 
 @dataclass
@@ -146,10 +147,10 @@ class SeedFinder:
         p = {"group_id": group_id, "embedding": embedding, "sentence_weight": self.settings.sentence_weight,
              **filters.params()}
         words = content_words(query)
-        names = None
-        if episodes and "speaker" in episode_fulltext_index(words)[1] and escape_terms(words):
+        names, (index, fields) = None, episode_fulltext_index(words)
+        if episodes and "speaker" in fields and escape_terms(words):
             # which query words name a speaker of the group: asked while the vector index answers
-            names = self.store.submit("search_name_terms", index=episode_fulltext_index(words)[0],
+            names = self.store.submit("search_name_terms", index=index,
                                       probes=name_probes(words, group_id), group_id=group_id)
         if memories:
             lucene, fetch = group_query(words, group_id), k * 3
@@ -173,7 +174,8 @@ class SeedFinder:
             speakers = names.result()[0]["terms"] if names is not None else []
             if speakers:
                 strategy.append(f"episodes: {', '.join(speakers)} matched as speaker, not in what was said")
-            lists.update(self._episodes(p, words, k, episodes, strategy, with_episode_results, turns, speakers))
+            lists.update(self._episodes(p, words, k, episodes, strategy, with_episode_results, turns,
+                                        (index, fields), speakers))
         candidates = fuse(lists)
         if episodes:
             self._sources(p, candidates, turns)
@@ -215,12 +217,13 @@ class SeedFinder:
 
     # --- episodes -----------------------------------------------------------------------
     def _episodes(self, p: dict, words: str, k: int, probed: int, strategy: list[str],
-                  with_episode_results: bool, turns: dict[str, Turn],
+                  with_episode_results: bool, turns: dict[str, Turn], fulltext: tuple[str, tuple[str, ...]],
                   speakers: list[str] = ()) -> dict[str, list[Candidate]]:
         """Ranked lists of matched conversation turns (vector, fulltext, and the turns right
         before and after those: "context"); a turn stands for the memories extracted from it, or
         for itself when nothing was extracted from it. ``turns`` collects every turn seen, with
         its neighbours, for its similarity in context (``score.Similarity.in_context``).
+        ``fulltext``: the episode fulltext index and its fields for these words.
         ``speakers``: query words that name a speaker of the group, matched against who said a
         turn and not what was said (on the LoCoMo dev conversations: turn recall@10 73.8 → 75.2,
         multi-hop 38.3 → 45.8; a name in a turn is mostly the other speaker addressing them)."""
@@ -237,9 +240,9 @@ class SeedFinder:
             hits = sorted(best.values(), key=lambda h: -(h["score"] or 0))[:k]
             strategy.append(f"episodes: vector indexes of turns and sentences ({len(hits)} in the group)")
         for hit in hits:
-            self._turn(turns, hit)
+            self._turn(turns, hit).sentences_read = True     # scored with its sentences already
         lists = {"episode_vector": self._episode_list(hits, with_episode_results)}
-        index, fields = episode_fulltext_index(words)
+        index, fields = fulltext
         lucene = group_query(words, p["group_id"], field=fields, names=speakers)
         if lucene:
             rows = self.store.read("search_episode_fulltext", index=index, lucene=lucene, fetch=k * 3, k=k, **p)
@@ -283,9 +286,10 @@ class SeedFinder:
         """A turn is as close to the query as its closest sentence, at ``sentence_weight`` (the
         vector searches already rank turns so; turns found by words or as neighbours learn it here)."""
         w = self.settings.sentence_weight
-        if not turns or w <= 0:
+        unread = [tid for tid, t in turns.items() if not t.sentences_read]
+        if not unread or w <= 0:
             return
-        for r in self.store.read("search_sentence_scores", ids=list(turns), **p):
+        for r in self.store.read("search_sentence_scores", ids=unread, **p):
             t = turns[r["id"]]
             t.cosine = max(t.cosine, w * to_cosine(r["score"]))
 
