@@ -76,6 +76,35 @@ RETURN m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_a
           .access_count, .last_accessed_at} AS memory, bm25,
        vector.similarity.cosine(m.embedding, $embedding) AS score;
 
+// name: search_fulltext_terms
+// BM25 over memory texts with the group's own term statistics (a group up to
+// retrieval.exact_scan_limit memories; a larger one uses search_fulltext). One Lucene query per
+// term ($probes: graphmem.store.fulltext.term_probes, narrowed to the group), each fetching all
+// of the group's $n memories it matches: a term's score in a text is Lucene's over the term's
+// best in the group (which cancels the index-wide IDF), weighted by the term's IDF in the group,
+// ln(1 + (n - df + 0.5) / (df + 0.5)); a text scores the sum over the terms it holds. So what
+// other groups hold never moves a group's ranking.
+UNWIND $probes AS p
+CALL (p) {
+  CALL db.index.fulltext.queryNodes('memory_text', p.lucene, {limit: $n}) YIELD node AS m, score
+  WITH m, score WHERE m.group_id = $group_id
+  WITH collect({m: m, score: score}) AS hits
+  RETURN hits, size(hits) AS df, reduce(top = 0.0, h IN hits | CASE WHEN h.score > top THEN h.score ELSE top END) AS top
+}
+WITH hits, top, df, log(1.0 + ($n - df + 0.5) / (df + 0.5)) AS idf
+WHERE df > 0 AND top > 0
+UNWIND hits AS h
+WITH h.m AS m, sum(idf * h.score / top) AS bm25
+WHERE ($include_archived OR m.status <> 'archived')
+  AND ($types IS NULL OR m.memory_type IN $types)
+  AND ($start IS NULL OR datetime(coalesce(m.occurred_at, m.created_at)) >= datetime($start))
+  AND ($end IS NULL OR datetime(coalesce(m.occurred_at, m.created_at)) < datetime($end))
+  AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
+WITH m, bm25 ORDER BY bm25 DESC LIMIT $k
+RETURN m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
+          .access_count, .last_accessed_at} AS memory, bm25,
+       vector.similarity.cosine(m.embedding, $embedding) AS score;
+
 // name: search_episode_scan
 // Exact cosine over one group's episodes (conversation turns), with the memories extracted
 // from each that pass the filters. `extracted` counts all of them, filtered or not. A turn's
@@ -188,6 +217,39 @@ CALL db.index.fulltext.queryNodes($index, $lucene, {limit: $fetch}) YIELD node A
 WITH e, bm25
 WHERE e.group_id = $group_id
   AND ($start IS NULL OR datetime(e.timestamp) >= datetime($start))
+  AND ($said_end IS NULL OR datetime(e.timestamp) < datetime($said_end))
+WITH e, bm25 ORDER BY bm25 DESC LIMIT $k
+CALL (e) {
+  OPTIONAL MATCH (m:Memory)-[:EXTRACTED_FROM]->(e)
+  WHERE m.group_id = $group_id
+  WITH collect(m) AS linked
+  RETURN size(linked) AS extracted,
+         [m IN linked WHERE ($include_archived OR m.status <> 'archived')
+                     AND ($types IS NULL OR m.memory_type IN $types)
+                     AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
+          | {memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
+                        .access_count, .last_accessed_at},
+             score: vector.similarity.cosine(m.embedding, $embedding)}] AS memories
+}
+RETURN e {.id, .group_id, .content, .timestamp, .session_id, .speaker, .role, .importance} AS episode,
+       bm25, vector.similarity.cosine(e.embedding, $embedding) AS score, extracted, memories;
+
+// name: search_episode_fulltext_terms
+// search_episode_fulltext with the group's own term statistics (a group up to
+// retrieval.exact_scan_limit episodes), scored as search_fulltext_terms: one Lucene query per
+// term over $index, each term weighted by its IDF among the group's $n turns.
+UNWIND $probes AS p
+CALL (p) {
+  CALL db.index.fulltext.queryNodes($index, p.lucene, {limit: $n}) YIELD node AS e, score
+  WITH e, score WHERE e.group_id = $group_id
+  WITH collect({e: e, score: score}) AS hits
+  RETURN hits, size(hits) AS df, reduce(top = 0.0, h IN hits | CASE WHEN h.score > top THEN h.score ELSE top END) AS top
+}
+WITH hits, top, df, log(1.0 + ($n - df + 0.5) / (df + 0.5)) AS idf
+WHERE df > 0 AND top > 0
+UNWIND hits AS h
+WITH h.e AS e, sum(idf * h.score / top) AS bm25
+WHERE ($start IS NULL OR datetime(e.timestamp) >= datetime($start))
   AND ($said_end IS NULL OR datetime(e.timestamp) < datetime($said_end))
 WITH e, bm25 ORDER BY bm25 DESC LIMIT $k
 CALL (e) {

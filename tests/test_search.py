@@ -585,6 +585,36 @@ def test_no_search_ever_returns_another_groups_memory(graph):
         assert set(ids(response)) <= groups[gid], (gid, response.query)
 
 
+def test_another_groups_texts_never_move_a_groups_scores(graph, group_id):
+    """Word matches are weighed by how rare a word is in the group, not in the whole index: what
+    another tenant writes changes nothing in this group's ranking or similarities."""
+    from graphmem.store.admin import delete_group
+    brand = "zq" + uuid.uuid4().hex[:6]         # a word no other group has used yet
+    turns = [{"role": "user", "speaker": "Ana", "content": f"In the end I picked the {brand} one, it was on sale."},
+             {"role": "user", "speaker": "Ben", "content": "Did the safari guide let you photograph the lions?"},
+             {"role": "user", "speaker": "Ana", "content": "I bought a new telephoto lens before the trip."},
+             {"role": "user", "speaker": "Ben", "content": "We are repainting the kitchen a pale sage green."},
+             {"role": "user", "speaker": "Ana", "content": "My sister adopted a grey cat called Pebble."}]
+    graph.ingest(group_id, turns, session_id="s1", extractor="none", reference_time=MORNING)
+    query = f"Which {brand} lens did Ana buy for the safari?"
+
+    def search():
+        response = graph.search_memories(group_id, query, mode="fast", reference_time=EVENING, profile="recall")
+        return [(r.memory_id, r.score_parts.similarity) for r in response.results], response
+
+    before, response = search()
+    matched = {r.text: r for r in response.results if "episode_fulltext" in r.seed_sources}
+    assert turns[0]["content"] in matched and turns[1]["content"] in matched     # the words were scored
+    other = "t-" + uuid.uuid4().hex[:12]
+    try:            # another tenant for whom the brand is an everyday word
+        graph.ingest(other, [{"role": "user", "content": f"{brand} order {i}: the {brand} strap and the {brand} cap."}
+                             for i in range(150)], session_id="s1", extractor="none", reference_time=MORNING)
+        after, _ = search()
+    finally:
+        delete_group(graph.store, other)
+    assert after == before
+
+
 # --- format_context -------------------------------------------------------------------------------
 
 def result(memory_id, text, memory_type, score, path=(), kind="memory"):

@@ -16,6 +16,11 @@ Ranked lists of candidates, merged:
    by its sentences (``:Sentence``, each embedded alone): a turn is as close as the better of
    itself and ``retrieval.sentence_weight`` (0.9) × its closest sentence.
 
+Word matches are weighed by the group's own term statistics (``search_*fulltext_terms``: one
+Lucene query per term, ``store.fulltext.term_probes``; a term counts by its IDF among the group's
+texts): Lucene's are index-wide, so another tenant's texts would move this group's ranking. A
+group over ``retrieval.exact_scan_limit`` uses one Lucene query and its index-wide statistics.
+
 How they are merged: a candidate found by several lists is one candidate, with its cosine and
 its BM25 divided by the best BM25 of its list (scale-free within one search). Which candidates
 seed the search is decided by the blended similarity of ``score.Similarity``, the same number
@@ -41,7 +46,7 @@ from dataclasses import dataclass, field
 
 from ..config import RetrievalSettings
 from ..store.driver import Store
-from ..store.fulltext import escape_terms, group_query, name_probes
+from ..store.fulltext import escape_terms, group_query, name_probes, term_probes
 from ..store.vector import to_cosine
 from ..textsim import content_words
 
@@ -153,8 +158,14 @@ class SeedFinder:
             names = self.store.submit("search_name_terms", index=index,
                                       probes=name_probes(words, group_id), group_id=group_id)
         if memories:
-            lucene, fetch = group_query(words, group_id), k * 3
-            if memories > self.settings.exact_scan_limit:
+            # the fulltext round trip runs while the vector index answers
+            fulltext = None
+            if memories <= self.settings.exact_scan_limit:
+                probes = term_probes(words, group_id)
+                if probes:
+                    fulltext = self.store.submit("search_fulltext_terms", probes=probes, n=memories, k=k, **p)
+            else:
+                lucene, fetch = group_query(words, group_id), k * 3
                 # A group that is most of the index gains nothing from narrowing in Lucene (a phrase
                 # query on group_id costs more than the text query itself): filter in Cypher instead.
                 size, total = self._size(group_id)
@@ -162,8 +173,8 @@ class SeedFinder:
                 terms = escape_terms(words)
                 if share >= BIG_SHARE and terms:
                     lucene, fetch = f"text:({' '.join(terms)})", math.ceil(k * 3 / share)
-            # the fulltext round trip runs while the vector index answers
-            fulltext = self.store.submit("search_fulltext", lucene=lucene, fetch=fetch, k=k, **p) if lucene else None
+                if lucene:
+                    fulltext = self.store.submit("search_fulltext", lucene=lucene, fetch=fetch, k=k, **p)
             lists["vector"] = self._vector(p, k, memories, strategy)
             if fulltext is not None:
                 rows = fulltext.result()
@@ -243,9 +254,17 @@ class SeedFinder:
             self._turn(turns, hit).sentences_read = True     # scored with its sentences already
         lists = {"episode_vector": self._episode_list(hits, with_episode_results)}
         index, fields = fulltext
-        lucene = group_query(words, p["group_id"], field=fields, names=speakers)
-        if lucene:
-            rows = self.store.read("search_episode_fulltext", index=index, lucene=lucene, fetch=k * 3, k=k, **p)
+        rows = None
+        if probed <= self.settings.exact_scan_limit:
+            probes = term_probes(words, p["group_id"], field=fields, names=speakers)
+            if probes:
+                rows = self.store.read("search_episode_fulltext_terms", index=index, probes=probes, n=probed,
+                                       k=k, **p)
+        else:
+            lucene = group_query(words, p["group_id"], field=fields, names=speakers)
+            if lucene:
+                rows = self.store.read("search_episode_fulltext", index=index, lucene=lucene, fetch=k * 3, k=k, **p)
+        if rows is not None:
             best = max((r["bm25"] for r in rows), default=0.0) or 1.0
             for r in rows:
                 self._turn(turns, r).bm25 = r["bm25"] / best

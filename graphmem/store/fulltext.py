@@ -9,6 +9,7 @@ import re
 from typing import Collection
 
 _SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
+_CJK_RUN = re.compile(r"([\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]+)")
 _TOKEN = re.compile(r"\w+", re.UNICODE)
 _KEYWORDS = {"AND", "OR", "NOT", "TO"}
 
@@ -50,6 +51,34 @@ def group_query(text: str, group_id: str, field: str | tuple[str, ...] = "text",
     if len(clauses) > 1:
         text_clause = f"({text_clause})"
     return f'{text_clause} AND group_id:"{group}"^0'
+
+
+def query_terms(text: str, max_terms: int = 64) -> list[str]:
+    """The distinct terms of a lexical query, each to be scored on its own: the words of
+    ``escape_terms``, with a run of CJK characters split into the overlapping bigrams the
+    ``cjk`` analyzer indexes (a single character stays whole)."""
+    terms: list[str] = []
+    for token in escape_terms(text, max_terms):
+        for part in _CJK_RUN.split(token):
+            if not part:
+                continue
+            if _CJK_RUN.fullmatch(part) and len(part) > 1:
+                terms.extend(part[i:i + 2] for i in range(len(part) - 1))
+            else:
+                terms.append(part)
+    return list(dict.fromkeys(t.casefold() for t in terms))[:max_terms]
+
+
+def term_probes(text: str, group_id: str, field: str | tuple[str, ...] = "text",
+                names: Collection[str] = (), name_field: str = "speaker") -> list[dict[str, str]]:
+    """One ``group_query`` per term of the text (``query_terms``): with them a search scores
+    each term by how rare it is in the group, not in the whole index (``search_*_terms``)."""
+    probes = []
+    for term in query_terms(text):
+        lucene = group_query(term, group_id, field, names, name_field)
+        if lucene:
+            probes.append({"term": term, "lucene": lucene})
+    return probes
 
 
 def name_probes(text: str, group_id: str, field: str = "speaker") -> list[dict[str, str]]:
