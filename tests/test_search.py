@@ -557,6 +557,15 @@ def test_question_words_do_not_decide_a_lexical_match():
     assert content_words("我为什么今天不开心？") == "我为什么今天不开心"
 
 
+def test_each_word_of_a_query_is_weighed_on_its_own():
+    from graphmem.store.fulltext import query_terms, term_probes
+    assert query_terms("Caroline's AND hiking 我喜欢咖啡 iPhone手机") == \
+        ["caroline", "s", "and", "hiking", "我喜", "喜欢", "欢咖", "咖啡", "iphone", "手机"]
+    probes = term_probes("Caroline hiking", "g-1", ("content", "speaker"), names=["Caroline"])
+    assert [p["lucene"] for p in probes] == ['speaker:(caroline) AND group_id:"g\\-1"^0',
+                                             '(content:(hiking) OR speaker:(hiking)) AND group_id:"g\\-1"^0']
+
+
 # --- tenant isolation -----------------------------------------------------------------------------
 
 def test_no_search_ever_returns_another_groups_memory(graph):

@@ -46,11 +46,11 @@ from dataclasses import dataclass, field
 
 from ..config import RetrievalSettings
 from ..store.driver import Store
-from ..store.fulltext import escape_terms, group_query, name_probes, term_probes
+from ..store.fulltext import CJK_CHARS, escape_terms, group_query, name_probes, term_probes
 from ..store.vector import to_cosine
 from ..textsim import content_words
 
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]")
+_CJK = re.compile(f"[{CJK_CHARS}]")
 
 RRF_K = 60
 MAX_FETCH = 4000            # the largest page asked of the vector index before scanning instead

@@ -9,7 +9,8 @@ import re
 from typing import Collection
 
 _SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
-_CJK_RUN = re.compile(r"([\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]+)")
+CJK_CHARS = "\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af"   # what the cjk analyzer splits into bigrams
+_CJK_RUN = re.compile(f"([{CJK_CHARS}]+)")
 _TOKEN = re.compile(r"\w+", re.UNICODE)
 _KEYWORDS = {"AND", "OR", "NOT", "TO"}
 
