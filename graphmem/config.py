@@ -122,6 +122,7 @@ class RetrievalSettings(_Section):
     context_weight: float = Field(0.3, ge=0, le=1)    # share of its neighbour turns in an episode's similarity
     sentence_weight: float = Field(0.9, ge=0, le=1)   # a long turn: at least this × its closest sentence's cosine
     reply_weight: float = Field(0.9, ge=0, le=1)      # a reply to a question: at least this × the question's similarity
+    speaker_weight: float = Field(0.9, ge=0, le=1)    # a turn by someone the query does not name, when it names a speaker: this × its similarity
     profiles: dict[str, WeightProfile] = Field(default_factory=_default_profiles)
 
     def weights(self, profile: str = "default") -> WeightProfile:

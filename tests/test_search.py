@@ -493,6 +493,36 @@ def test_a_speakers_name_in_the_question_matches_who_spoke_not_who_was_addressed
     assert response.results[0].text == turns[1]["content"]
 
 
+def test_a_question_naming_a_speaker_prefers_what_that_speaker_said(make_settings, graph, group_id):
+    from graphmem.graph import MemoryGraph
+    turns = [{"role": "user", "speaker": "Caroline", "content": "Melanie, is that a new painting of yours?"},
+             {"role": "user", "speaker": "Melanie", "content": "Yes, a horse in a meadow, my latest canvas."},
+             {"role": "user", "speaker": "Caroline", "content": "I went to a support group yesterday."},
+             {"role": "user", "speaker": "Melanie", "content": "The kids loved the camping trip."}]
+    graph.ingest(group_id, turns, session_id="s1", extractor="none", reference_time=MORNING)
+    with MemoryGraph(make_settings(retrieval={"speaker_weight": 1.0}), embedder=graph.embedder) as anyone:
+        def both(query):
+            return [{r.text: r.score_parts.similarity for r in g.search_memories(
+                        group_id, query, mode="fast", reference_time=EVENING, profile="recall").results}
+                    for g in (graph, anyone)]
+        ranked = graph.search_memories(group_id, "What has Melanie painted?", mode="fast", reference_time=EVENING,
+                                       profile="recall")
+        unweighed = anyone.search_memories(group_id, "What has Melanie painted?", mode="fast",
+                                           reference_time=EVENING, profile="recall")
+        # Caroline's question names Melanie and her painting and is closest to the words; who
+        # said what decides: Melanie's own answer comes first
+        assert unweighed.results[0].text == turns[0]["content"]
+        assert ranked.results[0].text == turns[1]["content"]
+        assert any("turns by anyone else at 0.9" in line for line in ranked.plan.why)
+        weighed, plain = both("What has Melanie painted?")
+        assert weighed[turns[0]["content"]] == pytest.approx(0.9 * plain[turns[0]["content"]], abs=1e-5)
+        assert weighed[turns[1]["content"]] == pytest.approx(plain[turns[1]["content"]], abs=1e-5)
+        # a question that names nobody, or both speakers, prefers no one
+        for query in ("Whose painting is new?", "What did Caroline and Melanie paint?"):
+            weighed, plain = both(query)
+            assert weighed == pytest.approx(plain, abs=1e-5)
+
+
 def test_a_reply_is_found_through_the_question_it_answers(make_settings, graph, group_id):
     from graphmem.graph import MemoryGraph
     turns = [{"role": "user", "speaker": "Jo", "content": "Your cats are adorable! What are their names?"},

@@ -3,7 +3,8 @@
 1. plan (``plan.py``): mode and depth, relation filters, a time range read from the query;
 2. seeds (``seeds.py``): vector + fulltext (+ episodes and the turns around them), merged;
    each candidate's similarity blends cosine with BM25 (``score.Similarity``), a turn is read
-   with its neighbours, and a memory extracted from turns is ranked at the mean of its own
+   with its neighbours (and, when the query names a speaker, weighed by who said it), and a
+   memory extracted from turns is ranked at the mean of its own
    similarity and the best of theirs (what it says, and what was said).
    The most similar seed the walk when their similarity reaches the profile's floor
    (``retrieval.seed_min_similarity``; none for "recall") or their words cover half the
@@ -136,7 +137,7 @@ class Retriever:
         k = max(s.seed_k, inp.max_results)
         find = lambda filters: self.seeds.find(group_id, inp.query, embedding, filters, k,  # noqa: E731
                                                probe["memories"], probe["episodes"], hard.types is None)
-        similarity = Similarity(inp.query, s.lexical_weight, s.context_weight, s.reply_weight)
+        similarity = Similarity(inp.query, s.lexical_weight, s.context_weight, s.reply_weight, s.speaker_weight)
         scorer = Scorer(s, reference_time, inp.profile)
         kept = scorer.w.time_range_outside
         soft = planned_range is not None and planned_range.source == "query"
@@ -261,6 +262,9 @@ class Retriever:
             asked = report.turns.get(t.previous) if t.previous in own else None
             if asked is not None and is_reply(asked, t):
                 in_context[tid] = similarity.as_reply(in_context[tid], own[asked.id])
+        if report.speakers:              # the question names who it is about: what they said comes first
+            for tid, t in report.turns.items():
+                in_context[tid] = similarity.as_said_by(in_context[tid], t.speaker, report.speakers)
         scored = []
         for c in report.candidates:
             sim = in_context[c.id] if c.kind == "episode" and c.id in in_context \

@@ -115,6 +115,7 @@ class SeedReport:
     candidates: list[Candidate]
     strategy: list[str]
     turns: dict[str, Turn] = field(default_factory=dict)
+    speakers: list[str] = field(default_factory=list)       # query words that name a speaker of the group
 
 
 def widen(inside: SeedReport, everywhere: SeedReport) -> tuple[SeedReport, set[str]]:
@@ -123,7 +124,7 @@ def widen(inside: SeedReport, everywhere: SeedReport) -> tuple[SeedReport, set[s
     have = {c.id for c in inside.candidates}
     extra = [c for c in everywhere.candidates if c.id not in have]
     turns = {**everywhere.turns, **inside.turns}
-    return SeedReport(inside.candidates + extra, inside.strategy, turns), {c.id for c in extra}
+    return SeedReport(inside.candidates + extra, inside.strategy, turns, inside.speakers), {c.id for c in extra}
 
 
 def episode_fulltext_index(words: str) -> tuple[str, tuple[str, ...]]:
@@ -181,17 +182,20 @@ class SeedFinder:
                 best = max((r["bm25"] for r in rows), default=0.0) or 1.0
                 lists["fulltext"] = [self._memory(r, r["bm25"] / best) for r in rows]
         turns: dict[str, Turn] = {}
+        speakers: list[str] = []
         if episodes:
             speakers = names.result()[0]["terms"] if names is not None else []
             if speakers:
-                strategy.append(f"episodes: {', '.join(speakers)} matched as speaker, not in what was said")
+                others = self.settings.speaker_weight
+                strategy.append(f"episodes: {', '.join(speakers)} matched as speaker, not in what was said"
+                                + (f"; turns by anyone else at {others:g} x their similarity" if others < 1 else ""))
             lists.update(self._episodes(p, words, k, episodes, strategy, with_episode_results, turns,
                                         (index, fields), speakers))
         candidates = fuse(lists)
         if episodes:
             self._sources(p, candidates, turns)
             self._sentences(p, turns)
-        return SeedReport(candidates, strategy, turns)
+        return SeedReport(candidates, strategy, turns, speakers)
 
     # --- memories -----------------------------------------------------------------------
     def _vector(self, p: dict, k: int, probed: int, strategy: list[str]) -> list[Candidate]:
