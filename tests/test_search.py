@@ -570,13 +570,16 @@ def test_a_long_turn_is_found_by_the_one_sentence_that_answers(make_settings, gr
     def hit(response):
         return next(r for r in response.results if r.text == turns[0]["content"])
     # the group searched as a large one: through the vector indexes of turns and of sentences
-    with MemoryGraph(make_settings(retrieval={"context_weight": 0.0, "exact_scan_limit": 1}),
-                     embedder=graph.embedder) as g:
+    # (meaning only: a large group's word matches count as a share of its best hit's, a small one's absolutely)
+    dense = {"context_weight": 0.0, "lexical_weight": 0.0}
+    with MemoryGraph(make_settings(retrieval={**dense, "exact_scan_limit": 1}), embedder=graph.embedder) as g:
         indexed = g.search_memories(group_id, query, mode="fast", reference_time=EVENING, profile="recall")
+    with MemoryGraph(make_settings(retrieval=dense), embedder=graph.embedder) as g:
+        scanned = g.search_memories(group_id, query, mode="fast", reference_time=EVENING, profile="recall")
     # the turn is mostly about lunch recipes; its last sentence is the answer
     assert found.results[0].text == turns[0]["content"] == indexed.results[0].text
     assert hit(found).score_parts.similarity > hit(whole).score_parts.similarity + 0.05
-    assert abs(hit(indexed).score_parts.similarity - hit(found).score_parts.similarity) < 0.01   # index: approximate
+    assert abs(hit(indexed).score_parts.similarity - hit(scanned).score_parts.similarity) < 0.01  # index: approximate
     assert any("vector indexes of turns and sentences" in line for line in indexed.plan.why)
 
 
@@ -652,6 +655,34 @@ def test_another_groups_texts_never_move_a_groups_scores(graph, group_id):
     finally:
         delete_group(graph.store, other)
     assert after == before
+
+
+def test_a_word_the_whole_group_uses_counts_for_little_and_a_rare_one_in_full(graph, group_id):
+    """Lexical evidence is absolute: the same turn, the same query, the same cosine, but its word
+    is said in every turn of one group and only in this turn in the other."""
+    from graphmem.store.admin import delete_group
+    target = "We danced all night at my cousin's wedding in Lyon."
+    everyday = [f"The wedding cake order {i} is confirmed for the {i}th." for i in range(20)]
+    elsewhere = [f"The birthday cake order {i} is confirmed for the {i}th." for i in range(20)]
+    rare = "t-" + uuid.uuid4().hex[:12]
+
+    def similarity(group):
+        response = graph.search_memories(group, "wedding", mode="fast", reference_time=EVENING, max_results=50,
+                                         profile="recall")
+        return next(r for r in response.results if r.text == target).score_parts.similarity
+    try:
+        for group, others in ((group_id, everyday), (rare, elsewhere)):
+            # a session of its own: no neighbour turn reaches its vector or its similarity
+            graph.ingest(group, [{"role": "user", "content": target}], session_id="s0", extractor="none",
+                         reference_time=MORNING)
+            graph.ingest(group, [{"role": "user", "content": t} for t in others], session_id="s1",
+                         extractor="none", reference_time=MORNING)
+        common, alone = similarity(group_id), similarity(rare)
+    finally:
+        delete_group(graph.store, rare)
+    # lexical_weight 0.3: the word said once is worth the whole lexical share, the word everyone
+    # says next to nothing (before: the best hit's share, about the same in both groups)
+    assert alone - common > 0.25, (alone, common)
 
 
 # --- format_context -------------------------------------------------------------------------------

@@ -8,8 +8,11 @@ anything ever said, however old or rarely read. Every part is in [0, 1]:
 
 - ``similarity``: how well the text answers the query, a blend of meaning and words:
   (1 − w)·cosine + w·lexical. For an English query w = ``retrieval.lexical_weight`` (0.3)
-  and lexical is the text's BM25 score from the fulltext index divided by the best BM25 of
-  this search (0 for a text outside the fulltext hits): cosine alone misses names and rare
+  and lexical is the text's word evidence in [0, 1] from the fulltext index (0 for a text
+  outside the fulltext hits; ``seeds.lexical_scale``: in a group up to
+  ``retrieval.exact_scan_limit`` texts absolute, the IDF its matched words carry in the group
+  against half of the most the query's words could carry; in a larger group its BM25 over the
+  best of this search): cosine alone misses names and rare
   words, BM25 alone misses paraphrases. The default embedding model is English-only, so for a
   Chinese query the cosine is weak: w grows to 0.5 and lexical becomes the overlap of
   character bigrams and words (``graphmem.textsim``); a mixed query blends both in proportion
@@ -75,7 +78,7 @@ class Similarity:
         self.speaker_weight = speaker_weight
 
     def __call__(self, cosine: float | None, text: str | None, bm25: float | None = None) -> float:
-        """``bm25``: the text's BM25 over the best BM25 of this search, None when it was not a hit."""
+        """``bm25``: the text's word evidence in [0, 1] (``seeds.lexical_scale``), None when it was not a hit."""
         cos = max(0.0, min(1.0, cosine or 0.0))
         lexical = 0.0
         if self.cjk:
