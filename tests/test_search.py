@@ -523,6 +523,31 @@ def test_a_question_naming_a_speaker_prefers_what_that_speaker_said(make_setting
             assert weighed == pytest.approx(plain, abs=1e-5)
 
 
+def test_a_chinese_question_naming_a_speaker_prefers_what_that_speaker_said(make_settings, graph, group_id):
+    from graphmem.graph import MemoryGraph
+    turns = [{"role": "user", "speaker": "小红", "content": "小明，你的新画真漂亮！是你画的吗？"},
+             {"role": "user", "speaker": "小明", "content": "是的，上周末画了一匹马。"},
+             {"role": "user", "speaker": "小红", "content": "我昨天去了一个支持小组。"},
+             {"role": "user", "speaker": "小明", "content": "孩子们很喜欢那次露营。"}]
+    graph.ingest(group_id, turns, session_id="s1", extractor="none", reference_time=MORNING)
+    with MemoryGraph(make_settings(retrieval={"speaker_weight": 1.0}), embedder=graph.embedder) as anyone:
+        def search(g, query):
+            return g.search_memories(group_id, query, mode="fast", reference_time=EVENING, profile="recall")
+        ranked, unweighed = search(graph, "小明画了什么？"), search(anyone, "小明画了什么？")
+        # no word boundaries to probe: the query holds 小明's whole name
+        assert any("小明 matched as speaker; turns by anyone else at 0.9" in line for line in ranked.plan.why)
+        assert unweighed.results[0].text == turns[0]["content"]      # 小红 names 小明 and the painting
+        assert ranked.results[0].text == turns[1]["content"]         # 小明's own answer
+        weighed = {r.text: r.score_parts.similarity for r in ranked.results}
+        plain = {r.text: r.score_parts.similarity for r in unweighed.results}
+        assert weighed[turns[0]["content"]] == pytest.approx(0.9 * plain[turns[0]["content"]], abs=1e-5)
+        assert weighed[turns[1]["content"]] == pytest.approx(plain[turns[1]["content"]], abs=1e-5)
+        # a question that names nobody prefers no one
+        nobody = [{r.text: r.score_parts.similarity for r in search(g, "谁的画很漂亮？").results}
+                  for g in (graph, anyone)]
+        assert nobody[0] == pytest.approx(nobody[1], abs=1e-5)
+
+
 def test_a_reply_is_found_through_the_question_it_answers(make_settings, graph, group_id):
     from graphmem.graph import MemoryGraph
     turns = [{"role": "user", "speaker": "Jo", "content": "Your cats are adorable! What are their names?"},

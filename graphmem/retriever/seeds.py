@@ -12,7 +12,9 @@ Ranked lists of candidates, merged:
    rest: ``episode_fulltext_index``), and the turns right before and
    after those; a turn stands for the memories extracted from it, or for itself when nothing
    was extracted from it. A query word that names a speaker of the group (``search_name_terms``)
-   is matched against who said a turn, not against what was said. A long turn is also matched
+   is matched against who said a turn, not against what was said (a query with CJK characters
+   names a speaker by holding their whole name: ``search_speakers_named``); turns by anyone else
+   then count at ``retrieval.speaker_weight`` × their similarity. A long turn is also matched
    by its sentences (``:Sentence``, each embedded alone): a turn is as close as the better of
    itself and ``retrieval.sentence_weight`` (0.9) × its closest sentence.
 
@@ -175,6 +177,9 @@ class SeedFinder:
             # which query words name a speaker of the group: asked while the vector index answers
             names = self.store.submit("search_name_terms", index=index,
                                       probes=name_probes(words, group_id), group_id=group_id)
+        elif episodes and "speaker" not in fields:
+            # a CJK query has no words to probe: which speakers' whole names it holds
+            names = self.store.submit("search_speakers_named", group_id=group_id, query=query)
         if memories:
             # the fulltext round trip runs while the vector index answers
             fulltext = None
@@ -205,7 +210,8 @@ class SeedFinder:
             speakers = names.result()[0]["terms"] if names is not None else []
             if speakers:
                 others = self.settings.speaker_weight
-                strategy.append(f"episodes: {', '.join(speakers)} matched as speaker, not in what was said"
+                strategy.append(f"episodes: {', '.join(speakers)} matched as speaker"
+                                + (", not in what was said" if "speaker" in fields else "")
                                 + (f"; turns by anyone else at {others:g} x their similarity" if others < 1 else ""))
             lists.update(self._episodes(p, words, k, episodes, strategy, with_episode_results, turns,
                                         (index, fields), speakers))
