@@ -13,7 +13,7 @@ Ranked lists of candidates, merged:
    after those; a turn stands for the memories extracted from it, or for itself when nothing
    was extracted from it. A query word that names a speaker of the group (``search_name_terms``)
    is matched against who said a turn, not against what was said (a query with CJK characters
-   names a speaker by holding their whole name: ``search_speakers_named``); turns by anyone else
+   names a speaker by holding their whole name: ``search_group_speakers``); turns by anyone else
    then count at ``retrieval.speaker_weight`` × their similarity. A long turn is also matched
    by its sentences (``:Sentence``, each embedded alone): a turn is as close as the better of
    itself and ``retrieval.sentence_weight`` (0.9) × its closest sentence.
@@ -49,6 +49,7 @@ import math
 import re
 import threading
 import time
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 
 from ..config import RetrievalSettings
@@ -161,6 +162,7 @@ class SeedFinder:
         self.store = store
         self.settings = settings
         self._sizes: dict[str, tuple[float, int, int]] = {}
+        self._speakers: dict[str, tuple[float, list[str]]] = {}
         self._lock = threading.Lock()
 
     # --- public -------------------------------------------------------------------------
@@ -179,7 +181,7 @@ class SeedFinder:
                                       probes=name_probes(words, group_id), group_id=group_id)
         elif episodes and "speaker" not in fields:
             # a CJK query has no words to probe: which speakers' whole names it holds
-            names = self.store.submit("search_speakers_named", group_id=group_id, query=query)
+            names = self._speakers_named(group_id, query, episodes)
         if memories:
             # the fulltext round trip runs while the vector index answers
             fulltext = None
@@ -248,6 +250,27 @@ class SeedFinder:
         with self._lock:
             self._sizes[group_id] = (now, row["group_size"], row["total"])
         return row["group_size"], row["total"]
+
+    def _speakers_named(self, group_id: str, query: str, episodes: int) -> Future:
+        """The group's speakers whose whole name (two characters or more) the query holds, as
+        ``search_name_terms`` answers ([{"terms": [...]}]). A large group's speakers are read at
+        most every SIZE_TTL_S (a DISTINCT over 100,000 turns takes ~80 ms)."""
+        def named(speakers: list[str]) -> list[dict]:
+            text = query.casefold()
+            return [{"terms": [n for n in speakers if len(n) >= 2 and n.casefold() in text]}]
+        done: Future = Future()
+        if episodes <= self.settings.exact_scan_limit:
+            done.set_result(named(self.store.read("search_group_speakers", group_id=group_id)[0]["speakers"]))
+            return done
+        now = time.monotonic()
+        with self._lock:
+            cached = self._speakers.get(group_id)
+        if cached is None or now - cached[0] >= SIZE_TTL_S:
+            cached = (now, self.store.read("search_group_speakers", group_id=group_id)[0]["speakers"])
+            with self._lock:
+                self._speakers[group_id] = cached
+        done.set_result(named(cached[1]))
+        return done
 
     @staticmethod
     def _memory(row: dict, bm25: float | None = None) -> Candidate:
