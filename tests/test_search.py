@@ -493,59 +493,44 @@ def test_a_speakers_name_in_the_question_matches_who_spoke_not_who_was_addressed
     assert response.results[0].text == turns[1]["content"]
 
 
-def test_a_question_naming_a_speaker_prefers_what_that_speaker_said(make_settings, graph, group_id):
+# (speakers, what each says in turn, the question, its line in plan.why, questions that name no one
+#  speaker); the first turn names the second speaker and their painting, the second is their answer
+NAMED_SPEAKER = {
+    "en": (("Caroline", "Melanie"),
+           ("Melanie, is that a new painting of yours?", "Yes, a horse in a meadow, my latest canvas.",
+            "I went to a support group yesterday.", "The kids loved the camping trip."),
+           "What has Melanie painted?", "Melanie matched as speaker, not in what was said; turns by anyone else at 0.9",
+           ("Whose painting is new?", "What did Caroline and Melanie paint?")),
+    # no word boundaries to probe: the question holds 小明's whole name
+    "zh": (("小红", "小明"),
+           ("小明，你的新画真漂亮！是你画的吗？", "是的，上周末画了一匹马。", "我昨天去了一个支持小组。", "孩子们很喜欢那次露营。"),
+           "小明画了什么？", "小明 matched as speaker; turns by anyone else at 0.9", ("谁的画很漂亮？",)),
+}
+
+
+@pytest.mark.parametrize("language", sorted(NAMED_SPEAKER))
+def test_a_question_naming_a_speaker_prefers_what_that_speaker_said(make_settings, graph, group_id, language):
     from graphmem.graph import MemoryGraph
-    turns = [{"role": "user", "speaker": "Caroline", "content": "Melanie, is that a new painting of yours?"},
-             {"role": "user", "speaker": "Melanie", "content": "Yes, a horse in a meadow, my latest canvas."},
-             {"role": "user", "speaker": "Caroline", "content": "I went to a support group yesterday."},
-             {"role": "user", "speaker": "Melanie", "content": "The kids loved the camping trip."}]
+    (asker, named), said, query, why, unnamed = NAMED_SPEAKER[language]
+    turns = [{"role": "user", "speaker": (asker, named)[i % 2], "content": text} for i, text in enumerate(said)]
     graph.ingest(group_id, turns, session_id="s1", extractor="none", reference_time=MORNING)
     with MemoryGraph(make_settings(retrieval={"speaker_weight": 1.0}), embedder=graph.embedder) as anyone:
-        def both(query):
-            return [{r.text: r.score_parts.similarity for r in g.search_memories(
-                        group_id, query, mode="fast", reference_time=EVENING, profile="recall").results}
-                    for g in (graph, anyone)]
-        ranked = graph.search_memories(group_id, "What has Melanie painted?", mode="fast", reference_time=EVENING,
-                                       profile="recall")
-        unweighed = anyone.search_memories(group_id, "What has Melanie painted?", mode="fast",
-                                           reference_time=EVENING, profile="recall")
-        # Caroline's question names Melanie and her painting and is closest to the words; who
-        # said what decides: Melanie's own answer comes first
-        assert unweighed.results[0].text == turns[0]["content"]
-        assert ranked.results[0].text == turns[1]["content"]
-        assert any("turns by anyone else at 0.9" in line for line in ranked.plan.why)
-        weighed, plain = both("What has Melanie painted?")
-        assert weighed[turns[0]["content"]] == pytest.approx(0.9 * plain[turns[0]["content"]], abs=1e-5)
-        assert weighed[turns[1]["content"]] == pytest.approx(plain[turns[1]["content"]], abs=1e-5)
+        def both(question):
+            responses = [g.search_memories(group_id, question, mode="fast", reference_time=EVENING, profile="recall")
+                         for g in (graph, anyone)]
+            return responses, [{r.text: r.score_parts.similarity for r in x.results} for x in responses]
+        (ranked, unweighed), (weighed, plain) = both(query)
+        assert any(why in line for line in ranked.plan.why)
+        # the asker's question names the speaker and the painting and is closest to the words;
+        # who said what decides: the named speaker's own answer comes first
+        assert unweighed.results[0].text == said[0]
+        assert ranked.results[0].text == said[1]
+        assert weighed[said[0]] == pytest.approx(0.9 * plain[said[0]], abs=1e-5)
+        assert weighed[said[1]] == pytest.approx(plain[said[1]], abs=1e-5)
         # a question that names nobody, or both speakers, prefers no one
-        for query in ("Whose painting is new?", "What did Caroline and Melanie paint?"):
-            weighed, plain = both(query)
+        for question in unnamed:
+            weighed, plain = both(question)[1]
             assert weighed == pytest.approx(plain, abs=1e-5)
-
-
-def test_a_chinese_question_naming_a_speaker_prefers_what_that_speaker_said(make_settings, graph, group_id):
-    from graphmem.graph import MemoryGraph
-    turns = [{"role": "user", "speaker": "小红", "content": "小明，你的新画真漂亮！是你画的吗？"},
-             {"role": "user", "speaker": "小明", "content": "是的，上周末画了一匹马。"},
-             {"role": "user", "speaker": "小红", "content": "我昨天去了一个支持小组。"},
-             {"role": "user", "speaker": "小明", "content": "孩子们很喜欢那次露营。"}]
-    graph.ingest(group_id, turns, session_id="s1", extractor="none", reference_time=MORNING)
-    with MemoryGraph(make_settings(retrieval={"speaker_weight": 1.0}), embedder=graph.embedder) as anyone:
-        def search(g, query):
-            return g.search_memories(group_id, query, mode="fast", reference_time=EVENING, profile="recall")
-        ranked, unweighed = search(graph, "小明画了什么？"), search(anyone, "小明画了什么？")
-        # no word boundaries to probe: the query holds 小明's whole name
-        assert any("小明 matched as speaker; turns by anyone else at 0.9" in line for line in ranked.plan.why)
-        assert unweighed.results[0].text == turns[0]["content"]      # 小红 names 小明 and the painting
-        assert ranked.results[0].text == turns[1]["content"]         # 小明's own answer
-        weighed = {r.text: r.score_parts.similarity for r in ranked.results}
-        plain = {r.text: r.score_parts.similarity for r in unweighed.results}
-        assert weighed[turns[0]["content"]] == pytest.approx(0.9 * plain[turns[0]["content"]], abs=1e-5)
-        assert weighed[turns[1]["content"]] == pytest.approx(plain[turns[1]["content"]], abs=1e-5)
-        # a question that names nobody prefers no one
-        nobody = [{r.text: r.score_parts.similarity for r in search(g, "谁的画很漂亮？").results}
-                  for g in (graph, anyone)]
-        assert nobody[0] == pytest.approx(nobody[1], abs=1e-5)
 
 
 def test_a_reply_is_found_through_the_question_it_answers(make_settings, graph, group_id):
