@@ -173,7 +173,7 @@ def test_a_hub_cannot_flood_the_results(make_settings, graph, group_id):
     memories = [dict(subject="I", memory_type="fact", topic="own", object=t) for t in things]      # "I": a hub
     memories.append(dict(subject="I", memory_type="fact", topic="collect", object="antique maps", importance=0.5))
     collectors = [("Bob", "stamps", 0.2), ("Carol", "seashells", 0.9), ("Dan", "vinyl records", 0.3),
-                  ("Eve", "postcards", 0.8), ("Fay", "comic books", 0.7), ("Gus", "bottle caps", 0.1)]
+                 ("Eve", "postcards", 0.8), ("Fay", "comic books", 0.7), ("Gus", "bottle caps", 0.1)]
     memories += [dict(subject=who, memory_type="fact", topic="collect", object=what, importance=imp)
                  for who, what, imp in collectors]
     created = graph.create_memories(group_id, memories, reference_time=MORNING)
@@ -438,14 +438,19 @@ def test_episodes_are_evidence_and_answer_when_nothing_was_extracted(graph, grou
     assert all(r.kind == "memory" for r in typed.results)
 
 
+def said(*lines: tuple[str, str]) -> list[dict]:
+    """Conversation turns from (speaker, text) pairs, all in the user role."""
+    return [{"role": "user", "speaker": who, "content": text} for who, text in lines]
+
+
 def test_an_answer_is_found_next_to_the_turn_that_names_the_topic(make_settings, graph, group_id):
     from graphmem.graph import MemoryGraph
-    turns = [{"role": "user", "speaker": "Mel", "content": "Guess what, we finally adopted a puppy from the shelter!"},
-             {"role": "user", "speaker": "Jo", "content": "No way! What did you call the little one?"},
-             {"role": "user", "speaker": "Mel", "content": "Biscuit, after my grandpa's favourite snack."},
-             {"role": "user", "speaker": "Jo", "content": "Love it. I spent the weekend repainting my kitchen."},
-             {"role": "user", "speaker": "Mel", "content": "Which colour did you choose in the end?"},
-             {"role": "user", "speaker": "Jo", "content": "A pale sage green, it looks so calm now."}]
+    turns = said(("Mel", "Guess what, we finally adopted a puppy from the shelter!"),
+                 ("Jo", "No way! What did you call the little one?"),
+                 ("Mel", "Biscuit, after my grandpa's favourite snack."),
+                 ("Jo", "Love it. I spent the weekend repainting my kitchen."),
+                 ("Mel", "Which colour did you choose in the end?"),
+                 ("Jo", "A pale sage green, it looks so calm now."))
     graph.ingest(group_id, turns, session_id="s1", extractor="none", reference_time=MORNING)
     query, answer = "What name did Mel give the puppy she adopted?", "Biscuit, after my grandpa's favourite snack."
     with_context = graph.search_memories(group_id, query, mode="fast", reference_time=EVENING, profile="recall")
@@ -464,10 +469,10 @@ def test_an_answer_is_found_next_to_the_turn_that_names_the_topic(make_settings,
 
 
 def test_an_english_question_matches_other_forms_of_its_words_and_the_speakers_name(graph, group_id):
-    turns = [{"role": "user", "speaker": "Caroline", "content": "Researching adoption agencies has kept me busy lately."},
-             {"role": "user", "speaker": "Melanie", "content": "My research on adoption agencies is only starting."},
-             {"role": "user", "speaker": "Caroline", "content": "The weather was lovely at the lake."},
-             {"role": "user", "speaker": "Melanie", "content": "We baked bread and watched a film on Sunday."}]
+    turns = said(("Caroline", "Researching adoption agencies has kept me busy lately."),
+                 ("Melanie", "My research on adoption agencies is only starting."),
+                 ("Caroline", "The weather was lovely at the lake."),
+                 ("Melanie", "We baked bread and watched a film on Sunday."))
     graph.ingest(group_id, turns, session_id="s1", extractor="none", reference_time=MORNING)
     response = graph.search_memories(group_id, "What did Caroline research?", mode="fast", reference_time=EVENING,
                                      profile="recall")
@@ -480,9 +485,9 @@ def test_an_english_question_matches_other_forms_of_its_words_and_the_speakers_n
 
 
 def test_a_speakers_name_in_the_question_matches_who_spoke_not_who_was_addressed(graph, group_id):
-    turns = [{"role": "user", "speaker": "Caroline", "content": "Glad it helped, Melanie! Relaxing matters, Melanie."},
-             {"role": "user", "speaker": "Melanie", "content": "I paint landscapes to relax after work."},
-             {"role": "user", "speaker": "Caroline", "content": "The weather was lovely at the lake."}]
+    turns = said(("Caroline", "Glad it helped, Melanie! Relaxing matters, Melanie."),
+                 ("Melanie", "I paint landscapes to relax after work."),
+                 ("Caroline", "The weather was lovely at the lake."))
     graph.ingest(group_id, turns, session_id="s1", extractor="none", reference_time=MORNING)
     response = graph.search_memories(group_id, "How does Melanie relax?", mode="fast", reference_time=EVENING,
                                      profile="recall")
@@ -511,8 +516,8 @@ NAMED_SPEAKER = {
 @pytest.mark.parametrize("language", sorted(NAMED_SPEAKER))
 def test_a_question_naming_a_speaker_prefers_what_that_speaker_said(make_settings, graph, group_id, language):
     from graphmem.graph import MemoryGraph
-    (asker, named), said, query, why, unnamed = NAMED_SPEAKER[language]
-    turns = [{"role": "user", "speaker": (asker, named)[i % 2], "content": text} for i, text in enumerate(said)]
+    (asker, named), lines, query, why, unnamed = NAMED_SPEAKER[language]
+    turns = said(*(((asker, named)[i % 2], text) for i, text in enumerate(lines)))
     graph.ingest(group_id, turns, session_id="s1", extractor="none", reference_time=MORNING)
     with MemoryGraph(make_settings(retrieval={"speaker_weight": 1.0}), embedder=graph.embedder) as anyone:
         def both(question):
@@ -523,10 +528,10 @@ def test_a_question_naming_a_speaker_prefers_what_that_speaker_said(make_setting
         assert any(why in line for line in ranked.plan.why)
         # the asker's question names the speaker and the painting and is closest to the words;
         # who said what decides: the named speaker's own answer comes first
-        assert unweighed.results[0].text == said[0]
-        assert ranked.results[0].text == said[1]
-        assert weighed[said[0]] == pytest.approx(0.9 * plain[said[0]], abs=1e-5)
-        assert weighed[said[1]] == pytest.approx(plain[said[1]], abs=1e-5)
+        assert unweighed.results[0].text == lines[0]
+        assert ranked.results[0].text == lines[1]
+        assert weighed[lines[0]] == pytest.approx(0.9 * plain[lines[0]], abs=1e-5)
+        assert weighed[lines[1]] == pytest.approx(plain[lines[1]], abs=1e-5)
         # a question that names nobody, or both speakers, prefers no one
         for question in unnamed:
             weighed, plain = both(question)[1]
@@ -535,13 +540,13 @@ def test_a_question_naming_a_speaker_prefers_what_that_speaker_said(make_setting
 
 def test_a_reply_is_found_through_the_question_it_answers(make_settings, graph, group_id):
     from graphmem.graph import MemoryGraph
-    turns = [{"role": "user", "speaker": "Jo", "content": "Your cats are adorable! What are their names?"},
-             {"role": "user", "speaker": "Mel", "content": "Luna and Oliver, they liven up the house."},
-             {"role": "user", "speaker": "Mel", "content": "I started a pottery class on Tuesday evenings."},
-             {"role": "user", "speaker": "Jo", "content": "Pottery sounds relaxing, is it hard?"},
-             {"role": "user", "speaker": "Jo", "content": "We repainted the kitchen a pale sage green."},
-             {"role": "user", "speaker": "Mel", "content": "My neighbour's cat keeps sleeping on our porch."},
-             {"role": "user", "speaker": "Jo", "content": "Picking names for a band is harder than picking names for pets."}]
+    turns = said(("Jo", "Your cats are adorable! What are their names?"),
+                 ("Mel", "Luna and Oliver, they liven up the house."),
+                 ("Mel", "I started a pottery class on Tuesday evenings."),
+                 ("Jo", "Pottery sounds relaxing, is it hard?"),
+                 ("Jo", "We repainted the kitchen a pale sage green."),
+                 ("Mel", "My neighbour's cat keeps sleeping on our porch."),
+                 ("Jo", "Picking names for a band is harder than picking names for pets."))
     graph.ingest(group_id, turns, session_id="s1", extractor="none", reference_time=MORNING)
     query, answer = "What are the names of Mel's cats?", turns[1]["content"]
     # the neighbouring turns' share (context_weight) is off, to see the reply's own lift
@@ -642,11 +647,11 @@ def test_another_groups_texts_never_move_a_groups_scores(graph, group_id):
     another tenant writes changes nothing in this group's ranking or similarities."""
     from graphmem.store.admin import delete_group
     brand = "zq" + uuid.uuid4().hex[:6]         # a word no other group has used yet
-    turns = [{"role": "user", "speaker": "Ana", "content": f"In the end I picked the {brand} one, it was on sale."},
-             {"role": "user", "speaker": "Ben", "content": "Did the safari guide let you photograph the lions?"},
-             {"role": "user", "speaker": "Ana", "content": "I bought a new telephoto lens before the trip."},
-             {"role": "user", "speaker": "Ben", "content": "We are repainting the kitchen a pale sage green."},
-             {"role": "user", "speaker": "Ana", "content": "My sister adopted a grey cat called Pebble."}]
+    turns = said(("Ana", f"In the end I picked the {brand} one, it was on sale."),
+                 ("Ben", "Did the safari guide let you photograph the lions?"),
+                 ("Ana", "I bought a new telephoto lens before the trip."),
+                 ("Ben", "We are repainting the kitchen a pale sage green."),
+                 ("Ana", "My sister adopted a grey cat called Pebble."))
     graph.ingest(group_id, turns, session_id="s1", extractor="none", reference_time=MORNING)
     query = f"Which {brand} lens did Ana buy for the safari?"
 

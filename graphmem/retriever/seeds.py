@@ -49,7 +49,6 @@ import math
 import re
 import threading
 import time
-from concurrent.futures import Future
 from dataclasses import dataclass, field
 
 from ..config import RetrievalSettings
@@ -179,12 +178,9 @@ class SeedFinder:
             # which query words name a speaker of the group: asked while the vector index answers
             names = self.store.submit("search_name_terms", index=index,
                                       probes=name_probes(words, group_id), group_id=group_id)
-        elif episodes and "speaker" not in fields:
-            # a CJK query has no words to probe: which speakers' whole names it holds
-            names = self._speakers_named(group_id, query, episodes)
         if memories:
             # the fulltext round trip runs while the vector index answers
-            fulltext = None
+            fulltext, probes = None, []
             if memories <= self.settings.exact_scan_limit:
                 probes = term_probes(words, group_id)
                 if probes:
@@ -203,13 +199,15 @@ class SeedFinder:
             lists["vector"] = self._vector(p, k, memories, strategy)
             if fulltext is not None:
                 rows = fulltext.result()
-                scale = lexical_scale(len(probes), memories) if memories <= self.settings.exact_scan_limit \
-                    else max((r["bm25"] for r in rows), default=0.0) or 1.0
+                scale = self._word_scale(rows, len(probes), memories)
                 lists["fulltext"] = [self._memory(r, min(1.0, r["bm25"] / scale)) for r in rows]
         turns: dict[str, Turn] = {}
         speakers: list[str] = []
         if episodes:
-            speakers = names.result()[0]["terms"] if names is not None else []
+            if names is not None:
+                speakers = names.result()[0]["terms"]
+            elif "speaker" not in fields:        # a CJK query has no words to probe: whole names it holds
+                speakers = self._speakers_named(group_id, query, episodes)
             if speakers:
                 others = self.settings.speaker_weight
                 strategy.append(f"episodes: {', '.join(speakers)} matched as speaker"
@@ -251,26 +249,27 @@ class SeedFinder:
             self._sizes[group_id] = (now, row["group_size"], row["total"])
         return row["group_size"], row["total"]
 
-    def _speakers_named(self, group_id: str, query: str, episodes: int) -> Future:
-        """The group's speakers whose whole name (two characters or more) the query holds, as
-        ``search_name_terms`` answers ([{"terms": [...]}]). A large group's speakers are read at
-        most every SIZE_TTL_S (a DISTINCT over 100,000 turns takes ~80 ms)."""
-        def named(speakers: list[str]) -> list[dict]:
-            text = query.casefold()
-            return [{"terms": [n for n in speakers if len(n) >= 2 and n.casefold() in text]}]
-        done: Future = Future()
-        if episodes <= self.settings.exact_scan_limit:
-            done.set_result(named(self.store.read("search_group_speakers", group_id=group_id)[0]["speakers"]))
-            return done
-        now = time.monotonic()
+    def _speakers_named(self, group_id: str, query: str, episodes: int) -> list[str]:
+        """The group's speakers whose whole name (two characters or more) the query holds. A large
+        group's speakers are read at most every SIZE_TTL_S (a DISTINCT over 100,000 turns: ~80 ms)."""
+        large, now = episodes > self.settings.exact_scan_limit, time.monotonic()
         with self._lock:
-            cached = self._speakers.get(group_id)
+            cached = self._speakers.get(group_id) if large else None
         if cached is None or now - cached[0] >= SIZE_TTL_S:
             cached = (now, self.store.read("search_group_speakers", group_id=group_id)[0]["speakers"])
-            with self._lock:
-                self._speakers[group_id] = cached
-        done.set_result(named(cached[1]))
-        return done
+            if large:
+                with self._lock:
+                    self._speakers[group_id] = cached
+        text = query.casefold()
+        return [n for n in cached[1] if len(n) >= 2 and n.casefold() in text]
+
+    def _word_scale(self, rows: list[dict], terms: int, n: int) -> float:
+        """What a fulltext list's scores are divided by to give word evidence in [0, 1]: for a
+        group searched term by term (up to exact_scan_limit texts) ``lexical_scale``, for a larger
+        one the best hit's score (one Lucene query's summed BM25 has no bound to measure against)."""
+        if n <= self.settings.exact_scan_limit:
+            return lexical_scale(terms, n)
+        return max((r["bm25"] for r in rows), default=0.0) or 1.0
 
     @staticmethod
     def _memory(row: dict, bm25: float | None = None) -> Candidate:
@@ -305,7 +304,7 @@ class SeedFinder:
             self._turn(turns, hit).sentences_read = True     # scored with its sentences already
         lists = {"episode_vector": self._episode_list(hits, with_episode_results)}
         index, fields = fulltext
-        rows = None
+        rows, probes = None, []
         if probed <= self.settings.exact_scan_limit:
             probes = term_probes(words, p["group_id"], field=fields, names=speakers)
             if probes:
@@ -316,8 +315,7 @@ class SeedFinder:
             if lucene:
                 rows = self.store.read("search_episode_fulltext", index=index, lucene=lucene, fetch=k * 3, k=k, **p)
         if rows is not None:
-            scale = lexical_scale(len(probes), probed) if probed <= self.settings.exact_scan_limit \
-                else max((r["bm25"] for r in rows), default=0.0) or 1.0
+            scale = self._word_scale(rows, len(probes), probed)
             for r in rows:
                 self._turn(turns, r).bm25 = min(1.0, r["bm25"] / scale)
             lists["episode_fulltext"] = self._episode_list(rows, with_episode_results)
