@@ -123,6 +123,7 @@ class RetrievalSettings(_Section):
     sentence_weight: float = Field(0.9, ge=0, le=1)   # a long turn: at least this × its closest sentence's cosine
     reply_weight: float = Field(0.9, ge=0, le=1)      # a reply to a question: at least this × the question's similarity
     speaker_weight: float = Field(0.9, ge=0, le=1)    # a turn by someone the query does not name, when it names a speaker: this × its similarity
+    source_weight: float = Field(0.9, ge=0, le=1)     # a memory extracted from turns: share of the best of those turns in its similarity
     profiles: dict[str, WeightProfile] = Field(default_factory=_default_profiles)
 
     def weights(self, profile: str = "default") -> WeightProfile:

@@ -39,6 +39,11 @@ def write(graph, group_id, subject, memory_type, topic, obj=None, attributes=Non
                                reference_time=when).memory_id
 
 
+def recall(graph, group_id, query):
+    """What the "recall" profile finds for ``query`` in the evening, without walking the graph."""
+    return graph.search_memories(group_id, query, mode="fast", reference_time=EVENING, profile="recall")
+
+
 def flush_access(graph) -> None:
     graph._get_retriever().recorder.flush()
 
@@ -326,12 +331,12 @@ def test_for_recall_a_time_in_the_question_ranks_what_was_said_then_first_and_hi
     narrow = graph.search_memories(group_id, query, mode="fast", reference_time=EVENING)
     assert narrow.plan.time_range.matched == "yesterday"
     assert [r.text for r in narrow.results] == [then]
-    recall = graph.search_memories(group_id, query, mode="fast", reference_time=EVENING, profile="recall")
-    texts = [r.text for r in recall.results]
+    recalled = recall(graph, group_id, query)
+    texts = [r.text for r in recalled.results]
     # the same range, but what was said before it follows instead of disappearing
-    assert recall.plan.time_range.matched == "yesterday" and texts[:2] == [then, earlier]
-    assert any("outside that time range follow" in w for w in recall.plan.why)
-    assert recall.results[1].score_parts.similarity < narrow.results[0].score_parts.similarity
+    assert recalled.plan.time_range.matched == "yesterday" and texts[:2] == [then, earlier]
+    assert any("outside that time range follow" in w for w in recalled.plan.why)
+    assert recalled.results[1].score_parts.similarity < narrow.results[0].score_parts.similarity
 
 
 def test_archived_memories_are_hidden_unless_asked_and_subject_filters(graph, group_id):
@@ -365,11 +370,11 @@ def test_the_recall_profile_ranks_by_relevance_whatever_the_age(graph, group_id)
     new = write(graph, group_id, "I", "event", "fed", "my cat Pixel some tuna", importance=0.9)
     query = "when did I adopt my cat Pixel"
     default = graph.search_memories(group_id, query, mode="fast", reference_time=EVENING)
-    recall = graph.search_memories(group_id, query, mode="fast", reference_time=EVENING, profile="recall")
+    recalled = recall(graph, group_id, query)
 
     # the default weights let a recent, important memory win; recall asks only what answers
-    assert ids(default)[0] == new and ids(recall)[0] == old
-    assert recall.plan.profile == "recall" and recall.plan.weights["time_decay"] == 0.0
+    assert ids(default)[0] == new and ids(recalled)[0] == old
+    assert recalled.plan.profile == "recall" and recalled.plan.weights["time_decay"] == 0.0
     assert default.plan.weights == {"similarity": 0.4, "importance": 0.2, "distance": 0.2, "time_decay": 0.1,
                                     "access": 0.1}
     with pytest.raises(ValidationError) as err:
@@ -386,14 +391,14 @@ def test_the_recall_profile_returns_weak_matches_too_best_first(graph, group_id)
         write(graph, group_id, subject, kind, topic, obj)
     query = "a lecture on quantum chromodynamics"
     default = graph.search_memories(group_id, query, mode="fast", max_results=8, reference_time=EVENING)
-    recall = graph.search_memories(group_id, query, mode="fast", max_results=8, reference_time=EVENING,
+    recalled = graph.search_memories(group_id, query, mode="fast", max_results=8, reference_time=EVENING,
                                    profile="recall")
     # nothing is about physics: the default floor keeps only the three closest, recall ranks everything
     assert len(default.results) == 3 and any("no direct match" in w for w in default.plan.why)
-    assert len(recall.results) == 8
-    sims = [r.score_parts.similarity for r in recall.results]
+    assert len(recalled.results) == 8
+    sims = [r.score_parts.similarity for r in recalled.results]
     assert sims == sorted(sims, reverse=True)
-    assert [r.memory_id for r in recall.results[:3]] == [r.memory_id for r in default.results]
+    assert [r.memory_id for r in recalled.results[:3]] == [r.memory_id for r in default.results]
 
 
 def test_a_profile_from_the_config_is_used(make_settings, graph, group_id):
@@ -405,9 +410,8 @@ def test_a_profile_from_the_config_is_used(make_settings, graph, group_id):
     new = write(graph, group_id, "I", "event", "fed", "the neighbour's cat")
     with MemoryGraph(settings, embedder=graph.embedder) as other:
         fresh = other.search_memories(group_id, "my cat Pixel", mode="fast", reference_time=EVENING, profile="fresh")
-        recall = other.search_memories(group_id, "my cat Pixel", mode="fast", reference_time=EVENING,
-                                       profile="recall")          # the built-in profiles stay
-    assert ids(fresh)[0] == new and ids(recall)[0] == old
+        recalled = recall(other, group_id, "my cat Pixel")          # the built-in profiles stay
+    assert ids(fresh)[0] == new and ids(recalled)[0] == old
 
 
 # --- episodes -------------------------------------------------------------------------------------
@@ -453,11 +457,11 @@ def test_an_answer_is_found_next_to_the_turn_that_names_the_topic(make_settings,
                  ("Jo", "A pale sage green, it looks so calm now."))
     graph.ingest(group_id, turns, session_id="s1", extractor="none", reference_time=MORNING)
     query, answer = "What name did Mel give the puppy she adopted?", "Biscuit, after my grandpa's favourite snack."
-    with_context = graph.search_memories(group_id, query, mode="fast", reference_time=EVENING, profile="recall")
+    with_context = recall(graph, group_id, query)
     # neither the turns around it nor the question it answers
     alone_settings = make_settings(retrieval={"context_weight": 0.0, "reply_weight": 0.0})
     with MemoryGraph(alone_settings, embedder=graph.embedder) as alone:
-        without = alone.search_memories(group_id, query, mode="fast", reference_time=EVENING, profile="recall")
+        without = recall(alone, group_id, query)
 
     def found(response):
         return next((i, r) for i, r in enumerate(response.results) if r.text == answer)
@@ -474,8 +478,7 @@ def test_an_english_question_matches_other_forms_of_its_words_and_the_speakers_n
                  ("Caroline", "The weather was lovely at the lake."),
                  ("Melanie", "We baked bread and watched a film on Sunday."))
     graph.ingest(group_id, turns, session_id="s1", extractor="none", reference_time=MORNING)
-    response = graph.search_memories(group_id, "What did Caroline research?", mode="fast", reference_time=EVENING,
-                                     profile="recall")
+    response = recall(graph, group_id, "What did Caroline research?")
     fulltext = [r for r in response.results if "episode_fulltext" in r.seed_sources]
     texts = [r.text for r in fulltext]
     # "research" finds "Researching" (the cjk analyzer does not stem), and Caroline's own turn
@@ -489,8 +492,7 @@ def test_a_speakers_name_in_the_question_matches_who_spoke_not_who_was_addressed
                  ("Melanie", "I paint landscapes to relax after work."),
                  ("Caroline", "The weather was lovely at the lake."))
     graph.ingest(group_id, turns, session_id="s1", extractor="none", reference_time=MORNING)
-    response = graph.search_memories(group_id, "How does Melanie relax?", mode="fast", reference_time=EVENING,
-                                     profile="recall")
+    response = recall(graph, group_id, "How does Melanie relax?")
     assert any("melanie matched as speaker" in line.lower() for line in response.plan.why)
     fulltext = [r.text for r in response.results if "episode_fulltext" in r.seed_sources]
     # Caroline's turn says "Melanie" twice, but it is spoken to her: Melanie's own turn ranks first
@@ -521,8 +523,7 @@ def test_a_question_naming_a_speaker_prefers_what_that_speaker_said(make_setting
     graph.ingest(group_id, turns, session_id="s1", extractor="none", reference_time=MORNING)
     with MemoryGraph(make_settings(retrieval={"speaker_weight": 1.0}), embedder=graph.embedder) as anyone:
         def both(question):
-            responses = [g.search_memories(group_id, question, mode="fast", reference_time=EVENING, profile="recall")
-                         for g in (graph, anyone)]
+            responses = [recall(g, group_id, question) for g in (graph, anyone)]
             return responses, [{r.text: r.score_parts.similarity for r in x.results} for x in responses]
         (ranked, unweighed), (weighed, plain) = both(query)
         assert any(why in line for line in ranked.plan.why)
@@ -538,6 +539,41 @@ def test_a_question_naming_a_speaker_prefers_what_that_speaker_said(make_setting
             assert weighed == pytest.approx(plain, abs=1e-5)
 
 
+def test_a_memory_is_found_by_what_was_said_when_it_was_formed(make_settings, graph, group_id):
+    from graphmem.graph import MemoryGraph
+    turns = said(("Caroline", "I'm so tired today. I didn't get to bed until 2 AM on Wednesday, so I'm thinking of "
+                              "trying to meal prep for the rest of the week."),
+                 ("Caroline", "I wake up at 6:30 am on weekdays and usually go for a run."),
+                 ("Caroline", "My favourite breakfast is oatmeal with berries."))
+    graph.ingest(group_id, turns, session_id="s1", extractor="rules", reference_time=MORNING)
+    query = "What time did I go to bed on Wednesday?"
+    ranked = recall(graph, group_id, query)
+    with MemoryGraph(make_settings(retrieval={"source_weight": 0.5}), embedder=graph.embedder) as g:
+        halved = recall(g, group_id, query)
+    # the rules keep a fragment of the first turn that says nothing of bed: the turn it came from answers
+    top = ranked.results[0]
+    assert top.kind == "memory" and "meal prep" in top.text and "bed" not in top.text
+    assert [e.content for e in top.evidence] == [turns[0]["content"]]
+    # at the mean of its own text and the turn's, the fragment fell behind a turn about getting up
+    assert halved.results[0].text == turns[1]["content"]
+    assert top.score_parts.similarity > next(r for r in halved.results if r.memory_id == top.memory_id
+                                             ).score_parts.similarity + 0.1
+
+
+def test_the_memories_of_one_turn_do_not_crowd_the_top(graph, group_id):
+    turns = said(("小红", "我今天好累。周三我凌晨两点才睡觉，所以我打算这周开始备餐。"),
+                 ("小红", "我工作日早上六点半起床，然后去跑步。"),
+                 ("小红", "我最喜欢的早餐是燕麦粥配浆果。"))
+    graph.ingest(group_id, turns, session_id="s1", extractor="rules", reference_time=MORNING)
+    ranked = recall(graph, group_id, "我周三几点睡觉的？").results
+    first = [r for r in ranked if [e.content for e in r.evidence] == [turns[0]["content"]]]
+    assert len(first) >= 3                     # the first turn's fragments: tired, bedtime, meal prep
+    # the one closest to the question stands for the turn; the other turns follow before its siblings
+    assert ranked[0].memory_id == first[0].memory_id and "睡觉" in ranked[0].text
+    assert ranked[1].text == turns[1]["content"]
+    assert all(first[0].score_parts.similarity - r.score_parts.similarity > 0.1 for r in first[1:])
+
+
 def test_a_reply_is_found_through_the_question_it_answers(make_settings, graph, group_id):
     from graphmem.graph import MemoryGraph
     turns = said(("Jo", "Your cats are adorable! What are their names?"),
@@ -551,10 +587,10 @@ def test_a_reply_is_found_through_the_question_it_answers(make_settings, graph, 
     query, answer = "What are the names of Mel's cats?", turns[1]["content"]
     # the neighbouring turns' share (context_weight) is off, to see the reply's own lift
     with MemoryGraph(make_settings(retrieval={"context_weight": 0.0}), embedder=graph.embedder) as g:
-        replies = g.search_memories(group_id, query, mode="fast", reference_time=EVENING, profile="recall")
+        replies = recall(g, group_id, query)
     with MemoryGraph(make_settings(retrieval={"context_weight": 0.0, "reply_weight": 0.0}),
                      embedder=graph.embedder) as plain:
-        without = plain.search_memories(group_id, query, mode="fast", reference_time=EVENING, profile="recall")
+        without = recall(plain, group_id, query)
 
     def found(response, text):
         return next((i, r) for i, r in enumerate(response.results) if r.text == text)
@@ -577,10 +613,10 @@ def test_a_long_turn_is_found_by_the_one_sentence_that_answers(make_settings, gr
     graph.ingest(group_id, turns, session_id="s1", extractor="none", reference_time=MORNING)
     query = "Which pizza place have I ordered delivery from?"
     with MemoryGraph(make_settings(retrieval={"context_weight": 0.0}), embedder=graph.embedder) as g:
-        found = g.search_memories(group_id, query, mode="fast", reference_time=EVENING, profile="recall")
+        found = recall(g, group_id, query)
     with MemoryGraph(make_settings(retrieval={"context_weight": 0.0, "sentence_weight": 0.0}),
                      embedder=graph.embedder) as g:
-        whole = g.search_memories(group_id, query, mode="fast", reference_time=EVENING, profile="recall")
+        whole = recall(g, group_id, query)
 
     def hit(response):
         return next(r for r in response.results if r.text == turns[0]["content"])
@@ -588,9 +624,9 @@ def test_a_long_turn_is_found_by_the_one_sentence_that_answers(make_settings, gr
     # (meaning only: a large group's word matches count as a share of its best hit's, a small one's absolutely)
     dense = {"context_weight": 0.0, "lexical_weight": 0.0}
     with MemoryGraph(make_settings(retrieval={**dense, "exact_scan_limit": 1}), embedder=graph.embedder) as g:
-        indexed = g.search_memories(group_id, query, mode="fast", reference_time=EVENING, profile="recall")
+        indexed = recall(g, group_id, query)
     with MemoryGraph(make_settings(retrieval=dense), embedder=graph.embedder) as g:
-        scanned = g.search_memories(group_id, query, mode="fast", reference_time=EVENING, profile="recall")
+        scanned = recall(g, group_id, query)
     # the turn is mostly about lunch recipes; its last sentence is the answer
     assert found.results[0].text == turns[0]["content"] == indexed.results[0].text
     assert hit(found).score_parts.similarity > hit(whole).score_parts.similarity + 0.05
@@ -656,7 +692,7 @@ def test_another_groups_texts_never_move_a_groups_scores(graph, group_id):
     query = f"Which {brand} lens did Ana buy for the safari?"
 
     def search():
-        response = graph.search_memories(group_id, query, mode="fast", reference_time=EVENING, profile="recall")
+        response = recall(graph, group_id, query)
         return [(r.memory_id, r.score_parts.similarity) for r in response.results], response
 
     before, response = search()

@@ -23,7 +23,7 @@ import numpy as np
 from ..ingest.episodes import embedding_text
 from ..ingest.models import Message
 from ..ingest.pipeline import Conversation, ingestor_for
-from .common import (BM25Index, Scores, delete_group, dense_ranking, dedupe, fill, recall_at_k,
+from .common import (BM25Index, Scores, counted, delete_group, dense_ranking, dedupe, fill, recall_at_k,
                      result_episode_ids, rrf)
 
 KS = (5, 10, 25, 50)
@@ -220,8 +220,8 @@ def footnotes(report: dict) -> list[str]:
         f"graphmem: search_memories(max_results={report['max_results']}, profile={s['profile']!r}) mapped to turns through evidence episodes.",
         f"graphmem returned {s['graphmem_turns_returned'] / q:.1f} turns per question on average; where it returned "
         f"fewer than k, the ranking was filled with the dense+BM25 fused (RRF) ranking so every method is scored at "
-        f"the same k ({s['filled_questions']} questions filled; {s['filled_top10'] / q:.2f} of the top 10 per "
-        f"question on average). Search errors: {s['search_errors']}.",
+        f"the same k ({counted(s['filled_questions'], 'question')} filled; {s['filled_top10'] / q:.2f} of the top "
+        f"10 per question on average). Search errors: {s['search_errors']}.",
         f"time: {s['seconds']} s (embedding {s['timings_s']['embed']} s, ingest {s['timings_s']['ingest']} s, "
         f"search {s['timings_s']['search']} s).",
     ]

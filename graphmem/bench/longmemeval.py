@@ -22,7 +22,7 @@ import numpy as np
 
 from ..ingest.models import Message
 from ..ingest.pipeline import Conversation, ingestor_for
-from .common import (BM25Index, Scores, delete_group, dense_ranking, dedupe, fill, ndcg_any, recall_all,
+from .common import (BM25Index, Scores, counted, delete_group, dense_ranking, dedupe, fill, ndcg_any, recall_all,
                      recall_any, result_episode_ids, rrf)
 
 KS = (1, 3, 5, 10)
@@ -181,7 +181,7 @@ def footnotes(report: dict) -> list[str]:
         "mapped to sessions through evidence episodes.",
         f"graphmem returned {s['graphmem_sessions_returned'] / q:.1f} sessions per question on average; where it "
         f"returned fewer than k, the ranking was filled with the dense+BM25 fused (RRF) session ranking so every "
-        f"method is scored at the same k ({s['filled_questions']} questions filled). Search errors: "
+        f"method is scored at the same k ({counted(s['filled_questions'], 'question')} filled). Search errors: "
         f"{s['search_errors']}.",
         f"time: {s['seconds']} s (embedding {s['timings_s']['embed']} s, ingest {s['timings_s']['ingest']} s, "
         f"search {s['timings_s']['search']} s).",

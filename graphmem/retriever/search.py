@@ -4,8 +4,9 @@
 2. seeds (``seeds.py``): vector + fulltext (+ episodes and the turns around them), merged;
    each candidate's similarity blends cosine with BM25 (``score.Similarity``), a turn is read
    with its neighbours (and, when the query names a speaker, weighed by who said it), and a
-   memory extracted from turns is ranked at the mean of its own
-   similarity and the best of theirs (what it says, and what was said).
+   memory extracted from turns is ranked mostly by the best of those turns (what was said),
+   its own text a tenth (``retrieval.source_weight``); only the one closest to the query
+   stands so for its turn, the others from the same turn take the mean of the two.
    The most similar seed the walk when their similarity reaches the profile's floor
    (``retrieval.seed_min_similarity``; none for "recall") or their words cover half the
    query's; when none does, the three most similar still do, so
@@ -137,7 +138,8 @@ class Retriever:
         k = max(s.seed_k, inp.max_results)
         find = lambda filters: self.seeds.find(group_id, inp.query, embedding, filters, k,  # noqa: E731
                                                probe["memories"], probe["episodes"], hard.types is None)
-        similarity = Similarity(inp.query, s.lexical_weight, s.context_weight, s.reply_weight, s.speaker_weight)
+        similarity = Similarity(inp.query, s.lexical_weight, s.context_weight, s.reply_weight, s.speaker_weight,
+                                s.source_weight)
         scorer = Scorer(s, reference_time, inp.profile)
         kept = scorer.w.time_range_outside
         soft = planned_range is not None and planned_range.source == "query"
@@ -252,8 +254,9 @@ class Retriever:
                       why: list[str], floor: float, outside: set[str] = frozenset(),
                       kept: float = 0.0) -> dict[str, _Hit]:
         """The candidates most similar to the query, up to k: turns read in context (a reply
-        with the question it answers), a memory extracted from turns at the mean of its own
-        similarity and the best of theirs; ``outside`` a time range read from the query at
+        with the question it answers), a memory extracted from turns mostly by the best of
+        them when it is the closest to the query of that turn's memories, at the mean of the two
+        otherwise (``Similarity.as_extracted``); ``outside`` a time range read from the query at
         ``kept`` x that."""
         own = {t.id: similarity(t.cosine, t.text, t.bm25) for t in report.turns.values()}
         in_context = {tid: similarity.in_context(own[tid], [own[n] for n in t.neighbours if n in own])
@@ -265,13 +268,22 @@ class Retriever:
         if report.speakers:              # the question names who it is about: what they said comes first
             for tid, t in report.turns.items():
                 in_context[tid] = similarity.as_said_by(in_context[tid], t.speaker, report.speakers)
+        sims = {c.id: in_context[c.id] if c.kind == "episode" and c.id in in_context
+                else similarity(c.cosine, c.text, c.bm25) for c in report.candidates}
+        source: dict[str, str] = {}          # memory id -> the best of the turns it was extracted from
+        lead: dict[str, str] = {}            # turn id -> the memory from it closest to the query
+        for c in report.candidates:
+            support = [t for t in c.support if t in in_context]
+            if support and c.kind == "memory":
+                source[c.id] = t = max(support, key=in_context.__getitem__)
+                if t not in lead or sims[c.id] > sims[lead[t]]:
+                    lead[t] = c.id
         scored = []
         for c in report.candidates:
-            sim = in_context[c.id] if c.kind == "episode" and c.id in in_context \
-                else similarity(c.cosine, c.text, c.bm25)
-            support = [in_context[t] for t in c.support if t in in_context]
-            if support and c.kind == "memory":
-                sim = (sim + max(support)) / 2         # what it says, and what was said when it was formed
+            sim = sims[c.id]
+            if c.id in source:
+                t = source[c.id]
+                sim = similarity.as_extracted(sim, in_context[t], lead[t] == c.id)
             if c.id in outside:
                 sim *= kept
             scored.append((c, sim))
