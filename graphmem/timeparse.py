@@ -76,6 +76,9 @@ Conventions
 * Rolling windows (过去三天, 最近一周, 近一个月, "the past week", "last 3 days"): from
   00:00 of (reference day − N units) to the end of the reference day, granularity "day",
   iso an interval.  Note that "last week" (calendar) differs from "the past week" (rolling).
+  A window of a few (最近几个月, 过去几周, "the past few months") is taken as three units,
+  of several ("the last several weeks") as five: a range read from a question only chooses
+  where a search starts, and one somewhat too wide costs less than one too narrow.
 * 最近 / recently / lately alone, 前几天 / a few days ago / the other day, 某个时候 /
   sometime, 以前 / when I was young: too vague to place → ``parsed=False`` and
   ``find_time_range`` returns None for them (recency is left to the retriever's time decay).
@@ -386,7 +389,7 @@ def _zh_ago(m):
     return _ago(m.group(1), _ZH_UNIT[m.group(2)], sign)
 
 
-@_pat("zh", "c", rf"(?:过去|最近|近)(?:的)?\s*({NUM}|半)\s*(?:个)?\s*(天|日|周|星期|礼拜|月|年)(?:里|内|中|来|以来)?")
+@_pat("zh", "c", rf"(?:过去|最近|近)(?:的)?\s*({NUM}|半|几)\s*(?:个)?\s*(天|日|周|星期|礼拜|月|年)(?:里|内|中|来|以来)?")
 def _zh_window(m):
     return _window(m.group(1), _ZH_UNIT[m.group(2)])
 
@@ -596,6 +599,11 @@ def _en_window(m):
     return _window(m.group(1), _EN_UNIT[m.group(2)])
 
 
+@_pat("en", "a", rf"(?:(?:in|over|during|within|for)\s+)?(?:the\s+)?(?:past|last)\s+(few|several)\s+(day|week|month|year)s{WB}")
+def _en_window_few(m):
+    return _window(m.group(1), m.group(2))
+
+
 @_pat("en", "a", rf"(?:(?:in|over|during|within|for)\s+)?the\s+(?:past|last)\s+(day|week|month|year){WB}")
 def _en_window1(m):
     return _window("1", m.group(1))
@@ -729,7 +737,14 @@ def _ago(count: str, unit: str, sign: int) -> list[_C] | None:
     return [_C("ago", (n, unit, sign))]
 
 
+# how many units "a few" and "several" make in a rolling window (not in "a few days ago": a point
+# that vague is left unplaced)
+_WINDOW_FEW = {"几": 3, "few": 3, "several": 5}
+
+
 def _window(count: str, unit: str) -> list[_C] | None:
+    if count in _WINDOW_FEW:
+        return [_C("window", (_WINDOW_FEW[count], unit))]
     if count == "半":
         if unit == "month":
             return [_C("window", (15, "day"))]

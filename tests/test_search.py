@@ -637,6 +637,9 @@ def test_a_long_turn_is_found_by_the_one_sentence_that_answers(make_settings, gr
 def test_question_words_do_not_decide_a_lexical_match():
     from graphmem.textsim import content_words
     assert content_words("What did Caroline do after the parade?") == "Caroline parade"
+    # "how many" / "how much" ask for a count, like "how" asks for a way: "many" is no topic
+    assert content_words("How many model kits have I bought?") == "model kits bought"
+    assert content_words("How much did I spend on coffee?") == "spend coffee"
     assert content_words("Who is it?") == "Who is it?"               # nothing left: the text itself
     assert content_words("我为什么今天不开心？") == "我为什么今天不开心"
 

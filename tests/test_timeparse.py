@@ -102,6 +102,8 @@ CASES = [
     ("两年前", "2023", "year", None),
     ("三天后", "2025-11-08", "day", None),
     ("过去三天", "2025-11-02/2025-11-05", "day", None),
+    ("最近几个月", "2025-08-05/2025-11-05", "day", None),      # a few: three
+    ("过去几天", "2025-11-02/2025-11-05", "day", None),
     # --- numeric formats
     ("2025-11-04", "2025-11-04", "day", None),
     ("2025/11/04", "2025-11-04", "day", None),
@@ -144,6 +146,8 @@ CASES = [
     ("next weekend", "2025-11-15/2025-11-16", "day", None),
     ("the past week", "2025-10-29/2025-11-05", "day", None),
     ("last 3 days", "2025-11-02/2025-11-05", "day", None),
+    ("the past few months", "2025-08-05/2025-11-05", "day", None),
+    ("over the last several weeks", "2025-10-01/2025-11-05", "day", None),   # several: five
     # --- English: months, years, counts
     ("last month", "2025-10", "month", None),
     ("last year", "2024", "year", None),
@@ -337,6 +341,9 @@ def test_dst_day_is_tz_aware():
     ("上周三下午我和谁开会了", dt(2025, 10, 29, 12), dt(2025, 10, 29, 18), "上周三下午"),
     ("昨晚为什么没睡好", dt(2025, 11, 4, 18), dt(2025, 11, 5, 6), "昨晚"),
     ("我过去三天做了什么", dt(2025, 11, 2), dt(2025, 11, 6), "过去三天"),
+    ("我最近几个月买了哪些家具", dt(2025, 8, 5), dt(2025, 11, 6), "最近几个月"),
+    ("How many pieces of furniture did I buy in the past few months?", dt(2025, 8, 5), dt(2025, 11, 6),
+     "in the past few months"),
     ("从上周一到昨天我做了什么", dt(2025, 10, 27), dt(2025, 11, 5), "上周一到昨天"),
     ("这周一直很忙吗", dt(2025, 11, 3), dt(2025, 11, 10), "这周"),
     ("两周前我买了什么", dt(2025, 10, 20), dt(2025, 10, 27), "两周前"),
