@@ -594,14 +594,9 @@ def _en_in(m):
     return [c._replace(strength=WEAK) for c in out] if out else None
 
 
-@_pat("en", "a", rf"(?:(?:in|over|during|within|for)\s+)?(?:the\s+)?(?:past|last)\s+({_EN_COUNT})\s+(day|week|month|year)s?{WB}")
+@_pat("en", "a", rf"(?:(?:in|over|during|within|for)\s+)?(?:the\s+)?(?:past|last)\s+({_EN_COUNT}|few|several)\s+(day|week|month|year)s?{WB}")
 def _en_window(m):
     return _window(m.group(1), _EN_UNIT[m.group(2)])
-
-
-@_pat("en", "a", rf"(?:(?:in|over|during|within|for)\s+)?(?:the\s+)?(?:past|last)\s+(few|several)\s+(day|week|month|year)s{WB}")
-def _en_window_few(m):
-    return _window(m.group(1), m.group(2))
 
 
 @_pat("en", "a", rf"(?:(?:in|over|during|within|for)\s+)?the\s+(?:past|last)\s+(day|week|month|year){WB}")

@@ -62,12 +62,12 @@ def dedupe(items: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
 
-# --- baselines ---------------------------------------------------------------------------
 def counted(n: int, noun: str) -> str:
     """``n`` and the noun, plural unless n is 1: "1 question", "3 questions"."""
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
+# --- baselines ---------------------------------------------------------------------------
 def tokenize(text: str) -> list[str]:
     return _TOKEN.findall(text.lower())
 
