@@ -10,6 +10,10 @@
 //                       $end itself, or a week later for a range read from the query
 //   $subject            null, or the normalised name of the memory's subject ("@user" for 我/I)
 // Neo4j reports cosine similarity as (1 + cos) / 2; graphmem converts it to plain cosine.
+// Equal scores are common (a word matched once in texts of the same length; the same text said
+// twice), and a LIMIT must not cut among them by where the nodes happen to lie in the store:
+// ties go to the newer, then the order of the conversation (or the text), so the same search
+// over the same memories ranks the same way every time.
 
 // name: search_probe
 // How many memories and episodes a group has, counted up to $cap: cheap for any group size.
@@ -36,7 +40,7 @@ WHERE m.status IS NOT NULL AND m.embedding IS NOT NULL
   AND ($end IS NULL OR datetime(coalesce(m.occurred_at, m.created_at)) < datetime($end))
   AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
 WITH m, vector.similarity.cosine(m.embedding, $embedding) AS score
-ORDER BY score DESC LIMIT $k
+ORDER BY score DESC, coalesce(m.occurred_at, m.created_at) DESC, m.text LIMIT $k
 RETURN m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
           .access_count, .last_accessed_at} AS memory, score;
 
@@ -54,7 +58,7 @@ CALL (rows) {
     AND ($start IS NULL OR datetime(coalesce(m.occurred_at, m.created_at)) >= datetime($start))
     AND ($end IS NULL OR datetime(coalesce(m.occurred_at, m.created_at)) < datetime($end))
     AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
-  WITH m, score ORDER BY score DESC LIMIT $k
+  WITH m, score ORDER BY score DESC, coalesce(m.occurred_at, m.created_at) DESC, m.text LIMIT $k
   RETURN collect({memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at,
                              .created_at, .access_count, .last_accessed_at}, score: score}) AS hits
 }
@@ -71,7 +75,7 @@ WHERE m.group_id = $group_id
   AND ($start IS NULL OR datetime(coalesce(m.occurred_at, m.created_at)) >= datetime($start))
   AND ($end IS NULL OR datetime(coalesce(m.occurred_at, m.created_at)) < datetime($end))
   AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
-WITH m, bm25 ORDER BY bm25 DESC LIMIT $k
+WITH m, bm25 ORDER BY bm25 DESC, coalesce(m.occurred_at, m.created_at) DESC, m.text LIMIT $k
 RETURN m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
           .access_count, .last_accessed_at} AS memory, bm25,
        vector.similarity.cosine(m.embedding, $embedding) AS score;
@@ -100,7 +104,7 @@ WHERE ($include_archived OR m.status <> 'archived')
   AND ($start IS NULL OR datetime(coalesce(m.occurred_at, m.created_at)) >= datetime($start))
   AND ($end IS NULL OR datetime(coalesce(m.occurred_at, m.created_at)) < datetime($end))
   AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
-WITH m, bm25 ORDER BY bm25 DESC LIMIT $k
+WITH m, bm25 ORDER BY bm25 DESC, coalesce(m.occurred_at, m.created_at) DESC, m.text LIMIT $k
 RETURN m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
           .access_count, .last_accessed_at} AS memory, bm25,
        vector.similarity.cosine(m.embedding, $embedding) AS score;
@@ -121,7 +125,7 @@ CALL (e) {
 }
 WITH e, CASE WHEN sentence IS NOT NULL AND $sentence_weight * (2 * sentence - 1) > 2 * own - 1
              THEN (1 + $sentence_weight * (2 * sentence - 1)) / 2 ELSE own END AS score
-ORDER BY score DESC LIMIT $k
+ORDER BY score DESC, e.timestamp DESC, e.session_id, e.order, e.chunk LIMIT $k
 CALL (e) {
   OPTIONAL MATCH (m:Memory)-[:EXTRACTED_FROM]->(e)
   WHERE m.group_id = $group_id
@@ -147,7 +151,7 @@ CALL (rows) {
   WHERE e.group_id = $group_id
     AND ($start IS NULL OR datetime(e.timestamp) >= datetime($start))
     AND ($said_end IS NULL OR datetime(e.timestamp) < datetime($said_end))
-  WITH e, score ORDER BY score DESC LIMIT $k
+  WITH e, score ORDER BY score DESC, e.timestamp DESC, e.session_id, e.order, e.chunk LIMIT $k
   CALL (e) {
     OPTIONAL MATCH (m:Memory)-[:EXTRACTED_FROM]->(e)
     WHERE m.group_id = $group_id
@@ -183,7 +187,7 @@ CALL (rows) {
   WITH e, best, vector.similarity.cosine(e.embedding, $embedding) AS own
   WITH e, CASE WHEN $sentence_weight * (2 * best - 1) > 2 * own - 1
                THEN (1 + $sentence_weight * (2 * best - 1)) / 2 ELSE own END AS score
-  ORDER BY score DESC LIMIT $k
+  ORDER BY score DESC, e.timestamp DESC, e.session_id, e.order, e.chunk LIMIT $k
   CALL (e) {
     OPTIONAL MATCH (m:Memory)-[:EXTRACTED_FROM]->(e)
     WHERE m.group_id = $group_id
@@ -218,7 +222,7 @@ WITH e, bm25
 WHERE e.group_id = $group_id
   AND ($start IS NULL OR datetime(e.timestamp) >= datetime($start))
   AND ($said_end IS NULL OR datetime(e.timestamp) < datetime($said_end))
-WITH e, bm25 ORDER BY bm25 DESC LIMIT $k
+WITH e, bm25 ORDER BY bm25 DESC, e.timestamp DESC, e.session_id, e.order, e.chunk LIMIT $k
 CALL (e) {
   OPTIONAL MATCH (m:Memory)-[:EXTRACTED_FROM]->(e)
   WHERE m.group_id = $group_id
@@ -237,7 +241,9 @@ RETURN e {.id, .group_id, .content, .timestamp, .session_id, .speaker, .role, .i
 // name: search_episode_fulltext_terms
 // search_episode_fulltext with the group's own term statistics (a group up to
 // retrieval.exact_scan_limit episodes), scored as search_fulltext_terms: one Lucene query per
-// term over $index, each term weighted by its IDF among the group's $n turns.
+// term over $index, each term weighted by its IDF among the group's $n turns. Returns the top $k
+// by words and, beyond them, the turns in $also that the words match (the ones found by meaning:
+// their word evidence should not depend on whether it made the cut).
 UNWIND $probes AS p
 CALL (p) {
   CALL db.index.fulltext.queryNodes($index, p.lucene, {limit: $n}) YIELD node AS e, score
@@ -251,7 +257,11 @@ UNWIND hits AS h
 WITH h.e AS e, sum(idf * h.score / top) AS bm25
 WHERE ($start IS NULL OR datetime(e.timestamp) >= datetime($start))
   AND ($said_end IS NULL OR datetime(e.timestamp) < datetime($said_end))
-WITH e, bm25 ORDER BY bm25 DESC LIMIT $k
+WITH e, bm25 ORDER BY bm25 DESC, e.timestamp DESC, e.session_id, e.order, e.chunk
+WITH collect({e: e, bm25: bm25}) AS ranked
+UNWIND range(0, size(ranked) - 1) AS i
+WITH i, ranked[i] AS r WHERE i < $k OR r.e.id IN $also
+WITH r.e AS e, r.bm25 AS bm25
 CALL (e) {
   OPTIONAL MATCH (m:Memory)-[:EXTRACTED_FROM]->(e)
   WHERE m.group_id = $group_id
@@ -420,7 +430,7 @@ RETURN m.id AS id, evidence;
 MATCH (m:Memory {group_id: $group_id})
 WHERE m.status IS NOT NULL AND m.status <> 'archived'
 WITH m, vector.similarity.cosine(m.embedding, $embedding) AS score
-ORDER BY score DESC LIMIT $k
+ORDER BY score DESC, coalesce(m.occurred_at, m.created_at) DESC, m.text LIMIT $k
 RETURN m.id AS id, m.text AS text, score;
 
 

@@ -8,6 +8,10 @@ Public API
 ``find_time_range(query, reference_time=None) -> (start, end, matched_text) | None``
     Find a time expression inside a longer sentence (a search query) and return the period
     it denotes, or None when the sentence holds no time expression.
+``is_rolling_window(expression) -> bool``
+    True when a time expression (the text ``find_time_range`` matched) is a rolling window
+    ending now (过去三天, 最近几个月, "the past few months"), not a period with a name of its
+    own (昨天, 上个月, "last month", "in June", "the summer").
 ``is_time_key(key) -> bool``
     True for attribute keys that hold a time (时间, 日期, 时候, time, date, when, datetime...).
 ``warm_up()``
@@ -103,7 +107,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone, tzinfo
 from typing import Any, Callable, Iterable, Iterator, NamedTuple, Sequence
 
-__all__ = ["TimeValue", "normalize_time", "find_time_range", "is_time_key", "warm_up"]
+__all__ = ["TimeValue", "normalize_time", "find_time_range", "is_rolling_window", "is_time_key", "warm_up"]
 
 log = logging.getLogger(__name__)
 
@@ -1395,6 +1399,21 @@ def find_time_range(query: str, reference_time: datetime | None = None) -> tuple
         lo, hi = min(lo, nxt.start), max(hi, nxt.end)
         end_i = e
     return lo, hi, query[start_i:end_i]
+
+
+def is_rolling_window(expression: str) -> bool:
+    """True when ``expression`` holds a rolling window ending now: 过去三天, 最近几个月, 近一周,
+    "the past few months", "in the last 3 days". False for a period with a name of its own
+    (昨天, 上个月, 去年夏天, "last month", "last weekend", "in June") and for anything else.
+
+    A window's words say how far back to look and nothing about what happened: a turn that says
+    "in the past six months" shares them with a question about "the past few months" whatever
+    either is about. A named period is often how the thing itself is named ("my plans for the
+    summer", "camping in June")."""
+    if not isinstance(expression, str) or not expression.strip():
+        return False
+    return any(tok.kind == "comp" and any(c.kind == "window" for c in tok.comps or ())
+               for tok in _tokens(_norm_text(expression), ("zh", "en"), stop_on_junk=False))
 
 
 _TIME_KEYS_ZH = ("时间", "日期", "时候", "时刻")

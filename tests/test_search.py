@@ -339,6 +339,42 @@ def test_for_recall_a_time_in_the_question_ranks_what_was_said_then_first_and_hi
     assert recalled.results[1].score_parts.similarity < narrow.results[0].score_parts.similarity
 
 
+ROLLING_WINDOW = {
+    "en": ("How many pieces of furniture did I buy or assemble in the past few months?",
+           ["I finally assembled the bookshelf for my home office.",
+            "We got a new coffee table from West Elm last week."],
+           "I've spent around $2,300 on cameras in the past six months."),
+    "zh": ("我最近几个月买了哪些家具？",
+           ["我们上周从宜家买了一张新茶几。", "我终于把书房的书架组装好了。"],
+           "我最近几个月在相机上花了两万块。"),
+}
+
+
+@pytest.mark.parametrize("language", sorted(ROLLING_WINDOW))
+def test_a_rolling_window_in_the_question_says_when_not_what(graph, group_id, language):
+    question, furniture, cameras = ROLLING_WINDOW[language]
+    for day, text in enumerate(furniture + [cameras, "The weather has been rainy all month." if language == "en"
+                                            else "这个月一直在下雨。"]):
+        graph.ingest(group_id, [{"role": "user", "content": text}], session_id=f"s{day}", extractor="none",
+                     reference_time=EVENING - timedelta(days=20 + day))
+    response = recall(graph, group_id, question)
+    texts = [r.text for r in response.results]
+    # the window still narrows the search, but a turn sharing its words ("in the past six months")
+    # is not taken for an answer: both pieces of furniture come first
+    assert response.plan.time_range.source == "query" and response.plan.time_range.matched in question
+    assert sorted(texts[:2]) == sorted(furniture) and cameras in texts[2:]
+    assert any("rolling window" in w for w in response.plan.why)
+
+
+def test_a_question_that_is_only_a_rolling_window_is_searched_as_it_is(graph, group_id):
+    graph.ingest(group_id, [{"role": "user", "content": "最近三天我一直在修自行车。"}], session_id="s1",
+                 extractor="none", reference_time=MORNING)
+    response = recall(graph, group_id, "最近三天")
+    assert [r.text for r in response.results] == ["最近三天我一直在修自行车。"]
+    assert response.plan.time_range.matched == "最近三天"
+    assert not any("rolling window" in w for w in response.plan.why)
+
+
 def test_archived_memories_are_hidden_unless_asked_and_subject_filters(graph, group_id):
     mine = write(graph, group_id, "我", "观点", "喜欢", "下雨天")
     his = write(graph, group_id, "小明", "观点", "喜欢", "下雨天")

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from graphmem.timeparse import TimeValue, _parse, find_time_range, is_time_key, normalize_time
+from graphmem.timeparse import TimeValue, _parse, find_time_range, is_rolling_window, is_time_key, normalize_time
 
 CST = timezone(timedelta(hours=8))
 REF = datetime(2025, 11, 5, 10, 0, tzinfo=CST)  # a Wednesday
@@ -374,6 +374,26 @@ def test_find_time_range_positive(query, start, end, matched):
 ])
 def test_find_time_range_negative(query):
     assert find_time_range(query, REF) is None
+
+
+@pytest.mark.parametrize(("query", "rolling"), [
+    ("我过去三天做了什么", True), ("我最近几个月买了哪些家具", True), ("近一周我睡得好吗", True),
+    ("How many pieces of furniture did I buy in the past few months?", True),
+    ("what did I read in the last 3 days", True), ("how did I sleep over the past week", True),
+    ("我昨天吃了什么？", False), ("上个月我去了哪里", False), ("去年夏天我去了哪里", False),
+    ("What certification did I complete last month?", False), ("When did I go camping in June?", False),
+    ("What are my plans for the summer?", False), ("Did I go hiking last weekend?", False),
+    ("what happened 3 days ago", False),
+])
+def test_a_rolling_window_is_told_from_a_named_period(query, rolling):
+    found = find_time_range(query, REF)
+    assert found is not None, query
+    assert is_rolling_window(found[2]) is rolling
+
+
+@pytest.mark.parametrize("text", ["", "   ", "the past", "最近", "recently", "a few days ago", None])
+def test_no_time_or_a_vague_one_is_not_a_rolling_window(text):
+    assert is_rolling_window(text) is False
 
 
 def test_find_time_range_is_tz_aware_in_reference_tz():

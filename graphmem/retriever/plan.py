@@ -8,7 +8,11 @@ The default planner is rules, in Chinese and English:
 - relation words (有关 关于 相关 联系 关系; about related relationship connected) → deep,
   along every edge and shared concept;
 - a time expression (昨天, 上周, 去年11月, yesterday, last week ...) → a time range, unless
-  the caller gave one (``graphmem.timeparse.find_time_range``);
+  the caller gave one (``graphmem.timeparse.find_time_range``); when it is a rolling window
+  (过去三天, 最近几个月, "the past few months") it is not searched for, neither embedded nor
+  matched as words (``scope_words``): it says how far back to look, not what to look for, and
+  a turn that says "in the past six months" about cameras would otherwise answer a question
+  about the furniture of "the past few months";
 - in auto mode, after the seeds are known: the best similarity below
   ``retrieval.deep_threshold`` (0.7) → deep (the direct matches alone are not convincing).
 
@@ -26,7 +30,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
 
-from ..timeparse import find_time_range
+from ..timeparse import find_time_range, is_rolling_window
 from ..types import RelationType
 
 CAUSAL_RELATIONS = [RelationType.BECAUSE, RelationType.SO, RelationType.CAUSES]
@@ -43,6 +47,7 @@ class PlanHints:
     deep: bool | None = None
     relation_filters: list[RelationType] | None = None
     time_range: tuple[datetime, datetime, str] | None = None   # (start, end exclusive, matched words)
+    scope_words: list[str] = field(default_factory=list)       # parts of the query not searched for
     why: list[str] = field(default_factory=list)
 
 
@@ -70,4 +75,6 @@ class RulePlanner:
         found = find_time_range(query, reference_time)
         if found is not None:
             hints.time_range = found
+            if is_rolling_window(found[2]):
+                hints.scope_words.append(found[2])
         return hints

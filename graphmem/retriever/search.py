@@ -1,6 +1,7 @@
 """The Retriever: plan → seeds → expand → score → evidence (seed 004 §4.4, §5.2, §12.3).
 
-1. plan (``plan.py``): mode and depth, relation filters, a time range read from the query;
+1. plan (``plan.py``): mode and depth, relation filters, a time range read from the query (a
+   rolling window, "the past few months", only scopes the search: it is not embedded or matched);
 2. seeds (``seeds.py``): vector + fulltext (+ episodes and the turns around them), merged;
    each candidate's similarity blends cosine with BM25 (``score.Similarity``), a turn is read
    with its neighbours (and, when the query names a speaker, weighed by who said it), and a
@@ -85,6 +86,21 @@ class _Clock:
         return {**self.laps, "total": round((time.perf_counter() - self.start) * 1000, 2)}
 
 
+def _without(query: str, scope_words: list[str], why: list[str]) -> str:
+    """What the query looks for: the query without the parts that only scope it in time (a
+    rolling window), which are neither embedded nor matched as words. A query that is nothing
+    but a window ("最近三天") looks for everything in it: it is searched as it is."""
+    sought = query
+    for part in scope_words:
+        sought = sought.replace(part, " ")
+    sought = " ".join(sought.split())
+    if not scope_words or not sought.strip(" ?？.。!！,，"):
+        return query
+    why.append(f"{', '.join(map(repr, scope_words))}: a rolling window, it scopes the search in time "
+               "and is not searched for")
+    return sought
+
+
 def subject_key(name: str | None) -> str | None:
     """The normalised subject name a filter matches: 我/I/user → "@user", 你/you → "@agent"."""
     if name is None:
@@ -127,18 +143,19 @@ class Retriever:
         hints: PlanHints = self.planner.plan(inp.query, reference_time)
         why = list(hints.why)
         hard, seed_filters, planned_range = self._filters(inp, hints, reference_time, why)
+        sought = _without(inp.query, hints.scope_words, why)
         clock.lap("plan")
 
         # the probe does not need the embedding: it runs while the query is embedded
         probing = self.store.submit("search_probe", group_id=group_id, cap=s.exact_scan_limit + 1)
-        embedding = self.embedder.embed([inp.query])[0]
+        embedding = self.embedder.embed([sought])[0]
         clock.lap("embed")
 
         probe = probing.result()[0]
         k = max(s.seed_k, inp.max_results)
-        find = lambda filters: self.seeds.find(group_id, inp.query, embedding, filters, k,  # noqa: E731
+        find = lambda filters: self.seeds.find(group_id, sought, embedding, filters, k,  # noqa: E731
                                                probe["memories"], probe["episodes"], hard.types is None)
-        similarity = Similarity(inp.query, s.lexical_weight, s.context_weight, s.reply_weight, s.speaker_weight,
+        similarity = Similarity(sought, s.lexical_weight, s.context_weight, s.reply_weight, s.speaker_weight,
                                 s.source_weight)
         scorer = Scorer(s, reference_time, inp.profile)
         kept = scorer.w.time_range_outside

@@ -26,7 +26,10 @@ half of the most the query's words could carry in the group, so words the whole 
 no text far (LoCoMo dev turn recall@10 79.6 → 80.9, multi-hop 52.4 → 54.5; LongMemEval dev
 recall_all@5 0.915 → 0.936, against the best hit's share of before). A group over
 ``retrieval.exact_scan_limit`` uses one Lucene query, its index-wide statistics, and the best
-hit's share: its summed BM25 has no bound to measure against.
+hit's share: its summed BM25 has no bound to measure against. In a group up to that size the
+turns found by meaning learn their word evidence too, in the top k by words or not; beyond the
+top k a text found by one list only counts no word match. Equal scores are cut the same way
+every time (the newer first: ``cypher/search.cypher``).
 
 How they are merged: a candidate found by several lists is one candidate, with its cosine and
 its word evidence (the better of its lists'). Which candidates
@@ -308,8 +311,9 @@ class SeedFinder:
         if probed <= self.settings.exact_scan_limit:
             probes = term_probes(words, p["group_id"], field=fields, names=speakers)
             if probes:
+                # the turns found by meaning learn their word evidence too, top k by words or not
                 rows = self.store.read("search_episode_fulltext_terms", index=index, probes=probes, n=probed,
-                                       k=k, **p)
+                                       k=k, also=[h["episode"]["id"] for h in hits], **p)
         else:
             lucene = group_query(words, p["group_id"], field=fields, names=speakers)
             if lucene:
