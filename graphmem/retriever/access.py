@@ -3,7 +3,7 @@
 A search hands the ids it returned to ``AccessRecorder.record`` (a non-blocking put on a
 bounded queue) and returns. A background thread batches what arrives for up to
 ``interval`` seconds (or ``max_batch`` ids) and writes it with the ``record_access`` query
-(cypher/memory_write.cypher): ``access_count`` + 1 per return, ``last_accessed_at`` = the
+(graphmem/cypher/memory_write.cypher): ``access_count`` + 1 per return, ``last_accessed_at`` = the
 time of the batch. If the queue is full, statistics are dropped rather than slow a search.
 ``flush()`` waits for everything recorded so far; ``close()`` flushes and stops the thread
 (and a program that exits without closing flushes at exit).

@@ -29,7 +29,7 @@ recall_all@5 0.915 → 0.936, against the best hit's share of before). A group o
 hit's share: its summed BM25 has no bound to measure against. In a group up to that size the
 turns found by meaning learn their word evidence too, in the top k by words or not; beyond the
 top k a text found by one list only counts no word match. Equal scores are cut the same way
-every time (the newer first: ``cypher/search.cypher``).
+every time (the newer first: ``graphmem/cypher/search.cypher``).
 
 How they are merged: a candidate found by several lists is one candidate, with its cosine and
 its word evidence (the better of its lists'). Which candidates

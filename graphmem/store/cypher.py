@@ -1,21 +1,24 @@
-"""The Cypher the engine runs, loaded from the analyst-facing ``cypher/`` folder.
+"""The Cypher the engine runs, shipped inside the package (``graphmem/cypher/*.cypher``).
 
-Each ``cypher/*.cypher`` file holds named queries::
+Each ``graphmem/cypher/*.cypher`` file holds named queries::
 
     // name: get_memory
     // What it does, in a line or two.
     MATCH (m:Memory {group_id: $group_id, id: $id}) RETURN m
 
-One source for both the engine and the people who read the queries in Neo4j Browser.
+One source for both the engine and the people who read the queries in Neo4j Browser (the
+top-level ``cypher/`` folder of the repository points here). The files are package data, read
+through ``importlib.resources``, so a wheel installed anywhere runs the same queries.
 Everything a user or an LLM supplies is a ``$parameter``; nothing is formatted into a query.
 """
 from __future__ import annotations
 
 import re
 from functools import lru_cache
-from pathlib import Path
+from importlib import resources
 
-CYPHER_DIR = Path(__file__).resolve().parents[2] / "cypher"
+CYPHER_PACKAGE = "graphmem.cypher"
+CYPHER_DIR = resources.files(CYPHER_PACKAGE)
 _NAME = re.compile(r"^//\s*name:\s*([A-Za-z0-9_]+)\s*$")
 
 
@@ -48,7 +51,9 @@ def parse(text: str, source: str = "<string>") -> dict[str, str]:
 @lru_cache(maxsize=1)
 def queries() -> dict[str, str]:
     book: dict[str, str] = {}
-    for path in sorted(CYPHER_DIR.glob("*.cypher")):
+    files = sorted((f for f in CYPHER_DIR.iterdir() if f.name.endswith(".cypher") and f.is_file()),
+                   key=lambda f: f.name)
+    for path in files:
         for name, body in parse(path.read_text(encoding="utf-8"), path.name).items():
             if name in book:
                 raise ValueError(f"query {name!r} is defined in two files of {CYPHER_DIR}")

@@ -25,7 +25,7 @@ READ_THREADS = 16       # concurrent reads submitted by searches (each takes one
 
 
 class Store:
-    """Runs named queries from ``cypher/`` in managed transactions (retried on transient errors)."""
+    """Runs named queries from ``graphmem/cypher/`` in managed transactions (retried on transient errors)."""
 
     def __init__(self, settings: Settings):
         self.settings = settings

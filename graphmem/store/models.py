@@ -1,6 +1,6 @@
 """The graph model as neomodel classes: for analysts and notebooks, not for the hot path.
 
-The engine writes with Cypher (``cypher/memory_write.cypher``); these classes describe the
+The engine writes with Cypher (``graphmem/cypher/memory_write.cypher``); these classes describe the
 same nodes, properties and relationships so that a notebook can read them as objects::
 
     from graphmem.store.models import connect, Memory
@@ -9,7 +9,7 @@ same nodes, properties and relationships so that a notebook can read them as obj
         print(m.text, [s.name for s in m.subject.all()], [e.text for e in m.causes.all()])
 
 The schema (constraints, vector and fulltext indexes) is installed by ``graphmem init`` from
-``cypher/schema.cypher``: the index flags here document it (a test checks that they agree)
+``graphmem/cypher/schema.cypher``: the index flags here document it (a test checks that they agree)
 but do not run neomodel's ``install_labels`` on a graphmem database, which would try to add
 the same indexes under other names. Composite uniqueness, (group_id, normalized_name) on
 Subject/Topic/Object/Value, cannot be expressed as a neomodel flag; it is in schema.cypher.
