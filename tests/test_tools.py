@@ -106,7 +106,8 @@ def test_link_errors_list_the_candidates_with_scores(graph, group_id):
         "source_memory_description": "quarterly revenue forecast for the Berlin office",
         "target_memory_description": "我很困", "relation_type": "related"}}, group_id=group_id)
     assert missing["error"] == "NoMatchError" and "source_memory_description" in missing["message"]
-    assert missing["candidates"] and all(c["score"] < 0.45 for c in missing["candidates"])
+    from graphmem.builder.link import MIN_SCORE
+    assert missing["candidates"] and all(c["score"] < MIN_SCORE for c in missing["candidates"])
     scores = [c["score"] for c in missing["candidates"]]
     assert scores == sorted(scores, reverse=True)
 

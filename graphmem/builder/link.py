@@ -1,7 +1,8 @@
 """link_memories: find both memories by meaning, then write a CAUSALITY or REFERENCE edge.
 
-A description is matched against the group's memories by a blend of embedding similarity
-and lexical overlap (character bigrams for Chinese, words for English), so "我很困" finds
+A description is matched against the group's memories by embedding similarity, lifted by
+lexical overlap (character bigrams for Chinese, words for English) where they share words, so
+"昨晚没睡好" finds "我 睡眠 不好", "I slept badly" finds it too, and "我很困" finds
 "我 身体状态 很困" even with an English-only embedding model. No match good enough, or two
 different memories equally good, is refused with the best candidates listed.
 """
@@ -17,12 +18,16 @@ from ..store.vector import group_topk
 from ..textsim import overlap
 from ..types import EdgeType, LinkInput, LinkResult
 
-MIN_SCORE = 0.45      # below this blended score nothing counts as a match
+MIN_SCORE = 0.25      # below this match score nothing counts as a match
 AMBIGUITY_MARGIN = 0.02
 
 
 def _blend(cosine: float, lexical: float) -> float:
-    return round(0.5 * max(cosine, 0.0) + 0.5 * lexical, 4)
+    """A description's match score: its cosine, lifted by the words it shares with the memory
+    (the mean of the two) when they share many; words never lower it: a description in the
+    other language of the memory shares none."""
+    cosine = max(cosine, 0.0)
+    return round(max(cosine, 0.5 * cosine + 0.5 * lexical), 4)
 
 
 class MemoryLinker:

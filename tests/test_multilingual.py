@@ -1,0 +1,82 @@
+"""Chinese, English and mixed memories are equally findable, on the real database, with the
+default embedding model (multilingual-e5-small beside all-MiniLM-L6-v2)."""
+from __future__ import annotations
+
+import pytest
+
+from graphmem import dispatch
+from graphmem.retriever.plan import RulePlanner, dialogue_turns
+
+
+def _write_day(graph, group_id: str) -> None:
+    """Seed 004 §12.5's evening, a purchase, and an English memory beside them."""
+    graph.create_memory(group_id, subject="我", memory_type="事实", topic="心情", object="不好",
+                        attributes={"时间": "今天"})
+    graph.create_memory(group_id, subject="我", memory_type="事件", topic="睡眠", object="不好",
+                        attributes={"时间": "昨晚"})
+    graph.create_memory(group_id, subject="我", memory_type="事件", topic="购物", object="水果",
+                        attributes={"时间": "昨天"})
+    graph.create_memory(group_id, subject="I", memory_type="event", topic="play", object="basketball",
+                        attributes={"time": "last weekend"})
+
+
+def _top(graph, group_id: str, query: str) -> str:
+    return graph.search_memories(group_id, query).results[0].text
+
+
+@pytest.mark.parametrize("question", ["我昨天买了什么？", "what did I buy yesterday?", "我昨天 buy 了什么东西？"])
+def test_a_chinese_memory_is_found_in_chinese_english_and_mixed_questions(graph, group_id, question):
+    _write_day(graph, group_id)
+    assert _top(graph, group_id, question).startswith("我 购物 水果")
+
+
+def test_an_english_memory_is_found_by_a_chinese_question(graph, group_id):
+    for topic, obj in (("bought", "a new guitar"), ("went jogging", "in the park"), ("cooked", "tomato soup")):
+        graph.create_memory(group_id, subject="I", memory_type="event", topic=topic, object=obj)
+    graph.create_memory(group_id, subject="我", memory_type="事件", topic="看", object="电影")
+    assert "guitar" in _top(graph, group_id, "我买了什么乐器？")
+    assert "jogging" in _top(graph, group_id, "我在公园里做了什么运动？")
+
+
+@pytest.mark.parametrize("cause, effect", [
+    ("昨晚没睡好", "今天心情不好"),                        # the words an LLM writes, not the stored ones
+    ("I slept badly last night", "I'm in a bad mood today"),   # English descriptions of Chinese memories
+    ("昨晚没睡好", "I'm in a bad mood today"),               # one of each
+])
+def test_link_memories_resolves_descriptions_in_either_language(graph, group_id, cause, effect):
+    _write_day(graph, group_id)
+    linked = dispatch(graph, {"name": "link_memories", "arguments": {
+        "source_memory_description": cause, "target_memory_description": effect, "relation_type": "导致"}},
+        group_id=group_id)
+    assert linked["success"], linked
+    assert linked["source_text"].startswith("我 睡眠 不好") and linked["target_text"].startswith("我 心情 不好")
+    for question in ("我为什么今天不开心？", "why am I unhappy today?"):
+        results = graph.search_memories(group_id, question).results
+        by_text = {r.text.split(" (")[0]: r for r in results}
+        assert results[0].text.startswith("我 心情 不好")
+        cause_hit = by_text["我 睡眠 不好"]                     # the cause, reached through the graph
+        assert cause_hit.distance == 1 and cause_hit.path[-1].edge == "CAUSALITY"
+
+
+def test_a_dialogue_is_read_as_what_the_user_said():
+    history = ('<BOD>\n<Bart>:"我今天在圣诞晚会上跳舞了！"\n'
+               '<Assistant>:"真棒！你吃蛋糕了吗？蛋糕好吃吗？"\n<Bart>:"跳得我好开心。"\n')
+    assert dialogue_turns(history) == [("Bart", "我今天在圣诞晚会上跳舞了！"),
+                                       ("Assistant", "真棒！你吃蛋糕了吗？蛋糕好吃吗？"), ("Bart", "跳得我好开心。")]
+    hints = RulePlanner().plan(history, __import__("datetime").datetime(2024, 1, 1))
+    assert hints.sought == "我今天在圣诞晚会上跳舞了！\n跳得我好开心。"
+    # one line, or lines that are not all turns, are a question, not a dialogue
+    assert dialogue_turns("Caroline: what did Melanie paint?") is None
+    assert dialogue_turns("note: buy milk\nand eggs") is None
+    assert dialogue_turns("User: I moved to Berlin\nAI: Nice!") == [("User", "I moved to Berlin"), ("AI", "Nice!")]
+
+
+def test_the_agents_lines_of_a_dialogue_do_not_decide_what_is_found(graph, group_id):
+    for event in ("Bart在圣诞节晚会上跳舞，感觉非常开心。", "Bart第一次自己烤了巧克力蛋糕，味道很好。",
+                  "Bart在学校的运动会上跑了第一名。"):
+        graph.create_memory(group_id, subject="Bart", memory_type="事件", topic=event[4:10], object=event)
+    history = ('<Bart>:"我今天又去跳舞了！"\n<Assistant>:"真棒！你上次烤的巧克力蛋糕还有吗？蛋糕味道好吗？"\n'
+               '<Bart>:"跳舞的时候我特别开心，像圣诞晚会那次一样。"\n')
+    top = graph.search_memories(group_id, history, profile="recall").results[0]
+    assert "跳舞" in top.text
+    assert any("dialogue" in why for why in graph.search_memories(group_id, history).plan.why)
