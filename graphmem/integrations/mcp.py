@@ -16,6 +16,7 @@ message; the server keeps running.
 """
 from __future__ import annotations
 
+import asyncio
 import hmac
 import ipaddress
 import json
@@ -133,7 +134,6 @@ class GraphmemMCP:
             description="one memory by id: its parts, attributes, status and links")])
 
     async def read_resource(self, ctx: Any, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
-        import asyncio
         uri = str(params.uri)
         try:
             group = self.group_of(ctx)
