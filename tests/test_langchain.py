@@ -144,6 +144,8 @@ def test_store_search_by_meaning_filter_prefix_and_paging(store, group_id):
     assert len(store.search((group_id,), limit=2)) == 2 and len(store.search((group_id,), offset=3)) == 1
     secret = store.search((group_id, "prefs"), query="tea")
     assert [h.key for h in secret] == ["secret"] and secret[0].score is None          # stored, not indexed
+    everything = store.search((group_id,), query="what do I drink?")
+    assert everything[0].key == "tea" and everything[-1].key == "secret"              # unscored ones last
 
 
 def test_store_list_namespaces_and_group_isolation(graph, group_id):

@@ -92,14 +92,15 @@ DELETE i
 RETURN count(*) AS deleted;
 
 // name: store_search
-// Items under a namespace prefix of one group, by similarity to $embedding (when given), then newest.
+// Items under a namespace prefix of one group, by similarity to $embedding (when given; items kept
+// out of the index come after the scored ones), then newest.
 MATCH (i:StoreItem {group_id: $group_id})
 WHERE i.ns = $ns OR i.ns STARTS WITH $ns_prefix
 WITH i, CASE WHEN $embedding IS NULL OR i.embedding IS NULL THEN null
              ELSE vector.similarity.cosine(i.embedding, $embedding) END AS score
 RETURN i.namespace AS namespace, i.key AS key, i.value AS value, i.created_at AS created_at,
        i.updated_at AS updated_at, score
-ORDER BY score DESC, i.updated_at DESC, i.key;
+ORDER BY score IS NULL, score DESC, i.updated_at DESC, i.key;
 
 // name: store_namespaces_group
 MATCH (i:StoreItem {group_id: $group_id})
