@@ -14,11 +14,15 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 import anyio
+import asyncio
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("mcp")
 from mcp import ClientSession, StdioServerParameters  # noqa: E402
 from mcp.client.stdio import stdio_client  # noqa: E402
+from mcp.shared.exceptions import MCPError  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 REF_QUERY_ZH = "我为什么今天不开心？"
@@ -94,6 +98,7 @@ def test_stdio_server_lists_tools_writes_links_and_recalls_the_cause(cli_env, gr
             assert list(tools) == ["create_memory", "link_memories", "search_memories", "update_memory_importance",
                                    "forget_memory", "ingest_conversation", "get_memory", "memory_stats"]
             assert tools["create_memory"].input_schema["required"] == ["subject", "memory_type", "topic"]
+            assert tools["search_memories"].annotations.read_only_hint and tools["forget_memory"].annotations.destructive_hint
             assert "事件" in tools["create_memory"].description or "记忆" in tools["create_memory"].description
             await write_and_recall(session)
 
@@ -271,6 +276,9 @@ def test_http_group_comes_from_the_connection_header_never_from_arguments(http_s
             secret = out["memory_id"]
             err, out = await call(sb, "get_memory", memory_id=secret)
             assert err and out["error"] == "NotFoundError"
+            with pytest.raises(MCPError, match="no memory"):
+                await sb.read_resource(f"graphmem://memory/{secret}")
+            assert json.loads((await sb.read_resource("graphmem://memories/recent")).contents[0].text) == []
             err, out = await call(sb, "search_memories", query="密码", group_id=a)
             assert err and out["field"] == "group_id"
             err, out = await call(sb, "search_memories", query="密码")
@@ -288,3 +296,30 @@ def test_binding_beyond_loopback_without_a_token_is_refused(cli_env):
                            "--port", str(free_port())], env=server_env(cli_env), cwd=str(REPO),
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1 and "--token" in proc.stderr
+
+
+# --- invalid calls never take the server down ---------------------------------------------------------
+
+JUNK = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=30),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+                    max_leaves=6)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
+                                                                   HealthCheck.too_slow])
+@given(name=st.sampled_from(["create_memory", "link_memories", "search_memories", "update_memory_importance",
+                             "forget_memory", "ingest_conversation", "get_memory", "memory_stats", "drop_db"]),
+       arguments=st.dictionaries(st.sampled_from(["subject", "memory_type", "topic", "object", "attributes",
+                                                  "importance", "query", "memory_id", "messages", "text",
+                                                  "relation_type", "max_results", "source_memory_description",
+                                                  "extra"]), JUNK, max_size=5))
+def test_any_call_comes_back_as_a_result_or_a_tool_error_with_a_message(graph, name, arguments):
+    """Junk arguments of every type: each answer is a CallToolResult; errors say what was wrong."""
+    import mcp_types as types
+    from graphmem.integrations.mcp import GraphmemMCP
+    handlers = GraphmemMCP(graph, group_id="mcp-fuzz")
+    result = asyncio.run(handlers.call_tool(None, types.CallToolRequestParams(name=name, arguments=arguments)))
+    assert isinstance(result, types.CallToolResult)
+    data = json.loads(result.content[0].text)
+    if result.is_error:
+        assert data["success"] is False and data["message"] and data["error"] != "InternalError", data

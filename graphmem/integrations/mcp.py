@@ -43,6 +43,9 @@ RECENT_LIMIT = 20          # memories the recent-memories resource lists
 GROUP_ARGUMENTS = frozenset({"group_id", "group", "groupid", "group_ids", "tenant", "tenant_id", "namespace",
                              "user_id"})
 RESOURCE_NOT_FOUND = -32002
+# Hints for clients (MCP tool annotations): which tools only read, which may hide a memory.
+READ_ONLY = frozenset({"search_memories", "get_memory", "memory_stats"})
+DESTRUCTIVE = frozenset({"forget_memory"})
 
 
 def _json(data: Any) -> str:
@@ -85,9 +88,11 @@ class GraphmemMCP:
 
     # --- tools -------------------------------------------------------------------------------
     async def list_tools(self, ctx: Any, params: Any) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=[types.Tool(name=name, description=f["description"],
-                                                       input_schema=f["parameters"])
-                                            for name, f in self.tools.items()])
+        return types.ListToolsResult(tools=[types.Tool(
+            name=name, description=f["description"], input_schema=f["parameters"],
+            annotations=types.ToolAnnotations(read_only_hint=name in READ_ONLY, destructive_hint=name in DESTRUCTIVE,
+                                              idempotent_hint=name in READ_ONLY, open_world_hint=False))
+            for name, f in self.tools.items()])
 
     async def call_tool(self, ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         name, args = params.name, dict(params.arguments or {})
