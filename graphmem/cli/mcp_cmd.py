@@ -1,6 +1,8 @@
 """`graphmem mcp`: serve the memory to MCP clients (Claude Desktop, Cursor, VS Code ...)."""
 from __future__ import annotations
 
+import logging
+import threading
 from typing import Optional
 
 import typer
@@ -49,6 +51,7 @@ def mcp(
     graph = open_graph(config)
     try:
         server = build_server(graph, group_id=group, tools=tools, group_header=group_header, session_id=session)
+        threading.Thread(target=_warm_up, args=(graph,), name="graphmem-warm-up", daemon=True).start()
         if http:
             http_app(server, host=host, token=token)          # refuses an open bind before any work
             scope = f"group from header {group_header}" if group_header else f"group {group}"
@@ -59,3 +62,14 @@ def mcp(
             anyio.run(serve_stdio, server)
     finally:
         graph.close()
+
+
+def _warm_up(graph) -> None:
+    """Connect, check the schema and load the embedding model while the client is still starting,
+    so the first tool call does not wait seconds for them. A failure here is logged; the call
+    that needs the database reports it to the client."""
+    try:
+        graph.ensure_schema()
+        graph.embedder.embed(["warm up"])
+    except Exception as exc:  # noqa: BLE001 - the first real call reports the problem properly
+        logging.getLogger("graphmem.mcp").warning("warm-up failed: %s", exc)
