@@ -260,7 +260,6 @@ class MemoryGraph:
         from .ingest.pipeline import ingestor_for
         return ingestor_for(self).retry(group_id, max_jobs=max_jobs, force=force, include_failed=include_failed)
 
-
     # --- working memory and prompt context (graphmem/working.py) ------------------------------
     @property
     def working(self) -> Any:
