@@ -83,13 +83,17 @@ def results(draw):
     n = draw(st.integers(0, 25))
     out = []
     for i in range(n):
-        evidence = [EvidenceEpisode(id=f"e{i}", content=draw(TEXT))] if draw(st.booleans()) else []
-        out.append(SearchResult(memory_id=f"m{i}", text=draw(TEXT), memory_type=draw(st.sampled_from(
-            ["EVENT", "FACT", "RELATION", "OPINION"])), importance=0.5,
-            score=draw(st.floats(0, 1, allow_nan=False)),
-            score_parts=ScoreParts(similarity=0, importance=0, distance=0, time_decay=0, access=0),
-            distance=0, evidence=evidence))
+        evidence = [{"id": f"e{i}", "content": draw(TEXT)}] if draw(st.booleans()) else []
+        out.append({"memory_id": f"m{i}", "text": draw(TEXT), "memory_type": draw(st.sampled_from(
+            ["EVENT", "FACT", "RELATION", "OPINION"])), "score": draw(st.floats(0, 1, allow_nan=False)),
+            "evidence": evidence})
     return out
+
+
+def search_result(raw: dict) -> SearchResult:
+    return SearchResult(**{**raw, "evidence": [EvidenceEpisode(**e) for e in raw["evidence"]]}, importance=0.5,
+                        score_parts=ScoreParts(similarity=0, importance=0, distance=0, time_decay=0, access=0),
+                        distance=0)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -98,6 +102,7 @@ def results(draw):
                       max_size=12),
        found=results(), max_tokens=st.integers(1, 600))
 def test_context_never_exceeds_its_budget_and_shows_the_top_of_the_ranking(notes, turns, found, max_tokens):
+    found = [search_result(raw) for raw in found]
     text = render_context(notes, turns, found, max_tokens)
     assert estimate_tokens(text) <= max_tokens
     if MEMORIES_HEADING not in text:
