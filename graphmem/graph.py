@@ -63,6 +63,7 @@ class MemoryGraph:
         self._schema_checked = False
         self._schema_lock = threading.Lock()
         self._retriever = None
+        self._working = None
 
     # --- lifecycle ------------------------------------------------------------------------
     def close(self) -> None:
@@ -259,6 +260,65 @@ class MemoryGraph:
         from .ingest.pipeline import ingestor_for
         return ingestor_for(self).retry(group_id, max_jobs=max_jobs, force=force, include_failed=include_failed)
 
+    # --- working memory and prompt context (graphmem/working.py) ------------------------------
+    @property
+    def working(self) -> Any:
+        """The scratchpad and recent-turns buffer of sessions (``graphmem.working.WorkingMemory``)."""
+        if self._working is None:
+            with self._schema_lock:
+                if self._working is None:
+                    from .working import WorkingMemory
+                    self._working = WorkingMemory(self.store)
+        return self._working
+
+    def set_note(self, group_id: str, session_id: str, key: str, value: Any, ttl_seconds: float | None = None) -> dict:
+        """Keep a scratchpad note (any JSON value) for this session; ``ttl_seconds``: forget it after."""
+        return self.working.set_note(group_id, session_id, key, value, ttl_seconds)
+
+    def notes(self, group_id: str, session_id: str) -> dict[str, Any]:
+        """The session's live scratchpad notes, oldest first."""
+        return self.working.notes(group_id, session_id)
+
+    def delete_note(self, group_id: str, session_id: str, key: str) -> bool:
+        return self.working.delete_note(group_id, session_id, key)
+
+    def add_turns(self, group_id: str, session_id: str, messages: list[dict]) -> list[int]:
+        """Append conversation turns to the session's recent-turns buffer."""
+        return self.working.add_turns(group_id, session_id, messages)
+
+    def recent_turns(self, group_id: str, session_id: str, limit: int = 20) -> list[dict]:
+        return self.working.recent_turns(group_id, session_id, limit)
+
+    def end_session(self, group_id: str, session_id: str, *, promote: bool = True,
+                    reference_time: datetime | str | None = None, extractor: Any = None) -> dict:
+        """Close a session: with ``promote`` its buffered turns are ingested (episodes and extracted
+        memories) first; then its scratchpad and buffer are cleared."""
+        report = None
+        if promote:
+            from .working import MAX_TURNS_READ
+            turns = self.working.recent_turns(group_id, session_id, MAX_TURNS_READ)
+            if turns:
+                messages = [{k: t[k] for k in ("role", "content", "speaker", "timestamp") if t.get(k) is not None}
+                            for t in turns]
+                report = self.ingest(group_id, messages, session_id=session_id, reference_time=reference_time,
+                                     extractor=extractor)
+        cleared = self.working.clear(group_id, session_id)
+        return {"group_id": group_id, "session_id": session_id, "cleared": cleared,
+                "ingested": report.model_dump(mode="json") if report is not None else None}
+
+    def context(self, group_id: str, session_id: str | None, query: str | None, max_tokens: int = 1000, *,
+                max_results: int = 20, turns: int = 20, **search: Any) -> str:
+        """One prompt section within ``max_tokens`` (estimated, Chinese and English alike): the session's
+        scratchpad, its recent turns and the memories retrieved for ``query`` (best first, with the
+        turn each came from). ``search``: more ``search_memories`` arguments."""
+        from .working import render_context
+        if not isinstance(max_tokens, int) or isinstance(max_tokens, bool) or max_tokens < 1:
+            raise ValidationError("max_tokens: must be a positive integer", field="max_tokens")
+        notes = self.working.notes(group_id, session_id) if session_id else {}
+        recent = self.working.recent_turns(group_id, session_id, turns) if session_id else []
+        found = self.search_memories(group_id, query, max_results=max_results, **search) if query else None
+        return render_context(notes, recent, found, max_tokens)
+
 
 def _record(row: dict) -> MemoryRecord:
     m = dict(row["memory"])
@@ -300,4 +360,8 @@ ASYNC_METHODS = ["close", "init_schema", "create_memory", "create_memories", "li
                  "update_memory_importance", "forget", "restore", "get_memory", "list_memories",
                  "search_memories", "stats", "ingest", "retry_extractions"]
 for _name in ASYNC_METHODS:
+    setattr(AsyncMemoryGraph, _name, _to_async(_name))
+
+AGENT_METHODS = ["set_note", "notes", "delete_note", "add_turns", "recent_turns", "end_session", "context"]
+for _name in AGENT_METHODS:
     setattr(AsyncMemoryGraph, _name, _to_async(_name))

@@ -26,7 +26,7 @@ from pydantic import field_validator, model_validator
 
 from .embed import embed_query
 from .errors import AmbiguousMatchError, GraphmemError, ValidationError
-from .types import (MAX_ATTRIBUTES, MAX_ID, MAX_KEY, MAX_NAME, MAX_QUERY, MAX_VALUE, MEMORY_TYPE_VALUES,
+from .types import (MAX_ATTRIBUTES, MAX_ID, MAX_KEY, MAX_NAME, MAX_QUERY, MAX_TEXT, MAX_VALUE, MEMORY_TYPE_VALUES,
                     RELATION_TYPE_VALUES, LinkInput, MemoryInput, SearchInput, _clean, _importance, _Input,
                     validate, validate_group_id)
 
@@ -262,8 +262,8 @@ def dispatch(graph: Any, tool_call: Any, *, group_id: str, session_id: str | Non
         name, args, call_id = parse_tool_call(tool_call)
         handler = _HANDLERS.get(name)
         if handler is None:
-            out = {"success": False, "error": "UnknownTool", "field": "name", "allowed": TOOL_NAMES,
-                   "message": f"there is no tool {name[:80]!r}; use one of {', '.join(TOOL_NAMES)}"}
+            out = {"success": False, "error": "UnknownTool", "field": "name", "allowed": list(_HANDLERS),
+                   "message": f"there is no tool {name[:80]!r}; use one of {', '.join(_HANDLERS)}"}
         else:
             out = handler(graph, args, group_id=group_id, session_id=session_id, reference_time=reference_time)
     except Exception as exc:  # noqa: BLE001 - the model gets a readable error, never a traceback
@@ -353,3 +353,136 @@ def _jsonable(value: Any) -> Any:
     if hasattr(value, "value") and isinstance(getattr(value, "value"), (str, int)):
         return value.value
     return str(value)
+
+
+# --- the agent tools beyond the seed's four (MCP server, LangChain) -----------------------------
+
+FORGET_MEMORY = {
+    "type": "function",
+    "function": {
+        "name": "forget_memory",
+        "description": (
+            "忘记一条记忆 Forget a memory by its id: it is archived (hidden from search, never deleted) and "
+            "can be restored by an operator. Use it when the user asks you to forget something or a memory "
+            "is wrong."),
+        "parameters": {
+            "type": "object",
+            "properties": {"memory_id": {"type": "string", "maxLength": MAX_ID,
+                                         "description": "the memory's id (from create_memory or search_memories)"}},
+            "required": ["memory_id"],
+            "additionalProperties": False,
+        },
+    },
+}
+
+GET_MEMORY = {
+    "type": "function",
+    "function": {
+        "name": "get_memory",
+        "description": ("读取一条记忆 Read one memory by id: its parts, attributes, status and its links to other "
+                        "memories (causes, effects, references)."),
+        "parameters": {
+            "type": "object",
+            "properties": {"memory_id": {"type": "string", "maxLength": MAX_ID, "description": "the memory's id"}},
+            "required": ["memory_id"],
+            "additionalProperties": False,
+        },
+    },
+}
+
+MEMORY_STATS = {
+    "type": "function",
+    "function": {
+        "name": "memory_stats",
+        "description": "记忆统计 How many memories there are, by type and status, and the size of the graph.",
+        "parameters": {"type": "object", "properties": {}, "additionalProperties": False},
+    },
+}
+
+INGEST_CONVERSATION = {
+    "type": "function",
+    "function": {
+        "name": "ingest_conversation",
+        "description": (
+            "保存对话 Hand over conversation turns (or a text): they are stored as episodes and memories are "
+            "extracted from them and linked to the turns they came from. Use it at the end of a conversation "
+            "or for a document the user shares."),
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "messages": {
+                    "type": "array", "maxItems": 500,
+                    "items": {"type": "object",
+                              "properties": {"role": {"type": "string", "maxLength": 32,
+                                                      "description": "user or assistant"},
+                                             "content": {"type": "string", "maxLength": MAX_TEXT},
+                                             "speaker": {"type": "string", "maxLength": MAX_NAME},
+                                             "timestamp": {"type": "string", "description": "ISO 8601"}},
+                              "required": ["role", "content"], "additionalProperties": False},
+                    "description": "the turns in order, e.g. [{\"role\": \"user\", \"content\": \"我昨晚没睡好\"}]",
+                },
+                "text": {"type": "string", "maxLength": MAX_TEXT, "description": "a text instead of turns"},
+            },
+            "additionalProperties": False,
+        },
+    },
+}
+
+AGENT_TOOLS: list[dict] = TOOLS + [FORGET_MEMORY, INGEST_CONVERSATION, GET_MEMORY, MEMORY_STATS]
+AGENT_TOOL_NAMES = [t["function"]["name"] for t in AGENT_TOOLS]
+
+
+class MemoryIdInput(_Input):
+    """The arguments of ``forget_memory`` and ``get_memory``."""
+    memory_id: str
+
+    @field_validator("memory_id", mode="before")
+    @classmethod
+    def _id(cls, v: Any) -> str:
+        return _clean(v, "memory_id", MAX_ID)
+
+
+class NoInput(_Input):
+    """A tool without arguments (``memory_stats``): anything given is refused."""
+
+
+class IngestInput(_Input):
+    """The arguments of ``ingest_conversation``: turns or a text, not both."""
+    messages: list[dict] | None = None
+    text: str | None = None
+
+    @field_validator("text", mode="before")
+    @classmethod
+    def _text(cls, v: Any) -> str | None:
+        return None if v is None else _clean(v, "text", MAX_TEXT)
+
+    @model_validator(mode="after")
+    def _one_source(self) -> "IngestInput":
+        if (self.messages is None) == (self.text is None):
+            raise ValueError("give either messages or text")
+        return self
+
+
+def _forget(graph: Any, args: dict, *, group_id: str, session_id: str | None, reference_time: Any) -> dict:
+    inp = validate(MemoryIdInput, args)
+    return {"tool": "forget_memory", **graph.forget(group_id, inp.memory_id)}
+
+
+def _get(graph: Any, args: dict, *, group_id: str, session_id: str | None, reference_time: Any) -> dict:
+    inp = validate(MemoryIdInput, args)
+    return {"tool": "get_memory", "success": True, "memory": _jsonable(graph.get_memory(group_id, inp.memory_id))}
+
+
+def _stats(graph: Any, args: dict, *, group_id: str, session_id: str | None, reference_time: Any) -> dict:
+    validate(NoInput, args)
+    return {"tool": "memory_stats", "success": True, **_jsonable(graph.stats(validate_group_id(group_id)))}
+
+
+def _ingest(graph: Any, args: dict, *, group_id: str, session_id: str | None, reference_time: Any) -> dict:
+    inp = validate(IngestInput, args)
+    report = graph.ingest(group_id, inp.messages, inp.text, session_id=session_id, reference_time=reference_time)
+    return {"tool": "ingest_conversation", "success": not report.errors, **_jsonable(report)}
+
+
+_HANDLERS.update({"forget_memory": _forget, "ingest_conversation": _ingest, "get_memory": _get,
+                  "memory_stats": _stats})

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import typer
 
-from . import admin_cmd, bench_cmd, ingest_cmd, memory_cmd, neo4j_cmd, search_cmd
+from . import admin_cmd, bench_cmd, ingest_cmd, mcp_cmd, memory_cmd, neo4j_cmd, search_cmd
 
 app = typer.Typer(
     name="graphmem",
@@ -18,6 +18,7 @@ admin_cmd.register(app)
 memory_cmd.register(app)
 search_cmd.register(app)
 ingest_cmd.register(app)
+mcp_cmd.register(app)
 
 
 def main() -> None:
