@@ -155,6 +155,12 @@ CALL {
   MATCH (n:Topic {group_id: $group_id}) RETURN n
   UNION ALL
   MATCH (n:Object {group_id: $group_id}) RETURN n
+  UNION ALL
+  MATCH (n:ScratchNote {group_id: $group_id}) RETURN n
+  UNION ALL
+  MATCH (n:BufferedTurn {group_id: $group_id}) RETURN n
+  UNION ALL
+  MATCH (n:StoreItem {group_id: $group_id}) RETURN n
 }
 WITH n LIMIT $batch
 DETACH DELETE n

@@ -6,7 +6,7 @@
 // name: reembed_todo
 // The next batch of one label's nodes without a vector of the target model: what to embed.
 // $label is one of the labels reembed knows (store/reembed.py LABELS: Memory, Episode,
-// Sentence, Subject, Topic, Object); $group_id null means every group. A memory is embedded
+// Sentence, Subject, Topic, Object, StoreItem); $group_id null means every group. A memory is embedded
 // as when it was written (its text without the times that were understood), a turn and a
 // sentence with their speaker's name.
 MATCH (n:$($label)) WHERE n.embedding IS NOT NULL
@@ -20,6 +20,7 @@ RETURN elementId(n) AS ref,
          WHEN 'Sentence' THEN coalesce(COLLECT { MATCH (n)-[:PART_OF]->(e:Episode)
                                                  WHERE e.speaker IS NOT NULL AND e.speaker <> ''
                                                  RETURN e.speaker + ': ' + n.text }[0], n.text)
+         WHEN 'StoreItem' THEN n.text
          ELSE n.name END AS text
 LIMIT $batch;
 

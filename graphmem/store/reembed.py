@@ -1,6 +1,7 @@
 """Moving a database to another embedding model (``graphmem reembed``), resumably.
 
-1. **embed**: every node with an embedding (memories, turns, sentences, concepts) gets the new
+1. **embed**: every node with an embedding (memories, turns, sentences, concepts, the LangGraph
+   store's items) gets the new
    model's vector in ``embedding_next``, batch by batch, each batch one transaction; the vector
    indexes keep serving the old ``embedding`` meanwhile, so processes still configured with the
    old model search as before. Stopped (Ctrl-C, a crash, kill -9) and run again, it carries on
@@ -23,7 +24,7 @@ from ..errors import ConfigError
 from .driver import Store
 from .schema import SCHEMA_VERSION, install_schema
 
-LABELS = ("Memory", "Episode", "Sentence", "Subject", "Topic", "Object")
+LABELS = ("Memory", "Episode", "Sentence", "Subject", "Topic", "Object", "StoreItem")
 # the vector index of each label's `embedding` (graphmem/cypher/schema.cypher)
 VECTOR_INDEXES = ("memory_embedding", "episode_embedding", "sentence_embedding", "subject_embedding",
                   "topic_embedding", "object_embedding")
