@@ -27,7 +27,14 @@ LINKS = [
     ("睡眠不好", "心情不好", "导致"),
     ("I missed the train", "I was late for the team meeting", "causes"),
 ]
-QUERIES = ["我为什么今天不开心？", "我和小明是什么关系", "why was I late for the meeting?", "what did I buy yesterday?"]
+# (question, score profile). The last two cross the languages (an English question about a
+# Chinese memory, and back) and ask what happened, whenever: the "recall" profile ranks by
+# relevance alone, where the default weights let important and often-read memories rise (what
+# suits an agent's working context), and a match across languages has a lower cosine than one in
+# the same language.
+QUERIES = [("我为什么今天不开心？", "default"), ("我和小明是什么关系", "default"),
+           ("why was I late for the meeting?", "default"), ("what did I buy yesterday?", "recall"),
+           ("我为什么上班迟到了？", "recall")]
 
 
 def _at(hhmm: str) -> datetime:
@@ -54,9 +61,10 @@ def run_demo(settings: Settings, group: str, keep: bool = False) -> None:
             console.print(f"  ↳ {link.source_text}  —[{link.edge_type.value} {relation}]→  {link.target_text}",
                           highlight=False)
         console.rule("searching")
-        for query in QUERIES:
-            response = graph.search_memories(group, query, reference_time=_at("18:00"))
-            table = Table(title=f"{query}  [dim](mode {response.mode_used})[/dim]", title_justify="left")
+        for query, profile in QUERIES:
+            response = graph.search_memories(group, query, reference_time=_at("18:00"), profile=profile)
+            table = Table(title=f"{query}  [dim](mode {response.mode_used}, profile {profile})[/dim]",
+                          title_justify="left")
             for column in ("#", "memory", "score", "sim", "dist", "via"):
                 table.add_column(column)
             for rank, r in enumerate(response.results[:5], 1):

@@ -66,7 +66,8 @@ class Similarity:
         """``unread``: the share of the query the embedding model cannot read (None: its CJK
         share, as for an English-only model)."""
         self.query = query
-        self.unread = cjk_share(query) if unread is None else max(0.0, min(1.0, unread))
+        self.script = cjk_share(query)
+        self.unread = self.script if unread is None else max(0.0, min(1.0, unread))
         self.weight = lexical_weight + (0.5 - lexical_weight) * self.unread
         self.context_weight = context_weight
         self.reply_weight = reply_weight
@@ -76,12 +77,24 @@ class Similarity:
     def __call__(self, cosine: float | None, text: str | None, bm25: float | None = None) -> float:
         """``bm25``: the text's word evidence in [0, 1] (``seeds.lexical_scale``), None when it was not a hit."""
         cos = max(0.0, min(1.0, cosine or 0.0))
+        weight = self.weight * self.shared_script(text or "")
+        if weight <= 0.0:
+            return cos
         lexical = 0.0
         if self.unread:
             lexical += self.unread * overlap(self.query, text or "")
         if self.unread < 1.0 and bm25:
             lexical += (1.0 - self.unread) * max(0.0, min(1.0, bm25))
-        return (1.0 - self.weight) * cos + self.weight * lexical
+        return (1.0 - weight) * cos + weight * lexical
+
+    def shared_script(self, text: str) -> float:
+        """How much of its script a text shares with the query, in [0, 1]: 1 for two English or two
+        Chinese texts, 0 for an English query and a Chinese text. Word evidence counts only as far
+        as words could be shared: a memory in the other language is judged by its meaning alone."""
+        if not text:
+            return 1.0
+        theirs = cjk_share(text)
+        return min(self.script, theirs) + min(1.0 - self.script, 1.0 - theirs)
 
     def in_context(self, own: float, neighbours: list[float]) -> float:
         """A turn's similarity read with the turns around it."""
