@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import typer
 
-from . import admin_cmd, bench_cmd, cypher_cmd, ingest_cmd, memory_cmd, neo4j_cmd, search_cmd
+from . import admin_cmd, bench_cmd, cypher_cmd, ingest_cmd, memory_cmd, neo4j_cmd, portability_cmd, search_cmd
 
 app = typer.Typer(
     name="graphmem",
@@ -19,6 +19,7 @@ admin_cmd.register(app)
 memory_cmd.register(app)
 search_cmd.register(app)
 ingest_cmd.register(app)
+portability_cmd.register(app)
 
 
 def main() -> None:
