@@ -11,7 +11,9 @@ from analyst_graph import build
 from graphmem.analyst.library import get, library, run
 from graphmem.errors import NotFoundError, ValidationError
 
-WRITE_OPERATORS = ("Create", "Merge", "Set", "Delete", "Remove", "Foreach", "LoadCSV", "Procedure")
+WRITE_OPERATORS = ("Create", "Merge", "Set", "Delete", "Remove", "Foreach", "LoadCSV")
+# Procedures the library may call (all read-only; the READ transaction would refuse a write anyway).
+READ_PROCEDURES = ("db.index.fulltext.queryNodes",)
 
 
 @pytest.fixture(scope="module")
@@ -70,6 +72,8 @@ def test_every_query_is_read_only_and_runs_on_the_fixture(graph, fixture_graph, 
             plan = session.run("EXPLAIN " + query.cypher, params).consume().plan
             ops = _plan_operators(plan)
             assert not [op for op in ops if op.split("@")[0].startswith(WRITE_OPERATORS)], (query.name, ops)
+            calls = __import__("re").findall(r"CALL\s+([A-Za-z][\w.]*)\s*\(", query.cypher)
+            assert all(c in READ_PROCEDURES for c in calls), (query.name, calls)
             rows = session.execute_read(lambda tx: [r.data() for r in tx.run(query.cypher, params)])
             if not rows:
                 empty.append(query.name)

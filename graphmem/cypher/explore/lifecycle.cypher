@@ -34,12 +34,12 @@ MATCH (m:Memory {group_id: $group_id})
 WHERE m.status <> 'archived'
 WITH m, duration.inSeconds(datetime(coalesce(m.occurred_at, m.created_at)), now).seconds / 86400.0 AS days
 WITH m, days, exp(-coalesce($decay[m.memory_type], 0.01) * CASE WHEN days > 0 THEN days ELSE 0 END) AS retention
-WITH m, days, retention, coalesce(m.importance, 0.5) * retention AS strength
-WHERE strength < $floor
+WITH m, days, retention, coalesce(m.importance, 0.5) * retention AS raw_strength
+WHERE raw_strength < $floor
 RETURN m.text AS text, m.memory_type AS memory_type, m.importance AS importance, round(days, 1) AS days,
-       round(retention, 4) AS retention, round(strength, 4) AS strength,
+       round(retention, 4) AS retention, round(raw_strength, 4) AS strength,
        coalesce(m.access_count, 0) AS accesses, m.id AS memory_id
-ORDER BY strength
+ORDER BY raw_strength
 LIMIT $limit;
 
 // name: archived_memories
