@@ -16,6 +16,10 @@ CONVERSATION = [
     {"role": "user", "content": "I moved to Berlin last year and I love hiking."},
 ]
 
+# A turn long enough to be embedded sentence by sentence too (:Sentence nodes).
+LONG_TURN = ("今天是很长的一天。早上七点起床以后我先去跑步，然后赶地铁去公司开会。"
+             "中午和同事一起吃了拉面，下午一直在写季度报告，晚上回家以后又做了晚饭。")
+
 # Written by the test (the engine's consolidation will write these): newer -> older.
 SUPERSEDE = """
 UNWIND $pairs AS p
@@ -33,7 +37,8 @@ class AnalystGraph:
     ingested: list[str] = field(default_factory=list)    # memory ids extracted from the conversation
 
 
-def build(graph, group_id: str) -> AnalystGraph:
+def build(graph, group_id: str, *, long_turn: bool = False) -> AnalystGraph:
+    """The fixture graph in ``group_id``; ``long_turn`` adds a second session whose one turn has sentences."""
     out = AnalystGraph(group_id)
     ref = REFERENCE_TIME
 
@@ -75,4 +80,7 @@ def build(graph, group_id: str) -> AnalystGraph:
                           extractor="rules")
     out.episodes = list(report.episodes)
     out.ingested = list(report.memories)
+    if long_turn:
+        graph.ingest(group_id, messages=[{"role": "user", "content": LONG_TURN}], session_id="chat-2",
+                     reference_time="2025-11-06T21:00:00+00:00", extractor="rules")
     return out

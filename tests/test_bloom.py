@@ -16,8 +16,6 @@ from graphmem.store.admin import delete_group
 
 ROOT = Path(__file__).resolve().parents[1]
 FILE = ROOT / "bloom" / "graphmem.json"
-LONG_TURN = ("今天是很长的一天。早上七点起床以后我先去跑步，然后赶地铁去公司开会。"
-             "中午和同事一起吃了拉面，下午一直在写季度报告，晚上回家以后又做了晚饭。")
 
 
 def _engine_cypher() -> str:
@@ -53,9 +51,7 @@ def test_it_names_exactly_the_labels_and_relationship_types_of_the_schema():
 @pytest.fixture(scope="module")
 def fixture_graph(graph):
     group = "t-bloom-" + uuid.uuid4().hex[:10]
-    built = build(graph, group)
-    graph.ingest(group, messages=[{"role": "user", "content": LONG_TURN}], session_id="chat-2",
-                 reference_time="2025-11-06T21:00:00+00:00", extractor="rules")
+    built = build(graph, group, long_turn=True)
     yield built
     delete_group(graph.store, group)
 

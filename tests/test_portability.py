@@ -14,16 +14,12 @@ from graphmem.analyst.portability import ImportFormatError, export_group, import
 from graphmem.store.admin import count_group_nodes, delete_group
 
 QUESTIONS = ["为什么错过了会议？", "where do I live now", "我喜欢喝什么", "hiking", "心情很差"]
-LONG_TURN = ("今天是很长的一天。早上七点起床以后我先去跑步，然后赶地铁去公司开会。"
-             "中午和同事一起吃了拉面，下午一直在写季度报告，晚上回家以后又做了晚饭。")
 
 
 @pytest.fixture(scope="module")
 def source(graph):
     group = "t-port-" + uuid.uuid4().hex[:10]
-    built = build(graph, group)
-    graph.ingest(group, messages=[{"role": "user", "content": LONG_TURN}], session_id="chat-2",
-                 reference_time="2025-11-06T21:00:00+00:00", extractor="rules")
+    built = build(graph, group, long_turn=True)
     yield built
     delete_group(graph.store, group)
 
