@@ -6,6 +6,8 @@ superseded_by / invalid_at properties consolidation will set) and access statist
 """
 from __future__ import annotations
 
+import uuid
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 REFERENCE_TIME = "2025-11-05T10:00:00+00:00"
@@ -84,3 +86,14 @@ def build(graph, group_id: str, *, long_turn: bool = False) -> AnalystGraph:
         graph.ingest(group_id, messages=[{"role": "user", "content": LONG_TURN}], session_id="chat-2",
                      reference_time="2025-11-06T21:00:00+00:00", extractor="rules")
     return out
+
+
+@contextmanager
+def fixture_group(graph, prefix: str, **kwargs):
+    """The fixture graph in a fresh group named ``prefix…``, deleted afterwards."""
+    from graphmem.store.admin import delete_group
+    group = prefix + uuid.uuid4().hex[:10]
+    try:
+        yield build(graph, group, **kwargs)
+    finally:
+        delete_group(graph.store, group)

@@ -7,7 +7,7 @@ import uuid
 
 import pytest
 
-from analyst_graph import build
+from analyst_graph import fixture_group
 from graphmem.analyst.library import get, library, run
 from graphmem.errors import NotFoundError, ValidationError
 
@@ -18,11 +18,8 @@ READ_PROCEDURES = ("db.index.fulltext.queryNodes",)
 
 @pytest.fixture(scope="module")
 def fixture_graph(graph):
-    from graphmem.store.admin import delete_group
-    group = "t-lib-" + uuid.uuid4().hex[:10]
-    built = build(graph, group)
-    yield built
-    delete_group(graph.store, group)
+    with fixture_group(graph, "t-lib-") as built:
+        yield built
 
 
 def q(graph, fixture_graph, query_name, **params):

@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import json
 import re
-import uuid
 from pathlib import Path
 
 import pytest
 
-from analyst_graph import build
+from analyst_graph import fixture_group
 from graphmem.analyst.bloom import LABELS, RELATIONSHIPS, VECTOR_LABELS, perspective
-from graphmem.store.admin import delete_group
 
 ROOT = Path(__file__).resolve().parents[1]
 FILE = ROOT / "bloom" / "graphmem.json"
@@ -50,10 +48,8 @@ def test_it_names_exactly_the_labels_and_relationship_types_of_the_schema():
 
 @pytest.fixture(scope="module")
 def fixture_graph(graph):
-    group = "t-bloom-" + uuid.uuid4().hex[:10]
-    built = build(graph, group, long_turn=True)
-    yield built
-    delete_group(graph.store, group)
+    with fixture_group(graph, "t-bloom-", long_turn=True) as built:
+        yield built
 
 
 def test_it_names_the_properties_graphmem_writes(graph, fixture_graph):

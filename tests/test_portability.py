@@ -9,8 +9,9 @@ import uuid
 
 import pytest
 
-from analyst_graph import build
-from graphmem.analyst.portability import ImportFormatError, export_group, import_group, read_export
+from analyst_graph import fixture_group
+from graphmem.analyst.portability import export_group, import_group, read_export
+from graphmem.errors import ImportFormatError
 from graphmem.store.admin import count_group_nodes, delete_group
 
 QUESTIONS = ["为什么错过了会议？", "where do I live now", "我喜欢喝什么", "hiking", "心情很差"]
@@ -18,10 +19,8 @@ QUESTIONS = ["为什么错过了会议？", "where do I live now", "我喜欢喝
 
 @pytest.fixture(scope="module")
 def source(graph):
-    group = "t-port-" + uuid.uuid4().hex[:10]
-    built = build(graph, group, long_turn=True)
-    yield built
-    delete_group(graph.store, group)
+    with fixture_group(graph, "t-port-", long_turn=True) as built:
+        yield built
 
 
 def _lines(path) -> list[dict]:

@@ -22,7 +22,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..errors import NotFoundError, ValidationError
-from ..store.cypher import CYPHER_DIR, parse
+from ..store.cypher import CYPHER_DIR, cypher_files, parse
 
 EXPLORE_DIR = CYPHER_DIR / "explore"
 _NAME = re.compile(r"^//\s*name:\s*([A-Za-z0-9_]+)\s*$")
@@ -108,9 +108,7 @@ def _docs(text: str, source: str) -> dict[str, dict]:
 def library() -> dict[str, ExploreQuery]:
     """Every explore query by name, in file order."""
     book: dict[str, ExploreQuery] = {}
-    files = sorted((f for f in EXPLORE_DIR.iterdir() if f.name.endswith(".cypher") and f.is_file()),
-                   key=lambda f: f.name)
-    for path in files:
+    for path in cypher_files(EXPLORE_DIR):
         text = path.read_text(encoding="utf-8")
         docs = _docs(text, path.name)
         for name, cypher in parse(text, path.name).items():

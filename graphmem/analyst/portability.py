@@ -29,7 +29,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import IO, Any
 
-from ..errors import GraphmemError, ValidationError
+from ..errors import GraphmemError, ImportFormatError, ValidationError
 from ..store.cypher import q
 from ..store.driver import tx_run
 
@@ -62,10 +62,6 @@ EDGE_QUERIES = {
 ID_REFS = {"memory_id", "superseded_by", "job_id"}
 ID_LISTS = {"episode_ids"}
 VECTOR_LABELS = {"Memory", "Subject", "Topic", "Object", "Episode", "Sentence"}
-
-
-class ImportFormatError(GraphmemError):
-    """The file is not a graphmem export this version can read."""
 
 
 @dataclass
@@ -305,8 +301,9 @@ def import_group(graph, path: str | Path, group_id: str | None = None, *, batch:
             step(len(chunk))
         report.edges[kind] = written
     if report.skipped:
-        raise GraphmemError(f"{report.skipped} nodes of {path} have ids that belong to another group of this "
-                            f"database and were left alone: import under a new group name (-g NEW_GROUP)")
+        raise ValidationError(f"{report.skipped} nodes of {path} have ids that belong to another group of this "
+                              f"database and were left alone: import under a new group name (-g NEW_GROUP)",
+                              field="group_id")
     return report
 
 
