@@ -70,6 +70,14 @@ def run(name: str = typer.Argument(..., help="Query name (see `graphmem cypher l
     if not rows:
         console.print(f"{q.name}: no rows for group {group!r}", highlight=False)
         return
+    if len(rows) == 1:                                # one row (an overview): one line per column
+        table = Table(title=f"{q.name} ({group})", title_justify="left", show_header=False)
+        table.add_column("column", style="bold")
+        table.add_column("value", overflow="fold")
+        for column, value in rows[0].items():
+            table.add_row(column, _cell(value))
+        console.print(table)
+        return
     table = Table(title=f"{q.name} ({group}): {len(rows)} rows", title_justify="left")
     for column in rows[0]:
         table.add_column(column, overflow="fold")
