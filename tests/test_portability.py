@@ -180,3 +180,31 @@ def test_cli_export_and_import(cli_env, graph, source, tmp_path, monkeypatch):
         assert count_group_nodes(graph.store, new) == count_group_nodes(graph.store, source.group_id)
     finally:
         delete_group(graph.store, new)
+
+
+def test_small_batches_give_the_same_graph(graph, source, tmp_path):
+    """Batch edges fall inside labels and across them (a sentence's episode is written first)."""
+    path = tmp_path / "b.jsonl"
+    export_group(graph.store, source.group_id, path)
+    new = "t-batch-" + uuid.uuid4().hex[:8]
+    try:
+        report = import_group(graph, path, new, batch=2)
+        assert count_group_nodes(graph.store, new) == count_group_nodes(graph.store, source.group_id)
+        header = json.loads(path.read_text(encoding="utf-8").splitlines()[0])
+        assert report.nodes == header["counts"]["nodes"] and report.edges == header["counts"]["edges"]
+    finally:
+        delete_group(graph.store, new)
+
+
+def test_an_edge_to_a_missing_node_is_reported(graph, source, tmp_path):
+    path = tmp_path / "cut.jsonl"
+    export_group(graph.store, source.group_id, path)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    cut = [ln for ln in lines if '"label":"Topic"' not in ln]      # the topics are gone, their edges not
+    path.write_text("\n".join(cut) + "\n", encoding="utf-8")
+    new = "t-cut-" + uuid.uuid4().hex[:8]
+    try:
+        with pytest.raises(ImportFormatError, match="point to nodes the file does not hold"):
+            import_group(graph, path, new)
+    finally:
+        delete_group(graph.store, new)

@@ -21,9 +21,11 @@ the write path computes it.
 from __future__ import annotations
 
 import json
+import re
+import tempfile
 import uuid
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -123,7 +125,10 @@ def _meta(store) -> dict:
 
 def export_group(store, group_id: str, out: IO[str] | str | Path, *, vectors: bool = True,
                  progress: Progress | None = None) -> ExportReport:
-    """Write every node and relationship of ``group_id`` to ``out`` (a path or a text stream)."""
+    """Write every node and relationship of ``group_id`` to ``out`` (a path or a text stream).
+
+    Read in one transaction (nodes and edges agree) and streamed to a temporary file, then
+    written behind the header that counts them: memory use does not grow with the group."""
     from ..types import validate_group_id
     group_id = validate_group_id(group_id)
     if isinstance(out, (str, Path)):
@@ -133,56 +138,67 @@ def export_group(store, group_id: str, out: IO[str] | str | Path, *, vectors: bo
         return report
     meta = _meta(store)
     report = ExportReport(group_id=group_id, path=getattr(out, "name", "<stream>"), vectors=vectors)
-    nodes: list[dict] = []
-    edges: list[dict] = []
+    with tempfile.TemporaryFile("w+", encoding="utf-8") as body:
+        def line(item: dict) -> None:
+            body.write(json.dumps(item, ensure_ascii=False, separators=(",", ":")) + "\n")
 
-    def read(tx) -> None:
-        for r in tx.run(q("export_nodes"), group_id=group_id, vectors=vectors):
-            label = next((x for x in r["labels"] if x in NODE_QUERIES), r["labels"][0])
-            props = {k: _encode(v) for k, v in r["props"].items() if v is not None}
-            line = {"kind": "node", "label": label, "props": props}
-            if label == "Sentence":
-                line["episode_id"] = r["episode_id"]
-            nodes.append(line)
-        for r in tx.run(q("export_edges"), group_id=group_id):
-            if r["end_group"] != group_id:
-                raise GraphmemError(f"a {r['type']} relationship of group {group_id!r} points into group "
-                                    f"{r['end_group']!r}; it is not exported: report this as a bug")
-            edges.append({"kind": "edge", "type": r["type"], "start_label": r["start_label"], "start": r["start"],
-                          "end_label": r["end_label"], "end": r["end"], "props": _encode(r["props"])})
-    store.transaction(read, write=False)           # one snapshot: nodes and edges agree
-    for n in nodes:
-        report.nodes[n["label"]] = report.nodes.get(n["label"], 0) + 1
-    for e in edges:
-        report.edges[e["type"]] = report.edges.get(e["type"], 0) + 1
-    header = {"format": FORMAT, "version": VERSION, "group_id": group_id, "model": meta.get("model"),
-              "dimension": meta.get("dimension"), "vectors": vectors,
-              "exported_at": datetime.now(timezone.utc).isoformat(),
-              "counts": {"nodes": dict(sorted(report.nodes.items())), "edges": dict(sorted(report.edges.items()))}}
-    out.write(json.dumps(header, ensure_ascii=False) + "\n")
-    total = len(nodes) + len(edges)
-    for i, line in enumerate(nodes + edges, 1):
-        out.write(json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n")
-        if progress and (i % BATCH == 0 or i == total):
-            progress("export", i, total)
+        def read(tx) -> None:
+            body.seek(0)
+            body.truncate()                          # a retried transaction starts the file again
+            report.nodes.clear()
+            report.edges.clear()
+            for r in tx.run(q("export_nodes"), group_id=group_id, vectors=vectors):
+                label = next((x for x in r["labels"] if x in NODE_QUERIES), r["labels"][0])
+                item = {"kind": "node", "label": label,
+                        "props": {k: _encode(v) for k, v in r["props"].items() if v is not None}}
+                if label == "Sentence":
+                    item["episode_id"] = r["episode_id"]
+                line(item)
+                report.nodes[label] = report.nodes.get(label, 0) + 1
+            for r in tx.run(q("export_edges"), group_id=group_id):
+                if r["end_group"] != group_id:
+                    raise GraphmemError(f"a {r['type']} relationship of group {group_id!r} points into group "
+                                        f"{r['end_group']!r}; it is not exported: report this as a bug")
+                line({"kind": "edge", "type": r["type"], "start_label": r["start_label"], "start": r["start"],
+                      "end_label": r["end_label"], "end": r["end"], "props": _encode(r["props"])})
+                report.edges[r["type"]] = report.edges.get(r["type"], 0) + 1
+        store.transaction(read, write=False)
+        header = {"format": FORMAT, "version": VERSION, "group_id": group_id, "model": meta.get("model"),
+                  "dimension": meta.get("dimension"), "vectors": vectors,
+                  "exported_at": datetime.now(timezone.utc).isoformat(),
+                  "counts": {"nodes": dict(sorted(report.nodes.items())),
+                             "edges": dict(sorted(report.edges.items()))}}
+        out.write(json.dumps(header, ensure_ascii=False) + "\n")
+        total = sum(report.nodes.values()) + sum(report.edges.values())
+        body.seek(0)
+        for i, text in enumerate(body, 1):
+            out.write(text)
+            if progress and (i % BATCH == 0 or i == total):
+                progress("export", i, total)
     return report
 
 
-def read_export(path: str | Path) -> tuple[dict, list[dict], list[dict]]:
-    """(header, node lines, edge lines) of an export file; a clear error for anything else."""
-    nodes, edges = [], []
+def read_header(path: str | Path) -> dict:
+    """The header line of an export file; a clear error for anything else."""
     with open(path, encoding="utf-8") as fh:
         first = fh.readline()
-        try:
-            header = json.loads(first)
-        except json.JSONDecodeError:
-            header = None
-        if not isinstance(header, dict) or header.get("format") != FORMAT:
-            raise ImportFormatError(f"{path} is not a graphmem export (its first line is not a "
-                                    f"{FORMAT!r} header): write one with `graphmem export`")
-        if header.get("version") != VERSION:
-            raise ImportFormatError(f"{path} is export version {header.get('version')}; this graphmem reads "
-                                    f"version {VERSION}: upgrade graphmem to import it")
+    try:
+        header = json.loads(first)
+    except json.JSONDecodeError:
+        header = None
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise ImportFormatError(f"{path} is not a graphmem export (its first line is not a "
+                                f"{FORMAT!r} header): write one with `graphmem export`")
+    if header.get("version") != VERSION:
+        raise ImportFormatError(f"{path} is export version {header.get('version')}; this graphmem reads "
+                                f"version {VERSION}: upgrade graphmem to import it")
+    return header
+
+
+def iter_items(path: str | Path) -> Iterator[dict]:
+    """The node and edge lines after the header, checked one by one."""
+    with open(path, encoding="utf-8") as fh:
+        fh.readline()
         for number, line in enumerate(fh, 2):
             if not line.strip():
                 continue
@@ -195,14 +211,21 @@ def read_export(path: str | Path) -> tuple[dict, list[dict], list[dict]]:
                 if item.get("label") not in NODE_QUERIES:
                     raise ImportFormatError(f"{path}:{number}: unknown node label {item.get('label')!r}: "
                                             f"the file comes from a newer graphmem; upgrade to import it")
-                nodes.append(item)
             elif kind == "edge":
                 if item.get("type") not in EDGE_QUERIES:
                     raise ImportFormatError(f"{path}:{number}: unknown relationship type {item.get('type')!r}: "
                                             f"the file comes from a newer graphmem; upgrade to import it")
-                edges.append(item)
             else:
                 raise ImportFormatError(f"{path}:{number}: a line of kind {kind!r} (expected node or edge)")
+            yield item
+
+
+def read_export(path: str | Path) -> tuple[dict, list[dict], list[dict]]:
+    """(header, node lines, edge lines) of an export file, all in memory."""
+    header = read_header(path)
+    nodes, edges = [], []
+    for item in iter_items(path):
+        (nodes if item["kind"] == "node" else edges).append(item)
     return header, nodes, edges
 
 
@@ -213,7 +236,10 @@ def _remapper(source: str, target: str) -> Callable[[Any], Any]:
     return lambda value: value if value is None else uuid.uuid5(namespace, str(value)).hex
 
 
-def _rewrite(props: dict, target: str, remap: Callable[[Any], Any], ids: dict[str, str]) -> dict:
+_ID = re.compile(r"\b[0-9a-f]{32}\b")
+
+
+def _rewrite(props: dict, target: str, remap: Callable[[Any], Any], renamed: bool) -> dict:
     out = dict(props)
     if "group_id" in out:
         out["group_id"] = target
@@ -223,87 +249,136 @@ def _rewrite(props: dict, target: str, remap: Callable[[Any], Any], ids: dict[st
         out[key] = remap(out[key])
     for key in ID_LISTS & out.keys():
         out[key] = [remap(v) for v in out[key] or []]
-    if isinstance(out.get("plan"), str) and ids:     # an unfinished extraction job's plan names episodes
-        plan = out["plan"]
-        for old, new in ids.items():
-            if old in plan:
-                plan = plan.replace(old, new)
-        out["plan"] = plan
-    return out
+    if renamed and isinstance(out.get("plan"), str):     # an unfinished extraction job's plan names episodes
+        out["plan"] = _ID.sub(lambda m: remap(m.group(0)), out["plan"])
+    return _decode(out)
+
+
+class _Writer:
+    """Batches of import rows, one transaction each: nodes by label, then edges by type."""
+
+    def __init__(self, graph, target: str, batch: int, report: ImportReport, step: Callable[[int], None]):
+        self.graph, self.target, self.batch, self.report, self.step = graph, target, batch, report, step
+        self.nodes: dict[str, list[dict]] = defaultdict(list)
+        self.edges: dict[str, list[dict]] = defaultdict(list)
+        self.given: dict[str, int] = defaultdict(int)
+        self.last_label: str | None = None
+
+    def _write(self, query: str, rows: list[dict]) -> int:
+        return self.graph.store.transaction(
+            lambda tx: tx_run(tx, query, group_id=self.target, rows=rows)[0]["written"])
+
+    def node(self, label: str, row: dict) -> None:
+        if label != self.last_label:                 # a sentence needs its episode written first
+            for other in NODE_QUERIES:
+                self._flush_nodes(other)
+            self.last_label = label
+        self.nodes[label].append(row)
+        if len(self.nodes[label]) >= self.batch:
+            self._flush_nodes(label)
+
+    def _flush_nodes(self, label: str) -> None:
+        rows, self.nodes[label] = self.nodes[label], []
+        if rows:
+            written = self._write(NODE_QUERIES[label], rows)
+            self.report.nodes[label] = self.report.nodes.get(label, 0) + written
+            self.report.skipped += len(rows) - written
+            self.step(len(rows))
+
+    def edge(self, kind: str, row: dict) -> None:
+        for label in NODE_QUERIES:                   # every node is written before the first edge
+            self._flush_nodes(label)
+        self.given[kind] += 1
+        if EDGE_QUERIES[kind][2] is None:            # PART_OF: written with its sentence
+            self.report.edges[kind] = self.report.edges.get(kind, 0) + 1
+            self.step(1)
+            return
+        self.edges[kind].append(row)
+        if len(self.edges[kind]) >= self.batch:
+            self._flush_edges(kind)
+
+    def _flush_edges(self, kind: str) -> None:
+        rows, self.edges[kind] = self.edges[kind], []
+        if rows:
+            self.report.edges[kind] = self.report.edges.get(kind, 0) + self._write(EDGE_QUERIES[kind][2], rows)
+            self.step(len(rows))
+
+    def close(self) -> None:
+        for label in NODE_QUERIES:
+            self._flush_nodes(label)
+        for kind in list(self.edges):
+            self._flush_edges(kind)
 
 
 def import_group(graph, path: str | Path, group_id: str | None = None, *, batch: int = BATCH,
                  progress: Progress | None = None) -> ImportReport:
-    """Import an export file into ``group_id`` (default: the group it was exported from)."""
+    """Import an export file into ``group_id`` (default: the group it was exported from).
+
+    With reusable vectors the file is streamed (memory does not grow with it); when embeddings
+    must be computed again it is read whole, since a memory's text needs its attributes and an
+    episode's vector its neighbours."""
     from ..types import validate_group_id
-    header, nodes, edges = read_export(path)
+    header = read_header(path)
     source = header["group_id"]
     target = validate_group_id(group_id or source)
     graph.ensure_schema()
     remap = _remapper(source, target)
-    ids = {} if source == target else {n["props"]["id"]: remap(n["props"]["id"])
-                                       for n in nodes if n["props"].get("id")}
+    renamed = source != target
     report = ImportReport(source_group=source, group_id=target)
-    rows: dict[str, list[dict]] = defaultdict(list)
-    for n in nodes:
-        props = _decode(_rewrite(n["props"], target, remap, ids))
-        row = {"id": props.get("id"), "props": props}
-        if n["label"] == "Sentence":
-            row["episode_id"] = remap(n["episode_id"])
-        rows[n["label"]].append(row)
-
     model = graph.embedder.name
-    has_vectors = bool(header.get("vectors"))
-    same_model = header.get("model") == model and header.get("dimension") in (None, graph.embedder.dimension)
-    if has_vectors and same_model:
-        report.reason = f"vectors from the file ({model})"
-    else:
-        report.reason = ("the file has no vectors" if not has_vectors else
-                         f"the file's vectors are from {header.get('model')!r}, this database uses {model!r}")
-        report.reembedded = reembed(graph.embedder, rows, edges, remap, progress)
-
-    total = sum(len(v) for v in rows.values()) + len(edges)
+    reuse = bool(header.get("vectors")) and header.get("model") == model \
+        and header.get("dimension") in (None, graph.embedder.dimension)
+    counts = header.get("counts") or {}
+    total = sum((counts.get("nodes") or {}).values()) + sum((counts.get("edges") or {}).values())
     done = 0
 
     def step(n: int) -> None:
         nonlocal done
         done += n
         if progress:
-            progress("import", done, total)
+            progress("import", done, max(total, done))
 
-    for label, query in NODE_QUERIES.items():
-        items = rows.get(label, [])
-        written = 0
-        for i in range(0, len(items), batch):
-            chunk = items[i:i + batch]
-            written += graph.store.transaction(
-                lambda tx, c=chunk, qn=query: tx_run(tx, qn, group_id=target, rows=c)[0]["written"])
-            step(len(chunk))
-        if items:
-            report.nodes[label] = written
-            report.skipped += len(items) - written
-    by_type: dict[str, list[dict]] = defaultdict(list)
-    for e in edges:
-        by_type[e["type"]].append({"start": remap(e["start"]) if e["start_label"] != "Sentence" else e["start"],
-                                   "end": remap(e["end"]),
-                                   "props": _decode(_rewrite(e["props"], target, remap, {}))})
-    for kind, items in by_type.items():
-        query = EDGE_QUERIES[kind][2]
-        if query is None:                      # written with the sentence
-            report.edges[kind] = len(rows.get("Sentence", []))
-            step(len(items))
-            continue
-        written = 0
-        for i in range(0, len(items), batch):
-            chunk = items[i:i + batch]
-            written += graph.store.transaction(
-                lambda tx, c=chunk, qn=query: tx_run(tx, qn, group_id=target, rows=c)[0]["written"])
-            step(len(chunk))
-        report.edges[kind] = written
+    def node_row(item: dict) -> dict:
+        props = _rewrite(item["props"], target, remap, renamed)
+        row = {"id": props.get("id"), "props": props}
+        if item["label"] == "Sentence":
+            row["episode_id"] = remap(item["episode_id"])
+        return row
+
+    def edge_row(item: dict) -> dict:
+        return {"start": remap(item["start"]) if item["start_label"] != "Sentence" else item["start"],
+                "end": remap(item["end"]), "props": _rewrite(item["props"], target, remap, False)}
+
+    writer = _Writer(graph, target, batch, report, step)
+    if reuse:
+        report.reason = f"vectors from the file ({model})"
+        for item in iter_items(path):
+            if item["kind"] == "node":
+                writer.node(item["label"], node_row(item))
+            else:
+                writer.edge(item["type"], edge_row(item))
+    else:
+        report.reason = ("the file has no vectors" if not header.get("vectors") else
+                         f"the file's vectors are from {header.get('model')!r}, this database uses {model!r}")
+        _, nodes, edges = read_export(path)
+        rows: dict[str, list[dict]] = defaultdict(list)
+        for item in nodes:
+            rows[item["label"]].append(node_row(item))
+        report.reembedded = reembed(graph.embedder, rows, edges, remap, progress)
+        for label in NODE_QUERIES:
+            for row in rows.get(label, []):
+                writer.node(label, row)
+        for item in edges:
+            writer.edge(item["type"], edge_row(item))
+    writer.close()
+    missing = {k: n - report.edges.get(k, 0) for k, n in writer.given.items() if n > report.edges.get(k, 0)}
     if report.skipped:
         raise ValidationError(f"{report.skipped} nodes of {path} have ids that belong to another group of this "
                               f"database and were left alone: import under a new group name (-g NEW_GROUP)",
                               field="group_id")
+    if missing:
+        raise ImportFormatError(f"{sum(missing.values())} relationships of {path} ({', '.join(sorted(missing))}) "
+                                f"point to nodes the file does not hold; the file is damaged or was edited")
     return report
 
 
