@@ -264,30 +264,32 @@ class _Writer:
         self.given: dict[str, int] = defaultdict(int)
         self.last_label: str | None = None
 
-    def _write(self, query: str, rows: list[dict]) -> int:
-        return self.graph.store.transaction(
-            lambda tx: tx_run(tx, query, group_id=self.target, rows=rows)[0]["written"])
+    def _flush(self, buffers: dict[str, list[dict]], key: str, query: str, written: dict[str, int]) -> int:
+        """Write one buffer in one transaction; returns how many rows the query did not write."""
+        rows, buffers[key] = buffers[key], []
+        if not rows:
+            return 0
+        n = self.graph.store.transaction(lambda tx: tx_run(tx, query, group_id=self.target, rows=rows)[0]["written"])
+        written[key] = written.get(key, 0) + n
+        self.step(len(rows))
+        return len(rows) - n
+
+    def _flush_nodes(self) -> None:
+        for label in NODE_QUERIES:
+            self.report.skipped += self._flush(self.nodes, label, NODE_QUERIES[label], self.report.nodes)
 
     def node(self, label: str, row: dict) -> None:
         if label != self.last_label:                 # a sentence needs its episode written first
-            for other in NODE_QUERIES:
-                self._flush_nodes(other)
+            self._flush_nodes()
             self.last_label = label
         self.nodes[label].append(row)
         if len(self.nodes[label]) >= self.batch:
-            self._flush_nodes(label)
-
-    def _flush_nodes(self, label: str) -> None:
-        rows, self.nodes[label] = self.nodes[label], []
-        if rows:
-            written = self._write(NODE_QUERIES[label], rows)
-            self.report.nodes[label] = self.report.nodes.get(label, 0) + written
-            self.report.skipped += len(rows) - written
-            self.step(len(rows))
+            self.report.skipped += self._flush(self.nodes, label, NODE_QUERIES[label], self.report.nodes)
 
     def edge(self, kind: str, row: dict) -> None:
-        for label in NODE_QUERIES:                   # every node is written before the first edge
-            self._flush_nodes(label)
+        if self.last_label is not None:              # every node is written before the first edge
+            self._flush_nodes()
+            self.last_label = None
         self.given[kind] += 1
         if EDGE_QUERIES[kind][2] is None:            # PART_OF: written with its sentence
             self.report.edges[kind] = self.report.edges.get(kind, 0) + 1
@@ -295,19 +297,12 @@ class _Writer:
             return
         self.edges[kind].append(row)
         if len(self.edges[kind]) >= self.batch:
-            self._flush_edges(kind)
-
-    def _flush_edges(self, kind: str) -> None:
-        rows, self.edges[kind] = self.edges[kind], []
-        if rows:
-            self.report.edges[kind] = self.report.edges.get(kind, 0) + self._write(EDGE_QUERIES[kind][2], rows)
-            self.step(len(rows))
+            self._flush(self.edges, kind, EDGE_QUERIES[kind][2], self.report.edges)
 
     def close(self) -> None:
-        for label in NODE_QUERIES:
-            self._flush_nodes(label)
+        self._flush_nodes()
         for kind in list(self.edges):
-            self._flush_edges(kind)
+            self._flush(self.edges, kind, EDGE_QUERIES[kind][2], self.report.edges)
 
 
 def import_group(graph, path: str | Path, group_id: str | None = None, *, batch: int = BATCH,
