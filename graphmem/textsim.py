@@ -6,6 +6,15 @@ import unicodedata
 
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
+_LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
+
+
+def cjk_share(text: str) -> float:
+    """Share of the text's letters that are CJK characters (0 for English, 1 for Chinese)."""
+    letters = _LETTER.findall(text)
+    if not letters:
+        return 0.0
+    return sum(1 for ch in letters if _CJK.match(ch)) / len(letters)
 
 
 def lexical_units(text: str) -> set[str]:

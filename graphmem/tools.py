@@ -24,6 +24,7 @@ from typing import Any
 
 from pydantic import field_validator, model_validator
 
+from .embed import embed_query
 from .errors import AmbiguousMatchError, GraphmemError, ValidationError
 from .types import (MAX_ATTRIBUTES, MAX_ID, MAX_KEY, MAX_NAME, MAX_QUERY, MAX_VALUE, MEMORY_TYPE_VALUES,
                     RELATION_TYPE_VALUES, LinkInput, MemoryInput, SearchInput, _clean, _importance, _Input,
@@ -313,7 +314,7 @@ def _update_importance(graph: Any, args: dict, *, group_id: str, session_id: str
     memory_id = update.memory_id
     if memory_id is None:
         graph.ensure_schema()
-        embedding = graph.embedder.embed([update.memory_description])[0]
+        embedding = embed_query(graph.embedder, [update.memory_description])[0]
         match = graph.linker.pick(group_id, update.memory_description, "memory_description", embedding)
         memory_id = match["id"]
     out = {"tool": "update_memory_importance", **graph.update_memory_importance(group_id, memory_id,

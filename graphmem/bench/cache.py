@@ -14,11 +14,12 @@ from typing import Sequence
 import numpy as np
 
 from ..config import user_cache_dir
-from ..embed import Embedder
+from ..embed import Embedder, embed_array, embed_query_array
 
 
-def default_cache_path(model: str) -> Path:
-    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in model)
+def default_cache_path(model: str, revision: str | None = None) -> Path:
+    """One file per model (and revision of its vectors, e.g. e5's centring)."""
+    safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in model + (f"-{revision}" if revision else ""))
     return user_cache_dir() / "bench" / f"embeddings-{safe}.sqlite"
 
 
@@ -44,12 +45,23 @@ class CachedEmbedder:
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         return self.embed_array(texts).tolist()
 
+    def embed_query(self, texts: Sequence[str]) -> list[list[float]]:
+        return self.embed_query_array(texts).tolist()
+
     def embed_array(self, texts: Sequence[str]) -> np.ndarray:
         """The embeddings as a float32 matrix (one row per text)."""
+        return self._cached(texts, query=False)
+
+    def embed_query_array(self, texts: Sequence[str]) -> np.ndarray:
+        """The texts embedded as queries (the same as ``embed_array`` for a symmetric model)."""
+        return self._cached(texts, query=True)
+
+    def _cached(self, texts: Sequence[str], query: bool) -> np.ndarray:
         out = np.zeros((len(texts), self.dimension), dtype=np.float32)
         if not texts:
             return out
-        keys = [self._key(t) for t in texts]
+        asymmetric = query and getattr(self.inner, "asymmetric", False)
+        keys = [self._key("query\x00" + t if asymmetric else t) for t in texts]
         found: dict[bytes, np.ndarray] = {}
         with self._lock:
             unique = list(dict.fromkeys(keys))
@@ -65,7 +77,8 @@ class CachedEmbedder:
         self.hits += len(texts) - len(missing)
         self.misses += len(missing)
         if missing:
-            vectors = np.asarray(self.inner.embed(list(missing.values())), dtype=np.float32)
+            vectors = (embed_query_array(self.inner, list(missing.values())) if query
+                       else embed_array(self.inner, list(missing.values())))
             with self._lock:
                 self._db.executemany("INSERT OR REPLACE INTO emb (key, vec) VALUES (?, ?)",
                                      [(k, v.tobytes()) for k, v in zip(missing, vectors)])

@@ -20,6 +20,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from ..embed import embed_array, embed_query_array
 from ..ingest.episodes import embedding_text
 from ..ingest.models import Message
 from ..ingest.pipeline import Conversation, ingestor_for
@@ -116,7 +117,8 @@ def run(graph: Any, path: str | Path, *, limit: int | None = None, max_results: 
     started = time.perf_counter()
     samples = load(path)[:limit] if limit else load(path)
     embed = embedder or graph.embedder
-    embed_array = getattr(embed, "embed_array", None) or (lambda texts: np.asarray(embed.embed(texts), np.float32))
+    passages = lambda texts: embed_array(embed, texts)        # noqa: E731
+    queries = lambda texts: embed_query_array(embed, texts)   # noqa: E731
     ingestor = ingestor_for(graph)
     scores = Scores(list(METHODS))
     stats = {"questions": 0, "skipped": sum(s.skipped for s in samples), "turns": 0, "episodes": 0,
@@ -127,8 +129,8 @@ def run(graph: Any, path: str | Path, *, limit: int | None = None, max_results: 
 
     def embed_sample(s: Sample) -> tuple[np.ndarray, np.ndarray, float]:
         t0 = time.perf_counter()
-        turns = embed_array([embedding_text(t.content, t.speaker) for t in s.turns])
-        questions = embed_array([q.question for q in s.questions])
+        turns = passages([embedding_text(t.content, t.speaker) for t in s.turns])
+        questions = queries([q.question for q in s.questions])
         return turns, questions, time.perf_counter() - t0
 
     with ThreadPoolExecutor(1) as pool:      # embed the next conversation while this one is ingested

@@ -20,6 +20,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from ..embed import embed_array, embed_query_array
 from ..ingest.models import Message
 from ..ingest.pipeline import Conversation, ingestor_for
 from .common import (BM25Index, Scores, counted, delete_group, dense_ranking, dedupe, fill, ndcg_any, recall_all,
@@ -89,7 +90,8 @@ def run(graph: Any, path: str | Path, *, limit: int | None = None, max_results: 
     if limit:
         items = items[:limit]
     embed = embedder or graph.embedder
-    embed_array = getattr(embed, "embed_array", None) or (lambda texts: np.asarray(embed.embed(texts), np.float32))
+    passages = lambda texts: embed_array(embed, texts)        # noqa: E731
+    queries = lambda texts: embed_query_array(embed, texts)   # noqa: E731
     ingestor = ingestor_for(graph)
     scores = Scores(list(METHODS))
     stats = {"questions": 0, "dropped": dropped, "turns": 0, "episodes": 0, "memories": 0, "links": 0,
@@ -98,8 +100,9 @@ def run(graph: Any, path: str | Path, *, limit: int | None = None, max_results: 
 
     def embed_item(item: Item) -> tuple[np.ndarray, np.ndarray, float]:
         t0 = time.perf_counter()
-        vecs = embed_array([text for _, _, text in item.turns] + [item.question])
-        return vecs[:-1], vecs[-1], time.perf_counter() - t0
+        vecs = passages([text for _, _, text in item.turns])
+        question = queries([item.question])[0]
+        return vecs, question, time.perf_counter() - t0
 
     with ThreadPoolExecutor(1) as pool:      # embed the next haystack while this one is ingested
         pending = pool.submit(embed_item, items[0]) if items else None

@@ -30,6 +30,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from ..embed import embed_query
 from ..graph import MemoryGraph
 from .write import machine
 
@@ -244,7 +245,7 @@ def measure(graph: MemoryGraph, group_id: str, queries: list[str], clients: int,
     scan_times = []
     for q in queries[:scan_queries]:
         t = time.perf_counter()
-        embedding = graph.embedder.embed([q])[0]
+        embedding = embed_query(graph.embedder, [q])[0]
         graph.store.read("search_exact_baseline", group_id=group_id, embedding=embedding, k=10)
         scan_times.append((time.perf_counter() - t) * 1000)
     out["exact_scan"] = {**percentiles(scan_times), "queries": len(scan_times)}

@@ -177,7 +177,8 @@ class MemoryWriter:
 
     @staticmethod
     def _row(p: Prepared, session_id, reference_time, source, status, now, extra: dict) -> dict:
-        props = {"memory_type": p.memory.memory_type.value, "text": p.text, "importance": p.memory.importance,
+        props = {"memory_type": p.memory.memory_type.value, "text": p.text, "embedded_text": p.embed_text,
+                 "importance": p.memory.importance,
                  "status": status.value, "occurred_at": p.occurred_at, "created_at": now,
                  "reference_time": reference_time.isoformat(), "session_id": session_id, "source": source,
                  "subject_name": p.memory.subject, "topic_name": p.memory.topic, "object_name": p.memory.object,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
-from ..embed import Embedder
+from ..embed import Embedder, embed_query
 from ..errors import AmbiguousMatchError, NoMatchError, ValidationError
 from ..store.driver import Store
 from ..store.fulltext import group_query
@@ -33,7 +33,7 @@ class MemoryLinker:
     def find(self, group_id: str, description: str, embedding: list[float] | None = None,
              k: int = 10) -> list[dict]:
         """Candidate memories for a description, best first, each with id, text and score."""
-        embedding = embedding or self.embedder.embed([description])[0]
+        embedding = embedding or embed_query(self.embedder, [description])[0]
         hits = {h["id"]: {"id": h["id"], "text": h["name"], "cosine": h["score"]}
                 for h in group_topk(self.store, "memory_embedding", "memory_exact_topk", group_id, embedding, k)}
         lucene = group_query(description, group_id)
@@ -63,7 +63,8 @@ class MemoryLinker:
 
     def link(self, group_id: str, link: LinkInput, *, discovered: bool = False,
              confidence: float = 1.0) -> LinkResult:
-        src_emb, dst_emb = self.embedder.embed([link.source_memory_description, link.target_memory_description])
+        src_emb, dst_emb = embed_query(self.embedder, [link.source_memory_description,
+                                                      link.target_memory_description])
         source = self.pick(group_id, link.source_memory_description, "source_memory_description", src_emb)
         target = self.pick(group_id, link.target_memory_description, "target_memory_description", dst_emb)
         if source["id"] == target["id"]:

@@ -58,7 +58,7 @@ class _LazyEmbedder:
         if self._inner is None:
             from ..embed import get_embedder
             e = self._settings.embedding
-            self._inner = get_embedder(e.model, e.device, e.batch_size)
+            self._inner = get_embedder(e.model, e.device, e.batch_size, e.backend)
         return getattr(self._inner, name)
 
 

@@ -137,7 +137,7 @@ def _print_search(report: dict) -> None:
 # --- retrieval quality on conversations (graphmem/bench/locomo.py, longmemeval.py) -------------
 
 def _retrieval_bench(kind: str, file: str, limit: Optional[int], max_results: int, as_json: bool,
-                     cache: bool, extractor: str, profile: str, config: Optional[str]) -> None:
+                     cache: bool, extractor: str, profile: str, config: Optional[str], **extra: object) -> None:
     import time
 
     from ..bench import common
@@ -154,9 +154,16 @@ def _retrieval_bench(kind: str, file: str, limit: Optional[int], max_results: in
     settings = load(config)
     settings.retrieval.weights(profile)           # an unknown profile fails before anything is loaded
     e = settings.embedding
-    embedder = get_embedder(e.model, e.device, e.batch_size)
+    embedder = get_embedder(e.model, e.device, e.batch_size, e.backend)
     if cache:      # the turns, the questions and everything search_memories embeds go through it
-        embedder = CachedEmbedder(embedder, default_cache_path(embedder.name))
+        embedder = CachedEmbedder(embedder, default_cache_path(embedder.name, getattr(embedder, "revision", None)))
+    if kind == "madial":      # flat dense baselines: every installed model, the configured one included
+        from ..embed import ENGLISH_MODEL, MULTILINGUAL_MODEL
+        others = [get_embedder(m, e.device, e.batch_size, e.backend)
+                  for m in (MULTILINGUAL_MODEL, ENGLISH_MODEL) if m != embedder.name]
+        if cache:
+            others = [CachedEmbedder(o, default_cache_path(o.name, getattr(o, "revision", None))) for o in others]
+        extra["dense_models"] = [embedder, *others]
     with MemoryGraph(settings, embedder=embedder) as graph:
         bar = None if as_json else common.progress_bar(console)
         task = None
@@ -169,7 +176,7 @@ def _retrieval_bench(kind: str, file: str, limit: Optional[int], max_results: in
                 bar.update(task, completed=done, total=total)
         try:
             report = module.run(graph, file, limit=limit, max_results=max_results, embedder=embedder,
-                                progress=progress, extractor=extractor, profile=profile)
+                                progress=progress, extractor=extractor, profile=profile, **extra)
         finally:
             if bar is not None:
                 bar.stop()
@@ -185,7 +192,10 @@ def _retrieval_bench(kind: str, file: str, limit: Optional[int], max_results: in
     if cache:
         c = report["stats"]["embedding_cache"]
         notes.append(f"embedding cache {c['path']}: {c['hits']} hits, {c['misses']} misses (--no-cache to disable)")
-    if kind == "locomo":
+    if kind == "madial":
+        common.print_table(console, f"MADial-Bench ({report['lang']}) memory recall@k (%)", scores, report["metrics"],
+                           [("overall", "dialogues")], scale=100.0, fmt="{:.1f}", footnotes=notes)
+    elif kind == "locomo":
         common.print_table(console, "LoCoMo turn-level evidence recall@k (%)", scores, report["metrics"],
                            module.buckets(), scale=100.0, fmt="{:.1f}", footnotes=notes)
     else:
@@ -242,3 +252,36 @@ def longmemeval(
     (rule-based extractor, real dates), asked through search_memories, then deleted.
     """
     _retrieval_bench("longmemeval", file, limit, max_results, as_json, cache, extractor, profile, config)
+
+
+@app.command("madial")
+def madial(
+    directory: str = typer.Argument(..., help="A MADial-Bench folder with memory_<lang>.jsonl and "
+                                    "dialogues_<lang>.jsonl (e.g. ../shared/bench/madial_dev)."),
+    lang: str = typer.Option("zh", "--lang", help="zh or en: which language's memories and dialogues."),
+    limit: Optional[int] = typer.Option(None, "--limit", min=1, help="Only the first N dialogues."),
+    max_results: int = typer.Option(50, "--max-results", min=1, max=200, help="max_results of each search."),
+    as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
+    cache: bool = typer.Option(True, "--cache/--no-cache",
+                               help="Keep embeddings in ~/.cache/graphmem/bench so re-runs skip embedding."),
+    extractor: str = typer.Option("rules", "--extractor", help="rules or none (the memories as episodes only)."),
+    profile: str = typer.Option("recall", "--profile", help="Score profile of the searches (recall: relevance "
+                                "only)."),
+    config: Optional[str] = ConfigOption,
+) -> None:
+    """MADial-Bench memory recall@1/3/5/10 in Chinese or English: graphmem vs flat dense retrieval with
+    each installed model vs BM25, and (zh) the published embedders on the same dialogues.
+
+    Each user's memories are ingested into the user's own throw-away group (a memory one episode,
+    dated), each dialogue so far is asked through search_memories, and the results are mapped back
+    to memory ids through their evidence episodes. Offline. The groups are deleted.
+    """
+    from ..errors import ValidationError
+    if lang not in ("zh", "en"):
+        raise ValidationError("--lang: zh or en", field="lang", allowed=["zh", "en"])
+    from pathlib import Path
+    for name in (f"memory_{lang}.jsonl", f"dialogues_{lang}.jsonl"):
+        if not (Path(directory) / name).exists():
+            raise ValidationError(f"{directory}: no {name} there; give the MADial-Bench folder "
+                                  f"(e.g. ../shared/bench/madial_dev)", field="directory")
+    _retrieval_bench("madial", directory, limit, max_results, as_json, cache, extractor, profile, config, lang=lang)

@@ -13,6 +13,11 @@ The default planner is rules, in Chinese and English:
   matched as words (``scope_words``): it says how far back to look, not what to look for, and
   a turn that says "in the past six months" about cameras would otherwise answer a question
   about the furniture of "the past few months";
+- a dialogue (two or more lines ``Speaker: text`` or ``<Speaker>: "text"``, e.g. the conversation
+  so far handed over as the query) is read as one: what its other speakers (the user) said is
+  what is looked for; the agent's own lines (assistant, AI, 助手 …: they restate, ask back and
+  bring words of their own) and every line's speaker label are neither embedded nor matched
+  (``sought``); the other rules read what is left;
 - in auto mode, after the seeds are known: the best similarity below
   ``retrieval.deep_threshold`` (0.7) → deep (the direct matches alone are not convincing).
 
@@ -30,6 +35,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
 
+from ..builder.resolve import AGENT_NAMES
 from ..timeparse import find_time_range, is_rolling_window
 from ..types import RelationType
 
@@ -48,6 +54,7 @@ class PlanHints:
     relation_filters: list[RelationType] | None = None
     time_range: tuple[datetime, datetime, str] | None = None   # (start, end exclusive, matched words)
     scope_words: list[str] = field(default_factory=list)       # parts of the query not searched for
+    sought: str | None = None        # what the query looks for, when that is not the query itself (a dialogue)
     why: list[str] = field(default_factory=list)
 
 
@@ -63,6 +70,12 @@ class RulePlanner:
 
     def plan(self, query: str, reference_time: datetime) -> PlanHints:
         hints = PlanHints()
+        turns = dialogue_turns(query)
+        if turns is not None:
+            said = [text for speaker, text in turns if not is_agent(speaker)] or [text for _, text in turns]
+            hints.sought = query = "\n".join(said)
+            hints.why.append(f"a dialogue of {len(turns)} turns: searched for what the user said "
+                             f"({len(said)} turns), without speaker names")
         causal = [w for w in CAUSAL_ZH if w in query] + [m.group(0) for m in CAUSAL_EN.finditer(query)]
         related = [w for w in RELATION_ZH if w in query] + [m.group(0) for m in RELATION_EN.finditer(query)]
         if causal:
@@ -78,3 +91,30 @@ class RulePlanner:
             if is_rolling_window(found[2]):
                 hints.scope_words.append(found[2])
         return hints
+
+
+# "Name: text", "<Name>: \"text\"", "Name：text": a speaker label of up to 40 characters, no sentence
+_TURN = re.compile(r"^\s*<?\s*([^<>:：\n]{1,40}?)\s*>?\s*[:：]\s*(.+?)\s*$")
+_TAG = re.compile(r"^\s*<[^<>]*>\s*$")           # a bare tag line such as <BOD>
+_QUOTES = "\"'“”‘’「」"
+# roles an agent goes by in a transcript, beside the agent's names of the write path
+AGENT_SPEAKERS = frozenset(AGENT_NAMES | {"bot", "chatbot", "gpt", "model", "system", "ai assistant", "机器人"})
+
+
+def is_agent(speaker: str) -> bool:
+    return " ".join(speaker.casefold().split()) in AGENT_SPEAKERS
+
+
+def dialogue_turns(query: str) -> list[tuple[str, str]] | None:
+    """The (speaker, text) turns of a query that is a dialogue, else None: at least two lines
+    read as turns, and no line that is neither a turn nor a bare tag."""
+    lines = [line for line in query.splitlines() if line.strip() and not _TAG.match(line)]
+    turns = []
+    for line in lines:
+        match = _TURN.match(line)
+        if match is None or " " * 4 in match.group(1):
+            return None
+        text = match.group(2).strip().strip(_QUOTES).strip()
+        if text:
+            turns.append((match.group(1).strip(), text))
+    return turns if len(turns) >= 2 else None

