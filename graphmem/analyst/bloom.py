@@ -24,7 +24,7 @@ ICON = "no-icon"               # Bloom's default; its icon set is addressed by i
 # label -> (caption property, colour, properties graphmem writes on it, besides `embedding`)
 LABELS: dict[str, tuple[str, str, list[str]]] = {
     "Memory": ("text", "#F79767", [
-        "id", "group_id", "memory_type", "text", "importance", "status", "occurred_at", "created_at",
+        "id", "group_id", "memory_type", "text", "embedded_text", "importance", "status", "occurred_at", "created_at",
         "reference_time", "updated_at", "last_accessed_at", "access_count", "source", "session_id",
         "subject_name", "topic_name", "object_name", "episode_ids", "job_id", "extract_key",
         "archived_at", "status_before_archive", "superseded_by", "invalid_at"]),

@@ -400,6 +400,9 @@ def reembed(embedder, rows: dict[str, list[dict]], edges: list[dict], remap, pro
 
     for m in rows.get("Memory", []):
         p = m["props"]
+        if p.get("embedded_text"):                   # what the write path embedded, kept since 0.1
+            want(m, p["embedded_text"])
+            continue
         order = p.get("text") or ""
         pairs = sorted(attributes.get(p["id"], []), key=lambda kv: order.find(f"{kv[0]}: "))
         want(m, render_text(p.get("subject_name") or "", p.get("topic_name") or "", p.get("object_name"),
