@@ -65,3 +65,7 @@ class ServerError(GraphmemError):
 
 class ExtractionError(GraphmemError):
     """An extractor (LLM or rules) failed on an episode; the episode is kept and retried."""
+
+
+class ImportFormatError(GraphmemError):
+    """A file given to `graphmem import` is not a graphmem export this version can read."""

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import typer
 
-from . import admin_cmd, bench_cmd, ingest_cmd, mcp_cmd, memory_cmd, neo4j_cmd, search_cmd
+from . import (admin_cmd, bench_cmd, cypher_cmd, ingest_cmd, mcp_cmd, memory_cmd, neo4j_cmd, portability_cmd,
+               search_cmd)
 
 app = typer.Typer(
     name="graphmem",
@@ -14,11 +15,13 @@ app = typer.Typer(
 )
 app.add_typer(neo4j_cmd.app, name="neo4j")
 app.add_typer(bench_cmd.app, name="bench")
+app.add_typer(cypher_cmd.app, name="cypher")
 admin_cmd.register(app)
 memory_cmd.register(app)
 search_cmd.register(app)
 ingest_cmd.register(app)
 mcp_cmd.register(app)
+portability_cmd.register(app)
 
 
 def main() -> None:

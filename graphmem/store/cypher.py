@@ -48,12 +48,15 @@ def parse(text: str, source: str = "<string>") -> dict[str, str]:
     return queries
 
 
+def cypher_files(folder=CYPHER_DIR) -> list:
+    """The ``.cypher`` files directly in ``folder`` (not its subfolders), by name."""
+    return sorted((f for f in folder.iterdir() if f.name.endswith(".cypher") and f.is_file()), key=lambda f: f.name)
+
+
 @lru_cache(maxsize=1)
 def queries() -> dict[str, str]:
     book: dict[str, str] = {}
-    files = sorted((f for f in CYPHER_DIR.iterdir() if f.name.endswith(".cypher") and f.is_file()),
-                   key=lambda f: f.name)
-    for path in files:
+    for path in cypher_files():
         for name, body in parse(path.read_text(encoding="utf-8"), path.name).items():
             if name in book:
                 raise ValueError(f"query {name!r} is defined in two files of {CYPHER_DIR}")
