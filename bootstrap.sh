@@ -26,6 +26,13 @@ if [ ! -f "$VENV/.complete" ]; then
   "$VENV/bin/pip" install -q --progress-bar off -e ".[test]"
   touch "$VENV/.complete"
 fi
+# A CJK font, so that the notebooks' pictures can label nodes in Chinese (optional: without it
+# they draw boxes). Debian's fonts-wqy-zenhei, where apt-get can install it (as root).
+if ! fc-list :lang=zh 2>/dev/null | grep -q . && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  echo "==> installing a CJK font for the notebooks (fonts-wqy-zenhei)" >&2
+  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-wqy-zenhei; } >/dev/null 2>&1 \
+    || echo "    (could not install it: Chinese labels in the notebooks' pictures will show as boxes)" >&2
+fi
 # Point the (shared) virtualenv at this checkout: cheap, and right for a fresh clone.
 "$VENV/bin/pip" install -q --no-deps --no-build-isolation -e . >/dev/null 2>&1 \
   || "$VENV/bin/pip" install -q --no-deps -e .

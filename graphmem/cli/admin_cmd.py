@@ -46,7 +46,7 @@ def reembed(config: str = ConfigOption,
                                                 "every group."),
             batch: int = typer.Option(256, "--batch", min=1, max=10_000, help="Nodes embedded per transaction."),
             json_output: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
-    """Move the database to the configured embedding model ([embedding] model): every memory,
+    """Move the database to the configured embedding model (setting embedding.model): every memory,
     turn, sentence and concept gets the new model's vector, in batches, while searches keep
     using the old vectors; when all are done the vectors and vector indexes are swapped (seconds).
     Stopped (Ctrl-C, a crash) and run again, it carries on where it was."""
