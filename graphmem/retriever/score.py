@@ -50,12 +50,12 @@ from datetime import datetime, timezone
 from typing import Any
 
 from ..config import RetrievalSettings
+from ..lang import HAN
 from ..textsim import overlap
 from ..types import ScoreParts
 
 ACCESS_SATURATION = 20          # reads at which the frequency part reaches 1
 ACCESS_RECENCY_DAYS = 30.0      # e-folding time of the recency of the last read
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
 
 
@@ -64,7 +64,7 @@ def cjk_share(query: str) -> float:
     letters = _LETTER.findall(query)
     if not letters:
         return 0.0
-    return sum(1 for ch in letters if _CJK.match(ch)) / len(letters)
+    return sum(1 for ch in letters if HAN.match(ch)) / len(letters)
 
 
 class Similarity:
