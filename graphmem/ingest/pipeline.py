@@ -227,8 +227,8 @@ class Ingestor:
         self.ensure_schema()
         for reference_time, batch in _batches(todo).items():
             results = self.memory_writer.create(group_id, [_valid_memory(pm) for pm in batch], session_id=None,
-                                           reference_time=as_reference_time(reference_time), source=source,
-                                           extra=[_extra(pm, job_id) for pm in batch])
+                                                reference_time=as_reference_time(reference_time), source=source,
+                                                extra=[_extra(pm, job_id) for pm in batch])
             for pm, res in zip(batch, results):
                 written[pm.key] = res.memory_id
                 new_ids.append(res.memory_id)
