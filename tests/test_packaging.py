@@ -87,6 +87,27 @@ def _module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+def _absolute(node: ast.ImportFrom, module: str, is_package: bool) -> str:
+    if not node.level:
+        return node.module or ""
+    base = module.split(".")
+    base = base[:len(base) - node.level + (1 if is_package else 0)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def _all_imports(path: Path, module: str) -> set[str]:
+    """Every module named by an import anywhere in the file, functions included."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            prefix = _absolute(node, module, path.name == "__init__.py")
+            found.add(prefix)
+            found.update(f"{prefix}.{a.name}" for a in node.names)
+    return found
+
+
 def _top_level_imports(path: Path, module: str) -> set[str]:
     """graphmem modules imported when ``module`` is imported: module-level statements only (not
     inside functions, classes' methods or ``if TYPE_CHECKING:``)."""
@@ -98,12 +119,7 @@ def _top_level_imports(path: Path, module: str) -> set[str]:
             if isinstance(node, ast.Import):
                 found.update(a.name for a in node.names)
             elif isinstance(node, ast.ImportFrom):
-                if node.level:
-                    base = module.split(".")
-                    base = base[:len(base) - node.level + (1 if is_package else 0)]
-                    prefix = ".".join(base + ([node.module] if node.module else []))
-                else:
-                    prefix = node.module or ""
+                prefix = _absolute(node, module, is_package)
                 found.add(prefix)
                 found.update(f"{prefix}.{a.name}" for a in node.names)
             elif isinstance(node, ast.If):
@@ -171,3 +187,22 @@ def test_graphmem_modules_import_each_other_without_a_cycle():
     graph = module_graph()
     assert "graphmem.store.driver" in graph["graphmem.graph"]       # the parser sees real imports
     assert find_cycle(graph) is None, " -> ".join(find_cycle(graph))
+
+
+def test_the_layers_below_the_facade_never_import_it():
+    """builder, retriever, ingest, lifecycle, store and the shared modules are called by graph.py
+    (and the tools and CLI over it); none of them reaches back up, not even inside a function."""
+    facade = {"graphmem.graph", "graphmem.tools", "graphmem.cli", "graphmem.demo"}
+    below = ("graphmem.builder", "graphmem.retriever", "graphmem.ingest", "graphmem.lifecycle", "graphmem.store",
+             "graphmem.timeparse", "graphmem.lang", "graphmem.types", "graphmem.config", "graphmem.embed")
+    allowed = {"graphmem.ingest.llm": {"graphmem.tools"}}     # it offers the LLM the tools' schemas
+    reaching_up = {}
+    for path in PACKAGE.rglob("*.py"):
+        name = _module_name(path)
+        if not name.startswith(below):
+            continue
+        up = {t for t in _all_imports(path, name) for f in facade if (t == f or t.startswith(f + "."))}
+        up = {t for t in up if not any(t == a or t.startswith(a + ".") for a in allowed.get(name, ()))}
+        if up:
+            reaching_up[name] = sorted(up)
+    assert reaching_up == {}
