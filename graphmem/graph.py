@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 from typing import Any, Iterable
 
 from .builder.create import MemoryWriter
-from .builder.link import MemoryLinker
+from .builder.link import MemoryLinker, memory_row
 from .builder.resolve import ConceptResolver
 from .config import Settings, load_settings
 from .embed import Embedder, get_embedder
@@ -20,23 +20,8 @@ from .errors import NotFoundError, ValidationError
 from .store.driver import Store
 from .store.schema import SchemaReport, check_compatible, install_schema, is_current
 from .types import (CreateResult, LinkInput, LinkResult, MemoryInput, MemoryRecord, MemoryStatus,
-                    MemoryType, SearchInput, _importance, parse_memory_type, validate, validate_group_id,
-                    validate_optional_id)
-
-
-def as_reference_time(value: datetime | str | None) -> datetime:
-    """Now (local timezone) by default; ISO strings accepted; naive datetimes are taken as UTC."""
-    if value is None:
-        return datetime.now().astimezone()
-    if isinstance(value, str):
-        try:
-            value = datetime.fromisoformat(value)
-        except ValueError:
-            raise ValidationError(f"reference_time: {value!r} is not an ISO 8601 datetime",
-                                  field="reference_time") from None
-    if not isinstance(value, datetime):
-        raise ValidationError("reference_time: must be a datetime or an ISO 8601 string", field="reference_time")
-    return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+                    MemoryType, SearchInput, _importance, as_reference_time, parse_memory_type, validate,
+                    validate_group_id, validate_optional_id)
 
 
 class MemoryGraph:
@@ -64,6 +49,7 @@ class MemoryGraph:
         self._schema_lock = threading.Lock()
         self._retriever = None
         self._working = None
+        self._ingestor = None
 
     # --- lifecycle ------------------------------------------------------------------------
     def close(self) -> None:
@@ -141,9 +127,8 @@ class MemoryGraph:
         group_id = validate_group_id(group_id)
         link = validate(LinkInput, {"source_memory_description": source_id, "target_memory_description": target_id,
                                     "relation_type": relation_type, "importance": importance})
-        src, dst = self.get_memory(group_id, source_id), self.get_memory(group_id, target_id)
-        return self.linker.link_ids(group_id, {"id": src.id, "text": src.text}, {"id": dst.id, "text": dst.text},
-                                    link, discovered=discovered, confidence=confidence)
+        return self.linker.link_by_id(group_id, source_id, target_id, link, discovered=discovered,
+                                      confidence=confidence)
 
     def update_memory_importance(self, group_id: str, memory_id: str, importance: float) -> dict:
         group_id = validate_group_id(group_id)
@@ -178,11 +163,7 @@ class MemoryGraph:
     # --- reading back ---------------------------------------------------------------------
     def get_memory(self, group_id: str, memory_id: str) -> MemoryRecord:
         group_id = validate_group_id(group_id)
-        rows = self.store.read("get_memory", group_id=group_id, id=memory_id)
-        if not rows:
-            raise NotFoundError(f"no memory {memory_id!r} in group {group_id!r}; "
-                                f"`graphmem search` or list_memories shows the ids")
-        return _record(rows[0])
+        return _record(memory_row(self.store, group_id, memory_id))
 
     def list_memories(self, group_id: str, *, status: str | None = None, memory_type: str | None = None,
                       limit: int = 50, offset: int = 0) -> list[MemoryRecord]:
@@ -249,16 +230,24 @@ class MemoryGraph:
         ``extractor``: "rules", "llm", "none" or an object (default: llm when llm.base_url is set,
         else rules). Returns an ``IngestReport`` (episode and memory ids, links, jobs pending/failed).
         """
-        from .ingest.pipeline import ingestor_for
-        return ingestor_for(self).ingest(group_id, messages, text, session_id=session_id,
-                                         reference_time=reference_time, extractor=extractor)
+        return self.ingestor.ingest(group_id, messages, text, session_id=session_id,
+                                    reference_time=reference_time, extractor=extractor)
 
     def retry_extractions(self, group_id: str | None = None, *, max_jobs: int = 100, force: bool = False,
                           include_failed: bool = False) -> Any:
         """Retry pending extraction jobs whose backoff has passed (``force``: all pending ones;
         ``include_failed``: failed ones too). Returns a ``RetryReport``."""
-        from .ingest.pipeline import ingestor_for
-        return ingestor_for(self).retry(group_id, max_jobs=max_jobs, force=force, include_failed=include_failed)
+        return self.ingestor.retry(group_id, max_jobs=max_jobs, force=force, include_failed=include_failed)
+
+    @property
+    def ingestor(self) -> Any:
+        """The ingest path (``graphmem.ingest.Ingestor``) over this graph's builder, created on first use."""
+        if self._ingestor is None:
+            with self._schema_lock:
+                if self._ingestor is None:
+                    from .ingest.pipeline import Ingestor
+                    self._ingestor = Ingestor(self)
+        return self._ingestor
 
     # --- working memory and prompt context (graphmem/working.py) ------------------------------
     @property

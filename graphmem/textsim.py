@@ -4,7 +4,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+from .lang import HAN
+
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
 
@@ -14,15 +15,15 @@ def cjk_share(text: str) -> float:
     letters = _LETTER.findall(text)
     if not letters:
         return 0.0
-    return sum(1 for ch in letters if _CJK.match(ch)) / len(letters)
+    return sum(1 for ch in letters if HAN.match(ch)) / len(letters)
 
 
 def lexical_units(text: str) -> set[str]:
     text = unicodedata.normalize("NFKC", text).casefold()
     units: set[str] = set()
     for word in _WORD.findall(text):
-        cjk = "".join(ch for ch in word if _CJK.match(ch))
-        rest = _CJK.sub(" ", word).split()
+        cjk = "".join(ch for ch in word if HAN.match(ch))
+        rest = HAN.sub(" ", word).split()
         units.update(w for w in rest if len(w) > 1 or w.isdigit())
         if cjk:
             units.update(cjk[i:i + 2] for i in range(len(cjk) - 1))

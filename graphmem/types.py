@@ -6,7 +6,7 @@ Nothing here imports the database layer. Inputs are validated by pydantic and tu
 from __future__ import annotations
 
 import unicodedata
-from datetime import datetime
+from datetime import datetime, timezone
 from enum import Enum
 from typing import Any, Literal, TypeVar
 
@@ -304,6 +304,21 @@ def validate_optional_id(value: Any, field: str) -> str | None:
         return _clean(value, field, MAX_ID)
     except ValueError as exc:
         raise ValidationError(f"{field}: {exc}", field=field) from None
+
+
+def as_reference_time(value: datetime | str | None) -> datetime:
+    """Now (local timezone) by default; ISO strings accepted; naive datetimes are taken as UTC."""
+    if value is None:
+        return datetime.now().astimezone()
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value)
+        except ValueError:
+            raise ValidationError(f"reference_time: {value!r} is not an ISO 8601 datetime",
+                                  field="reference_time") from None
+    if not isinstance(value, datetime):
+        raise ValidationError("reference_time: must be a datetime or an ISO 8601 string", field="reference_time")
+    return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
 
 
 # --- results -----------------------------------------------------------------------------

@@ -167,13 +167,13 @@ def test_a_job_that_keeps_failing_ends_failed_and_visible(graph, group_id):
 def test_a_retry_after_a_crash_between_writes_does_not_write_memories_twice(graph, group_id, monkeypatch):
     ingestor = Ingestor(graph, backoff_base_s=0)
     crash = {"armed": True}
-    real_link = graph.link_memory_ids
+    real_link = graph.linker.link_by_id
 
     def crash_once(*args, **kwargs):
         if crash.pop("armed", False):
             raise RuntimeError("process died between the memories and the link")
         return real_link(*args, **kwargs)
-    monkeypatch.setattr(graph, "link_memory_ids", crash_once)
+    monkeypatch.setattr(graph.linker, "link_by_id", crash_once)
     report = ingestor.ingest(group_id, ZH[:1], session_id="s1", extractor="rules")
     assert report.jobs_pending == 1 and len(report.memories) == 0
     before = evidence(graph, group_id)

@@ -25,6 +25,7 @@ import numpy as np
 
 from ..embed import embed_array, embed_query_array
 from ..ingest.models import Message
+from ..lang import HAN_CHARS
 from ..ingest.pipeline import Conversation, ingestor_for
 from .common import Scores, counted, delete_group, dense_ranking, dedupe, fill, recall_at_k, result_episode_ids
 
@@ -36,7 +37,7 @@ PUBLISHED_NAMES = {"BGE_M3_dense": "BGE-M3 dense (published)", "BGE_M3_colbert":
                    "openai": "OpenAI (published)"}
 _SHORT = {"multilingual-e5-small": "e5-small", "all-MiniLM-L6-v2": "MiniLM"}
 _TURN = re.compile(r"^\s*<([^>]+)>\s*:\s*(.*)$")
-_CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+_CJK_RUN = re.compile(f"[{HAN_CHARS}]+")
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 from ..embed import Embedder, embed_query
-from ..errors import AmbiguousMatchError, NoMatchError, ValidationError
+from ..errors import AmbiguousMatchError, NoMatchError, NotFoundError, ValidationError
 from ..store.driver import Store
 from ..store.fulltext import group_query
 from ..store.vector import group_topk
@@ -20,6 +20,15 @@ from ..types import EdgeType, LinkInput, LinkResult
 
 MIN_SCORE = 0.25      # below this match score nothing counts as a match
 AMBIGUITY_MARGIN = 0.02
+
+
+def memory_row(store: Store, group_id: str, memory_id: str) -> dict:
+    """One memory with its concepts, attributes and links (query ``get_memory``), or NotFoundError."""
+    rows = store.read("get_memory", group_id=group_id, id=memory_id)
+    if not rows:
+        raise NotFoundError(f"no memory {memory_id!r} in group {group_id!r}; "
+                            f"`graphmem search` or list_memories shows the ids")
+    return rows[0]
 
 
 def _blend(cosine: float, lexical: float) -> float:
@@ -76,6 +85,14 @@ class MemoryLinker:
             raise ValidationError("source and target descriptions match the same memory "
                                   f"({source['text']!r}); a memory cannot be linked to itself",
                                   field="target_memory_description")
+        return self.link_ids(group_id, source, target, link, discovered=discovered, confidence=confidence)
+
+    def link_by_id(self, group_id: str, source_id: str, target_id: str, link: LinkInput, *,
+                   discovered: bool = False, confidence: float = 1.0) -> LinkResult:
+        """Link two memories known by id (extractors, consolidation); the descriptions of ``link``
+        are not used."""
+        source, target = ({"id": m["id"], "text": m["text"]} for m in
+                          (memory_row(self.store, group_id, i)["memory"] for i in (source_id, target_id)))
         return self.link_ids(group_id, source, target, link, discovered=discovered, confidence=confidence)
 
     def link_ids(self, group_id: str, source: dict, target: dict, link: LinkInput, *,

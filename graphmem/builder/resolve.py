@@ -20,13 +20,11 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..config import ResolutionSettings
+from ..lang import AGENT_KEY, AGENT_NAMES, USER_KEY, USER_NAMES
 from ..store.driver import Store, tx_run
 from ..store.vector import to_cosine
 from ..types import ConceptRef, MemoryType, normalize_name
 
-USER_NAMES = {"我", "我自己", "本人", "i", "me", "myself", "my", "用户", "user", "the user"}
-AGENT_NAMES = {"你", "你自己", "助手", "ai助手", "ai", "you", "yourself", "assistant", "the assistant", "agent"}
-USER_KEY, AGENT_KEY = "@user", "@agent"
 
 _INDEX = {"Topic": "topic_embedding", "Object": "object_embedding"}
 _CONTEXT = {"Topic": "topic_context", "Object": "object_context"}

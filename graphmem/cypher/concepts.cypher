@@ -8,17 +8,6 @@ WITH count(*) AS returned,
      collect(CASE WHEN node.group_id = $group_id AND coalesce(node.status, '') <> 'archived' THEN {id: node.id, name: coalesce(node.name, node.text), normalized_name: node.normalized_name, score: score} END) AS hits
 RETURN returned, hits[0..$k] AS hits;
 
-// name: topic_exact_topk
-// Exact cosine scan over one group's topics: used when the index cannot reach a small group.
-MATCH (n:Topic {group_id: $group_id}) WHERE n.embedding IS NOT NULL
-WITH n, vector.similarity.cosine(n.embedding, $embedding) AS score ORDER BY score DESC LIMIT $k
-RETURN collect({id: n.id, name: n.name, normalized_name: n.normalized_name, score: score}) AS hits;
-
-// name: object_exact_topk
-MATCH (n:Object {group_id: $group_id}) WHERE n.embedding IS NOT NULL
-WITH n, vector.similarity.cosine(n.embedding, $embedding) AS score ORDER BY score DESC LIMIT $k
-RETURN collect({id: n.id, name: n.name, normalized_name: n.normalized_name, score: score}) AS hits;
-
 // name: memory_exact_topk
 // Exact cosine scan over one group's live memories.
 MATCH (n:Memory {group_id: $group_id}) WHERE n.status <> 'archived' AND n.embedding IS NOT NULL

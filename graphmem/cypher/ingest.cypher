@@ -46,21 +46,6 @@ RETURN e {.id, .session_id, .role, .speaker, .content, .timestamp, .order, .chun
 ORDER BY e.session_id, e.order, e.chunk
 SKIP $skip LIMIT $limit;
 
-// name: episode_evidence_merge
-// Evidence edges written after the fact (idempotent): repairs and imports. $links: [{memory_id, episode_id}].
-UNWIND $links AS l
-MATCH (m:Memory {group_id: $group_id, id: l.memory_id})
-MATCH (e:Episode {group_id: $group_id, id: l.episode_id})
-MERGE (m)-[:EXTRACTED_FROM]->(e)
-RETURN count(*) AS linked;
-
-// name: episode_memories
-// The memories extracted from some episodes (what a user sees under "what was said").
-UNWIND $ids AS eid
-MATCH (e:Episode {group_id: $group_id, id: eid})<-[:EXTRACTED_FROM]-(m:Memory)
-RETURN eid AS episode_id, m.id AS memory_id, m.text AS text, m.memory_type AS memory_type
-ORDER BY eid, m.created_at;
-
 // name: job_create
 // Extraction jobs, created in the same transaction as their episodes: a turn is never stored
 // without the job that will extract it. $jobs[i]: {id, props}.

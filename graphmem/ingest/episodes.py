@@ -17,6 +17,7 @@ from typing import Any, Iterable, Sequence
 
 from ..embed import Embedder
 from ..errors import ValidationError
+from ..lang import CJK, role_name
 from ..store.driver import Store, tx_run
 from ..types import MAX_ID, MAX_TEXT
 from .models import EpisodeView, Message
@@ -26,14 +27,11 @@ SEPARATORS = ["\n\n", "\n", "。", "！", "？", "；", ". ", "! ", "? ", "; ", 
 CHUNK_SIZE = 1000        # in length units (see text_length): about the model's 256 word pieces
 CHUNK_OVERLAP = 100
 MAX_MESSAGES = 20000
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]")
-_ROLE_ALIASES = {"human": "user", "person": "user", "ai": "assistant", "bot": "assistant", "gpt": "assistant",
-                 "model": "assistant"}
 
 
 def text_length(text: str) -> int:
     """A length that tracks the embedding model's word pieces: a CJK character weighs like 4 letters."""
-    return len(text) + 3 * len(_CJK.findall(text))
+    return len(text) + 3 * len(CJK.findall(text))
 
 
 def split_text(text: str, chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP) -> list[str]:
@@ -149,7 +147,7 @@ def parse_messages(messages: Iterable[Any]) -> list[Message]:
         if not isinstance(role, str) or not role.strip() or len(role) > 32:
             raise ValidationError(f"{where}.role: must be a short string such as user or assistant",
                                   field=f"{where}.role", allowed=["user", "assistant", "system"])
-        role = _ROLE_ALIASES.get(role.strip().lower(), role.strip().lower())
+        role = role_name(role)
         speaker = raw.get("speaker", raw.get("name"))
         if speaker is not None and (not isinstance(speaker, str) or len(speaker) > 200):
             raise ValidationError(f"{where}.speaker: must be a name (a string)", field=f"{where}.speaker")

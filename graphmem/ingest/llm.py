@@ -5,7 +5,7 @@ The model is shown the turns of one job with the seed's system prompt and few-sh
 Its tool calls are checked before anything is written: a reply that is not valid JSON, names an
 unknown tool or gives invalid arguments fails the attempt (the job is retried later), so a
 half-understood reply never writes half its memories. The validated calls become the job's plan;
-the pipeline executes them through ``graphmem.tools.dispatch``.
+the pipeline writes them through the builder, like the rules' plans.
 """
 from __future__ import annotations
 

@@ -63,8 +63,9 @@ class PlannedLink:
 
 @dataclass
 class ExtractionPlan:
-    """What an extractor wants written. ``via_tools``: executed as tool calls through
-    ``graphmem.tools.dispatch`` (the LLM's), else written in batches (the rules')."""
+    """What an extractor wants written (memories in batches per reference time, then links).
+    ``via_tools``: the plan is an LLM's tool calls, kept on the job so that a retry after a crash
+    finishes it instead of asking the LLM again."""
     memories: list[PlannedMemory] = field(default_factory=list)
     links: list[PlannedLink] = field(default_factory=list)
     via_tools: bool = False

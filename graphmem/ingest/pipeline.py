@@ -14,10 +14,15 @@ import uuid
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Callable, Iterable, Protocol, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
+from ..builder.create import MemoryWriter
+from ..builder.link import MemoryLinker
+from ..config import Settings
+from ..embed import Embedder
 from ..errors import ExtractionError, GraphmemError, ValidationError
-from ..types import validate_group_id, validate_optional_id
+from ..store.driver import Store
+from ..types import LinkInput, MemoryInput, as_reference_time, validate, validate_group_id, validate_optional_id
 from .episodes import CHUNK_OVERLAP, CHUNK_SIZE, EpisodeWriter, parse_messages, text_messages
 from .jobs import JobQueue, job_counts
 from .models import (EpisodeView, ExtractionPlan, IngestReport, JobOutcome, Message, PlannedMemory,
@@ -42,35 +47,31 @@ class Conversation:
     embeddings: Sequence[Sequence[float]] | None = None
 
 
-class _EvidenceGraph:
-    """The graph as ``dispatch`` sees it while a job runs: create_memories also writes the evidence
-    edges (episode ids passed as ``extra``), in the memory's own transaction."""
+class MemoryBackend(Protocol):
+    """What the ingest path writes through: a MemoryGraph's store, embedder and builder
+    (``MemoryWriter``, ``MemoryLinker``), its settings and its schema check."""
+    settings: Settings
+    store: Store
+    embedder: Embedder
+    writer: MemoryWriter
+    linker: MemoryLinker
 
-    def __init__(self, graph: Any, extra: dict, source: str):
-        self._graph = graph
-        self._extra = extra
-        self._source = source
-
-    def create_memories(self, group_id: str, memories: Iterable, **kwargs: Any) -> Any:
-        memories = list(memories)
-        kwargs["source"] = self._source
-        kwargs["extra"] = [dict(self._extra) for _ in memories]
-        return self._graph.create_memories(group_id, memories, **kwargs)
-
-    def __getattr__(self, name: str) -> Any:
-        if name == "sync":
-            raise AttributeError(name)
-        return getattr(self._graph, name)
+    def ensure_schema(self) -> None: ...
 
 
 class Ingestor:
-    """The ingest path of one MemoryGraph (``graph.ingest`` and ``graph.retry_extractions`` use it)."""
+    """The ingest path of one MemoryGraph (``graph.ingest`` and ``graph.retry_extractions`` use it):
+    episodes through ``EpisodeWriter``, jobs through ``JobQueue``, memories and links straight
+    through the builder."""
 
-    def __init__(self, graph: Any, *, max_attempts: int = 5, backoff_base_s: float = 30.0,
+    def __init__(self, graph: MemoryBackend, *, max_attempts: int = 5, backoff_base_s: float = 30.0,
                  backoff_max_s: float = 3600.0, rules_window: int = 200, llm_window: int = 10,
                  llm_window_chars: int = 8000, chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP):
-        self.graph = graph
         self.store = graph.store
+        self.llm_settings = graph.settings.llm
+        self.memory_writer = graph.writer
+        self.linker = graph.linker
+        self.ensure_schema = graph.ensure_schema
         self.writer = EpisodeWriter(graph.store, graph.embedder, chunk_size=chunk_size, chunk_overlap=chunk_overlap)
         self.queue = JobQueue(graph.store, max_attempts=max_attempts, backoff_base_s=backoff_base_s,
                               backoff_max_s=backoff_max_s)
@@ -84,7 +85,7 @@ class Ingestor:
     def extractor(self, spec: Any) -> Extractor | None:
         """"rules", "llm", "none" (or None: llm when an endpoint is configured, else rules), or an object."""
         if spec is None:
-            spec = "llm" if self.graph.settings.llm.base_url else "rules"
+            spec = "llm" if self.llm_settings.base_url else "rules"
         if isinstance(spec, str):
             name = spec.strip().lower()
             if name == "none":
@@ -96,7 +97,7 @@ class Ingestor:
                         self._extractors[name] = RuleExtractor()
                     elif name == "llm":
                         from .llm import LLMExtractor
-                        self._extractors[name] = LLMExtractor(self.graph.settings.llm)
+                        self._extractors[name] = LLMExtractor(self.llm_settings)
                     else:
                         raise ValidationError(f"extractor: {spec!r} is not known in this process",
                                               field="extractor", allowed=list(EXTRACTORS))
@@ -113,7 +114,6 @@ class Ingestor:
                session_id: str | None = None, reference_time: datetime | str | None = None,
                extractor: Any = None, source: str = "ingest", progress: Progress | None = None) -> IngestReport:
         """Store the turns (or a text, split into chunks) of one session, then extract from them."""
-        from ..graph import as_reference_time
         group_id = validate_group_id(group_id)
         session_id = validate_optional_id(session_id, "session_id") or f"s-{uuid.uuid4().hex[:12]}"
         if (messages is None) == (text is None):
@@ -127,7 +127,7 @@ class Ingestor:
         """Several sessions at once: one transaction for all their episodes and jobs, then extraction."""
         group_id = validate_group_id(group_id)
         ext = self.extractor(extractor)
-        self.graph.ensure_schema()
+        self.ensure_schema()
         batches: list[tuple[str, list[dict]]] = []
         built = self.writer.build_sessions([(c.messages, c.session_id, c.reference_time, c.embeddings)
                                             for c in conversations], source=source)
@@ -224,41 +224,26 @@ class Ingestor:
         todo = [pm for pm in plan.memories if pm.key not in written]
         source = f"extract:{extractor}"
         new_ids: list[str] = []
-        if plan.via_tools:
-            from ..tools import dispatch
-            for pm in todo:
-                proxy = _EvidenceGraph(self.graph, _extra(pm, job_id), source)
-                result = dispatch(proxy, {"name": "create_memory", "arguments": pm.memory}, group_id=group_id,
-                                  session_id=pm.session_id, reference_time=pm.reference_time)
-                if not result.get("success"):
-                    raise ExtractionError(f"create_memory failed: {result.get('message') or result}")
-                written[pm.key] = result["memory_id"]
-                new_ids.append(result["memory_id"])
-        else:
-            for reference_time, batch in _batches(todo).items():
-                results = self.graph.create_memories(group_id, [pm.memory for pm in batch],
-                                                     reference_time=reference_time, source=source,
-                                                     extra=[_extra(pm, job_id) for pm in batch])
-                for pm, res in zip(batch, results):
-                    written[pm.key] = res.memory_id
-                    new_ids.append(res.memory_id)
+        self.ensure_schema()
+        for reference_time, batch in _batches(todo).items():
+            results = self.memory_writer.create(group_id, [_valid_memory(pm) for pm in batch], session_id=None,
+                                                reference_time=as_reference_time(reference_time), source=source,
+                                                extra=[_extra(pm, job_id) for pm in batch])
+            for pm, res in zip(batch, results):
+                written[pm.key] = res.memory_id
+                new_ids.append(res.memory_id)
         links, warnings = 0, []
         for link in plan.links:
             try:
+                if link.by_key and (link.source not in written or link.target not in written):
+                    continue
+                edge = validate(LinkInput, {"source_memory_description": link.source,
+                                            "target_memory_description": link.target,
+                                            "relation_type": link.relation_type, "importance": link.importance})
                 if link.by_key:
-                    if link.source not in written or link.target not in written:
-                        continue
-                    self.graph.link_memory_ids(group_id, written[link.source], written[link.target],
-                                               link.relation_type, link.importance)
+                    self.linker.link_by_id(group_id, written[link.source], written[link.target], edge)
                 else:
-                    from ..tools import dispatch
-                    result = dispatch(self.graph, {"name": "link_memories", "arguments": {
-                        "source_memory_description": link.source, "target_memory_description": link.target,
-                        "relation_type": link.relation_type, "importance": link.importance}}, group_id=group_id)
-                    if not result.get("success"):
-                        warnings.append(f"link {link.source!r} → {link.target!r} not written: "
-                                        f"{result.get('message')}")
-                        continue
+                    self.linker.link(group_id, edge)
                 links += 1
             except GraphmemError as exc:
                 warnings.append(f"link {link.source!r} → {link.target!r} not written: {exc}")
@@ -294,6 +279,14 @@ class Ingestor:
         return job_counts(self.store, group_id)
 
 
+def _valid_memory(pm: PlannedMemory) -> MemoryInput:
+    """A planned memory checked again before it is written (a plan may come back from the job's JSON)."""
+    try:
+        return validate(MemoryInput, pm.memory)
+    except ValidationError as exc:
+        raise ExtractionError(f"memory {pm.key} of the plan is invalid: {exc}") from None
+
+
 def _extra(pm: PlannedMemory, job_id: str) -> dict:
     """Memory properties set with the write: its evidence, its job, and its own session and time."""
     return {"episode_ids": list(pm.episode_ids), "job_id": job_id, "extract_key": pm.key,
@@ -316,15 +309,6 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
-_INGESTORS_LOCK = threading.Lock()
-
-
 def ingestor_for(graph: Any) -> Ingestor:
-    """The graph's Ingestor, created on first use."""
-    ingestor = graph.__dict__.get("_ingestor")
-    if ingestor is None:
-        with _INGESTORS_LOCK:
-            ingestor = graph.__dict__.get("_ingestor")
-            if ingestor is None:
-                ingestor = graph.__dict__["_ingestor"] = Ingestor(graph)
-    return ingestor
+    """The graph's Ingestor (``MemoryGraph.ingestor``), created on first use."""
+    return graph.ingestor

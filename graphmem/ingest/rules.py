@@ -22,11 +22,10 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
+from ..lang import HAN_CHARS, is_chinese, is_user_speaker
 from ..types import MAX_NAME
 from .models import EpisodeView, ExtractionPlan, PlannedLink, PlannedMemory
 
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
-USER_NAMES = {"", "user", "用户", "me", "human", "i", "我"}
 MINED_ROLES = {"user"}
 
 # --- sentence and clause splitting --------------------------------------------------------
@@ -37,10 +36,6 @@ _NP = r"[^，,。！？；;!?\n]"         # anything but clause punctuation
 
 def sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
-
-
-def is_chinese(text: str) -> bool:
-    return bool(_CJK.search(text))
 
 
 # --- phrase clean-up ----------------------------------------------------------------------
@@ -219,9 +214,9 @@ ZH_RULES: list[Rule] = [
     (re.compile(rf"我(?:是|来自)(?P<obj>{_NP}{{1,20}})人"), _fact_zh("籍贯", 0.6)),
     (re.compile(rf"我是(?:一名|一个|一位|个|名|位)?(?P<obj>{_NP}{{1,30}})"),
      _fact_zh("身份", 0.5, banned=("说", "觉得", "想", "不是", "在", "真的", "因为", "从"))),
-    (re.compile(rf"我的(?P<rel>{_ZH_RELATIONS})(?:是|叫|，|,)?(?P<name>[\u4e00-\u9fff]{{1,3}}?|[A-Z][a-z]+)"
+    (re.compile(rf"我的(?P<rel>{_ZH_RELATIONS})(?:是|叫|，|,)?(?P<name>[{HAN_CHARS}]{{1,3}}?|[A-Z][a-z]+)"
                 rf"{_NAME_ZH_FOLLOW}"), _rel_zh),
-    (re.compile(rf"(?:^|[，,。！？!?])\s*(?P<name>[\u4e00-\u9fff]{{2,4}}|[A-Z][a-z]+)(?:是|就是)我(?:的|最好的)"
+    (re.compile(rf"(?:^|[，,。！？!?])\s*(?P<name>[{HAN_CHARS}]{{2,4}}|[A-Z][a-z]+)(?:是|就是)我(?:的|最好的)"
                 rf"(?P<rel>{_ZH_RELATIONS})"), _rel_zh),
 ]
 _ZH_X_IS_Y = re.compile(rf"^(?P<x>[^，,。！？；;!?\s]{{1,12}}?)是(?P<y>[^，,。！？；;!?]{{1,40}})$")
@@ -295,7 +290,7 @@ class RuleExtractor:
     # --- one turn ---
     def _episode(self, ep: EpisodeView, plan: ExtractionPlan) -> None:
         seen: set[tuple] = set()
-        speaker_named = (ep.speaker or "").strip().lower() not in USER_NAMES
+        speaker_named = not is_user_speaker(ep.speaker)
 
         def add(found: Found, chinese: bool, time_text: str | None) -> str | None:
             subject = found.subject or (ep.speaker.strip() if speaker_named and ep.speaker else

@@ -23,15 +23,16 @@ import math
 import re
 from typing import Iterable
 
+from ..lang import CJK_PUNCTUATION, HAN_CHARS
 from ..types import SearchResponse, SearchResult
 
 SECTIONS = [("FACT", "Facts"), ("EVENT", "Events"), ("RELATION", "Relations"), ("OPINION", "Opinions"),
             ("EPISODE", "From conversations")]
 TITLE = "# USER MEMORY"
 
-_CJK = re.compile(r"[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
+_CJK = re.compile(f"[{CJK_PUNCTUATION}{HAN_CHARS}]")
 _WORD = re.compile(r"[A-Za-z0-9\u00c0-\u024f]+(?:['’][A-Za-z]+)?")
-_SYMBOL = re.compile(r"[^\sA-Za-z0-9\u00c0-\u024f\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]")
+_SYMBOL = re.compile(rf"[^\sA-Za-z0-9\u00c0-\u024f{CJK_PUNCTUATION}{HAN_CHARS}]")
 
 
 def estimate_tokens(text: str) -> int:

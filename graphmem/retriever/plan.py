@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
 
-from ..builder.resolve import AGENT_NAMES
+from ..lang import AGENT_NAMES, ROLE_NAMES
 from ..timeparse import find_time_range, is_rolling_window
 from ..types import RelationType
 
@@ -98,7 +98,8 @@ _TURN = re.compile(r"^\s*<?\s*([^<>:：\n]{1,40}?)\s*>?\s*[:：]\s*(.+?)\s*$")
 _TAG = re.compile(r"^\s*<[^<>]*>\s*$")           # a bare tag line such as <BOD>
 _QUOTES = "\"'“”‘’「」"
 # roles an agent goes by in a transcript, beside the agent's names of the write path
-AGENT_SPEAKERS = frozenset(AGENT_NAMES | {"bot", "chatbot", "gpt", "model", "system", "ai assistant", "机器人"})
+AGENT_SPEAKERS = frozenset(AGENT_NAMES | {role for role, is_ in ROLE_NAMES.items() if is_ != "user"}
+                           | {"chatbot", "ai assistant", "机器人"})
 
 
 def is_agent(speaker: str) -> bool:

@@ -8,8 +8,9 @@ from __future__ import annotations
 import re
 from typing import Collection
 
+from ..lang import CJK_CHARS     # what the cjk analyzer splits into bigrams
+
 _SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
-CJK_CHARS = "\u3400-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af"   # what the cjk analyzer splits into bigrams
 _CJK_RUN = re.compile(f"([{CJK_CHARS}]+)")
 _TOKEN = re.compile(r"\w+", re.UNICODE)
 _KEYWORDS = {"AND", "OR", "NOT", "TO"}
