@@ -54,3 +54,33 @@ def test_longmemeval_prints_session_recall_and_ndcg(bench):
     for title in ("recall_any@k", "recall_all@k", "ndcg_any@k"):
         assert f"LongMemEval-S session-level {title}" in out
     assert "graphmem" in out and "any@1" in out and "…" not in out      # columns are not squashed
+
+
+def test_madial_prints_recall_beside_the_baselines_and_published_embedders(bench, neo4j_driver):
+    out = bench("madial", str(_data("madial_dev")), "--lang", "zh", "--limit", "4", "--no-cache")
+    assert "MADial-Bench (zh) memory recall@k" in out
+    for method in ("dense e5-small+MiniLM", "dense MiniLM", "bm25 (char bigrams)", "BGE-M3 dense (published)",
+                   "graphmem"):
+        assert method in out
+    report = json.loads(bench("madial", str(_data("madial_dev")), "--lang", "en", "--limit", "4", "--json",
+                              "--no-cache"))
+    overall = report["results"]["overall"]
+    assert report["stats"]["dialogues"] == 4 and report["stats"]["search_errors"] == 0
+    assert report["stats"]["episodes"] == report["stats"]["memories"] > 50      # every memory ingested
+    assert "BGE-M3 dense (published)" not in overall                            # published lists are Chinese
+    assert all(0.0 <= overall[m]["R@10"] <= 100.0 for m in report["methods"])
+    left = neo4j_driver.execute_query("MATCH (n) WHERE n.group_id STARTS WITH 'bench-madial-' RETURN count(n) AS n")
+    assert left.records[0]["n"] == 0
+
+
+def test_madial_refuses_a_folder_without_the_language_files(cli_env, tmp_path):
+    import subprocess
+    import sys
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "graphmem.cli.app", "bench", "madial", *args],
+                              capture_output=True, text=True, env={**os.environ, **cli_env}, timeout=120)
+    missing = run(str(tmp_path), "--lang", "zh")
+    assert missing.returncode == 1 and "memory_zh.jsonl" in missing.stderr and len(missing.stderr.splitlines()) == 1
+    unknown = run(str(tmp_path), "--lang", "fr")
+    assert unknown.returncode == 1 and "zh or en" in unknown.stderr

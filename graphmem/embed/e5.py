@@ -229,7 +229,7 @@ def _export(f: E5File, target: Path) -> None:
         for short, name in (("aln", "attention.output.LayerNorm"), ("oln", "output.LayerNorm")):
             state[prefix + name + ".weight"] = f.f32(f"l{layer}.{short}.w", H)
             state[prefix + name + ".bias"] = f.f32(f"l{layer}.{short}.b", H)
-    tensors = {k: torch.from_numpy(np.ascontiguousarray(v)) for k, v in state.items()}
+    tensors = {k: torch.from_numpy(np.array(v, dtype=np.float32)) for k, v in state.items()}   # writable copies
     missing, _ = model.load_state_dict(tensors, strict=False)
     if set(missing) - {"embeddings.word_embeddings.weight", "embeddings.position_ids",
                        "embeddings.token_type_ids"}:
