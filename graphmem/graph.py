@@ -89,6 +89,7 @@ class MemoryGraph:
             return
         with self._schema_lock:
             if not self._schema_checked:
+                self.store.ensure_reachable()    # a stopped server fails now, before the model loads
                 # missing, or from an older graphmem: create what is missing (never drops anything)
                 if not is_current(check_compatible(self.store, self.embedder.name, self.embedder.dimension)):
                     install_schema(self.store, self.embedder.name, self.embedder.dimension)
@@ -145,7 +146,7 @@ class MemoryGraph:
                                     link, discovered=discovered, confidence=confidence)
 
     def update_memory_importance(self, group_id: str, memory_id: str, importance: float) -> dict:
-        group_id = validate_group_id(group_id)
+        group_id = validate_group_id(group_id, existing=True)
         memory_id = validate_optional_id(memory_id, "memory_id")
         try:
             value = _importance(importance)
@@ -166,7 +167,7 @@ class MemoryGraph:
         return self._set_status(group_id, memory_id, None)
 
     def _set_status(self, group_id: str, memory_id: str, status: MemoryStatus | None) -> dict:
-        group_id = validate_group_id(group_id)
+        group_id = validate_group_id(group_id, existing=True)
         rows = self.store.write("set_status", group_id=group_id, id=memory_id,
                                 status=status.value if status else None,
                                 now=datetime.now(timezone.utc).isoformat())
@@ -176,7 +177,7 @@ class MemoryGraph:
 
     # --- reading back ---------------------------------------------------------------------
     def get_memory(self, group_id: str, memory_id: str) -> MemoryRecord:
-        group_id = validate_group_id(group_id)
+        group_id = validate_group_id(group_id, existing=True)
         rows = self.store.read("get_memory", group_id=group_id, id=memory_id)
         if not rows:
             raise NotFoundError(f"no memory {memory_id!r} in group {group_id!r}; "
@@ -185,7 +186,7 @@ class MemoryGraph:
 
     def list_memories(self, group_id: str, *, status: str | None = None, memory_type: str | None = None,
                       limit: int = 50, offset: int = 0) -> list[MemoryRecord]:
-        group_id = validate_group_id(group_id)
+        group_id = validate_group_id(group_id, existing=True)
         if status is not None and status not in {s.value for s in MemoryStatus}:
             raise ValidationError(f"status: must be one of staged, consolidated, archived", field="status",
                                   allowed=[s.value for s in MemoryStatus])
@@ -205,14 +206,14 @@ class MemoryGraph:
                         time_range: dict | None = None, max_results: int = 10, expand_depth: int = 1,
                         mode: str | None = None, relation_filters: list[str] | None = None,
                         subject: str | None = None, include_archived: bool = False,
-                        reference_time: datetime | str | None = None, profile: str = "default") -> Any:
+                        reference_time: datetime | str | None = None, profile: str | None = "default") -> Any:
         """Hybrid seeds, Cypher BFS expansion, weighted score (seed 004 §4.4, §5.2).
 
         Returns a ``SearchResponse``: the plan (depth, relation filters, time range and why),
         and results best first, each with its score, the parts of the score, its distance
         from a direct match, the path that reached it and the episodes it came from.
         """
-        group_id = validate_group_id(group_id)
+        group_id = validate_group_id(group_id, existing=True)
         inp = validate(SearchInput, {"query": query, "memory_types": memory_types, "time_range": time_range,
                                      "max_results": max_results, "expand_depth": expand_depth,
                                      "mode": mode or self.settings.retrieval.default_mode,
@@ -235,7 +236,7 @@ class MemoryGraph:
         group, or all)."""
         from .ingest.jobs import job_counts
         from .retriever.stats import graph_stats
-        group = None if group_id is None else validate_group_id(group_id)
+        group = None if group_id is None else validate_group_id(group_id, existing=True)
         return {**graph_stats(self.store, group), "extraction_jobs": job_counts(self.store, group)}
 
     # --- conversations (graphmem/ingest) -----------------------------------------------------

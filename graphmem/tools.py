@@ -296,7 +296,7 @@ def _link(graph: Any, args: dict, *, group_id: str, session_id: str | None, refe
 
 
 def _search(graph: Any, args: dict, *, group_id: str, session_id: str | None, reference_time: Any) -> dict:
-    validate_group_id(group_id)
+    validate_group_id(group_id, existing=True)
     validate(SearchInput, args)
     found = graph.search_memories(group_id, **args, reference_time=reference_time)
     found = _jsonable(found)
