@@ -99,18 +99,26 @@ class MemoryGraph:
     def create_memory(self, group_id: str, subject: str, memory_type: str | MemoryType, topic: str,
                       object: str | None = None, attributes: dict[str, str] | None = None,
                       importance: float = 0.5, *, session_id: str | None = None,
-                      reference_time: datetime | str | None = None, source: str = "api") -> CreateResult:
-        """Write one memory in one transaction and say which concept nodes were reused and why."""
+                      reference_time: datetime | str | None = None, source: str = "api",
+                      request_id: str | None = None) -> CreateResult:
+        """Write one memory in one transaction and say which concept nodes were reused and why.
+
+        ``request_id``: an idempotency key; a call repeated with it (after a lost answer) writes
+        nothing and returns the first call's result."""
         memory = validate(MemoryInput, {"subject": subject, "memory_type": memory_type, "topic": topic,
                                         "object": object, "attributes": attributes, "importance": importance})
         return self.create_memories(group_id, [memory], session_id=session_id,
-                                    reference_time=reference_time, source=source)[0]
+                                    reference_time=reference_time, source=source, request_id=request_id)[0]
 
     def create_memories(self, group_id: str, memories: Iterable[dict | MemoryInput], *,
                         session_id: str | None = None, reference_time: datetime | str | None = None,
-                        source: str = "api", extra: list[dict] | None = None) -> list[CreateResult]:
-        """Write many memories: one embedding batch and a few transactions. All are validated first."""
+                        source: str = "api", extra: list[dict] | None = None,
+                        request_id: str | None = None) -> list[CreateResult]:
+        """Write many memories: one embedding batch and a few transactions. All are validated first.
+        ``request_id``: an idempotency key (see create_memory)."""
+        from .builder.requests import validate_request_id
         group_id = validate_group_id(group_id)
+        request_id = validate_request_id(request_id)
         session_id = validate_optional_id(session_id, "session_id")
         items = []
         for i, m in enumerate(memories):
@@ -123,17 +131,21 @@ class MemoryGraph:
             return []
         self.ensure_schema()
         return self.writer.create(group_id, items, session_id=session_id,
-                                  reference_time=as_reference_time(reference_time), source=source, extra=extra)
+                                  reference_time=as_reference_time(reference_time), source=source, extra=extra,
+                                  request_id=request_id)
 
     def link_memories(self, group_id: str, source_memory_description: str, target_memory_description: str,
-                      relation_type: str, importance: float = 0.6) -> LinkResult:
-        """Find both memories by meaning and link them; causal edges go from cause to effect."""
+                      relation_type: str, importance: float = 0.6, *, request_id: str | None = None) -> LinkResult:
+        """Find both memories by meaning and link them; causal edges go from cause to effect.
+        ``request_id``: an idempotency key (see create_memory)."""
+        from .builder.requests import validate_request_id
         group_id = validate_group_id(group_id)
+        request_id = validate_request_id(request_id)
         link = validate(LinkInput, {"source_memory_description": source_memory_description,
                                     "target_memory_description": target_memory_description,
                                     "relation_type": relation_type, "importance": importance})
         self.ensure_schema()
-        return self.linker.link(group_id, link)
+        return self.linker.link(group_id, link, request_id=request_id)
 
     def link_memory_ids(self, group_id: str, source_id: str, target_id: str, relation_type: str,
                         importance: float = 0.6, *, discovered: bool = False, confidence: float = 1.0) -> LinkResult:
@@ -242,16 +254,18 @@ class MemoryGraph:
     # --- conversations (graphmem/ingest) -----------------------------------------------------
     def ingest(self, group_id: str, messages: list[dict] | None = None, text: str | None = None, *,
                session_id: str | None = None, reference_time: datetime | str | None = None,
-               extractor: Any = None) -> Any:
+               extractor: Any = None, request_id: str | None = None) -> Any:
         """Store turns as episodes, extract memories from them, queue what failed.
 
         ``messages``: [{role, content, speaker?, timestamp?, id?}] (or ``text``, split into chunks);
         ``extractor``: "rules", "llm", "none" or an object (default: llm when llm.base_url is set,
         else rules). Returns an ``IngestReport`` (episode and memory ids, links, jobs pending/failed).
+        ``request_id``: an idempotency key; the turns are stored once however often the call is
+        repeated with it, and a repeat finishes the extraction the first call left unfinished.
         """
         from .ingest.pipeline import ingestor_for
         return ingestor_for(self).ingest(group_id, messages, text, session_id=session_id,
-                                         reference_time=reference_time, extractor=extractor)
+                                         reference_time=reference_time, extractor=extractor, request_id=request_id)
 
     def retry_extractions(self, group_id: str | None = None, *, max_jobs: int = 100, force: bool = False,
                           include_failed: bool = False) -> Any:

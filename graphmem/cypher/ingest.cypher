@@ -155,6 +155,8 @@ CALL {
   MATCH (n:Topic {group_id: $group_id}) RETURN n
   UNION ALL
   MATCH (n:Object {group_id: $group_id}) RETURN n
+  UNION ALL
+  MATCH (n:WriteRequest {group_id: $group_id}) RETURN n
 }
 WITH n LIMIT $batch
 DETACH DELETE n
