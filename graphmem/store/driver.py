@@ -7,14 +7,16 @@ slower of them, not their sum.
 
 Faults: until a query has succeeded (and again after a connection failure) a call first checks
 that the server's port answers within ``neo4j.connect_check_timeout_s``, so a stopped server is
-reported at once; transient errors during a call (a lost connection, a leader switch, a
-deadlock) are retried for at most ``neo4j.retry_budget_s`` in all. A commit whose outcome is
+reported at once; a lost connection or an unavailable server during a call (a restart, a
+leader switch) is retried for at most ``neo4j.retry_budget_s`` in all, a live server's contention
+(deadlocks) for ``neo4j.contention_retry_s``. A commit whose outcome is
 unknown is never retried here: it raises ``WriteOutcomeUnknownError`` (graphmem's writes take a
 ``request_id`` that makes a retry safe).
 """
 from __future__ import annotations
 
 import logging
+import random
 import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -115,24 +117,26 @@ class Store:
         """``attempt()``, again after a transient error until ``neo4j.retry_budget_s`` is spent;
         connection failures become Neo4jUnavailableError, a lost commit WriteOutcomeUnknownError."""
         self.ensure_reachable()
-        deadline = time.monotonic() + self.settings.neo4j.retry_budget_s
+        start = time.monotonic()
         delay = RETRY_FIRST_DELAY_S
         while True:
             try:
                 result = attempt()
             except (neo4j_exc.Neo4jError, neo4j_exc.DriverError, OSError) as exc:
-                if isinstance(exc, (neo4j_exc.ServiceUnavailable, neo4j_exc.SessionExpired, OSError)):
+                unavailable = isinstance(exc, (neo4j_exc.ServiceUnavailable, neo4j_exc.SessionExpired, OSError))
+                if unavailable:
                     self._healthy = False
-                remaining = deadline - time.monotonic()
+                budget = self.settings.neo4j.retry_budget_s if unavailable else self.settings.neo4j.contention_retry_s
+                remaining = start + budget - time.monotonic()
                 retryable = not isinstance(exc, OSError) and exc.is_retryable()
                 if not retryable or remaining <= 0:
                     mapped = self._errors(exc)
                     if mapped is exc:
                         raise
                     raise mapped from exc
-                log.info("Neo4j at %s: %s; retrying in %.1f s", self.uri, exc.__class__.__name__,
-                         min(delay, remaining))
-                time.sleep(min(delay, remaining))
+                pause = min(delay * random.uniform(0.8, 1.2), remaining)   # jitter: contenders drift apart
+                log.info("Neo4j at %s: %s; retrying in %.1f s", self.uri, exc.__class__.__name__, pause)
+                time.sleep(pause)
                 delay = min(2 * delay, RETRY_MAX_DELAY_S)
                 continue
             self._healthy = True
