@@ -177,7 +177,7 @@ def server_stopped(scratch: Scratch, embedder: Any, *, say: Say = _quiet) -> dic
         say(f"  {name}: {r['error']} after {r['seconds']} s")
     env = {"NEO4J_URI": uri, "NEO4J_USER": scratch.settings.neo4j.user,
            "NEO4J_PASSWORD": scratch.settings.neo4j.password or ""}
-    for args in (["search", "-g", "x", "hello"], ["stats"], ["add", "-g", "x", "I", "fact", "like", "tea"]):
+    for args in (["search", "-g", "x", "hello"], ["stats"], ["add", "-g", "x", "-s", "I", "-t", "fact", "--topic", "like", "-o", "tea"]):
         r = run_cli(args, env)
         r["name"] = "cli graphmem " + " ".join(args)
         text = "\n".join(r["lines"])
@@ -205,13 +205,16 @@ def _memory(writer: int, i: int) -> dict:
             "object": f"item {writer}-{i}", "attributes": {"place": f"room {i % 7}", "时间": "2025-11-05"}}
 
 
+RETRY_PAUSE_S = 0.5      # a client's pause before it retries a failed write
+
+
 class _Writer(threading.Thread):
     """Creates its memories one by one with keys; on an unavailable server it waits and retries
-    the same key, with the same client, until ``deadline``."""
+    the same key, with the same client, until ``stop`` is set."""
 
-    def __init__(self, graph: Any, group: str, writer: int, count: int, deadline: float, keys: bool = True):
+    def __init__(self, graph: Any, group: str, writer: int, count: int, stop: threading.Event, keys: bool = True):
         super().__init__(name=f"faults-writer-{writer}", daemon=True)
-        self.graph, self.group, self.writer, self.count, self.deadline, self.keys = graph, group, writer, count, deadline, keys
+        self.graph, self.group, self.writer, self.count, self.stop, self.keys = graph, group, writer, count, stop, keys
         self.acked: dict[str, str] = {}          # key -> memory id
         self.errors: dict[str, int] = {}
         self.unknown = 0
@@ -222,7 +225,7 @@ class _Writer(threading.Thread):
         for i in range(self.count):
             key = f"w{self.writer}-{i}"
             tried = False
-            while time.monotonic() < self.deadline:
+            while not self.stop.is_set():
                 try:
                     result = self.graph.create_memory(self.group, **_memory(self.writer, i),
                                                       request_id=key if self.keys else None)
@@ -233,10 +236,10 @@ class _Writer(threading.Thread):
                     self.errors[type(exc).__name__] = self.errors.get(type(exc).__name__, 0) + 1
                     self.unknown += isinstance(exc, WriteOutcomeUnknownError)
                     tried = True
-                    time.sleep(0.2)
+                    time.sleep(RETRY_PAUSE_S)
                 except Exception as exc:  # noqa: BLE001 - anything else is a finding
                     self.escaped.append(f"{type(exc).__name__}: {exc}"[:300])
-                    time.sleep(0.2)
+                    time.sleep(RETRY_PAUSE_S)
                     tried = True
             else:
                 return
@@ -245,9 +248,9 @@ class _Writer(threading.Thread):
 class _Ingester(threading.Thread):
     """Ingests one turn per call with a key, retrying like _Writer."""
 
-    def __init__(self, graph: Any, group: str, count: int, deadline: float):
+    def __init__(self, graph: Any, group: str, count: int, stop: threading.Event):
         super().__init__(name="faults-ingester", daemon=True)
-        self.graph, self.group, self.count, self.deadline = graph, group, count, deadline
+        self.graph, self.group, self.count, self.stop = graph, group, count, stop
         self.acked: dict[str, list[str]] = {}    # key -> episode ids
         self.errors = 0
         self.escaped: list[str] = []
@@ -255,7 +258,7 @@ class _Ingester(threading.Thread):
     def run(self) -> None:
         for i in range(self.count):
             key = f"ingest-{i}"
-            while time.monotonic() < self.deadline:
+            while not self.stop.is_set():
                 try:
                     report = self.graph.ingest(self.group, [{"role": "user", "content": f"I visited museum {i} today."}],
                                                session_id=f"s-{i}", extractor="rules", request_id=key)
@@ -263,10 +266,10 @@ class _Ingester(threading.Thread):
                     break
                 except Neo4jUnavailableError:
                     self.errors += 1
-                    time.sleep(0.2)
+                    time.sleep(RETRY_PAUSE_S)
                 except Exception as exc:  # noqa: BLE001
                     self.escaped.append(f"{type(exc).__name__}: {exc}"[:300])
-                    time.sleep(0.2)
+                    time.sleep(RETRY_PAUSE_S)
             else:
                 return
 
@@ -308,11 +311,14 @@ def _check_writes(store: Any, group: str, writers: list[_Writer], ingester: _Ing
 
 
 def kill9_writes(scratch: Scratch, embedder: Any, *, writers: int = 3, per_writer: int = 40, kill_after: int = 30,
-                 ingests: int = 10, down_s: float = 1.0, timeout_s: float = 240.0, say: Say = _quiet) -> dict:
+                 ingests: int = 10, down_s: float = 1.0, finish_s: float = 90.0, timeout_s: float = 300.0,
+                 say: Say = _quiet) -> dict:
     """kill -9 of Neo4j while ``writers`` clients create memories (and one ingests turns) with keys;
-    restart; the clients retry with the same keys and finish with the same client objects."""
+    restart; the clients retry with the same keys and finish with the same client objects (they
+    are given ``finish_s`` after the restart)."""
     group = "faults-kill9"
     deadline = time.monotonic() + timeout_s
+    stop = threading.Event()
     graphs = [_graph(scratch.settings, embedder) for _ in range(writers + 1)]
     graphs[0].ensure_schema()
     # a client whose retry budget outlasts the restart: its call during the outage just takes longer
@@ -330,8 +336,8 @@ def kill9_writes(scratch: Scratch, embedder: Any, *, writers: int = 3, per_write
         except Exception as exc:  # noqa: BLE001
             patient_out["error"] = f"{type(exc).__name__}: {exc}"[:200]
         patient_out["seconds"] = round(time.monotonic() - t0, 1)
-    threads = [_Writer(graphs[i], group, i, per_writer, deadline) for i in range(writers)]
-    ingester = _Ingester(graphs[-1], f"{group}-ingest", ingests, deadline) if ingests else None
+    threads = [_Writer(graphs[i], group, i, per_writer, stop) for i in range(writers)]
+    ingester = _Ingester(graphs[-1], f"{group}-ingest", ingests, stop) if ingests else None
     for t in threads + ([ingester] if ingester else []):
         t.start()
     while sum(len(t.acked) for t in threads) < kill_after and time.monotonic() < deadline \
@@ -346,9 +352,12 @@ def kill9_writes(scratch: Scratch, embedder: Any, *, writers: int = 3, per_write
     time.sleep(down_s)
     took = scratch.start()
     say(f"restarted in {took:.1f} s")
+    finish_by = time.monotonic() + finish_s
+    for t in threads + ([ingester] if ingester else []) + [waiter]:
+        t.join(max(0.0, finish_by - time.monotonic()))
+    stop.set()
     for t in threads + ([ingester] if ingester else []):
-        t.join(max(0.0, deadline - time.monotonic()))
-    waiter.join(max(0.0, deadline - time.monotonic()))
+        t.join(30)
     recovered = time.monotonic() - t_kill
     check = _check_writes(graphs[0].store, group, threads, ingester)
     check["patient_call"] = patient_out

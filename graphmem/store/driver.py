@@ -111,6 +111,12 @@ class Store:
         if isinstance(exc, (neo4j_exc.ServiceUnavailable, neo4j_exc.SessionExpired, OSError)):
             return Neo4jUnavailableError(self.unreachable_message(
                 f"{exc.__class__.__name__} (retried for {self.settings.neo4j.retry_budget_s:g} s)"))
+        if isinstance(exc, neo4j_exc.TransientError):      # still busy or starting after the retries
+            code = (exc.code or type(exc).__name__).rsplit(".", 1)[-1]
+            return Neo4jUnavailableError(
+                f"Neo4j at {self.uri} could not serve the call ({code}) for "
+                f"{self.settings.neo4j.contention_retry_s:g} s: retry it later (with the same request_id "
+                f"for a write), or raise neo4j.contention_retry_s")
         return exc
 
     def _attempts(self, attempt: Callable[[], T]) -> T:
