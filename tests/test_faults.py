@@ -182,9 +182,9 @@ def test_lookalike_groups_never_see_each_other(graph):
 # --- a second server: killed, restarted, stopped --------------------------------------------------
 
 def test_kill9_during_keyed_writes_loses_and_duplicates_nothing(scratch, graph):
-    r = faults.kill9_writes(scratch, graph.embedder, writers=3, per_writer=12, kill_after=12, ingests=3,
+    r = faults.kill9_writes(scratch, graph.embedder, writers=3, per_writer=10, kill_after=10, ingests=3,
                             finish_s=60)
-    assert r["acknowledged_at_kill"] >= 12
+    assert r["acknowledged_at_kill"] >= 10
     assert r["clients_finished"], r                       # the same client objects finished after the restart
     assert r["lost"] == 0 and r["partial"] == 0 and r["duplicates"] == 0 and r["unacknowledged_in_db"] == 0
     assert r["episodes_lost"] == 0 and r["episodes_duplicated"] == 0 and r["ingests_acknowledged"] == 3

@@ -216,6 +216,7 @@ class _Writer(threading.Thread):
         super().__init__(name=f"faults-writer-{writer}", daemon=True)
         self.graph, self.group, self.writer, self.count, self.stop, self.keys = graph, group, writer, count, stop, keys
         self.acked: dict[str, str] = {}          # key -> memory id
+        self.acked_at: list[float] = []          # monotonic time of each acknowledgement
         self.errors: dict[str, int] = {}
         self.unknown = 0
         self.retried_keys = 0
@@ -230,6 +231,7 @@ class _Writer(threading.Thread):
                     result = self.graph.create_memory(self.group, **_memory(self.writer, i),
                                                       request_id=key if self.keys else None)
                     self.acked[key] = result.memory_id
+                    self.acked_at.append(time.monotonic())
                     self.retried_keys += tried
                     break
                 except Neo4jUnavailableError as exc:
@@ -351,8 +353,9 @@ def kill9_writes(scratch: Scratch, embedder: Any, *, writers: int = 3, per_write
     waiter.start()
     time.sleep(down_s)
     took = scratch.start()
+    restarted = time.monotonic()
     say(f"restarted in {took:.1f} s")
-    finish_by = time.monotonic() + finish_s
+    finish_by = restarted + finish_s
     for t in threads + ([ingester] if ingester else []) + [waiter]:
         t.join(max(0.0, finish_by - time.monotonic()))
     stop.set()
@@ -361,6 +364,9 @@ def kill9_writes(scratch: Scratch, embedder: Any, *, writers: int = 3, per_write
     recovered = time.monotonic() - t_kill
     check = _check_writes(graphs[0].store, group, threads, ingester)
     check["patient_call"] = patient_out
+    after = [t for w in threads for t in w.acked_at if t > restarted]
+    check["first_ack_after_restart_s"] = round(min(after) - restarted, 1) if after else None
+    check["writes_done_after_restart_s"] = round(max(after) - restarted, 1) if after else None
     for g in graphs + [patient]:
         g.close()
     finished = check["acknowledged"] == writers * per_writer and (ingester is None or len(ingester.acked) == ingests)
