@@ -16,7 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from graphmem.bench import faults
-from graphmem.errors import Neo4jUnavailableError, NotFoundError, ValidationError
+from graphmem.errors import Neo4jUnavailableError, NotFoundError, ValidationError, WriteOutcomeUnknownError
 from graphmem.server import MissingToolError
 from graphmem.store.admin import delete_group
 from graphmem.tools import dispatch
@@ -99,6 +99,35 @@ def test_dispatch_keys_a_write_by_its_tool_call_id(graph, group_id):
     reused_id = {**call, "function": {"name": "create_memory", "arguments": json.dumps(other_args)}}
     third = dispatch(graph, reused_id, group_id=group_id)       # a framework reusing ids: a different call
     assert third["success"] and third["memory_id"] != first["memory_id"]
+    assert _memories(graph, group_id) == 2
+
+
+class _LostAnswer:
+    """The real graph, except that the first write's answer is lost after it committed: what a
+    connection dropped during the commit does (the driver's IncompleteCommit)."""
+
+    def __init__(self, graph):
+        self.graph, self.lost = graph, 0
+
+    def create_memories(self, *args, **kwargs):
+        result = self.graph.create_memories(*args, **kwargs)
+        if not self.lost:
+            self.lost += 1
+            raise WriteOutcomeUnknownError("the connection was lost while the write was committing")
+        return result
+
+    def __getattr__(self, name):
+        return getattr(self.graph, name)
+
+
+def test_dispatch_retries_a_write_of_unknown_outcome_once_with_its_key(graph, group_id):
+    call = {"id": "call_lost", "function": {"name": "create_memory", "arguments": {
+        "subject": "I", "memory_type": "event", "topic": "book", "object": "a flight to Oslo"}}}
+    out = dispatch(_LostAnswer(graph), call, group_id=group_id)
+    assert out["success"] and _memories(graph, group_id) == 1         # applied once, answered once
+    no_id = {"function": call["function"]}
+    out = dispatch(_LostAnswer(graph), no_id, group_id=group_id)      # no key: not retried, the caller decides
+    assert out["success"] is False and out["error"] == "WriteOutcomeUnknownError"
     assert _memories(graph, group_id) == 2
 
 
