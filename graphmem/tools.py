@@ -333,7 +333,7 @@ def _search(graph: Any, args: dict, *, group_id: str, session_id: str | None, re
 
 def _update_importance(graph: Any, args: dict, *, group_id: str, session_id: str | None,
                        reference_time: Any) -> dict:
-    group_id = validate_group_id(group_id)
+    group_id = validate_group_id(group_id, existing=True)
     update = validate(UpdateImportanceInput, args)
     match: dict | None = None
     memory_id = update.memory_id

@@ -309,7 +309,7 @@ class Ingestor:
               include_failed: bool = False, progress: Progress | None = None) -> RetryReport:
         """Retry the jobs that are due (``force``: every pending one; ``include_failed``: failed ones too)."""
         if group_id is not None:
-            group_id = validate_group_id(group_id)
+            group_id = validate_group_id(group_id, existing=True)
         due = self.queue.due(group_id, limit=max_jobs, force=force, include_failed=include_failed)
         report = RetryReport()
         for i, (gid, job_id) in enumerate(due, 1):
