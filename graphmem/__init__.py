@@ -15,7 +15,8 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from .errors import (AmbiguousMatchError, ConfigError, ExtractionError, GraphmemError, Neo4jUnavailableError,
-                     NoMatchError, NotFoundError, SchemaMismatchError, ServerError, ValidationError)
+                     NoMatchError, NotFoundError, SchemaMismatchError, ServerError, ValidationError,
+                     WriteOutcomeUnknownError)
 
 _LAZY = {
     "MemoryGraph": "graph", "AsyncMemoryGraph": "graph",
@@ -27,7 +28,7 @@ _LAZY = {
 __all__ = ["MemoryGraph", "AsyncMemoryGraph", "TOOLS", "dispatch", "adispatch", "load_settings", "Settings",
            "MemoryType", "RelationType", "GraphmemError", "ConfigError", "ValidationError", "NotFoundError",
            "AmbiguousMatchError", "NoMatchError", "Neo4jUnavailableError", "SchemaMismatchError", "ServerError",
-           "ExtractionError"]
+           "ExtractionError", "WriteOutcomeUnknownError"]
 
 if TYPE_CHECKING:  # pragma: no cover
     from .config import Settings, load_settings
