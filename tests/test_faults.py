@@ -237,5 +237,6 @@ def test_a_stopped_server_fails_every_call_fast_in_one_line(scratch, graph):
         else:
             assert call["error"] == Neo4jUnavailableError.__name__ and scratch.uri in call["message"], call
             assert call["stderr"] == "", call             # no driver warnings on the terminal
+    assert r["background_stderr"] == ""                   # nor from background threads (access statistics)
     with pytest.raises(NotFoundError):                     # the session's own server is untouched
         graph.get_memory("t-untouched", "0" * 32)

@@ -168,13 +168,16 @@ def server_stopped(scratch: Scratch, embedder: Any, *, say: Say = _quiet) -> dic
                                                      group_id=group),
     }
     rows = []
-    for name, fn in calls.items():
-        r = _timed(fn)
-        r["name"] = name
-        r["held"] = (r["error"] is not None and "Neo4jUnavailable" in (r["error"] or "") and uri in (r["message"] or "")
-                     and r["seconds"] <= STOPPED_LIMIT_S and not r["stderr"].strip())
-        rows.append(r)
-        say(f"  {name}: {r['error']} after {r['seconds']} s")
+    background = io.StringIO()       # what reaches the terminal between the calls (background threads)
+    with redirect_stderr(background):
+        for name, fn in calls.items():
+            r = _timed(fn)
+            r["name"] = name
+            r["held"] = (r["error"] is not None and "Neo4jUnavailable" in (r["error"] or "")
+                         and uri in (r["message"] or "") and r["seconds"] <= STOPPED_LIMIT_S and not r["stderr"].strip())
+            rows.append(r)
+            say(f"  {name}: {r['error']} after {r['seconds']} s")
+        graph.close()
     env = {"NEO4J_URI": uri, "NEO4J_USER": scratch.settings.neo4j.user,
            "NEO4J_PASSWORD": scratch.settings.neo4j.password or ""}
     for args in (["search", "-g", "x", "hello"], ["stats"], ["add", "-g", "x", "-s", "I", "-t", "fact", "--topic", "like", "-o", "tea"]):
@@ -185,8 +188,8 @@ def server_stopped(scratch: Scratch, embedder: Any, *, say: Say = _quiet) -> dic
                      and r["seconds"] <= STOPPED_LIMIT_S)
         rows.append(r)
         say(f"  {r['name']}: exit {r['exit_code']} after {r['seconds']} s: {text[:160]}")
-    graph.close()
-    return {"scenario": "server_stopped", "calls": rows, "held": all(r["held"] for r in rows),
+    return {"scenario": "server_stopped", "calls": rows, "background_stderr": background.getvalue()[:2000],
+            "held": all(r["held"] for r in rows) and not background.getvalue().strip(),
             "max_seconds": max(r["seconds"] for r in rows), "limit_s": STOPPED_LIMIT_S}
 
 
