@@ -326,9 +326,6 @@ def kill9_writes(scratch: Scratch, embedder: Any, *, writers: int = 3, per_write
     stop = threading.Event()
     graphs = [_graph(scratch.settings, embedder) for _ in range(writers + 1)]
     graphs[0].ensure_schema()
-    # the schema of a database in use was checkpointed long ago: its indexes are not rebuilt by the
-    # recovery after the kill, only the writes since are replayed
-    graphs[0].store.run_text("CALL db.checkpoint()", write=True)
     # a client whose retry budget outlasts the restart: its call during the outage just takes longer
     patient_settings = scratch.settings.model_copy(deep=True)
     patient_settings.neo4j.retry_budget_s = timeout_s
