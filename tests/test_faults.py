@@ -221,6 +221,7 @@ def test_kill9_during_keyed_writes_loses_and_duplicates_nothing(scratch, graph):
     assert "memory_id" in r["patient_call"], r["patient_call"]     # a restart within the budget is retried
 
 
+@pytest.mark.slow
 def test_restart_under_load_clients_recover(scratch, graph, slow_only):
     r = faults.restart_under_load(scratch, graph.embedder, clients=3, timeout_s=120)
     assert r["held"], r
