@@ -11,11 +11,17 @@ when first used.
 """
 from __future__ import annotations
 
+import logging
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from .errors import (AmbiguousMatchError, ConfigError, ExtractionError, GraphmemError, Neo4jUnavailableError,
-                     NoMatchError, NotFoundError, SchemaMismatchError, ServerError, ValidationError)
+                     NoMatchError, NotFoundError, SchemaMismatchError, ServerError, ValidationError,
+                     WriteOutcomeUnknownError)
+
+# A library logs, the application decides where logs go: without a handler of its own a warning from
+# a background thread (access statistics while the server is down) would reach the terminal.
+logging.getLogger("graphmem").addHandler(logging.NullHandler())
 
 _LAZY = {
     "MemoryGraph": "graph", "AsyncMemoryGraph": "graph",
@@ -27,7 +33,7 @@ _LAZY = {
 __all__ = ["MemoryGraph", "AsyncMemoryGraph", "TOOLS", "dispatch", "adispatch", "load_settings", "Settings",
            "MemoryType", "RelationType", "GraphmemError", "ConfigError", "ValidationError", "NotFoundError",
            "AmbiguousMatchError", "NoMatchError", "Neo4jUnavailableError", "SchemaMismatchError", "ServerError",
-           "ExtractionError"]
+           "ExtractionError", "WriteOutcomeUnknownError"]
 
 if TYPE_CHECKING:  # pragma: no cover
     from .config import Settings, load_settings

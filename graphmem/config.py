@@ -39,6 +39,15 @@ class Neo4jSettings(_Section):
     database: str = "neo4j"
     connection_timeout_s: float = 10.0
     max_connection_pool_size: int = 50
+    # before the first query after a failure (or the first ever), the server's port must answer a
+    # TCP connect within this many seconds, else the call fails at once naming the URI
+    connect_check_timeout_s: float = Field(2.0, gt=0, le=60)
+    # a call retries a lost connection or an unavailable server (restart, leader switch) for at most
+    # this many seconds in all, then raises; 0 means one attempt
+    retry_budget_s: float = Field(4.0, ge=0, le=600)
+    # a server that answers but reports contention (deadlock, lock timeout) is retried for this long
+    # in all: concurrent writers to one subject outlast a few seconds on a busy machine
+    contention_retry_s: float = Field(30.0, ge=0, le=600)
 
 
 class ServerSettings(_Section):

@@ -55,6 +55,13 @@ class Neo4jUnavailableError(GraphmemError):
     """The Neo4j server cannot be reached or refused the credentials."""
 
 
+class WriteOutcomeUnknownError(Neo4jUnavailableError):
+    """The connection was lost while a write was committing: it may or may not have been applied.
+
+    Retrying with the same ``request_id`` applies it exactly once (the first result is returned
+    if it had been applied)."""
+
+
 class SchemaMismatchError(GraphmemError):
     """The database was initialised for another embedding model or schema version."""
 

@@ -76,6 +76,7 @@ class MemoryGraph:
             return
         with self._schema_lock:
             if not self._schema_checked:
+                self.store.ensure_reachable()    # a stopped server fails now, before the model loads
                 # missing, or from an older graphmem: create what is missing (never drops anything)
                 if not is_current(check_compatible(self.store, self.embedder.name, self.embedder.dimension)):
                     install_schema(self.store, self.embedder.name, self.embedder.dimension)
@@ -85,18 +86,26 @@ class MemoryGraph:
     def create_memory(self, group_id: str, subject: str, memory_type: str | MemoryType, topic: str,
                       object: str | None = None, attributes: dict[str, str] | None = None,
                       importance: float = 0.5, *, session_id: str | None = None,
-                      reference_time: datetime | str | None = None, source: str = "api") -> CreateResult:
-        """Write one memory in one transaction and say which concept nodes were reused and why."""
+                      reference_time: datetime | str | None = None, source: str = "api",
+                      request_id: str | None = None) -> CreateResult:
+        """Write one memory in one transaction and say which concept nodes were reused and why.
+
+        ``request_id``: an idempotency key; a call repeated with it (after a lost answer) writes
+        nothing and returns the first call's result."""
         memory = validate(MemoryInput, {"subject": subject, "memory_type": memory_type, "topic": topic,
                                         "object": object, "attributes": attributes, "importance": importance})
         return self.create_memories(group_id, [memory], session_id=session_id,
-                                    reference_time=reference_time, source=source)[0]
+                                    reference_time=reference_time, source=source, request_id=request_id)[0]
 
     def create_memories(self, group_id: str, memories: Iterable[dict | MemoryInput], *,
                         session_id: str | None = None, reference_time: datetime | str | None = None,
-                        source: str = "api", extra: list[dict] | None = None) -> list[CreateResult]:
-        """Write many memories: one embedding batch and a few transactions. All are validated first."""
+                        source: str = "api", extra: list[dict] | None = None,
+                        request_id: str | None = None) -> list[CreateResult]:
+        """Write many memories: one embedding batch and a few transactions. All are validated first.
+        ``request_id``: an idempotency key (see create_memory)."""
+        from .builder.requests import validate_request_id
         group_id = validate_group_id(group_id)
+        request_id = validate_request_id(request_id)
         session_id = validate_optional_id(session_id, "session_id")
         items = []
         for i, m in enumerate(memories):
@@ -109,17 +118,21 @@ class MemoryGraph:
             return []
         self.ensure_schema()
         return self.writer.create(group_id, items, session_id=session_id,
-                                  reference_time=as_reference_time(reference_time), source=source, extra=extra)
+                                  reference_time=as_reference_time(reference_time), source=source, extra=extra,
+                                  request_id=request_id)
 
     def link_memories(self, group_id: str, source_memory_description: str, target_memory_description: str,
-                      relation_type: str, importance: float = 0.6) -> LinkResult:
-        """Find both memories by meaning and link them; causal edges go from cause to effect."""
+                      relation_type: str, importance: float = 0.6, *, request_id: str | None = None) -> LinkResult:
+        """Find both memories by meaning and link them; causal edges go from cause to effect.
+        ``request_id``: an idempotency key (see create_memory)."""
+        from .builder.requests import validate_request_id
         group_id = validate_group_id(group_id)
+        request_id = validate_request_id(request_id)
         link = validate(LinkInput, {"source_memory_description": source_memory_description,
                                     "target_memory_description": target_memory_description,
                                     "relation_type": relation_type, "importance": importance})
         self.ensure_schema()
-        return self.linker.link(group_id, link)
+        return self.linker.link(group_id, link, request_id=request_id)
 
     def link_memory_ids(self, group_id: str, source_id: str, target_id: str, relation_type: str,
                         importance: float = 0.6, *, discovered: bool = False, confidence: float = 1.0) -> LinkResult:
@@ -131,7 +144,7 @@ class MemoryGraph:
                                       confidence=confidence)
 
     def update_memory_importance(self, group_id: str, memory_id: str, importance: float) -> dict:
-        group_id = validate_group_id(group_id)
+        group_id = validate_group_id(group_id, existing=True)
         memory_id = validate_optional_id(memory_id, "memory_id")
         try:
             value = _importance(importance)
@@ -152,7 +165,7 @@ class MemoryGraph:
         return self._set_status(group_id, memory_id, None)
 
     def _set_status(self, group_id: str, memory_id: str, status: MemoryStatus | None) -> dict:
-        group_id = validate_group_id(group_id)
+        group_id = validate_group_id(group_id, existing=True)
         rows = self.store.write("set_status", group_id=group_id, id=memory_id,
                                 status=status.value if status else None,
                                 now=datetime.now(timezone.utc).isoformat())
@@ -162,12 +175,12 @@ class MemoryGraph:
 
     # --- reading back ---------------------------------------------------------------------
     def get_memory(self, group_id: str, memory_id: str) -> MemoryRecord:
-        group_id = validate_group_id(group_id)
+        group_id = validate_group_id(group_id, existing=True)
         return _record(memory_row(self.store, group_id, memory_id))
 
     def list_memories(self, group_id: str, *, status: str | None = None, memory_type: str | None = None,
                       limit: int = 50, offset: int = 0) -> list[MemoryRecord]:
-        group_id = validate_group_id(group_id)
+        group_id = validate_group_id(group_id, existing=True)
         if status is not None and status not in {s.value for s in MemoryStatus}:
             raise ValidationError(f"status: must be one of staged, consolidated, archived", field="status",
                                   allowed=[s.value for s in MemoryStatus])
@@ -187,14 +200,14 @@ class MemoryGraph:
                         time_range: dict | None = None, max_results: int = 10, expand_depth: int = 1,
                         mode: str | None = None, relation_filters: list[str] | None = None,
                         subject: str | None = None, include_archived: bool = False,
-                        reference_time: datetime | str | None = None, profile: str = "default") -> Any:
+                        reference_time: datetime | str | None = None, profile: str | None = "default") -> Any:
         """Hybrid seeds, Cypher BFS expansion, weighted score (seed 004 §4.4, §5.2).
 
         Returns a ``SearchResponse``: the plan (depth, relation filters, time range and why),
         and results best first, each with its score, the parts of the score, its distance
         from a direct match, the path that reached it and the episodes it came from.
         """
-        group_id = validate_group_id(group_id)
+        group_id = validate_group_id(group_id, existing=True)
         inp = validate(SearchInput, {"query": query, "memory_types": memory_types, "time_range": time_range,
                                      "max_results": max_results, "expand_depth": expand_depth,
                                      "mode": mode or self.settings.retrieval.default_mode,
@@ -217,21 +230,23 @@ class MemoryGraph:
         group, or all)."""
         from .ingest.jobs import job_counts
         from .retriever.stats import graph_stats
-        group = None if group_id is None else validate_group_id(group_id)
+        group = None if group_id is None else validate_group_id(group_id, existing=True)
         return {**graph_stats(self.store, group), "extraction_jobs": job_counts(self.store, group)}
 
     # --- conversations (graphmem/ingest) -----------------------------------------------------
     def ingest(self, group_id: str, messages: list[dict] | None = None, text: str | None = None, *,
                session_id: str | None = None, reference_time: datetime | str | None = None,
-               extractor: Any = None) -> Any:
+               extractor: Any = None, request_id: str | None = None) -> Any:
         """Store turns as episodes, extract memories from them, queue what failed.
 
         ``messages``: [{role, content, speaker?, timestamp?, id?}] (or ``text``, split into chunks);
         ``extractor``: "rules", "llm", "none" or an object (default: llm when llm.base_url is set,
         else rules). Returns an ``IngestReport`` (episode and memory ids, links, jobs pending/failed).
+        ``request_id``: an idempotency key; the turns are stored once however often the call is
+        repeated with it, and a repeat finishes the extraction the first call left unfinished.
         """
         return self.ingestor.ingest(group_id, messages, text, session_id=session_id,
-                                    reference_time=reference_time, extractor=extractor)
+                                    reference_time=reference_time, extractor=extractor, request_id=request_id)
 
     def retry_extractions(self, group_id: str | None = None, *, max_jobs: int = 100, force: bool = False,
                           include_failed: bool = False) -> Any:

@@ -16,6 +16,7 @@ the field, the allowed values or the candidate memories, so the model can correc
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 import math
@@ -25,7 +26,7 @@ from typing import Any
 from pydantic import field_validator, model_validator
 
 from .embed import embed_query
-from .errors import AmbiguousMatchError, GraphmemError, ValidationError
+from .errors import AmbiguousMatchError, GraphmemError, ValidationError, WriteOutcomeUnknownError
 from .types import (MAX_ATTRIBUTES, MAX_ID, MAX_KEY, MAX_NAME, MAX_QUERY, MAX_TEXT, MAX_VALUE, MEMORY_TYPE_VALUES,
                     RELATION_TYPE_VALUES, LinkInput, MemoryInput, SearchInput, _clean, _importance, _Input,
                     validate, validate_group_id)
@@ -254,6 +255,11 @@ def dispatch(graph: Any, tool_call: Any, *, group_id: str, session_id: str | Non
 
     Returns the result as a JSON-serialisable dict with ``success``; never raises for anything
     the model or the data did wrong (``success: false`` with ``error`` and ``message`` instead).
+
+    A write (create_memory, link_memories) from a tool call that has an id gets an idempotency key
+    derived from that id and its arguments: the same call dispatched twice writes once, and a
+    write whose commit outcome was unknown (the connection dropped while committing) is retried
+    once with that key.
     """
     graph = getattr(graph, "sync", graph)
     name: str | None = None
@@ -265,7 +271,16 @@ def dispatch(graph: Any, tool_call: Any, *, group_id: str, session_id: str | Non
             out = {"success": False, "error": "UnknownTool", "field": "name", "allowed": list(_HANDLERS),
                    "message": f"there is no tool {name[:80]!r}; use one of {', '.join(_HANDLERS)}"}
         else:
-            out = handler(graph, args, group_id=group_id, session_id=session_id, reference_time=reference_time)
+            kwargs = dict(group_id=group_id, session_id=session_id, reference_time=reference_time)
+            if name in _KEYED and call_id:
+                kwargs["request_id"] = tool_request_id(call_id, name, args)
+            try:
+                out = handler(graph, args, **kwargs)
+            except WriteOutcomeUnknownError:
+                if "request_id" not in kwargs:
+                    raise           # without a key a second attempt could write twice: the caller decides
+                log.info("tool call %s: commit outcome unknown; retrying once with its request_id", name)
+                out = handler(graph, args, **kwargs)
     except Exception as exc:  # noqa: BLE001 - the model gets a readable error, never a traceback
         if not isinstance(exc, (GraphmemError, NotImplementedError)):
             log.exception("tool call %s failed", name)
@@ -282,22 +297,33 @@ async def adispatch(graph: Any, tool_call: Any, *, group_id: str, session_id: st
                                    reference_time=reference_time)
 
 
-def _create(graph: Any, args: dict, *, group_id: str, session_id: str | None, reference_time: Any) -> dict:
+def tool_request_id(call_id: str, name: str, args: dict) -> str:
+    """The idempotency key of a tool call: its id and what it asks (a framework that reuses ids such
+    as "call_0" for different calls gets different keys)."""
+    text = json.dumps([call_id, name, args], sort_keys=True, ensure_ascii=False, default=str)
+    return "tool:" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:40]
+
+
+def _create(graph: Any, args: dict, *, group_id: str, session_id: str | None, reference_time: Any,
+            request_id: str | None = None) -> dict:
     memory = validate(MemoryInput, args)
+    keyed = {} if request_id is None else {"request_id": request_id}
     result = graph.create_memories(group_id, [memory], session_id=session_id, reference_time=reference_time,
-                                   source="tool")[0]
+                                   source="tool", **keyed)[0]
     return {"tool": "create_memory", **result.model_dump(mode="json")}
 
 
-def _link(graph: Any, args: dict, *, group_id: str, session_id: str | None, reference_time: Any) -> dict:
+def _link(graph: Any, args: dict, *, group_id: str, session_id: str | None, reference_time: Any,
+          request_id: str | None = None) -> dict:
     link = validate(LinkInput, args)
+    keyed = {} if request_id is None else {"request_id": request_id}
     result = graph.link_memories(group_id, link.source_memory_description, link.target_memory_description,
-                                 link.relation_type, link.importance)
+                                 link.relation_type, link.importance, **keyed)
     return {"tool": "link_memories", **result.model_dump(mode="json")}
 
 
 def _search(graph: Any, args: dict, *, group_id: str, session_id: str | None, reference_time: Any) -> dict:
-    validate_group_id(group_id)
+    validate_group_id(group_id, existing=True)
     validate(SearchInput, args)
     found = graph.search_memories(group_id, **args, reference_time=reference_time)
     found = _jsonable(found)
@@ -308,7 +334,7 @@ def _search(graph: Any, args: dict, *, group_id: str, session_id: str | None, re
 
 def _update_importance(graph: Any, args: dict, *, group_id: str, session_id: str | None,
                        reference_time: Any) -> dict:
-    group_id = validate_group_id(group_id)
+    group_id = validate_group_id(group_id, existing=True)
     update = validate(UpdateImportanceInput, args)
     match: dict | None = None
     memory_id = update.memory_id
@@ -324,6 +350,7 @@ def _update_importance(graph: Any, args: dict, *, group_id: str, session_id: str
     return out
 
 
+_KEYED = {"create_memory", "link_memories"}       # tools that write: keyed by their call id
 _HANDLERS = {"create_memory": _create, "link_memories": _link, "search_memories": _search,
              "update_memory_importance": _update_importance}
 

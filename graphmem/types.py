@@ -234,6 +234,11 @@ class SearchInput(_Input):
     def _q(cls, v: Any) -> str:
         return _clean(v, "query", MAX_QUERY)
 
+    @field_validator("profile", mode="before")
+    @classmethod
+    def _profile(cls, v: Any) -> Any:
+        return "default" if v is None else v        # None means the default, as everywhere in the API
+
     @field_validator("memory_types", mode="before")
     @classmethod
     def _types(cls, v: Any) -> list[MemoryType] | None:
@@ -290,11 +295,56 @@ def validate(model: type[M], data: Any) -> M:
         raise return_error from None
 
 
-def validate_group_id(group_id: Any) -> str:
+GROUP_ID_PUNCTUATION = "_-.:@"
+GROUP_ID_RULE = (f"1-{MAX_ID} characters, each a letter (any script, e.g. 小明), a digit or one of "
+                 f"{' '.join(GROUP_ID_PUNCTUATION)}; no spaces or control characters; in Unicode NFC form")
+
+
+def group_id_problem(group_id: Any) -> str | None:
+    """Why ``group_id`` is not a tenant id (see GROUP_ID_RULE), or None when it is one.
+
+    A tenant id is an identifier, checked and never rewritten: "alice " is refused rather than
+    silently becoming "alice" (two callers' tenants would merge)."""
+    if not isinstance(group_id, str):
+        return "must be a string"
+    if not group_id:
+        return "must not be empty"
+    if len(group_id) > MAX_ID:
+        return f"must be at most {MAX_ID} characters (got {len(group_id)})"
+    for i, ch in enumerate(group_id):
+        category = unicodedata.category(ch)
+        # letters, digits, and the combining marks some scripts' letters need (e.g. Devanagari)
+        if category[0] == "L" or category == "Nd" or (category[0] == "M" and i > 0) or ch in GROUP_ID_PUNCTUATION:
+            continue
+        what = ("whitespace" if ch.isspace() else "a control character" if category in ("Cc", "Cf", "Cs")
+                else f"the character {ch!r}")
+        return f"contains {what} at position {i}"
+    if not unicodedata.is_normalized("NFC", group_id):
+        return "is not in Unicode NFC form (normalise it before use)"
+    return None
+
+
+def validate_group_id(group_id: Any, *, existing: bool = False) -> str:
+    """``group_id`` unchanged when it follows GROUP_ID_RULE, else a ValidationError naming the rule.
+
+    ``existing``: the call reads or changes what a group already holds, so an id written before
+    the rule existed (any non-empty string without control characters or surrounding spaces,
+    which is what was stored then) is accepted too; new data needs a conforming id."""
+    problem = group_id_problem(group_id)
+    if problem is not None and existing and isinstance(group_id, str) and _legacy_group_id(group_id):
+        return group_id
+    if problem is not None:
+        shown = repr(group_id)[:80] if isinstance(group_id, str) else type(group_id).__name__
+        raise ValidationError(f"group_id: {shown} {problem}; a group id is {GROUP_ID_RULE}",
+                              field="group_id")
+    return group_id
+
+
+def _legacy_group_id(group_id: str) -> bool:
     try:
-        return _clean(group_id, "group_id", MAX_ID)
-    except ValueError as exc:
-        raise ValidationError(f"group_id: {exc}", field="group_id") from None
+        return _clean(group_id, "group_id", MAX_ID) == group_id
+    except ValueError:
+        return False
 
 
 def validate_optional_id(value: Any, field: str) -> str | None:

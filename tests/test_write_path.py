@@ -25,8 +25,10 @@ def call(graph, group_id, name, reference_time=REF, **arguments):
 
 
 def counts(driver, group_id) -> dict[str, int]:
+    """Nodes of the memory graph by label (not the :WriteRequest keys dispatch stores for tool calls with an id)."""
     rows, _, _ = driver.execute_query(
-        "MATCH (n) WHERE n.group_id = $g RETURN labels(n)[0] AS label, count(*) AS n", g=group_id)
+        "MATCH (n) WHERE n.group_id = $g AND NOT n:WriteRequest RETURN labels(n)[0] AS label, count(*) AS n",
+        g=group_id)
     return {r["label"]: r["n"] for r in rows}
 
 

@@ -12,6 +12,7 @@ from ..embed import Embedder
 from ..store.driver import Store, tx_run
 from ..timeparse import is_time_key, normalize_time
 from ..types import CreateResult, MemoryInput, MemoryStatus, normalize_name
+from .requests import claim, finish, fingerprint, stored
 from .resolve import Concept, ConceptResolver
 
 WRITE_CHUNK = 250   # memories per transaction in a batch; each memory is whole in one transaction
@@ -93,30 +94,55 @@ class MemoryWriter:
 
     def create(self, group_id: str, memories: list[MemoryInput], *, session_id: str | None,
                reference_time: datetime, source: str, status: MemoryStatus = MemoryStatus.STAGED,
-               extra: list[dict] | None = None) -> list[CreateResult]:
+               extra: list[dict] | None = None, request_id: str | None = None) -> list[CreateResult]:
         """Write ``memories``: each whole in one transaction, WRITE_CHUNK of them per transaction.
 
         A batch is embedded chunk by chunk in a background thread while the chunks before are
         written, so the model and Neo4j work at the same time; a text is embedded once per call.
         If a transaction fails, the chunks before it stay written (each memory whole) and the
-        error is raised.
+        error is raised. With a ``request_id`` each chunk's transaction also stores its results
+        under the key (``<request_id>``, then ``<request_id>#1``, ...): a retry of the call writes only
+        the chunks that were not written and returns the first results for the others.
         """
         prepared = [prepare(m, reference_time) for m in memories]
         now = datetime.now(timezone.utc).isoformat()
         extras = extra or [{}] * len(prepared)
         chunks = [prepared[i:i + WRITE_CHUNK] for i in range(0, len(prepared), WRITE_CHUNK)]
         offsets = range(0, len(prepared), WRITE_CHUNK)
-        results: list[dict] = []
+        results: list[CreateResult] = []
 
-        def write(chunk: list[Prepared], offset: int) -> list[dict]:
+        def key_of(offset: int) -> tuple[str | None, str | None]:
+            if request_id is None:
+                return None, None
+            key = request_id if offset == 0 else f"{request_id}#{offset // WRITE_CHUNK}"
+            chunk = prepared[offset:offset + WRITE_CHUNK]
+            return key, fingerprint("create_memories", [[p.memory.model_dump(mode="json") for p in chunk], session_id])
+
+        def write(chunk: list[Prepared], offset: int) -> list[CreateResult]:
+            key, digest = key_of(offset)
+
             def work(tx):
+                if key is not None:
+                    claimed, done = claim(tx, group_id, key, "create_memories", digest)
+                    if not claimed:
+                        return [CreateResult.model_validate(r) for r in done]
                 # resolution reads inside the write transaction: one session, and a retried
                 # transaction (deadlock, leader switch) resolves again against what is there now
                 self.resolver.resolve(group_id, [(p.memory.memory_type, p.concepts) for p in chunk], tx=tx)
                 rows = [self._row(p, session_id, reference_time, source, status, now, extras[offset + i])
                         for i, p in enumerate(chunk)]
-                return tx_run(tx, "create_memories", group_id=group_id, rows=rows)
+                by_id = {r["memory_id"]: r for r in tx_run(tx, "create_memories", group_id=group_id, rows=rows)}
+                out = [self._result(p, by_id[p.id], status) for p in chunk]
+                if key is not None:
+                    finish(tx, group_id, key, [r.model_dump(mode="json") for r in out])
+                return out
             return self.store.transaction(work)
+
+        if len(chunks) == 1 and request_id is not None:
+            key, digest = key_of(0)
+            done = stored(self.store, group_id, key, "create_memories", digest)
+            if done is not None:          # applied before: nothing to embed or write
+                return [CreateResult.model_validate(r) for r in done]
 
         vectors: dict[str, list[float]] = {}     # text or name -> vector, for the whole call
         if len(chunks) == 1:
@@ -133,8 +159,7 @@ class MemoryWriter:
             finally:
                 for future in pending:
                     future.cancel()
-        by_id = {r["memory_id"]: r for r in results}
-        return [self._result(p, by_id[p.id], status) for p in prepared]
+        return results
 
     @property
     def _pool(self) -> ThreadPoolExecutor:

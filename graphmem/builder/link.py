@@ -12,11 +12,12 @@ from datetime import datetime, timezone
 
 from ..embed import Embedder, embed_query
 from ..errors import AmbiguousMatchError, NoMatchError, NotFoundError, ValidationError
-from ..store.driver import Store
+from ..store.driver import Store, tx_run
 from ..store.fulltext import group_query
 from ..store.vector import group_topk
 from ..textsim import overlap
 from ..types import EdgeType, LinkInput, LinkResult
+from .requests import claim, finish, fingerprint, stored
 
 MIN_SCORE = 0.25      # below this match score nothing counts as a match
 AMBIGUITY_MARGIN = 0.02
@@ -76,7 +77,11 @@ class MemoryLinker:
         return best
 
     def link(self, group_id: str, link: LinkInput, *, discovered: bool = False,
-             confidence: float = 1.0) -> LinkResult:
+             confidence: float = 1.0, request_id: str | None = None) -> LinkResult:
+        if request_id is not None:
+            done = stored(self.store, group_id, request_id, "link_memories", _digest(link))
+            if done is not None:          # applied before: the first answer, nothing searched or written
+                return LinkResult.model_validate(done)
         src_emb, dst_emb = embed_query(self.embedder, [link.source_memory_description,
                                                       link.target_memory_description])
         source = self.pick(group_id, link.source_memory_description, "source_memory_description", src_emb)
@@ -85,7 +90,8 @@ class MemoryLinker:
             raise ValidationError("source and target descriptions match the same memory "
                                   f"({source['text']!r}); a memory cannot be linked to itself",
                                   field="target_memory_description")
-        return self.link_ids(group_id, source, target, link, discovered=discovered, confidence=confidence)
+        return self.link_ids(group_id, source, target, link, discovered=discovered, confidence=confidence,
+                             request_id=request_id)
 
     def link_by_id(self, group_id: str, source_id: str, target_id: str, link: LinkInput, *,
                    discovered: bool = False, confidence: float = 1.0) -> LinkResult:
@@ -96,17 +102,38 @@ class MemoryLinker:
         return self.link_ids(group_id, source, target, link, discovered=discovered, confidence=confidence)
 
     def link_ids(self, group_id: str, source: dict, target: dict, link: LinkInput, *,
-                 discovered: bool = False, confidence: float = 1.0) -> LinkResult:
+                 discovered: bool = False, confidence: float = 1.0, request_id: str | None = None) -> LinkResult:
         edge_type = link.relation_type.edge_type
-        rows = self.store.write("link_causality" if edge_type is EdgeType.CAUSALITY else "link_reference",
-                                group_id=group_id, source_id=source["id"], target_id=target["id"],
-                                relation=link.relation_type.value, importance=link.importance,
-                                discovered=discovered, confidence=confidence,
-                                now=datetime.now(timezone.utc).isoformat())
-        if not rows:
-            raise NoMatchError("one of the memories disappeared before the link was written; try again")
+        query = "link_causality" if edge_type is EdgeType.CAUSALITY else "link_reference"
+        params = dict(group_id=group_id, source_id=source["id"], target_id=target["id"],
+                      relation=link.relation_type.value, importance=link.importance, discovered=discovered,
+                      confidence=confidence, now=datetime.now(timezone.utc).isoformat())
         causal = edge_type is EdgeType.CAUSALITY
-        return LinkResult(source_id=source["id"], target_id=target["id"], source_text=source["text"],
-                          target_text=target["text"], edge_type=edge_type, relation=link.relation_type,
-                          cause_id=source["id"] if causal else None, effect_id=target["id"] if causal else None,
-                          source_score=source.get("score", 1.0), target_score=target.get("score", 1.0))
+        result = LinkResult(source_id=source["id"], target_id=target["id"], source_text=source["text"],
+                            target_text=target["text"], edge_type=edge_type, relation=link.relation_type,
+                            cause_id=source["id"] if causal else None, effect_id=target["id"] if causal else None,
+                            source_score=source.get("score", 1.0), target_score=target.get("score", 1.0))
+        if request_id is None:
+            rows = self.store.write(query, **params)
+        else:
+            def work(tx) -> list:
+                claimed, done = claim(tx, group_id, request_id, "link_memories", _digest(link))
+                if not claimed:
+                    return [done]
+                found = tx_run(tx, query, **params)
+                if not found:                    # nothing written: the key is released with the rollback
+                    raise NoMatchError(_GONE)
+                finish(tx, group_id, request_id, result.model_dump(mode="json"))
+                return [None]
+            done = self.store.transaction(work)[0]
+            return result if done is None else LinkResult.model_validate(done)
+        if not rows:
+            raise NoMatchError(_GONE)
+        return result
+
+
+_GONE = "one of the memories disappeared before the link was written; try again"
+
+
+def _digest(link: LinkInput) -> str:
+    return fingerprint("link_memories", link.model_dump(mode="json"))

@@ -28,9 +28,8 @@ def run_app(app: typer.Typer) -> None:
     except typer.Abort:
         err_console.print("aborted")
         sys.exit(1)
-    except Exception as exc:  # click usage errors
-        import click
-        if isinstance(exc, click.ClickException):
+    except Exception as exc:  # click usage errors (typer may carry its own copy of click: duck-typed)
+        if callable(getattr(exc, "show", None)) and isinstance(getattr(exc, "exit_code", None), int):
             exc.show()
             sys.exit(exc.exit_code)
         raise

@@ -285,3 +285,65 @@ def madial(
             raise ValidationError(f"{directory}: no {name} there; give the MADial-Bench folder "
                                   f"(e.g. ../shared/bench/madial_dev)", field="directory")
     _retrieval_bench("madial", directory, limit, max_results, as_json, cache, extractor, profile, config, lang=lang)
+
+
+@app.command("faults")
+def faults(
+    fuzz_calls: int = typer.Option(10_000, "--fuzz", min=0, help="Fuzzed tool calls sent through dispatch."),
+    cross_ops: int = typer.Option(1_000, "--cross", min=0, help="Random operations among look-alike groups."),
+    writers: int = typer.Option(3, "--writers", min=1, help="Concurrent writers during the kill -9."),
+    per_writer: int = typer.Option(60, "--per-writer", min=3, help="Memories each writer creates."),
+    as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+    config: Optional[str] = ConfigOption,
+) -> None:
+    """Fault injection on a throw-away local Neo4j this command starts (Java 17+; the jars come from
+    the usual cache) and deletes afterwards; the configured database is never touched.
+
+    Tries: kill -9 of Neo4j during keyed concurrent creates and ingests, then a restart (every
+    acknowledged write present and whole, none duplicated, the same clients finish); a clean
+    restart under load; --fuzz random tool calls (no exception escapes dispatch, no invalid call
+    succeeds, no partial write); --cross operations among look-alike groups (nothing crosses);
+    the server stopped (every API call, tool call and CLI command fails within 5 s, in one line
+    naming the URI). Prints what was tried and what held; exit code 1 when something did not hold.
+    """
+    from ..bench.faults import run_faults_bench, summary_rows
+    from ..embed import get_embedder
+    from ._common import load
+    settings = load(config)
+    e = settings.embedding
+    embedder = get_embedder(e.model, e.device, e.batch_size, e.backend)
+    progress = None if as_json else (lambda msg: console.print(f"[dim]{msg}[/dim]", highlight=False))
+    report = run_faults_bench(settings, embedder, fuzz_calls=fuzz_calls, cross_ops=cross_ops, writers=writers,
+                              per_writer=per_writer, say=progress or (lambda _: None))
+    report["command"] = (f"graphmem bench faults --fuzz {fuzz_calls} --cross {cross_ops} --writers {writers} "
+                         f"--per-writer {per_writer}")
+    if as_json:
+        print_json(report)
+    else:
+        _print_faults(report, summary_rows(report))
+    if not report["held"]:
+        raise typer.Exit(1)
+
+
+def _print_faults(report: dict, rows: list) -> None:
+    from rich.table import Table
+    m = report["machine"]
+    console.print("[bold]graphmem bench faults[/bold]", highlight=False)
+    console.print(f"  command:  {report['command']}", highlight=False)
+    console.print(f"  machine:  {m['cores']} cores, {m['ram_gib']} GiB RAM, {m['cpu']}; load average "
+                  f"{m['load_average_before']} before, {m['load_average']} after; Python {m['python']}; "
+                  f"throw-away Neo4j {m['neo4j']}; embedding model {m['embedding_model']}", highlight=False)
+    table = Table(show_lines=True)
+    for column in ("scenario", "tried", "result", "held"):
+        table.add_column(column)
+    for scenario, tried, result, held in rows:
+        table.add_row(scenario, tried, result, "[green]yes[/green]" if held else "[red]NO[/red]")
+    console.print(table)
+    stopped = next((s for s in report["scenarios"] if s["scenario"] == "server_stopped"), None)
+    if stopped:
+        t = Table(title="server stopped: time to the error", title_justify="left")
+        for column in ("call", "seconds", "error"):
+            t.add_column(column)
+        for c in stopped["calls"]:
+            t.add_row(c["name"], f"{c['seconds']:.2f}", c.get("error") or " ".join(c.get("lines", []))[:120])
+        console.print(t)

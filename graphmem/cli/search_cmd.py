@@ -137,6 +137,13 @@ def stats(
     mem = data["memories"]
     where = f"group {group!r}" if group else f"the whole database ({data.get('groups', 0)} groups)"
     console.print(f"[bold]{mem['total']} memories[/bold] in {where}", highlight=False)
+    odd = data.get("nonconforming_group_ids") or {}
+    if odd.get("count"):
+        names = ", ".join(repr(e["group_id"]) for e in odd["examples"])
+        console.print(f"[yellow]warning:[/yellow] {odd['count']} stored group ids do not follow the group id "
+                          f"rule ({names}{', ...' if odd['count'] > len(odd['examples']) else ''}): they stay "
+                          f"readable, but new memories need ids of letters, digits and _ - . : @ "
+                          f"(see docs/reliability.md)", highlight=False, soft_wrap=True)
     console.print("memories by type and status")
     table = Table()
     statuses = list(mem["by_status"])

@@ -34,6 +34,8 @@ CALL () {
   MATCH (n:Sentence) WHERE n.group_id = $group_id RETURN n
   UNION ALL
   MATCH (n:ExtractionJob) WHERE n.group_id = $group_id RETURN n
+  UNION ALL
+  MATCH (n:WriteRequest) WHERE n.group_id = $group_id RETURN n
 }
 CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF $batch ROWS
 RETURN count(*) AS deleted;

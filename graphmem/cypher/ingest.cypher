@@ -146,6 +146,8 @@ CALL {
   MATCH (n:BufferedTurn {group_id: $group_id}) RETURN n
   UNION ALL
   MATCH (n:StoreItem {group_id: $group_id}) RETURN n
+  UNION ALL
+  MATCH (n:WriteRequest {group_id: $group_id}) RETURN n
 }
 WITH n LIMIT $batch
 DETACH DELETE n

@@ -232,13 +232,23 @@ class EpisodeWriter:
         """One session's rows and their jobs in ONE transaction (see ``write_sessions``)."""
         return self.write_sessions(group_id, [(session_id, rows)], jobs)
 
-    def write_sessions(self, group_id: str, batches: list[tuple[str, list[dict]]], jobs: list[dict]) -> list[dict]:
+    def write_sessions(self, group_id: str, batches: list[tuple[str, list[dict]]], jobs: list[dict], *,
+                       request: tuple[str, str, Any] | None = None) -> list[dict] | None:
         """Write the rows of each session (continuing its order and NEXT chain) and the jobs in ONE
         transaction: a turn is never stored without the job that extracts it, nor a job without its turns.
 
         Returns all rows with their final ``order``. ``jobs`` are job rows ({id, props}).
+        ``request``: (request_id, fingerprint, result) of an idempotent ingest, claimed in the same
+        transaction; None is returned (nothing written) when that request was applied before.
         """
-        def work(tx) -> list[dict]:
+        from ..builder.requests import claim, finish
+
+        def work(tx) -> list[dict] | None:
+            if request is not None:
+                claimed, _ = claim(tx, group_id, request[0], "ingest", request[1])
+                if not claimed:
+                    return None
+                finish(tx, group_id, request[0], request[2])
             out: list[dict] = []
             for session_id, rows in batches:
                 tail = tx_run(tx, "episode_session_tail", group_id=group_id, session_id=session_id)

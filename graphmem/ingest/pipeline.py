@@ -112,22 +112,39 @@ class Ingestor:
     # --- ingest ---
     def ingest(self, group_id: str, messages: Any = None, text: str | None = None, *,
                session_id: str | None = None, reference_time: datetime | str | None = None,
-               extractor: Any = None, source: str = "ingest", progress: Progress | None = None) -> IngestReport:
-        """Store the turns (or a text, split into chunks) of one session, then extract from them."""
+               extractor: Any = None, source: str = "ingest", progress: Progress | None = None,
+               request_id: str | None = None) -> IngestReport:
+        """Store the turns (or a text, split into chunks) of one session, then extract from them.
+        ``request_id``: an idempotency key (see ``ingest_sessions``)."""
         group_id = validate_group_id(group_id)
         session_id = validate_optional_id(session_id, "session_id") or f"s-{uuid.uuid4().hex[:12]}"
         if (messages is None) == (text is None):
             raise ValidationError("give either messages (a list of turns) or text", field="messages")
         parsed = parse_messages(messages) if messages is not None else text_messages(text)
         conv = Conversation(session_id, parsed, as_reference_time(reference_time))
-        return self.ingest_sessions(group_id, [conv], extractor=extractor, source=source, progress=progress)
+        return self.ingest_sessions(group_id, [conv], extractor=extractor, source=source, progress=progress,
+                                    request_id=request_id)
 
     def ingest_sessions(self, group_id: str, conversations: list[Conversation], *, extractor: Any = None,
-                        source: str = "ingest", progress: Progress | None = None) -> IngestReport:
-        """Several sessions at once: one transaction for all their episodes and jobs, then extraction."""
+                        source: str = "ingest", progress: Progress | None = None,
+                        request_id: str | None = None) -> IngestReport:
+        """Several sessions at once: one transaction for all their episodes and jobs, then extraction.
+
+        ``request_id``: an idempotency key claimed in the episodes' transaction. A repeat of an
+        applied request stores nothing: it returns the first report, or, when the first call did
+        not get to the end, finishes that call's extraction jobs and reports them."""
+        from ..builder.requests import fingerprint, record, stored, validate_request_id
         group_id = validate_group_id(group_id)
+        request_id = validate_request_id(request_id)
         ext = self.extractor(extractor)
         self.ensure_schema()
+        digest = None
+        if request_id is not None:
+            digest = fingerprint("ingest", [[[m.role, m.content, m.speaker, m.timestamp] for m in c.messages]
+                                            for c in conversations] + [ext.name if ext else None])
+            done = stored(self.store, group_id, request_id, "ingest", digest)
+            if done is not None:
+                return self._replay(group_id, done)
         batches: list[tuple[str, list[dict]]] = []
         built = self.writer.build_sessions([(c.messages, c.session_id, c.reference_time, c.embeddings)
                                             for c in conversations], source=source)
@@ -137,9 +154,13 @@ class Ingestor:
         all_rows = [row for _, rows in batches for row in rows]
         jobs = [self.queue.new(session_id=sid, episode_ids=ids, extractor=ext.name)
                 for sid, ids in self._windows(batches, ext)] if ext is not None else []
-        self.writer.write_sessions(group_id, batches, jobs)
         report = IngestReport(group_id=group_id, session_id=conversations[0].session_id if conversations else "",
                               episodes=[r["id"] for r in all_rows], jobs=[j["id"] for j in jobs])
+        request = None if request_id is None else (
+            request_id, digest, {"final": False, "report": report.model_dump(mode="json")})
+        if self.writer.write_sessions(group_id, batches, jobs, request=request) is None:
+            # the same request was applied meanwhile (a concurrent repeat): nothing was written
+            return self._replay(group_id, stored(self.store, group_id, request_id, "ingest", digest))
         if progress:
             progress("episodes", len(all_rows), len(all_rows))
         for i, job in enumerate(jobs, 1):
@@ -152,6 +173,25 @@ class Ingestor:
                 report.jobs_failed += outcome.state == "failed"
             if progress:
                 progress("extract", i, len(jobs))
+        if request_id is not None:
+            record(self.store, group_id, request_id, {"final": True, "report": report.model_dump(mode="json")})
+        return report
+
+    def _replay(self, group_id: str, done: dict) -> IngestReport:
+        """The report of an ingest request applied before; its unfinished jobs are run first."""
+        report = IngestReport.model_validate(done["report"])
+        if done.get("final"):
+            return report
+        report.memories, report.links, report.errors = [], 0, []
+        for job_id in report.jobs:
+            outcome = self.run_job(group_id, job_id)
+            if outcome is not None:
+                report.links += outcome.links
+                report.errors.extend(([outcome.error] if outcome.error else []) + outcome.warnings)
+                report.jobs_pending += outcome.state == "pending"
+                report.jobs_failed += outcome.state == "failed"
+            report.memories.extend(r["id"] for r in self.store.read("job_written_memories", group_id=group_id,
+                                                                     job_id=job_id))
         return report
 
     def _windows(self, batches: list[tuple[str, list[dict]]], ext: Extractor) -> list[tuple[str, list[str]]]:
@@ -254,7 +294,7 @@ class Ingestor:
               include_failed: bool = False, progress: Progress | None = None) -> RetryReport:
         """Retry the jobs that are due (``force``: every pending one; ``include_failed``: failed ones too)."""
         if group_id is not None:
-            group_id = validate_group_id(group_id)
+            group_id = validate_group_id(group_id, existing=True)
         due = self.queue.due(group_id, limit=max_jobs, force=force, include_failed=include_failed)
         report = RetryReport()
         for i, (gid, job_id) in enumerate(due, 1):

@@ -19,6 +19,7 @@ import weakref
 from collections import defaultdict
 from datetime import datetime, timezone
 
+from ..errors import Neo4jUnavailableError
 from ..store.driver import Store
 
 log = logging.getLogger(__name__)
@@ -107,6 +108,8 @@ class AccessRecorder:
             try:
                 self.store.write("record_access", group_id=group_id, ids=ids, now=now)
                 self.written += len(ids)
+            except Neo4jUnavailableError as exc:    # the server is gone: one line, no traceback
+                log.warning("could not record access statistics for %d memories of %r: %s", len(ids), group_id, exc)
             except Exception:  # noqa: BLE001 - statistics must never break searches
                 log.warning("could not record access statistics for %d memories of %r", len(ids), group_id,
                             exc_info=True)

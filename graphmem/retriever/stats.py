@@ -4,6 +4,9 @@ from __future__ import annotations
 from collections import defaultdict
 
 from ..store.driver import Store
+from ..types import group_id_problem
+
+MAX_LISTED_GROUP_IDS = 20     # nonconforming group ids named in the report (all are counted)
 
 
 def graph_stats(store: Store, group_id: str | None = None) -> dict:
@@ -34,4 +37,13 @@ def graph_stats(store: Store, group_id: str | None = None) -> dict:
            "edges": dict(sorted((k, v) for k, v in edges.items() if v))}
     if groups is not None:
         out["groups"] = groups
+        out["nonconforming_group_ids"] = nonconforming_group_ids(store)
     return out
+
+
+def nonconforming_group_ids(store: Store) -> dict:
+    """Stored group ids outside the group id rule (written before it existed): how many, and the
+    first MAX_LISTED_GROUP_IDS of them, each with what is wrong. They stay readable."""
+    bad = sorted((g, p) for r in store.read("stored_group_ids")
+                 if (p := group_id_problem(g := r["group_id"])) is not None and g is not None)
+    return {"count": len(bad), "examples": [{"group_id": g, "problem": p} for g, p in bad[:MAX_LISTED_GROUP_IDS]]}

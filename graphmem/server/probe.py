@@ -78,6 +78,19 @@ def _one(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()[:200]
 
 
+def unreachable_reason(uri: str, timeout: float) -> str | None:
+    """Why the URI's host:port does not accept a TCP connection within ``timeout`` s ("connection
+    refused", "connection timed out", ...), or None when it does (or the URI is not a bolt one:
+    the driver reports that itself)."""
+    try:
+        _tcp_check(uri, timeout)
+    except ValueError:
+        return None
+    except OSError as exc:
+        return _os_reason(exc)
+    return None
+
+
 def check_connection(uri: str, user: str, password: str | None, database: str = "neo4j", *,
                      password_file: Path | str | None = None, timeout: float = 10.0) -> tuple[str, str]:
     """Connect, run ``dbms.components()`` on ``database``; return ``(version, edition)``.
@@ -122,4 +135,4 @@ def check_connection(uri: str, user: str, password: str | None, database: str = 
         raise Neo4jUnavailableError(f"Neo4j at {uri} failed: {_reason(exc)}") from exc
 
 
-__all__ = ["check_connection", "query_components"]
+__all__ = ["check_connection", "query_components", "unreachable_reason"]

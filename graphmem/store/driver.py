@@ -4,10 +4,21 @@
 round trips that do not depend on each other at the same time (the group probe while the
 query is embedded, fulltext seeds while the vector index answers), so a search waits for the
 slower of them, not their sum.
+
+Faults: until a query has succeeded (and again after a connection failure) a call first checks
+that the server's port answers within ``neo4j.connect_check_timeout_s``, so a stopped server is
+reported at once; a lost connection or an unavailable server during a call (a restart, a
+leader switch) is retried for at most ``neo4j.retry_budget_s`` in all, a live server's contention
+(deadlocks) for ``neo4j.contention_retry_s``. A commit whose outcome is
+unknown is never retried here: it raises ``WriteOutcomeUnknownError`` (graphmem's writes take a
+``request_id`` that makes a retry safe).
 """
 from __future__ import annotations
 
+import logging
+import random
 import threading
+import time
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Callable, TypeVar
 
@@ -16,12 +27,20 @@ from neo4j import GraphDatabase, RoutingControl
 from neo4j import exceptions as neo4j_exc
 
 from ..config import Settings
-from ..errors import Neo4jUnavailableError
+from ..errors import Neo4jUnavailableError, WriteOutcomeUnknownError
 from .cypher import q
 
 T = TypeVar("T")
 
 READ_THREADS = 16       # concurrent reads submitted by searches (each takes one pooled connection)
+RETRY_FIRST_DELAY_S = 0.2   # pause before the first retry of a transient error; doubled each time
+RETRY_MAX_DELAY_S = 1.0     # longest pause between two attempts
+
+log = logging.getLogger(__name__)
+# The driver logs its routing failures ("Unable to retrieve routing information") and retries;
+# without a handler they would reach the terminal through logging.lastResort, before the one-line
+# error. They still reach whatever handlers an application configures.
+logging.getLogger("neo4j").addHandler(logging.NullHandler())
 
 
 class Store:
@@ -41,11 +60,14 @@ class Store:
                 self.uri, auth=(settings.neo4j.user, password),
                 connection_timeout=settings.neo4j.connection_timeout_s,
                 max_connection_pool_size=settings.neo4j.max_connection_pool_size,
+                # one attempt per managed transaction: Store retries, within neo4j.retry_budget_s
+                max_transaction_retry_time=0,
                 notifications_min_severity="OFF")
         except (neo4j_exc.ConfigurationError, ValueError) as exc:
             raise Neo4jUnavailableError(f"invalid Neo4j URI {self.uri!r}: {exc}") from exc
         self._pool: ThreadPoolExecutor | None = None
         self._pool_lock = threading.Lock()
+        self._healthy = False      # a query succeeded since the last connection failure
 
     def close(self) -> None:
         with self._pool_lock:
@@ -59,37 +81,84 @@ class Store:
         rows = self.read("server_components")
         return rows[0]["version"], rows[0]["edition"]
 
+    def unreachable_message(self, reason: str) -> str:
+        """One line naming the URI, why it failed and what to do."""
+        fix = ("start the local server with `graphmem neo4j start`" if self.settings.neo4j.uri is None else
+               "check that the server runs and NEO4J_URI is right (or unset it and run `graphmem neo4j start`)")
+        return f"cannot reach Neo4j at {self.uri}: {reason}; {fix}"
+
+    def ensure_reachable(self) -> None:
+        """Raise Neo4jUnavailableError at once when the server's port does not answer within
+        ``neo4j.connect_check_timeout_s``. Checked only while no query has succeeded since the
+        last connection failure: a healthy connection costs nothing."""
+        if self._healthy:
+            return
+        from ..server.probe import unreachable_reason
+        reason = unreachable_reason(self.uri, self.settings.neo4j.connect_check_timeout_s)
+        if reason is not None:
+            raise Neo4jUnavailableError(self.unreachable_message(reason))
+
     def _errors(self, exc: Exception) -> Exception:
         if isinstance(exc, neo4j_exc.AuthError):
             hint = (f"the local server's password is in {self.settings.password_file}"
                     if self.settings.neo4j.uri is None else "check NEO4J_USER and NEO4J_PASSWORD")
             return Neo4jUnavailableError(
                 f"Neo4j at {self.uri} refused the credentials for user {self.settings.neo4j.user!r}: {hint}")
+        if isinstance(exc, neo4j_exc.IncompleteCommit):
+            return WriteOutcomeUnknownError(
+                f"the connection to Neo4j at {self.uri} was lost while a write was committing: it may or may "
+                f"not have been applied. Retry the call with the same request_id to apply it exactly once")
         if isinstance(exc, (neo4j_exc.ServiceUnavailable, neo4j_exc.SessionExpired, OSError)):
+            return Neo4jUnavailableError(self.unreachable_message(
+                f"{exc.__class__.__name__} (retried for {self.settings.neo4j.retry_budget_s:g} s)"))
+        if isinstance(exc, neo4j_exc.TransientError):      # still busy or starting after the retries
+            code = (exc.code or type(exc).__name__).rsplit(".", 1)[-1]
             return Neo4jUnavailableError(
-                f"cannot reach Neo4j at {self.uri}: {exc.__class__.__name__}. Start one with "
-                f"`graphmem neo4j start`, or set NEO4J_URI to a running server")
+                f"Neo4j at {self.uri} could not serve the call ({code}) for "
+                f"{self.settings.neo4j.contention_retry_s:g} s: retry it later (with the same request_id "
+                f"for a write), or raise neo4j.contention_retry_s")
         return exc
+
+    def _attempts(self, attempt: Callable[[], T]) -> T:
+        """``attempt()``, again after a transient error until ``neo4j.retry_budget_s`` is spent;
+        connection failures become Neo4jUnavailableError, a lost commit WriteOutcomeUnknownError."""
+        self.ensure_reachable()
+        start = time.monotonic()
+        delay = RETRY_FIRST_DELAY_S
+        while True:
+            try:
+                result = attempt()
+            except (neo4j_exc.Neo4jError, neo4j_exc.DriverError, OSError) as exc:
+                unavailable = isinstance(exc, (neo4j_exc.ServiceUnavailable, neo4j_exc.SessionExpired, OSError))
+                if unavailable:
+                    self._healthy = False
+                budget = self.settings.neo4j.retry_budget_s if unavailable else self.settings.neo4j.contention_retry_s
+                remaining = start + budget - time.monotonic()
+                retryable = not isinstance(exc, OSError) and exc.is_retryable()
+                if not retryable or remaining <= 0:
+                    mapped = self._errors(exc)
+                    if mapped is exc:
+                        raise
+                    raise mapped from exc
+                pause = min(delay * random.uniform(0.8, 1.2), remaining)   # jitter: contenders drift apart
+                log.info("Neo4j at %s: %s; retrying in %.1f s", self.uri, exc.__class__.__name__, pause)
+                time.sleep(pause)
+                delay = min(2 * delay, RETRY_MAX_DELAY_S)
+                continue
+            self._healthy = True
+            return result
 
     def run(self, name: str, /, *, write: bool = False, **params: Any) -> list[dict[str, Any]]:
         """Run the named query with ``params``; return its rows as dicts."""
         return self.run_text(q(name), write=write, **params)
 
     def run_text(self, query: str, /, *, write: bool = False, **params: Any) -> list[dict[str, Any]]:
-        try:
+        def attempt() -> list[dict[str, Any]]:
             records, _, _ = self.driver.execute_query(
                 query, params, database_=self.database,
                 routing_=RoutingControl.WRITE if write else RoutingControl.READ)
-        except neo4j_exc.Neo4jError as exc:
-            if isinstance(exc, neo4j_exc.AuthError):
-                raise self._errors(exc) from exc
-            raise
-        except Exception as exc:  # noqa: BLE001 - mapped to a named error when it is a connection problem
-            mapped = self._errors(exc)
-            if mapped is exc:
-                raise
-            raise mapped from exc
-        return [_row(r) for r in records]
+            return [_row(r) for r in records]
+        return self._attempts(attempt)
 
     def read(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
         return self.run(name, **params)
@@ -106,19 +175,12 @@ class Store:
             return self._pool.submit(self.read, name, **params)
 
     def transaction(self, work: Callable[[neo4j.ManagedTransaction], T], *, write: bool = True) -> T:
-        """Run ``work(tx)`` in one managed transaction: all of it commits, or none of it."""
-        try:
+        """Run ``work(tx)`` in one managed transaction: all of it commits, or none of it (a
+        transient failure runs ``work`` again in a new transaction, within the retry budget)."""
+        def attempt() -> T:
             with self.driver.session(database=self.database) as session:
                 return (session.execute_write if write else session.execute_read)(work)
-        except neo4j_exc.Neo4jError as exc:
-            if isinstance(exc, neo4j_exc.AuthError):
-                raise self._errors(exc) from exc
-            raise
-        except Exception as exc:  # noqa: BLE001
-            mapped = self._errors(exc)
-            if mapped is exc:
-                raise
-            raise mapped from exc
+        return self._attempts(attempt)
 
 
 _PLAIN = (str, int, float, bool, type(None))

@@ -8,7 +8,8 @@ from .cypher import queries
 from .driver import Store
 
 # 2: the English fulltext index over episodes (episode_content_english)
-SCHEMA_VERSION = 3
+# 4: the uniqueness of idempotency keys (write_request_key)
+SCHEMA_VERSION = 4
 
 
 @dataclass
