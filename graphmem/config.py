@@ -133,7 +133,11 @@ class RetrievalSettings(_Section):
     deep_threshold: float = 0.7
     default_mode: Literal["auto", "fast", "deep"] = "auto"
     max_expand_depth: int = 2
-    lexical_weight: float = Field(0.3, ge=0, le=1)    # share of BM25 in an English query's similarity
+    # share of word evidence (BM25) in the similarity of an English query; of a Chinese one. The
+    # default model reads English with two models (an ensemble of e5 and MiniLM: words add less to
+    # it) and Chinese with one; with all-MiniLM-L6-v2 alone, 0.3 is the English share to use.
+    lexical_weight: float = Field(0.15, ge=0, le=1)
+    lexical_weight_cjk: float = Field(0.3, ge=0, le=1)
     context_weight: float = Field(0.3, ge=0, le=1)    # share of its neighbour turns in an episode's similarity
     sentence_weight: float = Field(0.9, ge=0, le=1)   # a long turn: at least this × its closest sentence's cosine
     reply_weight: float = Field(0.9, ge=0, le=1)      # a reply to a question: at least this × the question's similarity

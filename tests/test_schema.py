@@ -14,8 +14,8 @@ from graphmem.store.schema import SCHEMA_VERSION, install_schema
 
 class OtherModel:
     """An embedder with another dimension: stands for a user who switched models."""
-    name = "some-768d-model"
-    dimension = 768
+    name = "some-512d-model"
+    dimension = 512
 
     def embed(self, texts):
         return [[0.0] * self.dimension for _ in texts]
@@ -38,9 +38,9 @@ def test_init_twice_changes_nothing(graph):
     for required in ("memory_embedding", "memory_text", "episode_content", "topic_key", "memory_id"):
         assert required in names
     dims = {r["name"]: r["dimension"] for r in graph.store.read("vector_index_dimensions")}
-    assert dims["memory_embedding"] == graph.embedder.dimension == 384
+    assert dims["memory_embedding"] == graph.embedder.dimension == 768      # the default pair: 384 + 384
     meta = graph.store.read("meta_read")[0]
-    assert meta == {"schema_version": SCHEMA_VERSION, "model": graph.embedder.name, "dimension": 384}
+    assert meta == {"schema_version": SCHEMA_VERSION, "model": graph.embedder.name, "dimension": 768}
 
 
 def test_fulltext_index_uses_cjk_analyzer(graph):
@@ -54,7 +54,7 @@ def test_fulltext_index_uses_cjk_analyzer(graph):
 def test_a_database_from_an_older_graphmem_gets_the_new_indexes(neo4j_settings, graph):
     graph.init_schema()
     graph.store.run_text("DROP INDEX episode_content_english IF EXISTS", write=True)
-    graph.store.write("meta_write", schema_version=1, model=graph.embedder.name, dimension=384)
+    graph.store.write("meta_write", schema_version=1, model=graph.embedder.name, dimension=graph.embedder.dimension)
     with MemoryGraph(neo4j_settings, embedder=graph.embedder) as upgraded:
         upgraded.search_memories("t-upgrade", "anything at all", mode="fast")      # first use
         names = {r["name"] for r in upgraded.store.read("schema_objects")}
@@ -68,17 +68,17 @@ def test_dimension_mismatch_is_refused_naming_both(neo4j_settings, graph):
         with pytest.raises(SchemaMismatchError) as err:
             other.init_schema()
         message = str(err.value)
-        assert "384" in message and "768" in message
-        assert "all-MiniLM-L6-v2" in message and "some-768d-model" in message
+        assert "768" in message and "512" in message
+        assert graph.embedder.name in message and "some-512d-model" in message
         assert "graphmem reembed" in message
         with pytest.raises(SchemaMismatchError):
             other.create_memory("t-mismatch", "我", "事件", "吃饭")
     finally:
         other.store.close()
     # nothing was changed by the refused attempt
-    assert graph.store.read("meta_read")[0]["dimension"] == 384
+    assert graph.store.read("meta_read")[0]["dimension"] == 768
     dims = {r["name"]: r["dimension"] for r in graph.store.read("vector_index_dimensions")}
-    assert dims["memory_embedding"] == 384
+    assert dims["memory_embedding"] == 768
 
 
 def test_cli_init_is_idempotent(neo4j_settings, graph):

@@ -342,7 +342,7 @@ def test_for_recall_a_time_in_the_question_ranks_what_was_said_then_first_and_hi
 ROLLING_WINDOW = {
     "en": ("How many pieces of furniture did I buy or assemble in the past few months?",
            ["I finally assembled the bookshelf for my home office.",
-            "We got a new coffee table from West Elm last week."],
+            "We bought a new coffee table from West Elm last week."],
            "I've spent around $2,300 on cameras in the past six months.", "The weather has been rainy all month."),
     "zh": ("我最近几个月买了哪些家具？",
            ["我们上周从宜家买了一张新茶几。", "我终于把书房的书架组装好了。"],
@@ -769,9 +769,9 @@ def test_a_word_the_whole_group_uses_counts_for_little_and_a_rare_one_in_full(gr
         common, alone = similarity(group_id), similarity(rare)
     finally:
         delete_group(graph.store, rare)
-    # lexical_weight 0.3: the word said once is worth the whole lexical share, the word everyone
-    # says next to nothing (before: the best hit's share, about the same in both groups)
-    assert alone - common > 0.25, (alone, common)
+    # the word said once is worth (nearly) the whole lexical share, the word everyone says next to
+    # nothing (before: the best hit's share, about the same in both groups)
+    assert alone - common > 0.8 * graph.settings.retrieval.lexical_weight, (alone, common)
 
 
 # --- format_context -------------------------------------------------------------------------------

@@ -7,7 +7,8 @@ search asks for: "recall" (0.85/0.05/0.1/0/0) ranks by relevance alone, for ques
 anything ever said, however old or rarely read. Every part is in [0, 1]:
 
 - ``similarity``: how well the text answers the query, a blend of meaning and words:
-  (1 − w)·cosine + w·lexical. For an English query w = ``retrieval.lexical_weight`` (0.3)
+  (1 − w)·cosine + w·lexical. For an English query w = ``retrieval.lexical_weight`` (0.15; for a
+  Chinese one ``retrieval.lexical_weight_cjk``, 0.3)
   and lexical is the text's word evidence in [0, 1] from the fulltext index (0 for a text
   outside the fulltext hits; ``seeds.lexical_scale``: in a group up to
   ``retrieval.exact_scan_limit`` texts absolute, the IDF its matched words carry in the group
@@ -62,13 +63,16 @@ class Similarity:
 
     def __init__(self, query: str, lexical_weight: float = 0.3, context_weight: float = 0.3,
                  reply_weight: float = 0.9, speaker_weight: float = 0.9, source_weight: float = 0.9,
-                 unread: float | None = None):
+                 unread: float | None = None, lexical_weight_cjk: float | None = None):
         """``unread``: the share of the query the embedding model cannot read (None: its CJK
-        share, as for an English-only model)."""
+        share, as for an English-only model). ``lexical_weight_cjk``: the word share of a Chinese
+        query (None: ``lexical_weight``); a mixed query's is in proportion to its CJK share."""
         self.query = query
         self.script = cjk_share(query)
+        cjk = lexical_weight if lexical_weight_cjk is None else lexical_weight_cjk
+        base = lexical_weight + (cjk - lexical_weight) * self.script
         self.unread = self.script if unread is None else max(0.0, min(1.0, unread))
-        self.weight = lexical_weight + (0.5 - lexical_weight) * self.unread
+        self.weight = base + (0.5 - base) * self.unread
         self.context_weight = context_weight
         self.reply_weight = reply_weight
         self.speaker_weight = speaker_weight

@@ -157,7 +157,8 @@ class Retriever:
                                                probe["memories"], probe["episodes"], hard.types is None)
         unknown_share = getattr(self.embedder, "unknown_share", None)
         similarity = Similarity(sought, s.lexical_weight, s.context_weight, s.reply_weight, s.speaker_weight,
-                                s.source_weight, unread=unknown_share(sought) if unknown_share else None)
+                                s.source_weight, unread=unknown_share(sought) if unknown_share else None,
+                                lexical_weight_cjk=s.lexical_weight_cjk)
         scorer = Scorer(s, reference_time, inp.profile)
         kept = scorer.w.time_range_outside
         soft = planned_range is not None and planned_range.source == "query"

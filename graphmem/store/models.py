@@ -25,7 +25,7 @@ from neomodel import (ArrayProperty, BooleanProperty, FloatProperty, FulltextInd
                       RelationshipFrom, RelationshipTo, StringProperty, StructuredNode, StructuredRel,
                       VectorIndex, ZeroOrOne)
 
-EMBEDDING_DIMENSIONS = 384      # all-MiniLM-L6-v2, the default model; the index follows the configured one
+EMBEDDING_DIMENSIONS = 768      # the default model pair (384 + 384); the index follows the configured model
 
 
 def _embedding(indexed: bool = True) -> ArrayProperty:
