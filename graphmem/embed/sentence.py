@@ -24,7 +24,6 @@ import logging
 import os
 import threading
 import warnings
-from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Sequence
@@ -32,6 +31,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..errors import ConfigError
+from .runs import RunsInThreads, onnx_session, padded
 
 log = logging.getLogger(__name__)
 
@@ -152,7 +152,7 @@ class SentenceTransformerEmbedder(_ReadsUnknown):
             return tokenizer(text, add_special_tokens=False)["input_ids"], unk
 
 
-class OnnxEmbedder(_ReadsUnknown):
+class OnnxEmbedder(RunsInThreads, _ReadsUnknown):
     """The same sentence-transformers model (Transformer → mean Pooling → Normalize) on onnxruntime.
 
     Thread-safe: onnxruntime sessions may run from several threads at once; each run uses
@@ -161,13 +161,12 @@ class OnnxEmbedder(_ReadsUnknown):
     """
 
     backend = "onnx"
-    MAX_BATCH_TOKENS = 1024    # texts per run: up to batch_size, and at most this many tokens
-    PARALLEL_MIN = 64
+    THREAD_PREFIX = "graphmem-onnx"
 
     def __init__(self, model: str = DEFAULT_MODEL, batch_size: int = 64, workers: int | None = None,
                  cache_dir: Path | None = None):
         _quiet_hub()
-        import onnxruntime as ort            # ImportError: the caller falls back to torch
+        import onnxruntime  # noqa: F401 - ImportError: the caller falls back to torch
         from tokenizers import Tokenizer
         self.name = model
         self.batch_size = max(1, batch_size)
@@ -186,16 +185,9 @@ class OnnxEmbedder(_ReadsUnknown):
         self._unk = self._tokenizer.token_to_id(unk) if unk else None
         self._tok_lock = threading.Lock()
         onnx_path = exported_onnx(layout, cache_dir)
-        options = ort.SessionOptions()
-        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        options.intra_op_num_threads = 1
-        options.inter_op_num_threads = 1
-        options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-        options.log_severity_level = 3
-        self._session = ort.InferenceSession(str(onnx_path), options, providers=["CPUExecutionProvider"])
+        self._session = onnx_session(onnx_path)
         self._inputs = {i.name for i in self._session.get_inputs()}
         self.onnx_path = onnx_path
-        self._pool: ThreadPoolExecutor | None = None
         self._unknown: dict[str, float] = {}
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
@@ -209,44 +201,15 @@ class OnnxEmbedder(_ReadsUnknown):
         texts = [t.lower() for t in texts] if self._lower else list(texts)
         with self._tok_lock:
             ids = [e.ids for e in self._tokenizer.encode_batch(texts)]
-        # longest first, cut into runs of similar length: padding is wasted compute
-        order = sorted(range(len(ids)), key=lambda i: -len(ids[i]))
-        runs, start = [], 0
-        while start < len(order):
-            longest = max(1, len(ids[order[start]]))
-            size = max(1, min(self.batch_size, self.MAX_BATCH_TOKENS // longest))
-            runs.append(order[start:start + size])
-            start += size
-
-        def run(rows: list[int]) -> None:
-            out[rows] = self._encode([ids[i] for i in rows])
-
-        if self.workers > 1 and len(texts) >= self.PARALLEL_MIN and len(runs) > 1:
-            list(self._executor().map(run, runs))
-        else:
-            for rows in runs:
-                run(rows)
-        return out
+        return self._in_runs(ids, self._encode)
 
     def _encode(self, batch: list[list[int]]) -> np.ndarray:
-        length = max(len(x) for x in batch)
-        input_ids = np.zeros((len(batch), length), np.int64)
-        mask = np.zeros((len(batch), length), np.int64)
-        for r, x in enumerate(batch):
-            input_ids[r, :len(x)] = x
-            mask[r, :len(x)] = 1
+        input_ids, mask = padded(batch)
         feed = {"input_ids": input_ids, "attention_mask": mask}
         if "token_type_ids" in self._inputs:
             feed["token_type_ids"] = np.zeros_like(input_ids)
         hidden = self._session.run(None, feed)[0]
         return _mean_pool_normalize(hidden, mask)
-
-    def _executor(self) -> ThreadPoolExecutor:
-        if self._pool is None:
-            with self._tok_lock:
-                if self._pool is None:
-                    self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="graphmem-onnx")
-        return self._pool
 
     def _token_ids(self, text: str) -> tuple[list[int], int | None]:
         """The text's token ids (no special tokens) and the id of the unknown token."""

@@ -1,0 +1,73 @@
+"""How the onnxruntime embedders run a batch: texts of similar length together (padding is wasted
+compute), at most ``MAX_BATCH_TOKENS`` tokens a run, and a large batch's runs split over worker
+threads (each runs the model on one core; onnxruntime releases the GIL)."""
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from typing import Callable
+
+import numpy as np
+
+
+class RunsInThreads:
+    """Mixin: ``batch_size``, ``workers``, ``dimension`` set by the embedder; the class constants below."""
+
+    MAX_BATCH_TOKENS = 1024     # tokens per run: up to batch_size texts, and at most this many tokens
+    PARALLEL_MIN = 64           # a batch of at least this many texts is split over the workers
+    THREAD_PREFIX = "graphmem-embed"
+    batch_size: int
+    workers: int
+    dimension: int
+    _pool: ThreadPoolExecutor | None = None
+    _pool_lock = threading.Lock()
+
+    def _in_runs(self, ids: list[list[int]], encode: Callable[[list[list[int]]], np.ndarray]) -> np.ndarray:
+        """The vectors of the token id lists ``ids`` (one row each), ``encode`` run per run."""
+        out = np.zeros((len(ids), self.dimension), np.float32)
+        order = sorted(range(len(ids)), key=lambda i: -len(ids[i]))       # longest first
+        runs, start = [], 0
+        while start < len(order):
+            longest = max(1, len(ids[order[start]]))
+            size = max(1, min(self.batch_size, self.MAX_BATCH_TOKENS // longest))
+            runs.append(order[start:start + size])
+            start += size
+
+        def run(rows: list[int]) -> None:
+            out[rows] = encode([ids[i] for i in rows])
+
+        if self.workers > 1 and len(ids) >= self.PARALLEL_MIN and len(runs) > 1:
+            list(self._executor().map(run, runs))
+        else:
+            for rows in runs:
+                run(rows)
+        return out
+
+    def _executor(self) -> ThreadPoolExecutor:
+        with self._pool_lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix=self.THREAD_PREFIX)
+        return self._pool
+
+
+def onnx_session(path: str) -> "object":
+    """An onnxruntime session that runs on one thread per call (calls run side by side instead)."""
+    import onnxruntime as ort
+    options = ort.SessionOptions()
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    options.intra_op_num_threads = 1
+    options.inter_op_num_threads = 1
+    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    options.log_severity_level = 3
+    return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+
+
+def padded(batch: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+    """Token ids padded with 0 to the longest, and the attention mask."""
+    length = max(len(x) for x in batch)
+    ids = np.zeros((len(batch), length), np.int64)
+    mask = np.zeros((len(batch), length), np.int64)
+    for r, x in enumerate(batch):
+        ids[r, :len(x)] = x
+        mask[r, :len(x)] = 1
+    return ids, mask
