@@ -69,6 +69,7 @@ class Similarity:
         query (None: ``lexical_weight``); a mixed query's is in proportion to its CJK share."""
         self.query = query
         self.script = cjk_share(query)
+        self._scripts: dict[str, float] = {}
         cjk = lexical_weight if lexical_weight_cjk is None else lexical_weight_cjk
         base = lexical_weight + (cjk - lexical_weight) * self.script
         self.unread = self.script if unread is None else max(0.0, min(1.0, unread))
@@ -97,7 +98,9 @@ class Similarity:
         as words could be shared: a memory in the other language is judged by its meaning alone."""
         if not text:
             return 1.0
-        theirs = cjk_share(text)
+        theirs = self._scripts.get(text)
+        if theirs is None:                 # a text is scored several times in one search
+            theirs = self._scripts[text] = cjk_share(text)
         return min(self.script, theirs) + min(1.0 - self.script, 1.0 - theirs)
 
     def in_context(self, own: float, neighbours: list[float]) -> float:
