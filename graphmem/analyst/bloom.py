@@ -42,8 +42,17 @@ LABELS: dict[str, tuple[str, str, list[str]]] = {
         "last_error", "next_attempt_at", "lease_until", "claim", "plan", "memories", "links", "created_at",
         "updated_at", "finished_at"]),
     "GraphmemMeta": ("key", "#D9D9D9", ["key", "schema_version", "model", "dimension", "created_at", "updated_at"]),
+    # working memory and the LangGraph store (graphmem/cypher/agents.cypher), idempotency keys (requests.cypher)
+    "ScratchNote": ("key", "#B8D6A6", ["group_id", "session_id", "key", "value", "created_at", "created_ms",
+                                       "updated_at", "expires_ms"]),
+    "BufferedTurn": ("content", "#A6C8D6", ["group_id", "session_id", "order", "role", "content", "speaker",
+                                           "timestamp", "created_at"]),
+    "StoreItem": ("key", "#D6C6A6", ["group_id", "ns", "key", "namespace", "value", "text", "created_at",
+                                     "updated_at"]),
+    "WriteRequest": ("id", "#BFBFBF", ["group_id", "id", "kind", "fingerprint", "created_at", "claimed_by", "result",
+                                       "finished_at"]),
 }
-VECTOR_LABELS = {"Memory", "Subject", "Topic", "Object", "Episode", "Sentence"}   # also carry `embedding`
+VECTOR_LABELS = {"Memory", "Subject", "Topic", "Object", "Episode", "Sentence", "StoreItem"}   # also carry `embedding`
 
 # type -> (colour, caption property or None for the type's name, properties, source label, target label)
 RELATIONSHIPS: dict[str, tuple[str, str | None, list[str], str, str]] = {
