@@ -128,7 +128,7 @@ def build_plan(n: int, vocab: Vocabulary, rng: np.random.Generator) -> dict[str,
             "type": rng.choice(TYPES, size=n), "status": rng.choice(STATUSES, size=n),
             "importance": np.round(rng.uniform(0.1, 0.95, size=n), 2),
             "access": np.where(rng.random(n) < 0.3, rng.integers(1, 30, size=n), 0),
-            "noise": rng.standard_normal((n, 384)).astype(np.float32)}
+            "noise": rng.standard_normal((n, vocab.subject_vecs.shape[1])).astype(np.float32)}
 
 
 def _day(d: int) -> str:
