@@ -299,9 +299,8 @@ def run_search_bench(graph: MemoryGraph, sizes: list[int], *, n_queries: int = 2
         if existing == n:
             build_s, reused = 0.0, True
             say("  reusing the data kept by an earlier run (--keep)")
-        else:
-            if existing:
-                delete_synthetic(graph, group_id)
+        else:       # what a run stopped half-way left (concepts before any memory, too) goes first
+            delete_synthetic(graph, group_id)
             build_s, reused = build_graph(graph, group_id, n, vocab, plan, say), False
         try:
             figures = measure(graph, group_id, queries, clients, scan_queries, say)
