@@ -3,7 +3,8 @@
 Read, in increasing priority, from defaults, a ``graphmem.toml`` (``GRAPHMEM_CONFIG`` or
 ``--config`` names another path) and environment variables: ``NEO4J_URI``, ``NEO4J_USER``,
 ``NEO4J_PASSWORD``, ``NEO4J_DATABASE`` and ``GRAPHMEM_<SECTION>__<KEY>`` (for example
-``GRAPHMEM_EMBEDDING__MODEL`` or ``GRAPHMEM_SERVER__BOLT_PORT``).
+``GRAPHMEM_EMBEDDING__MODEL``, ``GRAPHMEM_SERVER__BOLT_PORT``; a nested setting adds its
+parts: ``GRAPHMEM_RETRIEVAL__LIMITS__SEED_K``). Every setting: docs/configuration.md.
 """
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError as PydanticValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError as PydanticValidationError, model_validator
 
 from .errors import ConfigError
 
@@ -82,90 +83,153 @@ class ResolutionSettings(_Section):
     candidates: int = 5
 
 
-class WeightProfile(_Section):
-    """The five weights of the score (seed 004 §5.2), under a name a search can ask for."""
-    alpha_similarity: float = Field(ge=0)
-    beta_importance: float = Field(ge=0)
-    gamma_distance: float = Field(ge=0)
-    delta_time: float = Field(ge=0)
-    epsilon_access: float = Field(ge=0)
-    # the similarity a direct match needs to be a result (None: ``retrieval.seed_min_similarity``)
-    seed_min_similarity: float | None = Field(None, ge=0, le=1)
-    # the share of their similarity kept by matches outside a time range read from the query
-    # (None: ``retrieval.time_range_outside``)
-    time_range_outside: float | None = Field(None, ge=0, le=1)
+class ScoreWeights(_Section):
+    """The five weights of the score (seed 004 §5.2): score = α·similarity + β·importance +
+    γ·1/(1+distance) + δ·time_decay + ε·access, every part in [0, 1]."""
+    alpha_similarity: float = Field(0.4, ge=0)
+    beta_importance: float = Field(0.2, ge=0)
+    gamma_distance: float = Field(0.2, ge=0)
+    delta_time: float = Field(0.1, ge=0)
+    epsilon_access: float = Field(0.1, ge=0)
 
 
-def _default_profiles() -> dict[str, WeightProfile]:
+class SimilarityBlend(_Section):
+    """How a text's similarity to the query blends meaning (cosine) with words (BM25 evidence)."""
+    # share of word evidence in the similarity of an English query: the default model reads
+    # English with two models (their agreement already carries much of what words would add),
+    # so words add less than with all-MiniLM-L6-v2 alone, for which 0.3 is the share to use
+    lexical_weight: float = Field(0.15, ge=0, le=1)
+    # share of word evidence in the similarity of a Chinese query (character bigrams); a mixed
+    # query's share is in proportion to its CJK characters
+    lexical_weight_cjk: float = Field(0.3, ge=0, le=1)
+    # a text's words are full evidence when they carry this share of the most the query's words
+    # could carry in the group (every one of them said in just one text of the group)
+    lexical_full: float = Field(0.5, gt=0, le=1)
+    # a candidate whose words cover this share of the query's is a seed whatever its similarity
+    lexical_seed: float = Field(0.5, ge=0, le=1)
+
+
+class ConversationLifts(_Section):
+    """How a conversation turn is read with what surrounds it, and how a memory extracted from
+    turns borrows their similarity. Each is a share in [0, 1]; 0 turns the lift off."""
+    # share of its best neighbour turn (right before or after it) in a turn's similarity:
+    # (own + c·neighbour) / (1 + c)
+    context_weight: float = Field(0.3, ge=0, le=1)
+    # a long turn is at least this × its closest sentence's cosine
+    sentence_weight: float = Field(0.9, ge=0, le=1)
+    # a reply to a question is at least this × the question's similarity
+    reply_weight: float = Field(0.9, ge=0, le=1)
+    # when the query names a speaker, a turn said by someone else counts at this × its similarity
+    speaker_weight: float = Field(0.9, ge=0, le=1)
+    # a memory extracted from turns: share of the best of those turns in its similarity (for the
+    # memory closest to the query of that turn; its siblings take ``sibling_share``)
+    source_weight: float = Field(0.9, ge=0, le=1)
+    sibling_share: float = Field(0.5, ge=0, le=1)
+
+
+class TimeRangeRules(_Section):
+    """What a time range read from the query ("last week", "昨天") does to the ranking. A range
+    the caller passes (``time_range``) always filters; these apply to one read from the words."""
+    # the range is dropped when a match outside it is this much more similar than the best inside
+    # (people misplace "last weekend")
+    slack: float = Field(0.1, ge=0, le=1)
+    # otherwise the matches outside it follow the ones inside at this share of their similarity
+    # (0: they are left out)
+    outside: float = Field(0.0, ge=0, le=1)
+    # a turn that tells of what happened in the range may be said up to this many days after it
+    reported_within_days: float = Field(7.0, ge=0)
+
+
+class RankingProfile(_Section):
+    """Every number that turns evidence into a rank, under one name a search can ask for
+    (``profile=``). Ranking itself lives in graphmem/retriever/rank.py."""
+    weights: ScoreWeights = Field(default_factory=ScoreWeights)
+    similarity: SimilarityBlend = Field(default_factory=SimilarityBlend)
+    conversation: ConversationLifts = Field(default_factory=ConversationLifts)
+    time_range: TimeRangeRules = Field(default_factory=TimeRangeRules)
+    # a direct match needs this similarity to be a seed (the three closest seed anyway when none does)
+    seed_min_similarity: float = Field(0.3, ge=0, le=1)
+
+
+def _builtin_profiles() -> dict[str, dict[str, Any]]:
     # "recall": for finding what was said, whenever it was said (question answering over a
-    # conversation history): relevance first; age and popularity do not decide, and no
-    # similarity floor: max_results are returned, best first, even when the best are weak (on
-    # LongMemEval dev the floor of 0.3 left 6.9 sessions per question, and recall_all@5 0.883;
-    # without it 16.0 sessions and 0.915); a time in the question ranks, it does not exclude: people
-    # misplace "last weekend" (the matches outside it at 0.8 x: recall_all@5 0.915 -> 0.936).
-    return {"recall": WeightProfile(alpha_similarity=0.85, beta_importance=0.05, gamma_distance=0.1,
-                                    delta_time=0.0, epsilon_access=0.0, seed_min_similarity=0.0,
-                                    time_range_outside=0.8)}
+    # conversation history): relevance first; age and popularity do not decide; no similarity
+    # floor (max_results come back, best first, even when the best are weak); a time read from
+    # the question ranks but does not exclude (the matches outside it follow at 0.8 × their
+    # similarity).
+    return {"recall": {"weights": {"alpha_similarity": 0.85, "beta_importance": 0.05, "gamma_distance": 0.1,
+                                   "delta_time": 0.0, "epsilon_access": 0.0},
+                       "seed_min_similarity": 0.0, "time_range": {"outside": 0.8}}}
+
+
+def _merged(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in over.items():
+        out[key] = _merged(out[key], value) if isinstance(value, dict) and isinstance(out.get(key), dict) else value
+    return out
+
+
+class DecayRates(_Section):
+    """How fast a memory's time-decay part falls, per memory type: exp(-rate · days) since it
+    happened (an episode decays like an EVENT) (seed 004 §5.3)."""
+    event: float = Field(0.05, ge=0)
+    fact: float = Field(0.01, ge=0)
+    relation: float = Field(0.005, ge=0)
+    opinion: float = Field(0.03, ge=0)
+
+    def rate(self, memory_type: str) -> float:
+        return {"EVENT": self.event, "FACT": self.fact, "RELATION": self.relation, "OPINION": self.opinion,
+                "EPISODE": self.event}.get(memory_type, self.fact)
+
+
+class SearchLimits(_Section):
+    """How much one search reads: seeds, the walk, and when a group is scanned exactly."""
+    seed_k: int = Field(20, ge=1, le=1000)         # direct matches per list (at least max_results)
+    exact_scan_limit: int = Field(5000, ge=0)      # groups up to this many texts are scanned exactly
+    default_mode: Literal["auto", "fast", "deep"] = "auto"
+    deep_threshold: float = Field(0.7, ge=0, le=1)  # in auto mode, a best match below this walks the graph
+    max_expand_depth: int = Field(2, ge=0, le=5)
+    expand_keep: int = Field(50, ge=1)              # memories kept per level of the walk (at least 3 × max_results)
+    hub_fanout: int = Field(10, ge=1)               # memories taken through one shared concept or value
+    hub_degree_cap: int = Field(1000, ge=1)         # concepts/values linked to more memories are not walked through
 
 
 class RetrievalSettings(_Section):
-    """The score's weights (``alpha``..``epsilon``: the "default" profile; other named
-    profiles in ``profiles``), decay rates, and how seeds and the walk are chosen."""
-    alpha_similarity: float = 0.4
-    beta_importance: float = 0.2
-    gamma_distance: float = 0.2
-    delta_time: float = 0.1
-    epsilon_access: float = 0.1
-    decay_event: float = 0.05
-    decay_fact: float = 0.01
-    decay_relation: float = 0.005
-    decay_opinion: float = 0.03
-    seed_k: int = 20
-    seed_min_similarity: float = 0.3    # a direct match needs this similarity to seed the search
-    # a time range read from the query is dropped when a match outside it is this much more similar
-    # than the best inside it (people misplace "last weekend"; an explicit range is always kept)
-    time_range_slack: float = Field(0.1, ge=0, le=1)
-    # and otherwise its matches outside the range follow, at this share of their similarity (0: left out)
-    time_range_outside: float = Field(0.0, ge=0, le=1)
-    hub_fanout: int = 10                # memories taken through one shared concept or value
-    hub_degree_cap: int = 1000          # concepts/values linked to more memories are hubs: not walked through
-    exact_scan_limit: int = 5000
-    deep_threshold: float = 0.7
-    default_mode: Literal["auto", "fast", "deep"] = "auto"
-    max_expand_depth: int = 2
-    # share of word evidence (BM25) in the similarity of an English query; of a Chinese one. The
-    # default model reads English with two models (an ensemble of e5 and MiniLM: words add less to
-    # it) and Chinese with one; with all-MiniLM-L6-v2 alone, 0.3 is the English share to use.
-    lexical_weight: float = Field(0.15, ge=0, le=1)
-    lexical_weight_cjk: float = Field(0.3, ge=0, le=1)
-    context_weight: float = Field(0.3, ge=0, le=1)    # share of its neighbour turns in an episode's similarity
-    sentence_weight: float = Field(0.9, ge=0, le=1)   # a long turn: at least this × its closest sentence's cosine
-    reply_weight: float = Field(0.9, ge=0, le=1)      # a reply to a question: at least this × the question's similarity
-    speaker_weight: float = Field(0.9, ge=0, le=1)    # a turn by someone the query does not name, when it names a speaker: this × its similarity
-    source_weight: float = Field(0.9, ge=0, le=1)     # a memory extracted from turns: share of the best of those turns in its similarity
-    profiles: dict[str, WeightProfile] = Field(default_factory=_default_profiles)
+    """``ranking``: the "default" profile; ``profiles``: other named profiles, each written as what
+    differs from the default (``[retrieval.profiles.fresh.weights]`` …) and built on it; the
+    built-in "recall" is one. ``decay``: the time-decay rates. ``limits``: how much a search reads."""
+    ranking: RankingProfile = Field(default_factory=RankingProfile)
+    profiles: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    decay: DecayRates = Field(default_factory=DecayRates)
+    limits: SearchLimits = Field(default_factory=SearchLimits)
 
-    def weights(self, profile: str = "default") -> WeightProfile:
-        """The weights of a named profile, every field set ("default" is alpha..epsilon above; a
-        profile's unset seed_min_similarity / time_range_outside are the settings' own)."""
-        if profile == "default":
-            return WeightProfile(alpha_similarity=self.alpha_similarity, beta_importance=self.beta_importance,
-                                 gamma_distance=self.gamma_distance, delta_time=self.delta_time,
-                                 epsilon_access=self.epsilon_access, seed_min_similarity=self.seed_min_similarity,
-                                 time_range_outside=self.time_range_outside)
-        profiles = {**_default_profiles(), **self.profiles}     # a config adds to the built-in ones
-        if profile not in profiles:
+    @model_validator(mode="after")
+    def _profiles_valid(self) -> "RetrievalSettings":
+        for name in self.profiles:              # a misspelt key fails when the config is read
+            self.profile(name)
+        return self
+
+    def profile_names(self) -> list[str]:
+        return ["default", *sorted({**_builtin_profiles(), **self.profiles})]
+
+    def profile(self, name: str = "default") -> RankingProfile:
+        """The ranking profile called ``name``: "default" is ``ranking``; another is the default
+        with the profile's own values over it (a config's profiles add to the built-in ones)."""
+        if name == "default":
+            return self.ranking
+        overrides = {**_builtin_profiles(), **self.profiles}
+        if name not in overrides:
             from .errors import ValidationError
-            allowed = ["default", *sorted(profiles)]
-            raise ValidationError(f"profile: unknown score profile {profile!r}; allowed: {', '.join(allowed)} "
+            allowed = self.profile_names()
+            raise ValidationError(f"profile: unknown score profile {name!r}; allowed: {', '.join(allowed)} "
                                   f"(define more under [retrieval.profiles.<name>] in graphmem.toml)",
                                   field="profile", allowed=allowed)
-        chosen = profiles[profile]
-        return chosen.model_copy(update={
-            "seed_min_similarity": self.seed_min_similarity if chosen.seed_min_similarity is None
-            else chosen.seed_min_similarity,
-            "time_range_outside": self.time_range_outside if chosen.time_range_outside is None
-            else chosen.time_range_outside})
+        try:
+            return RankingProfile.model_validate(_merged(self.ranking.model_dump(), overrides[name]))
+        except PydanticValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            raise ConfigError(f"invalid setting retrieval.profiles.{name}.{where}: {first['msg']}") from exc
 
 
 class LLMSettings(_Section):
@@ -227,10 +291,14 @@ def _env_overrides(environ: dict[str, str]) -> dict[str, dict[str, str]]:
         if not name.startswith("GRAPHMEM_") or name == "GRAPHMEM_CONFIG":
             continue
         parts = name[len("GRAPHMEM_"):].lower().split("__")
-        if len(parts) != 2:
-            raise ConfigError(f"environment variable {name}: expected GRAPHMEM_<SECTION>__<KEY>, "
-                              f"e.g. GRAPHMEM_EMBEDDING__MODEL")
-        out.setdefault(parts[0], {})[parts[1]] = value
+        if len(parts) < 2 or not all(parts):
+            raise ConfigError(f"environment variable {name}: expected GRAPHMEM_<SECTION>__<KEY> (or "
+                              f"__<SUB>__<KEY> for a nested setting), e.g. GRAPHMEM_EMBEDDING__MODEL or "
+                              f"GRAPHMEM_RETRIEVAL__RANKING__SEED_MIN_SIMILARITY")
+        node = out.setdefault(parts[0], {})
+        for part in parts[1:-1]:
+            node = node.setdefault(part, {})
+        node[parts[-1]] = value
     return out
 
 
@@ -250,9 +318,7 @@ def load_settings(path: str | Path | None = None, environ: dict[str, str] | None
             raise ConfigError(f"config file {toml_path} is not valid TOML: {exc}") from exc
     for layer in (_env_overrides(environ), overrides):
         for section, values in layer.items():
-            if not isinstance(data.get(section), dict):
-                data[section] = {}
-            data[section].update(values)
+            data[section] = _merged(data[section], values) if isinstance(data.get(section), dict) else values
     try:
         return Settings.model_validate(data)
     except PydanticValidationError as exc:

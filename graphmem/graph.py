@@ -210,10 +210,10 @@ class MemoryGraph:
         group_id = validate_group_id(group_id, existing=True)
         inp = validate(SearchInput, {"query": query, "memory_types": memory_types, "time_range": time_range,
                                      "max_results": max_results, "expand_depth": expand_depth,
-                                     "mode": mode or self.settings.retrieval.default_mode,
+                                     "mode": mode or self.settings.retrieval.limits.default_mode,
                                      "relation_filters": relation_filters, "subject": subject,
                                      "include_archived": include_archived, "profile": profile})
-        self.settings.retrieval.weights(inp.profile)        # an unknown profile is refused before any work
+        self.settings.retrieval.profile(inp.profile)        # an unknown profile is refused before any work
         self.ensure_schema()
         return self._get_retriever().search(group_id, inp, as_reference_time(reference_time))
 

@@ -436,7 +436,7 @@ class MemoryRecord(BaseModel):
 class ScoreParts(BaseModel):
     """The unweighted parts of a result's score, each in [0, 1]; score = Σ weight · part
     with the weights in ``SearchPlan.weights`` (seed 004 §5.2)."""
-    similarity: float       # to the query: cosine blended with BM25 / lexical overlap (see retriever/score.py)
+    similarity: float       # to the query: cosine blended with BM25 / lexical overlap (see retriever/rank.py)
     importance: float
     distance: float         # 1 / (1 + hops from a seed)
     time_decay: float       # exp(-λ_type · days since occurred_at, or created_at)

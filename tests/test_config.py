@@ -14,15 +14,16 @@ from graphmem.errors import ConfigError
 def test_toml_then_environment_override(tmp_path):
     path = tmp_path / "graphmem.toml"
     path.write_text('[neo4j]\nuri = "neo4j://db.example:7687"\npassword = "from-file"\n'
-                    '[retrieval]\nalpha_similarity = 0.5\n', encoding="utf-8")
-    s = load_settings(path, environ={"NEO4J_PASSWORD": "from-env", "GRAPHMEM_RETRIEVAL__SEED_K": "7"})
+                    '[retrieval.ranking.weights]\nalpha_similarity = 0.5\n', encoding="utf-8")
+    s = load_settings(path, environ={"NEO4J_PASSWORD": "from-env", "GRAPHMEM_RETRIEVAL__LIMITS__SEED_K": "7"})
     assert s.neo4j.uri == "neo4j://db.example:7687"
     assert s.neo4j.password == "from-env"
-    assert s.retrieval.alpha_similarity == 0.5 and s.retrieval.seed_k == 7
+    assert s.retrieval.ranking.weights.alpha_similarity == 0.5 and s.retrieval.limits.seed_k == 7
 
 
 @pytest.mark.parametrize("content, environ, needle", [
-    ("[retrieval]\nseed_k = 'many'\n", {}, "retrieval.seed_k"),
+    ("[retrieval.limits]\nseed_k = 'many'\n", {}, "retrieval.limits.seed_k"),
+    ("[retrieval.profiles.fresh.weights]\nalpha = 0.1\n", {}, "retrieval.profiles.fresh.weights.alpha"),
     ("[nope]\nx = 1\n", {}, "nope"),
     ("not toml at all [", {}, "not valid TOML"),
     ("", {"GRAPHMEM_FOO": "1"}, "GRAPHMEM_<SECTION>__<KEY>"),
@@ -49,3 +50,32 @@ def test_config_show_masks_password(tmp_path):
     assert "s3cret-value" not in out.stdout and "sk-123" not in out.stdout
     data = json.loads(out.stdout)
     assert data["neo4j"]["password"] == "********" and data["llm"]["api_key"] == "********"
+
+
+def test_every_setting_is_in_the_configuration_reference():
+    # docs/configuration.md is the reference a user reads: a setting added without a line there fails here
+    from pathlib import Path
+    from graphmem.config import Settings
+    reference = (Path(__file__).parents[1] / "docs" / "configuration.md").read_text(encoding="utf-8")
+
+    def leaves(model, prefix):
+        for name, field in type(model).model_fields.items():
+            value = getattr(model, name)
+            if hasattr(type(value), "model_fields"):
+                yield from leaves(value, f"{prefix}{name}.")
+            else:
+                yield f"{prefix}{name}"
+    missing = [p for p in leaves(Settings(), "") if f"`{p}`" not in reference]
+    assert not missing, missing
+
+
+def test_a_profile_is_the_default_with_its_own_values_over_it():
+    s = load_settings(environ={}, retrieval={"ranking": {"conversation": {"context_weight": 0.0}},
+                                             "profiles": {"fresh": {"weights": {"delta_time": 0.6}}}})
+    fresh, recall = s.retrieval.profile("fresh"), s.retrieval.profile("recall")
+    assert fresh.weights.delta_time == 0.6 and fresh.weights.alpha_similarity == 0.4
+    # a change to the default reaches every profile that does not set it itself
+    assert fresh.conversation.context_weight == 0.0 and recall.conversation.context_weight == 0.0
+    assert recall.weights.alpha_similarity == 0.85 and recall.seed_min_similarity == 0.0
+    with pytest.raises(Exception, match="unknown score profile 'nope'.*default, fresh, recall"):
+        s.retrieval.profile("nope")

@@ -184,7 +184,7 @@ def test_a_hub_cannot_flood_the_results(make_settings, graph, group_id):
     created = graph.create_memories(group_id, memories, reference_time=MORNING)
     seed = created[len(things)].memory_id
     by_text = {c.memory_id: c.text for c in created}
-    with MemoryGraph(make_settings(retrieval={"hub_fanout": 3, "hub_degree_cap": 20}),
+    with MemoryGraph(make_settings(retrieval={"limits": {"hub_fanout": 3, "hub_degree_cap": 20}}),
                      embedder=graph.embedder) as small:
         response = small.search_memories(group_id, "antique maps", mode="deep", max_results=50,
                                          reference_time=EVENING)
@@ -436,11 +436,33 @@ def test_the_recall_profile_returns_weak_matches_too_best_first(graph, group_id)
     assert [r.memory_id for r in recalled.results[:3]] == [r.memory_id for r in default.results]
 
 
+def test_the_walk_keeps_what_the_profile_asked_for_ranks_highest(make_settings, graph, group_id):
+    # A level of the walk keeps only its best few neighbours (by α·cosine + β·importance), so the
+    # cut must use the profile the search asked for. Here "important" ranks by importance alone:
+    # the neighbour that matters is the one least like the query, and the default profile's cut
+    # (mostly similarity) would drop it before it could be scored.
+    from graphmem.graph import MemoryGraph
+    settings = make_settings(retrieval={
+        "limits": {"seed_k": 1, "expand_keep": 1},
+        "profiles": {"important": {"weights": {"alpha_similarity": 0.0, "beta_importance": 1.0,
+                                               "gamma_distance": 0.0, "delta_time": 0.0, "epsilon_access": 0.0}}}})
+    for food in ("tuna", "salmon", "sardines", "chicken"):
+        write(graph, group_id, "Pixel", "fact", "likes to eat", food, importance=0.3)
+    insured = write(graph, group_id, "Pixel", "fact", "is insured with", "the Allianz pet plan", importance=0.4)
+    with MemoryGraph(settings, embedder=graph.embedder) as g:
+        found = g.search_memories(group_id, "What does Pixel like to eat?", mode="deep", expand_depth=1,
+                                  max_results=1, reference_time=EVENING, profile="important")
+        default = g.search_memories(group_id, "What does Pixel like to eat?", mode="deep", expand_depth=1,
+                                    max_results=1, reference_time=EVENING)
+    assert ids(found) == [insured], [r.text for r in found.results]
+    assert ids(default) != [insured]
+
+
 def test_a_profile_from_the_config_is_used(make_settings, graph, group_id):
     from graphmem.graph import MemoryGraph
-    settings = make_settings(retrieval={"profiles": {"fresh": {"alpha_similarity": 0.1, "beta_importance": 0.0,
-                                                               "gamma_distance": 0.0, "delta_time": 0.9,
-                                                               "epsilon_access": 0.0}}})
+    settings = make_settings(retrieval={"profiles": {"fresh": {"weights": {
+        "alpha_similarity": 0.1, "beta_importance": 0.0, "gamma_distance": 0.0, "delta_time": 0.9,
+        "epsilon_access": 0.0}}}})
     old = write(graph, group_id, "I", "event", "adopted", "a grey cat named Pixel", {"time": "2023-01-15"})
     new = write(graph, group_id, "I", "event", "fed", "the neighbour's cat")
     with MemoryGraph(settings, embedder=graph.embedder) as other:
@@ -494,7 +516,7 @@ def test_an_answer_is_found_next_to_the_turn_that_names_the_topic(make_settings,
     query, answer = "What name did Mel give the puppy she adopted?", "Biscuit, after my grandpa's favourite snack."
     with_context = recall(graph, group_id, query)
     # neither the turns around it nor the question it answers
-    alone_settings = make_settings(retrieval={"context_weight": 0.0, "reply_weight": 0.0})
+    alone_settings = make_settings(retrieval={"ranking": {"conversation": {"context_weight": 0.0, "reply_weight": 0.0}}})
     with MemoryGraph(alone_settings, embedder=graph.embedder) as alone:
         without = recall(alone, group_id, query)
 
@@ -556,7 +578,7 @@ def test_a_question_naming_a_speaker_prefers_what_that_speaker_said(make_setting
     (asker, named), lines, query, why, unnamed = NAMED_SPEAKER[language]
     turns = said(*(((asker, named)[i % 2], text) for i, text in enumerate(lines)))
     graph.ingest(group_id, turns, session_id="s1", extractor="none", reference_time=MORNING)
-    with MemoryGraph(make_settings(retrieval={"speaker_weight": 1.0}), embedder=graph.embedder) as anyone:
+    with MemoryGraph(make_settings(retrieval={"ranking": {"conversation": {"speaker_weight": 1.0}}}), embedder=graph.embedder) as anyone:
         def both(question):
             responses = [recall(g, group_id, question) for g in (graph, anyone)]
             return responses, [{r.text: r.score_parts.similarity for r in x.results} for x in responses]
@@ -583,7 +605,7 @@ def test_a_memory_is_found_by_what_was_said_when_it_was_formed(make_settings, gr
     graph.ingest(group_id, turns, session_id="s1", extractor="rules", reference_time=MORNING)
     query = "What time did I go to bed on Wednesday?"
     ranked = recall(graph, group_id, query)
-    with MemoryGraph(make_settings(retrieval={"source_weight": 0.5}), embedder=graph.embedder) as g:
+    with MemoryGraph(make_settings(retrieval={"ranking": {"conversation": {"source_weight": 0.5}}}), embedder=graph.embedder) as g:
         halved = recall(g, group_id, query)
     # the rules keep a fragment of the first turn that says nothing of bed: the turn it came from answers
     top = ranked.results[0]
@@ -621,17 +643,19 @@ def test_a_reply_is_found_through_the_question_it_answers(make_settings, graph, 
     graph.ingest(group_id, turns, session_id="s1", extractor="none", reference_time=MORNING)
     query, answer = "What are the names of Mel's cats?", turns[1]["content"]
     # the neighbouring turns' share (context_weight) is off, to see the reply's own lift
-    with MemoryGraph(make_settings(retrieval={"context_weight": 0.0}), embedder=graph.embedder) as g:
+    with MemoryGraph(make_settings(retrieval={"ranking": {"conversation": {"context_weight": 0.0}}}), embedder=graph.embedder) as g:
         replies = recall(g, group_id, query)
-    with MemoryGraph(make_settings(retrieval={"context_weight": 0.0, "reply_weight": 0.0}),
+    with MemoryGraph(make_settings(retrieval={"ranking": {"conversation": {"context_weight": 0.0, "reply_weight": 0.0}}}),
                      embedder=graph.embedder) as plain:
         without = recall(plain, group_id, query)
 
     def found(response, text):
         return next((i, r) for i, r in enumerate(response.results) if r.text == text)
     (rank, hit), (rank_plain, hit_plain) = found(replies, answer), found(without, answer)
-    # the answer names neither cats nor names: Jo's question right before it does
-    assert rank <= 1 and rank < rank_plain
+    # the answer names neither cats nor names: Jo's question right before it does. Lifted, it
+    # scores as high as anything (level with the question itself, whose words it borrows)
+    assert hit.score == max(r.score for r in replies.results)
+    assert hit_plain.score < max(r.score for r in without.results) and rank <= rank_plain
     assert hit.score_parts.similarity > hit_plain.score_parts.similarity
     # a turn after one's own question is no reply: Jo's green kitchen gains nothing from "is it hard?"
     kitchen, kitchen_plain = found(replies, turns[4]["content"])[1], found(without, turns[4]["content"])[1]
@@ -647,9 +671,9 @@ def test_a_long_turn_is_found_by_the_one_sentence_that_answers(make_settings, gr
              {"role": "user", "content": "Our team is switching project management tools next month."}]
     graph.ingest(group_id, turns, session_id="s1", extractor="none", reference_time=MORNING)
     query = "Which pizza place have I ordered delivery from?"
-    with MemoryGraph(make_settings(retrieval={"context_weight": 0.0}), embedder=graph.embedder) as g:
+    with MemoryGraph(make_settings(retrieval={"ranking": {"conversation": {"context_weight": 0.0}}}), embedder=graph.embedder) as g:
         found = recall(g, group_id, query)
-    with MemoryGraph(make_settings(retrieval={"context_weight": 0.0, "sentence_weight": 0.0}),
+    with MemoryGraph(make_settings(retrieval={"ranking": {"conversation": {"context_weight": 0.0, "sentence_weight": 0.0}}}),
                      embedder=graph.embedder) as g:
         whole = recall(g, group_id, query)
 
@@ -657,8 +681,8 @@ def test_a_long_turn_is_found_by_the_one_sentence_that_answers(make_settings, gr
         return next(r for r in response.results if r.text == turns[0]["content"])
     # the group searched as a large one: through the vector indexes of turns and of sentences
     # (meaning only: a large group's word matches count as a share of its best hit's, a small one's absolutely)
-    dense = {"context_weight": 0.0, "lexical_weight": 0.0}
-    with MemoryGraph(make_settings(retrieval={**dense, "exact_scan_limit": 1}), embedder=graph.embedder) as g:
+    dense = {"ranking": {"conversation": {"context_weight": 0.0}, "similarity": {"lexical_weight": 0.0}}}
+    with MemoryGraph(make_settings(retrieval={**dense, "limits": {"exact_scan_limit": 1}}), embedder=graph.embedder) as g:
         indexed = recall(g, group_id, query)
     with MemoryGraph(make_settings(retrieval=dense), embedder=graph.embedder) as g:
         scanned = recall(g, group_id, query)
@@ -771,7 +795,7 @@ def test_a_word_the_whole_group_uses_counts_for_little_and_a_rare_one_in_full(gr
         delete_group(graph.store, rare)
     # the word said once is worth (nearly) the whole lexical share, the word everyone says next to
     # nothing (before: the best hit's share, about the same in both groups)
-    assert alone - common > 0.8 * graph.settings.retrieval.lexical_weight, (alone, common)
+    assert alone - common > 0.8 * graph.settings.retrieval.ranking.similarity.lexical_weight, (alone, common)
 
 
 # --- format_context -------------------------------------------------------------------------------

@@ -75,7 +75,7 @@ def delete_prefix(graph: MemoryGraph, prefix: str) -> None:
 def test_thirty_memories_among_100000_of_other_groups_get_the_same_top_results(make_settings, graph, group_id):
     # Searches record access statistics, which move the access part of the score between the
     # runs compared here; this test is about seeds, so that part is weighted 0.
-    flat = MemoryGraph(make_settings(retrieval={"epsilon_access": 0.0}), embedder=graph.embedder)
+    flat = MemoryGraph(make_settings(retrieval={"ranking": {"weights": {"epsilon_access": 0.0}}}), embedder=graph.embedder)
     try:
         run(flat, make_settings, group_id)
     finally:
@@ -114,7 +114,8 @@ def run(graph: MemoryGraph, make_settings, group_id: str) -> None:
         assert all("exact scan of the group (30 memories)" in " ".join(why) for _, why in crowded.values())
 
         # Treat the group as large (exact_scan_limit 10): the index over-fetch, then the scan fallback.
-        with MemoryGraph(make_settings(retrieval={"exact_scan_limit": 10, "epsilon_access": 0.0}),
+        with MemoryGraph(make_settings(retrieval={"limits": {"exact_scan_limit": 10},
+                                                   "ranking": {"weights": {"epsilon_access": 0.0}}}),
                          embedder=graph.embedder) as big:
             via_index = search_all(big, group_id)
         # the same best results in the same order; word evidence is measured otherwise above

@@ -152,7 +152,7 @@ def _retrieval_bench(kind: str, file: str, limit: Optional[int], max_results: in
     from ..graph import MemoryGraph
     from ._common import load
     settings = load(config)
-    settings.retrieval.weights(profile)           # an unknown profile fails before anything is loaded
+    settings.retrieval.profile(profile)           # an unknown profile fails before anything is loaded
     e = settings.embedding
     embedder = get_embedder(e.model, e.device, e.batch_size, e.backend)
     if cache:      # the turns, the questions and everything search_memories embeds go through it

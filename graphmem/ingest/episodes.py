@@ -56,9 +56,8 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？；])|\n+")
 def sentences(text: str) -> list[str]:
     """The sentences of a long turn, each to be embedded alone; [] for a short turn or one that is
     a single sentence. One vector per turn blurs a turn that talks of two things ("I need meal
-    ideas. By the way, I had Domino's three times this week"); on the LongMemEval dev questions a
-    session ranked by its best turn or sentence (a sentence at 0.9 of its cosine) had
-    recall_all@5 0.957 against 0.894 by turns alone (flat dense, same model)."""
+    ideas. By the way, I had Domino's three times this week"): each sentence gets its own
+    vector, so a question about one of the two finds the turn (docs/benchmarks.md measures it)."""
     if text_length(text) <= SENTENCE_TURN:
         return []
     parts = [p.strip() for p in _SENTENCE_END.split(text)]
@@ -75,8 +74,8 @@ def with_context(rows: list[dict]) -> None:
 
     "Yes, last Friday!" means nothing alone: a short turn is embedded together with what was
     said around it, v_i + w_i·(v_{i-1} + v_{i+1}) renormalised, with w_i = CONTEXT_WEIGHT ·
-    min(1, CONTEXT_CHARS / len(turn)). Long turns stand on their own. (On the LoCoMo dev
-    conversations this lifts flat dense turn recall@10 from 46 to 56; LongMemEval is unchanged.)
+    min(1, CONTEXT_CHARS / len(turn)). Long turns stand on their own (docs/benchmarks.md
+    measures the effect).
     """
     if len(rows) < 2:
         return

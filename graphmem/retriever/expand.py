@@ -20,19 +20,21 @@ whose relation is listed — because, so and causes are one causal relation seen
 ends, so any of them admits every CAUSALITY edge — and no concept hops.
 
 Level n+1 starts from the best ``frontier`` memories of level n (by score), and each level
-returns only its best ``keep`` memories by α·cosine + β·importance, so the walk and what
-comes back stay bounded however dense the graph. Each expanded memory's similarity is its
-own cosine to the query, computed in the same query.
+returns only its best ``keep`` memories by α·cosine + β·importance with the α and β of the
+search's ranking profile (``rank.prerank_params``: the cut happens in the database, so the walk
+and what comes back stay bounded however dense the graph). What comes back is evidence: each
+memory with its own cosine to the query and the ways it was reached; ``rank.py`` scores it.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..config import RetrievalSettings
+from ..config import RankingProfile, SearchLimits
 from ..store.driver import Store
 from ..store.vector import to_cosine
 from ..types import EdgeType, RelationType
-from .seeds import Filters
+from .evidence import Filters
+from .rank import prerank_params
 
 EDGE_FANOUT = 50     # memory-to-memory edges followed per memory and level
 SAMPLE_MIN = 50      # memories looked at per concept: the first max(50, 2 × hub_fanout) Neo4j walks to
@@ -62,22 +64,23 @@ class Neighbour:
 
 
 class Expander:
-    def __init__(self, store: Store, settings: RetrievalSettings):
+    def __init__(self, store: Store, limits: SearchLimits):
         self.store = store
-        self.settings = settings
+        self.limits = limits
 
     def level(self, group_id: str, embedding: list[float], frontier: list[str], seen: set[str],
-              scope: RelationScope, filters: Filters, keep: int) -> list[Neighbour]:
-        """The best ``keep`` memories one hop from ``frontier`` that are not in ``seen``."""
+              scope: RelationScope, filters: Filters, keep: int, profile: RankingProfile) -> list[Neighbour]:
+        """The best ``keep`` memories one hop from ``frontier`` that are not in ``seen``, cut by
+        ``profile``'s α·cosine + β·importance."""
         if not frontier:
             return []
-        s = self.settings
+        s = self.limits
         rows = self.store.read(
             "search_expand", group_id=group_id, embedding=embedding, frontier=frontier, seen=sorted(seen),
             causal=scope.causal, ref_relations=scope.ref_relations, concepts=scope.concepts,
             edge_fanout=EDGE_FANOUT, fanout=s.hub_fanout, sample=max(SAMPLE_MIN, 2 * s.hub_fanout),
             hub_cap=s.hub_degree_cap, keep=keep,
-            alpha=s.alpha_similarity, beta=s.beta_importance, **filters.params())
+            **prerank_params(profile), **filters.params())
         out = []
         for row in rows:
             if row["memory"]["group_id"] != group_id:       # defence in depth: the query checks it too

@@ -2,20 +2,14 @@
 
 1. plan (``plan.py``): mode and depth, relation filters, a time range read from the query (a
    rolling window, "the past few months", only scopes the search: it is not embedded or matched);
-2. seeds (``seeds.py``): vector + fulltext (+ episodes and the turns around them), merged;
-   each candidate's similarity blends cosine with BM25 (``score.Similarity``), a turn is read
-   with its neighbours (and, when the query names a speaker, weighed by who said it), and a
-   memory extracted from turns is ranked mostly by the best of those turns (what was said),
-   its own text a tenth (``retrieval.source_weight``); only the one closest to the query
-   stands so for its turn, the others from the same turn take the mean of the two.
-   The most similar seed the walk when their similarity reaches the profile's floor
-   (``retrieval.seed_min_similarity``; none for "recall") or their words cover half the
-   query's; when none does, the three most similar still do, so
-   a group with memories never answers with nothing. At most max(``retrieval.seed_k``, max_results);
+2. seeds (``seeds.py`` for memories, ``turns.py`` for conversation turns): vector + fulltext
+   (+ episodes and the turns around them), merged into evidence (``evidence.py``); ranking
+   (``rank.py``) turns it into similarities and chooses the seeds of the walk, at most
+   max(``limits.seed_k``, max_results);
 3. expand (``expand.py``): breadth-first, one Cypher query per level, up to the planned depth;
-4. score (``score.py``): α·similarity + β·importance + γ·1/(1+distance) + δ·time_decay +
-   ε·access with the weights of the profile asked for ("default", "recall", or one from the
-   config), parts kept on every result; the best ``max_results`` are returned;
+4. score (``rank.Scorer``): α·similarity + β·importance + γ·1/(1+distance) + δ·time_decay +
+   ε·access with the ranking profile asked for ("default", "recall", or one from the config),
+   the same profile in every step; parts kept on every result; the best ``max_results`` return;
 5. evidence: the episodes each returned memory was extracted from (only when the group has
    episodes), and access statistics handed to the background recorder (``access.py``).
 
@@ -25,8 +19,8 @@ the caller applies to every result too. A time range the planner read from the q
 "last week") only chooses where the walk starts: a cause often precedes its effect, so
 memories reached through the graph may lie outside it. When nothing at all falls inside an
 inferred range, or a match outside it is far closer, the search runs without it (the plan says
-so); with ``time_range_outside`` > 0 (the "recall" profile: 0.8) the matches outside it follow
-the ones inside at that share of their similarity.
+so); with the profile's ``time_range.outside`` > 0 (the "recall" profile) the matches outside it
+follow the ones inside at that share of their similarity (``rank.time_range_verdict``).
 """
 from __future__ import annotations
 
@@ -36,25 +30,19 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
 from ..builder.resolve import AGENT_KEY, AGENT_NAMES, USER_KEY, USER_NAMES
-from ..config import RetrievalSettings
+from ..config import RankingProfile, RetrievalSettings
 from ..embed import Embedder, embed_query
 from ..store.driver import Store
-from ..textsim import overlap
 from ..types import (EvidenceEpisode, PathStep, PlannedTimeRange, SearchInput, SearchPlan, SearchResponse,
                      SearchResult, normalize_name)
 from .access import AccessRecorder
 from .expand import Expander, RelationScope
 from .plan import PlanHints, QueryPlanner, RulePlanner
-from .score import Scorer, Similarity, is_reply
-from .seeds import Filters, SeedFinder, SeedReport, widen
+from .evidence import Filters, SeedReport, widen
+from .rank import Scorer, Similarity, choose_seeds, rank_candidates, time_range_verdict
+from .seeds import SeedFinder
 
-LEXICAL_SEED = 0.5          # a candidate whose words cover this share of the query's seeds the walk
-FALLBACK_SEEDS = 3
 EVIDENCE_PER_MEMORY = 3
-KEEP_PER_LEVEL = 50         # expanded memories kept per level (at least 3 × max_results)
-# A time read from the query is when things happened; a turn that tells of them is said then or
-# within this long after ("last weekend" told on Monday), so turns are matched up to it.
-REPORTED_WITHIN = timedelta(days=7)
 
 
 @dataclass
@@ -125,7 +113,7 @@ class Retriever:
         self.settings = settings
         self.planner = planner or RulePlanner()
         self.seeds = SeedFinder(store, settings)
-        self.expander = Expander(store, settings)
+        self.expander = Expander(store, settings.limits)
         self.recorder = recorder or AccessRecorder(store)
         # the all-time seed search of a query with a time expression runs beside the in-range one
         self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="graphmem-seeds")
@@ -138,50 +126,50 @@ class Retriever:
     def search(self, group_id: str, inp: SearchInput, reference_time: datetime,
                mode: str | None = None) -> SearchResponse:
         clock = _Clock()
-        s = self.settings
+        limits = self.settings.limits
+        profile = self.settings.profile(inp.profile)
         mode = mode or inp.mode
         hints: PlanHints = self.planner.plan(inp.query, reference_time)
         why = list(hints.why)
-        hard, seed_filters, planned_range = self._filters(inp, hints, reference_time, why)
+        hard, seed_filters, planned_range = self._filters(inp, hints, reference_time, why, profile)
         sought = _without(hints.sought or inp.query, hints.scope_words, why)
         clock.lap("plan")
 
         # the probe does not need the embedding: it runs while the query is embedded
-        probing = self.store.submit("search_probe", group_id=group_id, cap=s.exact_scan_limit + 1)
+        probing = self.store.submit("search_probe", group_id=group_id, cap=limits.exact_scan_limit + 1)
         embedding = embed_query(self.embedder, [sought])[0]
         clock.lap("embed")
 
         probe = probing.result()[0]
-        k = max(s.seed_k, inp.max_results)
+        k = max(limits.seed_k, inp.max_results)
         find = lambda filters: self.seeds.find(group_id, sought, embedding, filters, k,  # noqa: E731
-                                               probe["memories"], probe["episodes"], hard.types is None)
+                                               probe["memories"], probe["episodes"], hard.types is None, profile)
         unknown_share = getattr(self.embedder, "unknown_share", None)
-        similarity = Similarity(sought, s.lexical_weight, s.context_weight, s.reply_weight, s.speaker_weight,
-                                s.source_weight, unread=unknown_share(sought) if unknown_share else None,
-                                lexical_weight_cjk=s.lexical_weight_cjk)
-        scorer = Scorer(s, reference_time, inp.profile)
-        kept = scorer.w.time_range_outside
+        similarity = Similarity(sought, profile, unread=unknown_share(sought) if unknown_share else None)
+        scorer = Scorer(profile, self.settings.decay, reference_time)
+        kept = profile.time_range.outside
         soft = planned_range is not None and planned_range.source == "query"
         wide = self._pool.submit(find, hard) if soft else None
         report, elsewhere = find(seed_filters), set()
         if wide is not None:
             everywhere = wide.result()
             inside, outside = self._best(report, similarity), self._best(everywhere, similarity)
-            if not report.candidates:
+            verdict = time_range_verdict(inside, outside, bool(report.candidates), profile)
+            if verdict == "empty":
                 why.append("nothing in that time range: searched all time")
                 planned_range, report = None, everywhere
-            elif outside - inside >= s.time_range_slack:
+            elif verdict == "closer":
                 why.append(f"a match outside that time range is far closer ({outside:.2f} against "
                            f"{inside:.2f}): searched all time")
                 planned_range, report = None, everywhere
-            elif kept > 0:
+            elif verdict == "widen":
                 report, elsewhere = widen(report, everywhere)
                 if elsewhere:
                     why.append(f"{len(elsewhere)} matches outside that time range follow, at "
                                f"{kept:g} x their similarity")
         clock.lap("seeds")
 
-        hits = self._select_seeds(report, similarity, k, why, scorer.w.seed_min_similarity, elsewhere, kept)
+        hits = self._select_seeds(report, similarity, k, why, profile.seed_min_similarity, elsewhere, kept)
         for h in hits.values():
             self._score(h, scorer)
         top1 = max((h.similarity for h in hits.values()), default=0.0)
@@ -190,7 +178,7 @@ class Retriever:
         if relation_filters is None and hints.relation_filters is not None and depth:
             relation_filters = hints.relation_filters
         self._walk(group_id, embedding, hits, depth, RelationScope.from_filters(relation_filters), hard,
-                   similarity, scorer, inp.max_results)
+                   similarity, scorer, inp.max_results, profile)
         clock.lap("expand")
 
         ranked = sorted(hits.values(), key=lambda h: (-h.score, h.distance, h.id))[:inp.max_results]
@@ -216,8 +204,8 @@ class Retriever:
 
     # --- steps --------------------------------------------------------------------------
     @staticmethod
-    def _filters(inp: SearchInput, hints: PlanHints, reference_time: datetime,
-                 why: list[str]) -> tuple[Filters, Filters, PlannedTimeRange | None]:
+    def _filters(inp: SearchInput, hints: PlanHints, reference_time: datetime, why: list[str],
+                 profile: RankingProfile) -> tuple[Filters, Filters, PlannedTimeRange | None]:
         """(filters for every result, filters for the seeds, the time range used)."""
         tz = reference_time.tzinfo or timezone.utc
         types = [t.value for t in inp.memory_types] if inp.memory_types else None
@@ -231,7 +219,8 @@ class Retriever:
         if hints.time_range is not None:
             start, end, matched = hints.time_range
             why.append(f"time expression {matched!r}: seeds from {start.date()} to {end.date()} (exclusive)")
-            said_end = (end + REPORTED_WITHIN).isoformat()
+            # a turn that tells of what happened in the range is said then or a little after it
+            said_end = (end + timedelta(days=profile.time_range.reported_within_days)).isoformat()
             return hard, Filters(inp.include_archived, types, start.isoformat(), end.isoformat(), subject,
                                  said_end), \
                 PlannedTimeRange(start=start.isoformat(), end=end.isoformat(), source="query", matched=matched)
@@ -239,10 +228,10 @@ class Retriever:
 
     def _walk(self, group_id: str, embedding: list[float], hits: dict[str, _Hit], depth: int,
               scope: RelationScope, filters: Filters, similarity: Similarity, scorer: Scorer,
-              max_results: int) -> None:
+              max_results: int, profile: RankingProfile) -> None:
         """Breadth-first, one query per level, from the best memories of the level before;
         adds what it reaches to ``hits`` with its distance and path."""
-        frontier_k = min(self.settings.seed_k, max(10, max_results))
+        frontier_k = min(self.settings.limits.seed_k, max(10, max_results))
         level_hits = list(hits.values())
         for level in range(1, depth + 1):
             frontier = [h for h in sorted(level_hits, key=lambda h: -h.score) if h.kind == "memory"][:frontier_k]
@@ -250,7 +239,7 @@ class Retriever:
                 return
             by_id = {h.id: h for h in frontier}
             neighbours = self.expander.level(group_id, embedding, [h.id for h in frontier], set(hits), scope,
-                                             filters, keep=max(KEEP_PER_LEVEL, 3 * max_results))
+                                             filters, keep=max(self.settings.limits.expand_keep, 3 * max_results), profile=profile)
             level_hits = []
             for n in neighbours:
                 # an explicit edge beats a shared concept; then the best-scored parent
@@ -267,61 +256,24 @@ class Retriever:
     @staticmethod
     def _best(report: SeedReport, similarity: Similarity) -> float:
         """The best similarity among a seed search's candidates (before context is read)."""
-        return max((similarity(c.cosine, c.text, c.bm25) for c in report.candidates), default=0.0)
+        return max((similarity.of(c) for c in report.candidates), default=0.0)
 
-    def _select_seeds(self, report: SeedReport, similarity: Similarity, k: int,
+    @staticmethod
+    def _select_seeds(report: SeedReport, similarity: Similarity, k: int,
                       why: list[str], floor: float, outside: set[str] = frozenset(),
                       kept: float = 0.0) -> dict[str, _Hit]:
-        """The candidates most similar to the query, up to k: turns read in context (a reply
-        with the question it answers), a memory extracted from turns mostly by the best of
-        them when it is the closest to the query of that turn's memories, at the mean of the two
-        otherwise (``Similarity.as_extracted``); ``outside`` a time range read from the query at
-        ``kept`` x that."""
-        own = {t.id: similarity(t.cosine, t.text, t.bm25) for t in report.turns.values()}
-        in_context = {tid: similarity.in_context(own[tid], [own[n] for n in t.neighbours if n in own])
-                      for tid, t in report.turns.items()}
-        for tid, t in report.turns.items():
-            asked = report.turns.get(t.previous) if t.previous in own else None
-            if asked is not None and is_reply(asked, t):
-                in_context[tid] = similarity.as_reply(in_context[tid], own[asked.id])
-        if report.speakers:              # the question names who it is about: what they said comes first
-            for tid, t in report.turns.items():
-                in_context[tid] = similarity.as_said_by(in_context[tid], t.speaker, report.speakers)
-        sims = {c.id: in_context[c.id] if c.kind == "episode" and c.id in in_context
-                else similarity(c.cosine, c.text, c.bm25) for c in report.candidates}
-        source: dict[str, str] = {}          # memory id -> the best of the turns it was extracted from
-        lead: dict[str, str] = {}            # turn id -> the memory from it closest to the query
-        for c in report.candidates:
-            support = [t for t in c.support if t in in_context]
-            if support and c.kind == "memory":
-                source[c.id] = t = max(support, key=in_context.__getitem__)
-                if t not in lead or sims[c.id] > sims[lead[t]]:
-                    lead[t] = c.id
-        scored = []
-        for c in report.candidates:
-            sim = sims[c.id]
-            if c.id in source:
-                t = source[c.id]
-                sim = similarity.as_extracted(sim, in_context[t], lead[t] == c.id)
-            if c.id in outside:
-                sim *= kept
-            scored.append((c, sim))
-        scored.sort(key=lambda cs: (-cs[1], -cs[0].rrf))
-        chosen = [(c, sim) for c, sim in scored
-                  if sim >= floor or overlap(similarity.query, c.text) >= LEXICAL_SEED][:k]
-        if not chosen and scored:
-            chosen = scored[:FALLBACK_SEEDS]
-            why.append(f"no direct match reaches similarity {floor}: "
-                       f"starting from the {len(chosen)} closest")
+        """The seeds of the walk as hits at distance 0 (``rank.rank_candidates``, ``rank.choose_seeds``)."""
+        scored = rank_candidates(report.candidates, report.turns, report.speakers, similarity, outside, kept)
         hits = {}
-        for c, sim in chosen:
+        for c, sim in choose_seeds(scored, similarity, k, floor, why):
             hits[c.id] = _Hit(id=c.id, kind=c.kind, node=c.node, similarity=sim, distance=0,
                               sources=list(c.ranks), episodes=c.episodes)
         return hits
 
     def _depth(self, mode: str, expand_depth: int, hints: PlanHints, top1: float,
                why: list[str]) -> tuple[int, str]:
-        cap = max(0, self.settings.max_expand_depth)
+        limits = self.settings.limits
+        cap = max(0, limits.max_expand_depth)
         if mode == "fast":
             why.append("fast mode: direct matches only")
             return 0, "fast"
@@ -332,10 +284,10 @@ class Retriever:
             return 0, "fast"
         if hints.deep:
             return min(cap, expand_depth), "deep"
-        if top1 < self.settings.deep_threshold:
-            why.append(f"best similarity {top1:.2f} < {self.settings.deep_threshold}: deep")
+        if top1 < limits.deep_threshold:
+            why.append(f"best similarity {top1:.2f} < {limits.deep_threshold}: deep")
             return min(cap, expand_depth), "deep"
-        why.append(f"best similarity {top1:.2f} ≥ {self.settings.deep_threshold}: direct matches suffice")
+        why.append(f"best similarity {top1:.2f} ≥ {limits.deep_threshold}: direct matches suffice")
         return 0, "fast"
 
     @staticmethod

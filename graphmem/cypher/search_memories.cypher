@@ -1,0 +1,112 @@
+// Memory seeds (graphmem/retriever/seeds.py): the group's memories that match a query directly,
+// by meaning (vector index or exact scan) and by words (fulltext).
+//
+// Every query is scoped to $group_id. The seed queries share these filters:
+//   $include_archived   archived memories are left out unless true
+//   $types              null, or a list of memory types (EVENT, FACT, RELATION, OPINION)
+//   $start, $end        null, or ISO datetimes (end exclusive). A memory's time is occurred_at,
+//                       or created_at when it has none (a memory without a stated time is
+//                       placed at the moment it was written)
+//   $said_end           an episode (a turn) is in the range when said in [$start, $said_end):
+//                       $end itself, or a week later for a range read from the query
+//   $subject            null, or the normalised name of the memory's subject ("@user" for 我/I)
+// Neo4j reports cosine similarity as (1 + cos) / 2; graphmem converts it to plain cosine.
+// Equal scores are common (a word matched once in texts of the same length; the same text said
+// twice), and a LIMIT must not cut among them by where the nodes happen to lie in the store:
+// ties go to the newer, then the order of the conversation (or the text), so the same search
+// over the same memories ranks the same way every time.
+
+// name: search_probe
+// How many memories and episodes a group has, counted up to $cap: cheap for any group size.
+// (status and session_id are always set: the predicates let Neo4j use the composite group indexes.)
+CALL () { MATCH (m:Memory {group_id: $group_id}) WHERE m.status IS NOT NULL WITH m LIMIT $cap RETURN count(m) AS memories }
+CALL () { MATCH (e:Episode {group_id: $group_id}) WHERE e.session_id IS NOT NULL WITH e LIMIT $cap RETURN count(e) AS episodes }
+RETURN memories, episodes;
+
+// name: search_group_size
+// The size of a large group, and of the whole memory vector index (count store, O(1)).
+CALL () { MATCH (m:Memory {group_id: $group_id}) WHERE m.status IS NOT NULL RETURN count(m) AS group_size }
+CALL () { MATCH (m:Memory) RETURN count(m) AS total }
+RETURN group_size, total;
+
+// name: search_vector_scan
+// Exact cosine over one group's memories that pass the filters: the true top-$k.
+// Used for groups small enough to scan (retrieval.limits.exact_scan_limit) and as the fallback
+// when the vector index cannot reach a group's matches.
+MATCH (m:Memory {group_id: $group_id})
+WHERE m.status IS NOT NULL AND m.embedding IS NOT NULL
+  AND ($include_archived OR m.status <> 'archived')
+  AND ($types IS NULL OR m.memory_type IN $types)
+  AND ($start IS NULL OR datetime(coalesce(m.occurred_at, m.created_at)) >= datetime($start))
+  AND ($end IS NULL OR datetime(coalesce(m.occurred_at, m.created_at)) < datetime($end))
+  AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
+WITH m, vector.similarity.cosine(m.embedding, $embedding) AS score
+ORDER BY score DESC, coalesce(m.occurred_at, m.created_at) DESC, m.text LIMIT $k
+RETURN m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
+          .access_count, .last_accessed_at} AS memory, score;
+
+// name: search_vector_index
+// The global top-$fetch of the native vector index, then the group and the filters.
+// `returned` < $fetch means the index is exhausted: nothing else could match.
+CALL db.index.vector.queryNodes('memory_embedding', $fetch, $embedding) YIELD node, score
+WITH collect({m: node, score: score}) AS rows
+CALL (rows) {
+  UNWIND rows AS r
+  WITH r.m AS m, r.score AS score
+  WHERE m.group_id = $group_id
+    AND ($include_archived OR m.status <> 'archived')
+    AND ($types IS NULL OR m.memory_type IN $types)
+    AND ($start IS NULL OR datetime(coalesce(m.occurred_at, m.created_at)) >= datetime($start))
+    AND ($end IS NULL OR datetime(coalesce(m.occurred_at, m.created_at)) < datetime($end))
+    AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
+  WITH m, score ORDER BY score DESC, coalesce(m.occurred_at, m.created_at) DESC, m.text LIMIT $k
+  RETURN collect({memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at,
+                             .created_at, .access_count, .last_accessed_at}, score: score}) AS hits
+}
+RETURN size(rows) AS returned, hits;
+
+// name: search_fulltext
+// BM25 over memory texts (cjk analyzer). $lucene is built by graphmem.store.fulltext.group_query:
+// escaped terms AND the group; the group and the filters are checked again here.
+CALL db.index.fulltext.queryNodes('memory_text', $lucene, {limit: $fetch}) YIELD node AS m, score AS bm25
+WITH m, bm25
+WHERE m.group_id = $group_id
+  AND ($include_archived OR m.status <> 'archived')
+  AND ($types IS NULL OR m.memory_type IN $types)
+  AND ($start IS NULL OR datetime(coalesce(m.occurred_at, m.created_at)) >= datetime($start))
+  AND ($end IS NULL OR datetime(coalesce(m.occurred_at, m.created_at)) < datetime($end))
+  AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
+WITH m, bm25 ORDER BY bm25 DESC, coalesce(m.occurred_at, m.created_at) DESC, m.text LIMIT $k
+RETURN m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
+          .access_count, .last_accessed_at} AS memory, bm25,
+       vector.similarity.cosine(m.embedding, $embedding) AS score;
+
+// name: search_fulltext_terms
+// BM25 over memory texts with the group's own term statistics (a group up to
+// retrieval.limits.exact_scan_limit memories; a larger one uses search_fulltext). One Lucene query per
+// term ($probes: graphmem.store.fulltext.term_probes, narrowed to the group), each fetching all
+// of the group's $n memories it matches: a term's score in a text is Lucene's over the term's
+// best in the group (which cancels the index-wide IDF), weighted by the term's IDF in the group,
+// ln(1 + (n - df + 0.5) / (df + 0.5)) (rank.group_idf); a text scores the sum over the terms it
+// holds. So what other groups hold never moves a group's ranking. Summed here, not in Python,
+// because the top $k by words is cut here; rank.word_evidence turns the sum into evidence.
+UNWIND $probes AS p
+CALL (p) {
+  CALL db.index.fulltext.queryNodes('memory_text', p.lucene, {limit: $n}) YIELD node AS m, score
+  WITH m, score WHERE m.group_id = $group_id
+  WITH collect({m: m, score: score}) AS hits
+  RETURN hits, size(hits) AS df, reduce(top = 0.0, h IN hits | CASE WHEN h.score > top THEN h.score ELSE top END) AS top
+}
+WITH hits, top, df, log(1.0 + ($n - df + 0.5) / (df + 0.5)) AS idf
+WHERE df > 0 AND top > 0
+UNWIND hits AS h
+WITH h.m AS m, sum(idf * h.score / top) AS bm25
+WHERE ($include_archived OR m.status <> 'archived')
+  AND ($types IS NULL OR m.memory_type IN $types)
+  AND ($start IS NULL OR datetime(coalesce(m.occurred_at, m.created_at)) >= datetime($start))
+  AND ($end IS NULL OR datetime(coalesce(m.occurred_at, m.created_at)) < datetime($end))
+  AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
+WITH m, bm25 ORDER BY bm25 DESC, coalesce(m.occurred_at, m.created_at) DESC, m.text LIMIT $k
+RETURN m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
+          .access_count, .last_accessed_at} AS memory, bm25,
+       vector.similarity.cosine(m.embedding, $embedding) AS score;
