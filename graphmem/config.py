@@ -125,6 +125,9 @@ class ConversationLifts(_Section):
     # memory closest to the query of that turn; its siblings take ``sibling_share``)
     source_weight: float = Field(0.9, ge=0, le=1)
     sibling_share: float = Field(0.5, ge=0, le=1)
+    # a query that is a dialogue (the conversation so far): share of its latest user line in the
+    # query's vector, the rest being all its user lines; earlier lines are context of the latest
+    latest_turn_weight: float = Field(0.3, ge=0, le=1)
 
 
 class TimeRangeRules(_Section):

@@ -80,3 +80,28 @@ def test_the_agents_lines_of_a_dialogue_do_not_decide_what_is_found(graph, group
     top = graph.search_memories(group_id, history, profile="recall").results[0]
     assert "跳舞" in top.text
     assert any("dialogue" in why for why in graph.search_memories(group_id, history).plan.why)
+
+
+@pytest.mark.parametrize("memories, history", [
+    (("I went hiking in the Alps and climbed to a glacier.", "My cat Pixel has been sick and sees the vet."),
+     "User: The mountain trail was steep but I loved the hike.\nAI: Wonderful! How high did you climb?\n"
+     "User: Up to the glacier, the views from the peak were amazing.\nAI: What a trip!\n"
+     "User: Anyway, Pixel has been coughing a lot this week."),
+    (("我去阿尔卑斯山徒步，一直爬到了冰川。", "我的猫咪小白生病了，带它去看兽医。"),
+     "<我>:\"山路很陡，但是徒步真开心。\"\n<助手>:\"太好了！你爬了多高？\"\n"
+     "<我>:\"一直爬到冰川，山顶的风景特别美。\"\n<助手>:\"真棒！\"\n<我>:\"对了，小白生病了，这周一直咳嗽。\""),
+])
+def test_a_dialogue_is_answered_for_its_latest_line(make_settings, graph, group_id, memories, history):
+    # Two user lines are about the hike; the latest, what the next reply must serve, is about the
+    # cat: it weighs more than each earlier line, so the cat comes first; weighed like the others,
+    # the hike would.
+    from graphmem.graph import MemoryGraph
+    hike, cat = (graph.create_memory(group_id, subject="我" if "我" in m else "I", memory_type="event",
+                                     topic=m[:12], object=m).memory_id for m in memories)
+    found = graph.search_memories(group_id, history, profile="recall", mode="fast")
+    assert found.results[0].memory_id == cat, [r.text for r in found.results]
+    assert any("latest user line" in why for why in found.plan.why)
+    flat = make_settings(retrieval={"ranking": {"conversation": {"latest_turn_weight": 0.0}}})
+    with MemoryGraph(flat, embedder=graph.embedder) as g:
+        evenly = g.search_memories(group_id, history, profile="recall", mode="fast")
+    assert evenly.results[0].memory_id == hike, [r.text for r in evenly.results]

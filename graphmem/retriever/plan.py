@@ -17,7 +17,9 @@ The default planner is rules, in Chinese and English:
   so far handed over as the query) is read as one: what its other speakers (the user) said is
   what is looked for; the agent's own lines (assistant, AI, 助手 …: they restate, ask back and
   bring words of their own) and every line's speaker label are neither embedded nor matched
-  (``sought``); the other rules read what is left;
+  (``sought``); the other rules read what is left. The latest of the user's lines (``latest``)
+  is what the next reply must serve: it weighs more in the query's vector
+  (``ranking.conversation.latest_turn_weight``);
 - in auto mode, after the seeds are known: the best similarity below
   ``retrieval.deep_threshold`` (0.7) → deep (the direct matches alone are not convincing).
 
@@ -55,6 +57,7 @@ class PlanHints:
     time_range: tuple[datetime, datetime, str] | None = None   # (start, end exclusive, matched words)
     scope_words: list[str] = field(default_factory=list)       # parts of the query not searched for
     sought: str | None = None        # what the query looks for, when that is not the query itself (a dialogue)
+    latest: str | None = None        # a dialogue's latest user line, when it has several: what the reply serves
     why: list[str] = field(default_factory=list)
 
 
@@ -74,6 +77,8 @@ class RulePlanner:
         if turns is not None:
             said = [text for speaker, text in turns if not is_agent(speaker)] or [text for _, text in turns]
             hints.sought = query = "\n".join(said)
+            if len(said) > 1:
+                hints.latest = said[-1]
             hints.why.append(f"a dialogue of {len(turns)} turns: searched for what the user said "
                              f"({len(said)} turns), without speaker names")
         causal = [w for w in CAUSAL_ZH if w in query] + [m.group(0) for m in CAUSAL_EN.finditer(query)]

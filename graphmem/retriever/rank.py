@@ -115,6 +115,16 @@ def prerank_params(profile: RankingProfile) -> dict[str, float]:
     return {"alpha": profile.weights.alpha_similarity, "beta": profile.weights.beta_importance}
 
 
+def dialogue_query(whole: Any, latest: Any, profile: RankingProfile) -> list[float]:
+    """The vector a dialogue query searches with: its user lines' vector (``whole``) and its
+    latest user line's (``latest``) at ``conversation.latest_turn_weight``, unit length."""
+    import numpy as np
+    w = profile.conversation.latest_turn_weight
+    v = (1.0 - w) * np.asarray(whole, dtype=np.float32) + w * np.asarray(latest, dtype=np.float32)
+    n = float(np.linalg.norm(v))
+    return (v / n).tolist() if n > 0 else list(whole)
+
+
 # --- similarity --------------------------------------------------------------------------------
 class Similarity:
     """Similarity of texts to one query under one profile: cosine blended with word evidence,

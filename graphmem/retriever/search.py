@@ -39,7 +39,7 @@ from .access import AccessRecorder
 from .expand import Expander, RelationScope
 from .plan import PlanHints, QueryPlanner, RulePlanner
 from .evidence import Filters, SeedReport, widen
-from .rank import Scorer, Similarity, choose_seeds, rank_candidates, time_range_verdict
+from .rank import Scorer, Similarity, choose_seeds, dialogue_query, rank_candidates, time_range_verdict
 from .seeds import SeedFinder
 
 EVIDENCE_PER_MEMORY = 3
@@ -137,7 +137,13 @@ class Retriever:
 
         # the probe does not need the embedding: it runs while the query is embedded
         probing = self.store.submit("search_probe", group_id=group_id, cap=limits.exact_scan_limit + 1)
-        embedding = embed_query(self.embedder, [sought])[0]
+        if hints.latest and profile.conversation.latest_turn_weight > 0:
+            latest = _without(hints.latest, hints.scope_words, [])
+            whole, last = embed_query(self.embedder, [sought, latest])
+            embedding = dialogue_query(whole, last, profile)
+            why.append(f"its latest user line weighs {profile.conversation.latest_turn_weight:g} of the query")
+        else:
+            embedding = embed_query(self.embedder, [sought])[0]
         clock.lap("embed")
 
         probe = probing.result()[0]
