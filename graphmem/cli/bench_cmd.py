@@ -208,18 +208,26 @@ def _retrieval_bench(kind: str, file: str, limit: Optional[int], max_results: in
                                footnotes=notes if i == len(families) - 1 else ())
 
 
+# Options the conversation benchmarks share.
+MaxResultsOption = typer.Option(50, "--max-results", min=1, max=200, help="max_results of each search.")
+JsonOption = typer.Option(False, "--json", help="Print the figures as JSON.")
+CacheOption = typer.Option(True, "--cache/--no-cache",
+                           help="Keep turn embeddings in ~/.cache/graphmem/bench so re-runs skip embedding.")
+ExtractorOption = typer.Option("rules", "--extractor", help="rules (the benchmark's setting) or none (episodes "
+                               "only, to see what extraction adds).")
+ProfileOption = typer.Option("recall", "--profile", help="Ranking profile of the searches: recall (relevance only: "
+                             "the questions ask about any time) or default (the agent-memory weights).")
+
+
 @app.command("locomo")
 def locomo(
     file: str = typer.Argument(..., help="locomo10.json or a subset of it (e.g. ../shared/bench/locomo_dev.json)."),
     limit: Optional[int] = typer.Option(None, "--limit", min=1, help="Only the first N conversations."),
-    max_results: int = typer.Option(50, "--max-results", min=1, max=200, help="max_results of each search."),
-    as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
-    cache: bool = typer.Option(True, "--cache/--no-cache",
-                               help="Keep turn embeddings in ~/.cache/graphmem/bench so re-runs skip embedding."),
-    extractor: str = typer.Option("rules", "--extractor", help="rules (the benchmark's setting) or none (episodes "
-                                  "only, to see what extraction adds)."),
-    profile: str = typer.Option("recall", "--profile", help="Score profile of the searches: recall (relevance "
-                                "only: the questions ask about any time) or default (the agent-memory weights)."),
+    max_results: int = MaxResultsOption,
+    as_json: bool = JsonOption,
+    cache: bool = CacheOption,
+    extractor: str = ExtractorOption,
+    profile: str = ProfileOption,
     config: Optional[str] = ConfigOption,
 ) -> None:
     """LoCoMo turn-level evidence recall@5/10/25/50, overall and per category: graphmem vs dense vs BM25.
@@ -235,14 +243,11 @@ def locomo(
 def longmemeval(
     file: str = typer.Argument(..., help="LongMemEval-S json or json.gz (e.g. ../shared/bench/longmemeval_s_dev.json.gz)."),
     limit: Optional[int] = typer.Option(None, "--limit", min=1, help="Only the first N scored questions."),
-    max_results: int = typer.Option(50, "--max-results", min=1, max=200, help="max_results of each search."),
-    as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
-    cache: bool = typer.Option(True, "--cache/--no-cache",
-                               help="Keep turn embeddings in ~/.cache/graphmem/bench so re-runs skip embedding."),
-    extractor: str = typer.Option("rules", "--extractor", help="rules (the benchmark's setting) or none (episodes "
-                                  "only, to see what extraction adds)."),
-    profile: str = typer.Option("recall", "--profile", help="Score profile of the searches: recall (relevance "
-                                "only: the questions ask about any time) or default (the agent-memory weights)."),
+    max_results: int = MaxResultsOption,
+    as_json: bool = JsonOption,
+    cache: bool = CacheOption,
+    extractor: str = ExtractorOption,
+    profile: str = ProfileOption,
     config: Optional[str] = ConfigOption,
 ) -> None:
     """LongMemEval-S session recall_any/recall_all/ndcg_any @1/3/5/10, overall and per question type.
