@@ -61,6 +61,11 @@ class ServerSettings(_Section):
     heap: str = "1g"
     pagecache: str = "512m"
     start_timeout_s: float = 120.0
+    # transaction logs kept beyond what recovery needs (Neo4j's own default keeps 2 days of them,
+    # gigabytes after a few bulk loads); pruned at each checkpoint
+    tx_log_retention: str = Field("256M size", pattern=r"^(\d+\s*[kKmMgG]?\s+(files|size|txs|entries|hours|days)|keep_all|keep_none|false|true)$")
+    tx_log_rotation: str = Field("64M", pattern=r"^\d+\s*[kKmMgG]?$")     # one log file at most this large
+    checkpoint_interval: str = Field("5m", pattern=r"^\d+\s*(ms|s|m|h)?$")  # a checkpoint at least this often
 
 
 class EmbeddingSettings(_Section):

@@ -65,6 +65,13 @@ def test_start_reports_and_status(extra):
     assert st.version.startswith(srv.version.rsplit(".", 1)[0]) and st.version.startswith("5.26")
     assert st.edition == "community"
     assert st.store_bytes > 0 and st.error is None
+    # the transaction logs are bounded by graphmem's retention, and status says how much they take
+    conf = srv.conf_file.read_text()
+    assert f"db.tx_log.rotation.retention_policy={srv.settings.server.tx_log_retention}" in conf
+    assert f"db.checkpoint.interval.time={srv.settings.server.checkpoint_interval}" in conf
+    # extra.conf (the tests' smaller log files) replaces graphmem's line instead of declaring it twice
+    assert conf.count("db.tx_log.rotation.size=") == 1 and "db.tx_log.rotation.size=16M" in conf
+    assert 0 < st.tx_log_bytes <= st.store_bytes
     assert "Bolt enabled" in "\n".join(srv.logs(200)[srv.neo4j_log])
 
 

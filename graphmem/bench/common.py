@@ -14,7 +14,7 @@ import math
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence, TypeVar
 
 import numpy as np
 
@@ -222,3 +222,32 @@ def delete_group(store: Any, group_id: str, batch: int = 5000) -> int:
 
 
 Embed = Callable[[Sequence[str]], np.ndarray]
+
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def prefetched(items: Sequence[T], work: Callable[[T], R]) -> Iterator[tuple[T, R]]:
+    """Each item with ``work(item)``, the next item's work running in a background thread while
+    the caller handles this one (embed the next conversation while this one is ingested)."""
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(1) as pool:
+        pending = pool.submit(work, items[0]) if items else None
+        for i, item in enumerate(items):
+            result = pending.result()
+            pending = pool.submit(work, items[i + 1]) if i + 1 < len(items) else None
+            yield item, result
+
+
+def graphmem_ranking(graph: Any, group: str, question: str, to_id: dict[str, str], stats: dict,
+                     **search: Any) -> list[str]:
+    """What ``search_memories`` returns for ``question``, mapped through the results' evidence
+    episodes to the benchmark's ids (``to_id``), each once; a search that fails is counted in
+    ``stats["search_errors"]`` and ranks nothing (the caller fills the ranking)."""
+    try:
+        response = graph.search_memories(group, question, **search)
+    except Exception:  # noqa: BLE001 - counted and reported
+        stats["search_errors"] += 1
+        return []
+    return dedupe(to_id[e] for e in result_episode_ids(response) if e in to_id)

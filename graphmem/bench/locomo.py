@@ -12,7 +12,6 @@ import json
 import re
 import time
 import uuid
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -24,8 +23,8 @@ from ..embed import embed_array, embed_query_array
 from ..ingest.episodes import embedding_text
 from ..ingest.models import Message
 from ..ingest.pipeline import Conversation, ingestor_for
-from .common import (BM25Index, Scores, counted, delete_group, dense_ranking, dedupe, fill, recall_at_k,
-                     result_episode_ids, rrf)
+from .common import (BM25Index, Scores, counted, delete_group, dense_ranking, dedupe, fill, graphmem_ranking,
+                     prefetched, recall_at_k, rrf)
 
 KS = (5, 10, 25, 50)
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
@@ -133,61 +132,52 @@ def run(graph: Any, path: str | Path, *, limit: int | None = None, max_results: 
         questions = queries([q.question for q in s.questions])
         return turns, questions, time.perf_counter() - t0
 
-    with ThreadPoolExecutor(1) as pool:      # embed the next conversation while this one is ingested
-        pending = pool.submit(embed_sample, samples[0]) if samples else None
-        for i, sample in enumerate(samples):
-            turn_vecs, question_vecs, spent = pending.result()
-            stats["timings_s"]["embed"] += spent
-            pending = pool.submit(embed_sample, samples[i + 1]) if i + 1 < len(samples) else None
-            group = f"bench-locomo-{sample.sample_id}-{uuid.uuid4().hex[:8]}"
-            try:
-                t0 = time.perf_counter()
-                convs = []
-                for n in dict.fromkeys(t.session for t in sample.turns):
-                    idx = [j for j, t in enumerate(sample.turns) if t.session == n]
-                    msgs = [Message(role="user", content=sample.turns[j].content, speaker=sample.turns[j].speaker,
-                                    timestamp=sample.turns[j].timestamp, external_id=sample.turns[j].dia_id)
-                            for j in idx]
-                    convs.append(Conversation(f"session_{n}", msgs, sample.turns[idx[0]].timestamp,
-                                              embeddings=turn_vecs[idx]))
-                report = ingestor.ingest_sessions(group, convs, extractor=extractor, source="bench")
-                stats["timings_s"]["ingest"] += time.perf_counter() - t0
-                stats["turns"] += len(sample.turns)
-                stats["episodes"] += len(report.episodes)
-                stats["memories"] += len(report.memories)
-                stats["links"] += report.links
-                to_turn = _episode_turns(graph, group)
-                ids = [t.dia_id for t in sample.turns]
-                bm25 = BM25Index([embedding_text(t.content, t.speaker) for t in sample.turns])
-                t0 = time.perf_counter()
-                for q, qv in zip(sample.questions, question_vecs):
-                    dense = [ids[j] for j in dense_ranking(qv, turn_vecs)[:max(KS)]]
-                    lexical = [ids[j] for j in bm25.ranking(q.question)[:max(KS)]]
-                    fused = rrf([dense, lexical])
-                    try:
-                        response = graph.search_memories(group, q.question, max_results=max_results,
-                                                         reference_time=sample.last_time, profile=profile)
-                        found = dedupe(to_turn[e] for e in result_episode_ids(response) if e in to_turn)
-                    except Exception:  # noqa: BLE001 - counted and reported; the ranking is filled
-                        stats["search_errors"] += 1
-                        found = []
-                    stats["graphmem_turns_returned"] += len(found)
-                    ours, filled = fill(found, fused, max(KS))
-                    if filled:
-                        stats["filled_questions"] += 1
-                        stats["filled_top10"] += max(0, 10 - len(found))
-                    buckets = ["overall", f"cat{q.category}"]
-                    for method, ranking in (("dense", dense), ("bm25", lexical), ("graphmem", ours)):
-                        for k in KS:
-                            scores.add(method, f"R@{k}", recall_at_k(ranking, q.evidence, k), buckets)
-                    done_q += 1
-                    stats["questions"] += 1
-                    if progress:
-                        progress("questions", done_q, total_q)
-                stats["timings_s"]["search"] += time.perf_counter() - t0
-            finally:
-                if not keep_groups:
-                    delete_group(graph.store, group)
+    for sample, (turn_vecs, question_vecs, spent) in prefetched(samples, embed_sample):   # the next one embedded meanwhile
+        stats["timings_s"]["embed"] += spent
+        group = f"bench-locomo-{sample.sample_id}-{uuid.uuid4().hex[:8]}"
+        try:
+            t0 = time.perf_counter()
+            convs = []
+            for n in dict.fromkeys(t.session for t in sample.turns):
+                idx = [j for j, t in enumerate(sample.turns) if t.session == n]
+                msgs = [Message(role="user", content=sample.turns[j].content, speaker=sample.turns[j].speaker,
+                                timestamp=sample.turns[j].timestamp, external_id=sample.turns[j].dia_id)
+                        for j in idx]
+                convs.append(Conversation(f"session_{n}", msgs, sample.turns[idx[0]].timestamp,
+                                          embeddings=turn_vecs[idx]))
+            report = ingestor.ingest_sessions(group, convs, extractor=extractor, source="bench")
+            stats["timings_s"]["ingest"] += time.perf_counter() - t0
+            stats["turns"] += len(sample.turns)
+            stats["episodes"] += len(report.episodes)
+            stats["memories"] += len(report.memories)
+            stats["links"] += report.links
+            to_turn = _episode_turns(graph, group)
+            ids = [t.dia_id for t in sample.turns]
+            bm25 = BM25Index([embedding_text(t.content, t.speaker) for t in sample.turns])
+            t0 = time.perf_counter()
+            for q, qv in zip(sample.questions, question_vecs):
+                dense = [ids[j] for j in dense_ranking(qv, turn_vecs)[:max(KS)]]
+                lexical = [ids[j] for j in bm25.ranking(q.question)[:max(KS)]]
+                fused = rrf([dense, lexical])
+                found = graphmem_ranking(graph, group, q.question, to_turn, stats, max_results=max_results,
+                                         reference_time=sample.last_time, profile=profile)
+                stats["graphmem_turns_returned"] += len(found)
+                ours, filled = fill(found, fused, max(KS))
+                if filled:
+                    stats["filled_questions"] += 1
+                    stats["filled_top10"] += max(0, 10 - len(found))
+                buckets = ["overall", f"cat{q.category}"]
+                for method, ranking in (("dense", dense), ("bm25", lexical), ("graphmem", ours)):
+                    for k in KS:
+                        scores.add(method, f"R@{k}", recall_at_k(ranking, q.evidence, k), buckets)
+                done_q += 1
+                stats["questions"] += 1
+                if progress:
+                    progress("questions", done_q, total_q)
+            stats["timings_s"]["search"] += time.perf_counter() - t0
+        finally:
+            if not keep_groups:
+                delete_group(graph.store, group)
     stats["timings_s"] = {k: round(v, 1) for k, v in stats["timings_s"].items()}
     stats["seconds"] = round(time.perf_counter() - started, 1)
     stats["extractor"] = extractor

@@ -12,7 +12,6 @@ import gzip
 import json
 import time
 import uuid
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -23,8 +22,8 @@ import numpy as np
 from ..embed import embed_array, embed_query_array
 from ..ingest.models import Message
 from ..ingest.pipeline import Conversation, ingestor_for
-from .common import (BM25Index, Scores, counted, delete_group, dense_ranking, dedupe, fill, ndcg_any, recall_all,
-                     recall_any, result_episode_ids, rrf)
+from .common import (BM25Index, Scores, counted, delete_group, dense_ranking, dedupe, fill, graphmem_ranking,
+                     ndcg_any, prefetched, recall_all, recall_any, rrf)
 
 KS = (1, 3, 5, 10)
 METHODS = ("dense", "bm25", "graphmem")
@@ -104,57 +103,48 @@ def run(graph: Any, path: str | Path, *, limit: int | None = None, max_results: 
         question = queries([item.question])[0]
         return vecs, question, time.perf_counter() - t0
 
-    with ThreadPoolExecutor(1) as pool:      # embed the next haystack while this one is ingested
-        pending = pool.submit(embed_item, items[0]) if items else None
-        for i, item in enumerate(items):
-            turn_vecs, question_vec, spent = pending.result()
-            stats["timings_s"]["embed"] += spent
-            pending = pool.submit(embed_item, items[i + 1]) if i + 1 < len(items) else None
-            group = f"bench-lme-{item.question_id}-{uuid.uuid4().hex[:8]}"
-            try:
-                t0 = time.perf_counter()
-                convs, start = [], 0
-                for sid, date, texts in item.sessions:
-                    if texts:
-                        msgs = [Message(role="user", content=text, timestamp=date, external_id=f"{sid}#{j}")
-                                for j, text in enumerate(texts)]
-                        convs.append(Conversation(sid, msgs, date, embeddings=turn_vecs[start:start + len(texts)]))
-                    start += len(texts)
-                report = ingestor.ingest_sessions(group, convs, extractor=extractor, source="bench")
-                stats["timings_s"]["ingest"] += time.perf_counter() - t0
-                stats["turns"] += len(turn_vecs)
-                stats["episodes"] += len(report.episodes)
-                stats["memories"] += len(report.memories)
-                stats["links"] += report.links
-                to_session = _episode_sessions(graph, group)
-                turn_sessions = [sid for sid, _, _ in item.turns]
-                t0 = time.perf_counter()
-                dense = dedupe(turn_sessions[j] for j in dense_ranking(question_vec, turn_vecs))
-                lexical = dedupe(turn_sessions[j] for j in BM25Index([t for _, _, t in item.turns]).ranking(item.question))
-                fused = rrf([dense, lexical])
-                try:
-                    response = graph.search_memories(group, item.question, max_results=max_results,
-                                                     reference_time=item.question_date, profile=profile)
-                    found = dedupe(to_session[e] for e in result_episode_ids(response) if e in to_session)
-                except Exception:  # noqa: BLE001 - counted and reported; the ranking is filled
-                    stats["search_errors"] += 1
-                    found = []
-                stats["timings_s"]["search"] += time.perf_counter() - t0
-                stats["graphmem_sessions_returned"] += len(found)
-                ours, filled = fill(found, fused, max(KS))
-                stats["filled_questions"] += bool(filled)
-                buckets = ["overall", item.question_type]
-                for method, ranking in (("dense", dense), ("bm25", lexical), ("graphmem", ours)):
-                    for k in KS:
-                        scores.add(method, f"recall_any@{k}", recall_any(ranking, item.gold, k), buckets)
-                        scores.add(method, f"recall_all@{k}", recall_all(ranking, item.gold, k), buckets)
-                        scores.add(method, f"ndcg_any@{k}", ndcg_any(ranking, item.gold, k), buckets)
-                stats["questions"] += 1
-            finally:
-                if not keep_groups:
-                    delete_group(graph.store, group)
-            if progress:
-                progress("questions", i + 1, len(items))
+    for item, (turn_vecs, question_vec, spent) in prefetched(items, embed_item):   # the next one embedded meanwhile
+        stats["timings_s"]["embed"] += spent
+        group = f"bench-lme-{item.question_id}-{uuid.uuid4().hex[:8]}"
+        try:
+            t0 = time.perf_counter()
+            convs, start = [], 0
+            for sid, date, texts in item.sessions:
+                if texts:
+                    msgs = [Message(role="user", content=text, timestamp=date, external_id=f"{sid}#{j}")
+                            for j, text in enumerate(texts)]
+                    convs.append(Conversation(sid, msgs, date, embeddings=turn_vecs[start:start + len(texts)]))
+                start += len(texts)
+            report = ingestor.ingest_sessions(group, convs, extractor=extractor, source="bench")
+            stats["timings_s"]["ingest"] += time.perf_counter() - t0
+            stats["turns"] += len(turn_vecs)
+            stats["episodes"] += len(report.episodes)
+            stats["memories"] += len(report.memories)
+            stats["links"] += report.links
+            to_session = _episode_sessions(graph, group)
+            turn_sessions = [sid for sid, _, _ in item.turns]
+            t0 = time.perf_counter()
+            dense = dedupe(turn_sessions[j] for j in dense_ranking(question_vec, turn_vecs))
+            lexical = dedupe(turn_sessions[j] for j in BM25Index([t for _, _, t in item.turns]).ranking(item.question))
+            fused = rrf([dense, lexical])
+            found = graphmem_ranking(graph, group, item.question, to_session, stats, max_results=max_results,
+                                     reference_time=item.question_date, profile=profile)
+            stats["timings_s"]["search"] += time.perf_counter() - t0
+            stats["graphmem_sessions_returned"] += len(found)
+            ours, filled = fill(found, fused, max(KS))
+            stats["filled_questions"] += bool(filled)
+            buckets = ["overall", item.question_type]
+            for method, ranking in (("dense", dense), ("bm25", lexical), ("graphmem", ours)):
+                for k in KS:
+                    scores.add(method, f"recall_any@{k}", recall_any(ranking, item.gold, k), buckets)
+                    scores.add(method, f"recall_all@{k}", recall_all(ranking, item.gold, k), buckets)
+                    scores.add(method, f"ndcg_any@{k}", ndcg_any(ranking, item.gold, k), buckets)
+            stats["questions"] += 1
+        finally:
+            if not keep_groups:
+                delete_group(graph.store, group)
+        if progress:
+            progress("questions", stats["questions"], len(items))
     stats["extractor"] = extractor
     stats["profile"] = profile
     stats["timings_s"] = {k: round(v, 1) for k, v in stats["timings_s"].items()}

@@ -27,7 +27,7 @@ from ..embed import embed_array, embed_query_array
 from ..ingest.models import Message
 from ..lang import HAN_CHARS
 from ..ingest.pipeline import Conversation, ingestor_for
-from .common import Scores, counted, delete_group, dense_ranking, dedupe, fill, recall_at_k, result_episode_ids
+from .common import Scores, counted, delete_group, dense_ranking, fill, graphmem_ranking, recall_at_k
 
 KS = (1, 3, 5, 10)
 METRICS = [f"R@{k}" for k in KS]
@@ -176,13 +176,8 @@ def run(graph: Any, directory: str | Path, *, lang: str = "zh", dense_models: Se
                 for name, by_dialogue in pub.items():
                     rankings[PUBLISHED_NAMES.get(name, name)] = by_dialogue.get(d.id, [])
                 t0 = time.perf_counter()
-                try:
-                    response = graph.search_memories(group, d.query, max_results=max_results,
-                                                     reference_time=asked_at, profile=profile)
-                    found = dedupe(to_memory[e] for e in result_episode_ids(response) if e in to_memory)
-                except Exception:  # noqa: BLE001 - counted and reported; the ranking is filled
-                    stats["search_errors"] += 1
-                    found = []
+                found = graphmem_ranking(graph, group, d.query, to_memory, stats, max_results=max_results,
+                                         reference_time=asked_at, profile=profile)
                 stats["timings_s"]["search"] += time.perf_counter() - t0
                 stats["graphmem_returned"] += len(found)
                 ours, filled = fill(found, rankings[methods[len(dense_models)]], max(KS))

@@ -82,7 +82,7 @@ def status(
     home: Optional[Path] = HomeOption,
     config: Optional[str] = ConfigOption,
 ) -> None:
-    """Show whether the server runs: pid, version, edition, URI, store size on disk.
+    """Show whether the server runs: pid, version, edition, URI, size on disk (and of it the transaction logs).
 
     With NEO4J_URI set (and no --home), checks that server instead and fails with one line if it cannot be reached or refuses the credentials.
     """
@@ -112,7 +112,8 @@ def status(
             console.print(f"[yellow]warning:[/yellow] {st.error}", highlight=False)
     else:
         console.print("Neo4j is not running (start it with `graphmem neo4j start`).", highlight=False)
-    console.print(f"  home:       {st.home}\n  store size: {data['store_size']} ({st.data_dir})\n"
+    console.print(f"  home:       {st.home}\n  on disk:    {data['store_size']} ({st.data_dir}), of which "
+                  f"transaction logs {data['tx_log_size']} (kept: {settings.server.tx_log_retention} beyond recovery)\n"
                   f"  password:   {st.password_file}\n  log:        {st.neo4j_log}", highlight=False)
 
 

@@ -83,6 +83,7 @@ class ServerStatus:
     version: str | None = None
     edition: str | None = None
     error: str | None = None
+    tx_log_bytes: int = 0           # of store_bytes, the transaction logs (data/transactions)
     extra: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
@@ -91,6 +92,7 @@ class ServerStatus:
             if isinstance(value, Path):
                 data[key] = str(value)
         data["store_size"] = human_size(self.store_bytes)
+        data["tx_log_size"] = human_size(self.tx_log_bytes)
         data.pop("extra")
         data.update(self.extra)
         return data
@@ -381,12 +383,22 @@ class LocalNeo4j:
             f"server.memory.heap.initial_size={s.heap}",
             f"server.memory.heap.max_size={s.heap}",
             f"server.memory.pagecache.size={s.pagecache}",
+            # bounded transaction logs: kept up to server.tx_log_retention beyond recovery's need,
+            # pruned at each checkpoint (at least every server.checkpoint_interval)
+            f"db.tx_log.rotation.retention_policy={s.tx_log_retention}",
+            f"db.tx_log.rotation.size={s.tx_log_rotation}",
+            f"db.checkpoint.interval.time={s.checkpoint_interval}",
         ]
         if self.version.startswith("5."):
             lines.append("dbms.usage_report.enabled=false")
         extra = self.conf_dir / "extra.conf"
         if extra.is_file():
-            lines += ["", "# --- conf/extra.conf ---", extra.read_text()]
+            text = extra.read_text()
+            # a setting in extra.conf replaces graphmem's own (Neo4j refuses one declared twice)
+            theirs = {ln.split("=", 1)[0].strip() for ln in text.splitlines()
+                      if "=" in ln and not ln.lstrip().startswith("#")}
+            lines = [ln for ln in lines if ln.split("=", 1)[0] not in theirs]
+            lines += ["", "# --- conf/extra.conf ---", text]
         self.conf_dir.mkdir(parents=True, exist_ok=True)
         self.conf_file.write_text("\n".join(lines) + "\n")
 
@@ -587,7 +599,8 @@ class LocalNeo4j:
         st = ServerStatus(running=pid is not None, pid=pid, uri=self.uri, user=self.user, home=self.home,
                           data_dir=self.data_dir, password_file=self.password_file,
                           store_bytes=disk_usage(self.data_dir), neo4j_log=self.neo4j_log,
-                          console_log=self.console_log)
+                          console_log=self.console_log,
+                          tx_log_bytes=disk_usage(self.data_dir / "transactions"))
         if pid is not None and probe:
             try:
                 st.version, st.edition = check_connection(self.uri, self.user, self.password(), "system",
