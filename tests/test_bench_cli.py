@@ -38,8 +38,11 @@ def test_locomo_prints_recall_per_category_for_every_method(bench, neo4j_driver)
     assert "LoCoMo turn-level evidence recall@k" in out and "1 multi-hop" in out
     for method in ("dense", "bm25", "graphmem"):
         assert method in out
-    report = json.loads(bench("locomo", str(_data("locomo_dev.json")), "--limit", "1", "--json", "--no-cache"))
+    # the dataset's observations as memories (the LLM-quality stand-in), the graph walk off
+    report = json.loads(bench("locomo", str(_data("locomo_dev.json")), "--limit", "1", "--json", "--no-cache",
+                              "--extractor", "observations", "--depth", "0"))
     overall = report["results"]["overall"]
+    assert report["stats"]["extractor"] == "observations" and report["stats"]["memories"] > 100
     assert report["stats"]["questions"] > 100 and report["stats"]["search_errors"] == 0
     assert report["unit"] == "percent"
     assert all(0.0 <= overall[m]["R@10"] <= 100.0 for m in ("dense", "bm25", "graphmem"))
@@ -47,6 +50,15 @@ def test_locomo_prints_recall_per_category_for_every_method(bench, neo4j_driver)
     # the throw-away groups are gone
     left = neo4j_driver.execute_query("MATCH (n) WHERE n.group_id STARTS WITH 'bench-locomo-' RETURN count(n) AS n")
     assert left.records[0]["n"] == 0
+
+
+def test_observations_are_locomo_only(cli_env):
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-m", "graphmem.cli.app", "bench", "longmemeval", "x.json",
+                           "--extractor", "observations"], capture_output=True, text=True,
+                          env={**os.environ, **cli_env}, timeout=120)
+    assert done.returncode == 1 and "observations: LoCoMo only" in done.stderr and len(done.stderr.splitlines()) == 1
 
 
 def test_longmemeval_prints_session_recall_and_ndcg(bench):

@@ -205,3 +205,26 @@ def test_the_async_api_ingests_too(async_graph, group_id):
     report = asyncio.run(async_graph.ingest(group_id, ZH, extractor="rules"))
     assert len(report.episodes) == 3 and report.memories
     assert asyncio.run(async_graph.retry_extractions(group_id)).attempted == 0
+
+
+def test_observations_become_memories_linked_to_the_turns_they_came_from(graph, group_id):
+    # LoCoMo's observations through the LLM extractor's path (the benchmark's LLM-quality stand-in)
+    from datetime import datetime, timezone
+    from graphmem.bench.observations import Observation, ObservationExtractor, parse_fact
+    assert parse_fact("Melanie painted a lake sunrise last year.", "Melanie") == {
+        "subject": "Melanie", "memory_type": "EVENT", "topic": "painted", "object": "a lake sunrise last year",
+        "attributes": {}, "importance": 0.5}
+    assert parse_fact("Caroline loves pottery.", "Caroline")["memory_type"] == "OPINION"
+    turns = [{"speaker": "Melanie", "role": "user", "content": "Look, I did this one at the lake last year!",
+              "external_id": "D1:1"},
+             {"speaker": "Caroline", "role": "user", "content": "Wow, the colours! Is that the sunrise?",
+              "external_id": "D1:2"},
+             {"speaker": "Melanie", "role": "user", "content": "Yes, it means a lot to me.", "external_id": "D1:3"}]
+    facts = [Observation("Melanie", "Melanie painted a lake sunrise last year which holds special meaning to her.",
+                         ("D1:1", "D1:3"))]
+    report = graph.ingest(group_id, turns, session_id="s1", extractor=ObservationExtractor(facts),
+                          reference_time=datetime(2023, 5, 8, tzinfo=timezone.utc))
+    assert len(report.memories) == 1
+    top = graph.search_memories(group_id, "What did Melanie paint?", profile="recall").results[0]
+    assert "painted a lake sunrise" in top.text
+    assert {e.content for e in top.evidence} >= {turns[0]["content"], turns[2]["content"]}

@@ -251,3 +251,36 @@ def graphmem_ranking(graph: Any, group: str, question: str, to_id: dict[str, str
         stats["search_errors"] += 1
         return []
     return dedupe(to_id[e] for e in result_episode_ids(response) if e in to_id)
+
+
+def ablation(run: Callable[[str], dict], extractors: Sequence[str]) -> dict:
+    """One report of ``run(extractor)`` for every extractor, each run with the graph walk off and
+    on (its graphmem methods "graphmem depth 0" and "graphmem depth 1"): methods "<extractor>,
+    depth <n>", the flat baselines once (from the first run)."""
+    merged: Scores | None = None
+    reports = {}
+    for x in extractors:
+        report = run(x)
+        scores = report.pop("_scores")
+        reports[x] = report
+        if merged is None:
+            merged = Scores(["dense", "bm25"])
+            for key, vals in scores.values.items():
+                if key[0] in ("dense", "bm25"):
+                    merged.values[key] = vals
+        for method in scores.methods:
+            if method.startswith("graphmem depth "):
+                name = f"{x}, depth {method.rsplit(' ', 1)[1]}"
+                merged.methods.append(name)
+                for (m, metric, bucket), vals in scores.values.items():
+                    if m == method:
+                        merged.values[(name, metric, bucket)] = vals
+    first = next(iter(reports.values()))
+    notes = [f"{x}: {r['stats']['memories']} memories, {r['stats']['links']} links from {r['stats']['turns']} "
+             f"turns; {r['stats']['seconds']} s" for x, r in reports.items()]
+    notes.append("depth 0: direct matches only (mode fast); depth 1: one hop of the graph always (mode deep). "
+                 "observations: LoCoMo's own LLM-written facts as memories, a benchmark stand-in for an LLM "
+                 "extractor.")
+    return {**{k: v for k, v in first.items() if k not in ("results", "stats")},
+            "results": merged.as_dict(first["metrics"], list(first["results"]), scale=100.0),
+            "stats": {"runs": {x: r["stats"] for x, r in reports.items()}}, "notes": notes, "_scores": merged}

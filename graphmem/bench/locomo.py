@@ -23,12 +23,12 @@ from ..embed import embed_array, embed_query_array
 from ..ingest.episodes import embedding_text
 from ..ingest.models import Message
 from ..ingest.pipeline import Conversation, ingestor_for
+from .observations import Observation, ObservationExtractor
 from .common import (BM25Index, Scores, counted, delete_group, dense_ranking, dedupe, fill, graphmem_ranking,
                      prefetched, recall_at_k, rrf)
 
 KS = (5, 10, 25, 50)
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
-METHODS = ("dense", "bm25", "graphmem")
 _ID = re.compile(r"^D\d+:\d+$")
 _SESSION = re.compile(r"^session_(\d+)$")
 
@@ -56,6 +56,7 @@ class Sample:
     questions: list[Question]
     skipped: int = 0
     last_time: datetime = field(default_factory=lambda: datetime.now(timezone.utc))
+    observations: list = field(default_factory=list)     # observations.Observation, per session and speaker
 
 
 def parse_date(text: str) -> datetime:
@@ -104,22 +105,30 @@ def load(path: str | Path) -> list[Sample]:
                 questions.append(Question(qa["question"], int(qa["category"]), ev))
             else:
                 skipped += 1
+        observed = [Observation(speaker, fact, tuple(evidence_ids(ev if isinstance(ev, list) else [ev], known)))
+                    for per_session in (conv.get("observation") or {}).values()
+                    for speaker, facts in per_session.items() for fact, ev in facts]
         samples.append(Sample(conv["sample_id"], turns, questions, skipped,
-                              max((t.timestamp for t in turns), default=datetime.now(timezone.utc))))
+                              max((t.timestamp for t in turns), default=datetime.now(timezone.utc)), observed))
     return samples
 
 
 def run(graph: Any, path: str | Path, *, limit: int | None = None, max_results: int = 50,
         embedder: Any = None, progress: Callable[[str, int, int], None] | None = None,
-        keep_groups: bool = False, extractor: str = "rules", profile: str = "recall") -> dict:
-    """Run the benchmark; return the figures (see ``report``)."""
+        keep_groups: bool = False, extractor: str = "rules", profile: str = "recall",
+        depths: Sequence[int | None] = (None,)) -> dict:
+    """Run the benchmark; return the figures (see ``report``). ``extractor``: rules, none, or
+    observations (LoCoMo's own observations as an extractor of LLM quality: ``observations.py``).
+    ``depths``: the graph walk of each search (None: the default, auto; 0: none; n: always n
+    hops), one graphmem method per depth ("graphmem", or "graphmem depth n" for several)."""
     started = time.perf_counter()
     samples = load(path)[:limit] if limit else load(path)
     embed = embedder or graph.embedder
     passages = lambda texts: embed_array(embed, texts)        # noqa: E731
     queries = lambda texts: embed_query_array(embed, texts)   # noqa: E731
     ingestor = ingestor_for(graph)
-    scores = Scores(list(METHODS))
+    labels = {d: "graphmem" if len(depths) == 1 else f"graphmem depth {'auto' if d is None else d}" for d in depths}
+    scores = Scores(["dense", "bm25", *labels.values()])
     stats = {"questions": 0, "skipped": sum(s.skipped for s in samples), "turns": 0, "episodes": 0,
              "memories": 0, "links": 0, "search_errors": 0, "filled_questions": 0, "filled_top10": 0,
              "graphmem_turns_returned": 0, "timings_s": {"embed": 0.0, "ingest": 0.0, "search": 0.0}}
@@ -145,7 +154,8 @@ def run(graph: Any, path: str | Path, *, limit: int | None = None, max_results: 
                         for j in idx]
                 convs.append(Conversation(f"session_{n}", msgs, sample.turns[idx[0]].timestamp,
                                           embeddings=turn_vecs[idx]))
-            report = ingestor.ingest_sessions(group, convs, extractor=extractor, source="bench")
+            chosen = ObservationExtractor(sample.observations) if extractor == "observations" else extractor
+            report = ingestor.ingest_sessions(group, convs, extractor=chosen, source="bench")
             stats["timings_s"]["ingest"] += time.perf_counter() - t0
             stats["turns"] += len(sample.turns)
             stats["episodes"] += len(report.episodes)
@@ -159,15 +169,20 @@ def run(graph: Any, path: str | Path, *, limit: int | None = None, max_results: 
                 dense = [ids[j] for j in dense_ranking(qv, turn_vecs)[:max(KS)]]
                 lexical = [ids[j] for j in bm25.ranking(q.question)[:max(KS)]]
                 fused = rrf([dense, lexical])
-                found = graphmem_ranking(graph, group, q.question, to_turn, stats, max_results=max_results,
-                                         reference_time=sample.last_time, profile=profile)
-                stats["graphmem_turns_returned"] += len(found)
-                ours, filled = fill(found, fused, max(KS))
-                if filled:
-                    stats["filled_questions"] += 1
-                    stats["filled_top10"] += max(0, 10 - len(found))
+                rankings = [("dense", dense), ("bm25", lexical)]
+                for depth, label in labels.items():
+                    walk = {} if depth is None else {"expand_depth": depth, "mode": "fast" if depth == 0 else "deep"}
+                    found = graphmem_ranking(graph, group, q.question, to_turn, stats, max_results=max_results,
+                                             reference_time=sample.last_time, profile=profile, **walk)
+                    ours, filled = fill(found, fused, max(KS))
+                    if depth == depths[0]:           # the footnotes' counts: of the first depth's searches
+                        stats["graphmem_turns_returned"] += len(found)
+                        if filled:
+                            stats["filled_questions"] += 1
+                            stats["filled_top10"] += max(0, 10 - len(found))
+                    rankings.append((label, ours))
                 buckets = ["overall", f"cat{q.category}"]
-                for method, ranking in (("dense", dense), ("bm25", lexical), ("graphmem", ours)):
+                for method, ranking in rankings:
                     for k in KS:
                         scores.add(method, f"R@{k}", recall_at_k(ranking, q.evidence, k), buckets)
                 done_q += 1

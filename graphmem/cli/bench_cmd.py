@@ -143,9 +143,12 @@ def _retrieval_bench(kind: str, file: str, limit: Optional[int], max_results: in
     from ..bench import common
     from ..bench.cache import CachedEmbedder, default_cache_path
     from ..errors import ValidationError
-    if extractor not in ("rules", "none"):
-        raise ValidationError("--extractor: the benchmarks run offline: rules or none", field="extractor",
-                              allowed=["rules", "none"])
+    allowed = ["rules", "none"] + (["observations"] if kind == "locomo" else [])
+    if extractor not in allowed:
+        raise ValidationError(f"--extractor: the benchmarks run offline: {', '.join(allowed)}"
+                              + ("" if kind == "locomo" else " (observations: LoCoMo only)"),
+                              field="extractor", allowed=allowed)
+    ablation = bool(extra.pop("ablation", False))
     module = __import__(f"graphmem.bench.{kind}", fromlist=["run"])
     started = time.perf_counter()
     from ..embed import get_embedder
@@ -175,8 +178,13 @@ def _retrieval_bench(kind: str, file: str, limit: Optional[int], max_results: in
             if bar is not None:
                 bar.update(task, completed=done, total=total)
         try:
-            report = module.run(graph, file, limit=limit, max_results=max_results, embedder=embedder,
-                                progress=progress, extractor=extractor, profile=profile, **extra)
+            if ablation:       # every extractor, the walk off and on: one table
+                report = common.ablation(lambda x: module.run(
+                    graph, file, limit=limit, max_results=max_results, embedder=embedder, progress=progress,
+                    extractor=x, profile=profile, depths=(0, 1)), ABLATION_EXTRACTORS)
+            else:
+                report = module.run(graph, file, limit=limit, max_results=max_results, embedder=embedder,
+                                    progress=progress, extractor=extractor, profile=profile, **extra)
         finally:
             if bar is not None:
                 bar.stop()
@@ -188,13 +196,18 @@ def _retrieval_bench(kind: str, file: str, limit: Optional[int], max_results: in
     if as_json:
         print_json(report)
         return
-    notes = module.footnotes(report) + [f"wall time including model load: {report['stats']['wall_seconds']} s"]
+    notes = (report["notes"] if ablation else module.footnotes(report)) \
+        + [f"wall time including model load: {report['stats']['wall_seconds']} s"]
     if cache:
         c = report["stats"]["embedding_cache"]
         notes.append(f"embedding cache {c['path']}: {c['hits']} hits, {c['misses']} misses (--no-cache to disable)")
     if kind == "madial":
         common.print_table(console, f"MADial-Bench ({report['lang']}) memory recall@k (%)", scores, report["metrics"],
                            [("overall", "dialogues")], scale=100.0, fmt="{:.1f}", footnotes=notes)
+    elif kind == "locomo" and ablation:
+        common.print_table(console, "LoCoMo turn-level evidence recall@k (%): extractor × graph walk", scores,
+                           report["metrics"], module.buckets(), scale=100.0, fmt="{:.1f}",
+                           footnotes=notes)
     elif kind == "locomo":
         common.print_table(console, "LoCoMo turn-level evidence recall@k (%)", scores, report["metrics"],
                            module.buckets(), scale=100.0, fmt="{:.1f}", footnotes=notes)
@@ -213,8 +226,10 @@ MaxResultsOption = typer.Option(50, "--max-results", min=1, max=200, help="max_r
 JsonOption = typer.Option(False, "--json", help="Print the figures as JSON.")
 CacheOption = typer.Option(True, "--cache/--no-cache",
                            help="Keep turn embeddings in ~/.cache/graphmem/bench so re-runs skip embedding.")
-ExtractorOption = typer.Option("rules", "--extractor", help="rules (the benchmark's setting) or none (episodes "
-                               "only, to see what extraction adds).")
+ExtractorOption = typer.Option("rules", "--extractor", help="rules (the benchmark's setting), none (episodes "
+                               "only, to see what extraction adds) or, for LoCoMo, observations (the dataset's "
+                               "own LLM-written facts: simulates an extractor of LLM quality).")
+ABLATION_EXTRACTORS = ("none", "rules", "observations")
 ProfileOption = typer.Option("recall", "--profile", help="Ranking profile of the searches: recall (relevance only: "
                              "the questions ask about any time) or default (the agent-memory weights).")
 
@@ -228,6 +243,11 @@ def locomo(
     cache: bool = CacheOption,
     extractor: str = ExtractorOption,
     profile: str = ProfileOption,
+    depth: Optional[int] = typer.Option(None, "--depth", min=0, max=2, help="The graph walk of every search: 0 "
+                                        "(direct matches only), 1 or 2 hops always; default: the engine's "
+                                        "own choice (auto)."),
+    ablation: bool = typer.Option(False, "--ablation", help="One table of every extractor (none, rules, "
+                                  "observations) with the graph walk off (depth 0) and on (depth 1)."),
     config: Optional[str] = ConfigOption,
 ) -> None:
     """LoCoMo turn-level evidence recall@5/10/25/50, overall and per category: graphmem vs dense vs BM25.
@@ -235,8 +255,12 @@ def locomo(
     Each conversation is ingested into its own throw-away group (rule-based extractor, the
     sessions' real dates), every question is asked through search_memories, and the results are
     mapped to turn ids through their evidence episodes. Offline; no LLM. The groups are deleted.
+    --extractor observations turns the dataset's own observations (facts an LLM wrote per session,
+    each with the turn it came from) into memories through the LLM extractor's path: a benchmark
+    setting that shows the graph with extraction of LLM quality.
     """
-    _retrieval_bench("locomo", file, limit, max_results, as_json, cache, extractor, profile, config)
+    _retrieval_bench("locomo", file, limit, max_results, as_json, cache, extractor, profile, config,
+                     depths=(depth,), ablation=ablation)
 
 
 @app.command("longmemeval")
