@@ -9,7 +9,7 @@ a mix of types, statuses, importances and access counts. Embeddings are composed
 computed: a vocabulary of ~5,000 distinct names, verbs and things is embedded once, and a
 memory's vector is the normalised weighted sum of its subject's, topic's and object's plus
 a little noise — so 100,000 memories take minutes to build, not hours. Everything is
-written with UNWIND batches straight into one benchmark group (graphmem/cypher/search.cypher,
+written with UNWIND batches straight into one benchmark group (graphmem/cypher/bench.cypher,
 ``synthetic_*``), and deleted afterwards unless ``keep``; a kept group of the right size
 (``bench-search-n<size>-s<seed>``) is reused by the next run instead of rebuilt.
 
