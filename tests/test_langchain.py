@@ -164,6 +164,11 @@ def test_store_list_namespaces_and_group_isolation(graph, group_id):
         store.put(("intruder", "a"), "1", {"v": 1})
     with pytest.raises(InvalidNamespaceError):
         store.get((), "1")
+    # a store not limited to some groups lists one group's namespaces only when asked for that group
+    anywhere = GraphmemStore(graph)
+    assert anywhere.list_namespaces(prefix=(other,)) == [(other, "a", "x")]
+    with pytest.raises(InvalidNamespaceError, match="prefix"):
+        anywhere.list_namespaces()
     # the store lives beside the memory graph of the same group and leaves it alone
     assert graph.list_memories(group_id) == []
 

@@ -1,7 +1,7 @@
 // Where agents keep state beside the long-term graph: the working memory of a session
 // (:ScratchNote key -> value with an optional expiry, :BufferedTurn recent turns in order) and
 // the LangGraph store (:StoreItem, one per namespace and key). Every query is scoped to one
-// group; the one exception, store_namespaces_all, is marked as such.
+// group.
 
 // name: agents_note_unique
 // One note per group, session and key, however many writers.
@@ -104,10 +104,4 @@ ORDER BY score IS NULL, score DESC, i.updated_at DESC, i.key;
 
 // name: store_namespaces_group
 MATCH (i:StoreItem {group_id: $group_id})
-RETURN DISTINCT i.namespace AS namespace;
-
-// name: store_namespaces_all
-// The one cross-group query here: the namespaces (not the items) of every group, for the
-// application that owns the database and lists its tenants. No tool or MCP call reaches it.
-MATCH (i:StoreItem)
 RETURN DISTINCT i.namespace AS namespace;

@@ -147,8 +147,8 @@ class GraphmemStore(BaseStore):
     """LangGraph's long-term store on graphmem. ``namespace[0]`` is the group: every read and write
     is scoped to it, so one user's namespace never sees another's. ``groups`` (optional) is the
     list of groups this store may touch; it is also what ``list_namespaces`` lists when no prefix
-    names a group (without it, the namespaces of every group in the database are listed: an
-    operator's view, never reachable from a tool). Items are searchable by meaning (embedded with
+    names a group (without it, such a call is refused: no query crosses groups). Items are
+    searchable by meaning (embedded with
     the graph's model; ``index=False`` on ``put`` keeps one out) and by ``filter`` on their fields."""
 
     def __init__(self, graph: Any, *, groups: Iterable[str] | None = None):
@@ -231,10 +231,10 @@ class GraphmemStore(BaseStore):
             groups: list[str] | None = [self._group(prefix)]
         else:
             groups = self.groups
-        if groups is None:
-            rows = self.graph.store.read("store_namespaces_all")
-        else:
-            rows = [r for g in groups for r in self.graph.store.read("store_namespaces_group", group_id=g)]
+        if groups is None:      # every query names its group: there is no "all groups" listing
+            raise InvalidNamespaceError("list_namespaces: give a prefix whose first part is the group, e.g. "
+                                        "prefix=('alice',), or create the store with groups=[...] to list theirs")
+        rows = [r for g in groups for r in self.graph.store.read("store_namespaces_group", group_id=g)]
         found = {tuple(r["namespace"]) for r in rows}
         for c in conditions:
             path = tuple(c.path)
