@@ -21,7 +21,6 @@ with the ratio of the medians.
 """
 from __future__ import annotations
 
-import math
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
