@@ -96,3 +96,21 @@ def test_madial_refuses_a_folder_without_the_language_files(cli_env, tmp_path):
     assert missing.returncode == 1 and "memory_zh.jsonl" in missing.stderr and len(missing.stderr.splitlines()) == 1
     unknown = run(str(tmp_path), "--lang", "fr")
     assert unknown.returncode == 1 and "zh or en" in unknown.stderr
+
+
+def test_search_bench_prints_latency_per_depth_and_where_the_time_goes(cli_env, tmp_path, neo4j_driver):
+    env = {**cli_env, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    result = CliRunner().invoke(app, ["bench", "search", "--sizes", "200", "--queries", "10", "--scan-queries", "1",
+                                      "--clients", "2", "--json"], env=env, catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)         # the JSON alone on stdout; warnings may go to stderr
+    figures = report["sizes"]["200"]
+    for depth in ("depth0", "depth1", "depth2"):
+        assert 0 < figures[depth]["p50_ms"] <= figures[depth]["p99_ms"]
+        # the retriever's own stages, each a share of the total
+        assert {"embed", "seeds", "expand"} <= set(figures[depth]["stages_p50_ms"])
+        assert sum(figures[depth]["stages_p50_ms"].values()) <= figures[depth]["p99_ms"] * 1.5
+    assert figures["concurrent"]["queries_per_s"] > 0 and figures["exact_scan"]["p50_ms"] > 0
+    # nothing is left behind without --keep
+    left = neo4j_driver.execute_query("MATCH (n) WHERE n.group_id STARTS WITH 'bench-search-' RETURN count(n) AS n")
+    assert left.records[0]["n"] == 0

@@ -214,16 +214,21 @@ def measure(graph: MemoryGraph, group_id: str, queries: list[str], clients: int,
             graph.search_memories(group_id, q, mode="fast" if depth == 0 else "deep", expand_depth=depth,
                                   reference_time=REFERENCE)
     for depth in (0, 1, 2):
-        times, sizes = [], []
+        times, sizes, laps = [], [], {}
         for q in queries:
             t = time.perf_counter()
             r = graph.search_memories(group_id, q, mode="fast" if depth == 0 else "deep", expand_depth=depth,
                                       reference_time=REFERENCE)
             times.append((time.perf_counter() - t) * 1000)
             sizes.append(len(r.results))
+            for stage, ms in r.timings_ms.items():
+                laps.setdefault(stage, []).append(ms)
+        # where the time goes: the median of each stage the retriever timed (plan, embed, seeds, expand, evidence)
+        stages = {stage: round(float(np.median(v)), 1) for stage, v in laps.items() if stage != "total"}
         out[f"depth{depth}"] = {**percentiles(times), "queries": len(queries),
-                                "mean_results": round(float(np.mean(sizes)), 1)}
-        say(f"  depth {depth}: p50 {out[f'depth{depth}']['p50_ms']} ms, p99 {out[f'depth{depth}']['p99_ms']} ms")
+                                "mean_results": round(float(np.mean(sizes)), 1), "stages_p50_ms": stages}
+        say(f"  depth {depth}: p50 {out[f'depth{depth}']['p50_ms']} ms, p99 {out[f'depth{depth}']['p99_ms']} ms "
+            f"(stages p50: {', '.join(f'{k} {v}' for k, v in stages.items())})")
 
     lock, latencies = threading.Lock(), []
 
