@@ -332,5 +332,22 @@ def load_settings(path: str | Path | None = None, environ: dict[str, str] | None
     except PydanticValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
+        moved = _MOVED.get(where)
+        if moved:
+            raise ConfigError(f"setting {where} is now {moved} (docs/configuration.md)") from exc
         raise ConfigError(f"invalid setting {where}: {first['msg']} "
                           f"(check graphmem.toml and GRAPHMEM_*/NEO4J_* variables)") from exc
+
+
+# settings that moved when ranking got its own profiles: old name -> new name
+_MOVED = {f"retrieval.{k}": f"retrieval.ranking.weights.{k}"
+          for k in ("alpha_similarity", "beta_importance", "gamma_distance", "delta_time", "epsilon_access")}
+_MOVED.update({f"retrieval.{k}": f"retrieval.ranking.similarity.{k}" for k in ("lexical_weight", "lexical_weight_cjk")})
+_MOVED.update({f"retrieval.{k}": f"retrieval.ranking.conversation.{k}"
+               for k in ("context_weight", "sentence_weight", "reply_weight", "speaker_weight", "source_weight")})
+_MOVED.update({f"retrieval.{k}": f"retrieval.limits.{k}" for k in (
+    "seed_k", "exact_scan_limit", "default_mode", "deep_threshold", "max_expand_depth", "hub_fanout", "hub_degree_cap")})
+_MOVED.update({"retrieval.seed_min_similarity": "retrieval.ranking.seed_min_similarity",
+               "retrieval.time_range_slack": "retrieval.ranking.time_range.slack",
+               "retrieval.time_range_outside": "retrieval.ranking.time_range.outside",
+               **{f"retrieval.decay_{t}": f"retrieval.decay.{t}" for t in ("event", "fact", "relation", "opinion")}})

@@ -27,6 +27,7 @@ def test_toml_then_environment_override(tmp_path):
     ("[nope]\nx = 1\n", {}, "nope"),
     ("not toml at all [", {}, "not valid TOML"),
     ("", {"GRAPHMEM_FOO": "1"}, "GRAPHMEM_<SECTION>__<KEY>"),
+    ("[retrieval]\nseed_k = 30\n", {}, "retrieval.seed_k is now retrieval.limits.seed_k"),
 ])
 def test_bad_settings_name_the_problem(tmp_path, content, environ, needle):
     path = tmp_path / "graphmem.toml"
