@@ -100,12 +100,11 @@ class ScoreWeights(_Section):
 
 class SimilarityBlend(_Section):
     """How a text's similarity to the query blends meaning (cosine) with words (BM25 evidence)."""
-    # share of word evidence in the similarity of an English query: the default model reads
-    # English with two models (their agreement already carries much of what words would add),
-    # so words add less than with all-MiniLM-L6-v2 alone, for which 0.3 is the share to use
-    lexical_weight: float = Field(0.15, ge=0, le=1)
-    # share of word evidence in the similarity of a Chinese query (character bigrams); a mixed
-    # query's share is in proportion to its CJK characters
+    # share of word evidence (BM25) in the similarity of an English query; the rest is cosine:
+    # cosine alone misses names and rare words, words alone miss paraphrases
+    lexical_weight: float = Field(0.3, ge=0, le=1)
+    # the same for a Chinese query (character bigrams); a mixed query's share is in proportion
+    # to its CJK characters
     lexical_weight_cjk: float = Field(0.3, ge=0, le=1)
     # a text's words are full evidence when they carry this share of the most the query's words
     # could carry in the group (every one of them said in just one text of the group)
