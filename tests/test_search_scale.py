@@ -63,8 +63,19 @@ def search_all(graph: MemoryGraph, group_id: str) -> dict[str, tuple[list[str], 
     out = {}
     for query in QUERIES:
         response = graph.search_memories(group_id, query, mode="fast", max_results=5, reference_time=REF)
-        out[query] = ([r.memory_id for r in response.results], response.plan.why)
+        out[query] = ([r.memory_id for r in response.results], response.plan.why,
+                      [r.score_parts.similarity for r in response.results])
     return out
+
+
+def same_above_the_floor(crowded: list[str], c_sims: list[float], alone: list[str], a_sims: list[float],
+                         floor: float) -> bool:
+    """The same results in the same order, but for a last one at the similarity floor: BM25's length
+    normalisation is index-wide in Lucene, so other tenants' texts move a text's word evidence by a
+    hair, and a result right at the floor may be in one list and not the other."""
+    shared = min(len(crowded), len(alone))
+    tail = c_sims[shared:] + a_sims[shared:]
+    return crowded[:shared] == alone[:shared] and all(sim < floor + 0.02 for sim in tail)
 
 
 def delete_prefix(graph: MemoryGraph, prefix: str) -> None:
@@ -87,7 +98,7 @@ def run(graph: MemoryGraph, make_settings, group_id: str) -> None:
                                                for s, t, tp, o, a in MEMORIES], reference_time=REF)
     texts = [c.text for c in created]
     alone = search_all(graph, group_id)
-    assert all(ids for ids, _ in alone.values())
+    assert all(ids for ids, _, _ in alone.values())
 
     prefix = f"scale-{uuid.uuid4().hex[:8]}-"
     bases = graph.embedder.embed(QUERIES + texts)
@@ -110,8 +121,10 @@ def run(graph: MemoryGraph, make_settings, group_id: str) -> None:
         assert crowded_out
 
         crowded = search_all(graph, group_id)
-        assert {q: ids for q, (ids, _) in crowded.items()} == {q: ids for q, (ids, _) in alone.items()}
-        assert all("exact scan of the group (30 memories)" in " ".join(why) for _, why in crowded.values())
+        floor = graph.settings.retrieval.ranking.seed_min_similarity
+        for query, (ids, _, sims) in crowded.items():
+            assert same_above_the_floor(ids, sims, alone[query][0], alone[query][2], floor), query
+        assert all("exact scan of the group (30 memories)" in " ".join(why) for _, why, _ in crowded.values())
 
         # Treat the group as large (exact_scan_limit 10): the index over-fetch, then the scan fallback.
         with MemoryGraph(make_settings(retrieval={"limits": {"exact_scan_limit": 10},
@@ -121,11 +134,11 @@ def run(graph: MemoryGraph, make_settings, group_id: str) -> None:
         # the same best results in the same order; word evidence is measured otherwise above
         # exact_scan_limit (against the best hit, not the group's term statistics), so a borderline
         # last result may cross the similarity floor in one regime and not in the other
-        for query, (ids, _) in via_index.items():
+        for query, (ids, _, _) in via_index.items():
             expected = alone[query][0]
             shared = min(len(ids), len(expected))
             assert shared >= min(3, len(expected)) and ids[:shared] == expected[:shared], query
-        assert any("the index could not reach it" in " ".join(why) for _, why in via_index.values())
+        assert any("the index could not reach it" in " ".join(why) for _, why, _ in via_index.values())
     finally:
         delete_prefix(graph, prefix)
     assert graph.store.read("count_memories", group_id=prefix + "0")[0]["n"] == 0
