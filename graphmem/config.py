@@ -209,6 +209,10 @@ class RetrievalSettings(_Section):
     profiles: dict[str, dict[str, Any]] = Field(default_factory=dict)
     decay: DecayRates = Field(default_factory=DecayRates)
     limits: SearchLimits = Field(default_factory=SearchLimits)
+    # memories replaced by a newer one (SUPERSEDES): "current_first" returns the current version
+    # just before each (pulled in when the search did not find it), "hide" leaves them out,
+    # "keep" ranks them as any other; each result says what superseded it
+    superseded: Literal["current_first", "hide", "keep"] = "current_first"
 
     @model_validator(mode="after")
     def _profiles_valid(self) -> "RetrievalSettings":
@@ -248,9 +252,43 @@ class LLMSettings(_Section):
 
 
 class ConsolidationSettings(_Section):
-    interval_hours: float = 6.0
-    batch_size: int = 100
-    archive_floor: float = 0.05
+    """The lifecycle job (seed 004 §12.4): how often, in what batches, and its thresholds."""
+    # hours between runs of `graphmem consolidate --every` and ConsolidationScheduler by default
+    interval_hours: float = Field(6.0, gt=0)
+    # staged memories taken per batch; each batch is marked consolidated when its steps are done
+    batch_size: int = Field(500, ge=1, le=10000)
+    # concept merging by meaning (cosine of the concepts' embeddings): above merge_threshold two
+    # concepts of one label merge; between context_threshold and it only when their memories'
+    # contexts agree (two topics of one subject and memory type, two objects of one topic)
+    merge_threshold: float = Field(0.95, ge=0, le=1)
+    context_threshold: float = Field(0.85, ge=0, le=1)
+    # nearest concepts read per concept from the vector index
+    candidates: int = Field(5, ge=1, le=100)
+    # decay: a memory whose strength (importance · exp(-rate · days since created or last read) ·
+    # (1 + ln(1 + reads)), rates from retrieval.decay) falls below the floor is archived
+    archive_floor: float = Field(0.05, ge=0, le=1)
+    # memories at least this important are never archived by decay or folded into summaries
+    protect_importance: float = Field(0.8, ge=0, le=1)
+    # summaries: at least summarize_min_group memories of one subject and topic in one month,
+    # older than summarize_after_days and less important than summarize_max_importance, are
+    # folded into one summary memory (the originals archived, linked by SUMMARIZES)
+    summarize_after_days: float = Field(30.0, ge=0)
+    summarize_max_importance: float = Field(0.4, ge=0, le=1)
+    summarize_min_group: int = Field(3, ge=2)
+    # discovery: REFERENCE links to the latest earlier memory sharing a topic or object (not
+    # through concepts used by more than hub_cap memories), at most max_links_per_memory each
+    discover_references: bool = True
+    max_links_per_memory: int = Field(3, ge=0)
+    hub_cap: int = Field(200, ge=2)
+    # candidate CAUSALITY links between memories of one session said within this many seconds,
+    # when one of them carries a cause/effect cue (因为, 所以, because, so ...)
+    causal_window_s: float = Field(3600.0, ge=0)
+    # the group's consolidation lock lasts this long unless the run refreshes it (each batch)
+    lock_ttl_s: float = Field(600.0, gt=0)
+    # an LLM judge (llm.base_url set) confirms discovered causal links and concept merges whose
+    # similarity lies between judge_threshold and context_threshold
+    use_llm: bool = True
+    judge_threshold: float = Field(0.7, ge=0, le=1)
 
 
 class Settings(_Section):

@@ -76,3 +76,7 @@ class ExtractionError(GraphmemError):
 
 class ImportFormatError(GraphmemError):
     """A file given to `graphmem import` is not a graphmem export this version can read."""
+
+
+class ConsolidationLockedError(GraphmemError):
+    """Another consolidation run holds the group's lock."""

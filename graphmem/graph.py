@@ -50,6 +50,7 @@ class MemoryGraph:
         self._retriever = None
         self._working = None
         self._ingestor = None
+        self._consolidator = None
 
     # --- lifecycle ------------------------------------------------------------------------
     def close(self) -> None:
@@ -233,6 +234,58 @@ class MemoryGraph:
         group = None if group_id is None else validate_group_id(group_id, existing=True)
         return {**graph_stats(self.store, group), "extraction_jobs": job_counts(self.store, group)}
 
+    # --- lifecycle (graphmem/lifecycle) -------------------------------------------------------
+    @property
+    def consolidator(self) -> Any:
+        """The consolidator (``graphmem.lifecycle.Consolidator``) of this graph, created on first use."""
+        if self._consolidator is None:
+            with self._schema_lock:
+                if self._consolidator is None:
+                    from .lifecycle import Consolidator
+                    self._consolidator = Consolidator(self)
+        return self._consolidator
+
+    def consolidate(self, group_id: str, *, dry_run: bool = False, now: datetime | str | None = None,
+                    max_batches: int | None = None, progress: Any = None) -> Any:
+        """One consolidation run over the group (seed 004 §12.4): merge duplicate concepts and
+        memories, supersede contradicted facts, discover links, fold old trivia into summaries,
+        decay and archive; staged memories become consolidated. ``dry_run``: report what it would
+        change and change nothing. ``now``: the time decay and age are measured at (default: now).
+        Returns a ``ConsolidationReport``; raises ConsolidationLockedError while another run holds
+        the group."""
+        group_id = validate_group_id(group_id, existing=True)
+        if max_batches is not None and (not isinstance(max_batches, int) or max_batches < 1):
+            raise ValidationError("max_batches: must be a positive integer", field="max_batches")
+        self.ensure_schema()
+        as_of = as_reference_time(now) if now is not None else None
+        return self.consolidator.run(group_id, dry_run=dry_run, now=as_of, max_batches=max_batches,
+                                     progress=progress)
+
+    def on(self, event: str, callback: Any) -> None:
+        """Register ``callback(event)`` for consolidation events: memory_merged, concept_merged,
+        conflict_found, memory_archived, important_memory, summary_made, run_finished ("*": all)."""
+        self.consolidator.on(event, callback)
+
+    def unmerge(self, group_id: str, which: str) -> dict:
+        """Undo a concept merge (by merge id, merged node id or merged name): the merged node comes
+        back with its id, properties and edges."""
+        from .lifecycle.concepts import unmerge
+        from .lifecycle.work import Work
+        group_id = validate_group_id(group_id, existing=True)
+        if not isinstance(which, str) or not which.strip():
+            raise ValidationError("which: give a merge id, the merged node's id or its name", field="which")
+        return unmerge(Work(self.store), group_id, which.strip())
+
+    def supersede_chain(self, group_id: str, memory_id: str) -> list[dict]:
+        """The memories of a memory's supersede chain, the current one first (depth 0)."""
+        group_id = validate_group_id(group_id, existing=True)
+        return self.store.read("lifecycle_chain", group_id=group_id, id=memory_id)
+
+    def consolidation_runs(self, group_id: str | None = None, limit: int = 10) -> list[dict]:
+        """The latest consolidation runs (one group, or all), newest first."""
+        group = None if group_id is None else validate_group_id(group_id, existing=True)
+        return [r["run"] for r in self.store.read("lifecycle_runs", group_id=group, limit=max(1, int(limit)))]
+
     # --- conversations (graphmem/ingest) -----------------------------------------------------
     def ingest(self, group_id: str, messages: list[dict] | None = None, text: str | None = None, *,
                session_id: str | None = None, reference_time: datetime | str | None = None,
@@ -359,10 +412,15 @@ class AsyncMemoryGraph:
     async def __aexit__(self, *exc: Any) -> None:
         await self.close()
 
+    def on(self, event: str, callback: Any) -> None:
+        """Register a callback for consolidation events (see MemoryGraph.on)."""
+        self.sync.on(event, callback)
+
 
 ASYNC_METHODS = ["close", "init_schema", "create_memory", "create_memories", "link_memories", "link_memory_ids",
                  "update_memory_importance", "forget", "restore", "get_memory", "list_memories",
-                 "search_memories", "stats", "ingest", "retry_extractions"]
+                 "search_memories", "stats", "ingest", "retry_extractions", "consolidate", "unmerge",
+                 "supersede_chain", "consolidation_runs"]
 for _name in ASYNC_METHODS:
     setattr(AsyncMemoryGraph, _name, _to_async(_name))
 

@@ -228,6 +228,7 @@ class SearchInput(_Input):
     subject: str | None = None
     include_archived: bool = False
     profile: str = Field("default", min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.-]+$")
+    superseded: Literal["current_first", "hide", "keep"] | None = None   # None: retrieval.superseded
 
     @field_validator("query", mode="before")
     @classmethod
@@ -490,6 +491,8 @@ class SearchResult(BaseModel):
     path: list[PathStep] = Field(default_factory=list)
     seed_sources: list[str] = Field(default_factory=list)   # vector, fulltext, episode_vector, episode_fulltext
     evidence: list[EvidenceEpisode] = Field(default_factory=list)
+    superseded_by: str | None = None    # the newer memory that replaced this one (a SUPERSEDES edge)
+    current: bool = True                # False when superseded: what it says is no longer true
 
 
 class PlannedTimeRange(BaseModel):

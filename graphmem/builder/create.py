@@ -126,13 +126,9 @@ class MemoryWriter:
                     claimed, done = claim(tx, group_id, key, "create_memories", digest)
                     if not claimed:
                         return [CreateResult.model_validate(r) for r in done]
-                # resolution reads inside the write transaction: one session, and a retried
-                # transaction (deadlock, leader switch) resolves again against what is there now
-                self.resolver.resolve(group_id, [(p.memory.memory_type, p.concepts) for p in chunk], tx=tx)
-                rows = [self._row(p, session_id, reference_time, source, status, now, extras[offset + i])
-                        for i, p in enumerate(chunk)]
-                by_id = {r["memory_id"]: r for r in tx_run(tx, "create_memories", group_id=group_id, rows=rows)}
-                out = [self._result(p, by_id[p.id], status) for p in chunk]
+                out = self.write_in(tx, group_id, chunk, session_id=session_id, reference_time=reference_time,
+                                    source=source, status=status, now=now,
+                                    extras=extras[offset:offset + len(chunk)])
                 if key is not None:
                     finish(tx, group_id, key, [r.model_dump(mode="json") for r in out])
                 return out
@@ -160,6 +156,23 @@ class MemoryWriter:
                 for future in pending:
                     future.cancel()
         return results
+
+    def write_in(self, tx, group_id: str, chunk: list[Prepared], *, session_id: str | None,
+                 reference_time: datetime, source: str, status: MemoryStatus, now: str,
+                 extras: list[dict]) -> list[CreateResult]:
+        """Resolve and write embedded memories inside the transaction ``tx`` (the caller's: a
+        batch chunk, or a consolidation step that writes a summary with its links)."""
+        # resolution reads inside the write transaction: one session, and a retried
+        # transaction (deadlock, leader switch) resolves again against what is there now
+        self.resolver.resolve(group_id, [(p.memory.memory_type, p.concepts) for p in chunk], tx=tx)
+        rows = [self._row(p, session_id, reference_time, source, status, now, extras[i])
+                for i, p in enumerate(chunk)]
+        by_id = {r["memory_id"]: r for r in tx_run(tx, "create_memories", group_id=group_id, rows=rows)}
+        return [self._result(p, by_id[p.id], status) for p in chunk]
+
+    def embed(self, prepared: list[Prepared]) -> None:
+        """Embed memories prepared with ``prepare`` (texts and new concept names)."""
+        self._embed(prepared, {})
 
     @property
     def _pool(self) -> ThreadPoolExecutor:

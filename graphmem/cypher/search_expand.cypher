@@ -78,7 +78,7 @@ WITH n, steps, vector.similarity.cosine(n.embedding, $embedding) AS score
 ORDER BY $alpha * (2 * coalesce(score, 0.5) - 1) + $beta * coalesce(n.importance, 0.5) DESC
 LIMIT $keep
 RETURN n {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
-          .access_count, .last_accessed_at} AS memory, score, steps[0..4] AS steps;
+          .access_count, .last_accessed_at, .superseded_by} AS memory, score, steps[0..4] AS steps;
 
 // name: search_evidence
 // The episodes (conversation turns) each memory was extracted from, oldest first.

@@ -43,7 +43,7 @@ WHERE m.status IS NOT NULL AND m.embedding IS NOT NULL
 WITH m, vector.similarity.cosine(m.embedding, $embedding) AS score
 ORDER BY score DESC, coalesce(m.occurred_at, m.created_at) DESC, m.text LIMIT $k
 RETURN m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
-          .access_count, .last_accessed_at} AS memory, score;
+          .access_count, .last_accessed_at, .superseded_by} AS memory, score;
 
 // name: search_vector_index
 // The global top-$fetch of the native vector index, then the group and the filters.
@@ -61,7 +61,7 @@ CALL (rows) {
     AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
   WITH m, score ORDER BY score DESC, coalesce(m.occurred_at, m.created_at) DESC, m.text LIMIT $k
   RETURN collect({memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at,
-                             .created_at, .access_count, .last_accessed_at}, score: score}) AS hits
+                             .created_at, .access_count, .last_accessed_at, .superseded_by}, score: score}) AS hits
 }
 RETURN size(rows) AS returned, hits;
 
@@ -78,7 +78,7 @@ WHERE m.group_id = $group_id
   AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
 WITH m, bm25 ORDER BY bm25 DESC, coalesce(m.occurred_at, m.created_at) DESC, m.text LIMIT $k
 RETURN m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
-          .access_count, .last_accessed_at} AS memory, bm25,
+          .access_count, .last_accessed_at, .superseded_by} AS memory, bm25,
        vector.similarity.cosine(m.embedding, $embedding) AS score;
 
 // name: search_fulltext_terms
@@ -108,5 +108,16 @@ WHERE ($include_archived OR m.status <> 'archived')
   AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
 WITH m, bm25 ORDER BY bm25 DESC, coalesce(m.occurred_at, m.created_at) DESC, m.text LIMIT $k
 RETURN m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
-          .access_count, .last_accessed_at} AS memory, bm25,
+          .access_count, .last_accessed_at, .superseded_by} AS memory, bm25,
        vector.similarity.cosine(m.embedding, $embedding) AS score;
+
+// name: search_current_of
+// For superseded memories, the current (newest, not archived) memory of their supersede chain.
+UNWIND $ids AS id
+MATCH (m:Memory {group_id: $group_id, id: id})
+MATCH p = (newest:Memory)-[:SUPERSEDES*1..20]->(m)
+WHERE newest.superseded_by IS NULL AND newest.group_id = $group_id AND newest.status <> 'archived'
+WITH m, newest ORDER BY length(p) DESC
+WITH m, collect(newest)[0] AS n
+RETURN m.id AS id, n {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
+          .access_count, .last_accessed_at, .superseded_by} AS current;

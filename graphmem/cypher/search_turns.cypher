@@ -43,7 +43,7 @@ CALL (e) {
                      AND ($types IS NULL OR m.memory_type IN $types)
                      AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
           | {memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
-                        .access_count, .last_accessed_at},
+                        .access_count, .last_accessed_at, .superseded_by},
              score: vector.similarity.cosine(m.embedding, $embedding)}] AS memories
 }
 RETURN e {.id, .group_id, .content, .timestamp, .session_id, .speaker, .role, .importance} AS episode,
@@ -69,7 +69,7 @@ CALL (rows) {
                        AND ($types IS NULL OR m.memory_type IN $types)
                        AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
             | {memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
-                          .access_count, .last_accessed_at},
+                          .access_count, .last_accessed_at, .superseded_by},
                score: vector.similarity.cosine(m.embedding, $embedding)}] AS memories
   }
   RETURN collect({episode: e {.id, .group_id, .content, .timestamp, .session_id, .speaker, .role, .importance},
@@ -105,7 +105,7 @@ CALL (rows) {
                        AND ($types IS NULL OR m.memory_type IN $types)
                        AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
             | {memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
-                          .access_count, .last_accessed_at},
+                          .access_count, .last_accessed_at, .superseded_by},
                score: vector.similarity.cosine(m.embedding, $embedding)}] AS memories
   }
   RETURN collect({episode: e {.id, .group_id, .content, .timestamp, .session_id, .speaker, .role, .importance},
@@ -140,7 +140,7 @@ CALL (e) {
                      AND ($types IS NULL OR m.memory_type IN $types)
                      AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
           | {memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
-                        .access_count, .last_accessed_at},
+                        .access_count, .last_accessed_at, .superseded_by},
              score: vector.similarity.cosine(m.embedding, $embedding)}] AS memories
 }
 RETURN e {.id, .group_id, .content, .timestamp, .session_id, .speaker, .role, .importance} AS episode,
@@ -179,7 +179,7 @@ CALL (e) {
                      AND ($types IS NULL OR m.memory_type IN $types)
                      AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
           | {memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
-                        .access_count, .last_accessed_at},
+                        .access_count, .last_accessed_at, .superseded_by},
              score: vector.similarity.cosine(m.embedding, $embedding)}] AS memories
 }
 RETURN e {.id, .group_id, .content, .timestamp, .session_id, .speaker, .role, .importance} AS episode,
@@ -234,7 +234,7 @@ CALL (n) {
                      AND ($types IS NULL OR m.memory_type IN $types)
                      AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
           | {memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
-                        .access_count, .last_accessed_at},
+                        .access_count, .last_accessed_at, .superseded_by},
              score: vector.similarity.cosine(m.embedding, $embedding)}] AS memories
 }
 RETURN eid AS of, NOT n.id IN $ids AS new, startNode(r) = n AS before,

@@ -187,7 +187,9 @@ class Retriever:
                    similarity, scorer, inp.max_results, profile)
         clock.lap("expand")
 
-        ranked = sorted(hits.values(), key=lambda h: (-h.score, h.distance, h.id))[:inp.max_results]
+        ranked = sorted(hits.values(), key=lambda h: (-h.score, h.distance, h.id))
+        ranked = self._current_first(group_id, ranked, inp.superseded or self.settings.superseded, why)
+        ranked = ranked[:inp.max_results]
         memory_ids = [h.id for h in ranked if h.kind == "memory"]
         evidence: dict[str, list[dict]] = {}
         if probe["episodes"] and memory_ids:
@@ -264,6 +266,42 @@ class Retriever:
         """The best similarity among a seed search's candidates (before context is read)."""
         return max((similarity.of(c) for c in report.candidates), default=0.0)
 
+    def _current_first(self, group_id: str, ranked: list[_Hit], policy: str, why: list[str]) -> list[_Hit]:
+        """Superseded memories (``superseded_by`` set): "hide" drops them; "current_first" puts the
+        current version of each just before it (read from the graph when the search did not
+        reach it), at its score; "keep" leaves the order alone."""
+        old = [h for h in ranked if h.kind == "memory" and h.node.get("superseded_by")]
+        if not old or policy == "keep":
+            return ranked
+        if policy == "hide":
+            why.append(f"{len(old)} superseded memories left out")
+            return [h for h in ranked if not (h.kind == "memory" and h.node.get("superseded_by"))]
+        by_id = {h.id: h for h in ranked}
+        rows = self.store.read("search_current_of", group_id=group_id, ids=[h.id for h in old])
+        current = {r["id"]: r["current"] for r in rows}
+        out: list[_Hit] = []
+        placed: set[str] = set()
+        for h in ranked:
+            if h.id in placed:
+                continue
+            node = current.get(h.id)
+            if node is not None and node["id"] not in placed:
+                c = by_id.get(node["id"])
+                if c is None:
+                    step = PathStep(from_id=h.id, to_id=node["id"], edge="SUPERSEDES", relation="current version",
+                                    direction="in")
+                    c = _Hit(id=node["id"], kind="memory", node=node, similarity=h.similarity,
+                             distance=h.distance, path=h.path + [step])
+                    c.parts = h.parts
+                    by_id[c.id] = c
+                c.score = max(c.score, h.score)
+                out.append(c)
+                placed.add(c.id)
+            out.append(h)
+            placed.add(h.id)
+        why.append(f"{len(old)} superseded memories follow their current version")
+        return out
+
     @staticmethod
     def _select_seeds(report: SeedReport, similarity: Similarity, k: int,
                       why: list[str], floor: float, outside: set[str] = frozenset(),
@@ -322,4 +360,5 @@ class Retriever:
                             importance=float(0.5 if n.get("importance") is None else n["importance"]),
                             occurred_at=n.get("occurred_at"), created_at=n.get("created_at"),
                             status=n.get("status"), score=h.score, score_parts=h.parts, distance=h.distance,
-                            path=h.path, seed_sources=h.sources, evidence=episodes)
+                            path=h.path, seed_sources=h.sources, evidence=episodes,
+                            superseded_by=n.get("superseded_by"), current=not n.get("superseded_by"))

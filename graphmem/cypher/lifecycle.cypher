@@ -1,0 +1,436 @@
+// The memory lifecycle (graphmem/lifecycle): the run lock and record, concept and memory merges,
+// supersede chains, discovered links, decay, archive and summaries. Every query is scoped to
+// $group_id; a concept is found by label and id (each label's id constraint), one label at a time.
+
+// name: lifecycle_lock_take
+// Take the group's consolidation lock for $run_id, if it is free, expired, held by $run_id itself
+// (a refresh) or held by $stale (an owner known to be dead). SET before the test takes the
+// node's write lock: a concurrent run waits here, then reads the owner the first one committed.
+MERGE (l:ConsolidationLock {group_id: $group_id})
+SET l.touched_at = $now
+WITH l, (l.owner IS NULL OR l.expires_at < $now OR l.owner = $run_id OR l.owner = $stale) AS free
+SET l.owner = CASE WHEN free THEN $run_id ELSE l.owner END,
+    l.expires_at = CASE WHEN free THEN $expires_at ELSE l.expires_at END,
+    l.host = CASE WHEN free THEN $host ELSE l.host END,
+    l.pid = CASE WHEN free THEN $pid ELSE l.pid END
+RETURN free AS acquired, l.owner AS owner, l.host AS host, l.pid AS pid, l.expires_at AS expires_at;
+
+// name: lifecycle_lock_release
+MATCH (l:ConsolidationLock {group_id: $group_id}) WHERE l.owner = $run_id
+SET l.owner = null, l.expires_at = null, l.host = null, l.pid = null
+RETURN count(l) AS released;
+
+// name: lifecycle_run_start
+CREATE (r:ConsolidationRun {group_id: $group_id, id: $run_id, started_at: $started_at, as_of: $as_of,
+                            status: 'running', host: $host, pid: $pid})
+RETURN r.id AS id;
+
+// name: lifecycle_run_finish
+MATCH (r:ConsolidationRun {group_id: $group_id, id: $run_id})
+SET r.finished_at = $finished_at, r.status = $status, r.counts = $counts, r.errors = $errors,
+    r.processed = $processed, r.seconds = $seconds
+RETURN r.id AS id;
+
+// name: lifecycle_runs
+// The group's latest runs, newest first (all groups when $group_id is null).
+MATCH (r:ConsolidationRun)
+WHERE $group_id IS NULL OR r.group_id = $group_id
+RETURN r {.*} AS run ORDER BY r.started_at DESC LIMIT $limit;
+
+// name: lifecycle_staged
+// The next batch of staged memories, oldest first.
+MATCH (m:Memory {group_id: $group_id, status: 'staged'})
+RETURN m.id AS id ORDER BY m.created_at, m.id LIMIT $limit;
+
+// name: lifecycle_mark_consolidated
+UNWIND $ids AS id
+MATCH (m:Memory {group_id: $group_id, id: id}) WHERE m.status = 'staged'
+SET m.status = 'consolidated', m.consolidated_at = $now, m.consolidated_by = $run_id
+RETURN count(m) AS marked;
+
+// name: lifecycle_unkeyed_concepts
+// Concepts without a loose key yet (the consolidator computes it: width, case, punctuation,
+// traditional -> simplified).
+CALL () {
+  MATCH (n:Subject {group_id: $group_id}) WHERE n.loose_key IS NULL RETURN n, 'Subject' AS label
+  UNION ALL
+  MATCH (n:Topic {group_id: $group_id}) WHERE n.loose_key IS NULL RETURN n, 'Topic' AS label
+  UNION ALL
+  MATCH (n:Object {group_id: $group_id}) WHERE n.loose_key IS NULL RETURN n, 'Object' AS label
+}
+RETURN label, n.id AS id, n.name AS name, n.aliases AS aliases LIMIT $limit;
+
+// name: lifecycle_set_loose_keys
+UNWIND $rows AS r
+CALL (r) {
+  OPTIONAL MATCH (s:Subject {id: r.id}) WHERE r.label = 'Subject' AND s.group_id = $group_id
+  OPTIONAL MATCH (t:Topic {id: r.id}) WHERE r.label = 'Topic' AND t.group_id = $group_id
+  OPTIONAL MATCH (o:Object {id: r.id}) WHERE r.label = 'Object' AND o.group_id = $group_id
+  WITH coalesce(s, t, o) AS n WHERE n IS NOT NULL
+  SET n.loose_key = r.loose_key
+  RETURN count(n) AS set
+}
+RETURN sum(set) AS set;
+
+// name: lifecycle_batch_concepts
+// The concept nodes the batch's memories use (the user and agent subjects left out: they are
+// one node by construction), with how many memories use each and whether they are the batch's.
+UNWIND $ids AS id
+MATCH (m:Memory {group_id: $group_id, id: id})-[:HAS_SUBJECT|HAS_TOPIC|HAS_OBJECT]->(c)
+WHERE c.kind IS NULL
+WITH DISTINCT c
+RETURN [l IN labels(c) WHERE l IN ['Subject', 'Topic', 'Object']][0] AS label, c.id AS id, c.name AS name,
+       c.loose_key AS loose_key, c.created_at AS created_at,
+       COUNT { (c)<-[:HAS_SUBJECT|HAS_TOPIC|HAS_OBJECT]-(:Memory) } AS uses;
+
+// name: lifecycle_loose_matches
+// Other concepts of the same label and group with the same loose key.
+UNWIND $items AS it
+CALL (it) {
+  MATCH (n:Subject {group_id: $group_id}) WHERE it.label = 'Subject' AND n.loose_key = it.loose_key AND n.id <> it.id AND n.kind IS NULL RETURN n
+  UNION ALL
+  MATCH (n:Topic {group_id: $group_id}) WHERE it.label = 'Topic' AND n.loose_key = it.loose_key AND n.id <> it.id RETURN n
+  UNION ALL
+  MATCH (n:Object {group_id: $group_id}) WHERE it.label = 'Object' AND n.loose_key = it.loose_key AND n.id <> it.id RETURN n
+}
+RETURN it.id AS id, n.id AS other_id, n.name AS other_name, n.created_at AS other_created_at,
+       COUNT { (n)<-[:HAS_SUBJECT|HAS_TOPIC|HAS_OBJECT]-(:Memory) } AS other_uses;
+
+// name: lifecycle_concept_neighbours
+// The group's nearest concepts of the same label (vector index, global top-$fetch kept when in
+// the group), at cosine >= $min_cosine, each with whether the two are used in the same context:
+// two topics by one subject in memories of one type, two objects under one topic.
+UNWIND $items AS it
+CALL (it) {
+  OPTIONAL MATCH (t:Topic {id: it.id}) WHERE it.label = 'Topic' AND t.group_id = $group_id
+  OPTIONAL MATCH (o:Object {id: it.id}) WHERE it.label = 'Object' AND o.group_id = $group_id
+  RETURN coalesce(t, o) AS c
+}
+WITH it, c WHERE c IS NOT NULL AND c.embedding IS NOT NULL
+CALL db.index.vector.queryNodes(it.index, $fetch, c.embedding) YIELD node, score
+WITH it, c, node, 2 * score - 1 AS cosine
+WHERE node.group_id = $group_id AND node.id <> c.id AND cosine >= $min_cosine
+RETURN it.id AS id, node.id AS other_id, node.name AS other_name, node.created_at AS other_created_at,
+       COUNT { (node)<-[:HAS_SUBJECT|HAS_TOPIC|HAS_OBJECT]-(:Memory) } AS other_uses, cosine,
+       CASE it.label
+         WHEN 'Topic' THEN EXISTS { MATCH (s:Subject)-[a:MEMORY_TYPE]->(c), (s)-[b:MEMORY_TYPE]->(node)
+                                    WHERE a.memory_type = b.memory_type }
+         ELSE EXISTS { MATCH (t:Topic)-[:CORE_RELATION]->(c), (t)-[:CORE_RELATION]->(node) }
+       END AS context_agrees;
+
+// name: lifecycle_concept_props
+// A concept node's properties and its edges (what a merge moves and an unmerge puts back).
+CALL () {
+  OPTIONAL MATCH (s:Subject {id: $id}) WHERE $label = 'Subject' AND s.group_id = $group_id
+  OPTIONAL MATCH (t:Topic {id: $id}) WHERE $label = 'Topic' AND t.group_id = $group_id
+  OPTIONAL MATCH (o:Object {id: $id}) WHERE $label = 'Object' AND o.group_id = $group_id
+  RETURN coalesce(s, t, o) AS n
+}
+WITH n WHERE n IS NOT NULL
+RETURN properties(n) AS props;
+
+// name: lifecycle_merge_concept
+// Fold $gone_id into $keep_id (one label): every edge of the gone node is recreated on the
+// surviving one with its type and properties (its merged_from list naming the gone node, so an
+// unmerge can move it back) and the gone node is deleted; the survivor keeps its id and gains
+// the gone node's names as aliases; a :ConceptMerge record keeps the gone node's properties.
+CALL () {
+  OPTIONAL MATCH (s:Subject {id: $keep_id}) WHERE $label = 'Subject' AND s.group_id = $group_id
+  OPTIONAL MATCH (t:Topic {id: $keep_id}) WHERE $label = 'Topic' AND t.group_id = $group_id
+  OPTIONAL MATCH (o:Object {id: $keep_id}) WHERE $label = 'Object' AND o.group_id = $group_id
+  RETURN coalesce(s, t, o) AS keep
+}
+CALL () {
+  OPTIONAL MATCH (s:Subject {id: $gone_id}) WHERE $label = 'Subject' AND s.group_id = $group_id
+  OPTIONAL MATCH (t:Topic {id: $gone_id}) WHERE $label = 'Topic' AND t.group_id = $group_id
+  OPTIONAL MATCH (o:Object {id: $gone_id}) WHERE $label = 'Object' AND o.group_id = $group_id
+  RETURN coalesce(s, t, o) AS gone
+}
+WITH keep, gone WHERE keep IS NOT NULL AND gone IS NOT NULL
+CREATE (rec:ConceptMerge {group_id: $group_id, id: $merge_id, label: $label, survivor_id: keep.id,
+                          survivor_name: keep.name, merged_id: gone.id, merged_name: gone.name,
+                          merged_key: gone.normalized_name, merged_props: $props_json, reason: $reason,
+                          similarity: $similarity, run_id: $run_id, merged_at: $now,
+                          added_aliases: [a IN coalesce(gone.aliases, [gone.name]) WHERE NOT a IN coalesce(keep.aliases, [])]})
+SET keep.aliases = coalesce(keep.aliases, []) + rec.added_aliases,
+    keep.merged_ids = coalesce(keep.merged_ids, []) + gone.id,
+    keep.merge_history = coalesce(keep.merge_history, []) + $merge_id
+WITH keep, gone, rec
+CALL (keep, gone) {
+  MATCH (gone)-[r]->(x) WHERE x <> keep AND x <> gone
+  WITH keep, gone, r, x, type(r) AS kind, properties(r) AS p
+  CREATE (keep)-[n:$(kind)]->(x)
+  SET n = p, n.merged_from = coalesce(p.merged_from, []) + gone.id
+  DELETE r
+  RETURN count(*) AS moved_out
+}
+CALL (keep, gone) {
+  MATCH (x)-[r]->(gone) WHERE x <> keep AND x <> gone
+  WITH keep, gone, r, x, type(r) AS kind, properties(r) AS p
+  CREATE (x)-[n:$(kind)]->(keep)
+  SET n = p, n.merged_from = coalesce(p.merged_from, []) + gone.id
+  DELETE r
+  RETURN count(*) AS moved_in
+}
+DETACH DELETE gone
+RETURN rec.id AS merge_id, moved_out + moved_in AS moved;
+
+// name: lifecycle_merge_record
+// One concept merge, and the node its edges are on now (its survivor, or where that survivor
+// was merged since).
+MATCH (rec:ConceptMerge {group_id: $group_id, id: $merge_id})
+RETURN rec {.*} AS merge;
+
+// name: lifecycle_merge_of
+// The merge records of a group that folded a node named $name (or with id $name), newest first.
+MATCH (rec:ConceptMerge {group_id: $group_id})
+WHERE rec.undone_at IS NULL AND (rec.merged_id = $name OR rec.merged_key = $key OR rec.id = $name)
+RETURN rec {.*} AS merge ORDER BY rec.merged_at DESC;
+
+// name: lifecycle_unmerge_concept
+// Undo a merge: recreate the gone node (label $label, the properties it had), move back every edge
+// whose merged_from names it (from whichever node holds them now), take its names off the holder.
+CALL () {
+  OPTIONAL MATCH (s:Subject {id: $holder_id}) WHERE $label = 'Subject' AND s.group_id = $group_id
+  OPTIONAL MATCH (t:Topic {id: $holder_id}) WHERE $label = 'Topic' AND t.group_id = $group_id
+  OPTIONAL MATCH (o:Object {id: $holder_id}) WHERE $label = 'Object' AND o.group_id = $group_id
+  RETURN coalesce(s, t, o) AS holder
+}
+MATCH (rec:ConceptMerge {group_id: $group_id, id: $merge_id}) WHERE rec.undone_at IS NULL
+WITH holder, rec WHERE holder IS NOT NULL
+CREATE (gone:$($label))
+SET gone = $props, gone.group_id = $group_id
+SET holder.aliases = [a IN coalesce(holder.aliases, []) WHERE NOT a IN coalesce(rec.added_aliases, [])],
+    holder.merged_ids = [i IN coalesce(holder.merged_ids, []) WHERE i <> rec.merged_id],
+    rec.undone_at = $now
+WITH holder, gone, rec
+CALL (holder, gone) {
+  MATCH (holder)-[r]->(x) WHERE gone.id IN coalesce(r.merged_from, [])
+  WITH holder, gone, r, x, type(r) AS kind, properties(r) AS p
+  CREATE (gone)-[n:$(kind)]->(x)
+  SET n = p, n.merged_from = CASE WHEN size([i IN p.merged_from WHERE i <> gone.id]) = 0 THEN null
+                                  ELSE [i IN p.merged_from WHERE i <> gone.id] END
+  DELETE r
+  RETURN count(*) AS back_out
+}
+CALL (holder, gone) {
+  MATCH (x)-[r]->(holder) WHERE gone.id IN coalesce(r.merged_from, [])
+  WITH holder, gone, r, x, type(r) AS kind, properties(r) AS p
+  CREATE (x)-[n:$(kind)]->(gone)
+  SET n = p, n.merged_from = CASE WHEN size([i IN p.merged_from WHERE i <> gone.id]) = 0 THEN null
+                                  ELSE [i IN p.merged_from WHERE i <> gone.id] END
+  DELETE r
+  RETURN count(*) AS back_in
+}
+RETURN gone.id AS restored_id, gone.name AS restored_name, holder.id AS holder_id, back_out + back_in AS moved;
+
+// name: lifecycle_batch_memories
+// The batch's live memories with what duplicate and conflict detection compare: parts (node
+// ids and names), attributes, when it was said.
+UNWIND $ids AS id
+MATCH (m:Memory {group_id: $group_id, id: id}) WHERE m.status <> 'archived'
+MATCH (m)-[:HAS_SUBJECT]->(s:Subject)
+MATCH (m)-[:HAS_TOPIC]->(t:Topic)
+OPTIONAL MATCH (m)-[:HAS_OBJECT]->(o:Object)
+RETURN m.id AS id, m.text AS text, m.memory_type AS memory_type, m.importance AS importance,
+       coalesce(m.reference_time, m.created_at) AS said_at, m.created_at AS created_at,
+       m.superseded_by AS superseded_by, s.id AS subject_id, s.name AS subject, t.id AS topic_id,
+       t.name AS topic, t.loose_key AS topic_key, o.id AS object_id, o.name AS object, o.loose_key AS object_key,
+       [(m)-[:ATTRIBUTE]->(a:Attribute)-[:VALUE]->(v:Value) | {key: a.key, value: v.normalized_name}] AS attributes;
+
+// name: lifecycle_related_memories
+// Older live memories of the same subjects that share the batch memories' topic or object, or
+// whose topic is one of $topic_keys (the single-valued slots' words): what a batch memory may
+// duplicate or contradict.
+UNWIND $ids AS id
+MATCH (m:Memory {group_id: $group_id, id: id})-[:HAS_SUBJECT]->(s:Subject)
+MATCH (m)-[:HAS_TOPIC]->(mt:Topic)
+OPTIONAL MATCH (m)-[:HAS_OBJECT]->(mo:Object)
+CALL (m, s, mt, mo) {
+  MATCH (d:Memory)-[:HAS_TOPIC]->(mt) WHERE d <> m RETURN d
+  UNION
+  MATCH (d:Memory)-[:HAS_OBJECT]->(mo) WHERE d <> m RETURN d
+  UNION
+  MATCH (s)<-[:HAS_SUBJECT]-(d:Memory)-[:HAS_TOPIC]->(t:Topic) WHERE d <> m AND t.loose_key IN $topic_keys RETURN d
+}
+WITH DISTINCT d
+WHERE d.group_id = $group_id AND d.status <> 'archived'
+MATCH (d)-[:HAS_SUBJECT]->(s:Subject)
+MATCH (d)-[:HAS_TOPIC]->(t:Topic)
+OPTIONAL MATCH (d)-[:HAS_OBJECT]->(o:Object)
+RETURN d.id AS id, d.text AS text, d.memory_type AS memory_type, d.importance AS importance,
+       coalesce(d.reference_time, d.created_at) AS said_at, d.created_at AS created_at,
+       d.superseded_by AS superseded_by, s.id AS subject_id, s.name AS subject, t.id AS topic_id,
+       t.name AS topic, t.loose_key AS topic_key, o.id AS object_id, o.name AS object, o.loose_key AS object_key,
+       [(d)-[:ATTRIBUTE]->(a:Attribute)-[:VALUE]->(v:Value) | {key: a.key, value: v.normalized_name}] AS attributes;
+
+// name: lifecycle_merge_memory
+// Fold the duplicate memory into the survivor: the survivor gains the duplicate's evidence
+// (episodes) and links, the higher importance and both access counts; the duplicate is archived
+// (never deleted) and names its survivor.
+MATCH (keep:Memory {group_id: $group_id, id: $keep_id}), (dup:Memory {group_id: $group_id, id: $dup_id})
+WHERE dup.status <> 'archived'
+SET keep.importance = CASE WHEN dup.importance > keep.importance THEN dup.importance ELSE keep.importance END,
+    keep.access_count = coalesce(keep.access_count, 0) + coalesce(dup.access_count, 0),
+    keep.merged_memory_ids = coalesce(keep.merged_memory_ids, []) + dup.id,
+    dup.status_before_archive = dup.status, dup.status = 'archived', dup.archived_at = $now,
+    dup.archived_reason = 'duplicate', dup.duplicate_of = keep.id, dup.archived_by = $run_id
+WITH keep, dup
+CALL (keep, dup) {
+  MATCH (dup)-[:EXTRACTED_FROM]->(e:Episode)
+  MERGE (keep)-[:EXTRACTED_FROM]->(e)
+  RETURN count(e) AS episodes
+}
+CALL (keep, dup) {
+  MATCH (dup)-[r:CAUSALITY|REFERENCE]->(x:Memory) WHERE x <> keep
+  WITH keep, x, type(r) AS kind, properties(r) AS p
+  CALL (keep, x, kind, p) {
+    WITH keep, x, kind, p WHERE kind = 'CAUSALITY'
+    MERGE (keep)-[n:CAUSALITY {relation: p.relation}]->(x) ON CREATE SET n = p
+    RETURN count(n) AS c
+    UNION ALL
+    WITH keep, x, kind, p WHERE kind = 'REFERENCE'
+    MERGE (keep)-[n:REFERENCE {relation: p.relation}]->(x) ON CREATE SET n = p
+    RETURN count(n) AS c
+  }
+  RETURN sum(c) AS outgoing
+}
+CALL (keep, dup) {
+  MATCH (x:Memory)-[r:CAUSALITY|REFERENCE]->(dup) WHERE x <> keep
+  WITH keep, x, type(r) AS kind, properties(r) AS p
+  CALL (keep, x, kind, p) {
+    WITH keep, x, kind, p WHERE kind = 'CAUSALITY'
+    MERGE (x)-[n:CAUSALITY {relation: p.relation}]->(keep) ON CREATE SET n = p
+    RETURN count(n) AS c
+    UNION ALL
+    WITH keep, x, kind, p WHERE kind = 'REFERENCE'
+    MERGE (x)-[n:REFERENCE {relation: p.relation}]->(keep) ON CREATE SET n = p
+    RETURN count(n) AS c
+  }
+  RETURN sum(c) AS incoming
+}
+RETURN keep.id AS keep_id, dup.id AS dup_id, episodes;
+
+// name: lifecycle_supersede
+// $newer_id supersedes $older_id: a SUPERSEDES edge newer -> older; the older one names what
+// replaced it and since when it is no longer true. Only a current (not yet superseded) older one.
+MATCH (newer:Memory {group_id: $group_id, id: $newer_id}), (older:Memory {group_id: $group_id, id: $older_id})
+WHERE older.superseded_by IS NULL
+MERGE (newer)-[e:SUPERSEDES]->(older)
+ON CREATE SET e.group_id = $group_id, e.reason = $reason, e.run_id = $run_id, e.created_at = $now,
+              e.discovered = true
+SET older.superseded_by = newer.id, older.invalid_at = $invalid_at
+RETURN newer.id AS newer_id, older.id AS older_id;
+
+// name: lifecycle_chain
+// The supersede chain through a memory: from the current one down to the oldest it replaced,
+// each with its depth below the current one.
+MATCH (m:Memory {group_id: $group_id, id: $id})
+OPTIONAL MATCH (m)<-[:SUPERSEDES*1..20]-(head:Memory) WHERE head.superseded_by IS NULL
+WITH coalesce(head, m) AS head LIMIT 1
+MATCH q = (head)-[:SUPERSEDES*0..40]->(n:Memory)
+WITH n, min(length(q)) AS depth
+RETURN n.id AS id, n.text AS text, n.status AS status, n.superseded_by AS superseded_by,
+       coalesce(n.reference_time, n.created_at) AS said_at, depth
+ORDER BY depth, said_at DESC;
+
+// name: lifecycle_link_candidates
+// Discovery: for each batch memory, the latest earlier live memory sharing its topic or object
+// (a chain of "related" links through each shared concept, so a hub gets two links per memory,
+// not a clique), and its temporal neighbours within $window_s seconds of the same session.
+UNWIND $ids AS id
+MATCH (m:Memory {group_id: $group_id, id: id}) WHERE m.status <> 'archived'
+CALL (m) {
+  MATCH (m)-[:HAS_TOPIC|HAS_OBJECT]->(c)<-[:HAS_TOPIC|HAS_OBJECT]-(d:Memory)
+  WHERE d <> m AND d.status <> 'archived' AND d.group_id = $group_id
+        AND [d.created_at, d.id] < [m.created_at, m.id]
+        AND COUNT { (c)<-[:HAS_TOPIC|HAS_OBJECT]-(:Memory) } <= $hub_cap
+  WITH c, d ORDER BY d.created_at DESC, d.id DESC
+  WITH c, collect(d)[0] AS d
+  RETURN collect({id: d.id, shared: c.name}) AS shared
+}
+CALL (m) {
+  MATCH (d:Memory {group_id: $group_id, session_id: m.session_id})
+  WHERE m.session_id IS NOT NULL AND d <> m AND d.status <> 'archived'
+        AND abs(duration.inSeconds(datetime(coalesce(d.reference_time, d.created_at)),
+                                   datetime(coalesce(m.reference_time, m.created_at))).seconds) <= $window_s
+  RETURN collect({id: d.id, text: d.text, said_at: coalesce(d.reference_time, d.created_at)})[0..$near_cap] AS near
+}
+RETURN m.id AS id, m.text AS text, coalesce(m.reference_time, m.created_at) AS said_at, shared, near;
+
+// name: lifecycle_link
+// A discovered link (REFERENCE or CAUSALITY), never replacing one a user or an extractor made.
+UNWIND $links AS l
+MATCH (a:Memory {group_id: $group_id, id: l.source_id}), (b:Memory {group_id: $group_id, id: l.target_id})
+CALL (a, b, l) {
+  WITH a, b, l WHERE l.edge_type = 'REFERENCE' AND NOT EXISTS { (a)-[:REFERENCE]-(b) }
+  CREATE (a)-[e:REFERENCE]->(b)
+  SET e.relation = l.relation, e.importance = l.importance, e.strength = l.importance, e.discovered = true,
+      e.confidence = l.confidence, e.group_id = $group_id, e.created_at = $now, e.run_id = $run_id
+  RETURN count(e) AS n
+  UNION ALL
+  WITH a, b, l WHERE l.edge_type = 'CAUSALITY' AND NOT EXISTS { (a)-[:CAUSALITY]-(b) }
+  CREATE (a)-[e:CAUSALITY]->(b)
+  SET e.relation = l.relation, e.importance = l.importance, e.strength = l.importance, e.discovered = true,
+      e.confidence = l.confidence, e.group_id = $group_id, e.created_at = $now, e.run_id = $run_id
+  RETURN count(e) AS n
+}
+RETURN sum(n) AS created;
+
+// name: lifecycle_decay_page
+// A page of the group's live memories with what their strength is computed from.
+MATCH (m:Memory {group_id: $group_id})
+WHERE m.status <> 'archived' AND m.id > $after
+RETURN m.id AS id, m.memory_type AS memory_type, m.importance AS importance,
+       coalesce(m.access_count, 0) AS access_count, m.created_at AS created_at,
+       m.last_accessed_at AS last_accessed_at, m.superseded_by AS superseded_by,
+       m.source AS source, m.text AS text
+ORDER BY m.id LIMIT $limit;
+
+// name: lifecycle_set_strength
+UNWIND $rows AS r
+MATCH (m:Memory {group_id: $group_id, id: r.id})
+SET m.strength = r.strength, m.strength_at = $as_of
+RETURN count(m) AS set;
+
+// name: lifecycle_archive
+// Archive faded memories (never deleted; `restore` puts back the status they had).
+UNWIND $ids AS id
+MATCH (m:Memory {group_id: $group_id, id: id}) WHERE m.status <> 'archived'
+SET m.status_before_archive = m.status, m.status = 'archived', m.archived_at = $now,
+    m.archived_reason = $reason, m.archived_by = $run_id
+RETURN collect(m.id) AS archived;
+
+// name: lifecycle_summary_candidates
+// Old, unimportant, current memories (no summary of their own), with subject and topic, for
+// folding into summaries.
+MATCH (m:Memory {group_id: $group_id})
+WHERE m.status <> 'archived' AND m.superseded_by IS NULL AND m.importance < $max_importance
+      AND m.created_at < $before AND coalesce(m.source, '') <> 'summary'
+MATCH (m)-[:HAS_SUBJECT]->(s:Subject)
+MATCH (m)-[:HAS_TOPIC]->(t:Topic)
+OPTIONAL MATCH (m)-[:HAS_OBJECT]->(o:Object)
+RETURN m.id AS id, m.text AS text, m.memory_type AS memory_type, m.importance AS importance,
+       coalesce(m.occurred_at, m.reference_time, m.created_at) AS at, m.created_at AS created_at,
+       s.id AS subject_id, s.name AS subject, t.id AS topic_id, t.name AS topic, o.name AS object
+ORDER BY s.id, t.id, at;
+
+// name: lifecycle_summarize
+// Link a summary memory to what it folds (SUMMARIZES edges) and archive the originals, still
+// reachable from the summary.
+MATCH (sm:Memory {group_id: $group_id, id: $summary_id})
+UNWIND $ids AS id
+MATCH (m:Memory {group_id: $group_id, id: id})
+MERGE (sm)-[e:SUMMARIZES]->(m) ON CREATE SET e.group_id = $group_id, e.created_at = $now, e.run_id = $run_id
+SET m.status_before_archive = CASE WHEN m.status = 'archived' THEN m.status_before_archive ELSE m.status END,
+    m.status = 'archived', m.archived_at = coalesce(m.archived_at, $now), m.archived_reason = 'summarized',
+    m.summarized_by = sm.id, m.archived_by = $run_id
+RETURN count(m) AS folded;
+
+// name: lifecycle_memory_exists
+MATCH (m:Memory {group_id: $group_id, id: $id}) RETURN m.id AS id;
+
+// name: lifecycle_counts
+// Memories by status, and the last run.
+MATCH (m:Memory {group_id: $group_id})
+RETURN m.status AS status, count(*) AS n;

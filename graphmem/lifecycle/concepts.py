@@ -1,0 +1,179 @@
+"""Merging duplicate concept nodes (seed 004 §12.4.2), and undoing a merge.
+
+Which nodes are one concept, in the order of trust:
+1. the same loose key (``rules.loose_key``: width, case, punctuation, traditional/simplified):
+   ``New-York`` and ``new york``, 臺灣 and 台湾; for every label, subjects included;
+2. for topics and objects, meaning: cosine above ``merge_threshold``, or above
+   ``context_threshold`` when their memories' contexts agree (two topics of one subject and
+   memory type; two objects of one topic), so 苹果 (吃) and 苹果公司 (工作于) stay apart;
+3. with an LLM judge, a pair between ``judge_threshold`` and ``context_threshold`` whose contexts
+   agree, when the judge says they name the same thing.
+Subjects are merged by loose key only: 小明 and 小红 are close in any embedding space.
+
+The survivor is the node more memories use (then the older, then the smaller id): it keeps its
+id. A merge is one transaction: every edge of the merged node is recreated on the survivor with
+its type and properties (each naming the node it came from, ``merged_from``), the merged node
+is deleted, its names become the survivor's aliases, and a ``:ConceptMerge`` record keeps its
+properties. ``unmerge`` recreates it and moves its edges back.
+"""
+from __future__ import annotations
+
+import json
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any, Callable
+
+from ..config import ConsolidationSettings
+from ..errors import NotFoundError
+from ..types import normalize_name
+from .report import ConceptMerge
+from .rules import loose_key
+from .work import Work
+
+_INDEX = {"Topic": "topic_embedding", "Object": "object_embedding"}
+KEY_PAGE = 5000     # concepts given a loose key per query
+
+
+@dataclass
+class _Node:
+    label: str
+    id: str
+    name: str
+    uses: int
+    created_at: str | None
+
+    def rank(self) -> tuple:
+        """Survivor order: more memories, older, smaller id."""
+        return (-self.uses, self.created_at or "", self.id)
+
+
+class ConceptMerger:
+    def __init__(self, work: Work, settings: ConsolidationSettings, judge: Callable[[str, str], bool] | None = None):
+        self.work = work
+        self.settings = settings
+        self.judge = judge
+
+    def key_new_concepts(self, group_id: str) -> int:
+        """Give every concept of the group without one its loose key."""
+        done = 0
+        while True:
+            rows = self.work.read("lifecycle_unkeyed_concepts", group_id=group_id, limit=KEY_PAGE)
+            if not rows:
+                return done
+            keyed = [{"label": r["label"], "id": r["id"], "loose_key": loose_key(r["name"] or "")} for r in rows]
+            self.work.write("lifecycle_set_loose_keys", group_id=group_id, rows=keyed)
+            done += len(keyed)
+
+    def merge_batch(self, group_id: str, memory_ids: list[str], run_id: str) -> list[ConceptMerge]:
+        """Find and merge the duplicates of the concepts the batch's memories use."""
+        rows = self.work.read("lifecycle_batch_concepts", group_id=group_id, ids=memory_ids)
+        known = {r["id"]: _Node(r["label"], r["id"], r["name"], r["uses"], r["created_at"]) for r in rows}
+        mine_ids = list(known)
+        pairs: list[tuple[str, str, str, float | None]] = []
+
+        def other(label: str, r: dict) -> str:
+            known.setdefault(r["other_id"], _Node(label, r["other_id"], r["other_name"], r["other_uses"],
+                                                  r["other_created_at"]))
+            return r["other_id"]
+
+        items = [{"label": r["label"], "id": r["id"], "loose_key": r["loose_key"] or loose_key(r["name"] or "")}
+                 for r in rows]
+        for r in self.work.read("lifecycle_loose_matches", group_id=group_id, items=items):
+            pairs.append((r["id"], other(known[r["id"]].label, r), "same name", None))
+        vectored = [{"label": known[i].label, "id": i, "index": _INDEX[known[i].label]} for i in mine_ids
+                    if known[i].label in _INDEX]
+        floor = self.settings.context_threshold
+        if self.judge is not None:
+            floor = min(floor, self.settings.judge_threshold)
+        if vectored:
+            fetch = max(50, self.settings.candidates * 10)
+            for r in self.work.read("lifecycle_concept_neighbours", group_id=group_id, items=vectored,
+                                    fetch=fetch, min_cosine=floor):
+                mine = known[r["id"]]
+                theirs = known.get(r["other_id"]) or known[other(mine.label, r)]
+                verdict = self._by_meaning(mine, theirs, r["cosine"], r["context_agrees"])
+                if verdict:
+                    pairs.append((mine.id, theirs.id, verdict, round(r["cosine"], 4)))
+        merges: list[ConceptMerge] = []
+        gone: dict[str, str] = {}          # merged id -> the node it went into
+        # the surest first, then a stable order: a re-run after a crash decides the same way
+        pairs.sort(key=lambda p: (p[2] != "same name", -(p[3] or 1.0), min(p[0], p[1]), max(p[0], p[1])))
+        for a_id, b_id, reason, similarity in pairs:
+            a_id, b_id = _final(gone, a_id), _final(gone, b_id)
+            if a_id == b_id:
+                continue
+            keep, drop = sorted((known[a_id], known[b_id]), key=_Node.rank)
+            merge = self.merge(group_id, keep, drop, reason, similarity, run_id)
+            if merge is None:
+                continue
+            gone[drop.id] = keep.id
+            keep.uses += drop.uses
+            merges.append(merge)
+        return merges
+
+    def _by_meaning(self, mine: _Node, other: _Node, cosine: float, agrees: bool) -> str | None:
+        s = self.settings
+        if cosine > s.merge_threshold:
+            return f"meaning {cosine:.2f}"
+        if not agrees:
+            return None
+        if cosine > s.context_threshold:
+            return f"meaning {cosine:.2f} in the same context"
+        if self.judge is not None and cosine > s.judge_threshold and self.judge(mine.name, other.name):
+            return f"meaning {cosine:.2f}, judged the same by the LLM"
+        return None
+
+    def merge(self, group_id: str, keep: _Node, drop: _Node, reason: str, similarity: float | None,
+              run_id: str) -> ConceptMerge | None:
+        merge_id = uuid.uuid4().hex
+
+        def work(tx):
+            from ..store.driver import tx_run
+            props = tx_run(tx, "lifecycle_concept_props", group_id=group_id, label=drop.label, id=drop.id)
+            if not props:
+                return None
+            rows = tx_run(tx, "lifecycle_merge_concept", group_id=group_id, label=drop.label, keep_id=keep.id,
+                          gone_id=drop.id, merge_id=merge_id, props_json=json.dumps(props[0]["props"]),
+                          reason=reason, similarity=similarity, run_id=run_id,
+                          now=datetime.now(timezone.utc).isoformat())
+            return rows[0] if rows else None
+
+        if self.work.commit(work) is None:
+            return None
+        return ConceptMerge(label=drop.label, survivor_id=keep.id, survivor_name=keep.name, merged_id=drop.id,
+                            merged_name=drop.name, reason=reason, similarity=similarity, merge_id=merge_id)
+
+
+def _final(gone: dict[str, str], node_id: str) -> str:
+    while node_id in gone:
+        node_id = gone[node_id]
+    return node_id
+
+
+def find_merge(work: Work, group_id: str, which: str) -> dict:
+    """The (not undone) merge record named by its id, the merged node's id, or its name."""
+    rows = work.read("lifecycle_merge_of", group_id=group_id, name=which, key=normalize_name(which))
+    if not rows:
+        raise NotFoundError(f"no merge of {which!r} in group {group_id!r} (give a merge id from `graphmem "
+                            f"consolidate` or `graphmem show`, or the merged name)")
+    return rows[0]["merge"]
+
+
+def unmerge(work: Work, group_id: str, which: str) -> dict[str, Any]:
+    """Undo a merge: the merged node comes back with its id, properties and edges."""
+    rec = find_merge(work, group_id, which)
+    holder = rec["survivor_id"]
+    seen = set()
+    while True:                  # the survivor may itself have been merged since: follow it
+        later = work.read("lifecycle_merge_of", group_id=group_id, name=holder, key="\0")
+        if not later or holder in seen:
+            break
+        seen.add(holder)
+        holder = later[0]["merge"]["survivor_id"]
+    props = json.loads(rec["merged_props"])
+    rows = work.write("lifecycle_unmerge_concept", group_id=group_id, label=rec["label"], holder_id=holder,
+                      merge_id=rec["id"], props=props, now=datetime.now(timezone.utc).isoformat())
+    if not rows:
+        raise NotFoundError(f"merge {rec['id']} cannot be undone: its survivor {holder} is gone")
+    return {"merge_id": rec["id"], "label": rec["label"], **rows[0]}

@@ -1,0 +1,87 @@
+"""Discovering links between memories (seed 004 §12.4.3).
+
+- REFERENCE ("相关 / related"): each memory of the batch is linked to the latest earlier memory
+  sharing its topic or object, so the memories of one concept form a chain in time (each gets at
+  most two such links per concept, never a clique); concepts used by more than ``hub_cap``
+  memories are skipped (我, 吃饭 relate everything), at most ``max_links_per_memory`` per memory.
+- CAUSALITY candidates ("推测因果 / possible cause"): two memories of one session said within
+  ``causal_window_s`` of each other, the later carrying a cause/effect cue (因为, 所以, 导致,
+  because, so, therefore …), linked from the earlier to the later, ``discovered`` with a
+  confidence. With an LLM judge only the pairs it confirms are linked, at a higher confidence.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from ..config import ConsolidationSettings
+from .report import Discovered
+from .work import Work
+
+CAUSE_CUES = ("因为", "所以", "导致", "因此", "由于", "结果", "于是", "害得", "原因", "because", "so that", "therefore",
+              "as a result", "caused", "led to", "due to", "thanks to", "reason", "since then")
+REFERENCE_CONFIDENCE = 0.6     # a shared concept says the two are about the same thing, not how
+REFERENCE_IMPORTANCE = 0.4     # seed 004 §12.4.3: discovered "related" links weigh little
+CAUSAL_CONFIDENCE = 0.4        # a cue and closeness in time: a candidate, not a finding
+JUDGED_CONFIDENCE = 0.8        # a candidate the LLM confirmed
+CAUSAL_IMPORTANCE = 0.5        # seed 004 §12.4.3: inferred causes weigh less than told ones
+
+
+def has_cause_cue(text: str) -> bool:
+    t = (text or "").casefold()
+    return any(cue in t for cue in CAUSE_CUES)
+
+
+class RelationFinder:
+    def __init__(self, work: Work, settings: ConsolidationSettings,
+                 judge: Callable[[str, str], bool] | None = None):
+        self.work = work
+        self.settings = settings
+        self.judge = judge
+
+    def discover(self, group_id: str, memory_ids: list[str], archived: set[str], run_id: str,
+                 now: str) -> list[Discovered]:
+        s = self.settings
+        ids = [i for i in memory_ids if i not in archived]
+        if not ids:
+            return []
+        rows = self.work.read("lifecycle_link_candidates", group_id=group_id, ids=ids, hub_cap=s.hub_cap,
+                              window_s=s.causal_window_s, near_cap=5)
+        found: list[Discovered] = []
+        seen: set[frozenset] = set()
+        for r in rows:
+            if s.discover_references and s.max_links_per_memory > 0:
+                linked = 0
+                for shared in r["shared"]:
+                    if not shared.get("id") or shared["id"] in archived:
+                        continue
+                    pair = frozenset((r["id"], shared["id"]))
+                    if pair in seen:
+                        continue
+                    seen.add(pair)
+                    found.append(Discovered(source_id=r["id"], target_id=shared["id"], edge_type="REFERENCE",
+                                            relation=f"相关 related: {shared['shared']}", confidence=REFERENCE_CONFIDENCE))
+                    linked += 1
+                    if linked >= s.max_links_per_memory:
+                        break
+            for near in r["near"]:
+                if near["id"] in archived:
+                    continue
+                earlier, later = (near, r) if (near["said_at"] or "") <= (r["said_at"] or "") else (r, near)
+                if not has_cause_cue(later["text"]):
+                    continue
+                pair = frozenset((r["id"], near["id"], "c"))
+                if pair in seen:
+                    continue
+                seen.add(pair)
+                confidence = CAUSAL_CONFIDENCE
+                if self.judge is not None:
+                    if not self.judge(earlier["text"], later["text"]):
+                        continue
+                    confidence = JUDGED_CONFIDENCE
+                found.append(Discovered(source_id=earlier["id"], target_id=later["id"], edge_type="CAUSALITY",
+                                        relation="推测因果 possible cause", confidence=confidence))
+        if found:
+            links = [{**d.model_dump(), "importance": REFERENCE_IMPORTANCE if d.edge_type == "REFERENCE"
+                      else CAUSAL_IMPORTANCE} for d in found]
+            self.work.write("lifecycle_link", group_id=group_id, links=links, run_id=run_id, now=now)
+        return found

@@ -1,0 +1,196 @@
+"""Duplicate memories and conflicting ones (seed 004 §12.4, seed 002's supersede chains).
+
+Duplicates: two live memories with the same parts (subject, topic, object nodes, memory type and
+attribute values, after concept merging) or the same loose text, of one subject. The older one
+survives with the evidence (episodes) and links of both; the newer is archived, naming it.
+
+Conflicts: a newer memory of the same subject that
+- gives another value for a single-valued slot (``rules.slot_of``: residence, employer, age …):
+  我住在北京 → 我搬到上海了, I work at Acme → I joined Globex;
+- takes the opposite stance on the same object (``rules.stance``): 喜欢咖啡 → 不喜欢咖啡 / 讨厌咖啡,
+  like jazz → no longer like jazz;
+- says it corrects (其实 / actually) the same topic with another object;
+supersedes the older one: a SUPERSEDES edge newer -> older, the older's ``superseded_by`` and
+``invalid_at``. Only current memories are superseded, so updates form a chain.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+
+from ..store.driver import tx_run
+from .report import Conflict, MemoryMerge
+from .rules import is_stance_topic, loose_key, slot_of, slot_topic_keys, stance, strip_correction
+from .work import Work
+
+
+@dataclass
+class _Memory:
+    id: str
+    text: str
+    memory_type: str
+    said_at: str
+    created_at: str
+    subject_id: str
+    topic_id: str
+    topic: str
+    object_id: str | None
+    object: str | None
+    superseded_by: str | None
+    importance: float = 0.5
+    attributes: dict[str, str] = field(default_factory=dict)
+    archived: bool = False
+
+    @classmethod
+    def of(cls, r: dict) -> "_Memory":
+        return cls(id=r["id"], text=r["text"] or "", memory_type=r["memory_type"], said_at=r["said_at"] or "",
+                   created_at=r["created_at"] or "", subject_id=r["subject_id"], topic_id=r["topic_id"],
+                   topic=r["topic"] or "", object_id=r["object_id"], object=r["object"],
+                   superseded_by=r["superseded_by"], importance=float(r["importance"] or 0.0),
+                   attributes={a["key"]: a["value"] for a in r["attributes"] or [] if a.get("key")})
+
+    def order(self) -> tuple:
+        """When it was said, then written: what "newer" means."""
+        return (_when(self.said_at), _when(self.created_at), self.id)
+
+    def parts(self) -> tuple:
+        # an event without a time of its own happened when it was told: the same event told on
+        # another day is another occurrence, not a duplicate
+        day = self.said_at[:10] if self.memory_type == "EVENT" and not self.attributes else None
+        return (self.subject_id, self.topic_id, self.object_id, self.memory_type,
+                tuple(sorted(self.attributes.items())), day)
+
+    def object_key(self) -> str | None:
+        return loose_key(self.object) if self.object else None
+
+
+def _when(iso: str) -> datetime:
+    try:
+        t = datetime.fromisoformat(iso)
+    except (TypeError, ValueError):
+        return datetime.min.replace(tzinfo=timezone.utc)
+    return t if t.tzinfo else t.replace(tzinfo=timezone.utc)
+
+
+def duplicate_reason(a: _Memory, b: _Memory) -> str | None:
+    if a.subject_id != b.subject_id:
+        return None
+    if a.parts() == b.parts():
+        return "same parts"
+    if loose_key(a.text) == loose_key(b.text) and a.parts()[-1] == b.parts()[-1]:
+        return "same text"
+    return None
+
+
+def conflict_reason(newer: _Memory, older: _Memory) -> str | None:
+    """Why ``newer`` replaces ``older`` (same subject assumed), or None."""
+    if newer.subject_id != older.subject_id:
+        return None
+    new_topic, corrects = strip_correction(newer.topic)
+    old_topic, _ = strip_correction(older.topic)
+    new_obj, old_obj = newer.object_key(), older.object_key()
+    differ = new_obj is not None and old_obj is not None and new_obj != old_obj and newer.object_id != older.object_id
+    new_slot, old_slot = slot_of(new_topic), slot_of(old_topic)
+    if new_slot is not None and new_slot == old_slot and differ:
+        return f"{new_slot}: {older.object} → {newer.object}"
+    if newer.topic_id == older.topic_id or loose_key(new_topic) == loose_key(old_topic):
+        for key, value in newer.attributes.items():
+            slot = slot_of(key)
+            if slot and key in older.attributes and older.attributes[key] != value:
+                return f"{slot}: {older.attributes[key]} → {value}"
+    same_object = new_obj is not None and (newer.object_id == older.object_id or new_obj == old_obj)
+    if same_object and is_stance_topic(new_topic) and is_stance_topic(old_topic):
+        a, b = stance(new_topic), stance(old_topic)
+        if a and b and a.base == b.base and a.sign != b.sign:
+            return f"stance: {older.topic} → {newer.topic} ({newer.object})"
+    if corrects and differ and loose_key(new_topic) == loose_key(old_topic):
+        return f"correction: {older.object} → {newer.object}"
+    return None
+
+
+class MemoryReconciler:
+    def __init__(self, work: Work):
+        self.work = work
+
+    def load(self, group_id: str, ids: list[str]) -> tuple[list[_Memory], list[_Memory]]:
+        batch = [_Memory.of(r) for r in self.work.read("lifecycle_batch_memories", group_id=group_id, ids=ids)]
+        mine = {m.id for m in batch}
+        related = [_Memory.of(r) for r in self.work.read("lifecycle_related_memories", group_id=group_id,
+                                                          ids=ids, topic_keys=slot_topic_keys())
+                   if r["id"] not in mine]
+        return batch, related
+
+    def merge_duplicates(self, group_id: str, batch: list[_Memory], related: list[_Memory], run_id: str,
+                         now: str) -> list[MemoryMerge]:
+        by_parts: dict[tuple, list[_Memory]] = {}
+        by_text: dict[tuple, list[_Memory]] = {}
+        for m in batch + related:
+            by_parts.setdefault(m.parts(), []).append(m)
+            by_text.setdefault((m.subject_id, loose_key(m.text), m.parts()[-1]), []).append(m)
+        merges: list[MemoryMerge] = []
+        for m in sorted(batch, key=_Memory.order):
+            if m.archived:
+                continue
+            same = by_parts[m.parts()] + by_text[(m.subject_id, loose_key(m.text), m.parts()[-1])]
+            older = sorted((d for d in same if d is not m and not d.archived and d.order() < m.order()),
+                           key=_Memory.order)
+            for keep in older:                 # the oldest one survives
+                reason = duplicate_reason(m, keep)
+                if reason is None:
+                    continue
+                rows = self.work.write("lifecycle_merge_memory", group_id=group_id, keep_id=keep.id,
+                                       dup_id=m.id, run_id=run_id, now=now)
+                if rows:
+                    m.archived = True
+                    merges.append(MemoryMerge(survivor_id=keep.id, duplicate_id=m.id, reason=reason or "same",
+                                              text=m.text))
+                    break
+        return merges
+
+    def supersede(self, group_id: str, batch: list[_Memory], related: list[_Memory], run_id: str,
+                  now: str) -> list[Conflict]:
+        live = [m for m in batch + related if not m.archived]
+        index: dict[tuple, list[_Memory]] = {}
+        for m in live:
+            for key in _conflict_keys(m):
+                index.setdefault(key, []).append(m)
+        pairs: dict[tuple[str, str], tuple[_Memory, _Memory]] = {}
+        for m in batch:
+            if m.archived:
+                continue
+            for key in _conflict_keys(m):
+                for d in index.get(key, []):
+                    if d is not m:
+                        newer, older = (m, d) if d.order() < m.order() else (d, m)
+                        pairs[(newer.id, older.id)] = (newer, older)
+        conflicts: list[Conflict] = []
+        # oldest first: each newer memory meets the current state of what it may replace
+        for newer, older in sorted(pairs.values(), key=lambda p: (p[0].order(), p[1].order())):
+            if older.superseded_by is not None:
+                continue
+            reason = conflict_reason(newer, older)
+            if reason is None:
+                continue
+
+            def work(tx, newer=newer, older=older, reason=reason):
+                return tx_run(tx, "lifecycle_supersede", group_id=group_id, newer_id=newer.id,
+                              older_id=older.id, reason=reason, run_id=run_id, now=now,
+                              invalid_at=newer.said_at or now)
+            if self.work.commit(work):
+                older.superseded_by = newer.id
+                conflicts.append(Conflict(newer_id=newer.id, older_id=older.id, newer_text=newer.text,
+                                          older_text=older.text, reason=reason))
+        return conflicts
+
+
+def _conflict_keys(m: _Memory) -> list[tuple]:
+    """What two memories must share to be worth comparing for a conflict (one subject, and a
+    slot, an object or a topic)."""
+    topic, _ = strip_correction(m.topic)
+    keys = [(m.subject_id, "topic", loose_key(topic))]
+    slot = slot_of(topic)
+    if slot:
+        keys.append((m.subject_id, "slot", slot))
+    if m.object:
+        keys.append((m.subject_id, "object", m.object_key()))
+    return keys

@@ -1,0 +1,153 @@
+"""The consolidator's rules in Chinese and English: loose keys, single-valued slots, polarity,
+corrections. Pure functions (no database): what they decide is tested directly.
+
+- ``loose_key``: the name two concepts are the same by, beyond the write path's key (width,
+  case, spaces): punctuation and spacing dropped, traditional characters as simplified
+  (臺灣 → 台湾), so ``New-York``, ``new york`` and ``NEW YORK`` or 電腦 and 电脑 are one key.
+- ``slot_of``: the single-valued attribute a topic states (residence, employer, age, ...):
+  a person lives in one place, so "我搬到上海了" replaces "我住在北京".
+- ``polarity``: a topic's stance (喜欢 +1, 讨厌 / 不喜欢 / no longer like -1) over the same object.
+- ``correction``: a memory that says it corrects (其实 / 实际上 / actually / in fact).
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+import zhconv
+
+_DROP = re.compile(r"[\s\W_]+", re.UNICODE)
+
+# Single-valued slots: a new value replaces the old one. Each slot's words are matched against a
+# topic's loose key, whole (Chinese) or as a phrase at the start (English, after a subject).
+SLOTS: dict[str, tuple[str, ...]] = {
+    "residence": ("住在", "住", "居住", "居住在", "住址", "居住地", "家在", "搬到", "搬去", "搬家到", "搬到了",
+                  "定居", "定居在", "live in", "lives in", "living in", "live at", "lives at", "moved to",
+                  "move to", "moved", "relocated to", "reside in", "resides in", "residence", "home is in",
+                  "address"),
+    "employer": ("工作于", "在工作", "就职于", "就职", "上班", "任职于", "入职", "入职了", "加入", "跳槽到", "供职于",
+                 "work at", "works at", "working at", "work for", "works for", "working for", "employed by",
+                 "joined", "employer", "job at", "hired by", "started at"),
+    "age": ("年龄", "岁数", "年纪", "age", "aged", "years old"),
+    "job": ("职业", "职位", "工作是", "job", "occupation", "job title", "position"),
+    "marital": ("婚姻状况", "marital status"),
+    "name": ("名字", "叫", "姓名", "name", "named", "called"),
+}
+_SLOT_OF = {}
+for _slot, _words in SLOTS.items():
+    for _w in _words:
+        _SLOT_OF[_DROP.sub("", unicodedata.normalize("NFKC", _w).casefold())] = _slot
+
+# Stance words. A topic's polarity is its stance word's sign, flipped by a negation before it.
+POSITIVE = ("喜欢", "爱", "喜爱", "热爱", "爱吃", "爱喝", "偏爱", "迷上", "享受", "like", "likes", "love", "loves",
+            "enjoy", "enjoys", "prefer", "prefers", "adore", "adores", "fond of", "into")
+NEGATIVE = ("讨厌", "厌恶", "恨", "反感", "受不了", "hate", "hates", "dislike", "dislikes", "detest", "detests",
+            "can't stand", "cannot stand")
+NEGATIONS = ("不再", "不", "没有", "没", "别", "再也不", "no longer", "not", "don't", "doesn't", "do not",
+             "does not", "never", "stopped", "no more", "didn't", "did not", "won't")
+CORRECTIONS = ("其实", "实际上", "事实上", "更正", "纠正", "说错了", "actually", "in fact", "correction",
+               "to correct", "i meant", "rather")
+
+
+def loose_key(name: str) -> str:
+    """Width, case, punctuation and spacing dropped; traditional characters as simplified."""
+    text = unicodedata.normalize("NFKC", name or "").casefold()
+    if any("\u3400" <= ch <= "\u9fff" for ch in text):
+        text = _simplified(text)
+    key = _DROP.sub("", text)
+    return key or text.strip()
+
+
+@lru_cache(maxsize=65536)
+def _simplified(text: str) -> str:
+    return zhconv.convert(text, "zh-hans")
+
+
+def _phrase(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", text or "").casefold().replace("’", "'").split())
+
+
+def strip_correction(topic: str) -> tuple[str, bool]:
+    """(the topic without a leading correction cue, whether it had one): 其实喜欢 → (喜欢, True)."""
+    text = _phrase(topic)
+    for cue in CORRECTIONS:
+        if text.startswith(cue) and len(text) > len(cue):
+            rest = text[len(cue):].lstrip(" ,，、:")
+            return rest, True
+    return text, False
+
+
+def is_correction(text: str) -> bool:
+    """Whether a memory's text or topic says it corrects something said before."""
+    t = _phrase(text)
+    return any(t.startswith(c) or f" {c} " in f" {t} " or (c[0] > "\u2e80" and c in t) for c in CORRECTIONS)
+
+
+def slot_of(topic: str) -> str | None:
+    """The single-valued slot a topic states, or None: 住在 / moved to → residence."""
+    text, _ = strip_correction(topic)
+    key = _DROP.sub("", text)
+    if key in _SLOT_OF:
+        return _SLOT_OF[key]
+    for neg in NEGATIONS:             # "不住在" states no slot value
+        if text.startswith(neg):
+            return None
+    for word, slot in _SLOT_OF.items():
+        # a phrase that begins with a slot's words: "moved to" in "moved to the city of", 搬到 in 搬到了
+        if len(word) >= 2 and key.startswith(word) and not word.isascii() and len(key) <= len(word) + 1:
+            return slot
+    return None
+
+
+def slot_topic_keys() -> list[str]:
+    """Every slot word as a loose key (what the candidate query matches topics on)."""
+    return sorted(_SLOT_OF)
+
+
+@dataclass(frozen=True)
+class Stance:
+    base: str        # the stance's verb family ("like") or the topic without its negation
+    sign: int        # +1 or -1
+
+
+def stance(topic: str) -> Stance | None:
+    """A topic's stance: 喜欢 (like, +1), 不喜欢 / 讨厌 / no longer like (like, -1); a negated
+    verb (不吃 → 吃, -1); None for a topic that takes no stance."""
+    text, _ = strip_correction(topic)
+    negated = False
+    for neg in sorted(NEGATIONS, key=len, reverse=True):
+        if text.startswith(neg):
+            rest = text[len(neg):].lstrip()
+            if rest:
+                text, negated = rest, True
+                break
+    for word in sorted(POSITIVE, key=len, reverse=True):
+        if _starts_with_word(text, word):
+            return Stance("like", -1 if negated else 1)
+    for word in sorted(NEGATIVE, key=len, reverse=True):
+        if _starts_with_word(text, word):
+            return Stance("like", 1 if negated else -1)
+    if negated:
+        return Stance(loose_key(text), -1)
+    return Stance(loose_key(text), 1)
+
+
+def _starts_with_word(text: str, word: str) -> bool:
+    if not text.startswith(word):
+        return False
+    if not word.isascii():
+        return True
+    return len(text) == len(word) or not text[len(word)].isalpha()
+
+
+def is_stance_topic(topic: str) -> bool:
+    """Whether a topic is a preference or a negated action (what a polarity conflict is about)."""
+    text, _ = strip_correction(topic)
+    s = stance(text)
+    if s is None:
+        return False
+    if s.base == "like":
+        return True
+    return any(text.startswith(n) for n in NEGATIONS)
