@@ -201,19 +201,24 @@ class MemoryGraph:
                         time_range: dict | None = None, max_results: int = 10, expand_depth: int = 1,
                         mode: str | None = None, relation_filters: list[str] | None = None,
                         subject: str | None = None, include_archived: bool = False,
-                        reference_time: datetime | str | None = None, profile: str | None = "default") -> Any:
+                        reference_time: datetime | str | None = None, profile: str | None = "default",
+                        superseded: str | None = None) -> Any:
         """Hybrid seeds, Cypher BFS expansion, weighted score (seed 004 §4.4, §5.2).
 
         Returns a ``SearchResponse``: the plan (depth, relation filters, time range and why),
         and results best first, each with its score, the parts of the score, its distance
         from a direct match, the path that reached it and the episodes it came from.
+        ``superseded``: memories replaced by newer ones (consolidation's SUPERSEDES):
+        "current_first" (the current version just before each), "hide" or "keep"; default
+        ``retrieval.superseded``. Each result says whether it is current.
         """
         group_id = validate_group_id(group_id, existing=True)
         inp = validate(SearchInput, {"query": query, "memory_types": memory_types, "time_range": time_range,
                                      "max_results": max_results, "expand_depth": expand_depth,
                                      "mode": mode or self.settings.retrieval.limits.default_mode,
                                      "relation_filters": relation_filters, "subject": subject,
-                                     "include_archived": include_archived, "profile": profile})
+                                     "include_archived": include_archived, "profile": profile,
+                                     "superseded": superseded})
         self.settings.retrieval.profile(inp.profile)        # an unknown profile is refused before any work
         self.ensure_schema()
         return self._get_retriever().search(group_id, inp, as_reference_time(reference_time))
@@ -232,7 +237,9 @@ class MemoryGraph:
         from .ingest.jobs import job_counts
         from .retriever.stats import graph_stats
         group = None if group_id is None else validate_group_id(group_id, existing=True)
-        return {**graph_stats(self.store, group), "extraction_jobs": job_counts(self.store, group)}
+        runs = self.store.read("lifecycle_runs", group_id=group, limit=1)
+        return {**graph_stats(self.store, group), "extraction_jobs": job_counts(self.store, group),
+                "last_consolidation": runs[0]["run"] if runs else None}
 
     # --- lifecycle (graphmem/lifecycle) -------------------------------------------------------
     @property

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import typer
 
-from . import (admin_cmd, bench_cmd, cypher_cmd, ingest_cmd, mcp_cmd, memory_cmd, neo4j_cmd, portability_cmd,
-               search_cmd)
+from . import (admin_cmd, bench_cmd, cypher_cmd, ingest_cmd, lifecycle_cmd, mcp_cmd, memory_cmd, neo4j_cmd,
+               portability_cmd, search_cmd)
 
 app = typer.Typer(
     name="graphmem",
@@ -22,6 +22,7 @@ search_cmd.register(app)
 ingest_cmd.register(app)
 mcp_cmd.register(app)
 portability_cmd.register(app)
+lifecycle_cmd.register(app)
 
 
 def main() -> None:

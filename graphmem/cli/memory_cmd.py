@@ -125,10 +125,19 @@ def show(
     """Show one memory as its subgraph: subject -[type]-> topic -> object, attributes, links."""
     with open_graph(config) as graph:
         memory = graph.get_memory(group, memory_id)
+        chain = graph.supersede_chain(group, memory_id)
     if as_json:
-        print_json(memory.model_dump(mode="json"))
+        print_json({**memory.model_dump(mode="json"), "supersede_chain": chain if len(chain) > 1 else []})
         return
-    console.print(memory_tree(memory))
+    tree = memory_tree(memory)
+    if len(chain) > 1:
+        branch = tree.add("supersede chain (current first; each SUPERSEDES the next)")
+        for row in chain:
+            mark = "current" if not row["superseded_by"] else "superseded"
+            style = "bold" if row["id"] == memory.id else ""
+            branch.add(Text.assemble(("  " * row["depth"]) + f"{row['text']}", (f"  [{mark}", style or "dim"),
+                                     (f", said {str(row['said_at'])[:10]}, {row['id'][:8]}]", "dim")))
+    console.print(tree)
 
 
 def memory_tree(memory: Any) -> Tree:

@@ -101,14 +101,31 @@ def backup(
 
 
 def restore(
-    file: Path = typer.Argument(..., help="A dump written by `graphmem backup`."),
+    file: Optional[Path] = typer.Argument(None, help="A dump written by `graphmem backup`."),
     force: bool = typer.Option(False, "--force", help="Replace the existing database (every group in it)."),
+    memory: Optional[str] = typer.Option(None, "--memory", help="Instead of a dump: bring back this archived "
+                                         "memory (forgotten, faded or summarised) with the status it had."),
+    group: str = typer.Option("default", "--group", "-g", help="The group of --memory."),
     json_output: bool = typer.Option(False, "--json", help="Print the result as JSON."),
     config: Optional[str] = ConfigOption,
 ) -> None:
     """Restore the local server's database from a dump (neo4j-admin database load), replacing
-    what it holds: refused without --force. The server is stopped and started again around it."""
+    what it holds: refused without --force. The server is stopped and started again around it.
+
+    With --memory ID: restore one archived memory of a group instead (nothing else changes)."""
     from ..analyst.backup import restore as run_restore
+    from ..errors import ValidationError
+    if (file is None) == (memory is None):
+        raise ValidationError("restore: give either a dump FILE or --memory ID (one archived memory), not "
+                              + ("both" if file is not None else "neither"), field="file")
+    if memory is not None:
+        with open_graph(config) as graph:
+            result = graph.restore(group, memory)
+        if json_output:
+            print_json(result)
+        else:
+            console.print(f"restored memory {memory}: status {result['status']}", highlight=False)
+        return
     with console.status("loading the dump (the server is stopped meanwhile)...", spinner="dots") \
             if not json_output else _nothing():
         report = run_restore(load(config), file, force=force)

@@ -64,6 +64,9 @@ def search(
     subject: Optional[str] = typer.Option(None, "--subject",
                                           help="Only memories about this subject (我/I for the user)."),
     archived: bool = typer.Option(False, "--archived", help="Include archived (forgotten) memories."),
+    superseded: Optional[str] = typer.Option(None, "--superseded", help="Memories replaced by newer ones: "
+                                             "current_first (default: the current version just before each), "
+                                             "hide, or keep (rank them as any other)."),
     at: Optional[str] = typer.Option(None, "--at", help="Reference time (ISO) for 'today', 'last week' and decay."),
     profile: str = typer.Option("default", "--profile", "-p", help="Score weights: default (relevance, "
                                 "importance, recency, use) or recall (relevance only), or one from the config."),
@@ -90,7 +93,8 @@ def search(
         response = graph.search_memories(group, query, memory_types=types or None, time_range=time_range,
                                          max_results=max_results, expand_depth=depth, mode=mode,
                                          relation_filters=relations or None, subject=subject,
-                                         include_archived=archived, reference_time=reference, profile=profile)
+                                         include_archived=archived, reference_time=reference, profile=profile,
+                                         superseded=superseded)
     if json_output:
         print_json(response.model_dump(mode="json"))
         return
@@ -116,7 +120,8 @@ def search(
         p = r.score_parts
         table.add_row(str(rank), f"{r.score:.3f}", f"{p.similarity:.2f}", f"{p.importance:.2f}",
                       f"{p.distance:.2f}", f"{p.time_decay:.2f}", f"{p.access:.2f}", r.memory_type,
-                      r.text, str(r.distance), _path_text(r, ranks))
+                      r.text + ("" if r.current else "  (superseded)") + ("  (archived)" if r.status == "archived" else ""),
+                      str(r.distance), _path_text(r, ranks))
     console.print(table)
 
 
@@ -153,6 +158,15 @@ def stats(
     for memory_type, total in mem["by_type"].items():
         table.add_row(memory_type, *[str(cells.get((memory_type, s), 0)) for s in statuses], str(total))
     console.print(table)
+    last = data.get("last_consolidation")
+    if last:
+        style = "green" if last.get("status") == "finished" else "yellow"
+        console.print(f"last consolidation: [{style}]{last.get('status')}[/{style}] {last.get('started_at', '')[:19]}"
+                      + (f" (group {last.get('group_id')})" if not group else "")
+                      + f", {last.get('processed') or 0} memories, {last.get('seconds') or 0:.1f} s; "
+                      f"{last.get('counts') or ''}", highlight=False, soft_wrap=True)
+    else:
+        console.print("[dim]never consolidated (graphmem consolidate)[/dim]")
     jobs = data.get("extraction_jobs") or {}
     waiting = jobs.get("pending", 0) + jobs.get("failed", 0)
     style = "yellow" if waiting else "dim"
