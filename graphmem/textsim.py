@@ -57,3 +57,14 @@ def content_words(text: str) -> str:
     words = _WORD.findall(text)
     kept = [w for w in words if w.casefold() not in STOPWORDS]
     return " ".join(kept) if kept else text
+
+
+_DIGITS = re.compile(r"\d+")
+
+
+def numbers_differ(a: str, b: str) -> bool:
+    """Whether two names carry different numbers: iPhone 14 / iPhone 15, 3月5日 / 5月3日, Room 101 /
+    Room 102 name different things however close their embeddings (which barely see digits)."""
+    na = _DIGITS.findall(unicodedata.normalize("NFKC", a or ""))
+    nb = _DIGITS.findall(unicodedata.normalize("NFKC", b or ""))
+    return na != nb

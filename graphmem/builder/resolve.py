@@ -6,7 +6,8 @@
    cosine > merge_threshold merges; context_threshold < cosine <= merge_threshold merges only
    when the context agrees (the candidate is used by memories of the same type with the same
    subject, for a topic, or the same topic, for an object); otherwise a new node.
-Subjects are never merged by similarity: 小明 and 小红 are close in embedding space.
+Subjects are never merged by similarity: 小明 and 小红 are close in embedding space; nor two
+names with different numbers (iPhone 14 / iPhone 15), which embeddings barely tell apart.
 
 All of it is one query (``resolve_concepts``), run inside the write transaction, so a create is
 one round trip for resolution and one for the write. A similarity is only trusted when the
@@ -23,6 +24,7 @@ from ..config import ResolutionSettings
 from ..lang import AGENT_KEY, AGENT_NAMES, USER_KEY, USER_NAMES
 from ..store.driver import Store, tx_run
 from ..store.vector import to_cosine
+from ..textsim import numbers_differ
 from ..types import ConceptRef, MemoryType, normalize_name
 
 
@@ -137,7 +139,7 @@ class ConceptResolver:
         neighbour = next((s for s in siblings if s.label == _NEIGHBOUR.get(concept.label)), None)
         for hit in hits:
             score = to_cosine(hit["score"])
-            if not self._readable(concept.name, hit["name"]):
+            if not self._readable(concept.name, hit["name"]) or numbers_differ(concept.name, hit["name"] or ""):
                 continue
             if score > self.settings.merge_threshold:
                 self._merge(concept, hit, score, f"vector {score:.2f}")

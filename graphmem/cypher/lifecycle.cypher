@@ -226,7 +226,7 @@ RETURN gone.id AS restored_id, gone.name AS restored_name, holder.id AS holder_i
 
 // name: lifecycle_batch_memories
 // The batch's live memories with what duplicate and conflict detection compare: parts (node
-// ids and names), attributes, when it was said.
+// ids; the names as the memory said them, which rules read), attributes, when it was said.
 UNWIND $ids AS id
 MATCH (m:Memory {group_id: $group_id, id: id}) WHERE m.status <> 'archived'
 MATCH (m)-[:HAS_SUBJECT]->(s:Subject)
@@ -235,7 +235,7 @@ OPTIONAL MATCH (m)-[:HAS_OBJECT]->(o:Object)
 RETURN m.id AS id, m.text AS text, m.memory_type AS memory_type, m.importance AS importance,
        coalesce(m.reference_time, m.created_at) AS said_at, m.created_at AS created_at,
        m.superseded_by AS superseded_by, s.id AS subject_id, s.name AS subject, t.id AS topic_id,
-       t.name AS topic, t.loose_key AS topic_key, o.id AS object_id, o.name AS object, o.loose_key AS object_key,
+       coalesce(m.topic_name, t.name) AS topic, o.id AS object_id, coalesce(m.object_name, o.name) AS object,
        [(m)-[:ATTRIBUTE]->(a:Attribute)-[:VALUE]->(v:Value) | {key: a.key, value: v.normalized_name}] AS attributes;
 
 // name: lifecycle_related_memories
@@ -261,7 +261,7 @@ OPTIONAL MATCH (d)-[:HAS_OBJECT]->(o:Object)
 RETURN d.id AS id, d.text AS text, d.memory_type AS memory_type, d.importance AS importance,
        coalesce(d.reference_time, d.created_at) AS said_at, d.created_at AS created_at,
        d.superseded_by AS superseded_by, s.id AS subject_id, s.name AS subject, t.id AS topic_id,
-       t.name AS topic, t.loose_key AS topic_key, o.id AS object_id, o.name AS object, o.loose_key AS object_key,
+       coalesce(d.topic_name, t.name) AS topic, o.id AS object_id, coalesce(d.object_name, o.name) AS object,
        [(d)-[:ATTRIBUTE]->(a:Attribute)-[:VALUE]->(v:Value) | {key: a.key, value: v.normalized_name}] AS attributes;
 
 // name: lifecycle_merge_memory

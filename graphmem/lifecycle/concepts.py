@@ -5,7 +5,8 @@ Which nodes are one concept, in the order of trust:
    ``New-York`` and ``new york``, 臺灣 and 台湾; for every label, subjects included;
 2. for topics and objects, meaning: cosine above ``merge_threshold``, or above
    ``context_threshold`` when their memories' contexts agree (two topics of one subject and
-   memory type; two objects of one topic), so 苹果 (吃) and 苹果公司 (工作于) stay apart;
+   memory type; two objects of one topic), so 苹果 (吃) and 苹果公司 (工作于) stay apart; never
+   two names with different numbers (iPhone 14 / iPhone 15, 3月5日 / 5月3日);
 3. with an LLM judge, a pair between ``judge_threshold`` and ``context_threshold`` whose contexts
    agree, when the judge says they name the same thing.
 Subjects are merged by loose key only: 小明 and 小红 are close in any embedding space.
@@ -28,6 +29,7 @@ from ..config import ConsolidationSettings
 from ..errors import NotFoundError
 from ..types import normalize_name
 from .report import ConceptMerge
+from ..textsim import numbers_differ
 from .rules import loose_key
 from .work import Work
 
@@ -114,6 +116,8 @@ class ConceptMerger:
 
     def _by_meaning(self, mine: _Node, other: _Node, cosine: float, agrees: bool) -> str | None:
         s = self.settings
+        if numbers_differ(mine.name, other.name):
+            return None
         if cosine > s.merge_threshold:
             return f"meaning {cosine:.2f}"
         if not agrees:

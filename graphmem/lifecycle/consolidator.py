@@ -133,12 +133,11 @@ class Consolidator:
             for m in merges:
                 self._emit(report, "concept_merged", **m.model_dump())
             batch, related = reconciler.load(group_id, ids)
-            dups = reconciler.merge_duplicates(group_id, batch, related, run_id, now)
+            dups, conflicts = reconciler.reconcile(group_id, batch, related, run_id, now)
             report.memory_merges.extend(dups)
             report.count("memories_merged", len(dups))
             for d in dups:
                 self._emit(report, "memory_merged", **d.model_dump())
-            conflicts = reconciler.supersede(group_id, batch, related, run_id, now)
             report.conflicts.extend(conflicts)
             report.count("conflicts", len(conflicts))
             for c in conflicts:

@@ -120,67 +120,65 @@ class MemoryReconciler:
                    if r["id"] not in mine]
         return batch, related
 
-    def merge_duplicates(self, group_id: str, batch: list[_Memory], related: list[_Memory], run_id: str,
-                         now: str) -> list[MemoryMerge]:
+    def reconcile(self, group_id: str, batch: list[_Memory], related: list[_Memory], run_id: str,
+                  now: str) -> tuple[list[MemoryMerge], list[Conflict]]:
+        """Walk the batch in the order things were said: each memory is first a duplicate of an
+        older current one (merged into it), else it may supersede older ones or be superseded
+        by newer ones already stored. In that order the outcome does not depend on how the
+        memories were cut into batches: "I like jazz" said again after "I no longer like jazz"
+        is news, not a duplicate of the first."""
         by_parts: dict[tuple, list[_Memory]] = {}
         by_text: dict[tuple, list[_Memory]] = {}
+        index: dict[tuple, list[_Memory]] = {}
         for m in batch + related:
             by_parts.setdefault(m.parts(), []).append(m)
-            by_text.setdefault((m.subject_id, loose_key(m.text), m.parts()[-1]), []).append(m)
+            by_text.setdefault(_text_key(m), []).append(m)
+            for key in _conflict_keys(m):
+                index.setdefault(key, []).append(m)
         merges: list[MemoryMerge] = []
+        conflicts: list[Conflict] = []
         for m in sorted(batch, key=_Memory.order):
             if m.archived:
                 continue
-            same = by_parts[m.parts()] + by_text[(m.subject_id, loose_key(m.text), m.parts()[-1])]
-            older = sorted((d for d in same if d is not m and not d.archived and d.order() < m.order()),
-                           key=_Memory.order)
-            for keep in older:                 # the oldest one survives
-                reason = duplicate_reason(m, keep)
-                if reason is None:
-                    continue
-                rows = self.work.write("lifecycle_merge_memory", group_id=group_id, keep_id=keep.id,
-                                       dup_id=m.id, run_id=run_id, now=now)
+            keep = self._duplicate_of(m, by_parts[m.parts()] + by_text[_text_key(m)])
+            if keep is not None:
+                rows = self.work.write("lifecycle_merge_memory", group_id=group_id, keep_id=keep.id, dup_id=m.id,
+                                       run_id=run_id, now=now)
                 if rows:
                     m.archived = True
-                    merges.append(MemoryMerge(survivor_id=keep.id, duplicate_id=m.id, reason=reason or "same",
-                                              text=m.text))
-                    break
-        return merges
+                    merges.append(MemoryMerge(survivor_id=keep.id, duplicate_id=m.id,
+                                              reason=duplicate_reason(m, keep) or "same", text=m.text))
+                    continue
+            others = {id(d): d for key in _conflict_keys(m) for d in index.get(key, []) if d is not m}
+            pairs = sorted(((m, d) if d.order() < m.order() else (d, m) for d in others.values() if not d.archived),
+                           key=lambda p: (p[0].order(), p[1].order()))
+            for newer, older in pairs:
+                if older.superseded_by is not None:
+                    continue
+                reason = conflict_reason(newer, older)
+                if reason is None:
+                    continue
 
-    def supersede(self, group_id: str, batch: list[_Memory], related: list[_Memory], run_id: str,
-                  now: str) -> list[Conflict]:
-        live = [m for m in batch + related if not m.archived]
-        index: dict[tuple, list[_Memory]] = {}
-        for m in live:
-            for key in _conflict_keys(m):
-                index.setdefault(key, []).append(m)
-        pairs: dict[tuple[str, str], tuple[_Memory, _Memory]] = {}
-        for m in batch:
-            if m.archived:
-                continue
-            for key in _conflict_keys(m):
-                for d in index.get(key, []):
-                    if d is not m:
-                        newer, older = (m, d) if d.order() < m.order() else (d, m)
-                        pairs[(newer.id, older.id)] = (newer, older)
-        conflicts: list[Conflict] = []
-        # oldest first: each newer memory meets the current state of what it may replace
-        for newer, older in sorted(pairs.values(), key=lambda p: (p[0].order(), p[1].order())):
-            if older.superseded_by is not None:
-                continue
-            reason = conflict_reason(newer, older)
-            if reason is None:
-                continue
+                def work(tx, newer=newer, older=older, reason=reason):
+                    return tx_run(tx, "lifecycle_supersede", group_id=group_id, newer_id=newer.id,
+                                  older_id=older.id, reason=reason, run_id=run_id, now=now,
+                                  invalid_at=newer.said_at or now)
+                if self.work.commit(work):
+                    older.superseded_by = newer.id
+                    conflicts.append(Conflict(newer_id=newer.id, older_id=older.id, newer_text=newer.text,
+                                              older_text=older.text, reason=reason))
+        return merges, conflicts
 
-            def work(tx, newer=newer, older=older, reason=reason):
-                return tx_run(tx, "lifecycle_supersede", group_id=group_id, newer_id=newer.id,
-                              older_id=older.id, reason=reason, run_id=run_id, now=now,
-                              invalid_at=newer.said_at or now)
-            if self.work.commit(work):
-                older.superseded_by = newer.id
-                conflicts.append(Conflict(newer_id=newer.id, older_id=older.id, newer_text=newer.text,
-                                          older_text=older.text, reason=reason))
-        return conflicts
+    @staticmethod
+    def _duplicate_of(m: _Memory, same: list[_Memory]) -> _Memory | None:
+        """The oldest older memory ``m`` repeats that is still current (not archived, not superseded)."""
+        older = sorted((d for d in same if d is not m and not d.archived and d.superseded_by is None
+                        and d.order() < m.order() and duplicate_reason(m, d)), key=_Memory.order)
+        return older[0] if older else None
+
+
+def _text_key(m: _Memory) -> tuple:
+    return (m.subject_id, loose_key(m.text), m.parts()[-1])
 
 
 def _conflict_keys(m: _Memory) -> list[tuple]:

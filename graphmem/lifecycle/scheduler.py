@@ -35,7 +35,7 @@ def run_every(run: Callable[[], Any], interval_s: float, *, on_result: Callable[
         except Exception as exc:  # noqa: BLE001 - a scheduler logs and retries whatever failed
             failures += 1
             delay = next_delay(interval_s, failures, retry_first_s)
-            log.error("consolidation failed (%s); next try in %.0f s", exc, delay)
+            log.error("consolidation failed (%s); next try in %.1f s", exc, delay)
             if on_error:
                 on_error(exc, delay)
         runs += 1
@@ -103,6 +103,6 @@ class ConsolidationScheduler:
                 self._failures += 1
                 self.errors.append(exc)
                 del self.errors[:-100]
-                log.error("consolidation failed (%s); retrying in %.0f s", exc,
+                log.error("consolidation failed (%s); retrying in %.1f s", exc,
                           next_delay(self.interval_s, self._failures, self.retry_first_s))
             await asyncio.sleep(next_delay(self.interval_s, self._failures, self.retry_first_s))
