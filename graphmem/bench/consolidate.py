@@ -44,6 +44,7 @@ from datetime import datetime, timedelta, timezone
 from itertools import combinations
 from typing import Any, Callable, Iterable
 
+from ..lifecycle.rules import loose_key
 from ..builder.create import render_text
 from ..store.admin import delete_group
 from .write import machine
@@ -263,10 +264,12 @@ class _Log:
     def event(self, subject: str, topic: str, obj: str, importance: float, first: int = 0, last: int = DAYS) -> int:
         """An event dated a day in [first, last) on which the same event did not happen yet (two
         alike on one day would be a duplicate nobody planted)."""
+        # the same event by any spelling of its object (IKEA / Ikea are one shop once merged)
+        key = (subject, topic, loose_key(obj))
         day = self.rng.randrange(first, last)
-        while (subject, topic, obj, day) in self.events:
+        while (*key, day) in self.events:
             day = self.rng.randrange(first, last)
-        self.events.add((subject, topic, obj, day))
+        self.events.add((*key, day))
         date = (START + timedelta(days=day)).date().isoformat()
         return self.add(day, subject, "EVENT", topic, obj, importance, {TIME_KEY[self.language]: date})
 

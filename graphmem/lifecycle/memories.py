@@ -20,7 +20,7 @@ from datetime import datetime, timezone
 
 from ..store.driver import tx_run
 from .report import Conflict, MemoryMerge
-from .rules import is_stance_topic, loose_key, slot_of, slot_topic_keys, stance, strip_correction
+from .rules import is_correction, is_stance_topic, loose_key, slot_of, slot_topic_keys, stance, strip_correction
 from .work import Work
 
 
@@ -87,6 +87,8 @@ def conflict_reason(newer: _Memory, older: _Memory) -> str | None:
     if newer.subject_id != older.subject_id:
         return None
     new_topic, corrects = strip_correction(newer.topic)
+    # a correction cue in what the newer memory says (其实是11月2日 / actually it is June 2)
+    corrects = corrects or (newer.memory_type == older.memory_type and is_correction(newer.text))
     old_topic, _ = strip_correction(older.topic)
     new_obj, old_obj = newer.object_key(), older.object_key()
     differ = new_obj is not None and old_obj is not None and new_obj != old_obj and newer.object_id != older.object_id
