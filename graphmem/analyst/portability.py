@@ -58,11 +58,12 @@ EDGE_QUERIES = {
     "CAUSALITY": ("Memory", "Memory", "import_causality"),
     "REFERENCE": ("Memory", "Memory", "import_reference"),
     "SUPERSEDES": ("Memory", "Memory", "import_supersedes"),
+    "SUMMARIZES": ("Memory", "Memory", "import_summarizes"),
     "PART_OF": ("Sentence", "Episode", None),
 }
 # Properties that hold another node's id (rewritten with the ids when importing under a new group).
-ID_REFS = {"memory_id", "superseded_by", "job_id"}
-ID_LISTS = {"episode_ids"}
+ID_REFS = {"memory_id", "superseded_by", "job_id", "duplicate_of", "summarized_by"}
+ID_LISTS = {"episode_ids", "summary_of", "merged_memory_ids"}
 VECTOR_LABELS = {"Memory", "Subject", "Topic", "Object", "Episode", "Sentence"}
 
 

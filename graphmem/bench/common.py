@@ -284,3 +284,15 @@ def ablation(run: Callable[[str], dict], extractors: Sequence[str]) -> dict:
     return {**{k: v for k, v in first.items() if k not in ("results", "stats")},
             "results": merged.as_dict(first["metrics"], list(first["results"]), scale=100.0),
             "stats": {"runs": {x: r["stats"] for x, r in reports.items()}}, "notes": notes, "_scores": merged}
+
+
+def consolidated(graph: Any, group: str, stats: dict, as_of: Any = None) -> None:
+    """One consolidation run on a benchmark's group after its ingest (``--consolidate``): its time
+    and counts added to ``stats`` ("consolidation")."""
+    import time
+    t0 = time.perf_counter()
+    report = graph.consolidate(group, now=as_of)
+    stats["timings_s"]["consolidate"] = stats["timings_s"].get("consolidate", 0.0) + time.perf_counter() - t0
+    totals = stats.setdefault("consolidation", {})
+    for key, n in report.counts.items():
+        totals[key] = totals.get(key, 0) + n

@@ -24,7 +24,7 @@ from ..ingest.episodes import embedding_text
 from ..ingest.models import Message
 from ..ingest.pipeline import Conversation, ingestor_for
 from .observations import Observation, ObservationExtractor
-from .common import (BM25Index, Scores, counted, delete_group, dense_ranking, dedupe, fill, graphmem_ranking,
+from .common import (BM25Index, consolidated, Scores, counted, delete_group, dense_ranking, dedupe, fill, graphmem_ranking,
                      prefetched, recall_at_k, rrf)
 
 KS = (5, 10, 25, 50)
@@ -116,11 +116,12 @@ def load(path: str | Path) -> list[Sample]:
 def run(graph: Any, path: str | Path, *, limit: int | None = None, max_results: int = 50,
         embedder: Any = None, progress: Callable[[str, int, int], None] | None = None,
         keep_groups: bool = False, extractor: str = "rules", profile: str = "recall",
-        depths: Sequence[int | None] = (None,)) -> dict:
+        depths: Sequence[int | None] = (None,), consolidate: bool = False) -> dict:
     """Run the benchmark; return the figures (see ``report``). ``extractor``: rules, none, or
     observations (LoCoMo's own observations as an extractor of LLM quality: ``observations.py``).
     ``depths``: the graph walk of each search (None: the default, auto; 0: none; n: always n
-    hops), one graphmem method per depth ("graphmem", or "graphmem depth n" for several)."""
+    hops), one graphmem method per depth ("graphmem", or "graphmem depth n" for several).
+    ``consolidate``: a consolidation run on each group after its ingest, as of its last day."""
     started = time.perf_counter()
     samples = load(path)[:limit] if limit else load(path)
     embed = embedder or graph.embedder
@@ -131,7 +132,7 @@ def run(graph: Any, path: str | Path, *, limit: int | None = None, max_results: 
     scores = Scores(["dense", "bm25", *labels.values()])
     stats = {"questions": 0, "skipped": sum(s.skipped for s in samples), "turns": 0, "episodes": 0,
              "memories": 0, "links": 0, "search_errors": 0, "filled_questions": 0, "filled_top10": 0,
-             "graphmem_turns_returned": 0, "timings_s": {"embed": 0.0, "ingest": 0.0, "search": 0.0}}
+             "graphmem_turns_returned": 0, "timings_s": {"embed": 0.0, "ingest": 0.0, "search": 0.0, "consolidate": 0.0}}
     total_q = sum(len(s.questions) for s in samples)
     done_q = 0
 
@@ -157,6 +158,8 @@ def run(graph: Any, path: str | Path, *, limit: int | None = None, max_results: 
             chosen = ObservationExtractor(sample.observations) if extractor == "observations" else extractor
             report = ingestor.ingest_sessions(group, convs, extractor=chosen, source="bench")
             stats["timings_s"]["ingest"] += time.perf_counter() - t0
+            if consolidate:
+                consolidated(graph, group, stats, sample.last_time)
             stats["turns"] += len(sample.turns)
             stats["episodes"] += len(report.episodes)
             stats["memories"] += len(report.memories)

@@ -22,7 +22,7 @@ import numpy as np
 from ..embed import embed_array, embed_query_array
 from ..ingest.models import Message
 from ..ingest.pipeline import Conversation, ingestor_for
-from .common import (BM25Index, Scores, counted, delete_group, dense_ranking, dedupe, fill, graphmem_ranking,
+from .common import (BM25Index, consolidated, Scores, counted, delete_group, dense_ranking, dedupe, fill, graphmem_ranking,
                      ndcg_any, prefetched, recall_all, recall_any, rrf)
 
 KS = (1, 3, 5, 10)
@@ -83,7 +83,8 @@ def load(path: str | Path) -> tuple[list[Item], int]:
 
 def run(graph: Any, path: str | Path, *, limit: int | None = None, max_results: int = 50,
         embedder: Any = None, progress: Callable[[str, int, int], None] | None = None,
-        keep_groups: bool = False, extractor: str = "rules", profile: str = "recall") -> dict:
+        keep_groups: bool = False, extractor: str = "rules", profile: str = "recall",
+        consolidate: bool = False) -> dict:
     started = time.perf_counter()
     items, dropped = load(path)
     if limit:
@@ -95,7 +96,7 @@ def run(graph: Any, path: str | Path, *, limit: int | None = None, max_results: 
     scores = Scores(list(METHODS))
     stats = {"questions": 0, "dropped": dropped, "turns": 0, "episodes": 0, "memories": 0, "links": 0,
              "search_errors": 0, "filled_questions": 0, "graphmem_sessions_returned": 0,
-             "timings_s": {"embed": 0.0, "ingest": 0.0, "search": 0.0}}
+             "timings_s": {"embed": 0.0, "ingest": 0.0, "search": 0.0, "consolidate": 0.0}}
 
     def embed_item(item: Item) -> tuple[np.ndarray, np.ndarray, float]:
         t0 = time.perf_counter()
@@ -117,6 +118,8 @@ def run(graph: Any, path: str | Path, *, limit: int | None = None, max_results: 
                 start += len(texts)
             report = ingestor.ingest_sessions(group, convs, extractor=extractor, source="bench")
             stats["timings_s"]["ingest"] += time.perf_counter() - t0
+            if consolidate:
+                consolidated(graph, group, stats, None)
             stats["turns"] += len(turn_vecs)
             stats["episodes"] += len(report.episodes)
             stats["memories"] += len(report.memories)

@@ -198,6 +198,9 @@ def _retrieval_bench(kind: str, file: str, limit: Optional[int], max_results: in
         return
     notes = (report["notes"] if ablation else module.footnotes(report)) \
         + [f"wall time including model load: {report['stats']['wall_seconds']} s"]
+    if report["stats"].get("consolidation") is not None:
+        notes.append(f"consolidated after each ingest ({report['stats']['timings_s'].get('consolidate')} s): "
+                     + ", ".join(f"{k} {v}" for k, v in sorted(report["stats"]["consolidation"].items())))
     if cache:
         c = report["stats"]["embedding_cache"]
         notes.append(f"embedding cache {c['path']}: {c['hits']} hits, {c['misses']} misses (--no-cache to disable)")
@@ -230,6 +233,9 @@ ExtractorOption = typer.Option("rules", "--extractor", help="rules (the benchmar
                                "only, to see what extraction adds) or, for LoCoMo, observations (the dataset's "
                                "own LLM-written facts: simulates an extractor of LLM quality).")
 ABLATION_EXTRACTORS = ("none", "rules", "observations")
+ConsolidateOption = typer.Option(False, "--consolidate", help="Run a consolidation on each group after its "
+                                 "ingest (merges, supersede chains, links, decay as of the conversation's last "
+                                 "day), to see what the lifecycle does to recall.")
 ProfileOption = typer.Option("recall", "--profile", help="Ranking profile of the searches: recall (relevance only: "
                              "the questions ask about any time) or default (the agent-memory weights).")
 
@@ -248,6 +254,7 @@ def locomo(
                                         "own choice (auto)."),
     ablation: bool = typer.Option(False, "--ablation", help="One table of every extractor (none, rules, "
                                   "observations) with the graph walk off (depth 0) and on (depth 1)."),
+    consolidate: bool = ConsolidateOption,
     config: Optional[str] = ConfigOption,
 ) -> None:
     """LoCoMo turn-level evidence recall@5/10/25/50, overall and per category: graphmem vs dense vs BM25.
@@ -260,7 +267,7 @@ def locomo(
     setting that shows the graph with extraction of LLM quality.
     """
     _retrieval_bench("locomo", file, limit, max_results, as_json, cache, extractor, profile, config,
-                     depths=(depth,), ablation=ablation)
+                     depths=(depth,), ablation=ablation, consolidate=consolidate)
 
 
 @app.command("longmemeval")
@@ -272,6 +279,7 @@ def longmemeval(
     cache: bool = CacheOption,
     extractor: str = ExtractorOption,
     profile: str = ProfileOption,
+    consolidate: bool = ConsolidateOption,
     config: Optional[str] = ConfigOption,
 ) -> None:
     """LongMemEval-S session recall_any/recall_all/ndcg_any @1/3/5/10, overall and per question type.
@@ -280,7 +288,8 @@ def longmemeval(
     abstention questions dropped. Each haystack is ingested into its own throw-away group
     (rule-based extractor, real dates), asked through search_memories, then deleted.
     """
-    _retrieval_bench("longmemeval", file, limit, max_results, as_json, cache, extractor, profile, config)
+    _retrieval_bench("longmemeval", file, limit, max_results, as_json, cache, extractor, profile, config,
+                     consolidate=consolidate)
 
 
 @app.command("madial")

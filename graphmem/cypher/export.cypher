@@ -184,3 +184,9 @@ UNWIND $rows AS r
 MATCH (a:Memory {group_id: $group_id, id: r.start}), (b:Memory {group_id: $group_id, id: r.end})
 MERGE (a)-[e:SUPERSEDES]->(b) SET e = r.props
 RETURN count(e) AS written;
+
+// name: import_summarizes
+UNWIND $rows AS r
+MATCH (a:Memory {group_id: $group_id, id: r.start}), (b:Memory {group_id: $group_id, id: r.end})
+MERGE (a)-[e:SUMMARIZES]->(b) SET e = r.props
+RETURN count(e) AS written;
