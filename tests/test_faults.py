@@ -10,6 +10,7 @@ scenarios (graphmem/bench/faults.py) at full size.
 from __future__ import annotations
 
 import json
+import time
 import uuid
 
 import pytest
@@ -241,3 +242,63 @@ def test_a_stopped_server_fails_every_call_fast_in_one_line(scratch, graph):
     assert r["background_stderr"] == ""                   # nor from background threads (access statistics)
     with pytest.raises(NotFoundError):                     # the session's own server is untouched
         graph.get_memory("t-untouched", "0" * 32)
+
+
+def test_a_consolidation_cut_by_a_killed_server_ends_as_an_uninterrupted_one_when_run_again(scratch, graph):
+    """kill -9 of Neo4j in the middle of a consolidation: the run fails, the server comes back (its
+    recovery drops the unfinished transaction), a second run finishes the job; the graph equals
+    that of a group consolidated without interruption."""
+    import threading
+
+    from lifecycle_graph import snapshot, write_life
+    rows = []
+    for i in range(12):
+        rows += [(3 * i, "我", "EVENT", "去", "臺灣" if i % 2 else "台湾", {"地点": f"第{i}站"}, 0.5),
+                 (3 * i + 1, "I", "FACT", "live in" if i == 0 else "moved to", f"City{i}", {}, 0.6),
+                 (3 * i + 2, "我", "OPINION", "喜欢" if i % 2 == 0 else "不喜欢", "咖啡", {}, 0.5)]
+    g = faults._graph(scratch.settings, graph.embedder)
+    killed, whole = "faults-consolidate-killed", "faults-consolidate-whole"
+    for group in (killed, whole):
+        delete_group(g.store, group)
+        write_life(g, group, rows)
+    small = scratch.settings.model_copy(deep=True)
+    small.consolidation.batch_size = 3
+    small.neo4j.retry_budget_s = 1.0
+    runner = faults._graph(small, graph.embedder)
+    failure: list[Exception] = []
+
+    def run() -> None:
+        try:
+            runner.consolidate(killed)
+        except Exception as exc:  # noqa: BLE001 - the failure is what this test expects
+            failure.append(exc)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and thread.is_alive():
+        done = g.store.run_text("MATCH (m:Memory {group_id: $g, status: 'consolidated'}) RETURN count(m) AS n",
+                                g=killed)[0]["n"]
+        if done >= 6:
+            break
+        time.sleep(0.05)
+    assert thread.is_alive(), "the run finished before the server could be killed"
+    scratch.kill9()
+    thread.join(60)
+    assert failure, "the run went on without its server"
+    runner.close()
+    g.close()
+    scratch.start()
+    g = faults._graph(scratch.settings, graph.embedder)
+    try:
+        staged = g.store.run_text("MATCH (m:Memory {group_id: $g, status: 'staged'}) RETURN count(m) AS n",
+                                  g=killed)[0]["n"]
+        assert staged > 0
+        again = g.consolidate(killed)                 # takes over the lock the dead run left
+        assert any("took over" in e for e in again.errors)
+        g.consolidate(whole)
+        assert snapshot(g, killed) == snapshot(g, whole)
+    finally:
+        for group in (killed, whole):
+            delete_group(g.store, group)
+        g.close()

@@ -3,7 +3,8 @@
 ``ConsolidationLock {group_id}`` holds the running run's id, host, pid and an expiry. A run
 refreshes it after each batch. A second run on the group fails with ConsolidationLockedError,
 unless the lock expired or its owner is a process on this host that no longer exists (a run
-killed with kill -9): then the new run takes it over and marks the old run interrupted.
+killed with kill -9), or a run of this very process that ended without releasing it (its server
+went away): then the new run takes it over and marks the old run interrupted.
 """
 from __future__ import annotations
 
@@ -15,11 +16,16 @@ from ..errors import ConsolidationLockedError
 from .work import Work
 
 HOST = socket.gethostname()
+_ACTIVE: set[str] = set()      # the runs of this process that hold a lock now
 
 
-def _alive(pid: int | None) -> bool:
+def _alive(pid: int | None, owner: str | None) -> bool:
+    """Whether the lock's owner may still run: its process exists (and, when it is this process,
+    the run is still going: a run whose server died could not release its lock)."""
     if not pid:
         return False
+    if int(pid) == os.getpid():
+        return owner in _ACTIVE
     try:
         os.kill(int(pid), 0)
     except ProcessLookupError:
@@ -43,12 +49,14 @@ class RunLock:
     def acquire(self) -> None:
         row = self._take(None)
         if row["acquired"]:
+            _ACTIVE.add(self.run_id)
             return
-        if row["host"] == HOST and not _alive(row["pid"]):
+        if row["host"] == HOST and not _alive(row["pid"], row["owner"]):
             dead = row["owner"]
             row = self._take(dead)
             if row["acquired"]:
                 self.stolen_from = dead
+                _ACTIVE.add(self.run_id)
                 return
         raise ConsolidationLockedError(
             f"group {self.group_id!r} is being consolidated by run {row['owner']} (host {row['host']}, pid "
@@ -63,4 +71,5 @@ class RunLock:
                 f"its lock expired (raise consolidation.lock_ttl_s for longer batches)")
 
     def release(self) -> None:
+        _ACTIVE.discard(self.run_id)
         self.work.write("lifecycle_lock_release", group_id=self.group_id, run_id=self.run_id)
