@@ -46,6 +46,7 @@ class Script:
     def __init__(self):
         self.replies: list = []
         self.requests: list[dict] = []
+        self.default = None        # the reply when none is scripted: a text answer, or no tool call
 
 
 def _handler(script: Script):
@@ -62,7 +63,7 @@ def _handler(script: Script):
         def do_POST(self):
             body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
             script.requests.append({"path": self.path, "body": body, "auth": self.headers.get("Authorization")})
-            reply = script.replies.pop(0) if script.replies else []
+            reply = script.replies.pop(0) if script.replies else (script.default or [])
             if isinstance(reply, tuple) and reply[0] == "sleep":
                 time.sleep(reply[1])
                 reply = []
@@ -71,8 +72,11 @@ def _handler(script: Script):
                 self.end_headers()
                 self.wfile.write(b'{"error": {"message": "scripted failure"}}')
                 return
-            message = {"role": "assistant", "content": None, "tool_calls": reply} if reply else \
-                {"role": "assistant", "content": "nothing to remember"}
+            if isinstance(reply, str):
+                message = {"role": "assistant", "content": reply}
+            else:
+                message = {"role": "assistant", "content": None, "tool_calls": reply} if reply else \
+                    {"role": "assistant", "content": "nothing to remember"}
             data = json.dumps({"id": "x", "object": "chat.completion", "model": body.get("model"),
                                "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls"}]})
             self.send_response(200)
@@ -217,3 +221,29 @@ def test_an_llm_extractor_needs_an_endpoint(graph, group_id):
     with pytest.raises(ConfigError, match="base_url"):
         graph.ingest(group_id, TURNS, extractor="llm")
     assert _episodes(graph, group_id) == 0
+
+
+# --- the consolidator's judge (seed 004 §12.4.3), wiring only -------------------------------------
+
+@pytest.mark.parametrize("answer, linked", [("是", True), ("否", False)])
+def test_the_consolidator_asks_the_configured_llm_whether_a_candidate_cause_is_one(llm, llm_graph, group_id,
+                                                                                   answer, linked):
+    from datetime import datetime, timedelta, timezone
+    t0 = datetime(2026, 3, 1, 20, 0, tzinfo=timezone.utc)
+    llm.script.default = answer
+    llm_graph.create_memory(group_id, "我", "事件", "淋雨", session_id="s1", reference_time=t0)
+    llm_graph.create_memory(group_id, "我", "事件", "感冒", attributes={"原因": "因为淋雨"}, session_id="s1",
+                            reference_time=t0 + timedelta(minutes=20))
+    report = llm_graph.consolidate(group_id)
+    asked = [r for r in llm.script.requests if "因果" in json.dumps(r["body"], ensure_ascii=False)]
+    assert asked and "淋雨" in asked[0]["body"]["messages"][0]["content"]
+    assert asked[0]["auth"] == "Bearer k-test"
+    edges = llm_graph.store.run_text(
+        "MATCH (a:Memory {group_id: $g})-[e:CAUSALITY]->(b:Memory) RETURN a.text AS cause, b.text AS effect, "
+        "e.discovered AS discovered, e.confidence AS confidence", g=group_id)
+    if linked:
+        assert edges == [{"cause": "我 淋雨", "effect": "我 感冒 (原因: 因为淋雨)", "discovered": True,
+                          "confidence": 0.8}]
+        assert report.counts["causal_candidates"] == 1
+    else:
+        assert edges == [] and report.counts["causal_candidates"] == 0

@@ -266,6 +266,8 @@ class _Log:
         alike on one day would be a duplicate nobody planted)."""
         # the same event by any spelling of its object (IKEA / Ikea are one shop once merged)
         key = (subject, topic, loose_key(obj))
+        if all((*key, d) in self.events for d in range(first, last)):
+            return -1                       # every day taken: the caller picks another event
         day = self.rng.randrange(first, last)
         while (*key, day) in self.events:
             day = self.rng.randrange(first, last)
@@ -368,6 +370,10 @@ def _user_log(user: int, language: str, size: int, rng: random.Random) -> UserLo
     if len(log.items) > size:
         raise ValueError(f"memories_per_user must be at least {len(log.items)} to hold every planted case "
                          f"(got {size})")
+    room = len(set(FILLER_SUBJECTS[language])) * sum(len(objects) for _, objects in FILLER[language]) * DAYS
+    if size - len(log.items) > room // 2:
+        raise ValueError(f"memories_per_user: at most {len(log.items) + room // 2} (the everyday events of one "
+                         f"user's six months run out; use more users)")
     while len(log.items) < size:
         topic, objects = rng.choice(FILLER[language])
         log.event(rng.choice(FILLER_SUBJECTS[language]), topic, rng.choice(objects), round(rng.uniform(0.2, 0.6), 2))
