@@ -1,4 +1,4 @@
-"""The end-to-end demo: write memories in Chinese and English, link them, search them."""
+"""The end-to-end demo: write memories in Chinese and English, link them, search them, consolidate."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
@@ -32,6 +32,14 @@ LINKS = [
 # relevance alone, where the default weights let important and often-read memories rise (what
 # suits an agent's working context), and a match across languages has a lower cosine than one in
 # the same language.
+# Facts that change (seed 002's supersede chains): said months apart; consolidation makes the newer current.
+UPDATES = [
+    (datetime(2025, 6, 1, 9, 0, tzinfo=TZ), dict(subject="我", memory_type="事实", topic="住在", object="北京")),
+    (datetime(2025, 6, 1, 9, 1, tzinfo=TZ), dict(subject="I", memory_type="fact", topic="work at", object="Acme")),
+    (datetime(2025, 11, 5, 9, 0, tzinfo=TZ), dict(subject="我", memory_type="事实", topic="搬到", object="上海")),
+    (datetime(2025, 11, 5, 9, 1, tzinfo=TZ), dict(subject="I", memory_type="fact", topic="joined", object="Globex")),
+]
+UPDATE_QUERIES = ["我住在哪里？", "where do I work?"]
 QUERIES = [("我为什么今天不开心？", "default"), ("我和小明是什么关系", "default"),
            ("why was I late for the meeting?", "default"), ("what did I buy yesterday?", "recall"),
            ("我为什么上班迟到了？", "recall")]
@@ -73,6 +81,20 @@ def run_demo(settings: Settings, group: str, keep: bool = False) -> None:
                 table.add_row(str(rank), r.text, f"{r.score:.3f}", f"{r.score_parts.similarity:.2f}",
                               str(r.distance), via)
             console.print(table)
+        console.rule("consolidating: what is current")
+        for when, args in UPDATES:
+            result = graph.create_memory(group, **args, reference_time=when, session_id="demo")
+            console.print(f"  + {result.text}   [dim](said {when.date()})[/dim]", highlight=False)
+        report = graph.consolidate(group, now=_at("18:00"))
+        console.print(f"  consolidated {report.processed} memories in {report.seconds:.1f} s: "
+                      + ", ".join(f"{k} {v}" for k, v in report.counts.items() if v), highlight=False)
+        for c in report.conflicts:
+            console.print(f"  {c.older_text}  ←[SUPERSEDES]—  {c.newer_text}   [dim]({c.reason})[/dim]",
+                          highlight=False)
+        for query in UPDATE_QUERIES:
+            response = graph.search_memories(group, query, reference_time=_at("18:00"), max_results=3)
+            marks = [f"{r.text} [{'current' if r.current else 'superseded'}]" for r in response.results]
+            console.print(f"  {query}  →  " + " · ".join(marks), highlight=False, markup=False)
         stats = graph.stats(group)
         nodes = ", ".join(f"{n} {label}" for label, n in sorted(stats["nodes"].items()))
         edges = ", ".join(f"{n} {kind}" for kind, n in sorted(stats["edges"].items()))
