@@ -70,3 +70,10 @@ def test_forget_and_restore_a_memory_from_the_command_line(cli, group_id):
 def test_consolidate_refuses_a_bad_interval(cli, group_id):
     bad = cli("consolidate", "-g", group_id, "--every", "soon", ok=False)
     assert bad.returncode == 1 and "6h" in bad.stderr
+
+
+def test_the_demo_ends_with_the_current_facts_first(cli, group_id):
+    out = cli("demo", "-g", group_id).stdout
+    assert "我 住在 北京  ←[SUPERSEDES]—  我 搬到 上海" in out
+    assert "我 搬到 上海 [current] · 我 住在 北京 [superseded]" in out
+    assert "I joined Globex [current] · I work at Acme [superseded]" in out

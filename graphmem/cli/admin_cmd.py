@@ -109,7 +109,8 @@ def config_show(config: str = ConfigOption,
 def demo(config: str = ConfigOption,
          group: str = typer.Option("demo", "--group", "-g", help="Group (tenant) to write the demo memories into."),
          keep: bool = typer.Option(False, "--keep", help="Keep earlier demo memories instead of starting clean.")) -> None:
-    """Write a few memories in Chinese and English, link them, search them, print what comes back."""
+    """Write a few memories in Chinese and English, link them, search them, print what comes back;
+    then facts that change, consolidated: the current one first."""
     from ..demo import run_demo
 
     run_demo(load(config), group, keep=keep)
