@@ -239,23 +239,29 @@ RETURN m.id AS id, m.text AS text, m.memory_type AS memory_type, m.importance AS
        [(m)-[:ATTRIBUTE]->(a:Attribute)-[:VALUE]->(v:Value) | {key: a.key, value: v.normalized_name}] AS attributes;
 
 // name: lifecycle_related_memories
-// Older live memories of the same subjects that share the batch memories' topic or object, or
-// whose topic is one of $topic_keys (the single-valued slots' words): what a batch memory may
-// duplicate or contradict.
+// Older live memories of the same subject that a batch memory may repeat or contradict: the
+// same topic and object (a repeat); for $object_ids (stances) the same object; for $topic_ids
+// (corrections, single-valued attributes) the same topic; for $slot_ids any memory of the subject
+// whose topic is one of $topic_keys (the single-valued slots' words). Each lookup is narrow, so
+// a hub (我 吃 米饭 three hundred times) costs its repeats, not the whole hub.
 UNWIND $ids AS id
 MATCH (m:Memory {group_id: $group_id, id: id})-[:HAS_SUBJECT]->(s:Subject)
 MATCH (m)-[:HAS_TOPIC]->(mt:Topic)
 OPTIONAL MATCH (m)-[:HAS_OBJECT]->(mo:Object)
 CALL (m, s, mt, mo) {
-  MATCH (d:Memory)-[:HAS_TOPIC]->(mt) WHERE d <> m RETURN d
+  MATCH (d:Memory)-[:HAS_OBJECT]->(mo) WHERE d <> m AND (d)-[:HAS_TOPIC]->(mt) RETURN d
   UNION
-  MATCH (d:Memory)-[:HAS_OBJECT]->(mo) WHERE d <> m RETURN d
+  MATCH (d:Memory)-[:HAS_TOPIC]->(mt) WHERE mo IS NULL AND d <> m AND NOT (d)-[:HAS_OBJECT]->() RETURN d
   UNION
-  MATCH (s)<-[:HAS_SUBJECT]-(d:Memory)-[:HAS_TOPIC]->(t:Topic) WHERE d <> m AND t.loose_key IN $topic_keys RETURN d
+  MATCH (d:Memory)-[:HAS_OBJECT]->(mo) WHERE m.id IN $object_ids AND d <> m RETURN d
+  UNION
+  MATCH (d:Memory)-[:HAS_TOPIC]->(mt) WHERE m.id IN $topic_ids AND d <> m RETURN d
+  UNION
+  MATCH (s)<-[:HAS_SUBJECT]-(d:Memory)-[:HAS_TOPIC]->(t:Topic)
+  WHERE m.id IN $slot_ids AND d <> m AND t.loose_key IN $topic_keys RETURN d
 }
-WITH DISTINCT d
-WHERE d.group_id = $group_id AND d.status <> 'archived'
-MATCH (d)-[:HAS_SUBJECT]->(s:Subject)
+WITH DISTINCT s, d
+WHERE d.group_id = $group_id AND d.status <> 'archived' AND (d)-[:HAS_SUBJECT]->(s)
 MATCH (d)-[:HAS_TOPIC]->(t:Topic)
 OPTIONAL MATCH (d)-[:HAS_OBJECT]->(o:Object)
 RETURN d.id AS id, d.text AS text, d.memory_type AS memory_type, d.importance AS importance,
@@ -341,10 +347,11 @@ ORDER BY depth, said_at DESC;
 UNWIND $ids AS id
 MATCH (m:Memory {group_id: $group_id, id: id}) WHERE m.status <> 'archived'
 CALL (m) {
-  MATCH (m)-[:HAS_TOPIC|HAS_OBJECT]->(c)<-[:HAS_TOPIC|HAS_OBJECT]-(d:Memory)
+  MATCH (m)-[:HAS_TOPIC|HAS_OBJECT]->(c)
+  WHERE COUNT { (c)<-[:HAS_TOPIC|HAS_OBJECT]-(:Memory) } <= $hub_cap
+  MATCH (c)<-[:HAS_TOPIC|HAS_OBJECT]-(d:Memory)
   WHERE d <> m AND d.status <> 'archived' AND d.group_id = $group_id
         AND [d.created_at, d.id] < [m.created_at, m.id]
-        AND COUNT { (c)<-[:HAS_TOPIC|HAS_OBJECT]-(:Memory) } <= $hub_cap
   WITH c, d ORDER BY d.created_at DESC, d.id DESC
   WITH c, collect(d)[0] AS d
   RETURN collect({id: d.id, shared: c.name}) AS shared

@@ -19,7 +19,7 @@ import math
 import uuid
 from collections import Counter
 from datetime import datetime, timedelta, timezone
-from typing import Callable
+from typing import Any, Callable
 
 from ..config import ConsolidationSettings, DecayRates
 from ..textsim import cjk_share
@@ -90,20 +90,22 @@ class Fader:
             at = _when(r["at"]) or _when(r["created_at"])
             month = at.strftime("%Y-%m") if at else "?"
             groups.setdefault((r["subject_id"], r["topic_id"], month), []).append(r)
+        planned = [self._prepare(group_id, month, members) for (_, _, month), members in sorted(groups.items())
+                   if len(members) >= s.summarize_min_group]
+        if planned:
+            writer.embed([p for p, _, _ in planned])         # one embedding batch for every summary
         made: list[Summary] = []
-        for (_, _, month), members in sorted(groups.items()):
-            if len(members) < s.summarize_min_group:
-                continue
-            summary = self._write(group_id, month, members, run_id, now, writer)
-            if summary is not None:
+        for p, reference, summary in planned:
+            if self._write(group_id, p, reference, summary, run_id, now, writer):
                 made.append(summary)
                 if on_summary:
                     on_summary(summary)
         return made
 
-    def _write(self, group_id: str, month: str, members: list[dict], run_id: str, now: str, writer) -> Summary | None:
+    @staticmethod
+    def _prepare(group_id: str, month: str, members: list[dict]) -> tuple[Any, datetime, Summary]:
+        """The summary memory of ``members`` (prepared for the writer), its reference time, its report."""
         from ..builder.create import prepare
-        from ..store.driver import tx_run
         first = members[0]
         chinese = cjk_share(" ".join(m["text"] for m in members)) > 0.3
         objects = list(dict.fromkeys(m["object"] for m in members if m["object"]))
@@ -127,19 +129,22 @@ class Fader:
         reference = datetime.strptime(month + "-15", "%Y-%m-%d").replace(tzinfo=timezone.utc)
         p = prepare(memory, reference)
         p.id = uuid.uuid5(SUMMARY_NAMESPACE, group_id + "|" + "|".join(sources)).hex
-        writer.embed([p])
+        return p, reference, Summary(summary_id=p.id, text=p.text, subject=first["subject"], topic=first["topic"],
+                                     sources=sources, period=month)
+
+    def _write(self, group_id: str, p: Any, reference: datetime, summary: Summary, run_id: str, now: str,
+               writer: Any) -> bool:
+        """Write the summary, link it to its sources and archive them: one transaction."""
+        from ..store.driver import tx_run
 
         def work(tx):
             if tx_run(tx, "lifecycle_memory_exists", group_id=group_id, id=p.id):
-                return None
+                return False
             writer.write_in(tx, group_id, [p], session_id=None, reference_time=reference, source="summary",
                             status=MemoryStatus.CONSOLIDATED, now=now,
-                            extras=[{"summary_of": sources, "summarized_period": month}])
-            tx_run(tx, "lifecycle_summarize", group_id=group_id, summary_id=p.id, ids=sources, now=now, run_id=run_id)
-            return p.id
+                            extras=[{"summary_of": summary.sources, "summarized_period": summary.period}])
+            tx_run(tx, "lifecycle_summarize", group_id=group_id, summary_id=p.id, ids=summary.sources, now=now,
+                   run_id=run_id)
+            return True
 
-        summary_id = self.work.commit(work)
-        if summary_id is None:
-            return None
-        return Summary(summary_id=summary_id, text=p.text, subject=first["subject"], topic=first["topic"],
-                       sources=sources, period=month)
+        return bool(self.work.commit(work))

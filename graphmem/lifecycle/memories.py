@@ -117,9 +117,12 @@ class MemoryReconciler:
     def load(self, group_id: str, ids: list[str]) -> tuple[list[_Memory], list[_Memory]]:
         batch = [_Memory.of(r) for r in self.work.read("lifecycle_batch_memories", group_id=group_id, ids=ids)]
         mine = {m.id for m in batch}
-        related = [_Memory.of(r) for r in self.work.read("lifecycle_related_memories", group_id=group_id,
-                                                          ids=ids, topic_keys=slot_topic_keys())
-                   if r["id"] not in mine]
+        needs = {m.id: _lookups(m) for m in batch}
+        related = [_Memory.of(r) for r in self.work.read(
+            "lifecycle_related_memories", group_id=group_id, ids=ids, topic_keys=slot_topic_keys(),
+            object_ids=[i for i, n in needs.items() if "object" in n],
+            topic_ids=[i for i, n in needs.items() if "topic" in n],
+            slot_ids=[i for i, n in needs.items() if "slot" in n]) if r["id"] not in mine]
         return batch, related
 
     def reconcile(self, group_id: str, batch: list[_Memory], related: list[_Memory], run_id: str,
@@ -151,7 +154,9 @@ class MemoryReconciler:
                     merges.append(MemoryMerge(survivor_id=keep.id, duplicate_id=m.id,
                                               reason=duplicate_reason(m, keep) or "same", text=m.text))
                     continue
-            others = {id(d): d for key in _conflict_keys(m) for d in index.get(key, []) if d is not m}
+            wanted = _lookups(m)
+            others = {id(d): d for key in _conflict_keys(m) if key[1] in wanted
+                      for d in index.get(key, []) if d is not m}
             pairs = sorted(((m, d) if d.order() < m.order() else (d, m) for d in others.values() if not d.archived),
                            key=lambda p: (p[0].order(), p[1].order()))
             for newer, older in pairs:
@@ -181,6 +186,21 @@ class MemoryReconciler:
 
 def _text_key(m: _Memory) -> tuple:
     return (m.subject_id, loose_key(m.text), m.parts()[-1])
+
+
+def _lookups(m: _Memory) -> set[str]:
+    """Which of ``_conflict_keys`` a memory must look up to find what it may contradict: its
+    object when it takes a stance, its topic when it corrects or carries a single-valued
+    attribute, its slot when its topic is one. (Every memory is still indexed under all three.)"""
+    topic, corrects = strip_correction(m.topic)
+    wanted = set()
+    if slot_of(topic):
+        wanted.add("slot")
+    if m.object and is_stance_topic(topic):
+        wanted.add("object")
+    if corrects or is_correction(m.text) or any(slot_of(k) for k in m.attributes):
+        wanted.add("topic")
+    return wanted
 
 
 def _conflict_keys(m: _Memory) -> list[tuple]:
