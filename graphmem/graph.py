@@ -183,7 +183,7 @@ class MemoryGraph:
                       limit: int = 50, offset: int = 0) -> list[MemoryRecord]:
         group_id = validate_group_id(group_id, existing=True)
         if status is not None and status not in {s.value for s in MemoryStatus}:
-            raise ValidationError(f"status: must be one of staged, consolidated, archived", field="status",
+            raise ValidationError("status: must be one of staged, consolidated, archived", field="status",
                                   allowed=[s.value for s in MemoryStatus])
         mtype = None
         if memory_type is not None:

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 import uuid
 from pathlib import Path
@@ -154,3 +156,20 @@ def cli_env(neo4j_settings: Settings, tmp_path: Path, monkeypatch: pytest.Monkey
     config.write_text("# empty: only the environment below\n")
     n = neo4j_settings.neo4j
     return {"NEO4J_URI": n.uri, "NEO4J_USER": n.user, "NEO4J_PASSWORD": n.password, "GRAPHMEM_CONFIG": str(config)}
+
+
+@pytest.fixture
+def cli_process(neo4j_settings, tmp_path):
+    """``cli_process(*args, stdin=None, ok=True)``: run `python -m graphmem.cli.app ARGS` as a user would,
+    against the test server, in a directory without a graphmem.toml; ``ok`` asserts exit code 0."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GRAPHMEM_", "NEO4J_"))}
+    n = neo4j_settings.neo4j
+    env.update(NEO4J_URI=n.uri, NEO4J_USER=n.user, NEO4J_PASSWORD=n.password or "", NEO4J_DATABASE=n.database)
+
+    def run(*args: str, stdin: str | None = None, ok: bool = True) -> subprocess.CompletedProcess:
+        proc = subprocess.run([sys.executable, "-m", "graphmem.cli.app", *args], input=stdin, capture_output=True,
+                              text=True, env=env, cwd=tmp_path, timeout=300)
+        if ok:
+            assert proc.returncode == 0, proc.stderr
+        return proc
+    return run

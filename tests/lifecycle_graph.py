@@ -31,6 +31,17 @@ LIFE = [
 ]
 
 
+def long_life(events: int = 12) -> list[tuple]:
+    """A log of many batches' worth: alternating spellings of one place, a chain of moves, a
+    preference turned and turned back (what a run killed half-way must finish the same way)."""
+    rows = []
+    for i in range(events):
+        rows += [(3 * i, "我", "EVENT", "去", "臺灣" if i % 2 else "台湾", {"地点": f"第{i}站"}, 0.5),
+                 (3 * i + 1, "I", "FACT", "live in" if i == 0 else "moved to", f"City{i}", {}, 0.6),
+                 (3 * i + 2, "I", "OPINION", "like" if i % 2 == 0 else "no longer like", "jazz", {}, 0.5)]
+    return rows
+
+
 def write_life(graph, group_id: str, rows=LIFE) -> list[str]:
     ids = []
     for day, subject, mtype, topic, obj, attrs, importance in rows:

@@ -250,12 +250,8 @@ def test_a_consolidation_cut_by_a_killed_server_ends_as_an_uninterrupted_one_whe
     that of a group consolidated without interruption."""
     import threading
 
-    from lifecycle_graph import snapshot, write_life
-    rows = []
-    for i in range(12):
-        rows += [(3 * i, "我", "EVENT", "去", "臺灣" if i % 2 else "台湾", {"地点": f"第{i}站"}, 0.5),
-                 (3 * i + 1, "I", "FACT", "live in" if i == 0 else "moved to", f"City{i}", {}, 0.6),
-                 (3 * i + 2, "我", "OPINION", "喜欢" if i % 2 == 0 else "不喜欢", "咖啡", {}, 0.5)]
+    from lifecycle_graph import long_life, snapshot, write_life
+    rows = long_life()
     g = faults._graph(scratch.settings, graph.embedder)
     killed, whole = "faults-consolidate-killed", "faults-consolidate-whole"
     for group in (killed, whole):

@@ -19,7 +19,7 @@ from graphmem.lifecycle.rules import loose_key, slot_of, stance
 from graphmem.lifecycle.scheduler import ConsolidationScheduler, next_delay
 from graphmem.lifecycle.work import Work
 
-from lifecycle_graph import START, snapshot, write_life
+from lifecycle_graph import START, long_life, snapshot, write_life
 
 
 def _by_text(graph, group_id: str) -> dict[str, dict]:
@@ -228,11 +228,7 @@ def test_a_second_run_on_a_locked_group_is_refused_and_a_dead_owners_lock_is_tak
 
 def test_a_run_killed_with_kill_9_and_run_again_ends_in_the_graph_of_an_uninterrupted_run(graph, group_id, cli_env):
     killed, whole = group_id + "-killed", group_id + "-whole"
-    rows = []
-    for i in range(12):
-        rows += [(3 * i, "我", "EVENT", "去", "臺灣" if i % 2 else "台湾", {"地点": f"第{i}站"}, 0.5),
-                 (3 * i + 1, "I", "FACT", "live in" if i == 0 else "moved to", f"City{i}", {}, 0.6),
-                 (3 * i + 2, "I", "OPINION", "like" if i % 2 == 0 else "no longer like", "jazz", {}, 0.5)]
+    rows = long_life()
     for g in (killed, whole):
         write_life(graph, g, rows)
     env = {**os.environ, **cli_env, "GRAPHMEM_CONSOLIDATION__BATCH_SIZE": "3"}
