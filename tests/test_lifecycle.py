@@ -295,3 +295,25 @@ def test_the_scheduler_runs_at_its_interval_and_backs_off_after_errors(graph, gr
     assert len(good.runs) >= 2 and good.runs[0].processed == 1 and good.runs[-1].processed == 0
     assert not good.errors
     assert len(bad.errors) >= 3 and not bad.runs          # retried sooner than the interval
+
+
+def test_what_consolidation_writes_is_declared_in_the_bloom_perspective(graph, group_id):
+    from graphmem.analyst.bloom import LABELS, RELATIONSHIPS, VECTOR_LABELS
+    write_life(graph, group_id)
+    old = datetime.now(timezone.utc) - timedelta(days=90)
+    graph.create_memories(group_id, [{"subject": "我", "memory_type": "EVENT", "topic": "吃", "object": food,
+                                      "importance": 0.2} for food in ("面条", "饺子", "包子")],
+                          reference_time=old, extra=[{"created_at": old.isoformat()}] * 3)
+    graph.consolidate(group_id)
+    nodes = graph.store.run_text("MATCH (n {group_id: $g}) UNWIND keys(n) AS k "
+                                 "RETURN labels(n)[0] AS label, collect(DISTINCT k) AS keys", g=group_id)
+    edges = graph.store.run_text("MATCH (n {group_id: $g})-[r]->() UNWIND keys(r) AS k "
+                                 "RETURN type(r) AS type, collect(DISTINCT k) AS keys", g=group_id)
+    labels = {row["label"] for row in nodes}
+    assert {"ConceptMerge", "ConsolidationRun", "ConsolidationLock"} <= labels
+    assert {"SUPERSEDES", "SUMMARIZES", "REFERENCE"} <= {row["type"] for row in edges}
+    for row in nodes:
+        declared = set(LABELS[row["label"]][2]) | ({"embedding"} if row["label"] in VECTOR_LABELS else set())
+        assert set(row["keys"]) <= declared, (row["label"], set(row["keys"]) - declared)
+    for row in edges:
+        assert set(row["keys"]) <= set(RELATIONSHIPS[row["type"]][2]), row

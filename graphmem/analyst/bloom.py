@@ -27,10 +27,16 @@ LABELS: dict[str, tuple[str, str, list[str]]] = {
         "id", "group_id", "memory_type", "text", "embedded_text", "importance", "status", "occurred_at", "created_at",
         "reference_time", "updated_at", "last_accessed_at", "access_count", "source", "session_id",
         "subject_name", "topic_name", "object_name", "episode_ids", "job_id", "extract_key",
-        "archived_at", "status_before_archive", "superseded_by", "invalid_at"]),
-    "Subject": ("name", "#4C8EDA", ["id", "group_id", "name", "normalized_name", "aliases", "kind", "created_at"]),
-    "Topic": ("name", "#8DCC93", ["id", "group_id", "name", "normalized_name", "aliases", "created_at"]),
-    "Object": ("name", "#FFC454", ["id", "group_id", "name", "normalized_name", "aliases", "created_at"]),
+        "archived_at", "status_before_archive", "superseded_by", "invalid_at",
+        # the lifecycle (graphmem/lifecycle): decay, consolidation, merges, summaries
+        "strength", "strength_at", "consolidated_at", "consolidated_by", "archived_reason", "archived_by",
+        "duplicate_of", "merged_memory_ids", "summary_of", "summarized_period", "summarized_by"]),
+    "Subject": ("name", "#4C8EDA", ["id", "group_id", "name", "normalized_name", "aliases", "kind", "created_at",
+                                    "loose_key", "merged_ids", "merge_history"]),
+    "Topic": ("name", "#8DCC93", ["id", "group_id", "name", "normalized_name", "aliases", "created_at", "loose_key",
+                                  "merged_ids", "merge_history"]),
+    "Object": ("name", "#FFC454", ["id", "group_id", "name", "normalized_name", "aliases", "created_at", "loose_key",
+                                   "merged_ids", "merge_history"]),
     "Attribute": ("key", "#D9C8AE", ["id", "group_id", "key", "name", "original", "memory_id"]),
     "Value": ("name", "#C990C0", ["id", "group_id", "name", "normalized_name", "iso", "parsed", "created_at"]),
     "Episode": ("content", "#57C7E3", [
@@ -51,23 +57,34 @@ LABELS: dict[str, tuple[str, str, list[str]]] = {
                                      "updated_at"]),
     "WriteRequest": ("id", "#BFBFBF", ["group_id", "id", "kind", "fingerprint", "created_at", "claimed_by", "result",
                                        "finished_at"]),
+    # the lifecycle's records (graphmem/cypher/lifecycle.cypher)
+    "ConceptMerge": ("merged_name", "#E0A458", [
+        "group_id", "id", "label", "survivor_id", "survivor_name", "merged_id", "merged_name", "merged_key",
+        "merged_props", "reason", "similarity", "run_id", "merged_at", "added_aliases", "undone_at"]),
+    "ConsolidationRun": ("status", "#9B9BD6", [
+        "group_id", "id", "started_at", "as_of", "status", "host", "pid", "finished_at", "counts", "errors",
+        "processed", "seconds"]),
+    "ConsolidationLock": ("owner", "#CFCFCF", ["group_id", "touched_at", "owner", "expires_at", "host", "pid"]),
 }
 VECTOR_LABELS = {"Memory", "Subject", "Topic", "Object", "Episode", "Sentence", "StoreItem"}   # also carry `embedding`
 
 # type -> (colour, caption property or None for the type's name, properties, source label, target label)
 RELATIONSHIPS: dict[str, tuple[str, str | None, list[str], str, str]] = {
-    "HAS_SUBJECT": ("#A5ABB6", None, [], "Memory", "Subject"),
-    "HAS_TOPIC": ("#A5ABB6", None, [], "Memory", "Topic"),
-    "HAS_OBJECT": ("#A5ABB6", None, [], "Memory", "Object"),
-    "MEMORY_TYPE": ("#4C8EDA", "memory_type", ["memory_id", "memory_type", "group_id"], "Subject", "Topic"),
-    "CORE_RELATION": ("#8DCC93", None, ["memory_id", "group_id"], "Topic", "Object"),
+    "HAS_SUBJECT": ("#A5ABB6", None, ["merged_from"], "Memory", "Subject"),
+    "HAS_TOPIC": ("#A5ABB6", None, ["merged_from"], "Memory", "Topic"),
+    "HAS_OBJECT": ("#A5ABB6", None, ["merged_from"], "Memory", "Object"),
+    "MEMORY_TYPE": ("#4C8EDA", "memory_type", ["memory_id", "memory_type", "group_id", "merged_from"], "Subject",
+                    "Topic"),
+    "CORE_RELATION": ("#8DCC93", None, ["memory_id", "group_id", "merged_from"], "Topic", "Object"),
     "ATTRIBUTE": ("#D9C8AE", "key", ["key"], "Memory", "Attribute"),
     "VALUE": ("#C990C0", None, [], "Attribute", "Value"),
     "CAUSALITY": ("#F16667", "relation", ["relation", "importance", "strength", "discovered", "confidence",
-                                          "created_at", "group_id"], "Memory", "Memory"),
+                                          "created_at", "group_id", "run_id"], "Memory", "Memory"),
     "REFERENCE": ("#569480", "relation", ["relation", "importance", "strength", "discovered", "confidence",
-                                          "created_at", "group_id"], "Memory", "Memory"),
-    "SUPERSEDES": ("#DA7194", None, [], "Memory", "Memory"),
+                                          "created_at", "group_id", "run_id"], "Memory", "Memory"),
+    "SUPERSEDES": ("#DA7194", "reason", ["group_id", "reason", "run_id", "created_at", "discovered"], "Memory",
+                   "Memory"),
+    "SUMMARIZES": ("#B58FD6", None, ["group_id", "created_at", "run_id"], "Memory", "Memory"),
     "EXTRACTED_FROM": ("#57C7E3", None, [], "Memory", "Episode"),
     "NEXT": ("#959AA1", None, [], "Episode", "Episode"),
     "PART_OF": ("#ECB5C9", None, [], "Sentence", "Episode"),
