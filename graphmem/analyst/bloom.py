@@ -201,4 +201,7 @@ def write(path: str | Path) -> Path:
 
 
 if __name__ == "__main__":
+    if len(sys.argv) > 2 or (len(sys.argv) == 2 and sys.argv[1].startswith("-")):
+        sys.exit("usage: python -m graphmem.analyst.bloom [OUTPUT.json]  (default bloom/graphmem.json): writes the "
+                 "Bloom perspective generated from graphmem/analyst/bloom.py")
     print(write(sys.argv[1] if len(sys.argv) > 1 else "bloom/graphmem.json"))
