@@ -19,7 +19,7 @@ from graphmem.lifecycle.rules import loose_key, slot_of, stance
 from graphmem.lifecycle.scheduler import ConsolidationScheduler, next_delay
 from graphmem.lifecycle.work import Work
 
-from lifecycle_graph import START, long_life, snapshot, write_life
+from lifecycle_graph import LIFE as LIFE_ROWS, START, long_life, snapshot, write_life
 
 
 def _by_text(graph, group_id: str) -> dict[str, dict]:
@@ -317,3 +317,30 @@ def test_what_consolidation_writes_is_declared_in_the_bloom_perspective(graph, g
         assert set(row["keys"]) <= declared, (row["label"], set(row["keys"]) - declared)
     for row in edges:
         assert set(row["keys"]) <= set(RELATIONSHIPS[row["type"]][2]), row
+
+
+def test_two_runs_started_at_once_on_one_group_do_not_both_run(graph, group_id):
+    import threading
+    write_life(graph, group_id)
+    outcomes: list = []
+    barrier = threading.Barrier(2)
+
+    def run() -> None:
+        barrier.wait()
+        try:
+            outcomes.append(graph.consolidate(group_id))
+        except ConsolidationLockedError as exc:
+            outcomes.append(exc)
+
+    threads = [threading.Thread(target=run) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    reports = [o for o in outcomes if not isinstance(o, Exception)]
+    refused = [o for o in outcomes if isinstance(o, ConsolidationLockedError)]
+    # one ran the batch; the other was refused, or came after it and found nothing staged
+    assert len(outcomes) == 2 and sum(r.processed for r in reports) == len(LIFE_ROWS)
+    assert len(refused) == 1 or sorted(r.processed for r in reports) == [0, len(LIFE_ROWS)]
+    merged = graph.store.run_text("MATCH (r:ConceptMerge {group_id: $g}) RETURN r.merged_id AS id", g=group_id)
+    assert len(merged) == len({r["id"] for r in merged})            # no node merged twice
