@@ -286,7 +286,7 @@ class ConsolidationSettings(_Section):
     # the group's consolidation lock lasts this long unless the run refreshes it (each batch)
     lock_ttl_s: float = Field(600.0, gt=0)
     # an LLM judge (llm.base_url set) confirms discovered causal links and concept merges whose
-    # similarity lies between judge_threshold and context_threshold
+    # similarity lies between judge_threshold and context_threshold, and words each summary
     use_llm: bool = True
     judge_threshold: float = Field(0.7, ge=0, le=1)
 

@@ -247,3 +247,16 @@ def test_the_consolidator_asks_the_configured_llm_whether_a_candidate_cause_is_o
         assert report.counts["causal_candidates"] == 1
     else:
         assert edges == [] and report.counts["causal_candidates"] == 0
+
+
+def test_a_summary_carries_the_configured_llms_sentence(llm, llm_graph, group_id):
+    from datetime import datetime, timedelta, timezone
+    old = datetime.now(timezone.utc) - timedelta(days=90)
+    llm.script.default = "这个月常吃面食。"
+    llm_graph.create_memories(group_id, [{"subject": "我", "memory_type": "EVENT", "topic": "吃", "object": food,
+                                          "importance": 0.2} for food in ("面条", "饺子", "包子")],
+                              reference_time=old, extra=[{"created_at": old.isoformat()}] * 3)
+    report = llm_graph.consolidate(group_id)
+    assert len(report.summaries) == 1 and "概要: 这个月常吃面食。" in report.summaries[0].text
+    asked = [r for r in llm.script.requests if "概括" in json.dumps(r["body"], ensure_ascii=False)]
+    assert asked and all(f in asked[0]["body"]["messages"][0]["content"] for f in ("面条", "饺子", "包子"))

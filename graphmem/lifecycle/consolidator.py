@@ -158,7 +158,7 @@ class Consolidator:
                 progress("batches", report.processed, max(staged_total, report.processed))
             lock.refresh()
         now = datetime.now(timezone.utc).isoformat()
-        fader = Fader(work, cfg, self.settings.retrieval.decay)
+        fader = Fader(work, cfg, self.settings.retrieval.decay, judge.summary if judge else None)
         summaries = fader.summarize(group_id, as_of, run_id, now, self.graph.writer,
                                     lambda s: self._emit(report, "summary_made", **s.model_dump()))
         report.summaries.extend(summaries)

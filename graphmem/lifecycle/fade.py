@@ -48,10 +48,12 @@ def _when(iso: str | None) -> datetime | None:
 
 
 class Fader:
-    def __init__(self, work: Work, settings: ConsolidationSettings, rates: DecayRates):
+    def __init__(self, work: Work, settings: ConsolidationSettings, rates: DecayRates,
+                 writes_summary: Callable[[list[str]], str | None] | None = None):
         self.work = work
         self.settings = settings
         self.rates = rates
+        self.writes_summary = writes_summary      # an LLM's sentence for what a summary folds, if configured
 
     def decay(self, group_id: str, as_of: datetime, run_id: str, now: str) -> tuple[int, list[str]]:
         """Update every live memory's strength; archive the faded ones. (updated, archived ids)"""
@@ -90,8 +92,9 @@ class Fader:
             at = _when(r["at"]) or _when(r["created_at"])
             month = at.strftime("%Y-%m") if at else "?"
             groups.setdefault((r["subject_id"], r["topic_id"], month), []).append(r)
-        planned = [self._prepare(group_id, month, members) for (_, _, month), members in sorted(groups.items())
-                   if len(members) >= s.summarize_min_group]
+        chosen = [(month, members) for (_, _, month), members in sorted(groups.items())
+                  if len(members) >= s.summarize_min_group]
+        planned = [self._prepare(group_id, month, members, self._sentence(members)) for month, members in chosen]
         if planned:
             writer.embed([p for p, _, _ in planned])         # one embedding batch for every summary
         made: list[Summary] = []
@@ -102,9 +105,14 @@ class Fader:
                     on_summary(summary)
         return made
 
+    def _sentence(self, members: list[dict]) -> str | None:
+        return self.writes_summary([m["text"] for m in members]) if self.writes_summary else None
+
     @staticmethod
-    def _prepare(group_id: str, month: str, members: list[dict]) -> tuple[Any, datetime, Summary]:
-        """The summary memory of ``members`` (prepared for the writer), its reference time, its report."""
+    def _prepare(group_id: str, month: str, members: list[dict], sentence: str | None = None
+                 ) -> tuple[Any, datetime, Summary]:
+        """The summary memory of ``members`` (prepared for the writer), its reference time, its report.
+        ``sentence``: an LLM's one-sentence summary, kept as an attribute beside the listed objects."""
         from ..builder.create import prepare
         first = members[0]
         chinese = cjk_share(" ".join(m["text"] for m in members)) > 0.3
@@ -116,11 +124,15 @@ class Fader:
             attributes = {"时间": f"{month[:4]}年{int(month[5:7])}月", "次数": f"{len(members)} 次"}
             if what:
                 attributes["内容"] = what
+            if sentence:
+                attributes["概要"] = sentence
         else:
             what = (", ".join(listed) + (f" and {more} more" if more > 0 else ""))[:MAX_WHAT]
             attributes = {"time": datetime.strptime(month, "%Y-%m").strftime("%B %Y"), "times": str(len(members))}
             if what:
                 attributes["what"] = what
+            if sentence:
+                attributes["summary"] = sentence
         kinds = Counter(m["memory_type"] for m in members)
         memory = MemoryInput(subject=first["subject"], memory_type=MemoryType(kinds.most_common(1)[0][0]),
                              topic=first["topic"], object=None, attributes=attributes,
