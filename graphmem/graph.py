@@ -268,6 +268,11 @@ class MemoryGraph:
         return self.consolidator.run(group_id, dry_run=dry_run, now=as_of, max_batches=max_batches,
                                      progress=progress)
 
+    def memory_groups(self) -> list[str]:
+        """Every group that holds memories (what ``consolidate --all`` and the scheduler's
+        ``group_ids=None`` go through), sorted."""
+        return sorted({r["group_id"] for r in self.store.read("lifecycle_groups")})
+
     def on(self, event: str, callback: Any) -> None:
         """Register ``callback(event)`` for consolidation events: memory_merged, concept_merged,
         conflict_found, memory_archived, important_memory, summary_made, run_finished ("*": all)."""
@@ -419,6 +424,11 @@ class AsyncMemoryGraph:
     async def __aexit__(self, *exc: Any) -> None:
         await self.close()
 
+    def memory_groups(self) -> list[str]:
+        """Every group that holds memories (what ``consolidate --all`` and the scheduler's
+        ``group_ids=None`` go through), sorted."""
+        return sorted({r["group_id"] for r in self.store.read("lifecycle_groups")})
+
     def on(self, event: str, callback: Any) -> None:
         """Register a callback for consolidation events (see MemoryGraph.on)."""
         self.sync.on(event, callback)
@@ -427,7 +437,7 @@ class AsyncMemoryGraph:
 ASYNC_METHODS = ["close", "init_schema", "create_memory", "create_memories", "link_memories", "link_memory_ids",
                  "update_memory_importance", "forget", "restore", "get_memory", "list_memories",
                  "search_memories", "stats", "ingest", "retry_extractions", "consolidate", "unmerge",
-                 "supersede_chain", "consolidation_runs"]
+                 "supersede_chain", "consolidation_runs", "memory_groups"]
 for _name in ASYNC_METHODS:
     setattr(AsyncMemoryGraph, _name, _to_async(_name))
 

@@ -279,14 +279,20 @@ def test_the_scheduler_runs_at_its_interval_and_backs_off_after_errors(graph, gr
     down = MemoryGraph(make_settings(neo4j={"uri": f"neo4j://127.0.0.1:{free_port()}", "password": "x"}),
                        embedder=graph.embedder)
 
+    async def until(done, timeout_s: float = 60.0) -> None:
+        deadline = time.monotonic() + timeout_s
+        while not done() and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+
     async def run() -> ConsolidationScheduler:
         s = ConsolidationScheduler(graph, [group_id], interval_s=0.2, retry_first_s=0.05)
         s.start()
-        await asyncio.sleep(1.0)
+        await until(lambda: len(s.runs) >= 2)
         await s.stop()
-        bad = ConsolidationScheduler(down, [group_id], interval_s=0.2, retry_first_s=0.05)
+        # a server that is down: failures retried after 0.05 s, 0.1 s, then the 10 s interval
+        bad = ConsolidationScheduler(down, [group_id], interval_s=10.0, retry_first_s=0.05)
         bad.start()
-        await asyncio.sleep(0.5)
+        await until(lambda: len(bad.errors) >= 3, timeout_s=5.0)
         await bad.stop()
         return s, bad
 
@@ -295,6 +301,7 @@ def test_the_scheduler_runs_at_its_interval_and_backs_off_after_errors(graph, gr
     assert len(good.runs) >= 2 and good.runs[0].processed == 1 and good.runs[-1].processed == 0
     assert not good.errors
     assert len(bad.errors) >= 3 and not bad.runs          # retried sooner than the interval
+    assert group_id in graph.memory_groups()              # what a scheduler of every group goes through
 
 
 def test_what_consolidation_writes_is_declared_in_the_bloom_perspective(graph, group_id):

@@ -33,6 +33,8 @@ def parse_every(value: str) -> float:
 
 def consolidate(
     group: str = GroupOption,
+    all_groups: bool = typer.Option(False, "--all", help="Every group that holds memories, one after another "
+                                    "(instead of --group)."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Print what a run would change; change nothing."),
     as_json: bool = typer.Option(False, "--json", help="Print the run's report as JSON."),
     every: Optional[str] = typer.Option(None, "--every", help="Run again at this interval until stopped "
@@ -53,17 +55,26 @@ def consolidate(
     now = as_reference_time(at) if at else None
     interval = parse_every(every) if every else None
     with open_graph(config) as graph:
+        def once() -> list[Any]:
+            groups = graph.memory_groups() if all_groups else [group]
+            return [_run(graph, g, dry_run, now, max_batches, as_json) for g in groups]
+
+        def show(reports: list[Any]) -> None:
+            if as_json:
+                print_json([r.model_dump(mode="json") for r in reports] if all_groups else reports[0].model_dump(mode="json"))
+                return
+            for r in reports:
+                _print(r)
+            if all_groups:
+                console.print(f"{len(reports)} groups consolidated", highlight=False)
+
         if interval is None:
-            report = _run(graph, group, dry_run, now, max_batches, as_json)
-            _print(report, as_json)
+            show(once())
             return
         from ..lifecycle.scheduler import run_every
 
-        def once() -> Any:
-            return _run(graph, group, dry_run, now, max_batches, as_json)
-
-        def done(report: Any) -> None:
-            _print(report, as_json)
+        def done(reports: list[Any]) -> None:
+            show(reports)
             err_console.print(f"[dim]next run in {every} (Ctrl-C to stop)[/dim]")
 
         def failed(exc: Exception, delay: float) -> None:
@@ -84,10 +95,7 @@ def _run(graph: Any, group: str, dry_run: bool, now: Any, max_batches: Optional[
                                  progress=lambda _, done, total: bar.update(task, completed=done, total=total))
 
 
-def _print(report: Any, as_json: bool) -> None:
-    if as_json:
-        print_json(report.model_dump(mode="json"))
-        return
+def _print(report: Any) -> None:
     c = report.counts
     verb = "would change" if report.dry_run else "changed"
     console.print(f"[bold]{'dry run: ' if report.dry_run else ''}consolidated group {report.group_id!r}[/bold]: "

@@ -37,6 +37,10 @@ MATCH (r:ConsolidationRun)
 WHERE $group_id IS NULL OR r.group_id = $group_id
 RETURN r {.*} AS run ORDER BY r.started_at DESC LIMIT $limit;
 
+// name: lifecycle_groups
+// Every group that holds memories: what a consolidation of all groups goes through.
+MATCH (m:Memory) RETURN DISTINCT m.group_id AS group_id;
+
 // name: lifecycle_staged
 // The next batch of staged memories, oldest first.
 MATCH (m:Memory {group_id: $group_id, status: 'staged'})

@@ -53,14 +53,15 @@ class ConsolidationScheduler:
         ...
         await scheduler.stop()
 
-    ``graph``: a MemoryGraph or AsyncMemoryGraph. Each run is logged; ``runs`` holds the reports
-    (the last 100), ``errors`` the failures; after a failure it retries sooner (backoff).
+    ``graph``: a MemoryGraph or AsyncMemoryGraph; ``group_ids``: the groups, or None for every group
+    that holds memories when the run starts. Each run is logged; ``runs`` holds the reports (the
+    last 100), ``errors`` the failures; after a failure it retries sooner (backoff).
     """
 
-    def __init__(self, graph: Any, group_ids: list[str], *, interval_s: float | None = None,
+    def __init__(self, graph: Any, group_ids: list[str] | None = None, *, interval_s: float | None = None,
                  retry_first_s: float = RETRY_FIRST_S):
         self.graph = getattr(graph, "sync", graph)
-        self.group_ids = list(group_ids)
+        self.group_ids = None if group_ids is None else list(group_ids)
         self.interval_s = interval_s or self.graph.settings.consolidation.interval_hours * 3600
         self.retry_first_s = retry_first_s
         self.runs: list[Any] = []
@@ -87,7 +88,8 @@ class ConsolidationScheduler:
 
     async def run_once(self) -> list[Any]:
         reports = []
-        for group_id in self.group_ids:
+        groups = self.group_ids if self.group_ids is not None else await asyncio.to_thread(self.graph.memory_groups)
+        for group_id in groups:
             report = await asyncio.to_thread(self.graph.consolidate, group_id)
             log.info("consolidated %s: %s in %.1f s", group_id, report.counts, report.seconds)
             reports.append(report)
