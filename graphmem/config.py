@@ -192,13 +192,21 @@ class DecayRates(_Section):
 class SearchLimits(_Section):
     """How much one search reads: seeds, the walk, and when a group is scanned exactly."""
     seed_k: int = Field(20, ge=1, le=1000)         # direct matches per list (at least max_results)
-    exact_scan_limit: int = Field(5000, ge=0)      # groups up to this many texts are scanned exactly
+    exact_scan_limit: int = Field(5000, ge=0)      # groups up to this many texts weigh words by their own statistics
+    # groups up to this many memories (or turns) find their nearest texts by an exact cosine scan;
+    # larger ones through the vector indexes (a scan's cost grows with the group, the index's
+    # barely does); never more than exact_scan_limit
+    vector_scan_limit: int = Field(1000, ge=0)
     default_mode: Literal["auto", "fast", "deep"] = "auto"
     deep_threshold: float = Field(0.7, ge=0, le=1)  # in auto mode, a best match below this walks the graph
     max_expand_depth: int = Field(2, ge=0, le=5)
     expand_keep: int = Field(50, ge=1)              # memories kept per level of the walk (at least 3 × max_results)
     hub_fanout: int = Field(10, ge=1)               # memories taken through one shared concept or value
     hub_degree_cap: int = Field(1000, ge=1)         # concepts/values linked to more memories are not walked through
+
+    def scan_limit(self) -> int:
+        """Up to how many texts a group's nearest ones are found by an exact scan."""
+        return min(self.vector_scan_limit, self.exact_scan_limit)
 
 
 class RetrievalSettings(_Section):

@@ -18,8 +18,9 @@ Equal scores are cut the same way every time (the newer first).
 
 Small groups in a large database. Neo4j 5's vector index returns the global top-k before
 any filter, so a group with 30 memories among 100,000 can get nothing back. A cheap probe
-counts the group's memories up to ``limits.exact_scan_limit``: a group that small is
-scanned exactly (cosine over its memories, filters applied: the true top-k). A larger group
+counts the group's memories up to ``limits.exact_scan_limit``: a group up to
+``limits.vector_scan_limit`` is scanned exactly (cosine over its memories, filters applied:
+the true top-k). A larger group
 is searched through the index with an over-fetch sized by its share of the index
 (k · total/size · 2), multiplied by 4 while the index keeps returning full pages with too
 few hits that pass the group and the filters, and scanned exactly when that fails.
@@ -106,8 +107,7 @@ class SeedFinder:
 
     # --- memories -----------------------------------------------------------------------
     def _vector(self, p: dict, k: int, probed: int, strategy: list[str]) -> list[Candidate]:
-        limit = self.limits.exact_scan_limit
-        if probed <= limit:
+        if probed <= self.limits.scan_limit():
             strategy.append(f"vector: exact scan of the group ({probed} memories)")
             return [memory_candidate(r) for r in self.store.read("search_vector_scan", k=k, **p)]
         size, total = self._size(p["group_id"])

@@ -95,7 +95,7 @@ class TurnFinder:
         # the database ranks turns by the better of their own cosine and their closest sentence's
         # (rank.sentence_lift): the cut to the top k happens there
         p = {**p, "sentence_weight": profile.conversation.sentence_weight}
-        if probed <= self.limits.exact_scan_limit:
+        if probed <= self.limits.scan_limit():
             strategy.append(f"episodes: exact scan ({probed})")
             hits = self.store.read("search_episode_scan", k=k, **p)
         else:
