@@ -351,3 +351,14 @@ def test_two_runs_started_at_once_on_one_group_do_not_both_run(graph, group_id):
     assert len(refused) == 1 or sorted(r.processed for r in reports) == [0, len(LIFE_ROWS)]
     merged = graph.store.run_text("MATCH (r:ConceptMerge {group_id: $g}) RETURN r.merged_id AS id", g=group_id)
     assert len(merged) == len({r["id"] for r in merged})            # no node merged twice
+
+
+def test_a_name_merged_away_and_written_again_joins_the_node_it_went_into(graph, group_id):
+    graph.create_memory(group_id, "我", "EVENT", "去", "臺灣", reference_time=START)
+    graph.create_memory(group_id, "我", "EVENT", "去过", "台湾", reference_time=START + timedelta(days=1))
+    merge = graph.consolidate(group_id).concept_merges[0]
+    again = graph.create_memory(group_id, "我", "EVENT", "想去", merge.merged_name,
+                                reference_time=START + timedelta(days=2))
+    obj = next(c for c in again.concepts if c.role == "object")
+    assert obj.id == merge.survivor_id and obj.reused and obj.reason == "merged name"
+    assert graph.store.run_text("MATCH (o:Object {group_id: $g}) RETURN count(o) AS n", g=group_id)[0]["n"] == 1

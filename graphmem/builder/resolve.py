@@ -1,7 +1,8 @@
 """Concept resolution (seed 004 §5.1, refined): which existing node a name stands for.
 
 1. the user and the agent: 我/I/me/用户/user → the user subject, 你/you/助手/assistant → the agent;
-2. the exact normalised name (casefold, full/half width, whitespace);
+2. the exact normalised name (casefold, full/half width, whitespace), or a name consolidation
+   merged into another node (its ``:ConceptMerge`` record): that node;
 3. for topics and objects, vector candidates of the same label in the same group:
    cosine > merge_threshold merges; context_threshold < cosine <= merge_threshold merges only
    when the context agrees (the candidate is used by memories of the same type with the same
@@ -109,7 +110,9 @@ class ConceptResolver:
                 row = found.get((c.label, c.key))
                 if row and row["id"]:
                     c.id, c.reused = row["id"], True
-                    if c.reason == "new":
+                    if row.get("alias"):          # merged away by consolidation: its survivor
+                        c.key, c.reason, c.merged_into = row["node_key"], "merged name", row["name"]
+                    elif c.reason == "new":
                         c.reason = "exact"
                 elif row and row["hits"] and c.embedding is not None:
                     self._decide(group_id, memory_type, c, concepts, row["hits"], tx)

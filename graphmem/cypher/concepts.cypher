@@ -40,7 +40,15 @@ CALL (it) {
   OPTIONAL MATCH (t:Topic {group_id: $group_id, normalized_name: it.key}) WHERE it.label = 'Topic'
   OPTIONAL MATCH (o:Object {group_id: $group_id, normalized_name: it.key}) WHERE it.label = 'Object'
   WITH coalesce(s, t, o) AS n
-  RETURN n.id AS id, n.name AS name
+  // a name consolidation merged away (its :ConceptMerge record): the node it went into
+  OPTIONAL MATCH (rec:ConceptMerge {group_id: $group_id, merged_key: it.key})
+  WHERE n IS NULL AND rec.label = it.label AND rec.undone_at IS NULL
+  WITH n, rec ORDER BY rec.merged_at DESC LIMIT 1
+  OPTIONAL MATCH (s2:Subject {id: rec.survivor_id}) WHERE it.label = 'Subject' AND s2.group_id = $group_id
+  OPTIONAL MATCH (t2:Topic {id: rec.survivor_id}) WHERE it.label = 'Topic' AND t2.group_id = $group_id
+  OPTIONAL MATCH (o2:Object {id: rec.survivor_id}) WHERE it.label = 'Object' AND o2.group_id = $group_id
+  WITH coalesce(n, s2, t2, o2) AS m, n IS NULL AND coalesce(s2, t2, o2) IS NOT NULL AS alias
+  RETURN m.id AS id, m.name AS name, m.normalized_name AS node_key, alias
 }
 CALL (it, id) {
   WITH it WHERE id IS NULL AND it.index IS NOT NULL AND it.embedding IS NOT NULL
@@ -59,7 +67,7 @@ CALL (it, id, returned, found) {
   WITH n, vector.similarity.cosine(n.embedding, it.embedding) AS score ORDER BY score DESC LIMIT $k
   RETURN collect({node: n, score: score}) AS scanned
 }
-WITH it, id, name, CASE WHEN size(scanned) > 0 THEN scanned ELSE found END AS found
+WITH it, id, name, node_key, alias, CASE WHEN size(scanned) > 0 THEN scanned ELSE found END AS found
 CALL (it, found) {
   UNWIND found AS f
   WITH it, f.node AS n, f.score AS score
@@ -72,4 +80,4 @@ CALL (it, found) {
                                           -[:HAS_TOPIC]->(:Topic {group_id: $group_id, normalized_name: c.neighbour_key}) })
       | c.ref] END}) AS hits
 }
-RETURN it.label AS label, it.key AS key, id, name, hits;
+RETURN it.label AS label, it.key AS key, id, name, node_key, alias, hits;

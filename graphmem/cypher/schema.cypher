@@ -65,6 +65,10 @@ CREATE INDEX sentence_group IF NOT EXISTS FOR (n:Sentence) ON (n.group_id);
 // name: schema_job_group
 CREATE INDEX extraction_job_state IF NOT EXISTS FOR (n:ExtractionJob) ON (n.group_id, n.state);
 
+// name: schema_concept_merge_key
+// A name consolidation merged away, written again, resolves to the node it went into.
+CREATE INDEX concept_merge_key IF NOT EXISTS FOR (n:ConceptMerge) ON (n.group_id, n.merged_key);
+
 // name: schema_memory_vector
 CREATE VECTOR INDEX memory_embedding IF NOT EXISTS FOR (n:Memory) ON n.embedding
 OPTIONS {indexConfig: {`vector.dimensions`: $dimension, `vector.similarity_function`: 'cosine'}};

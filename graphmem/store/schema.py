@@ -9,7 +9,7 @@ from .driver import Store
 
 # 2: the English fulltext index over episodes (episode_content_english)
 # 4: the uniqueness of idempotency keys (write_request_key)
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 
 @dataclass
