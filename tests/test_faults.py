@@ -252,7 +252,19 @@ def test_a_consolidation_cut_by_a_killed_server_ends_as_an_uninterrupted_one_whe
 
     from lifecycle_graph import long_life, snapshot, write_life
     rows = long_life()
-    g = faults._graph(scratch.settings, graph.embedder)
+    def answering(g):
+        """``g`` once its server answers (after the earlier tests' restarts it may still be starting)."""
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                g.store.verify()
+                return g
+            except Neo4jUnavailableError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.5)
+
+    g = answering(faults._graph(scratch.settings, graph.embedder))
     killed, whole = "faults-consolidate-killed", "faults-consolidate-whole"
     for group in (killed, whole):
         delete_group(g.store, group)
@@ -285,7 +297,7 @@ def test_a_consolidation_cut_by_a_killed_server_ends_as_an_uninterrupted_one_whe
     runner.close()
     g.close()
     scratch.start()
-    g = faults._graph(scratch.settings, graph.embedder)
+    g = answering(faults._graph(scratch.settings, graph.embedder))
     try:
         staged = g.store.run_text("MATCH (m:Memory {group_id: $g, status: 'staged'}) RETURN count(m) AS n",
                                   g=killed)[0]["n"]
