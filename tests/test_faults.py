@@ -228,22 +228,6 @@ def test_restart_under_load_clients_recover(scratch, graph, slow_only):
     assert r["held"], r
 
 
-def test_a_stopped_server_fails_every_call_fast_in_one_line(scratch, graph):
-    r = faults.server_stopped(scratch, graph.embedder)    # stops the module's server: this test comes last
-    for call in r["calls"]:
-        assert call["seconds"] < 10, call                 # the target is 5 s (graphmem bench faults measures it)
-        if call["name"].startswith("cli"):
-            assert call["exit_code"] == 1 and len(call["lines"]) == 1, call
-            assert call["lines"][0].startswith("error: cannot reach Neo4j at " + scratch.uri), call
-            assert "routing" not in call["lines"][0].lower()
-        else:
-            assert call["error"] == Neo4jUnavailableError.__name__ and scratch.uri in call["message"], call
-            assert call["stderr"] == "", call             # no driver warnings on the terminal
-    assert r["background_stderr"] == ""                   # nor from background threads (access statistics)
-    with pytest.raises(NotFoundError):                     # the session's own server is untouched
-        graph.get_memory("t-untouched", "0" * 32)
-
-
 def test_a_consolidation_cut_by_a_killed_server_ends_as_an_uninterrupted_one_when_run_again(scratch, graph):
     """kill -9 of Neo4j in the middle of a consolidation: the run fails, the server comes back (its
     recovery drops the unfinished transaction), a second run finishes the job; the graph equals
@@ -310,3 +294,19 @@ def test_a_consolidation_cut_by_a_killed_server_ends_as_an_uninterrupted_one_whe
         for group in (killed, whole):
             delete_group(g.store, group)
         g.close()
+
+
+def test_a_stopped_server_fails_every_call_fast_in_one_line(scratch, graph):
+    r = faults.server_stopped(scratch, graph.embedder)    # stops the module's server: this test comes last
+    for call in r["calls"]:
+        assert call["seconds"] < 10, call                 # the target is 5 s (graphmem bench faults measures it)
+        if call["name"].startswith("cli"):
+            assert call["exit_code"] == 1 and len(call["lines"]) == 1, call
+            assert call["lines"][0].startswith("error: cannot reach Neo4j at " + scratch.uri), call
+            assert "routing" not in call["lines"][0].lower()
+        else:
+            assert call["error"] == Neo4jUnavailableError.__name__ and scratch.uri in call["message"], call
+            assert call["stderr"] == "", call             # no driver warnings on the terminal
+    assert r["background_stderr"] == ""                   # nor from background threads (access statistics)
+    with pytest.raises(NotFoundError):                     # the session's own server is untouched
+        graph.get_memory("t-untouched", "0" * 32)
