@@ -87,6 +87,7 @@ class Consolidator:
                            processed=None, seconds=None)
             work.write("lifecycle_run_start", group_id=group_id, run_id=run_id, started_at=stamp,
                        as_of=as_of.isoformat(), host=HOST, pid=os.getpid())
+            report.status = "interrupted"      # until the steps end (Ctrl-C leaves it so in the record)
             try:
                 self._steps(work, lock, report, as_of, max_batches, progress)
                 report.status = "finished"

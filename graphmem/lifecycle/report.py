@@ -63,7 +63,7 @@ class ConsolidationReport(BaseModel):
     started_at: str
     finished_at: str | None = None
     as_of: str                           # the time decay and age were measured at
-    status: Literal["finished", "failed", "locked"] = "finished"
+    status: Literal["finished", "failed", "interrupted"] = "finished"
     processed: int = 0                   # staged memories taken in this run
     counts: dict[str, int] = Field(default_factory=dict)
     concept_merges: list[ConceptMerge] = Field(default_factory=list)
