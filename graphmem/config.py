@@ -196,7 +196,7 @@ class SearchLimits(_Section):
     # groups up to this many memories (or turns) find their nearest texts by an exact cosine scan;
     # larger ones through the vector indexes (a scan's cost grows with the group, the index's
     # barely does); never more than exact_scan_limit
-    vector_scan_limit: int = Field(1000, ge=0)
+    vector_scan_limit: int = Field(200, ge=0)
     default_mode: Literal["auto", "fast", "deep"] = "auto"
     deep_threshold: float = Field(0.7, ge=0, le=1)  # in auto mode, a best match below this walks the graph
     max_expand_depth: int = Field(2, ge=0, le=5)

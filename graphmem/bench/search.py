@@ -189,7 +189,8 @@ def _key(label: str, name: str) -> str:
 def make_queries(n: int, vocab: Vocabulary, plan: dict, rng: np.random.Generator) -> list[str]:
     """Questions about memories that exist, in several shapes (some causal, some 'about')."""
     out = []
-    for i in rng.choice(len(plan["subject"]), size=n, replace=False):
+    # each memory asked about once, or some twice in a group smaller than the number of queries
+    for i in rng.choice(len(plan["subject"]), size=n, replace=n > len(plan["subject"])):
         subject = vocab.subjects[int(plan["subject"][i])]
         topic = vocab.topics[int(plan["topic"][i])]
         obj = vocab.objects[int(plan["object"][i])]
