@@ -18,6 +18,7 @@ from graphmem.lifecycle.lock import RunLock
 from graphmem.lifecycle.rules import loose_key, slot_of, stance
 from graphmem.lifecycle.scheduler import ConsolidationScheduler, next_delay
 from graphmem.lifecycle.work import Work
+from graphmem.retriever.format import format_context
 
 from lifecycle_graph import LIFE as LIFE_ROWS, START, long_life, snapshot, write_life
 
@@ -74,6 +75,8 @@ def test_updates_in_chinese_and_english_supersede_the_old_facts_and_search_retur
         assert results[ranks[old]].superseded_by == results[ranks[new]].memory_id
         hidden = graph.search_memories(group_id, query, max_results=5, superseded="hide").results
         assert old not in {r.text for r in hidden}
+        # what an agent's prompt gets says the old fact is no longer true, and what replaced it
+        assert f"- {old} [no longer true 已过时; now: {new}]" in format_context(results)
 
     memories = _by_text(graph, group_id)
     chain = graph.supersede_chain(group_id, memories["我 住在 北京"]["id"])

@@ -50,6 +50,9 @@ def _line(result: SearchResult, texts: dict[str, str]) -> str:
         head = ", ".join(x for x in (when, who) if x)
         return f"- [{head}] {result.text}" if head else f"- {result.text}"
     line = f"- {result.text}"
+    if not result.current:            # superseded by a newer memory: say so, and what replaced it
+        newer = texts.get(result.superseded_by or "")
+        return line + (f" [no longer true 已过时; now: {newer}]" if newer else " [no longer true 已过时]")
     if result.path:
         step = result.path[-1]
         other = texts.get(step.from_id)
