@@ -179,17 +179,16 @@ CALL (keep, gone) {
 DETACH DELETE gone
 RETURN rec.id AS merge_id, moved_out + moved_in AS moved;
 
-// name: lifecycle_merge_record
-// One concept merge, and the node its edges are on now (its survivor, or where that survivor
-// was merged since).
-MATCH (rec:ConceptMerge {group_id: $group_id, id: $merge_id})
-RETURN rec {.*} AS merge;
-
 // name: lifecycle_merge_of
 // The merge records of a group that folded a node named $name (or with id $name), newest first.
 MATCH (rec:ConceptMerge {group_id: $group_id})
 WHERE rec.undone_at IS NULL AND (rec.merged_id = $name OR rec.merged_key = $key OR rec.id = $name)
 RETURN rec {.*} AS merge ORDER BY rec.merged_at DESC;
+
+// name: lifecycle_merged_into
+// Where a node went when a later merge folded it (what an unmerge follows to the edges' holder).
+MATCH (rec:ConceptMerge {group_id: $group_id, merged_id: $id}) WHERE rec.undone_at IS NULL
+RETURN rec.survivor_id AS survivor_id ORDER BY rec.merged_at DESC LIMIT 1;
 
 // name: lifecycle_unmerge_concept
 // Undo a merge: recreate the gone node (label $label, the properties it had), move back every edge

@@ -169,12 +169,12 @@ def unmerge(work: Work, group_id: str, which: str) -> dict[str, Any]:
     rec = find_merge(work, group_id, which)
     holder = rec["survivor_id"]
     seen = set()
-    while True:                  # the survivor may itself have been merged since: follow it
-        later = work.read("lifecycle_merge_of", group_id=group_id, name=holder, key="\0")
-        if not later or holder in seen:
-            break
+    while holder not in seen:    # the survivor may itself have been merged since: follow it
         seen.add(holder)
-        holder = later[0]["merge"]["survivor_id"]
+        later = work.read("lifecycle_merged_into", group_id=group_id, id=holder)
+        if not later:
+            break
+        holder = later[0]["survivor_id"]
     props = json.loads(rec["merged_props"])
     rows = work.write("lifecycle_unmerge_concept", group_id=group_id, label=rec["label"], holder_id=holder,
                       merge_id=rec["id"], props=props, now=datetime.now(timezone.utc).isoformat())

@@ -28,7 +28,7 @@ from ..errors import ValidationError
 from .concepts import ConceptMerger
 from .discover import RelationFinder
 from .fade import Fader
-from .lock import _ACTIVE, HOST, RunLock
+from .lock import HOST, RunLock
 from .memories import MemoryReconciler
 from .report import EVENTS, ConsolidationReport, Event
 from .work import Work
@@ -105,7 +105,7 @@ class Consolidator:
                                processed=report.processed, seconds=report.seconds)
                     lock.release()
                 except Exception as exc:  # noqa: BLE001 - the run's own error matters more
-                    _ACTIVE.discard(run_id)     # the lock stays behind: the next run takes it over
+                    lock.abandon()              # the lock stays behind: the next run takes it over
                     log.warning("could not record the end of consolidation run %s: %s", run_id, exc)
         finally:
             work.close()

@@ -22,6 +22,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any, Callable
 
 from ..config import ConsolidationSettings, DecayRates
+from ..retriever.rank import days_between, parse_time
 from ..textsim import cjk_share
 from ..types import MemoryInput, MemoryStatus, MemoryType
 from .report import Summary
@@ -35,16 +36,6 @@ MAX_WHAT = 300             # characters of that list at most
 
 def strength(importance: float, memory_type: str, days: float, access_count: int, rates: DecayRates) -> float:
     return importance * math.exp(-rates.rate(memory_type) * max(0.0, days)) * (1 + math.log1p(max(0, access_count)))
-
-
-def _when(iso: str | None) -> datetime | None:
-    if not iso:
-        return None
-    try:
-        t = datetime.fromisoformat(iso)
-    except ValueError:
-        return None
-    return t if t.tzinfo else t.replace(tzinfo=timezone.utc)
 
 
 class Fader:
@@ -66,9 +57,10 @@ class Fader:
             after = rows[-1]["id"]
             values, fading = [], []
             for r in rows:
-                since = max(t for t in (_when(r["created_at"]), _when(r["last_accessed_at"]),
-                                        datetime.min.replace(tzinfo=timezone.utc)) if t is not None)
-                days = (as_of - since).total_seconds() / 86400.0
+                # since it was written or last read, whichever is later
+                since = max(filter(None, (parse_time(r["created_at"]), parse_time(r["last_accessed_at"]))),
+                            default=None)
+                days = days_between(since, as_of) or 0.0
                 importance = 0.5 if r["importance"] is None else float(r["importance"])
                 value = round(strength(importance, r["memory_type"], days, int(r["access_count"] or 0), self.rates), 6)
                 values.append({"id": r["id"], "strength": value})
@@ -89,7 +81,7 @@ class Fader:
                               max_importance=min(s.summarize_max_importance, s.protect_importance))
         groups: dict[tuple, list[dict]] = {}
         for r in rows:
-            at = _when(r["at"]) or _when(r["created_at"])
+            at = parse_time(r["at"]) or parse_time(r["created_at"])
             month = at.strftime("%Y-%m") if at else "?"
             groups.setdefault((r["subject_id"], r["topic_id"], month), []).append(r)
         chosen = [(month, members) for (_, _, month), members in sorted(groups.items())

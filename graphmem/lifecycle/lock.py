@@ -70,6 +70,11 @@ class RunLock:
                 f"run {self.run_id} lost group {self.group_id!r}'s consolidation lock to run {row['owner']}: "
                 f"its lock expired (raise consolidation.lock_ttl_s for longer batches)")
 
+    def abandon(self) -> None:
+        """This run ends without releasing the lock (its server is gone): the next run of this
+        process may take the lock over."""
+        _ACTIVE.discard(self.run_id)
+
     def release(self) -> None:
         _ACTIVE.discard(self.run_id)
         self.work.write("lifecycle_lock_release", group_id=self.group_id, run_id=self.run_id)

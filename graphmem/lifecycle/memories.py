@@ -18,10 +18,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
+from ..retriever.rank import parse_time
 from ..store.driver import tx_run
 from .report import Conflict, MemoryMerge
 from .rules import is_correction, is_stance_topic, loose_key, slot_of, slot_topic_keys, stance, strip_correction
 from .work import Work
+
+_NEVER = datetime.min.replace(tzinfo=timezone.utc)     # a memory without a time sorts first
 
 
 @dataclass
@@ -51,7 +54,7 @@ class _Memory:
 
     def order(self) -> tuple:
         """When it was said, then written: what "newer" means."""
-        return (_when(self.said_at), _when(self.created_at), self.id)
+        return (parse_time(self.said_at) or _NEVER, parse_time(self.created_at) or _NEVER, self.id)
 
     def parts(self) -> tuple:
         # an event without a time of its own happened when it was told: the same event told on
@@ -62,14 +65,6 @@ class _Memory:
 
     def object_key(self) -> str | None:
         return loose_key(self.object) if self.object else None
-
-
-def _when(iso: str) -> datetime:
-    try:
-        t = datetime.fromisoformat(iso)
-    except (TypeError, ValueError):
-        return datetime.min.replace(tzinfo=timezone.utc)
-    return t if t.tzinfo else t.replace(tzinfo=timezone.utc)
 
 
 def duplicate_reason(a: _Memory, b: _Memory) -> str | None:
