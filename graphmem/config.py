@@ -197,6 +197,10 @@ class SearchLimits(_Section):
     # larger ones through the vector indexes (a scan's cost grows with the group, the index's
     # barely does); never more than exact_scan_limit
     vector_scan_limit: int = Field(200, ge=0)
+    # a process keeps the vectors of each group up to this many memories it searches more than once
+    # (retriever/vectors.py): nearest memories by one matrix product, exact for the group alone
+    vector_cache_limit: int = Field(20000, ge=0)
+    vector_cache_mb: float = Field(256, ge=0)      # memory for those copies in all (0: none kept)
     default_mode: Literal["auto", "fast", "deep"] = "auto"
     deep_threshold: float = Field(0.7, ge=0, le=1)  # in auto mode, a best match below this walks the graph
     max_expand_depth: int = Field(2, ge=0, le=5)

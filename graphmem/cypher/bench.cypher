@@ -10,6 +10,15 @@ WITH m, vector.similarity.cosine(m.embedding, $embedding) AS score
 ORDER BY score DESC, coalesce(m.occurred_at, m.created_at) DESC, m.text LIMIT $k
 RETURN m.id AS id, m.text AS text, score;
 
+// name: search_exact_baseline_turns
+// The same for a conversation: cosine against every turn of the group (how a system that keeps
+// only the raw turns searches them), no vector index.
+MATCH (e:Episode {group_id: $group_id})
+WHERE e.session_id IS NOT NULL
+WITH e, vector.similarity.cosine(e.embedding, $embedding) AS score
+ORDER BY score DESC, e.timestamp DESC LIMIT $k
+RETURN e.id AS id, e.content AS text, score;
+
 
 // --- statistics (`graphmem stats`) -----------------------------------------------------
 

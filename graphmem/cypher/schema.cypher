@@ -69,6 +69,10 @@ CREATE INDEX extraction_job_state IF NOT EXISTS FOR (n:ExtractionJob) ON (n.grou
 // A name consolidation merged away, written again, resolves to the node it went into.
 CREATE INDEX concept_merge_key IF NOT EXISTS FOR (n:ConceptMerge) ON (n.group_id, n.merged_key);
 
+// name: schema_memory_created
+// The newest memory of a group (search_probe): whether a process's copy of its vectors is current.
+CREATE INDEX memory_created IF NOT EXISTS FOR (n:Memory) ON (n.group_id, n.created_at);
+
 // name: schema_memory_vector
 CREATE VECTOR INDEX memory_embedding IF NOT EXISTS FOR (n:Memory) ON n.embedding
 OPTIONS {indexConfig: {`vector.dimensions`: $dimension, `vector.similarity_function`: 'cosine'}};

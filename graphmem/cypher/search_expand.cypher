@@ -15,6 +15,9 @@
 // reached. Only the best $keep neighbours by $alpha·cosine + $beta·importance (the two largest
 // parts of the score that vary within a level; the search's ranking profile's, rank.prerank_params)
 // come back: ranked here because the cut happens here; rank.Scorer scores what comes back.
+// $embedding null: the caller holds the group's vectors (retriever/vectors.py) and computes the
+// cosines itself: the query reads no embedding (the costliest property to read), ranks by
+// importance alone and returns up to $keep, which the caller then sets large enough for all.
 UNWIND $frontier AS fid
 MATCH (m:Memory {id: fid})
 WHERE m.group_id = $group_id
@@ -74,11 +77,13 @@ WHERE n.group_id = $group_id
   AND ($subject IS NULL OR EXISTS { (n)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
 WITH n, collect({from_id: m.id, edge: edge, relation: relation, direction: direction, via: via,
                  via_label: via_label}) AS steps
-WITH n, steps, vector.similarity.cosine(n.embedding, $embedding) AS score
+WITH n, steps, CASE WHEN $embedding IS NOT NULL THEN vector.similarity.cosine(n.embedding, $embedding) END AS score
 ORDER BY $alpha * (2 * coalesce(score, 0.5) - 1) + $beta * coalesce(n.importance, 0.5) DESC
 LIMIT $keep
-RETURN n {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
-          .access_count, .last_accessed_at, .superseded_by} AS memory, score, steps[0..4] AS steps;
+// one row holding the list: the driver decodes one message instead of one per neighbour
+RETURN collect({memory: n {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
+                           .access_count, .last_accessed_at, .superseded_by},
+                score: score, steps: steps[0..4]}) AS neighbours;
 
 // name: search_evidence
 // The episodes (conversation turns) each memory was extracted from, oldest first.

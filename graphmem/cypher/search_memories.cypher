@@ -10,8 +10,11 @@
 //   $said_end           an episode (a turn) is in the range when said in [$start, $said_end):
 //                       $end itself, or a week later for a range read from the query
 //   $subject            null, or the normalised name of the memory's subject ("@user" for 我/I)
+// The word queries take $embedding null when the caller holds the group's vectors and computes
+// the cosines itself (retriever/vectors.py): they are then sent before the query is embedded.
 // Neo4j reports cosine similarity as (1 + cos) / 2; graphmem converts it to plain cosine.
-// Equal scores are common (a word matched once in texts of the same length; the same text said
+// The seed lists come back as one row holding the list (the driver decodes one message, not one
+// per hit). Equal scores are common (a word matched once in texts of the same length; the same text said
 // twice), and a LIMIT must not cut among them by where the nodes happen to lie in the store:
 // ties go to the newer, then the order of the conversation (or the text), so the same search
 // over the same memories ranks the same way every time.
@@ -19,9 +22,63 @@
 // name: search_probe
 // How many memories and episodes a group has, counted up to $cap: cheap for any group size.
 // (status and session_id are always set: the predicates let Neo4j use the composite group indexes.)
+// For a group of up to $cache_limit memories also the newest created_at: with the count, it
+// tells whether the process's copy of the group's vectors is current (retriever/vectors.py).
 CALL () { MATCH (m:Memory {group_id: $group_id}) WHERE m.status IS NOT NULL WITH m LIMIT $cap RETURN count(m) AS memories }
+CALL (memories) {
+  // (an UNWIND of nothing, not a WHERE: Neo4j would still walk a larger group's index entries)
+  UNWIND CASE WHEN memories <= $cache_limit THEN [true] ELSE [] END AS wanted
+  MATCH (m:Memory {group_id: $group_id}) WHERE m.created_at IS NOT NULL
+  WITH m ORDER BY m.created_at DESC LIMIT 1
+  RETURN collect(m.created_at)[0] AS latest
+}
 CALL () { MATCH (e:Episode {group_id: $group_id}) WHERE e.session_id IS NOT NULL WITH e LIMIT $cap RETURN count(e) AS episodes }
-RETURN memories, episodes;
+RETURN memories, latest, episodes;
+
+// name: search_vector_ids
+// Every memory of a group (the ones search_probe counts) with when it was written and whether
+// it has a vector: what the copy of the group's vectors must hold.
+MATCH (m:Memory {group_id: $group_id})
+WHERE m.status IS NOT NULL
+RETURN m.id AS id, m.created_at AS created_at, m.embedding IS NOT NULL AS embedded;
+
+// name: search_vectors_since
+// The memories of a group written at or after $since, with their vectors (what a large group's
+// copy lacks; the memory_created index finds them without walking the group).
+MATCH (m:Memory {group_id: $group_id})
+WHERE m.created_at >= $since AND m.status IS NOT NULL AND m.embedding IS NOT NULL
+RETURN m.id AS id, m.created_at AS created_at, m.embedding AS embedding
+LIMIT $limit;
+
+// name: search_vectors_of
+// The vectors of some of a group's memories (filling the copy of its vectors).
+UNWIND $ids AS id
+MATCH (m:Memory {id: id})
+WHERE m.group_id = $group_id AND m.embedding IS NOT NULL
+RETURN m.id AS id, m.embedding AS embedding;
+
+// name: search_cosines
+// The cosines of memories a copy of the group's vectors did not hold (written since it was read).
+UNWIND $ids AS id
+MATCH (m:Memory {id: id})
+WHERE m.group_id = $group_id
+RETURN collect({id: m.id, score: vector.similarity.cosine(m.embedding, $embedding)}) AS rows;
+
+// name: search_memories_by_ids
+// The memories the copy of the group's vectors found nearest ($ids, with their cosine in the
+// form Neo4j reports it, $scores), those that pass the filters, best first (ties as in the scan).
+UNWIND range(0, size($ids) - 1) AS i
+MATCH (m:Memory {id: $ids[i]})
+WHERE m.group_id = $group_id
+  AND ($include_archived OR m.status <> 'archived')
+  AND ($types IS NULL OR m.memory_type IN $types)
+  AND ($start IS NULL OR datetime(coalesce(m.occurred_at, m.created_at)) >= datetime($start))
+  AND ($end IS NULL OR datetime(coalesce(m.occurred_at, m.created_at)) < datetime($end))
+  AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
+WITH m, $scores[i] AS score
+ORDER BY score DESC, coalesce(m.occurred_at, m.created_at) DESC, m.text LIMIT $k
+RETURN collect({memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
+                           .access_count, .last_accessed_at, .superseded_by}, score: score}) AS hits;
 
 // name: search_group_size
 // The size of a large group, and of the whole memory vector index (count store, O(1)).
@@ -77,9 +134,10 @@ WHERE m.group_id = $group_id
   AND ($end IS NULL OR datetime(coalesce(m.occurred_at, m.created_at)) < datetime($end))
   AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
 WITH m, bm25 ORDER BY bm25 DESC, coalesce(m.occurred_at, m.created_at) DESC, m.text LIMIT $k
-RETURN m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
-          .access_count, .last_accessed_at, .superseded_by} AS memory, bm25,
-       vector.similarity.cosine(m.embedding, $embedding) AS score;
+RETURN collect({memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
+                           .access_count, .last_accessed_at, .superseded_by}, bm25: bm25,
+                score: CASE WHEN $embedding IS NOT NULL THEN vector.similarity.cosine(m.embedding, $embedding) END})
+       AS hits;
 
 // name: search_fulltext_terms
 // BM25 over memory texts with the group's own term statistics (a group up to
@@ -107,9 +165,10 @@ WHERE ($include_archived OR m.status <> 'archived')
   AND ($end IS NULL OR datetime(coalesce(m.occurred_at, m.created_at)) < datetime($end))
   AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
 WITH m, bm25 ORDER BY bm25 DESC, coalesce(m.occurred_at, m.created_at) DESC, m.text LIMIT $k
-RETURN m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
-          .access_count, .last_accessed_at, .superseded_by} AS memory, bm25,
-       vector.similarity.cosine(m.embedding, $embedding) AS score;
+RETURN collect({memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
+                           .access_count, .last_accessed_at, .superseded_by}, bm25: bm25,
+                score: CASE WHEN $embedding IS NOT NULL THEN vector.similarity.cosine(m.embedding, $embedding) END})
+       AS hits;
 
 // name: search_current_of
 // For superseded memories, the current (newest, not archived) memory of their supersede chain.

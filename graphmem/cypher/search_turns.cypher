@@ -119,7 +119,8 @@ RETURN size(rows) AS returned, hits;
 UNWIND $ids AS eid
 MATCH (s:Sentence)-[:PART_OF]->(e:Episode {id: eid})
 WHERE s.group_id = $group_id AND e.group_id = $group_id
-RETURN eid AS id, max(vector.similarity.cosine(s.embedding, $embedding)) AS score;
+WITH eid, max(vector.similarity.cosine(s.embedding, $embedding)) AS score
+RETURN collect({id: eid, score: score}) AS rows;
 
 // name: search_episode_fulltext
 // BM25 over episode contents, narrowed to the group in Lucene and here. $index is
@@ -212,14 +213,15 @@ RETURN collect(DISTINCT e.speaker) AS speakers;
 UNWIND $ids AS mid
 MATCH (m:Memory {id: mid})-[:EXTRACTED_FROM]->(e:Episode)
 WHERE m.group_id = $group_id AND e.group_id = $group_id AND e.embedding IS NOT NULL
-RETURN mid AS of, e {.id, .group_id, .content, .timestamp, .session_id, .speaker, .role, .importance} AS episode,
-       vector.similarity.cosine(e.embedding, $embedding) AS score;
+RETURN collect({of: mid, episode: e {.id, .group_id, .content, .timestamp, .session_id, .speaker, .role, .importance},
+                score: vector.similarity.cosine(e.embedding, $embedding)}) AS rows;
 
 // name: search_episode_neighbours
 // The turns right before and after each matched turn in $ids (its session's NEXT chain), with
 // their cosine and the memories extracted from them that pass the filters (as in
 // search_episode_scan): a turn is read in its context. `new` is true for a neighbour that was
-// not itself matched.
+// not itself matched. (Each of these per-turn reads returns one row holding the list: the driver
+// decodes one message instead of one per turn.)
 UNWIND $ids AS eid
 MATCH (e:Episode {id: eid})-[r:NEXT]-(n:Episode)
 WHERE e.group_id = $group_id AND n.group_id = $group_id AND n.embedding IS NOT NULL
@@ -237,6 +239,7 @@ CALL (n) {
                         .access_count, .last_accessed_at, .superseded_by},
              score: vector.similarity.cosine(m.embedding, $embedding)}] AS memories
 }
-RETURN eid AS of, NOT n.id IN $ids AS new, startNode(r) = n AS before,
-       n {.id, .group_id, .content, .timestamp, .session_id, .speaker, .role, .importance} AS episode,
-       vector.similarity.cosine(n.embedding, $embedding) AS score, extracted, memories;
+RETURN collect({of: eid, new: NOT n.id IN $ids, before: startNode(r) = n,
+                episode: n {.id, .group_id, .content, .timestamp, .session_id, .speaker, .role, .importance},
+                score: vector.similarity.cosine(n.embedding, $embedding), extracted: extracted,
+                memories: memories}) AS rows;

@@ -20,6 +20,8 @@ with some non-CJK letters.
 from __future__ import annotations
 
 import math
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Sequence
 
 import numpy as np
@@ -27,6 +29,8 @@ import numpy as np
 from ..textsim import cjk_share
 
 ENGLISH_SHARE = 0.5     # B²: the English model's share of the cosine of two English texts
+SMALL_BATCH = 2         # up to this many texts, the two models run side by side (a search's query)
+_BESIDE_LOCK = threading.Lock()
 
 
 class DualEmbedder:
@@ -44,6 +48,7 @@ class DualEmbedder:
                                              getattr(english, "revision", None),
                                              f"dual{english_share:g}") if r)
         self._b = math.sqrt(english_share)
+        self._pool: ThreadPoolExecutor | None = None
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         return self.embed_array(texts).tolist()
@@ -70,8 +75,18 @@ class DualEmbedder:
         run = embed_query_array if query else embed_array
         b = np.array([self._b * (1.0 - cjk_share(t)) for t in texts], np.float32)
         a = np.sqrt(1.0 - b * b)
-        out[:, :d1] = run(self.primary, list(texts)) * a[:, None]
         rows = [i for i in range(n) if b[i] > 0]
+        # a lone query (what a search waits for): the English model runs beside the primary one
+        beside = self._beside().submit(run, self.english, [texts[i] for i in rows]) \
+            if rows and n <= SMALL_BATCH else None
+        out[:, :d1] = run(self.primary, list(texts)) * a[:, None]
         if rows:
-            out[rows, d1:] = run(self.english, [texts[i] for i in rows]) * b[rows, None]
+            english = beside.result() if beside is not None else run(self.english, [texts[i] for i in rows])
+            out[rows, d1:] = english * b[rows, None]
         return out
+
+    def _beside(self) -> ThreadPoolExecutor:
+        with _BESIDE_LOCK:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="graphmem-embed-english")
+            return self._pool

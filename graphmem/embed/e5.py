@@ -347,7 +347,7 @@ class E5OnnxEmbedder(RunsInThreads, _E5Base):
     def _run(self, batch: list[list[int]]) -> np.ndarray:
         token_ids, mask = padded(batch)
         embeds = dequantize(self._word[token_ids]).reshape(*token_ids.shape, self.dimension)
-        hidden = self._session.run(None, {"inputs_embeds": embeds, "attention_mask": mask})[0]
+        hidden = self._session_for(len(batch)).run(None, {"inputs_embeds": embeds, "attention_mask": mask})[0]
         from .sentence import _mean_pool_normalize
         return _mean_pool_normalize(hidden, mask)
 

@@ -3,6 +3,7 @@ compute), at most ``MAX_BATCH_TOKENS`` tokens a run, and a large batch's runs sp
 threads (each runs the model on one core; onnxruntime releases the GIL)."""
 from __future__ import annotations
 
+import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Callable
@@ -21,6 +22,19 @@ class RunsInThreads:
     dimension: int
     _pool: ThreadPoolExecutor | None = None
     _pool_lock = threading.Lock()
+    _small_session: object | None = None
+    onnx_path: object
+
+    def _session_for(self, texts: int) -> object:
+        """The session a run of ``texts`` texts uses: a small run (a query) gets the multi-threaded
+        one, made on first use; every other run the single-threaded ``_session``."""
+        if texts > SMALL_RUN_TEXTS or SMALL_RUN_THREADS < 2:
+            return self._session
+        if self._small_session is None:
+            with self._pool_lock:
+                if self._small_session is None:
+                    self._small_session = onnx_session(str(self.onnx_path), SMALL_RUN_THREADS)
+        return self._small_session
 
     def _in_runs(self, ids: list[list[int]], encode: Callable[[list[list[int]]], np.ndarray]) -> np.ndarray:
         """The vectors of the token id lists ``ids`` (one row each), ``encode`` run per run."""
@@ -50,13 +64,21 @@ class RunsInThreads:
         return self._pool
 
 
-def onnx_session(path: str) -> "object":
-    """An onnxruntime session that runs on one thread per call (calls run side by side instead)."""
+SMALL_RUN_TEXTS = 2         # a run of at most this many texts (a search's query) may use SMALL_RUN_THREADS
+SMALL_RUN_THREADS = min(2, os.cpu_count() or 1)
+
+
+def onnx_session(path: str, threads: int = 1) -> "object":
+    """An onnxruntime session that runs on ``threads`` threads per call: one for batches (their
+    runs go side by side instead), more for a lone query, whose latency a search waits for.
+    Idle pool threads sleep instead of spinning: under load the cores are the other calls'."""
     import onnxruntime as ort
     options = ort.SessionOptions()
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-    options.intra_op_num_threads = 1
+    options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
+    if threads > 1:
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
     options.log_severity_level = 3
     return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])

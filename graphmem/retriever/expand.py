@@ -35,10 +35,12 @@ from ..store.vector import to_cosine
 from ..types import EdgeType, RelationType
 from .evidence import Filters
 from .rank import prerank_params
+from .vectors import GroupVectors, fill_cosines
 
 EDGE_FANOUT = 50     # memory-to-memory edges followed per memory and level
 SAMPLE_MIN = 50      # memories looked at per concept: the first max(50, 2 × hub_fanout) Neo4j walks to
 _EDGE_PRIORITY = {"CAUSALITY": 0, "REFERENCE": 1}
+LEVEL_MAX = 100000   # the cut of a level when the caller makes it (every neighbour comes back)
 
 
 @dataclass(frozen=True)
@@ -69,22 +71,36 @@ class Expander:
         self.limits = limits
 
     def level(self, group_id: str, embedding: list[float], frontier: list[str], seen: set[str],
-              scope: RelationScope, filters: Filters, keep: int, profile: RankingProfile) -> list[Neighbour]:
+              scope: RelationScope, filters: Filters, keep: int, profile: RankingProfile,
+              vectors: GroupVectors | None = None) -> list[Neighbour]:
         """The best ``keep`` memories one hop from ``frontier`` that are not in ``seen``, cut by
-        ``profile``'s α·cosine + β·importance."""
+        ``profile``'s α·cosine + β·importance. With ``vectors`` (the process's copy of the group's
+        vectors) the cosines are computed here (those it lacks asked of the database) and the cut
+        made here."""
         if not frontier:
             return []
         s = self.limits
+        weights = prerank_params(profile)
         rows = self.store.read(
-            "search_expand", group_id=group_id, embedding=embedding, frontier=frontier, seen=sorted(seen),
+            "search_expand", group_id=group_id, embedding=None if vectors is not None else embedding,
+            frontier=frontier, seen=sorted(seen),
             causal=scope.causal, ref_relations=scope.ref_relations, concepts=scope.concepts,
             edge_fanout=EDGE_FANOUT, fanout=s.hub_fanout, sample=max(SAMPLE_MIN, 2 * s.hub_fanout),
-            hub_cap=s.hub_degree_cap, keep=keep,
-            **prerank_params(profile), **filters.params())
+            hub_cap=s.hub_degree_cap, keep=keep if vectors is None else LEVEL_MAX,
+            **weights, **filters.params())[0]["neighbours"]
+        rows = [r for r in rows if r["memory"]["group_id"] == group_id]  # defence in depth: the query checks it too
+        if vectors is not None:
+            fill_cosines(self.store, group_id, vectors, embedding, rows, lambda r: r["memory"]["id"])
+            rows.sort(key=lambda r: -(weights["alpha"] * to_cosine(r["score"] or 0.5)
+                                      + weights["beta"] * _importance(r["memory"])))
+            rows = rows[:keep]
         out = []
         for row in rows:
-            if row["memory"]["group_id"] != group_id:       # defence in depth: the query checks it too
-                continue
             steps = sorted(row["steps"], key=lambda s: _EDGE_PRIORITY.get(s["edge"], 2))
             out.append(Neighbour(node=row["memory"], cosine=to_cosine(row["score"] or 0.5), steps=steps))
         return out
+
+
+def _importance(memory: dict) -> float:
+    value = memory.get("importance")
+    return 0.5 if value is None else float(value)

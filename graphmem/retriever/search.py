@@ -41,6 +41,7 @@ from .plan import PlanHints, QueryPlanner, RulePlanner
 from .evidence import Filters, SeedReport, widen
 from .rank import Scorer, Similarity, choose_seeds, dialogue_query, rank_candidates, time_range_verdict
 from .seeds import SeedFinder
+from .vectors import GroupVectors, VectorCache
 
 EVIDENCE_PER_MEMORY = 3
 
@@ -69,6 +70,14 @@ class _Clock:
         now = time.perf_counter()
         self.laps[name] = round((now - self.last) * 1000, 2)
         self.last = now
+
+    def timed(self, name: str, fn, *args):
+        """``fn(*args)``, its own duration recorded as ``name`` (work that overlaps the laps)."""
+        start = time.perf_counter()
+        try:
+            return fn(*args)
+        finally:
+            self.laps[name] = round((time.perf_counter() - start) * 1000, 2)
 
     def total(self) -> dict[str, float]:
         return {**self.laps, "total": round((time.perf_counter() - self.start) * 1000, 2)}
@@ -115,11 +124,17 @@ class Retriever:
         self.seeds = SeedFinder(store, settings)
         self.expander = Expander(store, settings.limits)
         self.recorder = recorder or AccessRecorder(store)
+        self.vectors = VectorCache(store, settings.limits.vector_cache_limit, settings.limits.vector_cache_mb,
+                                   int(getattr(embedder, "dimension", 0) or 0))
         # the all-time seed search of a query with a time expression runs beside the in-range one
         self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="graphmem-seeds")
+        # query embeddings (their own pool: a seed search waits for one, and must not wait behind itself)
+        self._embedding = ThreadPoolExecutor(max_workers=2, thread_name_prefix="graphmem-query-embed")
 
     def close(self) -> None:
         self._pool.shutdown(wait=True)
+        self._embedding.shutdown(wait=True)
+        self.vectors.close()
         self.recorder.close()
 
     # --- the search ---------------------------------------------------------------------
@@ -136,20 +151,31 @@ class Retriever:
         clock.lap("plan")
 
         # the probe does not need the embedding: it runs while the query is embedded
-        probing = self.store.submit("search_probe", group_id=group_id, cap=limits.exact_scan_limit + 1)
+        # counted far enough to tell whether the process may hold the group's vectors (not for a
+        # group seen above that a moment ago: counting costs more the further it goes)
+        holdable = self.vectors.enabled and not self.vectors.too_large(group_id)
+        cap = max(limits.exact_scan_limit, limits.vector_cache_limit if holdable else 0)
+        probing = self.store.submit("search_probe", group_id=group_id, cap=cap + 1,
+                                    cache_limit=limits.vector_cache_limit if holdable else -1)
+        # the query is embedded on its own thread: the seeds' word queries, which do not need it,
+        # go out as soon as the probe is back
         if hints.latest and profile.conversation.latest_turn_weight > 0:
             latest = _without(hints.latest, hints.scope_words, [])
-            whole, last = embed_query(self.embedder, [sought, latest])
-            embedding = dialogue_query(whole, last, profile)
+            embedding_job = self._embedding.submit(clock.timed, "embed", self._dialogue_embedding, sought, latest,
+                                                   profile)
             why.append(f"its latest user line weighs {profile.conversation.latest_turn_weight:g} of the query")
         else:
-            embedding = embed_query(self.embedder, [sought])[0]
-        clock.lap("embed")
+            embedding_job = self._embedding.submit(clock.timed, "embed", lambda: embed_query(self.embedder, [sought])[0])
 
         probe = probing.result()[0]
+        vectors = self.vectors.get(group_id, probe["memories"], probe["latest"]) if holdable else None
+        # a group above the limit: a copy for the cosines of the memories the queries name
+        lookup = self.vectors.lookup(group_id) if vectors is None and self.vectors.too_large(group_id) else None
+        # the seed steps read counts capped where their strategies change
+        memories, episodes = (min(probe[n], limits.exact_scan_limit + 1) for n in ("memories", "episodes"))
         k = max(limits.seed_k, inp.max_results)
-        find = lambda filters: self.seeds.find(group_id, sought, embedding, filters, k,  # noqa: E731
-                                               probe["memories"], probe["episodes"], hard.types is None, profile)
+        find = lambda filters: self.seeds.find(group_id, sought, embedding_job, filters, k,  # noqa: E731
+                                               memories, episodes, hard.types is None, profile, vectors, lookup)
         unknown_share = getattr(self.embedder, "unknown_share", None)
         similarity = Similarity(sought, profile, unread=unknown_share(sought) if unknown_share else None)
         scorer = Scorer(profile, self.settings.decay, reference_time)
@@ -157,6 +183,7 @@ class Retriever:
         soft = planned_range is not None and planned_range.source == "query"
         wide = self._pool.submit(find, hard) if soft else None
         report, elsewhere = find(seed_filters), set()
+        embedding = embedding_job.result()
         if wide is not None:
             everywhere = wide.result()
             inside, outside = self._best(report, similarity), self._best(everywhere, similarity)
@@ -184,7 +211,7 @@ class Retriever:
         if relation_filters is None and hints.relation_filters is not None and depth:
             relation_filters = hints.relation_filters
         self._walk(group_id, embedding, hits, depth, RelationScope.from_filters(relation_filters), hard,
-                   similarity, scorer, inp.max_results, profile)
+                   similarity, scorer, inp.max_results, profile, vectors if vectors is not None else lookup)
         clock.lap("expand")
 
         ranked = sorted(hits.values(), key=lambda h: (-h.score, h.distance, h.id))
@@ -192,7 +219,7 @@ class Retriever:
         ranked = ranked[:inp.max_results]
         memory_ids = [h.id for h in ranked if h.kind == "memory"]
         evidence: dict[str, list[dict]] = {}
-        if probe["episodes"] and memory_ids:
+        if episodes and memory_ids:
             for row in self.store.read("search_evidence", group_id=group_id, ids=memory_ids,
                                        per_memory=EVIDENCE_PER_MEMORY):
                 evidence[row["id"]] = row["evidence"]
@@ -211,6 +238,10 @@ class Retriever:
                               results=results, timings_ms=clock.total())
 
     # --- steps --------------------------------------------------------------------------
+    def _dialogue_embedding(self, sought: str, latest: str, profile: RankingProfile) -> list[float]:
+        whole, last = embed_query(self.embedder, [sought, latest])
+        return dialogue_query(whole, last, profile)
+
     @staticmethod
     def _filters(inp: SearchInput, hints: PlanHints, reference_time: datetime, why: list[str],
                  profile: RankingProfile) -> tuple[Filters, Filters, PlannedTimeRange | None]:
@@ -236,7 +267,7 @@ class Retriever:
 
     def _walk(self, group_id: str, embedding: list[float], hits: dict[str, _Hit], depth: int,
               scope: RelationScope, filters: Filters, similarity: Similarity, scorer: Scorer,
-              max_results: int, profile: RankingProfile) -> None:
+              max_results: int, profile: RankingProfile, vectors: GroupVectors | None = None) -> None:
         """Breadth-first, one query per level, from the best memories of the level before;
         adds what it reaches to ``hits`` with its distance and path."""
         frontier_k = min(self.settings.limits.seed_k, max(10, max_results))
@@ -247,7 +278,8 @@ class Retriever:
                 return
             by_id = {h.id: h for h in frontier}
             neighbours = self.expander.level(group_id, embedding, [h.id for h in frontier], set(hits), scope,
-                                             filters, keep=max(self.settings.limits.expand_keep, 3 * max_results), profile=profile)
+                                             filters, keep=max(self.settings.limits.expand_keep, 3 * max_results),
+                                             profile=profile, vectors=vectors)
             level_hits = []
             for n in neighbours:
                 # an explicit edge beats a shared concept; then the best-scored parent

@@ -16,6 +16,11 @@ group over ``limits.exact_scan_limit`` uses one Lucene query and its index-wide 
 Each list says how its scores read as evidence (``rank.WordHits``); ``rank.py`` weighs them.
 Equal scores are cut the same way every time (the newer first).
 
+Held vectors. A process that searched the group before and holds a current copy of its
+vectors (``vectors.py``) takes the nearest memories from it (exact for the group), reads them
+with the filters applied, and computes the word hits' cosines from it too, so the word queries
+go out before the query is embedded.
+
 Small groups in a large database. Neo4j 5's vector index returns the global top-k before
 any filter, so a group with 30 memories among 100,000 can get nothing back. A cheap probe
 counts the group's memories up to ``limits.exact_scan_limit``: a group up to
@@ -30,6 +35,8 @@ from __future__ import annotations
 import math
 import threading
 import time
+from concurrent.futures import Future
+
 
 from ..config import RankingProfile, RetrievalSettings
 from ..store.driver import Store
@@ -38,8 +45,10 @@ from ..textsim import content_words
 from .evidence import Candidate, Filters, SeedReport, fuse, memory_candidate
 from .rank import WordHits
 from .turns import TurnFinder, episode_fulltext_index
+from .vectors import GroupVectors, fill_cosines, unit
 
 MAX_FETCH = 4000            # the largest page asked of the vector index before scanning instead
+HELD_FETCH, HELD_MARGIN = 2, 20  # nearest memories read from a held copy: 2k + 20, for those the filters drop
 SIZE_TTL_S = 60.0           # how long the size of a large group is trusted
 BIG_SHARE = 0.25            # a group holding this share of all memories is not narrowed in Lucene
 
@@ -61,12 +70,21 @@ class SeedFinder:
         self._lock = threading.Lock()
 
     # --- public -------------------------------------------------------------------------
-    def find(self, group_id: str, query: str, embedding: list[float], filters: Filters, k: int,
-             memories: int, episodes: int, with_episode_results: bool, profile: RankingProfile) -> SeedReport:
-        """``memories``/``episodes``: the probe's counts (capped at exact_scan_limit + 1)."""
+    def find(self, group_id: str, query: str, embedding: list[float] | Future, filters: Filters, k: int,
+             memories: int, episodes: int, with_episode_results: bool, profile: RankingProfile,
+             vectors: GroupVectors | None = None, lookup: GroupVectors | None = None) -> SeedReport:
+        """``memories``/``episodes``: the probe's counts (capped); ``vectors``: the process's
+        current copy of the group's vectors, if it holds one; ``lookup``: a large group's copy
+        (cosines only). ``embedding`` may still be on its way (a Future): with a copy, the word
+        queries, which then need no embedding, are sent before it is waited for."""
         strategy: list[str] = []
         lists: dict[str, list[Candidate]] = {}
-        p = {"group_id": group_id, "embedding": embedding, **filters.params()}
+        p = {"group_id": group_id, **filters.params()}
+        copy = vectors if vectors is not None else lookup
+        held = copy is not None
+        if not held:
+            p["embedding"] = embedding.result() if isinstance(embedding, Future) else embedding
+        words_p = {**p, "embedding": None} if held else p
         words = content_words(query)
         fields = episode_fulltext_index(words)
         # which query words name a speaker of the group: asked while the vector index answers
@@ -77,7 +95,7 @@ class SeedFinder:
             if memories <= self.limits.exact_scan_limit:
                 probes = term_probes(words, group_id)
                 if probes:
-                    fulltext = self.store.submit("search_fulltext_terms", probes=probes, n=memories, k=k, **p)
+                    fulltext = self.store.submit("search_fulltext_terms", probes=probes, n=memories, k=k, **words_p)
             else:
                 lucene, fetch = group_query(words, group_id), k * 3
                 # A group that is most of the index gains nothing from narrowing in Lucene (a phrase
@@ -88,10 +106,14 @@ class SeedFinder:
                 if share >= BIG_SHARE and terms:
                     lucene, fetch = f"text:({' '.join(terms)})", math.ceil(k * 3 / share)
                 if lucene:
-                    fulltext = self.store.submit("search_fulltext", lucene=lucene, fetch=fetch, k=k, **p)
-            lists["vector"] = self._vector(p, k, memories, strategy)
+                    fulltext = self.store.submit("search_fulltext", lucene=lucene, fetch=fetch, k=k, **words_p)
+        p["embedding"] = embedding.result() if isinstance(embedding, Future) else embedding
+        if memories:
+            lists["vector"] = self._vector(p, k, memories, strategy, vectors)
             if fulltext is not None:
-                rows = fulltext.result()
+                rows = fulltext.result()[0]["hits"]
+                if held:
+                    fill_cosines(self.store, group_id, copy, p["embedding"], rows, lambda r: r["memory"]["id"])
                 hits = word_hits(rows, len(probes), memories, self.limits.exact_scan_limit)
                 lists["fulltext"] = [memory_candidate(r, r["bm25"], hits) for r in rows]
         turns, speakers = {}, []
@@ -106,7 +128,13 @@ class SeedFinder:
         return SeedReport(candidates, strategy, turns, speakers)
 
     # --- memories -----------------------------------------------------------------------
-    def _vector(self, p: dict, k: int, probed: int, strategy: list[str]) -> list[Candidate]:
+    def _vector(self, p: dict, k: int, probed: int, strategy: list[str],
+                vectors: GroupVectors | None = None) -> list[Candidate]:
+        if vectors is not None:
+            found = self._held(p, k, vectors)
+            if found is not None:
+                strategy.append(f"vector: the group's {len(vectors.ids)} vectors held in memory")
+                return found
         if probed <= self.limits.scan_limit():
             strategy.append(f"vector: exact scan of the group ({probed} memories)")
             return [memory_candidate(r) for r in self.store.read("search_vector_scan", k=k, **p)]
@@ -121,6 +149,20 @@ class SeedFinder:
         strategy.append(f"vector: exact scan of the group ({size} memories): the index could not reach it")
         return [memory_candidate(r) for r in self.store.read("search_vector_scan", k=k, **p)]
 
+    def _held(self, p: dict, k: int, vectors: GroupVectors) -> list[Candidate] | None:
+        """The top-k from the copy of the group's vectors: its nearest memories read with the
+        filters applied; None when too few of them pass (a narrow filter) to be sure of the top-k."""
+        query = unit(p["embedding"])
+        n = min(len(vectors.ids), HELD_FETCH * k + HELD_MARGIN)
+        ids, cosines = vectors.nearest(query, n)
+        if not ids:
+            return []
+        rows = self.store.read("search_memories_by_ids", ids=ids, scores=[(1.0 + c) / 2.0 for c in cosines],
+                               k=k, **p)[0]["hits"]
+        if len(rows) < k and n < len(vectors.ids):
+            return None
+        return [memory_candidate(r) for r in rows]
+
     def _size(self, group_id: str) -> tuple[int, int]:
         now = time.monotonic()
         with self._lock:
@@ -131,3 +173,4 @@ class SeedFinder:
         with self._lock:
             self._sizes[group_id] = (now, row["group_size"], row["total"])
         return row["group_size"], row["total"]
+

@@ -99,7 +99,10 @@ class TurnFinder:
             strategy.append(f"episodes: exact scan ({probed})")
             hits = self.store.read("search_episode_scan", k=k, **p)
         else:
-            hits = self._index("search_episode_index", p, k) + self._index("search_sentence_index", p, k)
+            # the turns' and the sentences' indexes are asked at once
+            first = {name: self.store.submit(name, fetch=max(k * 5, 50), k=k, **p)
+                     for name in ("search_episode_index", "search_sentence_index")}
+            hits = [h for name, page in first.items() for h in self._index(name, p, k, page.result()[0])]
             best: dict[str, dict] = {}
             for hit in hits:                 # a turn found by itself and by a sentence: its better score
                 seen = best.get(hit["episode"]["id"])
@@ -144,7 +147,7 @@ class TurnFinder:
         """Reads the turns right before and after every turn in ``turns`` (adding them); returns
         the rows of the turns that were not there yet."""
         context: list[dict] = []
-        for r in self.store.read("search_episode_neighbours", ids=list(turns), **p):
+        for r in self.store.read("search_episode_neighbours", ids=list(turns), **p)[0]["rows"]:
             n = self._turn(turns, r)
             if r["of"] not in n.neighbours:
                 n.neighbours.append(r["of"])
@@ -158,17 +161,16 @@ class TurnFinder:
                 context.append(r)
         return context
 
-    def _index(self, name: str, p: dict, k: int) -> list[dict]:
+    def _index(self, name: str, p: dict, k: int, row: dict) -> list[dict]:
         """The group's top-k turns from a global vector index (turns or sentences), over-fetched
-        ×4 while full pages come back with too few in the group."""
-        fetch, hits = max(k * 5, 50), []
-        while fetch <= MAX_FETCH:
-            row = self.store.read(name, fetch=fetch, k=k, **p)[0]
+        ×4 while full pages come back with too few in the group; ``row``: the first page's."""
+        fetch = max(k * 5, 50)
+        while True:
             hits = row["hits"]
-            if len(hits) >= k or row["returned"] < fetch:
-                break
+            if len(hits) >= k or row["returned"] < fetch or fetch * 4 > MAX_FETCH:
+                return hits
             fetch *= 4
-        return hits
+            row = self.store.read(name, fetch=fetch, k=k, **p)[0]
 
     def sentences(self, p: dict, turns: dict[str, Turn], profile: RankingProfile) -> None:
         """The closest sentence's cosine of the turns the vector searches did not already read
@@ -176,7 +178,7 @@ class TurnFinder:
         unread = [tid for tid, t in turns.items() if not t.sentences_read]
         if not unread or profile.conversation.sentence_weight <= 0:
             return
-        for r in self.store.read("search_sentence_scores", ids=unread, **p):
+        for r in self.store.read("search_sentence_scores", ids=unread, **p)[0]["rows"]:
             turns[r["id"]].sentence = to_cosine(r["score"])
 
     def sources(self, p: dict, candidates: list[Candidate], turns: dict[str, Turn]) -> None:
@@ -185,7 +187,7 @@ class TurnFinder:
         by_id = {c.id: c for c in candidates if c.kind == "memory"}
         if not by_id:
             return
-        for r in self.store.read("search_memory_sources", ids=list(by_id), **p):
+        for r in self.store.read("search_memory_sources", ids=list(by_id), **p)[0]["rows"]:
             c, e = by_id[r["of"]], r["episode"]
             self._turn(turns, r)
             if e["id"] not in c.support:

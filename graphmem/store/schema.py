@@ -9,7 +9,8 @@ from .driver import Store
 
 # 2: the English fulltext index over episodes (episode_content_english)
 # 4: the uniqueness of idempotency keys (write_request_key)
-SCHEMA_VERSION = 5
+# 6: the newest memory of a group (memory_created), for the retriever's copy of its vectors
+SCHEMA_VERSION = 6
 
 
 @dataclass

@@ -1,0 +1,282 @@
+"""The process's copy of a group's memory vectors: nearest memories without the vector index.
+
+Reading an embedding in Cypher is the costliest thing a search does (768 floats from the
+property store: ~30 µs each, so an exact scan of 1,000 memories takes ~35 ms, and a walk that
+scores 250 neighbours ~9 ms), and Neo4j 5's vector index answers for the whole database, so a
+group that is a small share of it must over-fetch. A process that searches a group more than
+once keeps the group's vectors in memory (a float32 matrix, one unit row per memory) and
+finds the nearest memories with one matrix product: the exact top-k of the group alone,
+whatever the other tenants hold.
+
+Current or not used. Every search's probe (``search_probe``) returns the group's memory count
+and its newest ``created_at``; the copy is used only when both match what it was built from
+(a memory written, deleted or imported changes one or the other: a memory's vector never
+changes in place, except by ``graphmem reembed``, which changes the model and so the process).
+A stale or missing copy is (re)built in the background, only the memories it lacks read, and
+the search goes on with the vector index meanwhile.
+
+Bounds: groups up to ``retrieval.limits.vector_cache_limit`` memories, ``vector_cache_mb`` in
+all (the least recently searched group is dropped first), built from a group's second search
+on (a one-shot CLI search does not pay for it). ``vector_cache_mb = 0`` turns it off.
+
+Larger groups. Their nearest memories still come from the vector index (a product over
+100,000 rows costs more than the index), but the cosines of the memories a search names by id
+(word hits, the walk's neighbours) come from a float16 copy (``lookup``) that is never checked
+against the probe: it may lack the newest memories, whose cosines are then asked of the
+database (``fill_cosines``), and it takes in what is new every LOOKUP_REFRESH_S.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+from threadpoolctl import ThreadpoolController
+
+from ..store.driver import Store
+
+FETCH_BATCH = 2000          # vectors read per round trip while (re)building a copy
+LARGE_TTL_S = 60.0          # how long a group seen above the limit is taken to still be
+LOOKUP_REFRESH_S = 60.0     # a large group's copy is read again (only what it lacks) this often
+_BLAS: ThreadpoolController | None = None
+
+
+def one_blas_thread():
+    """A context in which numpy's BLAS runs on the calling thread only. A matrix-vector product
+    takes well under a millisecond; left to itself OpenBLAS wakes its other threads for it, and
+    they spin for a long while afterwards, taking a core from the search (and every other one)."""
+    global _BLAS
+    if _BLAS is None:
+        _BLAS = ThreadpoolController()
+    return _BLAS.limit(limits=1, user_api="blas")
+
+
+def unit(vector) -> np.ndarray:
+    """A query vector as a float32 unit vector (what the held rows are multiplied with)."""
+    v = np.asarray(vector, np.float32)
+    return v / max(float(np.linalg.norm(v)), 1e-12)
+
+
+@dataclass(frozen=True)
+class GroupVectors:
+    """One group's vectors as of (count, latest); never changed once built."""
+    count: int                   # memories of the group (search_probe's count), with a vector or not
+    latest: str | None           # the newest created_at among them
+    ids: tuple[str, ...]         # the rows of ``matrix``
+    matrix: np.ndarray           # (len(ids), dimension), unit rows
+    row: dict[str, int]          # id -> row
+    built: float = 0.0           # time.monotonic() when read
+    lookup_only: bool = False    # a large group's: float16 rows, for cosines of memories named by id
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.matrix.nbytes)
+
+    def cosines(self, query: np.ndarray) -> np.ndarray:
+        with one_blas_thread():
+            return self.matrix @ query
+
+    def nearest(self, query: np.ndarray, n: int) -> tuple[list[str], list[float]]:
+        """The ``n`` nearest memories (ids, plain cosines), best first."""
+        if not self.ids:
+            return [], []
+        cos = self.cosines(query)
+        n = min(n, len(cos))
+        top = np.argpartition(-cos, n - 1)[:n] if n < len(cos) else np.arange(len(cos))
+        top = top[np.argsort(-cos[top], kind="stable")]
+        return [self.ids[i] for i in top], [float(cos[i]) for i in top]
+
+    def cosine_of(self, query: np.ndarray, ids: list[str]) -> list[float | None]:
+        """Plain cosines of ``ids`` to the query (None for one the copy does not hold)."""
+        rows = [self.row.get(i) for i in ids]
+        known = [r for r in rows if r is not None]
+        with one_blas_thread():
+            picked = self.matrix[known].astype(np.float32, copy=False) if known else None
+            values = iter((picked @ query).tolist()) if known else iter(())
+        return [None if r is None else next(values) for r in rows]
+
+
+def fill_cosines(store: Store, group_id: str, copy: GroupVectors, embedding, rows: list[dict],
+                 key: Callable[[dict], str]) -> None:
+    """Set ``row["score"]`` (the cosine in the form Neo4j reports it) of every row from the copy,
+    and from the database for the memories the copy does not hold."""
+    query = unit(embedding)
+    ids = [key(r) for r in rows]
+    for r, c in zip(rows, copy.cosine_of(query, ids)):
+        r["score"] = None if c is None else (1.0 + c) / 2.0
+    missing = [i for r, i in zip(rows, ids) if r["score"] is None]
+    if missing:
+        scores = {x["id"]: x["score"] for x in store.read("search_cosines", group_id=group_id, ids=missing,
+                                                           embedding=list(map(float, embedding)))[0]["rows"]}
+        for r, i in zip(rows, ids):
+            if r["score"] is None:
+                r["score"] = scores.get(i)
+
+
+class VectorCache:
+    def __init__(self, store: Store, limit: int, budget_mb: float, dimension: int):
+        self.store = store
+        self.limit = limit
+        self.budget = int(budget_mb * 1024 * 1024)
+        self.dimension = dimension
+        self._groups: OrderedDict[str, GroupVectors] = OrderedDict()
+        self._searches: dict[str, int] = {}
+        self._building: set[str] = set()
+        self._too_big: dict[str, int] = {}          # group -> the count at which its copy did not fit
+        self._large: dict[str, float] = {}          # group -> when it was last seen above the limit
+        self._lock = threading.Lock()
+        self._pool: ThreadPoolExecutor | None = None
+        self._closed = False
+
+    @property
+    def enabled(self) -> bool:
+        return self.budget > 0 and self.limit > 0
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed, pool = True, self._pool
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+    def get(self, group_id: str, count: int, latest: str | None) -> GroupVectors | None:
+        """The group's copy when it is current for the probe's (count, latest); else None, and a
+        (re)build is started in the background from the group's second search on."""
+        if not self.enabled or count == 0:
+            return None
+        if count > self.limit:
+            with self._lock:
+                self._large[group_id] = time.monotonic()
+            return None
+        with self._lock:
+            copy = self._groups.get(group_id)
+            if copy is not None and not copy.lookup_only and copy.count == count and copy.latest == latest:
+                self._groups.move_to_end(group_id)
+                return copy
+            seen = self._searches.get(group_id, 0) + 1
+            self._searches[group_id] = seen
+            if seen < 2 or group_id in self._building or self._closed or self._too_big.get(group_id) == count:
+                return None
+            self._building.add(group_id)
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="graphmem-vectors")
+            pool = self._pool
+        pool.submit(self._build, group_id, None if copy is None or copy.lookup_only else copy)
+        return None
+
+    def lookup(self, group_id: str) -> GroupVectors | None:
+        """A large group's copy (above the limit, seen so a moment ago), for the cosines of the
+        memories a query names by id: it may lack the newest memories (the caller asks the
+        database for those), and is read again in the background every LOOKUP_REFRESH_S. None
+        until it is built (from the group's second search on)."""
+        if not self.enabled:
+            return None
+        now = time.monotonic()
+        with self._lock:
+            copy = self._groups.get(group_id)
+            if copy is not None and not copy.lookup_only:
+                return None
+            if copy is not None:
+                self._groups.move_to_end(group_id)
+                if now - copy.built < LOOKUP_REFRESH_S:
+                    return copy
+            seen = self._searches.get(group_id, 0) + 1
+            self._searches[group_id] = seen
+            if seen < 2 or group_id in self._building or self._closed or group_id in self._too_big:
+                return copy
+            self._building.add(group_id)
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="graphmem-vectors")
+            pool = self._pool
+        pool.submit(self._build, group_id, copy, True)
+        return copy
+
+    def too_large(self, group_id: str) -> bool:
+        """Whether the group was above the limit a moment ago (LARGE_TTL_S): its probe need not count that far."""
+        with self._lock:
+            seen = self._large.get(group_id)
+        return seen is not None and time.monotonic() - seen < LARGE_TTL_S
+
+    def holds(self, group_id: str) -> bool:
+        with self._lock:
+            return group_id in self._groups
+
+    def wait(self, group_id: str, timeout_s: float) -> bool:
+        """Wait until no copy of the group is being built (at most ``timeout_s``); True when one is held."""
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            with self._lock:
+                if group_id not in self._building:
+                    return group_id in self._groups
+            time.sleep(0.05)
+        return self.holds(group_id)
+
+    # --- building -------------------------------------------------------------------------
+    def _build(self, group_id: str, old: GroupVectors | None, lookup_only: bool = False) -> None:
+        try:
+            copy = self._read(group_id, old, lookup_only)
+            if copy is None:
+                return
+            with self._lock:
+                self._groups[group_id] = copy
+                self._groups.move_to_end(group_id)
+                total = sum(g.nbytes for g in self._groups.values())
+                while total > self.budget and len(self._groups) > 1:
+                    _, dropped = self._groups.popitem(last=False)
+                    total -= dropped.nbytes
+                if total > self.budget:             # one group larger than the whole budget
+                    self._groups.pop(group_id, None)
+                    self._too_big[group_id] = copy.count
+        except Exception:  # noqa: BLE001 - the copy only speeds searches up: they go on without it
+            pass
+        finally:
+            with self._lock:
+                self._building.discard(group_id)
+
+    def _newer(self, group_id: str, old: GroupVectors) -> GroupVectors | None:
+        """A large group's copy with the memories written since it was read appended (memories
+        deleted meanwhile stay: nothing asks for their cosine); None when too many are new."""
+        rows = self.store.read("search_vectors_since", group_id=group_id, since=old.latest or "",
+                               limit=FETCH_BATCH + 1)
+        if len(rows) > FETCH_BATCH:
+            return None
+        new = [r for r in rows if r["id"] not in old.row and len(r["embedding"]) == self.dimension]
+        latest = max([old.latest or ""] + [r["created_at"] for r in rows if r["created_at"]]) or None
+        if not new:
+            return GroupVectors(count=old.count, latest=latest, ids=old.ids, matrix=old.matrix, row=old.row,
+                                built=time.monotonic(), lookup_only=True)
+        vectors = np.asarray([r["embedding"] for r in new], np.float32)
+        vectors /= np.clip(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12, None)
+        ids = old.ids + tuple(r["id"] for r in new)
+        return GroupVectors(count=old.count + len(new), latest=latest, ids=ids,
+                            matrix=np.concatenate([old.matrix, vectors.astype(old.matrix.dtype)]),
+                            row={i: r for r, i in enumerate(ids)}, built=time.monotonic(), lookup_only=True)
+
+    def _read(self, group_id: str, old: GroupVectors | None, lookup_only: bool = False) -> GroupVectors | None:
+        if lookup_only and old is not None and old.lookup_only:
+            newer = self._newer(group_id, old)
+            if newer is not None:
+                return newer
+            old = None          # too much is new: read it all again
+        members = self.store.read("search_vector_ids", group_id=group_id)
+        if (len(members) > self.limit) != lookup_only:      # the group crossed the limit meanwhile
+            return None
+        dtype = np.float16 if lookup_only else np.float32
+        latest = max((m["created_at"] for m in members if m["created_at"] is not None), default=None)
+        wanted = [m["id"] for m in members if m["embedded"]]
+        have = {i: old.matrix[r] for i, r in old.row.items()} if old is not None else {}
+        missing = [i for i in wanted if i not in have]
+        for start in range(0, len(missing), FETCH_BATCH):
+            if self._closed:
+                return None
+            for r in self.store.read("search_vectors_of", group_id=group_id, ids=missing[start:start + FETCH_BATCH]):
+                v = np.asarray(r["embedding"], np.float32)
+                if v.shape == (self.dimension,):
+                    have[r["id"]] = (v / max(float(np.linalg.norm(v)), 1e-12)).astype(dtype)
+        ids = tuple(i for i in wanted if i in have)
+        matrix = np.stack([have[i] for i in ids]) if ids else np.zeros((0, self.dimension), dtype)
+        return GroupVectors(count=len(members), latest=latest, ids=ids, matrix=np.ascontiguousarray(matrix, dtype),
+                            row={i: r for r, i in enumerate(ids)}, built=time.monotonic(), lookup_only=lookup_only)

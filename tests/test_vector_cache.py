@@ -1,0 +1,149 @@
+"""The retriever's copy of a group's vectors (graphmem/retriever/vectors.py), on the real database.
+
+A process that searches a group more than once holds its memory vectors and finds the
+nearest memories with a matrix product. It must change nothing a user can see: the same
+results as the exact scan of the group, a memory written or forgotten a moment ago found or
+not found at once, never a memory of another group, and searches that work when nothing is
+held (a budget too small, or the copy turned off).
+"""
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from graphmem.graph import MemoryGraph
+
+REF = datetime(2025, 11, 5, 18, 0, tzinfo=timezone(timedelta(hours=8)))
+MEMORIES = [
+    ("I", "event", "visited", "the Louvre in Paris", {"time": "2025-04-02"}),
+    ("I", "fact", "am allergic to", "peanuts", None),
+    ("Melanie", "fact", "plays", "the clarinet", None),
+    ("Melanie", "event", "painted", "a sunrise over the lake", {"time": "2025-05-08"}),
+    ("Jon", "event", "opened", "a dance studio", {"time": "2025-06-20"}),
+    ("Tom", "fact", "owns", "a golden retriever named Max", None),
+    ("我", "事件", "买", "一台新电脑", {"时间": "2025-10-30"}),
+    ("我", "事实", "喜欢", "爬山", None),
+    ("小明", "事实", "喜好", "打篮球", None),
+    ("小红", "观点", "认为", "北京的冬天太冷", None),
+    ("妈妈", "观点", "觉得", "我应该早点睡觉", None),
+    ("公司", "事实", "位于", "上海浦东", None),
+]
+QUERIES = ["what instrument does Melanie play", "Tom's dog", "food allergy", "我买了什么",
+           "小明喜欢什么运动", "which museum did I visit in Paris?", "北京的天气怎么样"]
+NO_ACCESS = {"ranking": {"weights": {"epsilon_access": 0.0}}}   # searches record access: keep it out of scores
+
+
+def held_graph(make_settings, graph, **limits) -> MemoryGraph:
+    return MemoryGraph(make_settings(retrieval={**NO_ACCESS, "limits": limits}), embedder=graph.embedder)
+
+
+def write(g: MemoryGraph, group_id: str) -> list[str]:
+    created = g.create_memories(group_id, [dict(subject=s, memory_type=t, topic=tp, object=o, attributes=a)
+                                           for s, t, tp, o, a in MEMORIES], reference_time=REF)
+    return [c.memory_id for c in created]
+
+
+def hold(g: MemoryGraph, group_id: str) -> None:
+    """Search the group until the process holds its vectors (built from the second search on)."""
+    for _ in range(2):
+        g.search_memories(group_id, "warm up", reference_time=REF)
+    assert g._retriever.vectors.wait(group_id, 60), "the group's vectors were not held"
+
+
+def results(g: MemoryGraph, group_id: str, query: str, depth: int) -> tuple[list, list[str]]:
+    r = g.search_memories(group_id, query, mode="deep" if depth else "fast", expand_depth=depth, reference_time=REF)
+    return [(x.memory_id, round(x.score_parts.similarity, 4), x.distance) for x in r.results], r.plan.why
+
+
+@pytest.mark.parametrize("depth", [0, 1])
+def test_held_vectors_return_what_the_exact_scan_returns(make_settings, graph, group_id, depth):
+    held = held_graph(make_settings, graph)
+    scanned = held_graph(make_settings, graph, vector_cache_mb=0)
+    try:
+        write(held, group_id)
+        hold(held, group_id)
+        for query in QUERIES:
+            got, why = results(held, group_id, query, depth)
+            want, want_why = results(scanned, group_id, query, depth)
+            assert any("vectors held in memory" in w for w in why), why
+            assert any("exact scan of the group" in w for w in want_why), want_why
+            assert got and got == want, query
+    finally:
+        held.close()
+        scanned.close()
+
+
+def test_a_memory_written_or_forgotten_after_the_copy_is_seen_at_once(make_settings, graph, group_id):
+    g = held_graph(make_settings, graph)
+    try:
+        write(g, group_id)
+        hold(g, group_id)
+        new = g.create_memory(group_id, "Melanie", "event", "adopted", "a grey kitten called Luna",
+                              reference_time=REF)
+        got, why = results(g, group_id, "Melanie's new kitten", 0)
+        assert got[0][0] == new.memory_id
+        assert not any("vectors held in memory" in w for w in why)    # the copy was stale: not used
+        assert g._retriever.vectors.wait(group_id, 60)                 # ... and is built again
+        got, why = results(g, group_id, "Melanie's new kitten", 0)
+        assert got[0][0] == new.memory_id and any("vectors held in memory" in w for w in why)
+
+        g.forget(group_id, new.memory_id)
+        got, _ = results(g, group_id, "Melanie's new kitten", 0)
+        assert new.memory_id not in [x[0] for x in got]
+    finally:
+        g.close()
+
+
+def test_held_vectors_never_cross_groups(make_settings, graph, group_id):
+    other = group_id + "-other"
+    g = held_graph(make_settings, graph)
+    try:
+        mine, theirs = set(write(g, group_id)), set(write(g, other))
+        hold(g, group_id)
+        hold(g, other)
+        for query in QUERIES:
+            ids = {x[0] for x in results(g, group_id, query, 1)[0]}
+            assert ids and ids <= mine and not ids & theirs, query
+            ids = {x[0] for x in results(g, other, query, 1)[0]}
+            assert ids and ids <= theirs and not ids & mine, query
+    finally:
+        g.close()
+
+
+def test_searches_work_when_nothing_can_be_held(make_settings, graph, group_id):
+    tiny = held_graph(make_settings, graph, vector_cache_mb=0.001)       # ~1 KB: not even one group
+    scanned = held_graph(make_settings, graph, vector_cache_mb=0)
+    try:
+        write(tiny, group_id)
+        for _ in range(3):
+            tiny.search_memories(group_id, "warm up", reference_time=REF)
+        assert not tiny._retriever.vectors.wait(group_id, 60)
+        for query in QUERIES:
+            assert results(tiny, group_id, query, 1)[0] == results(scanned, group_id, query, 1)[0], query
+    finally:
+        tiny.close()
+        scanned.close()
+
+
+def test_a_large_groups_copy_gives_cosines_and_lacks_nothing(make_settings, graph, group_id):
+    # a limit of 5 makes these 12 memories a "large" group: seeds from the index, cosines from the copy
+    large = held_graph(make_settings, graph, vector_cache_limit=5)
+    scanned = held_graph(make_settings, graph, vector_cache_mb=0, vector_scan_limit=1000)
+    try:
+        write(large, group_id)
+        hold(large, group_id)
+        copy = large._retriever.vectors.lookup(group_id)
+        assert copy is not None and copy.lookup_only
+        new = large.create_memory(group_id, "Melanie", "event", "adopted", "a grey kitten called Luna",
+                                  reference_time=REF)
+        assert new.memory_id not in copy.row          # written after the copy: its cosine comes from the database
+        for query in QUERIES + ["Melanie's new kitten"]:
+            for depth in (0, 1):
+                got, _ = results(large, group_id, query, depth)
+                want, _ = results(scanned, group_id, query, depth)
+                assert [x[0] for x in got] == [x[0] for x in want], query
+                assert [x[1] for x in got] == pytest.approx([x[1] for x in want], abs=2e-3), query
+    finally:
+        large.close()
+        scanned.close()
