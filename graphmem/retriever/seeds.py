@@ -130,7 +130,8 @@ class SeedFinder:
     # --- memories -----------------------------------------------------------------------
     def _vector(self, p: dict, k: int, probed: int, strategy: list[str],
                 vectors: GroupVectors | None = None) -> list[Candidate]:
-        if vectors is not None:
+        # a time range or a subject passes few of the nearest memories: the database filters first
+        if vectors is not None and p.get("start") is None and p.get("end") is None and p.get("subject") is None:
             found = self._held(p, k, vectors)
             if found is not None:
                 strategy.append(f"vector: the group's {len(vectors.ids)} vectors held in memory")

@@ -42,6 +42,7 @@ from ..store.driver import Store
 FETCH_BATCH = 2000          # vectors read per round trip while (re)building a copy
 LARGE_TTL_S = 60.0          # how long a group seen above the limit is taken to still be
 LOOKUP_REFRESH_S = 60.0     # a large group's copy is read again (only what it lacks) this often
+MAX_TALLIES = 100_000       # groups whose searches are counted before the tallies start again
 _BLAS: ThreadpoolController | None = None
 
 
@@ -156,8 +157,7 @@ class VectorCache:
             if copy is not None and not copy.lookup_only and copy.count == count and copy.latest == latest:
                 self._groups.move_to_end(group_id)
                 return copy
-            seen = self._searches.get(group_id, 0) + 1
-            self._searches[group_id] = seen
+            seen = self._count_search(group_id)
             if seen < 2 or group_id in self._building or self._closed or self._too_big.get(group_id) == count:
                 return None
             self._building.add(group_id)
@@ -183,8 +183,7 @@ class VectorCache:
                 self._groups.move_to_end(group_id)
                 if now - copy.built < LOOKUP_REFRESH_S:
                     return copy
-            seen = self._searches.get(group_id, 0) + 1
-            self._searches[group_id] = seen
+            seen = self._count_search(group_id)
             if seen < 2 or group_id in self._building or self._closed or group_id in self._too_big:
                 return copy
             self._building.add(group_id)
@@ -193,6 +192,17 @@ class VectorCache:
             pool = self._pool
         pool.submit(self._build, group_id, copy, True)
         return copy
+
+    def _count_search(self, group_id: str) -> int:
+        """The group's searches so far (under the lock); the tallies of many groups are forgotten
+        together now and then, so a process serving many tenants does not grow without bound."""
+        if len(self._searches) >= MAX_TALLIES:
+            self._searches.clear()
+            self._too_big.clear()
+            self._large.clear()
+        seen = self._searches.get(group_id, 0) + 1
+        self._searches[group_id] = seen
+        return seen
 
     def too_large(self, group_id: str) -> bool:
         """Whether the group was above the limit a moment ago (LARGE_TTL_S): its probe need not count that far."""
