@@ -34,7 +34,7 @@ from ..store.driver import Store
 from ..store.vector import to_cosine
 from ..types import EdgeType, RelationType
 from .evidence import Filters
-from .rank import prerank_params
+from .rank import prerank, prerank_params
 from .vectors import GroupVectors, fill_cosines
 
 EDGE_FANOUT = 50     # memory-to-memory edges followed per memory and level
@@ -80,27 +80,20 @@ class Expander:
         if not frontier:
             return []
         s = self.limits
-        weights = prerank_params(profile)
         rows = self.store.read(
             "search_expand", group_id=group_id, embedding=None if vectors is not None else embedding,
             frontier=frontier, seen=sorted(seen),
             causal=scope.causal, ref_relations=scope.ref_relations, concepts=scope.concepts,
             edge_fanout=EDGE_FANOUT, fanout=s.hub_fanout, sample=max(SAMPLE_MIN, 2 * s.hub_fanout),
             hub_cap=s.hub_degree_cap, keep=keep if vectors is None else LEVEL_MAX,
-            **weights, **filters.params())[0]["neighbours"]
+            **prerank_params(profile), **filters.params())[0]["neighbours"]
         rows = [r for r in rows if r["memory"]["group_id"] == group_id]  # defence in depth: the query checks it too
         if vectors is not None:
             fill_cosines(self.store, group_id, vectors, embedding, rows, lambda r: r["memory"]["id"])
-            rows.sort(key=lambda r: -(weights["alpha"] * to_cosine(r["score"] or 0.5)
-                                      + weights["beta"] * _importance(r["memory"])))
-            rows = rows[:keep]
+            rows = prerank(rows, keep, profile)
         out = []
         for row in rows:
             steps = sorted(row["steps"], key=lambda s: _EDGE_PRIORITY.get(s["edge"], 2))
             out.append(Neighbour(node=row["memory"], cosine=to_cosine(row["score"] or 0.5), steps=steps))
         return out
 
-
-def _importance(memory: dict) -> float:
-    value = memory.get("importance")
-    return 0.5 if value is None else float(value)

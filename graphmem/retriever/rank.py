@@ -48,7 +48,8 @@ set comes back, and each takes its numbers from the profile as parameters:
 ``sentence_weight`` × their closest sentence's (``sentence_lift`` is the same formula here);
 the ``*_fulltext_terms`` queries sum Lucene's per-term score × the term's IDF in the group
 (``group_idf`` here), so the top k by words is the group's own; ``search_expand`` keeps a
-level's best by α·cosine + β·importance (``prerank``), the two parts of the score that vary
+level's best by α·cosine + β·importance (``prerank_params``; ``prerank`` makes the same cut
+here when the process computed the cosines itself), the two parts of the score that vary
 within one level of the walk.
 """
 from __future__ import annotations
@@ -113,6 +114,20 @@ def sentence_lift(own: float, sentence: float, profile: RankingProfile) -> float
 def prerank_params(profile: RankingProfile) -> dict[str, float]:
     """The parameters of ``search_expand``'s cut of a level: α·cosine + β·importance."""
     return {"alpha": profile.weights.alpha_similarity, "beta": profile.weights.beta_importance}
+
+
+def prerank(rows: list[dict], keep: int, profile: RankingProfile) -> list[dict]:
+    """``search_expand``'s cut of a level made here, for a caller that computed the cosines itself
+    (the group's vectors held): the best ``keep`` rows ({memory, score}) by α·cosine +
+    β·importance, with the query's defaults (a missing cosine reads as unrelated, a missing
+    importance as 0.5)."""
+    w = profile.weights
+
+    def value(row: dict) -> float:
+        importance = row["memory"].get("importance")
+        return (w.alpha_similarity * (2.0 * (0.5 if row["score"] is None else row["score"]) - 1.0)
+                + w.beta_importance * (0.5 if importance is None else importance))
+    return sorted(rows, key=value, reverse=True)[:keep]
 
 
 def dialogue_query(whole: Any, latest: Any, profile: RankingProfile) -> list[float]:

@@ -112,7 +112,7 @@ def fill_cosines(store: Store, group_id: str, copy: GroupVectors, embedding, row
     missing = [i for r, i in zip(rows, ids) if r["score"] is None]
     if missing:
         scores = {x["id"]: x["score"] for x in store.read("search_cosines", group_id=group_id, ids=missing,
-                                                           embedding=list(map(float, embedding)))[0]["rows"]}
+                                                           embedding=embedding)[0]["rows"]}
         for r, i in zip(rows, ids):
             if r["score"] is None:
                 r["score"] = scores.get(i)
@@ -157,14 +157,8 @@ class VectorCache:
             if copy is not None and not copy.lookup_only and copy.count == count and copy.latest == latest:
                 self._groups.move_to_end(group_id)
                 return copy
-            seen = self._count_search(group_id)
-            if seen < 2 or group_id in self._building or self._closed or self._too_big.get(group_id) == count:
-                return None
-            self._building.add(group_id)
-            if self._pool is None:
-                self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="graphmem-vectors")
-            pool = self._pool
-        pool.submit(self._build, group_id, None if copy is None or copy.lookup_only else copy)
+            if self._too_big.get(group_id) != count:
+                self._start(group_id, None if copy is None or copy.lookup_only else copy, False)
         return None
 
     def lookup(self, group_id: str) -> GroupVectors | None:
@@ -183,26 +177,26 @@ class VectorCache:
                 self._groups.move_to_end(group_id)
                 if now - copy.built < LOOKUP_REFRESH_S:
                     return copy
-            seen = self._count_search(group_id)
-            if seen < 2 or group_id in self._building or self._closed or group_id in self._too_big:
-                return copy
-            self._building.add(group_id)
-            if self._pool is None:
-                self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="graphmem-vectors")
-            pool = self._pool
-        pool.submit(self._build, group_id, copy, True)
+            if group_id not in self._too_big:
+                self._start(group_id, copy, True)
         return copy
 
-    def _count_search(self, group_id: str) -> int:
-        """The group's searches so far (under the lock); the tallies of many groups are forgotten
-        together now and then, so a process serving many tenants does not grow without bound."""
+    def _start(self, group_id: str, old: GroupVectors | None, lookup_only: bool) -> None:
+        """Count this search of the group and, from its second on, (re)build its copy in the
+        background unless one is being built. Called under the lock. The tallies of many groups
+        are forgotten together now and then, so a process serving many tenants does not grow
+        without bound."""
         if len(self._searches) >= MAX_TALLIES:
             self._searches.clear()
             self._too_big.clear()
             self._large.clear()
-        seen = self._searches.get(group_id, 0) + 1
-        self._searches[group_id] = seen
-        return seen
+        seen = self._searches[group_id] = self._searches.get(group_id, 0) + 1
+        if seen < 2 or group_id in self._building or self._closed:
+            return
+        self._building.add(group_id)
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="graphmem-vectors")
+        self._pool.submit(self._build, group_id, old, lookup_only)
 
     def too_large(self, group_id: str) -> bool:
         """Whether the group was above the limit a moment ago (LARGE_TTL_S): its probe need not count that far."""
