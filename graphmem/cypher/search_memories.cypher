@@ -180,3 +180,29 @@ WITH m, newest ORDER BY length(p) DESC
 WITH m, collect(newest)[0] AS n
 RETURN m.id AS id, n {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
           .access_count, .last_accessed_at, .superseded_by} AS current;
+
+// name: search_subject_memories
+// A question about someone ("What does Melanie like?", "小明喜欢什么？") gathers from all they are
+// known for: the subjects of the group whose name is one of $names (the query's words and word
+// runs, normalised as names are: retriever/subjects.py), and up to $cap of each one's memories
+// (the newest) that pass the filters, each with its topic, so the caller can keep the best of
+// each topic. Looked up by the (group_id, normalized_name) constraint: no scan of the group's
+// subjects. $embedding null: the caller holds the group's vectors and computes the cosines.
+UNWIND $names AS name
+MATCH (s:Subject {group_id: $group_id, normalized_name: name})
+CALL (s) {
+  MATCH (s)<-[:HAS_SUBJECT]-(m:Memory)
+  WHERE m.group_id = $group_id AND m.embedding IS NOT NULL
+    AND ($include_archived OR m.status <> 'archived')
+    AND ($types IS NULL OR m.memory_type IN $types)
+    AND ($start IS NULL OR datetime(coalesce(m.occurred_at, m.created_at)) >= datetime($start))
+    AND ($end IS NULL OR datetime(coalesce(m.occurred_at, m.created_at)) < datetime($end))
+  WITH m ORDER BY coalesce(m.occurred_at, m.created_at) DESC, m.id LIMIT $cap
+  OPTIONAL MATCH (m)-[:HAS_TOPIC]->(t:Topic)
+  RETURN collect({memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
+                             .access_count, .last_accessed_at, .superseded_by},
+                  topic: t.normalized_name,
+                  score: CASE WHEN $embedding IS NOT NULL THEN vector.similarity.cosine(m.embedding, $embedding) END})
+         AS rows
+}
+RETURN s.name AS subject, rows;

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..store.vector import to_cosine
-from .rank import WordHits, rrf
+from .rank import SubjectScope, WordHits, rrf
 
 
 @dataclass(frozen=True)
@@ -81,6 +81,7 @@ class SeedReport:
     strategy: list[str]
     turns: dict[str, Turn] = field(default_factory=dict)
     speakers: list[str] = field(default_factory=list)       # query words that name a speaker of the group
+    about: SubjectScope | None = None                        # the subjects the query names, their memories
 
 
 def widen(inside: SeedReport, everywhere: SeedReport) -> tuple[SeedReport, set[str]]:
@@ -89,7 +90,8 @@ def widen(inside: SeedReport, everywhere: SeedReport) -> tuple[SeedReport, set[s
     have = {c.id for c in inside.candidates}
     extra = [c for c in everywhere.candidates if c.id not in have]
     turns = {**everywhere.turns, **inside.turns}
-    return SeedReport(inside.candidates + extra, inside.strategy, turns, inside.speakers), {c.id for c in extra}
+    return (SeedReport(inside.candidates + extra, inside.strategy, turns, inside.speakers, inside.about),
+            {c.id for c in extra})
 
 
 def fuse(lists: dict[str, list[Candidate]]) -> list[Candidate]:

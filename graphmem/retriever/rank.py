@@ -259,14 +259,16 @@ def turn_similarities(turns: dict[str, Any], speakers: list[str], similarity: Si
 
 
 def rank_candidates(candidates: Iterable[Any], turns: dict[str, Any], speakers: list[str],
-                    similarity: Similarity, outside: set[str] = frozenset(),
-                    kept: float = 0.0) -> list[tuple[Any, float]]:
+                    similarity: Similarity, outside: set[str] = frozenset(), kept: float = 0.0,
+                    in_context: dict[str, float] | None = None,
+                    about: "SubjectScope | None" = None) -> list[tuple[Any, float]]:
     """Every seed candidate with its similarity, best first: a turn by its similarity in
     context; a memory extracted from matched turns mostly by the best of them
     (``Similarity.as_extracted``); ``outside`` a time range read from the query at ``kept`` ×
     that. Ties go to the candidate found higher by more lists (reciprocal-rank fusion)."""
     candidates = list(candidates)
-    in_context = turn_similarities(turns, speakers, similarity)
+    if in_context is None:
+        in_context = turn_similarities(turns, speakers, similarity)
     sims = {c.id: in_context[c.id] if c.kind == "episode" and c.id in in_context
             else similarity.of(c) for c in candidates}
     source: dict[str, str] = {}          # memory id -> the best of the turns it was extracted from
@@ -283,11 +285,43 @@ def rank_candidates(candidates: Iterable[Any], turns: dict[str, Any], speakers: 
         if c.id in source:
             t = source[c.id]
             sim = similarity.as_extracted(sim, in_context[t], lead[t] == c.id)
+        elif about is not None and c.kind == "memory":     # a memory from turns is weighed by who said them
+            sim = about.weigh(c.id, sim)
         if c.id in outside:
             sim *= kept
         scored.append((c, sim))
     scored.sort(key=lambda cs: (-cs[1], -rrf(cs[0].ranks)))
     return scored
+
+
+@dataclass(frozen=True)
+class SubjectScope:
+    """The subjects a query names (``subjects.py``) and the ids of their memories: a memory about
+    someone else counts at ``weight`` × its similarity, as a turn said by someone else does
+    (``Similarity.as_said_by``). Only a memory not drawn from a conversation: one extracted from
+    turns takes its similarity mostly from them, and they are weighed by who said them already."""
+    names: tuple[str, ...]
+    ids: frozenset[str]
+    weight: float
+
+    def weigh(self, memory_id: str, similarity: float) -> float:
+        return similarity if memory_id in self.ids else self.weight * similarity
+
+
+def reached_similarity(own: float, sources: list[tuple[str, float, str | None, str]], in_context: dict[str, float],
+                       speakers: list[str], similarity: Similarity) -> float:
+    """The similarity of a memory the walk reached: like a seed's (``rank_candidates``), mostly
+    the best of the turns it was extracted from (``Similarity.as_extracted``), each turn read in
+    context where the seeds read it (``in_context``), else by its own cosine and who said it;
+    ``sources``: (turn id, its cosine, its speaker, its text). A memory not drawn from a
+    conversation keeps its own."""
+    best = None
+    for tid, cosine, speaker, text in sources:
+        sim = in_context.get(tid)
+        if sim is None:
+            sim = similarity.as_said_by(similarity(cosine, text), speaker, speakers)
+        best = sim if best is None else max(best, sim)
+    return own if best is None else similarity.as_extracted(own, best)
 
 
 def choose_seeds(scored: list[tuple[Any, float]], similarity: Similarity, k: int, floor: float,

@@ -33,13 +33,15 @@ from ..builder.resolve import AGENT_KEY, AGENT_NAMES, USER_KEY, USER_NAMES
 from ..config import RankingProfile, RetrievalSettings
 from ..embed import Embedder, embed_query
 from ..store.driver import Store
+from ..store.vector import to_cosine
 from ..types import (EvidenceEpisode, PathStep, PlannedTimeRange, SearchInput, SearchPlan, SearchResponse,
                      SearchResult, normalize_name)
 from .access import AccessRecorder
 from .expand import Expander, RelationScope
 from .plan import PlanHints, QueryPlanner, RulePlanner
 from .evidence import Filters, SeedReport, widen
-from .rank import Scorer, Similarity, choose_seeds, dialogue_query, rank_candidates, time_range_verdict
+from .rank import (Scorer, Similarity, SubjectScope, choose_seeds, dialogue_query, rank_candidates, reached_similarity,
+                   time_range_verdict, turn_similarities)
 from .seeds import SeedFinder
 from .vectors import GroupVectors, VectorCache
 
@@ -59,6 +61,14 @@ class _Hit:
     episodes: list[dict] = field(default_factory=list)
     score: float = 0.0
     parts: object = None
+
+
+@dataclass
+class _TurnContext:
+    """What the walk needs to read a memory with its turns: the seeds' turns' similarities in
+    context and the speakers the query names."""
+    in_context: dict[str, float]
+    speakers: list[str]
 
 
 class _Clock:
@@ -202,7 +212,9 @@ class Retriever:
                                f"{kept:g} x their similarity")
         clock.lap("seeds")
 
-        hits = self._select_seeds(report, similarity, k, why, profile.seed_min_similarity, elsewhere, kept)
+        in_context = turn_similarities(report.turns, report.speakers, similarity)
+        hits = self._select_seeds(report, similarity, k, why, profile.seed_min_similarity, elsewhere, kept,
+                                  in_context)
         for h in hits.values():
             self._score(h, scorer)
         top1 = max((h.similarity for h in hits.values()), default=0.0)
@@ -210,8 +222,10 @@ class Retriever:
         relation_filters = inp.relation_filters
         if relation_filters is None and hints.relation_filters is not None and depth:
             relation_filters = hints.relation_filters
+        turns = _TurnContext(in_context, report.speakers) if episodes else None
         self._walk(group_id, embedding, hits, depth, RelationScope.from_filters(relation_filters), hard,
-                   similarity, scorer, inp.max_results, profile, vectors if vectors is not None else lookup)
+                   similarity, scorer, inp.max_results, profile, vectors if vectors is not None else lookup, turns,
+                   report.about)
         clock.lap("expand")
 
         ranked = sorted(hits.values(), key=lambda h: (-h.score, h.distance, h.id))
@@ -267,9 +281,12 @@ class Retriever:
 
     def _walk(self, group_id: str, embedding: list[float], hits: dict[str, _Hit], depth: int,
               scope: RelationScope, filters: Filters, similarity: Similarity, scorer: Scorer,
-              max_results: int, profile: RankingProfile, vectors: GroupVectors | None = None) -> None:
+              max_results: int, profile: RankingProfile, vectors: GroupVectors | None = None,
+              turns: "_TurnContext | None" = None, about: SubjectScope | None = None) -> None:
         """Breadth-first, one query per level, from the best memories of the level before;
-        adds what it reaches to ``hits`` with its distance and path."""
+        adds what it reaches to ``hits`` with its distance and path. In a group with conversation
+        turns (``turns``) a memory reached is read with the turns it was extracted from, as a seed
+        is (``rank.reached_similarity``)."""
         frontier_k = min(self.settings.limits.seed_k, max(10, max_results))
         level_hits = list(hits.values())
         for level in range(1, depth + 1):
@@ -281,17 +298,32 @@ class Retriever:
                                              filters, keep=max(self.settings.limits.expand_keep, 3 * max_results),
                                              profile=profile, vectors=vectors)
             level_hits = []
+            sources = self._sources(group_id, embedding, [n.node["id"] for n in neighbours]) if turns else {}
             for n in neighbours:
                 # an explicit edge beats a shared concept; then the best-scored parent
                 step = min(n.steps, key=lambda st: (0 if st["edge"] in ("CAUSALITY", "REFERENCE") else 1,
                                                     -by_id[st["from_id"]].score if st["from_id"] in by_id else 0))
                 parent = by_id.get(step["from_id"])
                 path = (parent.path if parent else []) + [PathStep(to_id=n.node["id"], **step)]
-                h = _Hit(id=n.node["id"], kind="memory", node=n.node,
-                         similarity=similarity(n.cosine, n.node.get("text")), distance=level, path=path)
+                sim = similarity(n.cosine, n.node.get("text"))
+                if sources.get(n.node["id"]):
+                    sim = reached_similarity(sim, sources[n.node["id"]], turns.in_context, turns.speakers, similarity)
+                elif about is not None:                # from turns: weighed by who said them (rank.SubjectScope)
+                    sim = about.weigh(n.node["id"], sim)
+                h = _Hit(id=n.node["id"], kind="memory", node=n.node, similarity=sim, distance=level, path=path)
                 self._score(h, scorer)
                 hits[h.id] = h
                 level_hits.append(h)
+
+    def _sources(self, group_id: str, embedding: list[float], ids: list[str]) -> dict[str, list[tuple]]:
+        """The turns each memory in ``ids`` was extracted from: (id, cosine, speaker, text)."""
+        if not ids:
+            return {}
+        out: dict[str, list[tuple]] = {}
+        for r in self.store.read("search_memory_sources", group_id=group_id, ids=ids, embedding=embedding)[0]["rows"]:
+            e = r["episode"]
+            out.setdefault(r["of"], []).append((e["id"], to_cosine(r["score"]), e.get("speaker"), e.get("content")))
+        return out
 
     @staticmethod
     def _best(report: SeedReport, similarity: Similarity) -> float:
@@ -337,9 +369,10 @@ class Retriever:
     @staticmethod
     def _select_seeds(report: SeedReport, similarity: Similarity, k: int,
                       why: list[str], floor: float, outside: set[str] = frozenset(),
-                      kept: float = 0.0) -> dict[str, _Hit]:
+                      kept: float = 0.0, in_context: dict[str, float] | None = None) -> dict[str, _Hit]:
         """The seeds of the walk as hits at distance 0 (``rank.rank_candidates``, ``rank.choose_seeds``)."""
-        scored = rank_candidates(report.candidates, report.turns, report.speakers, similarity, outside, kept)
+        scored = rank_candidates(report.candidates, report.turns, report.speakers, similarity, outside, kept,
+                                 in_context, report.about)
         hits = {}
         for c, sim in choose_seeds(scored, similarity, k, floor, why):
             hits[c.id] = _Hit(id=c.id, kind=c.kind, node=c.node, similarity=sim, distance=0,

@@ -43,7 +43,8 @@ from ..store.driver import Store
 from ..store.fulltext import escape_terms, group_query, term_probes
 from ..textsim import content_words
 from .evidence import Candidate, Filters, SeedReport, fuse, memory_candidate
-from .rank import WordHits
+from .rank import SubjectScope, WordHits
+from .subjects import SUBJECT_CAP, best_of_each_topic, name_candidates
 from .turns import TurnFinder, episode_fulltext_index
 from .vectors import GroupVectors, fill_cosines, unit
 
@@ -107,7 +108,13 @@ class SeedFinder:
                     lucene, fetch = f"text:({' '.join(terms)})", math.ceil(k * 3 / share)
                 if lucene:
                     fulltext = self.store.submit("search_fulltext", lucene=lucene, fetch=fetch, k=k, **words_p)
+        # a question about someone named in the group: their memories, the best of each topic
+        named = name_candidates(query) if memories else []
+        subject = self.store.submit("search_subject_memories", names=named, cap=SUBJECT_CAP, **words_p) \
+            if named and held else None
         p["embedding"] = embedding.result() if isinstance(embedding, Future) else embedding
+        if named and subject is None:
+            subject = self.store.submit("search_subject_memories", names=named, cap=SUBJECT_CAP, **p)
         if memories:
             lists["vector"] = self._vector(p, k, memories, strategy, vectors)
             if fulltext is not None:
@@ -116,6 +123,11 @@ class SeedFinder:
                     fill_cosines(self.store, group_id, copy, p["embedding"], rows, lambda r: r["memory"]["id"])
                 hits = word_hits(rows, len(probes), memories, self.limits.exact_scan_limit)
                 lists["fulltext"] = [memory_candidate(r, r["bm25"], hits) for r in rows]
+        about = None
+        if subject is not None:
+            found, about = self._subject(group_id, subject.result(), k, copy, p["embedding"], strategy, profile)
+            if found:
+                lists["subject"] = found
         turns, speakers = {}, []
         if episodes:
             speakers = self.turns.speakers(p, query, episodes, names, fields, strategy, profile)
@@ -125,7 +137,7 @@ class SeedFinder:
         if episodes:
             self.turns.sources(p, candidates, turns)
             self.turns.sentences(p, turns, profile)
-        return SeedReport(candidates, strategy, turns, speakers)
+        return SeedReport(candidates, strategy, turns, speakers, about)
 
     # --- memories -----------------------------------------------------------------------
     def _vector(self, p: dict, k: int, probed: int, strategy: list[str],
@@ -149,6 +161,30 @@ class SeedFinder:
             fetch *= 4
         strategy.append(f"vector: exact scan of the group ({size} memories): the index could not reach it")
         return [memory_candidate(r) for r in self.store.read("search_vector_scan", k=k, **p)]
+
+    def _subject(self, group_id: str, rows: list[dict], k: int, copy: GroupVectors | None, embedding: list[float],
+                 strategy: list[str], profile: RankingProfile) -> tuple[list[Candidate], SubjectScope | None]:
+        """The memories of the subjects the query names (``search_subject_memories``): the best of
+        each of their topics as a seed list (``subjects.best_of_each_topic``), and all of them as
+        the scope that weighs every memory (``rank.SubjectScope``)."""
+        named, gathered = [], []
+        for row in rows:
+            mine = [r for r in row["rows"] if r["memory"]["group_id"] == group_id]  # defence in depth
+            if not mine:
+                continue
+            if copy is not None:
+                fill_cosines(self.store, group_id, copy, embedding, mine, lambda r: r["memory"]["id"])
+            named.append(f"{row['subject']} ({len(mine)})")
+            gathered.extend(mine)
+        if not gathered:
+            return [], None
+        best = best_of_each_topic(gathered, k)
+        weight = profile.conversation.speaker_weight
+        strategy.append(f"subject: the query names {', '.join(named)}: the best of each of their topics "
+                        f"({len(best)})" + (f"; memories about anyone else at {weight:g} x their similarity"
+                                            if weight < 1 else ""))
+        scope = SubjectScope(tuple(r["subject"] for r in rows), frozenset(r["memory"]["id"] for r in gathered), weight)
+        return [memory_candidate(r) for r in best], scope
 
     def _held(self, p: dict, k: int, vectors: GroupVectors) -> list[Candidate] | None:
         """The top-k from the copy of the group's vectors: its nearest memories read with the

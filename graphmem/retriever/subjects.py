@@ -1,0 +1,62 @@
+"""Subject-centred questions: "What does Melanie like?", "What activities does Melanie partake
+in?", "小明喜欢什么？" ask about someone, and what answers them is spread over everything that
+person is known for, often in words the question does not use ("painted a lake sunrise",
+"signed up for a pottery class"). The nearest texts alone give the few closest facts, often
+several of one topic.
+
+So a query that names a subject of the group (one of its ``:Subject`` nodes, looked up by name:
+``search_subject_memories``) also gathers that subject's memories grouped by topic: the one
+nearest the query of each of their topics, best first. These are seeds like any other, ranked
+by the same similarity (``rank.py``); what they add is reach across the subject's topics.
+
+The user and the agent (``@user``, ``@agent``) are not named this way: in most groups every
+memory is theirs, and the nearest texts already are.
+"""
+from __future__ import annotations
+
+import re
+
+from ..lang import CJK_CHARS
+from ..textsim import STOPWORDS
+from ..types import normalize_name
+
+SUBJECT_CAP = 500          # memories of one subject a question gathers from (the newest)
+MAX_WORDS = 3              # a name is at most this many words ("Jean Luc Picard")
+MAX_HAN = 4                # ... or this many CJK characters (欧阳小明)
+_LETTERS = f"[^\\W_{CJK_CHARS}]+"       # a word's letters and digits, CJK apart
+_WORD = re.compile(f"{_LETTERS}(?:[-'’]{_LETTERS})*")
+_CJK_RUN = re.compile(f"[{CJK_CHARS}]+")
+_POSSESSIVE = re.compile(r"(?:'s|’s|')$", re.IGNORECASE)
+
+
+def name_candidates(query: str, limit: int = 200) -> list[str]:
+    """The normalised names a query could be naming: its runs of up to MAX_WORDS words (a
+    possessive's "'s" dropped; a run of one word not a stop word) and the substrings of 2 to
+    MAX_HAN characters of its CJK runs."""
+    out: dict[str, None] = {}
+    words = [_POSSESSIVE.sub("", w) for w in _WORD.findall(query)]
+    for n in range(1, MAX_WORDS + 1):
+        for i in range(len(words) - n + 1):
+            run = words[i:i + n]
+            if n == 1 and run[0].casefold() in STOPWORDS:
+                continue
+            out[normalize_name(" ".join(run))] = None
+    for run in _CJK_RUN.findall(query):
+        for size in range(2, MAX_HAN + 1):
+            for i in range(len(run) - size + 1):
+                out[normalize_name(run[i:i + size])] = None
+    return [n for n in out if n and not n.startswith("@")][:limit]
+
+
+def best_of_each_topic(rows: list[dict], k: int) -> list[dict]:
+    """Of a subject's memories (rows {memory, topic, score}), the nearest to the query of each
+    topic (a memory without a topic stands alone), the best ``k`` of those, best first."""
+    best: dict[str, dict] = {}
+    for r in rows:
+        if r.get("score") is None:
+            continue
+        key = r.get("topic") or f"#{r['memory']['id']}"
+        seen = best.get(key)
+        if seen is None or r["score"] > seen["score"]:
+            best[key] = r
+    return sorted(best.values(), key=lambda r: (-r["score"], r["memory"]["id"]))[:k]
