@@ -207,6 +207,9 @@ class SearchLimits(_Section):
     expand_keep: int = Field(50, ge=1)              # memories kept per level of the walk (at least 3 × max_results)
     hub_fanout: int = Field(10, ge=1)               # memories taken through one shared concept or value
     hub_degree_cap: int = Field(1000, ge=1)         # concepts/values linked to more memories are not walked through
+    # a question naming a subject of the group gathers from that many of their newest memories, the
+    # best of each topic (retriever/subjects.py); 0 turns the gathering off
+    subject_cap: int = Field(200, ge=0, le=5000)
 
     def scan_limit(self) -> int:
         """Up to how many texts a group's nearest ones are found by an exact scan."""

@@ -21,42 +21,63 @@ def write_sessions(graph, group_id, memories) -> list[str]:
 
 
 # others' activities: close to the question in words and meaning, about someone else
-OTHERS_EN = [(name, "事实", "partakes in", f"{what} activities at the community centre")
-             for name in ("Caroline", "Jon", "Gina", "Maria", "John")
-             for what in ("weekend", "outdoor", "group", "volunteer", "art")]
-OTHERS_ZH = [(name, "事实", "参加", what)
-             for name in ("小红", "小刚", "老王", "阿强", "丽丽")
-             for what in ("社区的周末活动", "户外活动", "志愿活动", "艺术活动", "集体活动")]
+ACTIVITIES_EN = ("weekend", "outdoor", "group", "volunteer", "art", "sports")
+ACTIVITIES_ZH = ("社区", "户外", "志愿", "艺术", "集体", "体育", "音乐", "学校", "教会", "俱乐部", "舞蹈", "园艺")
+OTHERS_EN = [(name, "事实", "partakes in", f"{what} activities with Melanie's family")
+             for name in ("Caroline", "Jon", "Gina") for what in ACTIVITIES_EN]
+OTHERS_ZH = [(name, "事实", "参加", f"{what}活动") for name in ("小红", "小刚", "老王", "阿强", "丽丽") for what in ACTIVITIES_ZH]
 
-
+# (name, their memories, others', the question, the places their three must come within)
 SUBJECT_CASES = {
     "en": ("Melanie", [("Melanie", "事件", "painted", "a lake sunrise"),
                        ("Melanie", "事件", "signed up for", "a pottery class"),
                        ("Melanie", "事件", "went swimming with", "her kids")],
-           OTHERS_EN, "What activities does Melanie partake in?"),
+           OTHERS_EN, "What activities does Melanie partake in?", 10),
     "zh": ("小明", [("小明", "事件", "画了", "湖上的日出"),
                    ("小明", "事件", "报名了", "陶艺课"),
                    ("小明", "事件", "带孩子去", "游泳")],
-           OTHERS_ZH, "小明喜欢什么活动？"),
+           OTHERS_ZH, "小明喜欢什么活动？", 3),
 }
+
+
+def ask(graph, group_id, lang):
+    """Their memories and others', each on a day of its own; (their ids, the response)."""
+    name, theirs, others, question, _ = SUBJECT_CASES[lang]
+    mine = write_sessions(graph, group_id, theirs)
+    write_sessions(graph, group_id, others)
+    return mine, graph.search_memories(group_id, question, max_results=10, mode="fast", reference_time=day(100),
+                                       profile="recall")
 
 
 @pytest.mark.parametrize("lang", sorted(SUBJECT_CASES))
 def test_a_question_about_someone_gathers_their_memories_across_sessions(graph, group_id, lang):
     """Their three memories, each from a session of its own and sharing no word with the question
-    but their name, come back beside 25 memories of others that share the question's words."""
-    name, theirs, others, question = SUBJECT_CASES[lang]
-    mine = write_sessions(graph, group_id, theirs)
-    write_sessions(graph, group_id, others)
+    but their name, come back among the first places, beside others' memories that share the
+    question's words (in English, even their name)."""
+    name, _, _, _, within = SUBJECT_CASES[lang]
+    mine, response = ask(graph, group_id, lang)
 
-    response = graph.search_memories(group_id, question, max_results=10, mode="fast", reference_time=day(100),
-                                     profile="recall")
-
-    found = {r.memory_id: r for r in response.results}
-    assert set(mine) <= set(found), [r.text for r in response.results]
-    assert len({found[m].created_at for m in mine}) == 3
+    found = [r.memory_id for r in response.results]
+    assert set(mine) <= set(found[:within]), [r.text for r in response.results]
+    assert len({r.created_at for r in response.results if r.memory_id in mine}) == 3
     assert any(w.startswith(f"subject: the query names {name}") for w in response.plan.why)
-    assert all("subject" in found[m].seed_sources for m in mine)
+    assert all("subject" in r.seed_sources for r in response.results if r.memory_id in mine)
+
+
+@pytest.mark.parametrize("lang", sorted(SUBJECT_CASES))
+def test_with_the_gathering_off_the_nearest_texts_crowd_them_out(make_settings, group_id, lang):
+    """The same questions with ``retrieval.limits.subject_cap`` 0: others' memories take places
+    above theirs, so it is the gathering that brings them forward."""
+    from graphmem.graph import MemoryGraph
+    within = SUBJECT_CASES[lang][-1]
+    g = MemoryGraph(make_settings(retrieval={"limits": {"subject_cap": 0}}))
+    try:
+        mine, response = ask(g, group_id, lang)
+    finally:
+        g.close()
+
+    assert not set(mine) <= {r.memory_id for r in response.results[:within]}
+    assert not any(w.startswith("subject:") for w in response.plan.why)
 
 
 def test_without_a_named_subject_nothing_is_gathered(graph, group_id):

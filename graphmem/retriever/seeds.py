@@ -44,7 +44,7 @@ from ..store.fulltext import escape_terms, group_query, term_probes
 from ..textsim import content_words
 from .evidence import Candidate, Filters, SeedReport, fuse, memory_candidate
 from .rank import SubjectScope, WordHits
-from .subjects import SUBJECT_CAP, best_of_each_topic, name_candidates
+from .subjects import best_of_each_topic, name_candidates
 from .turns import TurnFinder, episode_fulltext_index
 from .vectors import GroupVectors, fill_cosines, unit
 
@@ -109,12 +109,13 @@ class SeedFinder:
                 if lucene:
                     fulltext = self.store.submit("search_fulltext", lucene=lucene, fetch=fetch, k=k, **words_p)
         # a question about someone named in the group: their memories, the best of each topic
-        named = name_candidates(query) if memories else []
-        subject = self.store.submit("search_subject_memories", names=named, cap=SUBJECT_CAP, **words_p) \
+        named = name_candidates(query) if memories and self.limits.subject_cap else []
+        cap = self.limits.subject_cap
+        subject = self.store.submit("search_subject_memories", names=named, cap=cap, **words_p) \
             if named and held else None
         p["embedding"] = embedding.result() if isinstance(embedding, Future) else embedding
         if named and subject is None:
-            subject = self.store.submit("search_subject_memories", names=named, cap=SUBJECT_CAP, **p)
+            subject = self.store.submit("search_subject_memories", names=named, cap=cap, **p)
         if memories:
             lists["vector"] = self._vector(p, k, memories, strategy, vectors)
             if fulltext is not None:

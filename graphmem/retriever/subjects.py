@@ -10,7 +10,8 @@ nearest the query of each of their topics, best first. These are seeds like any 
 by the same similarity (``rank.py``); what they add is reach across the subject's topics.
 
 The user and the agent (``@user``, ``@agent``) are not named this way: in most groups every
-memory is theirs, and the nearest texts already are.
+memory is theirs, and the nearest texts already are. ``retrieval.limits.subject_cap``: how many
+of a subject's newest memories are gathered from (0: none).
 """
 from __future__ import annotations
 
@@ -20,7 +21,6 @@ from ..lang import CJK_CHARS
 from ..textsim import STOPWORDS
 from ..types import normalize_name
 
-SUBJECT_CAP = 500          # memories of one subject a question gathers from (the newest)
 MAX_WORDS = 3              # a name is at most this many words ("Jean Luc Picard")
 MAX_HAN = 4                # ... or this many CJK characters (欧阳小明)
 _LETTERS = f"[^\\W_{CJK_CHARS}]+"       # a word's letters and digits, CJK apart
