@@ -25,9 +25,10 @@ def triples(plan) -> list[tuple]:
 def test_chinese_preferences_facts_and_relations_have_the_user_as_subject():
     plan = extract("我叫李雷，我在腾讯工作，我住在深圳。我最喜欢的水果是芒果。我讨厌下雨天。小明是我的好朋友。")
     found = triples(plan)
-    assert ("我", "FACT", "名字", "李雷") in found
-    assert ("我", "FACT", "工作单位", "腾讯") in found
-    assert ("我", "FACT", "居住地", "深圳") in found
+    # whole facts: 我 叫 李雷 / 我 工作于 腾讯 / 我 住在 深圳 (once 我 名字 李雷, 我 工作单位 腾讯, 我 居住地 深圳)
+    assert ("我", "FACT", "叫", "李雷") in found
+    assert ("我", "FACT", "工作于", "腾讯") in found
+    assert ("我", "FACT", "住在", "深圳") in found
     assert ("我", "OPINION", "最喜欢的水果", "芒果") in found
     assert ("我", "OPINION", "讨厌", "下雨天") in found
     assert ("我", "RELATION", "朋友", "小明") in found
@@ -100,3 +101,89 @@ def test_long_text_splits_at_chinese_and_english_sentence_ends():
     chunks = split_text(en, chunk_size=300, chunk_overlap=0)
     assert len(chunks) > 1 and all(c.endswith(".") for c in chunks)
     assert split_text("short") == ["short"]
+
+
+# --- whole facts, not fragments -------------------------------------------------------------------
+
+def texts(plan) -> list[str]:
+    """The memories as they read: subject, predicate, object."""
+    return [" ".join(p for p in (m.memory["subject"], m.memory["topic"], m.memory["object"]) if p)
+            for m in plan.memories]
+
+
+def test_a_chatty_english_clause_becomes_one_whole_fact_with_its_time():
+    said = datetime(2023, 5, 8, 13, 56, tzinfo=timezone.utc)
+    plan = extract("Hey Mel! I just signed up for a pottery class yesterday, it's so therapeutic.",
+                   speaker="Melanie", when=said)
+    assert texts(plan) == ["Melanie signed up for a pottery class"]
+    assert plan.memories[0].memory["attributes"] == {"time": "2023-05-07"}
+    # the verb agrees with the subject, the user's "I" or a named speaker
+    assert texts(extract("I'm going to show my paintings next month.")) == ["I am going to show my paintings"]
+    assert texts(extract("I'm going to show my paintings next month.", speaker="Caroline")) == \
+        ["Caroline is going to show my paintings"]
+    # a clause of its own ends the object: no "- it was so cool" tail
+    assert texts(extract("Yesterday I took the kids to the museum - it was so cool!", speaker="Melanie")) == \
+        ["Melanie took the kids to the museum"]
+    # "My colleagues and I": the speaker, with the others kept as an attribute
+    [m] = extract("My colleagues and I went to a convention last month.", speaker="John").memories
+    assert (m.memory["subject"], m.memory["topic"], m.memory["object"]) == ("John", "went", "to a convention")
+    assert m.memory["attributes"]["with"] == "My colleagues"
+    # a time said in a clause of its own dates the clause that follows
+    plan = extract("Yesterday was wild - I volunteered at the homeless shelter!", speaker="Maria", when=said)
+    assert texts(plan) == ["Maria volunteered at the homeless shelter"]
+    assert plan.memories[0].memory["attributes"] == {"time": "2023-05-07"}
+
+
+def test_a_chinese_clause_about_the_speaker_is_kept_whole_and_one_about_others_is_not_theirs():
+    [m] = extract("嗯，我昨天去了趟北京，还见了老朋友。").memories
+    assert (m.memory["subject"], m.memory["topic"]) == ("我", "去了趟北京")
+    assert m.memory["attributes"] == {"时间": "2025-11-04"}
+    # another subject's clause is not the speaker's fact: no "我 小明请我吃饭"
+    assert extract("小明昨天请我吃饭。").memories == []
+    assert extract("昨天我妈妈来看我了。").memories == []
+    # the speaker's clause after someone else's is
+    assert texts(extract("今天外面的天气真好，我都不想待在教室里了。")) == ["我 不想待在教室里"]
+
+
+def test_negation_is_never_turned_into_its_opposite_in_english():
+    # a negated clause gives no memory that could read as the positive one
+    for said in ("I don't eat meat anymore.", "I didn't go to the gym yesterday.", "I've never been to Paris.",
+                 "I haven't been to the gym since last month.", "Last night I didn't get to bed until 2 AM.",
+                 "I'm not going to the party tomorrow."):
+        assert extract(said).memories == [], said
+    # a negated preference keeps its negation
+    assert triples(extract("I don't really like jazz.")) == [("I", "OPINION", "dislike", "jazz")]
+    assert triples(extract("I no longer enjoy running.", speaker="Maria")) == \
+        [("Maria", "OPINION", "no longer enjoy", "running")]
+
+
+def test_negation_is_never_turned_into_its_opposite_in_chinese():
+    assert triples(extract("我不喜欢香菜。")) == [("我", "OPINION", "不喜欢", "香菜")]
+    assert triples(extract("我不是很喜欢香菜。")) == [("我", "OPINION", "不喜欢", "香菜")]
+    assert triples(extract("我再也不喜欢榴莲了。")) == [("我", "OPINION", "不喜欢", "榴莲")]
+    assert extract("我以前喜欢香菜，现在不喜欢了。").memories == []          # no 我 喜欢 香菜
+    # 小明不是我的朋友: once "我 朋友 小明不" (a friend named 小明不); now what was said
+    assert triples(extract("小明不是我的朋友。")) == [("小明", "FACT", "不是", "我的朋友")]
+    assert extract("我的朋友不是小明。").memories == []
+    assert triples(extract("小明不是医生。")) == [("小明", "FACT", "不是", "医生")]
+    [m] = extract("我昨晚没睡好。").memories
+    assert m.memory["topic"] == "没睡好" and m.memory["attributes"] == {"时间": "2025-11-04 夜间"}
+
+
+def test_a_clause_whose_subject_is_not_the_speaker_wishes_conditions_and_questions_give_nothing():
+    for said in ("The city I live in is lovely.", "This book I read last year reminds me to pursue my dreams.",
+                 "If I win the lottery next year I will buy a boat.", "I'd love to go to Paris next year.",
+                 "I might go hiking next weekend.", "I wanted to tell you about my school event last week.",
+                 "Remember when we volunteered together last year?", "谁说我喜欢香菜？", "我今天可能会迟到，怎么办？",
+                 "I made it in pottery class yesterday.", "I love that you chose pottery!"):
+        assert extract(said, speaker="Caroline").memories == [], said
+    # what is stated before a question put back to the listener still counts
+    assert triples(extract("我最喜欢春天了，你呢？")) == [("我", "OPINION", "喜欢", "春天")]
+
+
+def test_a_picture_caption_is_not_what_the_speaker_said():
+    plan = extract("Here's a pic from the lake. I painted that lake sunrise last year! "
+                   "[image: a photo of a painting of a sunset over a lake in 2019]", speaker="Melanie",
+                   when=datetime(2023, 5, 8, tzinfo=timezone.utc))
+    assert texts(plan) == ["Melanie painted that lake sunrise"]
+    assert plan.memories[0].memory["attributes"] == {"time": "2022"}
