@@ -260,8 +260,7 @@ def turn_similarities(turns: dict[str, Any], speakers: list[str], similarity: Si
 
 def rank_candidates(candidates: Iterable[Any], turns: dict[str, Any], speakers: list[str],
                     similarity: Similarity, outside: set[str] = frozenset(), kept: float = 0.0,
-                    in_context: dict[str, float] | None = None,
-                    about: "SubjectScope | None" = None) -> list[tuple[Any, float]]:
+                    in_context: dict[str, float] | None = None) -> list[tuple[Any, float]]:
     """Every seed candidate with its similarity, best first: a turn by its similarity in
     context; a memory extracted from matched turns mostly by the best of them
     (``Similarity.as_extracted``); ``outside`` a time range read from the query at ``kept`` ×
@@ -285,8 +284,6 @@ def rank_candidates(candidates: Iterable[Any], turns: dict[str, Any], speakers: 
         if c.id in source:
             t = source[c.id]
             sim = similarity.as_extracted(sim, in_context[t], lead[t] == c.id)
-        elif about is not None and c.kind == "memory":     # a memory from turns is weighed by who said them
-            sim = about.weigh(c.id, sim)
         if c.id in outside:
             sim *= kept
         scored.append((c, sim))
@@ -325,13 +322,21 @@ def reached_similarity(own: float, sources: list[tuple[str, float, str | None, s
 
 
 def choose_seeds(scored: list[tuple[Any, float]], similarity: Similarity, k: int, floor: float,
-                 why: list[str]) -> list[tuple[Any, float]]:
+                 why: list[str], about: SubjectScope | None = None) -> list[tuple[Any, float]]:
     """The seeds of the walk: up to k candidates whose similarity reaches ``floor`` or whose words
     cover the query (``Similarity.words_cover``); when none does, the closest FALLBACK_SEEDS, so
-    a group with memories never answers with nothing."""
-    chosen = [(c, sim) for c, sim in scored if sim >= floor or similarity.words_cover(c.text)][:k]
+    a group with memories never answers with nothing. ``about``: the subjects the query names;
+    a memory written directly (not drawn from turns: those are weighed by who said them) is
+    ranked by ``SubjectScope.weigh``, while the floor judges how well it matched, not whom it is
+    about."""
+    if about is not None:
+        scored = sorted(((c, about.weigh(c.id, sim) if c.kind == "memory" and not c.support else sim, sim)
+                         for c, sim in scored), key=lambda x: -x[1])
+    else:
+        scored = [(c, sim, sim) for c, sim in scored]
+    chosen = [(c, sim) for c, sim, matched in scored if matched >= floor or similarity.words_cover(c.text)][:k]
     if not chosen and scored:
-        chosen = scored[:FALLBACK_SEEDS]
+        chosen = [(c, sim) for c, sim, _ in scored[:FALLBACK_SEEDS]]
         why.append(f"no direct match reaches similarity {floor}: starting from the {len(chosen)} closest")
     return chosen
 

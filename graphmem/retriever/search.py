@@ -372,9 +372,9 @@ class Retriever:
                       kept: float = 0.0, in_context: dict[str, float] | None = None) -> dict[str, _Hit]:
         """The seeds of the walk as hits at distance 0 (``rank.rank_candidates``, ``rank.choose_seeds``)."""
         scored = rank_candidates(report.candidates, report.turns, report.speakers, similarity, outside, kept,
-                                 in_context, report.about)
+                                 in_context)
         hits = {}
-        for c, sim in choose_seeds(scored, similarity, k, floor, why):
+        for c, sim in choose_seeds(scored, similarity, k, floor, why, report.about):
             hits[c.id] = _Hit(id=c.id, kind=c.kind, node=c.node, similarity=sim, distance=0,
                               sources=list(c.ranks), episodes=c.episodes)
         return hits
