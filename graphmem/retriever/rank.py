@@ -301,8 +301,9 @@ class SubjectScope:
     ids: frozenset[str]
     weight: float
 
-    def weigh(self, memory_id: str, similarity: float) -> float:
-        return similarity if memory_id in self.ids else self.weight * similarity
+    def weigh(self, memory_id: str, similarity: float, from_turns: bool = False) -> float:
+        """``similarity`` as it ranks: unchanged for their memories and for any drawn from turns."""
+        return similarity if from_turns or memory_id in self.ids else self.weight * similarity
 
 
 def reached_similarity(own: float, sources: list[tuple[str, float, str | None, str]], in_context: dict[str, float],
@@ -330,7 +331,7 @@ def choose_seeds(scored: list[tuple[Any, float]], similarity: Similarity, k: int
     ranked by ``SubjectScope.weigh``, while the floor judges how well it matched, not whom it is
     about."""
     if about is not None:
-        scored = sorted(((c, about.weigh(c.id, sim) if c.kind == "memory" and not c.support else sim, sim)
+        scored = sorted(((c, about.weigh(c.id, sim, bool(c.support)) if c.kind == "memory" else sim, sim)
                          for c, sim in scored), key=lambda x: -x[1])
     else:
         scored = [(c, sim, sim) for c, sim in scored]

@@ -306,10 +306,11 @@ class Retriever:
                 parent = by_id.get(step["from_id"])
                 path = (parent.path if parent else []) + [PathStep(to_id=n.node["id"], **step)]
                 sim = similarity(n.cosine, n.node.get("text"))
-                if sources.get(n.node["id"]):
-                    sim = reached_similarity(sim, sources[n.node["id"]], turns.in_context, turns.speakers, similarity)
-                elif about is not None:                # from turns: weighed by who said them (rank.SubjectScope)
-                    sim = about.weigh(n.node["id"], sim)
+                drawn = sources.get(n.node["id"])
+                if drawn:
+                    sim = reached_similarity(sim, drawn, turns.in_context, turns.speakers, similarity)
+                if about is not None:
+                    sim = about.weigh(n.node["id"], sim, from_turns=bool(drawn))
                 h = _Hit(id=n.node["id"], kind="memory", node=n.node, similarity=sim, distance=level, path=path)
                 self._score(h, scorer)
                 hits[h.id] = h
