@@ -293,6 +293,24 @@ def test_a_batch_shares_new_concepts_and_embeds_once(graph, neo4j_driver, group_
                                               "Attribute": 3, "Value": 3}
 
 
+def test_a_large_batch_is_written_in_several_transactions_and_once(graph, neo4j_driver, group_id):
+    """More than one transaction's worth: the concepts are shared across the transactions, the
+    results come back in the order given, and a retry with the same request_id writes nothing."""
+    from graphmem.builder.create import chunk_bounds
+    laps = [f"lap {i % 7}" for i in range(650)]
+    batch = [{"subject": "I", "memory_type": "event", "topic": "run", "object": lap} for lap in laps]
+    results = graph.create_memories(group_id, batch, reference_time=REF, request_id="big")
+    assert len(chunk_bounds(len(batch))) > 2
+    assert [r.concepts[2].name for r in results] == laps
+    assert len({r.concepts[0].id for r in results}) == len({r.concepts[1].id for r in results}) == 1
+    assert len({r.concepts[2].id for r in results}) == 7
+    assert {r.concepts[2].reason for r in results[-64:]} == {"exact"}     # the last transaction's
+    assert counts(neo4j_driver, group_id) == {"Memory": 650, "Subject": 1, "Topic": 1, "Object": 7}
+    again = graph.create_memories(group_id, batch, reference_time=REF, request_id="big")
+    assert [r.memory_id for r in again] == [r.memory_id for r in results]
+    assert counts(neo4j_driver, group_id)["Memory"] == 650
+
+
 # --- the rest of the API ------------------------------------------------------------------------
 
 def test_forget_is_soft_and_restorable(graph, group_id):

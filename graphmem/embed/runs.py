@@ -1,4 +1,4 @@
-"""How the onnxruntime embedders run a batch: texts of similar length together (padding is wasted
+"""How the onnxruntime embedders run a batch: texts of the same length together (padding is wasted
 compute), at most ``MAX_BATCH_TOKENS`` tokens a run, and a large batch's runs split over worker
 threads (each runs the model on one core; onnxruntime releases the GIL)."""
 from __future__ import annotations
@@ -39,13 +39,18 @@ class RunsInThreads:
     def _in_runs(self, ids: list[list[int]], encode: Callable[[list[list[int]]], np.ndarray]) -> np.ndarray:
         """The vectors of the token id lists ``ids`` (one row each), ``encode`` run per run."""
         out = np.zeros((len(ids), self.dimension), np.float32)
-        order = sorted(range(len(ids)), key=lambda i: -len(ids[i]))       # longest first
-        runs, start = [], 0
-        while start < len(order):
-            longest = max(1, len(ids[order[start]]))
-            size = max(1, min(self.batch_size, self.MAX_BATCH_TOKENS // longest))
-            runs.append(order[start:start + size])
-            start += size
+
+        def full(rows: list[int]) -> bool:
+            longest = max(1, len(ids[rows[0]]))
+            return len(rows) >= max(1, min(self.batch_size, self.MAX_BATCH_TOKENS // longest))
+
+        runs: list[list[int]] = []
+        for i in sorted(range(len(ids)), key=lambda i: -len(ids[i])):       # longest first
+            last = runs[-1] if runs else None
+            if last is None or full(last) or (len(ids[i]) < len(ids[last[-1]]) and len(last) >= MIN_RUN):
+                runs.append([i])
+            else:
+                last.append(i)
 
         def run(rows: list[int]) -> None:
             out[rows] = encode([ids[i] for i in rows])
@@ -64,6 +69,11 @@ class RunsInThreads:
         return self._pool
 
 
+# A run ends where the texts get shorter once it holds MIN_RUN texts: a run of one length carries
+# no padding, and the models' cost is per token, padding included. Runs of 64 texts of nearby
+# lengths padded bench write's chunks of 250 memories by 23 % (e5) and 41 % (MiniLM); runs of a
+# few texts cost no more per token. The vectors are the same to the bit (padding is masked).
+MIN_RUN = 4
 SMALL_RUN_TEXTS = 2         # a run of at most this many texts (a search's query) may use SMALL_RUN_THREADS
 SMALL_RUN_THREADS = min(2, os.cpu_count() or 1)
 
