@@ -23,17 +23,31 @@
 // How many memories and episodes a group has, counted up to $cap: cheap for any group size.
 // (status and session_id are always set: the predicates let Neo4j use the composite group indexes.)
 // For a group of up to $cache_limit memories also the newest created_at: with the count, it
-// tells whether the process's copy of the group's vectors is current (retriever/vectors.py).
+// tells whether the process's copy of the group's vectors is current (retriever/vectors.py);
+// episodes_latest does the same for the copy of its turns' vectors (retriever/turnvectors.py).
 CALL () { MATCH (m:Memory {group_id: $group_id}) WHERE m.status IS NOT NULL WITH m LIMIT $cap RETURN count(m) AS memories }
 CALL (memories) {
   // (an UNWIND of nothing, not a WHERE: Neo4j would still walk a larger group's index entries)
   UNWIND CASE WHEN memories <= $cache_limit THEN [true] ELSE [] END AS wanted
-  MATCH (m:Memory {group_id: $group_id}) WHERE m.created_at IS NOT NULL
-  WITH m ORDER BY m.created_at DESC LIMIT 1
-  RETURN collect(m.created_at)[0] AS latest
+  // (created_at is an ISO string: `> ''` and the index's own order, in a subquery of its own,
+  // let Neo4j read the newest entry alone instead of all of the group's)
+  CALL () {
+    MATCH (m:Memory) WHERE m.group_id = $group_id AND m.created_at > ''
+    RETURN m.created_at AS newest ORDER BY m.group_id DESC, m.created_at DESC LIMIT 1
+  }
+  RETURN collect(newest)[0] AS latest
 }
 CALL () { MATCH (e:Episode {group_id: $group_id}) WHERE e.session_id IS NOT NULL WITH e LIMIT $cap RETURN count(e) AS episodes }
-RETURN memories, latest, episodes;
+CALL (episodes) {
+  // the same for the copy of its turn vectors (turns are only ever added, or deleted with the group)
+  UNWIND CASE WHEN episodes > 0 AND episodes <= $cache_limit THEN [true] ELSE [] END AS wanted
+  CALL () {
+    MATCH (e:Episode) WHERE e.group_id = $group_id AND e.created_at > ''
+    RETURN e.created_at AS newest ORDER BY e.group_id DESC, e.created_at DESC LIMIT 1
+  }
+  RETURN collect(newest)[0] AS episodes_latest
+}
+RETURN memories, latest, episodes, episodes_latest;
 
 // name: search_vector_ids
 // Every memory of a group (the ones search_probe counts) with when it was written and whether

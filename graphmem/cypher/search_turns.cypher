@@ -243,3 +243,114 @@ RETURN collect({of: eid, new: NOT n.id IN $ids, before: startNode(r) = n,
                 episode: n {.id, .group_id, .content, .timestamp, .session_id, .speaker, .role, .importance},
                 score: vector.similarity.cosine(n.embedding, $embedding), extracted: extracted,
                 memories: memories}) AS rows;
+
+// --- with a copy of the group's turn vectors (retriever/turnvectors.py) ----------------------
+// A process that holds a current copy finds the turns nearest the query, and their closest
+// sentences, with matrix products; the database reads only what those turns say and lead to.
+
+// name: search_turn_ids
+// Every turn of a group (the ones search_probe counts) with when it was written, whether it has
+// a vector, and what orders it (said when, session, order): what the copy must hold.
+MATCH (e:Episode {group_id: $group_id})
+WHERE e.session_id IS NOT NULL
+RETURN e.id AS id, e.created_at AS created_at, e.embedding IS NOT NULL AS embedded, e.timestamp AS timestamp,
+       e.session_id AS session_id, e.order AS order, e.chunk AS chunk;
+
+// name: search_turn_vectors_of
+// The vectors of the turns in $ids, and of their sentences (turn: the id of the turn a sentence
+// is part of).
+CALL () {
+  UNWIND $ids AS eid
+  MATCH (e:Episode {id: eid})
+  WHERE e.group_id = $group_id AND e.embedding IS NOT NULL
+  RETURN collect({id: eid, embedding: e.embedding}) AS turns
+}
+CALL () {
+  UNWIND $ids AS eid
+  MATCH (s:Sentence)-[:PART_OF]->(e:Episode {id: eid})
+  WHERE s.group_id = $group_id AND e.group_id = $group_id AND s.embedding IS NOT NULL
+  RETURN collect({turn: eid, embedding: s.embedding}) AS sentences
+}
+RETURN turns, sentences;
+
+// name: search_episode_fulltext_terms_held
+// search_episode_fulltext_terms for a process that holds the group's turn vectors, sent before
+// the query is embedded: every turn of the group the words match (in the time range), as two
+// lists (ids, and their scores weighted by the group's IDF as there). The copy ranks them, knows
+// their cosines and which of them were found by meaning; search_turns_read reads the ones kept.
+// A term that names a speaker is not among $probes: its hits are the same for every query
+// (search_episode_term_hits, held with the copy).
+UNWIND $probes AS p
+CALL (p) {
+  CALL db.index.fulltext.queryNodes($index, p.lucene, {limit: $n}) YIELD node AS e, score
+  WITH e, score WHERE e.group_id = $group_id
+  WITH collect({e: e, score: score}) AS hits
+  RETURN hits, size(hits) AS df, reduce(top = 0.0, h IN hits | CASE WHEN h.score > top THEN h.score ELSE top END) AS top
+}
+WITH hits, top, df, log(1.0 + ($n - df + 0.5) / (df + 0.5)) AS idf
+WHERE df > 0 AND top > 0
+UNWIND hits AS h
+WITH h.e AS e, sum(idf * h.score / top) AS bm25
+WHERE ($start IS NULL OR datetime(e.timestamp) >= datetime($start))
+  AND ($said_end IS NULL OR datetime(e.timestamp) < datetime($said_end))
+RETURN collect(e.id) AS ids, collect(bm25) AS bm25;
+
+// name: search_episode_term_hits
+// The turns of the group one term probe ($lucene, one of store.fulltext.term_probes) matches, with
+// their raw scores: a speaker's name, whose hits (everything they said) a process that holds the
+// group's turn vectors keeps with them.
+CALL db.index.fulltext.queryNodes($index, $lucene, {limit: $n}) YIELD node AS e, score
+WITH e, score WHERE e.group_id = $group_id
+RETURN collect(e.id) AS ids, collect(score) AS scores;
+
+// name: search_turns_read
+// For a process that holds the group's turn vectors: the turns it kept ($ids: the nearest, and
+// the ones the words match best, ranked with the copy), with the
+// memories extracted from them that pass the filters (as in search_episode_scan), and the turns
+// right before and after every turn in $around (as search_episode_neighbours; `new`: not in $around).
+// Each memory says how many turns it was extracted from (`sources`): one, and it was read with it.
+CALL () {
+  UNWIND $ids AS eid
+  MATCH (e:Episode {id: eid})
+  WHERE e.group_id = $group_id
+  CALL (e) {
+    OPTIONAL MATCH (m:Memory)-[:EXTRACTED_FROM]->(e)
+    WHERE m.group_id = $group_id
+    WITH collect(m) AS linked
+    RETURN size(linked) AS extracted,
+           [m IN linked WHERE ($include_archived OR m.status <> 'archived')
+                       AND ($types IS NULL OR m.memory_type IN $types)
+                       AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
+            | {memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
+                          .access_count, .last_accessed_at, .superseded_by},
+               score: vector.similarity.cosine(m.embedding, $embedding),
+               sources: COUNT { (m)-[:EXTRACTED_FROM]->(:Episode) }}] AS memories
+  }
+  RETURN collect({episode: e {.id, .group_id, .content, .timestamp, .session_id, .speaker, .role, .importance},
+                  extracted: extracted, memories: memories}) AS hits
+}
+CALL () {
+  UNWIND $around AS eid
+  MATCH (e:Episode {id: eid})-[r:NEXT]-(n:Episode)
+  WHERE e.group_id = $group_id AND n.group_id = $group_id AND n.embedding IS NOT NULL
+    AND ($start IS NULL OR datetime(n.timestamp) >= datetime($start))
+    AND ($said_end IS NULL OR datetime(n.timestamp) < datetime($said_end))
+  CALL (n) {
+    OPTIONAL MATCH (m:Memory)-[:EXTRACTED_FROM]->(n)
+    WHERE m.group_id = $group_id
+    WITH collect(m) AS linked
+    RETURN size(linked) AS extracted,
+           [m IN linked WHERE ($include_archived OR m.status <> 'archived')
+                       AND ($types IS NULL OR m.memory_type IN $types)
+                       AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
+            | {memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
+                          .access_count, .last_accessed_at, .superseded_by},
+               score: vector.similarity.cosine(m.embedding, $embedding),
+               sources: COUNT { (m)-[:EXTRACTED_FROM]->(:Episode) }}] AS memories
+  }
+  RETURN collect({of: eid, new: NOT n.id IN $around, before: startNode(r) = n,
+                  episode: n {.id, .group_id, .content, .timestamp, .session_id, .speaker, .role, .importance},
+                  score: vector.similarity.cosine(n.embedding, $embedding), extracted: extracted,
+                  memories: memories}) AS rows
+}
+RETURN hits, rows;

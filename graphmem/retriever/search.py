@@ -43,6 +43,7 @@ from .evidence import Filters, SeedReport, widen
 from .rank import (Scorer, Similarity, SubjectScope, choose_seeds, dialogue_query, rank_candidates, reached_similarity,
                    time_range_verdict, turn_similarities)
 from .seeds import SeedFinder
+from .turnvectors import TurnCache
 from .vectors import GroupVectors, VectorCache
 
 EVIDENCE_PER_MEMORY = 3
@@ -136,6 +137,8 @@ class Retriever:
         self.recorder = recorder or AccessRecorder(store)
         self.vectors = VectorCache(store, settings.limits.vector_cache_limit, settings.limits.vector_cache_mb,
                                    int(getattr(embedder, "dimension", 0) or 0))
+        self.turn_vectors = TurnCache(store, settings.limits.vector_cache_limit, settings.limits.vector_cache_mb,
+                                      int(getattr(embedder, "dimension", 0) or 0))
         # the all-time seed search of a query with a time expression runs beside the in-range one
         self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="graphmem-seeds")
         # query embeddings (their own pool: a seed search waits for one, and must not wait behind itself)
@@ -145,6 +148,7 @@ class Retriever:
         self._pool.shutdown(wait=True)
         self._embedding.shutdown(wait=True)
         self.vectors.close()
+        self.turn_vectors.close()
         self.recorder.close()
 
     # --- the search ---------------------------------------------------------------------
@@ -181,11 +185,14 @@ class Retriever:
         vectors = self.vectors.get(group_id, probe["memories"], probe["latest"]) if holdable else None
         # a group above the limit: a copy for the cosines of the memories the queries name
         lookup = self.vectors.lookup(group_id) if vectors is None and self.vectors.too_large(group_id) else None
+        turn_vectors = self.turn_vectors.get(group_id, probe["episodes"], probe["episodes_latest"]) \
+            if holdable and probe["episodes"] else None
         # the seed steps read counts capped where their strategies change
         memories, episodes = (min(probe[n], limits.exact_scan_limit + 1) for n in ("memories", "episodes"))
         k = max(limits.seed_k, inp.max_results)
         find = lambda filters: self.seeds.find(group_id, sought, embedding_job, filters, k,  # noqa: E731
-                                               memories, episodes, hard.types is None, profile, vectors, lookup)
+                                               memories, episodes, hard.types is None, profile, vectors, lookup,
+                                               turn_vectors)
         unknown_share = getattr(self.embedder, "unknown_share", None)
         similarity = Similarity(sought, profile, unread=unknown_share(sought) if unknown_share else None)
         scorer = Scorer(profile, self.settings.decay, reference_time)

@@ -46,6 +46,7 @@ from .evidence import Candidate, Filters, SeedReport, fuse, memory_candidate
 from .rank import SubjectScope, WordHits
 from .subjects import best_of_each_topic, name_candidates
 from .turns import TurnFinder, episode_fulltext_index
+from .turnvectors import TurnCopy
 from .vectors import GroupVectors, fill_cosines, unit
 
 MAX_FETCH = 4000            # the largest page asked of the vector index before scanning instead
@@ -73,11 +74,13 @@ class SeedFinder:
     # --- public -------------------------------------------------------------------------
     def find(self, group_id: str, query: str, embedding: list[float] | Future, filters: Filters, k: int,
              memories: int, episodes: int, with_episode_results: bool, profile: RankingProfile,
-             vectors: GroupVectors | None = None, lookup: GroupVectors | None = None) -> SeedReport:
+             vectors: GroupVectors | None = None, lookup: GroupVectors | None = None,
+             turn_vectors: TurnCopy | None = None) -> SeedReport:
         """``memories``/``episodes``: the probe's counts (capped); ``vectors``: the process's
         current copy of the group's vectors, if it holds one; ``lookup``: a large group's copy
-        (cosines only). ``embedding`` may still be on its way (a Future): with a copy, the word
-        queries, which then need no embedding, are sent before it is waited for."""
+        (cosines only); ``turn_vectors``: its current copy of the group's turn vectors.
+        ``embedding`` may still be on its way (a Future): with a copy, the word queries, which
+        then need no embedding, are sent before it is waited for."""
         strategy: list[str] = []
         lists: dict[str, list[Candidate]] = {}
         p = {"group_id": group_id, **filters.params()}
@@ -89,7 +92,7 @@ class SeedFinder:
         words = content_words(query)
         fields = episode_fulltext_index(words)
         # which query words name a speaker of the group: asked while the vector index answers
-        names = self.turns.submit_names(p, words, fields) if episodes else None
+        names = self.turns.submit_names(p, words, fields, turn_vectors) if episodes else None
         if memories:
             # the fulltext round trip runs while the vector index answers
             fulltext, probes = None, []
@@ -113,39 +116,58 @@ class SeedFinder:
         cap = self.limits.subject_cap
         subject = self.store.submit("search_subject_memories", names=named, cap=cap, **words_p) \
             if named and held else None
+        turns, speakers, turn_words = {}, [], None
+        if episodes and turn_vectors is not None:
+            # who the query names, then the turns its words match, while the query is embedded
+            speakers = self.turns.speakers(p, query, episodes, names, fields, strategy, profile, turn_vectors)
+            turn_words = self.turns.submit_words(p, words, k, episodes, fields, speakers, turn_vectors)
         p["embedding"] = embedding.result() if isinstance(embedding, Future) else embedding
         if named and subject is None:
             subject = self.store.submit("search_subject_memories", names=named, cap=cap, **p)
-        if memories:
-            lists["vector"] = self._vector(p, k, memories, strategy, vectors)
-            if fulltext is not None:
-                rows = fulltext.result()[0]["hits"]
-                if held:
-                    fill_cosines(self.store, group_id, copy, p["embedding"], rows, lambda r: r["memory"]["id"])
-                hits = word_hits(rows, len(probes), memories, self.limits.exact_scan_limit)
-                lists["fulltext"] = [memory_candidate(r, r["bm25"], hits) for r in rows]
+        fulltext_rows = None
+        if memories and fulltext is not None:
+            fulltext_rows = fulltext.result()[0]["hits"]
+            if held:
+                fill_cosines(self.store, group_id, copy, p["embedding"], fulltext_rows, lambda r: r["memory"]["id"])
         about = None
         if subject is not None:
             found, about = self._subject(group_id, subject.result(), k, copy, p["embedding"], strategy, profile)
             if found:
                 lists["subject"] = found
-        turns, speakers = {}, []
+        started, early, nearest = None, None, None
+        if episodes and turn_vectors is not None:
+            # the turns' round trip goes out now; while it runs the memories are read, and the source
+            # turns of the memories already known (the nearest, the word and subject hits) asked
+            started = self.turns.start_held(p, k, episodes, strategy, profile, turn_vectors, turn_words, copy)
+            nearest = self._nearest(p, k, vectors)
+            known = list(dict.fromkeys(
+                (nearest[0] if nearest else []) + [r["memory"]["id"] for r in fulltext_rows or []]
+                + [c.id for c in lists.get("subject", [])]))
+            early = (set(known), self.store.submit("search_memory_sources", ids=known, **p))
+        if memories:
+            lists["vector"] = self._vector(p, k, memories, strategy, vectors, nearest)
+            if fulltext_rows is not None:
+                hits = word_hits(fulltext_rows, len(probes), memories, self.limits.exact_scan_limit)
+                lists["fulltext"] = [memory_candidate(r, r["bm25"], hits) for r in fulltext_rows]
+        if "subject" in lists:          # (the list's place among the others: as before)
+            lists["subject"] = lists.pop("subject")
         if episodes:
-            speakers = self.turns.speakers(p, query, episodes, names, fields, strategy, profile)
+            if turn_vectors is None:
+                speakers = self.turns.speakers(p, query, episodes, names, fields, strategy, profile)
             lists.update(self.turns.find(p, words, k, episodes, strategy, with_episode_results, turns,
-                                         fields, speakers, profile))
+                                         fields, speakers, profile, started))
         candidates = fuse(lists)
         if episodes:
-            self.turns.sources(p, candidates, turns)
-            self.turns.sentences(p, turns, profile)
+            self.turns.sources(p, candidates, turns, early, started.single if started is not None else set())
+            self.turns.sentences(p, turns, profile, turn_vectors)
         return SeedReport(candidates, strategy, turns, speakers, about)
 
     # --- memories -----------------------------------------------------------------------
-    def _vector(self, p: dict, k: int, probed: int, strategy: list[str],
-                vectors: GroupVectors | None = None) -> list[Candidate]:
+    def _vector(self, p: dict, k: int, probed: int, strategy: list[str], vectors: GroupVectors | None = None,
+                nearest: tuple[list[str], list[float]] | None = None) -> list[Candidate]:
         # a time range or a subject passes few of the nearest memories: the database filters first
         if vectors is not None and p.get("start") is None and p.get("end") is None and p.get("subject") is None:
-            found = self._held(p, k, vectors)
+            found = self._held(p, k, vectors, nearest)
             if found is not None:
                 strategy.append(f"vector: the group's {len(vectors.ids)} vectors held in memory")
                 return found
@@ -187,12 +209,20 @@ class SeedFinder:
         scope = SubjectScope(tuple(r["subject"] for r in rows), frozenset(r["memory"]["id"] for r in gathered), weight)
         return [memory_candidate(r) for r in best], scope
 
-    def _held(self, p: dict, k: int, vectors: GroupVectors) -> list[Candidate] | None:
+    @staticmethod
+    def _nearest(p: dict, k: int, vectors: GroupVectors | None) -> tuple[list[str], list[float]] | None:
+        """The memories ``_held`` reads (the nearest in the copy: ids, cosines), or None when the
+        copy is not what the vector list comes from (none held; a time range or subject filter)."""
+        if vectors is None or p.get("start") is not None or p.get("end") is not None or p.get("subject") is not None:
+            return None
+        return vectors.nearest(unit(p["embedding"]), min(len(vectors.ids), HELD_FETCH * k + HELD_MARGIN))
+
+    def _held(self, p: dict, k: int, vectors: GroupVectors,
+              nearest: tuple[list[str], list[float]] | None = None) -> list[Candidate] | None:
         """The top-k from the copy of the group's vectors: its nearest memories read with the
         filters applied; None when too few of them pass (a narrow filter) to be sure of the top-k."""
-        query = unit(p["embedding"])
         n = min(len(vectors.ids), HELD_FETCH * k + HELD_MARGIN)
-        ids, cosines = vectors.nearest(query, n)
+        ids, cosines = nearest or self._nearest(p, k, vectors)
         if not ids:
             return []
         rows = self.store.read("search_memories_by_ids", ids=ids, scores=[(1.0 + c) / 2.0 for c in cosines],

@@ -15,10 +15,14 @@ before it, speaker); ``rank.py`` reads a turn in context, as a reply, and by who
 """
 from __future__ import annotations
 
+import math
 import re
 import threading
 import time
 from concurrent.futures import Future
+from dataclasses import dataclass
+
+import numpy as np
 
 from ..config import RankingProfile, SearchLimits
 from ..store.driver import Store
@@ -26,10 +30,75 @@ from ..store.fulltext import CJK_CHARS, escape_terms, group_query, name_probes, 
 from ..store.vector import to_cosine
 from .evidence import Candidate, Turn, memory_candidate
 from .rank import WordHits
+from .turnvectors import TurnCopy
+from .vectors import GroupVectors, fill_cosines, unit
 
 _CJK = re.compile(f"[{CJK_CHARS}]")
 MAX_FETCH = 4000            # the largest page asked of a vector index before giving up on more
 SIZE_TTL_S = 60.0           # how long the speakers of a large group are trusted
+
+
+@dataclass
+class HeldWords:
+    """The word query of a search that holds the group's turn vectors (``TurnFinder.submit_words``)."""
+    job: Future | None                  # the word query in flight (without the speakers' names)
+    names: list[dict[str, float]]       # each name's hits: turn -> its share of the score
+    terms: int                          # the terms probed, names included
+    ranked: bool = True                 # False: a large group's query, read whole (top k by Lucene)
+
+    def scores(self, copy: TurnCopy, start: str | None, said_end: str | None) -> dict[str, float]:
+        """Every turn the words match in the time range, with its score (a name's share added)."""
+        scores: dict[str, float] = {}
+        if self.job is not None:
+            row = self.job.result()[0]
+            scores = dict(zip(row["ids"], row["bm25"]))
+        for hits in self.names:
+            for i, share in hits.items():
+                if i in scores:
+                    scores[i] += share
+                else:
+                    r = copy.row.get(i)
+                    if r is not None and copy.said_in(r, start, said_end):
+                        scores[i] = share
+        return scores
+
+
+class _Names:
+    """``submit_names``'s answer with the group's turn vectors held: the words asked before are
+    answered from the copy, the others by the query in flight (then kept)."""
+
+    def __init__(self, terms: list[str], known: dict[str, bool], job: Future | None):
+        self.terms, self.known, self.job = terms, known, job
+
+    def result(self) -> list[dict]:
+        if self.job is not None:
+            named = set(self.job.result()[0]["terms"])
+            for term in self.terms:
+                self.known.setdefault(term, term in named)
+        return [{"terms": [t for t in self.terms if self.known.get(t)]}]
+
+
+@dataclass
+class _Held:
+    """A held-turns search between ``TurnFinder.start_held`` and ``find``."""
+    copy: TurnCopy
+    query: np.ndarray
+    near: list[tuple[str, float]]
+    by_words: list[tuple[str, float]]
+    rows: list[dict]
+    words: HeldWords | None
+    around: list[str]
+    job: Future
+    single: set[str] | None = None
+
+
+def _top(scores: dict[str, float], k: int, copy: TurnCopy) -> list[tuple[str, float]]:
+    """The ``k`` best of ``scores`` (ties: the newer turn, then the order of the conversation)."""
+    if len(scores) > k:
+        values = np.fromiter(scores.values(), np.float64, len(scores))
+        kth = float(np.partition(-values, k - 1)[k - 1])
+        scores = {i: b for i, b in scores.items() if b >= -kth}
+    return sorted(scores.items(), key=lambda ib: copy.key(copy.row.get(ib[0]), ib[1]))[:k]
 
 
 def episode_fulltext_index(words: str) -> tuple[str, tuple[str, ...]]:
@@ -48,22 +117,32 @@ class TurnFinder:
         self._lock = threading.Lock()
 
     # --- who the query names --------------------------------------------------------------
-    def submit_names(self, p: dict, words: str, fulltext: tuple[str, tuple[str, ...]]) -> Future | None:
-        """Which query words name a speaker of the group (an English query): asked in the background."""
+    def submit_names(self, p: dict, words: str, fulltext: tuple[str, tuple[str, ...]],
+                     copy: TurnCopy | None = None) -> "Future | _Names | None":
+        """Which query words name a speaker of the group (an English query): asked in the
+        background. With the group's turn vectors held (``copy``) each word's answer is kept with
+        them, and only the words not asked before are asked."""
         index, fields = fulltext
         if "speaker" not in fields or not escape_terms(words):
             return None
-        return self.store.submit("search_name_terms", index=index, probes=name_probes(words, p["group_id"]),
-                                 group_id=p["group_id"])
+        probes = name_probes(words, p["group_id"])
+        if copy is None:
+            return self.store.submit("search_name_terms", index=index, probes=probes, group_id=p["group_id"])
+        known: dict[str, bool] = copy.memo.setdefault(("names", index), {})
+        unknown = [probe for probe in probes if probe["term"] not in known]
+        job = self.store.submit("search_name_terms", index=index, probes=unknown, group_id=p["group_id"]) \
+            if unknown else None
+        return _Names([probe["term"] for probe in probes], known, job)
 
     def speakers(self, p: dict, query: str, episodes: int, names: Future | None,
-                 fulltext: tuple[str, tuple[str, ...]], strategy: list[str], profile: RankingProfile) -> list[str]:
+                 fulltext: tuple[str, tuple[str, ...]], strategy: list[str], profile: RankingProfile,
+                 copy: TurnCopy | None = None) -> list[str]:
         fields = fulltext[1]
         speakers: list[str] = []
         if names is not None:
             speakers = names.result()[0]["terms"]
         elif "speaker" not in fields:        # a CJK query has no words to probe: whole names it holds
-            speakers = self._speakers_named(p["group_id"], query, episodes)
+            speakers = self._speakers_named(p["group_id"], query, episodes, copy)
         if speakers:
             others = profile.conversation.speaker_weight
             strategy.append(f"episodes: {', '.join(speakers)} matched as speaker"
@@ -71,13 +150,19 @@ class TurnFinder:
                             + (f"; turns by anyone else at {others:g} x their similarity" if others < 1 else ""))
         return speakers
 
-    def _speakers_named(self, group_id: str, query: str, episodes: int) -> list[str]:
+    def _speakers_named(self, group_id: str, query: str, episodes: int, copy: TurnCopy | None = None) -> list[str]:
         """The group's speakers whose whole name (two characters or more) the query holds. A large
-        group's speakers are read at most every SIZE_TTL_S (a DISTINCT over 100,000 turns: ~80 ms)."""
+        group's speakers are read at most every SIZE_TTL_S (a DISTINCT over 100,000 turns: ~80 ms);
+        with the group's turn vectors held, once per copy (the turns they were read from)."""
         large, now = episodes > self.limits.exact_scan_limit, time.monotonic()
         with self._lock:
             cached = self._speakers.get(group_id) if large else None
-        if cached is None or now - cached[0] >= SIZE_TTL_S:
+        if copy is not None:
+            cached = copy.memo.get("speakers")
+            if cached is None:
+                cached = copy.memo["speakers"] = (now, self.store.read("search_group_speakers",
+                                                                        group_id=group_id)[0]["speakers"])
+        elif cached is None or now - cached[0] >= SIZE_TTL_S:
             cached = (now, self.store.read("search_group_speakers", group_id=group_id)[0]["speakers"])
             if large:
                 with self._lock:
@@ -86,12 +171,52 @@ class TurnFinder:
         return [n for n in cached[1] if len(n) >= 2 and n.casefold() in text]
 
     # --- the turns --------------------------------------------------------------------------
+    def submit_words(self, p: dict, words: str, k: int, probed: int, fulltext: tuple[str, tuple[str, ...]],
+                     speakers: list[str], copy: TurnCopy) -> HeldWords | None:
+        """The turns matched by words, for a process that holds the group's turn vectors (``copy``):
+        asked before the query is embedded (the copy gives the cosines and ranks them); None when
+        the query has no words to match. A term that names a speaker matches everything they
+        said: its hits are read once per copy and held with it."""
+        index, fields = fulltext
+        p = {**p, "embedding": None}
+        if probed > self.limits.exact_scan_limit:
+            lucene = group_query(words, p["group_id"], field=fields, names=speakers)
+            if not lucene:
+                return None
+            return HeldWords(self.store.submit("search_episode_fulltext", index=index, lucene=lucene, fetch=k * 3,
+                                               k=k, **p), [], 0, ranked=False)
+        probes = term_probes(words, p["group_id"], field=fields, names=speakers)
+        if not probes:
+            return None
+        named = {n.casefold() for n in speakers} if "speaker" in fields else set()
+        names = [probe for probe in probes if probe["term"].casefold() in named]
+        rest = [probe for probe in probes if probe["term"].casefold() not in named]
+        job = self.store.submit("search_episode_fulltext_terms_held", index=index, probes=rest, n=probed,
+                                **p) if rest else None
+        return HeldWords(job, [self._term_hits(p["group_id"], index, probe["lucene"], probed, copy)
+                               for probe in names], len(probes))
+
+    def _term_hits(self, group_id: str, index: str, lucene: str, n: int, copy: TurnCopy) -> dict[str, float]:
+        """The turns one term probe matches, each with its share of the score (IDF among the
+        group's ``n`` turns × its score / the best), as ``search_episode_fulltext_terms`` weighs it."""
+        key = ("term", index, lucene, n)
+        hits = copy.memo.get(key)
+        if hits is None:
+            row = self.store.read("search_episode_term_hits", index=index, lucene=lucene, n=n, group_id=group_id)[0]
+            df, top = len(row["ids"]), max(row["scores"], default=0.0)
+            idf = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+            hits = copy.memo[key] = {i: idf * sc / top for i, sc in zip(row["ids"], row["scores"])} if top > 0 else {}
+        return hits
+
     def find(self, p: dict, words: str, k: int, probed: int, strategy: list[str], with_episode_results: bool,
              turns: dict[str, Turn], fulltext: tuple[str, tuple[str, ...]], speakers: list[str],
-             profile: RankingProfile) -> dict[str, list[Candidate]]:
+             profile: RankingProfile, held: "_Held | None" = None) -> dict[str, list[Candidate]]:
         """Ranked lists of matched turns (vector, fulltext, and the turns right before and after
         those: "context"); a turn stands for the memories extracted from it, or for itself when
-        nothing was extracted from it. ``turns`` collects every turn seen, with its neighbours."""
+        nothing was extracted from it. ``turns`` collects every turn seen, with its neighbours.
+        ``held``: what ``start_held`` began, when the process holds the group's turn vectors."""
+        if held is not None:
+            return self._find_held(probed, strategy, with_episode_results, turns, held)
         # the database ranks turns by the better of their own cosine and their closest sentence's
         # (rank.sentence_lift): the cut to the top k happens there
         p = {**p, "sentence_weight": profile.conversation.sentence_weight}
@@ -143,11 +268,90 @@ class TurnFinder:
                 lists["episode_context"] = self._list(context, with_episode_results)
         return lists
 
-    def _neighbours(self, p: dict, turns: dict[str, Turn]) -> list[dict]:
-        """Reads the turns right before and after every turn in ``turns`` (adding them); returns
-        the rows of the turns that were not there yet."""
+    def start_held(self, p: dict, k: int, probed: int, strategy: list[str], profile: RankingProfile,
+                   copy: TurnCopy, words: HeldWords | None, memory_copy: GroupVectors | None) -> "_Held":
+        """The first half of ``find`` with the group's turn vectors held: the nearest turns from
+        the copy (scored as the exact scan scores them) and the turns the words match, ranked with
+        it; the round trip that reads the turns kept and the turns around them is sent, and
+        ``find`` reads its answer (meanwhile the caller sends its own)."""
+        query = unit(p["embedding"])
+        near = copy.nearest(query, k, profile.conversation.sentence_weight, p.get("start"), p.get("said_end"))
+        strategy.append(f"episodes: the group's {len(copy.ids)} turn vectors held in memory")
+        by_words: list[tuple[str, float]] = []          # (turn, bm25): the top k by words, then the ones found by meaning
+        rows: list[dict] = []                           # the word hits of a large group, read whole
+        if words is not None and not words.ranked:
+            rows = words.job.result()
+            for r, c in zip(rows, copy.cosine_of(query, [r["episode"]["id"] for r in rows])):
+                r["score"] = None if c is None else (1.0 + c) / 2.0
+            self._memory_cosines(p, [m for r in rows for m in r["memories"]], memory_copy)
+        elif words is not None:
+            scores = words.scores(copy, p.get("start"), p.get("said_end"))
+            top = _top(scores, k, copy)
+            listed = {i for i, _ in top}
+            also = sorted(((i, scores[i]) for i, _ in near if i in scores and i not in listed),
+                          key=lambda ib: copy.key(copy.row.get(ib[0]), ib[1]))
+            by_words = top + also
+        ids = list(dict.fromkeys([i for i, _ in near] + [i for i, _ in by_words]))
+        lifts = profile.conversation
+        around = list(dict.fromkeys(ids + [r["episode"]["id"] for r in rows])) \
+            if lifts.context_weight > 0 or lifts.reply_weight > 0 else []
+        job = self.store.submit("search_turns_read", ids=ids, around=around, **p)
+        return _Held(copy, query, near, by_words, rows, words, around, job)
+
+    def _find_held(self, probed: int, strategy: list[str], with_episode_results: bool, turns: dict[str, Turn],
+                   held: "_Held") -> dict[str, list[Candidate]]:
+        copy, query, near, by_words, rows, words = held.copy, held.query, held.near, held.by_words, held.rows, \
+            held.words
+        read = held.job.result()[0]
+        found = {h["episode"]["id"]: h for h in read["hits"]}
+        hits = [{**found[i], "score": (1.0 + c) / 2.0} for i, c in near if i in found]
+        for hit in hits:
+            self._turn(turns, hit).sentences_read = True     # scored with its sentences already
+        lists = {"episode_vector": self._list(hits, with_episode_results)}
+        if by_words:
+            own = copy.cosine_of(query, [i for i, _ in by_words])
+            rows = [{**found[i], "bm25": b, "score": None if c is None else (1.0 + c) / 2.0}
+                    for (i, b), c in zip(by_words, own) if i in found]
+        if words is not None:
+            if words.ranked:
+                word_hits = WordHits(terms=words.terms, n=probed, exact=True)
+            else:
+                word_hits = WordHits(terms=words.terms, n=probed, exact=False,
+                                     best=max((r["bm25"] for r in rows), default=0.0))
+            for r in rows:
+                t = self._turn(turns, r)
+                t.bm25, t.word_hits = r["bm25"], word_hits
+            lists["episode_fulltext"] = self._list(rows, with_episode_results)
+        if held.around:
+            context = self._neighbours({}, turns, read["rows"])
+            if context:
+                strategy.append(f"episodes: {len(context)} neighbouring turns read as context")
+                lists["episode_context"] = self._list(context, with_episode_results)
+        # the memories read here whose only source is the turn they were read with need no more reading
+        held.single = {item["memory"]["id"] for r in list(read["hits"]) + list(read["rows"])
+                       for item in r["memories"] if item.get("sources") == 1}
+        return lists
+
+    def _memory_cosines(self, p: dict, rows: list[dict], memory_copy: GroupVectors | None) -> None:
+        """The cosines of the memories rows read without the query's embedding."""
+        if not rows:
+            return
+        if memory_copy is not None:
+            fill_cosines(self.store, p["group_id"], memory_copy, p["embedding"], rows, lambda r: r["memory"]["id"])
+            return
+        scores = {x["id"]: x["score"] for x in self.store.read(
+            "search_cosines", group_id=p["group_id"], ids=list({r["memory"]["id"] for r in rows}),
+            embedding=p["embedding"])[0]["rows"]}
+        for r in rows:
+            r["score"] = scores.get(r["memory"]["id"])
+
+    def _neighbours(self, p: dict, turns: dict[str, Turn], rows: list[dict] | None = None) -> list[dict]:
+        """Reads the turns right before and after every turn in ``turns`` (adding them; ``rows``:
+        already read); returns the rows of the turns that were not there yet."""
         context: list[dict] = []
-        for r in self.store.read("search_episode_neighbours", ids=list(turns), **p)[0]["rows"]:
+        if rows is None:
+            rows = self.store.read("search_episode_neighbours", ids=list(turns), **p)[0]["rows"]
+        for r in rows:
             n = self._turn(turns, r)
             if r["of"] not in n.neighbours:
                 n.neighbours.append(r["of"])
@@ -172,22 +376,38 @@ class TurnFinder:
             fetch *= 4
             row = self.store.read(name, fetch=fetch, k=k, **p)[0]
 
-    def sentences(self, p: dict, turns: dict[str, Turn], profile: RankingProfile) -> None:
+    def sentences(self, p: dict, turns: dict[str, Turn], profile: RankingProfile,
+                  copy: TurnCopy | None = None) -> None:
         """The closest sentence's cosine of the turns the vector searches did not already read
-        with their sentences (found by words or as neighbours)."""
+        with their sentences (found by words or as neighbours): from ``copy`` when held."""
         unread = [tid for tid, t in turns.items() if not t.sentences_read]
         if not unread or profile.conversation.sentence_weight <= 0:
+            return
+        if copy is not None and all(tid in copy.row for tid in unread):
+            for tid, c in copy.sentence_of(unit(p["embedding"]), unread).items():
+                turns[tid].sentence = c
             return
         for r in self.store.read("search_sentence_scores", ids=unread, **p)[0]["rows"]:
             turns[r["id"]].sentence = to_cosine(r["score"])
 
-    def sources(self, p: dict, candidates: list[Candidate], turns: dict[str, Turn]) -> None:
+    def sources(self, p: dict, candidates: list[Candidate], turns: dict[str, Turn],
+                early: tuple[set[str], Future] | None = None, single: set[str] = frozenset()) -> None:
         """The turns the memory candidates were extracted from, where the episode lists did not
-        already bring them: each memory's ``support``, each turn's cosine."""
+        already bring them: each memory's ``support``, each turn's cosine. ``early``: the ids
+        already asked about and the answer in flight; ``single``: memories read with their only
+        source turn (nothing more to read)."""
         by_id = {c.id: c for c in candidates if c.kind == "memory"}
         if not by_id:
             return
-        for r in self.store.read("search_memory_sources", ids=list(by_id), **p)[0]["rows"]:
+        rows: list[dict] = []
+        asked: set[str] = set()
+        if early is not None:
+            asked = early[0]
+            rows = [r for r in early[1].result()[0]["rows"] if r["of"] in by_id]
+        rest = [i for i in by_id if i not in asked and i not in single]
+        if rest:
+            rows += self.store.read("search_memory_sources", ids=rest, **p)[0]["rows"]
+        for r in rows:
             c, e = by_id[r["of"]], r["episode"]
             self._turn(turns, r)
             if e["id"] not in c.support:

@@ -10,7 +10,8 @@ from .driver import Store
 # 2: the English fulltext index over episodes (episode_content_english)
 # 4: the uniqueness of idempotency keys (write_request_key)
 # 6: the newest memory of a group (memory_created), for the retriever's copy of its vectors
-SCHEMA_VERSION = 6
+# 7: the newest turn of a group (episode_created), for the retriever's copy of its turn vectors
+SCHEMA_VERSION = 7
 
 
 @dataclass
