@@ -12,6 +12,8 @@ _LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
 
 def cjk_share(text: str) -> float:
     """Share of the text's letters that are CJK characters (0 for English, 1 for Chinese)."""
+    if text.isascii():
+        return 0.0
     letters = _LETTER.findall(text)
     if not letters:
         return 0.0
@@ -22,6 +24,10 @@ def lexical_units(text: str) -> set[str]:
     text = unicodedata.normalize("NFKC", text).casefold()
     units: set[str] = set()
     for word in _WORD.findall(text):
+        if word.isascii():              # no CJK character in it: the word itself (as below, faster)
+            if len(word) > 1 or word.isdigit():
+                units.add(word)
+            continue
         cjk = "".join(ch for ch in word if HAN.match(ch))
         rest = HAN.sub(" ", word).split()
         units.update(w for w in rest if len(w) > 1 or w.isdigit())
@@ -33,10 +39,14 @@ def lexical_units(text: str) -> set[str]:
 
 def overlap(query: str, text: str) -> float:
     """Share of the query's units found in the text, in [0, 1]."""
-    q = lexical_units(query)
-    if not q:
+    return overlap_units(lexical_units(query), lexical_units(text))
+
+
+def overlap_units(query: set[str], text: set[str]) -> float:
+    """``overlap`` of two texts' ``lexical_units``."""
+    if not query:
         return 0.0
-    return len(q & lexical_units(text)) / len(q)
+    return len(query & text) / len(query)
 
 
 # English function and question words: they say what kind of answer is wanted, not what it is

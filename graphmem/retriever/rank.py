@@ -61,7 +61,7 @@ from datetime import datetime, timezone
 from typing import Any, Iterable
 
 from ..config import DecayRates, RankingProfile
-from ..textsim import cjk_share, overlap
+from ..textsim import cjk_share, lexical_units, overlap_units
 from ..types import ScoreParts
 
 ACCESS_SATURATION = 20          # reads at which the frequency part reaches 1
@@ -157,6 +157,8 @@ class Similarity:
         self.unread = self.script if unread is None else max(0.0, min(1.0, unread))
         self.weight = base + (UNREAD_LEXICAL - base) * self.unread
         self.lifts = profile.conversation
+        self._units: set[str] | None = None           # the query's lexical units, read once
+        self._text_units: dict[str, set[str]] = {}    # a text is scored several times in one search
 
     def __call__(self, cosine: float | None, text: str | None, words: float | None = None) -> float:
         """``words``: the text's word evidence in [0, 1] (``word_evidence``), None when it was not a hit."""
@@ -166,7 +168,7 @@ class Similarity:
             return cos
         lexical = 0.0
         if self.unread:
-            lexical += self.unread * overlap(self.query, text or "")
+            lexical += self.unread * self.overlap(text or "")
         if self.unread < 1.0 and words:
             lexical += (1.0 - self.unread) * max(0.0, min(1.0, words))
         return (1.0 - weight) * cos + weight * lexical
@@ -192,7 +194,16 @@ class Similarity:
 
     def words_cover(self, text: str) -> bool:
         """The text's words cover ``lexical_seed`` of the query's: a seed whatever its similarity."""
-        return overlap(self.query, text) >= self.profile.similarity.lexical_seed
+        return self.overlap(text) >= self.profile.similarity.lexical_seed
+
+    def overlap(self, text: str) -> float:
+        """``textsim.overlap`` of the query and ``text`` (each text's units read once per search)."""
+        if self._units is None:
+            self._units = lexical_units(self.query)
+        units = self._text_units.get(text)
+        if units is None:
+            units = self._text_units[text] = lexical_units(text)
+        return overlap_units(self._units, units)
 
     def in_context(self, own: float, neighbours: list[float]) -> float:
         """A turn's similarity read with the turns around it."""

@@ -42,25 +42,58 @@ SIZE_TTL_S = 60.0           # how long the speakers of a large group are trusted
 class HeldWords:
     """The word query of a search that holds the group's turn vectors (``TurnFinder.submit_words``)."""
     job: Future | None                  # the word query in flight (without the speakers' names)
-    names: list[dict[str, float]]       # each name's hits: turn -> its share of the score
+    names: list[tuple[np.ndarray, np.ndarray]]  # each name's hits: the copy's rows, their shares of the score
     terms: int                          # the terms probed, names included
     ranked: bool = True                 # False: a large group's query, read whole (top k by Lucene)
 
-    def scores(self, copy: TurnCopy, start: str | None, said_end: str | None) -> dict[str, float]:
+    def scores(self, copy: TurnCopy, start: str | None, said_end: str | None) -> "WordScores":
         """Every turn the words match in the time range, with its score (a name's share added)."""
-        scores: dict[str, float] = {}
+        out = WordScores(copy)
         if self.job is not None:
             row = self.job.result()[0]
-            scores = dict(zip(row["ids"], row["bm25"]))
-        for hits in self.names:
-            for i, share in hits.items():
-                if i in scores:
-                    scores[i] += share
+            for i, b in zip(row["ids"], row["bm25"]):
+                r = copy.row.get(i)
+                if r is None:
+                    out.extra[i] = b
                 else:
-                    r = copy.row.get(i)
-                    if r is not None and copy.said_in(r, start, said_end):
-                        scores[i] = share
-        return scores
+                    out.total[r], out.matched[r] = b, True
+        if self.names:
+            window = copy.window(start, said_end)
+            for rows, shares in self.names:
+                out.total[rows] += shares           # a row appears once per name
+                out.matched[rows] |= window[rows]
+        return out
+
+
+class WordScores:
+    """The word scores of a held group's turns (``HeldWords.scores``): one per row of the copy
+    (``matched`` says which count), and those of turns the copy does not hold."""
+
+    def __init__(self, copy: TurnCopy):
+        self.copy = copy
+        self.total = np.zeros(len(copy.ids), np.float64)
+        self.matched = np.zeros(len(copy.ids), bool)
+        self.extra: dict[str, float] = {}
+
+    def get(self, turn: str) -> float | None:
+        r = self.copy.row.get(turn)
+        if r is None:
+            return self.extra.get(turn)
+        return float(self.total[r]) if self.matched[r] else None
+
+    def top(self, k: int) -> list[tuple[str, float]]:
+        """The ``k`` best (ties: the newer turn, then the order of the conversation)."""
+        rows = np.flatnonzero(self.matched)
+        values = self.total[rows]
+        if len(rows) > k:
+            kth = float(np.partition(-values, k - 1)[k - 1])
+            keep = values >= -kth
+            rows, values = rows[keep], values[keep]
+        copy = self.copy
+        items = [(copy.ids[r], v, copy.key(r, v)) for r, v in zip(rows.tolist(), values.tolist())]
+        items += [(i, b, copy.key(None, b)) for i, b in self.extra.items()]
+        items.sort(key=lambda x: x[2])
+        return [(i, v) for i, v, _ in items[:k]]
 
 
 class _Names:
@@ -90,15 +123,6 @@ class _Held:
     around: list[str]
     job: Future
     single: set[str] | None = None
-
-
-def _top(scores: dict[str, float], k: int, copy: TurnCopy) -> list[tuple[str, float]]:
-    """The ``k`` best of ``scores`` (ties: the newer turn, then the order of the conversation)."""
-    if len(scores) > k:
-        values = np.fromiter(scores.values(), np.float64, len(scores))
-        kth = float(np.partition(-values, k - 1)[k - 1])
-        scores = {i: b for i, b in scores.items() if b >= -kth}
-    return sorted(scores.items(), key=lambda ib: copy.key(copy.row.get(ib[0]), ib[1]))[:k]
 
 
 def episode_fulltext_index(words: str) -> tuple[str, tuple[str, ...]]:
@@ -196,7 +220,8 @@ class TurnFinder:
         return HeldWords(job, [self._term_hits(p["group_id"], index, probe["lucene"], probed, copy)
                                for probe in names], len(probes))
 
-    def _term_hits(self, group_id: str, index: str, lucene: str, n: int, copy: TurnCopy) -> dict[str, float]:
+    def _term_hits(self, group_id: str, index: str, lucene: str, n: int,
+                   copy: TurnCopy) -> tuple[np.ndarray, np.ndarray]:
         """The turns one term probe matches, each with its share of the score (IDF among the
         group's ``n`` turns × its score / the best), as ``search_episode_fulltext_terms`` weighs it."""
         key = ("term", index, lucene, n)
@@ -205,7 +230,11 @@ class TurnFinder:
             row = self.store.read("search_episode_term_hits", index=index, lucene=lucene, n=n, group_id=group_id)[0]
             df, top = len(row["ids"]), max(row["scores"], default=0.0)
             idf = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
-            hits = copy.memo[key] = {i: idf * sc / top for i, sc in zip(row["ids"], row["scores"])} if top > 0 else {}
+            # (a turn the copy does not hold has no vector: nothing by meaning, nor, here, by name)
+            held = [(copy.row[i], idf * sc / top) for i, sc in zip(row["ids"], row["scores"])
+                    if top > 0 and i in copy.row]
+            hits = copy.memo[key] = (np.asarray([r for r, _ in held], np.int64),
+                                     np.asarray([v for _, v in held], np.float64))
         return hits
 
     def find(self, p: dict, words: str, k: int, probed: int, strategy: list[str], with_episode_results: bool,
@@ -286,9 +315,10 @@ class TurnFinder:
             self._memory_cosines(p, [m for r in rows for m in r["memories"]], memory_copy)
         elif words is not None:
             scores = words.scores(copy, p.get("start"), p.get("said_end"))
-            top = _top(scores, k, copy)
+            top = scores.top(k)
             listed = {i for i, _ in top}
-            also = sorted(((i, scores[i]) for i, _ in near if i in scores and i not in listed),
+            also = [(i, scores.get(i)) for i, _ in near if i not in listed]
+            also = sorted(((i, b) for i, b in also if b is not None),
                           key=lambda ib: copy.key(copy.row.get(ib[0]), ib[1]))
             by_words = top + also
         ids = list(dict.fromkeys([i for i, _ in near] + [i for i, _ in by_words]))

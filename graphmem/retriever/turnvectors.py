@@ -81,12 +81,7 @@ class TurnCopy:
             return []
         own, best = self.scores(query, sentence_weight)
         score = np.maximum(own, sentence_weight * best) if sentence_weight > 0 else own
-        keep = np.ones(len(self.ids), bool)
-        if start is not None:
-            keep &= self.said >= _epoch(start)          # nan (unknown time) compares False: left out
-        if said_end is not None:
-            keep &= self.said < _epoch(said_end)
-        rows = np.flatnonzero(keep)
+        rows = np.flatnonzero(self.window(start, said_end))
         if not len(rows):
             return []
         values = score[rows]
@@ -102,11 +97,14 @@ class TurnCopy:
         then the order of the conversation (a turn the copy does not hold goes last among equals)."""
         return -value, len(self.ids) if r is None else int(self.tie[r])
 
-    def said_in(self, r: int, start: str | None, said_end: str | None) -> bool:
-        """Whether row ``r`` was said in [start, said_end) (a turn of unknown time is not, when asked)."""
-        if start is not None and not self.said[r] >= _epoch(start):
-            return False
-        return said_end is None or bool(self.said[r] < _epoch(said_end))
+    def window(self, start: str | None, said_end: str | None) -> np.ndarray:
+        """Which rows were said in [start, said_end) (a turn of unknown time is not, when asked)."""
+        keep = np.ones(len(self.ids), bool)
+        if start is not None:
+            keep &= self.said >= _epoch(start)
+        if said_end is not None:
+            keep &= self.said < _epoch(said_end)
+        return keep
 
     def cosine_of(self, query: np.ndarray, ids: list[str]) -> list[float | None]:
         """Plain cosines of the turns ``ids`` (None for one the copy does not hold)."""
