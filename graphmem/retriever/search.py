@@ -43,8 +43,8 @@ from .evidence import Filters, SeedReport, widen
 from .rank import (Scorer, Similarity, SubjectScope, choose_seeds, dialogue_query, rank_candidates, reached_similarity,
                    time_range_verdict, turn_similarities)
 from .seeds import SeedFinder
-from .turnvectors import TurnCache
-from .vectors import GroupVectors, VectorCache
+from .turnvectors import TurnCache, TurnCopy
+from .vectors import GroupVectors, VectorCache, unit
 
 EVIDENCE_PER_MEMORY = 3
 
@@ -70,6 +70,7 @@ class _TurnContext:
     context and the speakers the query names."""
     in_context: dict[str, float]
     speakers: list[str]
+    copy: TurnCopy | None = None        # the group's turn vectors, when held: the cosines of source turns
 
 
 class _Clock:
@@ -229,7 +230,7 @@ class Retriever:
         relation_filters = inp.relation_filters
         if relation_filters is None and hints.relation_filters is not None and depth:
             relation_filters = hints.relation_filters
-        turns = _TurnContext(in_context, report.speakers) if episodes else None
+        turns = _TurnContext(in_context, report.speakers, turn_vectors) if episodes else None
         self._walk(group_id, embedding, hits, depth, RelationScope.from_filters(relation_filters), hard,
                    similarity, scorer, inp.max_results, profile, vectors if vectors is not None else lookup, turns,
                    report.about)
@@ -305,7 +306,8 @@ class Retriever:
                                              filters, keep=max(self.settings.limits.expand_keep, 3 * max_results),
                                              profile=profile, vectors=vectors)
             level_hits = []
-            sources = self._sources(group_id, embedding, [n.node["id"] for n in neighbours]) if turns else {}
+            sources = self._sources(group_id, embedding, [n.node["id"] for n in neighbours], turns.copy) \
+                if turns else {}
             for n in neighbours:
                 # an explicit edge beats a shared concept; then the best-scored parent
                 step = min(n.steps, key=lambda st: (0 if st["edge"] in ("CAUSALITY", "REFERENCE") else 1,
@@ -323,12 +325,22 @@ class Retriever:
                 hits[h.id] = h
                 level_hits.append(h)
 
-    def _sources(self, group_id: str, embedding: list[float], ids: list[str]) -> dict[str, list[tuple]]:
-        """The turns each memory in ``ids`` was extracted from: (id, cosine, speaker, text)."""
+    def _sources(self, group_id: str, embedding: list[float], ids: list[str],
+                 copy: TurnCopy | None = None) -> dict[str, list[tuple]]:
+        """The turns each memory in ``ids`` was extracted from: (id, cosine, speaker, text); the
+        cosines from ``copy`` (the group's turn vectors) when held."""
         if not ids:
             return {}
         out: dict[str, list[tuple]] = {}
-        for r in self.store.read("search_memory_sources", group_id=group_id, ids=ids, embedding=embedding)[0]["rows"]:
+        rows = self.store.read("search_memory_sources", group_id=group_id, ids=ids,
+                               embedding=None if copy is not None else embedding)[0]["rows"]
+        if copy is not None:
+            for r, c in zip(rows, copy.cosine_of(unit(embedding), [r["episode"]["id"] for r in rows])):
+                r["score"] = None if c is None else (1.0 + c) / 2.0
+            missing = [r["episode"]["id"] for r in rows if r["score"] is None]
+            if missing:     # a turn said since the copy was read (it was current when the search began)
+                rows = self.store.read("search_memory_sources", group_id=group_id, ids=ids, embedding=embedding)[0]["rows"]
+        for r in rows:
             e = r["episode"]
             out.setdefault(r["of"], []).append((e["id"], to_cosine(r["score"]), e.get("speaker"), e.get("content")))
         return out

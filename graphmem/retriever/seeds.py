@@ -143,7 +143,7 @@ class SeedFinder:
             known = list(dict.fromkeys(
                 (nearest[0] if nearest else []) + [r["memory"]["id"] for r in fulltext_rows or []]
                 + [c.id for c in lists.get("subject", [])]))
-            early = (set(known), self.store.submit("search_memory_sources", ids=known, **p))
+            early = (set(known), self.store.submit("search_memory_sources", ids=known, **{**p, "embedding": None}))
         if memories:
             lists["vector"] = self._vector(p, k, memories, strategy, vectors, nearest)
             if fulltext_rows is not None:
@@ -158,7 +158,8 @@ class SeedFinder:
                                          fields, speakers, profile, started))
         candidates = fuse(lists)
         if episodes:
-            self.turns.sources(p, candidates, turns, early, started.single if started is not None else set())
+            self.turns.sources(p, candidates, turns, early, started.single if started is not None else set(),
+                               turn_vectors)
             self.turns.sentences(p, turns, profile, turn_vectors)
         return SeedReport(candidates, strategy, turns, speakers, about)
 

@@ -122,6 +122,8 @@ class _Held:
     words: HeldWords | None
     around: list[str]
     job: Future
+    p: dict
+    memory_copy: GroupVectors | None
     single: set[str] | None = None
 
 
@@ -325,14 +327,19 @@ class TurnFinder:
         lifts = profile.conversation
         around = list(dict.fromkeys(ids + [r["episode"]["id"] for r in rows])) \
             if lifts.context_weight > 0 or lifts.reply_weight > 0 else []
-        job = self.store.submit("search_turns_read", ids=ids, around=around, **p)
-        return _Held(copy, query, near, by_words, rows, words, around, job)
+        # without the query: the cosines of what it reads come from the copies
+        job = self.store.submit("search_turns_read", ids=ids, around=around, **{**p, "embedding": None})
+        return _Held(copy, query, near, by_words, rows, words, around, job, p, memory_copy)
 
     def _find_held(self, probed: int, strategy: list[str], with_episode_results: bool, turns: dict[str, Turn],
                    held: "_Held") -> dict[str, list[Candidate]]:
         copy, query, near, by_words, rows, words = held.copy, held.query, held.near, held.by_words, held.rows, \
             held.words
         read = held.job.result()[0]
+        for r, c in zip(read["rows"], copy.cosine_of(query, [r["episode"]["id"] for r in read["rows"]])):
+            r["score"] = None if c is None else (1.0 + c) / 2.0
+        self._memory_cosines(held.p, [m for r in read["hits"] + read["rows"] for m in r["memories"]],
+                             held.memory_copy)
         found = {h["episode"]["id"]: h for h in read["hits"]}
         hits = [{**found[i], "score": (1.0 + c) / 2.0} for i, c in near if i in found]
         for hit in hits:
@@ -421,7 +428,8 @@ class TurnFinder:
             turns[r["id"]].sentence = to_cosine(r["score"])
 
     def sources(self, p: dict, candidates: list[Candidate], turns: dict[str, Turn],
-                early: tuple[set[str], Future] | None = None, single: set[str] = frozenset()) -> None:
+                early: tuple[set[str], Future] | None = None, single: set[str] = frozenset(),
+                copy: TurnCopy | None = None) -> None:
         """The turns the memory candidates were extracted from, where the episode lists did not
         already bring them: each memory's ``support``, each turn's cosine. ``early``: the ids
         already asked about and the answer in flight; ``single``: memories read with their only
@@ -437,6 +445,10 @@ class TurnFinder:
         rest = [i for i in by_id if i not in asked and i not in single]
         if rest:
             rows += self.store.read("search_memory_sources", ids=rest, **p)[0]["rows"]
+        unscored = [r for r in rows if r["score"] is None]      # asked without the query (``early``)
+        if unscored and copy is not None:
+            for r, c in zip(unscored, copy.cosine_of(unit(p["embedding"]), [r["episode"]["id"] for r in unscored])):
+                r["score"] = None if c is None else (1.0 + c) / 2.0
         for r in rows:
             c, e = by_id[r["of"]], r["episode"]
             self._turn(turns, r)
