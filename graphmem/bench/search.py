@@ -222,6 +222,10 @@ def measure(graph: MemoryGraph, group_id: str, queries: list[str], clients: int,
     t = time.perf_counter()
     held = graph._retriever.vectors.wait(group_id, VECTORS_WAIT_S) if graph._retriever is not None else False
     out["vectors_held"] = {"held": held, "wait_s": round(time.perf_counter() - t, 1)}
+    if graph._retriever is not None and graph.store.read("search_probe", group_id=group_id, cap=1,
+                                                         cache_limit=-1)[0]["episodes"]:
+        # a conversation: its turns' vectors too (retriever/turnvectors.py)
+        out["vectors_held"]["turns_held"] = graph._retriever.turn_vectors.wait(group_id, VECTORS_WAIT_S)
     say(f"  the group's vectors {'held in memory' if held else 'not held: searches use the vector index'} "
         f"(waited {out['vectors_held']['wait_s']} s)")
     for depth in (0, 1, 2):
