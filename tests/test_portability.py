@@ -33,12 +33,14 @@ def _canonical(path) -> list[str]:
 
 
 def _search(graph, group):
-    """The texts each question returns (top 10), best first."""
+    """The texts each question returns (top 10), best first. The reads a search records are
+    written after each question: the next one then sees them whether the background recorder
+    (0.5 s) was quicker than the search or not."""
     out = []
     for question in QUESTIONS:
         response = graph.search_memories(group, question, max_results=10)
         out.append([r.text for r in response.results])
-    graph._get_retriever().recorder.flush()
+        graph._get_retriever().recorder.flush()
     return out
 
 
