@@ -83,7 +83,10 @@ LIMIT $keep
 // one row holding the list: the driver decodes one message instead of one per neighbour
 RETURN collect({memory: n {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
                            .access_count, .last_accessed_at, .superseded_by},
-                score: score, steps: steps[0..4]}) AS neighbours;
+                score: score, steps: steps[0..4],
+                // the turns it was extracted from, for a process that holds them ($with_sources)
+                sources: CASE WHEN $with_sources
+                              THEN [(n)-[:EXTRACTED_FROM]->(e:Episode) WHERE e.group_id = $group_id | e.id] END}) AS neighbours;
 
 // name: search_evidence
 // The episodes (conversation turns) each memory was extracted from, oldest first.

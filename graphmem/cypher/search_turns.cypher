@@ -250,11 +250,15 @@ RETURN collect({of: eid, new: NOT n.id IN $ids, before: startNode(r) = n,
 
 // name: search_turn_ids
 // Every turn of a group (the ones search_probe counts) with when it was written, whether it has
-// a vector, and what orders it (said when, session, order): what the copy must hold.
+// a vector, what a search reads of it (as search_episode_scan projects it) and the turns right
+// after it (its session's NEXT chain): what the copy must hold. (A turn is never changed once
+// written: the copy of what it says stays true while the copy is current.)
 MATCH (e:Episode {group_id: $group_id})
 WHERE e.session_id IS NOT NULL
-RETURN e.id AS id, e.created_at AS created_at, e.embedding IS NOT NULL AS embedded, e.timestamp AS timestamp,
-       e.session_id AS session_id, e.order AS order, e.chunk AS chunk;
+RETURN e.id AS id, e.created_at AS created_at, e.embedding IS NOT NULL AS embedded,
+       e {.id, .group_id, .content, .timestamp, .session_id, .speaker, .role, .importance} AS episode,
+       e.order AS order, e.chunk AS chunk,
+       [(e)-[:NEXT]->(n:Episode) WHERE n.group_id = $group_id | n.id] AS next;
 
 // name: search_turn_vectors_of
 // The vectors of the turns in $ids, and of their sentences (turn: the id of the turn a sentence
@@ -304,53 +308,23 @@ WITH e, score WHERE e.group_id = $group_id
 RETURN collect(e.id) AS ids, collect(score) AS scores;
 
 // name: search_turns_read
-// For a process that holds the group's turn vectors: the turns it kept ($ids: the nearest, and
-// the ones the words match best, ranked with the copy), with the
-// memories extracted from them that pass the filters (as in search_episode_scan), and the turns
-// right before and after every turn in $around (as search_episode_neighbours; `new`: not in $around).
-// Each memory says how many turns it was extracted from (`sources`): one, and it was read with it.
-CALL () {
-  UNWIND $ids AS eid
-  MATCH (e:Episode {id: eid})
-  WHERE e.group_id = $group_id
-  CALL (e) {
-    OPTIONAL MATCH (m:Memory)-[:EXTRACTED_FROM]->(e)
-    WHERE m.group_id = $group_id
-    WITH collect(m) AS linked
-    RETURN size(linked) AS extracted,
-           [m IN linked WHERE ($include_archived OR m.status <> 'archived')
-                       AND ($types IS NULL OR m.memory_type IN $types)
-                       AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
-            | {memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
-                          .access_count, .last_accessed_at, .superseded_by},
-               score: vector.similarity.cosine(m.embedding, $embedding),
-               sources: COUNT { (m)-[:EXTRACTED_FROM]->(:Episode) }}] AS memories
-  }
-  RETURN collect({episode: e {.id, .group_id, .content, .timestamp, .session_id, .speaker, .role, .importance},
-                  extracted: extracted, memories: memories}) AS hits
+// For a process that holds the group's turn vectors (and what they say, and the order they were
+// said in): the memories extracted from each turn in $ids that pass the filters (as in
+// search_episode_scan; `extracted` counts all of them). Each memory says how many turns it was
+// extracted from (`sources`): one, and it was read with it. No cosine: the copies have them.
+UNWIND $ids AS eid
+MATCH (e:Episode {id: eid})
+WHERE e.group_id = $group_id
+CALL (e) {
+  OPTIONAL MATCH (m:Memory)-[:EXTRACTED_FROM]->(e)
+  WHERE m.group_id = $group_id
+  WITH collect(m) AS linked
+  RETURN size(linked) AS extracted,
+         [m IN linked WHERE ($include_archived OR m.status <> 'archived')
+                     AND ($types IS NULL OR m.memory_type IN $types)
+                     AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
+          | {memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
+                        .access_count, .last_accessed_at, .superseded_by},
+             sources: COUNT { (m)-[:EXTRACTED_FROM]->(:Episode) }}] AS memories
 }
-CALL () {
-  UNWIND $around AS eid
-  MATCH (e:Episode {id: eid})-[r:NEXT]-(n:Episode)
-  WHERE e.group_id = $group_id AND n.group_id = $group_id AND n.embedding IS NOT NULL
-    AND ($start IS NULL OR datetime(n.timestamp) >= datetime($start))
-    AND ($said_end IS NULL OR datetime(n.timestamp) < datetime($said_end))
-  CALL (n) {
-    OPTIONAL MATCH (m:Memory)-[:EXTRACTED_FROM]->(n)
-    WHERE m.group_id = $group_id
-    WITH collect(m) AS linked
-    RETURN size(linked) AS extracted,
-           [m IN linked WHERE ($include_archived OR m.status <> 'archived')
-                       AND ($types IS NULL OR m.memory_type IN $types)
-                       AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
-            | {memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
-                          .access_count, .last_accessed_at, .superseded_by},
-               score: vector.similarity.cosine(m.embedding, $embedding),
-               sources: COUNT { (m)-[:EXTRACTED_FROM]->(:Episode) }}] AS memories
-  }
-  RETURN collect({of: eid, new: NOT n.id IN $around, before: startNode(r) = n,
-                  episode: n {.id, .group_id, .content, .timestamp, .session_id, .speaker, .role, .importance},
-                  score: vector.similarity.cosine(n.embedding, $embedding), extracted: extracted,
-                  memories: memories}) AS rows
-}
-RETURN hits, rows;
+RETURN collect({id: eid, extracted: extracted, memories: memories}) AS turns;

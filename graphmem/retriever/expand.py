@@ -63,6 +63,7 @@ class Neighbour:
     node: dict
     cosine: float
     steps: list[dict]           # ways it was reached: from_id, edge, relation, direction, via, via_label
+    sources: list[str] | None = None    # the turns it was extracted from (asked with ``with_sources``)
 
 
 class Expander:
@@ -72,11 +73,11 @@ class Expander:
 
     def level(self, group_id: str, embedding: list[float], frontier: list[str], seen: set[str],
               scope: RelationScope, filters: Filters, keep: int, profile: RankingProfile,
-              vectors: GroupVectors | None = None) -> list[Neighbour]:
+              vectors: GroupVectors | None = None, with_sources: bool = False) -> list[Neighbour]:
         """The best ``keep`` memories one hop from ``frontier`` that are not in ``seen``, cut by
         ``profile``'s α·cosine + β·importance. With ``vectors`` (the process's copy of the group's
         vectors) the cosines are computed here (those it lacks asked of the database) and the cut
-        made here."""
+        made here. ``with_sources``: each memory also says which turns it was extracted from."""
         if not frontier:
             return []
         s = self.limits
@@ -85,7 +86,7 @@ class Expander:
             frontier=frontier, seen=sorted(seen),
             causal=scope.causal, ref_relations=scope.ref_relations, concepts=scope.concepts,
             edge_fanout=EDGE_FANOUT, fanout=s.hub_fanout, sample=max(SAMPLE_MIN, 2 * s.hub_fanout),
-            hub_cap=s.hub_degree_cap, keep=keep if vectors is None else LEVEL_MAX,
+            hub_cap=s.hub_degree_cap, keep=keep if vectors is None else LEVEL_MAX, with_sources=with_sources,
             **prerank_params(profile), **filters.params())[0]["neighbours"]
         rows = [r for r in rows if r["memory"]["group_id"] == group_id]  # defence in depth: the query checks it too
         if vectors is not None:
@@ -94,6 +95,7 @@ class Expander:
         out = []
         for row in rows:
             steps = sorted(row["steps"], key=lambda s: _EDGE_PRIORITY.get(s["edge"], 2))
-            out.append(Neighbour(node=row["memory"], cosine=to_cosine(row["score"] or 0.5), steps=steps))
+            out.append(Neighbour(node=row["memory"], cosine=to_cosine(row["score"] or 0.5), steps=steps,
+                                 sources=row.get("sources")))
         return out
 

@@ -302,12 +302,15 @@ class Retriever:
             if not frontier:
                 return
             by_id = {h.id: h for h in frontier}
+            held = turns is not None and turns.copy is not None
             neighbours = self.expander.level(group_id, embedding, [h.id for h in frontier], set(hits), scope,
                                              filters, keep=max(self.settings.limits.expand_keep, 3 * max_results),
-                                             profile=profile, vectors=vectors)
+                                             profile=profile, vectors=vectors, with_sources=held)
             level_hits = []
-            sources = self._sources(group_id, embedding, [n.node["id"] for n in neighbours], turns.copy) \
-                if turns else {}
+            if held:        # the turns they came from, read from the copy of the group's turns
+                sources = self._held_sources(embedding, neighbours, turns.copy)
+            else:
+                sources = self._sources(group_id, embedding, [n.node["id"] for n in neighbours]) if turns else {}
             for n in neighbours:
                 # an explicit edge beats a shared concept; then the best-scored parent
                 step = min(n.steps, key=lambda st: (0 if st["edge"] in ("CAUSALITY", "REFERENCE") else 1,
@@ -325,21 +328,23 @@ class Retriever:
                 hits[h.id] = h
                 level_hits.append(h)
 
-    def _sources(self, group_id: str, embedding: list[float], ids: list[str],
-                 copy: TurnCopy | None = None) -> dict[str, list[tuple]]:
-        """The turns each memory in ``ids`` was extracted from: (id, cosine, speaker, text); the
-        cosines from ``copy`` (the group's turn vectors) when held."""
+    @staticmethod
+    def _held_sources(embedding: list[float], neighbours: list, copy: TurnCopy) -> dict[str, list[tuple]]:
+        """``_sources`` from the copy of the group's turns: each neighbour's source turns (as the
+        walk returned them) that have a vector."""
+        pairs = [(n.node["id"], t) for n in neighbours for t in (n.sources or ()) if t in copy.row]
+        out: dict[str, list[tuple]] = {}
+        for (mid, t), c in zip(pairs, copy.cosine_of(unit(embedding), [t for _, t in pairs])):
+            e = copy.episodes[t]
+            out.setdefault(mid, []).append((t, c, e.get("speaker"), e.get("content")))
+        return out
+
+    def _sources(self, group_id: str, embedding: list[float], ids: list[str]) -> dict[str, list[tuple]]:
+        """The turns each memory in ``ids`` was extracted from: (id, cosine, speaker, text)."""
         if not ids:
             return {}
         out: dict[str, list[tuple]] = {}
-        rows = self.store.read("search_memory_sources", group_id=group_id, ids=ids,
-                               embedding=None if copy is not None else embedding)[0]["rows"]
-        if copy is not None:
-            for r, c in zip(rows, copy.cosine_of(unit(embedding), [r["episode"]["id"] for r in rows])):
-                r["score"] = None if c is None else (1.0 + c) / 2.0
-            missing = [r["episode"]["id"] for r in rows if r["score"] is None]
-            if missing:     # a turn said since the copy was read (it was current when the search began)
-                rows = self.store.read("search_memory_sources", group_id=group_id, ids=ids, embedding=embedding)[0]["rows"]
+        rows = self.store.read("search_memory_sources", group_id=group_id, ids=ids, embedding=embedding)[0]["rows"]
         for r in rows:
             e = r["episode"]
             out.setdefault(r["of"], []).append((e["id"], to_cosine(r["score"]), e.get("speaker"), e.get("content")))

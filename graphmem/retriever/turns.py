@@ -124,6 +124,7 @@ class _Held:
     job: Future
     p: dict
     memory_copy: GroupVectors | None
+    pairs: list[tuple[str, str, bool]]                  # (turn, neighbour, neighbour comes before it)
     single: set[str] | None = None
 
 
@@ -327,20 +328,27 @@ class TurnFinder:
         lifts = profile.conversation
         around = list(dict.fromkeys(ids + [r["episode"]["id"] for r in rows])) \
             if lifts.context_weight > 0 or lifts.reply_weight > 0 else []
-        # without the query: the cosines of what it reads come from the copies
-        job = self.store.submit("search_turns_read", ids=ids, around=around, **{**p, "embedding": None})
-        return _Held(copy, query, near, by_words, rows, words, around, job, p, memory_copy)
+        pairs = copy.neighbours(around, p.get("start"), p.get("said_end"))
+        # what the turns say and their neighbours come from the copy: the database reads the memories
+        # extracted from them (the cosines of those from the memories' copy)
+        need = list(dict.fromkeys(ids + [n for _, n, _ in pairs]))
+        job = self.store.submit("search_turns_read", ids=need, **{**p, "embedding": None})
+        return _Held(copy, query, near, by_words, rows, words, around, job, p, memory_copy, pairs)
 
     def _find_held(self, probed: int, strategy: list[str], with_episode_results: bool, turns: dict[str, Turn],
                    held: "_Held") -> dict[str, list[Candidate]]:
         copy, query, near, by_words, rows, words = held.copy, held.query, held.near, held.by_words, held.rows, \
             held.words
-        read = held.job.result()[0]
-        for r, c in zip(read["rows"], copy.cosine_of(query, [r["episode"]["id"] for r in read["rows"]])):
+        read = {t["id"]: t for t in held.job.result()[0]["turns"]}
+        self._memory_cosines(held.p, [m for t in read.values() for m in t["memories"]], held.memory_copy)
+        found = {i: {"episode": copy.episodes[i], "extracted": t["extracted"], "memories": t["memories"]}
+                 for i, t in read.items()}
+        known = set(held.around)
+        pairs = [(of, n, before) for of, n, before in held.pairs if n in found]
+        context_rows = [{**found[n], "of": of, "new": n not in known, "before": before}
+                        for of, n, before in pairs]
+        for r, c in zip(context_rows, copy.cosine_of(query, [n for _, n, _ in pairs])):
             r["score"] = None if c is None else (1.0 + c) / 2.0
-        self._memory_cosines(held.p, [m for r in read["hits"] + read["rows"] for m in r["memories"]],
-                             held.memory_copy)
-        found = {h["episode"]["id"]: h for h in read["hits"]}
         hits = [{**found[i], "score": (1.0 + c) / 2.0} for i, c in near if i in found]
         for hit in hits:
             self._turn(turns, hit).sentences_read = True     # scored with its sentences already
@@ -360,13 +368,12 @@ class TurnFinder:
                 t.bm25, t.word_hits = r["bm25"], word_hits
             lists["episode_fulltext"] = self._list(rows, with_episode_results)
         if held.around:
-            context = self._neighbours({}, turns, read["rows"])
+            context = self._neighbours({}, turns, context_rows)
             if context:
                 strategy.append(f"episodes: {len(context)} neighbouring turns read as context")
                 lists["episode_context"] = self._list(context, with_episode_results)
         # the memories read here whose only source is the turn they were read with need no more reading
-        held.single = {item["memory"]["id"] for r in list(read["hits"]) + list(read["rows"])
-                       for item in r["memories"] if item.get("sources") == 1}
+        held.single = {item["memory"]["id"] for t in read.values() for item in t["memories"] if item.get("sources") == 1}
         return lists
 
     def _memory_cosines(self, p: dict, rows: list[dict], memory_copy: GroupVectors | None) -> None:

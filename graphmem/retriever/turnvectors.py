@@ -53,6 +53,9 @@ class TurnCopy:
     starts: np.ndarray               # where each turn's sentences start in ``sentences``
     owners: np.ndarray               # the turn row of each group of sentences
     row: dict[str, int] = field(default_factory=dict)
+    episodes: dict[str, dict] = field(default_factory=dict)   # id -> what a search reads of the turn
+    after: dict[str, list[str]] = field(default_factory=dict)   # id -> the turns right after it (NEXT)
+    before: dict[str, list[str]] = field(default_factory=dict)  # id -> the turns right before it
     built: float = 0.0
     lookup_only: bool = False        # (the cache's interface: a turn copy is always complete)
     # what the group's data fixes while the copy is current (a speaker's turns: the hits of a
@@ -61,7 +64,7 @@ class TurnCopy:
 
     @property
     def nbytes(self) -> int:
-        return int(self.matrix.nbytes + self.sentences.nbytes)
+        return int(self.matrix.nbytes + self.sentences.nbytes) + 300 * len(self.episodes)  # (texts: roughly)
 
     def scores(self, query: np.ndarray, sentence_weight: float) -> tuple[np.ndarray, np.ndarray]:
         """(each turn's own cosine, its closest sentence's cosine or -inf without sentences)."""
@@ -105,6 +108,19 @@ class TurnCopy:
         if said_end is not None:
             keep &= self.said < _epoch(said_end)
         return keep
+
+    def neighbours(self, ids: list[str], start: str | None, said_end: str | None) -> list[tuple[str, str, bool]]:
+        """(turn, neighbour, whether the neighbour comes before it) for the turns right before and
+        after each turn in ``ids`` that have a vector and were said in [start, said_end) (as
+        search_episode_neighbours reads them)."""
+        window = self.window(start, said_end) if start is not None or said_end is not None else None
+        out = []
+        for i in ids:
+            for n, before in [(n, True) for n in self.before.get(i, ())] + [(n, False) for n in self.after.get(i, ())]:
+                r = self.row.get(n)
+                if r is not None and (window is None or window[r]):
+                    out.append((i, n, before))
+        return out
 
     def cosine_of(self, query: np.ndarray, ids: list[str]) -> list[float | None]:
         """Plain cosines of the turns ``ids`` (None for one the copy does not hold)."""
@@ -158,10 +174,15 @@ class TurnCache(VectorCache):
                 if v.shape == (self.dimension,):
                     sentences.setdefault(s["turn"], []).append(v / max(float(np.linalg.norm(v)), 1e-12))
         held = [m for m in wanted if m["id"] in turns]
+        after = {m["id"]: list(m["next"]) for m in members if m["next"]}
+        before: dict[str, list[str]] = {}
+        for m in members:
+            for n in m["next"]:
+                before.setdefault(n, []).append(m["id"])
         # ties: the newer turn first, then the order of the conversation (two stable sorts)
-        places = sorted(range(len(held)), key=lambda r: (held[r]["session_id"] or "", held[r]["order"] or 0,
-                                                          held[r]["chunk"] or 0))
-        places.sort(key=lambda r: held[r]["timestamp"] or "", reverse=True)
+        places = sorted(range(len(held)), key=lambda r: (held[r]["episode"]["session_id"] or "",
+                                                          held[r]["order"] or 0, held[r]["chunk"] or 0))
+        places.sort(key=lambda r: held[r]["episode"]["timestamp"] or "", reverse=True)
         tie = np.empty(len(held), np.int64)
         tie[places] = np.arange(len(held))
         ids = tuple(m["id"] for m in held)
@@ -174,8 +195,9 @@ class TurnCache(VectorCache):
                 rows.extend(sentences[i])
         sentence_matrix = np.stack(rows) if rows else np.zeros((0, self.dimension), np.float32)
         return TurnCopy(count=len(members), latest=latest, ids=ids, matrix=np.ascontiguousarray(matrix),
-                        said=np.asarray([_epoch(m["timestamp"]) for m in held], np.float64),
+                        said=np.asarray([_epoch(m["episode"]["timestamp"]) for m in held], np.float64),
                         tie=tie,
                         sentences=np.ascontiguousarray(sentence_matrix, np.float32),
                         starts=np.asarray(starts, np.int64), owners=np.asarray(owners, np.int64),
-                        row={i: r for r, i in enumerate(ids)}, built=time.monotonic())
+                        row={i: r for r, i in enumerate(ids)}, episodes={m["id"]: m["episode"] for m in members},
+                        after=after, before=before, built=time.monotonic())
