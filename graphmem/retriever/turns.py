@@ -156,6 +156,12 @@ class TurnFinder:
         if copy is None:
             return self.store.submit("search_name_terms", index=index, probes=probes, group_id=p["group_id"])
         known: dict[str, bool] = copy.memo.setdefault(("names", index), {})
+        # a word whose first letter begins no word of any speaker's name cannot match one: the
+        # analyzer lowercases, strips a possessive and stems, and none of that touches a first letter
+        initials = copy.speaker_initials()
+        for probe in probes:
+            if probe["term"][:1].lower() not in initials:
+                known.setdefault(probe["term"], False)
         unknown = [probe for probe in probes if probe["term"] not in known]
         job = self.store.submit("search_name_terms", index=index, probes=unknown, group_id=p["group_id"]) \
             if unknown else None

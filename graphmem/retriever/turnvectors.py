@@ -18,6 +18,7 @@ bounds as the memories' copy (``retrieval.limits.vector_cache_limit`` turns,
 """
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -27,6 +28,7 @@ import numpy as np
 from .vectors import FETCH_BATCH, VectorCache, one_blas_thread
 
 NO_TIME = float("nan")
+_WORDS = re.compile(r"\w+")
 
 
 def _epoch(stamp: str | None) -> float:
@@ -121,6 +123,14 @@ class TurnCopy:
                 if r is not None and (window is None or window[r]):
                     out.append((i, n, before))
         return out
+
+    def speaker_initials(self) -> frozenset[str]:
+        """The first letters (lowercase) of the words of every speaker's name in the group."""
+        initials = self.memo.get("initials")
+        if initials is None:
+            names = {e.get("speaker") or "" for e in self.episodes.values()}
+            initials = self.memo["initials"] = frozenset(w[0].lower() for n in names for w in _WORDS.findall(n))
+        return initials
 
     def cosine_of(self, query: np.ndarray, ids: list[str]) -> list[float | None]:
         """Plain cosines of the turns ``ids`` (None for one the copy does not hold)."""
