@@ -73,6 +73,10 @@ CREATE INDEX concept_merge_key IF NOT EXISTS FOR (n:ConceptMerge) ON (n.group_id
 // The newest memory of a group (search_probe): whether a process's copy of its vectors is current.
 CREATE INDEX memory_created IF NOT EXISTS FOR (n:Memory) ON (n.group_id, n.created_at);
 
+// name: schema_consolidation_lock
+// One lock node per group: two runs that MERGE it at once must find the same node, not make two.
+CREATE CONSTRAINT consolidation_lock_group IF NOT EXISTS FOR (n:ConsolidationLock) REQUIRE n.group_id IS UNIQUE;
+
 // name: schema_episode_created
 // The newest turn of a group (search_probe): whether a process's copy of its turn vectors is current.
 CREATE INDEX episode_created IF NOT EXISTS FOR (n:Episode) ON (n.group_id, n.created_at);

@@ -47,17 +47,23 @@ class RunLock:
                                host=HOST, pid=os.getpid())[0]
 
     def acquire(self) -> None:
-        row = self._take(None)
-        if row["acquired"]:
-            _ACTIVE.add(self.run_id)
-            return
-        if row["host"] == HOST and not _alive(row["pid"], row["owner"]):
-            dead = row["owner"]
-            row = self._take(dead)
+        # counted as running before the lock is taken: another run of this process that finds the
+        # lock just committed must see its owner alive, not a run that ended without releasing it
+        _ACTIVE.add(self.run_id)
+        try:
+            row = self._take(None)
             if row["acquired"]:
-                self.stolen_from = dead
-                _ACTIVE.add(self.run_id)
                 return
+            if row["host"] == HOST and not _alive(row["pid"], row["owner"]):
+                dead = row["owner"]
+                row = self._take(dead)
+                if row["acquired"]:
+                    self.stolen_from = dead
+                    return
+        except BaseException:
+            _ACTIVE.discard(self.run_id)
+            raise
+        _ACTIVE.discard(self.run_id)
         raise ConsolidationLockedError(
             f"group {self.group_id!r} is being consolidated by run {row['owner']} (host {row['host']}, pid "
             f"{row['pid']}) until {row['expires_at']}: wait for it to finish, or for the lock to expire "

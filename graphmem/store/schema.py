@@ -11,7 +11,8 @@ from .driver import Store
 # 4: the uniqueness of idempotency keys (write_request_key)
 # 6: the newest memory of a group (memory_created), for the retriever's copy of its vectors
 # 7: the newest turn of a group (episode_created), for the retriever's copy of its turn vectors
-SCHEMA_VERSION = 7
+# 8: one consolidation lock node per group (consolidation_lock_group)
+SCHEMA_VERSION = 8
 
 
 @dataclass
