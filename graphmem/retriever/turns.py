@@ -186,21 +186,18 @@ class TurnFinder:
     def _speakers_named(self, group_id: str, query: str, episodes: int, copy: TurnCopy | None = None) -> list[str]:
         """The group's speakers whose whole name (two characters or more) the query holds. A large
         group's speakers are read at most every SIZE_TTL_S (a DISTINCT over 100,000 turns: ~80 ms);
-        with the group's turn vectors held, once per copy (the turns they were read from)."""
+        with the group's turn vectors held, from the copy (which holds who said each turn)."""
+        text = query.casefold()
+        if copy is not None:
+            return [n for n in copy.speakers() if len(n) >= 2 and n.casefold() in text]
         large, now = episodes > self.limits.exact_scan_limit, time.monotonic()
         with self._lock:
             cached = self._speakers.get(group_id) if large else None
-        if copy is not None:
-            cached = copy.memo.get("speakers")
-            if cached is None:
-                cached = copy.memo["speakers"] = (now, self.store.read("search_group_speakers",
-                                                                        group_id=group_id)[0]["speakers"])
-        elif cached is None or now - cached[0] >= SIZE_TTL_S:
+        if cached is None or now - cached[0] >= SIZE_TTL_S:
             cached = (now, self.store.read("search_group_speakers", group_id=group_id)[0]["speakers"])
             if large:
                 with self._lock:
                     self._speakers[group_id] = cached
-        text = query.casefold()
         return [n for n in cached[1] if len(n) >= 2 and n.casefold() in text]
 
     # --- the turns --------------------------------------------------------------------------

@@ -124,12 +124,20 @@ class TurnCopy:
                     out.append((i, n, before))
         return out
 
+    def speakers(self) -> list[str]:
+        """Everyone who speaks in the group's turns (``search_group_speakers`` of the copy's turns)."""
+        names = self.memo.get("speakers")
+        if names is None:
+            names = self.memo["speakers"] = list(dict.fromkeys(
+                e["speaker"] for e in self.episodes.values() if e.get("speaker") is not None))
+        return names
+
     def speaker_initials(self) -> frozenset[str]:
         """The first letters (lowercase) of the words of every speaker's name in the group."""
         initials = self.memo.get("initials")
         if initials is None:
-            names = {e.get("speaker") or "" for e in self.episodes.values()}
-            initials = self.memo["initials"] = frozenset(w[0].lower() for n in names for w in _WORDS.findall(n))
+            initials = self.memo["initials"] = frozenset(w[0].lower() for n in self.speakers()
+                                                         for w in _WORDS.findall(n))
         return initials
 
     def cosine_of(self, query: np.ndarray, ids: list[str]) -> list[float | None]:
