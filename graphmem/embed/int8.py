@@ -1,14 +1,16 @@
-"""8-bit weights: the same models in less time.
+"""8-bit weights for a search's query: the same models in less time.
 
 onnxruntime's dynamic quantisation stores a model's matrix weights as 8-bit integers, one scale
 per output channel, and quantises each run's activations on the fly; matrix products then run
-on integer instructions. A search's query, one text, is embedded in about half the time
-(``docs/benchmarks.md``, "8-bit weights").
+on integer instructions. A search's query, one text, is embedded in about two thirds of the time
+(``docs/benchmarks.md``, "8-bit weights for the query").
 
-Each text runs alone (``RunsInThreads.one_text_a_run``): the activations of a run share one
-scale, so a text run beside others would get a vector that depends on them (down to cosine 0.98
-with itself alone). Alone, a text has one vector whatever batch it comes in; batches lose the
-larger matrix products of several texts at once, and gain less than a query does.
+Only queries run on the 8-bit copies; what is stored is embedded by the float models, as before.
+The activations of a run share one scale, so a text run beside others gets a vector that depends
+on them (down to cosine 0.98 with itself alone): a quantised text must run alone, and alone it
+gains nothing in a batch (short texts one at a time lose more to the smaller matrix products
+than 8 bits save: 1,000 memories' texts at 160–196/s against 220/s in float). A query runs alone
+anyway. Stored vectors therefore stay exactly what they were, whatever the precision.
 
 One kind of product stays in float32: the feed-forward block's second matrix
 (``…/output/dense/MatMul``), whose input comes out of GELU with a long tail that one 8-bit
@@ -16,12 +18,13 @@ scale per run cuts badly. With it quantised too, vectors drifted to a cosine of 
 float model's; without it, over 430 test texts (tests/test_embed.py) the median is 0.995, 98 %
 stay above 0.99 and every one above 0.98 (the least agreeing are near-empty texts, "", "I",
 "我", and short Chinese memories asked as queries: what is left of them after e5's common
-direction is taken out is small beside the rounding). Every quantised file is
-checked against its float model on probe texts when it is made, and is not used unless every
-probe agrees to ``MIN_COSINE``.
+direction is taken out is small beside the rounding). Every quantised file is checked against
+its float model on probe texts when it is made, and is not used unless every probe agrees to
+``MIN_COSINE``.
 
 The quantised copy sits beside the float export in ``~/.cache/graphmem/models/``, made once
-(seconds) and written atomically. ``[embedding] precision = "float32"`` keeps the float model.
+(seconds) and written atomically. ``[embedding] precision = "float32"`` keeps queries on the
+float model too.
 """
 from __future__ import annotations
 

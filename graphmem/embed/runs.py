@@ -22,29 +22,36 @@ class RunsInThreads:
     dimension: int
     _pool: ThreadPoolExecutor | None = None
     _pool_lock = threading.Lock()
-    _small_session: object | None = None
     onnx_path: object
-    # 8-bit weights quantise each run's activations with one scale for the whole run, so a text's
-    # vector would depend on the texts run beside it (cosine down to 0.98): each text runs alone
-    one_text_a_run = False
+    _session: object                        # the float model, one thread: every run of stored texts
+    # the 8-bit copy a query runs on (embed/int8.py), None: queries run the float model too
+    query_path: object | None = None
 
-    def _session_for(self, texts: int) -> object:
-        """The session a run of ``texts`` texts uses: a small run (a query) gets the multi-threaded
-        one, made on first use; every other run the single-threaded ``_session``."""
-        if texts > SMALL_RUN_TEXTS or SMALL_RUN_THREADS < 2:
+    def _session_for(self, texts: int, query: bool = False) -> object:
+        """The session a run of ``texts`` texts uses: a query's on the 8-bit copy when there is
+        one; a small run (a search's query) on SMALL_RUN_THREADS threads, made on first use;
+        every other run the single-threaded ``_session``."""
+        path = self.query_path if query and self.query_path is not None else self.onnx_path
+        threads = SMALL_RUN_THREADS if texts <= SMALL_RUN_TEXTS else 1
+        if path == self.onnx_path and threads == 1:
             return self._session
-        if self._small_session is None:
+        key = (str(path), threads)
+        sessions = self.__dict__.setdefault("_sessions", {})
+        if key not in sessions:
             with self._pool_lock:
-                if self._small_session is None:
-                    self._small_session = onnx_session(str(self.onnx_path), SMALL_RUN_THREADS)
-        return self._small_session
+                if key not in sessions:
+                    sessions[key] = onnx_session(str(path), threads)
+        return sessions[key]
 
-    def _in_runs(self, ids: list[list[int]], encode: Callable[[list[list[int]]], np.ndarray]) -> np.ndarray:
-        """The vectors of the token id lists ``ids`` (one row each), ``encode`` run per run."""
+    def _in_runs(self, ids: list[list[int]], encode: Callable[[list[list[int]]], np.ndarray],
+                 alone: bool = False) -> np.ndarray:
+        """The vectors of the token id lists ``ids`` (one row each), ``encode`` run per run;
+        ``alone``: each text in a run of its own (8-bit weights quantise a run's activations with
+        one scale, so a text run beside others would get a vector that depends on them)."""
         out = np.zeros((len(ids), self.dimension), np.float32)
 
         def full(rows: list[int]) -> bool:
-            if self.one_text_a_run:
+            if alone:
                 return True
             longest = max(1, len(ids[rows[0]]))
             return len(rows) >= max(1, min(self.batch_size, self.MAX_BATCH_TOKENS // longest))
@@ -79,7 +86,7 @@ class RunsInThreads:
 # lengths padded bench write's chunks of 250 memories by 23 % (e5) and 41 % (MiniLM); runs of a
 # few texts cost no more per token. The vectors are the same to the bit (padding is masked).
 MIN_RUN = 4
-SMALL_RUN_TEXTS = 2         # a run of at most this many texts (a search's query) may use SMALL_RUN_THREADS
+SMALL_RUN_TEXTS = 2         # a run of at most this many texts (a search's query) uses SMALL_RUN_THREADS
 SMALL_RUN_THREADS = min(2, os.cpu_count() or 1)
 
 

@@ -191,26 +191,39 @@ class OnnxEmbedder(RunsInThreads, _ReadsUnknown):
         self._inputs = {i.name for i in self._session.get_inputs()}
         self.onnx_path = onnx_path
         self._unknown: dict[str, float] = {}
-        self.revision: str | None = None
+        self.query_path: Path | None = None
+        self.query_revision: str | None = None
         if precision == "int8":
             from .int8 import QUANT_VERSION, int8_model
-            self.onnx_path = int8_model(onnx_path, self._probe)
-            if self.onnx_path != onnx_path:
-                self._session = onnx_session(self.onnx_path)
-                self.one_text_a_run = True
-                self.revision = f"int8v{QUANT_VERSION}"
+            quantized = int8_model(onnx_path, self._probe)
+            if quantized != onnx_path:
+                self.query_path = quantized
+                self.query_revision = f"int8v{QUANT_VERSION}"
+                self._query_session = onnx_session(quantized)   # one thread: it runs beside e5 in the pair
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         return self.embed_array(texts).tolist()
 
     def embed_array(self, texts: Sequence[str]) -> np.ndarray:
         """The embeddings as a float32 matrix, one row per text."""
+        return self._embed(texts, query=False)
+
+    def embed_query_array(self, texts: Sequence[str]) -> np.ndarray:
+        """A query's vector: the same model, on its 8-bit copy when there is one (each text alone)."""
+        return self._embed(texts, query=True)
+
+    def embed_query(self, texts: Sequence[str]) -> list[list[float]]:
+        return self.embed_query_array(texts).tolist()
+
+    def _embed(self, texts: Sequence[str], query: bool) -> np.ndarray:
         out = np.zeros((len(texts), self.dimension), np.float32)
         if not len(texts):
             return out
         texts = [t.lower() for t in texts] if self._lower else list(texts)
         with self._tok_lock:
             ids = [e.ids for e in self._tokenizer.encode_batch(texts)]
+        if query and self.query_path is not None:
+            return self._in_runs(ids, lambda batch: self._encode(batch, self._query_session), alone=True)
         return self._in_runs(ids, self._encode)
 
     def _encode(self, batch: list[list[int]], session: Any = None) -> np.ndarray:
