@@ -360,9 +360,7 @@ class E5OnnxEmbedder(RunsInThreads, _E5Base):
         return self._centred(raw, QUERY_PREFIX, PROBES)
 
     def _encode(self, texts: list[str], query: bool = False) -> np.ndarray:
-        quantized = query and self.query_path is not None
-        return self._in_runs(self.tokenizer.ids(texts),
-                             lambda batch: self._run(batch, self._session_for(len(batch), query)), alone=quantized)
+        return self._in_runs(self.tokenizer.ids(texts), self._run, query)
 
     def _run(self, batch: list[list[int]], session: Any) -> np.ndarray:
         token_ids, mask = padded(batch)

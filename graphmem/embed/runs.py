@@ -26,13 +26,15 @@ class RunsInThreads:
     _session: object                        # the float model, one thread: every run of stored texts
     # the 8-bit copy a query runs on (embed/int8.py), None: queries run the float model too
     query_path: object | None = None
+    small_run_threads = None                # threads of a small run; None: SMALL_RUN_THREADS
 
     def _session_for(self, texts: int, query: bool = False) -> object:
         """The session a run of ``texts`` texts uses: a query's on the 8-bit copy when there is
         one; a small run (a search's query) on SMALL_RUN_THREADS threads, made on first use;
         every other run the single-threaded ``_session``."""
         path = self.query_path if query and self.query_path is not None else self.onnx_path
-        threads = SMALL_RUN_THREADS if texts <= SMALL_RUN_TEXTS else 1
+        small = SMALL_RUN_THREADS if self.small_run_threads is None else self.small_run_threads
+        threads = small if texts <= SMALL_RUN_TEXTS else 1
         if path == self.onnx_path and threads == 1:
             return self._session
         key = (str(path), threads)
@@ -43,12 +45,14 @@ class RunsInThreads:
                     sessions[key] = onnx_session(str(path), threads)
         return sessions[key]
 
-    def _in_runs(self, ids: list[list[int]], encode: Callable[[list[list[int]]], np.ndarray],
-                 alone: bool = False) -> np.ndarray:
-        """The vectors of the token id lists ``ids`` (one row each), ``encode`` run per run;
-        ``alone``: each text in a run of its own (8-bit weights quantise a run's activations with
-        one scale, so a text run beside others would get a vector that depends on them)."""
+    def _in_runs(self, ids: list[list[int]], encode: Callable[[list[list[int]], object], np.ndarray],
+                 query: bool = False) -> np.ndarray:
+        """The vectors of the token id lists ``ids`` (one row each), ``encode(run, session)`` per
+        run with the session ``_session_for`` picks. A query on the 8-bit copy runs each text
+        alone: 8-bit weights quantise a run's activations with one scale, so a text run beside
+        others would get a vector that depends on them."""
         out = np.zeros((len(ids), self.dimension), np.float32)
+        alone = query and self.query_path is not None
 
         def full(rows: list[int]) -> bool:
             if alone:
@@ -65,7 +69,7 @@ class RunsInThreads:
                 last.append(i)
 
         def run(rows: list[int]) -> None:
-            out[rows] = encode([ids[i] for i in rows])
+            out[rows] = encode([ids[i] for i in rows], self._session_for(len(rows), query))
 
         if self.workers > 1 and len(ids) >= self.PARALLEL_MIN and len(runs) > 1:
             list(self._executor().map(run, runs))

@@ -162,6 +162,7 @@ class OnnxEmbedder(RunsInThreads, _ReadsUnknown):
 
     backend = "onnx"
     THREAD_PREFIX = "graphmem-onnx"
+    small_run_threads = 1       # a lone query runs on one thread: in the pair it runs beside e5's two
 
     def __init__(self, model: str = DEFAULT_MODEL, batch_size: int = 64, workers: int | None = None,
                  cache_dir: Path | None = None, precision: str = "float32"):
@@ -199,7 +200,6 @@ class OnnxEmbedder(RunsInThreads, _ReadsUnknown):
             if quantized != onnx_path:
                 self.query_path = quantized
                 self.query_revision = f"int8v{QUANT_VERSION}"
-                self._query_session = onnx_session(quantized)   # one thread: it runs beside e5 in the pair
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         return self.embed_array(texts).tolist()
@@ -222,16 +222,14 @@ class OnnxEmbedder(RunsInThreads, _ReadsUnknown):
         texts = [t.lower() for t in texts] if self._lower else list(texts)
         with self._tok_lock:
             ids = [e.ids for e in self._tokenizer.encode_batch(texts)]
-        if query and self.query_path is not None:
-            return self._in_runs(ids, lambda batch: self._encode(batch, self._query_session), alone=True)
-        return self._in_runs(ids, self._encode)
+        return self._in_runs(ids, self._encode, query)
 
-    def _encode(self, batch: list[list[int]], session: Any = None) -> np.ndarray:
+    def _encode(self, batch: list[list[int]], session: Any) -> np.ndarray:
         input_ids, mask = padded(batch)
         feed = {"input_ids": input_ids, "attention_mask": mask}
         if "token_type_ids" in self._inputs:
             feed["token_type_ids"] = np.zeros_like(input_ids)
-        hidden = (session or self._session).run(None, feed)[0]
+        hidden = session.run(None, feed)[0]
         return _mean_pool_normalize(hidden, mask)
 
     def _probe(self, path: Path) -> np.ndarray:
