@@ -311,6 +311,29 @@ def test_a_large_batch_is_written_in_several_transactions_and_once(graph, neo4j_
     assert counts(neo4j_driver, group_id)["Memory"] == 650
 
 
+def test_vectors_reach_the_server_whole_and_the_debug_log_names_them(graph, neo4j_driver, group_id, caplog):
+    """A memory's vector is stored as the embedder made it, written alone or in a batch, and a
+    search's query vector reaches the server whole; the driver's debug log (which formats every
+    query's parameters, on or off) shows each vector as a short name, not 768 numbers."""
+    import logging
+    import re
+    with caplog.at_level(logging.DEBUG, logger="neo4j"):
+        graph.create_memory(group_id, "小明", "事实", "喜欢", "篮球", reference_time=REF)
+        graph.create_memories(group_id, [{"subject": "Alice", "memory_type": "event", "topic": "run",
+                                          "object": obj} for obj in ("park", "beach")], reference_time=REF)
+        found = graph.search_memories(group_id, "小明喜欢什么运动？", mode="fast")
+    assert found.results and found.results[0].text.startswith("小明")
+    runs = [r.getMessage() for r in caplog.records if "C: RUN" in r.getMessage()]
+    assert sum("<vector of" in m for m in runs) >= 3            # two writes and the search's scan
+    numbers = re.compile(r"(-?\d\.\d+(e-?\d+)?, ){50}")
+    assert not [m[:200] for m in runs if numbers.search(m)]
+    rows, _, _ = neo4j_driver.execute_query(
+        "MATCH (m:Memory {group_id: $g}) RETURN m.text AS text, m.embedding AS embedding", g=group_id)
+    assert len(rows) == 3
+    for row in rows:
+        assert type(row["embedding"]) is list and row["embedding"] == graph.embedder.embed([row["text"]])[0]
+
+
 # --- the rest of the API ------------------------------------------------------------------------
 
 def test_forget_is_soft_and_restorable(graph, group_id):

@@ -27,20 +27,6 @@ def render_text(subject: str, topic: str, obj: str | None, attributes: dict[str,
     return text
 
 
-class Vector(list):
-    """An embedding as a query parameter: a list of floats with a short repr.
-
-    The neo4j driver formats every query's parameters for a debug log line even when debug
-    logging is off (``" ".join(map(repr, fields))`` in its Bolt ``run``); the repr of 384 floats
-    per memory and per new concept cost ~0.7 s of CPU per batch of 1,000, a fifth of the
-    client's share. Packed and stored as a plain list.
-    """
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return f"<vector of {len(self)} floats>"
-
-
 def chunk_bounds(n: int) -> list[tuple[int, int]]:
     """(start, end) of each transaction of a call writing ``n`` memories: WRITE_CHUNK each, and a
     batch of more than one chunk ends with TAIL_CHUNK when its last chunk holds twice that or more.
@@ -210,7 +196,7 @@ class MemoryWriter:
                      if c.embedding is None and (n := c.name) in self._names}
         names = sorted({c.name for p in prepared for c in p.concepts if c.embedding is None}
                        - known.keys() - done.keys())
-        vectors = [Vector(v) for v in self.embedder.embed(texts + names)] if texts or names else []
+        vectors = self.embedder.embed(texts + names) if texts or names else []
         by_text = dict(zip(texts, vectors))
         by_name = {**known, **dict(zip(names, vectors[len(texts):]))}
         with self._names_lock:

@@ -35,6 +35,7 @@ T = TypeVar("T")
 READ_THREADS = 16       # concurrent reads submitted by searches (each takes one pooled connection)
 RETRY_FIRST_DELAY_S = 0.2   # pause before the first retry of a transient error; doubled each time
 RETRY_MAX_DELAY_S = 1.0     # longest pause between two attempts
+VECTOR_MIN = 32         # a list of at least this many floats is sent as a ``Vector`` (an embedding)
 
 log = logging.getLogger(__name__)
 # The driver logs its routing failures ("Unable to retrieve routing information") and retries;
@@ -155,7 +156,7 @@ class Store:
     def run_text(self, query: str, /, *, write: bool = False, **params: Any) -> list[dict[str, Any]]:
         def attempt() -> list[dict[str, Any]]:
             records, _, _ = self.driver.execute_query(
-                query, params, database_=self.database,
+                query, lean_params(params), database_=self.database,
                 routing_=RoutingControl.WRITE if write else RoutingControl.READ)
             return [_row(r) for r in records]
         return self._attempts(attempt)
@@ -212,4 +213,35 @@ def _row(record: neo4j.Record) -> dict[str, Any]:
 
 def tx_run(tx: neo4j.ManagedTransaction, name: str, /, **params: Any) -> list[dict[str, Any]]:
     """Run a named query inside a transaction function."""
-    return [r.data() for r in tx.run(q(name), params)]
+    return [r.data() for r in tx.run(q(name), lean_params(params))]
+
+
+class Vector(list):
+    """An embedding as a query parameter: a list of floats to the driver's encoder, a short name
+    to its debug log. The driver formats every query's parameters for a debug log line even when
+    debug logging is off (``" ".join(map(repr, fields))`` in its Bolt ``run``): 0.3 ms of CPU for
+    one 768-float vector, on every memory and new concept written and every search that sends
+    the query's embedding. Packed and stored as a plain list."""
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"<vector of {len(self)} floats>"
+
+
+def lean_params(value: Any) -> Any:
+    """``value`` with its lists of floats (embeddings, wherever they sit: ``$embedding``,
+    ``$rows[i].subject.embedding``) as ``Vector``; everything else as it is. Lists are looked
+    into only when they hold maps or lists (a list of ids or scores is taken as it is)."""
+    kind = type(value)
+    if kind is list:
+        if not value:
+            return value
+        first = type(value[0])
+        if first is float and len(value) >= VECTOR_MIN:
+            return Vector(value)
+        if first is dict or first is list:
+            return [lean_params(v) for v in value]
+        return value
+    if kind is dict:
+        return {k: lean_params(v) for k, v in value.items()}
+    return value
