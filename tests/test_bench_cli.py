@@ -115,10 +115,32 @@ def test_search_bench_prints_latency_per_depth_and_where_the_time_goes(cli_env, 
         assert stages["embed"] <= figures[depth]["p99_ms"]
     assert figures["concurrent"]["queries_per_s"] > 0 and figures["exact_scan"]["p50_ms"] > 0
     assert figures["concurrent"]["vs_one_client"] > 0
+    assert figures["depth1"]["cpu"]["client_cpu_ms"] > 0     # what a search costs this process
     assert figures["vectors_held"]["held"]       # searched again and again: the group's vectors are held
     # nothing is left behind without --keep
     left = neo4j_driver.execute_query("MATCH (n) WHERE n.group_id STARTS WITH 'bench-search-' RETURN count(n) AS n")
     assert left.records[0]["n"] == 0
+
+
+def test_the_cpu_meter_reads_the_local_server_and_the_ceiling_it_sets(graph, group_id):
+    """A benchmark's CPU per call: this process's always; the server's when it is graphmem's
+    local one (the tests' own server unless NEO4J_URI names another), and then the most calls/s
+    the machine's cores allow at that cost."""
+    import os
+    from graphmem.bench.cpu import CpuMeter
+    graph.create_memory(group_id, "小明", "事实", "喜欢", "篮球")
+    meter = CpuMeter(graph)
+    mark = meter.mark()
+    for q in ["小明喜欢什么运动？", "What does Xiaoming like?"] * 10:
+        graph.search_memories(group_id, q)
+    cpu = meter.per_call(mark, 20)
+    assert cpu["client_cpu_ms"] > 0
+    if os.environ.get("NEO4J_URI"):         # a server this process did not start: its CPU is not ours to read
+        assert meter.pid is None and cpu["server_cpu_ms"] is None and cpu["ceiling_per_s"] is None
+    else:
+        assert meter.pid is not None and cpu["server_cpu_ms"] > 0
+        total = cpu["client_cpu_ms"] + cpu["server_cpu_ms"]
+        assert abs(cpu["ceiling_per_s"] - (os.cpu_count() or 1) * 1000 / total) < 0.5
 
 
 def test_search_bench_times_a_conversation_shaped_group_and_small_tenants(cli_env, tmp_path, neo4j_driver):

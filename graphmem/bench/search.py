@@ -31,6 +31,7 @@ import numpy as np
 
 from ..embed import embed_query
 from ..graph import MemoryGraph
+from .cpu import CpuMeter
 from .write import machine
 
 TARGETS = {"depth1_p50_ms": 30.0, "depth1_p99_ms": 80.0, "depth2_p50_ms": 45.0, "speedup": 20.0,
@@ -228,8 +229,10 @@ def measure(graph: MemoryGraph, group_id: str, queries: list[str], clients: int,
         out["vectors_held"]["turns_held"] = graph._retriever.turn_vectors.wait(group_id, VECTORS_WAIT_S)
     say(f"  the group's vectors {'held in memory' if held else 'not held: searches use the vector index'} "
         f"(waited {out['vectors_held']['wait_s']} s)")
+    meter = CpuMeter(graph)
     for depth in (0, 1, 2):
         times, sizes, laps = [], [], {}
+        start = meter.mark()
         for q in queries:
             t = time.perf_counter()
             r = graph.search_memories(group_id, q, mode="fast" if depth == 0 else "deep", expand_depth=depth,
@@ -240,8 +243,11 @@ def measure(graph: MemoryGraph, group_id: str, queries: list[str], clients: int,
                 laps.setdefault(stage, []).append(ms)
         # where the time goes: the median of each stage the retriever timed (plan, embed, seeds, expand, evidence)
         stages = {stage: round(float(np.median(v)), 1) for stage, v in laps.items() if stage != "total"}
+        # what one search costs the machine, and the most searches/s its cores could serve
+        cpu = meter.per_call(start, len(queries))
         out[f"depth{depth}"] = {**percentiles(times), "queries": len(queries),
-                                "mean_results": round(float(np.mean(sizes)), 1), "stages_p50_ms": stages}
+                                "mean_results": round(float(np.mean(sizes)), 1), "stages_p50_ms": stages,
+                                "cpu": cpu}
         say(f"  depth {depth}: p50 {out[f'depth{depth}']['p50_ms']} ms, p99 {out[f'depth{depth}']['p99_ms']} ms "
             f"(stages p50: {', '.join(f'{k} {v}' for k, v in stages.items())})")
 
@@ -253,15 +259,19 @@ def measure(graph: MemoryGraph, group_id: str, queries: list[str], clients: int,
         with lock:
             latencies.append((time.perf_counter() - t) * 1000)
 
-    t0 = time.perf_counter()
+    t0, start = time.perf_counter(), meter.mark()
     with ThreadPoolExecutor(max_workers=clients) as pool:
         list(pool.map(client, queries))
     wall = time.perf_counter() - t0
     one_client = 1000.0 / out["depth1"]["mean_ms"]
+    ceiling = out["depth1"]["cpu"]["ceiling_per_s"]
     out["concurrent"] = {"clients": clients, "queries": len(queries), "depth": 1,
                          "queries_per_s": round(len(queries) / wall, 1), **percentiles(latencies),
                          "one_client_queries_per_s": round(one_client, 1),
-                         "vs_one_client": round(len(queries) / wall / one_client, 2)}
+                         "vs_one_client": round(len(queries) / wall / one_client, 2),
+                         "cpu": meter.per_call(start, len(queries)),
+                         # the most the cores allow at one search's CPU cost: ceiling / one client
+                         "ceiling_vs_one_client": round(ceiling / one_client, 2) if ceiling else None}
     say(f"  {clients} clients: {out['concurrent']['queries_per_s']} queries/s")
 
     scan_times = []

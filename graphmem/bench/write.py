@@ -19,6 +19,7 @@ from datetime import datetime, timezone
 from typing import Any, Callable
 
 from ..store.admin import delete_group
+from .cpu import CpuMeter
 
 TARGET_P50_MS = 50.0
 TARGET_BATCH_PER_S = 300.0
@@ -146,6 +147,7 @@ def run_write_bench(graph: Any, *, n_single: int = 200, batch_size: int = 1000, 
     embeds: list[float] = []
     batch_rates: list[float] = []
     cpu_single = cpu_batch = 0.0
+    batch_cpu: dict = {}
     load_before = machine()["load_average"]
     try:
         say(f"warming up ({warmup} creates and a batch of {WARMUP_BATCH}) in throw-away group {group}")
@@ -162,7 +164,8 @@ def run_write_bench(graph: Any, *, n_single: int = 200, batch_size: int = 1000, 
             singles.append(time.perf_counter() - t0)
         cpu_single = time.process_time() - c0
         embeds = list(timed.times)
-        c0 = time.process_time()
+        c0, meter = time.process_time(), CpuMeter(graph)
+        mark = meter.mark()
         for b in range(batches):
             memories = synthetic_memories(batch_size, seed=100 + b)
             say(f"batch {b + 1}/{batches}: create_memories of {batch_size}")
@@ -170,6 +173,7 @@ def run_write_bench(graph: Any, *, n_single: int = 200, batch_size: int = 1000, 
             graph.create_memories(group, memories, reference_time=REFERENCE_TIME)
             batch_rates.append(batch_size / (time.perf_counter() - t0))
         cpu_batch = time.process_time() - c0
+        batch_cpu = meter.per_call(mark, batch_size * len(batch_rates)) if batch_rates else {}
     finally:
         graph.writer.embedder = timed.inner
         say(f"deleting group {group}")
@@ -197,6 +201,9 @@ def run_write_bench(graph: Any, *, n_single: int = 200, batch_size: int = 1000, 
                   "overall_memories_per_s": round(overall, 1) if overall else None,
                   "client_cpu_ms_per_memory": round(cpu_batch / (batch_size * len(batch_rates)) * 1000, 2)
                   if batch_rates else None,
+                  # the local server's CPU per memory, and the most memories/s the cores allow at that cost
+                  "server_cpu_ms_per_memory": batch_cpu.get("server_cpu_ms"),
+                  "ceiling_memories_per_s": batch_cpu.get("ceiling_per_s"),
                   "target_memories_per_s": TARGET_BATCH_PER_S,
                   "meets_target": bool(overall) and overall >= TARGET_BATCH_PER_S},
     }

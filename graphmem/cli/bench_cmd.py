@@ -60,6 +60,9 @@ def _print_write(report: dict) -> None:
                       f"{b['overall_memories_per_s']} memories/s (per batch: {b['memories_per_s']}; client CPU "
                       f"{b['client_cpu_ms_per_memory']} ms per memory)  "
                       f"target ≥ {b['target_memories_per_s']:g}/s: {_mark(b['meets_target'])}", highlight=False)
+        if b.get("ceiling_memories_per_s"):
+            console.print(f"  server CPU {b['server_cpu_ms_per_memory']} ms per memory: {m['cores']} cores write at most "
+                          f"{b['ceiling_memories_per_s']} memories/s at that cost", highlight=False)
 
 
 @app.command("search")
@@ -155,6 +158,12 @@ def _print_search(report: dict) -> None:
                       f"(embed overlaps the probe and the word queries); group vectors "
                       f"{'held in memory' if fig.get('vectors_held', {}).get('held') else 'not held'}",
                       highlight=False)
+        cpu, c = fig["depth1"].get("cpu") or {}, fig["concurrent"]
+        if cpu.get("ceiling_per_s"):
+            console.print(f"     depth 1 CPU per search: client {cpu['client_cpu_ms']} ms, server "
+                          f"{cpu['server_cpu_ms']} ms: {report['machine']['cores']} cores serve at most "
+                          f"{cpu['ceiling_per_s']} searches/s ({c['ceiling_vs_one_client']}× one client) at "
+                          f"that cost", highlight=False)
     ten = report.get("tenants")
     if ten and "p50_ms" in ten:
         console.print(f"  tenants: {ten['sampled_groups']} of {ten['tenants']} groups of {ten['memories_each']} "
