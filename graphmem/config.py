@@ -233,6 +233,10 @@ class RetrievalSettings(_Section):
     # just before each (pulled in when the search did not find it), "hide" leaves them out,
     # "keep" ranks them as any other; each result says what superseded it
     superseded: Literal["current_first", "hide", "keep"] = "current_first"
+    # after the process's first search, what it holds then (modules, models) is moved out of the
+    # garbage collector's reach (gc.freeze, retriever/settle.py): a full collection would walk it
+    # again every few dozen searches, inside one of them; false leaves the collector alone
+    freeze_gc: bool = True
 
     @model_validator(mode="after")
     def _profiles_valid(self) -> "RetrievalSettings":

@@ -861,3 +861,50 @@ def test_stats_count_a_groups_memories_nodes_and_edges(graph, group_id):
     assert stats["edges"]["CAUSALITY"] == 1 and stats["edges"]["HAS_SUBJECT"] == 2
     everything = graph.stats()
     assert everything["memories"]["total"] >= 2 and everything["nodes"]["Memory"] >= 2
+
+
+_FREEZE_PROBE = """
+import gc, json, sys, weakref
+from graphmem import MemoryGraph
+g = MemoryGraph()
+before = gc.get_freeze_count()
+found = g.search_memories(sys.argv[1], "小明喜欢什么运动？")
+frozen = gc.get_freeze_count()
+class Node: pass
+a, b = Node(), Node()
+a.other, b.other = b, a                  # a reference cycle made after the first search
+alive = weakref.ref(a)
+del a, b
+gc.collect()
+print(json.dumps({"before": before, "frozen": frozen, "cycle_collected": alive() is None,
+                  "first": found.results[0].text if found.results else None}))
+g.close()
+"""
+
+
+@pytest.mark.parametrize("setting", ["true", "false"])
+def test_the_first_search_moves_what_the_process_holds_out_of_the_collectors_way(
+        graph, neo4j_settings, group_id, tmp_path, setting):
+    """After a process's first search, a full garbage collection no longer walks the tens of
+    thousands of objects the process holds for good (retrieval.freeze_gc, on by default), and
+    what is made later is still collected; off, the collector is left alone."""
+    import os
+    import subprocess
+    import sys
+    write(graph, group_id, "小明", "事实", "喜欢", "篮球")
+    n = neo4j_settings.neo4j
+    (tmp_path / "graphmem.toml").write_text("")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GRAPHMEM_", "NEO4J_"))}
+    env.update(NEO4J_URI=n.uri, NEO4J_USER=n.user, NEO4J_PASSWORD=n.password or "", NEO4J_DATABASE=n.database,
+               GRAPHMEM_CONFIG=str(tmp_path / "graphmem.toml"), GRAPHMEM_RETRIEVAL__FREEZE_GC=setting)
+    done = subprocess.run([sys.executable, "-c", _FREEZE_PROBE, group_id], capture_output=True, text=True,
+                          env=env, cwd=tmp_path, timeout=300)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    assert out["first"] and out["first"].startswith("小明")
+    assert out["before"] == 0
+    if setting == "true":
+        assert out["frozen"] > 10000
+    else:
+        assert out["frozen"] == 0
+    assert out["cycle_collected"]

@@ -43,6 +43,7 @@ from .evidence import Filters, SeedReport, widen
 from .rank import (Scorer, Similarity, SubjectScope, choose_seeds, dialogue_query, rank_candidates, reached_similarity,
                    time_range_verdict, turn_similarities)
 from .seeds import SeedFinder
+from .settle import freeze_once
 from .turnvectors import TurnCache, TurnCopy
 from .vectors import GroupVectors, VectorCache, unit
 
@@ -256,8 +257,11 @@ class Retriever:
                           if relation_filters and depth else None, time_range=planned_range,
                           memory_types=hard.types, subject=hard.subject, why=why, profile=inp.profile,
                           weights=scorer.weights)
-        return SearchResponse(query=inp.query, group_id=group_id, mode_used=mode_used, plan=plan,
-                              results=results, timings_ms=clock.total())
+        response = SearchResponse(query=inp.query, group_id=group_id, mode_used=mode_used, plan=plan,
+                                  results=results, timings_ms=clock.total())
+        if self.settings.freeze_gc:
+            freeze_once()           # the first search has loaded what searching needs (settle.py)
+        return response
 
     # --- steps --------------------------------------------------------------------------
     def _dialogue_embedding(self, sought: str, latest: str, profile: RankingProfile) -> list[float]:
