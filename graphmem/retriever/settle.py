@@ -7,10 +7,13 @@ searches and costs 15 ms on an idle machine, 40–55 ms on a busy 2-core one, al
 whichever search it falls in: the tail of the latency. Once the first search has loaded what
 searching needs, ``freeze_once`` collects what is garbage and moves the rest to the permanent
 generation (``gc.freeze``), which no collection walks again; objects made later are collected
-as before. ``retrieval.freeze_gc = false`` leaves the process's collector alone.
+as before. At exit they are handed back (``gc.unfreeze``), so the interpreter's last collection
+frees them as it would have (extensions that count their objects at exit find none left).
+``retrieval.freeze_gc = false`` leaves the process's collector alone.
 """
 from __future__ import annotations
 
+import atexit
 import gc
 import threading
 
@@ -28,5 +31,6 @@ def freeze_once() -> bool:
             return False
         gc.collect()
         gc.freeze()
+        atexit.register(gc.unfreeze)
         _frozen = True
         return True
