@@ -154,9 +154,11 @@ class Store:
         return self.run_text(q(name), write=write, **params)
 
     def run_text(self, query: str, /, *, write: bool = False, **params: Any) -> list[dict[str, Any]]:
+        sent = lean_params(params)
+
         def attempt() -> list[dict[str, Any]]:
             records, _, _ = self.driver.execute_query(
-                query, lean_params(params), database_=self.database,
+                query, sent, database_=self.database,
                 routing_=RoutingControl.WRITE if write else RoutingControl.READ)
             return [_row(r) for r in records]
         return self._attempts(attempt)
