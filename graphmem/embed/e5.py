@@ -344,12 +344,7 @@ class E5OnnxEmbedder(RunsInThreads, _E5Base):
         self.onnx_path = exported_onnx(f, source, cache_dir)
         self._session = onnx_session(self.onnx_path)
         self._load_centres(self.onnx_path.with_name(f"centres-v{CENTRE_VERSION}.npz"))
-        if precision == "int8":
-            from .int8 import QUANT_VERSION, int8_model
-            quantized = int8_model(self.onnx_path, self._probe)
-            if quantized != self.onnx_path:
-                self.query_path = quantized
-                self.query_revision = f"int8v{QUANT_VERSION}"
+        self._queries_on(precision)
 
     def _probe(self, path: Path) -> np.ndarray:
         """The probe texts' query vectors by the model file ``path`` (int8.int8_model's check)."""

@@ -26,7 +26,23 @@ class RunsInThreads:
     _session: object                        # the float model, one thread: every run of stored texts
     # the 8-bit copy a query runs on (embed/int8.py), None: queries run the float model too
     query_path: object | None = None
+    query_revision: str | None = None       # what else decides the query vectors: the 8-bit copy's version
     small_run_threads = None                # threads of a small run; None: SMALL_RUN_THREADS
+
+    def _queries_on(self, precision: str) -> None:
+        """With "int8", queries run on the 8-bit copy of ``onnx_path`` (made and checked by
+        ``int8.int8_model`` against the embedder's ``_probe``), unless it strays from the float
+        model; "float32" leaves them on the float model."""
+        if precision != "int8":
+            return
+        from .int8 import QUANT_VERSION, int8_model
+        quantized = int8_model(self.onnx_path, self._probe)
+        if quantized != self.onnx_path:
+            self.query_path = quantized
+            self.query_revision = f"int8v{QUANT_VERSION}"
+
+    def _probe(self, path) -> np.ndarray:  # pragma: no cover - interface
+        raise NotImplementedError
 
     def _session_for(self, texts: int, query: bool = False) -> object:
         """The session a run of ``texts`` texts uses: a query's on the 8-bit copy when there is

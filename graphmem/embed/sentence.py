@@ -192,14 +192,7 @@ class OnnxEmbedder(RunsInThreads, _ReadsUnknown):
         self._inputs = {i.name for i in self._session.get_inputs()}
         self.onnx_path = onnx_path
         self._unknown: dict[str, float] = {}
-        self.query_path: Path | None = None
-        self.query_revision: str | None = None
-        if precision == "int8":
-            from .int8 import QUANT_VERSION, int8_model
-            quantized = int8_model(onnx_path, self._probe)
-            if quantized != onnx_path:
-                self.query_path = quantized
-                self.query_revision = f"int8v{QUANT_VERSION}"
+        self._queries_on(precision)
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         return self.embed_array(texts).tolist()
