@@ -12,6 +12,7 @@ into long-term memory (``end_session``: episodes plus extracted memories).
 
 Not run in CI: there is no LLM there. Needs only httpx (a dependency of the mcp SDK).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -24,10 +25,12 @@ import httpx
 from graphmem import MemoryGraph, dispatch
 from graphmem.tools import AGENT_TOOLS
 
-SYSTEM = ("You are a helpful assistant with a long-term memory. Save what the user tells you about themselves "
-          "with create_memory (split complex sentences into several memories, then link_memories causes to "
-          "effects); search_memories when you need to recall more than the context below shows.")
-MAX_TOOL_ROUNDS = 5       # tool-call rounds per user turn before the model must answer
+SYSTEM = (
+    "You are a helpful assistant with a long-term memory. Save what the user tells you about themselves "
+    "with create_memory (split complex sentences into several memories, then link_memories causes to "
+    "effects); search_memories when you need to recall more than the context below shows."
+)
+MAX_TOOL_ROUNDS = 5  # tool-call rounds per user turn before the model must answer
 
 
 def chat(client: httpx.Client, model: str, messages: list[dict]) -> dict:
@@ -59,8 +62,7 @@ def main() -> None:
                 if not user:
                     continue
                 memory = graph.context(args.group, session, user, max_tokens=args.max_tokens)
-                messages = [{"role": "system", "content": SYSTEM + "\n\n" + memory},
-                            {"role": "user", "content": user}]
+                messages = [{"role": "system", "content": SYSTEM + "\n\n" + memory}, {"role": "user", "content": user}]
                 for _ in range(MAX_TOOL_ROUNDS):
                     reply = chat(client, args.model, messages)
                     messages.append(reply)
@@ -70,17 +72,23 @@ def main() -> None:
                     for call in calls:
                         out = dispatch(graph, call, group_id=args.group, session_id=session)
                         print(f"  [{call['function']['name']}] {'ok' if out.get('success') else out.get('message')}")
-                        messages.append({"role": "tool", "tool_call_id": call["id"],
-                                         "content": json.dumps(out, ensure_ascii=False)})
+                        messages.append(
+                            {"role": "tool", "tool_call_id": call["id"], "content": json.dumps(out, ensure_ascii=False)}
+                        )
                 answer = reply.get("content") or ""
                 print(f"bot> {answer}")
-                graph.add_turns(args.group, session, [{"role": "user", "content": user},
-                                                      {"role": "assistant", "content": answer or "(tools only)"}])
+                graph.add_turns(
+                    args.group,
+                    session,
+                    [{"role": "user", "content": user}, {"role": "assistant", "content": answer or "(tools only)"}],
+                )
         finally:
             done = graph.end_session(args.group, session, promote=True)
             ingested = done["ingested"] or {}
-            print(f"session saved: {len(ingested.get('episodes', []))} turns, "
-                  f"{len(ingested.get('memories', []))} memories extracted")
+            print(
+                f"session saved: {len(ingested.get('episodes', []))} turns, "
+                f"{len(ingested.get('memories', []))} memories extracted"
+            )
 
 
 if __name__ == "__main__":

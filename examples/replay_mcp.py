@@ -9,6 +9,7 @@ search the assistant made, what came back and along which edge.
     python examples/replay_mcp.py --group demo                # Neo4j from NEO4J_* / graphmem.toml
     python examples/replay_mcp.py --group demo --json         # the same, as JSON
 """
+
 from __future__ import annotations
 
 import argparse
@@ -25,8 +26,9 @@ HERE = Path(__file__).resolve().parent
 
 
 async def replay(recording: dict, group: str) -> dict:
-    params = StdioServerParameters(command=sys.executable, args=["-m", "graphmem.cli.app", "mcp", "--group", group],
-                                   env=dict(os.environ))
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "graphmem.cli.app", "mcp", "--group", group], env=dict(os.environ)
+    )
     report: dict = {"group": group, "calls": [], "recalled": [], "stored": [], "stats": None}
     async with stdio_client(params) as (read, write):
         async with ClientSession(read, write) as session:
@@ -35,19 +37,38 @@ async def replay(recording: dict, group: str) -> dict:
                 for call in turn.get("tool_calls", []):
                     result = await session.call_tool(call["name"], call["arguments"])
                     out = result.structured_content or json.loads(result.content[0].text)
-                    report["calls"].append({"tool": call["name"], "ok": not result.is_error,
-                                            "message": out.get("message") if result.is_error else None})
+                    report["calls"].append(
+                        {
+                            "tool": call["name"],
+                            "ok": not result.is_error,
+                            "message": out.get("message") if result.is_error else None,
+                        }
+                    )
                     if call["name"] == "search_memories" and not result.is_error:
-                        report["recalled"].append({"query": call["arguments"]["query"], "results": [
-                            {"text": r["text"], "score": round(r["score"], 3), "distance": r["distance"],
-                             "via": [f"{p['edge']}:{p.get('relation') or p.get('via') or ''}" for p in r["path"]]}
-                            for r in out["results"][:5]]})
+                        report["recalled"].append(
+                            {
+                                "query": call["arguments"]["query"],
+                                "results": [
+                                    {
+                                        "text": r["text"],
+                                        "score": round(r["score"], 3),
+                                        "distance": r["distance"],
+                                        "via": [
+                                            f"{p['edge']}:{p.get('relation') or p.get('via') or ''}" for p in r["path"]
+                                        ],
+                                    }
+                                    for r in out["results"][:5]
+                                ],
+                            }
+                        )
             transcript = [{"role": t["role"], "content": t["content"]} for t in recording["turns"] if t.get("content")]
             result = await session.call_tool("ingest_conversation", {"messages": transcript})
             report["ingested"] = result.structured_content
             recent = await session.read_resource("graphmem://memories/recent")
-            report["stored"] = [{"id": m["id"], "type": m["memory_type"], "text": m["text"], "source": m["source"]}
-                                for m in json.loads(recent.contents[0].text)]
+            report["stored"] = [
+                {"id": m["id"], "type": m["memory_type"], "text": m["text"], "source": m["source"]}
+                for m in json.loads(recent.contents[0].text)
+            ]
             stats = await session.call_tool("memory_stats", {})
             report["stats"] = stats.structured_content["memories"]
     return report

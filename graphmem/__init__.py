@@ -9,31 +9,65 @@
 Importing the package is cheap: the driver, the time parser and the embedding model load
 when first used.
 """
+
 from __future__ import annotations
 
 import logging
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from .errors import (AmbiguousMatchError, ConfigError, ExtractionError, GraphmemError, Neo4jUnavailableError,
-                     NoMatchError, NotFoundError, SchemaMismatchError, ServerError, ValidationError,
-                     WriteOutcomeUnknownError)
+from .errors import (
+    AmbiguousMatchError,
+    ConfigError,
+    ExtractionError,
+    GraphmemError,
+    Neo4jUnavailableError,
+    NoMatchError,
+    NotFoundError,
+    SchemaMismatchError,
+    ServerError,
+    ValidationError,
+    WriteOutcomeUnknownError,
+)
 
 # A library logs, the application decides where logs go: without a handler of its own a warning from
 # a background thread (access statistics while the server is down) would reach the terminal.
 logging.getLogger("graphmem").addHandler(logging.NullHandler())
 
 _LAZY = {
-    "MemoryGraph": "graph", "AsyncMemoryGraph": "graph",
-    "TOOLS": "tools", "dispatch": "tools", "adispatch": "tools",
-    "load_settings": "config", "Settings": "config",
-    "MemoryType": "types", "RelationType": "types",
+    "MemoryGraph": "graph",
+    "AsyncMemoryGraph": "graph",
+    "TOOLS": "tools",
+    "dispatch": "tools",
+    "adispatch": "tools",
+    "load_settings": "config",
+    "Settings": "config",
+    "MemoryType": "types",
+    "RelationType": "types",
 }
 
-__all__ = ["MemoryGraph", "AsyncMemoryGraph", "TOOLS", "dispatch", "adispatch", "load_settings", "Settings",
-           "MemoryType", "RelationType", "GraphmemError", "ConfigError", "ValidationError", "NotFoundError",
-           "AmbiguousMatchError", "NoMatchError", "Neo4jUnavailableError", "SchemaMismatchError", "ServerError",
-           "ExtractionError", "WriteOutcomeUnknownError"]
+__all__ = [
+    "MemoryGraph",
+    "AsyncMemoryGraph",
+    "TOOLS",
+    "dispatch",
+    "adispatch",
+    "load_settings",
+    "Settings",
+    "MemoryType",
+    "RelationType",
+    "GraphmemError",
+    "ConfigError",
+    "ValidationError",
+    "NotFoundError",
+    "AmbiguousMatchError",
+    "NoMatchError",
+    "Neo4jUnavailableError",
+    "SchemaMismatchError",
+    "ServerError",
+    "ExtractionError",
+    "WriteOutcomeUnknownError",
+]
 
 if TYPE_CHECKING:  # pragma: no cover
     from .config import Settings, load_settings

@@ -6,6 +6,7 @@ Read, in increasing priority, from defaults, a ``graphmem.toml`` (``GRAPHMEM_CON
 ``GRAPHMEM_EMBEDDING__MODEL``, ``GRAPHMEM_SERVER__BOLT_PORT``; a nested setting adds its
 parts: ``GRAPHMEM_RETRIEVAL__LIMITS__SEED_K``). Every setting: docs/configuration.md.
 """
+
 from __future__ import annotations
 
 import os
@@ -13,7 +14,8 @@ import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError as PydanticValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import ValidationError as PydanticValidationError
 
 from .errors import ConfigError
 
@@ -34,6 +36,7 @@ class _Section(BaseModel):
 
 class Neo4jSettings(_Section):
     """How to reach Neo4j. ``uri`` None means: the local server graphmem runs."""
+
     uri: str | None = None
     user: str = "neo4j"
     password: str | None = None
@@ -53,6 +56,7 @@ class Neo4jSettings(_Section):
 
 class ServerSettings(_Section):
     """The local Neo4j server that ``graphmem neo4j start`` fetches and runs."""
+
     version: str = "5.26.30"
     bolt_port: int = Field(7687, ge=1, le=65535)
     home: Path = Field(default_factory=lambda: user_data_dir() / "neo4j")
@@ -63,8 +67,10 @@ class ServerSettings(_Section):
     start_timeout_s: float = 120.0
     # transaction logs kept beyond what recovery needs (Neo4j's own default keeps 2 days of them,
     # gigabytes after a few bulk loads); pruned at each checkpoint
-    tx_log_retention: str = Field("256M size", pattern=r"^(\d+\s*[kKmMgG]?\s+(files|size|txs|entries|hours|days)|keep_all|keep_none|false|true)$")
-    tx_log_rotation: str = Field("64M", pattern=r"^\d+\s*[kKmMgG]?$")     # one log file at most this large
+    tx_log_retention: str = Field(
+        "256M size", pattern=r"^(\d+\s*[kKmMgG]?\s+(files|size|txs|entries|hours|days)|keep_all|keep_none|false|true)$"
+    )
+    tx_log_rotation: str = Field("64M", pattern=r"^\d+\s*[kKmMgG]?$")  # one log file at most this large
     checkpoint_interval: str = Field("5m", pattern=r"^\d+\s*(ms|s|m|h)?$")  # a checkpoint at least this often
 
 
@@ -79,6 +85,7 @@ class EmbeddingSettings(_Section):
     vector within cosine 0.98 of the float one, median 0.995 (stored texts always run the float
     models; graphmem/embed/int8.py; the quality tables move by about a question either way).
     Changing the model of a database that holds memories: ``graphmem reembed``."""
+
     model: str = "multilingual-e5-small+all-MiniLM-L6-v2"
     device: str = "cpu"
     batch_size: int = 64
@@ -88,6 +95,7 @@ class EmbeddingSettings(_Section):
 
 class ResolutionSettings(_Section):
     """Concept merging thresholds (seed 004 §5.1)."""
+
     merge_threshold: float = Field(0.95, ge=0, le=1)
     context_threshold: float = Field(0.85, ge=0, le=1)
     candidates: int = 5
@@ -96,6 +104,7 @@ class ResolutionSettings(_Section):
 class ScoreWeights(_Section):
     """The five weights of the score (seed 004 §5.2): score = α·similarity + β·importance +
     γ·1/(1+distance) + δ·time_decay + ε·access, every part in [0, 1]."""
+
     alpha_similarity: float = Field(0.4, ge=0)
     beta_importance: float = Field(0.2, ge=0)
     gamma_distance: float = Field(0.2, ge=0)
@@ -105,6 +114,7 @@ class ScoreWeights(_Section):
 
 class SimilarityBlend(_Section):
     """How a text's similarity to the query blends meaning (cosine) with words (BM25 evidence)."""
+
     # share of word evidence (BM25) in the similarity of an English query; the rest is cosine:
     # cosine alone misses names and rare words, words alone miss paraphrases
     lexical_weight: float = Field(0.3, ge=0, le=1)
@@ -121,6 +131,7 @@ class SimilarityBlend(_Section):
 class ConversationLifts(_Section):
     """How a conversation turn is read with what surrounds it, and how a memory extracted from
     turns borrows their similarity. Each is a share in [0, 1]; 0 turns the lift off."""
+
     # share of its best neighbour turn (right before or after it) in a turn's similarity:
     # (own + c·neighbour) / (1 + c)
     context_weight: float = Field(0.3, ge=0, le=1)
@@ -142,6 +153,7 @@ class ConversationLifts(_Section):
 class TimeRangeRules(_Section):
     """What a time range read from the query ("last week", "昨天") does to the ranking. A range
     the caller passes (``time_range``) always filters; these apply to one read from the words."""
+
     # the range is dropped when a match outside it is this much more similar than the best inside
     # (people misplace "last weekend")
     slack: float = Field(0.1, ge=0, le=1)
@@ -155,6 +167,7 @@ class TimeRangeRules(_Section):
 class RankingProfile(_Section):
     """Every number that turns evidence into a rank, under one name a search can ask for
     (``profile=``). Ranking itself lives in graphmem/retriever/rank.py."""
+
     weights: ScoreWeights = Field(default_factory=ScoreWeights)
     similarity: SimilarityBlend = Field(default_factory=SimilarityBlend)
     conversation: ConversationLifts = Field(default_factory=ConversationLifts)
@@ -169,9 +182,19 @@ def _builtin_profiles() -> dict[str, dict[str, Any]]:
     # floor (max_results come back, best first, even when the best are weak); a time read from
     # the question ranks but does not exclude (the matches outside it follow at 0.8 × their
     # similarity).
-    return {"recall": {"weights": {"alpha_similarity": 0.85, "beta_importance": 0.05, "gamma_distance": 0.1,
-                                   "delta_time": 0.0, "epsilon_access": 0.0},
-                       "seed_min_similarity": 0.0, "time_range": {"outside": 0.8}}}
+    return {
+        "recall": {
+            "weights": {
+                "alpha_similarity": 0.85,
+                "beta_importance": 0.05,
+                "gamma_distance": 0.1,
+                "delta_time": 0.0,
+                "epsilon_access": 0.0,
+            },
+            "seed_min_similarity": 0.0,
+            "time_range": {"outside": 0.8},
+        }
+    }
 
 
 def _merged(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
@@ -184,20 +207,27 @@ def _merged(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
 class DecayRates(_Section):
     """How fast a memory's time-decay part falls, per memory type: exp(-rate · days) since it
     happened (an episode decays like an EVENT) (seed 004 §5.3)."""
+
     event: float = Field(0.05, ge=0)
     fact: float = Field(0.01, ge=0)
     relation: float = Field(0.005, ge=0)
     opinion: float = Field(0.03, ge=0)
 
     def rate(self, memory_type: str) -> float:
-        return {"EVENT": self.event, "FACT": self.fact, "RELATION": self.relation, "OPINION": self.opinion,
-                "EPISODE": self.event}.get(memory_type, self.fact)
+        return {
+            "EVENT": self.event,
+            "FACT": self.fact,
+            "RELATION": self.relation,
+            "OPINION": self.opinion,
+            "EPISODE": self.event,
+        }.get(memory_type, self.fact)
 
 
 class SearchLimits(_Section):
     """How much one search reads: seeds, the walk, and when a group is scanned exactly."""
-    seed_k: int = Field(20, ge=1, le=1000)         # direct matches per list (at least max_results)
-    exact_scan_limit: int = Field(5000, ge=0)      # groups up to this many texts weigh words by their own statistics
+
+    seed_k: int = Field(20, ge=1, le=1000)  # direct matches per list (at least max_results)
+    exact_scan_limit: int = Field(5000, ge=0)  # groups up to this many texts weigh words by their own statistics
     # groups up to this many memories (or turns) find their nearest texts by an exact cosine scan;
     # larger ones through the vector indexes (a scan's cost grows with the group, the index's
     # barely does); never more than exact_scan_limit
@@ -205,13 +235,13 @@ class SearchLimits(_Section):
     # a process keeps the vectors of each group up to this many memories it searches more than once
     # (retriever/vectors.py): nearest memories by one matrix product, exact for the group alone
     vector_cache_limit: int = Field(20000, ge=0)
-    vector_cache_mb: float = Field(256, ge=0)      # memory for those copies in all (0: none kept)
+    vector_cache_mb: float = Field(256, ge=0)  # memory for those copies in all (0: none kept)
     default_mode: Literal["auto", "fast", "deep"] = "auto"
     deep_threshold: float = Field(0.7, ge=0, le=1)  # in auto mode, a best match below this walks the graph
     max_expand_depth: int = Field(2, ge=0, le=5)
-    expand_keep: int = Field(50, ge=1)              # memories kept per level of the walk (at least 3 × max_results)
-    hub_fanout: int = Field(10, ge=1)               # memories taken through one shared concept or value
-    hub_degree_cap: int = Field(1000, ge=1)         # concepts/values linked to more memories are not walked through
+    expand_keep: int = Field(50, ge=1)  # memories kept per level of the walk (at least 3 × max_results)
+    hub_fanout: int = Field(10, ge=1)  # memories taken through one shared concept or value
+    hub_degree_cap: int = Field(1000, ge=1)  # concepts/values linked to more memories are not walked through
     # a question naming a subject of the group gathers from that many of their newest memories, the
     # best of each topic (retriever/subjects.py); 0 turns the gathering off
     subject_cap: int = Field(200, ge=0, le=5000)
@@ -225,6 +255,7 @@ class RetrievalSettings(_Section):
     """``ranking``: the "default" profile; ``profiles``: other named profiles, each written as what
     differs from the default (``[retrieval.profiles.fresh.weights]`` …) and built on it; the
     built-in "recall" is one. ``decay``: the time-decay rates. ``limits``: how much a search reads."""
+
     ranking: RankingProfile = Field(default_factory=RankingProfile)
     profiles: dict[str, dict[str, Any]] = Field(default_factory=dict)
     decay: DecayRates = Field(default_factory=DecayRates)
@@ -239,8 +270,8 @@ class RetrievalSettings(_Section):
     freeze_gc: bool = True
 
     @model_validator(mode="after")
-    def _profiles_valid(self) -> "RetrievalSettings":
-        for name in self.profiles:              # a misspelt key fails when the config is read
+    def _profiles_valid(self) -> RetrievalSettings:
+        for name in self.profiles:  # a misspelt key fails when the config is read
             self.profile(name)
         return self
 
@@ -255,10 +286,14 @@ class RetrievalSettings(_Section):
         overrides = {**_builtin_profiles(), **self.profiles}
         if name not in overrides:
             from .errors import ValidationError
+
             allowed = self.profile_names()
-            raise ValidationError(f"profile: unknown score profile {name!r}; allowed: {', '.join(allowed)} "
-                                  f"(define more under [retrieval.profiles.<name>] in graphmem.toml)",
-                                  field="profile", allowed=allowed)
+            raise ValidationError(
+                f"profile: unknown score profile {name!r}; allowed: {', '.join(allowed)} "
+                f"(define more under [retrieval.profiles.<name>] in graphmem.toml)",
+                field="profile",
+                allowed=allowed,
+            )
         try:
             return RankingProfile.model_validate(_merged(self.ranking.model_dump(), overrides[name]))
         except PydanticValidationError as exc:
@@ -269,6 +304,7 @@ class RetrievalSettings(_Section):
 
 class LLMSettings(_Section):
     """An OpenAI-compatible chat-completions endpoint, used only when configured."""
+
     base_url: str | None = None
     model: str = "gpt-4o-mini"
     api_key: str | None = None
@@ -277,6 +313,7 @@ class LLMSettings(_Section):
 
 class ConsolidationSettings(_Section):
     """The lifecycle job (seed 004 §12.4): how often, in what batches, and its thresholds."""
+
     # hours between runs of `graphmem consolidate --every` and ConsolidationScheduler by default
     interval_hours: float = Field(6.0, gt=0)
     # staged memories taken per batch; each batch is marked consolidated when its steps are done
@@ -347,8 +384,13 @@ class Settings(_Section):
         return data
 
 
-_NEO4J_ENV = {"NEO4J_URI": "uri", "NEO4J_USER": "user", "NEO4J_USERNAME": "user",
-              "NEO4J_PASSWORD": "password", "NEO4J_DATABASE": "database"}
+_NEO4J_ENV = {
+    "NEO4J_URI": "uri",
+    "NEO4J_USER": "user",
+    "NEO4J_USERNAME": "user",
+    "NEO4J_PASSWORD": "password",
+    "NEO4J_DATABASE": "database",
+}
 
 
 def _env_overrides(environ: dict[str, str]) -> dict[str, dict[str, str]]:
@@ -359,11 +401,13 @@ def _env_overrides(environ: dict[str, str]) -> dict[str, dict[str, str]]:
     for name, value in environ.items():
         if not name.startswith("GRAPHMEM_") or name == "GRAPHMEM_CONFIG":
             continue
-        parts = name[len("GRAPHMEM_"):].lower().split("__")
+        parts = name[len("GRAPHMEM_") :].lower().split("__")
         if len(parts) < 2 or not all(parts):
-            raise ConfigError(f"environment variable {name}: expected GRAPHMEM_<SECTION>__<KEY> (or "
-                              f"__<SUB>__<KEY> for a nested setting), e.g. GRAPHMEM_EMBEDDING__MODEL or "
-                              f"GRAPHMEM_RETRIEVAL__RANKING__SEED_MIN_SIMILARITY")
+            raise ConfigError(
+                f"environment variable {name}: expected GRAPHMEM_<SECTION>__<KEY> (or "
+                f"__<SUB>__<KEY> for a nested setting), e.g. GRAPHMEM_EMBEDDING__MODEL or "
+                f"GRAPHMEM_RETRIEVAL__RANKING__SEED_MIN_SIMILARITY"
+            )
         node = out.setdefault(parts[0], {})
         for part in parts[1:-1]:
             node = node.setdefault(part, {})
@@ -371,8 +415,7 @@ def _env_overrides(environ: dict[str, str]) -> dict[str, dict[str, str]]:
     return out
 
 
-def load_settings(path: str | Path | None = None, environ: dict[str, str] | None = None,
-                  **overrides: Any) -> Settings:
+def load_settings(path: str | Path | None = None, environ: dict[str, str] | None = None, **overrides: Any) -> Settings:
     """Build the effective settings. ``overrides`` are section dicts, e.g. ``neo4j={"uri": ...}``."""
     environ = dict(os.environ if environ is None else environ)
     path = path or environ.get("GRAPHMEM_CONFIG")
@@ -396,19 +439,42 @@ def load_settings(path: str | Path | None = None, environ: dict[str, str] | None
         moved = _MOVED.get(where)
         if moved:
             raise ConfigError(f"setting {where} is now {moved} (docs/configuration.md)") from exc
-        raise ConfigError(f"invalid setting {where}: {first['msg']} "
-                          f"(check graphmem.toml and GRAPHMEM_*/NEO4J_* variables)") from exc
+        raise ConfigError(
+            f"invalid setting {where}: {first['msg']} (check graphmem.toml and GRAPHMEM_*/NEO4J_* variables)"
+        ) from exc
 
 
 # settings that moved when ranking got its own profiles: old name -> new name
-_MOVED = {f"retrieval.{k}": f"retrieval.ranking.weights.{k}"
-          for k in ("alpha_similarity", "beta_importance", "gamma_distance", "delta_time", "epsilon_access")}
+_MOVED = {
+    f"retrieval.{k}": f"retrieval.ranking.weights.{k}"
+    for k in ("alpha_similarity", "beta_importance", "gamma_distance", "delta_time", "epsilon_access")
+}
 _MOVED.update({f"retrieval.{k}": f"retrieval.ranking.similarity.{k}" for k in ("lexical_weight", "lexical_weight_cjk")})
-_MOVED.update({f"retrieval.{k}": f"retrieval.ranking.conversation.{k}"
-               for k in ("context_weight", "sentence_weight", "reply_weight", "speaker_weight", "source_weight")})
-_MOVED.update({f"retrieval.{k}": f"retrieval.limits.{k}" for k in (
-    "seed_k", "exact_scan_limit", "default_mode", "deep_threshold", "max_expand_depth", "hub_fanout", "hub_degree_cap")})
-_MOVED.update({"retrieval.seed_min_similarity": "retrieval.ranking.seed_min_similarity",
-               "retrieval.time_range_slack": "retrieval.ranking.time_range.slack",
-               "retrieval.time_range_outside": "retrieval.ranking.time_range.outside",
-               **{f"retrieval.decay_{t}": f"retrieval.decay.{t}" for t in ("event", "fact", "relation", "opinion")}})
+_MOVED.update(
+    {
+        f"retrieval.{k}": f"retrieval.ranking.conversation.{k}"
+        for k in ("context_weight", "sentence_weight", "reply_weight", "speaker_weight", "source_weight")
+    }
+)
+_MOVED.update(
+    {
+        f"retrieval.{k}": f"retrieval.limits.{k}"
+        for k in (
+            "seed_k",
+            "exact_scan_limit",
+            "default_mode",
+            "deep_threshold",
+            "max_expand_depth",
+            "hub_fanout",
+            "hub_degree_cap",
+        )
+    }
+)
+_MOVED.update(
+    {
+        "retrieval.seed_min_similarity": "retrieval.ranking.seed_min_similarity",
+        "retrieval.time_range_slack": "retrieval.ranking.time_range.slack",
+        "retrieval.time_range_outside": "retrieval.ranking.time_range.outside",
+        **{f"retrieval.decay_{t}": f"retrieval.decay.{t}" for t in ("event", "fact", "relation", "opinion")},
+    }
+)

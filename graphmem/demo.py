@@ -1,4 +1,5 @@
 """The end-to-end demo: write memories in Chinese and English, link them, search them, consolidate."""
+
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
@@ -13,13 +14,63 @@ TZ = timezone(timedelta(hours=8))
 
 # (reference time, create_memory arguments) — seed 004 §12.5 and §4.5, and their English twins.
 MEMORIES = [
-    ("10:00", dict(subject="我", memory_type="事实", topic="心情", object="不好", attributes={"时间": "今天"}, importance=0.6)),
-    ("10:05", dict(subject="我", memory_type="事件", topic="睡眠", object="不好", attributes={"时间": "昨晚"}, importance=0.6)),
+    (
+        "10:00",
+        dict(
+            subject="我", memory_type="事实", topic="心情", object="不好", attributes={"时间": "今天"}, importance=0.6
+        ),
+    ),
+    (
+        "10:05",
+        dict(
+            subject="我", memory_type="事件", topic="睡眠", object="不好", attributes={"时间": "昨晚"}, importance=0.6
+        ),
+    ),
     ("10:06", dict(subject="小明", memory_type="事实", topic="喜好", object="打篮球", importance=0.5)),
-    ("10:07", dict(subject="我", memory_type="关系", topic="朋友关系", object="小明", attributes={"程度": "好朋友"}, importance=0.7)),
-    ("10:08", dict(subject="我", memory_type="事件", topic="购物", object="水果", attributes={"时间": "昨天", "地点": "超市", "物品": "苹果,香蕉"}, importance=0.4)),
-    ("11:00", dict(subject="I", memory_type="event", topic="missed", object="the train to work", attributes={"time": "this morning at 8"}, importance=0.5)),
-    ("11:01", dict(subject="I", memory_type="fact", topic="was late for", object="the team meeting", attributes={"time": "this morning"}, importance=0.6)),
+    (
+        "10:07",
+        dict(
+            subject="我",
+            memory_type="关系",
+            topic="朋友关系",
+            object="小明",
+            attributes={"程度": "好朋友"},
+            importance=0.7,
+        ),
+    ),
+    (
+        "10:08",
+        dict(
+            subject="我",
+            memory_type="事件",
+            topic="购物",
+            object="水果",
+            attributes={"时间": "昨天", "地点": "超市", "物品": "苹果,香蕉"},
+            importance=0.4,
+        ),
+    ),
+    (
+        "11:00",
+        dict(
+            subject="I",
+            memory_type="event",
+            topic="missed",
+            object="the train to work",
+            attributes={"time": "this morning at 8"},
+            importance=0.5,
+        ),
+    ),
+    (
+        "11:01",
+        dict(
+            subject="I",
+            memory_type="fact",
+            topic="was late for",
+            object="the team meeting",
+            attributes={"time": "this morning"},
+            importance=0.6,
+        ),
+    ),
     ("11:02", dict(subject="Alice", memory_type="relation", topic="is the manager of", object="me", importance=0.7)),
     ("11:03", dict(subject="I", memory_type="opinion", topic="dislike", object="rainy days", importance=0.5)),
 ]
@@ -40,9 +91,13 @@ UPDATES = [
     (datetime(2025, 11, 5, 9, 1, tzinfo=TZ), dict(subject="I", memory_type="fact", topic="joined", object="Globex")),
 ]
 UPDATE_QUERIES = ["我住在哪里？", "where do I work?"]
-QUERIES = [("我为什么今天不开心？", "default"), ("我和小明是什么关系", "default"),
-           ("why was I late for the meeting?", "default"), ("what did I buy yesterday?", "recall"),
-           ("我为什么上班迟到了？", "recall")]
+QUERIES = [
+    ("我为什么今天不开心？", "default"),
+    ("我和小明是什么关系", "default"),
+    ("why was I late for the meeting?", "default"),
+    ("what did I buy yesterday?", "recall"),
+    ("我为什么上班迟到了？", "recall"),
+]
 
 
 def _at(hhmm: str) -> datetime:
@@ -58,6 +113,7 @@ def run_demo(settings: Settings, group: str, keep: bool = False) -> None:
         graph.init_schema()
         if not keep:
             from .store.admin import delete_group
+
             delete_group(graph.store, group)
         console.rule("writing memories")
         for hhmm, args in MEMORIES:
@@ -66,31 +122,43 @@ def run_demo(settings: Settings, group: str, keep: bool = False) -> None:
             console.print(f"  + {result.text}" + (f"   [dim]reused: {reused}[/dim]" if reused else ""), highlight=False)
         for source, target, relation in LINKS:
             link = graph.link_memories(group, source, target, relation)
-            console.print(f"  ↳ {link.source_text}  —[{link.edge_type.value} {relation}]→  {link.target_text}",
-                          highlight=False)
+            console.print(
+                f"  ↳ {link.source_text}  —[{link.edge_type.value} {relation}]→  {link.target_text}", highlight=False
+            )
         console.rule("searching")
         for query, profile in QUERIES:
             response = graph.search_memories(group, query, reference_time=_at("18:00"), profile=profile)
-            table = Table(title=f"{query}  [dim](mode {response.mode_used}, profile {profile})[/dim]",
-                          title_justify="left")
+            table = Table(
+                title=f"{query}  [dim](mode {response.mode_used}, profile {profile})[/dim]", title_justify="left"
+            )
             for column in ("#", "memory", "score", "sim", "dist", "via"):
                 table.add_column(column)
             for rank, r in enumerate(response.results[:5], 1):
-                via = " ".join(f"{step.get('edge', '')}:{step.get('relation') or step.get('via') or ''}"
-                               for step in (r.path or [])) or "seed"
-                table.add_row(str(rank), r.text, f"{r.score:.3f}", f"{r.score_parts.similarity:.2f}",
-                              str(r.distance), via)
+                via = (
+                    " ".join(
+                        f"{step.get('edge', '')}:{step.get('relation') or step.get('via') or ''}"
+                        for step in (r.path or [])
+                    )
+                    or "seed"
+                )
+                table.add_row(
+                    str(rank), r.text, f"{r.score:.3f}", f"{r.score_parts.similarity:.2f}", str(r.distance), via
+                )
             console.print(table)
         console.rule("consolidating: what is current")
         for when, args in UPDATES:
             result = graph.create_memory(group, **args, reference_time=when, session_id="demo")
             console.print(f"  + {result.text}   [dim](said {when.date()})[/dim]", highlight=False)
         report = graph.consolidate(group, now=_at("18:00"))
-        console.print(f"  consolidated {report.processed} memories in {report.seconds:.1f} s: "
-                      + ", ".join(f"{k} {v}" for k, v in report.counts.items() if v), highlight=False)
+        console.print(
+            f"  consolidated {report.processed} memories in {report.seconds:.1f} s: "
+            + ", ".join(f"{k} {v}" for k, v in report.counts.items() if v),
+            highlight=False,
+        )
         for c in report.conflicts:
-            console.print(f"  {c.older_text}  ←[SUPERSEDES]—  {c.newer_text}   [dim]({c.reason})[/dim]",
-                          highlight=False)
+            console.print(
+                f"  {c.older_text}  ←[SUPERSEDES]—  {c.newer_text}   [dim]({c.reason})[/dim]", highlight=False
+            )
         for query in UPDATE_QUERIES:
             response = graph.search_memories(group, query, reference_time=_at("18:00"), max_results=3)
             marks = [f"{r.text} [{'current' if r.current else 'superseded'}]" for r in response.results]
@@ -99,5 +167,8 @@ def run_demo(settings: Settings, group: str, keep: bool = False) -> None:
         nodes = ", ".join(f"{n} {label}" for label, n in sorted(stats["nodes"].items()))
         edges = ", ".join(f"{n} {kind}" for kind, n in sorted(stats["edges"].items()))
         console.print(f"[dim]group {group!r} in Neo4j: {nodes}; edges: {edges}[/dim]", highlight=False)
-        console.print("[dim]see it in Neo4j Browser: MATCH p=(:Subject {group_id: 'demo'})-[:MEMORY_TYPE]->()"
-                      "-[:CORE_RELATION]->() RETURN p[/dim]", highlight=False)
+        console.print(
+            "[dim]see it in Neo4j Browser: MATCH p=(:Subject {group_id: 'demo'})-[:MEMORY_TYPE]->()"
+            "-[:CORE_RELATION]->() RETURN p[/dim]",
+            highlight=False,
+        )

@@ -1,4 +1,5 @@
 """Named failures. Every message says what went wrong and what to do about it."""
+
 from __future__ import annotations
 
 
@@ -17,16 +18,27 @@ class ValidationError(GraphmemError, ValueError):
     (when the set is small), ``errors`` holds every problem found.
     """
 
-    def __init__(self, message: str, *, field: str | None = None,
-                 allowed: list[str] | None = None, errors: list[dict] | None = None):
+    def __init__(
+        self,
+        message: str,
+        *,
+        field: str | None = None,
+        allowed: list[str] | None = None,
+        errors: list[dict] | None = None,
+    ):
         super().__init__(message)
         self.field = field
         self.allowed = allowed
         self.errors = errors or [{"field": field, "message": message, "allowed": allowed}]
 
     def to_dict(self) -> dict:
-        return {"error": "ValidationError", "message": str(self), "field": self.field,
-                "allowed": self.allowed, "errors": self.errors}
+        return {
+            "error": "ValidationError",
+            "message": str(self),
+            "field": self.field,
+            "allowed": self.allowed,
+            "errors": self.errors,
+        }
 
 
 class NotFoundError(GraphmemError, LookupError):

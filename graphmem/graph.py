@@ -3,13 +3,15 @@
 AsyncMemoryGraph runs the same methods in a worker thread (``asyncio.to_thread``): the
 logic exists once, and the Neo4j driver and the embedding model are thread-safe.
 """
+
 from __future__ import annotations
 
 import asyncio
 import functools
 import threading
-from datetime import datetime, timezone
-from typing import Any, Iterable
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from typing import Any
 
 from .builder.create import MemoryWriter
 from .builder.link import MemoryLinker, memory_row
@@ -19,9 +21,22 @@ from .embed import Embedder, get_embedder
 from .errors import NotFoundError, ValidationError
 from .store.driver import Store
 from .store.schema import SchemaReport, check_compatible, install_schema, is_current
-from .types import (CreateResult, LinkInput, LinkResult, MemoryInput, MemoryRecord, MemoryStatus,
-                    MemoryType, SearchInput, _importance, as_reference_time, parse_memory_type, validate,
-                    validate_group_id, validate_optional_id)
+from .types import (
+    CreateResult,
+    LinkInput,
+    LinkResult,
+    MemoryInput,
+    MemoryRecord,
+    MemoryStatus,
+    MemoryType,
+    SearchInput,
+    _importance,
+    as_reference_time,
+    parse_memory_type,
+    validate,
+    validate_group_id,
+    validate_optional_id,
+)
 
 
 class MemoryGraph:
@@ -32,9 +47,17 @@ class MemoryGraph:
     ...                 attributes={"时间": "今天"})
     """
 
-    def __init__(self, settings: Settings | None = None, *, uri: str | None = None, user: str | None = None,
-                 password: str | None = None, database: str | None = None, embedder: Embedder | None = None,
-                 config_path: str | None = None):
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        uri: str | None = None,
+        user: str | None = None,
+        password: str | None = None,
+        database: str | None = None,
+        embedder: Embedder | None = None,
+        config_path: str | None = None,
+    ):
         if settings is None:
             neo4j = {k: v for k, v in dict(uri=uri, user=user, password=password, database=database).items() if v}
             settings = load_settings(config_path, neo4j=neo4j) if neo4j else load_settings(config_path)
@@ -59,7 +82,7 @@ class MemoryGraph:
             retriever.close()
         self.store.close()
 
-    def __enter__(self) -> "MemoryGraph":
+    def __enter__(self) -> MemoryGraph:
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -77,34 +100,67 @@ class MemoryGraph:
             return
         with self._schema_lock:
             if not self._schema_checked:
-                self.store.ensure_reachable()    # a stopped server fails now, before the model loads
+                self.store.ensure_reachable()  # a stopped server fails now, before the model loads
                 # missing, or from an older graphmem: create what is missing (never drops anything)
                 if not is_current(check_compatible(self.store, self.embedder.name, self.embedder.dimension)):
                     install_schema(self.store, self.embedder.name, self.embedder.dimension)
                 self._schema_checked = True
 
     # --- write path -----------------------------------------------------------------------
-    def create_memory(self, group_id: str, subject: str, memory_type: str | MemoryType, topic: str,
-                      object: str | None = None, attributes: dict[str, str] | None = None,
-                      importance: float = 0.5, *, session_id: str | None = None,
-                      reference_time: datetime | str | None = None, source: str = "api",
-                      request_id: str | None = None) -> CreateResult:
+    def create_memory(
+        self,
+        group_id: str,
+        subject: str,
+        memory_type: str | MemoryType,
+        topic: str,
+        object: str | None = None,
+        attributes: dict[str, str] | None = None,
+        importance: float = 0.5,
+        *,
+        session_id: str | None = None,
+        reference_time: datetime | str | None = None,
+        source: str = "api",
+        request_id: str | None = None,
+    ) -> CreateResult:
         """Write one memory in one transaction and say which concept nodes were reused and why.
 
         ``request_id``: an idempotency key; a call repeated with it (after a lost answer) writes
         nothing and returns the first call's result."""
-        memory = validate(MemoryInput, {"subject": subject, "memory_type": memory_type, "topic": topic,
-                                        "object": object, "attributes": attributes, "importance": importance})
-        return self.create_memories(group_id, [memory], session_id=session_id,
-                                    reference_time=reference_time, source=source, request_id=request_id)[0]
+        memory = validate(
+            MemoryInput,
+            {
+                "subject": subject,
+                "memory_type": memory_type,
+                "topic": topic,
+                "object": object,
+                "attributes": attributes,
+                "importance": importance,
+            },
+        )
+        return self.create_memories(
+            group_id,
+            [memory],
+            session_id=session_id,
+            reference_time=reference_time,
+            source=source,
+            request_id=request_id,
+        )[0]
 
-    def create_memories(self, group_id: str, memories: Iterable[dict | MemoryInput], *,
-                        session_id: str | None = None, reference_time: datetime | str | None = None,
-                        source: str = "api", extra: list[dict] | None = None,
-                        request_id: str | None = None) -> list[CreateResult]:
+    def create_memories(
+        self,
+        group_id: str,
+        memories: Iterable[dict | MemoryInput],
+        *,
+        session_id: str | None = None,
+        reference_time: datetime | str | None = None,
+        source: str = "api",
+        extra: list[dict] | None = None,
+        request_id: str | None = None,
+    ) -> list[CreateResult]:
         """Write many memories: one embedding batch and a few transactions. All are validated first.
         ``request_id``: an idempotency key (see create_memory)."""
         from .builder.requests import validate_request_id
+
         group_id = validate_group_id(group_id)
         request_id = validate_request_id(request_id)
         session_id = validate_optional_id(session_id, "session_id")
@@ -113,36 +169,75 @@ class MemoryGraph:
             try:
                 items.append(validate(MemoryInput, m))
             except ValidationError as exc:
-                raise ValidationError(f"memories[{i}]: {exc}", field=exc.field, allowed=exc.allowed,
-                                      errors=exc.errors) from None
+                raise ValidationError(
+                    f"memories[{i}]: {exc}", field=exc.field, allowed=exc.allowed, errors=exc.errors
+                ) from None
         if not items:
             return []
         self.ensure_schema()
-        return self.writer.create(group_id, items, session_id=session_id,
-                                  reference_time=as_reference_time(reference_time), source=source, extra=extra,
-                                  request_id=request_id)
+        return self.writer.create(
+            group_id,
+            items,
+            session_id=session_id,
+            reference_time=as_reference_time(reference_time),
+            source=source,
+            extra=extra,
+            request_id=request_id,
+        )
 
-    def link_memories(self, group_id: str, source_memory_description: str, target_memory_description: str,
-                      relation_type: str, importance: float = 0.6, *, request_id: str | None = None) -> LinkResult:
+    def link_memories(
+        self,
+        group_id: str,
+        source_memory_description: str,
+        target_memory_description: str,
+        relation_type: str,
+        importance: float = 0.6,
+        *,
+        request_id: str | None = None,
+    ) -> LinkResult:
         """Find both memories by meaning and link them; causal edges go from cause to effect.
         ``request_id``: an idempotency key (see create_memory)."""
         from .builder.requests import validate_request_id
+
         group_id = validate_group_id(group_id)
         request_id = validate_request_id(request_id)
-        link = validate(LinkInput, {"source_memory_description": source_memory_description,
-                                    "target_memory_description": target_memory_description,
-                                    "relation_type": relation_type, "importance": importance})
+        link = validate(
+            LinkInput,
+            {
+                "source_memory_description": source_memory_description,
+                "target_memory_description": target_memory_description,
+                "relation_type": relation_type,
+                "importance": importance,
+            },
+        )
         self.ensure_schema()
         return self.linker.link(group_id, link, request_id=request_id)
 
-    def link_memory_ids(self, group_id: str, source_id: str, target_id: str, relation_type: str,
-                        importance: float = 0.6, *, discovered: bool = False, confidence: float = 1.0) -> LinkResult:
+    def link_memory_ids(
+        self,
+        group_id: str,
+        source_id: str,
+        target_id: str,
+        relation_type: str,
+        importance: float = 0.6,
+        *,
+        discovered: bool = False,
+        confidence: float = 1.0,
+    ) -> LinkResult:
         """Link two memories known by id (used by extractors and consolidation)."""
         group_id = validate_group_id(group_id)
-        link = validate(LinkInput, {"source_memory_description": source_id, "target_memory_description": target_id,
-                                    "relation_type": relation_type, "importance": importance})
-        return self.linker.link_by_id(group_id, source_id, target_id, link, discovered=discovered,
-                                      confidence=confidence)
+        link = validate(
+            LinkInput,
+            {
+                "source_memory_description": source_id,
+                "target_memory_description": target_id,
+                "relation_type": relation_type,
+                "importance": importance,
+            },
+        )
+        return self.linker.link_by_id(
+            group_id, source_id, target_id, link, discovered=discovered, confidence=confidence
+        )
 
     def update_memory_importance(self, group_id: str, memory_id: str, importance: float) -> dict:
         group_id = validate_group_id(group_id, existing=True)
@@ -151,8 +246,9 @@ class MemoryGraph:
             value = _importance(importance)
         except ValueError as exc:
             raise ValidationError(f"importance: {exc}", field="importance") from None
-        rows = self.store.write("update_importance", group_id=group_id, id=memory_id, importance=value,
-                                now=datetime.now(timezone.utc).isoformat())
+        rows = self.store.write(
+            "update_importance", group_id=group_id, id=memory_id, importance=value, now=datetime.now(UTC).isoformat()
+        )
         if not rows:
             raise NotFoundError(f"no memory {memory_id!r} in group {group_id!r}")
         return {"success": True, **rows[0]}
@@ -167,9 +263,13 @@ class MemoryGraph:
 
     def _set_status(self, group_id: str, memory_id: str, status: MemoryStatus | None) -> dict:
         group_id = validate_group_id(group_id, existing=True)
-        rows = self.store.write("set_status", group_id=group_id, id=memory_id,
-                                status=status.value if status else None,
-                                now=datetime.now(timezone.utc).isoformat())
+        rows = self.store.write(
+            "set_status",
+            group_id=group_id,
+            id=memory_id,
+            status=status.value if status else None,
+            now=datetime.now(UTC).isoformat(),
+        )
         if not rows:
             raise NotFoundError(f"no memory {memory_id!r} in group {group_id!r}")
         return {"success": True, **rows[0]}
@@ -179,30 +279,55 @@ class MemoryGraph:
         group_id = validate_group_id(group_id, existing=True)
         return _record(memory_row(self.store, group_id, memory_id))
 
-    def list_memories(self, group_id: str, *, status: str | None = None, memory_type: str | None = None,
-                      limit: int = 50, offset: int = 0) -> list[MemoryRecord]:
+    def list_memories(
+        self,
+        group_id: str,
+        *,
+        status: str | None = None,
+        memory_type: str | None = None,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> list[MemoryRecord]:
         group_id = validate_group_id(group_id, existing=True)
         if status is not None and status not in {s.value for s in MemoryStatus}:
-            raise ValidationError("status: must be one of staged, consolidated, archived", field="status",
-                                  allowed=[s.value for s in MemoryStatus])
+            raise ValidationError(
+                "status: must be one of staged, consolidated, archived",
+                field="status",
+                allowed=[s.value for s in MemoryStatus],
+            )
         mtype = None
         if memory_type is not None:
             try:
                 mtype = parse_memory_type(memory_type).value
             except ValueError as exc:
                 raise ValidationError(f"memory_type: {exc}", field="memory_type") from None
-        rows = self.store.read("list_memories", group_id=group_id, status=status, memory_type=mtype,
-                               skip=max(0, int(offset)), limit=max(1, min(int(limit), 1000)))
+        rows = self.store.read(
+            "list_memories",
+            group_id=group_id,
+            status=status,
+            memory_type=mtype,
+            skip=max(0, int(offset)),
+            limit=max(1, min(int(limit), 1000)),
+        )
         return [_record({"memory": r["memory"], "attributes": [], "links": []}) for r in rows]
 
-
     # --- read path (graphmem/retriever) ------------------------------------------------------
-    def search_memories(self, group_id: str, query: str, memory_types: list[str] | None = None,
-                        time_range: dict | None = None, max_results: int = 10, expand_depth: int = 1,
-                        mode: str | None = None, relation_filters: list[str] | None = None,
-                        subject: str | None = None, include_archived: bool = False,
-                        reference_time: datetime | str | None = None, profile: str | None = "default",
-                        superseded: str | None = None) -> Any:
+    def search_memories(
+        self,
+        group_id: str,
+        query: str,
+        memory_types: list[str] | None = None,
+        time_range: dict | None = None,
+        max_results: int = 10,
+        expand_depth: int = 1,
+        mode: str | None = None,
+        relation_filters: list[str] | None = None,
+        subject: str | None = None,
+        include_archived: bool = False,
+        reference_time: datetime | str | None = None,
+        profile: str | None = "default",
+        superseded: str | None = None,
+    ) -> Any:
         """Hybrid seeds, Cypher BFS expansion, weighted score (seed 004 §4.4, §5.2).
 
         Returns a ``SearchResponse``: the plan (depth, relation filters, time range and why),
@@ -213,13 +338,23 @@ class MemoryGraph:
         ``retrieval.superseded``. Each result says whether it is current.
         """
         group_id = validate_group_id(group_id, existing=True)
-        inp = validate(SearchInput, {"query": query, "memory_types": memory_types, "time_range": time_range,
-                                     "max_results": max_results, "expand_depth": expand_depth,
-                                     "mode": mode or self.settings.retrieval.limits.default_mode,
-                                     "relation_filters": relation_filters, "subject": subject,
-                                     "include_archived": include_archived, "profile": profile,
-                                     "superseded": superseded})
-        self.settings.retrieval.profile(inp.profile)        # an unknown profile is refused before any work
+        inp = validate(
+            SearchInput,
+            {
+                "query": query,
+                "memory_types": memory_types,
+                "time_range": time_range,
+                "max_results": max_results,
+                "expand_depth": expand_depth,
+                "mode": mode or self.settings.retrieval.limits.default_mode,
+                "relation_filters": relation_filters,
+                "subject": subject,
+                "include_archived": include_archived,
+                "profile": profile,
+                "superseded": superseded,
+            },
+        )
+        self.settings.retrieval.profile(inp.profile)  # an unknown profile is refused before any work
         self.ensure_schema()
         return self._get_retriever().search(group_id, inp, as_reference_time(reference_time))
 
@@ -228,6 +363,7 @@ class MemoryGraph:
             with self._schema_lock:
                 if self._retriever is None:
                     from .retriever import Retriever
+
                     self._retriever = Retriever(self.store, self.embedder, self.settings.retrieval)
         return self._retriever
 
@@ -236,10 +372,14 @@ class MemoryGraph:
         group, or all)."""
         from .ingest.jobs import job_counts
         from .retriever.stats import graph_stats
+
         group = None if group_id is None else validate_group_id(group_id, existing=True)
         runs = self.store.read("lifecycle_runs", group_id=group, limit=1)
-        return {**graph_stats(self.store, group), "extraction_jobs": job_counts(self.store, group),
-                "last_consolidation": runs[0]["run"] if runs else None}
+        return {
+            **graph_stats(self.store, group),
+            "extraction_jobs": job_counts(self.store, group),
+            "last_consolidation": runs[0]["run"] if runs else None,
+        }
 
     # --- lifecycle (graphmem/lifecycle) -------------------------------------------------------
     @property
@@ -249,11 +389,19 @@ class MemoryGraph:
             with self._schema_lock:
                 if self._consolidator is None:
                     from .lifecycle import Consolidator
+
                     self._consolidator = Consolidator(self)
         return self._consolidator
 
-    def consolidate(self, group_id: str, *, dry_run: bool = False, now: datetime | str | None = None,
-                    max_batches: int | None = None, progress: Any = None) -> Any:
+    def consolidate(
+        self,
+        group_id: str,
+        *,
+        dry_run: bool = False,
+        now: datetime | str | None = None,
+        max_batches: int | None = None,
+        progress: Any = None,
+    ) -> Any:
         """One consolidation run over the group (seed 004 §12.4): merge duplicate concepts and
         memories, supersede contradicted facts, discover links, fold old trivia into summaries,
         decay and archive; staged memories become consolidated. ``dry_run``: report what it would
@@ -265,8 +413,7 @@ class MemoryGraph:
             raise ValidationError("max_batches: must be a positive integer", field="max_batches")
         self.ensure_schema()
         as_of = as_reference_time(now) if now is not None else None
-        return self.consolidator.run(group_id, dry_run=dry_run, now=as_of, max_batches=max_batches,
-                                     progress=progress)
+        return self.consolidator.run(group_id, dry_run=dry_run, now=as_of, max_batches=max_batches, progress=progress)
 
     def memory_groups(self) -> list[str]:
         """Every group that holds memories (what ``consolidate --all`` and the scheduler's
@@ -283,6 +430,7 @@ class MemoryGraph:
         back with its id, properties and edges."""
         from .lifecycle.concepts import unmerge
         from .lifecycle.work import Work
+
         group_id = validate_group_id(group_id, existing=True)
         if not isinstance(which, str) or not which.strip():
             raise ValidationError("which: give a merge id, the merged node's id or its name", field="which")
@@ -299,9 +447,17 @@ class MemoryGraph:
         return [r["run"] for r in self.store.read("lifecycle_runs", group_id=group, limit=max(1, int(limit)))]
 
     # --- conversations (graphmem/ingest) -----------------------------------------------------
-    def ingest(self, group_id: str, messages: list[dict] | None = None, text: str | None = None, *,
-               session_id: str | None = None, reference_time: datetime | str | None = None,
-               extractor: Any = None, request_id: str | None = None) -> Any:
+    def ingest(
+        self,
+        group_id: str,
+        messages: list[dict] | None = None,
+        text: str | None = None,
+        *,
+        session_id: str | None = None,
+        reference_time: datetime | str | None = None,
+        extractor: Any = None,
+        request_id: str | None = None,
+    ) -> Any:
         """Store turns as episodes, extract memories from them, queue what failed.
 
         ``messages``: [{role, content, speaker?, timestamp?, id?}] (or ``text``, split into chunks);
@@ -310,11 +466,19 @@ class MemoryGraph:
         ``request_id``: an idempotency key; the turns are stored once however often the call is
         repeated with it, and a repeat finishes the extraction the first call left unfinished.
         """
-        return self.ingestor.ingest(group_id, messages, text, session_id=session_id,
-                                    reference_time=reference_time, extractor=extractor, request_id=request_id)
+        return self.ingestor.ingest(
+            group_id,
+            messages,
+            text,
+            session_id=session_id,
+            reference_time=reference_time,
+            extractor=extractor,
+            request_id=request_id,
+        )
 
-    def retry_extractions(self, group_id: str | None = None, *, max_jobs: int = 100, force: bool = False,
-                          include_failed: bool = False) -> Any:
+    def retry_extractions(
+        self, group_id: str | None = None, *, max_jobs: int = 100, force: bool = False, include_failed: bool = False
+    ) -> Any:
         """Retry pending extraction jobs whose backoff has passed (``force``: all pending ones;
         ``include_failed``: failed ones too). Returns a ``RetryReport``."""
         return self.ingestor.retry(group_id, max_jobs=max_jobs, force=force, include_failed=include_failed)
@@ -326,6 +490,7 @@ class MemoryGraph:
             with self._schema_lock:
                 if self._ingestor is None:
                     from .ingest.pipeline import Ingestor
+
                     self._ingestor = Ingestor(self)
         return self._ingestor
 
@@ -337,6 +502,7 @@ class MemoryGraph:
             with self._schema_lock:
                 if self._working is None:
                     from .working import WorkingMemory
+
                     self._working = WorkingMemory(self.store)
         return self._working
 
@@ -358,29 +524,54 @@ class MemoryGraph:
     def recent_turns(self, group_id: str, session_id: str, limit: int = 20) -> list[dict]:
         return self.working.recent_turns(group_id, session_id, limit)
 
-    def end_session(self, group_id: str, session_id: str, *, promote: bool = True,
-                    reference_time: datetime | str | None = None, extractor: Any = None) -> dict:
+    def end_session(
+        self,
+        group_id: str,
+        session_id: str,
+        *,
+        promote: bool = True,
+        reference_time: datetime | str | None = None,
+        extractor: Any = None,
+    ) -> dict:
         """Close a session: with ``promote`` its buffered turns are ingested (episodes and extracted
         memories) first; then its scratchpad and buffer are cleared."""
         report = None
         if promote:
             from .working import MAX_TURNS_READ
+
             turns = self.working.recent_turns(group_id, session_id, MAX_TURNS_READ)
             if turns:
-                messages = [{k: t[k] for k in ("role", "content", "speaker", "timestamp") if t.get(k) is not None}
-                            for t in turns]
-                report = self.ingest(group_id, messages, session_id=session_id, reference_time=reference_time,
-                                     extractor=extractor)
+                messages = [
+                    {k: t[k] for k in ("role", "content", "speaker", "timestamp") if t.get(k) is not None}
+                    for t in turns
+                ]
+                report = self.ingest(
+                    group_id, messages, session_id=session_id, reference_time=reference_time, extractor=extractor
+                )
         cleared = self.working.clear(group_id, session_id)
-        return {"group_id": group_id, "session_id": session_id, "cleared": cleared,
-                "ingested": report.model_dump(mode="json") if report is not None else None}
+        return {
+            "group_id": group_id,
+            "session_id": session_id,
+            "cleared": cleared,
+            "ingested": report.model_dump(mode="json") if report is not None else None,
+        }
 
-    def context(self, group_id: str, session_id: str | None, query: str | None, max_tokens: int = 1000, *,
-                max_results: int = 20, turns: int = 20, **search: Any) -> str:
+    def context(
+        self,
+        group_id: str,
+        session_id: str | None,
+        query: str | None,
+        max_tokens: int = 1000,
+        *,
+        max_results: int = 20,
+        turns: int = 20,
+        **search: Any,
+    ) -> str:
         """One prompt section within ``max_tokens`` (estimated, Chinese and English alike): the session's
         scratchpad, its recent turns and the memories retrieved for ``query`` (best first, with the
         turn each came from). ``search``: more ``search_memories`` arguments."""
         from .working import render_context
+
         if not isinstance(max_tokens, int) or isinstance(max_tokens, bool) or max_tokens < 1:
             raise ValidationError("max_tokens: must be a positive integer", field="max_tokens")
         notes = self.working.notes(group_id, session_id) if session_id else {}
@@ -393,22 +584,34 @@ def _record(row: dict) -> MemoryRecord:
     m = dict(row["memory"])
     attributes = {a["key"]: a["value"] for a in row.get("attributes", []) if a.get("key")}
     return MemoryRecord(
-        id=m["id"], group_id=m["group_id"], memory_type=m["memory_type"], text=m["text"],
-        subject=row.get("subject") or m.get("subject_name"), topic=row.get("topic") or m.get("topic_name"),
-        object=row.get("object") or m.get("object_name"), attributes=attributes,
-        importance=m.get("importance", 0.5), status=m.get("status", "staged"), occurred_at=m.get("occurred_at"),
-        created_at=m.get("created_at"), last_accessed_at=m.get("last_accessed_at"),
-        access_count=m.get("access_count") or 0, session_id=m.get("session_id"), source=m.get("source"),
+        id=m["id"],
+        group_id=m["group_id"],
+        memory_type=m["memory_type"],
+        text=m["text"],
+        subject=row.get("subject") or m.get("subject_name"),
+        topic=row.get("topic") or m.get("topic_name"),
+        object=row.get("object") or m.get("object_name"),
+        attributes=attributes,
+        importance=m.get("importance", 0.5),
+        status=m.get("status", "staged"),
+        occurred_at=m.get("occurred_at"),
+        created_at=m.get("created_at"),
+        last_accessed_at=m.get("last_accessed_at"),
+        access_count=m.get("access_count") or 0,
+        session_id=m.get("session_id"),
+        source=m.get("source"),
         links=[link for link in row.get("links", []) if link],
-        attribute_details=[a for a in row.get("attributes", []) if a.get("key")])
+        attribute_details=[a for a in row.get("attributes", []) if a.get("key")],
+    )
 
 
 def _to_async(name: str):
     method = getattr(MemoryGraph, name)
 
     @functools.wraps(method)
-    async def run(self: "AsyncMemoryGraph", *args: Any, **kwargs: Any) -> Any:
+    async def run(self: AsyncMemoryGraph, *args: Any, **kwargs: Any) -> Any:
         return await asyncio.to_thread(getattr(self.sync, name), *args, **kwargs)
+
     return run
 
 
@@ -418,7 +621,7 @@ class AsyncMemoryGraph:
     def __init__(self, *args: Any, **kwargs: Any):
         self.sync = MemoryGraph(*args, **kwargs)
 
-    async def __aenter__(self) -> "AsyncMemoryGraph":
+    async def __aenter__(self) -> AsyncMemoryGraph:
         return self
 
     async def __aexit__(self, *exc: Any) -> None:
@@ -434,10 +637,28 @@ class AsyncMemoryGraph:
         self.sync.on(event, callback)
 
 
-ASYNC_METHODS = ["close", "init_schema", "create_memory", "create_memories", "link_memories", "link_memory_ids",
-                 "update_memory_importance", "forget", "restore", "get_memory", "list_memories",
-                 "search_memories", "stats", "ingest", "retry_extractions", "consolidate", "unmerge",
-                 "supersede_chain", "consolidation_runs", "memory_groups"]
+ASYNC_METHODS = [
+    "close",
+    "init_schema",
+    "create_memory",
+    "create_memories",
+    "link_memories",
+    "link_memory_ids",
+    "update_memory_importance",
+    "forget",
+    "restore",
+    "get_memory",
+    "list_memories",
+    "search_memories",
+    "stats",
+    "ingest",
+    "retry_extractions",
+    "consolidate",
+    "unmerge",
+    "supersede_chain",
+    "consolidation_runs",
+    "memory_groups",
+]
 for _name in ASYNC_METHODS:
     setattr(AsyncMemoryGraph, _name, _to_async(_name))
 

@@ -12,6 +12,7 @@ Character classes are ranges for a regex ``[...]``:
 The user and the agent (seed 004 §4.5.1): 我/I/用户/user is the user, 你/you/助手/assistant the agent,
 whatever the language; each is one Subject node per group (``USER_KEY`` / ``AGENT_KEY``).
 """
+
 from __future__ import annotations
 
 import re
@@ -30,14 +31,23 @@ CJK = re.compile(f"[{CJK_CHARS}]")
 # Names (normalised: casefold, NFKC, single spaces) that mean the user or the agent as a subject
 # or a speaker. Message roles (user/human, assistant/ai/bot ...) are in ROLE_NAMES.
 USER_NAMES = frozenset({"我", "我自己", "本人", "i", "me", "myself", "my", "用户", "user", "the user"})
-AGENT_NAMES = frozenset({"你", "你自己", "助手", "ai助手", "ai", "you", "yourself", "assistant", "the assistant",
-                         "agent"})
+AGENT_NAMES = frozenset(
+    {"你", "你自己", "助手", "ai助手", "ai", "you", "yourself", "assistant", "the assistant", "agent"}
+)
 USER_KEY, AGENT_KEY = "@user", "@agent"
 
 # Message roles as chat APIs and datasets spell them -> the role graphmem stores.
-ROLE_NAMES = {"user": "user", "human": "user", "person": "user",
-              "assistant": "assistant", "ai": "assistant", "bot": "assistant", "gpt": "assistant",
-              "model": "assistant", "system": "system"}
+ROLE_NAMES = {
+    "user": "user",
+    "human": "user",
+    "person": "user",
+    "assistant": "assistant",
+    "ai": "assistant",
+    "bot": "assistant",
+    "gpt": "assistant",
+    "model": "assistant",
+    "system": "system",
+}
 
 
 def is_chinese(text: str) -> bool:

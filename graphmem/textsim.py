@@ -1,4 +1,5 @@
 """Lexical overlap that works for Chinese and English alike (character bigrams + words)."""
+
 from __future__ import annotations
 
 import re
@@ -24,7 +25,7 @@ def lexical_units(text: str) -> set[str]:
     text = unicodedata.normalize("NFKC", text).casefold()
     units: set[str] = set()
     for word in _WORD.findall(text):
-        if word.isascii():              # no CJK character in it: the word itself (as below, faster)
+        if word.isascii():  # no CJK character in it: the word itself (as below, faster)
             if len(word) > 1 or word.isdigit():
                 units.add(word)
             continue
@@ -32,7 +33,7 @@ def lexical_units(text: str) -> set[str]:
         rest = HAN.sub(" ", word).split()
         units.update(w for w in rest if len(w) > 1 or w.isdigit())
         if cjk:
-            units.update(cjk[i:i + 2] for i in range(len(cjk) - 1))
+            units.update(cjk[i : i + 2] for i in range(len(cjk) - 1))
             units.update(cjk)
     return units
 
@@ -51,14 +52,16 @@ def overlap_units(query: set[str], text: set[str]) -> float:
 
 # English function and question words: they say what kind of answer is wanted, not what it is
 # about ("how many": a count), and in BM25 they favour long turns full of them ("What did you do ...?").
-STOPWORDS = frozenset("""
+STOPWORDS = frozenset(
+    """
 a an the of to in on at for and or nor is are was were be been being am do does did doing done what
 when where who whom whose which why how that this these those with from by as it its has have having
 had i you he she they we his her hers their theirs our ours my mine your yours me him them us about
 after before would could should will shall can may might must not no so than then there here into
 out up down over any some all more most other such only own same too very just also if but because
 while during s t ever yet let lets tell know think many much
-""".split())
+""".split()
+)
 
 
 def content_words(text: str) -> str:

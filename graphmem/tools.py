@@ -13,6 +13,7 @@ the field, the allowed values or the candidate memories, so the model can correc
 >>> for call in reply.choices[0].message.tool_calls or []:
 ...     result = dispatch(graph, call.model_dump(), group_id="alice")
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -27,19 +28,40 @@ from pydantic import field_validator, model_validator
 
 from .embed import embed_query
 from .errors import AmbiguousMatchError, GraphmemError, ValidationError, WriteOutcomeUnknownError
-from .types import (MAX_ATTRIBUTES, MAX_ID, MAX_KEY, MAX_NAME, MAX_QUERY, MAX_TEXT, MAX_VALUE, MEMORY_TYPE_VALUES,
-                    RELATION_TYPE_VALUES, LinkInput, MemoryInput, SearchInput, _clean, _importance, _Input,
-                    validate, validate_group_id)
+from .types import (
+    MAX_ATTRIBUTES,
+    MAX_ID,
+    MAX_KEY,
+    MAX_NAME,
+    MAX_QUERY,
+    MAX_TEXT,
+    MAX_VALUE,
+    MEMORY_TYPE_VALUES,
+    RELATION_TYPE_VALUES,
+    LinkInput,
+    MemoryInput,
+    SearchInput,
+    _clean,
+    _importance,
+    _Input,
+    validate,
+    validate_group_id,
+)
 
 log = logging.getLogger(__name__)
 
-_TYPE_HELP = ("记忆类型 memory type. 事件/event = 有时间的动作 an action at a time; 事实/fact = 稳定状态 a stable state; "
-              "关系/relation = 人际关系 a relationship between people; 观点/opinion = 主观评价 a subjective view.")
-_REL_HELP = ("关系类型 relation type. 因为/because, 所以/so, 导致/causes: 因果 causal, always from the cause (source) "
-             "to the effect (target); 引用/references, 基于/based_on: the source is what the target refers to or "
-             "is based on; 相关/related: loosely related.")
-_IMPORTANCE_HELP = ("重要性 importance 0-1: 0.3 日常琐事 trivia, 0.5 一般事件 ordinary, 0.8 重要事件 important, "
-                    "1.0 关键记忆 critical.")
+_TYPE_HELP = (
+    "记忆类型 memory type. 事件/event = 有时间的动作 an action at a time; 事实/fact = 稳定状态 a stable state; "
+    "关系/relation = 人际关系 a relationship between people; 观点/opinion = 主观评价 a subjective view."
+)
+_REL_HELP = (
+    "关系类型 relation type. 因为/because, 所以/so, 导致/causes: 因果 causal, always from the cause (source) "
+    "to the effect (target); 引用/references, 基于/based_on: the source is what the target refers to or "
+    "is based on; 相关/related: loosely related."
+)
+_IMPORTANCE_HELP = (
+    "重要性 importance 0-1: 0.3 日常琐事 trivia, 0.5 一般事件 ordinary, 0.8 重要事件 important, 1.0 关键记忆 critical."
+)
 
 CREATE_MEMORY = {
     "type": "function",
@@ -50,26 +72,44 @@ CREATE_MEMORY = {
             "with optional attributes such as 时间/地点/原因 (time/place/reason). Times like 今天, 昨晚, "
             "yesterday, this morning are normalised to dates automatically. 我/I/用户/user is the user, "
             "你/you/助手/assistant is you, the assistant. Split a complex sentence into several memories and "
-            "connect them with link_memories."),
+            "connect them with link_memories."
+        ),
         "parameters": {
             "type": "object",
             "properties": {
-                "subject": {"type": "string", "maxLength": MAX_NAME,
-                            "description": "记忆的主体（谁） who: '我', '小明', 'I', 'Alice'"},
-                "memory_type": {"type": "string", "enum": MEMORY_TYPE_VALUES, "description": _TYPE_HELP},
-                "topic": {"type": "string", "maxLength": MAX_NAME,
-                          "description": "记忆的主题（做什么/什么状态） what: '吃饭', '情绪', 'eat', 'mood'"},
-                "object": {"type": "string", "maxLength": MAX_NAME,
-                           "description": "记忆的客体（什么东西/什么状态）, optional: '白米饭', '不开心', 'rice'"},
-                "attributes": {
-                    "type": "object", "maxProperties": MAX_ATTRIBUTES,
-                    "additionalProperties": {"type": "string", "maxLength": MAX_VALUE},
-                    "description": ("额外属性 extra attributes as key/value strings, e.g. "
-                                    "{\"时间\": \"昨晚\", \"地点\": \"超市\"} or {\"time\": \"yesterday\", "
-                                    f"\"place\": \"home\"}}. Keys at most {MAX_KEY} characters."),
+                "subject": {
+                    "type": "string",
+                    "maxLength": MAX_NAME,
+                    "description": "记忆的主体（谁） who: '我', '小明', 'I', 'Alice'",
                 },
-                "importance": {"type": "number", "minimum": 0, "maximum": 1, "default": 0.5,
-                               "description": _IMPORTANCE_HELP},
+                "memory_type": {"type": "string", "enum": MEMORY_TYPE_VALUES, "description": _TYPE_HELP},
+                "topic": {
+                    "type": "string",
+                    "maxLength": MAX_NAME,
+                    "description": "记忆的主题（做什么/什么状态） what: '吃饭', '情绪', 'eat', 'mood'",
+                },
+                "object": {
+                    "type": "string",
+                    "maxLength": MAX_NAME,
+                    "description": "记忆的客体（什么东西/什么状态）, optional: '白米饭', '不开心', 'rice'",
+                },
+                "attributes": {
+                    "type": "object",
+                    "maxProperties": MAX_ATTRIBUTES,
+                    "additionalProperties": {"type": "string", "maxLength": MAX_VALUE},
+                    "description": (
+                        "额外属性 extra attributes as key/value strings, e.g. "
+                        '{"时间": "昨晚", "地点": "超市"} or {"time": "yesterday", '
+                        f'"place": "home"}}. Keys at most {MAX_KEY} characters.'
+                    ),
+                },
+                "importance": {
+                    "type": "number",
+                    "minimum": 0,
+                    "maximum": 1,
+                    "default": 0.5,
+                    "description": _IMPORTANCE_HELP,
+                },
             },
             "required": ["subject", "memory_type", "topic"],
             "additionalProperties": False,
@@ -84,17 +124,29 @@ LINK_MEMORIES = {
         "description": (
             "在两条已存在的记忆之间建立关联 Link two memories that already exist (create them first). "
             "Each is found by its description, e.g. '我今天不开心' / 'I was unhappy today'. If a description "
-            "matches no memory or several, the answer lists the candidates: describe it more precisely."),
+            "matches no memory or several, the answer lists the candidates: describe it more precisely."
+        ),
         "parameters": {
             "type": "object",
             "properties": {
-                "source_memory_description": {"type": "string", "maxLength": MAX_QUERY,
-                                              "description": "源记忆的描述 the source memory (the cause, for causal relations)"},
-                "target_memory_description": {"type": "string", "maxLength": MAX_QUERY,
-                                              "description": "目标记忆的描述 the target memory (the effect, for causal relations)"},
+                "source_memory_description": {
+                    "type": "string",
+                    "maxLength": MAX_QUERY,
+                    "description": "源记忆的描述 the source memory (the cause, for causal relations)",
+                },
+                "target_memory_description": {
+                    "type": "string",
+                    "maxLength": MAX_QUERY,
+                    "description": "目标记忆的描述 the target memory (the effect, for causal relations)",
+                },
                 "relation_type": {"type": "string", "enum": RELATION_TYPE_VALUES, "description": _REL_HELP},
-                "importance": {"type": "number", "minimum": 0, "maximum": 1, "default": 0.6,
-                               "description": "关联强度 strength of the link, 0-1"},
+                "importance": {
+                    "type": "number",
+                    "minimum": 0,
+                    "maximum": 1,
+                    "default": 0.6,
+                    "description": "关联强度 strength of the link, 0-1",
+                },
             },
             "required": ["source_memory_description", "target_memory_description", "relation_type"],
             "additionalProperties": False,
@@ -109,33 +161,62 @@ SEARCH_MEMORIES = {
         "description": (
             "搜索相关记忆 Search memories by meaning to answer a question or recall the past, e.g. "
             "'我什么时候吃过饭？' or 'why was I tired today?'. Related memories (causes, references, shared "
-            "subjects) are added by following the graph."),
+            "subjects) are added by following the graph."
+        ),
         "parameters": {
             "type": "object",
             "properties": {
                 "query": {"type": "string", "maxLength": MAX_QUERY, "description": "搜索查询 a question or keywords"},
-                "memory_types": {"type": "array", "items": {"type": "string", "enum": MEMORY_TYPE_VALUES},
-                                 "description": "限定记忆类型 only these memory types"},
+                "memory_types": {
+                    "type": "array",
+                    "items": {"type": "string", "enum": MEMORY_TYPE_VALUES},
+                    "description": "限定记忆类型 only these memory types",
+                },
                 "time_range": {
                     "type": "object",
-                    "properties": {"start": {"type": "string", "description": "ISO 8601 date or datetime"},
-                                   "end": {"type": "string", "description": "ISO 8601 date or datetime"}},
+                    "properties": {
+                        "start": {"type": "string", "description": "ISO 8601 date or datetime"},
+                        "end": {"type": "string", "description": "ISO 8601 date or datetime"},
+                    },
                     "additionalProperties": False,
                     "description": "时间范围过滤 only memories that happened in this range",
                 },
-                "max_results": {"type": "integer", "minimum": 1, "maximum": 200, "default": 10,
-                                "description": "最多返回多少条记忆 how many memories at most"},
-                "expand_depth": {"type": "integer", "minimum": 0, "maximum": 2, "default": 1,
-                                 "description": "关联扩展深度 0 = direct matches only, 1 = one hop, 2 = two hops"},
-                "mode": {"type": "string", "enum": ["auto", "fast", "deep"], "default": "auto",
-                         "description": "fast = vector seeds only, deep = graph expansion, auto = decide from the query"},
-                "relation_filters": {"type": "array", "items": {"type": "string", "enum": RELATION_TYPE_VALUES},
-                                     "description": "only follow these relations when expanding, e.g. ['导致'] for 'why'"},
-                "subject": {"type": "string", "maxLength": MAX_NAME,
-                            "description": "only memories about this subject, e.g. '小明' or '我'"},
-                "profile": {"type": "string", "default": "default",
-                            "description": "score weights: 'default' (relevance, importance, recency and use), "
-                                           "'recall' (relevance only: anything ever said, however old)"},
+                "max_results": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": 200,
+                    "default": 10,
+                    "description": "最多返回多少条记忆 how many memories at most",
+                },
+                "expand_depth": {
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 2,
+                    "default": 1,
+                    "description": "关联扩展深度 0 = direct matches only, 1 = one hop, 2 = two hops",
+                },
+                "mode": {
+                    "type": "string",
+                    "enum": ["auto", "fast", "deep"],
+                    "default": "auto",
+                    "description": "fast = vector seeds only, deep = graph expansion, auto = decide from the query",
+                },
+                "relation_filters": {
+                    "type": "array",
+                    "items": {"type": "string", "enum": RELATION_TYPE_VALUES},
+                    "description": "only follow these relations when expanding, e.g. ['导致'] for 'why'",
+                },
+                "subject": {
+                    "type": "string",
+                    "maxLength": MAX_NAME,
+                    "description": "only memories about this subject, e.g. '小明' or '我'",
+                },
+                "profile": {
+                    "type": "string",
+                    "default": "default",
+                    "description": "score weights: 'default' (relevance, importance, recency and use), "
+                    "'recall' (relevance only: anything ever said, however old)",
+                },
             },
             "required": ["query"],
             "additionalProperties": False,
@@ -149,13 +230,17 @@ UPDATE_MEMORY_IMPORTANCE = {
         "name": "update_memory_importance",
         "description": (
             "修改一条记忆的重要性 Change how important a memory is (seed 004 §2.1). Name the memory by its id "
-            "(from create_memory or search_memories) or by a description such as '我失眠'."),
+            "(from create_memory or search_memories) or by a description such as '我失眠'."
+        ),
         "parameters": {
             "type": "object",
             "properties": {
                 "memory_id": {"type": "string", "maxLength": MAX_ID, "description": "the memory's id"},
-                "memory_description": {"type": "string", "maxLength": MAX_QUERY,
-                                       "description": "记忆的描述 a description, used when no id is given"},
+                "memory_description": {
+                    "type": "string",
+                    "maxLength": MAX_QUERY,
+                    "description": "记忆的描述 a description, used when no id is given",
+                },
                 "importance": {"type": "number", "minimum": 0, "maximum": 1, "description": _IMPORTANCE_HELP},
             },
             "required": ["importance"],
@@ -170,6 +255,7 @@ TOOL_NAMES = [t["function"]["name"] for t in TOOLS]
 
 class UpdateImportanceInput(_Input):
     """The arguments of ``update_memory_importance``: a memory (id or description) and a new importance."""
+
     memory_id: str | None = None
     memory_description: str | None = None
     importance: float
@@ -190,7 +276,7 @@ class UpdateImportanceInput(_Input):
         return _importance(v)
 
     @model_validator(mode="after")
-    def _one_memory(self) -> "UpdateImportanceInput":
+    def _one_memory(self) -> UpdateImportanceInput:
         if self.memory_id is None and self.memory_description is None:
             raise ValueError("give memory_id or memory_description")
         return self
@@ -198,21 +284,36 @@ class UpdateImportanceInput(_Input):
 
 # --- dispatch ----------------------------------------------------------------------------------
 
+
 def tool_error(exc: BaseException, tool: str | None = None) -> dict:
     """A failure as a dict an LLM can read: what went wrong, where, and what would work."""
     if isinstance(exc, ValidationError):
-        out = {"success": False, "error": "ValidationError", "message": str(exc), "field": exc.field,
-               "allowed": exc.allowed, "errors": _jsonable(exc.errors)}
+        out = {
+            "success": False,
+            "error": "ValidationError",
+            "message": str(exc),
+            "field": exc.field,
+            "allowed": exc.allowed,
+            "errors": _jsonable(exc.errors),
+        }
     elif isinstance(exc, AmbiguousMatchError):
-        out = {"success": False, "error": type(exc).__name__, "message": str(exc),
-               "candidates": _jsonable(exc.candidates)}
+        out = {
+            "success": False,
+            "error": type(exc).__name__,
+            "message": str(exc),
+            "candidates": _jsonable(exc.candidates),
+        }
     elif isinstance(exc, GraphmemError):
         out = {"success": False, "error": type(exc).__name__, "message": str(exc)}
     elif isinstance(exc, NotImplementedError):
         out = {"success": False, "error": "NotImplemented", "message": str(exc) or "not available yet"}
     else:
-        out = {"success": False, "error": "InternalError", "exception": type(exc).__name__,
-               "message": f"graphmem failed unexpectedly ({type(exc).__name__}: {exc}); the call may be retried"}
+        out = {
+            "success": False,
+            "error": "InternalError",
+            "exception": type(exc).__name__,
+            "message": f"graphmem failed unexpectedly ({type(exc).__name__}: {exc}); the call may be retried",
+        }
     if tool:
         out["tool"] = tool
     return out
@@ -225,11 +326,12 @@ def parse_tool_call(tool_call: Any) -> tuple[str, dict, str | None]:
         call = call.decode("utf-8", errors="replace")
     if isinstance(call, str):
         call = _loads(call, "tool_call")
-    if hasattr(call, "model_dump"):          # an openai SDK object
+    if hasattr(call, "model_dump"):  # an openai SDK object
         call = call.model_dump()
     if not isinstance(call, dict):
-        raise ValidationError(f"a tool call must be an object with name and arguments, got {type(call).__name__}",
-                              field="tool_call")
+        raise ValidationError(
+            f"a tool call must be an object with name and arguments, got {type(call).__name__}", field="tool_call"
+        )
     call_id = call.get("id") if isinstance(call.get("id"), str) else None
     inner = call.get("function", call)
     if not isinstance(inner, dict):
@@ -249,8 +351,14 @@ def parse_tool_call(tool_call: Any) -> tuple[str, dict, str | None]:
     return name.strip(), args, call_id
 
 
-def dispatch(graph: Any, tool_call: Any, *, group_id: str, session_id: str | None = None,
-             reference_time: datetime | str | None = None) -> dict:
+def dispatch(
+    graph: Any,
+    tool_call: Any,
+    *,
+    group_id: str,
+    session_id: str | None = None,
+    reference_time: datetime | str | None = None,
+) -> dict:
     """Run one tool call against ``graph`` (MemoryGraph or AsyncMemoryGraph) for ``group_id``.
 
     Returns the result as a JSON-serialisable dict with ``success``; never raises for anything
@@ -268,8 +376,13 @@ def dispatch(graph: Any, tool_call: Any, *, group_id: str, session_id: str | Non
         name, args, call_id = parse_tool_call(tool_call)
         handler = _HANDLERS.get(name)
         if handler is None:
-            out = {"success": False, "error": "UnknownTool", "field": "name", "allowed": list(_HANDLERS),
-                   "message": f"there is no tool {name[:80]!r}; use one of {', '.join(_HANDLERS)}"}
+            out = {
+                "success": False,
+                "error": "UnknownTool",
+                "field": "name",
+                "allowed": list(_HANDLERS),
+                "message": f"there is no tool {name[:80]!r}; use one of {', '.join(_HANDLERS)}",
+            }
         else:
             kwargs = dict(group_id=group_id, session_id=session_id, reference_time=reference_time)
             if name in _KEYED and call_id:
@@ -278,7 +391,7 @@ def dispatch(graph: Any, tool_call: Any, *, group_id: str, session_id: str | Non
                 out = handler(graph, args, **kwargs)
             except WriteOutcomeUnknownError:
                 if "request_id" not in kwargs:
-                    raise           # without a key a second attempt could write twice: the caller decides
+                    raise  # without a key a second attempt could write twice: the caller decides
                 log.info("tool call %s: commit outcome unknown; retrying once with its request_id", name)
                 out = handler(graph, args, **kwargs)
     except Exception as exc:  # noqa: BLE001 - the model gets a readable error, never a traceback
@@ -290,11 +403,18 @@ def dispatch(graph: Any, tool_call: Any, *, group_id: str, session_id: str | Non
     return out
 
 
-async def adispatch(graph: Any, tool_call: Any, *, group_id: str, session_id: str | None = None,
-                    reference_time: datetime | str | None = None) -> dict:
+async def adispatch(
+    graph: Any,
+    tool_call: Any,
+    *,
+    group_id: str,
+    session_id: str | None = None,
+    reference_time: datetime | str | None = None,
+) -> dict:
     """``dispatch`` for async code: the same work in a worker thread."""
-    return await asyncio.to_thread(dispatch, graph, tool_call, group_id=group_id, session_id=session_id,
-                                   reference_time=reference_time)
+    return await asyncio.to_thread(
+        dispatch, graph, tool_call, group_id=group_id, session_id=session_id, reference_time=reference_time
+    )
 
 
 def tool_request_id(call_id: str, name: str, args: dict) -> str:
@@ -304,21 +424,30 @@ def tool_request_id(call_id: str, name: str, args: dict) -> str:
     return "tool:" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:40]
 
 
-def _create(graph: Any, args: dict, *, group_id: str, session_id: str | None, reference_time: Any,
-            request_id: str | None = None) -> dict:
+def _create(
+    graph: Any, args: dict, *, group_id: str, session_id: str | None, reference_time: Any, request_id: str | None = None
+) -> dict:
     memory = validate(MemoryInput, args)
     keyed = {} if request_id is None else {"request_id": request_id}
-    result = graph.create_memories(group_id, [memory], session_id=session_id, reference_time=reference_time,
-                                   source="tool", **keyed)[0]
+    result = graph.create_memories(
+        group_id, [memory], session_id=session_id, reference_time=reference_time, source="tool", **keyed
+    )[0]
     return {"tool": "create_memory", **result.model_dump(mode="json")}
 
 
-def _link(graph: Any, args: dict, *, group_id: str, session_id: str | None, reference_time: Any,
-          request_id: str | None = None) -> dict:
+def _link(
+    graph: Any, args: dict, *, group_id: str, session_id: str | None, reference_time: Any, request_id: str | None = None
+) -> dict:
     link = validate(LinkInput, args)
     keyed = {} if request_id is None else {"request_id": request_id}
-    result = graph.link_memories(group_id, link.source_memory_description, link.target_memory_description,
-                                 link.relation_type, link.importance, **keyed)
+    result = graph.link_memories(
+        group_id,
+        link.source_memory_description,
+        link.target_memory_description,
+        link.relation_type,
+        link.importance,
+        **keyed,
+    )
     return {"tool": "link_memories", **result.model_dump(mode="json")}
 
 
@@ -332,8 +461,7 @@ def _search(graph: Any, args: dict, *, group_id: str, session_id: str | None, re
     return {"tool": "search_memories", "success": True, "results": found}
 
 
-def _update_importance(graph: Any, args: dict, *, group_id: str, session_id: str | None,
-                       reference_time: Any) -> dict:
+def _update_importance(graph: Any, args: dict, *, group_id: str, session_id: str | None, reference_time: Any) -> dict:
     group_id = validate_group_id(group_id, existing=True)
     update = validate(UpdateImportanceInput, args)
     match: dict | None = None
@@ -343,16 +471,19 @@ def _update_importance(graph: Any, args: dict, *, group_id: str, session_id: str
         embedding = embed_query(graph.embedder, [update.memory_description])[0]
         match = graph.linker.pick(group_id, update.memory_description, "memory_description", embedding)
         memory_id = match["id"]
-    out = {"tool": "update_memory_importance", **graph.update_memory_importance(group_id, memory_id,
-                                                                               update.importance)}
+    out = {"tool": "update_memory_importance", **graph.update_memory_importance(group_id, memory_id, update.importance)}
     if match is not None:
         out.update(text=match["text"], match_score=match["score"])
     return out
 
 
-_KEYED = {"create_memory", "link_memories"}       # tools that write: keyed by their call id
-_HANDLERS = {"create_memory": _create, "link_memories": _link, "search_memories": _search,
-             "update_memory_importance": _update_importance}
+_KEYED = {"create_memory", "link_memories"}  # tools that write: keyed by their call id
+_HANDLERS = {
+    "create_memory": _create,
+    "link_memories": _link,
+    "search_memories": _search,
+    "update_memory_importance": _update_importance,
+}
 
 
 def _loads(text: str, field: str) -> Any:
@@ -377,7 +508,7 @@ def _jsonable(value: Any) -> Any:
         return value
     if isinstance(value, datetime):
         return value.isoformat()
-    if hasattr(value, "value") and isinstance(getattr(value, "value"), (str, int)):
+    if hasattr(value, "value") and isinstance(value.value, (str, int)):
         return value.value
     return str(value)
 
@@ -391,11 +522,17 @@ FORGET_MEMORY = {
         "description": (
             "忘记一条记忆 Forget a memory by its id: it is archived (hidden from search, never deleted) and "
             "can be restored by an operator. Use it when the user asks you to forget something or a memory "
-            "is wrong."),
+            "is wrong."
+        ),
         "parameters": {
             "type": "object",
-            "properties": {"memory_id": {"type": "string", "maxLength": MAX_ID,
-                                         "description": "the memory's id (from create_memory or search_memories)"}},
+            "properties": {
+                "memory_id": {
+                    "type": "string",
+                    "maxLength": MAX_ID,
+                    "description": "the memory's id (from create_memory or search_memories)",
+                }
+            },
             "required": ["memory_id"],
             "additionalProperties": False,
         },
@@ -406,8 +543,10 @@ GET_MEMORY = {
     "type": "function",
     "function": {
         "name": "get_memory",
-        "description": ("读取一条记忆 Read one memory by id: its parts, attributes, status and its links to other "
-                        "memories (causes, effects, references)."),
+        "description": (
+            "读取一条记忆 Read one memory by id: its parts, attributes, status and its links to other "
+            "memories (causes, effects, references)."
+        ),
         "parameters": {
             "type": "object",
             "properties": {"memory_id": {"type": "string", "maxLength": MAX_ID, "description": "the memory's id"}},
@@ -433,20 +572,26 @@ INGEST_CONVERSATION = {
         "description": (
             "保存对话 Hand over conversation turns (or a text): they are stored as episodes and memories are "
             "extracted from them and linked to the turns they came from. Use it at the end of a conversation "
-            "or for a document the user shares."),
+            "or for a document the user shares."
+        ),
         "parameters": {
             "type": "object",
             "properties": {
                 "messages": {
-                    "type": "array", "maxItems": 500,
-                    "items": {"type": "object",
-                              "properties": {"role": {"type": "string", "maxLength": 32,
-                                                      "description": "user or assistant"},
-                                             "content": {"type": "string", "maxLength": MAX_TEXT},
-                                             "speaker": {"type": "string", "maxLength": MAX_NAME},
-                                             "timestamp": {"type": "string", "description": "ISO 8601"}},
-                              "required": ["role", "content"], "additionalProperties": False},
-                    "description": "the turns in order, e.g. [{\"role\": \"user\", \"content\": \"我昨晚没睡好\"}]",
+                    "type": "array",
+                    "maxItems": 500,
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "role": {"type": "string", "maxLength": 32, "description": "user or assistant"},
+                            "content": {"type": "string", "maxLength": MAX_TEXT},
+                            "speaker": {"type": "string", "maxLength": MAX_NAME},
+                            "timestamp": {"type": "string", "description": "ISO 8601"},
+                        },
+                        "required": ["role", "content"],
+                        "additionalProperties": False,
+                    },
+                    "description": 'the turns in order, e.g. [{"role": "user", "content": "我昨晚没睡好"}]',
                 },
                 "text": {"type": "string", "maxLength": MAX_TEXT, "description": "a text instead of turns"},
             },
@@ -461,6 +606,7 @@ AGENT_TOOL_NAMES = [t["function"]["name"] for t in AGENT_TOOLS]
 
 class MemoryIdInput(_Input):
     """The arguments of ``forget_memory`` and ``get_memory``."""
+
     memory_id: str
 
     @field_validator("memory_id", mode="before")
@@ -475,6 +621,7 @@ class NoInput(_Input):
 
 class IngestInput(_Input):
     """The arguments of ``ingest_conversation``: turns or a text, not both."""
+
     messages: list[dict] | None = None
     text: str | None = None
 
@@ -484,7 +631,7 @@ class IngestInput(_Input):
         return None if v is None else _clean(v, "text", MAX_TEXT)
 
     @model_validator(mode="after")
-    def _one_source(self) -> "IngestInput":
+    def _one_source(self) -> IngestInput:
         if (self.messages is None) == (self.text is None):
             raise ValueError("give either messages or text")
         return self
@@ -511,5 +658,4 @@ def _ingest(graph: Any, args: dict, *, group_id: str, session_id: str | None, re
     return {"tool": "ingest_conversation", "success": not report.errors, **_jsonable(report)}
 
 
-_HANDLERS.update({"forget_memory": _forget, "ingest_conversation": _ingest, "get_memory": _get,
-                  "memory_stats": _stats})
+_HANDLERS.update({"forget_memory": _forget, "ingest_conversation": _ingest, "get_memory": _get, "memory_stats": _stats})

@@ -3,10 +3,11 @@
 Nothing here imports the database layer. Inputs are validated by pydantic and turned into
 ``graphmem.errors.ValidationError`` (naming the field and the allowed values) by ``validate``.
 """
+
 from __future__ import annotations
 
 import unicodedata
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from enum import Enum
 from typing import Any, Literal, TypeVar
 
@@ -35,20 +36,21 @@ class MemoryType(str, Enum):
         return _TYPE_ZH[self]
 
 
-_TYPE_ZH = {MemoryType.EVENT: "事件", MemoryType.FACT: "事实",
-            MemoryType.RELATION: "关系", MemoryType.OPINION: "观点"}
+_TYPE_ZH = {MemoryType.EVENT: "事件", MemoryType.FACT: "事实", MemoryType.RELATION: "关系", MemoryType.OPINION: "观点"}
 _TYPE_ALIASES = {**{v: k for k, v in _TYPE_ZH.items()}, **{m.value.lower(): m for m in MemoryType}}
 MEMORY_TYPE_VALUES = ["事件", "事实", "关系", "观点", "event", "fact", "relation", "opinion"]
 
 
 class EdgeType(str, Enum):
     """Memory → memory edge types (seed 004 §3.3)."""
+
     CAUSALITY = "CAUSALITY"
     REFERENCE = "REFERENCE"
 
 
 class RelationType(str, Enum):
     """What ``link_memories`` accepts. Causal ones point from cause (source) to effect (target)."""
+
     BECAUSE = "because"
     SO = "so"
     CAUSES = "causes"
@@ -58,21 +60,49 @@ class RelationType(str, Enum):
 
     @property
     def edge_type(self) -> EdgeType:
-        return EdgeType.CAUSALITY if self in (RelationType.BECAUSE, RelationType.SO, RelationType.CAUSES) \
+        return (
+            EdgeType.CAUSALITY
+            if self in (RelationType.BECAUSE, RelationType.SO, RelationType.CAUSES)
             else EdgeType.REFERENCE
+        )
 
     @property
     def zh(self) -> str:
         return _REL_ZH[self]
 
 
-_REL_ZH = {RelationType.BECAUSE: "因为", RelationType.SO: "所以", RelationType.CAUSES: "导致",
-           RelationType.REFERENCES: "引用", RelationType.BASED_ON: "基于", RelationType.RELATED: "相关"}
-_REL_ALIASES = {**{v: k for k, v in _REL_ZH.items()}, **{r.value: r for r in RelationType},
-                "cause": RelationType.CAUSES, "caused": RelationType.CAUSES, "reference": RelationType.REFERENCES,
-                "based on": RelationType.BASED_ON, "based-on": RelationType.BASED_ON, "relates": RelationType.RELATED}
-RELATION_TYPE_VALUES = ["因为", "所以", "导致", "引用", "基于", "相关",
-                        "because", "so", "causes", "references", "based_on", "related"]
+_REL_ZH = {
+    RelationType.BECAUSE: "因为",
+    RelationType.SO: "所以",
+    RelationType.CAUSES: "导致",
+    RelationType.REFERENCES: "引用",
+    RelationType.BASED_ON: "基于",
+    RelationType.RELATED: "相关",
+}
+_REL_ALIASES = {
+    **{v: k for k, v in _REL_ZH.items()},
+    **{r.value: r for r in RelationType},
+    "cause": RelationType.CAUSES,
+    "caused": RelationType.CAUSES,
+    "reference": RelationType.REFERENCES,
+    "based on": RelationType.BASED_ON,
+    "based-on": RelationType.BASED_ON,
+    "relates": RelationType.RELATED,
+}
+RELATION_TYPE_VALUES = [
+    "因为",
+    "所以",
+    "导致",
+    "引用",
+    "基于",
+    "相关",
+    "because",
+    "so",
+    "causes",
+    "references",
+    "based_on",
+    "related",
+]
 
 
 class MemoryStatus(str, Enum):
@@ -137,6 +167,7 @@ def _importance(value: Any) -> float:
 
 class MemoryInput(_Input):
     """The arguments of ``create_memory`` (seed 004 §4.2)."""
+
     subject: str
     memory_type: MemoryType
     topic: str
@@ -190,6 +221,7 @@ class MemoryInput(_Input):
 
 class LinkInput(_Input):
     """The arguments of ``link_memories`` (seed 004 §4.3)."""
+
     source_memory_description: str
     target_memory_description: str
     relation_type: RelationType
@@ -218,6 +250,7 @@ class TimeRange(_Input):
 
 class SearchInput(_Input):
     """The arguments of ``search_memories`` (seed 004 §4.4)."""
+
     query: str
     memory_types: list[MemoryType] | None = None
     time_range: TimeRange | None = None
@@ -228,7 +261,7 @@ class SearchInput(_Input):
     subject: str | None = None
     include_archived: bool = False
     profile: str = Field("default", min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.-]+$")
-    superseded: Literal["current_first", "hide", "keep"] | None = None   # None: retrieval.superseded
+    superseded: Literal["current_first", "hide", "keep"] | None = None  # None: retrieval.superseded
 
     @field_validator("query", mode="before")
     @classmethod
@@ -238,7 +271,7 @@ class SearchInput(_Input):
     @field_validator("profile", mode="before")
     @classmethod
     def _profile(cls, v: Any) -> Any:
-        return "default" if v is None else v        # None means the default, as everywhere in the API
+        return "default" if v is None else v  # None means the default, as everywhere in the API
 
     @field_validator("memory_types", mode="before")
     @classmethod
@@ -263,9 +296,13 @@ class SearchInput(_Input):
         return [parse_relation_type(x) for x in v]
 
 
-_ALLOWED = {"memory_type": MEMORY_TYPE_VALUES, "memory_types": MEMORY_TYPE_VALUES,
-            "relation_type": RELATION_TYPE_VALUES, "relation_filters": RELATION_TYPE_VALUES,
-            "mode": ["auto", "fast", "deep"]}
+_ALLOWED = {
+    "memory_type": MEMORY_TYPE_VALUES,
+    "memory_types": MEMORY_TYPE_VALUES,
+    "relation_type": RELATION_TYPE_VALUES,
+    "relation_filters": RELATION_TYPE_VALUES,
+    "mode": ["auto", "fast", "deep"],
+}
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -291,14 +328,17 @@ def validate(model: type[M], data: Any) -> M:
             errors.append({"field": ".".join(loc) or None, "message": msg, "allowed": _ALLOWED.get(field or "")})
         first = errors[0]
         text = "; ".join(f"{e['field']}: {e['message']}" for e in errors)
-        return_error = ValidationError(f"invalid arguments: {text}", field=first["field"],
-                                       allowed=first["allowed"], errors=errors)
+        return_error = ValidationError(
+            f"invalid arguments: {text}", field=first["field"], allowed=first["allowed"], errors=errors
+        )
         raise return_error from None
 
 
 GROUP_ID_PUNCTUATION = "_-.:@"
-GROUP_ID_RULE = (f"1-{MAX_ID} characters, each a letter (any script, e.g. 小明), a digit or one of "
-                 f"{' '.join(GROUP_ID_PUNCTUATION)}; no spaces or control characters; in Unicode NFC form")
+GROUP_ID_RULE = (
+    f"1-{MAX_ID} characters, each a letter (any script, e.g. 小明), a digit or one of "
+    f"{' '.join(GROUP_ID_PUNCTUATION)}; no spaces or control characters; in Unicode NFC form"
+)
 
 
 def group_id_problem(group_id: Any) -> str | None:
@@ -317,8 +357,13 @@ def group_id_problem(group_id: Any) -> str | None:
         # letters, digits, and the combining marks some scripts' letters need (e.g. Devanagari)
         if category[0] == "L" or category == "Nd" or (category[0] == "M" and i > 0) or ch in GROUP_ID_PUNCTUATION:
             continue
-        what = ("whitespace" if ch.isspace() else "a control character" if category in ("Cc", "Cf", "Cs")
-                else f"the character {ch!r}")
+        what = (
+            "whitespace"
+            if ch.isspace()
+            else "a control character"
+            if category in ("Cc", "Cf", "Cs")
+            else f"the character {ch!r}"
+        )
         return f"contains {what} at position {i}"
     if not unicodedata.is_normalized("NFC", group_id):
         return "is not in Unicode NFC form (normalise it before use)"
@@ -336,8 +381,7 @@ def validate_group_id(group_id: Any, *, existing: bool = False) -> str:
         return group_id
     if problem is not None:
         shown = repr(group_id)[:80] if isinstance(group_id, str) else type(group_id).__name__
-        raise ValidationError(f"group_id: {shown} {problem}; a group id is {GROUP_ID_RULE}",
-                              field="group_id")
+        raise ValidationError(f"group_id: {shown} {problem}; a group id is {GROUP_ID_RULE}", field="group_id")
     return group_id
 
 
@@ -365,23 +409,26 @@ def as_reference_time(value: datetime | str | None) -> datetime:
         try:
             value = datetime.fromisoformat(value)
         except ValueError:
-            raise ValidationError(f"reference_time: {value!r} is not an ISO 8601 datetime",
-                                  field="reference_time") from None
+            raise ValidationError(
+                f"reference_time: {value!r} is not an ISO 8601 datetime", field="reference_time"
+            ) from None
     if not isinstance(value, datetime):
         raise ValidationError("reference_time: must be a datetime or an ISO 8601 string", field="reference_time")
-    return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
 
 
 # --- results -----------------------------------------------------------------------------
 
+
 class ConceptRef(BaseModel):
     """One concept node a write touched, and why it was (re)used."""
+
     role: Literal["subject", "topic", "object"]
     id: str
     name: str
     input: str
     reused: bool
-    reason: str                    # "new", "exact", "alias", "user", "agent", "vector 0.97", "context 0.88", "concurrent"
+    reason: str  # "new", "exact", "alias", "user", "agent", "vector 0.97", "context 0.88", "concurrent"
     similarity: float | None = None
 
 
@@ -434,14 +481,16 @@ class MemoryRecord(BaseModel):
 
 # --- search results (graphmem/retriever) ---------------------------------------------------
 
+
 class ScoreParts(BaseModel):
     """The unweighted parts of a result's score, each in [0, 1]; score = Σ weight · part
     with the weights in ``SearchPlan.weights`` (seed 004 §5.2)."""
-    similarity: float       # to the query: cosine blended with BM25 / lexical overlap (see retriever/rank.py)
+
+    similarity: float  # to the query: cosine blended with BM25 / lexical overlap (see retriever/rank.py)
     importance: float
-    distance: float         # 1 / (1 + hops from a seed)
-    time_decay: float       # exp(-λ_type · days since occurred_at, or created_at)
-    access: float           # bounded access frequency × recency of the last access
+    distance: float  # 1 / (1 + hops from a seed)
+    time_decay: float  # exp(-λ_type · days since occurred_at, or created_at)
+    access: float  # bounded access frequency × recency of the last access
 
 
 class PathStep(BaseModel):
@@ -451,6 +500,7 @@ class PathStep(BaseModel):
     ``from_id`` to ``to_id``, "in" when it points back: for CAUSALITY the source is the
     cause), or HAS_SUBJECT/HAS_TOPIC/HAS_OBJECT/VALUE for a shared concept or value
     (``via`` its name, ``via_label`` its label)."""
+
     from_id: str
     to_id: str
     edge: str
@@ -466,6 +516,7 @@ class PathStep(BaseModel):
 
 class EvidenceEpisode(BaseModel):
     """A conversation turn (``:Episode``) a result comes from."""
+
     id: str
     content: str | None = None
     timestamp: str | None = None
@@ -477,33 +528,35 @@ class EvidenceEpisode(BaseModel):
 class SearchResult(BaseModel):
     """One memory (or, with ``kind`` "episode", a matching conversation turn nothing was
     extracted from) with its score, the parts of the score and the path that found it."""
+
     kind: Literal["memory", "episode"] = "memory"
     memory_id: str
     text: str
-    memory_type: str                    # EVENT|FACT|RELATION|OPINION, or EPISODE for kind "episode"
+    memory_type: str  # EVENT|FACT|RELATION|OPINION, or EPISODE for kind "episode"
     importance: float
     occurred_at: str | None = None
     created_at: str | None = None
     status: str | None = None
     score: float
     score_parts: ScoreParts
-    distance: int                       # memory hops from a seed; 0 for a direct match
+    distance: int  # memory hops from a seed; 0 for a direct match
     path: list[PathStep] = Field(default_factory=list)
-    seed_sources: list[str] = Field(default_factory=list)   # vector, fulltext, episode_vector, episode_fulltext
+    seed_sources: list[str] = Field(default_factory=list)  # vector, fulltext, episode_vector, episode_fulltext
     evidence: list[EvidenceEpisode] = Field(default_factory=list)
-    superseded_by: str | None = None    # the newer memory that replaced this one (a SUPERSEDES edge)
-    current: bool = True                # False when superseded: what it says is no longer true
+    superseded_by: str | None = None  # the newer memory that replaced this one (a SUPERSEDES edge)
+    current: bool = True  # False when superseded: what it says is no longer true
 
 
 class PlannedTimeRange(BaseModel):
-    start: str | None = None            # ISO datetimes, end exclusive
+    start: str | None = None  # ISO datetimes, end exclusive
     end: str | None = None
     source: Literal["argument", "query"]
-    matched: str | None = None          # the words of the query it was read from
+    matched: str | None = None  # the words of the query it was read from
 
 
 class SearchPlan(BaseModel):
     """What the planner decided and why (seed 004 §12.3.4)."""
+
     planner: str = "rules"
     mode: Literal["auto", "fast", "deep"]
     depth: int

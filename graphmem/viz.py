@@ -1,7 +1,8 @@
 """Memory subgraphs as networkx graphs, for notebooks (draw them with matplotlib)."""
+
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from .types import validate_group_id
 
@@ -29,6 +30,12 @@ def memory_subgraph(graph, group_id: str, memory_ids: Iterable[str]):
                 g.add_edge(row["memory_id"], a["value_id"], type=f"ATTRIBUTE:{a['key']}")
     for row in rows:
         for link in row["links"]:
-            if link["source"] in g and link["target"] in g and not g.has_edge(link["source"], link["target"], key=link["type"]):
-                g.add_edge(link["source"], link["target"], key=link["type"], type=link["type"], relation=link["relation"])
+            if (
+                link["source"] in g
+                and link["target"] in g
+                and not g.has_edge(link["source"], link["target"], key=link["type"])
+            ):
+                g.add_edge(
+                    link["source"], link["target"], key=link["type"], type=link["type"], relation=link["relation"]
+                )
     return g

@@ -13,25 +13,27 @@
 >>> graph.add_turns("alice", "s1", [{"role": "user", "content": "我昨晚没睡好"}])
 >>> print(graph.context("alice", "s1", "我为什么今天不开心？", max_tokens=400))
 """
+
 from __future__ import annotations
 
 import json
 import threading
 import time
-from datetime import datetime, timezone
-from typing import Any, Iterable
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from typing import Any
 
 from .errors import ValidationError
 from .retriever.format import _line, estimate_tokens
 from .store.driver import Store
 from .types import MAX_KEY, MAX_TEXT, SearchResponse, SearchResult, _clean, validate_group_id
 
-MAX_NOTE_BYTES = 20000      # one note's value as JSON: a scratchpad holds notes, not documents
-MAX_TURNS_READ = 10000      # turns a session's buffer hands to ingest at most
-NOTE_SHARE = 0.25           # of the budget the scratchpad may use
-TURN_SHARE = 0.40           # of what the scratchpad left that the recent turns may use; memories get the rest
-MAX_TURN_CHARS = 600        # a longer turn is cut (with …) so one long turn cannot crowd out the others
-MAX_EVIDENCE_CHARS = 160    # the quoted turn a memory came from
+MAX_NOTE_BYTES = 20000  # one note's value as JSON: a scratchpad holds notes, not documents
+MAX_TURNS_READ = 10000  # turns a session's buffer hands to ingest at most
+NOTE_SHARE = 0.25  # of the budget the scratchpad may use
+TURN_SHARE = 0.40  # of what the scratchpad left that the recent turns may use; memories get the rest
+MAX_TURN_CHARS = 600  # a longer turn is cut (with …) so one long turn cannot crowd out the others
+MAX_EVIDENCE_CHARS = 160  # the quoted turn a memory came from
 
 TITLE = "# CONTEXT"
 NOTES_HEADING = "## Scratchpad"
@@ -40,7 +42,7 @@ MEMORIES_HEADING = "## Memories"
 
 
 def _now() -> tuple[str, int]:
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     return now.isoformat(), int(now.timestamp() * 1000)
 
 
@@ -78,19 +80,33 @@ class WorkingMemory:
         try:
             encoded = json.dumps(value, ensure_ascii=False)
         except (TypeError, ValueError):
-            raise ValidationError("value: must be JSON (strings, numbers, booleans, lists, objects)",
-                                  field="value") from None
+            raise ValidationError(
+                "value: must be JSON (strings, numbers, booleans, lists, objects)", field="value"
+            ) from None
         if len(encoded.encode()) > MAX_NOTE_BYTES:
-            raise ValidationError(f"value: at most {MAX_NOTE_BYTES} bytes as JSON; keep documents in long-term "
-                                  f"memory (ingest) and a short note here", field="value")
+            raise ValidationError(
+                f"value: at most {MAX_NOTE_BYTES} bytes as JSON; keep documents in long-term "
+                f"memory (ingest) and a short note here",
+                field="value",
+            )
         if ttl_seconds is not None and (isinstance(ttl_seconds, bool) or not ttl_seconds > 0):
-            raise ValidationError("ttl_seconds: must be a positive number of seconds (or None: until the "
-                                  "session ends)", field="ttl_seconds")
+            raise ValidationError(
+                "ttl_seconds: must be a positive number of seconds (or None: until the session ends)",
+                field="ttl_seconds",
+            )
         self._ensure()
         now, now_ms = _now()
         expires = None if ttl_seconds is None else now_ms + int(ttl_seconds * 1000)
-        self.store.write("note_put", group_id=group_id, session_id=session_id, key=key, value=encoded, now=now,
-                         now_ms=now_ms + _tiebreak(), expires_ms=expires)
+        self.store.write(
+            "note_put",
+            group_id=group_id,
+            session_id=session_id,
+            key=key,
+            value=encoded,
+            now=now,
+            now_ms=now_ms + _tiebreak(),
+            expires_ms=expires,
+        )
         return {"key": key, "expires_ms": expires}
 
     def notes(self, group_id: str, session_id: str) -> dict[str, Any]:
@@ -102,8 +118,9 @@ class WorkingMemory:
         return {r["key"]: json.loads(r["value"]) for r in rows}
 
     def delete_note(self, group_id: str, session_id: str, key: str) -> bool:
-        rows = self.store.write("note_delete", group_id=validate_group_id(group_id), session_id=_session(session_id),
-                                key=key)
+        rows = self.store.write(
+            "note_delete", group_id=validate_group_id(group_id), session_id=_session(session_id), key=key
+        )
         return bool(rows and rows[0]["deleted"])
 
     # --- recent turns ----------------------------------------------------------------------
@@ -113,14 +130,20 @@ class WorkingMemory:
         turns = []
         for i, m in enumerate(messages):
             if not isinstance(m, dict) or not isinstance(m.get("content"), str) or not m["content"].strip():
-                raise ValidationError(f"messages[{i}]: each turn is an object with role and non-empty content",
-                                      field="messages")
+                raise ValidationError(
+                    f"messages[{i}]: each turn is an object with role and non-empty content", field="messages"
+                )
             if len(m["content"]) > MAX_TEXT:
                 raise ValidationError(f"messages[{i}].content: at most {MAX_TEXT} characters", field="messages")
             ts = m.get("timestamp")
-            turns.append({"role": str(m.get("role") or "user")[:32], "content": m["content"],
-                          "speaker": None if m.get("speaker") is None else str(m["speaker"])[:200],
-                          "timestamp": ts.isoformat() if isinstance(ts, datetime) else ts})
+            turns.append(
+                {
+                    "role": str(m.get("role") or "user")[:32],
+                    "content": m["content"],
+                    "speaker": None if m.get("speaker") is None else str(m["speaker"])[:200],
+                    "timestamp": ts.isoformat() if isinstance(ts, datetime) else ts,
+                }
+            )
         if not turns:
             return []
         self._ensure()
@@ -129,8 +152,12 @@ class WorkingMemory:
 
     def recent_turns(self, group_id: str, session_id: str, limit: int = 20) -> list[dict]:
         """The last ``limit`` turns, in conversation order."""
-        rows = self.store.read("turns_recent", group_id=validate_group_id(group_id), session_id=_session(session_id),
-                               limit=max(0, min(int(limit), MAX_TURNS_READ)))
+        rows = self.store.read(
+            "turns_recent",
+            group_id=validate_group_id(group_id),
+            session_id=_session(session_id),
+            limit=max(0, min(int(limit), MAX_TURNS_READ)),
+        )
         return list(reversed(rows))
 
     def clear(self, group_id: str, session_id: str) -> int:
@@ -154,9 +181,10 @@ def _tiebreak() -> int:
 
 # --- one prompt section within a budget ------------------------------------------------------------
 
+
 def _cut(text: str, limit: int) -> str:
     text = " ".join(text.split())
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _note_line(key: str, value: Any) -> str:
@@ -176,8 +204,9 @@ def _memory_line(result: SearchResult, texts: dict[str, str]) -> str:
     return line
 
 
-def render_context(notes: dict[str, Any], turns: list[dict], results: SearchResponse | Iterable[SearchResult] | None,
-                   max_tokens: int) -> str:
+def render_context(
+    notes: dict[str, Any], turns: list[dict], results: SearchResponse | Iterable[SearchResult] | None, max_tokens: int
+) -> str:
     """The scratchpad, the recent turns (newest kept first, shown in order) and the memories (best
     score first, stopping at the first that does not fit, so what is shown is always the top of the
     ranking) as one section whose estimated size never exceeds ``max_tokens``; "" when nothing fits."""
@@ -200,7 +229,7 @@ def render_context(notes: dict[str, Any], turns: list[dict], results: SearchResp
     turn_lines.reverse()
     budget -= used
     texts = {r.memory_id: r.text for r in items}
-    ranked = sorted(items, key=lambda r: -r.score)          # stable: equal scores keep the engine's order
+    ranked = sorted(items, key=lambda r: -r.score)  # stable: equal scores keep the engine's order
     memory_lines, _ = take((_memory_line(r, texts) for r in ranked), MEMORIES_HEADING, budget)
 
     sections = [(NOTES_HEADING, note_lines), (TURNS_HEADING, turn_lines), (MEMORIES_HEADING, memory_lines)]
@@ -211,7 +240,7 @@ def render_context(notes: dict[str, Any], turns: list[dict], results: SearchResp
         text = TITLE + "\n\n" + "\n\n".join(body)
         if estimate_tokens(text) <= max_tokens:
             return text
-        for _, lines in reversed(sections):        # estimates add up, so this never runs; kept as a guard
+        for _, lines in reversed(sections):  # estimates add up, so this never runs; kept as a guard
             if lines:
                 lines.pop()
                 break

@@ -4,6 +4,7 @@ Built through the public API (create_memory, link_memory_ids, ingest with the ru
 forget), plus what the engine does not write yet: a supersede chain (SUPERSEDES edges and the
 superseded_by / invalid_at properties consolidation will set) and access statistics.
 """
+
 from __future__ import annotations
 
 import uuid
@@ -19,8 +20,10 @@ CONVERSATION = [
 ]
 
 # A turn long enough to be embedded sentence by sentence too (:Sentence nodes).
-LONG_TURN = ("今天是很长的一天。早上七点起床以后我先去跑步，然后赶地铁去公司开会。"
-             "中午和同事一起吃了拉面，下午一直在写季度报告，晚上回家以后又做了晚饭。")
+LONG_TURN = (
+    "今天是很长的一天。早上七点起床以后我先去跑步，然后赶地铁去公司开会。"
+    "中午和同事一起吃了拉面，下午一直在写季度报告，晚上回家以后又做了晚饭。"
+)
 
 # Written by the test (the engine's consolidation will write these): newer -> older.
 SUPERSEDE = """
@@ -34,9 +37,9 @@ SET older.superseded_by = newer.id, older.invalid_at = newer.created_at
 @dataclass
 class AnalystGraph:
     group_id: str
-    ids: dict[str, str] = field(default_factory=dict)     # a short name -> memory id
+    ids: dict[str, str] = field(default_factory=dict)  # a short name -> memory id
     episodes: list[str] = field(default_factory=list)
-    ingested: list[str] = field(default_factory=list)    # memory ids extracted from the conversation
+    ingested: list[str] = field(default_factory=list)  # memory ids extracted from the conversation
 
 
 def build(graph, group_id: str, *, long_turn: bool = False) -> AnalystGraph:
@@ -61,9 +64,15 @@ def build(graph, group_id: str, *, long_turn: bool = False) -> AnalystGraph:
     add("beijing", "我", "事实", "住在", "北京", importance=0.7, reference_time="2025-01-01T09:00:00+00:00")
     add("shanghai", "我", "事实", "住在", "上海", importance=0.7, reference_time="2025-06-01T09:00:00+00:00")
     add("shenzhen", "我", "事实", "住在", "深圳", importance=0.8, reference_time="2025-10-01T09:00:00+00:00")
-    graph.store.run_text(SUPERSEDE, write=True, group_id=group_id,
-                         pairs=[{"newer": out.ids["shanghai"], "older": out.ids["beijing"]},
-                                {"newer": out.ids["shenzhen"], "older": out.ids["shanghai"]}])
+    graph.store.run_text(
+        SUPERSEDE,
+        write=True,
+        group_id=group_id,
+        pairs=[
+            {"newer": out.ids["shanghai"], "older": out.ids["beijing"]},
+            {"newer": out.ids["shenzhen"], "older": out.ids["shanghai"]},
+        ],
+    )
     # two opinions on the same topic, not resolved: a possible conflict for review
     add("tea", "我", "观点", "喜欢喝", "绿茶", importance=0.6)
     add("coffee", "我", "观点", "喜欢喝", "咖啡", importance=0.6, reference_time="2025-11-05T11:00:00+00:00")
@@ -76,15 +85,20 @@ def build(graph, group_id: str, *, long_turn: bool = False) -> AnalystGraph:
     graph.forget(group_id, out.ids["forgotten"])
     # access statistics: the Shenzhen fact was returned by searches three times
     for _ in range(3):
-        graph.store.write("record_access", group_id=group_id, ids=[out.ids["shenzhen"]],
-                          now="2025-11-05T12:00:00+00:00")
-    report = graph.ingest(group_id, messages=CONVERSATION, session_id="chat-1", reference_time=ref,
-                          extractor="rules")
+        graph.store.write(
+            "record_access", group_id=group_id, ids=[out.ids["shenzhen"]], now="2025-11-05T12:00:00+00:00"
+        )
+    report = graph.ingest(group_id, messages=CONVERSATION, session_id="chat-1", reference_time=ref, extractor="rules")
     out.episodes = list(report.episodes)
     out.ingested = list(report.memories)
     if long_turn:
-        graph.ingest(group_id, messages=[{"role": "user", "content": LONG_TURN}], session_id="chat-2",
-                     reference_time="2025-11-06T21:00:00+00:00", extractor="rules")
+        graph.ingest(
+            group_id,
+            messages=[{"role": "user", "content": LONG_TURN}],
+            session_id="chat-2",
+            reference_time="2025-11-06T21:00:00+00:00",
+            extractor="rules",
+        )
     return out
 
 
@@ -92,6 +106,7 @@ def build(graph, group_id: str, *, long_turn: bool = False) -> AnalystGraph:
 def fixture_group(graph, prefix: str, **kwargs):
     """The fixture graph in a fresh group named ``prefix…``, deleted afterwards."""
     from graphmem.store.admin import delete_group
+
     group = prefix + uuid.uuid4().hex[:10]
     try:
         yield build(graph, group, **kwargs)

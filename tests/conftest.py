@@ -17,6 +17,7 @@ Fixtures:
 - ``neo4j_driver`` (session): a ``neo4j.Driver`` for it, closed at the end;
 - ``group_id`` (function): a fresh tenant id per test, so tests never see each other's data.
 """
+
 from __future__ import annotations
 
 import os
@@ -45,6 +46,7 @@ def _environ_for_tests() -> dict[str, str]:
 def _docker_available() -> bool:
     try:
         import docker
+
         docker.from_env(timeout=3).ping()
         return True
     except Exception:  # noqa: BLE001 - any failure means: no usable engine
@@ -82,13 +84,16 @@ def _neo4j_overrides(_session_tmp: Path) -> dict:
         if not _docker_available():
             raise
         from testcontainers.neo4j import Neo4jContainer
+
         with Neo4jContainer("neo4j:5.26-community") as container:
             uri = container.get_connection_url().replace("bolt://", "neo4j://", 1)
             yield {"neo4j": {"uri": uri, "user": container.username, "password": container.password}}
         return
     try:
-        yield {"neo4j": {"uri": info.uri, "user": info.user, "password": info.password},
-               "server": {**server, "version": local.version}}
+        yield {
+            "neo4j": {"uri": info.uri, "user": info.user, "password": info.password},
+            "server": {**server, "version": local.version},
+        }
     finally:
         local.stop()
 
@@ -96,11 +101,13 @@ def _neo4j_overrides(_session_tmp: Path) -> dict:
 @pytest.fixture(scope="session")
 def make_settings(_session_tmp: Path, _neo4j_overrides: dict):
     """Factory: ``make_settings(**sections)`` -> Settings for the session's Neo4j."""
+
     def make(**sections: dict) -> Settings:
         merged = {k: dict(v) for k, v in _neo4j_overrides.items()}
         for section, values in sections.items():
             merged.setdefault(section, {}).update(values)
         return load_settings(_session_tmp / "graphmem.toml", environ={}, **merged)
+
     return make
 
 
@@ -114,6 +121,7 @@ def neo4j_settings(make_settings) -> Settings:
 def neo4j_driver(neo4j_settings: Settings):
     """A ``neo4j.Driver`` (routing, ``neo4j://``) for the session's server."""
     from neo4j import GraphDatabase
+
     n = neo4j_settings.neo4j
     driver = GraphDatabase.driver(n.uri, auth=(n.user, n.password))
     yield driver
@@ -167,9 +175,17 @@ def cli_process(neo4j_settings, tmp_path):
     env.update(NEO4J_URI=n.uri, NEO4J_USER=n.user, NEO4J_PASSWORD=n.password or "", NEO4J_DATABASE=n.database)
 
     def run(*args: str, stdin: str | None = None, ok: bool = True) -> subprocess.CompletedProcess:
-        proc = subprocess.run([sys.executable, "-m", "graphmem.cli.app", *args], input=stdin, capture_output=True,
-                              text=True, env=env, cwd=tmp_path, timeout=300)
+        proc = subprocess.run(
+            [sys.executable, "-m", "graphmem.cli.app", *args],
+            input=stdin,
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=tmp_path,
+            timeout=300,
+        )
         if ok:
             assert proc.returncode == 0, proc.stderr
         return proc
+
     return run

@@ -1,13 +1,14 @@
 """The analysts' Cypher library (graphmem/cypher/explore/): every query runs on a real Neo4j,
 is read-only, stays in its group, and returns the rows an analyst expects on a known graph."""
+
 from __future__ import annotations
 
 import json
 import uuid
 
 import pytest
-
 from analyst_graph import fixture_group
+
 from graphmem.analyst.library import get, library, run
 from graphmem.errors import NotFoundError, ValidationError
 
@@ -36,6 +37,7 @@ def test_every_query_is_documented_in_english_and_chinese():
         assert names[0] == "group_id" and get(query.name).params[0].required, query.name
         # every $parameter the Cypher uses is documented, and every documented one is used
         import re
+
         used = set(re.findall(r"\$([A-Za-z_][A-Za-z0-9_]*)", query.cypher))
         assert used == set(names), (query.name, used ^ set(names))
         assert "$group_id" in query.cypher
@@ -52,14 +54,14 @@ def _plan_operators(plan) -> list[str]:
 
 def _required_values(fixture_graph) -> dict:
     ids = fixture_graph.ids
-    return {"memory_id": ids["delay"], "episode_id": fixture_graph.episodes[0], "session_id": "chat-1",
-            "topic": "住在"}
+    return {"memory_id": ids["delay"], "episode_id": fixture_graph.episodes[0], "session_id": "chat-1", "topic": "住在"}
 
 
 def test_every_query_is_read_only_and_runs_on_the_fixture(graph, fixture_graph, neo4j_settings):
     """EXPLAIN shows no write operator, and the query runs in a READ transaction (where the
     server refuses any write) returning rows for the fixture group."""
     from graphmem.analyst.library import bind
+
     required = _required_values(fixture_graph)
     empty = []
     with graph.store.driver.session(database=graph.store.database, default_access_mode="READ") as session:
@@ -71,7 +73,7 @@ def test_every_query_is_read_only_and_runs_on_the_fixture(graph, fixture_graph, 
             assert not [op for op in ops if op.split("@")[0].startswith(WRITE_OPERATORS)], (query.name, ops)
             calls = __import__("re").findall(r"CALL\s+([A-Za-z][\w.]*)\s*\(", query.cypher)
             assert all(c in READ_PROCEDURES for c in calls), (query.name, calls)
-            rows = session.execute_read(lambda tx: [r.data() for r in tx.run(query.cypher, params)])
+            rows = session.execute_read(lambda tx, q=query.cypher, p=params: [r.data() for r in tx.run(q, p)])
             if not rows:
                 empty.append(query.name)
     # every query has something to say about this graph
@@ -84,7 +86,7 @@ def test_queries_do_not_see_other_groups(graph, fixture_graph):
     for query in library().values():
         values = {p.name: required[p.name] for p in query.params if p.name in required}
         rows = run(graph.store, query.name, other, values)
-        if query.name == "group_overview":            # one row of zeros for a group with nothing
+        if query.name == "group_overview":  # one row of zeros for a group with nothing
             assert rows[0]["memories"] == 0 and rows[0]["episodes"] == 0 and rows[0]["topics"] == 0
         else:
             assert rows == [], (query.name, rows)
@@ -93,9 +95,9 @@ def test_queries_do_not_see_other_groups(graph, fixture_graph):
 def test_subject_timeline_in_time_order(graph, fixture_graph):
     rows = q(graph, fixture_graph, "subject_timeline", subject="我")
     texts = [r["text"] for r in rows]
-    assert texts[0].startswith("我 买了 一把雨伞")             # 2019: the oldest first
+    assert texts[0].startswith("我 买了 一把雨伞")  # 2019: the oldest first
     assert any("错过 会议" in t for t in texts)
-    assert not any("一部电影" in t for t in texts)             # archived: hidden by default
+    assert not any("一部电影" in t for t in texts)  # archived: hidden by default
     assert [r["at"] for r in rows] == sorted(r["at"] for r in rows)
     superseded = {r["text"]: r["superseded"] for r in rows}
     assert superseded["我 住在 北京"] and not superseded["我 住在 深圳"]
@@ -117,7 +119,9 @@ def test_causal_chains_in_and_out(graph, fixture_graph):
     assert [r["effect_id"] for r in effects] == [ids["delay"], ids["missed"]]
     links = q(graph, fixture_graph, "memory_links", memory_id=ids["missed"])
     assert {(r["edge_type"], r["relation"], r["direction"]) for r in links} == {
-        ("CAUSALITY", "so", "in"), ("REFERENCE", "references", "in")}
+        ("CAUSALITY", "so", "in"),
+        ("REFERENCE", "references", "in"),
+    }
 
 
 def test_provenance_from_episodes(graph, fixture_graph):
@@ -141,8 +145,7 @@ def test_concepts_hubs_and_duplicates(graph, fixture_graph):
     assert hubs[0]["name"] == "我"
     hub_memories = q(graph, fixture_graph, "hub_memories")
     assert hub_memories[0]["memory_id"] in (fixture_graph.ids["missed"], fixture_graph.ids["delay"])
-    pairs = {(r["label"], frozenset((r["name_a"], r["name_b"])))
-             for r in q(graph, fixture_graph, "duplicate_concepts")}
+    pairs = {(r["label"], frozenset((r["name_a"], r["name_b"]))) for r in q(graph, fixture_graph, "duplicate_concepts")}
     assert ("Topic", frozenset(("hiking", "hiking trips"))) in pairs
     about_me = q(graph, fixture_graph, "concept_neighbourhood", name="我")
     assert {"住在", "喜欢喝", "错过"} <= {r["topic"] for r in about_me}
@@ -151,8 +154,10 @@ def test_concepts_hubs_and_duplicates(graph, fixture_graph):
 def test_conflicts_and_supersede_chains(graph, fixture_graph):
     ids = fixture_graph.ids
     pairs = q(graph, fixture_graph, "supersessions")
-    assert {(r["older_id"], r["newer_id"]) for r in pairs} == {(ids["beijing"], ids["shanghai"]),
-                                                             (ids["shanghai"], ids["shenzhen"])}
+    assert {(r["older_id"], r["newer_id"]) for r in pairs} == {
+        (ids["beijing"], ids["shanghai"]),
+        (ids["shanghai"], ids["shenzhen"]),
+    }
     assert all(sorted(r["recorded_as"]) == ["edge", "property"] for r in pairs)
     chains = q(graph, fixture_graph, "supersede_chains")
     assert chains[0]["history"] == ["我 住在 深圳", "我 住在 上海", "我 住在 北京"] and chains[0]["replaced"] == 2
@@ -170,7 +175,9 @@ def test_access_decay_and_archive(graph, fixture_graph):
     # of the memories written through the API, only the 2019 one has faded this far
     assert {r["memory_id"] for r in fading} & set(ids.values()) == {ids["old"]}
     # a stricter floor over a longer span: facts fade more slowly than events
-    later = {r["memory_id"] for r in q(graph, fixture_graph, "fading_memories", floor=0.3, as_of="2026-06-01T00:00:00Z")}
+    later = {
+        r["memory_id"] for r in q(graph, fixture_graph, "fading_memories", floor=0.3, as_of="2026-06-01T00:00:00Z")
+    }
     assert ids["rain"] in later and ids["shenzhen"] not in later
     archived = q(graph, fixture_graph, "archived_memories")
     assert [(r["memory_id"], r["status_before"]) for r in archived] == [(ids["forgotten"], "staged")]
@@ -188,7 +195,9 @@ def test_group_shape(graph, fixture_graph):
     types = {r["type"]: r["count"] for r in q(graph, fixture_graph, "relationships_by_type")}
     assert types["SUPERSEDES"] == 2 and types["NEXT"] == 2 and types["HAS_SUBJECT"] == n
     assert types["EXTRACTED_FROM"] >= len(fixture_graph.ingested)
-    by_status = {(r["memory_type"], r["status"]): r["count"] for r in q(graph, fixture_graph, "memories_by_type_and_status")}
+    by_status = {
+        (r["memory_type"], r["status"]): r["count"] for r in q(graph, fixture_graph, "memories_by_type_and_status")
+    }
     assert by_status[("EVENT", "archived")] == 1
     months = {r["month"] for r in q(graph, fixture_graph, "memories_by_month")}
     assert {"2019-03", "2025-11"} <= months
@@ -207,19 +216,35 @@ def test_bad_calls_say_what_to_do(graph, fixture_graph):
 
 def test_cli_lists_and_runs(cli_env, fixture_graph, monkeypatch):
     from typer.testing import CliRunner
+
     from graphmem.cli.app import app
+
     runner = CliRunner()
     listed = runner.invoke(app, ["cypher", "list", "--json"])
     assert listed.exit_code == 0
     assert "subject_timeline" in {q["name"] for q in json.loads(listed.stdout)}
     for k, v in cli_env.items():
         monkeypatch.setenv(k, v)
-    out = runner.invoke(app, ["cypher", "run", "causes_of", "-g", fixture_graph.group_id,
-                              "--param", f"memory_id={fixture_graph.ids['missed']}", "--param", "max_depth=2", "--json"])
+    out = runner.invoke(
+        app,
+        [
+            "cypher",
+            "run",
+            "causes_of",
+            "-g",
+            fixture_graph.group_id,
+            "--param",
+            f"memory_id={fixture_graph.ids['missed']}",
+            "--param",
+            "max_depth=2",
+            "--json",
+        ],
+    )
     assert out.exit_code == 0, out.output
     assert [r["hops"] for r in json.loads(out.stdout)] == [1, 2]
-    table = runner.invoke(app, ["cypher", "run", "subject_timeline", "-g", fixture_graph.group_id,
-                                "--param", "subject=我"])
+    table = runner.invoke(
+        app, ["cypher", "run", "subject_timeline", "-g", fixture_graph.group_id, "--param", "subject=我"]
+    )
     assert table.exit_code == 0 and "住在" in table.stdout and "subject_timeline" in table.stdout
     shown = runner.invoke(app, ["cypher", "show", "causes_of", "-g", "alice", "-p", "memory_id=abc"])
     assert ":param group_id => 'alice'" in shown.stdout and ":param max_depth => 3" in shown.stdout

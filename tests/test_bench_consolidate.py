@@ -1,5 +1,6 @@
 """`graphmem bench consolidate`: the synthetic life log plants what it promises, and the
 metrics score hand-made cases right. (The benchmark's run itself is measured, not tested.)"""
+
 from __future__ import annotations
 
 import re
@@ -8,9 +9,20 @@ from datetime import datetime
 
 import pytest
 
-from graphmem.bench.consolidate import (BURST_SIZE, END, START, TARGET_KINDS, TRIVIA_IMPORTANCE, Tally,
-                                        alias_pairs, duplicate_nodes, generate_life_log, known_duplicate_pairs,
-                                        meets, run_merged_pairs)
+from graphmem.bench.consolidate import (
+    BURST_SIZE,
+    END,
+    START,
+    TARGET_KINDS,
+    TRIVIA_IMPORTANCE,
+    Tally,
+    alias_pairs,
+    duplicate_nodes,
+    generate_life_log,
+    known_duplicate_pairs,
+    meets,
+    run_merged_pairs,
+)
 from graphmem.store.admin import delete_group
 from graphmem.types import MemoryInput, normalize_name, validate
 
@@ -76,7 +88,7 @@ def test_lookalikes_are_in_the_log_and_never_known_as_duplicates(life_log):
     assert {"苹果", "苹果公司", "苹果手机"} <= _names(zh, "Object")
     assert {"小明", "小红"} <= _names(zh, "Subject")
     assert {"Paris", "Paris, Texas", "iPhone 14", "iPhone 15"} <= _names(en, "Object")
-    assert "Paris" in _names(en, "Subject")         # Paris the person
+    assert "Paris" in _names(en, "Subject")  # Paris the person
     apple = [m for m in zh.memories if m["object"] == "苹果"]
     assert apple and all(m["topic"] == "吃" for m in apple)
     assert {m["topic"] for m in zh.memories if m["object"] == "苹果公司"} == {"工作单位"}
@@ -125,9 +137,14 @@ def test_old_trivia_comes_in_bursts_of_one_subject_and_topic_a_month(life_log):
     for user in life_log.users:
         assert len(user.summary_groups) == 3
         for subject, topic, month in user.summary_groups:
-            burst = [m for m, t in zip(user.memories, user.created_at)
-                     if (m["subject"], m["topic"]) == (subject, topic) and t.startswith(month)
-                     and m["importance"] == TRIVIA_IMPORTANCE and m["memory_type"] == "EVENT"]
+            burst = [
+                m
+                for m, t in zip(user.memories, user.created_at)
+                if (m["subject"], m["topic"]) == (subject, topic)
+                and t.startswith(month)
+                and m["importance"] == TRIVIA_IMPORTANCE
+                and m["memory_type"] == "EVENT"
+            ]
             assert len(burst) >= BURST_SIZE
             assert (END - datetime.fromisoformat(f"{month}-01T00:00:00+00:00")).days > 90
 
@@ -154,7 +171,7 @@ def test_the_runs_merges_are_closed_over_chains_and_carry_every_alias():
     expected = [("台灣", "台湾"), ("台灣", "臺灣"), ("Taiwan", "台湾"), ("Taiwan", "臺灣"), ("Taiwan", "台灣")]
     assert merged == {("Object", *sorted(pair)) for pair in expected}
     assert run_merged_pairs(before, []) == set()
-    assert run_merged_pairs(before, [("x", "y")]) == set()      # ids the run made itself hold no names
+    assert run_merged_pairs(before, [("x", "y")]) == set()  # ids the run made itself hold no names
 
 
 def test_duplicate_nodes_count_the_nodes_of_one_thing_beyond_the_first():
@@ -172,7 +189,7 @@ def test_precision_and_recall_on_a_small_case():
     t.add({("n1", "o1"), ("n2", "o2"), ("o3", "n3")}, {("n1", "o1"), ("n2", "o2"), ("n3", "o3"), ("n4", "o4")})
     assert (t.hits, t.found, t.known) == (2, 3, 4)
     assert t.precision == pytest.approx(2 / 3, abs=1e-4) and t.recall == 0.5
-    t.add(set(), {("n5", "o5")})            # sums over users
+    t.add(set(), {("n5", "o5")})  # sums over users
     assert t.recall == 0.4
     empty = Tally()
     assert empty.precision is None and empty.recall is None

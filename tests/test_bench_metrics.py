@@ -1,4 +1,5 @@
 """The benchmark metrics on hand-made cases, and the benchmarks' own parsing rules."""
+
 from __future__ import annotations
 
 import gzip
@@ -7,9 +8,9 @@ import math
 
 import pytest
 
-from graphmem.bench.common import (dedupe, fill, ndcg_any, recall_all, recall_any, recall_at_k, result_episode_ids,
-                                   rrf)
-from graphmem.bench.locomo import evidence_ids, parse_date as locomo_date
+from graphmem.bench.common import dedupe, fill, ndcg_any, recall_all, recall_any, recall_at_k, result_episode_ids, rrf
+from graphmem.bench.locomo import evidence_ids
+from graphmem.bench.locomo import parse_date as locomo_date
 from graphmem.bench.longmemeval import load as load_lme
 
 
@@ -42,15 +43,17 @@ def test_a_session_ranks_by_its_best_turn_and_short_rankings_are_filled():
     assert dedupe(["s2", "s1", "s2", "s3", "s1"]) == ["s2", "s1", "s3"]
     ranked, filled = fill(["a", "b"], ["b", "c", "d", "e"], 4)
     assert ranked == ["a", "b", "c", "d"] and filled == 2
-    assert rrf([["a", "b", "c"], ["b", "c", "a"]]) == ["b", "a", "c"]     # 2nd + 1st beats 1st + 3rd
+    assert rrf([["a", "b", "c"], ["b", "c", "a"]]) == ["b", "a", "c"]  # 2nd + 1st beats 1st + 3rd
 
 
 def test_episode_ids_come_from_each_results_evidence_in_order():
-    response = {"results": [
-        {"kind": "memory", "memory_id": "m1", "evidence": [{"id": "e2"}, {"id": "e1"}]},
-        {"kind": "episode", "memory_id": "e3", "evidence": []},
-        {"kind": "memory", "memory_id": "m2", "evidence": [{"id": "e1"}]},
-    ]}
+    response = {
+        "results": [
+            {"kind": "memory", "memory_id": "m1", "evidence": [{"id": "e2"}, {"id": "e1"}]},
+            {"kind": "episode", "memory_id": "e3", "evidence": []},
+            {"kind": "memory", "memory_id": "m2", "evidence": [{"id": "e1"}]},
+        ]
+    }
     assert result_episode_ids(response) == ["e2", "e1", "e3"]
 
 
@@ -64,18 +67,34 @@ def test_locomo_evidence_ids_keep_only_wellformed_existing_turns():
 
 def test_longmemeval_gold_sessions_and_dropped_questions(tmp_path):
     def session(has_answer: bool):
-        return [{"role": "user", "content": "I adopted a cat", **({"has_answer": True} if has_answer else {})},
-                {"role": "assistant", "content": "Nice!", "has_answer": True}]
+        return [
+            {"role": "user", "content": "I adopted a cat", **({"has_answer": True} if has_answer else {})},
+            {"role": "assistant", "content": "Nice!", "has_answer": True},
+        ]
+
     data = [
-        {"question_id": "q1", "question_type": "single-session-user", "question": "What pet?",
-         "question_date": "2023/05/30 (Tue) 23:40", "answer": "a cat",
-         "haystack_session_ids": ["answer_a", "answer_b", "noise"],
-         "haystack_dates": ["2023/05/20 (Sat) 02:21"] * 3,
-         "haystack_sessions": [session(True), session(False), session(True)], "answer_session_ids": ["answer_a"]},
-        {"question_id": "q2_abs", "question_type": "single-session-user", "question": "?",
-         "question_date": "2023/05/30 (Tue) 23:40", "answer": "", "haystack_session_ids": ["answer_x"],
-         "haystack_dates": ["2023/05/20 (Sat) 02:21"], "haystack_sessions": [session(True)],
-         "answer_session_ids": ["answer_x"]},
+        {
+            "question_id": "q1",
+            "question_type": "single-session-user",
+            "question": "What pet?",
+            "question_date": "2023/05/30 (Tue) 23:40",
+            "answer": "a cat",
+            "haystack_session_ids": ["answer_a", "answer_b", "noise"],
+            "haystack_dates": ["2023/05/20 (Sat) 02:21"] * 3,
+            "haystack_sessions": [session(True), session(False), session(True)],
+            "answer_session_ids": ["answer_a"],
+        },
+        {
+            "question_id": "q2_abs",
+            "question_type": "single-session-user",
+            "question": "?",
+            "question_date": "2023/05/30 (Tue) 23:40",
+            "answer": "",
+            "haystack_session_ids": ["answer_x"],
+            "haystack_dates": ["2023/05/20 (Sat) 02:21"],
+            "haystack_sessions": [session(True)],
+            "answer_session_ids": ["answer_x"],
+        },
     ]
     path = tmp_path / "lme.json.gz"
     with gzip.open(path, "wt", encoding="utf-8") as f:
@@ -85,5 +104,5 @@ def test_longmemeval_gold_sessions_and_dropped_questions(tmp_path):
     [item] = items
     # only sessions whose id contains "answer" AND that have a user turn with has_answer
     assert item.gold == {"answer_a"}
-    assert [len(texts) for _, _, texts in item.sessions] == [1, 1, 1]      # user turns only
+    assert [len(texts) for _, _, texts in item.sessions] == [1, 1, 1]  # user turns only
     assert item.question_date.isoformat() == "2023-05-30T23:40:00+00:00"

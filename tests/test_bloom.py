@@ -1,6 +1,7 @@
 """The Bloom perspective (bloom/graphmem.json) names exactly the labels and relationship types the
 engine's Cypher creates and the properties it writes, and every search phrase's Cypher runs on a
 real graph and draws what the phrase promises."""
+
 from __future__ import annotations
 
 import json
@@ -8,8 +9,8 @@ import re
 from pathlib import Path
 
 import pytest
-
 from analyst_graph import fixture_group
+
 from graphmem.analyst.bloom import LABELS, RELATIONSHIPS, VECTOR_LABELS, perspective
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -56,22 +57,29 @@ def test_it_names_the_properties_graphmem_writes(graph, fixture_graph):
     group = fixture_graph.group_id
     nodes = graph.store.run_text(
         "MATCH (n) WHERE n.group_id = $g UNWIND keys(n) AS k RETURN labels(n)[0] AS label, collect(DISTINCT k) AS keys",
-        g=group) + graph.store.run_text("MATCH (n:GraphmemMeta) UNWIND keys(n) AS k "
-                                        "RETURN 'GraphmemMeta' AS label, collect(DISTINCT k) AS keys")
+        g=group,
+    ) + graph.store.run_text(
+        "MATCH (n:GraphmemMeta) UNWIND keys(n) AS k RETURN 'GraphmemMeta' AS label, collect(DISTINCT k) AS keys"
+    )
     edges = graph.store.run_text(
         "MATCH (n)-[r]->() WHERE n.group_id = $g UNWIND keys(r) AS k RETURN type(r) AS type, collect(DISTINCT k) AS keys",
-        g=group)
-    declared = {label: set(props) | ({"embedding"} if label in VECTOR_LABELS else set())
-                for label, (_, _, props) in LABELS.items()}
-    for row in nodes:                      # everything written is in the perspective...
+        g=group,
+    )
+    declared = {
+        label: set(props) | ({"embedding"} if label in VECTOR_LABELS else set())
+        for label, (_, _, props) in LABELS.items()
+    }
+    for row in nodes:  # everything written is in the perspective...
         assert set(row["keys"]) <= declared[row["label"]], (row["label"], set(row["keys"]) - declared[row["label"]])
     for row in edges:
         assert set(row["keys"]) <= set(RELATIONSHIPS[row["type"]][2]), row
     # ...and everything in the perspective is written by graphmem (seen here, or named in its code:
     # job leases, errors and plans exist only while a job runs or after it failed)
     seen = {row["label"]: set(row["keys"]) for row in nodes}
-    source = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "graphmem").rglob("*.py")
-                       if "analyst" not in p.parts) + _engine_cypher()
+    source = (
+        "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "graphmem").rglob("*.py") if "analyst" not in p.parts)
+        + _engine_cypher()
+    )
     for label, props in declared.items():
         for prop in props - seen.get(label, set()):
             assert re.search(rf"\b{prop}\b", source), (label, prop)
@@ -87,7 +95,7 @@ def test_every_search_phrase_runs_and_draws_its_answer(graph, fixture_graph):
             params = {p["name"][1:]: given[p["name"]] for p in template["params"]}
             assert set(re.findall(r"\$(\w+)", template["cypher"])) == set(params), template["name"]
             assert all(p["name"] in template["text"] for p in template["params"])
-            result = session.execute_read(lambda tx: list(tx.run(template["cypher"], params)))
+            result = session.execute_read(lambda tx, q=template["cypher"], p=params: list(tx.run(q, p)))
             assert result, template["name"]
             names = set()
             for record in result:

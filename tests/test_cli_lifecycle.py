@@ -1,17 +1,22 @@
 """`graphmem consolidate / unmerge / forget / restore --memory / search --superseded / show` as a user
 runs them: real processes against the real server."""
+
 from __future__ import annotations
 
 import json
 
 
 def test_consolidate_from_the_command_line_supersedes_merges_and_can_be_undone(cli_process, group_id):
-    for topic, obj, when in (("住在", "北京", "2025-01-01"), ("搬到", "上海", "2026-01-01"),
-                             ("去", "臺灣", "2025-03-01"), ("去过", "台湾", "2025-04-01")):
+    for topic, obj, when in (
+        ("住在", "北京", "2025-01-01"),
+        ("搬到", "上海", "2026-01-01"),
+        ("去", "臺灣", "2025-03-01"),
+        ("去过", "台湾", "2025-04-01"),
+    ):
         cli_process("add", "-g", group_id, "-s", "我", "-t", "事实", "--topic", topic, "-o", obj, "--time-ref", when)
     dry = cli_process("consolidate", "-g", group_id, "--dry-run")
     assert "dry run" in dry.stdout and "supersede '我 住在 北京' ← '我 搬到 上海'" in dry.stdout
-    assert "staged" in cli_process("stats", "-g", group_id).stdout          # the dry run changed nothing
+    assert "staged" in cli_process("stats", "-g", group_id).stdout  # the dry run changed nothing
     report = json.loads(cli_process("consolidate", "-g", group_id, "--json").stdout)
     assert report["counts"]["conflicts"] == 1 and report["counts"]["concepts_merged"] == 1
     stats = cli_process("stats", "-g", group_id).stdout
@@ -35,8 +40,11 @@ def test_consolidate_from_the_command_line_supersedes_merges_and_can_be_undone(c
 
 
 def test_forget_and_restore_a_memory_from_the_command_line(cli_process, group_id):
-    added = json.loads(cli_process("add", "-g", group_id, "-s", "我", "-t", "事件", "--topic", "吃", "-o", "火锅",
-                           "--json-output").stdout)
+    added = json.loads(
+        cli_process(
+            "add", "-g", group_id, "-s", "我", "-t", "事件", "--topic", "吃", "-o", "火锅", "--json-output"
+        ).stdout
+    )
     memory_id = added[0]["memory_id"] if isinstance(added, list) else added["memory_id"]
     cli_process("forget", memory_id, "-g", group_id)
     assert json.loads(cli_process("search", "-g", group_id, "火锅", "--json").stdout)["results"] == []

@@ -1,34 +1,62 @@
 """`graphmem add / link / show` as a user runs them: real processes against the real server."""
+
 from __future__ import annotations
 
 import json
-
 
 REF = "2025-11-05T10:00:00+08:00"
 
 
 def test_add_link_show(cli_process, group_id):
-    added = cli_process("add", "-g", group_id, "--subject", "我", "--type", "事件", "--topic", "失眠",
-                "--attr", "时间=昨晚", "--attr", "地点=家里", "--importance", "0.6", "--time-ref", REF)
+    added = cli_process(
+        "add",
+        "-g",
+        group_id,
+        "--subject",
+        "我",
+        "--type",
+        "事件",
+        "--topic",
+        "失眠",
+        "--attr",
+        "时间=昨晚",
+        "--attr",
+        "地点=家里",
+        "--importance",
+        "0.6",
+        "--time-ref",
+        REF,
+    )
     assert "saved memory" in added.stdout and "昨晚 → 2025-11-04, night" in added.stdout
     assert "the user (new node)" in added.stdout
 
-    batch = json.dumps([
-        {"subject": "I", "memory_type": "fact", "topic": "physical state", "object": "very sleepy",
-         "attributes": {"time": "today"}},
-        {"subject": "我", "memory_type": "事实", "topic": "工作状态", "object": "没心情"}], ensure_ascii=False)
-    listed = json.loads(cli_process("add", "-g", group_id, "--json", "-", "--json-output", "--time-ref", REF,
-                            stdin=batch).stdout)
+    batch = json.dumps(
+        [
+            {
+                "subject": "I",
+                "memory_type": "fact",
+                "topic": "physical state",
+                "object": "very sleepy",
+                "attributes": {"time": "today"},
+            },
+            {"subject": "我", "memory_type": "事实", "topic": "工作状态", "object": "没心情"},
+        ],
+        ensure_ascii=False,
+    )
+    listed = json.loads(
+        cli_process("add", "-g", group_id, "--json", "-", "--json-output", "--time-ref", REF, stdin=batch).stdout
+    )
     assert [r["text"] for r in listed] == ["I physical state very sleepy (time: 2025-11-05)", "我 工作状态 没心情"]
-    assert all(r["concepts"][0]["reason"] == "user" for r in listed)      # the same user subject as 我 above
+    assert all(r["concepts"][0]["reason"] == "user" for r in listed)  # the same user subject as 我 above
     sleepy_id = listed[0]["memory_id"]
 
     linked = cli_process("link", "-g", group_id, "我失眠", "very sleepy", "导致", "--importance", "0.8")
     assert "CAUSALITY 导致/causes" in linked.stdout and "cause → effect" in linked.stdout
 
     shown = cli_process("show", "-g", group_id, sleepy_id).stdout
-    assert "I -[FACT]-> physical state -[CORE_RELATION]-> very sleepy" in shown.replace("\n", " ").replace("  ", " ") \
-        or ("-[FACT]->" in shown and "very sleepy" in shown)
+    assert "I -[FACT]-> physical state -[CORE_RELATION]-> very sleepy" in shown.replace("\n", " ").replace(
+        "  ", " "
+    ) or ("-[FACT]->" in shown and "very sleepy" in shown)
     assert "time: today" in shown and "2025-11-05" in shown
     assert "links in" in shown and "我 失眠" in shown
     record = json.loads(cli_process("show", "-g", group_id, sleepy_id, "--json").stdout)
@@ -39,11 +67,11 @@ def test_add_link_show(cli_process, group_id):
 
 def test_errors_are_one_line(cli_process, group_id):
     cases = [
-        ("add", "-g", group_id, "--subject", "我", "--type", "心情", "--topic", "x"),      # unknown type
-        ("add", "-g", group_id, "--subject", "我", "--topic", "x"),                       # missing --type
+        ("add", "-g", group_id, "--subject", "我", "--type", "心情", "--topic", "x"),  # unknown type
+        ("add", "-g", group_id, "--subject", "我", "--topic", "x"),  # missing --type
         ("add", "-g", group_id, "--subject", "我", "--type", "事件", "--topic", "x", "--attr", "no-equals"),
         ("add", "-g", group_id, "--json", "{not json"),
-        ("link", "-g", group_id, "a", "b", "因此"),                                        # unknown relation
+        ("link", "-g", group_id, "a", "b", "因此"),  # unknown relation
         ("show", "-g", group_id, "no-such-memory"),
     ]
     for args in cases:

@@ -1,4 +1,5 @@
 """`graphmem search` and `graphmem stats` on a real Neo4j: what an operator sees."""
+
 from __future__ import annotations
 
 import json
@@ -12,19 +13,19 @@ from graphmem.errors import ValidationError
 REF = "2025-11-05T18:00:00+08:00"
 
 
-
-
 @pytest.fixture
 def cli(cli_env, monkeypatch):
     """Run the CLI against the test server, from a directory without a graphmem.toml."""
     env = cli_env
     from graphmem.cli import _common
-    monkeypatch.setattr(_common.console, "width", 200)      # no wrapping of table cells
+
+    monkeypatch.setattr(_common.console, "width", 200)  # no wrapping of table cells
     runner = CliRunner()
 
     def run(*args: str):
         result = runner.invoke(app, list(args), env=env, catch_exceptions=True)
         return result
+
     return run
 
 
@@ -43,12 +44,23 @@ def test_search_prints_rank_score_parts_and_the_path(cli, group_id, scenario):
     out = result.output
     header = next(line for line in out.splitlines() if "score" in line and "path" in line)
     assert [c.strip() for c in header.strip("┃ ").split("┃")] == [
-        "#", "score", "sim", "imp", "dist", "time", "acc", "type", "memory", "d", "path"]
+        "#",
+        "score",
+        "sim",
+        "imp",
+        "dist",
+        "time",
+        "acc",
+        "type",
+        "memory",
+        "d",
+        "path",
+    ]
     rows = [[c.strip() for c in line.strip("│ ").split("│")] for line in out.splitlines() if "不好" in line]
     # rank 1: the mood, a direct match; rank 2: the sleep, reached from #1 backwards along CAUSALITY
     assert rows[0][0] == "1" and rows[0][8].startswith("我 心情 不好") and rows[0][10] == "direct match"
     assert rows[1][0] == "2" and rows[1][8].startswith("我 睡眠 不好") and rows[1][10] == "#1 ←causes←"
-    assert rows[1][9] == "1" and float(rows[1][4]) == 0.5           # distance 1: 1/(1+1)
+    assert rows[1][9] == "1" and float(rows[1][4]) == 0.5  # distance 1: 1/(1+1)
     assert "causal words" in out and "mode deep" in out
 
 
@@ -66,12 +78,14 @@ def test_search_fast_type_and_time_options(cli, group_id, scenario):
     fast = json.loads(cli("search", "我为什么今天不开心", "-g", group_id, "--fast", "--at", REF, "--json").output)
     assert fast["mode_used"] == "fast" and all(r["distance"] == 0 for r in fast["results"])
 
-    events = json.loads(cli("search", "心情 睡眠", "-g", group_id, "--type", "事件", "--deep", "--at", REF,
-                            "--json").output)
+    events = json.loads(
+        cli("search", "心情 睡眠", "-g", group_id, "--type", "事件", "--deep", "--at", REF, "--json").output
+    )
     assert [r["memory_id"] for r in events["results"]] == [scenario["sleep"]]
 
-    yesterday = json.loads(cli("search", "不好", "-g", group_id, "--since", "昨天", "--until", "昨天", "--at", REF,
-                               "--json").output)
+    yesterday = json.loads(
+        cli("search", "不好", "-g", group_id, "--since", "昨天", "--until", "昨天", "--at", REF, "--json").output
+    )
     assert [r["memory_id"] for r in yesterday["results"]] == [scenario["sleep"]]
     assert yesterday["plan"]["time_range"]["source"] == "argument"
 
@@ -98,7 +112,7 @@ def test_stats_counts_by_type_status_label_and_edge(cli, group_id, scenario):
     assert text.exit_code == 0
     rows = [[c.strip() for c in line.strip("│ ").split("│")] for line in text.output.splitlines() if "│" in line]
     assert f"2 memories in group '{group_id}'" in text.output
-    assert ["EVENT", "1", "1"] in rows and ["FACT", "1", "1"] in rows          # type, staged, total
+    assert ["EVENT", "1", "1"] in rows and ["FACT", "1", "1"] in rows  # type, staged, total
     assert ["Memory", "2"] in rows and ["Subject", "1"] in rows and ["CAUSALITY", "1"] in rows
 
 
@@ -112,8 +126,9 @@ def test_stats_shows_extraction_jobs_waiting_for_a_retry(cli, graph, group_id):
         def extract(self, episodes):
             raise ExtractionError("endpoint unreachable")
 
-    Ingestor(graph, backoff_base_s=3600).ingest(group_id, [{"role": "user", "content": "I live in Lyon."}],
-                                                session_id="s1", extractor=Down())
+    Ingestor(graph, backoff_base_s=3600).ingest(
+        group_id, [{"role": "user", "content": "I live in Lyon."}], session_id="s1", extractor=Down()
+    )
     data = json.loads(cli("stats", "--group", group_id, "--json").output)
     assert data["extraction_jobs"]["pending"] == 1 and data["extraction_jobs"]["done"] == 0
     text = cli("stats", "--group", group_id).output

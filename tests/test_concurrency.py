@@ -1,5 +1,6 @@
 """Concurrent writers never duplicate a concept node and never see an error: MERGE on the
 uniqueness constraints plus managed transactions retried on deadlocks."""
+
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
@@ -16,30 +17,45 @@ def test_ten_threads_one_subject_one_topic(graph, neo4j_driver, group_id):
     def writer(t: int) -> list[str]:
         ids = []
         for i in range(PER_THREAD):
-            r = graph.create_memory(group_id, SUBJECTS[(t + i) % len(SUBJECTS)], "事件", TOPICS[i % len(TOPICS)],
-                                    PLACES[(t * PER_THREAD + i) % len(PLACES)], {"时间": "今天", "次数": str(i)},
-                                    reference_time="2025-11-05T10:00:00+08:00")
+            r = graph.create_memory(
+                group_id,
+                SUBJECTS[(t + i) % len(SUBJECTS)],
+                "事件",
+                TOPICS[i % len(TOPICS)],
+                PLACES[(t * PER_THREAD + i) % len(PLACES)],
+                {"时间": "今天", "次数": str(i)},
+                reference_time="2025-11-05T10:00:00+08:00",
+            )
             ids.append(r.memory_id)
         return ids
 
     with ThreadPoolExecutor(THREADS) as pool:
         futures = [pool.submit(writer, t) for t in range(THREADS)]
-        ids = [memory_id for f in futures for memory_id in f.result()]     # re-raises any error
+        ids = [memory_id for f in futures for memory_id in f.result()]  # re-raises any error
 
     assert len(set(ids)) == THREADS * PER_THREAD
-    rows, _, _ = neo4j_driver.execute_query("""
+    rows, _, _ = neo4j_driver.execute_query(
+        """
         MATCH (n) WHERE n.group_id = $g
-        RETURN labels(n)[0] AS label, count(*) AS n""", g=group_id)
+        RETURN labels(n)[0] AS label, count(*) AS n""",
+        g=group_id,
+    )
     counts = {r["label"]: r["n"] for r in rows}
     assert counts["Memory"] == 500
     assert counts["Subject"] == 1 and counts["Topic"] == 1 and counts["Object"] == len(PLACES)
-    assert counts["Value"] == 1 + PER_THREAD              # one "2025-11-05", and 次数 0..49
-    rows, _, _ = neo4j_driver.execute_query("""
+    assert counts["Value"] == 1 + PER_THREAD  # one "2025-11-05", and 次数 0..49
+    rows, _, _ = neo4j_driver.execute_query(
+        """
         MATCH (m:Memory {group_id: $g})
         RETURN count { (m)-[:HAS_SUBJECT]->() } AS s, count { (m)-[:HAS_TOPIC]->() } AS t,
-               count { (m)-[:HAS_OBJECT]->() } AS o, count { (m)-[:ATTRIBUTE]->() } AS a""", g=group_id)
+               count { (m)-[:HAS_OBJECT]->() } AS o, count { (m)-[:ATTRIBUTE]->() } AS a""",
+        g=group_id,
+    )
     assert all((r["s"], r["t"], r["o"], r["a"]) == (1, 1, 1, 2) for r in rows)
-    rows, _, _ = neo4j_driver.execute_query("""
+    rows, _, _ = neo4j_driver.execute_query(
+        """
         MATCH (s:Subject {group_id: $g})-[e:MEMORY_TYPE]->(t:Topic)
-        RETURN s.normalized_name AS s, t.name AS t, count(e) AS n""", g=group_id)
+        RETURN s.normalized_name AS s, t.name AS t, count(e) AS n""",
+        g=group_id,
+    )
     assert [(r["s"], r["t"], r["n"]) for r in rows] == [("@user", "跑步", 500)]

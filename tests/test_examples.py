@@ -1,5 +1,6 @@
 """The examples an agent developer copies from: the MCP replay runs here for real; the chat loop
 (which needs an LLM endpoint) is only checked to compile."""
+
 from __future__ import annotations
 
 import json
@@ -17,8 +18,13 @@ REPO = Path(__file__).resolve().parents[1]
 def test_replaying_a_recorded_conversation_through_mcp_shows_what_was_stored_and_recalled(cli_env, group_id):
     pytest.importorskip("mcp")
     env = {**os.environ, **cli_env, "PYTHONPATH": str(REPO)}
-    run = subprocess.run([sys.executable, str(REPO / "examples" / "replay_mcp.py"), "--group", group_id, "--json"],
-                         env=env, capture_output=True, text=True, timeout=300)
+    run = subprocess.run(
+        [sys.executable, str(REPO / "examples" / "replay_mcp.py"), "--group", group_id, "--json"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 0, run.stderr[-2000:]
     report = json.loads(run.stdout)
     refused = [c for c in report["calls"] if not c["ok"]]

@@ -1,8 +1,9 @@
 """The offline rule-based extractor, Chinese and English: what a speaker says about themselves
 becomes memories with the speaker as subject, times read against the turn's own timestamp."""
+
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 
 from graphmem.ingest.episodes import split_text
 from graphmem.ingest.models import EpisodeView
@@ -18,8 +19,9 @@ def extract(content: str, speaker: str | None = None, role: str = "user", when: 
 
 
 def triples(plan) -> list[tuple]:
-    return [(m.memory["subject"], m.memory["memory_type"], m.memory["topic"], m.memory["object"])
-            for m in plan.memories]
+    return [
+        (m.memory["subject"], m.memory["memory_type"], m.memory["topic"], m.memory["object"]) for m in plan.memories
+    ]
 
 
 def test_chinese_preferences_facts_and_relations_have_the_user_as_subject():
@@ -36,13 +38,20 @@ def test_chinese_preferences_facts_and_relations_have_the_user_as_subject():
 
 
 def test_english_preferences_facts_and_relations():
-    plan = extract("My name is Alice and I work at Google. I live in Berlin. I love hiking in the Alps, "
-                   "but I hate crowded beaches. My favourite food is sushi. My wife Anna is a doctor.")
+    plan = extract(
+        "My name is Alice and I work at Google. I live in Berlin. I love hiking in the Alps, "
+        "but I hate crowded beaches. My favourite food is sushi. My wife Anna is a doctor."
+    )
     found = triples(plan)
-    for expected in [("I", "FACT", "name", "Alice"), ("I", "FACT", "works at", "Google"),
-                     ("I", "FACT", "lives in", "Berlin"), ("I", "OPINION", "love", "hiking in the Alps"),
-                     ("I", "OPINION", "hate", "crowded beaches"), ("I", "OPINION", "favorite food", "sushi"),
-                     ("I", "RELATION", "wife", "Anna")]:
+    for expected in [
+        ("I", "FACT", "name", "Alice"),
+        ("I", "FACT", "works at", "Google"),
+        ("I", "FACT", "lives in", "Berlin"),
+        ("I", "OPINION", "love", "hiking in the Alps"),
+        ("I", "OPINION", "hate", "crowded beaches"),
+        ("I", "OPINION", "favorite food", "sushi"),
+        ("I", "RELATION", "wife", "Anna"),
+    ]:
         assert expected in found
 
 
@@ -54,13 +63,12 @@ def test_a_named_speaker_is_the_subject():
 
 
 def test_an_event_with_a_time_expression_is_dated_from_the_turns_own_timestamp():
-    said = datetime(2023, 5, 8, 13, 56, tzinfo=timezone.utc)
-    plan = extract("I went to a LGBTQ support group yesterday and it was so powerful.", speaker="Caroline",
-                   when=said)
+    said = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
+    plan = extract("I went to a LGBTQ support group yesterday and it was so powerful.", speaker="Caroline", when=said)
     [event] = [m for m in plan.memories if m.memory["memory_type"] == "EVENT"]
     assert event.memory["subject"] == "Caroline"
     assert "support group" in f"{event.memory['topic']} {event.memory['object']}"
-    assert event.memory["attributes"] == {"time": "2023-05-07"}     # yesterday, said on 8 May 2023
+    assert event.memory["attributes"] == {"time": "2023-05-07"}  # yesterday, said on 8 May 2023
 
     [zh] = extract("我昨天去超市买了苹果和香蕉").memories
     assert zh.memory["memory_type"] == "EVENT" and zh.memory["attributes"] == {"时间": "2025-11-04"}
@@ -105,25 +113,30 @@ def test_long_text_splits_at_chinese_and_english_sentence_ends():
 
 # --- whole facts, not fragments -------------------------------------------------------------------
 
+
 def texts(plan) -> list[str]:
     """The memories as they read: subject, predicate, object."""
-    return [" ".join(p for p in (m.memory["subject"], m.memory["topic"], m.memory["object"]) if p)
-            for m in plan.memories]
+    return [
+        " ".join(p for p in (m.memory["subject"], m.memory["topic"], m.memory["object"]) if p) for m in plan.memories
+    ]
 
 
 def test_a_chatty_english_clause_becomes_one_whole_fact_with_its_time():
-    said = datetime(2023, 5, 8, 13, 56, tzinfo=timezone.utc)
-    plan = extract("Hey Mel! I just signed up for a pottery class yesterday, it's so therapeutic.",
-                   speaker="Melanie", when=said)
+    said = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
+    plan = extract(
+        "Hey Mel! I just signed up for a pottery class yesterday, it's so therapeutic.", speaker="Melanie", when=said
+    )
     assert texts(plan) == ["Melanie signed up for a pottery class"]
     assert plan.memories[0].memory["attributes"] == {"time": "2023-05-07"}
     # the verb agrees with the subject, the user's "I" or a named speaker
     assert texts(extract("I'm going to show my paintings next month.")) == ["I am going to show my paintings"]
-    assert texts(extract("I'm going to show my paintings next month.", speaker="Caroline")) == \
-        ["Caroline is going to show my paintings"]
+    assert texts(extract("I'm going to show my paintings next month.", speaker="Caroline")) == [
+        "Caroline is going to show my paintings"
+    ]
     # a clause of its own ends the object: no "- it was so cool" tail
-    assert texts(extract("Yesterday I took the kids to the museum - it was so cool!", speaker="Melanie")) == \
-        ["Melanie took the kids to the museum"]
+    assert texts(extract("Yesterday I took the kids to the museum - it was so cool!", speaker="Melanie")) == [
+        "Melanie took the kids to the museum"
+    ]
     # "My colleagues and I": the speaker, with the others kept as an attribute
     [m] = extract("My colleagues and I went to a convention last month.", speaker="John").memories
     assert (m.memory["subject"], m.memory["topic"], m.memory["object"]) == ("John", "went", "to a convention")
@@ -147,21 +160,27 @@ def test_a_chinese_clause_about_the_speaker_is_kept_whole_and_one_about_others_i
 
 def test_negation_is_never_turned_into_its_opposite_in_english():
     # a negated clause gives no memory that could read as the positive one
-    for said in ("I don't eat meat anymore.", "I didn't go to the gym yesterday.", "I've never been to Paris.",
-                 "I haven't been to the gym since last month.", "Last night I didn't get to bed until 2 AM.",
-                 "I'm not going to the party tomorrow."):
+    for said in (
+        "I don't eat meat anymore.",
+        "I didn't go to the gym yesterday.",
+        "I've never been to Paris.",
+        "I haven't been to the gym since last month.",
+        "Last night I didn't get to bed until 2 AM.",
+        "I'm not going to the party tomorrow.",
+    ):
         assert extract(said).memories == [], said
     # a negated preference keeps its negation
     assert triples(extract("I don't really like jazz.")) == [("I", "OPINION", "dislike", "jazz")]
-    assert triples(extract("I no longer enjoy running.", speaker="Maria")) == \
-        [("Maria", "OPINION", "no longer enjoy", "running")]
+    assert triples(extract("I no longer enjoy running.", speaker="Maria")) == [
+        ("Maria", "OPINION", "no longer enjoy", "running")
+    ]
 
 
 def test_negation_is_never_turned_into_its_opposite_in_chinese():
     assert triples(extract("我不喜欢香菜。")) == [("我", "OPINION", "不喜欢", "香菜")]
     assert triples(extract("我不是很喜欢香菜。")) == [("我", "OPINION", "不喜欢", "香菜")]
     assert triples(extract("我再也不喜欢榴莲了。")) == [("我", "OPINION", "不喜欢", "榴莲")]
-    assert extract("我以前喜欢香菜，现在不喜欢了。").memories == []          # no 我 喜欢 香菜
+    assert extract("我以前喜欢香菜，现在不喜欢了。").memories == []  # no 我 喜欢 香菜
     # 小明不是我的朋友: once "我 朋友 小明不" (a friend named 小明不); now what was said
     assert triples(extract("小明不是我的朋友。")) == [("小明", "FACT", "不是", "我的朋友")]
     assert extract("我的朋友不是小明。").memories == []
@@ -171,19 +190,30 @@ def test_negation_is_never_turned_into_its_opposite_in_chinese():
 
 
 def test_a_clause_whose_subject_is_not_the_speaker_wishes_conditions_and_questions_give_nothing():
-    for said in ("The city I live in is lovely.", "This book I read last year reminds me to pursue my dreams.",
-                 "If I win the lottery next year I will buy a boat.", "I'd love to go to Paris next year.",
-                 "I might go hiking next weekend.", "I wanted to tell you about my school event last week.",
-                 "Remember when we volunteered together last year?", "谁说我喜欢香菜？", "我今天可能会迟到，怎么办？",
-                 "I made it in pottery class yesterday.", "I love that you chose pottery!"):
+    for said in (
+        "The city I live in is lovely.",
+        "This book I read last year reminds me to pursue my dreams.",
+        "If I win the lottery next year I will buy a boat.",
+        "I'd love to go to Paris next year.",
+        "I might go hiking next weekend.",
+        "I wanted to tell you about my school event last week.",
+        "Remember when we volunteered together last year?",
+        "谁说我喜欢香菜？",
+        "我今天可能会迟到，怎么办？",
+        "I made it in pottery class yesterday.",
+        "I love that you chose pottery!",
+    ):
         assert extract(said, speaker="Caroline").memories == [], said
     # what is stated before a question put back to the listener still counts
     assert triples(extract("我最喜欢春天了，你呢？")) == [("我", "OPINION", "喜欢", "春天")]
 
 
 def test_a_picture_caption_is_not_what_the_speaker_said():
-    plan = extract("Here's a pic from the lake. I painted that lake sunrise last year! "
-                   "[image: a photo of a painting of a sunset over a lake in 2019]", speaker="Melanie",
-                   when=datetime(2023, 5, 8, tzinfo=timezone.utc))
+    plan = extract(
+        "Here's a pic from the lake. I painted that lake sunrise last year! "
+        "[image: a photo of a painting of a sunset over a lake in 2019]",
+        speaker="Melanie",
+        when=datetime(2023, 5, 8, tzinfo=UTC),
+    )
     assert texts(plan) == ["Melanie painted that lake sunrise"]
     assert plan.memories[0].memory["attributes"] == {"time": "2022"}

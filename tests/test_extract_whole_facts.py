@@ -1,9 +1,10 @@
 """What the rule extractor writes, read back from a real Neo4j as a user sees it: each memory's
 text is a whole fact from one clause (subject, predicate, object, time as a date), and a
 negated clause is never stored as its opposite, in English and in Chinese."""
+
 from __future__ import annotations
 
-SAID = "2023-05-08T13:56:00+00:00"          # a Monday: "last week" is 1–7 May 2023
+SAID = "2023-05-08T13:56:00+00:00"  # a Monday: "last week" is 1–7 May 2023
 
 
 def stored(graph, group_id) -> list[str]:
@@ -12,13 +13,23 @@ def stored(graph, group_id) -> list[str]:
 
 
 def test_a_chatty_turn_is_stored_as_whole_facts_dated_from_the_turn(graph, group_id):
-    turns = [{"role": "user", "speaker": "Melanie", "timestamp": SAID,
-              "content": "Hey Caroline! I just signed up for a pottery class last week, it's so therapeutic. "
-                         "[image: a photo of a bowl made in a class in 2019]"},
-             {"role": "user", "speaker": "Caroline", "timestamp": SAID,
-              "content": "Wow! I adopted a puppy named Max last week. My colleagues and I went to a pride parade "
-                         "yesterday - it was amazing!"},
-             {"role": "user", "timestamp": SAID, "content": "我上周领养了一只叫旺财的小狗。"}]
+    turns = [
+        {
+            "role": "user",
+            "speaker": "Melanie",
+            "timestamp": SAID,
+            "content": "Hey Caroline! I just signed up for a pottery class last week, it's so therapeutic. "
+            "[image: a photo of a bowl made in a class in 2019]",
+        },
+        {
+            "role": "user",
+            "speaker": "Caroline",
+            "timestamp": SAID,
+            "content": "Wow! I adopted a puppy named Max last week. My colleagues and I went to a pride parade "
+            "yesterday - it was amazing!",
+        },
+        {"role": "user", "timestamp": SAID, "content": "我上周领养了一只叫旺财的小狗。"},
+    ]
     graph.ingest(group_id, turns, session_id="s1", extractor="rules")
     assert stored(graph, group_id) == [
         "Caroline adopted a puppy named Max (time: 2023-05-01/2023-05-07)",
@@ -31,12 +42,25 @@ def test_a_chatty_turn_is_stored_as_whole_facts_dated_from_the_turn(graph, group
 
 
 def test_a_negated_clause_is_never_stored_as_its_opposite(graph, group_id):
-    turns = [{"role": "user", "timestamp": SAID, "content": "I don't eat meat anymore. I didn't go to the gym "
-                                                            "yesterday. I don't really like jazz."},
-             {"role": "user", "timestamp": SAID, "content": "我不喜欢香菜。我再也不喜欢榴莲了。小明不是我的朋友。"
-                                                            "我昨晚没睡好。"}]
+    turns = [
+        {
+            "role": "user",
+            "timestamp": SAID,
+            "content": "I don't eat meat anymore. I didn't go to the gym yesterday. I don't really like jazz.",
+        },
+        {
+            "role": "user",
+            "timestamp": SAID,
+            "content": "我不喜欢香菜。我再也不喜欢榴莲了。小明不是我的朋友。我昨晚没睡好。",
+        },
+    ]
     graph.ingest(group_id, turns, session_id="s1", extractor="rules")
     texts = stored(graph, group_id)
-    assert texts == ["I dislike jazz", "小明 不是 我的朋友", "我 不喜欢 榴莲", "我 不喜欢 香菜",
-                     "我 没睡好 (时间: 2023-05-07 夜间)"]
+    assert texts == [
+        "I dislike jazz",
+        "小明 不是 我的朋友",
+        "我 不喜欢 榴莲",
+        "我 不喜欢 香菜",
+        "我 没睡好 (时间: 2023-05-07 夜间)",
+    ]
     assert not any("meat" in t or "gym" in t or "朋友 小明" in t for t in texts)

@@ -7,6 +7,7 @@ Marked ``faults``: ``pytest -m faults`` runs them alone. The module starts a sec
 local server (the tests kill, restart and stop it); ``graphmem bench faults`` runs the same
 scenarios (graphmem/bench/faults.py) at full size.
 """
+
 from __future__ import annotations
 
 import json
@@ -54,13 +55,16 @@ def _memories(graph, group_id: str) -> int:
 
 # --- idempotency keys -------------------------------------------------------------------------------
 
+
 def test_a_repeated_request_id_writes_once_and_returns_the_first_result(graph, group_id):
     first = graph.create_memory(group_id, "我", "事件", "吃饭", "白米饭", {"时间": "昨天"}, request_id="req-1")
     again = graph.create_memory(group_id, "我", "事件", "吃饭", "白米饭", {"时间": "昨天"}, request_id="req-1")
     assert again == first and _memories(graph, group_id) == 1
 
-    batch = [{"subject": "I", "memory_type": "fact", "topic": "live in", "object": "Lyon"},
-             {"subject": "I", "memory_type": "fact", "topic": "work at", "object": "a bakery"}]
+    batch = [
+        {"subject": "I", "memory_type": "fact", "topic": "live in", "object": "Lyon"},
+        {"subject": "I", "memory_type": "fact", "topic": "work at", "object": "a bakery"},
+    ]
     ids = [r.memory_id for r in graph.create_memories(group_id, batch, request_id="req-2")]
     assert [r.memory_id for r in graph.create_memories(group_id, batch, request_id="req-2")] == ids
     assert _memories(graph, group_id) == 3
@@ -91,14 +95,19 @@ def test_request_ids_are_per_group_and_not_reusable_for_another_write(graph, gro
 
 
 def test_dispatch_keys_a_write_by_its_tool_call_id(graph, group_id):
-    call = {"id": "call_7", "type": "function", "function": {
-        "name": "create_memory", "arguments": json.dumps({"subject": "I", "memory_type": "fact", "topic": "own",
-                                                          "object": "a red bike"})}}
+    call = {
+        "id": "call_7",
+        "type": "function",
+        "function": {
+            "name": "create_memory",
+            "arguments": json.dumps({"subject": "I", "memory_type": "fact", "topic": "own", "object": "a red bike"}),
+        },
+    }
     first, second = dispatch(graph, call, group_id=group_id), dispatch(graph, call, group_id=group_id)
     assert first["success"] and second["memory_id"] == first["memory_id"]
     other_args = json.loads(call["function"]["arguments"]) | {"object": "a blue car"}
     reused_id = {**call, "function": {"name": "create_memory", "arguments": json.dumps(other_args)}}
-    third = dispatch(graph, reused_id, group_id=group_id)       # a framework reusing ids: a different call
+    third = dispatch(graph, reused_id, group_id=group_id)  # a framework reusing ids: a different call
     assert third["success"] and third["memory_id"] != first["memory_id"]
     assert _memories(graph, group_id) == 2
 
@@ -122,25 +131,34 @@ class _LostAnswer:
 
 
 def test_dispatch_retries_a_write_of_unknown_outcome_once_with_its_key(graph, group_id):
-    call = {"id": "call_lost", "function": {"name": "create_memory", "arguments": {
-        "subject": "I", "memory_type": "event", "topic": "book", "object": "a flight to Oslo"}}}
+    call = {
+        "id": "call_lost",
+        "function": {
+            "name": "create_memory",
+            "arguments": {"subject": "I", "memory_type": "event", "topic": "book", "object": "a flight to Oslo"},
+        },
+    }
     out = dispatch(_LostAnswer(graph), call, group_id=group_id)
-    assert out["success"] and _memories(graph, group_id) == 1         # applied once, answered once
+    assert out["success"] and _memories(graph, group_id) == 1  # applied once, answered once
     no_id = {"function": call["function"]}
-    out = dispatch(_LostAnswer(graph), no_id, group_id=group_id)      # no key: not retried, the caller decides
+    out = dispatch(_LostAnswer(graph), no_id, group_id=group_id)  # no key: not retried, the caller decides
     assert out["success"] is False and out["error"] == "WriteOutcomeUnknownError"
     assert _memories(graph, group_id) == 2
 
 
 # --- tenant ids -------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("bad", ["alice ", " alice", "alice\t", "a/b", "", "x" * 129, "e\u0301"])
 def test_group_ids_outside_the_rule_are_refused_not_rewritten(graph, bad):
     with pytest.raises(ValidationError, match="a group id is 1-128 characters") as info:
         graph.create_memory(bad, "I", "fact", "live in", "Lyon")
     assert info.value.field == "group_id"
-    out = dispatch(graph, {"name": "create_memory", "arguments": {"subject": "I", "memory_type": "fact",
-                                                                  "topic": "x"}}, group_id=bad)
+    out = dispatch(
+        graph,
+        {"name": "create_memory", "arguments": {"subject": "I", "memory_type": "fact", "topic": "x"}},
+        group_id=bad,
+    )
     assert out["success"] is False and out["field"] == "group_id"
     if bad.strip():
         assert _nodes(graph, bad) == 0 and _nodes(graph, bad.strip()) == 0
@@ -156,7 +174,7 @@ def test_unicode_letters_digits_and_punctuation_make_a_group_id(graph):
 
 
 def test_a_stored_group_id_outside_the_rule_stays_readable_and_stats_reports_it(graph, cli_env):
-    legacy = f"old tenant/{uuid.uuid4().hex[:6]}"        # what the old, trimming check let be stored
+    legacy = f"old tenant/{uuid.uuid4().hex[:6]}"  # what the old, trimming check let be stored
     written_as = "t-" + uuid.uuid4().hex[:8]
     ok = graph.create_memory(written_as, "I", "fact", "live in", "Lyon")
     try:
@@ -171,6 +189,7 @@ def test_a_stored_group_id_outside_the_rule_stays_readable_and_stats_reports_it(
 
         from graphmem.cli import _common
         from graphmem.cli.app import app
+
         _common.console.width = 400
         out = CliRunner().invoke(app, ["stats"], env=cli_env).output
         warning = [line for line in out.splitlines() if line.startswith("warning:")]
@@ -182,12 +201,16 @@ def test_a_stored_group_id_outside_the_rule_stays_readable_and_stats_reports_it(
 def test_search_profile_none_means_default(graph, group_id):
     graph.create_memory(group_id, "I", "fact", "live in", "Lyon")
     assert graph.search_memories(group_id, "where do I live?", profile=None).plan.profile == "default"
-    out = dispatch(graph, {"name": "search_memories", "arguments": {"query": "where do I live?", "profile": None}},
-                   group_id=group_id)
+    out = dispatch(
+        graph,
+        {"name": "search_memories", "arguments": {"query": "where do I live?", "profile": None}},
+        group_id=group_id,
+    )
     assert out["success"] and out["plan"]["profile"] == "default"
 
 
 # --- fuzz and tenants ---------------------------------------------------------------------------------
+
 
 def test_fuzzed_tool_calls_never_escape_half_write_or_accept_invalid_input(graph, group_id):
     r = faults.fuzz(graph, n=300, seed=5, group=group_id, every=0)
@@ -211,15 +234,15 @@ def test_lookalike_groups_never_see_each_other(graph):
 
 # --- a second server: killed, restarted, stopped --------------------------------------------------
 
+
 def test_kill9_during_keyed_writes_loses_and_duplicates_nothing(scratch, graph):
-    r = faults.kill9_writes(scratch, graph.embedder, writers=3, per_writer=10, kill_after=10, ingests=3,
-                            finish_s=60)
+    r = faults.kill9_writes(scratch, graph.embedder, writers=3, per_writer=10, kill_after=10, ingests=3, finish_s=60)
     assert r["acknowledged_at_kill"] >= 10
-    assert r["clients_finished"], r                       # the same client objects finished after the restart
+    assert r["clients_finished"], r  # the same client objects finished after the restart
     assert r["lost"] == 0 and r["partial"] == 0 and r["duplicates"] == 0 and r["unacknowledged_in_db"] == 0
     assert r["episodes_lost"] == 0 and r["episodes_duplicated"] == 0 and r["ingests_acknowledged"] == 3
     assert r["escaped"] == []
-    assert "memory_id" in r["patient_call"], r["patient_call"]     # a restart within the budget is retried
+    assert "memory_id" in r["patient_call"], r["patient_call"]  # a restart within the budget is retried
 
 
 @pytest.mark.slow
@@ -235,7 +258,9 @@ def test_a_consolidation_cut_by_a_killed_server_ends_as_an_uninterrupted_one_whe
     import threading
 
     from lifecycle_graph import long_life, snapshot, write_life
+
     rows = long_life()
+
     def answering(g):
         """``g`` once its server answers (after the earlier tests' restarts it may still be starting)."""
         deadline = time.monotonic() + 120
@@ -269,8 +294,9 @@ def test_a_consolidation_cut_by_a_killed_server_ends_as_an_uninterrupted_one_whe
     thread.start()
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and thread.is_alive():
-        done = g.store.run_text("MATCH (m:Memory {group_id: $g, status: 'consolidated'}) RETURN count(m) AS n",
-                                g=killed)[0]["n"]
+        done = g.store.run_text(
+            "MATCH (m:Memory {group_id: $g, status: 'consolidated'}) RETURN count(m) AS n", g=killed
+        )[0]["n"]
         if done >= 6:
             break
         time.sleep(0.05)
@@ -283,10 +309,11 @@ def test_a_consolidation_cut_by_a_killed_server_ends_as_an_uninterrupted_one_whe
     scratch.start()
     g = answering(faults._graph(scratch.settings, graph.embedder))
     try:
-        staged = g.store.run_text("MATCH (m:Memory {group_id: $g, status: 'staged'}) RETURN count(m) AS n",
-                                  g=killed)[0]["n"]
+        staged = g.store.run_text("MATCH (m:Memory {group_id: $g, status: 'staged'}) RETURN count(m) AS n", g=killed)[
+            0
+        ]["n"]
         assert staged > 0
-        again = g.consolidate(killed)                 # takes over the lock the dead run left
+        again = g.consolidate(killed)  # takes over the lock the dead run left
         assert any("took over" in e for e in again.errors)
         g.consolidate(whole)
         assert snapshot(g, killed) == snapshot(g, whole)
@@ -297,16 +324,16 @@ def test_a_consolidation_cut_by_a_killed_server_ends_as_an_uninterrupted_one_whe
 
 
 def test_a_stopped_server_fails_every_call_fast_in_one_line(scratch, graph):
-    r = faults.server_stopped(scratch, graph.embedder)    # stops the module's server: this test comes last
+    r = faults.server_stopped(scratch, graph.embedder)  # stops the module's server: this test comes last
     for call in r["calls"]:
-        assert call["seconds"] < 10, call                 # the target is 5 s (graphmem bench faults measures it)
+        assert call["seconds"] < 10, call  # the target is 5 s (graphmem bench faults measures it)
         if call["name"].startswith("cli"):
             assert call["exit_code"] == 1 and len(call["lines"]) == 1, call
             assert call["lines"][0].startswith("error: cannot reach Neo4j at " + scratch.uri), call
             assert "routing" not in call["lines"][0].lower()
         else:
             assert call["error"] == Neo4jUnavailableError.__name__ and scratch.uri in call["message"], call
-            assert call["stderr"] == "", call             # no driver warnings on the terminal
-    assert r["background_stderr"] == ""                   # nor from background threads (access statistics)
-    with pytest.raises(NotFoundError):                     # the session's own server is untouched
+            assert call["stderr"] == "", call  # no driver warnings on the terminal
+    assert r["background_stderr"] == ""  # nor from background threads (access statistics)
+    with pytest.raises(NotFoundError):  # the session's own server is untouched
         graph.get_memory("t-untouched", "0" * 32)

@@ -1,13 +1,14 @@
 """The graph in recall, on a real Neo4j: a question about someone gathers from all they are known
 for (their memories across sessions, in words the question does not use), and a memory reached
 only through the graph in a conversation carries its path and the turn it came from."""
+
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
-TZ = timezone.utc
+TZ = UTC
 
 
 def day(n: int) -> datetime:
@@ -16,27 +17,48 @@ def day(n: int) -> datetime:
 
 def write_sessions(graph, group_id, memories) -> list[str]:
     """Each (subject, type, topic, object) written on a day of its own: one session each."""
-    return [graph.create_memory(group_id, subject, memory_type, topic, obj, reference_time=day(3 * i)).memory_id
-            for i, (subject, memory_type, topic, obj) in enumerate(memories)]
+    return [
+        graph.create_memory(group_id, subject, memory_type, topic, obj, reference_time=day(3 * i)).memory_id
+        for i, (subject, memory_type, topic, obj) in enumerate(memories)
+    ]
 
 
 # others' activities: close to the question in words and meaning, about someone else
 ACTIVITIES_EN = ("weekend", "outdoor", "group", "volunteer", "art", "sports")
 ACTIVITIES_ZH = ("社区", "户外", "志愿", "艺术", "集体", "体育", "音乐", "学校", "教会", "俱乐部", "舞蹈", "园艺")
-OTHERS_EN = [(name, "事实", "partakes in", f"{what} activities with Melanie's family")
-             for name in ("Caroline", "Jon", "Gina") for what in ACTIVITIES_EN]
-OTHERS_ZH = [(name, "事实", "参加", f"{what}活动") for name in ("小红", "小刚", "老王", "阿强", "丽丽") for what in ACTIVITIES_ZH]
+OTHERS_EN = [
+    (name, "事实", "partakes in", f"{what} activities with Melanie's family")
+    for name in ("Caroline", "Jon", "Gina")
+    for what in ACTIVITIES_EN
+]
+OTHERS_ZH = [
+    (name, "事实", "参加", f"{what}活动") for name in ("小红", "小刚", "老王", "阿强", "丽丽") for what in ACTIVITIES_ZH
+]
 
 # (name, their memories, others', the question, the places their three must come within)
 SUBJECT_CASES = {
-    "en": ("Melanie", [("Melanie", "事件", "painted", "a lake sunrise"),
-                       ("Melanie", "事件", "signed up for", "a pottery class"),
-                       ("Melanie", "事件", "went swimming with", "her kids")],
-           OTHERS_EN, "What activities does Melanie partake in?", 10),
-    "zh": ("小明", [("小明", "事件", "画了", "湖上的日出"),
-                   ("小明", "事件", "报名了", "陶艺课"),
-                   ("小明", "事件", "带孩子去", "游泳")],
-           OTHERS_ZH, "小明喜欢什么活动？", 3),
+    "en": (
+        "Melanie",
+        [
+            ("Melanie", "事件", "painted", "a lake sunrise"),
+            ("Melanie", "事件", "signed up for", "a pottery class"),
+            ("Melanie", "事件", "went swimming with", "her kids"),
+        ],
+        OTHERS_EN,
+        "What activities does Melanie partake in?",
+        10,
+    ),
+    "zh": (
+        "小明",
+        [
+            ("小明", "事件", "画了", "湖上的日出"),
+            ("小明", "事件", "报名了", "陶艺课"),
+            ("小明", "事件", "带孩子去", "游泳"),
+        ],
+        OTHERS_ZH,
+        "小明喜欢什么活动？",
+        3,
+    ),
 }
 
 
@@ -45,8 +67,9 @@ def ask(graph, group_id, lang):
     name, theirs, others, question, _ = SUBJECT_CASES[lang]
     mine = write_sessions(graph, group_id, theirs)
     write_sessions(graph, group_id, others)
-    return mine, graph.search_memories(group_id, question, max_results=10, mode="fast", reference_time=day(100),
-                                       profile="recall")
+    return mine, graph.search_memories(
+        group_id, question, max_results=10, mode="fast", reference_time=day(100), profile="recall"
+    )
 
 
 @pytest.mark.parametrize("lang", sorted(SUBJECT_CASES))
@@ -69,6 +92,7 @@ def test_with_the_gathering_off_the_nearest_texts_crowd_them_out(make_settings, 
     """The same questions with ``retrieval.limits.subject_cap`` 0: others' memories take places
     above theirs, so it is the gathering that brings them forward."""
     from graphmem.graph import MemoryGraph
+
     within = SUBJECT_CASES[lang][-1]
     g = MemoryGraph(make_settings(retrieval={"limits": {"subject_cap": 0}}))
     try:
@@ -99,9 +123,14 @@ def test_a_subject_of_another_group_is_not_gathered(graph, group_id):
     assert all(r.text != "Melanie painted a lake sunrise" for r in response.results)
 
 
-FILLER = ["The weather was lovely this afternoon.", "We watched a film about space last night.",
-          "My sister called to talk about her new job.", "The café downstairs changed its menu.",
-          "Traffic was terrible on the way home.", "I finally fixed the squeaky door."]
+FILLER = [
+    "The weather was lovely this afternoon.",
+    "We watched a film about space last night.",
+    "My sister called to talk about her new job.",
+    "The café downstairs changed its menu.",
+    "Traffic was terrible on the way home.",
+    "I finally fixed the squeaky door.",
+]
 
 
 def test_a_memory_reached_through_the_graph_in_a_conversation_carries_its_path_and_turn(graph, group_id):
@@ -109,14 +138,20 @@ def test_a_memory_reached_through_the_graph_in_a_conversation_carries_its_path_a
     with the turn it came from and carries the path that reached it."""
     sessions = [["I love hiking in the Alps."], FILLER[:3], ["I adopted a puppy named Max last week."], FILLER[3:]]
     for n, turns in enumerate(sessions):
-        graph.ingest(group_id, [{"role": "user", "content": t} for t in turns], session_id=f"s{n}",
-                     reference_time=day(7 * n), extractor="rules")
+        graph.ingest(
+            group_id,
+            [{"role": "user", "content": t} for t in turns],
+            session_id=f"s{n}",
+            reference_time=day(7 * n),
+            extractor="rules",
+        )
     graph.link_memories(group_id, "hiking in the Alps", "adopted a puppy named Max", "related")
 
     # the default profile seeds only what reaches its similarity floor: the puppy's turn does not
     flat = graph.search_memories(group_id, "Where do I love hiking?", mode="fast", reference_time=day(40))
-    deep = graph.search_memories(group_id, "Where do I love hiking?", mode="deep", expand_depth=1,
-                                 reference_time=day(40))
+    deep = graph.search_memories(
+        group_id, "Where do I love hiking?", mode="deep", expand_depth=1, reference_time=day(40)
+    )
 
     puppy = [r for r in deep.results if "puppy" in r.text]
     assert puppy and all("puppy" not in r.text for r in flat.results), [r.text for r in deep.results]

@@ -1,6 +1,7 @@
 """One vocabulary for the user and the agent, on the write path (ingest, concept resolution) and
 the read path (the subject filter): a turn said by "Human", a memory about 用户 and a search
 for subject "me" all mean the same person."""
+
 from __future__ import annotations
 
 import pytest
@@ -10,31 +11,49 @@ from graphmem.lang import AGENT_KEY, USER_KEY, person_key, role_name
 SAID = "2025-11-05T09:00:00+08:00"
 
 
-@pytest.mark.parametrize("name, key", [("我", USER_KEY), ("The User", USER_KEY), ("ＭＥ", USER_KEY),
-                                       ("助手", AGENT_KEY), ("You", AGENT_KEY), ("小明", None), ("Tom", None)])
+@pytest.mark.parametrize(
+    "name, key",
+    [
+        ("我", USER_KEY),
+        ("The User", USER_KEY),
+        ("ＭＥ", USER_KEY),
+        ("助手", AGENT_KEY),
+        ("You", AGENT_KEY),
+        ("小明", None),
+        ("Tom", None),
+    ],
+)
 def test_names_of_the_user_and_the_agent(name, key):
     assert person_key(name) == key
 
 
 def test_message_roles_as_chat_apis_spell_them():
-    assert [role_name(r) for r in ("Human", "person", "AI", "model", "user", "tool")] == \
-        ["user", "user", "assistant", "assistant", "user", "tool"]
+    assert [role_name(r) for r in ("Human", "person", "AI", "model", "user", "tool")] == [
+        "user",
+        "user",
+        "assistant",
+        "assistant",
+        "user",
+        "tool",
+    ]
 
 
 def test_the_user_is_one_subject_whether_written_as_a_speaker_a_subject_or_a_filter(graph, group_id):
-    turns = [{"role": "user", "speaker": "Human", "content": "I love hiking in the Alps.", "timestamp": SAID},
-             {"role": "user", "speaker": "Tom", "content": "I love sailing.", "timestamp": SAID}]
+    turns = [
+        {"role": "user", "speaker": "Human", "content": "I love hiking in the Alps.", "timestamp": SAID},
+        {"role": "user", "speaker": "Tom", "content": "I love sailing.", "timestamp": SAID},
+    ]
     graph.ingest(group_id, turns, session_id="s1", extractor="rules")
     graph.create_memory(group_id, "用户", "观点", "喜欢", "下雨天", reference_time=SAID)
 
     subjects = graph.store.run_text(
-        "MATCH (m:Memory {group_id: $g})-[:HAS_SUBJECT]->(s:Subject) RETURN m.text AS text, s.id AS subject",
-        g=group_id)
+        "MATCH (m:Memory {group_id: $g})-[:HAS_SUBJECT]->(s:Subject) RETURN m.text AS text, s.id AS subject", g=group_id
+    )
     by_text = {r["text"]: r["subject"] for r in subjects}
     hiking = next(s for t, s in by_text.items() if "hiking" in t)
     sailing = next(s for t, s in by_text.items() if "sailing" in t)
     rain = next(s for t, s in by_text.items() if "下雨天" in t)
-    assert hiking == rain != sailing                  # "Human" and 用户 are the user; Tom is Tom
+    assert hiking == rain != sailing  # "Human" and 用户 are the user; Tom is Tom
 
     found = graph.search_memories(group_id, "what do I love", subject="me", mode="fast")
     texts = [r.text for r in found.results if r.kind == "memory"]

@@ -1,6 +1,7 @@
 """LangChain tools and retriever, and the LangGraph store, on the real database. The agent is a
 LangGraph ReAct loop driven by LangChain's own scripted fake chat model (no LLM here): it is the
 wiring that is tested, against real memories."""
+
 from __future__ import annotations
 
 import asyncio
@@ -38,6 +39,7 @@ def react_agent(model, tools):
     """The ReAct loop: the model speaks, ToolNode runs the tool calls it made, until it answers."""
     from langgraph.graph import START, MessagesState, StateGraph
     from langgraph.prebuilt import ToolNode, tools_condition
+
     bound = model.bind_tools(tools)
     builder = StateGraph(MessagesState)
     builder.add_node("agent", lambda state: {"messages": [bound.invoke(state["messages"])]})
@@ -50,23 +52,49 @@ def react_agent(model, tools):
 
 def test_a_langgraph_agent_writes_links_and_recalls_through_graphmem_tools_and_retriever(graph, group_id):
     tools = graphmem_tools(graph, group_id)
-    assert [t.name for t in tools] == ["create_memory", "link_memories", "search_memories",
-                                       "update_memory_importance", "forget_memory", "ingest_conversation",
-                                       "get_memory", "memory_stats"]
+    assert [t.name for t in tools] == [
+        "create_memory",
+        "link_memories",
+        "search_memories",
+        "update_memory_importance",
+        "forget_memory",
+        "ingest_conversation",
+        "get_memory",
+        "memory_stats",
+    ]
     assert [t.name for t in graphmem_tools(graph, group_id, tools="core")] == [t.name for t in tools][:4]
-    recall = create_retriever_tool(GraphmemRetriever(graph=graph, group_id=group_id, max_results=5), "recall",
-                                   "Recall memories relevant to a question.")
+    recall = create_retriever_tool(
+        GraphmemRetriever(graph=graph, group_id=group_id, max_results=5),
+        "recall",
+        "Recall memories relevant to a question.",
+    )
     other = "other-" + group_id
-    model = ScriptedModel(responses=[
-        AIMessage("", tool_calls=[call("create_memory", 1, **SLEEP), call("create_memory", 2, **MOOD)]),
-        AIMessage("", tool_calls=[call("link_memories", 3, source_memory_description="我昨晚睡眠不好",
-                                       target_memory_description="我今天心情不好", relation_type="导致")]),
-        AIMessage("", tool_calls=[call("search_memories", 4, query="我为什么今天不开心？"),
-                                  call("recall", 5, query="我为什么今天不开心？"),
-                                  call("create_memory", 6, subject="我", memory_type="事实", topic="秘密",
-                                       group_id=other)]),
-        AIMessage("因为你昨晚没睡好。"),
-    ])
+    model = ScriptedModel(
+        responses=[
+            AIMessage("", tool_calls=[call("create_memory", 1, **SLEEP), call("create_memory", 2, **MOOD)]),
+            AIMessage(
+                "",
+                tool_calls=[
+                    call(
+                        "link_memories",
+                        3,
+                        source_memory_description="我昨晚睡眠不好",
+                        target_memory_description="我今天心情不好",
+                        relation_type="导致",
+                    )
+                ],
+            ),
+            AIMessage(
+                "",
+                tool_calls=[
+                    call("search_memories", 4, query="我为什么今天不开心？"),
+                    call("recall", 5, query="我为什么今天不开心？"),
+                    call("create_memory", 6, subject="我", memory_type="事实", topic="秘密", group_id=other),
+                ],
+            ),
+            AIMessage("因为你昨晚没睡好。"),
+        ]
+    )
     agent = react_agent(model, tools + [recall])
     out = agent.invoke({"messages": [HumanMessage("我昨晚没睡好，所以今天心情不好。我为什么不开心？")]})
     answers = {m.tool_call_id: m.content for m in out["messages"] if isinstance(m, ToolMessage)}
@@ -74,7 +102,7 @@ def test_a_langgraph_agent_writes_links_and_recalls_through_graphmem_tools_and_r
     assert json.loads(answers["call_3"])["edge_type"] == "CAUSALITY"
     found = json.loads(answers["call_4"])
     sleep = next(r for r in found["results"] if "睡眠" in r["text"])
-    assert sleep["path"][0]["edge"] == "CAUSALITY"                       # the cause, through the graph
+    assert sleep["path"][0]["edge"] == "CAUSALITY"  # the cause, through the graph
     assert "睡眠" in answers["call_5"] and "心情" in answers["call_5"]
     refused = json.loads(answers["call_6"])
     assert refused["success"] is False and refused["field"] == "group_id"
@@ -88,16 +116,23 @@ def test_tools_run_async_too(async_graph, group_id):
     async def run():
         created = json.loads(await tools["create_memory"].ainvoke(MOOD))
         got = json.loads(await tools["get_memory"].ainvoke({"memory_id": created["memory_id"]}))
-        bad = json.loads(await tools["update_memory_importance"].ainvoke({"memory_id": created["memory_id"],
-                                                                           "importance": 3}))
+        bad = json.loads(
+            await tools["update_memory_importance"].ainvoke({"memory_id": created["memory_id"], "importance": 3})
+        )
         return created, got, bad
+
     created, got, bad = asyncio.run(run())
     assert got["memory"]["topic"] == "心情" and bad["success"] is False and bad["field"] == "importance"
 
 
 def test_retriever_documents_carry_score_parts_path_and_evidence(graph, group_id):
-    graph.ingest(group_id, [{"role": "user", "content": "我昨晚没睡好。"}], session_id="s1", reference_time=REF,
-                 extractor="rules")
+    graph.ingest(
+        group_id,
+        [{"role": "user", "content": "我昨晚没睡好。"}],
+        session_id="s1",
+        reference_time=REF,
+        extractor="rules",
+    )
     graph.create_memory(group_id, **MOOD, reference_time=REF)
     graph.link_memories(group_id, "我昨晚没睡好", "我今天心情不好", "导致")
     retriever = GraphmemRetriever(graph=graph, group_id=group_id, search_kwargs={"reference_time": REF})
@@ -111,6 +146,7 @@ def test_retriever_documents_carry_score_parts_path_and_evidence(graph, group_id
 
 
 # --- the LangGraph store -----------------------------------------------------------------------------
+
 
 @pytest.fixture
 def store(graph):
@@ -143,9 +179,9 @@ def test_store_search_by_meaning_filter_prefix_and_paging(store, group_id):
     assert [h.key for h in store.search((group_id, "memories", "zh"))] == ["sleep"]
     assert len(store.search((group_id,), limit=2)) == 2 and len(store.search((group_id,), offset=3)) == 1
     secret = store.search((group_id, "prefs"), query="tea")
-    assert [h.key for h in secret] == ["secret"] and secret[0].score is None          # stored, not indexed
+    assert [h.key for h in secret] == ["secret"] and secret[0].score is None  # stored, not indexed
     everything = store.search((group_id,), query="what do I drink?")
-    assert everything[0].key == "tea" and everything[-1].key == "secret"              # unscored ones last
+    assert everything[0].key == "tea" and everything[-1].key == "secret"  # unscored ones last
 
 
 def test_store_list_namespaces_and_group_isolation(graph, group_id):
@@ -157,8 +193,9 @@ def test_store_list_namespaces_and_group_isolation(graph, group_id):
     assert store.list_namespaces(prefix=(group_id,)) == [(group_id, "a", "x"), (group_id, "b")]
     assert store.list_namespaces(prefix=(group_id,), max_depth=2) == [(group_id, "a"), (group_id, "b")]
     assert store.list_namespaces(suffix=("x",)) == sorted([(group_id, "a", "x"), (other, "a", "x")])
-    assert store.search((group_id,), query="theirs") and all(h.namespace[0] == group_id
-                                                             for h in store.search((group_id,), query="theirs"))
+    assert store.search((group_id,), query="theirs") and all(
+        h.namespace[0] == group_id for h in store.search((group_id,), query="theirs")
+    )
     assert store.get((group_id, "a", "x"), "1").value == {"v": 1}
     with pytest.raises(InvalidNamespaceError):
         store.put(("intruder", "a"), "1", {"v": 1})
@@ -181,6 +218,7 @@ def test_store_async_api(store, group_id):
         spaces = await store.alist_namespaces(prefix=(group_id,))
         await store.adelete((group_id, "m"), "k")
         return got, hits, spaces, await store.aget((group_id, "m"), "k")
+
     got, hits, spaces, gone = asyncio.run(run())
     assert got.value == {"text": "我喜欢绿茶"} and hits[0].key == "k" and spaces == [(group_id, "m")] and gone is None
 
@@ -210,6 +248,7 @@ def test_a_langgraph_agent_keeps_long_term_memory_in_the_store(graph, group_id):
     app.invoke({"messages": [HumanMessage("remember: 我对花生过敏")]}, cfg)
     answer = app.invoke({"messages": [HumanMessage("我对什么过敏？")]}, cfg)["messages"][-1].content
     assert answer == "我对花生过敏"
-    stranger = app.invoke({"messages": [HumanMessage("我对什么过敏？")]},
-                          {"configurable": {"user_id": "stranger-" + group_id}})["messages"][-1].content
+    stranger = app.invoke(
+        {"messages": [HumanMessage("我对什么过敏？")]}, {"configurable": {"user_id": "stranger-" + group_id}}
+    )["messages"][-1].content
     assert stranger == "I don't know"

@@ -1,6 +1,7 @@
 """The memory lifecycle on the real database: consolidation merges, supersede chains in Chinese
 and English, decay to archive and back, summaries, the lock, dry runs, events, unmerge, and a
 run killed with kill -9 and run again."""
+
 from __future__ import annotations
 
 import asyncio
@@ -9,9 +10,11 @@ import signal
 import subprocess
 import sys
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
+from lifecycle_graph import LIFE as LIFE_ROWS
+from lifecycle_graph import START, long_life, snapshot, write_life
 
 from graphmem.errors import ConsolidationLockedError, NotFoundError, ValidationError
 from graphmem.lifecycle.lock import RunLock
@@ -20,8 +23,6 @@ from graphmem.lifecycle.scheduler import ConsolidationScheduler, next_delay
 from graphmem.lifecycle.work import Work
 from graphmem.retriever.format import format_context
 
-from lifecycle_graph import LIFE as LIFE_ROWS, START, long_life, snapshot, write_life
-
 
 def _by_text(graph, group_id: str) -> dict[str, dict]:
     rows = graph.store.run_text("MATCH (m:Memory {group_id: $g}) RETURN m {.*, embedding: null} AS m", g=group_id)
@@ -29,6 +30,7 @@ def _by_text(graph, group_id: str) -> dict[str, dict]:
 
 
 # --- the rules, in both languages --------------------------------------------------------------
+
 
 def test_loose_keys_join_spellings_widths_and_scripts_but_not_different_names():
     assert loose_key("臺灣") == loose_key("台湾") == loose_key("台灣")
@@ -51,6 +53,7 @@ def test_single_valued_slots_and_stances_are_read_in_chinese_and_english():
 
 # --- conflicts: what is current --------------------------------------------------------------------
 
+
 def test_updates_in_chinese_and_english_supersede_the_old_facts_and_search_returns_the_current_first(graph, group_id):
     write_life(graph, group_id)
     report = graph.consolidate(group_id)
@@ -64,9 +67,11 @@ def test_updates_in_chinese_and_english_supersede_the_old_facts_and_search_retur
     assert not texts & {"I like apples", "I like pears", "我 去过 北京", "我 去过 上海"}
     assert len(report.conflicts) == 4
 
-    for query, new, old in (("我住在哪里", "我 搬到 上海", "我 住在 北京"),
-                            ("where do I work", "I joined Globex", "I work at Acme"),
-                            ("我喜欢咖啡吗", "我 不喜欢 咖啡", "我 喜欢 咖啡")):
+    for query, new, old in (
+        ("我住在哪里", "我 搬到 上海", "我 住在 北京"),
+        ("where do I work", "I joined Globex", "I work at Acme"),
+        ("我喜欢咖啡吗", "我 不喜欢 咖啡", "我 喜欢 咖啡"),
+    ):
         results = graph.search_memories(group_id, query, max_results=5).results
         ranks = {r.text: i for i, r in enumerate(results)}
         assert new in ranks and old in ranks, (query, list(ranks))
@@ -86,8 +91,14 @@ def test_updates_in_chinese_and_english_supersede_the_old_facts_and_search_retur
 
 def test_a_chain_of_updates_keeps_one_current_value(graph, group_id):
     for day, city in ((0, "Boston"), (30, "Denver"), (60, "Austin")):
-        graph.create_memory(group_id, "I", "FACT", "live in" if day == 0 else "moved to", city,
-                            reference_time=START + timedelta(days=day))
+        graph.create_memory(
+            group_id,
+            "I",
+            "FACT",
+            "live in" if day == 0 else "moved to",
+            city,
+            reference_time=START + timedelta(days=day),
+        )
     graph.consolidate(group_id)
     memories = _by_text(graph, group_id)
     assert memories["I live in Boston"]["superseded_by"] == memories["I moved to Denver"]["id"]
@@ -99,13 +110,17 @@ def test_a_chain_of_updates_keeps_one_current_value(graph, group_id):
 
 def test_an_explicit_correction_replaces_what_it_corrects(graph, group_id):
     graph.create_memory(group_id, "我", "OPINION", "最喜欢的颜色是", "蓝色", reference_time=START)
-    graph.create_memory(group_id, "我", "OPINION", "其实最喜欢的颜色是", "绿色", reference_time=START + timedelta(days=1))
+    graph.create_memory(
+        group_id, "我", "OPINION", "其实最喜欢的颜色是", "绿色", reference_time=START + timedelta(days=1)
+    )
     report = graph.consolidate(group_id)
-    assert [(c.older_text, c.newer_text) for c in report.conflicts] == [("我 最喜欢的颜色是 蓝色",
-                                                                          "我 其实最喜欢的颜色是 绿色")]
+    assert [(c.older_text, c.newer_text) for c in report.conflicts] == [
+        ("我 最喜欢的颜色是 蓝色", "我 其实最喜欢的颜色是 绿色")
+    ]
 
 
 # --- merges and unmerge ----------------------------------------------------------------------------
+
 
 def test_duplicate_concepts_merge_within_a_group_and_never_across(graph, group_id):
     other = group_id + "-other"
@@ -115,22 +130,32 @@ def test_duplicate_concepts_merge_within_a_group_and_never_across(graph, group_i
     merged = {(m.label, frozenset((m.merged_name, m.survivor_name))) for m in report.concept_merges}
     assert ("Object", frozenset(("臺灣", "台湾"))) in merged
     # New York / new-york: one node, whether the write path or the consolidator joined them
-    rows = graph.store.run_text("MATCH (o:Object {group_id: $g}) WHERE 'New York' IN o.aliases OR "
-                                "'new-york' IN o.aliases RETURN o.aliases AS aliases", g=group_id)
+    rows = graph.store.run_text(
+        "MATCH (o:Object {group_id: $g}) WHERE 'New York' IN o.aliases OR "
+        "'new-york' IN o.aliases RETURN o.aliases AS aliases",
+        g=group_id,
+    )
     assert len(rows) == 1 and {"New York", "new-york"} <= set(rows[0]["aliases"])
-    names = {r["name"] for r in graph.store.run_text("MATCH (o:Object {group_id: $g}) RETURN o.name AS name",
-                                                    g=group_id)}
+    names = {
+        r["name"] for r in graph.store.run_text("MATCH (o:Object {group_id: $g}) RETURN o.name AS name", g=group_id)
+    }
     assert len(names & {"臺灣", "台湾"}) == 1
     # the other group's 臺灣 is untouched
-    assert graph.store.run_text("MATCH (o:Object {group_id: $g, name: '臺灣'}) RETURN count(o) AS n",
-                                g=other)[0]["n"] == 1
-    survivor = graph.store.run_text("MATCH (o:Object {group_id: $g}) WHERE o.name IN ['臺灣', '台湾'] "
-                                    "RETURN o.aliases AS aliases, o.merged_ids AS merged", g=group_id)[0]
+    assert (
+        graph.store.run_text("MATCH (o:Object {group_id: $g, name: '臺灣'}) RETURN count(o) AS n", g=other)[0]["n"] == 1
+    )
+    survivor = graph.store.run_text(
+        "MATCH (o:Object {group_id: $g}) WHERE o.name IN ['臺灣', '台湾'] "
+        "RETURN o.aliases AS aliases, o.merged_ids AS merged",
+        g=group_id,
+    )[0]
     assert set(survivor["aliases"]) >= {"臺灣", "台湾"} and len(survivor["merged"]) == 1
     # the memories of both names now share one node
-    shared = graph.store.run_text("MATCH (m:Memory {group_id: $g})-[:HAS_OBJECT]->(o:Object) "
-                                  "WHERE m.object_name IN ['臺灣', '台湾'] RETURN count(DISTINCT o) AS n",
-                                  g=group_id)[0]["n"]
+    shared = graph.store.run_text(
+        "MATCH (m:Memory {group_id: $g})-[:HAS_OBJECT]->(o:Object) "
+        "WHERE m.object_name IN ['臺灣', '台湾'] RETURN count(DISTINCT o) AS n",
+        g=group_id,
+    )[0]["n"]
     assert shared == 1
 
 
@@ -149,14 +174,19 @@ def test_unmerge_restores_both_nodes_and_their_edges_as_they_were(graph, group_i
     for edge in [e for e in before["edges"] if "Object:臺灣" in e or "Object:台湾" in e]:
         assert after["edges"][edge] == before["edges"][edge], edge
     with pytest.raises(NotFoundError):
-        graph.unmerge(group_id, merge.merge_id)          # undone already
+        graph.unmerge(group_id, merge.merge_id)  # undone already
 
 
 def test_duplicate_memories_merge_keeping_the_evidence_of_both(graph, group_id):
-    report = graph.ingest(group_id, [{"role": "user", "content": "I live in Boston."}], reference_time=START,
-                          extractor="rules")
-    graph.ingest(group_id, [{"role": "user", "content": "I live in Boston."}], reference_time=START + timedelta(days=3),
-                 extractor="rules")
+    report = graph.ingest(
+        group_id, [{"role": "user", "content": "I live in Boston."}], reference_time=START, extractor="rules"
+    )
+    graph.ingest(
+        group_id,
+        [{"role": "user", "content": "I live in Boston."}],
+        reference_time=START + timedelta(days=3),
+        extractor="rules",
+    )
     assert report.memories, "the rule extractor wrote nothing to merge"
     run = graph.consolidate(group_id)
     assert len(run.memory_merges) >= 1
@@ -164,46 +194,56 @@ def test_duplicate_memories_merge_keeping_the_evidence_of_both(graph, group_id):
     rows = graph.store.run_text(
         "MATCH (k:Memory {group_id: $g, id: $k}) MATCH (d:Memory {group_id: $g, id: $d}) "
         "RETURN d.status AS status, d.duplicate_of AS of, COUNT { (k)-[:EXTRACTED_FROM]->() } AS evidence",
-        g=group_id, k=dup.survivor_id, d=dup.duplicate_id)[0]
+        g=group_id,
+        k=dup.survivor_id,
+        d=dup.duplicate_id,
+    )[0]
     assert rows["status"] == "archived" and rows["of"] == dup.survivor_id and rows["evidence"] == 2
 
 
 # --- decay, archive, restore, summaries -------------------------------------------------------------
 
+
 def test_faded_memories_are_archived_hidden_returned_on_request_and_restorable(graph, group_id):
     graph.create_memory(group_id, "我", "EVENT", "吃", "火锅", importance=0.3, reference_time=START)
     graph.create_memory(group_id, "我", "FACT", "过敏", "花生", importance=0.9, reference_time=START)
-    report = graph.consolidate(group_id, now=datetime.now(timezone.utc) + timedelta(days=120))
+    report = graph.consolidate(group_id, now=datetime.now(UTC) + timedelta(days=120))
     memories = _by_text(graph, group_id)
     assert memories["我 吃 火锅"]["status"] == "archived" and report.archived == [memories["我 吃 火锅"]["id"]]
-    assert memories["我 过敏 花生"]["status"] == "consolidated"       # important: never faded out
+    assert memories["我 过敏 花生"]["status"] == "consolidated"  # important: never faded out
     assert "我 吃 火锅" not in {r.text for r in graph.search_memories(group_id, "吃火锅").results}
     assert "我 吃 火锅" in {r.text for r in graph.search_memories(group_id, "吃火锅", include_archived=True).results}
     graph.restore(group_id, memories["我 吃 火锅"]["id"])
     assert _by_text(graph, group_id)["我 吃 火锅"]["status"] == "consolidated"
-    assert len(_by_text(graph, group_id)) == 2                       # nothing deleted, ever
+    assert len(_by_text(graph, group_id)) == 2  # nothing deleted, ever
 
 
 def test_old_trivia_of_one_subject_and_topic_are_folded_into_a_summary(graph, group_id):
-    old = datetime.now(timezone.utc) - timedelta(days=90)
+    old = datetime.now(UTC) - timedelta(days=90)
     foods = ["白米饭", "面条", "饺子", "包子"]
     for i, food in enumerate(foods):
-        graph.create_memories(group_id, [{"subject": "我", "memory_type": "EVENT", "topic": "吃", "object": food,
-                                          "importance": 0.2}], reference_time=old + timedelta(days=i),
-                              extra=[{"created_at": (old + timedelta(days=i)).isoformat()}])
-    report = graph.consolidate(group_id, now=datetime.now(timezone.utc))
+        graph.create_memories(
+            group_id,
+            [{"subject": "我", "memory_type": "EVENT", "topic": "吃", "object": food, "importance": 0.2}],
+            reference_time=old + timedelta(days=i),
+            extra=[{"created_at": (old + timedelta(days=i)).isoformat()}],
+        )
+    report = graph.consolidate(group_id, now=datetime.now(UTC))
     assert len(report.summaries) == 1
     summary = report.summaries[0]
     assert all(food in summary.text for food in foods) and len(summary.sources) == 4
     folded = graph.store.run_text(
         "MATCH (s:Memory {group_id: $g, id: $id})-[:SUMMARIZES]->(m:Memory) RETURN m.status AS status",
-        g=group_id, id=summary.summary_id)
+        g=group_id,
+        id=summary.summary_id,
+    )
     assert [r["status"] for r in folded] == ["archived"] * 4
     found = graph.search_memories(group_id, "我吃过什么", max_results=3).results
     assert found[0].memory_id == summary.summary_id
 
 
 # --- safety: dry run, lock, kill -9 -----------------------------------------------------------------
+
 
 def test_a_dry_run_reports_what_a_run_changes_and_changes_nothing(graph, group_id):
     write_life(graph, group_id)
@@ -213,14 +253,16 @@ def test_a_dry_run_reports_what_a_run_changes_and_changes_nothing(graph, group_i
     assert graph.consolidation_runs(group_id) == []
     real = graph.consolidate(group_id)
     assert dry.counts == real.counts
-    assert {(c.older_text, c.newer_text) for c in dry.conflicts} == {(c.older_text, c.newer_text) for c in real.conflicts}
+    assert {(c.older_text, c.newer_text) for c in dry.conflicts} == {
+        (c.older_text, c.newer_text) for c in real.conflicts
+    }
     assert snapshot(graph, group_id) != before
 
 
 def test_a_second_run_on_a_locked_group_is_refused_and_a_dead_owners_lock_is_taken_over(graph, group_id):
     graph.create_memory(group_id, "我", "FACT", "住在", "北京")
     holder = RunLock(Work(graph.store), group_id, "someone-else", ttl_s=600)
-    holder.acquire()                                       # a live process (this one) holds it
+    holder.acquire()  # a live process (this one) holds it
     with pytest.raises(ConsolidationLockedError, match="someone-else"):
         graph.consolidate(group_id)
     # the owner's process is gone (a pid that does not exist): the next run takes over
@@ -235,22 +277,28 @@ def test_a_run_killed_with_kill_9_and_run_again_ends_in_the_graph_of_an_uninterr
     for g in (killed, whole):
         write_life(graph, g, rows)
     env = {**os.environ, **cli_env, "GRAPHMEM_CONSOLIDATION__BATCH_SIZE": "3"}
-    child = subprocess.Popen([sys.executable, "-m", "graphmem.cli", "consolidate", "-g", killed, "--json"],
-                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    child = subprocess.Popen(
+        [sys.executable, "-m", "graphmem.cli", "consolidate", "-g", killed, "--json"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
-        done = graph.store.run_text("MATCH (m:Memory {group_id: $g, status: 'consolidated'}) RETURN count(m) AS n",
-                                    g=killed)[0]["n"]
+        done = graph.store.run_text(
+            "MATCH (m:Memory {group_id: $g, status: 'consolidated'}) RETURN count(m) AS n", g=killed
+        )[0]["n"]
         if done >= 6 or child.poll() is not None:
             break
         time.sleep(0.05)
     assert child.poll() is None, f"the run finished before it could be killed: {child.stderr.read()[-500:]}"
     child.send_signal(signal.SIGKILL)
     child.wait()
-    staged = graph.store.run_text("MATCH (m:Memory {group_id: $g, status: 'staged'}) RETURN count(m) AS n",
-                                  g=killed)[0]["n"]
+    staged = graph.store.run_text("MATCH (m:Memory {group_id: $g, status: 'staged'}) RETURN count(m) AS n", g=killed)[
+        0
+    ]["n"]
     assert staged > 0, "killed after it had finished"
-    again = graph.consolidate(killed)                      # takes over the dead run's lock
+    again = graph.consolidate(killed)  # takes over the dead run's lock
     assert any("took over" in e for e in again.errors)
     graph.consolidate(whole)
     assert snapshot(graph, killed) == snapshot(graph, whole)
@@ -259,6 +307,7 @@ def test_a_run_killed_with_kill_9_and_run_again_ends_in_the_graph_of_an_uninterr
 
 
 # --- events and the scheduler ------------------------------------------------------------------------
+
 
 def test_events_reach_registered_callbacks(graph, group_id):
     seen = []
@@ -278,9 +327,11 @@ def test_the_scheduler_runs_at_its_interval_and_backs_off_after_errors(graph, gr
     graph.create_memory(group_id, "我", "FACT", "住在", "北京")
     from graphmem import MemoryGraph
     from graphmem.server import free_port
+
     # a server that is down: every run fails at once
-    down = MemoryGraph(make_settings(neo4j={"uri": f"neo4j://127.0.0.1:{free_port()}", "password": "x"}),
-                       embedder=graph.embedder)
+    down = MemoryGraph(
+        make_settings(neo4j={"uri": f"neo4j://127.0.0.1:{free_port()}", "password": "x"}), embedder=graph.embedder
+    )
 
     async def until(done, timeout_s: float = 60.0) -> None:
         deadline = time.monotonic() + timeout_s
@@ -303,22 +354,33 @@ def test_the_scheduler_runs_at_its_interval_and_backs_off_after_errors(graph, gr
     down.close()
     assert len(good.runs) >= 2 and good.runs[0].processed == 1 and good.runs[-1].processed == 0
     assert not good.errors
-    assert len(bad.errors) >= 3 and not bad.runs          # retried sooner than the interval
-    assert group_id in graph.memory_groups()              # what a scheduler of every group goes through
+    assert len(bad.errors) >= 3 and not bad.runs  # retried sooner than the interval
+    assert group_id in graph.memory_groups()  # what a scheduler of every group goes through
 
 
 def test_what_consolidation_writes_is_declared_in_the_bloom_perspective(graph, group_id):
     from graphmem.analyst.bloom import LABELS, RELATIONSHIPS, VECTOR_LABELS
+
     write_life(graph, group_id)
-    old = datetime.now(timezone.utc) - timedelta(days=90)
-    graph.create_memories(group_id, [{"subject": "我", "memory_type": "EVENT", "topic": "吃", "object": food,
-                                      "importance": 0.2} for food in ("面条", "饺子", "包子")],
-                          reference_time=old, extra=[{"created_at": old.isoformat()}] * 3)
+    old = datetime.now(UTC) - timedelta(days=90)
+    graph.create_memories(
+        group_id,
+        [
+            {"subject": "我", "memory_type": "EVENT", "topic": "吃", "object": food, "importance": 0.2}
+            for food in ("面条", "饺子", "包子")
+        ],
+        reference_time=old,
+        extra=[{"created_at": old.isoformat()}] * 3,
+    )
     graph.consolidate(group_id)
-    nodes = graph.store.run_text("MATCH (n {group_id: $g}) UNWIND keys(n) AS k "
-                                 "RETURN labels(n)[0] AS label, collect(DISTINCT k) AS keys", g=group_id)
-    edges = graph.store.run_text("MATCH (n {group_id: $g})-[r]->() UNWIND keys(r) AS k "
-                                 "RETURN type(r) AS type, collect(DISTINCT k) AS keys", g=group_id)
+    nodes = graph.store.run_text(
+        "MATCH (n {group_id: $g}) UNWIND keys(n) AS k RETURN labels(n)[0] AS label, collect(DISTINCT k) AS keys",
+        g=group_id,
+    )
+    edges = graph.store.run_text(
+        "MATCH (n {group_id: $g})-[r]->() UNWIND keys(r) AS k RETURN type(r) AS type, collect(DISTINCT k) AS keys",
+        g=group_id,
+    )
     labels = {row["label"] for row in nodes}
     assert {"ConceptMerge", "ConsolidationRun", "ConsolidationLock"} <= labels
     assert {"SUPERSEDES", "SUMMARIZES", "REFERENCE"} <= {row["type"] for row in edges}
@@ -331,6 +393,7 @@ def test_what_consolidation_writes_is_declared_in_the_bloom_perspective(graph, g
 
 def test_two_runs_started_at_once_on_one_group_do_not_both_run(graph, group_id):
     import threading
+
     write_life(graph, group_id)
     outcomes: list = []
     barrier = threading.Barrier(2)
@@ -353,15 +416,16 @@ def test_two_runs_started_at_once_on_one_group_do_not_both_run(graph, group_id):
     assert len(outcomes) == 2 and sum(r.processed for r in reports) == len(LIFE_ROWS)
     assert len(refused) == 1 or sorted(r.processed for r in reports) == [0, len(LIFE_ROWS)]
     merged = graph.store.run_text("MATCH (r:ConceptMerge {group_id: $g}) RETURN r.merged_id AS id", g=group_id)
-    assert len(merged) == len({r["id"] for r in merged})            # no node merged twice
+    assert len(merged) == len({r["id"] for r in merged})  # no node merged twice
 
 
 def test_a_name_merged_away_and_written_again_joins_the_node_it_went_into(graph, group_id):
     graph.create_memory(group_id, "我", "EVENT", "去", "臺灣", reference_time=START)
     graph.create_memory(group_id, "我", "EVENT", "去过", "台湾", reference_time=START + timedelta(days=1))
     merge = graph.consolidate(group_id).concept_merges[0]
-    again = graph.create_memory(group_id, "我", "EVENT", "想去", merge.merged_name,
-                                reference_time=START + timedelta(days=2))
+    again = graph.create_memory(
+        group_id, "我", "EVENT", "想去", merge.merged_name, reference_time=START + timedelta(days=2)
+    )
     obj = next(c for c in again.concepts if c.role == "object")
     assert obj.id == merge.survivor_id and obj.reused and obj.reason == "merged name"
     assert graph.store.run_text("MATCH (o:Object {group_id: $g}) RETURN count(o) AS n", g=group_id)[0]["n"] == 1

@@ -1,12 +1,14 @@
 """The LLM extractor's wiring and the retry queue, against a small local HTTP server that speaks
 the chat-completions protocol and returns scripted tool calls (good and broken ones). It proves
 the wiring, not extraction quality: the database is a real Neo4j."""
+
 from __future__ import annotations
 
 import json
 import socket
 import threading
 import time
+from datetime import UTC
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
@@ -29,13 +31,24 @@ def call(name: str, arguments, i: int = 0) -> dict:
 
 
 GOOD = [
-    call("create_memory", {"subject": "我", "memory_type": "事件", "topic": "失眠", "attributes": {"时间": "昨晚"},
-                           "importance": 0.6}, 1),
-    call("create_memory", {"subject": "我", "memory_type": "事实", "topic": "身体状态", "object": "很困",
-                           "attributes": {"时间": "今天"}}, 2),
-    call("create_memory", {"subject": "I", "memory_type": "opinion", "topic": "love", "object": "hiking in the Alps"}, 3),
-    call("link_memories", {"source_memory_description": "我失眠", "target_memory_description": "我很困",
-                           "relation_type": "导致"}, 4),
+    call(
+        "create_memory",
+        {"subject": "我", "memory_type": "事件", "topic": "失眠", "attributes": {"时间": "昨晚"}, "importance": 0.6},
+        1,
+    ),
+    call(
+        "create_memory",
+        {"subject": "我", "memory_type": "事实", "topic": "身体状态", "object": "很困", "attributes": {"时间": "今天"}},
+        2,
+    ),
+    call(
+        "create_memory", {"subject": "I", "memory_type": "opinion", "topic": "love", "object": "hiking in the Alps"}, 3
+    ),
+    call(
+        "link_memories",
+        {"source_memory_description": "我失眠", "target_memory_description": "我很困", "relation_type": "导致"},
+        4,
+    ),
 ]
 
 
@@ -46,18 +59,18 @@ class Script:
     def __init__(self):
         self.replies: list = []
         self.requests: list[dict] = []
-        self.default = None        # the reply when none is scripted: a text answer, or no tool call
+        self.default = None  # the reply when none is scripted: a text answer, or no tool call
 
 
 def _handler(script: Script):
     class Handler(BaseHTTPRequestHandler):
-        def log_message(self, *args):      # keep pytest output clean
+        def log_message(self, *args):  # keep pytest output clean
             pass
 
         def handle(self):
             try:
                 super().handle()
-            except (BrokenPipeError, ConnectionResetError):   # the client gave up (the timeout case)
+            except (BrokenPipeError, ConnectionResetError):  # the client gave up (the timeout case)
                 pass
 
         def do_POST(self):
@@ -75,14 +88,24 @@ def _handler(script: Script):
             if isinstance(reply, str):
                 message = {"role": "assistant", "content": reply}
             else:
-                message = {"role": "assistant", "content": None, "tool_calls": reply} if reply else \
-                    {"role": "assistant", "content": "nothing to remember"}
-            data = json.dumps({"id": "x", "object": "chat.completion", "model": body.get("model"),
-                               "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls"}]})
+                message = (
+                    {"role": "assistant", "content": None, "tool_calls": reply}
+                    if reply
+                    else {"role": "assistant", "content": "nothing to remember"}
+                )
+            data = json.dumps(
+                {
+                    "id": "x",
+                    "object": "chat.completion",
+                    "model": body.get("model"),
+                    "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls"}],
+                }
+            )
             self.send_response(200)
             self.send_header("Content-Type", "application/json")
             self.end_headers()
             self.wfile.write(data.encode())
+
     return Handler
 
 
@@ -123,8 +146,7 @@ def llm():
 
 @pytest.fixture
 def llm_graph(make_settings, llm):
-    settings = make_settings(llm={"base_url": llm.base_url, "model": "scripted", "api_key": "k-test",
-                                  "timeout_s": 1.0})
+    settings = make_settings(llm={"base_url": llm.base_url, "model": "scripted", "api_key": "k-test", "timeout_s": 1.0})
     g = MemoryGraph(settings)
     yield g
     g.close()
@@ -137,7 +159,9 @@ def _ingestor(graph, **kw) -> Ingestor:
 def _evidence(graph, group_id) -> dict:
     rows = graph.store.run_text(
         "MATCH (m:Memory {group_id: $g}) OPTIONAL MATCH (m)-[:EXTRACTED_FROM]->(e:Episode) "
-        "RETURN m.text AS text, m.source AS source, collect(e.content) AS said", g=group_id)
+        "RETURN m.text AS text, m.source AS source, collect(e.content) AS said",
+        g=group_id,
+    )
     return {r["text"]: (r["source"], r["said"]) for r in rows}
 
 
@@ -155,14 +179,15 @@ def test_tool_calls_from_the_endpoint_become_memories_linked_to_their_turns(llm,
     assert found["I love hiking in the Alps"][1] == [TURNS[2]["content"]]
     causal = llm_graph.store.run_text(
         "MATCH (a:Memory {group_id: $g})-[:CAUSALITY]->(b:Memory) RETURN a.topic_name AS a, b.topic_name AS b",
-        g=group_id)
+        g=group_id,
+    )
     assert causal == [{"a": "失眠", "b": "身体状态"}]
 
     [request] = llm.script.requests
     assert request["path"] == "/v1/chat/completions" and request["auth"] == "Bearer k-test"
     body = request["body"]
     assert [t["function"]["name"] for t in body["tools"]] == ["create_memory", "link_memories"]
-    assert "记忆构建原则" in body["messages"][0]["content"]             # seed 004 §4.5 system prompt
+    assert "记忆构建原则" in body["messages"][0]["content"]  # seed 004 §4.5 system prompt
     assert "昨晚我失眠了" in body["messages"][1]["content"] and "2025-11-05 09:00" in body["messages"][1]["content"]
 
 
@@ -183,19 +208,22 @@ def test_with_the_endpoint_down_turns_are_kept_and_a_retry_extracts_them(llm, ll
     assert job_counts(llm_graph.store, group_id)["done"] == 1
 
 
-@pytest.mark.parametrize("reply, error", [
-    ([call("create_memory", '{"subject": "我", "memory_type": ')], "not valid JSON"),
-    ([call("delete_everything", {})], "unknown tool 'delete_everything'"),
-    ([call("create_memory", {"subject": "我", "memory_type": "thing", "topic": "x"})], "memory_type"),
-    (500, "HTTP 500"),
-    (("sleep", 2.5), "did not answer within 1s"),
-])
+@pytest.mark.parametrize(
+    "reply, error",
+    [
+        ([call("create_memory", '{"subject": "我", "memory_type": ')], "not valid JSON"),
+        ([call("delete_everything", {})], "unknown tool 'delete_everything'"),
+        ([call("create_memory", {"subject": "我", "memory_type": "thing", "topic": "x"})], "memory_type"),
+        (500, "HTTP 500"),
+        (("sleep", 2.5), "did not answer within 1s"),
+    ],
+)
 def test_a_broken_reply_writes_nothing_and_leaves_the_job_pending(llm, llm_graph, group_id, reply, error):
     llm.script.replies = [[GOOD[0]] + reply if isinstance(reply, list) else reply]
     ingestor = _ingestor(llm_graph)
     report = ingestor.ingest(group_id, TURNS, session_id="s1", extractor="llm")
     assert report.jobs_pending == 1 and error in report.errors[0]
-    assert _evidence(llm_graph, group_id) == {}                          # not even the valid first call
+    assert _evidence(llm_graph, group_id) == {}  # not even the valid first call
     [job] = ingestor.queue.list(group_id)
     assert job["state"] == "pending" and job["attempts"] == 1 and error in job["last_error"]
     assert _episodes(llm_graph, group_id) == 3
@@ -208,10 +236,10 @@ def test_repeated_failures_end_in_a_failed_job_that_stats_show(llm, llm_graph, g
     retried = ingestor.retry(group_id)
     assert retried.failed == 1 and "HTTP 503" in retried.errors[0]
     assert job_counts(llm_graph.store, group_id)["failed"] == 1
-    assert job_counts(llm_graph.store, None)["failed"] >= 1             # all groups
+    assert job_counts(llm_graph.store, None)["failed"] >= 1  # all groups
 
     llm.script.replies = [GOOD[:1]]
-    again = ingestor.retry(group_id, include_failed=True)                # `graphmem extract --retry --failed`
+    again = ingestor.retry(group_id, include_failed=True)  # `graphmem extract --retry --failed`
     assert again.done == 1 and len(again.memories) == 1
 
 
@@ -225,37 +253,57 @@ def test_an_llm_extractor_needs_an_endpoint(graph, group_id):
 
 # --- the consolidator's judge (seed 004 §12.4.3), wiring only -------------------------------------
 
+
 @pytest.mark.parametrize("answer, linked", [("是", True), ("否", False)])
-def test_the_consolidator_asks_the_configured_llm_whether_a_candidate_cause_is_one(llm, llm_graph, group_id,
-                                                                                   answer, linked):
-    from datetime import datetime, timedelta, timezone
-    t0 = datetime(2026, 3, 1, 20, 0, tzinfo=timezone.utc)
+def test_the_consolidator_asks_the_configured_llm_whether_a_candidate_cause_is_one(
+    llm, llm_graph, group_id, answer, linked
+):
+    from datetime import datetime, timedelta
+
+    t0 = datetime(2026, 3, 1, 20, 0, tzinfo=UTC)
     llm.script.default = answer
     llm_graph.create_memory(group_id, "我", "事件", "淋雨", session_id="s1", reference_time=t0)
-    llm_graph.create_memory(group_id, "我", "事件", "感冒", attributes={"原因": "因为淋雨"}, session_id="s1",
-                            reference_time=t0 + timedelta(minutes=20))
+    llm_graph.create_memory(
+        group_id,
+        "我",
+        "事件",
+        "感冒",
+        attributes={"原因": "因为淋雨"},
+        session_id="s1",
+        reference_time=t0 + timedelta(minutes=20),
+    )
     report = llm_graph.consolidate(group_id)
     asked = [r for r in llm.script.requests if "因果" in json.dumps(r["body"], ensure_ascii=False)]
     assert asked and "淋雨" in asked[0]["body"]["messages"][0]["content"]
     assert asked[0]["auth"] == "Bearer k-test"
     edges = llm_graph.store.run_text(
         "MATCH (a:Memory {group_id: $g})-[e:CAUSALITY]->(b:Memory) RETURN a.text AS cause, b.text AS effect, "
-        "e.discovered AS discovered, e.confidence AS confidence", g=group_id)
+        "e.discovered AS discovered, e.confidence AS confidence",
+        g=group_id,
+    )
     if linked:
-        assert edges == [{"cause": "我 淋雨", "effect": "我 感冒 (原因: 因为淋雨)", "discovered": True,
-                          "confidence": 0.8}]
+        assert edges == [
+            {"cause": "我 淋雨", "effect": "我 感冒 (原因: 因为淋雨)", "discovered": True, "confidence": 0.8}
+        ]
         assert report.counts["causal_candidates"] == 1
     else:
         assert edges == [] and report.counts["causal_candidates"] == 0
 
 
 def test_a_summary_carries_the_configured_llms_sentence(llm, llm_graph, group_id):
-    from datetime import datetime, timedelta, timezone
-    old = datetime.now(timezone.utc) - timedelta(days=90)
+    from datetime import datetime, timedelta
+
+    old = datetime.now(UTC) - timedelta(days=90)
     llm.script.default = "这个月常吃面食。"
-    llm_graph.create_memories(group_id, [{"subject": "我", "memory_type": "EVENT", "topic": "吃", "object": food,
-                                          "importance": 0.2} for food in ("面条", "饺子", "包子")],
-                              reference_time=old, extra=[{"created_at": old.isoformat()}] * 3)
+    llm_graph.create_memories(
+        group_id,
+        [
+            {"subject": "我", "memory_type": "EVENT", "topic": "吃", "object": food, "importance": 0.2}
+            for food in ("面条", "饺子", "包子")
+        ],
+        reference_time=old,
+        extra=[{"created_at": old.isoformat()}] * 3,
+    )
     report = llm_graph.consolidate(group_id)
     assert len(report.summaries) == 1 and "概要: 这个月常吃面食。" in report.summaries[0].text
     asked = [r for r in llm.script.requests if "概括" in json.dumps(r["body"], ensure_ascii=False)]

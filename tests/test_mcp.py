@@ -1,8 +1,10 @@
 """`graphmem mcp`: started as a real process and driven with the MCP SDK's own client, over
 stdio and streamable HTTP, against the real database. The group is the server's, never the
 model's: smuggled group arguments are refused and other groups' ids are not found."""
+
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import random
@@ -14,7 +16,6 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 import anyio
-import asyncio
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -31,20 +32,31 @@ SEED_12_5 = [
     {"subject": "我", "memory_type": "事件", "topic": "睡眠", "object": "不好", "attributes": {"时间": "昨晚"}},
 ]
 ENGLISH_PAIR = [
-    {"subject": "I", "memory_type": "event", "topic": "miss", "object": "the bus", "attributes": {"time": "this morning"}},
+    {
+        "subject": "I",
+        "memory_type": "event",
+        "topic": "miss",
+        "object": "the bus",
+        "attributes": {"time": "this morning"},
+    },
     {"subject": "I", "memory_type": "fact", "topic": "late", "object": "for work", "attributes": {"time": "today"}},
 ]
 
 
 def server_env(cli_env: dict) -> dict:
-    return {**cli_env, "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""),
-            "PATH": os.environ.get("PATH", ""), "HOME": os.environ.get("HOME", "/tmp")}
+    return {
+        **cli_env,
+        "PYTHONPATH": str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+        "PATH": os.environ.get("PATH", ""),
+        "HOME": os.environ.get("HOME", "/tmp"),
+    }
 
 
 @asynccontextmanager
 async def stdio_session(env: dict, *args: str):
-    params = StdioServerParameters(command=sys.executable, args=["-m", "graphmem.cli.app", "mcp", *args], env=env,
-                                   cwd=str(REPO))
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "graphmem.cli.app", "mcp", *args], env=env, cwd=str(REPO)
+    )
     async with stdio_client(params) as (read, write):
         async with ClientSession(read, write) as session:
             await session.initialize()
@@ -64,11 +76,21 @@ async def write_and_recall(session: ClientSession) -> None:
         err, out = await call(session, "create_memory", **memory)
         assert not err and out["success"], out
         ids[memory["topic"]] = out["memory_id"]
-    err, out = await call(session, "link_memories", source_memory_description="我昨晚睡眠不好",
-                          target_memory_description="我今天心情不好", relation_type="导致")
+    err, out = await call(
+        session,
+        "link_memories",
+        source_memory_description="我昨晚睡眠不好",
+        target_memory_description="我今天心情不好",
+        relation_type="导致",
+    )
     assert not err and out["success"], out
-    err, out = await call(session, "link_memories", source_memory_description="I missed the bus this morning",
-                          target_memory_description="I was late for work today", relation_type="causes")
+    err, out = await call(
+        session,
+        "link_memories",
+        source_memory_description="I missed the bus this morning",
+        target_memory_description="I was late for work today",
+        relation_type="causes",
+    )
     assert not err and out["success"], out
 
     err, found = await call(session, "search_memories", query=REF_QUERY_ZH)
@@ -76,7 +98,7 @@ async def write_and_recall(session: ClientSession) -> None:
     by_id = {r["memory_id"] if "memory_id" in r else r["id"]: r for r in found["results"]}
     assert ids["心情"] in by_id and ids["睡眠"] in by_id, found["results"]
     cause = by_id[ids["睡眠"]]
-    assert "CAUSALITY" in json.dumps(cause["path"]), cause          # reached along the causal edge
+    assert "CAUSALITY" in json.dumps(cause["path"]), cause  # reached along the causal edge
 
     err, found = await call(session, "search_memories", query="why was I late for work today?")
     assert not err
@@ -95,10 +117,21 @@ def test_stdio_server_lists_tools_writes_links_and_recalls_the_cause(cli_env, gr
     async def run():
         async with stdio_session(server_env(cli_env), "--group", group_id) as session:
             tools = {t.name: t for t in (await session.list_tools()).tools}
-            assert list(tools) == ["create_memory", "link_memories", "search_memories", "update_memory_importance",
-                                   "forget_memory", "ingest_conversation", "get_memory", "memory_stats"]
+            assert list(tools) == [
+                "create_memory",
+                "link_memories",
+                "search_memories",
+                "update_memory_importance",
+                "forget_memory",
+                "ingest_conversation",
+                "get_memory",
+                "memory_stats",
+            ]
             assert tools["create_memory"].input_schema["required"] == ["subject", "memory_type", "topic"]
-            assert tools["search_memories"].annotations.read_only_hint and tools["forget_memory"].annotations.destructive_hint
+            assert (
+                tools["search_memories"].annotations.read_only_hint
+                and tools["forget_memory"].annotations.destructive_hint
+            )
             assert "事件" in tools["create_memory"].description or "记忆" in tools["create_memory"].description
             await write_and_recall(session)
 
@@ -121,6 +154,7 @@ def test_stdio_server_lists_tools_writes_links_and_recalls_the_cause(cli_env, gr
             assert victim["id"] not in {r.get("memory_id", r.get("id")) for r in found["results"]}
             err, out = await call(session, "get_memory", memory_id=victim["id"])
             assert not err and out["memory"]["status"] == "archived"
+
     anyio.run(run)
 
 
@@ -131,6 +165,7 @@ def test_core_profile_serves_the_four_seed_tools_only(cli_env, group_id):
             assert names == ["create_memory", "link_memories", "search_memories", "update_memory_importance"]
             err, out = await call(session, "forget_memory", memory_id="x")
             assert err and out["error"] == "UnknownTool"
+
     anyio.run(run)
 
 
@@ -160,8 +195,12 @@ def test_two_servers_fixed_to_two_groups_never_cross(cli_env):
                 s = sessions[me]
                 kind = rng.choice(["search", "get", "forget", "importance", "smuggle", "stats", "create"])
                 if kind == "search":
-                    err, out = await call(s, "search_memories", query=rng.choice([REF_QUERY_ZH, "mood", "bus", "睡眠"]),
-                                          max_results=rng.randint(1, 20))
+                    err, out = await call(
+                        s,
+                        "search_memories",
+                        query=rng.choice([REF_QUERY_ZH, "mood", "bus", "睡眠"]),
+                        max_results=rng.randint(1, 20),
+                    )
                     assert not err
                     assert {r.get("memory_id", r.get("id")) for r in out["results"]}.isdisjoint(ids[other])
                     assert out["group_id"] == groups[me]
@@ -172,24 +211,37 @@ def test_two_servers_fixed_to_two_groups_never_cross(cli_env):
                     err, out = await call(s, "forget_memory", memory_id=rng.choice(ids[other]))
                     assert err and out["error"] == "NotFoundError"
                 elif kind == "importance":
-                    err, out = await call(s, "update_memory_importance", memory_id=rng.choice(ids[other]),
-                                          importance=1.0)
+                    err, out = await call(
+                        s, "update_memory_importance", memory_id=rng.choice(ids[other]), importance=1.0
+                    )
                     assert err and out["error"] == "NotFoundError"
                 elif kind == "smuggle":
                     key = rng.choice(ADVERSARIAL)
-                    tool, args = rng.choice([
-                        ("search_memories", {"query": "mood"}),
-                        ("create_memory", {"subject": "我", "memory_type": "事实", "topic": "秘密", "object": "泄露"}),
-                        ("memory_stats", {}),
-                        ("get_memory", {"memory_id": rng.choice(ids[other])})])
+                    tool, args = rng.choice(
+                        [
+                            ("search_memories", {"query": "mood"}),
+                            (
+                                "create_memory",
+                                {"subject": "我", "memory_type": "事实", "topic": "秘密", "object": "泄露"},
+                            ),
+                            ("memory_stats", {}),
+                            ("get_memory", {"memory_id": rng.choice(ids[other])}),
+                        ]
+                    )
                     err, out = await call(s, tool, **args, **{key: groups[other]})
                     assert err and out["error"] == "ValidationError" and out["field"] == key, out
                 elif kind == "stats":
                     err, out = await call(s, "memory_stats")
                     assert not err and out["group_id"] == groups[me]
                 else:
-                    err, out = await call(s, "create_memory", subject="我", memory_type="事件", topic="散步",
-                                          object=f"公园{rng.randint(0, 3)}")
+                    err, out = await call(
+                        s,
+                        "create_memory",
+                        subject="我",
+                        memory_type="事件",
+                        topic="散步",
+                        object=f"公园{rng.randint(0, 3)}",
+                    )
                     assert not err
                     ids[me].append(out["memory_id"])
                 calls += 1
@@ -201,10 +253,12 @@ def test_two_servers_fixed_to_two_groups_never_cross(cli_env):
                     assert out["memory"]["importance"] == 0.5 and out["memory"]["status"] != "archived"
                 err, out = await call(s, "memory_stats")
                 assert out["memories"]["total"] == len(ids[name])
+
     anyio.run(run)
 
 
 # --- streamable HTTP -------------------------------------------------------------------------------
+
 
 def free_port() -> int:
     with socket.socket() as sock:
@@ -218,9 +272,14 @@ def http_server(cli_env):
 
     def start(*args: str) -> str:
         port = free_port()
-        proc = subprocess.Popen([sys.executable, "-m", "graphmem.cli.app", "mcp", "--http", "--port", str(port), *args],
-                                env=server_env(cli_env), cwd=str(REPO), stdout=subprocess.DEVNULL,
-                                stderr=subprocess.PIPE, text=True)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "graphmem.cli.app", "mcp", "--http", "--port", str(port), *args],
+            env=server_env(cli_env),
+            cwd=str(REPO),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         procs.append(proc)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -243,6 +302,7 @@ def http_server(cli_env):
 async def http_session(url: str, headers: dict | None = None):
     import httpx2
     from mcp.client.streamable_http import streamable_http_client
+
     async with httpx2.AsyncClient(headers=headers or {}, timeout=120) as client:
         async with streamable_http_client(url, http_client=client) as (read, write):
             async with ClientSession(read, write) as session:
@@ -257,11 +317,16 @@ def test_streamable_http_server_writes_links_and_recalls_the_cause(http_server, 
         async with http_session(url, {"Authorization": "Bearer s3cret"}) as session:
             assert len((await session.list_tools()).tools) == 8
             await write_and_recall(session)
+
     anyio.run(run)
 
     import httpx2
-    refused = httpx2.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
-                          headers={"Authorization": "Bearer wrong", "Accept": "application/json, text/event-stream"})
+
+    refused = httpx2.post(
+        url,
+        json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+        headers={"Authorization": "Bearer wrong", "Accept": "application/json, text/event-stream"},
+    )
     assert refused.status_code == 401
 
 
@@ -288,35 +353,77 @@ def test_http_group_comes_from_the_connection_header_never_from_arguments(http_s
         async with http_session(url) as nobody:
             err, out = await call(nobody, "memory_stats")
             assert err and "X-Graphmem-Group" in out["message"]
+
     anyio.run(run)
 
 
 def test_binding_beyond_loopback_without_a_token_is_refused(cli_env):
-    proc = subprocess.run([sys.executable, "-m", "graphmem.cli.app", "mcp", "--http", "--host", "0.0.0.0",
-                           "--port", str(free_port())], env=server_env(cli_env), cwd=str(REPO),
-                          capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "graphmem.cli.app", "mcp", "--http", "--host", "0.0.0.0", "--port", str(free_port())],
+        env=server_env(cli_env),
+        cwd=str(REPO),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 1 and "--token" in proc.stderr
 
 
 # --- invalid calls never take the server down ---------------------------------------------------------
 
-JUNK = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=30),
-                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
-                    max_leaves=6)
+JUNK = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=30),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    max_leaves=6,
+)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                                                   HealthCheck.too_slow])
-@given(name=st.sampled_from(["create_memory", "link_memories", "search_memories", "update_memory_importance",
-                             "forget_memory", "ingest_conversation", "get_memory", "memory_stats", "drop_db"]),
-       arguments=st.dictionaries(st.sampled_from(["subject", "memory_type", "topic", "object", "attributes",
-                                                  "importance", "query", "memory_id", "messages", "text",
-                                                  "relation_type", "max_results", "source_memory_description",
-                                                  "extra"]), JUNK, max_size=5))
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
+@given(
+    name=st.sampled_from(
+        [
+            "create_memory",
+            "link_memories",
+            "search_memories",
+            "update_memory_importance",
+            "forget_memory",
+            "ingest_conversation",
+            "get_memory",
+            "memory_stats",
+            "drop_db",
+        ]
+    ),
+    arguments=st.dictionaries(
+        st.sampled_from(
+            [
+                "subject",
+                "memory_type",
+                "topic",
+                "object",
+                "attributes",
+                "importance",
+                "query",
+                "memory_id",
+                "messages",
+                "text",
+                "relation_type",
+                "max_results",
+                "source_memory_description",
+                "extra",
+            ]
+        ),
+        JUNK,
+        max_size=5,
+    ),
+)
 def test_any_call_comes_back_as_a_result_or_a_tool_error_with_a_message(graph, name, arguments):
     """Junk arguments of every type: each answer is a CallToolResult; errors say what was wrong."""
     import mcp_types as types
+
     from graphmem.integrations.mcp import GraphmemMCP
+
     handlers = GraphmemMCP(graph, group_id="mcp-fuzz")
     result = asyncio.run(handlers.call_tool(None, types.CallToolRequestParams(name=name, arguments=arguments)))
     assert isinstance(result, types.CallToolResult)

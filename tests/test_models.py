@@ -1,5 +1,6 @@
 """The neomodel classes describe what the engine writes: an analyst can read a memory, its
 concepts, attributes and causal links as objects, and the classes agree with the schema."""
+
 from __future__ import annotations
 
 import pytest
@@ -17,16 +18,21 @@ def neomodel_db(neo4j_settings, neo4j_driver):
 
 
 def test_a_memory_written_by_the_engine_reads_back_through_neomodel(graph, neomodel_db, group_id):
-    cause = graph.create_memory(group_id, "我", "事件", "睡眠", "不好", {"时间": "昨晚"}, importance=0.6,
-                                reference_time=REF)
+    cause = graph.create_memory(
+        group_id, "我", "事件", "睡眠", "不好", {"时间": "昨晚"}, importance=0.6, reference_time=REF
+    )
     effect = graph.create_memory(group_id, "I", "fact", "心情", "不好", {"时间": "今天"}, reference_time=REF)
     graph.link_memory_ids(group_id, cause.memory_id, effect.memory_id, "导致")
 
     memories = Memory.nodes.filter(group_id=group_id).order_by("created_at")
     assert len(memories) == 2
     m = Memory.nodes.get(group_id=group_id, uid=cause.memory_id)
-    assert (m.memory_type, m.text, m.importance, m.status) == ("EVENT", "我 睡眠 不好 (时间: 2025-11-04 夜间)",
-                                                               0.6, "staged")
+    assert (m.memory_type, m.text, m.importance, m.status) == (
+        "EVENT",
+        "我 睡眠 不好 (时间: 2025-11-04 夜间)",
+        0.6,
+        "staged",
+    )
     assert m.occurred_at.startswith("2025-11-04") and len(m.embedding) == models.EMBEDDING_DIMENSIONS
     subject = m.subject.single()
     assert (subject.normalized_name, subject.kind, sorted(subject.aliases)) == ("@user", "user", ["I", "我"])
@@ -46,16 +52,20 @@ def test_a_memory_written_by_the_engine_reads_back_through_neomodel(graph, neomo
     sleep = Topic.nodes.get(group_id=group_id, normalized_name="睡眠")
     assert user.topics.relationship(sleep).memory_type == "EVENT"
     assert [o.name for o in sleep.objects.all()] == ["不好"]
-    assert len(sleep.objects.all()[0].memories.all()) == 2       # 不好 is one shared node
+    assert len(sleep.objects.all()[0].memories.all()) == 2  # 不好 is one shared node
     assert Memory.nodes.filter(group_id=group_id + "-other").all() == []
 
 
 def _schema(driver) -> tuple[set, set, set]:
-    rows, _, _ = driver.execute_query("SHOW CONSTRAINTS YIELD labelsOrTypes, properties, type "
-                                      "WHERE type = 'UNIQUENESS' RETURN labelsOrTypes, properties")
+    rows, _, _ = driver.execute_query(
+        "SHOW CONSTRAINTS YIELD labelsOrTypes, properties, type "
+        "WHERE type = 'UNIQUENESS' RETURN labelsOrTypes, properties"
+    )
     unique = {(r["labelsOrTypes"][0], tuple(r["properties"])) for r in rows}
-    rows, _, _ = driver.execute_query("SHOW INDEXES YIELD labelsOrTypes, properties, type "
-                                      "WHERE labelsOrTypes IS NOT NULL RETURN labelsOrTypes, properties, type")
+    rows, _, _ = driver.execute_query(
+        "SHOW INDEXES YIELD labelsOrTypes, properties, type "
+        "WHERE labelsOrTypes IS NOT NULL RETURN labelsOrTypes, properties, type"
+    )
     vector = {(label, r["properties"][0]) for r in rows if r["type"] == "VECTOR" for label in r["labelsOrTypes"]}
     fulltext = {(label, r["properties"][0]) for r in rows if r["type"] == "FULLTEXT" for label in r["labelsOrTypes"]}
     return unique, vector, fulltext

@@ -1,5 +1,6 @@
 """Chinese, English and mixed memories are equally findable, on the real database, with the
 default embedding model (multilingual-e5-small beside all-MiniLM-L6-v2)."""
+
 from __future__ import annotations
 
 import pytest
@@ -10,14 +11,23 @@ from graphmem.retriever.plan import RulePlanner, dialogue_turns
 
 def _write_day(graph, group_id: str) -> None:
     """Seed 004 §12.5's evening, a purchase, and an English memory beside them."""
-    graph.create_memory(group_id, subject="我", memory_type="事实", topic="心情", object="不好",
-                        attributes={"时间": "今天"})
-    graph.create_memory(group_id, subject="我", memory_type="事件", topic="睡眠", object="不好",
-                        attributes={"时间": "昨晚"})
-    graph.create_memory(group_id, subject="我", memory_type="事件", topic="购物", object="水果",
-                        attributes={"时间": "昨天"})
-    graph.create_memory(group_id, subject="I", memory_type="event", topic="play", object="basketball",
-                        attributes={"time": "last weekend"})
+    graph.create_memory(
+        group_id, subject="我", memory_type="事实", topic="心情", object="不好", attributes={"时间": "今天"}
+    )
+    graph.create_memory(
+        group_id, subject="我", memory_type="事件", topic="睡眠", object="不好", attributes={"时间": "昨晚"}
+    )
+    graph.create_memory(
+        group_id, subject="我", memory_type="事件", topic="购物", object="水果", attributes={"时间": "昨天"}
+    )
+    graph.create_memory(
+        group_id,
+        subject="I",
+        memory_type="event",
+        topic="play",
+        object="basketball",
+        attributes={"time": "last weekend"},
+    )
 
 
 def _top(graph, group_id: str, query: str) -> str:
@@ -38,31 +48,48 @@ def test_an_english_memory_is_found_by_a_chinese_question(graph, group_id):
     assert "jogging" in _top(graph, group_id, "我在公园里做了什么运动？")
 
 
-@pytest.mark.parametrize("cause, effect", [
-    ("昨晚没睡好", "今天心情不好"),                        # the words an LLM writes, not the stored ones
-    ("I slept badly last night", "I'm in a bad mood today"),   # English descriptions of Chinese memories
-    ("昨晚没睡好", "I'm in a bad mood today"),               # one of each
-])
+@pytest.mark.parametrize(
+    "cause, effect",
+    [
+        ("昨晚没睡好", "今天心情不好"),  # the words an LLM writes, not the stored ones
+        ("I slept badly last night", "I'm in a bad mood today"),  # English descriptions of Chinese memories
+        ("昨晚没睡好", "I'm in a bad mood today"),  # one of each
+    ],
+)
 def test_link_memories_resolves_descriptions_in_either_language(graph, group_id, cause, effect):
     _write_day(graph, group_id)
-    linked = dispatch(graph, {"name": "link_memories", "arguments": {
-        "source_memory_description": cause, "target_memory_description": effect, "relation_type": "导致"}},
-        group_id=group_id)
+    linked = dispatch(
+        graph,
+        {
+            "name": "link_memories",
+            "arguments": {
+                "source_memory_description": cause,
+                "target_memory_description": effect,
+                "relation_type": "导致",
+            },
+        },
+        group_id=group_id,
+    )
     assert linked["success"], linked
     assert linked["source_text"].startswith("我 睡眠 不好") and linked["target_text"].startswith("我 心情 不好")
     for question in ("我为什么今天不开心？", "why am I unhappy today?"):
         results = graph.search_memories(group_id, question).results
         by_text = {r.text.split(" (")[0]: r for r in results}
         assert results[0].text.startswith("我 心情 不好")
-        cause_hit = by_text["我 睡眠 不好"]                     # the cause, reached through the graph
+        cause_hit = by_text["我 睡眠 不好"]  # the cause, reached through the graph
         assert cause_hit.distance == 1 and cause_hit.path[-1].edge == "CAUSALITY"
 
 
 def test_a_dialogue_is_read_as_what_the_user_said():
-    history = ('<BOD>\n<Bart>:"我今天在圣诞晚会上跳舞了！"\n'
-               '<Assistant>:"真棒！你吃蛋糕了吗？蛋糕好吃吗？"\n<Bart>:"跳得我好开心。"\n')
-    assert dialogue_turns(history) == [("Bart", "我今天在圣诞晚会上跳舞了！"),
-                                       ("Assistant", "真棒！你吃蛋糕了吗？蛋糕好吃吗？"), ("Bart", "跳得我好开心。")]
+    history = (
+        '<BOD>\n<Bart>:"我今天在圣诞晚会上跳舞了！"\n'
+        '<Assistant>:"真棒！你吃蛋糕了吗？蛋糕好吃吗？"\n<Bart>:"跳得我好开心。"\n'
+    )
+    assert dialogue_turns(history) == [
+        ("Bart", "我今天在圣诞晚会上跳舞了！"),
+        ("Assistant", "真棒！你吃蛋糕了吗？蛋糕好吃吗？"),
+        ("Bart", "跳得我好开心。"),
+    ]
     hints = RulePlanner().plan(history, __import__("datetime").datetime(2024, 1, 1))
     assert hints.sought == "我今天在圣诞晚会上跳舞了！\n跳得我好开心。"
     # one line, or lines that are not all turns, are a question, not a dialogue
@@ -72,32 +99,49 @@ def test_a_dialogue_is_read_as_what_the_user_said():
 
 
 def test_the_agents_lines_of_a_dialogue_do_not_decide_what_is_found(graph, group_id):
-    for event in ("Bart在圣诞节晚会上跳舞，感觉非常开心。", "Bart第一次自己烤了巧克力蛋糕，味道很好。",
-                  "Bart在学校的运动会上跑了第一名。"):
+    for event in (
+        "Bart在圣诞节晚会上跳舞，感觉非常开心。",
+        "Bart第一次自己烤了巧克力蛋糕，味道很好。",
+        "Bart在学校的运动会上跑了第一名。",
+    ):
         graph.create_memory(group_id, subject="Bart", memory_type="事件", topic=event[4:10], object=event)
-    history = ('<Bart>:"我今天又去跳舞了！"\n<Assistant>:"真棒！你上次烤的巧克力蛋糕还有吗？蛋糕味道好吗？"\n'
-               '<Bart>:"跳舞的时候我特别开心，像圣诞晚会那次一样。"\n')
+    history = (
+        '<Bart>:"我今天又去跳舞了！"\n<Assistant>:"真棒！你上次烤的巧克力蛋糕还有吗？蛋糕味道好吗？"\n'
+        '<Bart>:"跳舞的时候我特别开心，像圣诞晚会那次一样。"\n'
+    )
     top = graph.search_memories(group_id, history, profile="recall").results[0]
     assert "跳舞" in top.text
     assert any("dialogue" in why for why in graph.search_memories(group_id, history).plan.why)
 
 
-@pytest.mark.parametrize("memories, history", [
-    (("I went hiking in the Alps and climbed to a glacier.", "My cat Pixel has been sick and sees the vet."),
-     "User: The mountain trail was steep but I loved the hike.\nAI: Wonderful! How high did you climb?\n"
-     "User: Up to the glacier, the views from the peak were amazing.\nAI: What a trip!\n"
-     "User: Anyway, Pixel has been coughing a lot this week."),
-    (("我去阿尔卑斯山徒步，一直爬到了冰川。", "我的猫咪小白生病了，带它去看兽医。"),
-     "<我>:\"山路很陡，但是徒步真开心。\"\n<助手>:\"太好了！你爬了多高？\"\n"
-     "<我>:\"一直爬到冰川，山顶的风景特别美。\"\n<助手>:\"真棒！\"\n<我>:\"对了，小白生病了，这周一直咳嗽。\""),
-])
+@pytest.mark.parametrize(
+    "memories, history",
+    [
+        (
+            ("I went hiking in the Alps and climbed to a glacier.", "My cat Pixel has been sick and sees the vet."),
+            "User: The mountain trail was steep but I loved the hike.\nAI: Wonderful! How high did you climb?\n"
+            "User: Up to the glacier, the views from the peak were amazing.\nAI: What a trip!\n"
+            "User: Anyway, Pixel has been coughing a lot this week.",
+        ),
+        (
+            ("我去阿尔卑斯山徒步，一直爬到了冰川。", "我的猫咪小白生病了，带它去看兽医。"),
+            '<我>:"山路很陡，但是徒步真开心。"\n<助手>:"太好了！你爬了多高？"\n'
+            '<我>:"一直爬到冰川，山顶的风景特别美。"\n<助手>:"真棒！"\n<我>:"对了，小白生病了，这周一直咳嗽。"',
+        ),
+    ],
+)
 def test_a_dialogue_is_answered_for_its_latest_line(make_settings, graph, group_id, memories, history):
     # Two user lines are about the hike; the latest, what the next reply must serve, is about the
     # cat: it weighs more than each earlier line, so the cat comes first; weighed like the others,
     # the hike would.
     from graphmem.graph import MemoryGraph
-    hike, cat = (graph.create_memory(group_id, subject="我" if "我" in m else "I", memory_type="event",
-                                     topic=m[:12], object=m).memory_id for m in memories)
+
+    hike, cat = (
+        graph.create_memory(
+            group_id, subject="我" if "我" in m else "I", memory_type="event", topic=m[:12], object=m
+        ).memory_id
+        for m in memories
+    )
     found = graph.search_memories(group_id, history, profile="recall", mode="fast")
     assert found.results[0].memory_id == cat, [r.text for r in found.results]
     assert any("latest user line" in why for why in found.plan.why)

@@ -1,4 +1,5 @@
 """The researcher notebook runs against a real Neo4j and shows the causal path it explains."""
+
 from __future__ import annotations
 
 import json
@@ -17,7 +18,7 @@ def test_relation_debugging_notebook_runs(neo4j_settings, monkeypatch, capsys):
     try:
         for cell in cells:
             source = "".join(cell["source"])
-            if "matplotlib" in source:      # drawing is for people; the data behind it is checked below
+            if "matplotlib" in source:  # drawing is for people; the data behind it is checked below
                 continue
             exec(compile(source, str(NOTEBOOK), "exec"), scope)
         out = capsys.readouterr().out
@@ -32,5 +33,6 @@ def test_relation_debugging_notebook_runs(neo4j_settings, monkeypatch, capsys):
     finally:
         if "g" in scope:
             from graphmem.store.admin import delete_group
+
             delete_group(scope["g"].store, scope["group"])
             scope["g"].close()

@@ -1,5 +1,6 @@
 """graphmem as a user gets it from pip: a wheel installed into a fresh virtualenv, run from a
 directory where the checkout is not importable; and a module graph without import cycles."""
+
 from __future__ import annotations
 
 import ast
@@ -36,9 +37,22 @@ def installed(tmp_path_factory) -> Path:
     for name in ("pyproject.toml", "README.md"):
         shutil.copy2(ROOT / name, src / name)
     shutil.copytree(PACKAGE, src / "graphmem", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    _run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", str(src),
-          "-w", work / "dist"], cwd=work)
-    wheel, = (work / "dist").glob("graphmem-*.whl")
+    _run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "-q",
+            "--no-deps",
+            "--no-build-isolation",
+            str(src),
+            "-w",
+            work / "dist",
+        ],
+        cwd=work,
+    )
+    (wheel,) = (work / "dist").glob("graphmem-*.whl")
 
     venv = work / "venv"
     _run([sys.executable, "-m", "venv", "--without-pip", venv])
@@ -50,11 +64,21 @@ def installed(tmp_path_factory) -> Path:
 
 
 def _env(neo4j_settings, home: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("GRAPHMEM_", "NEO4J_")) and k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("GRAPHMEM_", "NEO4J_")) and k not in ("PYTHONPATH", "VIRTUAL_ENV")
+    }
     n = neo4j_settings.neo4j
-    env.update(NEO4J_URI=n.uri, NEO4J_USER=n.user, NEO4J_PASSWORD=n.password or "", NEO4J_DATABASE=n.database,
-               GRAPHMEM_CONFIG=str(home / "graphmem.toml"), HF_HUB_OFFLINE="1", TRANSFORMERS_OFFLINE="1")
+    env.update(
+        NEO4J_URI=n.uri,
+        NEO4J_USER=n.user,
+        NEO4J_PASSWORD=n.password or "",
+        NEO4J_DATABASE=n.database,
+        GRAPHMEM_CONFIG=str(home / "graphmem.toml"),
+        HF_HUB_OFFLINE="1",
+        TRANSFORMERS_OFFLINE="1",
+    )
     return env
 
 
@@ -67,15 +91,38 @@ def test_wheel_installed_elsewhere_inits_writes_and_searches(installed, neo4j_se
 
     where = _run([py, "-c", "import graphmem; print(graphmem.__file__)"], env=env, cwd=home).stdout.strip()
     assert Path(where).is_relative_to(installed), f"imported {where}, not the installed wheel"
-    shipped = _run([py, "-c", "from graphmem.store.cypher import queries; print(len(queries()))"],
-                   env=env, cwd=home).stdout
+    shipped = _run(
+        [py, "-c", "from graphmem.store.cypher import queries; print(len(queries()))"], env=env, cwd=home
+    ).stdout
     assert int(shipped) > 20
 
     init = json.loads(_run([cli, "init", "--json"], env=env, cwd=home).stdout)
     assert init
-    added = json.loads(_run([cli, "add", "-g", group_id, "-s", "我", "-t", "事件", "--topic", "吃饭", "-o", "白米饭",
-                             "--attr", "时间=昨天", "--time-ref", "2025-11-05T10:00:00+08:00", "--json-output"],
-                            env=env, cwd=home).stdout)
+    added = json.loads(
+        _run(
+            [
+                cli,
+                "add",
+                "-g",
+                group_id,
+                "-s",
+                "我",
+                "-t",
+                "事件",
+                "--topic",
+                "吃饭",
+                "-o",
+                "白米饭",
+                "--attr",
+                "时间=昨天",
+                "--time-ref",
+                "2025-11-05T10:00:00+08:00",
+                "--json-output",
+            ],
+            env=env,
+            cwd=home,
+        ).stdout
+    )
     assert added["status"] and added["memory_id"]
     found = json.loads(_run([cli, "search", "-g", group_id, "我昨天吃了什么", "--json"], env=env, cwd=home).stdout)
     assert [r["memory_id"] for r in found["results"]][:1] == [added["memory_id"]]
@@ -91,7 +138,7 @@ def _absolute(node: ast.ImportFrom, module: str, is_package: bool) -> str:
     if not node.level:
         return node.module or ""
     base = module.split(".")
-    base = base[:len(base) - node.level + (1 if is_package else 0)]
+    base = base[: len(base) - node.level + (1 if is_package else 0)]
     return ".".join(base + ([node.module] if node.module else []))
 
 
@@ -135,6 +182,7 @@ def _top_level_imports(path: Path, module: str) -> set[str]:
                 visit(getattr(node, "finalbody", []))
             elif isinstance(node, ast.ClassDef):
                 visit(node.body)
+
     visit(ast.parse(path.read_text(encoding="utf-8")).body)
     return found
 
@@ -165,7 +213,7 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
         stack.append(node)
         for nxt in sorted(graph.get(node, ())):
             if state.get(nxt) == 1:
-                return stack[stack.index(nxt):] + [nxt]
+                return stack[stack.index(nxt) :] + [nxt]
             if nxt not in state and (cycle := dfs(nxt)):
                 return cycle
         stack.pop()
@@ -185,7 +233,7 @@ def test_the_cycle_finder_sees_a_cycle():
 
 def test_graphmem_modules_import_each_other_without_a_cycle():
     graph = module_graph()
-    assert "graphmem.store.driver" in graph["graphmem.graph"]       # the parser sees real imports
+    assert "graphmem.store.driver" in graph["graphmem.graph"]  # the parser sees real imports
     assert find_cycle(graph) is None, " -> ".join(find_cycle(graph))
 
 
@@ -193,9 +241,19 @@ def test_the_layers_below_the_facade_never_import_it():
     """builder, retriever, ingest, lifecycle, store and the shared modules are called by graph.py
     (and the tools and CLI over it); none of them reaches back up, not even inside a function."""
     facade = {"graphmem.graph", "graphmem.tools", "graphmem.cli", "graphmem.demo"}
-    below = ("graphmem.builder", "graphmem.retriever", "graphmem.ingest", "graphmem.lifecycle", "graphmem.store",
-             "graphmem.timeparse", "graphmem.lang", "graphmem.types", "graphmem.config", "graphmem.embed")
-    allowed = {"graphmem.ingest.llm": {"graphmem.tools"}}     # it offers the LLM the tools' schemas
+    below = (
+        "graphmem.builder",
+        "graphmem.retriever",
+        "graphmem.ingest",
+        "graphmem.lifecycle",
+        "graphmem.store",
+        "graphmem.timeparse",
+        "graphmem.lang",
+        "graphmem.types",
+        "graphmem.config",
+        "graphmem.embed",
+    )
+    allowed = {"graphmem.ingest.llm": {"graphmem.tools"}}  # it offers the LLM the tools' schemas
     reaching_up = {}
     for path in PACKAGE.rglob("*.py"):
         name = _module_name(path)

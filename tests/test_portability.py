@@ -1,6 +1,7 @@
 """Export -> wipe -> import gives back the same group: nodes, relationships, properties, vectors
 and search results; importing twice changes nothing; a new group name gets its own ids; a file
 without vectors is embedded again exactly as the write path embeds."""
+
 from __future__ import annotations
 
 import json
@@ -8,8 +9,8 @@ import math
 import uuid
 
 import pytest
-
 from analyst_graph import fixture_group
+
 from graphmem.analyst.portability import export_group, import_group, read_export
 from graphmem.errors import ImportFormatError
 from graphmem.store.admin import count_group_nodes, delete_group
@@ -67,12 +68,31 @@ def test_round_trip_gives_an_identical_graph(graph, source, tmp_path):
     header = json.loads(first.read_text(encoding="utf-8").splitlines()[0])
     assert header["format"] == "graphmem-export" and header["version"] == 1 and header["vectors"] is True
     assert header["model"] == graph.embedder.name and header["counts"]["nodes"] == report.nodes
-    assert {"Memory", "Subject", "Topic", "Object", "Attribute", "Value", "Episode", "Sentence",
-            "ExtractionJob"} <= set(report.nodes)
-    assert {"CAUSALITY", "REFERENCE", "SUPERSEDES", "EXTRACTED_FROM", "NEXT", "PART_OF", "MEMORY_TYPE",
-            "CORE_RELATION", "VALUE", "ATTRIBUTE"} <= set(report.edges)
+    assert {
+        "Memory",
+        "Subject",
+        "Topic",
+        "Object",
+        "Attribute",
+        "Value",
+        "Episode",
+        "Sentence",
+        "ExtractionJob",
+    } <= set(report.nodes)
+    assert {
+        "CAUSALITY",
+        "REFERENCE",
+        "SUPERSEDES",
+        "EXTRACTED_FROM",
+        "NEXT",
+        "PART_OF",
+        "MEMORY_TYPE",
+        "CORE_RELATION",
+        "VALUE",
+        "ATTRIBUTE",
+    } <= set(report.edges)
     text = first.read_text(encoding="utf-8")
-    assert "我 住在 深圳" in text and "\\u" not in text          # Chinese stays readable in the file
+    assert "我 住在 深圳" in text and "\\u" not in text  # Chinese stays readable in the file
     counts = count_group_nodes(graph.store, group)
     before = _search(graph, group)
 
@@ -84,7 +104,7 @@ def test_round_trip_gives_an_identical_graph(graph, source, tmp_path):
     assert count_group_nodes(graph.store, group) == counts
     second = tmp_path / "second.jsonl"
     export_group(graph.store, group, second)
-    assert _canonical(second) == _canonical(first)          # every node, edge and property, vectors too
+    assert _canonical(second) == _canonical(first)  # every node, edge and property, vectors too
     _same_answers(_search(graph, group), before)
 
     # importing the same file again changes nothing
@@ -111,18 +131,33 @@ def test_import_under_a_new_group(graph, source, tmp_path):
         old_lines, new_lines = _lines(path), _lines(copy)
         old_ids = {x["props"]["id"] for x in old_lines if x["kind"] == "node" and "id" in x["props"]}
         new_ids = {x["props"]["id"] for x in new_lines if x["kind"] == "node" and "id" in x["props"]}
-        assert not old_ids & new_ids                        # the copy has ids of its own
-        strip = lambda xs: sorted(json.dumps({k: v for k, v in x["props"].items()
-                                              if k not in ("id", "group_id", "memory_id", "superseded_by",
-                                                           "job_id", "episode_ids", "plan")},
-                                             sort_keys=True, ensure_ascii=False) for x in xs)
-        assert strip(new_lines) == strip(old_lines)         # same properties and vectors
+        assert not old_ids & new_ids  # the copy has ids of its own
+
+        def strip(xs):
+            return sorted(
+                json.dumps(
+                    {
+                        k: v
+                        for k, v in x["props"].items()
+                        if k not in ("id", "group_id", "memory_id", "superseded_by", "job_id", "episode_ids", "plan")
+                    },
+                    sort_keys=True,
+                    ensure_ascii=False,
+                )
+                for x in xs
+            )
+
+        assert strip(new_lines) == strip(old_lines)  # same properties and vectors
         # the links still join the same memories
         chain = graph.store.run_text(
             "MATCH (a:Memory {group_id: $g})-[:SUPERSEDES]->(b:Memory {group_id: $g}) "
-            "RETURN a.text AS a, b.text AS b, b.superseded_by = a.id AS consistent ORDER BY a", g=new)
+            "RETURN a.text AS a, b.text AS b, b.superseded_by = a.id AS consistent ORDER BY a",
+            g=new,
+        )
         assert [(r["a"], r["b"], r["consistent"]) for r in chain] == [
-            ("我 住在 上海", "我 住在 北京", True), ("我 住在 深圳", "我 住在 上海", True)]
+            ("我 住在 上海", "我 住在 北京", True),
+            ("我 住在 深圳", "我 住在 上海", True),
+        ]
         # the same memories answer each question (ties between equal scores fall by id, which is new)
         copy_answers, source_answers = _search(graph, new), _search(graph, source.group_id)
         assert [sorted(a[:3]) for a in copy_answers] == [sorted(a[:3]) for a in source_answers]
@@ -149,11 +184,20 @@ def test_a_file_without_vectors_is_embedded_again(graph, source, tmp_path):
         assert report.reembedded > 0 and "no vectors" in report.reason
         copy = tmp_path / "copy.jsonl"
         export_group(graph.store, new, copy)
-        original = {(x["label"], x["props"].get("text") or x["props"].get("name") or x["props"].get("content")):
-                    x["props"]["embedding"] for x in _lines(with_vectors) if x["kind"] == "node"
-                    and "embedding" in x["props"]}
-        again = {(x["label"], x["props"].get("text") or x["props"].get("name") or x["props"].get("content")):
-                 x["props"]["embedding"] for x in _lines(copy) if x["kind"] == "node" and "embedding" in x["props"]}
+        original = {
+            (x["label"], x["props"].get("text") or x["props"].get("name") or x["props"].get("content")): x["props"][
+                "embedding"
+            ]
+            for x in _lines(with_vectors)
+            if x["kind"] == "node" and "embedding" in x["props"]
+        }
+        again = {
+            (x["label"], x["props"].get("text") or x["props"].get("name") or x["props"].get("content")): x["props"][
+                "embedding"
+            ]
+            for x in _lines(copy)
+            if x["kind"] == "node" and "embedding" in x["props"]
+        }
         assert original.keys() == again.keys()
         # the same vectors the write path computed (memories without their understood times,
         # episodes mixed with their neighbours, sentences with their speaker)
@@ -169,15 +213,21 @@ def test_a_damaged_or_foreign_file_is_refused(graph, tmp_path):
     with pytest.raises(ImportFormatError, match="graphmem export"):
         import_group(graph, bad)
     newer = tmp_path / "newer.jsonl"
-    newer.write_text(json.dumps({"format": "graphmem-export", "version": 1, "group_id": "x", "vectors": False}) +
-                     "\n" + json.dumps({"kind": "node", "label": "Planet", "props": {"id": "p"}}) + "\n")
+    newer.write_text(
+        json.dumps({"format": "graphmem-export", "version": 1, "group_id": "x", "vectors": False})
+        + "\n"
+        + json.dumps({"kind": "node", "label": "Planet", "props": {"id": "p"}})
+        + "\n"
+    )
     with pytest.raises(ImportFormatError, match="unknown node label 'Planet'"):
         import_group(graph, newer)
 
 
 def test_cli_export_and_import(cli_env, graph, source, tmp_path, monkeypatch):
     from typer.testing import CliRunner
+
     from graphmem.cli.app import app
+
     for k, v in cli_env.items():
         monkeypatch.setenv(k, v)
     path = tmp_path / "cli.jsonl"
@@ -213,7 +263,7 @@ def test_an_edge_to_a_missing_node_is_reported(graph, source, tmp_path):
     path = tmp_path / "cut.jsonl"
     export_group(graph.store, source.group_id, path)
     lines = path.read_text(encoding="utf-8").splitlines()
-    cut = [ln for ln in lines if '"label":"Topic"' not in ln]      # the topics are gone, their edges not
+    cut = [ln for ln in lines if '"label":"Topic"' not in ln]  # the topics are gone, their edges not
     path.write_text("\n".join(cut) + "\n", encoding="utf-8")
     new = "t-cut-" + uuid.uuid4().hex[:8]
     try:

@@ -1,4 +1,5 @@
 """`graphmem init`: idempotent schema install, refusal of a database built for another model."""
+
 from __future__ import annotations
 
 import os
@@ -9,11 +10,12 @@ import pytest
 
 from graphmem.errors import SchemaMismatchError
 from graphmem.graph import MemoryGraph
-from graphmem.store.schema import SCHEMA_VERSION, install_schema
+from graphmem.store.schema import SCHEMA_VERSION
 
 
 class OtherModel:
     """An embedder with another dimension: stands for a user who switched models."""
+
     name = "some-512d-model"
     dimension = 512
 
@@ -23,8 +25,9 @@ class OtherModel:
 
 def _cli_env(settings) -> dict:
     env = dict(os.environ)
-    env.update(NEO4J_URI=settings.effective_uri(), NEO4J_USER=settings.neo4j.user,
-               NEO4J_PASSWORD=settings.effective_password())
+    env.update(
+        NEO4J_URI=settings.effective_uri(), NEO4J_USER=settings.neo4j.user, NEO4J_PASSWORD=settings.effective_password()
+    )
     env.pop("GRAPHMEM_CONFIG", None)
     return env
 
@@ -38,14 +41,15 @@ def test_init_twice_changes_nothing(graph):
     for required in ("memory_embedding", "memory_text", "episode_content", "topic_key", "memory_id"):
         assert required in names
     dims = {r["name"]: r["dimension"] for r in graph.store.read("vector_index_dimensions")}
-    assert dims["memory_embedding"] == graph.embedder.dimension == 768      # the default pair: 384 + 384
+    assert dims["memory_embedding"] == graph.embedder.dimension == 768  # the default pair: 384 + 384
     meta = graph.store.read("meta_read")[0]
     assert meta == {"schema_version": SCHEMA_VERSION, "model": graph.embedder.name, "dimension": 768}
 
 
 def test_fulltext_index_uses_cjk_analyzer(graph):
-    rows = graph.store.run_text("SHOW FULLTEXT INDEXES YIELD name, options RETURN name, "
-                                "options.indexConfig.`fulltext.analyzer` AS analyzer")
+    rows = graph.store.run_text(
+        "SHOW FULLTEXT INDEXES YIELD name, options RETURN name, options.indexConfig.`fulltext.analyzer` AS analyzer"
+    )
     analyzers = {r["name"]: r["analyzer"] for r in rows}
     assert analyzers["memory_text"] == analyzers["episode_content"] == "cjk"
     assert analyzers["episode_content_english"] == "english"
@@ -56,7 +60,7 @@ def test_a_database_from_an_older_graphmem_gets_the_new_indexes(neo4j_settings, 
     graph.store.run_text("DROP INDEX episode_content_english IF EXISTS", write=True)
     graph.store.write("meta_write", schema_version=1, model=graph.embedder.name, dimension=graph.embedder.dimension)
     with MemoryGraph(neo4j_settings, embedder=graph.embedder) as upgraded:
-        upgraded.search_memories("t-upgrade", "anything at all", mode="fast")      # first use
+        upgraded.search_memories("t-upgrade", "anything at all", mode="fast")  # first use
         names = {r["name"] for r in upgraded.store.read("schema_objects")}
         meta = upgraded.store.read("meta_read")[0]
     assert "episode_content_english" in names and meta["schema_version"] == SCHEMA_VERSION
@@ -82,8 +86,13 @@ def test_dimension_mismatch_is_refused_naming_both(neo4j_settings, graph):
 
 
 def test_cli_init_is_idempotent(neo4j_settings, graph):
-    out = subprocess.run([sys.executable, "-m", "graphmem.cli.app", "init", "--json"], env=_cli_env(neo4j_settings),
-                         capture_output=True, text=True, timeout=300)
+    out = subprocess.run(
+        [sys.executable, "-m", "graphmem.cli.app", "init", "--json"],
+        env=_cli_env(neo4j_settings),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert out.returncode == 0, out.stderr
     assert '"changed": false' in out.stdout
 
@@ -91,9 +100,10 @@ def test_cli_init_is_idempotent(neo4j_settings, graph):
 def test_cli_wrong_password_is_one_line(neo4j_settings):
     env = _cli_env(neo4j_settings)
     env["NEO4J_PASSWORD"] = "definitely-wrong"
-    out = subprocess.run([sys.executable, "-m", "graphmem.cli.app", "init"], env=env,
-                         capture_output=True, text=True, timeout=300)
+    out = subprocess.run(
+        [sys.executable, "-m", "graphmem.cli.app", "init"], env=env, capture_output=True, text=True, timeout=300
+    )
     assert out.returncode == 1
-    lines = [l for l in out.stderr.splitlines() if l.strip()]
+    lines = [line for line in out.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith("error:"), out.stderr
     assert "credentials" in lines[0]

@@ -1,13 +1,14 @@
 """The read path on a real Neo4j: the seed's §12.5 scenario in Chinese and English, ranking
 that moves the way the score says, filters and modes, episodes as evidence, tenant isolation,
 and prompt formatting within a token budget."""
+
 from __future__ import annotations
 
 import asyncio
 import json
 import random
 import uuid
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
@@ -35,8 +36,9 @@ def by_id(response: SearchResponse) -> dict[str, SearchResult]:
 
 
 def write(graph, group_id, subject, memory_type, topic, obj=None, attributes=None, importance=0.5, when=MORNING):
-    return graph.create_memory(group_id, subject, memory_type, topic, obj, attributes, importance,
-                               reference_time=when).memory_id
+    return graph.create_memory(
+        group_id, subject, memory_type, topic, obj, attributes, importance, reference_time=when
+    ).memory_id
 
 
 def recall(graph, group_id, query):
@@ -49,6 +51,7 @@ def flush_access(graph) -> None:
 
 
 # --- seed 004 §12.5 -------------------------------------------------------------------------------
+
 
 def test_why_am_i_unhappy_today_finds_the_cause_through_the_causal_edge(graph, group_id):
     mood = write(graph, group_id, "我", "事实", "心情", "不好", {"时间": "今天"}, when=at(5, 10, 0))
@@ -67,8 +70,14 @@ def test_why_am_i_unhappy_today_finds_the_cause_through_the_causal_edge(graph, g
     assert response.plan.time_range.source == "query" and response.plan.time_range.matched == "今天"
     parts = cause.score_parts
     assert parts.distance == pytest.approx(0.5)
-    assert cause.score == pytest.approx(0.4 * parts.similarity + 0.2 * parts.importance + 0.2 * parts.distance
-                                        + 0.1 * parts.time_decay + 0.1 * parts.access, abs=1e-5)
+    assert cause.score == pytest.approx(
+        0.4 * parts.similarity
+        + 0.2 * parts.importance
+        + 0.2 * parts.distance
+        + 0.1 * parts.time_decay
+        + 0.1 * parts.access,
+        abs=1e-5,
+    )
 
 
 def test_why_am_i_unhappy_today_in_english(graph, group_id):
@@ -87,9 +96,14 @@ def test_why_am_i_unhappy_today_in_english(graph, group_id):
 
 def test_a_search_is_available_through_the_tool_dispatcher(graph, group_id):
     write(graph, group_id, "小明", "事实", "喜好", "打篮球")
-    call = {"id": "c1", "type": "function",
-            "function": {"name": "search_memories",
-                         "arguments": json.dumps({"query": "小明喜欢什么运动", "mode": "fast"}, ensure_ascii=False)}}
+    call = {
+        "id": "c1",
+        "type": "function",
+        "function": {
+            "name": "search_memories",
+            "arguments": json.dumps({"query": "小明喜欢什么运动", "mode": "fast"}, ensure_ascii=False),
+        },
+    }
     out = dispatch(graph, call, group_id=group_id, reference_time=EVENING.isoformat())
     json.dumps(out, ensure_ascii=False)
     assert out["success"] and out["results"][0]["text"].startswith("小明 喜好 打篮球")
@@ -97,6 +111,7 @@ def test_a_search_is_available_through_the_tool_dispatcher(graph, group_id):
 
 
 # --- the score ------------------------------------------------------------------------------------
+
 
 def test_raising_importance_raises_a_memory(graph, group_id):
     # The same sentence twice: everything but importance is equal.
@@ -122,12 +137,12 @@ def test_recent_access_raises_a_memory_and_searches_record_it_in_the_background(
     assert set(ids(first)) == {a, b}
     assert all(r.score_parts.access == 0 for r in first.results)
     flush_access(graph)
-    for memory_id in (a, b):          # the search itself was recorded, off the read path
+    for memory_id in (a, b):  # the search itself was recorded, off the read path
         record = graph.get_memory(group_id, memory_id)
         assert record.access_count == 1 and record.last_accessed_at is not None
 
     recorder = graph._get_retriever().recorder
-    recorder.record(group_id, [b] * 5)         # b is read five more times
+    recorder.record(group_id, [b] * 5)  # b is read five more times
     recorder.flush()
     after = graph.search_memories(group_id, query, mode="fast", reference_time=datetime.now(TZ))
 
@@ -171,30 +186,60 @@ def test_an_old_event_decays_faster_than_an_old_relation(graph, group_id):
 
 def test_a_hub_cannot_flood_the_results(make_settings, graph, group_id):
     from graphmem.graph import MemoryGraph
-    things = ["a kite", "the piano", "a bonsai tree", "chess", "a red scooter", "sourdough bread", "a telescope",
-              "salsa dancing", "a podcast", "a vegetable garden", "old coins", "a sailing boat", "pottery",
-              "a chemistry set", "winter boots", "a film camera", "origami", "a yoga mat", "Spanish verbs",
-              "a fish tank", "crossword puzzles", "a tandem bike"]
-    memories = [dict(subject="I", memory_type="fact", topic="own", object=t) for t in things]      # "I": a hub
+
+    things = [
+        "a kite",
+        "the piano",
+        "a bonsai tree",
+        "chess",
+        "a red scooter",
+        "sourdough bread",
+        "a telescope",
+        "salsa dancing",
+        "a podcast",
+        "a vegetable garden",
+        "old coins",
+        "a sailing boat",
+        "pottery",
+        "a chemistry set",
+        "winter boots",
+        "a film camera",
+        "origami",
+        "a yoga mat",
+        "Spanish verbs",
+        "a fish tank",
+        "crossword puzzles",
+        "a tandem bike",
+    ]
+    memories = [dict(subject="I", memory_type="fact", topic="own", object=t) for t in things]  # "I": a hub
     memories.append(dict(subject="I", memory_type="fact", topic="collect", object="antique maps", importance=0.5))
-    collectors = [("Bob", "stamps", 0.2), ("Carol", "seashells", 0.9), ("Dan", "vinyl records", 0.3),
-                 ("Eve", "postcards", 0.8), ("Fay", "comic books", 0.7), ("Gus", "bottle caps", 0.1)]
-    memories += [dict(subject=who, memory_type="fact", topic="collect", object=what, importance=imp)
-                 for who, what, imp in collectors]
+    collectors = [
+        ("Bob", "stamps", 0.2),
+        ("Carol", "seashells", 0.9),
+        ("Dan", "vinyl records", 0.3),
+        ("Eve", "postcards", 0.8),
+        ("Fay", "comic books", 0.7),
+        ("Gus", "bottle caps", 0.1),
+    ]
+    memories += [
+        dict(subject=who, memory_type="fact", topic="collect", object=what, importance=imp)
+        for who, what, imp in collectors
+    ]
     created = graph.create_memories(group_id, memories, reference_time=MORNING)
     seed = created[len(things)].memory_id
     by_text = {c.memory_id: c.text for c in created}
-    with MemoryGraph(make_settings(retrieval={"limits": {"hub_fanout": 3, "hub_degree_cap": 20}}),
-                     embedder=graph.embedder) as small:
-        response = small.search_memories(group_id, "antique maps", mode="deep", max_results=50,
-                                         reference_time=EVENING)
+    with MemoryGraph(
+        make_settings(retrieval={"limits": {"hub_fanout": 3, "hub_degree_cap": 20}}), embedder=graph.embedder
+    ) as small:
+        response = small.search_memories(group_id, "antique maps", mode="deep", max_results=50, reference_time=EVENING)
     assert response.results[0].memory_id == seed
     expanded = [r for r in response.results if r.distance == 1]
     assert all(r.path[0].edge == "HAS_TOPIC" and r.path[0].via == "collect" for r in expanded)
-    assert sorted(by_text[r.memory_id].split()[0] for r in expanded) == ["Carol", "Eve", "Fay"]   # most important 3
+    assert sorted(by_text[r.memory_id].split()[0] for r in expanded) == ["Carol", "Eve", "Fay"]  # most important 3
 
 
 # --- filters and modes ----------------------------------------------------------------------------
+
 
 @pytest.fixture
 def neighbourhood(graph, group_id):
@@ -213,7 +258,7 @@ def neighbourhood(graph, group_id):
 
 
 def test_fast_never_expands_and_deep_always_does(graph, group_id, neighbourhood):
-    query = "Caroline adopted a puppy named Biscuit"          # a near-exact match: auto stays flat
+    query = "Caroline adopted a puppy named Biscuit"  # a near-exact match: auto stays flat
     fast = graph.search_memories(group_id, query, mode="fast", expand_depth=2, reference_time=EVENING)
     assert fast.mode_used == "fast" and fast.plan.depth == 0
     assert all(r.distance == 0 and r.path == [] for r in fast.results)
@@ -228,7 +273,7 @@ def test_fast_never_expands_and_deep_always_does(graph, group_id, neighbourhood)
     assert found[neighbourhood["cause"]].distance == 1 and found[neighbourhood["ref"]].distance == 1
     assert found[neighbourhood["concept"]].path[0].edge == "HAS_TOPIC"
     assert found[neighbourhood["concept"]].path[0].via == "adopted"
-    assert neighbourhood["far"] not in found             # two hops away, depth 1
+    assert neighbourhood["far"] not in found  # two hops away, depth 1
 
     two = graph.search_memories(group_id, query, mode="deep", expand_depth=2, reference_time=EVENING)
     assert by_id(two)[neighbourhood["far"]].distance == 2
@@ -250,35 +295,42 @@ def test_relation_filters_choose_the_edges_walked(graph, group_id, neighbourhood
     assert neighbourhood["cause"] not in ids(refs) and neighbourhood["concept"] not in ids(refs)
 
     causal = graph.search_memories(group_id, query, mode="deep", relation_filters=["so"], reference_time=EVENING)
-    assert neighbourhood["cause"] in ids(causal)         # so / because / causes: one causal edge
+    assert neighbourhood["cause"] in ids(causal)  # so / because / causes: one causal edge
     assert neighbourhood["ref"] not in ids(causal)
 
 
 def test_memory_type_filter_applies_to_seeds_and_expanded_memories(graph, group_id, neighbourhood):
-    response = graph.search_memories(group_id, "Caroline adopted a puppy", memory_types=["事件"], mode="deep",
-                                     expand_depth=2, reference_time=EVENING)
+    response = graph.search_memories(
+        group_id, "Caroline adopted a puppy", memory_types=["事件"], mode="deep", expand_depth=2, reference_time=EVENING
+    )
     assert response.results and {r.memory_type for r in response.results} == {"EVENT"}
     assert neighbourhood["cause"] not in ids(response)
 
 
 def test_time_range_filters_by_occurred_at_or_created_at(graph, group_id, neighbourhood):
     october = {"start": "2025-10-01T00:00:00+08:00", "end": "2025-11-01T00:00:00+08:00"}
-    response = graph.search_memories(group_id, "Caroline adopted a puppy", time_range=october, mode="deep",
-                                     expand_depth=2, reference_time=EVENING)
+    response = graph.search_memories(
+        group_id, "Caroline adopted a puppy", time_range=october, mode="deep", expand_depth=2, reference_time=EVENING
+    )
     assert set(ids(response)) == {neighbourhood["seed"], neighbourhood["ref"]}
     assert response.plan.time_range.source == "argument"
     # "the landlord changed the house rules" has no time: it counts from when it was written, i.e. now.
-    now = datetime.now(timezone.utc)
-    recent = graph.search_memories(group_id, "the landlord changed the house rules", mode="fast",
-                                   time_range={"start": (now - timedelta(hours=1)).isoformat()})
+    now = datetime.now(UTC)
+    recent = graph.search_memories(
+        group_id,
+        "the landlord changed the house rules",
+        mode="fast",
+        time_range={"start": (now - timedelta(hours=1)).isoformat()},
+    )
     assert ids(recent) == [neighbourhood["cause"]]
 
 
 def test_a_time_expression_in_the_query_narrows_the_seeds(graph, group_id):
     yesterday = write(graph, group_id, "I", "event", "ate", "noodles for lunch", {"time": "yesterday"})
     last_week = write(graph, group_id, "I", "event", "ate", "dumplings for lunch", {"time": "2025-10-29"})
-    response = graph.search_memories(group_id, "what did I eat for lunch yesterday?", mode="fast",
-                                     reference_time=EVENING)
+    response = graph.search_memories(
+        group_id, "what did I eat for lunch yesterday?", mode="fast", reference_time=EVENING
+    )
     assert ids(response) == [yesterday]
     assert response.plan.time_range.source == "query" and response.plan.time_range.matched == "yesterday"
     zh = graph.search_memories(group_id, "我上周吃了什么", mode="fast", reference_time=EVENING)
@@ -287,34 +339,64 @@ def test_a_time_expression_in_the_query_narrows_the_seeds(graph, group_id):
 
 def test_a_turn_telling_of_yesterday_today_is_found_by_a_question_about_yesterday(graph, group_id):
     told_today = "Guess what, I finally beat the last boss of Elden Ring yesterday!"
-    graph.ingest(group_id, [{"role": "user", "content": told_today}], session_id="s1", extractor="none",
-                 reference_time=MORNING)
-    graph.ingest(group_id, [{"role": "user", "content": "Beat the dough for ten minutes before baking."}],
-                 session_id="s0", extractor="none", reference_time=MORNING - timedelta(days=1))
-    graph.ingest(group_id, [{"role": "user", "content": "Next month I will start a new game."}],
-                 session_id="s2", extractor="none", reference_time=MORNING + timedelta(days=9))
-    response = graph.search_memories(group_id, "Which game did I beat yesterday?", mode="fast",
-                                     reference_time=EVENING)
+    graph.ingest(
+        group_id, [{"role": "user", "content": told_today}], session_id="s1", extractor="none", reference_time=MORNING
+    )
+    graph.ingest(
+        group_id,
+        [{"role": "user", "content": "Beat the dough for ten minutes before baking."}],
+        session_id="s0",
+        extractor="none",
+        reference_time=MORNING - timedelta(days=1),
+    )
+    graph.ingest(
+        group_id,
+        [{"role": "user", "content": "Next month I will start a new game."}],
+        session_id="s2",
+        extractor="none",
+        reference_time=MORNING + timedelta(days=9),
+    )
+    response = graph.search_memories(group_id, "Which game did I beat yesterday?", mode="fast", reference_time=EVENING)
     texts = [r.text for r in response.results]
     # said today about yesterday: in; said yesterday: in; said nine days later: out of the range
     assert response.plan.time_range.matched == "yesterday" and texts[0] == told_today
     assert "Next month I will start a new game." not in texts
-    explicit = graph.search_memories(group_id, "Which game did I beat?", mode="fast", reference_time=EVENING,
-                                     time_range={"start": (MORNING - timedelta(days=1)).isoformat(),
-                                                 "end": (MORNING - timedelta(hours=1)).isoformat()})
+    explicit = graph.search_memories(
+        group_id,
+        "Which game did I beat?",
+        mode="fast",
+        reference_time=EVENING,
+        time_range={
+            "start": (MORNING - timedelta(days=1)).isoformat(),
+            "end": (MORNING - timedelta(hours=1)).isoformat(),
+        },
+    )
     # an explicit range is taken as asked: only what was said in it
     assert [r.text for r in explicit.results] == ["Beat the dough for ten minutes before baking."]
 
 
 def test_a_misplaced_time_in_the_question_does_not_hide_the_answer(graph, group_id):
     answer = "I mixed a lavender gin fizz cocktail from a new recipe."
-    graph.ingest(group_id, [{"role": "user", "content": answer}], session_id="s1", extractor="none",
-                 reference_time=MORNING - timedelta(days=12))
-    graph.ingest(group_id, [{"role": "user", "content": "The dentist appointment got moved to Friday."},
-                            {"role": "user", "content": "My sister called about the holidays."}],
-                 session_id="s2", extractor="none", reference_time=MORNING - timedelta(days=1))
-    response = graph.search_memories(group_id, "What cocktail recipe did I try yesterday?", mode="fast",
-                                     reference_time=EVENING)
+    graph.ingest(
+        group_id,
+        [{"role": "user", "content": answer}],
+        session_id="s1",
+        extractor="none",
+        reference_time=MORNING - timedelta(days=12),
+    )
+    graph.ingest(
+        group_id,
+        [
+            {"role": "user", "content": "The dentist appointment got moved to Friday."},
+            {"role": "user", "content": "My sister called about the holidays."},
+        ],
+        session_id="s2",
+        extractor="none",
+        reference_time=MORNING - timedelta(days=1),
+    )
+    response = graph.search_memories(
+        group_id, "What cocktail recipe did I try yesterday?", mode="fast", reference_time=EVENING
+    )
     # nothing said yesterday is about cocktails: the range read from the question gives way
     assert response.results[0].text == answer
     assert response.plan.time_range is None and any("outside that time range" in w for w in response.plan.why)
@@ -322,11 +404,17 @@ def test_a_misplaced_time_in_the_question_does_not_hide_the_answer(graph, group_
 
 def test_for_recall_a_time_in_the_question_ranks_what_was_said_then_first_and_hides_nothing(graph, group_id):
     earlier = "I mixed a lavender gin fizz cocktail from a new recipe."
-    graph.ingest(group_id, [{"role": "user", "content": earlier}], session_id="s1", extractor="none",
-                 reference_time=MORNING - timedelta(days=12))
+    graph.ingest(
+        group_id,
+        [{"role": "user", "content": earlier}],
+        session_id="s1",
+        extractor="none",
+        reference_time=MORNING - timedelta(days=12),
+    )
     then = "We tried a new cocktail recipe with rum and mint yesterday."
-    graph.ingest(group_id, [{"role": "user", "content": then}], session_id="s2", extractor="none",
-                 reference_time=MORNING)
+    graph.ingest(
+        group_id, [{"role": "user", "content": then}], session_id="s2", extractor="none", reference_time=MORNING
+    )
     query = "What cocktail recipe did I try yesterday?"
     narrow = graph.search_memories(group_id, query, mode="fast", reference_time=EVENING)
     assert narrow.plan.time_range.matched == "yesterday"
@@ -340,13 +428,21 @@ def test_for_recall_a_time_in_the_question_ranks_what_was_said_then_first_and_hi
 
 
 ROLLING_WINDOW = {
-    "en": ("How many pieces of furniture did I buy or assemble in the past few months?",
-           ["I finally assembled the bookshelf for my home office.",
-            "We bought a new coffee table from West Elm last week."],
-           "I've spent around $2,300 on cameras in the past six months.", "The weather has been rainy all month."),
-    "zh": ("我最近几个月买了哪些家具？",
-           ["我们上周从宜家买了一张新茶几。", "我终于把书房的书架组装好了。"],
-           "我最近几个月在相机上花了两万块。", "这个月一直在下雨。"),
+    "en": (
+        "How many pieces of furniture did I buy or assemble in the past few months?",
+        [
+            "I finally assembled the bookshelf for my home office.",
+            "We bought a new coffee table from West Elm last week.",
+        ],
+        "I've spent around $2,300 on cameras in the past six months.",
+        "The weather has been rainy all month.",
+    ),
+    "zh": (
+        "我最近几个月买了哪些家具？",
+        ["我们上周从宜家买了一张新茶几。", "我终于把书房的书架组装好了。"],
+        "我最近几个月在相机上花了两万块。",
+        "这个月一直在下雨。",
+    ),
 }
 
 
@@ -354,8 +450,13 @@ ROLLING_WINDOW = {
 def test_a_rolling_window_in_the_question_says_when_not_what(graph, group_id, language):
     question, furniture, cameras, weather = ROLLING_WINDOW[language]
     for day, text in enumerate(furniture + [cameras, weather]):
-        graph.ingest(group_id, [{"role": "user", "content": text}], session_id=f"s{day}", extractor="none",
-                     reference_time=EVENING - timedelta(days=20 + day))
+        graph.ingest(
+            group_id,
+            [{"role": "user", "content": text}],
+            session_id=f"s{day}",
+            extractor="none",
+            reference_time=EVENING - timedelta(days=20 + day),
+        )
     response = recall(graph, group_id, question)
     texts = [r.text for r in response.results]
     # the window still narrows the search, but a turn sharing its words ("in the past six months")
@@ -366,8 +467,13 @@ def test_a_rolling_window_in_the_question_says_when_not_what(graph, group_id, la
 
 
 def test_a_question_that_is_only_a_rolling_window_is_searched_as_it_is(graph, group_id):
-    graph.ingest(group_id, [{"role": "user", "content": "最近三天我一直在修自行车。"}], session_id="s1",
-                 extractor="none", reference_time=MORNING)
+    graph.ingest(
+        group_id,
+        [{"role": "user", "content": "最近三天我一直在修自行车。"}],
+        session_id="s1",
+        extractor="none",
+        reference_time=MORNING,
+    )
     response = recall(graph, group_id, "最近三天")
     assert [r.text for r in response.results] == ["最近三天我一直在修自行车。"]
     assert response.plan.time_range.matched == "最近三天"
@@ -384,9 +490,18 @@ def test_archived_memories_are_hidden_unless_asked_and_subject_filters(graph, gr
     assert his in ids(graph.search_memories(group_id, "喜欢下雨天", mode="fast", include_archived=True))
 
 
-@pytest.mark.parametrize("bad", [{"max_results": 0}, {"expand_depth": 3}, {"mode": "slow"},
-                                 {"memory_types": ["memory"]}, {"relation_filters": ["likes"]},
-                                 {"query": "  "}, {"time_range": {"start": "yesterday-ish"}}])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"max_results": 0},
+        {"expand_depth": 3},
+        {"mode": "slow"},
+        {"memory_types": ["memory"]},
+        {"relation_filters": ["likes"]},
+        {"query": "  "},
+        {"time_range": {"start": "yesterday-ish"}},
+    ],
+)
 def test_bad_arguments_are_refused_with_the_field_named(graph, group_id, bad):
     args = {"query": "anything", **bad}
     with pytest.raises(ValidationError) as err:
@@ -410,24 +525,36 @@ def test_the_recall_profile_ranks_by_relevance_whatever_the_age(graph, group_id)
     # the default weights let a recent, important memory win; recall asks only what answers
     assert ids(default)[0] == new and ids(recalled)[0] == old
     assert recalled.plan.profile == "recall" and recalled.plan.weights["time_decay"] == 0.0
-    assert default.plan.weights == {"similarity": 0.4, "importance": 0.2, "distance": 0.2, "time_decay": 0.1,
-                                    "access": 0.1}
+    assert default.plan.weights == {
+        "similarity": 0.4,
+        "importance": 0.2,
+        "distance": 0.2,
+        "time_decay": 0.1,
+        "access": 0.1,
+    }
     with pytest.raises(ValidationError) as err:
         graph.search_memories(group_id, query, profile="fastest")
     assert err.value.field == "profile" and err.value.allowed == ["default", "recall"]
 
 
 def test_the_recall_profile_returns_weak_matches_too_best_first(graph, group_id):
-    things = [("I", "event", "repaired", "the bicycle chain"), ("I", "fact", "allergic to", "peanuts"),
-              ("Anna", "relation", "sister of", "me"), ("I", "opinion", "dislike", "early mornings"),
-              ("I", "event", "planted", "tomatoes"), ("Bob", "fact", "works at", "the harbour"),
-              ("I", "event", "painted", "the fence"), ("I", "fact", "owns", "a red kayak")]
+    things = [
+        ("I", "event", "repaired", "the bicycle chain"),
+        ("I", "fact", "allergic to", "peanuts"),
+        ("Anna", "relation", "sister of", "me"),
+        ("I", "opinion", "dislike", "early mornings"),
+        ("I", "event", "planted", "tomatoes"),
+        ("Bob", "fact", "works at", "the harbour"),
+        ("I", "event", "painted", "the fence"),
+        ("I", "fact", "owns", "a red kayak"),
+    ]
     for subject, kind, topic, obj in things:
         write(graph, group_id, subject, kind, topic, obj)
     query = "a lecture on quantum chromodynamics"
     default = graph.search_memories(group_id, query, mode="fast", max_results=8, reference_time=EVENING)
-    recalled = graph.search_memories(group_id, query, mode="fast", max_results=8, reference_time=EVENING,
-                                   profile="recall")
+    recalled = graph.search_memories(
+        group_id, query, mode="fast", max_results=8, reference_time=EVENING, profile="recall"
+    )
     # nothing is about physics: the default floor keeps only the three closest, recall ranks everything
     assert len(default.results) == 3 and any("no direct match" in w for w in default.plan.why)
     assert len(recalled.results) == 8
@@ -442,42 +569,87 @@ def test_the_walk_keeps_what_the_profile_asked_for_ranks_highest(make_settings, 
     # the neighbour that matters is the one least like the query, and the default profile's cut
     # (mostly similarity) would drop it before it could be scored.
     from graphmem.graph import MemoryGraph
-    settings = make_settings(retrieval={
-        "limits": {"seed_k": 1, "expand_keep": 1},
-        "profiles": {"important": {"weights": {"alpha_similarity": 0.0, "beta_importance": 1.0,
-                                               "gamma_distance": 0.0, "delta_time": 0.0, "epsilon_access": 0.0}}}})
+
+    settings = make_settings(
+        retrieval={
+            "limits": {"seed_k": 1, "expand_keep": 1},
+            "profiles": {
+                "important": {
+                    "weights": {
+                        "alpha_similarity": 0.0,
+                        "beta_importance": 1.0,
+                        "gamma_distance": 0.0,
+                        "delta_time": 0.0,
+                        "epsilon_access": 0.0,
+                    }
+                }
+            },
+        }
+    )
     for food in ("tuna", "salmon", "sardines", "chicken"):
         write(graph, group_id, "Pixel", "fact", "likes to eat", food, importance=0.3)
     insured = write(graph, group_id, "Pixel", "fact", "is insured with", "the Allianz pet plan", importance=0.4)
     with MemoryGraph(settings, embedder=graph.embedder) as g:
-        found = g.search_memories(group_id, "What does Pixel like to eat?", mode="deep", expand_depth=1,
-                                  max_results=1, reference_time=EVENING, profile="important")
-        default = g.search_memories(group_id, "What does Pixel like to eat?", mode="deep", expand_depth=1,
-                                    max_results=1, reference_time=EVENING)
+        found = g.search_memories(
+            group_id,
+            "What does Pixel like to eat?",
+            mode="deep",
+            expand_depth=1,
+            max_results=1,
+            reference_time=EVENING,
+            profile="important",
+        )
+        default = g.search_memories(
+            group_id, "What does Pixel like to eat?", mode="deep", expand_depth=1, max_results=1, reference_time=EVENING
+        )
     assert ids(found) == [insured], [r.text for r in found.results]
     assert ids(default) != [insured]
 
 
 def test_a_profile_from_the_config_is_used(make_settings, graph, group_id):
     from graphmem.graph import MemoryGraph
-    settings = make_settings(retrieval={"profiles": {"fresh": {"weights": {
-        "alpha_similarity": 0.1, "beta_importance": 0.0, "gamma_distance": 0.0, "delta_time": 0.9,
-        "epsilon_access": 0.0}}}})
+
+    settings = make_settings(
+        retrieval={
+            "profiles": {
+                "fresh": {
+                    "weights": {
+                        "alpha_similarity": 0.1,
+                        "beta_importance": 0.0,
+                        "gamma_distance": 0.0,
+                        "delta_time": 0.9,
+                        "epsilon_access": 0.0,
+                    }
+                }
+            }
+        }
+    )
     old = write(graph, group_id, "I", "event", "adopted", "a grey cat named Pixel", {"time": "2023-01-15"})
     new = write(graph, group_id, "I", "event", "fed", "the neighbour's cat")
     with MemoryGraph(settings, embedder=graph.embedder) as other:
         fresh = other.search_memories(group_id, "my cat Pixel", mode="fast", reference_time=EVENING, profile="fresh")
-        recalled = recall(other, group_id, "my cat Pixel")          # the built-in profiles stay
+        recalled = recall(other, group_id, "my cat Pixel")  # the built-in profiles stay
     assert ids(fresh)[0] == new and ids(recalled)[0] == old
 
 
 # --- episodes -------------------------------------------------------------------------------------
 
+
 def add_episode(graph, group_id, content, memory_ids=(), session="s1", speaker="Caroline", when=MORNING):
     episode_id = uuid.uuid4().hex
-    graph.store.write("synthetic_episode", group_id=group_id, id=episode_id, session_id=session, role="user",
-                      speaker=speaker, content=content, timestamp=when.isoformat(), order=0,
-                      embedding=graph.embedder.embed([content])[0], memory_ids=list(memory_ids))
+    graph.store.write(
+        "synthetic_episode",
+        group_id=group_id,
+        id=episode_id,
+        session_id=session,
+        role="user",
+        speaker=speaker,
+        content=content,
+        timestamp=when.isoformat(),
+        order=0,
+        embedding=graph.embedder.embed([content])[0],
+        memory_ids=list(memory_ids),
+    )
     return episode_id
 
 
@@ -506,22 +678,28 @@ def said(*lines: tuple[str, str]) -> list[dict]:
 
 def test_an_answer_is_found_next_to_the_turn_that_names_the_topic(make_settings, graph, group_id):
     from graphmem.graph import MemoryGraph
-    turns = said(("Mel", "Guess what, we finally adopted a puppy from the shelter!"),
-                 ("Jo", "No way! What did you call the little one?"),
-                 ("Mel", "Biscuit, after my grandpa's favourite snack."),
-                 ("Jo", "Love it. I spent the weekend repainting my kitchen."),
-                 ("Mel", "Which colour did you choose in the end?"),
-                 ("Jo", "A pale sage green, it looks so calm now."))
+
+    turns = said(
+        ("Mel", "Guess what, we finally adopted a puppy from the shelter!"),
+        ("Jo", "No way! What did you call the little one?"),
+        ("Mel", "Biscuit, after my grandpa's favourite snack."),
+        ("Jo", "Love it. I spent the weekend repainting my kitchen."),
+        ("Mel", "Which colour did you choose in the end?"),
+        ("Jo", "A pale sage green, it looks so calm now."),
+    )
     graph.ingest(group_id, turns, session_id="s1", extractor="none", reference_time=MORNING)
     query, answer = "What name did Mel give the puppy she adopted?", "Biscuit, after my grandpa's favourite snack."
     with_context = recall(graph, group_id, query)
     # neither the turns around it nor the question it answers
-    alone_settings = make_settings(retrieval={"ranking": {"conversation": {"context_weight": 0.0, "reply_weight": 0.0}}})
+    alone_settings = make_settings(
+        retrieval={"ranking": {"conversation": {"context_weight": 0.0, "reply_weight": 0.0}}}
+    )
     with MemoryGraph(alone_settings, embedder=graph.embedder) as alone:
         without = recall(alone, group_id, query)
 
     def found(response):
         return next((i, r) for i, r in enumerate(response.results) if r.text == answer)
+
     rank, hit = found(with_context)
     rank_alone, hit_alone = found(without)
     # the answer names no puppy: the turns around it (the puppy, "what did you call") lift it
@@ -530,10 +708,12 @@ def test_an_answer_is_found_next_to_the_turn_that_names_the_topic(make_settings,
 
 
 def test_an_english_question_matches_other_forms_of_its_words_and_the_speakers_name(graph, group_id):
-    turns = said(("Caroline", "Researching adoption agencies has kept me busy lately."),
-                 ("Melanie", "My research on adoption agencies is only starting."),
-                 ("Caroline", "The weather was lovely at the lake."),
-                 ("Melanie", "We baked bread and watched a film on Sunday."))
+    turns = said(
+        ("Caroline", "Researching adoption agencies has kept me busy lately."),
+        ("Melanie", "My research on adoption agencies is only starting."),
+        ("Caroline", "The weather was lovely at the lake."),
+        ("Melanie", "We baked bread and watched a film on Sunday."),
+    )
     graph.ingest(group_id, turns, session_id="s1", extractor="none", reference_time=MORNING)
     response = recall(graph, group_id, "What did Caroline research?")
     fulltext = [r for r in response.results if "episode_fulltext" in r.seed_sources]
@@ -545,9 +725,11 @@ def test_an_english_question_matches_other_forms_of_its_words_and_the_speakers_n
 
 
 def test_a_speakers_name_in_the_question_matches_who_spoke_not_who_was_addressed(graph, group_id):
-    turns = said(("Caroline", "Glad it helped, Melanie! Relaxing matters, Melanie."),
-                 ("Melanie", "I paint landscapes to relax after work."),
-                 ("Caroline", "The weather was lovely at the lake."))
+    turns = said(
+        ("Caroline", "Glad it helped, Melanie! Relaxing matters, Melanie."),
+        ("Melanie", "I paint landscapes to relax after work."),
+        ("Caroline", "The weather was lovely at the lake."),
+    )
     graph.ingest(group_id, turns, session_id="s1", extractor="none", reference_time=MORNING)
     response = recall(graph, group_id, "How does Melanie relax?")
     assert any("melanie matched as speaker" in line.lower() for line in response.plan.why)
@@ -560,28 +742,49 @@ def test_a_speakers_name_in_the_question_matches_who_spoke_not_who_was_addressed
 # (speakers, what each says in turn, the question, its line in plan.why, questions that name no one
 #  speaker); the first turn names the second speaker and their painting, the second is their answer
 NAMED_SPEAKER = {
-    "en": (("Caroline", "Melanie"),
-           ("Melanie, is that a new painting of yours?", "Yes, a horse in a meadow, my latest canvas.",
-            "I went to a support group yesterday.", "The kids loved the camping trip."),
-           "What has Melanie painted?", "Melanie matched as speaker, not in what was said; turns by anyone else at 0.9",
-           ("Whose painting is new?", "What did Caroline and Melanie paint?")),
+    "en": (
+        ("Caroline", "Melanie"),
+        (
+            "Melanie, is that a new painting of yours?",
+            "Yes, a horse in a meadow, my latest canvas.",
+            "I went to a support group yesterday.",
+            "The kids loved the camping trip.",
+        ),
+        "What has Melanie painted?",
+        "Melanie matched as speaker, not in what was said; turns by anyone else at 0.9",
+        ("Whose painting is new?", "What did Caroline and Melanie paint?"),
+    ),
     # no word boundaries to probe: the question holds 小明's whole name
-    "zh": (("小红", "小明"),
-           ("小明，你的新画真漂亮！是你画的吗？", "是的，上周末画了一匹马。", "我昨天去了一个支持小组。", "孩子们很喜欢那次露营。"),
-           "小明画了什么？", "小明 matched as speaker; turns by anyone else at 0.9", ("谁的画很漂亮？",)),
+    "zh": (
+        ("小红", "小明"),
+        (
+            "小明，你的新画真漂亮！是你画的吗？",
+            "是的，上周末画了一匹马。",
+            "我昨天去了一个支持小组。",
+            "孩子们很喜欢那次露营。",
+        ),
+        "小明画了什么？",
+        "小明 matched as speaker; turns by anyone else at 0.9",
+        ("谁的画很漂亮？",),
+    ),
 }
 
 
 @pytest.mark.parametrize("language", sorted(NAMED_SPEAKER))
 def test_a_question_naming_a_speaker_prefers_what_that_speaker_said(make_settings, graph, group_id, language):
     from graphmem.graph import MemoryGraph
+
     (asker, named), lines, query, why, unnamed = NAMED_SPEAKER[language]
     turns = said(*(((asker, named)[i % 2], text) for i, text in enumerate(lines)))
     graph.ingest(group_id, turns, session_id="s1", extractor="none", reference_time=MORNING)
-    with MemoryGraph(make_settings(retrieval={"ranking": {"conversation": {"speaker_weight": 1.0}}}), embedder=graph.embedder) as anyone:
+    with MemoryGraph(
+        make_settings(retrieval={"ranking": {"conversation": {"speaker_weight": 1.0}}}), embedder=graph.embedder
+    ) as anyone:
+
         def both(question):
             responses = [recall(g, group_id, question) for g in (graph, anyone)]
             return responses, [{r.text: r.score_parts.similarity for r in x.results} for x in responses]
+
         (ranked, unweighed), (weighed, plain) = both(query)
         assert any(why in line for line in ranked.plan.why)
         # the asker's question names the speaker and the painting and is closest to the words;
@@ -598,14 +801,22 @@ def test_a_question_naming_a_speaker_prefers_what_that_speaker_said(make_setting
 
 def test_a_memory_is_found_by_what_was_said_when_it_was_formed(make_settings, graph, group_id):
     from graphmem.graph import MemoryGraph
-    turns = said(("Caroline", "I'm so tired today. I didn't get to bed until 2 AM on Wednesday, so I'm thinking of "
-                              "trying to meal prep for the rest of the week."),
-                 ("Caroline", "I wake up at 6:30 am on weekdays and usually go for a run."),
-                 ("Caroline", "My favourite breakfast is oatmeal with berries."))
+
+    turns = said(
+        (
+            "Caroline",
+            "I'm so tired today. I didn't get to bed until 2 AM on Wednesday, so I'm thinking of "
+            "trying to meal prep for the rest of the week.",
+        ),
+        ("Caroline", "I wake up at 6:30 am on weekdays and usually go for a run."),
+        ("Caroline", "My favourite breakfast is oatmeal with berries."),
+    )
     graph.ingest(group_id, turns, session_id="s1", extractor="rules", reference_time=MORNING)
     query = "What time did I go to bed on Wednesday?"
     ranked = recall(graph, group_id, query)
-    with MemoryGraph(make_settings(retrieval={"ranking": {"conversation": {"source_weight": 0.5}}}), embedder=graph.embedder) as g:
+    with MemoryGraph(
+        make_settings(retrieval={"ranking": {"conversation": {"source_weight": 0.5}}}), embedder=graph.embedder
+    ) as g:
         halved = recall(g, group_id, query)
     # the rules keep a fragment of the first turn that says nothing of bed: the turn it came from answers
     top = ranked.results[0]
@@ -613,18 +824,22 @@ def test_a_memory_is_found_by_what_was_said_when_it_was_formed(make_settings, gr
     assert [e.content for e in top.evidence] == [turns[0]["content"]]
     # at the mean of its own text and the turn's, the fragment fell behind a turn about getting up
     assert halved.results[0].text == turns[1]["content"]
-    assert top.score_parts.similarity > next(r for r in halved.results if r.memory_id == top.memory_id
-                                             ).score_parts.similarity + 0.1
+    assert (
+        top.score_parts.similarity
+        > next(r for r in halved.results if r.memory_id == top.memory_id).score_parts.similarity + 0.1
+    )
 
 
 def test_the_memories_of_one_turn_do_not_crowd_the_top(graph, group_id):
-    turns = said(("小红", "我今天好累。周三我凌晨两点才睡觉，所以我打算这周开始备餐。"),
-                 ("小红", "我工作日早上六点半起床，然后去跑步。"),
-                 ("小红", "我最喜欢的早餐是燕麦粥配浆果。"))
+    turns = said(
+        ("小红", "我今天好累。周三我凌晨两点才睡觉，所以我打算这周开始备餐。"),
+        ("小红", "我工作日早上六点半起床，然后去跑步。"),
+        ("小红", "我最喜欢的早餐是燕麦粥配浆果。"),
+    )
     graph.ingest(group_id, turns, session_id="s1", extractor="rules", reference_time=MORNING)
     ranked = recall(graph, group_id, "我周三几点睡觉的？").results
     first = [r for r in ranked if [e.content for e in r.evidence] == [turns[0]["content"]]]
-    assert len(first) >= 3                     # the first turn's fragments: tired, bedtime, meal prep
+    assert len(first) >= 3  # the first turn's fragments: tired, bedtime, meal prep
     # the one closest to the question stands for the turn; the other turns follow before its siblings
     assert ranked[0].memory_id == first[0].memory_id and "睡觉" in ranked[0].text
     assert ranked[1].text == turns[1]["content"]
@@ -633,24 +848,32 @@ def test_the_memories_of_one_turn_do_not_crowd_the_top(graph, group_id):
 
 def test_a_reply_is_found_through_the_question_it_answers(make_settings, graph, group_id):
     from graphmem.graph import MemoryGraph
-    turns = said(("Jo", "Your cats are adorable! What are their names?"),
-                 ("Mel", "Luna and Oliver, they liven up the house."),
-                 ("Mel", "I started a pottery class on Tuesday evenings."),
-                 ("Jo", "Pottery sounds relaxing, is it hard?"),
-                 ("Jo", "We repainted the kitchen a pale sage green."),
-                 ("Mel", "My neighbour's cat keeps sleeping on our porch."),
-                 ("Jo", "Picking names for a band is harder than picking names for pets."))
+
+    turns = said(
+        ("Jo", "Your cats are adorable! What are their names?"),
+        ("Mel", "Luna and Oliver, they liven up the house."),
+        ("Mel", "I started a pottery class on Tuesday evenings."),
+        ("Jo", "Pottery sounds relaxing, is it hard?"),
+        ("Jo", "We repainted the kitchen a pale sage green."),
+        ("Mel", "My neighbour's cat keeps sleeping on our porch."),
+        ("Jo", "Picking names for a band is harder than picking names for pets."),
+    )
     graph.ingest(group_id, turns, session_id="s1", extractor="none", reference_time=MORNING)
     query, answer = "What are the names of Mel's cats?", turns[1]["content"]
     # the neighbouring turns' share (context_weight) is off, to see the reply's own lift
-    with MemoryGraph(make_settings(retrieval={"ranking": {"conversation": {"context_weight": 0.0}}}), embedder=graph.embedder) as g:
+    with MemoryGraph(
+        make_settings(retrieval={"ranking": {"conversation": {"context_weight": 0.0}}}), embedder=graph.embedder
+    ) as g:
         replies = recall(g, group_id, query)
-    with MemoryGraph(make_settings(retrieval={"ranking": {"conversation": {"context_weight": 0.0, "reply_weight": 0.0}}}),
-                     embedder=graph.embedder) as plain:
+    with MemoryGraph(
+        make_settings(retrieval={"ranking": {"conversation": {"context_weight": 0.0, "reply_weight": 0.0}}}),
+        embedder=graph.embedder,
+    ) as plain:
         without = recall(plain, group_id, query)
 
     def found(response, text):
         return next((i, r) for i, r in enumerate(response.results) if r.text == text)
+
     (rank, hit), (rank_plain, hit_plain) = found(replies, answer), found(without, answer)
     # the answer names neither cats nor names: Jo's question right before it does. Lifted, it
     # scores as high as anything (level with the question itself, whose words it borrows)
@@ -664,25 +887,38 @@ def test_a_reply_is_found_through_the_question_it_answers(make_settings, graph, 
 
 def test_a_long_turn_is_found_by_the_one_sentence_that_answers(make_settings, graph, group_id):
     from graphmem.graph import MemoryGraph
-    turns = [{"role": "user", "content": "I'm looking for some healthy lunch recipes with lots of vegetables and very "
-                                         "little prep time, ideally under twenty minutes. By the way, I've had Domino's "
-                                         "pizza delivered three times this week."},
-             {"role": "user", "content": "Can you suggest a good stretching routine before running in the morning?"},
-             {"role": "user", "content": "Our team is switching project management tools next month."}]
+
+    turns = [
+        {
+            "role": "user",
+            "content": "I'm looking for some healthy lunch recipes with lots of vegetables and very "
+            "little prep time, ideally under twenty minutes. By the way, I've had Domino's "
+            "pizza delivered three times this week.",
+        },
+        {"role": "user", "content": "Can you suggest a good stretching routine before running in the morning?"},
+        {"role": "user", "content": "Our team is switching project management tools next month."},
+    ]
     graph.ingest(group_id, turns, session_id="s1", extractor="none", reference_time=MORNING)
     query = "Which pizza place have I ordered delivery from?"
-    with MemoryGraph(make_settings(retrieval={"ranking": {"conversation": {"context_weight": 0.0}}}), embedder=graph.embedder) as g:
+    with MemoryGraph(
+        make_settings(retrieval={"ranking": {"conversation": {"context_weight": 0.0}}}), embedder=graph.embedder
+    ) as g:
         found = recall(g, group_id, query)
-    with MemoryGraph(make_settings(retrieval={"ranking": {"conversation": {"context_weight": 0.0, "sentence_weight": 0.0}}}),
-                     embedder=graph.embedder) as g:
+    with MemoryGraph(
+        make_settings(retrieval={"ranking": {"conversation": {"context_weight": 0.0, "sentence_weight": 0.0}}}),
+        embedder=graph.embedder,
+    ) as g:
         whole = recall(g, group_id, query)
 
     def hit(response):
         return next(r for r in response.results if r.text == turns[0]["content"])
+
     # the group searched as a large one: through the vector indexes of turns and of sentences
     # (meaning only: a large group's word matches count as a share of its best hit's, a small one's absolutely)
     dense = {"ranking": {"conversation": {"context_weight": 0.0}, "similarity": {"lexical_weight": 0.0}}}
-    with MemoryGraph(make_settings(retrieval={**dense, "limits": {"exact_scan_limit": 1}}), embedder=graph.embedder) as g:
+    with MemoryGraph(
+        make_settings(retrieval={**dense, "limits": {"exact_scan_limit": 1}}), embedder=graph.embedder
+    ) as g:
         indexed = recall(g, group_id, query)
     with MemoryGraph(make_settings(retrieval=dense), embedder=graph.embedder) as g:
         scanned = recall(g, group_id, query)
@@ -695,47 +931,84 @@ def test_a_long_turn_is_found_by_the_one_sentence_that_answers(make_settings, gr
 
 def test_question_words_do_not_decide_a_lexical_match():
     from graphmem.textsim import content_words
+
     assert content_words("What did Caroline do after the parade?") == "Caroline parade"
     # "how many" / "how much" ask for a count, like "how" asks for a way: "many" is no topic
     assert content_words("How many model kits have I bought?") == "model kits bought"
     assert content_words("How much did I spend on coffee?") == "spend coffee"
-    assert content_words("Who is it?") == "Who is it?"               # nothing left: the text itself
+    assert content_words("Who is it?") == "Who is it?"  # nothing left: the text itself
     assert content_words("我为什么今天不开心？") == "我为什么今天不开心"
 
 
 def test_each_word_of_a_query_is_weighed_on_its_own():
     from graphmem.store.fulltext import query_terms, term_probes
-    assert query_terms("Caroline's AND hiking 我喜欢咖啡 iPhone手机") == \
-        ["caroline", "s", "and", "hiking", "我喜", "喜欢", "欢咖", "咖啡", "iphone", "手机"]
+
+    assert query_terms("Caroline's AND hiking 我喜欢咖啡 iPhone手机") == [
+        "caroline",
+        "s",
+        "and",
+        "hiking",
+        "我喜",
+        "喜欢",
+        "欢咖",
+        "咖啡",
+        "iphone",
+        "手机",
+    ]
     probes = term_probes("Caroline hiking", "g-1", ("content", "speaker"), names=["Caroline"])
-    assert [p["lucene"] for p in probes] == ['speaker:(caroline) AND group_id:"g\\-1"^0',
-                                             '(content:(hiking) OR speaker:(hiking)) AND group_id:"g\\-1"^0']
+    assert [p["lucene"] for p in probes] == [
+        'speaker:(caroline) AND group_id:"g\\-1"^0',
+        '(content:(hiking) OR speaker:(hiking)) AND group_id:"g\\-1"^0',
+    ]
 
 
 # --- tenant isolation -----------------------------------------------------------------------------
 
+
 def test_no_search_ever_returns_another_groups_memory(graph):
     rng = random.Random(20251105)
-    sentences = [("我", "事件", "吃饭", "白米饭", {"时间": "昨天"}), ("我", "事实", "心情", "不好", {"时间": "今天"}),
-                 ("I", "event", "missed", "the train", {"time": "this morning"}), ("小明", "事实", "喜好", "打篮球", None),
-                 ("Alice", "relation", "is the manager of", "me", None),
-                 ("I", "opinion", "dislike", "rainy days", None)]
-    queries = ["我昨天吃了什么", "为什么不开心", "why did I miss the train", "小明喜欢什么", "who is Alice",
-               "rainy days", "train", "manager", "我", "I"]
+    sentences = [
+        ("我", "事件", "吃饭", "白米饭", {"时间": "昨天"}),
+        ("我", "事实", "心情", "不好", {"时间": "今天"}),
+        ("I", "event", "missed", "the train", {"time": "this morning"}),
+        ("小明", "事实", "喜好", "打篮球", None),
+        ("Alice", "relation", "is the manager of", "me", None),
+        ("I", "opinion", "dislike", "rainy days", None),
+    ]
+    queries = [
+        "我昨天吃了什么",
+        "为什么不开心",
+        "why did I miss the train",
+        "小明喜欢什么",
+        "who is Alice",
+        "rainy days",
+        "train",
+        "manager",
+        "我",
+        "I",
+    ]
     groups = {}
     for _ in range(3):
         gid = "iso-" + uuid.uuid4().hex[:10]
         chosen = rng.sample(sentences, k=rng.randint(3, len(sentences)))
-        created = graph.create_memories(gid, [dict(subject=s, memory_type=t, topic=tp, object=o, attributes=a)
-                                              for s, t, tp, o, a in chosen], reference_time=MORNING)
+        created = graph.create_memories(
+            gid,
+            [dict(subject=s, memory_type=t, topic=tp, object=o, attributes=a) for s, t, tp, o, a in chosen],
+            reference_time=MORNING,
+        )
         groups[gid] = {c.memory_id for c in created}
         a, b = rng.sample(sorted(groups[gid]), 2)
         graph.link_memory_ids(gid, a, b, rng.choice(["causes", "related"]))
     for _ in range(24):
         gid = rng.choice(sorted(groups))
-        response = graph.search_memories(gid, rng.choice(queries), mode=rng.choice(["auto", "fast", "deep"]),
-                                         expand_depth=rng.randint(0, 2), max_results=rng.randint(1, 20),
-                                         reference_time=EVENING)
+        response = graph.search_memories(
+            gid,
+            rng.choice(queries),
+            mode=rng.choice(["auto", "fast", "deep"]),
+            expand_depth=rng.randint(0, 2),
+            max_results=rng.randint(1, 20),
+            reference_time=EVENING,
+        )
         assert response.group_id == gid
         assert set(ids(response)) <= groups[gid], (gid, response.query)
 
@@ -744,12 +1017,15 @@ def test_another_groups_texts_never_move_a_groups_scores(graph, group_id):
     """Word matches are weighed by how rare a word is in the group, not in the whole index: what
     another tenant writes changes nothing in this group's ranking or similarities."""
     from graphmem.store.admin import delete_group
-    brand = "zq" + uuid.uuid4().hex[:6]         # a word no other group has used yet
-    turns = said(("Ana", f"In the end I picked the {brand} one, it was on sale."),
-                 ("Ben", "Did the safari guide let you photograph the lions?"),
-                 ("Ana", "I bought a new telephoto lens before the trip."),
-                 ("Ben", "We are repainting the kitchen a pale sage green."),
-                 ("Ana", "My sister adopted a grey cat called Pebble."))
+
+    brand = "zq" + uuid.uuid4().hex[:6]  # a word no other group has used yet
+    turns = said(
+        ("Ana", f"In the end I picked the {brand} one, it was on sale."),
+        ("Ben", "Did the safari guide let you photograph the lions?"),
+        ("Ana", "I bought a new telephoto lens before the trip."),
+        ("Ben", "We are repainting the kitchen a pale sage green."),
+        ("Ana", "My sister adopted a grey cat called Pebble."),
+    )
     graph.ingest(group_id, turns, session_id="s1", extractor="none", reference_time=MORNING)
     query = f"Which {brand} lens did Ana buy for the safari?"
 
@@ -759,11 +1035,19 @@ def test_another_groups_texts_never_move_a_groups_scores(graph, group_id):
 
     before, response = search()
     matched = {r.text: r for r in response.results if "episode_fulltext" in r.seed_sources}
-    assert turns[0]["content"] in matched and turns[1]["content"] in matched     # the words were scored
+    assert turns[0]["content"] in matched and turns[1]["content"] in matched  # the words were scored
     other = "t-" + uuid.uuid4().hex[:12]
-    try:            # another tenant for whom the brand is an everyday word
-        graph.ingest(other, [{"role": "user", "content": f"{brand} order {i}: the {brand} strap and the {brand} cap."}
-                             for i in range(150)], session_id="s1", extractor="none", reference_time=MORNING)
+    try:  # another tenant for whom the brand is an everyday word
+        graph.ingest(
+            other,
+            [
+                {"role": "user", "content": f"{brand} order {i}: the {brand} strap and the {brand} cap."}
+                for i in range(150)
+            ],
+            session_id="s1",
+            extractor="none",
+            reference_time=MORNING,
+        )
         after, _ = search()
     finally:
         delete_group(graph.store, other)
@@ -774,22 +1058,31 @@ def test_a_word_the_whole_group_uses_counts_for_little_and_a_rare_one_in_full(gr
     """Lexical evidence is absolute: the same turn, the same query, the same cosine, but its word
     is said in every turn of one group and only in this turn in the other."""
     from graphmem.store.admin import delete_group
+
     target = "We danced all night at my cousin's wedding in Lyon."
     everyday = [f"The wedding cake order {i} is confirmed for the {i}th." for i in range(20)]
     elsewhere = [f"The birthday cake order {i} is confirmed for the {i}th." for i in range(20)]
     rare = "t-" + uuid.uuid4().hex[:12]
 
     def similarity(group):
-        response = graph.search_memories(group, "wedding", mode="fast", reference_time=EVENING, max_results=50,
-                                         profile="recall")
+        response = graph.search_memories(
+            group, "wedding", mode="fast", reference_time=EVENING, max_results=50, profile="recall"
+        )
         return next(r for r in response.results if r.text == target).score_parts.similarity
+
     try:
         for group, others in ((group_id, everyday), (rare, elsewhere)):
             # a session of its own: no neighbour turn reaches its vector or its similarity
-            graph.ingest(group, [{"role": "user", "content": target}], session_id="s0", extractor="none",
-                         reference_time=MORNING)
-            graph.ingest(group, [{"role": "user", "content": t} for t in others], session_id="s1",
-                         extractor="none", reference_time=MORNING)
+            graph.ingest(
+                group, [{"role": "user", "content": target}], session_id="s0", extractor="none", reference_time=MORNING
+            )
+            graph.ingest(
+                group,
+                [{"role": "user", "content": t} for t in others],
+                session_id="s1",
+                extractor="none",
+                reference_time=MORNING,
+            )
         common, alone = similarity(group_id), similarity(rare)
     finally:
         delete_group(graph.store, rare)
@@ -800,39 +1093,58 @@ def test_a_word_the_whole_group_uses_counts_for_little_and_a_rare_one_in_full(gr
 
 # --- format_context -------------------------------------------------------------------------------
 
+
 def result(memory_id, text, memory_type, score, path=(), kind="memory"):
     parts = ScoreParts(similarity=score, importance=0.5, distance=1.0, time_decay=1.0, access=0.0)
-    return SearchResult(kind=kind, memory_id=memory_id, text=text, memory_type=memory_type, importance=0.5,
-                        score=score, score_parts=parts, distance=len(path), path=list(path))
+    return SearchResult(
+        kind=kind,
+        memory_id=memory_id,
+        text=text,
+        memory_type=memory_type,
+        importance=0.5,
+        score=score,
+        score_parts=parts,
+        distance=len(path),
+        path=list(path),
+    )
 
 
 def test_format_context_groups_by_type_within_the_budget():
-    results = [result("m1", "我 心情 不好 (时间: 2025-11-05)", "FACT", 0.9),
-               result("m2", "我 睡眠 不好 (时间: 2025-11-04 夜间)", "EVENT", 0.7,
-                      [PathStep(from_id="m1", to_id="m2", edge="CAUSALITY", relation="causes", direction="in")]),
-               result("m3", "Alice is the manager of me", "RELATION", 0.6),
-               result("m4", "I dislike rainy days", "OPINION", 0.5),
-               result("m5", "I went hiking in the Alps with my sister last summer, it was wonderful", "FACT", 0.2)]
+    results = [
+        result("m1", "我 心情 不好 (时间: 2025-11-05)", "FACT", 0.9),
+        result(
+            "m2",
+            "我 睡眠 不好 (时间: 2025-11-04 夜间)",
+            "EVENT",
+            0.7,
+            [PathStep(from_id="m1", to_id="m2", edge="CAUSALITY", relation="causes", direction="in")],
+        ),
+        result("m3", "Alice is the manager of me", "RELATION", 0.6),
+        result("m4", "I dislike rainy days", "OPINION", 0.5),
+        result("m5", "I went hiking in the Alps with my sister last summer, it was wonderful", "FACT", 0.2),
+    ]
     full = format_context(results, max_tokens=1000)
     assert full.startswith("# USER MEMORY")
     headings = [line for line in full.splitlines() if line.startswith("## ")]
     assert headings == ["## Facts", "## Events", "## Relations", "## Opinions"]
     facts = full.split("## Facts\n")[1].split("\n\n")[0].splitlines()
-    assert facts == ["- 我 心情 不好 (时间: 2025-11-05)",
-                     "- I went hiking in the Alps with my sister last summer, it was wonderful"]
+    assert facts == [
+        "- 我 心情 不好 (时间: 2025-11-05)",
+        "- I went hiking in the Alps with my sister last summer, it was wonderful",
+    ]
     assert "[cause of: 我 心情 不好 (时间: 2025-11-05)]" in full
 
     for budget in (10, 25, 40, 60, 90):
         text = format_context(results, max_tokens=budget)
         assert estimate_tokens(text) <= budget
     tight = format_context(results, max_tokens=40)
-    assert "心情" in tight and "hiking" not in tight          # the best-scored memories go in first
+    assert "心情" in tight and "hiking" not in tight  # the best-scored memories go in first
     assert format_context(results, max_tokens=3) == ""
 
 
 def test_token_estimate_counts_cjk_characters_and_english_words():
     assert estimate_tokens("我心情不好") == 5
-    assert estimate_tokens("the quick brown fox") == 6           # 4 words × 1.3, rounded up
+    assert estimate_tokens("the quick brown fox") == 6  # 4 words × 1.3, rounded up
     assert estimate_tokens("") == 0
 
 
@@ -847,6 +1159,7 @@ def test_format_context_renders_a_real_search(graph, group_id):
 
 
 # --- stats ----------------------------------------------------------------------------------------
+
 
 def test_stats_count_a_groups_memories_nodes_and_edges(graph, group_id):
     write(graph, group_id, "我", "事实", "心情", "不好", {"时间": "今天"})
@@ -884,21 +1197,35 @@ g.close()
 
 @pytest.mark.parametrize("setting", ["true", "false"])
 def test_the_first_search_moves_what_the_process_holds_out_of_the_collectors_way(
-        graph, neo4j_settings, group_id, tmp_path, setting):
+    graph, neo4j_settings, group_id, tmp_path, setting
+):
     """After a process's first search, a full garbage collection no longer walks the tens of
     thousands of objects the process holds for good (retrieval.freeze_gc, on by default), and
     what is made later is still collected; off, the collector is left alone."""
     import os
     import subprocess
     import sys
+
     write(graph, group_id, "小明", "事实", "喜欢", "篮球")
     n = neo4j_settings.neo4j
     (tmp_path / "graphmem.toml").write_text("")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GRAPHMEM_", "NEO4J_"))}
-    env.update(NEO4J_URI=n.uri, NEO4J_USER=n.user, NEO4J_PASSWORD=n.password or "", NEO4J_DATABASE=n.database,
-               GRAPHMEM_CONFIG=str(tmp_path / "graphmem.toml"), GRAPHMEM_RETRIEVAL__FREEZE_GC=setting)
-    done = subprocess.run([sys.executable, "-c", _FREEZE_PROBE, group_id], capture_output=True, text=True,
-                          env=env, cwd=tmp_path, timeout=300)
+    env.update(
+        NEO4J_URI=n.uri,
+        NEO4J_USER=n.user,
+        NEO4J_PASSWORD=n.password or "",
+        NEO4J_DATABASE=n.database,
+        GRAPHMEM_CONFIG=str(tmp_path / "graphmem.toml"),
+        GRAPHMEM_RETRIEVAL__FREEZE_GC=setting,
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", _FREEZE_PROBE, group_id],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout.strip().splitlines()[-1])
     assert out["first"] and out["first"].startswith("小明")

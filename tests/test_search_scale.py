@@ -7,11 +7,12 @@ when the group is alone: through the exact scan of a small group or the process'
 its vectors (the default), and through the adaptive index over-fetch when the group is
 treated as large.
 """
+
 from __future__ import annotations
 
 import time
 import uuid
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
@@ -21,7 +22,7 @@ pytestmark = pytest.mark.slow
 
 OTHERS = 100_000
 BATCH = 10_000
-NOISE = 0.06            # per-dimension noise width: the other groups' vectors sit at cosine ≈ 0.95 of a base
+NOISE = 0.06  # per-dimension noise width: the other groups' vectors sit at cosine ≈ 0.95 of a base
 REF = datetime(2025, 11, 5, 18, 0, tzinfo=timezone(timedelta(hours=8)))
 
 MEMORIES = [
@@ -56,21 +57,34 @@ MEMORIES = [
     ("我", "事件", "学习", "弹吉他", {"时间": "2025-09-01"}),
     ("妈妈", "观点", "觉得", "我应该早点睡觉", None),
 ]
-QUERIES = ["support group", "what instrument does Melanie play", "Jon's dance studio", "food allergy",
-           "who is Alice's mentor", "Tom's dog", "小明喜欢什么运动", "我买了什么", "where is the company"]
+QUERIES = [
+    "support group",
+    "what instrument does Melanie play",
+    "Jon's dance studio",
+    "food allergy",
+    "who is Alice's mentor",
+    "Tom's dog",
+    "小明喜欢什么运动",
+    "我买了什么",
+    "where is the company",
+]
 
 
 def search_all(graph: MemoryGraph, group_id: str) -> dict[str, tuple[list[str], list[str]]]:
     out = {}
     for query in QUERIES:
         response = graph.search_memories(group_id, query, mode="fast", max_results=5, reference_time=REF)
-        out[query] = ([r.memory_id for r in response.results], response.plan.why,
-                      [r.score_parts.similarity for r in response.results])
+        out[query] = (
+            [r.memory_id for r in response.results],
+            response.plan.why,
+            [r.score_parts.similarity for r in response.results],
+        )
     return out
 
 
-def same_above_the_floor(crowded: list[str], c_sims: list[float], alone: list[str], a_sims: list[float],
-                         floor: float) -> bool:
+def same_above_the_floor(
+    crowded: list[str], c_sims: list[float], alone: list[str], a_sims: list[float], floor: float
+) -> bool:
     """The same results in the same order, but for a last one at the similarity floor: BM25's length
     normalisation is index-wide in Lucene, so other tenants' texts move a text's word evidence by a
     hair, and a result right at the floor may be in one list and not the other."""
@@ -87,7 +101,9 @@ def delete_prefix(graph: MemoryGraph, prefix: str) -> None:
 def test_thirty_memories_among_100000_of_other_groups_get_the_same_top_results(make_settings, graph, group_id):
     # Searches record access statistics, which move the access part of the score between the
     # runs compared here; this test is about seeds, so that part is weighted 0.
-    flat = MemoryGraph(make_settings(retrieval={"ranking": {"weights": {"epsilon_access": 0.0}}}), embedder=graph.embedder)
+    flat = MemoryGraph(
+        make_settings(retrieval={"ranking": {"weights": {"epsilon_access": 0.0}}}), embedder=graph.embedder
+    )
     try:
         run(flat, make_settings, group_id)
     finally:
@@ -95,8 +111,11 @@ def test_thirty_memories_among_100000_of_other_groups_get_the_same_top_results(m
 
 
 def run(graph: MemoryGraph, make_settings, group_id: str) -> None:
-    created = graph.create_memories(group_id, [dict(subject=s, memory_type=t, topic=tp, object=o, attributes=a)
-                                               for s, t, tp, o, a in MEMORIES], reference_time=REF)
+    created = graph.create_memories(
+        group_id,
+        [dict(subject=s, memory_type=t, topic=tp, object=o, attributes=a) for s, t, tp, o, a in MEMORIES],
+        reference_time=REF,
+    )
     texts = [c.text for c in created]
     alone = search_all(graph, group_id)
     assert all(ids for ids, _, _ in alone.values())
@@ -104,16 +123,25 @@ def run(graph: MemoryGraph, make_settings, group_id: str) -> None:
     prefix = f"scale-{uuid.uuid4().hex[:8]}-"
     bases = graph.embedder.embed(QUERIES + texts)
     try:
-        now = datetime.now(timezone.utc).isoformat()
+        now = datetime.now(UTC).isoformat()
         for start in range(0, OTHERS, BATCH):
-            graph.store.write("synthetic_noise_memories", prefix=prefix, groups=1000, bases=bases, noise=NOISE,
-                              texts=texts, now=now, **{"from": start, "to": start + BATCH})
+            graph.store.write(
+                "synthetic_noise_memories",
+                prefix=prefix,
+                groups=1000,
+                bases=bases,
+                noise=NOISE,
+                texts=texts,
+                now=now,
+                **{"from": start, "to": start + BATCH},
+            )
         graph.store.run("wait_for_indexes")
-        deadline = time.monotonic() + 600          # the vector index takes the new nodes asynchronously
+        deadline = time.monotonic() + 600  # the vector index takes the new nodes asynchronously
         probe = graph.embedder.embed([QUERIES[0]])[0]
         while True:
-            top = graph.store.read("vector_index_topk", index="memory_embedding", fetch=100, embedding=probe,
-                                   group_id=group_id, k=10)[0]
+            top = graph.store.read(
+                "vector_index_topk", index="memory_embedding", fetch=100, embedding=probe, group_id=group_id, k=10
+            )[0]
             crowded_out = not top["hits"]
             if crowded_out or time.monotonic() > deadline:
                 break
@@ -126,13 +154,22 @@ def run(graph: MemoryGraph, make_settings, group_id: str) -> None:
         for query, (ids, _, sims) in crowded.items():
             assert same_above_the_floor(ids, sims, alone[query][0], alone[query][2], floor), query
         # the exact scan of the group, or the process's copy of its vectors (held from its second search on)
-        assert all("exact scan of the group (30 memories)" in " ".join(why)
-                   or "the group's 30 vectors held in memory" in " ".join(why) for _, why, _ in crowded.values())
+        assert all(
+            "exact scan of the group (30 memories)" in " ".join(why)
+            or "the group's 30 vectors held in memory" in " ".join(why)
+            for _, why, _ in crowded.values()
+        )
 
         # Treat the group as large (exact_scan_limit 10): the index over-fetch, then the scan fallback.
-        with MemoryGraph(make_settings(retrieval={"limits": {"exact_scan_limit": 10, "vector_cache_mb": 0},
-                                                   "ranking": {"weights": {"epsilon_access": 0.0}}}),
-                         embedder=graph.embedder) as big:
+        with MemoryGraph(
+            make_settings(
+                retrieval={
+                    "limits": {"exact_scan_limit": 10, "vector_cache_mb": 0},
+                    "ranking": {"weights": {"epsilon_access": 0.0}},
+                }
+            ),
+            embedder=graph.embedder,
+        ) as big:
             via_index = search_all(big, group_id)
         # the same best results in the same order; word evidence is measured otherwise above
         # exact_scan_limit (against the best hit, not the group's term statistics), so a result at

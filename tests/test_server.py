@@ -3,6 +3,7 @@
 One extra server (own home and port, not the session one) serves most tests; the last test
 stops and restarts it to show that data survives.
 """
+
 from __future__ import annotations
 
 import os
@@ -18,8 +19,16 @@ from typer.testing import CliRunner
 
 from graphmem.config import load_settings
 from graphmem.errors import ConfigError, Neo4jUnavailableError, ServerError
-from graphmem.server import (LocalNeo4j, MissingToolError, PortInUseError, check_connection,
-                             fetch_jars, find_java, free_port, required_java_major)
+from graphmem.server import (
+    LocalNeo4j,
+    MissingToolError,
+    PortInUseError,
+    check_connection,
+    fetch_jars,
+    find_java,
+    free_port,
+    required_java_major,
+)
 
 GRAPHMEM = str(Path(sys.executable).with_name("graphmem"))
 TEST_EXTRA_CONF = "db.tx_log.preallocate=false\ndb.tx_log.rotation.size=16M\n"  # small throw-away homes
@@ -28,13 +37,19 @@ TEST_EXTRA_CONF = "db.tx_log.preallocate=false\ndb.tx_log.rotation.size=16M\n"  
 def _settings(home: Path, **server):
     (home / "graphmem.toml").write_text("")
     env = {k: v for k, v in os.environ.items() if k.startswith("GRAPHMEM_SERVER__")}
-    return load_settings(home / "graphmem.toml", environ=env,
-                         server={"home": str(home / "neo4j"), "heap": "512m", "pagecache": "128m", **server})
+    return load_settings(
+        home / "graphmem.toml",
+        environ=env,
+        server={"home": str(home / "neo4j"), "heap": "512m", "pagecache": "128m", **server},
+    )
 
 
 def _clean_env(**extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith("NEO4J_") and (not k.startswith("GRAPHMEM_") or k == "GRAPHMEM_SERVER__CACHE_DIR")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("NEO4J_") and (not k.startswith("GRAPHMEM_") or k == "GRAPHMEM_SERVER__CACHE_DIR")
+    }
     env.update(extra)
     return env
 
@@ -83,9 +98,12 @@ def test_binds_loopback_only(extra):
     if not tables:
         pytest.skip("needs Linux /proc/net/tcp")
     port_hex = f"{srv.server.bolt_port:04X}"
-    listening = {line.split()[1].rsplit(":", 1)[0] for table in tables
-                 for line in table.read_text().splitlines()[1:]
-                 if line.split()[3] == "0A" and line.split()[1].endswith(":" + port_hex)}
+    listening = {
+        line.split()[1].rsplit(":", 1)[0]
+        for table in tables
+        for line in table.read_text().splitlines()[1:]
+        if line.split()[3] == "0A" and line.split()[1].endswith(":" + port_hex)
+    }
     loopback = {"0100007F", "0000000000000000FFFF00000100007F"}  # 127.0.0.1, ::ffff:127.0.0.1
     assert listening and listening <= loopback, listening
 
@@ -163,6 +181,7 @@ def test_fetch_without_mvn_is_a_clear_error(tmp_path):
 
 def test_cli_help():
     from graphmem.cli.neo4j_cmd import app
+
     runner = CliRunner()
     for cmd in ("start", "stop", "status", "logs"):
         result = runner.invoke(app, [cmd, "--help"])
@@ -172,9 +191,14 @@ def test_cli_help():
 
 def test_cli_status_unreachable_is_one_line(tmp_path):
     port = free_port()
-    res = subprocess.run([GRAPHMEM, "neo4j", "status"], capture_output=True, text=True, cwd=tmp_path,
-                         env=_clean_env(NEO4J_URI=f"neo4j://127.0.0.1:{port}", NEO4J_PASSWORD="x"),
-                         timeout=120)
+    res = subprocess.run(
+        [GRAPHMEM, "neo4j", "status"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=_clean_env(NEO4J_URI=f"neo4j://127.0.0.1:{port}", NEO4J_PASSWORD="x"),
+        timeout=120,
+    )
     assert res.returncode == 1
     lines = res.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error:") and str(port) in lines[0], res.stderr
@@ -183,21 +207,25 @@ def test_cli_status_unreachable_is_one_line(tmp_path):
 def test_cli_against_running_server(extra, tmp_path):
     srv, info = extra
     env = _clean_env(GRAPHMEM_SERVER__HOME=str(srv.home))
-    res = subprocess.run([GRAPHMEM, "neo4j", "status", "--json"], capture_output=True, text=True,
-                         cwd=tmp_path, env=env, timeout=120)
+    res = subprocess.run(
+        [GRAPHMEM, "neo4j", "status", "--json"], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120
+    )
     assert res.returncode == 0, res.stderr
     import json
+
     data = json.loads(res.stdout)
     assert data["running"] and data["pid"] == info.pid and data["uri"] == info.uri
     assert data["edition"] == "community" and data["version"].startswith("5.26")
 
-    res = subprocess.run([GRAPHMEM, "neo4j", "start"], capture_output=True, text=True,
-                         cwd=tmp_path, env=env, timeout=120)
+    res = subprocess.run(
+        [GRAPHMEM, "neo4j", "start"], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120
+    )
     assert res.returncode == 0, res.stderr
     assert "already running" in res.stdout and info.uri in res.stdout
 
-    res = subprocess.run([GRAPHMEM, "neo4j", "logs", "-n", "5"], capture_output=True, text=True,
-                         cwd=tmp_path, env=env, timeout=120)
+    res = subprocess.run(
+        [GRAPHMEM, "neo4j", "logs", "-n", "5"], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120
+    )
     assert res.returncode == 0 and "neo4j.log" in res.stdout
 
 
@@ -216,6 +244,7 @@ def test_stop_then_start_keeps_data(extra):
     """Last on purpose: restarts the module's server."""
     srv, info = extra
     import neo4j
+
     with neo4j.GraphDatabase.driver(info.uri, auth=info.auth) as driver:
         driver.execute_query("CREATE (:Probe {key: $k})", k="kept", database_="neo4j")
     assert srv.stop() is True

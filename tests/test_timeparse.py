@@ -2,9 +2,10 @@
 
 Reference time: Wednesday 2025-11-05 10:00 +08:00.
 """
+
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -102,7 +103,7 @@ CASES = [
     ("两年前", "2023", "year", None),
     ("三天后", "2025-11-08", "day", None),
     ("过去三天", "2025-11-02/2025-11-05", "day", None),
-    ("最近几个月", "2025-08-05/2025-11-05", "day", None),      # a few: three
+    ("最近几个月", "2025-08-05/2025-11-05", "day", None),  # a few: three
     ("过去几天", "2025-11-02/2025-11-05", "day", None),
     # --- numeric formats
     ("2025-11-04", "2025-11-04", "day", None),
@@ -147,7 +148,7 @@ CASES = [
     ("the past week", "2025-10-29/2025-11-05", "day", None),
     ("last 3 days", "2025-11-02/2025-11-05", "day", None),
     ("the past few months", "2025-08-05/2025-11-05", "day", None),
-    ("over the last several weeks", "2025-10-01/2025-11-05", "day", None),   # several: five
+    ("over the last several weeks", "2025-10-01/2025-11-05", "day", None),  # several: five
     # --- English: months, years, counts
     ("last month", "2025-10", "month", None),
     ("last year", "2024", "year", None),
@@ -203,24 +204,28 @@ def test_table_is_large_enough():
 
 # ---- periods: start / end ------------------------------------------------------------
 
-@pytest.mark.parametrize(("text", "start", "end"), [
-    ("昨天", dt(2025, 11, 4), dt(2025, 11, 5)),
-    ("yesterday", dt(2025, 11, 4), dt(2025, 11, 5)),
-    ("昨晚", dt(2025, 11, 4, 18), dt(2025, 11, 5, 6)),
-    ("今天早上", dt(2025, 11, 5, 6), dt(2025, 11, 5, 12)),
-    ("下午", dt(2025, 11, 5, 12), dt(2025, 11, 5, 18)),
-    ("今天早上8点", dt(2025, 11, 5, 8), dt(2025, 11, 5, 9)),          # only the hour known
-    ("2025-11-05 08:00", dt(2025, 11, 5, 8), dt(2025, 11, 5, 8, 1)),  # minute known
-    ("晚上10点半", dt(2025, 11, 5, 22, 30), dt(2025, 11, 5, 22, 31)),
-    ("上周", dt(2025, 10, 27), dt(2025, 11, 3)),
-    ("last week", dt(2025, 10, 27), dt(2025, 11, 3)),
-    ("上个月", dt(2025, 10, 1), dt(2025, 11, 1)),
-    ("December", dt(2024, 12, 1), dt(2025, 1, 1)),
-    ("去年", dt(2024, 1, 1), dt(2025, 1, 1)),
-    ("周末", dt(2025, 11, 1), dt(2025, 11, 3)),
-    ("过去三天", dt(2025, 11, 2), dt(2025, 11, 6)),
-    ("last summer", dt(2025, 6, 1), dt(2025, 9, 1)),
-])
+
+@pytest.mark.parametrize(
+    ("text", "start", "end"),
+    [
+        ("昨天", dt(2025, 11, 4), dt(2025, 11, 5)),
+        ("yesterday", dt(2025, 11, 4), dt(2025, 11, 5)),
+        ("昨晚", dt(2025, 11, 4, 18), dt(2025, 11, 5, 6)),
+        ("今天早上", dt(2025, 11, 5, 6), dt(2025, 11, 5, 12)),
+        ("下午", dt(2025, 11, 5, 12), dt(2025, 11, 5, 18)),
+        ("今天早上8点", dt(2025, 11, 5, 8), dt(2025, 11, 5, 9)),  # only the hour known
+        ("2025-11-05 08:00", dt(2025, 11, 5, 8), dt(2025, 11, 5, 8, 1)),  # minute known
+        ("晚上10点半", dt(2025, 11, 5, 22, 30), dt(2025, 11, 5, 22, 31)),
+        ("上周", dt(2025, 10, 27), dt(2025, 11, 3)),
+        ("last week", dt(2025, 10, 27), dt(2025, 11, 3)),
+        ("上个月", dt(2025, 10, 1), dt(2025, 11, 1)),
+        ("December", dt(2024, 12, 1), dt(2025, 1, 1)),
+        ("去年", dt(2024, 1, 1), dt(2025, 1, 1)),
+        ("周末", dt(2025, 11, 1), dt(2025, 11, 3)),
+        ("过去三天", dt(2025, 11, 2), dt(2025, 11, 6)),
+        ("last summer", dt(2025, 6, 1), dt(2025, 9, 1)),
+    ],
+)
 def test_period_bounds(text, start, end):
     tv = normalize_time(text, REF)
     assert (tv.start, tv.end) == (start, end)
@@ -241,10 +246,10 @@ def test_last_weekday_is_strictly_before_and_next_strictly_after():
 
 
 def test_yearless_dates_prefer_the_past():
-    assert normalize_time("11月5日", REF).iso == "2025-11-05"   # today is not the future
+    assert normalize_time("11月5日", REF).iso == "2025-11-05"  # today is not the future
     assert normalize_time("11月6日", REF).iso == "2024-11-06"
     assert normalize_time("May 4th", REF).iso == "2025-05-04"
-    assert normalize_time("明年3月", REF).iso == "2026-03"      # explicit years win
+    assert normalize_time("明年3月", REF).iso == "2026-03"  # explicit years win
 
 
 def test_display():
@@ -259,12 +264,43 @@ def test_display():
 
 # ---- unparseable ---------------------------------------------------------------------
 
-@pytest.mark.parametrize("text", [
-    "某个时候", "sometime", "when I was young", "", "   ", "\n\t", "asdfgh", "may", "March", "5", "42",
-    "3.14", "a", "the", "最近", "recently", "以前", "前几天", "a few days ago", "the other day",
-    "明天见", "2025-13-45", "2025年13月", "32号", "25点", "99999999 days ago", "昨天今天",
-    "yesterday tomorrow", "下午茶", "hello world", "fall",
-])
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "某个时候",
+        "sometime",
+        "when I was young",
+        "",
+        "   ",
+        "\n\t",
+        "asdfgh",
+        "may",
+        "March",
+        "5",
+        "42",
+        "3.14",
+        "a",
+        "the",
+        "最近",
+        "recently",
+        "以前",
+        "前几天",
+        "a few days ago",
+        "the other day",
+        "明天见",
+        "2025-13-45",
+        "2025年13月",
+        "32号",
+        "25点",
+        "99999999 days ago",
+        "昨天今天",
+        "yesterday tomorrow",
+        "下午茶",
+        "hello world",
+        "fall",
+    ],
+)
 def test_unparseable_is_flagged_and_kept(text):
     tv = normalize_time(text, REF)
     assert tv == TimeValue(original=text)
@@ -291,6 +327,7 @@ def test_languages_restrict_the_rules():
 
 # ---- timezones ------------------------------------------------------------------------
 
+
 def test_reference_timezone_is_kept():
     ny = datetime(2025, 11, 5, 10, tzinfo=ZoneInfo("America/New_York"))
     tv = normalize_time("今天早上8点", ny)
@@ -309,7 +346,7 @@ def test_naive_reference_is_utc():
 
 def test_explicit_offset_is_converted_to_the_reference_tz():
     tv = normalize_time("2025-11-05T08:00:00+00:00", REF)
-    assert tv.start == datetime(2025, 11, 5, 8, tzinfo=timezone.utc)
+    assert tv.start == datetime(2025, 11, 5, 8, tzinfo=UTC)
     assert tv.iso == "2025-11-05T16:00:00+08:00"
 
 
@@ -334,30 +371,38 @@ def test_dst_day_is_tz_aware():
 
 # ---- find_time_range -------------------------------------------------------------------
 
-@pytest.mark.parametrize(("query", "start", "end", "matched"), [
-    ("我昨天吃了什么？", dt(2025, 11, 4), dt(2025, 11, 5), "昨天"),
-    ("我为什么今天不开心？", dt(2025, 11, 5), dt(2025, 11, 6), "今天"),
-    ("去年11月我去了哪里", dt(2024, 11, 1), dt(2024, 12, 1), "去年11月"),
-    ("上周三下午我和谁开会了", dt(2025, 10, 29, 12), dt(2025, 10, 29, 18), "上周三下午"),
-    ("昨晚为什么没睡好", dt(2025, 11, 4, 18), dt(2025, 11, 5, 6), "昨晚"),
-    ("我过去三天做了什么", dt(2025, 11, 2), dt(2025, 11, 6), "过去三天"),
-    ("我最近几个月买了哪些家具", dt(2025, 8, 5), dt(2025, 11, 6), "最近几个月"),
-    ("How many pieces of furniture did I buy in the past few months?", dt(2025, 8, 5), dt(2025, 11, 6),
-     "in the past few months"),
-    ("从上周一到昨天我做了什么", dt(2025, 10, 27), dt(2025, 11, 5), "上周一到昨天"),
-    ("这周一直很忙吗", dt(2025, 11, 3), dt(2025, 11, 10), "这周"),
-    ("两周前我买了什么", dt(2025, 10, 20), dt(2025, 10, 27), "两周前"),
-    ("yesterday", dt(2025, 11, 4), dt(2025, 11, 5), "yesterday"),
-    ("what did I do last week?", dt(2025, 10, 27), dt(2025, 11, 3), "last week"),
-    ("What did I eat this morning?", dt(2025, 11, 5, 6), dt(2025, 11, 5, 12), "this morning"),
-    ("What did I do on Friday?", dt(2025, 10, 31), dt(2025, 11, 1), "Friday"),
-    ("what happened 3 days ago", dt(2025, 11, 2), dt(2025, 11, 3), "3 days ago"),
-    ("Where did I go in November 2024?", dt(2024, 11, 1), dt(2024, 12, 1), "November 2024"),
-    ("Did I go hiking last weekend?", dt(2025, 11, 1), dt(2025, 11, 3), "last weekend"),
-    ("between May 1 and May 5, 2023 what did I read", dt(2023, 5, 1), dt(2023, 5, 6), "May 1 and May 5, 2023"),
-    ("what did I do in 2023", dt(2023, 1, 1), dt(2024, 1, 1), "in 2023"),
-    ("what did I eat yesterday and what will I eat tomorrow", dt(2025, 11, 4), dt(2025, 11, 5), "yesterday"),
-])
+
+@pytest.mark.parametrize(
+    ("query", "start", "end", "matched"),
+    [
+        ("我昨天吃了什么？", dt(2025, 11, 4), dt(2025, 11, 5), "昨天"),
+        ("我为什么今天不开心？", dt(2025, 11, 5), dt(2025, 11, 6), "今天"),
+        ("去年11月我去了哪里", dt(2024, 11, 1), dt(2024, 12, 1), "去年11月"),
+        ("上周三下午我和谁开会了", dt(2025, 10, 29, 12), dt(2025, 10, 29, 18), "上周三下午"),
+        ("昨晚为什么没睡好", dt(2025, 11, 4, 18), dt(2025, 11, 5, 6), "昨晚"),
+        ("我过去三天做了什么", dt(2025, 11, 2), dt(2025, 11, 6), "过去三天"),
+        ("我最近几个月买了哪些家具", dt(2025, 8, 5), dt(2025, 11, 6), "最近几个月"),
+        (
+            "How many pieces of furniture did I buy in the past few months?",
+            dt(2025, 8, 5),
+            dt(2025, 11, 6),
+            "in the past few months",
+        ),
+        ("从上周一到昨天我做了什么", dt(2025, 10, 27), dt(2025, 11, 5), "上周一到昨天"),
+        ("这周一直很忙吗", dt(2025, 11, 3), dt(2025, 11, 10), "这周"),
+        ("两周前我买了什么", dt(2025, 10, 20), dt(2025, 10, 27), "两周前"),
+        ("yesterday", dt(2025, 11, 4), dt(2025, 11, 5), "yesterday"),
+        ("what did I do last week?", dt(2025, 10, 27), dt(2025, 11, 3), "last week"),
+        ("What did I eat this morning?", dt(2025, 11, 5, 6), dt(2025, 11, 5, 12), "this morning"),
+        ("What did I do on Friday?", dt(2025, 10, 31), dt(2025, 11, 1), "Friday"),
+        ("what happened 3 days ago", dt(2025, 11, 2), dt(2025, 11, 3), "3 days ago"),
+        ("Where did I go in November 2024?", dt(2024, 11, 1), dt(2024, 12, 1), "November 2024"),
+        ("Did I go hiking last weekend?", dt(2025, 11, 1), dt(2025, 11, 3), "last weekend"),
+        ("between May 1 and May 5, 2023 what did I read", dt(2023, 5, 1), dt(2023, 5, 6), "May 1 and May 5, 2023"),
+        ("what did I do in 2023", dt(2023, 1, 1), dt(2024, 1, 1), "in 2023"),
+        ("what did I eat yesterday and what will I eat tomorrow", dt(2025, 11, 4), dt(2025, 11, 5), "yesterday"),
+    ],
+)
 def test_find_time_range_positive(query, start, end, matched):
     found = find_time_range(query, REF)
     assert found is not None, query
@@ -365,26 +410,56 @@ def test_find_time_range_positive(query, start, end, matched):
     assert found[2] in query
 
 
-@pytest.mark.parametrize("query", [
-    "我为什么不开心", "what is my favourite food", "小明是谁", "May I ask what you ate?",
-    "我有一点累", "我一周三次健身", "以前天气很好", "我住在5号楼", "看一下周围", "我最近在忙什么",
-    "what do I usually eat in the morning", "I have 2023 photos", "I sat down", "the sun is hot",
-    "然后天气变好了", "我以前晚上经常失眠", "I fall asleep easily", "", "   ", "when did I meet Anna",
-    "我每天8点起床", "what time is it now",
-])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "我为什么不开心",
+        "what is my favourite food",
+        "小明是谁",
+        "May I ask what you ate?",
+        "我有一点累",
+        "我一周三次健身",
+        "以前天气很好",
+        "我住在5号楼",
+        "看一下周围",
+        "我最近在忙什么",
+        "what do I usually eat in the morning",
+        "I have 2023 photos",
+        "I sat down",
+        "the sun is hot",
+        "然后天气变好了",
+        "我以前晚上经常失眠",
+        "I fall asleep easily",
+        "",
+        "   ",
+        "when did I meet Anna",
+        "我每天8点起床",
+        "what time is it now",
+    ],
+)
 def test_find_time_range_negative(query):
     assert find_time_range(query, REF) is None
 
 
-@pytest.mark.parametrize(("query", "rolling"), [
-    ("我过去三天做了什么", True), ("我最近几个月买了哪些家具", True), ("近一周我睡得好吗", True),
-    ("How many pieces of furniture did I buy in the past few months?", True),
-    ("what did I read in the last 3 days", True), ("how did I sleep over the past week", True),
-    ("我昨天吃了什么？", False), ("上个月我去了哪里", False), ("去年夏天我去了哪里", False),
-    ("What certification did I complete last month?", False), ("When did I go camping in June?", False),
-    ("What are my plans for the summer?", False), ("Did I go hiking last weekend?", False),
-    ("what happened 3 days ago", False),
-])
+@pytest.mark.parametrize(
+    ("query", "rolling"),
+    [
+        ("我过去三天做了什么", True),
+        ("我最近几个月买了哪些家具", True),
+        ("近一周我睡得好吗", True),
+        ("How many pieces of furniture did I buy in the past few months?", True),
+        ("what did I read in the last 3 days", True),
+        ("how did I sleep over the past week", True),
+        ("我昨天吃了什么？", False),
+        ("上个月我去了哪里", False),
+        ("去年夏天我去了哪里", False),
+        ("What certification did I complete last month?", False),
+        ("When did I go camping in June?", False),
+        ("What are my plans for the summer?", False),
+        ("Did I go hiking last weekend?", False),
+        ("what happened 3 days ago", False),
+    ],
+)
 def test_a_rolling_window_is_told_from_a_named_period(query, rolling):
     found = find_time_range(query, REF)
     assert found is not None, query
@@ -407,26 +482,49 @@ def test_find_time_range_is_tz_aware_in_reference_tz():
 
 # ---- is_time_key -------------------------------------------------------------------------
 
-@pytest.mark.parametrize("key", ["时间", "日期", "时候", "time", "Time", "DATE", "when", "When", "datetime",
-                                 "DateTime", "发生时间", "start_time", "event_date", "timestamp"])
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        "时间",
+        "日期",
+        "时候",
+        "time",
+        "Time",
+        "DATE",
+        "when",
+        "When",
+        "datetime",
+        "DateTime",
+        "发生时间",
+        "start_time",
+        "event_date",
+        "timestamp",
+    ],
+)
 def test_is_time_key_true(key):
     assert is_time_key(key)
 
 
-@pytest.mark.parametrize("key", ["地点", "原因", "place", "timezone", "update", "duration", "时长", "mood",
-                                 "time_spent", "", "  "])
+@pytest.mark.parametrize(
+    "key", ["地点", "原因", "place", "timezone", "update", "duration", "时长", "mood", "time_spent", "", "  "]
+)
 def test_is_time_key_false(key):
     assert not is_time_key(key)
 
 
 # ---- property tests -------------------------------------------------------------------------
 
-_ALPHABET = st.sampled_from(list("今昨明前后天晚早上下午周星期月年号日点半一二两三十0123456789 :-/.,()"
-                                 "abcdefghijklmnopqrstuvwxyz") + ["yesterday", "last", "ago", "may", "pm",
-                                                                 "week", "summer", "上周", "下午", "的"])
+_ALPHABET = st.sampled_from(
+    list("今昨明前后天晚早上下午周星期月年号日点半一二两三十0123456789 :-/.,()abcdefghijklmnopqrstuvwxyz")
+    + ["yesterday", "last", "ago", "may", "pm", "week", "summer", "上周", "下午", "的"]
+)
 _TEXT = st.one_of(st.text(max_size=60), st.lists(_ALPHABET, max_size=12).map("".join))
-_REFS = st.datetimes(min_value=datetime(1950, 1, 1), max_value=datetime(2100, 1, 1),
-                     timezones=st.sampled_from([timezone.utc, CST, ZoneInfo("America/New_York")]))
+_REFS = st.datetimes(
+    min_value=datetime(1950, 1, 1),
+    max_value=datetime(2100, 1, 1),
+    timezones=st.sampled_from([UTC, CST, ZoneInfo("America/New_York")]),
+)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -6,6 +6,7 @@ results as the exact scan of the group, a memory written or forgotten a moment a
 not found at once, never a memory of another group, and searches that work when nothing is
 held (a budget too small, or the copy turned off).
 """
+
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
@@ -29,9 +30,16 @@ MEMORIES = [
     ("妈妈", "观点", "觉得", "我应该早点睡觉", None),
     ("公司", "事实", "位于", "上海浦东", None),
 ]
-QUERIES = ["what instrument does Melanie play", "Tom's dog", "food allergy", "我买了什么",
-           "小明喜欢什么运动", "which museum did I visit in Paris?", "北京的天气怎么样"]
-NO_ACCESS = {"ranking": {"weights": {"epsilon_access": 0.0}}}   # searches record access: keep it out of scores
+QUERIES = [
+    "what instrument does Melanie play",
+    "Tom's dog",
+    "food allergy",
+    "我买了什么",
+    "小明喜欢什么运动",
+    "which museum did I visit in Paris?",
+    "北京的天气怎么样",
+]
+NO_ACCESS = {"ranking": {"weights": {"epsilon_access": 0.0}}}  # searches record access: keep it out of scores
 
 
 def held_graph(make_settings, graph, **limits) -> MemoryGraph:
@@ -39,8 +47,11 @@ def held_graph(make_settings, graph, **limits) -> MemoryGraph:
 
 
 def write(g: MemoryGraph, group_id: str) -> list[str]:
-    created = g.create_memories(group_id, [dict(subject=s, memory_type=t, topic=tp, object=o, attributes=a)
-                                           for s, t, tp, o, a in MEMORIES], reference_time=REF)
+    created = g.create_memories(
+        group_id,
+        [dict(subject=s, memory_type=t, topic=tp, object=o, attributes=a) for s, t, tp, o, a in MEMORIES],
+        reference_time=REF,
+    )
     return [c.memory_id for c in created]
 
 
@@ -79,12 +90,11 @@ def test_a_memory_written_or_forgotten_after_the_copy_is_seen_at_once(make_setti
     try:
         write(g, group_id)
         hold(g, group_id)
-        new = g.create_memory(group_id, "Melanie", "event", "adopted", "a grey kitten called Luna",
-                              reference_time=REF)
+        new = g.create_memory(group_id, "Melanie", "event", "adopted", "a grey kitten called Luna", reference_time=REF)
         got, why = results(g, group_id, "Melanie's new kitten", 0)
         assert got[0][0] == new.memory_id
-        assert not any("vectors held in memory" in w for w in why)    # the copy was stale: not used
-        assert g._retriever.vectors.wait(group_id, 60)                 # ... and is built again
+        assert not any("vectors held in memory" in w for w in why)  # the copy was stale: not used
+        assert g._retriever.vectors.wait(group_id, 60)  # ... and is built again
         got, why = results(g, group_id, "Melanie's new kitten", 0)
         assert got[0][0] == new.memory_id and any("vectors held in memory" in w for w in why)
 
@@ -112,7 +122,7 @@ def test_held_vectors_never_cross_groups(make_settings, graph, group_id):
 
 
 def test_searches_work_when_nothing_can_be_held(make_settings, graph, group_id):
-    tiny = held_graph(make_settings, graph, vector_cache_mb=0.001)       # ~1 KB: not even one group
+    tiny = held_graph(make_settings, graph, vector_cache_mb=0.001)  # ~1 KB: not even one group
     scanned = held_graph(make_settings, graph, vector_cache_mb=0)
     try:
         write(tiny, group_id)
@@ -135,9 +145,10 @@ def test_a_large_groups_copy_gives_cosines_and_lacks_nothing(make_settings, grap
         hold(large, group_id)
         copy = large._retriever.vectors.lookup(group_id)
         assert copy is not None and copy.lookup_only
-        new = large.create_memory(group_id, "Melanie", "event", "adopted", "a grey kitten called Luna",
-                                  reference_time=REF)
-        assert new.memory_id not in copy.row          # written after the copy: its cosine comes from the database
+        new = large.create_memory(
+            group_id, "Melanie", "event", "adopted", "a grey kitten called Luna", reference_time=REF
+        )
+        assert new.memory_id not in copy.row  # written after the copy: its cosine comes from the database
         for query in QUERIES + ["Melanie's new kitten"]:
             for depth in (0, 1):
                 got, _ = results(large, group_id, query, depth)

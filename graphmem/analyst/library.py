@@ -13,6 +13,7 @@ A parameter with ``= default`` (a JSON value) may be left out: ``graphmem cypher
 in, and the docs show it for Neo4j Browser's ``:param``. Every query is read-only and scoped to
 ``$group_id``; ``run`` executes it in a read transaction, so it could not write even by mistake.
 """
+
 from __future__ import annotations
 
 import json
@@ -84,7 +85,7 @@ def _docs(text: str, source: str) -> dict[str, dict]:
             continue
         if current is None or not line.startswith("//"):
             if line:
-                current = None          # the body started: comments further down are not docs
+                current = None  # the body started: comments further down are not docs
             continue
         body = line[2:].strip()
         if body.startswith(("en:", "zh:")):
@@ -93,11 +94,19 @@ def _docs(text: str, source: str) -> dict[str, dict]:
         elif body.startswith("param:"):
             m = _PARAM.match(body)
             if not m:
-                raise ValueError(f"{source}: malformed param line {raw!r}: expected "
-                                 f"'// param: name [= json] | english | 中文'")
+                raise ValueError(
+                    f"{source}: malformed param line {raw!r}: expected '// param: name [= json] | english | 中文'"
+                )
             name, default, en, zh = m.groups()
-            current["params"].append(Param(name=name, en=en, zh=zh, required=default is None,
-                                           default=None if default is None else json.loads(default)))
+            current["params"].append(
+                Param(
+                    name=name,
+                    en=en,
+                    zh=zh,
+                    required=default is None,
+                    default=None if default is None else json.loads(default),
+                )
+            )
             last_key = None
         elif last_key and body:
             current[last_key].append(body)
@@ -115,8 +124,14 @@ def library() -> dict[str, ExploreQuery]:
             if name in book:
                 raise ValueError(f"explore query {name!r} is defined in two files of {EXPLORE_DIR}")
             d = docs[name]
-            book[name] = ExploreQuery(name=name, file=path.name, en=" ".join(d["en"]), zh="".join(d["zh"]),
-                                      params=tuple(d["params"]), cypher=cypher)
+            book[name] = ExploreQuery(
+                name=name,
+                file=path.name,
+                en=" ".join(d["en"]),
+                zh="".join(d["zh"]),
+                params=tuple(d["params"]),
+                cypher=cypher,
+            )
     return book
 
 
@@ -147,13 +162,17 @@ def bind(query: ExploreQuery, group_id: str, values: dict[str, Any] | None = Non
     known = {p.name for p in query.params}
     unknown = sorted(set(values) - known)
     if unknown:
-        raise ValidationError(f"{query.name} takes no parameter {', '.join(unknown)}; it takes: "
-                              f"{', '.join(sorted(known))}", field="param", allowed=sorted(known))
+        raise ValidationError(
+            f"{query.name} takes no parameter {', '.join(unknown)}; it takes: {', '.join(sorted(known))}",
+            field="param",
+            allowed=sorted(known),
+        )
     params = {**query.defaults(), **values, "group_id": group_id}
     missing = [p.name for p in query.params if p.required and p.name not in params]
     if missing:
-        raise ValidationError(f"{query.name} needs --param {missing[0]}=... ({_param(query, missing[0]).en})",
-                              field=missing[0])
+        raise ValidationError(
+            f"{query.name} needs --param {missing[0]}=... ({_param(query, missing[0]).en})", field=missing[0]
+        )
     return params
 
 
@@ -164,9 +183,11 @@ def _param(query: ExploreQuery, name: str) -> Param:
 def run(store: Any, name: str, group_id: str, values: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """Run an explore query in a READ transaction (a write clause would be refused by the server)."""
     from ..types import validate_group_id
+
     query = get(name)
     params = bind(query, validate_group_id(group_id), values)
 
     def work(tx) -> list[dict[str, Any]]:
         return [r.data() for r in tx.run(query.cypher, params)]
+
     return store.transaction(work, write=False)

@@ -1,5 +1,6 @@
 """Helpers for the notebooks' pictures (matplotlib / networkx): Chinese labels that render, and
 the colours the Bloom perspective uses, so a picture and Bloom look alike."""
+
 from __future__ import annotations
 
 import logging
@@ -8,8 +9,16 @@ import subprocess
 from .bloom import LABELS, RELATIONSHIPS
 
 # Fonts with CJK glyphs, in order of preference (Debian: fonts-noto-cjk, fonts-wqy-zenhei).
-CJK_FONTS = ["Noto Sans CJK SC", "Noto Sans CJK JP", "WenQuanYi Zen Hei", "WenQuanYi Micro Hei",
-             "Source Han Sans SC", "SimHei", "Microsoft YaHei", "PingFang SC"]
+CJK_FONTS = [
+    "Noto Sans CJK SC",
+    "Noto Sans CJK JP",
+    "WenQuanYi Zen Hei",
+    "WenQuanYi Micro Hei",
+    "Source Han Sans SC",
+    "SimHei",
+    "Microsoft YaHei",
+    "PingFang SC",
+]
 
 
 def use_cjk_font() -> str | None:
@@ -23,8 +32,9 @@ def use_cjk_font() -> str | None:
     name = next((f for f in CJK_FONTS if f in installed), None)
     if name is None:
         try:
-            out = subprocess.run(["fc-list", ":lang=zh", "file", "family"], capture_output=True, text=True,
-                                 timeout=10).stdout
+            out = subprocess.run(
+                ["fc-list", ":lang=zh", "file", "family"], capture_output=True, text=True, timeout=10
+            ).stdout
         except (OSError, subprocess.TimeoutExpired):
             out = ""
         for line in out.splitlines():

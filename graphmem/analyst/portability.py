@@ -18,6 +18,7 @@ source group when both live in one database. Vectors are reused when the file ha
 written with the model the target uses; otherwise every embedding is computed again, the way
 the write path computes it.
 """
+
 from __future__ import annotations
 
 import json
@@ -27,7 +28,7 @@ import uuid
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
@@ -37,13 +38,20 @@ from ..store.driver import tx_run
 
 FORMAT = "graphmem-export"
 VERSION = 1
-BATCH = 500                 # rows per import transaction
+BATCH = 500  # rows per import transaction
 
 # Node labels in the order they are imported (a sentence needs its episode).
-NODE_QUERIES = {"Memory": "import_memory", "Subject": "import_subject", "Topic": "import_topic",
-                "Object": "import_object", "Attribute": "import_attribute", "Value": "import_value",
-                "Episode": "import_episode", "ExtractionJob": "import_extractionjob",
-                "Sentence": "import_sentence"}
+NODE_QUERIES = {
+    "Memory": "import_memory",
+    "Subject": "import_subject",
+    "Topic": "import_topic",
+    "Object": "import_object",
+    "Attribute": "import_attribute",
+    "Value": "import_value",
+    "Episode": "import_episode",
+    "ExtractionJob": "import_extractionjob",
+    "Sentence": "import_sentence",
+}
 # Relationship type -> (start label, end label, import query). PART_OF is written with its sentence.
 EDGE_QUERIES = {
     "HAS_SUBJECT": ("Memory", "Subject", "import_has_subject"),
@@ -83,11 +91,11 @@ class ImportReport:
     nodes: dict[str, int] = field(default_factory=dict)
     edges: dict[str, int] = field(default_factory=dict)
     reembedded: int = 0
-    skipped: int = 0                # nodes whose id exists in another group: left alone
-    reason: str = ""                # why vectors were (or were not) computed again
+    skipped: int = 0  # nodes whose id exists in another group: left alone
+    reason: str = ""  # why vectors were (or were not) computed again
 
 
-Progress = Callable[[str, int, int], None]     # (stage, done, total)
+Progress = Callable[[str, int, int], None]  # (stage, done, total)
 
 
 def _encode(value: Any) -> Any:
@@ -109,6 +117,7 @@ def _decode(value: Any) -> Any:
     if isinstance(value, dict):
         if set(value) == {"$type", "value"}:
             import neo4j.time as nt
+
             kind = value["$type"]
             if kind not in ("DateTime", "Date", "Time", "LocalDateTime", "LocalTime"):
                 raise ImportFormatError(f"a property of type {kind!r} cannot be imported")
@@ -124,13 +133,15 @@ def _meta(store) -> dict:
     return rows[0] if rows else {}
 
 
-def export_group(store, group_id: str, out: IO[str] | str | Path, *, vectors: bool = True,
-                 progress: Progress | None = None) -> ExportReport:
+def export_group(
+    store, group_id: str, out: IO[str] | str | Path, *, vectors: bool = True, progress: Progress | None = None
+) -> ExportReport:
     """Write every node and relationship of ``group_id`` to ``out`` (a path or a text stream).
 
     Read in one transaction (nodes and edges agree) and streamed to a temporary file, then
     written behind the header that counts them: memory use does not grow with the group."""
     from ..types import validate_group_id
+
     group_id = validate_group_id(group_id)
     if isinstance(out, (str, Path)):
         with open(out, "w", encoding="utf-8") as fh:
@@ -140,35 +151,56 @@ def export_group(store, group_id: str, out: IO[str] | str | Path, *, vectors: bo
     meta = _meta(store)
     report = ExportReport(group_id=group_id, path=getattr(out, "name", "<stream>"), vectors=vectors)
     with tempfile.TemporaryFile("w+", encoding="utf-8") as body:
+
         def line(item: dict) -> None:
             body.write(json.dumps(item, ensure_ascii=False, separators=(",", ":")) + "\n")
 
         def read(tx) -> None:
             body.seek(0)
-            body.truncate()                          # a retried transaction starts the file again
+            body.truncate()  # a retried transaction starts the file again
             report.nodes.clear()
             report.edges.clear()
             for r in tx.run(q("export_nodes"), group_id=group_id, vectors=vectors):
                 label = next((x for x in r["labels"] if x in NODE_QUERIES), r["labels"][0])
-                item = {"kind": "node", "label": label,
-                        "props": {k: _encode(v) for k, v in r["props"].items() if v is not None}}
+                item = {
+                    "kind": "node",
+                    "label": label,
+                    "props": {k: _encode(v) for k, v in r["props"].items() if v is not None},
+                }
                 if label == "Sentence":
                     item["episode_id"] = r["episode_id"]
                 line(item)
                 report.nodes[label] = report.nodes.get(label, 0) + 1
             for r in tx.run(q("export_edges"), group_id=group_id):
                 if r["end_group"] != group_id:
-                    raise GraphmemError(f"a {r['type']} relationship of group {group_id!r} points into group "
-                                        f"{r['end_group']!r}; it is not exported: report this as a bug")
-                line({"kind": "edge", "type": r["type"], "start_label": r["start_label"], "start": r["start"],
-                      "end_label": r["end_label"], "end": r["end"], "props": _encode(r["props"])})
+                    raise GraphmemError(
+                        f"a {r['type']} relationship of group {group_id!r} points into group "
+                        f"{r['end_group']!r}; it is not exported: report this as a bug"
+                    )
+                line(
+                    {
+                        "kind": "edge",
+                        "type": r["type"],
+                        "start_label": r["start_label"],
+                        "start": r["start"],
+                        "end_label": r["end_label"],
+                        "end": r["end"],
+                        "props": _encode(r["props"]),
+                    }
+                )
                 report.edges[r["type"]] = report.edges.get(r["type"], 0) + 1
+
         store.transaction(read, write=False)
-        header = {"format": FORMAT, "version": VERSION, "group_id": group_id, "model": meta.get("model"),
-                  "dimension": meta.get("dimension"), "vectors": vectors,
-                  "exported_at": datetime.now(timezone.utc).isoformat(),
-                  "counts": {"nodes": dict(sorted(report.nodes.items())),
-                             "edges": dict(sorted(report.edges.items()))}}
+        header = {
+            "format": FORMAT,
+            "version": VERSION,
+            "group_id": group_id,
+            "model": meta.get("model"),
+            "dimension": meta.get("dimension"),
+            "vectors": vectors,
+            "exported_at": datetime.now(UTC).isoformat(),
+            "counts": {"nodes": dict(sorted(report.nodes.items())), "edges": dict(sorted(report.edges.items()))},
+        }
         out.write(json.dumps(header, ensure_ascii=False) + "\n")
         total = sum(report.nodes.values()) + sum(report.edges.values())
         body.seek(0)
@@ -188,11 +220,15 @@ def read_header(path: str | Path) -> dict:
     except json.JSONDecodeError:
         header = None
     if not isinstance(header, dict) or header.get("format") != FORMAT:
-        raise ImportFormatError(f"{path} is not a graphmem export (its first line is not a "
-                                f"{FORMAT!r} header): write one with `graphmem export`")
+        raise ImportFormatError(
+            f"{path} is not a graphmem export (its first line is not a "
+            f"{FORMAT!r} header): write one with `graphmem export`"
+        )
     if header.get("version") != VERSION:
-        raise ImportFormatError(f"{path} is export version {header.get('version')}; this graphmem reads "
-                                f"version {VERSION}: upgrade graphmem to import it")
+        raise ImportFormatError(
+            f"{path} is export version {header.get('version')}; this graphmem reads "
+            f"version {VERSION}: upgrade graphmem to import it"
+        )
     return header
 
 
@@ -210,12 +246,16 @@ def iter_items(path: str | Path) -> Iterator[dict]:
             kind = item.get("kind")
             if kind == "node":
                 if item.get("label") not in NODE_QUERIES:
-                    raise ImportFormatError(f"{path}:{number}: unknown node label {item.get('label')!r}: "
-                                            f"the file comes from a newer graphmem; upgrade to import it")
+                    raise ImportFormatError(
+                        f"{path}:{number}: unknown node label {item.get('label')!r}: "
+                        f"the file comes from a newer graphmem; upgrade to import it"
+                    )
             elif kind == "edge":
                 if item.get("type") not in EDGE_QUERIES:
-                    raise ImportFormatError(f"{path}:{number}: unknown relationship type {item.get('type')!r}: "
-                                            f"the file comes from a newer graphmem; upgrade to import it")
+                    raise ImportFormatError(
+                        f"{path}:{number}: unknown relationship type {item.get('type')!r}: "
+                        f"the file comes from a newer graphmem; upgrade to import it"
+                    )
             else:
                 raise ImportFormatError(f"{path}:{number}: a line of kind {kind!r} (expected node or edge)")
             yield item
@@ -250,7 +290,7 @@ def _rewrite(props: dict, target: str, remap: Callable[[Any], Any], renamed: boo
         out[key] = remap(out[key])
     for key in ID_LISTS & out.keys():
         out[key] = [remap(v) for v in out[key] or []]
-    if renamed and isinstance(out.get("plan"), str):     # an unfinished extraction job's plan names episodes
+    if renamed and isinstance(out.get("plan"), str):  # an unfinished extraction job's plan names episodes
         out["plan"] = _ID.sub(lambda m: remap(m.group(0)), out["plan"])
     return _decode(out)
 
@@ -280,7 +320,7 @@ class _Writer:
             self.report.skipped += self._flush(self.nodes, label, NODE_QUERIES[label], self.report.nodes)
 
     def node(self, label: str, row: dict) -> None:
-        if label != self.last_label:                 # a sentence needs its episode written first
+        if label != self.last_label:  # a sentence needs its episode written first
             self._flush_nodes()
             self.last_label = label
         self.nodes[label].append(row)
@@ -288,11 +328,11 @@ class _Writer:
             self.report.skipped += self._flush(self.nodes, label, NODE_QUERIES[label], self.report.nodes)
 
     def edge(self, kind: str, row: dict) -> None:
-        if self.last_label is not None:              # every node is written before the first edge
+        if self.last_label is not None:  # every node is written before the first edge
             self._flush_nodes()
             self.last_label = None
         self.given[kind] += 1
-        if EDGE_QUERIES[kind][2] is None:            # PART_OF: written with its sentence
+        if EDGE_QUERIES[kind][2] is None:  # PART_OF: written with its sentence
             self.report.edges[kind] = self.report.edges.get(kind, 0) + 1
             self.step(1)
             return
@@ -306,14 +346,16 @@ class _Writer:
             self._flush(self.edges, kind, EDGE_QUERIES[kind][2], self.report.edges)
 
 
-def import_group(graph, path: str | Path, group_id: str | None = None, *, batch: int = BATCH,
-                 progress: Progress | None = None) -> ImportReport:
+def import_group(
+    graph, path: str | Path, group_id: str | None = None, *, batch: int = BATCH, progress: Progress | None = None
+) -> ImportReport:
     """Import an export file into ``group_id`` (default: the group it was exported from).
 
     With reusable vectors the file is streamed (memory does not grow with it); when embeddings
     must be computed again it is read whole, since a memory's text needs its attributes and an
     episode's vector its neighbours."""
     from ..types import validate_group_id
+
     header = read_header(path)
     source = header["group_id"]
     target = validate_group_id(group_id or source)
@@ -322,8 +364,11 @@ def import_group(graph, path: str | Path, group_id: str | None = None, *, batch:
     renamed = source != target
     report = ImportReport(source_group=source, group_id=target)
     model = graph.embedder.name
-    reuse = bool(header.get("vectors")) and header.get("model") == model \
+    reuse = (
+        bool(header.get("vectors"))
+        and header.get("model") == model
         and header.get("dimension") in (None, graph.embedder.dimension)
+    )
     counts = header.get("counts") or {}
     total = sum((counts.get("nodes") or {}).values()) + sum((counts.get("edges") or {}).values())
     done = 0
@@ -342,8 +387,11 @@ def import_group(graph, path: str | Path, group_id: str | None = None, *, batch:
         return row
 
     def edge_row(item: dict) -> dict:
-        return {"start": remap(item["start"]) if item["start_label"] != "Sentence" else item["start"],
-                "end": remap(item["end"]), "props": _rewrite(item["props"], target, remap, False)}
+        return {
+            "start": remap(item["start"]) if item["start_label"] != "Sentence" else item["start"],
+            "end": remap(item["end"]),
+            "props": _rewrite(item["props"], target, remap, False),
+        }
 
     writer = _Writer(graph, target, batch, report, step)
     if reuse:
@@ -354,8 +402,11 @@ def import_group(graph, path: str | Path, group_id: str | None = None, *, batch:
             else:
                 writer.edge(item["type"], edge_row(item))
     else:
-        report.reason = ("the file has no vectors" if not header.get("vectors") else
-                         f"the file's vectors are from {header.get('model')!r}, this database uses {model!r}")
+        report.reason = (
+            "the file has no vectors"
+            if not header.get("vectors")
+            else f"the file's vectors are from {header.get('model')!r}, this database uses {model!r}"
+        )
         _, nodes, edges = read_export(path)
         rows: dict[str, list[dict]] = defaultdict(list)
         for item in nodes:
@@ -369,12 +420,16 @@ def import_group(graph, path: str | Path, group_id: str | None = None, *, batch:
     writer.close()
     missing = {k: n - report.edges.get(k, 0) for k, n in writer.given.items() if n > report.edges.get(k, 0)}
     if report.skipped:
-        raise ValidationError(f"{report.skipped} nodes of {path} have ids that belong to another group of this "
-                              f"database and were left alone: import under a new group name (-g NEW_GROUP)",
-                              field="group_id")
+        raise ValidationError(
+            f"{report.skipped} nodes of {path} have ids that belong to another group of this "
+            f"database and were left alone: import under a new group name (-g NEW_GROUP)",
+            field="group_id",
+        )
     if missing:
-        raise ImportFormatError(f"{sum(missing.values())} relationships of {path} ({', '.join(sorted(missing))}) "
-                                f"point to nodes the file does not hold; the file is damaged or was edited")
+        raise ImportFormatError(
+            f"{sum(missing.values())} relationships of {path} ({', '.join(sorted(missing))}) "
+            f"point to nodes the file does not hold; the file is damaged or was edited"
+        )
     return report
 
 
@@ -390,7 +445,7 @@ def reembed(embedder, rows: dict[str, list[dict]], edges: list[dict], remap, pro
     attr_value = {remap(e["start"]): remap(e["end"]) for e in edges if e["type"] == "VALUE"}
     for a in rows.get("Attribute", []):
         v = values.get(attr_value.get(a["id"]), {})
-        if not v.get("parsed"):                      # understood times are left out of the embedding
+        if not v.get("parsed"):  # understood times are left out of the embedding
             attributes[a["props"].get("memory_id")].append((a["props"].get("key"), v.get("name")))
     texts: list[str] = []
     targets: list[dict] = []
@@ -401,13 +456,12 @@ def reembed(embedder, rows: dict[str, list[dict]], edges: list[dict], remap, pro
 
     for m in rows.get("Memory", []):
         p = m["props"]
-        if p.get("embedded_text"):                   # what the write path embedded, kept since 0.1
+        if p.get("embedded_text"):  # what the write path embedded, kept since 0.1
             want(m, p["embedded_text"])
             continue
         order = p.get("text") or ""
         pairs = sorted(attributes.get(p["id"], []), key=lambda kv: order.find(f"{kv[0]}: "))
-        want(m, render_text(p.get("subject_name") or "", p.get("topic_name") or "", p.get("object_name"),
-                            dict(pairs)))
+        want(m, render_text(p.get("subject_name") or "", p.get("topic_name") or "", p.get("object_name"), dict(pairs)))
     for label in ("Subject", "Topic", "Object"):
         for c in rows.get(label, []):
             want(c, c["props"].get("name") or "")

@@ -3,13 +3,14 @@
 Embedding every turn of a benchmark is most of its cost; the figures do not change when the
 same texts are embedded again, so a re-run reads them back. Wraps any ``Embedder``.
 """
+
 from __future__ import annotations
 
 import hashlib
 import sqlite3
 import threading
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 
@@ -64,13 +65,15 @@ class CachedEmbedder:
         # (e5), or another copy of its weights (the 8-bit query side: its revision in the key)
         revision = getattr(self.inner, "query_revision", None) if query else None
         apart = query and (getattr(self.inner, "asymmetric", False) or revision)
-        keys = [self._key(f"query\x00{revision}\x00{t}" if revision else "query\x00" + t) if apart
-                else self._key(t) for t in texts]
+        keys = [
+            self._key(f"query\x00{revision}\x00{t}" if revision else "query\x00" + t) if apart else self._key(t)
+            for t in texts
+        ]
         found: dict[bytes, np.ndarray] = {}
         with self._lock:
             unique = list(dict.fromkeys(keys))
             for start in range(0, len(unique), 500):
-                part = unique[start:start + 500]
+                part = unique[start : start + 500]
                 marks = ",".join("?" * len(part))
                 for key, vec in self._db.execute(f"SELECT key, vec FROM emb WHERE key IN ({marks})", part):
                     found[key] = np.frombuffer(vec, dtype=np.float32)
@@ -81,11 +84,16 @@ class CachedEmbedder:
         self.hits += len(texts) - len(missing)
         self.misses += len(missing)
         if missing:
-            vectors = (embed_query_array(self.inner, list(missing.values())) if query
-                       else embed_array(self.inner, list(missing.values())))
+            vectors = (
+                embed_query_array(self.inner, list(missing.values()))
+                if query
+                else embed_array(self.inner, list(missing.values()))
+            )
             with self._lock:
-                self._db.executemany("INSERT OR REPLACE INTO emb (key, vec) VALUES (?, ?)",
-                                     [(k, v.tobytes()) for k, v in zip(missing, vectors)])
+                self._db.executemany(
+                    "INSERT OR REPLACE INTO emb (key, vec) VALUES (?, ?)",
+                    [(k, v.tobytes()) for k, v in zip(missing, vectors)],
+                )
                 self._db.commit()
             found.update(zip(missing, vectors))
         for i, key in enumerate(keys):
@@ -95,7 +103,7 @@ class CachedEmbedder:
     def __getattr__(self, name: str):
         if name.startswith("_"):
             raise AttributeError(name)
-        return getattr(self.inner, name)       # e.g. unknown_share of the wrapped model
+        return getattr(self.inner, name)  # e.g. unknown_share of the wrapped model
 
     def close(self) -> None:
         with self._lock:

@@ -8,13 +8,15 @@ Metrics follow the benchmarks' own definitions:
 The baselines rank the same turns with the same embedding model: flat dense (cosine, numpy)
 and BM25 (rank_bm25's BM25Okapi over lower-cased word tokens).
 """
+
 from __future__ import annotations
 
 import math
 import re
 from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator, Sequence, TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -83,6 +85,7 @@ def dense_ranking(query_vec: np.ndarray, corpus: np.ndarray) -> np.ndarray:
 class BM25Index:
     def __init__(self, texts: Sequence[str]):
         from rank_bm25 import BM25Okapi
+
         self._bm25 = BM25Okapi([tokenize(t) or [""] for t in texts])
         self.size = len(texts)
 
@@ -144,6 +147,7 @@ def result_episode_ids(response: Any) -> list[str]:
 @dataclass
 class Scores:
     """Per-method, per-metric, per-bucket lists of per-question values."""
+
     methods: list[str]
     values: dict[tuple[str, str, str], list[float]] = field(default_factory=lambda: defaultdict(list))
 
@@ -175,17 +179,27 @@ def _round(value: float | None, scale: float) -> float | None:
     return None if value is None else round(value * scale, 4 if scale == 1 else 2)
 
 
-def print_table(console: Any, title: str, scores: Scores, metrics: Sequence[str], buckets: Sequence[tuple[str, str]],
-                *, scale: float = 1.0, fmt: str = "{:.3f}", footnotes: Sequence[str] = ()) -> None:
+def print_table(
+    console: Any,
+    title: str,
+    scores: Scores,
+    metrics: Sequence[str],
+    buckets: Sequence[tuple[str, str]],
+    *,
+    scale: float = 1.0,
+    fmt: str = "{:.3f}",
+    footnotes: Sequence[str] = (),
+) -> None:
     """One rich table: a row per bucket (overall, per category) and method, a column per metric.
 
     The best method of each bucket and metric is bold.
     """
     from rich.table import Table
+
     table = Table(title=title, title_justify="left", show_lines=False)
     table.add_column("questions", justify="left", no_wrap=True)
     table.add_column("method", no_wrap=True)
-    for m in metrics:   # short headers keep 12 columns readable: recall_any@1 -> any@1
+    for m in metrics:  # short headers keep 12 columns readable: recall_any@1 -> any@1
         table.add_column(m.replace("recall_", "").replace("ndcg_any", "ndcg"), justify="right", no_wrap=True)
     for bucket, label in buckets:
         n = scores.count(bucket)
@@ -198,8 +212,9 @@ def print_table(console: Any, title: str, scores: Scores, metrics: Sequence[str]
                 v = scores.mean(method, m, bucket)
                 text = "-" if v is None else fmt.format(v * scale)
                 cells.append(f"[bold]{text}[/bold]" if v is not None and math.isclose(v, best[m]) else text)
-            table.add_row(f"{label} (n={n})" if i == 0 else "", method, *cells,
-                          end_section=i == len(scores.methods) - 1)
+            table.add_row(
+                f"{label} (n={n})" if i == 0 else "", method, *cells, end_section=i == len(scores.methods) - 1
+            )
     console.print(table)
     for note in footnotes:
         console.print(f"[dim]{note}[/dim]", highlight=False)
@@ -207,8 +222,15 @@ def print_table(console: Any, title: str, scores: Scores, metrics: Sequence[str]
 
 def progress_bar(console: Any) -> Any:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                    console=console, transient=False)
+
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=False,
+    )
 
 
 def delete_group(store: Any, group_id: str, batch: int = 5000) -> int:
@@ -232,6 +254,7 @@ def prefetched(items: Sequence[T], work: Callable[[T], R]) -> Iterator[tuple[T, 
     """Each item with ``work(item)``, the next item's work running in a background thread while
     the caller handles this one (embed the next conversation while this one is ingested)."""
     from concurrent.futures import ThreadPoolExecutor
+
     with ThreadPoolExecutor(1) as pool:
         pending = pool.submit(work, items[0]) if items else None
         for i, item in enumerate(items):
@@ -240,8 +263,9 @@ def prefetched(items: Sequence[T], work: Callable[[T], R]) -> Iterator[tuple[T, 
             yield item, result
 
 
-def graphmem_ranking(graph: Any, group: str, question: str, to_id: dict[str, str], stats: dict,
-                     **search: Any) -> list[str]:
+def graphmem_ranking(
+    graph: Any, group: str, question: str, to_id: dict[str, str], stats: dict, **search: Any
+) -> list[str]:
     """What ``search_memories`` returns for ``question``, mapped through the results' evidence
     episodes to the benchmark's ids (``to_id``), each once; a search that fails is counted in
     ``stats["search_errors"]`` and ranks nothing (the caller fills the ranking)."""
@@ -276,20 +300,30 @@ def ablation(run: Callable[[str], dict], extractors: Sequence[str]) -> dict:
                     if m == method:
                         merged.values[(name, metric, bucket)] = vals
     first = next(iter(reports.values()))
-    notes = [f"{x}: {r['stats']['memories']} memories, {r['stats']['links']} links from {r['stats']['turns']} "
-             f"turns; {r['stats']['seconds']} s" for x, r in reports.items()]
-    notes.append("depth 0: direct matches only (mode fast); depth 1: one hop of the graph always (mode deep). "
-                 "observations: LoCoMo's own LLM-written facts as memories, a benchmark stand-in for an LLM "
-                 "extractor.")
-    return {**{k: v for k, v in first.items() if k not in ("results", "stats")},
-            "results": merged.as_dict(first["metrics"], list(first["results"]), scale=100.0),
-            "stats": {"runs": {x: r["stats"] for x, r in reports.items()}}, "notes": notes, "_scores": merged}
+    notes = [
+        f"{x}: {r['stats']['memories']} memories, {r['stats']['links']} links from {r['stats']['turns']} "
+        f"turns; {r['stats']['seconds']} s"
+        for x, r in reports.items()
+    ]
+    notes.append(
+        "depth 0: direct matches only (mode fast); depth 1: one hop of the graph always (mode deep). "
+        "observations: LoCoMo's own LLM-written facts as memories, a benchmark stand-in for an LLM "
+        "extractor."
+    )
+    return {
+        **{k: v for k, v in first.items() if k not in ("results", "stats")},
+        "results": merged.as_dict(first["metrics"], list(first["results"]), scale=100.0),
+        "stats": {"runs": {x: r["stats"] for x, r in reports.items()}},
+        "notes": notes,
+        "_scores": merged,
+    }
 
 
 def consolidated(graph: Any, group: str, stats: dict, as_of: Any = None) -> None:
     """One consolidation run on a benchmark's group after its ingest (``--consolidate``): its time
     and counts added to ``stats`` ("consolidation")."""
     import time
+
     t0 = time.perf_counter()
     report = graph.consolidate(group, now=as_of)
     stats["timings_s"]["consolidate"] = stats["timings_s"].get("consolidate", 0.0) + time.perf_counter() - t0

@@ -6,6 +6,7 @@ whatever the concurrency: ``cores / (client + server CPU per call)`` calls per s
 most. The benchmarks print that ceiling beside what they measured, so a figure far below it
 says the time goes to waiting, and one near it that only less work (not more clients) helps.
 """
+
 from __future__ import annotations
 
 import os
@@ -20,6 +21,7 @@ def _server_pid(graph) -> int | None:
     """The pid of graphmem's local server when ``graph`` talks to it, else None (a remote or
     Docker server's CPU cannot be read from here)."""
     from ..server.launcher import LocalNeo4j
+
     try:
         uri = urlparse(graph.store.uri)
         server = LocalNeo4j(graph.settings)
@@ -66,5 +68,8 @@ class CpuMeter:
         if start.server_s is not None and end.server_s is not None:
             server = (end.server_s - start.server_s) / max(calls, 1) * 1000
         total = client + (server or 0.0)
-        return {"client_cpu_ms": round(client, 2), "server_cpu_ms": round(server, 2) if server is not None else None,
-                "ceiling_per_s": round(self.cores * 1000 / total, 1) if server is not None and total > 0 else None}
+        return {
+            "client_cpu_ms": round(client, 2),
+            "server_cpu_ms": round(server, 2) if server is not None else None,
+            "ceiling_per_s": round(self.cores * 1000 / total, 1) if server is not None and total > 0 else None,
+        }

@@ -17,6 +17,7 @@ Each scenario tries something and checks, in the database, what a user relies on
 
 The tests (tests/test_faults.py) run the same scenarios, smaller.
 """
+
 from __future__ import annotations
 
 import io
@@ -29,16 +30,17 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from contextlib import redirect_stderr
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from ..config import Settings
 from ..errors import GraphmemError, Neo4jUnavailableError, NotFoundError, WriteOutcomeUnknownError
 from ..types import MAX_ID, MAX_NAME, MEMORY_TYPE_VALUES, RELATION_TYPE_VALUES
 
-STOPPED_LIMIT_S = 5.0          # the target: a call against a stopped server fails within this
+STOPPED_LIMIT_S = 5.0  # the target: a call against a stopped server fails within this
 SCRATCH_CONF = "db.tx_log.preallocate=false\ndb.tx_log.rotation.size=16M\n"
 Say = Callable[[str], None]
 
@@ -49,17 +51,20 @@ def _quiet(_: str) -> None:
 
 # --- a throw-away server ---------------------------------------------------------------------
 
+
 @dataclass
 class Scratch:
     """A local Neo4j in its own home on a free port, and settings that reach it."""
+
     local: Any
     settings: Settings
     home: Path
     restarts: list[float] = field(default_factory=list)
 
     @classmethod
-    def create(cls, base: Settings, home: Path, *, heap: str = "512m", pagecache: str = "128m") -> "Scratch":
+    def create(cls, base: Settings, home: Path, *, heap: str = "512m", pagecache: str = "128m") -> Scratch:
         from ..server import LocalNeo4j, free_port
+
         home.joinpath("conf").mkdir(parents=True, exist_ok=True)
         home.joinpath("conf", "extra.conf").write_text(SCRATCH_CONF)
         settings = base.model_copy(deep=True)
@@ -102,6 +107,7 @@ class Scratch:
 
 def _graph(settings: Settings, embedder: Any):
     from ..graph import MemoryGraph
+
     return MemoryGraph(settings.model_copy(deep=True), embedder=embedder)
 
 
@@ -111,6 +117,7 @@ def _count(store: Any, query: str, **params: Any) -> int:
 
 # --- the server stopped ----------------------------------------------------------------------
 
+
 def _timed(fn: Callable[[], Any]) -> dict:
     """Run ``fn``; how long it took, what it raised or returned, and what reached stderr."""
     captured = io.StringIO()
@@ -119,7 +126,7 @@ def _timed(fn: Callable[[], Any]) -> dict:
         with redirect_stderr(captured):
             out = fn()
         error, message = None, None
-        if isinstance(out, dict) and out.get("success") is False:        # dispatch reports, never raises
+        if isinstance(out, dict) and out.get("success") is False:  # dispatch reports, never raises
             error, message = out.get("error"), out.get("message")
     except Exception as exc:  # noqa: BLE001 - the error is what is measured
         error, message = type(exc).__name__, str(exc)
@@ -133,11 +140,21 @@ def run_cli(args: list[str], env: dict[str, str], timeout: float = 60) -> dict:
     with tempfile.TemporaryDirectory(prefix="graphmem-cli-") as cwd:
         Path(cwd, "graphmem.toml").write_text("# empty\n")
         full = {k: v for k, v in os.environ.items() if not k.startswith(("NEO4J_", "GRAPHMEM_"))}
-        full.update(env, PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""),
-                    GRAPHMEM_CONFIG=str(Path(cwd, "graphmem.toml")), COLUMNS="400")
+        full.update(
+            env,
+            PYTHONPATH=root + os.pathsep + os.environ.get("PYTHONPATH", ""),
+            GRAPHMEM_CONFIG=str(Path(cwd, "graphmem.toml")),
+            COLUMNS="400",
+        )
         t0 = time.monotonic()
-        proc = subprocess.run([sys.executable, "-m", "graphmem.cli.app", *args], cwd=cwd, env=full,
-                              capture_output=True, text=True, timeout=timeout)
+        proc = subprocess.run(
+            [sys.executable, "-m", "graphmem.cli.app", *args],
+            cwd=cwd,
+            env=full,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
         took = time.monotonic() - t0
     lines = [ln for ln in (proc.stdout + proc.stderr).splitlines() if ln.strip()]
     return {"seconds": round(took, 2), "exit_code": proc.returncode, "lines": lines}
@@ -146,6 +163,7 @@ def run_cli(args: list[str], env: dict[str, str], timeout: float = 60) -> dict:
 def server_stopped(scratch: Scratch, embedder: Any, *, say: Say = _quiet) -> dict:
     """Stop the server under a client that worked; time every kind of call until its error."""
     from ..tools import dispatch
+
     graph = _graph(scratch.settings, embedder)
     group = "faults-stopped"
     graph.create_memory(group, "I", "fact", "live in", "Lyon")
@@ -153,8 +171,10 @@ def server_stopped(scratch: Scratch, embedder: Any, *, say: Say = _quiet) -> dic
     say("stopping the server under a working client")
     scratch.stop()
     uri = scratch.uri
-    create = {"name": "create_memory", "arguments": {"subject": "I", "memory_type": "fact", "topic": "work at",
-                                                     "object": "a bakery"}}
+    create = {
+        "name": "create_memory",
+        "arguments": {"subject": "I", "memory_type": "fact", "topic": "work at", "object": "a bakery"},
+    }
     calls = {
         "api create_memory (client was connected)": lambda: graph.create_memory(group, "I", "fact", "like", "tea"),
         "api search_memories": lambda: graph.search_memories(group, "where do I live?"),
@@ -163,34 +183,56 @@ def server_stopped(scratch: Scratch, embedder: Any, *, say: Say = _quiet) -> dic
         "api ingest": lambda: graph.ingest(group, [{"role": "user", "content": "I moved to Paris."}]),
         "new client search_memories": lambda: _fresh_search(scratch.settings, embedder, group),
         "dispatch create_memory": lambda: dispatch(graph, {**create, "id": "call_x"}, group_id=group),
-        "dispatch search_memories": lambda: dispatch(graph, {"name": "search_memories",
-                                                             "arguments": {"query": "where do I live?"}},
-                                                     group_id=group),
+        "dispatch search_memories": lambda: dispatch(
+            graph, {"name": "search_memories", "arguments": {"query": "where do I live?"}}, group_id=group
+        ),
     }
     rows = []
-    background = io.StringIO()       # what reaches the terminal between the calls (background threads)
+    background = io.StringIO()  # what reaches the terminal between the calls (background threads)
     with redirect_stderr(background):
         for name, fn in calls.items():
             r = _timed(fn)
             r["name"] = name
-            r["held"] = (r["error"] is not None and "Neo4jUnavailable" in (r["error"] or "")
-                         and uri in (r["message"] or "") and r["seconds"] <= STOPPED_LIMIT_S and not r["stderr"].strip())
+            r["held"] = (
+                r["error"] is not None
+                and "Neo4jUnavailable" in (r["error"] or "")
+                and uri in (r["message"] or "")
+                and r["seconds"] <= STOPPED_LIMIT_S
+                and not r["stderr"].strip()
+            )
             rows.append(r)
             say(f"  {name}: {r['error']} after {r['seconds']} s")
         graph.close()
-    env = {"NEO4J_URI": uri, "NEO4J_USER": scratch.settings.neo4j.user,
-           "NEO4J_PASSWORD": scratch.settings.neo4j.password or ""}
-    for args in (["search", "-g", "x", "hello"], ["stats"], ["add", "-g", "x", "-s", "I", "-t", "fact", "--topic", "like", "-o", "tea"]):
+    env = {
+        "NEO4J_URI": uri,
+        "NEO4J_USER": scratch.settings.neo4j.user,
+        "NEO4J_PASSWORD": scratch.settings.neo4j.password or "",
+    }
+    for args in (
+        ["search", "-g", "x", "hello"],
+        ["stats"],
+        ["add", "-g", "x", "-s", "I", "-t", "fact", "--topic", "like", "-o", "tea"],
+    ):
         r = run_cli(args, env)
         r["name"] = "cli graphmem " + " ".join(args)
         text = "\n".join(r["lines"])
-        r["held"] = (r["exit_code"] != 0 and len(r["lines"]) == 1 and uri in text and "routing" not in text.lower()
-                     and r["seconds"] <= STOPPED_LIMIT_S)
+        r["held"] = (
+            r["exit_code"] != 0
+            and len(r["lines"]) == 1
+            and uri in text
+            and "routing" not in text.lower()
+            and r["seconds"] <= STOPPED_LIMIT_S
+        )
         rows.append(r)
         say(f"  {r['name']}: exit {r['exit_code']} after {r['seconds']} s: {text[:160]}")
-    return {"scenario": "server_stopped", "calls": rows, "background_stderr": background.getvalue()[:2000],
-            "held": all(r["held"] for r in rows) and not background.getvalue().strip(),
-            "max_seconds": max(r["seconds"] for r in rows), "limit_s": STOPPED_LIMIT_S}
+    return {
+        "scenario": "server_stopped",
+        "calls": rows,
+        "background_stderr": background.getvalue()[:2000],
+        "held": all(r["held"] for r in rows) and not background.getvalue().strip(),
+        "max_seconds": max(r["seconds"] for r in rows),
+        "limit_s": STOPPED_LIMIT_S,
+    }
 
 
 def _fresh_search(settings: Settings, embedder: Any, group: str) -> Any:
@@ -203,12 +245,18 @@ def _fresh_search(settings: Settings, embedder: Any, group: str) -> Any:
 
 # --- kill -9 during writes, and a restart under load -------------------------------------------
 
+
 def _memory(writer: int, i: int) -> dict:
-    return {"subject": f"writer{writer}", "memory_type": "事件", "topic": f"step {i % 17}",
-            "object": f"item {writer}-{i}", "attributes": {"place": f"room {i % 7}", "时间": "2025-11-05"}}
+    return {
+        "subject": f"writer{writer}",
+        "memory_type": "事件",
+        "topic": f"step {i % 17}",
+        "object": f"item {writer}-{i}",
+        "attributes": {"place": f"room {i % 7}", "时间": "2025-11-05"},
+    }
 
 
-RETRY_PAUSE_S = 0.5      # a client's pause before it retries a failed write
+RETRY_PAUSE_S = 0.5  # a client's pause before it retries a failed write
 
 
 class _Writer(threading.Thread):
@@ -218,8 +266,8 @@ class _Writer(threading.Thread):
     def __init__(self, graph: Any, group: str, writer: int, count: int, stop: threading.Event, keys: bool = True):
         super().__init__(name=f"faults-writer-{writer}", daemon=True)
         self.graph, self.group, self.writer, self.count, self.stop, self.keys = graph, group, writer, count, stop, keys
-        self.acked: dict[str, str] = {}          # key -> memory id
-        self.acked_at: list[float] = []          # monotonic time of each acknowledgement
+        self.acked: dict[str, str] = {}  # key -> memory id
+        self.acked_at: list[float] = []  # monotonic time of each acknowledgement
         self.errors: dict[str, int] = {}
         self.unknown = 0
         self.retried_keys = 0
@@ -231,8 +279,9 @@ class _Writer(threading.Thread):
             tried = False
             while not self.stop.is_set():
                 try:
-                    result = self.graph.create_memory(self.group, **_memory(self.writer, i),
-                                                      request_id=key if self.keys else None)
+                    result = self.graph.create_memory(
+                        self.group, **_memory(self.writer, i), request_id=key if self.keys else None
+                    )
                     self.acked[key] = result.memory_id
                     self.acked_at.append(time.monotonic())
                     self.retried_keys += tried
@@ -256,7 +305,7 @@ class _Ingester(threading.Thread):
     def __init__(self, graph: Any, group: str, count: int, stop: threading.Event):
         super().__init__(name="faults-ingester", daemon=True)
         self.graph, self.group, self.count, self.stop = graph, group, count, stop
-        self.acked: dict[str, list[str]] = {}    # key -> episode ids
+        self.acked: dict[str, list[str]] = {}  # key -> episode ids
         self.errors = 0
         self.escaped: list[str] = []
 
@@ -265,8 +314,13 @@ class _Ingester(threading.Thread):
             key = f"ingest-{i}"
             while not self.stop.is_set():
                 try:
-                    report = self.graph.ingest(self.group, [{"role": "user", "content": f"I visited museum {i} today."}],
-                                               session_id=f"s-{i}", extractor="rules", request_id=key)
+                    report = self.graph.ingest(
+                        self.group,
+                        [{"role": "user", "content": f"I visited museum {i} today."}],
+                        session_id=f"s-{i}",
+                        extractor="rules",
+                        request_id=key,
+                    )
                     self.acked[key] = list(report.episodes)
                     break
                 except Neo4jUnavailableError:
@@ -284,40 +338,72 @@ def _check_writes(store: Any, group: str, writers: list[_Writer], ingester: _Ing
     acked = {key: mid for w in writers for key, mid in w.acked.items()}
     ids = list(acked.values())
     present = _count(store, "MATCH (m:Memory {group_id: $g}) WHERE m.id IN $ids RETURN count(m) AS n", g=group, ids=ids)
-    broken = _count(store, """
+    broken = _count(
+        store,
+        """
         MATCH (m:Memory {group_id: $g})
         WHERE NOT (m)-[:HAS_SUBJECT]->(:Subject {group_id: $g}) OR NOT (m)-[:HAS_TOPIC]->(:Topic {group_id: $g})
            OR NOT (m)-[:HAS_OBJECT]->(:Object {group_id: $g})
            OR count { (m)-[:ATTRIBUTE]->(:Attribute)-[:VALUE]->(:Value {group_id: $g}) } <> 2
            OR NOT EXISTS { (:Subject)-[:MEMORY_TYPE {memory_id: m.id}]->(:Topic) }
-        RETURN count(m) AS n""", g=group)
+        RETURN count(m) AS n""",
+        g=group,
+    )
     total = _count(store, "MATCH (m:Memory {group_id: $g}) RETURN count(m) AS n", g=group)
-    duplicated = _count(store, """
+    duplicated = _count(
+        store,
+        """
         MATCH (m:Memory {group_id: $g}) WITH m.object_name AS o, count(*) AS c WHERE c > 1
-        RETURN coalesce(sum(c - 1), 0) AS n""", g=group)
-    out = {"acknowledged": len(acked), "present": present, "lost": len(acked) - present, "partial": broken,
-           "memories_in_db": total, "duplicates": duplicated,
-           "unacknowledged_in_db": total - duplicated - present,
-           "outcome_unknown_errors": sum(w.unknown for w in writers),
-           "keys_retried": sum(w.retried_keys for w in writers),
-           "unavailable_errors": sum(sum(w.errors.values()) for w in writers),
-           "escaped": [e for w in writers for e in w.escaped][:5]}
+        RETURN coalesce(sum(c - 1), 0) AS n""",
+        g=group,
+    )
+    out = {
+        "acknowledged": len(acked),
+        "present": present,
+        "lost": len(acked) - present,
+        "partial": broken,
+        "memories_in_db": total,
+        "duplicates": duplicated,
+        "unacknowledged_in_db": total - duplicated - present,
+        "outcome_unknown_errors": sum(w.unknown for w in writers),
+        "keys_retried": sum(w.retried_keys for w in writers),
+        "unavailable_errors": sum(sum(w.errors.values()) for w in writers),
+        "escaped": [e for w in writers for e in w.escaped][:5],
+    }
     if ingester is not None:
         episodes = [e for eps in ingester.acked.values() for e in eps]
         out["ingests_acknowledged"] = len(ingester.acked)
-        out["episodes_present"] = _count(store, "MATCH (e:Episode {group_id: $g}) WHERE e.id IN $ids RETURN count(e) AS n",
-                                         g=ingester.group, ids=episodes)
-        out["episodes_duplicated"] = _count(store, """
+        out["episodes_present"] = _count(
+            store,
+            "MATCH (e:Episode {group_id: $g}) WHERE e.id IN $ids RETURN count(e) AS n",
+            g=ingester.group,
+            ids=episodes,
+        )
+        out["episodes_duplicated"] = _count(
+            store,
+            """
             MATCH (e:Episode {group_id: $g}) WITH e.content AS c, count(*) AS k WHERE k > 1
-            RETURN coalesce(sum(k - 1), 0) AS n""", g=ingester.group)
+            RETURN coalesce(sum(k - 1), 0) AS n""",
+            g=ingester.group,
+        )
         out["episodes_lost"] = len(episodes) - out["episodes_present"]
         out["escaped"] += ingester.escaped[:5]
     return out
 
 
-def kill9_writes(scratch: Scratch, embedder: Any, *, writers: int = 3, per_writer: int = 40, kill_after: int = 30,
-                 ingests: int = 10, down_s: float = 1.0, finish_s: float = 90.0, timeout_s: float = 300.0,
-                 say: Say = _quiet) -> dict:
+def kill9_writes(
+    scratch: Scratch,
+    embedder: Any,
+    *,
+    writers: int = 3,
+    per_writer: int = 40,
+    kill_after: int = 30,
+    ingests: int = 10,
+    down_s: float = 1.0,
+    finish_s: float = 90.0,
+    timeout_s: float = 300.0,
+    say: Say = _quiet,
+) -> dict:
     """kill -9 of Neo4j while ``writers`` clients create memories (and one ingests turns) with keys;
     restart; the clients retry with the same keys and finish with the same client objects (they
     are given ``finish_s`` after the restart)."""
@@ -336,17 +422,22 @@ def kill9_writes(scratch: Scratch, embedder: Any, *, writers: int = 3, per_write
     def patient_call() -> None:
         t0 = time.monotonic()
         try:
-            patient_out["memory_id"] = patient.create_memory(group + "-patient", "I", "fact", "wait for", "the restart",
-                                                             request_id="p-1").memory_id
+            patient_out["memory_id"] = patient.create_memory(
+                group + "-patient", "I", "fact", "wait for", "the restart", request_id="p-1"
+            ).memory_id
         except Exception as exc:  # noqa: BLE001
             patient_out["error"] = f"{type(exc).__name__}: {exc}"[:200]
         patient_out["seconds"] = round(time.monotonic() - t0, 1)
+
     threads = [_Writer(graphs[i], group, i, per_writer, stop) for i in range(writers)]
     ingester = _Ingester(graphs[-1], f"{group}-ingest", ingests, stop) if ingests else None
     for t in threads + ([ingester] if ingester else []):
         t.start()
-    while sum(len(t.acked) for t in threads) < kill_after and time.monotonic() < deadline \
-            and any(t.is_alive() for t in threads):
+    while (
+        sum(len(t.acked) for t in threads) < kill_after
+        and time.monotonic() < deadline
+        and any(t.is_alive() for t in threads)
+    ):
         time.sleep(0.01)
     acked_at_kill = sum(len(t.acked) for t in threads)
     pid = scratch.kill9()
@@ -373,16 +464,33 @@ def kill9_writes(scratch: Scratch, embedder: Any, *, writers: int = 3, per_write
     for g in graphs + [patient]:
         g.close()
     finished = check["acknowledged"] == writers * per_writer and (ingester is None or len(ingester.acked) == ingests)
-    held = (check["lost"] == 0 and check["partial"] == 0 and check["duplicates"] == 0 and finished
-            and not check["escaped"] and check.get("episodes_lost", 0) == 0 and check.get("episodes_duplicated", 0) == 0
-            and "memory_id" in patient_out)
-    return {"scenario": "kill9_writes", "writers": writers, "per_writer": per_writer, "ingests": ingests,
-            "acknowledged_at_kill": acked_at_kill, "restart_s": round(took, 1),
-            "all_finished_s_after_kill": round(recovered, 1), "clients_finished": finished, **check, "held": held}
+    held = (
+        check["lost"] == 0
+        and check["partial"] == 0
+        and check["duplicates"] == 0
+        and finished
+        and not check["escaped"]
+        and check.get("episodes_lost", 0) == 0
+        and check.get("episodes_duplicated", 0) == 0
+        and "memory_id" in patient_out
+    )
+    return {
+        "scenario": "kill9_writes",
+        "writers": writers,
+        "per_writer": per_writer,
+        "ingests": ingests,
+        "acknowledged_at_kill": acked_at_kill,
+        "restart_s": round(took, 1),
+        "all_finished_s_after_kill": round(recovered, 1),
+        "clients_finished": finished,
+        **check,
+        "held": held,
+    }
 
 
-def restart_under_load(scratch: Scratch, embedder: Any, *, clients: int = 3, timeout_s: float = 240.0,
-                       say: Say = _quiet) -> dict:
+def restart_under_load(
+    scratch: Scratch, embedder: Any, *, clients: int = 3, timeout_s: float = 240.0, say: Say = _quiet
+) -> dict:
     """A clean stop and start while clients search and write; they recover with the same objects."""
     group = "faults-restart"
     stop = threading.Event()
@@ -399,8 +507,9 @@ def restart_under_load(scratch: Scratch, embedder: Any, *, clients: int = 3, tim
                 if n % 2:
                     graphs[i].search_memories(group, "where do I live?")
                 else:
-                    graphs[i].create_memory(group, f"client{i}", "event", "tick", f"tick {i}-{n}",
-                                            request_id=f"c{i}-{n}")
+                    graphs[i].create_memory(
+                        group, f"client{i}", "event", "tick", f"tick {i}-{n}", request_id=f"c{i}-{n}"
+                    )
                 stats[i]["ok"] += 1
                 stats[i]["ok_after_restart"] += restarted.is_set()
             except Neo4jUnavailableError:
@@ -430,16 +539,24 @@ def restart_under_load(scratch: Scratch, embedder: Any, *, clients: int = 3, tim
     for g in graphs:
         g.close()
     held = all(s["ok_after_restart"] >= 3 and not s["other"] for s in stats)
-    return {"scenario": "restart_under_load", "clients": clients, "restart_s": round(took, 1),
-            "recovered_s_after_stop": round(recovered, 1),
-            "calls_ok": sum(s["ok"] for s in stats), "unavailable_errors": sum(s["unavailable"] for s in stats),
-            "other_errors": [e for s in stats for e in s["other"]][:5], "held": held}
+    return {
+        "scenario": "restart_under_load",
+        "clients": clients,
+        "restart_s": round(took, 1),
+        "recovered_s_after_stop": round(recovered, 1),
+        "calls_ok": sum(s["ok"] for s in stats),
+        "unavailable_errors": sum(s["unavailable"] for s in stats),
+        "other_errors": [e for s in stats for e in s["other"]][:5],
+        "held": held,
+    }
 
 
 # --- fuzzed tool calls -------------------------------------------------------------------------
 
+
 def _readable(group: Any) -> bool:
     from ..types import validate_group_id
+
     try:
         validate_group_id(group, existing=True)
         return True
@@ -450,10 +567,32 @@ def _readable(group: Any) -> bool:
 SUBJECTS = ["我", "I", "小明", "user", "Alice", "妈妈", "the team"]
 TOPICS = ["吃饭", "go hiking", "工作", "sleep", "买了", "live in", "喜欢"]
 OBJECTS = ["白米饭", "bread", "Lyon", "不开心", "a red bike", None]
-INJECTIONS = ["'}) DETACH DELETE n //", "\") MATCH (n) DETACH DELETE n //", "$group_id", "` RETURN 1 //",
-              "{group_id: 'other'}", "*:* OR group_id:*", "MATCH (n) RETURN n"]
-BAD_GROUPS = ["", " ", "alice ", " alice", "alice\t", "a/b", "a b", "x" * (MAX_ID + 1), "bad\x00id", "\u202eevil",
-              "e\u0301", None, 42, ["alice"], {"id": "alice"}]
+INJECTIONS = [
+    "'}) DETACH DELETE n //",
+    '") MATCH (n) DETACH DELETE n //',
+    "$group_id",
+    "` RETURN 1 //",
+    "{group_id: 'other'}",
+    "*:* OR group_id:*",
+    "MATCH (n) RETURN n",
+]
+BAD_GROUPS = [
+    "",
+    " ",
+    "alice ",
+    " alice",
+    "alice\t",
+    "a/b",
+    "a b",
+    "x" * (MAX_ID + 1),
+    "bad\x00id",
+    "\u202eevil",
+    "e\u0301",
+    None,
+    42,
+    ["alice"],
+    {"id": "alice"},
+]
 UNREADABLE_GROUPS = [g for g in BAD_GROUPS if not _readable(g)]
 
 
@@ -462,18 +601,31 @@ def _text(rng: random.Random, pool: list) -> Any:
 
 
 def _valid_call(rng: random.Random, known_ids: list[str]) -> tuple[str, dict]:
-    kind = rng.choices(["create_memory", "search_memories", "link_memories", "update_memory_importance"],
-                       [4, 3, 2, 1])[0]
+    kind = rng.choices(["create_memory", "search_memories", "link_memories", "update_memory_importance"], [4, 3, 2, 1])[
+        0
+    ]
     if kind == "create_memory":
-        args: dict = {"subject": _text(rng, SUBJECTS), "memory_type": rng.choice(MEMORY_TYPE_VALUES),
-                      "topic": _text(rng, TOPICS)}
+        args: dict = {
+            "subject": _text(rng, SUBJECTS),
+            "memory_type": rng.choice(MEMORY_TYPE_VALUES),
+            "topic": _text(rng, TOPICS),
+        }
         obj = rng.choice(OBJECTS)
         if obj is not None:
             args["object"] = obj
         if rng.random() < 0.5:
-            args["attributes"] = dict(rng.sample([("时间", "昨天"), ("place", "home"), ("地点", "超市"),
-                                                  ("reason", _text(rng, INJECTIONS)), ("time", "last night")],
-                                                 rng.randint(1, 3)))
+            args["attributes"] = dict(
+                rng.sample(
+                    [
+                        ("时间", "昨天"),
+                        ("place", "home"),
+                        ("地点", "超市"),
+                        ("reason", _text(rng, INJECTIONS)),
+                        ("time", "last night"),
+                    ],
+                    rng.randint(1, 3),
+                )
+            )
         if rng.random() < 0.5:
             args["importance"] = round(rng.random(), 2)
     elif kind == "search_memories":
@@ -487,8 +639,11 @@ def _valid_call(rng: random.Random, known_ids: list[str]) -> tuple[str, dict]:
         if rng.random() < 0.2:
             args["profile"] = rng.choice(["default", "recall", None])
     elif kind == "link_memories":
-        args = {"source_memory_description": _text(rng, TOPICS), "target_memory_description": _text(rng, OBJECTS[:-1]),
-                "relation_type": rng.choice(RELATION_TYPE_VALUES)}
+        args = {
+            "source_memory_description": _text(rng, TOPICS),
+            "target_memory_description": _text(rng, OBJECTS[:-1]),
+            "relation_type": rng.choice(RELATION_TYPE_VALUES),
+        }
     else:
         args = {"importance": round(rng.random(), 2)}
         if known_ids and rng.random() < 0.7:
@@ -501,19 +656,42 @@ def _valid_call(rng: random.Random, known_ids: list[str]) -> tuple[str, dict]:
 def _invalidate(rng: random.Random, kind: str, args: dict) -> tuple[Any, str]:
     """A call made invalid in one known way: (the tool call, what was broken)."""
     args = dict(args)
-    required = {"create_memory": ["subject", "memory_type", "topic"], "search_memories": ["query"],
-                "link_memories": ["source_memory_description", "target_memory_description", "relation_type"],
-                "update_memory_importance": ["importance"]}[kind]
-    how = rng.choice(["missing", "wrong_type", "empty", "control", "too_long", "unknown_arg", "bad_enum",
-                      "bad_number", "not_json", "not_object", "unknown_tool", "bad_call", "bad_attributes",
-                      "lone_surrogate"])
+    required = {
+        "create_memory": ["subject", "memory_type", "topic"],
+        "search_memories": ["query"],
+        "link_memories": ["source_memory_description", "target_memory_description", "relation_type"],
+        "update_memory_importance": ["importance"],
+    }[kind]
+    how = rng.choice(
+        [
+            "missing",
+            "wrong_type",
+            "empty",
+            "control",
+            "too_long",
+            "unknown_arg",
+            "bad_enum",
+            "bad_number",
+            "not_json",
+            "not_object",
+            "unknown_tool",
+            "bad_call",
+            "bad_attributes",
+            "lone_surrogate",
+        ]
+    )
     if how == "missing":
         args.pop(rng.choice(required))
     elif how == "wrong_type":
-        args[rng.choice(required)] = rng.choice([123, ["x"], {"a": 1}, True]) if kind != "update_memory_importance" \
+        args[rng.choice(required)] = (
+            rng.choice([123, ["x"], {"a": 1}, True])
+            if kind != "update_memory_importance"
             else rng.choice([["x"], {"a": 1}, True])
+        )
     elif how == "empty":
-        field_ = rng.choice([f for f in required if f not in ("memory_type", "relation_type", "importance")] or ["query"])
+        field_ = rng.choice(
+            [f for f in required if f not in ("memory_type", "relation_type", "importance")] or ["query"]
+        )
         if kind == "update_memory_importance":
             args.pop("memory_id", None)
             args.pop("memory_description", None)
@@ -528,8 +706,12 @@ def _invalidate(rng: random.Random, kind: str, args: dict) -> tuple[Any, str]:
             field_ = [f for f in required if f not in ("memory_type", "relation_type")][0]
             args[field_] = "bad\x07text\x00"
     elif how == "too_long":
-        field_ = {"create_memory": "subject", "search_memories": "query", "link_memories": "source_memory_description",
-                  "update_memory_importance": "memory_description"}[kind]
+        field_ = {
+            "create_memory": "subject",
+            "search_memories": "query",
+            "link_memories": "source_memory_description",
+            "update_memory_importance": "memory_description",
+        }[kind]
         args.pop("memory_id", None)
         args[field_] = "长" * (MAX_NAME + 1 if kind == "create_memory" else 2001)
     elif how == "unknown_arg":
@@ -552,8 +734,16 @@ def _invalidate(rng: random.Random, kind: str, args: dict) -> tuple[Any, str]:
         else:
             args["importance"] = rng.choice([-0.1, 1.5, float("nan"), "abc", True, float("inf")])
     elif how == "bad_attributes" and kind == "create_memory":
-        args["attributes"] = rng.choice([["时间", "昨天"], "时间=昨天", {"k": {"nested": 1}}, {"k": ["a"]},
-                                         {f"k{i}": "v" for i in range(21)}, {"Time": "a", "time": "b"}])
+        args["attributes"] = rng.choice(
+            [
+                ["时间", "昨天"],
+                "时间=昨天",
+                {"k": {"nested": 1}},
+                {"k": ["a"]},
+                {f"k{i}": "v" for i in range(21)},
+                {"Time": "a", "time": "b"},
+            ]
+        )
     elif how == "lone_surrogate":
         field_ = [f for f in required if f not in ("memory_type", "relation_type", "importance")]
         if field_:
@@ -567,19 +757,26 @@ def _invalidate(rng: random.Random, kind: str, args: dict) -> tuple[Any, str]:
         if how == "not_object":
             return {"name": kind, "arguments": json.dumps(rng.choice([[1, 2], 3, "text", True]))}, how
         if how == "unknown_tool":
-            return {"name": rng.choice(["delete_memory", "create_memories", "", "  ", "search"]), "arguments": args}, how
+            return {
+                "name": rng.choice(["delete_memory", "create_memories", "", "  ", "search"]),
+                "arguments": args,
+            }, how
         if how == "bad_call":
             return rng.choice([None, 42, [kind], "not json", {"function": "x"}, {"arguments": args}]), how
-        args.pop(required[0])        # bad_attributes drawn for a tool without attributes
+        args.pop(required[0])  # bad_attributes drawn for a tool without attributes
         how = "missing"
-    return {"name": kind, "arguments": json.dumps(args, ensure_ascii=False)
-            if rng.random() < 0.5 and how != "lone_surrogate" else args}, how
+    return {
+        "name": kind,
+        "arguments": json.dumps(args, ensure_ascii=False) if rng.random() < 0.5 and how != "lone_surrogate" else args,
+    }, how
 
 
-def fuzz(graph: Any, *, n: int = 10_000, seed: int = 17, group: str | None = None, say: Say = _quiet,
-         every: int = 1000) -> dict:
+def fuzz(
+    graph: Any, *, n: int = 10_000, seed: int = 17, group: str | None = None, say: Say = _quiet, every: int = 1000
+) -> dict:
     """``n`` random tool calls through dispatch; a third are valid, the rest broken in a known way."""
     from ..tools import dispatch
+
     rng = random.Random(seed)
     group = group or f"faults-fuzz-{seed}"
     known_ids: list[str] = []
@@ -625,35 +822,68 @@ def fuzz(graph: Any, *, n: int = 10_000, seed: int = 17, group: str | None = Non
             say(f"  {i + 1}/{n} calls, {len(escaped)} escaped, {len(invalid_succeeded)} invalid accepted")
     store = graph.store
     in_db = _count(store, "MATCH (m:Memory {group_id: $g}) RETURN count(m) AS n", g=group)
-    partial = _count(store, """
+    partial = _count(
+        store,
+        """
         MATCH (m:Memory {group_id: $g})
         WHERE NOT (m)-[:HAS_SUBJECT]->() OR NOT (m)-[:HAS_TOPIC]->()
            OR (m.object_name IS NOT NULL AND NOT (m)-[:HAS_OBJECT]->())
            OR count { (m)-[:ATTRIBUTE]->(:Attribute)-[:VALUE]->(:Value) } <> count { (m)-[:ATTRIBUTE]->() }
-        RETURN count(m) AS n""", g=group)
-    strays = _count(store, "MATCH (n) WHERE n.group_id IN $bad RETURN count(n) AS n",
-                    bad=[g for g in BAD_GROUPS if isinstance(g, str)])
-    return {"scenario": "fuzz", "calls": n, "seconds": round(time.monotonic() - t0, 1), **counts,
-            "escaped": len(escaped), "escaped_examples": escaped[:5],
-            "invalid_succeeded": len(invalid_succeeded), "invalid_succeeded_examples": invalid_succeeded[:5],
-            "unserialisable": unserialisable, "memories_created": len(created), "memories_in_db": in_db,
-            "partial": partial, "nodes_in_refused_groups": strays, "links": links,
-            "held": not escaped and not invalid_succeeded and not unserialisable and partial == 0
-            and in_db == len(created) and strays == 0}
+        RETURN count(m) AS n""",
+        g=group,
+    )
+    strays = _count(
+        store,
+        "MATCH (n) WHERE n.group_id IN $bad RETURN count(n) AS n",
+        bad=[g for g in BAD_GROUPS if isinstance(g, str)],
+    )
+    return {
+        "scenario": "fuzz",
+        "calls": n,
+        "seconds": round(time.monotonic() - t0, 1),
+        **counts,
+        "escaped": len(escaped),
+        "escaped_examples": escaped[:5],
+        "invalid_succeeded": len(invalid_succeeded),
+        "invalid_succeeded_examples": invalid_succeeded[:5],
+        "unserialisable": unserialisable,
+        "memories_created": len(created),
+        "memories_in_db": in_db,
+        "partial": partial,
+        "nodes_in_refused_groups": strays,
+        "links": links,
+        "held": not escaped
+        and not invalid_succeeded
+        and not unserialisable
+        and partial == 0
+        and in_db == len(created)
+        and strays == 0,
+    }
 
 
 # --- look-alike groups -------------------------------------------------------------------------
 
-LOOKALIKES = ["alice", "Alice", "alice_", "alice.", "alice-", "alice1", "alic\u0435", "\uff41\uff4c\uff49\uff43\uff45",
-              "alice:x", "alice@x"]
+LOOKALIKES = [
+    "alice",
+    "Alice",
+    "alice_",
+    "alice.",
+    "alice-",
+    "alice1",
+    "alic\u0435",
+    "\uff41\uff4c\uff49\uff43\uff45",
+    "alice:x",
+    "alice@x",
+]
 
 
 def cross_group(graph: Any, *, n: int = 1_000, seed: int = 23, prefix: str = "faults-x", say: Say = _quiet) -> dict:
     """Random creates, searches, lookups, updates, forgets and links among look-alike groups."""
     from ..tools import dispatch
+
     rng = random.Random(seed)
     groups = [f"{prefix}-{g}" for g in LOOKALIKES]
-    owner: dict[str, str] = {}            # memory id -> group
+    owner: dict[str, str] = {}  # memory id -> group
     crossings: list[str] = []
     ops: dict[str, int] = {}
     t0 = time.monotonic()
@@ -661,18 +891,34 @@ def cross_group(graph: Any, *, n: int = 1_000, seed: int = 23, prefix: str = "fa
     def note(kind: str) -> None:
         ops[kind] = ops.get(kind, 0) + 1
 
-    for g in groups:                      # every group starts with the same sentence
+    for g in groups:  # every group starts with the same sentence
         owner[graph.create_memory(g, "I", "fact", "live in", "Lyon").memory_id] = g
     for i in range(n):
         g = rng.choice(groups)
         others = [m for m, og in owner.items() if og != g]
-        op = rng.choice(["create", "search", "dispatch_search", "get_other", "update_other", "forget_other",
-                         "link", "list", "dispatch_update"])
+        op = rng.choice(
+            [
+                "create",
+                "search",
+                "dispatch_search",
+                "get_other",
+                "update_other",
+                "forget_other",
+                "link",
+                "list",
+                "dispatch_update",
+            ]
+        )
         note(op)
         try:
             if op == "create":
-                r = graph.create_memory(g, rng.choice(["I", "我"]), "fact", rng.choice(["live in", "喜欢", "work at"]),
-                                        rng.choice(["Lyon", "tea", "a bakery", "猫"]))
+                r = graph.create_memory(
+                    g,
+                    rng.choice(["I", "我"]),
+                    "fact",
+                    rng.choice(["live in", "喜欢", "work at"]),
+                    rng.choice(["Lyon", "tea", "a bakery", "猫"]),
+                )
                 owner[r.memory_id] = g
             elif op in ("search", "dispatch_search"):
                 query = rng.choice(["where do I live?", "我喜欢什么", "work", "Lyon"])
@@ -696,52 +942,92 @@ def cross_group(graph: Any, *, n: int = 1_000, seed: int = 23, prefix: str = "fa
                     pass
             elif op == "link":
                 try:
-                    r = graph.link_memories(g, rng.choice(["live in Lyon", "喜欢 tea", "work at a bakery"]),
-                                            rng.choice(["喜欢猫", "I live in Lyon", "tea"]), "related")
-                    crossings += [f"link in {g!r} used {m} of {owner.get(m)!r}" for m in (r.source_id, r.target_id)
-                                  if owner.get(m) != g]
+                    r = graph.link_memories(
+                        g,
+                        rng.choice(["live in Lyon", "喜欢 tea", "work at a bakery"]),
+                        rng.choice(["喜欢猫", "I live in Lyon", "tea"]),
+                        "related",
+                    )
+                    crossings += [
+                        f"link in {g!r} used {m} of {owner.get(m)!r}"
+                        for m in (r.source_id, r.target_id)
+                        if owner.get(m) != g
+                    ]
                 except GraphmemError:
                     pass
             elif op == "list":
-                crossings += [f"list of {g!r} holds {m.id}" for m in graph.list_memories(g, limit=200)
-                              if owner.get(m.id) != g]
+                crossings += [
+                    f"list of {g!r} holds {m.id}" for m in graph.list_memories(g, limit=200) if owner.get(m.id) != g
+                ]
             elif op == "dispatch_update":
-                out = dispatch(graph, {"name": "update_memory_importance",
-                                       "arguments": {"memory_description": "live in Lyon", "importance": 0.7}},
-                               group_id=g)
+                out = dispatch(
+                    graph,
+                    {
+                        "name": "update_memory_importance",
+                        "arguments": {"memory_description": "live in Lyon", "importance": 0.7},
+                    },
+                    group_id=g,
+                )
                 if out.get("success") and owner.get(out.get("id")) != g:
                     crossings.append(f"update in {g!r} changed {out.get('id')}")
         except Exception as exc:  # noqa: BLE001
             crossings.append(f"{op} in {g!r} raised {type(exc).__name__}: {exc}"[:200])
         if (i + 1) % 250 == 0:
             say(f"  {i + 1}/{n} operations, {len(crossings)} crossings")
-    edges = _count(graph.store, """
+    edges = _count(
+        graph.store,
+        """
         MATCH (a)-[r]-(b) WHERE a.group_id IN $groups AND (b.group_id <> a.group_id
               OR (r.group_id IS NOT NULL AND r.group_id <> a.group_id))
-        RETURN count(r) AS n""", groups=groups)
-    misplaced = _count(graph.store, """
+        RETURN count(r) AS n""",
+        groups=groups,
+    )
+    misplaced = _count(
+        graph.store,
+        """
         UNWIND $pairs AS p MATCH (m:Memory {id: p[0]}) WHERE m.group_id <> p[1] RETURN count(m) AS n""",
-                       pairs=[[m, g] for m, g in owner.items()])
+        pairs=[[m, g] for m, g in owner.items()],
+    )
     refused = 0
     for bad in ("alice ", " alice", "alice\t"):
         try:
             graph.create_memory(f"{prefix}-{bad}", "I", "fact", "live in", "Lyon")
         except GraphmemError:
             refused += 1
-    return {"scenario": "cross_group", "operations": n, "groups": len(groups), "ops": ops,
-            "seconds": round(time.monotonic() - t0, 1), "memories": len(owner), "crossings": len(crossings),
-            "crossing_examples": crossings[:5], "cross_group_edges": edges, "misplaced_memories": misplaced,
-            "whitespace_ids_refused": f"{refused}/3",
-            "held": not crossings and edges == 0 and misplaced == 0 and refused == 3}
+    return {
+        "scenario": "cross_group",
+        "operations": n,
+        "groups": len(groups),
+        "ops": ops,
+        "seconds": round(time.monotonic() - t0, 1),
+        "memories": len(owner),
+        "crossings": len(crossings),
+        "crossing_examples": crossings[:5],
+        "cross_group_edges": edges,
+        "misplaced_memories": misplaced,
+        "whitespace_ids_refused": f"{refused}/3",
+        "held": not crossings and edges == 0 and misplaced == 0 and refused == 3,
+    }
 
 
 # --- the whole bench -----------------------------------------------------------------------------
 
-def run_faults_bench(base: Settings, embedder: Any, *, fuzz_calls: int = 10_000, cross_ops: int = 1_000,
-                     writers: int = 3, per_writer: int = 60, say: Say = _quiet) -> dict:
+
+def run_faults_bench(
+    base: Settings,
+    embedder: Any,
+    *,
+    fuzz_calls: int = 10_000,
+    cross_ops: int = 1_000,
+    writers: int = 3,
+    per_writer: int = 60,
+    say: Say = _quiet,
+) -> dict:
     """Every scenario on one throw-away server (started here, deleted at the end)."""
     import shutil
+
     from .write import machine
+
     home = Path(tempfile.mkdtemp(prefix="graphmem-faults-"))
     scratch = Scratch.create(base, home / "neo4j")
     load_before = machine()["load_average"]
@@ -750,8 +1036,17 @@ def run_faults_bench(base: Settings, embedder: Any, *, fuzz_calls: int = 10_000,
         say(f"starting a throw-away Neo4j in {home}")
         scratch.start()
         say("kill -9 during writes")
-        results.append(kill9_writes(scratch, embedder, writers=writers, per_writer=per_writer,
-                                    kill_after=per_writer * writers // 3, ingests=10, say=say))
+        results.append(
+            kill9_writes(
+                scratch,
+                embedder,
+                writers=writers,
+                per_writer=per_writer,
+                kill_after=per_writer * writers // 3,
+                ingests=10,
+                say=say,
+            )
+        )
         say("restart under load")
         results.append(restart_under_load(scratch, embedder, say=say))
         graph = _graph(scratch.settings, embedder)
@@ -769,9 +1064,16 @@ def run_faults_bench(base: Settings, embedder: Any, *, fuzz_calls: int = 10_000,
             scratch.stop()
         finally:
             shutil.rmtree(home, ignore_errors=True)
-    return {"machine": {**machine(), "load_average_before": load_before, "neo4j": scratch.settings.server.version,
-                        "embedding_model": getattr(embedder, "name", "?")},
-            "scenarios": results, "held": all(r["held"] for r in results)}
+    return {
+        "machine": {
+            **machine(),
+            "load_average_before": load_before,
+            "neo4j": scratch.settings.server.version,
+            "embedding_model": getattr(embedder, "name", "?"),
+        },
+        "scenarios": results,
+        "held": all(r["held"] for r in results),
+    }
 
 
 def summary_rows(report: dict) -> list[tuple[str, str, str, bool]]:
@@ -780,33 +1082,48 @@ def summary_rows(report: dict) -> list[tuple[str, str, str, bool]]:
     for r in report["scenarios"]:
         s = r["scenario"]
         if s == "kill9_writes":
-            tried = (f"kill -9 after {r['acknowledged_at_kill']} acks; {r['writers']} writers x {r['per_writer']} "
-                     f"creates + {r['ingests']} ingests, keyed; restart {r['restart_s']} s")
-            result = (f"{r['acknowledged']} acked, {r['lost']} lost, {r['partial']} partial, {r['duplicates']} duplicates, "
-                      f"{r.get('episodes_lost', 0)}/{r.get('episodes_duplicated', 0)} episodes lost/duplicated; "
-                      f"{r['keys_retried']} keys retried ({r['outcome_unknown_errors']} unknown outcomes); "
-                      f"clients done {r['all_finished_s_after_kill']} s after the kill; a call with a "
-                      f"longer retry budget waited {r['patient_call'].get('seconds')} s and "
-                      f"{'succeeded' if 'memory_id' in r['patient_call'] else 'failed'}")
+            tried = (
+                f"kill -9 after {r['acknowledged_at_kill']} acks; {r['writers']} writers x {r['per_writer']} "
+                f"creates + {r['ingests']} ingests, keyed; restart {r['restart_s']} s"
+            )
+            result = (
+                f"{r['acknowledged']} acked, {r['lost']} lost, {r['partial']} partial, {r['duplicates']} duplicates, "
+                f"{r.get('episodes_lost', 0)}/{r.get('episodes_duplicated', 0)} episodes lost/duplicated; "
+                f"{r['keys_retried']} keys retried ({r['outcome_unknown_errors']} unknown outcomes); "
+                f"clients done {r['all_finished_s_after_kill']} s after the kill; a call with a "
+                f"longer retry budget waited {r['patient_call'].get('seconds')} s and "
+                f"{'succeeded' if 'memory_id' in r['patient_call'] else 'failed'}"
+            )
         elif s == "restart_under_load":
             tried = f"stop + start under {r['clients']} clients (search + keyed create); restart {r['restart_s']} s"
-            result = (f"recovered {r['recovered_s_after_stop']} s after the stop, same clients; "
-                      f"{r['unavailable_errors']} unavailable errors, {len(r['other_errors'])} other")
+            result = (
+                f"recovered {r['recovered_s_after_stop']} s after the stop, same clients; "
+                f"{r['unavailable_errors']} unavailable errors, {len(r['other_errors'])} other"
+            )
         elif s == "fuzz":
-            tried = (f"{r['calls']} tool calls: {r['valid']} valid, {r['invalid']} broken, {r['bad_group']} bad "
-                     f"group ids ({r['seconds']} s)")
-            result = (f"{r['escaped']} escaped, {r['invalid_succeeded']} invalid accepted, {r['partial']} partial; "
-                      f"{r['memories_in_db']} memories for {r['memories_created']} created; "
-                      f"{r['nodes_in_refused_groups']} nodes in refused groups")
+            tried = (
+                f"{r['calls']} tool calls: {r['valid']} valid, {r['invalid']} broken, {r['bad_group']} bad "
+                f"group ids ({r['seconds']} s)"
+            )
+            result = (
+                f"{r['escaped']} escaped, {r['invalid_succeeded']} invalid accepted, {r['partial']} partial; "
+                f"{r['memories_in_db']} memories for {r['memories_created']} created; "
+                f"{r['nodes_in_refused_groups']} nodes in refused groups"
+            )
         elif s == "cross_group":
             tried = f"{r['operations']} operations among {r['groups']} look-alike groups ({r['seconds']} s)"
-            result = (f"{r['crossings']} crossings, {r['cross_group_edges']} cross-group edges, "
-                      f"{r['misplaced_memories']} misplaced; whitespace ids refused {r['whitespace_ids_refused']}")
+            result = (
+                f"{r['crossings']} crossings, {r['cross_group_edges']} cross-group edges, "
+                f"{r['misplaced_memories']} misplaced; whitespace ids refused {r['whitespace_ids_refused']}"
+            )
         else:
             slowest = max(r["calls"], key=lambda c: c["seconds"])
             tried = f"server stopped: {len(r['calls'])} API, dispatch and CLI calls"
-            result = (f"all failed in <= {r['max_seconds']} s (slowest: {slowest['name']}), one line naming the "
-                      f"URI, no driver warnings" if r["held"] else
-                      "; ".join(f"{c['name']}: {c['seconds']} s" for c in r["calls"] if not c["held"]))
+            result = (
+                f"all failed in <= {r['max_seconds']} s (slowest: {slowest['name']}), one line naming the "
+                f"URI, no driver warnings"
+                if r["held"]
+                else "; ".join(f"{c['name']}: {c['seconds']} s" for c in r["calls"] if not c["held"])
+            )
         rows.append((s, tried, result, r["held"]))
     return rows

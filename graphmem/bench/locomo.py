@@ -6,16 +6,18 @@ is asked through ``search_memories``, and the results are mapped back to turn id
 through their evidence episodes. The baselines rank the same turns, embedded the same way
 ("Speaker: text", an image turn with its caption), with the same model.
 """
+
 from __future__ import annotations
 
 import json
 import re
 import time
 import uuid
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -23,9 +25,21 @@ from ..embed import embed_array, embed_query_array
 from ..ingest.episodes import embedding_text
 from ..ingest.models import Message
 from ..ingest.pipeline import Conversation, ingestor_for
+from .common import (
+    BM25Index,
+    Scores,
+    consolidated,
+    counted,
+    dedupe,
+    delete_group,
+    dense_ranking,
+    fill,
+    graphmem_ranking,
+    prefetched,
+    recall_at_k,
+    rrf,
+)
 from .observations import Observation, ObservationExtractor
-from .common import (BM25Index, consolidated, Scores, counted, delete_group, dense_ranking, dedupe, fill, graphmem_ranking,
-                     prefetched, recall_at_k, rrf)
 
 KS = (5, 10, 25, 50)
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
@@ -55,18 +69,19 @@ class Sample:
     turns: list[Turn]
     questions: list[Question]
     skipped: int = 0
-    last_time: datetime = field(default_factory=lambda: datetime.now(timezone.utc))
-    observations: list = field(default_factory=list)     # observations.Observation, per session and speaker
+    last_time: datetime = field(default_factory=lambda: datetime.now(UTC))
+    observations: list = field(default_factory=list)  # observations.Observation, per session and speaker
 
 
 def parse_date(text: str) -> datetime:
     """LoCoMo's "1:56 pm on 8 May, 2023" (UTC)."""
     for fmt in ("%I:%M %p on %d %B, %Y", "%I:%M %p on %d %b, %Y"):
         try:
-            return datetime.strptime(text.strip(), fmt).replace(tzinfo=timezone.utc)
+            return datetime.strptime(text.strip(), fmt).replace(tzinfo=UTC)
         except ValueError:
             continue
     from ..timeparse import normalize_time
+
     tv = normalize_time(text)
     if tv.parsed and tv.start is not None:
         return tv.start
@@ -105,18 +120,39 @@ def load(path: str | Path) -> list[Sample]:
                 questions.append(Question(qa["question"], int(qa["category"]), ev))
             else:
                 skipped += 1
-        observed = [Observation(speaker, fact, tuple(evidence_ids(ev if isinstance(ev, list) else [ev], known)))
-                    for per_session in (conv.get("observation") or {}).values()
-                    for speaker, facts in per_session.items() for fact, ev in facts]
-        samples.append(Sample(conv["sample_id"], turns, questions, skipped,
-                              max((t.timestamp for t in turns), default=datetime.now(timezone.utc)), observed))
+        observed = [
+            Observation(speaker, fact, tuple(evidence_ids(ev if isinstance(ev, list) else [ev], known)))
+            for per_session in (conv.get("observation") or {}).values()
+            for speaker, facts in per_session.items()
+            for fact, ev in facts
+        ]
+        samples.append(
+            Sample(
+                conv["sample_id"],
+                turns,
+                questions,
+                skipped,
+                max((t.timestamp for t in turns), default=datetime.now(UTC)),
+                observed,
+            )
+        )
     return samples
 
 
-def run(graph: Any, path: str | Path, *, limit: int | None = None, max_results: int = 50,
-        embedder: Any = None, progress: Callable[[str, int, int], None] | None = None,
-        keep_groups: bool = False, extractor: str = "rules", profile: str = "recall",
-        depths: Sequence[int | None] = (None,), consolidate: bool = False) -> dict:
+def run(
+    graph: Any,
+    path: str | Path,
+    *,
+    limit: int | None = None,
+    max_results: int = 50,
+    embedder: Any = None,
+    progress: Callable[[str, int, int], None] | None = None,
+    keep_groups: bool = False,
+    extractor: str = "rules",
+    profile: str = "recall",
+    depths: Sequence[int | None] = (None,),
+    consolidate: bool = False,
+) -> dict:
     """Run the benchmark; return the figures (see ``report``). ``extractor``: rules, none, or
     observations (LoCoMo's own observations as an extractor of LLM quality: ``observations.py``).
     ``depths``: the graph walk of each search (None: the default, auto; 0: none; n: always n
@@ -125,14 +161,24 @@ def run(graph: Any, path: str | Path, *, limit: int | None = None, max_results: 
     started = time.perf_counter()
     samples = load(path)[:limit] if limit else load(path)
     embed = embedder or graph.embedder
-    passages = lambda texts: embed_array(embed, texts)        # noqa: E731
-    queries = lambda texts: embed_query_array(embed, texts)   # noqa: E731
+    passages = lambda texts: embed_array(embed, texts)  # noqa: E731
+    queries = lambda texts: embed_query_array(embed, texts)  # noqa: E731
     ingestor = ingestor_for(graph)
     labels = {d: "graphmem" if len(depths) == 1 else f"graphmem depth {'auto' if d is None else d}" for d in depths}
     scores = Scores(["dense", "bm25", *labels.values()])
-    stats = {"questions": 0, "skipped": sum(s.skipped for s in samples), "turns": 0, "episodes": 0,
-             "memories": 0, "links": 0, "search_errors": 0, "filled_questions": 0, "filled_top10": 0,
-             "graphmem_turns_returned": 0, "timings_s": {"embed": 0.0, "ingest": 0.0, "search": 0.0, "consolidate": 0.0}}
+    stats = {
+        "questions": 0,
+        "skipped": sum(s.skipped for s in samples),
+        "turns": 0,
+        "episodes": 0,
+        "memories": 0,
+        "links": 0,
+        "search_errors": 0,
+        "filled_questions": 0,
+        "filled_top10": 0,
+        "graphmem_turns_returned": 0,
+        "timings_s": {"embed": 0.0, "ingest": 0.0, "search": 0.0, "consolidate": 0.0},
+    }
     total_q = sum(len(s.questions) for s in samples)
     done_q = 0
 
@@ -142,7 +188,9 @@ def run(graph: Any, path: str | Path, *, limit: int | None = None, max_results: 
         questions = queries([q.question for q in s.questions])
         return turns, questions, time.perf_counter() - t0
 
-    for sample, (turn_vecs, question_vecs, spent) in prefetched(samples, embed_sample):   # the next one embedded meanwhile
+    for sample, (turn_vecs, question_vecs, spent) in prefetched(
+        samples, embed_sample
+    ):  # the next one embedded meanwhile
         stats["timings_s"]["embed"] += spent
         group = f"bench-locomo-{sample.sample_id}-{uuid.uuid4().hex[:8]}"
         try:
@@ -150,11 +198,19 @@ def run(graph: Any, path: str | Path, *, limit: int | None = None, max_results: 
             convs = []
             for n in dict.fromkeys(t.session for t in sample.turns):
                 idx = [j for j, t in enumerate(sample.turns) if t.session == n]
-                msgs = [Message(role="user", content=sample.turns[j].content, speaker=sample.turns[j].speaker,
-                                timestamp=sample.turns[j].timestamp, external_id=sample.turns[j].dia_id)
-                        for j in idx]
-                convs.append(Conversation(f"session_{n}", msgs, sample.turns[idx[0]].timestamp,
-                                          embeddings=turn_vecs[idx]))
+                msgs = [
+                    Message(
+                        role="user",
+                        content=sample.turns[j].content,
+                        speaker=sample.turns[j].speaker,
+                        timestamp=sample.turns[j].timestamp,
+                        external_id=sample.turns[j].dia_id,
+                    )
+                    for j in idx
+                ]
+                convs.append(
+                    Conversation(f"session_{n}", msgs, sample.turns[idx[0]].timestamp, embeddings=turn_vecs[idx])
+                )
             chosen = ObservationExtractor(sample.observations) if extractor == "observations" else extractor
             report = ingestor.ingest_sessions(group, convs, extractor=chosen, source="bench")
             stats["timings_s"]["ingest"] += time.perf_counter() - t0
@@ -169,16 +225,25 @@ def run(graph: Any, path: str | Path, *, limit: int | None = None, max_results: 
             bm25 = BM25Index([embedding_text(t.content, t.speaker) for t in sample.turns])
             t0 = time.perf_counter()
             for q, qv in zip(sample.questions, question_vecs):
-                dense = [ids[j] for j in dense_ranking(qv, turn_vecs)[:max(KS)]]
-                lexical = [ids[j] for j in bm25.ranking(q.question)[:max(KS)]]
+                dense = [ids[j] for j in dense_ranking(qv, turn_vecs)[: max(KS)]]
+                lexical = [ids[j] for j in bm25.ranking(q.question)[: max(KS)]]
                 fused = rrf([dense, lexical])
                 rankings = [("dense", dense), ("bm25", lexical)]
                 for depth, label in labels.items():
                     walk = {} if depth is None else {"expand_depth": depth, "mode": "fast" if depth == 0 else "deep"}
-                    found = graphmem_ranking(graph, group, q.question, to_turn, stats, max_results=max_results,
-                                             reference_time=sample.last_time, profile=profile, **walk)
+                    found = graphmem_ranking(
+                        graph,
+                        group,
+                        q.question,
+                        to_turn,
+                        stats,
+                        max_results=max_results,
+                        reference_time=sample.last_time,
+                        profile=profile,
+                        **walk,
+                    )
                     ours, filled = fill(found, fused, max(KS))
-                    if depth == depths[0]:           # the footnotes' counts: of the first depth's searches
+                    if depth == depths[0]:  # the footnotes' counts: of the first depth's searches
                         stats["graphmem_turns_returned"] += len(found)
                         if filled:
                             stats["filled_questions"] += 1
@@ -214,9 +279,16 @@ def buckets() -> list[tuple[str, str]]:
 
 def report_dict(scores: Scores, stats: dict, samples: list[str], max_results: int) -> dict:
     metrics = [f"R@{k}" for k in KS]
-    return {"benchmark": "locomo", "conversations": samples, "metrics": metrics, "unit": "percent",
-            "results": scores.as_dict(metrics, [b for b, _ in buckets()], scale=100.0),
-            "stats": stats, "max_results": max_results, "_scores": scores}
+    return {
+        "benchmark": "locomo",
+        "conversations": samples,
+        "metrics": metrics,
+        "unit": "percent",
+        "results": scores.as_dict(metrics, [b for b, _ in buckets()], scale=100.0),
+        "stats": stats,
+        "max_results": max_results,
+        "_scores": scores,
+    }
 
 
 def footnotes(report: dict) -> list[str]:

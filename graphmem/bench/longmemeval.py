@@ -6,24 +6,40 @@ id ends in ``_abs`` are dropped; a session ranks by its best user turn. Each que
 is ingested into its own throw-away group (its user turns as episodes with their sessions' real
 dates, the rule-based extractor on) and deleted after the question is scored.
 """
+
 from __future__ import annotations
 
 import gzip
 import json
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
 from ..embed import embed_array, embed_query_array
 from ..ingest.models import Message
 from ..ingest.pipeline import Conversation, ingestor_for
-from .common import (BM25Index, consolidated, Scores, counted, delete_group, dense_ranking, dedupe, fill, graphmem_ranking,
-                     ndcg_any, prefetched, recall_all, recall_any, rrf)
+from .common import (
+    BM25Index,
+    Scores,
+    consolidated,
+    counted,
+    dedupe,
+    delete_group,
+    dense_ranking,
+    fill,
+    graphmem_ranking,
+    ndcg_any,
+    prefetched,
+    recall_all,
+    recall_any,
+    rrf,
+)
 
 KS = (1, 3, 5, 10)
 METHODS = ("dense", "bm25", "graphmem")
@@ -36,7 +52,7 @@ class Item:
     question_type: str
     question: str
     question_date: datetime
-    sessions: list[tuple[str, datetime, list[str]]]    # (session id, date, user turns)
+    sessions: list[tuple[str, datetime, list[str]]]  # (session id, date, user turns)
     gold: set[str]
 
     @property
@@ -50,7 +66,7 @@ def parse_date(text: str) -> datetime:
     stamp = f"{parts[0]} {parts[-1]}" if len(parts) >= 2 else parts[0]
     for fmt in ("%Y/%m/%d %H:%M", "%Y/%m/%d"):
         try:
-            return datetime.strptime(stamp, fmt).replace(tzinfo=timezone.utc)
+            return datetime.strptime(stamp, fmt).replace(tzinfo=UTC)
         except ValueError:
             continue
     raise ValueError(f"unreadable LongMemEval date {text!r}")
@@ -76,27 +92,46 @@ def load(path: str | Path) -> tuple[list[Item], int]:
         if not gold:
             dropped += 1
             continue
-        items.append(Item(x["question_id"], x["question_type"], x["question"], parse_date(x["question_date"]),
-                          sessions, gold))
+        items.append(
+            Item(x["question_id"], x["question_type"], x["question"], parse_date(x["question_date"]), sessions, gold)
+        )
     return items, dropped
 
 
-def run(graph: Any, path: str | Path, *, limit: int | None = None, max_results: int = 50,
-        embedder: Any = None, progress: Callable[[str, int, int], None] | None = None,
-        keep_groups: bool = False, extractor: str = "rules", profile: str = "recall",
-        consolidate: bool = False) -> dict:
+def run(
+    graph: Any,
+    path: str | Path,
+    *,
+    limit: int | None = None,
+    max_results: int = 50,
+    embedder: Any = None,
+    progress: Callable[[str, int, int], None] | None = None,
+    keep_groups: bool = False,
+    extractor: str = "rules",
+    profile: str = "recall",
+    consolidate: bool = False,
+) -> dict:
     started = time.perf_counter()
     items, dropped = load(path)
     if limit:
         items = items[:limit]
     embed = embedder or graph.embedder
-    passages = lambda texts: embed_array(embed, texts)        # noqa: E731
-    queries = lambda texts: embed_query_array(embed, texts)   # noqa: E731
+    passages = lambda texts: embed_array(embed, texts)  # noqa: E731
+    queries = lambda texts: embed_query_array(embed, texts)  # noqa: E731
     ingestor = ingestor_for(graph)
     scores = Scores(list(METHODS))
-    stats = {"questions": 0, "dropped": dropped, "turns": 0, "episodes": 0, "memories": 0, "links": 0,
-             "search_errors": 0, "filled_questions": 0, "graphmem_sessions_returned": 0,
-             "timings_s": {"embed": 0.0, "ingest": 0.0, "search": 0.0, "consolidate": 0.0}}
+    stats = {
+        "questions": 0,
+        "dropped": dropped,
+        "turns": 0,
+        "episodes": 0,
+        "memories": 0,
+        "links": 0,
+        "search_errors": 0,
+        "filled_questions": 0,
+        "graphmem_sessions_returned": 0,
+        "timings_s": {"embed": 0.0, "ingest": 0.0, "search": 0.0, "consolidate": 0.0},
+    }
 
     def embed_item(item: Item) -> tuple[np.ndarray, np.ndarray, float]:
         t0 = time.perf_counter()
@@ -104,7 +139,7 @@ def run(graph: Any, path: str | Path, *, limit: int | None = None, max_results: 
         question = queries([item.question])[0]
         return vecs, question, time.perf_counter() - t0
 
-    for item, (turn_vecs, question_vec, spent) in prefetched(items, embed_item):   # the next one embedded meanwhile
+    for item, (turn_vecs, question_vec, spent) in prefetched(items, embed_item):  # the next one embedded meanwhile
         stats["timings_s"]["embed"] += spent
         group = f"bench-lme-{item.question_id}-{uuid.uuid4().hex[:8]}"
         try:
@@ -112,9 +147,11 @@ def run(graph: Any, path: str | Path, *, limit: int | None = None, max_results: 
             convs, start = [], 0
             for sid, date, texts in item.sessions:
                 if texts:
-                    msgs = [Message(role="user", content=text, timestamp=date, external_id=f"{sid}#{j}")
-                            for j, text in enumerate(texts)]
-                    convs.append(Conversation(sid, msgs, date, embeddings=turn_vecs[start:start + len(texts)]))
+                    msgs = [
+                        Message(role="user", content=text, timestamp=date, external_id=f"{sid}#{j}")
+                        for j, text in enumerate(texts)
+                    ]
+                    convs.append(Conversation(sid, msgs, date, embeddings=turn_vecs[start : start + len(texts)]))
                 start += len(texts)
             report = ingestor.ingest_sessions(group, convs, extractor=extractor, source="bench")
             stats["timings_s"]["ingest"] += time.perf_counter() - t0
@@ -130,8 +167,16 @@ def run(graph: Any, path: str | Path, *, limit: int | None = None, max_results: 
             dense = dedupe(turn_sessions[j] for j in dense_ranking(question_vec, turn_vecs))
             lexical = dedupe(turn_sessions[j] for j in BM25Index([t for _, _, t in item.turns]).ranking(item.question))
             fused = rrf([dense, lexical])
-            found = graphmem_ranking(graph, group, item.question, to_session, stats, max_results=max_results,
-                                     reference_time=item.question_date, profile=profile)
+            found = graphmem_ranking(
+                graph,
+                group,
+                item.question,
+                to_session,
+                stats,
+                max_results=max_results,
+                reference_time=item.question_date,
+                profile=profile,
+            )
             stats["timings_s"]["search"] += time.perf_counter() - t0
             stats["graphmem_sessions_returned"] += len(found)
             ours, filled = fill(found, fused, max(KS))
@@ -153,9 +198,16 @@ def run(graph: Any, path: str | Path, *, limit: int | None = None, max_results: 
     stats["timings_s"] = {k: round(v, 1) for k, v in stats["timings_s"].items()}
     stats["seconds"] = round(time.perf_counter() - started, 1)
     types = sorted({it.question_type for it in items})
-    return {"benchmark": "longmemeval", "metrics": METRICS, "unit": "fraction",
-            "results": scores.as_dict(METRICS, ["overall"] + types), "stats": stats, "max_results": max_results,
-            "question_types": types, "_scores": scores}
+    return {
+        "benchmark": "longmemeval",
+        "metrics": METRICS,
+        "unit": "fraction",
+        "results": scores.as_dict(METRICS, ["overall"] + types),
+        "stats": stats,
+        "max_results": max_results,
+        "question_types": types,
+        "_scores": scores,
+    }
 
 
 def _episode_sessions(graph: Any, group: str) -> dict[str, str]:

@@ -10,31 +10,38 @@ Beside graphmem, in the same run: flat dense retrieval (cosine over the memories
 installed embedding model, BM25 over character bigrams (Chinese) or words (English), and the
 paper's published top-20 lists for the Chinese dialogues (``published_zh_rankings.json``).
 """
+
 from __future__ import annotations
 
 import json
 import re
 import time
 import uuid
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 
 from ..embed import embed_array, embed_query_array
 from ..ingest.models import Message
-from ..lang import HAN_CHARS
 from ..ingest.pipeline import Conversation, ingestor_for
+from ..lang import HAN_CHARS
 from .common import Scores, counted, delete_group, dense_ranking, fill, graphmem_ranking, recall_at_k
 
 KS = (1, 3, 5, 10)
 METRICS = [f"R@{k}" for k in KS]
 LANGS = ("zh", "en")
-PUBLISHED_NAMES = {"BGE_M3_dense": "BGE-M3 dense (published)", "BGE_M3_colbert": "BGE-M3 colbert (published)",
-                   "Stella": "Stella (published)", "Acge": "Acge (published)", "Dmeta": "Dmeta (published)",
-                   "openai": "OpenAI (published)"}
+PUBLISHED_NAMES = {
+    "BGE_M3_dense": "BGE-M3 dense (published)",
+    "BGE_M3_colbert": "BGE-M3 colbert (published)",
+    "Stella": "Stella (published)",
+    "Acge": "Acge (published)",
+    "Dmeta": "Dmeta (published)",
+    "openai": "OpenAI (published)",
+}
 _SHORT = {"multilingual-e5-small": "e5-small", "all-MiniLM-L6-v2": "MiniLM"}
 _TURN = re.compile(r"^\s*<([^>]+)>\s*:\s*(.*)$")
 _CJK_RUN = re.compile(f"[{HAN_CHARS}]+")
@@ -54,7 +61,7 @@ class Dialogue:
     id: str
     user: str
     relevant: set[str]
-    turns: list[tuple[str, str]]      # (speaker, what they said)
+    turns: list[tuple[str, str]]  # (speaker, what they said)
 
     @property
     def query(self) -> str:
@@ -90,15 +97,21 @@ def load(directory: str | Path, lang: str) -> tuple[list[Memory], list[Dialogue]
             if not line.strip():
                 continue
             for key, m in json.loads(line).items():
-                date = datetime.strptime(m["time"], "%Y-%m-%d").replace(tzinfo=timezone.utc)
+                date = datetime.strptime(m["time"], "%Y-%m-%d").replace(tzinfo=UTC)
                 memories.append(Memory(str(m.get("id", key)), str(m.get("user-id", 1)), m["event"].strip(), date))
     dialogues = []
     with open(directory / f"dialogues_{lang}.jsonl", encoding="utf-8") as f:
         for line in f:
             if line.strip():
                 d = json.loads(line)
-                dialogues.append(Dialogue(str(d["id"]), str(d.get("user_id", 1)), {str(r) for r in d["relevant_ids"]},
-                                          parse_history(d["history"])))
+                dialogues.append(
+                    Dialogue(
+                        str(d["id"]),
+                        str(d.get("user_id", 1)),
+                        {str(r) for r in d["relevant_ids"]},
+                        parse_history(d["history"]),
+                    )
+                )
     return memories, dialogues
 
 
@@ -106,7 +119,7 @@ def bigram_tokens(text: str) -> list[str]:
     """Chinese as overlapping character bigrams (a lone character as itself), other words lower-cased."""
     tokens = []
     for run in _CJK_RUN.findall(text):
-        tokens.extend([run] if len(run) == 1 else [run[i:i + 2] for i in range(len(run) - 1)])
+        tokens.extend([run] if len(run) == 1 else [run[i : i + 2] for i in range(len(run) - 1)])
     for word in _WORD.findall(_CJK_RUN.sub(" ", text)):
         tokens.append(word.lower())
     return tokens
@@ -114,6 +127,7 @@ def bigram_tokens(text: str) -> list[str]:
 
 def bm25_ranking(texts: Sequence[str], query: str) -> np.ndarray:
     from rank_bm25 import BM25Okapi
+
     index = BM25Okapi([bigram_tokens(t) or [""] for t in texts])
     return np.argsort(-index.get_scores(bigram_tokens(query)), kind="stable")
 
@@ -127,22 +141,44 @@ def published(directory: str | Path) -> dict[str, dict[str, list[str]]]:
     return {name: {str(d): [str(m) for m in ids] for d, ids in rankings.items()} for name, rankings in data.items()}
 
 
-def run(graph: Any, directory: str | Path, *, lang: str = "zh", dense_models: Sequence[Any] = (),
-        max_results: int = 50, progress: Callable[[str, int, int], None] | None = None,
-        keep_groups: bool = False, extractor: str = "rules", profile: str = "recall", limit: int | None = None,
-        **_: Any) -> dict:
+def run(
+    graph: Any,
+    directory: str | Path,
+    *,
+    lang: str = "zh",
+    dense_models: Sequence[Any] = (),
+    max_results: int = 50,
+    progress: Callable[[str, int, int], None] | None = None,
+    keep_groups: bool = False,
+    extractor: str = "rules",
+    profile: str = "recall",
+    limit: int | None = None,
+    **_: Any,
+) -> dict:
     """Run the benchmark; ``dense_models`` are the embedders of the flat dense baselines."""
     started = time.perf_counter()
     memories, dialogues = load(directory, lang)
     if limit:
         dialogues = dialogues[:limit]
     pub = published(directory) if lang == "zh" else {}
-    methods = [f"dense {short_name(m.name)}" for m in dense_models] + ["bm25" + (" (char bigrams)" if lang == "zh" else "")]
+    methods = [f"dense {short_name(m.name)}" for m in dense_models] + [
+        "bm25" + (" (char bigrams)" if lang == "zh" else "")
+    ]
     methods += [PUBLISHED_NAMES.get(n, n) for n in pub] + ["graphmem"]
     scores = Scores(methods)
-    stats = {"lang": lang, "memories": len(memories), "dialogues": 0, "episodes": 0, "extracted": 0,
-             "search_errors": 0, "filled_dialogues": 0, "graphmem_returned": 0, "extractor": extractor,
-             "profile": profile, "timings_s": {"ingest": 0.0, "search": 0.0, "baselines": 0.0}}
+    stats = {
+        "lang": lang,
+        "memories": len(memories),
+        "dialogues": 0,
+        "episodes": 0,
+        "extracted": 0,
+        "search_errors": 0,
+        "filled_dialogues": 0,
+        "graphmem_returned": 0,
+        "extractor": extractor,
+        "profile": profile,
+        "timings_s": {"ingest": 0.0, "search": 0.0, "baselines": 0.0},
+    }
     ingestor = ingestor_for(graph)
     done = 0
     for user in sorted({m.user for m in memories}):
@@ -153,8 +189,12 @@ def run(graph: Any, directory: str | Path, *, lang: str = "zh", dense_models: Se
         group = f"bench-madial-{lang}-{user}-{uuid.uuid4().hex[:8]}"
         try:
             t0 = time.perf_counter()
-            convs = [Conversation(f"memory-{m.id}", [Message(role="user", content=m.text, timestamp=m.date,
-                                                             external_id=m.id)], m.date) for m in pool]
+            convs = [
+                Conversation(
+                    f"memory-{m.id}", [Message(role="user", content=m.text, timestamp=m.date, external_id=m.id)], m.date
+                )
+                for m in pool
+            ]
             report = ingestor.ingest_sessions(group, convs, extractor=extractor, source="bench")
             stats["episodes"] += len(report.episodes)
             stats["extracted"] += len(report.memories)
@@ -166,7 +206,9 @@ def run(graph: Any, directory: str | Path, *, lang: str = "zh", dense_models: Se
             for model in dense_models:
                 corpus = embed_array(model, [m.text for m in pool])
                 questions = embed_query_array(model, [d.query for d in asked])
-                dense[f"dense {short_name(model.name)}"] = [[ids[j] for j in dense_ranking(q, corpus)] for q in questions]
+                dense[f"dense {short_name(model.name)}"] = [
+                    [ids[j] for j in dense_ranking(q, corpus)] for q in questions
+                ]
             stats["timings_s"]["baselines"] += time.perf_counter() - t0
             # the dialogues have no date: they are asked the day after the user's last memory
             asked_at = max(m.date for m in pool) + timedelta(days=1)
@@ -176,8 +218,16 @@ def run(graph: Any, directory: str | Path, *, lang: str = "zh", dense_models: Se
                 for name, by_dialogue in pub.items():
                     rankings[PUBLISHED_NAMES.get(name, name)] = by_dialogue.get(d.id, [])
                 t0 = time.perf_counter()
-                found = graphmem_ranking(graph, group, d.query, to_memory, stats, max_results=max_results,
-                                         reference_time=asked_at, profile=profile)
+                found = graphmem_ranking(
+                    graph,
+                    group,
+                    d.query,
+                    to_memory,
+                    stats,
+                    max_results=max_results,
+                    reference_time=asked_at,
+                    profile=profile,
+                )
                 stats["timings_s"]["search"] += time.perf_counter() - t0
                 stats["graphmem_returned"] += len(found)
                 ours, filled = fill(found, rankings[methods[len(dense_models)]], max(KS))
@@ -195,9 +245,17 @@ def run(graph: Any, directory: str | Path, *, lang: str = "zh", dense_models: Se
                 delete_group(graph.store, group)
     stats["timings_s"] = {k: round(v, 1) for k, v in stats["timings_s"].items()}
     stats["seconds"] = round(time.perf_counter() - started, 1)
-    return {"benchmark": "madial", "lang": lang, "metrics": METRICS, "unit": "percent",
-            "results": scores.as_dict(METRICS, ["overall"], scale=100), "stats": stats,
-            "max_results": max_results, "methods": methods, "_scores": scores}
+    return {
+        "benchmark": "madial",
+        "lang": lang,
+        "metrics": METRICS,
+        "unit": "percent",
+        "results": scores.as_dict(METRICS, ["overall"], scale=100),
+        "stats": stats,
+        "max_results": max_results,
+        "methods": methods,
+        "_scores": scores,
+    }
 
 
 def _episode_memories(graph: Any, group: str) -> dict[str, str]:
@@ -212,7 +270,7 @@ def footnotes(report: dict) -> list[str]:
         f"{counted(s['dialogues'], 'dialogue')} over {s['memories']} memories ({s['lang']}); each memory one episode "
         f"of the user's group ({s['extracted']} memories extracted from them, extractor: {s['extractor']}).",
         "R@k: |relevant ∩ top k| / |relevant|, averaged over dialogues. The query is the dialogue so far, a turn a "
-        "line (\"Speaker: text\").",
+        'line ("Speaker: text").',
         "dense <model>: cosine of the dialogue (as a query) to each memory, no graph, no words. bm25: BM25Okapi over "
         + ("character bigrams and words." if s["lang"] == "zh" else "lower-cased words.")
         + (" (published): the MADial paper's top-20 lists for the same dialogues." if s["lang"] == "zh" else ""),

@@ -9,6 +9,7 @@ names first; topic = its verb phrase; object = the rest; the memory type from th
 its evidence turns, read at the session's date. So ``graphmem bench locomo --extractor
 observations`` measures the graph with extraction of LLM quality, beside the offline rules.
 """
+
 from __future__ import annotations
 
 import re
@@ -18,13 +19,81 @@ from ..ingest.models import EpisodeView, ExtractionPlan, PlannedMemory
 from ..types import MAX_NAME
 
 # heads of a verb phrase that take the next word with them ("is planning", "has been", "wants to")
-_AUX = {"is", "was", "are", "were", "has", "had", "have", "will", "would", "can", "could", "plans", "planned",
-        "wants", "wanted", "hopes", "hoped", "decided", "started", "keeps", "used", "recently", "also", "often",
-        "does", "did", "never", "still", "just", "really"}
-_OPINION = {"likes", "loves", "enjoys", "prefers", "hates", "dislikes", "finds", "feels", "felt", "thinks",
-            "believes", "admires", "appreciates", "values", "cherishes", "adores", "fears"}
-_STATE = {"is", "are", "has", "have", "owns", "works", "lives", "wants", "plans", "hopes", "needs", "knows",
-          "can", "will", "would", "keeps", "does", "uses", "goes", "takes", "collects", "volunteers"}
+_AUX = {
+    "is",
+    "was",
+    "are",
+    "were",
+    "has",
+    "had",
+    "have",
+    "will",
+    "would",
+    "can",
+    "could",
+    "plans",
+    "planned",
+    "wants",
+    "wanted",
+    "hopes",
+    "hoped",
+    "decided",
+    "started",
+    "keeps",
+    "used",
+    "recently",
+    "also",
+    "often",
+    "does",
+    "did",
+    "never",
+    "still",
+    "just",
+    "really",
+}
+_OPINION = {
+    "likes",
+    "loves",
+    "enjoys",
+    "prefers",
+    "hates",
+    "dislikes",
+    "finds",
+    "feels",
+    "felt",
+    "thinks",
+    "believes",
+    "admires",
+    "appreciates",
+    "values",
+    "cherishes",
+    "adores",
+    "fears",
+}
+_STATE = {
+    "is",
+    "are",
+    "has",
+    "have",
+    "owns",
+    "works",
+    "lives",
+    "wants",
+    "plans",
+    "hopes",
+    "needs",
+    "knows",
+    "can",
+    "will",
+    "would",
+    "keeps",
+    "does",
+    "uses",
+    "goes",
+    "takes",
+    "collects",
+    "volunteers",
+}
 _WORD = re.compile(r"[A-Za-z][\w'-]*")
 
 
@@ -32,7 +101,7 @@ _WORD = re.compile(r"[A-Za-z][\w'-]*")
 class Observation:
     speaker: str
     fact: str
-    evidence: tuple[str, ...]        # the dia_ids of the turns it came from
+    evidence: tuple[str, ...]  # the dia_ids of the turns it came from
 
 
 def parse_fact(fact: str, speaker: str) -> dict:
@@ -43,12 +112,18 @@ def parse_fact(fact: str, speaker: str) -> dict:
     first = speaker.split()[0].casefold() if speaker.strip() else ""
     subject, rest = speaker, words
     if words and words[0].casefold() == first:
-        rest = words[1:]                      # "Melanie painted ...": the speaker did it
+        rest = words[1:]  # "Melanie painted ...": the speaker did it
     elif words and words[0].casefold() in (first + "'s", first + "’s"):
-        rest = words                          # "Melanie's kids love ...": about the speaker, said whole
-    elif words and words[0][:1].isupper() and len(words) > 1 and words[1].islower() and words[0].isalpha() \
-            and words[0] not in ("The", "A", "An", "She", "He", "They", "Her", "His", "Their", "It", "This"):
-        subject, rest = words[0], words[1:]   # a fact about someone else: "Oscar likes ..."
+        rest = words  # "Melanie's kids love ...": about the speaker, said whole
+    elif (
+        words
+        and words[0][:1].isupper()
+        and len(words) > 1
+        and words[1].islower()
+        and words[0].isalpha()
+        and words[0] not in ("The", "A", "An", "She", "He", "They", "Her", "His", "Their", "It", "This")
+    ):
+        subject, rest = words[0], words[1:]  # a fact about someone else: "Oscar likes ..."
     if not rest:
         rest = words
     head = rest[0].casefold()
@@ -60,13 +135,22 @@ def parse_fact(fact: str, speaker: str) -> dict:
         memory_type = "OPINION"
     elif head in _STATE or verb in _STATE:
         memory_type = "FACT"
-    elif verb.endswith("ed") or head.endswith("ed") or head in {"went", "took", "made", "got", "saw", "met", "ran",
-                                                                  "won", "bought", "gave", "came", "began"}:
+    elif (
+        verb.endswith("ed")
+        or head.endswith("ed")
+        or head in {"went", "took", "made", "got", "saw", "met", "ran", "won", "bought", "gave", "came", "began"}
+    ):
         memory_type = "EVENT"
     else:
         memory_type = "FACT"
-    return {"subject": subject[:MAX_NAME], "memory_type": memory_type, "topic": topic[:MAX_NAME],
-            "object": obj[:MAX_NAME] if obj else None, "attributes": {}, "importance": 0.5}
+    return {
+        "subject": subject[:MAX_NAME],
+        "memory_type": memory_type,
+        "topic": topic[:MAX_NAME],
+        "object": obj[:MAX_NAME] if obj else None,
+        "attributes": {},
+        "importance": 0.5,
+    }
 
 
 class ObservationExtractor:
@@ -87,7 +171,14 @@ class ObservationExtractor:
         for ep in episodes:
             for i, o in enumerate(self._by_turn.get(ep.external_id or "", [])):
                 linked = [by_turn[d].id for d in o.evidence if d in by_turn] or [ep.id]
-                plan.memories.append(PlannedMemory(
-                    key=f"{ep.id}:obs{i}", memory=parse_fact(o.fact, o.speaker), episode_ids=linked,
-                    reference_time=ep.timestamp.isoformat(), session_id=ep.session_id or None, relative=False))
+                plan.memories.append(
+                    PlannedMemory(
+                        key=f"{ep.id}:obs{i}",
+                        memory=parse_fact(o.fact, o.speaker),
+                        episode_ids=linked,
+                        reference_time=ep.timestamp.isoformat(),
+                        session_id=ep.session_id or None,
+                        relative=False,
+                    )
+                )
         return plan

@@ -1,4 +1,5 @@
 """create_memory / create_memories: validate, normalise time, embed, resolve, write atomically."""
+
 from __future__ import annotations
 
 import threading
@@ -6,17 +7,17 @@ import uuid
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from ..embed import Embedder
 from ..store.driver import Store, tx_run
 from ..timeparse import is_time_key, normalize_time
 from ..types import CreateResult, MemoryInput, MemoryStatus, normalize_name
-from .requests import claim, finish, fingerprint, stored
+from .requests import claim, fingerprint, finish, stored
 from .resolve import Concept, ConceptResolver
 
-WRITE_CHUNK = 250   # memories per transaction in a batch; each memory is whole in one transaction
-TAIL_CHUNK = 64     # the last transaction of a batch of more than WRITE_CHUNK (see chunk_bounds)
+WRITE_CHUNK = 250  # memories per transaction in a batch; each memory is whole in one transaction
+TAIL_CHUNK = 64  # the last transaction of a batch of more than WRITE_CHUNK (see chunk_bounds)
 
 
 def render_text(subject: str, topic: str, obj: str | None, attributes: dict[str, str]) -> str:
@@ -45,7 +46,7 @@ class Prepared:
     memory: MemoryInput
     id: str
     text: str
-    embed_text: str            # the text without its understood times (see prepare)
+    embed_text: str  # the text without its understood times (see prepare)
     attributes: list[dict]
     occurred_at: str | None
     time_values: dict[str, dict]
@@ -59,15 +60,30 @@ def prepare(memory: MemoryInput, reference_time: datetime) -> Prepared:
         if is_time_key(key):
             tv = normalize_time(value, reference_time)
             iso, parsed, display = tv.iso, tv.parsed, tv.display()
-            time_values[key] = {"original": value, "iso": tv.iso, "part_of_day": tv.part_of_day,
-                                "granularity": tv.granularity, "parsed": tv.parsed}
+            time_values[key] = {
+                "original": value,
+                "iso": tv.iso,
+                "part_of_day": tv.part_of_day,
+                "granularity": tv.granularity,
+                "parsed": tv.parsed,
+            }
             if occurred_at is None and tv.parsed and tv.start is not None:
                 occurred_at = tv.start.isoformat()
         shown[key] = display
         if not parsed:
             timeless[key] = display
-        attributes.append({"id": uuid.uuid4().hex, "value_id": uuid.uuid4().hex, "key": key, "value": value,
-                           "display": display, "normalized": normalize_name(display), "iso": iso, "parsed": parsed})
+        attributes.append(
+            {
+                "id": uuid.uuid4().hex,
+                "value_id": uuid.uuid4().hex,
+                "key": key,
+                "value": value,
+                "display": display,
+                "normalized": normalize_name(display),
+                "iso": iso,
+                "parsed": parsed,
+            }
+        )
     concepts = [Concept("subject", "Subject", memory.subject), Concept("topic", "Topic", memory.topic)]
     if memory.object:
         concepts.append(Concept("object", "Object", memory.object))
@@ -75,14 +91,20 @@ def prepare(memory: MemoryInput, reference_time: datetime) -> Prepared:
     # time Values, where time filters use them; as text a date is ~6 tokens that say little about
     # meaning, and the embedding is most of a write's cost (17.5 → 9.6 tokens per memory, about
     # 1.75x less CPU, measured on bench write's memories).
-    return Prepared(memory=memory, id=uuid.uuid4().hex,
-                    text=render_text(memory.subject, memory.topic, memory.object, shown),
-                    embed_text=render_text(memory.subject, memory.topic, memory.object, timeless),
-                    attributes=attributes, occurred_at=occurred_at, time_values=time_values, concepts=concepts)
+    return Prepared(
+        memory=memory,
+        id=uuid.uuid4().hex,
+        text=render_text(memory.subject, memory.topic, memory.object, shown),
+        embed_text=render_text(memory.subject, memory.topic, memory.object, timeless),
+        attributes=attributes,
+        occurred_at=occurred_at,
+        time_values=time_values,
+        concepts=concepts,
+    )
 
 
 class MemoryWriter:
-    NAME_CACHE = 8192   # concept names whose embeddings are kept: 我, 吃饭 ... recur all the time
+    NAME_CACHE = 8192  # concept names whose embeddings are kept: 我, 吃饭 ... recur all the time
 
     def __init__(self, store: Store, embedder: Embedder, resolver: ConceptResolver):
         self.store = store
@@ -92,9 +114,18 @@ class MemoryWriter:
         self._names_lock = threading.Lock()
         self._executor: ThreadPoolExecutor | None = None
 
-    def create(self, group_id: str, memories: list[MemoryInput], *, session_id: str | None,
-               reference_time: datetime, source: str, status: MemoryStatus = MemoryStatus.STAGED,
-               extra: list[dict] | None = None, request_id: str | None = None) -> list[CreateResult]:
+    def create(
+        self,
+        group_id: str,
+        memories: list[MemoryInput],
+        *,
+        session_id: str | None,
+        reference_time: datetime,
+        source: str,
+        status: MemoryStatus = MemoryStatus.STAGED,
+        extra: list[dict] | None = None,
+        request_id: str | None = None,
+    ) -> list[CreateResult]:
         """Write ``memories``: each whole in one transaction, WRITE_CHUNK of them per transaction
         (``chunk_bounds``).
 
@@ -106,7 +137,7 @@ class MemoryWriter:
         the chunks that were not written and returns the first results for the others.
         """
         prepared = [prepare(m, reference_time) for m in memories]
-        now = datetime.now(timezone.utc).isoformat()
+        now = datetime.now(UTC).isoformat()
         extras = extra or [{}] * len(prepared)
         bounds = chunk_bounds(len(prepared))
         chunks = [prepared[start:end] for start, end in bounds]
@@ -116,8 +147,9 @@ class MemoryWriter:
             if request_id is None:
                 return None, None
             key = request_id if index == 0 else f"{request_id}#{index}"
-            return key, fingerprint("create_memories", [[p.memory.model_dump(mode="json") for p in chunks[index]],
-                                                        session_id])
+            return key, fingerprint(
+                "create_memories", [[p.memory.model_dump(mode="json") for p in chunks[index]], session_id]
+            )
 
         def write(index: int) -> list[CreateResult]:
             key, digest = key_of(index)
@@ -128,21 +160,30 @@ class MemoryWriter:
                     claimed, done = claim(tx, group_id, key, "create_memories", digest)
                     if not claimed:
                         return [CreateResult.model_validate(r) for r in done]
-                out = self.write_in(tx, group_id, chunk, session_id=session_id, reference_time=reference_time,
-                                    source=source, status=status, now=now,
-                                    extras=extras[start:end])
+                out = self.write_in(
+                    tx,
+                    group_id,
+                    chunk,
+                    session_id=session_id,
+                    reference_time=reference_time,
+                    source=source,
+                    status=status,
+                    now=now,
+                    extras=extras[start:end],
+                )
                 if key is not None:
                     finish(tx, group_id, key, [r.model_dump(mode="json") for r in out])
                 return out
+
             return self.store.transaction(work)
 
         if len(chunks) == 1 and request_id is not None:
             key, digest = key_of(0)
             done = stored(self.store, group_id, key, "create_memories", digest)
-            if done is not None:          # applied before: nothing to embed or write
+            if done is not None:  # applied before: nothing to embed or write
                 return [CreateResult.model_validate(r) for r in done]
 
-        vectors: dict[str, list[float]] = {}     # text or name -> vector, for the whole call
+        vectors: dict[str, list[float]] = {}  # text or name -> vector, for the whole call
         if len(chunks) == 1:
             self._embed(prepared, vectors)
             results.extend(write(0))
@@ -159,16 +200,25 @@ class MemoryWriter:
                     future.cancel()
         return results
 
-    def write_in(self, tx, group_id: str, chunk: list[Prepared], *, session_id: str | None,
-                 reference_time: datetime, source: str, status: MemoryStatus, now: str,
-                 extras: list[dict]) -> list[CreateResult]:
+    def write_in(
+        self,
+        tx,
+        group_id: str,
+        chunk: list[Prepared],
+        *,
+        session_id: str | None,
+        reference_time: datetime,
+        source: str,
+        status: MemoryStatus,
+        now: str,
+        extras: list[dict],
+    ) -> list[CreateResult]:
         """Resolve and write embedded memories inside the transaction ``tx`` (the caller's: a
         batch chunk, or a consolidation step that writes a summary with its links)."""
         # resolution reads inside the write transaction: one session, and a retried
         # transaction (deadlock, leader switch) resolves again against what is there now
         self.resolver.resolve(group_id, [(p.memory.memory_type, p.concepts) for p in chunk], tx=tx)
-        rows = [self._row(p, session_id, reference_time, source, status, now, extras[i])
-                for i, p in enumerate(chunk)]
+        rows = [self._row(p, session_id, reference_time, source, status, now, extras[i]) for i, p in enumerate(chunk)]
         by_id = {r["memory_id"]: r for r in tx_run(tx, "create_memories", group_id=group_id, rows=rows)}
         return [self._result(p, by_id[p.id], status) for p in chunk]
 
@@ -192,13 +242,18 @@ class MemoryWriter:
         """
         texts = list(dict.fromkeys(p.embed_text for p in prepared if p.embed_text not in done))
         with self._names_lock:
-            known = {n: self._names[n] for p in prepared for c in p.concepts
-                     if c.embedding is None and (n := c.name) in self._names}
-        names = sorted({c.name for p in prepared for c in p.concepts if c.embedding is None}
-                       - known.keys() - done.keys())
+            known = {
+                n: self._names[n]
+                for p in prepared
+                for c in p.concepts
+                if c.embedding is None and (n := c.name) in self._names
+            }
+        names = sorted(
+            {c.name for p in prepared for c in p.concepts if c.embedding is None} - known.keys() - done.keys()
+        )
         vectors = self.embedder.embed(texts + names) if texts or names else []
         by_text = dict(zip(texts, vectors))
-        by_name = {**known, **dict(zip(names, vectors[len(texts):]))}
+        by_name = {**known, **dict(zip(names, vectors[len(texts) :]))}
         with self._names_lock:
             for name in names:
                 self._names[name] = by_name[name]
@@ -217,17 +272,30 @@ class MemoryWriter:
 
     @staticmethod
     def _row(p: Prepared, session_id, reference_time, source, status, now, extra: dict) -> dict:
-        props = {"memory_type": p.memory.memory_type.value, "text": p.text, "embedded_text": p.embed_text,
-                 "importance": p.memory.importance,
-                 "status": status.value, "occurred_at": p.occurred_at, "created_at": now,
-                 "reference_time": reference_time.isoformat(), "session_id": session_id, "source": source,
-                 "subject_name": p.memory.subject, "topic_name": p.memory.topic, "object_name": p.memory.object,
-                 **extra}
+        props = {
+            "memory_type": p.memory.memory_type.value,
+            "text": p.text,
+            "embedded_text": p.embed_text,
+            "importance": p.memory.importance,
+            "status": status.value,
+            "occurred_at": p.occurred_at,
+            "created_at": now,
+            "reference_time": reference_time.isoformat(),
+            "session_id": session_id,
+            "source": source,
+            "subject_name": p.memory.subject,
+            "topic_name": p.memory.topic,
+            "object_name": p.memory.object,
+            **extra,
+        }
         by_role = {c.role: c for c in p.concepts}
-        return {"memory": {"id": p.id, "props": props, "embedding": p.embedding},  # type: ignore[attr-defined]
-                "subject": by_role["subject"].row(), "topic": by_role["topic"].row(),
-                "object": by_role["object"].row() if "object" in by_role else None,
-                "attributes": p.attributes}
+        return {
+            "memory": {"id": p.id, "props": props, "embedding": p.embedding},  # type: ignore[attr-defined]
+            "subject": by_role["subject"].row(),
+            "topic": by_role["topic"].row(),
+            "object": by_role["object"].row() if "object" in by_role else None,
+            "attributes": p.attributes,
+        }
 
     @staticmethod
     def _result(p: Prepared, row: dict, status: MemoryStatus) -> CreateResult:
@@ -236,5 +304,12 @@ class MemoryWriter:
             refs.append(c.ref(row[f"{c.role}_id"], row[f"{c.role}_name"]))
         merged = [f"{r.input}→{r.name} ({r.reason})" for r in refs if r.reused and r.input != r.name]
         message = "saved" + (f"; merged {', '.join(merged)}" if merged else "")
-        return CreateResult(memory_id=p.id, status=status.value, text=p.text, occurred_at=p.occurred_at,
-                            concepts=refs, time_values=p.time_values, message=message)
+        return CreateResult(
+            memory_id=p.id,
+            status=status.value,
+            text=p.text,
+            occurred_at=p.occurred_at,
+            concepts=refs,
+            time_values=p.time_values,
+            message=message,
+        )

@@ -7,12 +7,13 @@ call whose key is already there writes nothing and returns that result: a caller
 answer (a commit whose outcome is unknown, a timeout, a crash) retries with the same key and
 gets the first answer. Keys are per group; reusing one for a different write is refused.
 """
+
 from __future__ import annotations
 
 import hashlib
 import json
 import uuid
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from ..errors import ValidationError
@@ -35,14 +36,16 @@ def fingerprint(kind: str, payload: Any) -> str:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat()
+    return datetime.now(UTC).isoformat()
 
 
 def _check(row: dict, request_id: str, kind: str, digest: str) -> Any:
     if row["kind"] != kind or row["fingerprint"] != digest:
-        raise ValidationError(f"request_id: {request_id!r} was already used in this group for another "
-                              f"{row['kind']} call with other arguments; use a new request_id for a new write",
-                              field="request_id")
+        raise ValidationError(
+            f"request_id: {request_id!r} was already used in this group for another "
+            f"{row['kind']} call with other arguments; use a new request_id for a new write",
+            field="request_id",
+        )
     return json.loads(row["result"]) if row["result"] is not None else None
 
 
@@ -56,8 +59,16 @@ def claim(tx: Any, group_id: str, request_id: str, kind: str, digest: str) -> tu
     """Inside the write's transaction: (True, None) when this transaction owns the key and must
     write; (False, result) when the request was applied before."""
     token = uuid.uuid4().hex
-    row = tx_run(tx, "write_request_claim", group_id=group_id, id=request_id, kind=kind,
-                 fingerprint=digest, now=_now(), token=token)[0]
+    row = tx_run(
+        tx,
+        "write_request_claim",
+        group_id=group_id,
+        id=request_id,
+        kind=kind,
+        fingerprint=digest,
+        now=_now(),
+        token=token,
+    )[0]
     if row["claimed"]:
         return True, None
     return False, _check(row, request_id, kind, digest)
@@ -65,11 +76,22 @@ def claim(tx: Any, group_id: str, request_id: str, kind: str, digest: str) -> tu
 
 def finish(tx: Any, group_id: str, request_id: str, result: Any) -> None:
     """Store the result (JSON) with the key, in the same transaction as the write."""
-    tx_run(tx, "write_request_finish", group_id=group_id, id=request_id, now=_now(),
-           result=json.dumps(result, ensure_ascii=False, default=str))
+    tx_run(
+        tx,
+        "write_request_finish",
+        group_id=group_id,
+        id=request_id,
+        now=_now(),
+        result=json.dumps(result, ensure_ascii=False, default=str),
+    )
 
 
 def record(store: Store, group_id: str, request_id: str, result: Any) -> None:
     """Replace the stored result of an applied request (an ingest's final report, after extraction)."""
-    store.write("write_request_finish", group_id=group_id, id=request_id, now=_now(),
-                result=json.dumps(result, ensure_ascii=False, default=str))
+    store.write(
+        "write_request_finish",
+        group_id=group_id,
+        id=request_id,
+        now=_now(),
+        result=json.dumps(result, ensure_ascii=False, default=str),
+    )

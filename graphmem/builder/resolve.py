@@ -15,11 +15,13 @@ one round trip for resolution and one for the write. A similarity is only truste
 embedding model can read at least one of the two names: an English model maps most Chinese
 words to the same unknown token, which would make 购物 and 讨厌 look identical.
 """
+
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from ..config import ResolutionSettings
 from ..lang import AGENT_KEY, AGENT_NAMES, USER_KEY, USER_NAMES
@@ -28,21 +30,21 @@ from ..store.vector import to_cosine
 from ..textsim import numbers_differ
 from ..types import ConceptRef, MemoryType, normalize_name
 
-
 _INDEX = {"Topic": "topic_embedding", "Object": "object_embedding"}
 _CONTEXT = {"Topic": "topic_context", "Object": "object_context"}
 _NEIGHBOUR = {"Topic": "Subject", "Object": "Topic"}
-BLIND_SHARE = 0.5   # a name the model reads less than half of has no meaningful embedding
+BLIND_SHARE = 0.5  # a name the model reads less than half of has no meaningful embedding
 
 
 @dataclass
 class Concept:
     """A name to resolve, and once resolved the key to MERGE on."""
-    role: str                 # subject | topic | object
-    label: str                # Subject | Topic | Object
+
+    role: str  # subject | topic | object
+    label: str  # Subject | Topic | Object
     name: str
     key: str = ""
-    kind: str | None = None   # user | agent for the two special subjects
+    kind: str | None = None  # user | agent for the two special subjects
     embedding: list[float] | None = None
     id: str = field(default_factory=lambda: uuid.uuid4().hex)
     reason: str = "new"
@@ -67,18 +69,30 @@ class Concept:
     def row(self) -> dict:
         # the embedding is only stored on a new node: a reused one has it already (and 384 floats
         # per concept are most of what a create sends over the wire)
-        return {"key": self.key, "name": self.name, "id": self.id, "kind": self.kind,
-                "embedding": None if self.reused else self.embedding}
+        return {
+            "key": self.key,
+            "name": self.name,
+            "id": self.id,
+            "kind": self.kind,
+            "embedding": None if self.reused else self.embedding,
+        }
 
     def ref(self, node_id: str, node_name: str) -> ConceptRef:
         if self.reused:
             reused, reason = True, self.reason
-        elif node_id != self.id:      # another writer created it between resolution and write
+        elif node_id != self.id:  # another writer created it between resolution and write
             reused, reason = True, "concurrent"
         else:
             reused, reason = False, "new" if self.kind is None else f"{self.kind} (new)"
-        return ConceptRef(role=self.role, id=node_id, name=node_name, input=self.name, reused=reused,
-                          reason=reason, similarity=self.similarity)
+        return ConceptRef(
+            role=self.role,
+            id=node_id,
+            name=node_name,
+            input=self.name,
+            reused=reused,
+            reason=reason,
+            similarity=self.similarity,
+        )
 
 
 class ConceptResolver:
@@ -101,16 +115,25 @@ class ConceptResolver:
         if not items:
             return
         fetch = max(self.settings.candidates * 5, 50)
-        params = dict(group_id=group_id, items=list(items.values()), fetch=fetch, k=self.settings.candidates,
-                      context_min=(1.0 + self.settings.context_threshold) / 2.0)
-        rows = tx_run(tx, "resolve_concepts", **params) if tx is not None else self.store.read("resolve_concepts", **params)
+        params = dict(
+            group_id=group_id,
+            items=list(items.values()),
+            fetch=fetch,
+            k=self.settings.candidates,
+            context_min=(1.0 + self.settings.context_threshold) / 2.0,
+        )
+        rows = (
+            tx_run(tx, "resolve_concepts", **params)
+            if tx is not None
+            else self.store.read("resolve_concepts", **params)
+        )
         found = {(r["label"], r["key"]): r for r in rows}
         for memory_type, concepts in memories:
             for c in concepts:
                 row = found.get((c.label, c.key))
                 if row and row["id"]:
                     c.id, c.reused = row["id"], True
-                    if row.get("alias"):          # merged away by consolidation: its survivor
+                    if row.get("alias"):  # merged away by consolidation: its survivor
                         c.key, c.reason, c.merged_into = row["node_key"], "merged name", row["name"]
                     elif c.reason == "new":
                         c.reason = "exact"
@@ -127,18 +150,31 @@ class ConceptResolver:
                 it = items.get((c.label, c.key))
                 if it is None:
                     index = _INDEX.get(c.label) if c.embedding is not None else None
-                    it = items[(c.label, c.key)] = {"label": c.label, "key": c.key, "index": index,
-                                                    "embedding": c.embedding if index else None, "contexts": []}
+                    it = items[(c.label, c.key)] = {
+                        "label": c.label,
+                        "key": c.key,
+                        "index": index,
+                        "embedding": c.embedding if index else None,
+                        "contexts": [],
+                    }
                 neighbour = next((s for s in concepts if s.label == _NEIGHBOUR.get(c.label)), None)
                 if neighbour is not None:
                     ref = _context_ref(memory_type, neighbour.key)
                     if all(x["ref"] != ref for x in it["contexts"]):
-                        it["contexts"].append({"ref": ref, "memory_type": memory_type.value,
-                                               "neighbour_key": neighbour.key})
+                        it["contexts"].append(
+                            {"ref": ref, "memory_type": memory_type.value, "neighbour_key": neighbour.key}
+                        )
         return items
 
-    def _decide(self, group_id: str, memory_type: MemoryType, concept: Concept, siblings: list[Concept],
-                hits: list[dict], tx: Any) -> None:
+    def _decide(
+        self,
+        group_id: str,
+        memory_type: MemoryType,
+        concept: Concept,
+        siblings: list[Concept],
+        hits: list[dict],
+        tx: Any,
+    ) -> None:
         neighbour = next((s for s in siblings if s.label == _NEIGHBOUR.get(concept.label)), None)
         for hit in hits:
             score = to_cosine(hit["score"])
@@ -152,16 +188,20 @@ class ConceptResolver:
                     self._merge(concept, hit, score, f"context {score:.2f}")
                     return
 
-    def _agrees(self, group_id: str, memory_type: MemoryType, concept: Concept, neighbour: Concept,
-                hit: dict, tx: Any) -> bool:
+    def _agrees(
+        self, group_id: str, memory_type: MemoryType, concept: Concept, neighbour: Concept, hit: dict, tx: Any
+    ) -> bool:
         if _context_ref(memory_type, neighbour.key) in (hit.get("agrees") or []):
             return True
         if neighbour.key == normalize_name(neighbour.name) or neighbour.kind:
-            return False          # the lookup already checked this neighbour
+            return False  # the lookup already checked this neighbour
         # the neighbour itself was merged into another node in this call: check that one (rare)
         params = dict(group_id=group_id, id=hit["id"], memory_type=memory_type.value, neighbour_key=neighbour.key)
-        rows = tx_run(tx, _CONTEXT[concept.label], **params) if tx is not None \
+        rows = (
+            tx_run(tx, _CONTEXT[concept.label], **params)
+            if tx is not None
             else self.store.read(_CONTEXT[concept.label], **params)
+        )
         return bool(rows and rows[0]["agrees"])
 
     def _readable(self, name: str, other: str | None) -> bool:

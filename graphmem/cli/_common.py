@@ -1,4 +1,5 @@
 """What every command shares: settings from --config, one-line errors, JSON output."""
+
 from __future__ import annotations
 
 import json
@@ -20,6 +21,7 @@ def run_app(app: typer.Typer) -> None:
         app(standalone_mode=False)
     except GraphmemError as exc:
         from rich.markup import escape
+
         err_console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False, soft_wrap=True)
         sys.exit(1)
     except (typer.Exit, SystemExit) as exc:
@@ -37,6 +39,7 @@ def run_app(app: typer.Typer) -> None:
 
 def load(config: str | None = None):
     from ..config import load_settings
+
     return load_settings(config)
 
 
@@ -44,7 +47,9 @@ def print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
 
 
-ConfigOption = typer.Option(None, "--config", "-c", help="Path to graphmem.toml (default: ./graphmem.toml or $GRAPHMEM_CONFIG).")
+ConfigOption = typer.Option(
+    None, "--config", "-c", help="Path to graphmem.toml (default: ./graphmem.toml or $GRAPHMEM_CONFIG)."
+)
 
 
 class _LazyEmbedder:
@@ -57,6 +62,7 @@ class _LazyEmbedder:
     def __getattr__(self, name: str) -> Any:
         if self._inner is None:
             from ..embed import get_embedder
+
             e = self._settings.embedding
             self._inner = get_embedder(e.model, e.device, e.batch_size, e.backend, e.precision)
         return getattr(self._inner, name)
@@ -65,5 +71,6 @@ class _LazyEmbedder:
 def open_graph(config: str | None = None):
     """A MemoryGraph on the configured Neo4j; the embedding model loads on first use."""
     from ..graph import MemoryGraph
+
     settings = load(config)
     return MemoryGraph(settings, embedder=_LazyEmbedder(settings))

@@ -1,7 +1,6 @@
 """Operator commands: init the schema, re-embed, show the effective config, run the demo."""
-from __future__ import annotations
 
-from typing import Optional
+from __future__ import annotations
 
 import typer
 
@@ -26,9 +25,15 @@ def init(config: str = ConfigOption, json_output: bool = typer.Option(False, "--
     with MemoryGraph(load(config)) as graph:
         version, edition = graph.store.verify()
         report = graph.init_schema()
-    data = {"uri": graph.store.uri, "server": f"Neo4j {version} {edition}", "model": report.model,
-            "dimension": report.dimension, "created": report.created, "existing": len(report.existing),
-            "changed": report.changed}
+    data = {
+        "uri": graph.store.uri,
+        "server": f"Neo4j {version} {edition}",
+        "model": report.model,
+        "dimension": report.dimension,
+        "created": report.created,
+        "existing": len(report.existing),
+        "changed": report.changed,
+    }
     if json_output:
         print_json(data)
         return
@@ -40,12 +45,19 @@ def init(config: str = ConfigOption, json_output: bool = typer.Option(False, "--
         console.print(f"schema up to date ({len(report.existing)} indexes and constraints); nothing changed")
 
 
-def reembed(config: str = ConfigOption,
-            group: Optional[str] = typer.Option(None, "--group", "-g", help="Only this group, re-embedded with the "
-                                                "model the database already uses (a refresh); a new model means "
-                                                "every group."),
-            batch: int = typer.Option(256, "--batch", min=1, max=10_000, help="Nodes embedded per transaction."),
-            json_output: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+def reembed(
+    config: str = ConfigOption,
+    group: str | None = typer.Option(
+        None,
+        "--group",
+        "-g",
+        help="Only this group, re-embedded with the "
+        "model the database already uses (a refresh); a new model means "
+        "every group.",
+    ),
+    batch: int = typer.Option(256, "--batch", min=1, max=10_000, help="Nodes embedded per transaction."),
+    json_output: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
     """Move the database to the configured embedding model (setting embedding.model): every memory,
     turn, sentence and concept gets the new model's vector, in batches, while searches keep
     using the old vectors; when all are done the vectors and vector indexes are swapped (seconds).
@@ -65,8 +77,9 @@ def reembed(config: str = ConfigOption,
             if bar is None:
                 return
             if stage not in tasks:
-                tasks[stage] = bar.add_task(f"re-embed {stage}" if not stage.startswith("swap") else stage,
-                                            total=total or None)
+                tasks[stage] = bar.add_task(
+                    f"re-embed {stage}" if not stage.startswith("swap") else stage, total=total or None
+                )
             bar.update(tasks[stage], completed=done, total=total or None)
 
         if bar is not None:
@@ -76,27 +89,44 @@ def reembed(config: str = ConfigOption,
         finally:
             if bar is not None:
                 bar.stop()
-    data = {"model": report.model, "dimension": report.dimension, "previous_model": report.previous_model,
-            "embedded": report.embedded, "resumed": report.resumed, "swapped": report.swapped}
+    data = {
+        "model": report.model,
+        "dimension": report.dimension,
+        "previous_model": report.previous_model,
+        "embedded": report.embedded,
+        "resumed": report.resumed,
+        "swapped": report.swapped,
+    }
     if json_output:
         print_json(data)
         return
     done = sum(report.embedded.values())
-    console.print(f"re-embedded {done} nodes with {report.model} (dimension {report.dimension})"
-                  + (f", from {report.previous_model}" if report.previous_model not in (None, report.model) else "")
-                  + ("; resumed an interrupted run" if report.resumed else ""), highlight=False)
+    console.print(
+        f"re-embedded {done} nodes with {report.model} (dimension {report.dimension})"
+        + (f", from {report.previous_model}" if report.previous_model not in (None, report.model) else "")
+        + ("; resumed an interrupted run" if report.resumed else ""),
+        highlight=False,
+    )
     console.print("vector indexes rebuilt; the database now uses " + report.model, highlight=False)
 
 
 @config_app.command("show")
-def config_show(config: str = ConfigOption,
-                json_output: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+def config_show(
+    config: str = ConfigOption, json_output: bool = typer.Option(False, "--json", help="Print JSON.")
+) -> None:
     """Print the effective configuration (file + environment), with secrets masked."""
     settings = load(config)
     data = settings.masked()
-    data["effective"] = {"uri": settings.effective_uri(),
-                         "password_source": ("config/env" if settings.neo4j.password else
-                                             str(settings.password_file) if settings.neo4j.uri is None else "missing")}
+    data["effective"] = {
+        "uri": settings.effective_uri(),
+        "password_source": (
+            "config/env"
+            if settings.neo4j.password
+            else str(settings.password_file)
+            if settings.neo4j.uri is None
+            else "missing"
+        ),
+    }
     if json_output:
         print_json(data)
         return
@@ -106,9 +136,11 @@ def config_show(config: str = ConfigOption,
             console.print(f"  {key} = {value!r}", highlight=False)
 
 
-def demo(config: str = ConfigOption,
-         group: str = typer.Option("demo", "--group", "-g", help="Group (tenant) to write the demo memories into."),
-         keep: bool = typer.Option(False, "--keep", help="Keep earlier demo memories instead of starting clean.")) -> None:
+def demo(
+    config: str = ConfigOption,
+    group: str = typer.Option("demo", "--group", "-g", help="Group (tenant) to write the demo memories into."),
+    keep: bool = typer.Option(False, "--keep", help="Keep earlier demo memories instead of starting clean."),
+) -> None:
     """Write a few memories in Chinese and English, link them, search them, print what comes back;
     then facts that change, consolidated: the current one first."""
     from ..demo import run_demo

@@ -1,10 +1,21 @@
 """The `graphmem` typer app. Each command family lives in its own module."""
+
 from __future__ import annotations
 
 import typer
 
-from . import (admin_cmd, bench_cmd, cypher_cmd, ingest_cmd, lifecycle_cmd, mcp_cmd, memory_cmd, neo4j_cmd,
-               portability_cmd, search_cmd)
+from . import (
+    admin_cmd,
+    bench_cmd,
+    cypher_cmd,
+    ingest_cmd,
+    lifecycle_cmd,
+    mcp_cmd,
+    memory_cmd,
+    neo4j_cmd,
+    portability_cmd,
+    search_cmd,
+)
 
 app = typer.Typer(
     name="graphmem",
@@ -27,6 +38,7 @@ lifecycle_cmd.register(app)
 
 def main() -> None:
     from ._common import run_app
+
     run_app(app)
 
 

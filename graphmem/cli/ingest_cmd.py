@@ -1,9 +1,10 @@
 """`graphmem ingest FILE` and `graphmem extract`: conversations in, the extraction queue."""
+
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import typer
 
@@ -21,6 +22,7 @@ def register(app: typer.Typer) -> None:
 def read_conversation(path: Path, fmt: str | None) -> tuple[list[dict] | None, str | None]:
     """(messages, None) for json/jsonl, (None, text) for text; the format from the suffix by default."""
     from ..errors import ValidationError
+
     if not path.exists():
         raise ValidationError(f"{path}: no such file", field="file")
     fmt = fmt or {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl"}.get(path.suffix.lower(), "text")
@@ -35,7 +37,7 @@ def read_conversation(path: Path, fmt: str | None) -> tuple[list[dict] | None, s
             if isinstance(data, dict):
                 data = data.get("messages")
             if not isinstance(data, list):
-                raise ValidationError(f"{path}: expected a list of messages or {{\"messages\": [...]}}", field="file")
+                raise ValidationError(f'{path}: expected a list of messages or {{"messages": [...]}}', field="file")
             return data, None
         messages = []
         for n, line in enumerate(raw.splitlines(), 1):
@@ -50,19 +52,30 @@ def read_conversation(path: Path, fmt: str | None) -> tuple[list[dict] | None, s
 
 
 def ingest(
-    file: Path = typer.Argument(..., help="The conversation: JSON (a list of {role, content, speaker?, timestamp?} "
-                                          "or {\"messages\": [...]}), JSONL (one message per line) or plain text."),
+    file: Path = typer.Argument(
+        ...,
+        help="The conversation: JSON (a list of {role, content, speaker?, timestamp?} "
+        'or {"messages": [...]}), JSONL (one message per line) or plain text.',
+    ),
     group: str = typer.Option("default", "--group", "-g", help="Group (tenant) to store it in."),
-    session: Optional[str] = typer.Option(None, "--session", help="Session id (default: a new one; an existing "
-                                                                  "one is continued)."),
-    fmt: Optional[str] = typer.Option(None, "--format", "-f", help="json, jsonl or text (default: from the suffix)."),
-    extractor: Optional[str] = typer.Option(None, "--extractor", "-x", help="rules (offline, zh+en), llm (llm.base_url "
-                                            "base_url) or none (default: llm when configured, else rules)."),
-    reference_time: Optional[str] = typer.Option(None, "--reference-time", help="When the conversation took place "
-                                                 "(ISO 8601; default now), for turns without a timestamp."),
+    session: str | None = typer.Option(
+        None, "--session", help="Session id (default: a new one; an existing one is continued)."
+    ),
+    fmt: str | None = typer.Option(None, "--format", "-f", help="json, jsonl or text (default: from the suffix)."),
+    extractor: str | None = typer.Option(
+        None,
+        "--extractor",
+        "-x",
+        help="rules (offline, zh+en), llm (llm.base_url base_url) or none (default: llm when configured, else rules).",
+    ),
+    reference_time: str | None = typer.Option(
+        None,
+        "--reference-time",
+        help="When the conversation took place (ISO 8601; default now), for turns without a timestamp.",
+    ),
     batch: int = typer.Option(500, "--batch", min=1, help="Turns stored per transaction."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
-    config: Optional[str] = ConfigOption,
+    config: str | None = ConfigOption,
 ) -> None:
     """Store a conversation as episodes (every turn kept, embedded, searchable) and extract memories from it.
 
@@ -74,25 +87,41 @@ def ingest(
     from ..graph import as_reference_time
     from ..ingest.episodes import parse_messages
     from ..ingest.pipeline import ingestor_for
+
     if extractor is not None and extractor not in EXTRACTORS:
-        raise ValidationError(f"--extractor: must be one of {', '.join(EXTRACTORS)}", field="extractor",
-                              allowed=list(EXTRACTORS))
+        raise ValidationError(
+            f"--extractor: must be one of {', '.join(EXTRACTORS)}", field="extractor", allowed=list(EXTRACTORS)
+        )
     messages, text = read_conversation(file, fmt)
     reference = as_reference_time(reference_time)
     session = session or f"s-{uuid.uuid4().hex[:12]}"
-    parsed = parse_messages(messages) if messages is not None else None      # fail before connecting
+    parsed = parse_messages(messages) if messages is not None else None  # fail before connecting
     totals = {"episodes": 0, "memories": 0, "links": 0, "jobs_pending": 0, "jobs_failed": 0, "errors": []}
     with open_graph(config) as graph:
         ingestor = ingestor_for(graph)
-        parts = [parsed[i:i + batch] for i in range(0, len(parsed), batch)] if parsed is not None else [None]
+        parts = [parsed[i : i + batch] for i in range(0, len(parsed), batch)] if parsed is not None else [None]
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-        with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                      console=console, disable=as_json, transient=False) as bar:
+
+        with Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=console,
+            disable=as_json,
+            transient=False,
+        ) as bar:
             task = bar.add_task(f"ingest {file.name}", total=len(parsed) if parsed is not None else 1)
             for part in parts:
-                report = ingestor.ingest(group, part if part is not None else None,
-                                         text if part is None else None, session_id=session,
-                                         reference_time=reference, extractor=extractor, source="cli")
+                report = ingestor.ingest(
+                    group,
+                    part if part is not None else None,
+                    text if part is None else None,
+                    session_id=session,
+                    reference_time=reference,
+                    extractor=extractor,
+                    source="cli",
+                )
                 totals["errors"].extend(report.errors)
                 totals["episodes"] += len(report.episodes)
                 totals["memories"] += len(report.memories)
@@ -104,60 +133,82 @@ def ingest(
     if as_json:
         print_json(totals)
         return
-    console.print(f"[green]stored[/green] {totals['episodes']} episodes in session {session} of group {group}; "
-                  f"extracted {totals['memories']} memories and {totals['links']} links", highlight=False)
+    console.print(
+        f"[green]stored[/green] {totals['episodes']} episodes in session {session} of group {group}; "
+        f"extracted {totals['memories']} memories and {totals['links']} links",
+        highlight=False,
+    )
     if totals["jobs_pending"] or totals["jobs_failed"]:
-        console.print(f"[yellow]{totals['jobs_pending']} extraction job(s) pending, {totals['jobs_failed']} failed"
-                      f"[/yellow]: the turns are stored; run `graphmem extract --retry --group {group}`",
-                      highlight=False)
+        console.print(
+            f"[yellow]{totals['jobs_pending']} extraction job(s) pending, {totals['jobs_failed']} failed"
+            f"[/yellow]: the turns are stored; run `graphmem extract --retry --group {group}`",
+            highlight=False,
+        )
     for error in totals["errors"][:5]:
         console.print(f"  [dim]{error}[/dim]", highlight=False)
 
 
 def extract(
     retry: bool = typer.Option(False, "--retry", help="Retry the pending extraction jobs whose backoff has passed."),
-    group: Optional[str] = typer.Option(None, "--group", "-g", help="Only this group (default: every group)."),
+    group: str | None = typer.Option(None, "--group", "-g", help="Only this group (default: every group)."),
     max_jobs: int = typer.Option(100, "--max", min=1, help="At most this many jobs."),
     force: bool = typer.Option(False, "--force", help="With --retry: ignore the backoff, retry every pending job now."),
     failed: bool = typer.Option(False, "--failed", help="With --retry: give failed jobs one more attempt too."),
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
-    config: Optional[str] = ConfigOption,
+    config: str | None = ConfigOption,
 ) -> None:
     """The extraction queue: job counts by state (and the latest errors), or with --retry a retry round."""
     from ..ingest.jobs import job_counts
     from ..ingest.pipeline import ingestor_for
+
     with open_graph(config) as graph:
         if not retry:
             counts = job_counts(graph.store, group)
             jobs = []
             if group is not None:
                 ingestor = ingestor_for(graph)
-                jobs = [j for state in ("pending", "failed")
-                        for j in ingestor.queue.list(group, state=state, limit=max_jobs)]
+                jobs = [
+                    j
+                    for state in ("pending", "failed")
+                    for j in ingestor.queue.list(group, state=state, limit=max_jobs)
+                ]
             if as_json:
                 print_json({"counts": counts, "jobs": jobs})
                 return
             console.print("extraction jobs: " + ", ".join(f"{k} {v}" for k, v in counts.items()), highlight=False)
             for j in jobs:
-                console.print(f"  {j['state']:<8} {j['id']} attempts {j['attempts']} next {j['next_attempt_at']}: "
-                              f"[dim]{(j.get('last_error') or '')[:160]}[/dim]", highlight=False)
+                console.print(
+                    f"  {j['state']:<8} {j['id']} attempts {j['attempts']} next {j['next_attempt_at']}: "
+                    f"[dim]{(j.get('last_error') or '')[:160]}[/dim]",
+                    highlight=False,
+                )
             if counts["pending"] or counts["failed"]:
-                console.print("retry with `graphmem extract --retry` (--force ignores the backoff, --failed "
-                              "includes failed jobs)", highlight=False)
+                console.print(
+                    "retry with `graphmem extract --retry` (--force ignores the backoff, --failed "
+                    "includes failed jobs)",
+                    highlight=False,
+                )
             return
         from rich.progress import Progress
+
         with Progress(console=console, disable=as_json, transient=True) as bar:
             task = bar.add_task("retry", total=None)
-            report = ingestor_for(graph).retry(group, max_jobs=max_jobs, force=force, include_failed=failed,
-                                               progress=lambda _, done, total: bar.update(task, completed=done,
-                                                                                        total=total))
+            report = ingestor_for(graph).retry(
+                group,
+                max_jobs=max_jobs,
+                force=force,
+                include_failed=failed,
+                progress=lambda _, done, total: bar.update(task, completed=done, total=total),
+            )
         counts = job_counts(graph.store, group)
     if as_json:
         print_json({**report.model_dump(mode="json"), "counts": counts})
         return
-    console.print(f"retried {report.attempted} job(s): {report.done} done, {report.pending} pending, "
-                  f"{report.failed} failed; {len(report.memories)} memories and {report.links} links written",
-                  highlight=False)
+    console.print(
+        f"retried {report.attempted} job(s): {report.done} done, {report.pending} pending, "
+        f"{report.failed} failed; {len(report.memories)} memories and {report.links} links written",
+        highlight=False,
+    )
     for error in report.errors[:10]:
         console.print(f"  [dim]{error}[/dim]", highlight=False)
     console.print("queue: " + ", ".join(f"{k} {v}" for k, v in counts.items()), highlight=False)

@@ -1,9 +1,10 @@
 """`graphmem consolidate`, `graphmem unmerge`, `graphmem forget`: the memory lifecycle from the
 command line (graphmem/lifecycle)."""
+
 from __future__ import annotations
 
 import re
-from typing import Any, Optional
+from typing import Any
 
 import typer
 from rich.table import Table
@@ -24,26 +25,32 @@ def register(app: typer.Typer) -> None:
 def parse_every(value: str) -> float:
     """'6h', '30m', '90s', '1d' (a bare number is hours) -> seconds."""
     from ..errors import ValidationError
+
     match = _EVERY.match(value or "")
     if not match or float(match.group(1)) <= 0:
-        raise ValidationError(f"--every: {value!r} is not an interval: write e.g. 6h, 30m, 90s or 1d",
-                              field="every")
+        raise ValidationError(f"--every: {value!r} is not an interval: write e.g. 6h, 30m, 90s or 1d", field="every")
     return float(match.group(1)) * _UNIT_S[match.group(2)]
 
 
 def consolidate(
     group: str = GroupOption,
-    all_groups: bool = typer.Option(False, "--all", help="Every group that holds memories, one after another "
-                                    "(instead of --group)."),
+    all_groups: bool = typer.Option(
+        False, "--all", help="Every group that holds memories, one after another (instead of --group)."
+    ),
     dry_run: bool = typer.Option(False, "--dry-run", help="Print what a run would change; change nothing."),
     as_json: bool = typer.Option(False, "--json", help="Print the run's report as JSON."),
-    every: Optional[str] = typer.Option(None, "--every", help="Run again at this interval until stopped "
-                                        "(6h, 30m, 1d); after a failure, retry sooner (backoff)."),
-    at: Optional[str] = typer.Option(None, "--at", help="Measure decay and age as of this time (ISO; "
-                                     "default now): preview what will fade."),
-    max_batches: Optional[int] = typer.Option(None, "--max-batches", min=1,
-                                              help="Stop after this many batches of staged memories."),
-    config: Optional[str] = ConfigOption,
+    every: str | None = typer.Option(
+        None,
+        "--every",
+        help="Run again at this interval until stopped (6h, 30m, 1d); after a failure, retry sooner (backoff).",
+    ),
+    at: str | None = typer.Option(
+        None, "--at", help="Measure decay and age as of this time (ISO; default now): preview what will fade."
+    ),
+    max_batches: int | None = typer.Option(
+        None, "--max-batches", min=1, help="Stop after this many batches of staged memories."
+    ),
+    config: str | None = ConfigOption,
 ) -> None:
     """Consolidate a group's memories (seed 004 §12.4): merge duplicate concepts (same name in
     another width, case, spelling or script; same meaning in the same context) and duplicate
@@ -52,16 +59,20 @@ def consolidate(
     archive what has faded (never deleted: `graphmem restore --memory ID`). Each change is a
     small transaction, so a killed run can simply be run again. Undo a merge with `graphmem unmerge`."""
     from ..graph import as_reference_time
+
     now = as_reference_time(at) if at else None
     interval = parse_every(every) if every else None
     with open_graph(config) as graph:
+
         def once() -> list[Any]:
             groups = graph.memory_groups() if all_groups else [group]
             return [_run(graph, g, dry_run, now, max_batches, as_json) for g in groups]
 
         def show(reports: list[Any]) -> None:
             if as_json:
-                print_json([r.model_dump(mode="json") for r in reports] if all_groups else reports[0].model_dump(mode="json"))
+                print_json(
+                    [r.model_dump(mode="json") for r in reports] if all_groups else reports[0].model_dump(mode="json")
+                )
                 return
             for r in reports:
                 _print(r)
@@ -86,25 +97,47 @@ def consolidate(
             err_console.print("stopped")
 
 
-def _run(graph: Any, group: str, dry_run: bool, now: Any, max_batches: Optional[int], quiet: bool) -> Any:
+def _run(graph: Any, group: str, dry_run: bool, now: Any, max_batches: int | None, quiet: bool) -> Any:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-    with Progress(TextColumn("consolidating {task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TimeElapsedColumn(), console=err_console, disable=quiet, transient=True) as bar:
+
+    with Progress(
+        TextColumn("consolidating {task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err_console,
+        disable=quiet,
+        transient=True,
+    ) as bar:
         task = bar.add_task(group, total=None)
-        return graph.consolidate(group, dry_run=dry_run, now=now, max_batches=max_batches,
-                                 progress=lambda _, done, total: bar.update(task, completed=done, total=total))
+        return graph.consolidate(
+            group,
+            dry_run=dry_run,
+            now=now,
+            max_batches=max_batches,
+            progress=lambda _, done, total: bar.update(task, completed=done, total=total),
+        )
 
 
 def _print(report: Any) -> None:
     c = report.counts
     verb = "would change" if report.dry_run else "changed"
-    console.print(f"[bold]{'dry run: ' if report.dry_run else ''}consolidated group {report.group_id!r}[/bold]: "
-                  f"{report.processed} staged memories in {report.seconds:.1f} s (run {report.run_id}, "
-                  f"as of {report.as_of[:19]})", highlight=False)
-    rows = [("concept nodes merged", "concepts_merged"), ("duplicate memories merged", "memories_merged"),
-            ("conflicts (superseded)", "conflicts"), ("links discovered: related", "references"),
-            ("links discovered: possible causes", "causal_candidates"), ("summaries made", "summaries"),
-            ("memories folded into summaries", "summarized"), ("archived (faded)", "archived")]
+    console.print(
+        f"[bold]{'dry run: ' if report.dry_run else ''}consolidated group {report.group_id!r}[/bold]: "
+        f"{report.processed} staged memories in {report.seconds:.1f} s (run {report.run_id}, "
+        f"as of {report.as_of[:19]})",
+        highlight=False,
+    )
+    rows = [
+        ("concept nodes merged", "concepts_merged"),
+        ("duplicate memories merged", "memories_merged"),
+        ("conflicts (superseded)", "conflicts"),
+        ("links discovered: related", "references"),
+        ("links discovered: possible causes", "causal_candidates"),
+        ("summaries made", "summaries"),
+        ("memories folded into summaries", "summarized"),
+        ("archived (faded)", "archived"),
+    ]
     table = Table(title=f"what the run {verb}", title_justify="left")
     table.add_column("step")
     table.add_column("count", justify="right")
@@ -112,9 +145,15 @@ def _print(report: Any) -> None:
         table.add_row(label, str(c.get(key, 0)))
     console.print(table)
     for m in report.concept_merges[:20]:
-        console.print(f"  merge {m.label} {m.merged_name!r} → {m.survivor_name!r} ({m.reason})"
-                      + (f"  [dim]undo: graphmem unmerge {m.merge_id} -g {report.group_id}[/dim]"
-                         if m.merge_id and not report.dry_run else ""), highlight=False)
+        console.print(
+            f"  merge {m.label} {m.merged_name!r} → {m.survivor_name!r} ({m.reason})"
+            + (
+                f"  [dim]undo: graphmem unmerge {m.merge_id} -g {report.group_id}[/dim]"
+                if m.merge_id and not report.dry_run
+                else ""
+            ),
+            highlight=False,
+        )
     for d in report.memory_merges[:20]:
         console.print(f"  duplicate {d.text!r} → {d.survivor_id[:8]} ({d.reason})", highlight=False)
     for x in report.conflicts[:20]:
@@ -124,18 +163,23 @@ def _print(report: Any) -> None:
     shown = {"concept_merges": 20, "memory_merges": 20, "conflicts": 20, "summaries": 10}
     more = {k: len(getattr(report, k)) - n for k, n in shown.items() if len(getattr(report, k)) > n}
     if more:
-        console.print("  [dim]… and " + ", ".join(f"{n} more {k.replace('_', ' ')}" for k, n in more.items())
-                      + " (--json lists all)[/dim]", highlight=False)
+        console.print(
+            "  [dim]… and "
+            + ", ".join(f"{n} more {k.replace('_', ' ')}" for k, n in more.items())
+            + " (--json lists all)[/dim]",
+            highlight=False,
+        )
     for e in report.errors:
         console.print(f"  [yellow]note:[/yellow] {e}", highlight=False)
 
 
 def unmerge(
-    which: str = typer.Argument(..., help="The merge id (printed by `graphmem consolidate`), or the merged "
-                                "node's id or name."),
+    which: str = typer.Argument(
+        ..., help="The merge id (printed by `graphmem consolidate`), or the merged node's id or name."
+    ),
     group: str = GroupOption,
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
-    config: Optional[str] = ConfigOption,
+    config: str | None = ConfigOption,
 ) -> None:
     """Undo a concept merge: the merged node comes back with its id, properties and edges."""
     with open_graph(config) as graph:
@@ -143,15 +187,18 @@ def unmerge(
     if as_json:
         print_json(result)
         return
-    console.print(f"restored {result['label']} {result['restored_name']!r} ({result['restored_id']}): "
-                  f"{result['moved']} edges moved back from {result['holder_id']}", highlight=False)
+    console.print(
+        f"restored {result['label']} {result['restored_name']!r} ({result['restored_id']}): "
+        f"{result['moved']} edges moved back from {result['holder_id']}",
+        highlight=False,
+    )
 
 
 def forget(
     memory_id: str = typer.Argument(..., help="The memory's id."),
     group: str = GroupOption,
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
-    config: Optional[str] = ConfigOption,
+    config: str | None = ConfigOption,
 ) -> None:
     """Archive a memory (hidden from search, never deleted); `graphmem restore --memory ID` brings it back."""
     with open_graph(config) as graph:
@@ -159,5 +206,4 @@ def forget(
     if as_json:
         print_json(result)
         return
-    console.print(f"archived {memory_id} (restore: graphmem restore --memory {memory_id} -g {group})",
-                  highlight=False)
+    console.print(f"archived {memory_id} (restore: graphmem restore --memory {memory_id} -g {group})", highlight=False)

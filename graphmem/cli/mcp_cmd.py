@@ -1,9 +1,9 @@
 """`graphmem mcp`: serve the memory to MCP clients (Claude Desktop, Cursor, VS Code ...)."""
+
 from __future__ import annotations
 
 import logging
 import threading
-from typing import Optional
 
 import typer
 
@@ -15,22 +15,34 @@ def register(app: typer.Typer) -> None:
 
 
 def mcp(
-    group: str = typer.Option("default", "--group", "-g", help="The group (tenant) every call is scoped to; "
-                              "the model cannot choose another."),
-    tools: str = typer.Option("all", "--tools", help="'core': the seed's four tools (create_memory, link_memories, "
-                              "search_memories, update_memory_importance); 'all': also forget_memory, "
-                              "ingest_conversation, get_memory, memory_stats."),
+    group: str = typer.Option(
+        "default", "--group", "-g", help="The group (tenant) every call is scoped to; the model cannot choose another."
+    ),
+    tools: str = typer.Option(
+        "all",
+        "--tools",
+        help="'core': the seed's four tools (create_memory, link_memories, "
+        "search_memories, update_memory_importance); 'all': also forget_memory, "
+        "ingest_conversation, get_memory, memory_stats.",
+    ),
     http: bool = typer.Option(False, "--http", help="Serve streamable HTTP at http://HOST:PORT/mcp instead of stdio."),
     host: str = typer.Option("127.0.0.1", "--host", help="HTTP bind address; anything but loopback needs --token."),
     port: int = typer.Option(8765, "--port", help="HTTP port."),
-    token: Optional[str] = typer.Option(None, "--token", envvar="GRAPHMEM_MCP_TOKEN",
-                                        help="Bearer token HTTP clients must send (Authorization: Bearer ...)."),
-    group_header: Optional[str] = typer.Option(None, "--group-header",
-                                               help="HTTP only: take the group from this request header "
-                                                    "(e.g. X-Graphmem-Group) instead of --group; requests "
-                                                    "without it are refused."),
-    session: Optional[str] = typer.Option(None, "--session", help="Session id recorded with what is written."),
-    config: Optional[str] = ConfigOption,
+    token: str | None = typer.Option(
+        None,
+        "--token",
+        envvar="GRAPHMEM_MCP_TOKEN",
+        help="Bearer token HTTP clients must send (Authorization: Bearer ...).",
+    ),
+    group_header: str | None = typer.Option(
+        None,
+        "--group-header",
+        help="HTTP only: take the group from this request header "
+        "(e.g. X-Graphmem-Group) instead of --group; requests "
+        "without it are refused.",
+    ),
+    session: str | None = typer.Option(None, "--session", help="Session id recorded with what is written."),
+    config: str | None = ConfigOption,
 ) -> None:
     """Run graphmem as an MCP server: over stdio (default, for a client that starts it) or streamable HTTP.
 
@@ -38,14 +50,17 @@ def mcp(
     Example (HTTP): graphmem mcp --http --port 8765 --group alice
     """
     from ..errors import ConfigError
+
     try:
         from ..integrations.mcp import build_server, http_app, run_http, serve_stdio
     except ModuleNotFoundError as exc:
         if (exc.name or "").split(".")[0] not in ("mcp", "mcp_types", "uvicorn", "jsonschema"):
             raise
-        raise ConfigError(f"the MCP server needs the mcp SDK 2.x ({exc.name} is missing): "
-                          f"pip install 'graphmem[mcp]'") from None
+        raise ConfigError(
+            f"the MCP server needs the mcp SDK 2.x ({exc.name} is missing): pip install 'graphmem[mcp]'"
+        ) from None
     from ._common import open_graph
+
     if group_header and not http:
         raise ConfigError("--group-header only works with --http: over stdio the group is --group")
     graph = open_graph(config)
@@ -53,12 +68,13 @@ def mcp(
         server = build_server(graph, group_id=group, tools=tools, group_header=group_header, session_id=session)
         threading.Thread(target=_warm_up, args=(graph,), name="graphmem-warm-up", daemon=True).start()
         if http:
-            http_app(server, host=host, token=token)          # refuses an open bind before any work
+            http_app(server, host=host, token=token)  # refuses an open bind before any work
             scope = f"group from header {group_header}" if group_header else f"group {group}"
             err_console.print(f"graphmem MCP on http://{host}:{port}/mcp ({scope}, tools: {tools})")
             run_http(server, host=host, port=port, token=token)
         else:
             import anyio
+
             anyio.run(serve_stdio, server)
     finally:
         graph.close()

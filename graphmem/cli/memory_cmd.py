@@ -1,9 +1,10 @@
 """`graphmem add`, `graphmem link`, `graphmem show`: the write path from the command line."""
+
 from __future__ import annotations
 
 import json
 import sys
-from typing import Any, List, Optional
+from typing import Any
 
 import typer
 from rich.table import Table
@@ -22,19 +23,31 @@ def register(app: typer.Typer) -> None:
 
 
 def add(
-    subject: Optional[str] = typer.Option(None, "--subject", "-s", help="Who: 我 / I for the user, 你 / you for the agent, or a name."),
-    memory_type: Optional[str] = typer.Option(None, "--type", "-t", help="事件/事实/关系/观点 or event/fact/relation/opinion."),
-    topic: Optional[str] = typer.Option(None, "--topic", help="What: 吃饭, 情绪, eat, mood …"),
-    obj: Optional[str] = typer.Option(None, "--object", "-o", help="Optional object: 白米饭, 不开心, rice …"),
-    attrs: Optional[List[str]] = typer.Option(None, "--attr", "-a", help="KEY=VALUE, repeatable: --attr 时间=昨晚 --attr place=home."),
-    importance: Optional[float] = typer.Option(None, "--importance", "-i", help="0–1 (default 0.5)."),
+    subject: str | None = typer.Option(
+        None, "--subject", "-s", help="Who: 我 / I for the user, 你 / you for the agent, or a name."
+    ),
+    memory_type: str | None = typer.Option(
+        None, "--type", "-t", help="事件/事实/关系/观点 or event/fact/relation/opinion."
+    ),
+    topic: str | None = typer.Option(None, "--topic", help="What: 吃饭, 情绪, eat, mood …"),
+    obj: str | None = typer.Option(None, "--object", "-o", help="Optional object: 白米饭, 不开心, rice …"),
+    attrs: list[str] | None = typer.Option(
+        None, "--attr", "-a", help="KEY=VALUE, repeatable: --attr 时间=昨晚 --attr place=home."
+    ),
+    importance: float | None = typer.Option(None, "--importance", "-i", help="0–1 (default 0.5)."),
     group: str = GroupOption,
-    session: Optional[str] = typer.Option(None, "--session", help="Session id to record with the memory."),
-    time_ref: Optional[str] = typer.Option(None, "--time-ref", help="Reference time for 今天/昨晚/yesterday (ISO 8601; default now)."),
-    json_input: Optional[str] = typer.Option(None, "--json", help="The memory as JSON (one object or a list; '-' reads stdin), "
-                                             "with the create_memory fields: subject, memory_type, topic, object, attributes, importance."),
+    session: str | None = typer.Option(None, "--session", help="Session id to record with the memory."),
+    time_ref: str | None = typer.Option(
+        None, "--time-ref", help="Reference time for 今天/昨晚/yesterday (ISO 8601; default now)."
+    ),
+    json_input: str | None = typer.Option(
+        None,
+        "--json",
+        help="The memory as JSON (one object or a list; '-' reads stdin), "
+        "with the create_memory fields: subject, memory_type, topic, object, attributes, importance.",
+    ),
     json_output: bool = typer.Option(False, "--json-output", help="Print the result as JSON."),
-    config: Optional[str] = ConfigOption,
+    config: str | None = ConfigOption,
 ) -> None:
     """Write a memory (or, with --json, several) and say which concept nodes were reused and why.
 
@@ -43,24 +56,37 @@ def add(
     from ..errors import ValidationError
     from ..graph import as_reference_time
     from ..types import MemoryInput, validate
-    fields = {"subject": subject, "memory_type": memory_type, "topic": topic, "object": obj,
-              "attributes": _attributes(attrs or []), "importance": importance}
+
+    fields = {
+        "subject": subject,
+        "memory_type": memory_type,
+        "topic": topic,
+        "object": obj,
+        "attributes": _attributes(attrs or []),
+        "importance": importance,
+    }
     if json_input is not None:
         given = [f"--{k.replace('memory_type', 'type')}" for k, v in fields.items() if v not in (None, {})]
         if given:
-            raise ValidationError(f"--json cannot be combined with {', '.join(given)}: put every field in the JSON",
-                                  field="json")
+            raise ValidationError(
+                f"--json cannot be combined with {', '.join(given)}: put every field in the JSON", field="json"
+            )
         memories, as_list = _read_json(json_input)
     else:
         as_list = False
-        missing = [f"--{name}" for name, key in (("subject", "subject"), ("type", "memory_type"), ("topic", "topic"))
-                   if fields[key] is None]
+        missing = [
+            f"--{name}"
+            for name, key in (("subject", "subject"), ("type", "memory_type"), ("topic", "topic"))
+            if fields[key] is None
+        ]
         if missing:
-            raise ValidationError(f"missing {', '.join(missing)}: give --subject, --type and --topic "
-                                  f"(or the whole memory with --json)", field=missing[0].lstrip("-"))
+            raise ValidationError(
+                f"missing {', '.join(missing)}: give --subject, --type and --topic (or the whole memory with --json)",
+                field=missing[0].lstrip("-"),
+            )
         memories = [{k: v for k, v in fields.items() if v is not None}]
     checked = []
-    for i, memory in enumerate(memories):     # before connecting: a bad call fails fast, writes nothing
+    for i, memory in enumerate(memories):  # before connecting: a bad call fails fast, writes nothing
         try:
             checked.append(validate(MemoryInput, memory))
         except ValidationError as exc:
@@ -78,13 +104,17 @@ def add(
 
 
 def link(
-    source: str = typer.Argument(..., help="The source memory, described: 我失眠 / I had insomnia (the cause, for causal relations)."),
+    source: str = typer.Argument(
+        ..., help="The source memory, described: 我失眠 / I had insomnia (the cause, for causal relations)."
+    ),
     target: str = typer.Argument(..., help="The target memory, described: 我很困 / I am sleepy (the effect)."),
-    relation: str = typer.Argument(..., help="因为/所以/导致/引用/基于/相关 or because/so/causes/references/based_on/related."),
+    relation: str = typer.Argument(
+        ..., help="因为/所以/导致/引用/基于/相关 or because/so/causes/references/based_on/related."
+    ),
     importance: float = typer.Option(0.6, "--importance", "-i", help="Strength of the link, 0–1."),
     group: str = GroupOption,
     as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
-    config: Optional[str] = ConfigOption,
+    config: str | None = ConfigOption,
 ) -> None:
     """Link two memories found by meaning; causal relations point from cause to effect.
 
@@ -92,17 +122,31 @@ def link(
     """
     from ..errors import AmbiguousMatchError
     from ..types import LinkInput, validate
-    checked = validate(LinkInput, {"source_memory_description": source, "target_memory_description": target,
-                                   "relation_type": relation, "importance": importance})
+
+    checked = validate(
+        LinkInput,
+        {
+            "source_memory_description": source,
+            "target_memory_description": target,
+            "relation_type": relation,
+            "importance": importance,
+        },
+    )
     with open_graph(config) as graph:
         try:
-            result = graph.link_memories(group, checked.source_memory_description, checked.target_memory_description,
-                                         checked.relation_type, checked.importance)
+            result = graph.link_memories(
+                group,
+                checked.source_memory_description,
+                checked.target_memory_description,
+                checked.relation_type,
+                checked.importance,
+            )
         except AmbiguousMatchError as exc:
             if as_json:
-                print_json({"success": False, "error": type(exc).__name__, "message": str(exc),
-                            "candidates": exc.candidates})
-                raise typer.Exit(1)
+                print_json(
+                    {"success": False, "error": type(exc).__name__, "message": str(exc), "candidates": exc.candidates}
+                )
+                raise typer.Exit(1) from None
             shown = "; ".join(f"{c['text']!r} ({c['score']:.2f}, id {c['id'][:8]})" for c in exc.candidates[:3])
             raise type(exc)(f"{exc} Candidates: {shown or 'none'}", exc.candidates) from None
     if as_json:
@@ -110,8 +154,11 @@ def link(
         return
     arrow = f"-[{result.edge_type.value} {result.relation.zh}/{result.relation.value}]->"
     console.print(f"linked {result.source_text!r} {arrow} {result.target_text!r}", highlight=False)
-    console.print(f"  source {result.source_id} (match {result.source_score:.2f})\n"
-                  f"  target {result.target_id} (match {result.target_score:.2f})", highlight=False)
+    console.print(
+        f"  source {result.source_id} (match {result.source_score:.2f})\n"
+        f"  target {result.target_id} (match {result.target_score:.2f})",
+        highlight=False,
+    )
     if result.cause_id:
         console.print("  cause → effect: source → target", highlight=False)
 
@@ -120,7 +167,7 @@ def show(
     memory_id: str = typer.Argument(..., help="The memory's id (from add, search or list)."),
     group: str = GroupOption,
     as_json: bool = typer.Option(False, "--json", help="Print the memory as JSON."),
-    config: Optional[str] = ConfigOption,
+    config: str | None = ConfigOption,
 ) -> None:
     """Show one memory as its subgraph: subject -[type]-> topic -> object, attributes, links."""
     with open_graph(config) as graph:
@@ -135,18 +182,32 @@ def show(
         for row in chain:
             mark = "current" if not row["superseded_by"] else "superseded"
             style = "bold" if row["id"] == memory.id else ""
-            branch.add(Text.assemble(("  " * row["depth"]) + f"{row['text']}", (f"  [{mark}", style or "dim"),
-                                     (f", said {str(row['said_at'])[:10]}, {row['id'][:8]}]", "dim")))
+            branch.add(
+                Text.assemble(
+                    ("  " * row["depth"]) + f"{row['text']}",
+                    (f"  [{mark}", style or "dim"),
+                    (f", said {str(row['said_at'])[:10]}, {row['id'][:8]}]", "dim"),
+                )
+            )
     console.print(tree)
 
 
 def memory_tree(memory: Any) -> Tree:
     """The memory as a rich Tree, readable like the sentence it stores."""
-    head = Text.assemble((f"{memory.memory_type.value} {memory.memory_type.zh}", "bold cyan"), "  ",
-                         (memory.text, "bold"), f"   [{memory.status.value}, importance {memory.importance:g}]")
+    head = Text.assemble(
+        (f"{memory.memory_type.value} {memory.memory_type.zh}", "bold cyan"),
+        "  ",
+        (memory.text, "bold"),
+        f"   [{memory.status.value}, importance {memory.importance:g}]",
+    )
     tree = Tree(head)
-    sentence = Text.assemble((memory.subject or "?", "green"), " -[", (memory.memory_type.value, "cyan"), "]-> ",
-                             (memory.topic or "?", "yellow"))
+    sentence = Text.assemble(
+        (memory.subject or "?", "green"),
+        " -[",
+        (memory.memory_type.value, "cyan"),
+        "]-> ",
+        (memory.topic or "?", "yellow"),
+    )
     if memory.object:
         sentence.append_text(Text.assemble(" -[CORE_RELATION]-> ", (memory.object, "magenta")))
     tree.add(sentence)
@@ -182,9 +243,11 @@ def memory_tree(memory: Any) -> Tree:
 
 # --- helpers -------------------------------------------------------------------------------------
 
+
 def _relation(value: Any) -> str:
     """导致/causes for a stored relation value, the value itself when it is not one of ours."""
     from ..types import RelationType
+
     try:
         rel = RelationType(value)
     except ValueError:
@@ -195,12 +258,14 @@ def _relation(value: Any) -> str:
 def _read_json(source: str) -> tuple[list[dict], bool]:
     """The memories in --json, and whether they came as a list."""
     from ..errors import ValidationError
+
     text = sys.stdin.read() if source == "-" else source
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ValidationError(f"--json is not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})",
-                              field="json") from None
+        raise ValidationError(
+            f"--json is not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})", field="json"
+        ) from None
     if isinstance(data, dict):
         return [data], False
     if isinstance(data, list) and data and all(isinstance(x, dict) for x in data):
@@ -210,6 +275,7 @@ def _read_json(source: str) -> tuple[list[dict], bool]:
 
 def _attributes(pairs: list[str]) -> dict[str, str]:
     from ..errors import ValidationError
+
     out: dict[str, str] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
@@ -220,8 +286,9 @@ def _attributes(pairs: list[str]) -> dict[str, str]:
 
 
 def _print_created(result: Any, group: str) -> None:
-    console.print(f"[green]saved[/green] memory {result.memory_id} ({result.status}) in group {group!r}",
-                  highlight=False)
+    console.print(
+        f"[green]saved[/green] memory {result.memory_id} ({result.status}) in group {group!r}", highlight=False
+    )
     console.print(f"  {result.text}", highlight=False)
     if result.occurred_at:
         console.print(f"  occurred at {result.occurred_at}", highlight=False)
@@ -235,9 +302,15 @@ def _print_created(result: Any, group: str) -> None:
     for col in ("role", "input", "node", "reused", "why"):
         table.add_column(col)
     for c in result.concepts:
-        why = {"new": "new node", "exact": "same name", "user": "the user", "agent": "the agent",
-               "user (new)": "the user (new node)", "agent (new)": "the agent (new node)",
-               "concurrent": "created by a concurrent write"}.get(c.reason, c.reason)
+        why = {
+            "new": "new node",
+            "exact": "same name",
+            "user": "the user",
+            "agent": "the agent",
+            "user (new)": "the user (new node)",
+            "agent (new)": "the agent (new node)",
+            "concurrent": "created by a concurrent write",
+        }.get(c.reason, c.reason)
         if c.reason.startswith("vector"):
             why = f"similar name ({c.reason})"
         elif c.reason.startswith("context"):

@@ -1,9 +1,9 @@
 """`graphmem neo4j ...`: run the local Neo4j Community server (no Docker needed)."""
+
 from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -12,16 +12,25 @@ from ._common import ConfigOption, console, load, print_json
 app = typer.Typer(
     no_args_is_help=True,
     help="Run a local Neo4j Community server: fetched once from Maven Central, run on Java 17+, "
-         "bound to 127.0.0.1, data kept under server.home.",
+    "bound to 127.0.0.1, data kept under server.home.",
 )
 
-HomeOption = typer.Option(None, "--home", help="Server directory (data/, logs/, conf/, password). "
-                                               "Default: server.home (~/.local/share/graphmem/neo4j).")
+HomeOption = typer.Option(
+    None,
+    "--home",
+    help="Server directory (data/, logs/, conf/, password). Default: server.home (~/.local/share/graphmem/neo4j).",
+)
 
 
-def _server(config: str | None, home: Path | None = None, port: int | None = None,
-            version: str | None = None, progress: bool = False):
+def _server(
+    config: str | None,
+    home: Path | None = None,
+    port: int | None = None,
+    version: str | None = None,
+    progress: bool = False,
+):
     from ..server import LocalNeo4j
+
     settings = load(config)
     say = (lambda msg: console.print(msg, highlight=False)) if progress else None
     return settings, LocalNeo4j(settings, home=home, port=port, version=version, progress=say)
@@ -29,12 +38,16 @@ def _server(config: str | None, home: Path | None = None, port: int | None = Non
 
 @app.command()
 def start(
-    port: Optional[int] = typer.Option(None, "--port", "-p", min=1, max=65535,
-                                       help="Bolt port on 127.0.0.1 (default: server.bolt_port, 7687)."),
-    version: Optional[str] = typer.Option(None, "--version", help="Neo4j version, e.g. 5.26.30 (Java 17+) or "
-                                          "2026.08.1 (Java 21+). Default: server.version."),
-    home: Optional[Path] = HomeOption,
-    config: Optional[str] = ConfigOption,
+    port: int | None = typer.Option(
+        None, "--port", "-p", min=1, max=65535, help="Bolt port on 127.0.0.1 (default: server.bolt_port, 7687)."
+    ),
+    version: str | None = typer.Option(
+        None,
+        "--version",
+        help="Neo4j version, e.g. 5.26.30 (Java 17+) or 2026.08.1 (Java 21+). Default: server.version.",
+    ),
+    home: Path | None = HomeOption,
+    config: str | None = ConfigOption,
 ) -> None:
     """Start the server (fetching its jars on first use) and wait until Bolt answers.
 
@@ -46,26 +59,33 @@ def start(
     if info.already_running:
         console.print(f"Neo4j is already running (pid {info.pid}) at {info.uri}.", highlight=False)
         if port is not None and info.uri.rsplit(":", 1)[-1] != str(port):
-            console.print(f"It listens on {info.uri}, not port {port}: run `graphmem neo4j stop` first "
-                          f"to change the port.", highlight=False)
+            console.print(
+                f"It listens on {info.uri}, not port {port}: run `graphmem neo4j stop` first to change the port.",
+                highlight=False,
+            )
     else:
-        console.print(f"Neo4j {info.version} {info.edition} started (pid {info.pid}) in "
-                      f"{time.monotonic() - t0:.0f} s.", highlight=False)
-    pw_from = ("NEO4J_PASSWORD / neo4j.password" if settings.neo4j.password
-               else f"{info.password_file} (0600)")
-    console.print(f"  URI:      {info.uri}\n  user:     {info.user}\n  password: in {pw_from}\n"
-                  f"  data:     {srv.data_dir}\n  logs:     graphmem neo4j logs{f' --home {srv.home}' if home else ''}",
-                  highlight=False)
+        console.print(
+            f"Neo4j {info.version} {info.edition} started (pid {info.pid}) in {time.monotonic() - t0:.0f} s.",
+            highlight=False,
+        )
+    pw_from = "NEO4J_PASSWORD / neo4j.password" if settings.neo4j.password else f"{info.password_file} (0600)"
+    console.print(
+        f"  URI:      {info.uri}\n  user:     {info.user}\n  password: in {pw_from}\n"
+        f"  data:     {srv.data_dir}\n  logs:     graphmem neo4j logs{f' --home {srv.home}' if home else ''}",
+        highlight=False,
+    )
     if settings.neo4j.uri and settings.neo4j.uri != info.uri:
-        console.print(f"note: NEO4J_URI is set to {settings.neo4j.uri}; graphmem commands use that, "
-                      f"not this server.", highlight=False)
+        console.print(
+            f"note: NEO4J_URI is set to {settings.neo4j.uri}; graphmem commands use that, not this server.",
+            highlight=False,
+        )
 
 
 @app.command()
 def stop(
-    home: Optional[Path] = HomeOption,
+    home: Path | None = HomeOption,
     timeout: float = typer.Option(60.0, "--timeout", help="Seconds to wait after SIGTERM before SIGKILL."),
-    config: Optional[str] = ConfigOption,
+    config: str | None = ConfigOption,
 ) -> None:
     """Stop the server (SIGTERM, then SIGKILL after --timeout). Data is kept."""
     _, srv = _server(config, home)
@@ -79,8 +99,8 @@ def stop(
 @app.command()
 def status(
     as_json: bool = typer.Option(False, "--json", help="Print the status as JSON."),
-    home: Optional[Path] = HomeOption,
-    config: Optional[str] = ConfigOption,
+    home: Path | None = HomeOption,
+    config: str | None = ConfigOption,
 ) -> None:
     """Show whether the server runs: pid, version, edition, URI, size on disk (and of it the transaction logs).
 
@@ -89,16 +109,26 @@ def status(
     settings, srv = _server(config, home)
     if settings.neo4j.uri and home is None:
         from ..server import check_connection
+
         n = settings.neo4j
-        version, edition = check_connection(n.uri, n.user, settings.effective_password(), n.database,
-                                            timeout=n.connection_timeout_s)
-        data = {"mode": "external", "running": True, "uri": n.uri, "user": n.user,
-                "database": n.database, "version": version, "edition": edition}
+        version, edition = check_connection(
+            n.uri, n.user, settings.effective_password(), n.database, timeout=n.connection_timeout_s
+        )
+        data = {
+            "mode": "external",
+            "running": True,
+            "uri": n.uri,
+            "user": n.user,
+            "database": n.database,
+            "version": version,
+            "edition": edition,
+        }
         if as_json:
             print_json(data)
         else:
-            console.print(f"Neo4j {version} {edition} answers at {n.uri} (from NEO4J_URI / neo4j.uri).",
-                          highlight=False)
+            console.print(
+                f"Neo4j {version} {edition} answers at {n.uri} (from NEO4J_URI / neo4j.uri).", highlight=False
+            )
         return
     st = srv.status()
     data = {"mode": "local", **st.to_dict()}
@@ -112,20 +142,24 @@ def status(
             console.print(f"[yellow]warning:[/yellow] {st.error}", highlight=False)
     else:
         console.print("Neo4j is not running (start it with `graphmem neo4j start`).", highlight=False)
-    console.print(f"  home:       {st.home}\n  on disk:    {data['store_size']} ({st.data_dir}), of which "
-                  f"transaction logs {data['tx_log_size']} (kept: {settings.server.tx_log_retention} beyond recovery)\n"
-                  f"  password:   {st.password_file}\n  log:        {st.neo4j_log}", highlight=False)
+    console.print(
+        f"  home:       {st.home}\n  on disk:    {data['store_size']} ({st.data_dir}), of which "
+        f"transaction logs {data['tx_log_size']} (kept: {settings.server.tx_log_retention} beyond recovery)\n"
+        f"  password:   {st.password_file}\n  log:        {st.neo4j_log}",
+        highlight=False,
+    )
 
 
 @app.command()
 def logs(
     lines: int = typer.Option(50, "-n", "--lines", min=0, help="How many trailing lines to show per log."),
     follow: bool = typer.Option(False, "--follow", "-f", help="Keep printing new lines until Ctrl-C."),
-    home: Optional[Path] = HomeOption,
-    config: Optional[str] = ConfigOption,
+    home: Path | None = HomeOption,
+    config: str | None = ConfigOption,
 ) -> None:
     """Show the tail of the server's neo4j.log and console.log (JVM output)."""
     import sys
+
     _, srv = _server(config, home)
     files = srv.log_files()
     if not any(p.exists() for p in files):

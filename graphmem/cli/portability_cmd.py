@@ -1,8 +1,8 @@
 """`graphmem export|import|backup|restore|markdown`: moving memories out, in, and into files people read."""
+
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -19,8 +19,16 @@ def register(app: typer.Typer) -> None:
 
 def _progress(disable: bool):
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                    console=console, disable=disable, transient=False)
+
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        disable=disable,
+        transient=False,
+    )
 
 
 def _tracker(bar):
@@ -30,84 +38,114 @@ def _tracker(bar):
         if stage not in tasks:
             tasks[stage] = bar.add_task(stage, total=total)
         bar.update(tasks[stage], completed=done, total=total)
+
     return update
 
 
 def export(
     file: Path = typer.Argument(..., help="The JSON Lines file to write (overwritten)."),
     group: str = typer.Option(..., "--group", "-g", help="Group (tenant) to export."),
-    vectors: bool = typer.Option(True, "--vectors/--no-vectors",
-                                 help="Include the embeddings (bigger file; import then needs no model work "
-                                      "when the target uses the same model)."),
+    vectors: bool = typer.Option(
+        True,
+        "--vectors/--no-vectors",
+        help="Include the embeddings (bigger file; import then needs no model work "
+        "when the target uses the same model).",
+    ),
     json_output: bool = typer.Option(False, "--json", help="Print the counts as JSON."),
-    config: Optional[str] = ConfigOption,
+    config: str | None = ConfigOption,
 ) -> None:
     """Write every node and relationship of a group, with their properties, to a JSON Lines file
     (a versioned header line first). Read in one snapshot: the file is consistent."""
     from ..analyst.portability import export_group
+
     with open_graph(config) as graph, _progress(json_output) as bar:
         report = export_group(graph.store, group, file, vectors=vectors, progress=_tracker(bar))
     data = {"group_id": group, "file": str(file), "vectors": vectors, "nodes": report.nodes, "edges": report.edges}
     if json_output:
         print_json(data)
         return
-    console.print(f"exported group [bold]{group}[/bold] to {file}: {sum(report.nodes.values())} nodes, "
-                  f"{sum(report.edges.values())} relationships{'' if vectors else ' (no vectors)'}", highlight=False)
+    console.print(
+        f"exported group [bold]{group}[/bold] to {file}: {sum(report.nodes.values())} nodes, "
+        f"{sum(report.edges.values())} relationships{'' if vectors else ' (no vectors)'}",
+        highlight=False,
+    )
     for label, n in sorted(report.nodes.items()):
         console.print(f"  {label:<14} {n}", highlight=False)
 
 
 def import_(
     file: Path = typer.Argument(..., exists=True, dir_okay=False, help="A file written by `graphmem export`."),
-    group: Optional[str] = typer.Option(None, "--group", "-g",
-                                        help="Import under this group (default: the group the file came from). "
-                                             "Nodes get new ids derived from the new group's name."),
+    group: str | None = typer.Option(
+        None,
+        "--group",
+        "-g",
+        help="Import under this group (default: the group the file came from). "
+        "Nodes get new ids derived from the new group's name.",
+    ),
     batch: int = typer.Option(500, "--batch", min=1, max=10000, help="Rows per transaction."),
     json_output: bool = typer.Option(False, "--json", help="Print the counts as JSON."),
-    config: Optional[str] = ConfigOption,
+    config: str | None = ConfigOption,
 ) -> None:
     """Import a group from an export file. Idempotent: importing the same file again changes
     nothing. Embeddings are computed again when the file has none or comes from another model."""
     from ..analyst.portability import import_group
     from ..graph import MemoryGraph
+
     settings = load(config)
     with MemoryGraph(settings) as graph, _progress(json_output) as bar:
         report = import_group(graph, file, group, batch=batch, progress=_tracker(bar))
-    data = {"source_group": report.source_group, "group_id": report.group_id, "nodes": report.nodes,
-            "edges": report.edges, "reembedded": report.reembedded, "vectors": report.reason}
+    data = {
+        "source_group": report.source_group,
+        "group_id": report.group_id,
+        "nodes": report.nodes,
+        "edges": report.edges,
+        "reembedded": report.reembedded,
+        "vectors": report.reason,
+    }
     if json_output:
         print_json(data)
         return
-    console.print(f"imported {file} (group {report.source_group}) into group [bold]{report.group_id}[/bold]: "
-                  f"{sum(report.nodes.values())} nodes, {sum(report.edges.values())} relationships; "
-                  f"{report.reason}" + (f", {report.reembedded} embeddings computed" if report.reembedded else ""),
-                  highlight=False)
+    console.print(
+        f"imported {file} (group {report.source_group}) into group [bold]{report.group_id}[/bold]: "
+        f"{sum(report.nodes.values())} nodes, {sum(report.edges.values())} relationships; "
+        f"{report.reason}" + (f", {report.reembedded} embeddings computed" if report.reembedded else ""),
+        highlight=False,
+    )
 
 
 def backup(
-    file: Optional[Path] = typer.Argument(None, help="Dump file to write (default: "
-                                                     "<server.home>/backups/neo4j-<time>.dump)."),
+    file: Path | None = typer.Argument(
+        None, help="Dump file to write (default: <server.home>/backups/neo4j-<time>.dump)."
+    ),
     force: bool = typer.Option(False, "--force", help="Overwrite FILE if it exists."),
     json_output: bool = typer.Option(False, "--json", help="Print the result as JSON."),
-    config: Optional[str] = ConfigOption,
+    config: str | None = ConfigOption,
 ) -> None:
     """Back up the local server's whole database with neo4j-admin database dump. Neo4j Community
     dumps only offline: a running server is stopped, and started again afterwards."""
     from ..analyst.backup import backup as run_backup
-    with console.status("dumping the database (the server is stopped meanwhile)...", spinner="dots") \
-            if not json_output else _nothing():
+
+    with (
+        console.status("dumping the database (the server is stopped meanwhile)...", spinner="dots")
+        if not json_output
+        else _nothing()
+    ):
         report = run_backup(load(config), file, force=force)
     _print_backup(report, "backed up", json_output)
 
 
 def restore(
-    file: Optional[Path] = typer.Argument(None, help="A dump written by `graphmem backup`."),
+    file: Path | None = typer.Argument(None, help="A dump written by `graphmem backup`."),
     force: bool = typer.Option(False, "--force", help="Replace the existing database (every group in it)."),
-    memory: Optional[str] = typer.Option(None, "--memory", help="Instead of a dump: bring back this archived "
-                                         "memory (forgotten, faded or summarised) with the status it had."),
+    memory: str | None = typer.Option(
+        None,
+        "--memory",
+        help="Instead of a dump: bring back this archived "
+        "memory (forgotten, faded or summarised) with the status it had.",
+    ),
     group: str = typer.Option("default", "--group", "-g", help="The group of --memory."),
     json_output: bool = typer.Option(False, "--json", help="Print the result as JSON."),
-    config: Optional[str] = ConfigOption,
+    config: str | None = ConfigOption,
 ) -> None:
     """Restore the local server's database from a dump (neo4j-admin database load), replacing
     what it holds: refused without --force. The server is stopped and started again around it.
@@ -115,9 +153,13 @@ def restore(
     With --memory ID: restore one archived memory of a group instead (nothing else changes)."""
     from ..analyst.backup import restore as run_restore
     from ..errors import ValidationError
+
     if (file is None) == (memory is None):
-        raise ValidationError("restore: give either a dump FILE or --memory ID (one archived memory), not "
-                              + ("both" if file is not None else "neither"), field="file")
+        raise ValidationError(
+            "restore: give either a dump FILE or --memory ID (one archived memory), not "
+            + ("both" if file is not None else "neither"),
+            field="file",
+        )
     if memory is not None:
         with open_graph(config) as graph:
             result = graph.restore(group, memory)
@@ -126,42 +168,55 @@ def restore(
         else:
             console.print(f"restored memory {memory}: status {result['status']}", highlight=False)
         return
-    with console.status("loading the dump (the server is stopped meanwhile)...", spinner="dots") \
-            if not json_output else _nothing():
+    with (
+        console.status("loading the dump (the server is stopped meanwhile)...", spinner="dots")
+        if not json_output
+        else _nothing()
+    ):
         report = run_restore(load(config), file, force=force)
     _print_backup(report, "restored", json_output)
 
 
 def _nothing():
     from contextlib import nullcontext
+
     return nullcontext()
 
 
 def _print_backup(report, verb: str, json_output: bool) -> None:
     from dataclasses import asdict
+
     from ..server.launcher import human_size
+
     if json_output:
         print_json(asdict(report))
         return
-    console.print(f"{verb} database {report.database!r} {'to' if verb == 'backed up' else 'from'} {report.path} "
-                  f"({human_size(report.bytes)}) in {report.seconds:.0f} s"
-                  f"{'; the server was started again' if report.restarted else ''}", highlight=False)
+    console.print(
+        f"{verb} database {report.database!r} {'to' if verb == 'backed up' else 'from'} {report.path} "
+        f"({human_size(report.bytes)}) in {report.seconds:.0f} s"
+        f"{'; the server was started again' if report.restarted else ''}",
+        highlight=False,
+    )
 
 
 def markdown(
     group: str = typer.Option(..., "--group", "-g", help="Group (tenant) to write the files for."),
     out: Path = typer.Option(Path("."), "--out", "-o", file_okay=False, help="Directory for MEMORY.md and USER.md."),
     json_output: bool = typer.Option(False, "--json", help="Print the paths and counts as JSON."),
-    config: Optional[str] = ConfigOption,
+    config: str | None = ConfigOption,
 ) -> None:
     """Write MEMORY.md (what is known, by subject and topic, current facts first, superseded ones
     struck through) and USER.md (the user's profile) for a group: a readable mirror of the graph,
     regenerated each time, never read back."""
     from ..analyst.markdown import write_markdown
+
     with open_graph(config) as graph:
         report = write_markdown(graph.store, group, out)
     if json_output:
         print_json(report)
         return
-    console.print(f"wrote {report['memory_md']} ({report['memories']} memories) and {report['user_md']} "
-                  f"({report['user_facts']} lines about the user)", highlight=False)
+    console.print(
+        f"wrote {report['memory_md']} ({report['memories']} memories) and {report['user_md']} "
+        f"({report['user_facts']} lines about the user)",
+        highlight=False,
+    )

@@ -1,8 +1,8 @@
 """`graphmem search` and `graphmem stats`: the read path from the command line."""
+
 from __future__ import annotations
 
 from datetime import datetime
-from typing import List, Optional
 
 import typer
 from rich.table import Table
@@ -15,23 +15,27 @@ def register(app: typer.Typer) -> None:
     app.command("stats")(stats)
 
 
-def _when(value: Optional[str], option: str, edge: str, reference: datetime) -> Optional[str]:
+def _when(value: str | None, option: str, edge: str, reference: datetime) -> str | None:
     """--since/--until: an ISO date or datetime, or an expression such as 昨天 or "last week"
     (--since takes the start of that period, --until its end)."""
     if value is None:
         return None
     from ..errors import ValidationError
     from ..timeparse import normalize_time
+
     tv = normalize_time(value, reference)
     if not tv.parsed or tv.start is None:
-        raise ValidationError(f"{option}: cannot read {value!r} as a time; use an ISO date (2025-11-05) "
-                              f"or an expression such as 昨天, 上周, yesterday, 'last week'", field=option)
+        raise ValidationError(
+            f"{option}: cannot read {value!r} as a time; use an ISO date (2025-11-05) "
+            f"or an expression such as 昨天, 上周, yesterday, 'last week'",
+            field=option,
+        )
     moment = tv.start if edge == "start" or tv.end is None else tv.end
     return moment.isoformat()
 
 
 def _path_text(result, ranks: dict[str, int]) -> str:
-    """"direct match", or the walk from the result it started at: "#1 ←causes←" (the edge
+    """ "direct match", or the walk from the result it started at: "#1 ←causes←" (the edge
     points back: #1's cause), "#2 →related→", "#1 ~topic 吃饭~" (a shared concept)."""
     if not result.path:
         return "direct match"
@@ -52,26 +56,43 @@ def search(
     group: str = typer.Option("default", "--group", "-g", help="Group (tenant) to search."),
     deep: bool = typer.Option(False, "--deep", help="Always walk the graph (depth ≥ 1)."),
     fast: bool = typer.Option(False, "--fast", help="Direct matches only: never walk the graph."),
-    types: Optional[List[str]] = typer.Option(None, "--type", "-t", help="Only these memory types "
-                                              "(事件/事实/关系/观点 or event/fact/relation/opinion); repeatable."),
-    since: Optional[str] = typer.Option(None, "--since",
-                                        help="Only memories from this time on: ISO date or 上周, yesterday…"),
-    until: Optional[str] = typer.Option(None, "--until", help="Only memories up to the end of this time."),
+    types: list[str] | None = typer.Option(
+        None,
+        "--type",
+        "-t",
+        help="Only these memory types (事件/事实/关系/观点 or event/fact/relation/opinion); repeatable.",
+    ),
+    since: str | None = typer.Option(
+        None, "--since", help="Only memories from this time on: ISO date or 上周, yesterday…"
+    ),
+    until: str | None = typer.Option(None, "--until", help="Only memories up to the end of this time."),
     depth: int = typer.Option(1, "--depth", min=0, max=2, help="How many memory hops to walk (0–2)."),
     max_results: int = typer.Option(10, "--max", "-n", min=1, max=200, help="How many results."),
-    relations: Optional[List[str]] = typer.Option(None, "--relation", "-r", help="Walk only these relations "
-                                                  "(因为/所以/导致/引用/基于/相关 or because/so/causes/…); repeatable."),
-    subject: Optional[str] = typer.Option(None, "--subject",
-                                          help="Only memories about this subject (我/I for the user)."),
+    relations: list[str] | None = typer.Option(
+        None,
+        "--relation",
+        "-r",
+        help="Walk only these relations (因为/所以/导致/引用/基于/相关 or because/so/causes/…); repeatable.",
+    ),
+    subject: str | None = typer.Option(None, "--subject", help="Only memories about this subject (我/I for the user)."),
     archived: bool = typer.Option(False, "--archived", help="Include archived (forgotten) memories."),
-    superseded: Optional[str] = typer.Option(None, "--superseded", help="Memories replaced by newer ones: "
-                                             "current_first (default: the current version just before each), "
-                                             "hide, or keep (rank them as any other)."),
-    at: Optional[str] = typer.Option(None, "--at", help="Reference time (ISO) for 'today', 'last week' and decay."),
-    profile: str = typer.Option("default", "--profile", "-p", help="Score weights: default (relevance, "
-                                "importance, recency, use) or recall (relevance only), or one from the config."),
+    superseded: str | None = typer.Option(
+        None,
+        "--superseded",
+        help="Memories replaced by newer ones: "
+        "current_first (default: the current version just before each), "
+        "hide, or keep (rank them as any other).",
+    ),
+    at: str | None = typer.Option(None, "--at", help="Reference time (ISO) for 'today', 'last week' and decay."),
+    profile: str = typer.Option(
+        "default",
+        "--profile",
+        "-p",
+        help="Score weights: default (relevance, "
+        "importance, recency, use) or recall (relevance only), or one from the config.",
+    ),
     json_output: bool = typer.Option(False, "--json", help="Print the full response as JSON."),
-    config: Optional[str] = ConfigOption,
+    config: str | None = ConfigOption,
 ) -> None:
     """Search a group's memories: direct matches (vector + fulltext), then the graph around them
     (causes, effects, shared people and things), ranked by one score whose parts are shown.
@@ -86,24 +107,42 @@ def search(
     reference = as_reference_time(at)
     time_range = None
     if since or until:
-        time_range = {"start": _when(since, "--since", "start", reference),
-                      "end": _when(until, "--until", "end", reference)}
+        time_range = {
+            "start": _when(since, "--since", "start", reference),
+            "end": _when(until, "--until", "end", reference),
+        }
     mode = "deep" if deep else "fast" if fast else None
     with MemoryGraph(load(config)) as graph:
-        response = graph.search_memories(group, query, memory_types=types or None, time_range=time_range,
-                                         max_results=max_results, expand_depth=depth, mode=mode,
-                                         relation_filters=relations or None, subject=subject,
-                                         include_archived=archived, reference_time=reference, profile=profile,
-                                         superseded=superseded)
+        response = graph.search_memories(
+            group,
+            query,
+            memory_types=types or None,
+            time_range=time_range,
+            max_results=max_results,
+            expand_depth=depth,
+            mode=mode,
+            relation_filters=relations or None,
+            subject=subject,
+            include_archived=archived,
+            reference_time=reference,
+            profile=profile,
+            superseded=superseded,
+        )
     if json_output:
         print_json(response.model_dump(mode="json"))
         return
     plan = response.plan
-    console.print(f"[bold]{query}[/bold]  [dim]group {group!r}, mode {response.mode_used}, depth {plan.depth}"
-                  + (f", relations {plan.relation_filters}" if plan.relation_filters else "")
-                  + (f", time {plan.time_range.start} – {plan.time_range.end} ({plan.time_range.source})"
-                     if plan.time_range else "") + f", {response.timings_ms.get('total', 0):.0f} ms[/dim]",
-                  highlight=False)
+    console.print(
+        f"[bold]{query}[/bold]  [dim]group {group!r}, mode {response.mode_used}, depth {plan.depth}"
+        + (f", relations {plan.relation_filters}" if plan.relation_filters else "")
+        + (
+            f", time {plan.time_range.start} – {plan.time_range.end} ({plan.time_range.source})"
+            if plan.time_range
+            else ""
+        )
+        + f", {response.timings_ms.get('total', 0):.0f} ms[/dim]",
+        highlight=False,
+    )
     for reason in plan.why:
         console.print(f"  [dim]· {reason}[/dim]", highlight=False)
     if not response.results:
@@ -111,24 +150,35 @@ def search(
         return
     ranks = {r.memory_id: rank for rank, r in enumerate(response.results, 1)}
     w = plan.weights
-    table = Table(caption=f"score = {w.get('similarity')}·sim + {w.get('importance')}·imp + "
-                          f"{w.get('distance')}·1/(1+d) + {w.get('time_decay')}·time + {w.get('access')}·access",
-                  caption_justify="left")
+    table = Table(
+        caption=f"score = {w.get('similarity')}·sim + {w.get('importance')}·imp + "
+        f"{w.get('distance')}·1/(1+d) + {w.get('time_decay')}·time + {w.get('access')}·access",
+        caption_justify="left",
+    )
     for column in ("#", "score", "sim", "imp", "dist", "time", "acc", "type", "memory", "d", "path"):
         table.add_column(column, overflow="fold")
     for rank, r in enumerate(response.results, 1):
         p = r.score_parts
-        table.add_row(str(rank), f"{r.score:.3f}", f"{p.similarity:.2f}", f"{p.importance:.2f}",
-                      f"{p.distance:.2f}", f"{p.time_decay:.2f}", f"{p.access:.2f}", r.memory_type,
-                      r.text + ("" if r.current else "  (superseded)") + ("  (archived)" if r.status == "archived" else ""),
-                      str(r.distance), _path_text(r, ranks))
+        table.add_row(
+            str(rank),
+            f"{r.score:.3f}",
+            f"{p.similarity:.2f}",
+            f"{p.importance:.2f}",
+            f"{p.distance:.2f}",
+            f"{p.time_decay:.2f}",
+            f"{p.access:.2f}",
+            r.memory_type,
+            r.text + ("" if r.current else "  (superseded)") + ("  (archived)" if r.status == "archived" else ""),
+            str(r.distance),
+            _path_text(r, ranks),
+        )
     console.print(table)
 
 
 def stats(
-    group: Optional[str] = typer.Option(None, "--group", "-g", help="One group; default: the whole database."),
+    group: str | None = typer.Option(None, "--group", "-g", help="One group; default: the whole database."),
     json_output: bool = typer.Option(False, "--json", help="Print JSON."),
-    config: Optional[str] = ConfigOption,
+    config: str | None = ConfigOption,
 ) -> None:
     """Memories by type and status; nodes by label and relationships by type; extraction jobs
     by state (pending and failed ones are retried by `graphmem extract --retry`)."""
@@ -145,10 +195,14 @@ def stats(
     odd = data.get("nonconforming_group_ids") or {}
     if odd.get("count"):
         names = ", ".join(repr(e["group_id"]) for e in odd["examples"])
-        console.print(f"[yellow]warning:[/yellow] {odd['count']} stored group ids do not follow the group id "
-                          f"rule ({names}{', ...' if odd['count'] > len(odd['examples']) else ''}): they stay "
-                          f"readable, but new memories need ids of letters, digits and _ - . : @ "
-                          f"(see docs/reliability.md)", highlight=False, soft_wrap=True)
+        console.print(
+            f"[yellow]warning:[/yellow] {odd['count']} stored group ids do not follow the group id "
+            f"rule ({names}{', ...' if odd['count'] > len(odd['examples']) else ''}): they stay "
+            f"readable, but new memories need ids of letters, digits and _ - . : @ "
+            f"(see docs/reliability.md)",
+            highlight=False,
+            soft_wrap=True,
+        )
     console.print("memories by type and status")
     table = Table()
     statuses = list(mem["by_status"])
@@ -161,17 +215,26 @@ def stats(
     last = data.get("last_consolidation")
     if last:
         style = "green" if last.get("status") == "finished" else "yellow"
-        console.print(f"last consolidation: [{style}]{last.get('status')}[/{style}] {last.get('started_at', '')[:19]}"
-                      + (f" (group {last.get('group_id')})" if not group else "")
-                      + f", {last.get('processed') or 0} memories, {last.get('seconds') or 0:.1f} s; "
-                      f"{last.get('counts') or ''}", highlight=False, soft_wrap=True)
+        console.print(
+            f"last consolidation: [{style}]{last.get('status')}[/{style}] {last.get('started_at', '')[:19]}"
+            + (f" (group {last.get('group_id')})" if not group else "")
+            + f", {last.get('processed') or 0} memories, {last.get('seconds') or 0:.1f} s; "
+            f"{last.get('counts') or ''}",
+            highlight=False,
+            soft_wrap=True,
+        )
     else:
         console.print("[dim]never consolidated (graphmem consolidate)[/dim]")
     jobs = data.get("extraction_jobs") or {}
     waiting = jobs.get("pending", 0) + jobs.get("failed", 0)
     style = "yellow" if waiting else "dim"
-    console.print(f"[{style}]extraction jobs: " + ", ".join(f"{k} {v}" for k, v in jobs.items())
-                  + (" (graphmem extract --retry)" if waiting else "") + f"[/{style}]", highlight=False)
+    console.print(
+        f"[{style}]extraction jobs: "
+        + ", ".join(f"{k} {v}" for k, v in jobs.items())
+        + (" (graphmem extract --retry)" if waiting else "")
+        + f"[/{style}]",
+        highlight=False,
+    )
     for title, key in (("nodes by label", "nodes"), ("relationships by type", "edges")):
         console.print(title)
         t = Table()

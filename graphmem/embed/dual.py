@@ -17,19 +17,21 @@ A query is weighted the same way, by its own script. One vector property and one
 index per label: the engine's Cypher is the same whatever the model. MiniLM runs only on texts
 with some non-CJK letters.
 """
+
 from __future__ import annotations
 
 import math
 import threading
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
 from ..textsim import cjk_share
 
-ENGLISH_SHARE = 0.5     # B²: the English model's share of the cosine of two English texts
-SMALL_BATCH = 2         # up to this many texts, the two models run side by side (a search's query)
+ENGLISH_SHARE = 0.5  # B²: the English model's share of the cosine of two English texts
+SMALL_BATCH = 2  # up to this many texts, the two models run side by side (a search's query)
 _BESIDE_LOCK = threading.Lock()
 
 
@@ -44,12 +46,15 @@ class DualEmbedder:
         self.name = f"{primary.name}+{english.name}"
         self.dimension = int(primary.dimension) + int(english.dimension)
         self.asymmetric = bool(getattr(primary, "asymmetric", False) or getattr(english, "asymmetric", False))
-        self.revision = "+".join(r for r in (getattr(primary, "revision", None),
-                                             getattr(english, "revision", None),
-                                             f"dual{english_share:g}") if r)
-        queries = "+".join(r for r in (getattr(primary, "query_revision", None),
-                                       getattr(english, "query_revision", None)) if r)
-        self.query_revision = queries or None     # what else decides the query vectors (embed/int8.py)
+        self.revision = "+".join(
+            r
+            for r in (getattr(primary, "revision", None), getattr(english, "revision", None), f"dual{english_share:g}")
+            if r
+        )
+        queries = "+".join(
+            r for r in (getattr(primary, "query_revision", None), getattr(english, "query_revision", None)) if r
+        )
+        self.query_revision = queries or None  # what else decides the query vectors (embed/int8.py)
         self._b = math.sqrt(english_share)
         self._pool: ThreadPoolExecutor | None = None
 
@@ -75,13 +80,15 @@ class DualEmbedder:
         if not n:
             return out
         from . import embed_array, embed_query_array
+
         run = embed_query_array if query else embed_array
         b = np.array([self._b * (1.0 - cjk_share(t)) for t in texts], np.float32)
         a = np.sqrt(1.0 - b * b)
         rows = [i for i in range(n) if b[i] > 0]
         # a lone query (what a search waits for): the English model runs beside the primary one
-        beside = self._beside().submit(run, self.english, [texts[i] for i in rows]) \
-            if rows and n <= SMALL_BATCH else None
+        beside = (
+            self._beside().submit(run, self.english, [texts[i] for i in rows]) if rows and n <= SMALL_BATCH else None
+        )
         out[:, :d1] = run(self.primary, list(texts)) * a[:, None]
         if rows:
             english = beside.result() if beside is not None else run(self.english, [texts[i] for i in rows])

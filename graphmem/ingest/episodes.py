@@ -8,12 +8,14 @@ longer than ``SENTENCE_TURN`` are also embedded one by one, as ``(:Sentence)-[:P
 and their extraction jobs are written in one transaction, before any extraction runs, so
 what was said is stored even when extraction fails.
 """
+
 from __future__ import annotations
 
 import re
 import uuid
-from datetime import datetime, timezone
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
+from typing import Any
 
 from ..embed import Embedder
 from ..errors import ValidationError
@@ -24,7 +26,7 @@ from .models import EpisodeView, Message
 
 # Sentence ends first (Chinese and English), then clause breaks, then words.
 SEPARATORS = ["\n\n", "\n", "。", "！", "？", "；", ". ", "! ", "? ", "; ", "，", ", ", " ", ""]
-CHUNK_SIZE = 1000        # in length units (see text_length): about the model's 256 word pieces
+CHUNK_SIZE = 1000  # in length units (see text_length): about the model's 256 word pieces
 CHUNK_OVERLAP = 100
 MAX_MESSAGES = 20000
 
@@ -42,14 +44,19 @@ def split_text(text: str, chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHU
     if text_length(text) <= chunk_size:
         return [text]
     from langchain_text_splitters import RecursiveCharacterTextSplitter
-    splitter = RecursiveCharacterTextSplitter(separators=SEPARATORS, keep_separator="end",
-                                              chunk_size=chunk_size, chunk_overlap=chunk_overlap,
-                                              length_function=text_length)
+
+    splitter = RecursiveCharacterTextSplitter(
+        separators=SEPARATORS,
+        keep_separator="end",
+        chunk_size=chunk_size,
+        chunk_overlap=chunk_overlap,
+        length_function=text_length,
+    )
     return [c for c in (s.strip() for s in splitter.split_text(text)) if c]
 
 
-SENTENCE_TURN = 150      # a turn (chunk) longer than this (in text_length units) also has its sentences embedded
-SENTENCE_MIN = 20        # shorter pieces are not sentences of their own ("Oh.", "Thanks!")
+SENTENCE_TURN = 150  # a turn (chunk) longer than this (in text_length units) also has its sentences embedded
+SENTENCE_MIN = 20  # shorter pieces are not sentences of their own ("Oh.", "Thanks!")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？；])|\n+")
 
 
@@ -65,8 +72,8 @@ def sentences(text: str) -> list[str]:
     return parts if len(parts) > 1 else []
 
 
-CONTEXT_WEIGHT = 0.5     # how much of its neighbours a short turn's vector takes in
-CONTEXT_CHARS = 100      # turns shorter than this take the full weight; longer ones less (∝ 1/length)
+CONTEXT_WEIGHT = 0.5  # how much of its neighbours a short turn's vector takes in
+CONTEXT_CHARS = 100  # turns shorter than this take the full weight; longer ones less (∝ 1/length)
 
 
 def with_context(rows: list[dict]) -> None:
@@ -80,10 +87,11 @@ def with_context(rows: list[dict]) -> None:
     if len(rows) < 2:
         return
     import numpy as np
+
     base = np.asarray([r["embedding"] for r in rows], dtype=np.float32)
     for i, row in enumerate(rows):
         weight = CONTEXT_WEIGHT * min(1.0, CONTEXT_CHARS / max(1, len(row["props"]["content"])))
-        mixed = base[i] + weight * base[max(0, i - 1):i + 2].sum(axis=0) - weight * base[i]
+        mixed = base[i] + weight * base[max(0, i - 1) : i + 2].sum(axis=0) - weight * base[i]
         norm = float(np.linalg.norm(mixed))
         if norm > 0:
             row["embedding"] = (mixed / norm).tolist()
@@ -99,21 +107,23 @@ def _parse_time(value: Any, field: str) -> datetime | None:
     if value is None or value == "":
         return None
     if isinstance(value, datetime):
-        return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+        return value if value.tzinfo else value.replace(tzinfo=UTC)
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return datetime.fromtimestamp(float(value), tz=timezone.utc)
+        return datetime.fromtimestamp(float(value), tz=UTC)
     if isinstance(value, str):
         try:
             parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-            return parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc)
+            return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
         except ValueError:
             pass
         from ..timeparse import normalize_time
+
         tv = normalize_time(value)
         if tv.parsed and tv.start is not None:
             return tv.start
-    raise ValidationError(f"{field}: {value!r} is not a time (use ISO 8601, e.g. 2025-11-05T08:00:00+08:00)",
-                          field=field)
+    raise ValidationError(
+        f"{field}: {value!r} is not a time (use ISO 8601, e.g. 2025-11-05T08:00:00+08:00)", field=field
+    )
 
 
 def parse_messages(messages: Iterable[Any]) -> list[Message]:
@@ -123,8 +133,9 @@ def parse_messages(messages: Iterable[Any]) -> list[Message]:
     out: list[Message] = []
     for i, raw in enumerate(messages):
         if len(out) >= MAX_MESSAGES:
-            raise ValidationError(f"messages: at most {MAX_MESSAGES} turns per call; split the conversation",
-                                  field="messages")
+            raise ValidationError(
+                f"messages: at most {MAX_MESSAGES} turns per call; split the conversation", field="messages"
+            )
         where = f"messages[{i}]"
         if isinstance(raw, Message):
             out.append(raw)
@@ -132,20 +143,22 @@ def parse_messages(messages: Iterable[Any]) -> list[Message]:
         if not isinstance(raw, dict):
             raise ValidationError(f"{where}: must be an object with role and content", field=where)
         content = raw.get("content", raw.get("text"))
-        if isinstance(content, list):   # OpenAI content parts
+        if isinstance(content, list):  # OpenAI content parts
             content = " ".join(p.get("text", "") for p in content if isinstance(p, dict))
         if not isinstance(content, str):
             raise ValidationError(f"{where}.content: must be a string", field=f"{where}.content")
         content = content.strip()
         if not content:
-            continue                    # an empty turn says nothing; nothing is lost by skipping it
+            continue  # an empty turn says nothing; nothing is lost by skipping it
         if len(content) > MAX_TEXT * 50:
-            raise ValidationError(f"{where}.content: longer than {MAX_TEXT * 50} characters",
-                                  field=f"{where}.content")
+            raise ValidationError(f"{where}.content: longer than {MAX_TEXT * 50} characters", field=f"{where}.content")
         role = raw.get("role") or ("user" if raw.get("speaker") or raw.get("name") else None)
         if not isinstance(role, str) or not role.strip() or len(role) > 32:
-            raise ValidationError(f"{where}.role: must be a short string such as user or assistant",
-                                  field=f"{where}.role", allowed=["user", "assistant", "system"])
+            raise ValidationError(
+                f"{where}.role: must be a short string such as user or assistant",
+                field=f"{where}.role",
+                allowed=["user", "assistant", "system"],
+            )
         role = role_name(role)
         speaker = raw.get("speaker", raw.get("name"))
         if speaker is not None and (not isinstance(speaker, str) or len(speaker) > 200):
@@ -154,8 +167,15 @@ def parse_messages(messages: Iterable[Any]) -> list[Message]:
         external = raw.get("external_id", raw.get("id"))
         if external is not None:
             external = str(external)[:MAX_ID]
-        out.append(Message(role=role, content=content, speaker=(speaker or "").strip() or None,
-                           timestamp=timestamp, external_id=external))
+        out.append(
+            Message(
+                role=role,
+                content=content,
+                speaker=(speaker or "").strip() or None,
+                timestamp=timestamp,
+                external_id=external,
+            )
+        )
     return out
 
 
@@ -169,15 +189,23 @@ def text_messages(text: str, role: str = "user", speaker: str | None = None) -> 
 class EpisodeWriter:
     """Builds episode rows (split, embedded in one batch) and writes them with their jobs."""
 
-    def __init__(self, store: Store, embedder: Embedder, *, chunk_size: int = CHUNK_SIZE,
-                 chunk_overlap: int = CHUNK_OVERLAP):
+    def __init__(
+        self, store: Store, embedder: Embedder, *, chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP
+    ):
         self.store = store
         self.embedder = embedder
         self.chunk_size = chunk_size
         self.chunk_overlap = chunk_overlap
 
-    def build(self, messages: Sequence[Message], *, session_id: str, reference_time: datetime,
-              source: str, embeddings: Sequence[Sequence[float]] | None = None) -> list[dict]:
+    def build(
+        self,
+        messages: Sequence[Message],
+        *,
+        session_id: str,
+        reference_time: datetime,
+        source: str,
+        embeddings: Sequence[Sequence[float]] | None = None,
+    ) -> list[dict]:
         """Rows for ``episodes_create``; ``order`` is relative (the writer adds the session's tail).
 
         ``embeddings`` (one per message, of ``embedding_text(content, speaker)``) skips embedding for
@@ -185,35 +213,54 @@ class EpisodeWriter:
         """
         return self.build_sessions([(messages, session_id, reference_time, embeddings)], source=source)[0]
 
-    def build_sessions(self, sessions: Sequence[tuple[Sequence[Message], str, datetime,
-                                                      Sequence[Sequence[float]] | None]],
-                       *, source: str) -> list[list[dict]]:
+    def build_sessions(
+        self,
+        sessions: Sequence[tuple[Sequence[Message], str, datetime, Sequence[Sequence[float]] | None]],
+        *,
+        source: str,
+    ) -> list[list[dict]]:
         """``build`` for several sessions (messages, session_id, reference_time, embeddings): their
         turns and sentences are embedded in one batch, which the embedder can split over its
         workers (one session's sentences alone are too few to)."""
-        now = datetime.now(timezone.utc).isoformat()
+        now = datetime.now(UTC).isoformat()
         built: list[list[dict]] = []
-        to_embed: list[tuple[int, int, int, str]] = []      # (session, row, sentence or -1, text)
+        to_embed: list[tuple[int, int, int, str]] = []  # (session, row, sentence or -1, text)
         for messages, session_id, reference_time, embeddings in sessions:
             rows: list[dict] = []
             last = reference_time
             for order, msg in enumerate(messages):
                 chunks = split_text(msg.content, self.chunk_size, self.chunk_overlap) or [msg.content]
-                last = msg.timestamp or last          # a turn without a time was said with the one before
+                last = msg.timestamp or last  # a turn without a time was said with the one before
                 stamp = last.isoformat()
                 for chunk, content in enumerate(chunks):
-                    props = {"session_id": session_id, "role": msg.role, "speaker": msg.speaker,
-                             "content": content, "timestamp": stamp, "order": order, "chunk": chunk,
-                             "chunks": len(chunks),
-                             "external_id": msg.external_id, "source": source, "created_at": now}
-                    row = {"id": uuid.uuid4().hex, "props": props, "embedding": None, "turn": order,
-                           "sentences": [{"text": t, "embedding": None} for t in sentences(content)]}
+                    props = {
+                        "session_id": session_id,
+                        "role": msg.role,
+                        "speaker": msg.speaker,
+                        "content": content,
+                        "timestamp": stamp,
+                        "order": order,
+                        "chunk": chunk,
+                        "chunks": len(chunks),
+                        "external_id": msg.external_id,
+                        "source": source,
+                        "created_at": now,
+                    }
+                    row = {
+                        "id": uuid.uuid4().hex,
+                        "props": props,
+                        "embedding": None,
+                        "turn": order,
+                        "sentences": [{"text": t, "embedding": None} for t in sentences(content)],
+                    }
                     if embeddings is not None and len(chunks) == 1:
                         row["embedding"] = [float(x) for x in embeddings[order]]
                     else:
                         to_embed.append((len(built), len(rows), -1, embedding_text(content, msg.speaker)))
-                    to_embed.extend((len(built), len(rows), j, embedding_text(x["text"], msg.speaker))
-                                    for j, x in enumerate(row["sentences"]))
+                    to_embed.extend(
+                        (len(built), len(rows), j, embedding_text(x["text"], msg.speaker))
+                        for j, x in enumerate(row["sentences"])
+                    )
                     rows.append(row)
             built.append(rows)
         if to_embed:
@@ -231,8 +278,14 @@ class EpisodeWriter:
         """One session's rows and their jobs in ONE transaction (see ``write_sessions``)."""
         return self.write_sessions(group_id, [(session_id, rows)], jobs)
 
-    def write_sessions(self, group_id: str, batches: list[tuple[str, list[dict]]], jobs: list[dict], *,
-                       request: tuple[str, str, Any] | None = None) -> list[dict] | None:
+    def write_sessions(
+        self,
+        group_id: str,
+        batches: list[tuple[str, list[dict]]],
+        jobs: list[dict],
+        *,
+        request: tuple[str, str, Any] | None = None,
+    ) -> list[dict] | None:
         """Write the rows of each session (continuing its order and NEXT chain) and the jobs in ONE
         transaction: a turn is never stored without the job that extracts it, nor a job without its turns.
 
@@ -253,7 +306,7 @@ class EpisodeWriter:
                 tail = tx_run(tx, "episode_session_tail", group_id=group_id, session_id=session_id)
                 offset = (tail[0]["order"] + 1) if tail and tail[0]["order"] is not None else 0
                 for row in rows:
-                    row["props"]["order"] = row["turn"] + offset   # recomputed if the transaction is retried
+                    row["props"]["order"] = row["turn"] + offset  # recomputed if the transaction is retried
                 tx_run(tx, "episodes_create", group_id=group_id, rows=rows)
                 ids = ([tail[0]["id"]] if tail else []) + [r["id"] for r in rows]
                 pairs = [[a, b] for a, b in zip(ids, ids[1:])]
@@ -263,6 +316,7 @@ class EpisodeWriter:
             if jobs:
                 tx_run(tx, "job_create", group_id=group_id, jobs=jobs)
             return out
+
         return self.store.transaction(work)
 
     def load(self, group_id: str, ids: Sequence[str]) -> list[EpisodeView]:
@@ -276,9 +330,17 @@ class EpisodeWriter:
 def to_view(e: dict) -> EpisodeView:
     stamp = e.get("timestamp")
     try:
-        when = datetime.fromisoformat(stamp) if stamp else datetime.now(timezone.utc)
+        when = datetime.fromisoformat(stamp) if stamp else datetime.now(UTC)
     except ValueError:
-        when = datetime.now(timezone.utc)
-    return EpisodeView(id=e["id"], session_id=e.get("session_id") or "", role=e.get("role") or "user",
-                       content=e.get("content") or "", timestamp=when, order=int(e.get("order") or 0),
-                       chunk=int(e.get("chunk") or 0), speaker=e.get("speaker"), external_id=e.get("external_id"))
+        when = datetime.now(UTC)
+    return EpisodeView(
+        id=e["id"],
+        session_id=e.get("session_id") or "",
+        role=e.get("role") or "user",
+        content=e.get("content") or "",
+        timestamp=when,
+        order=int(e.get("order") or 0),
+        chunk=int(e.get("chunk") or 0),
+        speaker=e.get("speaker"),
+        external_id=e.get("external_id"),
+    )

@@ -7,6 +7,7 @@ unknown tool or gives invalid arguments fails the attempt (the job is retried la
 half-understood reply never writes half its memories. The validated calls become the job's plan;
 the pipeline writes them through the builder, like the rules' plans.
 """
+
 from __future__ import annotations
 
 import json
@@ -75,6 +76,7 @@ User: "I went to a support group yesterday and it was so powerful." (Caroline, s
 def offered_tools() -> list[dict]:
     """create_memory and link_memories from graphmem.tools.TOOLS (imported late: one source)."""
     from ..tools import TOOLS
+
     tools = [t for t in TOOLS if (t.get("function") or t).get("name") in OFFERED_TOOLS]
     if len(tools) != len(OFFERED_TOOLS):
         raise ConfigError("graphmem.tools.TOOLS lacks create_memory or link_memories")
@@ -98,9 +100,11 @@ class LLMExtractor:
 
     def __init__(self, settings: LLMSettings, *, client: httpx.Client | None = None):
         if not settings.base_url:
-            raise ConfigError("the LLM extractor needs an OpenAI-compatible endpoint: set llm.base_url "
-                              "(and model, api_key) in graphmem.toml or GRAPHMEM_LLM__BASE_URL, "
-                              "or use the rule-based extractor (--extractor rules)")
+            raise ConfigError(
+                "the LLM extractor needs an OpenAI-compatible endpoint: set llm.base_url "
+                "(and model, api_key) in graphmem.toml or GRAPHMEM_LLM__BASE_URL, "
+                "or use the rule-based extractor (--extractor rules)"
+            )
         self.settings = settings
         self.url = settings.base_url.rstrip("/") + "/chat/completions"
         self._client = client
@@ -127,14 +131,18 @@ class LLMExtractor:
                 with httpx.Client() as client:
                     response = client.post(self.url, json=body, headers=headers, timeout=timeout)
         except httpx.TimeoutException:
-            raise ExtractionError(f"the LLM endpoint {self.url} did not answer within "
-                                  f"{self.settings.timeout_s:g}s; the job will be retried") from None
+            raise ExtractionError(
+                f"the LLM endpoint {self.url} did not answer within "
+                f"{self.settings.timeout_s:g}s; the job will be retried"
+            ) from None
         except httpx.HTTPError as exc:
-            raise ExtractionError(f"cannot reach the LLM endpoint {self.url} ({exc.__class__.__name__}: {exc}); "
-                                  f"the job will be retried") from None
+            raise ExtractionError(
+                f"cannot reach the LLM endpoint {self.url} ({exc.__class__.__name__}: {exc}); the job will be retried"
+            ) from None
         if response.status_code >= 400:
-            raise ExtractionError(f"the LLM endpoint answered HTTP {response.status_code}: "
-                                  f"{response.text[:MAX_ERROR_BODY]}")
+            raise ExtractionError(
+                f"the LLM endpoint answered HTTP {response.status_code}: {response.text[:MAX_ERROR_BODY]}"
+            )
         try:
             return response.json()
         except ValueError:
@@ -149,6 +157,7 @@ class LLMExtractor:
         """Validate every tool call of the reply; any bad one fails the whole attempt."""
         from ..tools import parse_tool_call
         from ..types import LinkInput, MemoryInput, validate
+
         calls = tool_calls(reply)
         plan = ExtractionPlan(via_tools=True)
         for i, call in enumerate(calls, 1):
@@ -157,23 +166,35 @@ class LLMExtractor:
             except GraphmemError as exc:
                 raise ExtractionError(f"the LLM's tool call {i} is invalid: {exc}") from None
             if name not in OFFERED_TOOLS:
-                raise ExtractionError(f"the LLM called an unknown tool {name[:80]!r} (call {i}); "
-                                      f"only {', '.join(OFFERED_TOOLS)} are offered")
+                raise ExtractionError(
+                    f"the LLM called an unknown tool {name[:80]!r} (call {i}); "
+                    f"only {', '.join(OFFERED_TOOLS)} are offered"
+                )
             try:
                 if name == "create_memory":
                     memory = validate(MemoryInput, args)
                     args = memory.model_dump(mode="json")
                     evidence = attribute(_memory_words(args), episodes)
-                    plan.memories.append(PlannedMemory(
-                        key=str(i), memory=args, episode_ids=[e.id for e in evidence],
-                        reference_time=max(e.timestamp for e in evidence).isoformat(),
-                        session_id=evidence[0].session_id or None))
+                    plan.memories.append(
+                        PlannedMemory(
+                            key=str(i),
+                            memory=args,
+                            episode_ids=[e.id for e in evidence],
+                            reference_time=max(e.timestamp for e in evidence).isoformat(),
+                            session_id=evidence[0].session_id or None,
+                        )
+                    )
                 else:
                     link = validate(LinkInput, args)
-                    plan.links.append(PlannedLink(source=link.source_memory_description,
-                                                  target=link.target_memory_description,
-                                                  relation_type=link.relation_type.value,
-                                                  importance=link.importance, by_key=False))
+                    plan.links.append(
+                        PlannedLink(
+                            source=link.source_memory_description,
+                            target=link.target_memory_description,
+                            relation_type=link.relation_type.value,
+                            importance=link.importance,
+                            by_key=False,
+                        )
+                    )
             except GraphmemError as exc:
                 raise ExtractionError(f"the LLM's tool call {i} ({name}) has invalid arguments: {exc}") from None
         return plan

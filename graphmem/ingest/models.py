@@ -1,4 +1,5 @@
 """The data of the ingest path: turns in, episodes stored, extraction plans, reports out."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -11,6 +12,7 @@ from pydantic import BaseModel, Field
 @dataclass
 class Message:
     """One conversation turn as handed over: who said what, and when (None: the reference time)."""
+
     role: str
     content: str
     speaker: str | None = None
@@ -21,6 +23,7 @@ class Message:
 @dataclass
 class EpisodeView:
     """A stored episode as the extractors see it."""
+
     id: str
     session_id: str
     role: str
@@ -35,21 +38,29 @@ class EpisodeView:
 @dataclass
 class PlannedMemory:
     """One memory an extractor wants written; ``key`` is unique within its job."""
+
     key: str
     memory: dict[str, Any]
     episode_ids: list[str]
-    reference_time: str                # ISO: relative times in the memory are read against it
+    reference_time: str  # ISO: relative times in the memory are read against it
     session_id: str | None = None
-    relative: bool = True              # False: nothing in it depends on reference_time (batched freely)
+    relative: bool = True  # False: nothing in it depends on reference_time (batched freely)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"key": self.key, "memory": self.memory, "episode_ids": self.episode_ids,
-                "reference_time": self.reference_time, "session_id": self.session_id, "relative": self.relative}
+        return {
+            "key": self.key,
+            "memory": self.memory,
+            "episode_ids": self.episode_ids,
+            "reference_time": self.reference_time,
+            "session_id": self.session_id,
+            "relative": self.relative,
+        }
 
 
 @dataclass
 class PlannedLink:
     """A memory → memory link: by the keys of planned memories (rules) or by descriptions (LLM)."""
+
     source: str
     target: str
     relation_type: str
@@ -57,8 +68,13 @@ class PlannedLink:
     by_key: bool = True
 
     def to_dict(self) -> dict[str, Any]:
-        return {"source": self.source, "target": self.target, "relation_type": self.relation_type,
-                "importance": self.importance, "by_key": self.by_key}
+        return {
+            "source": self.source,
+            "target": self.target,
+            "relation_type": self.relation_type,
+            "importance": self.importance,
+            "by_key": self.by_key,
+        }
 
 
 @dataclass
@@ -66,25 +82,31 @@ class ExtractionPlan:
     """What an extractor wants written (memories in batches per reference time, then links).
     ``via_tools``: the plan is an LLM's tool calls, kept on the job so that a retry after a crash
     finishes it instead of asking the LLM again."""
+
     memories: list[PlannedMemory] = field(default_factory=list)
     links: list[PlannedLink] = field(default_factory=list)
     via_tools: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return {"memories": [m.to_dict() for m in self.memories], "links": [l.to_dict() for l in self.links],
-                "via_tools": self.via_tools}
+        return {
+            "memories": [m.to_dict() for m in self.memories],
+            "links": [link.to_dict() for link in self.links],
+            "via_tools": self.via_tools,
+        }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "ExtractionPlan":
-        return cls(memories=[PlannedMemory(**m) for m in data.get("memories", [])],
-                   links=[PlannedLink(**l) for l in data.get("links", [])],
-                   via_tools=bool(data.get("via_tools")))
+    def from_dict(cls, data: dict[str, Any]) -> ExtractionPlan:
+        return cls(
+            memories=[PlannedMemory(**m) for m in data.get("memories", [])],
+            links=[PlannedLink(**link) for link in data.get("links", [])],
+            via_tools=bool(data.get("via_tools")),
+        )
 
 
 class JobOutcome(BaseModel):
     job_id: str
     group_id: str
-    state: str                         # done | pending | failed
+    state: str  # done | pending | failed
     attempts: int
     memories: list[str] = Field(default_factory=list)
     links: int = 0
@@ -94,6 +116,7 @@ class JobOutcome(BaseModel):
 
 class IngestReport(BaseModel):
     """What one ``ingest`` call stored and extracted. ``episodes`` are the new episode ids in order."""
+
     group_id: str
     session_id: str
     episodes: list[str] = Field(default_factory=list)
@@ -107,6 +130,7 @@ class IngestReport(BaseModel):
 
 class RetryReport(BaseModel):
     """What one ``retry_extractions`` call did."""
+
     attempted: int = 0
     done: int = 0
     pending: int = 0

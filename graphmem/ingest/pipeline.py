@@ -6,15 +6,17 @@ memories are written with their evidence edges (``EXTRACTED_FROM`` the episodes,
 transaction as each memory) and its links after them. A job that fails stays ``pending`` with
 its error and is retried with backoff by ``retry``; nothing that was said is lost.
 """
+
 from __future__ import annotations
 
 import json
 import threading
 import uuid
 from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Callable, Protocol, Sequence
+from typing import Any, Protocol
 
 from ..builder.create import MemoryWriter
 from ..builder.link import MemoryLinker
@@ -25,11 +27,10 @@ from ..store.driver import Store
 from ..types import LinkInput, MemoryInput, as_reference_time, validate, validate_group_id, validate_optional_id
 from .episodes import CHUNK_OVERLAP, CHUNK_SIZE, EpisodeWriter, parse_messages, text_messages
 from .jobs import JobQueue, job_counts
-from .models import (EpisodeView, ExtractionPlan, IngestReport, JobOutcome, Message, PlannedMemory,
-                     RetryReport)
+from .models import EpisodeView, ExtractionPlan, IngestReport, JobOutcome, Message, PlannedMemory, RetryReport
 
 EXTRACTORS = ("rules", "llm", "none")
-Progress = Callable[[str, int, int], None]     # (stage, done, total): "episodes" / "extract"
+Progress = Callable[[str, int, int], None]  # (stage, done, total): "episodes" / "extract"
 
 
 class Extractor(Protocol):
@@ -41,6 +42,7 @@ class Extractor(Protocol):
 @dataclass
 class Conversation:
     """One session's turns for ``ingest_sessions``; ``embeddings`` (one per message) are optional."""
+
     session_id: str
     messages: list[Message]
     reference_time: datetime
@@ -50,6 +52,7 @@ class Conversation:
 class MemoryBackend(Protocol):
     """What the ingest path writes through: a MemoryGraph's store, embedder and builder
     (``MemoryWriter``, ``MemoryLinker``), its settings and its schema check."""
+
     settings: Settings
     store: Store
     embedder: Embedder
@@ -64,17 +67,28 @@ class Ingestor:
     episodes through ``EpisodeWriter``, jobs through ``JobQueue``, memories and links straight
     through the builder."""
 
-    def __init__(self, graph: MemoryBackend, *, max_attempts: int = 5, backoff_base_s: float = 30.0,
-                 backoff_max_s: float = 3600.0, rules_window: int = 200, llm_window: int = 10,
-                 llm_window_chars: int = 8000, chunk_size: int = CHUNK_SIZE, chunk_overlap: int = CHUNK_OVERLAP):
+    def __init__(
+        self,
+        graph: MemoryBackend,
+        *,
+        max_attempts: int = 5,
+        backoff_base_s: float = 30.0,
+        backoff_max_s: float = 3600.0,
+        rules_window: int = 200,
+        llm_window: int = 10,
+        llm_window_chars: int = 8000,
+        chunk_size: int = CHUNK_SIZE,
+        chunk_overlap: int = CHUNK_OVERLAP,
+    ):
         self.store = graph.store
         self.llm_settings = graph.settings.llm
         self.memory_writer = graph.writer
         self.linker = graph.linker
         self.ensure_schema = graph.ensure_schema
         self.writer = EpisodeWriter(graph.store, graph.embedder, chunk_size=chunk_size, chunk_overlap=chunk_overlap)
-        self.queue = JobQueue(graph.store, max_attempts=max_attempts, backoff_base_s=backoff_base_s,
-                              backoff_max_s=backoff_max_s)
+        self.queue = JobQueue(
+            graph.store, max_attempts=max_attempts, backoff_base_s=backoff_base_s, backoff_max_s=backoff_max_s
+        )
         self.rules_window = rules_window
         self.llm_window = llm_window
         self.llm_window_chars = llm_window_chars
@@ -83,7 +97,7 @@ class Ingestor:
 
     # --- extractors ---
     def extractor(self, spec: Any) -> Extractor | None:
-        """"rules", "llm", "none" (or None: llm when an endpoint is configured, else rules), or an object."""
+        """ "rules", "llm", "none" (or None: llm when an endpoint is configured, else rules), or an object."""
         if spec is None:
             spec = "llm" if self.llm_settings.base_url else "rules"
         if isinstance(spec, str):
@@ -94,26 +108,43 @@ class Ingestor:
                 if name not in self._extractors:
                     if name == "rules":
                         from .rules import RuleExtractor
+
                         self._extractors[name] = RuleExtractor()
                     elif name == "llm":
                         from .llm import LLMExtractor
+
                         self._extractors[name] = LLMExtractor(self.llm_settings)
                     else:
-                        raise ValidationError(f"extractor: {spec!r} is not known in this process",
-                                              field="extractor", allowed=list(EXTRACTORS))
+                        raise ValidationError(
+                            f"extractor: {spec!r} is not known in this process",
+                            field="extractor",
+                            allowed=list(EXTRACTORS),
+                        )
                 return self._extractors[name]
         if not hasattr(spec, "extract") or not isinstance(getattr(spec, "name", None), str):
-            raise ValidationError("extractor: must be rules, llm, none, or an object with a name and "
-                                  "extract(episodes)", field="extractor", allowed=list(EXTRACTORS))
+            raise ValidationError(
+                "extractor: must be rules, llm, none, or an object with a name and extract(episodes)",
+                field="extractor",
+                allowed=list(EXTRACTORS),
+            )
         with self._lock:
-            self._extractors[spec.name] = spec      # retries in this process find it by name
+            self._extractors[spec.name] = spec  # retries in this process find it by name
         return spec
 
     # --- ingest ---
-    def ingest(self, group_id: str, messages: Any = None, text: str | None = None, *,
-               session_id: str | None = None, reference_time: datetime | str | None = None,
-               extractor: Any = None, source: str = "ingest", progress: Progress | None = None,
-               request_id: str | None = None) -> IngestReport:
+    def ingest(
+        self,
+        group_id: str,
+        messages: Any = None,
+        text: str | None = None,
+        *,
+        session_id: str | None = None,
+        reference_time: datetime | str | None = None,
+        extractor: Any = None,
+        source: str = "ingest",
+        progress: Progress | None = None,
+        request_id: str | None = None,
+    ) -> IngestReport:
         """Store the turns (or a text, split into chunks) of one session, then extract from them.
         ``request_id``: an idempotency key (see ``ingest_sessions``)."""
         group_id = validate_group_id(group_id)
@@ -122,42 +153,68 @@ class Ingestor:
             raise ValidationError("give either messages (a list of turns) or text", field="messages")
         parsed = parse_messages(messages) if messages is not None else text_messages(text)
         conv = Conversation(session_id, parsed, as_reference_time(reference_time))
-        return self.ingest_sessions(group_id, [conv], extractor=extractor, source=source, progress=progress,
-                                    request_id=request_id)
+        return self.ingest_sessions(
+            group_id, [conv], extractor=extractor, source=source, progress=progress, request_id=request_id
+        )
 
-    def ingest_sessions(self, group_id: str, conversations: list[Conversation], *, extractor: Any = None,
-                        source: str = "ingest", progress: Progress | None = None,
-                        request_id: str | None = None) -> IngestReport:
+    def ingest_sessions(
+        self,
+        group_id: str,
+        conversations: list[Conversation],
+        *,
+        extractor: Any = None,
+        source: str = "ingest",
+        progress: Progress | None = None,
+        request_id: str | None = None,
+    ) -> IngestReport:
         """Several sessions at once: one transaction for all their episodes and jobs, then extraction.
 
         ``request_id``: an idempotency key claimed in the episodes' transaction. A repeat of an
         applied request stores nothing: it returns the first report, or, when the first call did
         not get to the end, finishes that call's extraction jobs and reports them."""
         from ..builder.requests import fingerprint, record, stored, validate_request_id
+
         group_id = validate_group_id(group_id)
         request_id = validate_request_id(request_id)
         ext = self.extractor(extractor)
         self.ensure_schema()
         digest = None
         if request_id is not None:
-            digest = fingerprint("ingest", [[[m.role, m.content, m.speaker, m.timestamp] for m in c.messages]
-                                            for c in conversations] + [ext.name if ext else None])
+            digest = fingerprint(
+                "ingest",
+                [[[m.role, m.content, m.speaker, m.timestamp] for m in c.messages] for c in conversations]
+                + [ext.name if ext else None],
+            )
             done = stored(self.store, group_id, request_id, "ingest", digest)
             if done is not None:
                 return self._replay(group_id, done)
         batches: list[tuple[str, list[dict]]] = []
-        built = self.writer.build_sessions([(c.messages, c.session_id, c.reference_time, c.embeddings)
-                                            for c in conversations], source=source)
+        built = self.writer.build_sessions(
+            [(c.messages, c.session_id, c.reference_time, c.embeddings) for c in conversations], source=source
+        )
         for conv, rows in zip(conversations, built):
             if rows:
                 batches.append((conv.session_id, rows))
         all_rows = [row for _, rows in batches for row in rows]
-        jobs = [self.queue.new(session_id=sid, episode_ids=ids, extractor=ext.name)
-                for sid, ids in self._windows(batches, ext)] if ext is not None else []
-        report = IngestReport(group_id=group_id, session_id=conversations[0].session_id if conversations else "",
-                              episodes=[r["id"] for r in all_rows], jobs=[j["id"] for j in jobs])
-        request = None if request_id is None else (
-            request_id, digest, {"final": False, "report": report.model_dump(mode="json")})
+        jobs = (
+            [
+                self.queue.new(session_id=sid, episode_ids=ids, extractor=ext.name)
+                for sid, ids in self._windows(batches, ext)
+            ]
+            if ext is not None
+            else []
+        )
+        report = IngestReport(
+            group_id=group_id,
+            session_id=conversations[0].session_id if conversations else "",
+            episodes=[r["id"] for r in all_rows],
+            jobs=[j["id"] for j in jobs],
+        )
+        request = (
+            None
+            if request_id is None
+            else (request_id, digest, {"final": False, "report": report.model_dump(mode="json")})
+        )
         if self.writer.write_sessions(group_id, batches, jobs, request=request) is None:
             # the same request was applied meanwhile (a concurrent repeat): nothing was written
             return self._replay(group_id, stored(self.store, group_id, request_id, "ingest", digest))
@@ -190,8 +247,9 @@ class Ingestor:
                 report.errors.extend(([outcome.error] if outcome.error else []) + outcome.warnings)
                 report.jobs_pending += outcome.state == "pending"
                 report.jobs_failed += outcome.state == "failed"
-            report.memories.extend(r["id"] for r in self.store.read("job_written_memories", group_id=group_id,
-                                                                     job_id=job_id))
+            report.memories.extend(
+                r["id"] for r in self.store.read("job_written_memories", group_id=group_id, job_id=job_id)
+            )
         return report
 
     def _windows(self, batches: list[tuple[str, list[dict]]], ext: Extractor) -> list[tuple[str, list[str]]]:
@@ -213,7 +271,7 @@ class Ingestor:
                 out.append((sid, current))
         if llm:
             return out
-        merged: list[tuple[str, list[str]]] = []     # the rules: windows may span sessions
+        merged: list[tuple[str, list[str]]] = []  # the rules: windows may span sessions
         for sid, ids in out:
             if merged and len(merged[-1][1]) + len(ids) <= limit:
                 merged[-1] = (merged[-1][0], merged[-1][1] + ids)
@@ -247,28 +305,57 @@ class Ingestor:
             error = _describe(exc)
             try:
                 finished = self.queue.fail(group_id, job, error)
-            except GraphmemError as inner:     # the database itself is gone: the lease will expire
-                return JobOutcome(job_id=job_id, group_id=group_id, state="running", attempts=attempts,
-                                  error=f"{error}; and the job could not be updated: {inner}")
-            return JobOutcome(job_id=job_id, group_id=group_id, state=finished.get("state", "pending"),
-                              attempts=attempts, memories=memories, links=links, error=error, warnings=warnings)
+            except GraphmemError as inner:  # the database itself is gone: the lease will expire
+                return JobOutcome(
+                    job_id=job_id,
+                    group_id=group_id,
+                    state="running",
+                    attempts=attempts,
+                    error=f"{error}; and the job could not be updated: {inner}",
+                )
+            return JobOutcome(
+                job_id=job_id,
+                group_id=group_id,
+                state=finished.get("state", "pending"),
+                attempts=attempts,
+                memories=memories,
+                links=links,
+                error=error,
+                warnings=warnings,
+            )
         self.queue.succeed(group_id, job_id, memories=len(memories), links=links)
-        return JobOutcome(job_id=job_id, group_id=group_id, state="done", attempts=attempts, memories=memories,
-                          links=links, warnings=warnings)
+        return JobOutcome(
+            job_id=job_id,
+            group_id=group_id,
+            state="done",
+            attempts=attempts,
+            memories=memories,
+            links=links,
+            warnings=warnings,
+        )
 
-    def _execute(self, group_id: str, job_id: str, plan: ExtractionPlan,
-                 extractor: str) -> tuple[list[str], int, list[str]]:
+    def _execute(
+        self, group_id: str, job_id: str, plan: ExtractionPlan, extractor: str
+    ) -> tuple[list[str], int, list[str]]:
         """Write the plan's memories that are not written yet (each with its evidence), then its links."""
-        written = {r["key"]: r["id"] for r in self.store.read("job_written_memories", group_id=group_id,
-                                                               job_id=job_id) if r["key"]}
+        written = {
+            r["key"]: r["id"]
+            for r in self.store.read("job_written_memories", group_id=group_id, job_id=job_id)
+            if r["key"]
+        }
         todo = [pm for pm in plan.memories if pm.key not in written]
         source = f"extract:{extractor}"
         new_ids: list[str] = []
         self.ensure_schema()
         for reference_time, batch in _batches(todo).items():
-            results = self.memory_writer.create(group_id, [_valid_memory(pm) for pm in batch], session_id=None,
-                                                reference_time=as_reference_time(reference_time), source=source,
-                                                extra=[_extra(pm, job_id) for pm in batch])
+            results = self.memory_writer.create(
+                group_id,
+                [_valid_memory(pm) for pm in batch],
+                session_id=None,
+                reference_time=as_reference_time(reference_time),
+                source=source,
+                extra=[_extra(pm, job_id) for pm in batch],
+            )
             for pm, res in zip(batch, results):
                 written[pm.key] = res.memory_id
                 new_ids.append(res.memory_id)
@@ -277,9 +364,15 @@ class Ingestor:
             try:
                 if link.by_key and (link.source not in written or link.target not in written):
                     continue
-                edge = validate(LinkInput, {"source_memory_description": link.source,
-                                            "target_memory_description": link.target,
-                                            "relation_type": link.relation_type, "importance": link.importance})
+                edge = validate(
+                    LinkInput,
+                    {
+                        "source_memory_description": link.source,
+                        "target_memory_description": link.target,
+                        "relation_type": link.relation_type,
+                        "importance": link.importance,
+                    },
+                )
                 if link.by_key:
                     self.linker.link_by_id(group_id, written[link.source], written[link.target], edge)
                 else:
@@ -290,8 +383,15 @@ class Ingestor:
         return new_ids, links, warnings
 
     # --- the queue ---
-    def retry(self, group_id: str | None = None, *, max_jobs: int = 100, force: bool = False,
-              include_failed: bool = False, progress: Progress | None = None) -> RetryReport:
+    def retry(
+        self,
+        group_id: str | None = None,
+        *,
+        max_jobs: int = 100,
+        force: bool = False,
+        include_failed: bool = False,
+        progress: Progress | None = None,
+    ) -> RetryReport:
         """Retry the jobs that are due (``force``: every pending one; ``include_failed``: failed ones too)."""
         if group_id is not None:
             group_id = validate_group_id(group_id, existing=True)
@@ -329,11 +429,16 @@ def _valid_memory(pm: PlannedMemory) -> MemoryInput:
 
 def _extra(pm: PlannedMemory, job_id: str) -> dict:
     """Memory properties set with the write: its evidence, its job, and its own session and time."""
-    return {"episode_ids": list(pm.episode_ids), "job_id": job_id, "extract_key": pm.key,
-            "session_id": pm.session_id, "reference_time": pm.reference_time}
+    return {
+        "episode_ids": list(pm.episode_ids),
+        "job_id": job_id,
+        "extract_key": pm.key,
+        "session_id": pm.session_id,
+        "reference_time": pm.reference_time,
+    }
 
 
-def _batches(memories: list[PlannedMemory]) -> "OrderedDict[str, list[PlannedMemory]]":
+def _batches(memories: list[PlannedMemory]) -> OrderedDict[str, list[PlannedMemory]]:
     """One batch for every memory whose times are absolute; one per reference time for the others."""
     out: OrderedDict[str, list[PlannedMemory]] = OrderedDict()
     free = [pm for pm in memories if not pm.relative]

@@ -34,11 +34,12 @@ It is deliberately conservative, a wrong memory being worse than none:
 The rest is left to the episodes themselves, which stay searchable. Assistant and system turns
 are not mined.
 """
+
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable
 
 from ..lang import HAN_CHARS, is_chinese, is_user_speaker
 from ..types import MAX_NAME
@@ -48,13 +49,16 @@ MINED_ROLES = {"user"}
 
 # --- sentence and clause splitting --------------------------------------------------------
 _SENTENCE_END = re.compile(r"(?<=[。！？!?；;\n])|(?<=[.])\s+(?=[A-Z\"'(])")
-_P = r"[，,。！？；;!?\n]"          # clause punctuation (zh + en)
-_NP = r"[^，,。！？；;!?\n]"         # anything but clause punctuation
-_CAPTION = re.compile(r"\s*\[image:[^\]]*\]", re.IGNORECASE)   # a picture's caption added to a turn
+_P = r"[，,。！？；;!?\n]"  # clause punctuation (zh + en)
+_NP = r"[^，,。！？；;!?\n]"  # anything but clause punctuation
+_CAPTION = re.compile(r"\s*\[image:[^\]]*\]", re.IGNORECASE)  # a picture's caption added to a turn
 _QUESTION = re.compile(r"[?？]\s*[\"'”’)）]*$")
-_LISTENER_TAG = re.compile(r"你|您|\byou\b", re.IGNORECASE)       # "…，你呢？", "…, do you?"
-_ASKS = re.compile(r"为什么|什么|怎么|吗|呢|哪|谁|几|多少|\b(?:why|what|how|where|who|which|when|do|does|did|"
-                   r"is|are|can|could|would|should|have|has)\b", re.IGNORECASE)
+_LISTENER_TAG = re.compile(r"你|您|\byou\b", re.IGNORECASE)  # "…，你呢？", "…, do you?"
+_ASKS = re.compile(
+    r"为什么|什么|怎么|吗|呢|哪|谁|几|多少|\b(?:why|what|how|where|who|which|when|do|does|did|"
+    r"is|are|can|could|would|should|have|has)\b",
+    re.IGNORECASE,
+)
 
 
 def sentences(text: str) -> list[str]:
@@ -62,12 +66,17 @@ def sentences(text: str) -> list[str]:
 
 
 # --- phrase clean-up ----------------------------------------------------------------------
-_EN_CUT = re.compile(r"\s+(?:because|but|although|though|since|so that|so|and I|and i|and we|which|when|while|"
-                     r"if|until|though|and (?:it|he|she|they|this|that|then|now|there))\b.*$|\s*[-–—]+\s.*$|"
-                     r"\s+[-–—]+$",
-                     re.IGNORECASE)
-_EN_TRAIL = re.compile(r"\s+(?:a lot|so much|very much|too|as well|lately|recently|now|again|anymore|"
-                       r"really|though)$", re.IGNORECASE)
+_EN_CUT = re.compile(
+    r"\s+(?:because|but|although|though|since|so that|so|and I|and i|and we|which|when|while|"
+    r"if|until|though|and (?:it|he|she|they|this|that|then|now|there))\b.*$|\s*[-–—]+\s.*$|"
+    r"\s+[-–—]+$",
+    re.IGNORECASE,
+)
+_EN_TRAIL = re.compile(
+    r"\s+(?:a lot|so much|very much|too|as well|lately|recently|now|again|anymore|"
+    r"really|though)$",
+    re.IGNORECASE,
+)
 _ZH_CUT = re.compile(r"(?:因为|所以|但是|但|可是|不过|而且|然后|因此|于是).*$")
 _ZH_TRAIL = re.compile(r"(?:了|啦|呀|啊|呢|吧|哦|的说|哈)+$")
 _LEAD_ZH = re.compile(r"^(?:我们|我)(?:也|还|都|就|已经|终于|刚刚|刚|又)*")
@@ -98,37 +107,115 @@ class Found:
     object: str | None = None
     importance: float = 0.5
     attributes: dict[str, str] | None = None
-    subject: str | None = None         # None: the speaker
+    subject: str | None = None  # None: the speaker
 
 
-_EN_RELATIONS = ("best friend|friend|wife|husband|partner|girlfriend|boyfriend|fiancée|fiancee|fiancé|fiance|"
-                 "sister|brother|mother|mom|mum|father|dad|son|daughter|boss|manager|colleague|coworker|co-worker|"
-                 "roommate|neighbou?r|cousin|aunt|uncle|grandma|grandmother|grandpa|grandfather|niece|nephew|"
-                 "mentor|teacher|classmate|dog|cat")
-_ZH_RELATIONS = ("好朋友|朋友|闺蜜|老婆|妻子|太太|丈夫|老公|男朋友|女朋友|未婚夫|未婚妻|姐姐|妹妹|哥哥|弟弟|妈妈|母亲|"
-                 "爸爸|父亲|儿子|女儿|同事|老板|领导|室友|邻居|表哥|表姐|表弟|表妹|同学|老师|爷爷|奶奶|外公|外婆|狗|猫")
+_EN_RELATIONS = (
+    "best friend|friend|wife|husband|partner|girlfriend|boyfriend|fiancée|fiancee|fiancé|fiance|"
+    "sister|brother|mother|mom|mum|father|dad|son|daughter|boss|manager|colleague|coworker|co-worker|"
+    "roommate|neighbou?r|cousin|aunt|uncle|grandma|grandmother|grandpa|grandfather|niece|nephew|"
+    "mentor|teacher|classmate|dog|cat"
+)
+_ZH_RELATIONS = (
+    "好朋友|朋友|闺蜜|老婆|妻子|太太|丈夫|老公|男朋友|女朋友|未婚夫|未婚妻|姐姐|妹妹|哥哥|弟弟|妈妈|母亲|"
+    "爸爸|父亲|儿子|女儿|同事|老板|领导|室友|邻居|表哥|表姐|表弟|表妹|同学|老师|爷爷|奶奶|外公|外婆|狗|猫"
+)
 _NAME_EN = r"[A-Z][a-zA-Z'-]+(?: [A-Z][a-zA-Z'-]+)?"
-_NAME_ZH_FOLLOW = (r"(?=是|很|也|在|说|和|跟|喜欢|今天|昨天|明天|前天|上周|去|来|要|会|刚|已经|就|都|还|又|"
-                   r"的|给|对|把|被|，|,|。|！|？|!|\?|；|$|\s)")
+_NAME_ZH_FOLLOW = (
+    r"(?=是|很|也|在|说|和|跟|喜欢|今天|昨天|明天|前天|上周|去|来|要|会|刚|已经|就|都|还|又|"
+    r"的|给|对|把|被|，|,|。|！|？|!|\?|；|$|\s)"
+)
 # Words that cannot be a person's name in "my friend X" / "X is my friend": pronouns, determiners.
-_EN_NOT_NAMES = {"i", "is", "and", "the", "this", "that", "these", "those", "it", "he", "she", "they", "we",
-                 "you", "there", "here", "who", "what", "which", "mine", "everyone", "someone", "nobody"}
+_EN_NOT_NAMES = {
+    "i",
+    "is",
+    "and",
+    "the",
+    "this",
+    "that",
+    "these",
+    "those",
+    "it",
+    "he",
+    "she",
+    "they",
+    "we",
+    "you",
+    "there",
+    "here",
+    "who",
+    "what",
+    "which",
+    "mine",
+    "everyone",
+    "someone",
+    "nobody",
+}
 # Characters a Chinese name does not start or end with: negation and adverbs ("小明不是…", "…也是").
 _ZH_NOT_NAME_EDGE = "不没也都还又才就只并真很太挺再"
 
-_EN_PREF_VERBS = {"love": "love", "loves": "love", "like": "like", "enjoy": "enjoy", "adore": "love",
-                  "hate": "hate", "dislike": "dislike", "despise": "hate", "prefer": "prefer",
-                  "can't stand": "hate", "cannot stand": "hate", "don't like": "dislike",
-                  "do not like": "dislike", "really like": "like"}
+_EN_PREF_VERBS = {
+    "love": "love",
+    "loves": "love",
+    "like": "like",
+    "enjoy": "enjoy",
+    "adore": "love",
+    "hate": "hate",
+    "dislike": "dislike",
+    "despise": "hate",
+    "prefer": "prefer",
+    "can't stand": "hate",
+    "cannot stand": "hate",
+    "don't like": "dislike",
+    "do not like": "dislike",
+    "really like": "like",
+}
 # "I don't love X" and the like: the negation stays in the topic (the consolidator reads it as a stance).
 _EN_PREF_NEGATED = {"don't": "don't", "do not": "don't", "no longer": "no longer", "never": "never"}
-_ZH_PREF = {"喜欢": "喜欢", "喜爱": "喜欢", "爱": "爱", "热爱": "爱", "讨厌": "讨厌", "恨": "讨厌",
-            "不喜欢": "不喜欢", "不爱": "不喜欢", "受不了": "讨厌"}
+_ZH_PREF = {
+    "喜欢": "喜欢",
+    "喜爱": "喜欢",
+    "爱": "爱",
+    "热爱": "爱",
+    "讨厌": "讨厌",
+    "恨": "讨厌",
+    "不喜欢": "不喜欢",
+    "不爱": "不喜欢",
+    "受不了": "讨厌",
+}
 _ZH_PREF_POSITIVE = {"喜欢", "喜爱", "爱", "热爱"}
 # Objects that only point elsewhere: what they mean is not in the clause.
-_EN_POINTERS = {"it", "its", "it's", "that", "this", "them", "these", "those", "him", "her", "there", "here",
-                "what", "how", "why", "whether", "if", "so", "something", "anything", "everything",
-                "nothing", "one", "myself", "ourselves", "which", "who", "where", "when"}
+_EN_POINTERS = {
+    "it",
+    "its",
+    "it's",
+    "that",
+    "this",
+    "them",
+    "these",
+    "those",
+    "him",
+    "her",
+    "there",
+    "here",
+    "what",
+    "how",
+    "why",
+    "whether",
+    "if",
+    "so",
+    "something",
+    "anything",
+    "everything",
+    "nothing",
+    "one",
+    "myself",
+    "ourselves",
+    "which",
+    "who",
+    "where",
+    "when",
+}
 _EN_LISTENER = {"you", "your", "yours", "yourself", "yourselves", "ya", "u", "y'all"}
 _ZH_POINTERS = {"你", "它", "他", "她", "这个", "那个", "这", "那", "什么", "谁", "哪", "哪个", "怎么"}
 
@@ -141,8 +228,15 @@ def _en(regex: str) -> re.Pattern:
 
 def _relation_topic(rel: str, chinese: bool) -> str:
     rel = rel.lower()
-    return {"mom": "mother", "mum": "mother", "dad": "father", "co-worker": "coworker",
-            "neighbour": "neighbor", "fiancée": "fiancee", "fiancé": "fiance"}.get(rel, rel)
+    return {
+        "mom": "mother",
+        "mum": "mother",
+        "dad": "father",
+        "co-worker": "coworker",
+        "neighbour": "neighbor",
+        "fiancée": "fiancee",
+        "fiancé": "fiance",
+    }.get(rel, rel)
 
 
 def _points_elsewhere(obj: str) -> bool:
@@ -155,8 +249,22 @@ def _points_elsewhere(obj: str) -> bool:
     first = words[0]
     if first in {"that", "this", "these", "those", "her"} and len(words) > 1:
         # a determiner before a noun names something ("that stuff I baked"); before a clause it does not
-        return words[1] in _EN_POINTERS or words[1] in {"i", "we", "he", "she", "they", "is", "was", "are",
-                                                         "were", "'s", "the", "a", "an", "my"}
+        return words[1] in _EN_POINTERS or words[1] in {
+            "i",
+            "we",
+            "he",
+            "she",
+            "they",
+            "is",
+            "was",
+            "are",
+            "were",
+            "'s",
+            "the",
+            "a",
+            "an",
+            "my",
+        }
     return first in _EN_POINTERS
 
 
@@ -165,13 +273,13 @@ def _pref_en(m: re.Match, zh: bool) -> Found | None:
     if not obj:
         return None
     verb = _EN_PREF_VERBS.get(" ".join(m.group("verb").lower().split()), m.group("verb").lower())
-    if obj.lower().startswith("to ") and verb in {"like", "love"}:      # "I'd like to ..." is a wish
+    if obj.lower().startswith("to ") and verb in {"like", "love"}:  # "I'd like to ..." is a wish
         obj = re.sub(r"^(?:just|really|actually|always)\s+", "", obj[3:], flags=re.IGNORECASE)
     if obj.lower() in {"to", "too"} or _points_elsewhere(obj):
         return None
     neg = m.groupdict().get("neg")
     if neg:
-        if verb not in {"like", "love", "enjoy", "prefer"}:             # "I don't hate X": no stance to keep
+        if verb not in {"like", "love", "enjoy", "prefer"}:  # "I don't hate X": no stance to keep
             return None
         neg = _EN_PREF_NEGATED[" ".join(neg.lower().split())]
         verb = "dislike" if (neg, verb) == ("don't", "like") else f"{neg} {verb}"
@@ -182,6 +290,7 @@ def _fan_en(topic: str) -> Callable:
     def make(m: re.Match, zh: bool) -> Found | None:
         obj = clean(m.group("obj"), False)
         return Found("OPINION", topic, obj, 0.5) if obj and not _points_elsewhere(obj) else None
+
     return make
 
 
@@ -198,11 +307,12 @@ def _fact_en(topic: str, importance: float = 0.6, banned: Iterable[str] = ()) ->
         if not obj or any(obj.lower().startswith(b) for b in banned) or _points_elsewhere(obj):
             return None
         return Found("FACT", topic, obj, importance)
+
     return make
 
 
 def _rel_en(m: re.Match, zh: bool) -> Found | None:
-    name = re.sub(r"'s?$", "", m.group("name").strip())      # "my daughter Sara's birthday": Sara
+    name = re.sub(r"'s?$", "", m.group("name").strip())  # "my daughter Sara's birthday": Sara
     if not name or name.lower() in _EN_NOT_NAMES:
         return None
     return Found("RELATION", _relation_topic(m.group("rel"), False), name, 0.7)
@@ -214,7 +324,7 @@ def _pref_zh(m: re.Match, zh: bool) -> Found | None:
         return None
     verb = _ZH_PREF.get(m.group("verb"), m.group("verb"))
     if m.group("neg"):
-        if m.group("verb") not in _ZH_PREF_POSITIVE:                  # 并不讨厌: no stance to keep
+        if m.group("verb") not in _ZH_PREF_POSITIVE:  # 并不讨厌: no stance to keep
             return None
         verb = "不喜欢"
     return Found("OPINION", verb, obj, 0.5)
@@ -231,13 +341,17 @@ def _fact_zh(topic: str, importance: float = 0.6, banned: Iterable[str] = ()) ->
         if not obj or any(obj.startswith(b) for b in banned) or obj in _ZH_POINTERS:
             return None
         return Found("FACT", topic, obj, importance)
+
     return make
 
 
 def _identity_zh(m: re.Match, zh: bool) -> Found | None:
     """我是老师 → 我 是 老师; not 我是说…, 我是昨天到的 (an emphasis, not who I am)."""
-    found = _fact_zh("是", 0.5, banned=("说", "觉得", "想", "不", "没", "在", "真的", "因为", "从", "怎么",
-                                       "什么", "为了", "这样", "那样"))(m, zh)
+    found = _fact_zh(
+        "是",
+        0.5,
+        banned=("说", "觉得", "想", "不", "没", "在", "真的", "因为", "从", "怎么", "什么", "为了", "这样", "那样"),
+    )(m, zh)
     if found is None or found.object.endswith("的"):
         return None
     return found
@@ -248,7 +362,7 @@ def _rel_zh(m: re.Match, zh: bool) -> Found | None:
     rel = m.group("rel")
     if not name or name in {"我", "你", "他", "她", "它", "这", "那", "谁"}:
         return None
-    if name[0] in _ZH_NOT_NAME_EDGE or name[-1] in _ZH_NOT_NAME_EDGE:     # 小明不是我的朋友: not a friend
+    if name[0] in _ZH_NOT_NAME_EDGE or name[-1] in _ZH_NOT_NAME_EDGE:  # 小明不是我的朋友: not a friend
         return None
     attributes = {"程度": "好朋友"} if rel == "好朋友" else None
     return Found("RELATION", "朋友" if rel == "好朋友" else rel, name, 0.7, attributes)
@@ -264,7 +378,7 @@ def _x_is_y_zh(m: re.Match, zh: bool) -> Found | None:
     if not x or not y or x[0] in "这那它他她你我谁哪什如要假" or len(x) > 12 or y[0] in "不没":
         return None
     topic = "是"
-    if x.endswith("不"):                   # 小明不是医生: 小明 不是 医生, never 小明 是 医生
+    if x.endswith("不"):  # 小明不是医生: 小明 不是 医生, never 小明 是 医生
         x, topic = x[:-1], "不是"
     if _ZH_X_GUESS.search(x):
         return None
@@ -275,49 +389,95 @@ def _x_is_y_zh(m: re.Match, zh: bool) -> Found | None:
 
 
 EN_RULES: list[Rule] = [
-    (_en(rf"\bmy (?:all[- ]time |absolute |very |new )?favou?rite (?P<what>[a-z][\w' -]{{0,30}}?) "
-         rf"(?:is|are|was|were|has to be|would be) (?P<obj>{_NP}+)"), _favourite_en),
-    (_en(rf"\bI (?:really |absolutely |just |truly |do |also |still |totally |kinda |kind of |"
-         rf"genuinely |so )*(?P<verb>love|loves|like|enjoy|adore|hate|dislike|despise|prefer|can't stand|"
-         rf"cannot stand|don't like|do not like) (?P<obj>{_NP}+)"), _pref_en),
-    (_en(rf"\bI (?:(?P<neg>don't|do not|no longer|never) (?:really |much |particularly |even )?)"
-         rf"(?P<verb>love|like|enjoy|prefer) (?P<obj>{_NP}+)"), _pref_en),
+    (
+        _en(
+            rf"\bmy (?:all[- ]time |absolute |very |new )?favou?rite (?P<what>[a-z][\w' -]{{0,30}}?) "
+            rf"(?:is|are|was|were|has to be|would be) (?P<obj>{_NP}+)"
+        ),
+        _favourite_en,
+    ),
+    (
+        _en(
+            rf"\bI (?:really |absolutely |just |truly |do |also |still |totally |kinda |kind of |"
+            rf"genuinely |so )*(?P<verb>love|loves|like|enjoy|adore|hate|dislike|despise|prefer|can't stand|"
+            rf"cannot stand|don't like|do not like) (?P<obj>{_NP}+)"
+        ),
+        _pref_en,
+    ),
+    (
+        _en(
+            rf"\bI (?:(?P<neg>don't|do not|no longer|never) (?:really |much |particularly |even )?)"
+            rf"(?P<verb>love|like|enjoy|prefer) (?P<obj>{_NP}+)"
+        ),
+        _pref_en,
+    ),
     (_en(rf"\bI(?:'m| am) (?:a (?:big |huge )?fan of) (?P<obj>{_NP}+)"), _fan_en("is a fan of")),
-    (_en(rf"\bI(?:'m| am) (?:really |so |totally )?(?P<what>into|passionate about|fond of|obsessed with) "
-         rf"(?P<obj>{_NP}+)"), lambda m, zh: _fan_en(f"is {m.group('what').lower()}")(m, zh)),
+    (
+        _en(
+            rf"\bI(?:'m| am) (?:really |so |totally )?(?P<what>into|passionate about|fond of|obsessed with) "
+            rf"(?P<obj>{_NP}+)"
+        ),
+        lambda m, zh: _fan_en(f"is {m.group('what').lower()}")(m, zh),
+    ),
     (re.compile(rf"\b[Mm]y name is (?P<obj>{_NAME_EN})"), _fact_en("name", 0.8)),
     (re.compile(rf"\b(?:[Cc]all me|I go by) (?P<obj>{_NAME_EN})"), _fact_en("name", 0.8)),
-    (_en(rf"\bI(?:'m| am)? (?:currently |now |still )?(?:work|working|employed) (?:at|for|in) (?P<obj>{_NP}+)"),
-     _fact_en("works at", 0.6)),
-    (_en(rf"\bI(?:'m| am)? (?:currently |now |still )?(?:live|living|reside|residing|based) in (?P<obj>{_NP}+)"),
-     _fact_en("lives in", 0.6)),
+    (
+        _en(rf"\bI(?:'m| am)? (?:currently |now |still )?(?:work|working|employed) (?:at|for|in) (?P<obj>{_NP}+)"),
+        _fact_en("works at", 0.6),
+    ),
+    (
+        _en(rf"\bI(?:'m| am)? (?:currently |now |still )?(?:live|living|reside|residing|based) in (?P<obj>{_NP}+)"),
+        _fact_en("lives in", 0.6),
+    ),
     (_en(rf"\bI(?:'m| am) (?:originally )?from (?P<obj>{_NP}+)"), _fact_en("is from", 0.6)),
-    (_en(rf"\bI(?:'m| am) (?:a|an) (?P<obj>{_NP}+)"),
-     _fact_en("is a", 0.5, banned=("bit", "little", "lot", "big fan", "fan", "huge fan", "part of"))),
+    (
+        _en(rf"\bI(?:'m| am) (?:a|an) (?P<obj>{_NP}+)"),
+        _fact_en("is a", 0.5, banned=("bit", "little", "lot", "big fan", "fan", "huge fan", "part of")),
+    ),
     (re.compile(rf"\b[Mm]y (?P<rel>{_EN_RELATIONS}),? (?:(?:named|called) )?(?P<name>{_NAME_EN})\b"), _rel_en),
     (re.compile(rf"\b[Mm]y (?P<rel>{_EN_RELATIONS})'s name is (?P<name>{_NAME_EN})\b"), _rel_en),
-    (re.compile(rf"\b(?P<name>{_NAME_EN}) (?:is|was) my (?:best |close |good |old )?(?P<rel>{_EN_RELATIONS})\b"), _rel_en),
+    (
+        re.compile(rf"\b(?P<name>{_NAME_EN}) (?:is|was) my (?:best |close |good |old )?(?P<rel>{_EN_RELATIONS})\b"),
+        _rel_en,
+    ),
 ]
 
 _ZH_ADVERBS = r"(?:也|还|真的|真|很|非常|特别|最|超|超级|挺|蛮|一直|比较|都|就|好)"
 ZH_RULES: list[Rule] = [
     (re.compile(rf"我最(?:喜欢|爱)的(?P<what>{_NP}{{1,10}}?)(?:是|就是)(?P<obj>{_NP}+)"), _favourite_zh),
-    (re.compile(rf"我{_ZH_ADVERBS}*(?P<neg>不再|再也不|一点也不|一点都不|并不|从来不|从不|不太|不怎么|不是很|不是特别)?"
-                rf"{_ZH_ADVERBS}*(?P<verb>不喜欢|喜欢|喜爱|讨厌|热爱|不爱|爱|恨|受不了)(?P<obj>{_NP}+)"), _pref_zh),
-    (re.compile(rf"我(?:的名字)?(?:叫|是叫|名叫)(?P<obj>[^，,。！？；;!?\s]{{1,12}})"),
-     _fact_zh("叫", 0.8, banned=("了", "他", "她", "你", "它", "人", "醒", "车", "外卖", "过", "着"))),
-    (re.compile(rf"我的名字是(?P<obj>[^，,。！？；;!?\s]{{1,12}})"), _fact_zh("叫", 0.8)),
+    (
+        re.compile(
+            rf"我{_ZH_ADVERBS}*(?P<neg>不再|再也不|一点也不|一点都不|并不|从来不|从不|不太|不怎么|不是很|不是特别)?"
+            rf"{_ZH_ADVERBS}*(?P<verb>不喜欢|喜欢|喜爱|讨厌|热爱|不爱|爱|恨|受不了)(?P<obj>{_NP}+)"
+        ),
+        _pref_zh,
+    ),
+    (
+        re.compile(r"我(?:的名字)?(?:叫|是叫|名叫)(?P<obj>[^，,。！？；;!?\s]{1,12})"),
+        _fact_zh("叫", 0.8, banned=("了", "他", "她", "你", "它", "人", "醒", "车", "外卖", "过", "着")),
+    ),
+    (re.compile(r"我的名字是(?P<obj>[^，,。！？；;!?\s]{1,12})"), _fact_zh("叫", 0.8)),
     (re.compile(rf"我(?:现在|目前|一直)?在(?P<obj>{_NP}{{1,30}}?)(?:工作|上班|任职|实习)"), _fact_zh("工作于", 0.6)),
     (re.compile(rf"我(?:现在|目前)?(?:就职于|供职于|任职于)(?P<obj>{_NP}{{1,30}})"), _fact_zh("工作于", 0.6)),
     (re.compile(rf"我(?:现在|目前|一直)?(?:住在|家在|居住在|生活在)(?P<obj>{_NP}{{1,30}})"), _fact_zh("住在", 0.6)),
     (re.compile(rf"我(?:来自|是从)(?P<obj>{_NP}{{1,20}}?)(?:来的|过来的|人|$|(?={_P}))"), _fact_zh("来自", 0.6)),
     (re.compile(rf"我是(?:一名|一个|一位|个|名|位)?(?P<obj>{_NP}{{1,30}})"), _identity_zh),
-    (re.compile(rf"我的(?P<rel>{_ZH_RELATIONS})(?:是|叫|，|,)?(?P<name>[{HAN_CHARS}]{{1,3}}?|[A-Z][a-z]+)"
-                rf"{_NAME_ZH_FOLLOW}"), _rel_zh),
-    (re.compile(rf"(?:^|[，,。！？!?])\s*(?P<name>[{HAN_CHARS}]{{2,4}}|[A-Z][a-z]+)(?:是|就是)我(?:的|最好的)"
-                rf"(?P<rel>{_ZH_RELATIONS})"), _rel_zh),
+    (
+        re.compile(
+            rf"我的(?P<rel>{_ZH_RELATIONS})(?:是|叫|，|,)?(?P<name>[{HAN_CHARS}]{{1,3}}?|[A-Z][a-z]+)"
+            rf"{_NAME_ZH_FOLLOW}"
+        ),
+        _rel_zh,
+    ),
+    (
+        re.compile(
+            rf"(?:^|[，,。！？!?])\s*(?P<name>[{HAN_CHARS}]{{2,4}}|[A-Z][a-z]+)(?:是|就是)我(?:的|最好的)"
+            rf"(?P<rel>{_ZH_RELATIONS})"
+        ),
+        _rel_zh,
+    ),
 ]
-_ZH_X_IS_Y = re.compile(rf"^(?P<x>[^，,。！？；;!?\s]{{1,12}}?)是(?P<y>[^，,。！？；;!?]{{1,40}})$")
+_ZH_X_IS_Y = re.compile(r"^(?P<x>[^，,。！？；;!?\s]{1,12}?)是(?P<y>[^，,。！？；;!?]{1,40})$")
 
 # --- English clauses: subject, predicate, object -------------------------------------------
 # A clause ends at a dash, a semicolon or a colon, and at a comma or a conjunction before a new
@@ -328,85 +488,320 @@ _EN_CLAUSE_END = re.compile(
     r"when|once|if|unless)\s+)?(?:it|it's|he|she|they|you|this|that|there)\b)|"
     r",\s+(?=(?:[\w']+\s+){0,3}(?:I|we)(?:'\w+)?\b)|"
     r"\s+(?=(?:and|but|so|because|cause|since|though|although|while|after|before|until|when|once|if|unless)\s+"
-    r"(?:[\w']+\s+){0,2}(?:I|we)(?:'\w+)?\b)", re.IGNORECASE)
+    r"(?:[\w']+\s+){0,2}(?:I|we)(?:'\w+)?\b)",
+    re.IGNORECASE,
+)
 # Words that may stand before the subject of a clause that states a fact: interjections,
 # conjunctions, discourse adverbs and time words. Not "if", "unless", "once" (a condition), nor
 # anything else: "the city I live in" and "a road trip we took" are not about the speaker.
-_EN_LEAD = frozenset("""
+_EN_LEAD = frozenset(
+    """
 oh hey hi hello yeah yes yep yup wow whoa well so and but also plus actually anyway anyways btw honestly ok okay
 lol haha um uh hmm right sure thanks then now today tonight recently lately finally just still again too really
 by the way guess what because cause since after before when while though although as until till ever in on at
 this last next past early earlier later ago morning afternoon evening night week weekend month year day days
 weeks months years monday tuesday wednesday thursday friday saturday sunday mon tue wed thu fri sat sun
 two three few couple of man omg gosh speaking luckily sadly fortunately unfortunately you know
-""".split())
+""".split()
+)
 _COMPANION = r"(?:[Mm]y|[Oo]ur) [a-z]+(?: [a-z]+)?|[A-Z][a-z]+"
 _EN_COMPANION = re.compile(_COMPANION)
-_EN_SUBJECT = re.compile(rf"(?:(?P<with>{_COMPANION}) and )?"
-                         r"(?P<subj>\bI|\bi|\b[Ww]e)(?P<contr>'m|'ve|'d|'ll|'re)?(?![\w'])")
+_EN_SUBJECT = re.compile(
+    rf"(?:(?P<with>{_COMPANION}) and )?"
+    r"(?P<subj>\bI|\bi|\b[Ww]e)(?P<contr>'m|'ve|'d|'ll|'re)?(?![\w'])"
+)
 # Words that open a condition, a guess or a question: a capitalised one is no speaker's name.
-_EN_NOT_LEAD = {"if", "unless", "once", "whether", "maybe", "perhaps", "hopefully", "wish", "suppose", "imagine",
-                "what", "why", "how", "where", "who", "which", "that", "the", "a", "an", "even", "whenever",
-                "someday", "probably"}
+_EN_NOT_LEAD = {
+    "if",
+    "unless",
+    "once",
+    "whether",
+    "maybe",
+    "perhaps",
+    "hopefully",
+    "wish",
+    "suppose",
+    "imagine",
+    "what",
+    "why",
+    "how",
+    "where",
+    "who",
+    "which",
+    "that",
+    "the",
+    "a",
+    "an",
+    "even",
+    "whenever",
+    "someday",
+    "probably",
+}
 _EN_CONTRACTIONS = {"'m": "am", "'ve": "have", "'ll": "will", "'re": "are", "'d": "'d"}
-_EN_NEGATED_AUX = {"don't": "do", "dont": "do", "doesn't": "does", "doesnt": "does", "didn't": "did",
-                   "didnt": "did", "can't": "can", "cant": "can", "cannot": "can", "won't": "will",
-                   "haven't": "have", "havent": "have", "hasn't": "has", "hadn't": "had", "isn't": "is",
-                   "aren't": "are", "wasn't": "was", "wasnt": "was", "weren't": "were", "couldn't": "could",
-                   "wouldn't": "would", "shouldn't": "should", "mustn't": "must", "ain't": "am"}
+_EN_NEGATED_AUX = {
+    "don't": "do",
+    "dont": "do",
+    "doesn't": "does",
+    "doesnt": "does",
+    "didn't": "did",
+    "didnt": "did",
+    "can't": "can",
+    "cant": "can",
+    "cannot": "can",
+    "won't": "will",
+    "haven't": "have",
+    "havent": "have",
+    "hasn't": "has",
+    "hadn't": "had",
+    "isn't": "is",
+    "aren't": "are",
+    "wasn't": "was",
+    "wasnt": "was",
+    "weren't": "were",
+    "couldn't": "could",
+    "wouldn't": "would",
+    "shouldn't": "should",
+    "mustn't": "must",
+    "ain't": "am",
+}
 _EN_BE = {"am", "are", "is", "was", "were", "be", "been", "being"}
 _EN_HAVE = {"have", "has", "had"}
-_EN_AUX = _EN_BE | _EN_HAVE | {"do", "does", "did", "will", "would", "shall", "should", "can", "could", "may",
-                              "might", "must", "'d"}
-_EN_MODAL = {"would", "should", "could", "might", "may", "must", "shall"}      # a wish or a possibility
-_EN_DROPPED_ADVERBS = {"just", "really", "actually", "finally", "also", "recently", "totally", "truly",
-                       "definitely", "kinda", "so", "even", "already", "currently", "now", "all", "both",
-                       "literally", "basically", "honestly", "seriously", "officially", "super", "lately",
-                       "first", "only", "sort", "absolutely", "somehow", "luckily"}
+_EN_AUX = (
+    _EN_BE
+    | _EN_HAVE
+    | {"do", "does", "did", "will", "would", "shall", "should", "can", "could", "may", "might", "must", "'d"}
+)
+_EN_MODAL = {"would", "should", "could", "might", "may", "must", "shall"}  # a wish or a possibility
+_EN_DROPPED_ADVERBS = {
+    "just",
+    "really",
+    "actually",
+    "finally",
+    "also",
+    "recently",
+    "totally",
+    "truly",
+    "definitely",
+    "kinda",
+    "so",
+    "even",
+    "already",
+    "currently",
+    "now",
+    "all",
+    "both",
+    "literally",
+    "basically",
+    "honestly",
+    "seriously",
+    "officially",
+    "super",
+    "lately",
+    "first",
+    "only",
+    "sort",
+    "absolutely",
+    "somehow",
+    "luckily",
+}
 _EN_KEPT_ADVERBS = {"always", "usually", "often", "sometimes", "rarely", "still"}
 _EN_PARTICLES = {"up", "out", "off", "down", "back", "away", "over", "around", "along"}
 _EN_PREPOSITIONS = {"about", "of", "for", "in", "into", "with", "to", "at", "by", "on", "from", "over", "as"}
 # Verbs of saying, thinking and feeling: "I think …", "I told her …", "I wanted to tell you …"
 # report or hedge; the fact, if any, is in what follows, which is not this clause's object.
-_EN_NOT_FACT_VERBS = frozenset("""
+_EN_NOT_FACT_VERBS = frozenset(
+    """
 think thinks thought guess guessed mean means meant know knows knew hope hopes hoped hoping wish wishes wished
 feel feels felt feeling bet agree agreed wonder wondered wondering suppose supposed believe believed imagine
 imagined understand understood appreciate appreciated remember remembered remembering forget forgot forgotten
 say says said saying tell tells told telling ask asks asked asking thank thanked wait waiting need needs needed
 mention mentioned realize realized realise realised hear heard recall recalled promise promised admit admitted
 doubt doubted reckon share shared check checked let update chat chatted talk talked reach reached owe
-""".split())
-_EN_NOT_VERB = {"a", "an", "the", "my", "our", "some", "these", "those", "this", "that", "it", "to", "so",
-                "very", "really", "pretty", "quite", "not", "no", "yes", "yeah", "all", "just", "more", "too",
-                "last", "much", "many", "also", "still", "ever", "never", "always", "even", "only", "both",
-                "sure", "glad", "sorry", "here", "there", "too", "gonna", "wanna", "gotta", "can", "could",
-                "would", "should", "might", "must", "will", "shall", "may", "do", "did", "does", "and", "or",
-                "but", "if", "like", "in", "at", "on", "of", "for", "with", "from", "by", "as", "about", "one",
-                "ok", "okay", "totally", "definitely", "actually", "honestly", "already", "hope", "think"}
-_EN_IRREGULAR_PAST = frozenset("""
+""".split()
+)
+_EN_NOT_VERB = {
+    "a",
+    "an",
+    "the",
+    "my",
+    "our",
+    "some",
+    "these",
+    "those",
+    "this",
+    "that",
+    "it",
+    "to",
+    "so",
+    "very",
+    "really",
+    "pretty",
+    "quite",
+    "not",
+    "no",
+    "yes",
+    "yeah",
+    "all",
+    "just",
+    "more",
+    "too",
+    "last",
+    "much",
+    "many",
+    "also",
+    "still",
+    "ever",
+    "never",
+    "always",
+    "even",
+    "only",
+    "both",
+    "sure",
+    "glad",
+    "sorry",
+    "here",
+    "there",
+    "gonna",
+    "wanna",
+    "gotta",
+    "can",
+    "could",
+    "would",
+    "should",
+    "might",
+    "must",
+    "will",
+    "shall",
+    "may",
+    "do",
+    "did",
+    "does",
+    "and",
+    "or",
+    "but",
+    "if",
+    "like",
+    "in",
+    "at",
+    "on",
+    "of",
+    "for",
+    "with",
+    "from",
+    "by",
+    "as",
+    "about",
+    "one",
+    "ok",
+    "okay",
+    "totally",
+    "definitely",
+    "actually",
+    "honestly",
+    "already",
+    "hope",
+    "think",
+}
+_EN_IRREGULAR_PAST = frozenset(
+    """
 went took made got saw ran had did met bought found gave felt came left kept lost won began built brought caught
 taught told spent sent sold heard held drew drove flew grew knew swam sang ate drank wore chose broke fell rode
 wrote woke sat stood threw thought became paid led fed fought hung slept spoke stole struck swore tore understood
 shook sped forgave rang sank spun dug stuck swung hid bit lit slid fled bled bent lent meant dealt dreamt leapt
 knelt wept swept crept sought froze rose wove dove arose awoke bore shone shot spat forgot trod overcame
-""".split())
+""".split()
+)
 _EN_VERB_PREFIXES = ("re", "over", "under", "for", "with", "mis", "out", "up", "be")
-_EN_IRREGULAR_PARTICIPLES = frozenset("""
+_EN_IRREGULAR_PARTICIPLES = frozenset(
+    """
 been gone done seen taken given eaten written driven known grown shown flown drawn worn chosen broken fallen
 ridden woken thrown become begun run sung swum got gotten made had met bought found felt kept lost won built
 brought caught taught told spent sent sold heard held left paid read put set cut hit hurt quit spread born
-""".split())
+""".split()
+)
 # Participles that say something happened ("I got married last June"), not how one felt ("I was tired").
-_EN_EVENT_PARTICIPLES = {"born", "married", "engaged", "divorced", "promoted", "hired", "fired", "elected",
-                         "injured", "hurt", "diagnosed", "baptized", "baptised", "accepted", "admitted", "adopted",
-                         "discharged", "released", "vaccinated", "robbed", "evicted", "laid", "graduated"}
-_EN_SAME_IN_PAST = {"read", "put", "cut", "hit", "set", "let", "quit", "spread", "cost", "hurt", "beat", "bet",
-                    "shut", "split", "fit"}
+_EN_EVENT_PARTICIPLES = {
+    "born",
+    "married",
+    "engaged",
+    "divorced",
+    "promoted",
+    "hired",
+    "fired",
+    "elected",
+    "injured",
+    "hurt",
+    "diagnosed",
+    "baptized",
+    "baptised",
+    "accepted",
+    "admitted",
+    "adopted",
+    "discharged",
+    "released",
+    "vaccinated",
+    "robbed",
+    "evicted",
+    "laid",
+    "graduated",
+}
+_EN_SAME_IN_PAST = {
+    "read",
+    "put",
+    "cut",
+    "hit",
+    "set",
+    "let",
+    "quit",
+    "spread",
+    "cost",
+    "hurt",
+    "beat",
+    "bet",
+    "shut",
+    "split",
+    "fit",
+}
 # Words left dangling at the end of an object once its time is taken out ("about five years ago").
-_EN_DANGLING = {"about", "around", "for", "in", "on", "at", "to", "from", "of", "with", "by", "since", "until",
-                "and", "or", "the", "a", "an", "like", "roughly", "nearly", "almost", "over", "some", "my", "our",
-                "this", "that", "later", "earlier", "back", "during", "than", "just", "right", "only"}
-MAX_OBJECT_WORDS = 16          # a longer run-on object cannot be told where it ends: no memory
+_EN_DANGLING = {
+    "about",
+    "around",
+    "for",
+    "in",
+    "on",
+    "at",
+    "to",
+    "from",
+    "of",
+    "with",
+    "by",
+    "since",
+    "until",
+    "and",
+    "or",
+    "the",
+    "a",
+    "an",
+    "like",
+    "roughly",
+    "nearly",
+    "almost",
+    "over",
+    "some",
+    "my",
+    "our",
+    "this",
+    "that",
+    "later",
+    "earlier",
+    "back",
+    "during",
+    "than",
+    "just",
+    "right",
+    "only",
+}
+MAX_OBJECT_WORDS = 16  # a longer run-on object cannot be told where it ends: no memory
 
 
 def _en_words(text: str) -> list[str]:
@@ -421,10 +816,11 @@ def _en_lead_only(text: str) -> bool:
     """Whether what stands before a subject is only lead-in words (yeah, last week, Caroline)."""
     for word in _en_words(text):
         bare = word.strip(",.;:!?\"'()…")
-        if not bare or bare[0].isdigit() or not any(ch.isalpha() for ch in bare):   # numbers, emoji, dashes
+        if not bare or bare[0].isdigit() or not any(ch.isalpha() for ch in bare):  # numbers, emoji, dashes
             continue
-        if bare.lower() in _EN_NOT_LEAD or (bare.lower() not in _EN_LEAD and
-                                            not (bare[0].isupper() and bare.isalpha())):
+        if bare.lower() in _EN_NOT_LEAD or (
+            bare.lower() not in _EN_LEAD and not (bare[0].isupper() and bare.isalpha())
+        ):
             return False
     return True
 
@@ -434,8 +830,8 @@ def _en_segments(sentence: str) -> list[tuple[int, int]]:
     clause after it."""
     starts, ends = [0], []
     for m in _EN_CLAUSE_END.finditer(sentence):
-        if _EN_COMPANION.fullmatch(sentence[starts[-1]:m.start()].strip(" ,")):
-            continue                # "My colleagues and I went …": one subject, not two clauses
+        if _EN_COMPANION.fullmatch(sentence[starts[-1] : m.start()].strip(" ,")):
+            continue  # "My colleagues and I went …": one subject, not two clauses
         if m.start() > starts[-1]:
             ends.append(m.start())
             starts.append(m.end())
@@ -480,7 +876,7 @@ def _is_past(verb: str) -> bool:
     """A past (or same-in-past) form: -ed, went, retook, overcame, read."""
     if verb.endswith("ed") or verb in _EN_IRREGULAR_PAST or verb in _EN_SAME_IN_PAST:
         return True
-    return any(verb.startswith(p) and verb[len(p):] in _EN_IRREGULAR_PAST for p in _EN_VERB_PREFIXES)
+    return any(verb.startswith(p) and verb[len(p) :] in _EN_IRREGULAR_PAST for p in _EN_VERB_PREFIXES)
 
 
 def _is_participle(word: str) -> bool:
@@ -509,15 +905,21 @@ def _en_clause_fact(segment: str, time_text: str | None, third: bool) -> Found |
 
     ``third``: the speaker is named (Caroline), so the verb agrees in the third person."""
     body = segment
-    if time_text:           # the time and a word that only led to it ("about five years ago")
-        body = re.sub(r"(?:\b(?:about|around|roughly|nearly|almost|over|since|for|in|on|at|during|by|from)\s+)?"
-                      + re.escape(time_text), " ", body, count=1, flags=re.IGNORECASE)
+    if time_text:  # the time and a word that only led to it ("about five years ago")
+        body = re.sub(
+            r"(?:\b(?:about|around|roughly|nearly|almost|over|since|for|in|on|at|during|by|from)\s+)?"
+            + re.escape(time_text),
+            " ",
+            body,
+            count=1,
+            flags=re.IGNORECASE,
+        )
     body = body.replace("’", "'")
     m = _EN_SUBJECT.search(body)
-    if m is None or not _en_lead_only(body[:m.start()]):
+    if m is None or not _en_lead_only(body[: m.start()]):
         return None
-    words = [w for w in _en_words(body[m.end():]) if any(ch.isalnum() for ch in w)]
-    tokens: list[str] = []          # the predicate before its verb: auxiliaries, kept adverbs
+    words = [w for w in _en_words(body[m.end() :]) if any(ch.isalnum() for ch in w)]
+    tokens: list[str] = []  # the predicate before its verb: auxiliaries, kept adverbs
     contr = (m.group("contr") or "").lower()
     if contr:
         tokens.append(_EN_CONTRACTIONS[contr])
@@ -552,17 +954,20 @@ def _en_clause_fact(segment: str, time_text: str | None, third: bool) -> Found |
         return None
     raw = words[i]
     verb = _bare(raw)
-    if "'d" in tokens:                      # I'd been / I'd gone: had; I'd love / I'd go: would
+    if "'d" in tokens:  # I'd been / I'd gone: had; I'd love / I'd go: would
         if not _is_participle(verb):
             return None
         tokens = ["had" if t == "'d" else t for t in tokens]
         auxes = [t for t in tokens if t not in _EN_KEPT_ADVERBS]
-    rest = words[i + 1:]
+    rest = words[i + 1 :]
     if verb in {"gonna", "going"} and (verb == "gonna" or (rest and _bare(rest[0]) == "to")):
         after = _bare(rest[1]) if verb == "going" and len(rest) > 1 else (_bare(rest[0]) if rest else "")
-        goes_somewhere = verb == "going" and (after in {"a", "an", "the", "my", "our", "this", "that", "some"}
-                                              or (len(rest) > 1 and rest[1][:1].isupper()) or after[:1].isdigit())
-        if not goes_somewhere:              # going to + verb: a plan ("was going to": one given up)
+        goes_somewhere = verb == "going" and (
+            after in {"a", "an", "the", "my", "our", "this", "that", "some"}
+            or (len(rest) > 1 and rest[1][:1].isupper())
+            or after[:1].isdigit()
+        )
+        if not goes_somewhere:  # going to + verb: a plan ("was going to": one given up)
             if any(a in {"was", "were"} for a in auxes):
                 return None
             tokens = (tokens or ["am"]) + ["going to"]
@@ -571,10 +976,15 @@ def _en_clause_fact(segment: str, time_text: str | None, third: bool) -> Found |
                 return None
             raw, verb, rest = rest[0], _bare(rest[0]), rest[1:]
             auxes = [t for t in tokens if t not in _EN_KEPT_ADVERBS]
-    if auxes == ["had"] and not _is_participle(verb):      # "I had a great time": had is the verb
+    if auxes == ["had"] and not _is_participle(verb):  # "I had a great time": had is the verb
         tokens, auxes, raw, verb, rest = [t for t in tokens if t != "had"], [], "had", "had", words[i:]
-    if not raw[:1].islower() or not verb.isalpha() or verb in _EN_NOT_VERB or verb in _EN_NOT_FACT_VERBS \
-            or verb in _EN_POINTERS:
+    if (
+        not raw[:1].islower()
+        or not verb.isalpha()
+        or verb in _EN_NOT_VERB
+        or verb in _EN_NOT_FACT_VERBS
+        or verb in _EN_POINTERS
+    ):
         return None
     last = auxes[-1] if auxes else None
     predicate = [verb]
@@ -583,11 +993,11 @@ def _en_clause_fact(segment: str, time_text: str | None, third: bool) -> Found |
         if rest and _bare(rest[0]) in _EN_PREPOSITIONS and verb not in _EN_PREPOSITIONS:
             predicate.append(_bare(rest[0]))
             rest = rest[1:]
-        elif not (time_text and not rest and verb in _EN_EVENT_PARTICIPLES):   # "I was born in 1990"
+        elif not (time_text and not rest and verb in _EN_EVENT_PARTICIPLES):  # "I was born in 1990"
             return None
     elif last in _EN_HAVE and not _is_participle(verb):
         return None
-    elif last in {"do", "does"}:                     # an emphatic "I do love": the verb alone
+    elif last in {"do", "does"}:  # an emphatic "I do love": the verb alone
         tokens = [t for t in tokens if t not in {"do", "does"}]
         auxes = [t for t in auxes if t not in {"do", "does"}]
     if rest and _bare(rest[0]) in _EN_PARTICLES and predicate == [verb] and not raw.endswith((",", ".")):
@@ -596,7 +1006,7 @@ def _en_clause_fact(segment: str, time_text: str | None, third: bool) -> Found |
     if raw.endswith((",", ".", "!", "?", ";")):
         rest = []
     if rest and rest[0].lower() == "to" and len(rest) > 1 and _bare(rest[1]) in _EN_NOT_FACT_VERBS:
-        return None                                   # "I wanted to tell …": what follows is the point
+        return None  # "I wanted to tell …": what follows is the point
     if third and not auxes and not _is_past(verb) and predicate[0] == verb:
         predicate[0] = _third_person_present(verb)
     head = [_agree(t, third) for t in tokens]
@@ -623,29 +1033,99 @@ _ZH_CAUSAL = [
 _EN_CAUSAL = [
     re.compile(r"^because (?:of )?(?P<a>[^,]+), (?:so )?(?P<b>.+)$", re.IGNORECASE),
     re.compile(r"^(?P<b>.+?),? because (?:of )?(?P<a>[^,;]+)", re.IGNORECASE),
-    re.compile(r"^(?P<a>.+?)(?:,| -|;) (?:so|therefore|which is why|that's why|and so) "
-               r"(?P<b>(?:I|we|he|she|they|it|my|our)\b.+)$", re.IGNORECASE),
+    re.compile(
+        r"^(?P<a>.+?)(?:,| -|;) (?:so|therefore|which is why|that's why|and so) "
+        r"(?P<b>(?:I|we|he|she|they|it|my|our)\b.+)$",
+        re.IGNORECASE,
+    ),
 ]
 # What may stand before 我 in a clause about the speaker (times are taken out before).
-_ZH_LEAD = re.compile(r"^(?:[，,、\s]|嗯|啊|哦|哈哈|哈|对了|其实|不过|而且|但是|可是|然后|后来|另外|还有|最近|刚才|"
-                      r"刚刚|终于|结果|总之|说真的|老实说|你知道吗|你知道|你猜怎么着|你猜|告诉你|跟你说|今天|昨天|"
-                      r"昨晚|前天|明天|周末|上周|这周|下周|早上|上午|中午|下午|晚上|早饭|午饭|晚饭|放学后|下班后)+")
+_ZH_LEAD = re.compile(
+    r"^(?:[，,、\s]|嗯|啊|哦|哈哈|哈|对了|其实|不过|而且|但是|可是|然后|后来|另外|还有|最近|刚才|"
+    r"刚刚|终于|结果|总之|说真的|老实说|你知道吗|你知道|你猜怎么着|你猜|告诉你|跟你说|今天|昨天|"
+    r"昨晚|前天|明天|周末|上周|这周|下周|早上|上午|中午|下午|晚上|早饭|午饭|晚饭|放学后|下班后)+"
+)
 # After 我: a possessive or a kin word makes the clause about someone else (我的朋友…, 我妈妈…).
-_ZH_NOT_ME = re.compile(rf"^(?:(?![和跟与同给对被把在向从])(?:(?![了过着])[^的，,]){{0,3}}的|家|们家|{_ZH_RELATIONS}|妈|爸)")
+_ZH_NOT_ME = re.compile(
+    rf"^(?:(?![和跟与同给对被把在向从])(?:(?![了过着])[^的，,]){{0,3}}的|家|们家|{_ZH_RELATIONS}|妈|爸)"
+)
 # After 我: a guess, a wish or a thought (我可能…, 我想…, 我觉得…) states no fact.
-_ZH_NOT_FACT = re.compile(r"^(?:可能|也许|大概|应该|想|希望|要是|如果|觉得|认为|以为|听说|猜|感觉|知道|记得|相信|不知道|"
-                          r"怎么|为什么)")
-_ZH_SPACE = re.compile(rf"(?<=[{HAN_CHARS}，,])\s+|\s+(?=[{HAN_CHARS}，,])")   # a space left where a time was
+_ZH_NOT_FACT = re.compile(
+    r"^(?:可能|也许|大概|应该|想|希望|要是|如果|觉得|认为|以为|听说|猜|感觉|知道|记得|相信|不知道|"
+    r"怎么|为什么)"
+)
+_ZH_SPACE = re.compile(rf"(?<=[{HAN_CHARS}，,])\s+|\s+(?=[{HAN_CHARS}，,])")  # a space left where a time was
 
 
-_EN_VERBISH = {"is", "was", "are", "were", "has", "had", "have", "will", "would", "can", "could", "did", "does",
-               "do", "got", "gets", "kept", "broke", "went", "came", "made", "said", "became", "felt", "looked",
-               "seemed", "took", "gave", "ran", "fell", "left", "told", "won", "lost", "began", "started",
-               "stopped", "makes", "keeps", "needs", "wants", "loves", "hates", "likes"}
+_EN_VERBISH = {
+    "is",
+    "was",
+    "are",
+    "were",
+    "has",
+    "had",
+    "have",
+    "will",
+    "would",
+    "can",
+    "could",
+    "did",
+    "does",
+    "do",
+    "got",
+    "gets",
+    "kept",
+    "broke",
+    "went",
+    "came",
+    "made",
+    "said",
+    "became",
+    "felt",
+    "looked",
+    "seemed",
+    "took",
+    "gave",
+    "ran",
+    "fell",
+    "left",
+    "told",
+    "won",
+    "lost",
+    "began",
+    "started",
+    "stopped",
+    "makes",
+    "keeps",
+    "needs",
+    "wants",
+    "loves",
+    "hates",
+    "likes",
+}
 _EN_DETERMINERS = {"the", "a", "an", "this", "that", "these", "those"}
 # A pronoun subject names nobody the clause says: "it really bugged me" is no fact about anything.
-_EN_PRONOUN_SUBJECTS = {"i", "we", "you", "it", "he", "she", "they", "this", "that", "there", "these", "those",
-                        "which", "who", "what", "everyone", "someone", "something", "everything"}
+_EN_PRONOUN_SUBJECTS = {
+    "i",
+    "we",
+    "you",
+    "it",
+    "he",
+    "she",
+    "they",
+    "this",
+    "that",
+    "there",
+    "these",
+    "those",
+    "which",
+    "who",
+    "what",
+    "everyone",
+    "someone",
+    "something",
+    "everything",
+}
 
 
 def _third_person(text: str, time_text: str | None) -> Found | None:
@@ -661,7 +1141,7 @@ def _third_person(text: str, time_text: str | None) -> Found | None:
             subject = " ".join(x for x in words[:i] if x.lower() not in _EN_DETERMINERS)
             if not subject or any(x.lower() in _EN_PRONOUN_SUBJECTS | _EN_LISTENER for x in words[:i]):
                 return None
-            obj = clean(" ".join(words[i + 1:]), False)
+            obj = clean(" ".join(words[i + 1 :]), False)
             if obj and _points_elsewhere(obj):
                 return None
             return Found("EVENT" if time_text else "FACT", w, obj, 0.5, subject=subject[:MAX_NAME])
@@ -675,6 +1155,7 @@ class RuleExtractor:
 
     def __init__(self, find_time: Callable | None = None, normalize: Callable | None = None):
         from ..timeparse import find_time_range, normalize_time
+
         self._find_time = find_time or find_time_range
         self._normalize = normalize or normalize_time
 
@@ -692,8 +1173,9 @@ class RuleExtractor:
         speaker_named = not is_user_speaker(ep.speaker)
 
         def add(found: Found, chinese: bool, time_text: str | None) -> str | None:
-            subject = found.subject or (ep.speaker.strip() if speaker_named and ep.speaker else
-                                        ("我" if chinese else "I"))
+            subject = found.subject or (
+                ep.speaker.strip() if speaker_named and ep.speaker else ("我" if chinese else "I")
+            )
             attributes = dict(found.attributes or {})
             if time_text:
                 attributes.setdefault("时间" if chinese else "time", time_text)
@@ -703,22 +1185,34 @@ class RuleExtractor:
                     absolute = self._absolute(v, ep)
                     attributes[k] = absolute or v
                     relative = relative or absolute is None
-            memory = {"subject": subject[:MAX_NAME], "memory_type": found.memory_type,
-                      "topic": found.topic[:MAX_NAME], "object": found.object, "attributes": attributes,
-                      "importance": found.importance}
+            memory = {
+                "subject": subject[:MAX_NAME],
+                "memory_type": found.memory_type,
+                "topic": found.topic[:MAX_NAME],
+                "object": found.object,
+                "attributes": attributes,
+                "importance": found.importance,
+            }
             ident = (subject.lower(), found.memory_type, found.topic.lower(), (found.object or "").lower())
             if ident in seen:
                 return None
             seen.add(ident)
             key = f"{ep.id}:{len(seen)}"
-            plan.memories.append(PlannedMemory(key=key, memory=memory, episode_ids=[ep.id],
-                                               reference_time=ep.timestamp.isoformat(),
-                                               session_id=ep.session_id or None, relative=relative))
+            plan.memories.append(
+                PlannedMemory(
+                    key=key,
+                    memory=memory,
+                    episode_ids=[ep.id],
+                    reference_time=ep.timestamp.isoformat(),
+                    session_id=ep.session_id or None,
+                    relative=relative,
+                )
+            )
             return key
 
         for sentence in sentences(_CAPTION.sub("", ep.content)):
             sentence = _statement_part(sentence)
-            if not sentence:                        # a question asks; it states nothing
+            if not sentence:  # a question asks; it states nothing
                 continue
             chinese = is_chinese(sentence)
             if not chinese:
@@ -731,15 +1225,16 @@ class RuleExtractor:
                     found = self._clause(clause, chinese, time_text, generic=True, third=speaker_named)
                     keys.append(add(found[0], chinese, time_text) if found else None)
                 if keys[0] and keys[1]:
-                    plan.links.append(PlannedLink(source=keys[0], target=keys[1],
-                                                  relation_type="because", importance=0.6))
+                    plan.links.append(
+                        PlannedLink(source=keys[0], target=keys[1], relation_type="because", importance=0.6)
+                    )
                 continue
             if chinese:
                 time_text = self._time(sentence, ep)
                 for found in self._clause(sentence, chinese, time_text, generic=False):
                     add(found, chinese, time_text if found.memory_type == "EVENT" else None)
                 continue
-            framing = None          # a time said in a clause of its own ("Last week was wild - I …")
+            framing = None  # a time said in a clause of its own ("Last week was wild - I …")
             for a, b in _en_segments(sentence):
                 segment = sentence[a:b].strip()
                 own = self._time(segment, ep)
@@ -771,7 +1266,7 @@ class RuleExtractor:
         return hit[2] if hit else None
 
     def _causal(self, sentence: str, chinese: bool) -> tuple[str, str] | None:
-        for pattern in (_ZH_CAUSAL if chinese else _EN_CAUSAL):
+        for pattern in _ZH_CAUSAL if chinese else _EN_CAUSAL:
             m = pattern.match(sentence.strip(" 。.!！?？"))
             if m:
                 a, b = m.group("a").strip(" ，,"), m.group("b").strip(" ，,。.!！")
@@ -779,18 +1274,22 @@ class RuleExtractor:
                     return a, b
         return None
 
-    def _clause(self, text: str, chinese: bool, time_text: str | None, *, generic: bool,
-                third: bool = False) -> list[Found]:
+    def _clause(
+        self, text: str, chinese: bool, time_text: str | None, *, generic: bool, third: bool = False
+    ) -> list[Found]:
         """What a clause (an English one, a Chinese sentence, or a causal clause) says: the
         specific patterns, else an event (timed) or, in a causal clause, a fact."""
         found: list[Found] = []
-        for pattern, make in (ZH_RULES if chinese else EN_RULES):
+        for pattern, make in ZH_RULES if chinese else EN_RULES:
             for m in pattern.finditer(text):
-                if not chinese and m.group(0)[:2] in {"I ", "I'", "i "} and not _en_lead_only(
-                        _lead_before(text, m.start())):
-                    continue                # "the city I live in": the speaker is not this clause's subject
+                if (
+                    not chinese
+                    and m.group(0)[:2] in {"I ", "I'", "i "}
+                    and not _en_lead_only(_lead_before(text, m.start()))
+                ):
+                    continue  # "the city I live in": the speaker is not this clause's subject
                 if not chinese and _cut_inside_phrase(text, m):
-                    continue                # "passionate about creating a safe, inviting place": cut mid-phrase
+                    continue  # "passionate about creating a safe, inviting place": cut mid-phrase
                 f = make(m, chinese)
                 if f is not None:
                     found.append(f)
@@ -802,9 +1301,17 @@ class RuleExtractor:
                     found.append(f)
         if found:
             if time_text:
-                found = [Found(f.memory_type, f.topic, f.object, f.importance,
-                               {**(f.attributes or {}), ("时间" if chinese else "time"): time_text}, f.subject)
-                         for f in found]
+                found = [
+                    Found(
+                        f.memory_type,
+                        f.topic,
+                        f.object,
+                        f.importance,
+                        {**(f.attributes or {}), ("时间" if chinese else "time"): time_text},
+                        f.subject,
+                    )
+                    for f in found
+                ]
             return found
         if not (generic or time_text):
             return []
@@ -829,7 +1336,7 @@ class RuleExtractor:
             topic = clean(stripped, True, 30)
             return [Found("EVENT" if time_text else "FACT", topic, None, 0.5)] if topic else []
         if time_text and re.search(re.escape(time_text) + "的", text):
-            return []                       # 秋天的叶子: a time word naming a thing, not when
+            return []  # 秋天的叶子: a time word naming a thing, not when
         out = []
         for clause in re.split(r"[，,；;：:]", text):
             body = clause.replace(time_text, " ") if time_text else clause
@@ -848,7 +1355,7 @@ class RuleExtractor:
 def _cut_inside_phrase(text: str, m: re.Match) -> bool:
     """Whether an English object stops at a comma inside its noun phrase ("a safe, inviting place")."""
     obj = m.groupdict().get("obj")
-    return bool(obj) and text[m.end():m.end() + 1] == "," and re.search(r"\b(?:a|an|the)\s+\w+$", obj) is not None
+    return bool(obj) and text[m.end() : m.end() + 1] == "," and re.search(r"\b(?:a|an|the)\s+\w+$", obj) is not None
 
 
 def _statement_part(sentence: str) -> str | None:

@@ -16,19 +16,31 @@
 >>> retriever = GraphmemRetriever(graph=graph, group_id="alice", max_results=5)
 >>> store = GraphmemStore(graph)                                # create_react_agent(..., store=store)
 """
+
 from __future__ import annotations
 
 import asyncio
 import json
-from datetime import datetime, timezone
-from typing import Any, Iterable
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from typing import Any
 
 from langchain_core.callbacks import AsyncCallbackManagerForRetrieverRun, CallbackManagerForRetrieverRun
 from langchain_core.documents import Document
 from langchain_core.retrievers import BaseRetriever
 from langchain_core.tools import BaseTool
-from langgraph.store.base import (BaseStore, GetOp, InvalidNamespaceError, Item, ListNamespacesOp, Op, PutOp,
-                                  Result, SearchItem, SearchOp)
+from langgraph.store.base import (
+    BaseStore,
+    GetOp,
+    InvalidNamespaceError,
+    Item,
+    ListNamespacesOp,
+    Op,
+    PutOp,
+    Result,
+    SearchItem,
+    SearchOp,
+)
 from pydantic import ConfigDict
 
 from ..errors import ValidationError
@@ -40,9 +52,11 @@ PROFILES = {"core": TOOLS, "all": AGENT_TOOLS}
 
 # --- tools ---------------------------------------------------------------------------------------
 
+
 class GraphmemTool(BaseTool):
     """One graphmem tool bound to a graph and a group. Returns the tool's JSON answer as text;
     errors (invalid arguments, no matching memory) come back as ``{"success": false, ...}``."""
+
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
     graph: Any
@@ -67,16 +81,25 @@ def graphmem_tools(graph: Any, group_id: str, *, tools: str = "all", session_id:
     group_id = validate_group_id(group_id)
     if tools not in PROFILES:
         raise ValidationError(f"tools: must be one of {', '.join(PROFILES)}", field="tools", allowed=list(PROFILES))
-    return [GraphmemTool(name=t["function"]["name"], description=t["function"]["description"],
-                         args_schema=t["function"]["parameters"], graph=graph, group_id=group_id,
-                         session_id=session_id)
-            for t in PROFILES[tools]]
+    return [
+        GraphmemTool(
+            name=t["function"]["name"],
+            description=t["function"]["description"],
+            args_schema=t["function"]["parameters"],
+            graph=graph,
+            group_id=group_id,
+            session_id=session_id,
+        )
+        for t in PROFILES[tools]
+    ]
 
 
 # --- retriever -----------------------------------------------------------------------------------
 
+
 class GraphmemRetriever(BaseRetriever):
     """``search_memories`` as a LangChain retriever for one group."""
+
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
     graph: Any
@@ -87,27 +110,49 @@ class GraphmemRetriever(BaseRetriever):
 
     def _search(self, query: str) -> list[Document]:
         found = getattr(self.graph, "sync", self.graph).search_memories(
-            self.group_id, query, max_results=self.max_results, expand_depth=self.expand_depth, **self.search_kwargs)
-        return [Document(page_content=r.text, id=r.memory_id, metadata={
-            "memory_id": r.memory_id, "kind": r.kind, "memory_type": r.memory_type, "score": r.score,
-            "score_parts": r.score_parts.model_dump(), "distance": r.distance,
-            "path": [p.model_dump() for p in r.path], "evidence": [e.model_dump() for e in r.evidence],
-            "occurred_at": r.occurred_at, "importance": r.importance, "group_id": self.group_id})
-            for r in found.results]
+            self.group_id, query, max_results=self.max_results, expand_depth=self.expand_depth, **self.search_kwargs
+        )
+        return [
+            Document(
+                page_content=r.text,
+                id=r.memory_id,
+                metadata={
+                    "memory_id": r.memory_id,
+                    "kind": r.kind,
+                    "memory_type": r.memory_type,
+                    "score": r.score,
+                    "score_parts": r.score_parts.model_dump(),
+                    "distance": r.distance,
+                    "path": [p.model_dump() for p in r.path],
+                    "evidence": [e.model_dump() for e in r.evidence],
+                    "occurred_at": r.occurred_at,
+                    "importance": r.importance,
+                    "group_id": self.group_id,
+                },
+            )
+            for r in found.results
+        ]
 
     def _get_relevant_documents(self, query: str, *, run_manager: CallbackManagerForRetrieverRun) -> list[Document]:
         return self._search(query)
 
-    async def _aget_relevant_documents(self, query: str, *,
-                                       run_manager: AsyncCallbackManagerForRetrieverRun) -> list[Document]:
+    async def _aget_relevant_documents(
+        self, query: str, *, run_manager: AsyncCallbackManagerForRetrieverRun
+    ) -> list[Document]:
         return await asyncio.to_thread(self._search, query)
 
 
 # --- LangGraph store -----------------------------------------------------------------------------
 
-_SEP = "\x1f"            # joins namespace parts into one property (a unit separator never typed in a name)
-_OPS = {"$eq": lambda a, b: a == b, "$ne": lambda a, b: a != b, "$gt": lambda a, b: a > b,
-        "$gte": lambda a, b: a >= b, "$lt": lambda a, b: a < b, "$lte": lambda a, b: a <= b}
+_SEP = "\x1f"  # joins namespace parts into one property (a unit separator never typed in a name)
+_OPS = {
+    "$eq": lambda a, b: a == b,
+    "$ne": lambda a, b: a != b,
+    "$gt": lambda a, b: a > b,
+    "$gte": lambda a, b: a >= b,
+    "$lt": lambda a, b: a < b,
+    "$lte": lambda a, b: a <= b,
+}
 
 
 def _matches(value: dict, filter: dict | None) -> bool:
@@ -158,8 +203,9 @@ class GraphmemStore(BaseStore):
 
     def _group(self, namespace: tuple[str, ...]) -> str:
         if not namespace or not all(isinstance(p, str) and p and _SEP not in p for p in namespace):
-            raise InvalidNamespaceError(f"namespace {namespace!r}: a non-empty tuple of non-empty strings, "
-                                        f"the first one the graphmem group")
+            raise InvalidNamespaceError(
+                f"namespace {namespace!r}: a non-empty tuple of non-empty strings, the first one the graphmem group"
+            )
         group = validate_group_id(namespace[0])
         if self.groups is not None and group not in self.groups:
             raise InvalidNamespaceError(f"group {group!r} is not one of this store's groups ({', '.join(self.groups)})")
@@ -207,10 +253,17 @@ class GraphmemStore(BaseStore):
         encoded = json.dumps(value, ensure_ascii=False, default=str)
         text = "" if op.index is False else _text_of(value, op.index if isinstance(op.index, list) else None)
         embedding = self.graph.embedder.embed([text])[0] if text else None
-        self.graph.store.write("store_put", group_id=group, ns=ns, key=key, namespace=list(op.namespace),
-                               value=encoded, text=text or None,
-                               embedding=None if embedding is None else [float(x) for x in embedding],
-                               now=datetime.now(timezone.utc).isoformat())
+        self.graph.store.write(
+            "store_put",
+            group_id=group,
+            ns=ns,
+            key=key,
+            namespace=list(op.namespace),
+            value=encoded,
+            text=text or None,
+            embedding=None if embedding is None else [float(x) for x in embedding],
+            now=datetime.now(UTC).isoformat(),
+        )
         return None
 
     def _search(self, op: SearchOp) -> list[SearchItem]:
@@ -222,7 +275,7 @@ class GraphmemStore(BaseStore):
         rows = self.graph.store.read("store_search", group_id=group, ns=ns, ns_prefix=ns + _SEP, embedding=embedding)
         items = [_item(r, search=True) for r in rows]
         items = [i for i in items if _matches(i.value, op.filter)]
-        return items[op.offset:op.offset + op.limit]
+        return items[op.offset : op.offset + op.limit]
 
     def _namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
         conditions = op.match_conditions or ()
@@ -231,30 +284,36 @@ class GraphmemStore(BaseStore):
             groups: list[str] | None = [self._group(prefix)]
         else:
             groups = self.groups
-        if groups is None:      # every query names its group: there is no "all groups" listing
-            raise InvalidNamespaceError("list_namespaces: give a prefix whose first part is the group, e.g. "
-                                        "prefix=('alice',), or create the store with groups=[...] to list theirs")
+        if groups is None:  # every query names its group: there is no "all groups" listing
+            raise InvalidNamespaceError(
+                "list_namespaces: give a prefix whose first part is the group, e.g. "
+                "prefix=('alice',), or create the store with groups=[...] to list theirs"
+            )
         rows = [r for g in groups for r in self.graph.store.read("store_namespaces_group", group_id=g)]
         found = {tuple(r["namespace"]) for r in rows}
         for c in conditions:
             path = tuple(c.path)
             found = {ns for ns in found if _path_match(ns, path, c.match_type == "suffix")}
         if op.max_depth is not None:
-            found = {ns[:op.max_depth] for ns in found}
-        return sorted(found)[op.offset:op.offset + op.limit]
+            found = {ns[: op.max_depth] for ns in found}
+        return sorted(found)[op.offset : op.offset + op.limit]
 
 
 def _path_match(ns: tuple[str, ...], path: tuple[str, ...], suffix: bool) -> bool:
     if len(path) > len(ns):
         return False
-    part = ns[len(ns) - len(path):] if suffix else ns[:len(path)]
+    part = ns[len(ns) - len(path) :] if suffix else ns[: len(path)]
     return all(p == "*" or p == n for p, n in zip(path, part))
 
 
 def _item(row: dict, *, search: bool = False) -> Item:
-    fields = dict(namespace=tuple(row["namespace"]), key=row["key"], value=json.loads(row["value"]),
-                  created_at=datetime.fromisoformat(row["created_at"]),
-                  updated_at=datetime.fromisoformat(row["updated_at"]))
+    fields = dict(
+        namespace=tuple(row["namespace"]),
+        key=row["key"],
+        value=json.loads(row["value"]),
+        created_at=datetime.fromisoformat(row["created_at"]),
+        updated_at=datetime.fromisoformat(row["updated_at"]),
+    )
     if search:
         return SearchItem(**fields, score=row.get("score"))
     return Item(**fields)

@@ -14,6 +14,7 @@ message; the server keeps running.
 
 >>> server = build_server(graph, group_id="alice")          # then run_stdio(server) or run_http(...)
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -38,10 +39,11 @@ PROFILES = {"core": TOOLS, "all": AGENT_TOOLS}
 DEFAULT_GROUP_HEADER = "X-Graphmem-Group"
 RECENT_URI = "graphmem://memories/recent"
 MEMORY_URI_PREFIX = "graphmem://memory/"
-RECENT_LIMIT = 20          # memories the recent-memories resource lists
+RECENT_LIMIT = 20  # memories the recent-memories resource lists
 # Argument names that would choose a tenant: refused outright, whatever the tool.
-GROUP_ARGUMENTS = frozenset({"group_id", "group", "groupid", "group_ids", "tenant", "tenant_id", "namespace",
-                             "user_id"})
+GROUP_ARGUMENTS = frozenset(
+    {"group_id", "group", "groupid", "group_ids", "tenant", "tenant_id", "namespace", "user_id"}
+)
 RESOURCE_NOT_FOUND = -32002
 # Hints for clients (MCP tool annotations): which tools only read, which may hide a memory.
 READ_ONLY = frozenset({"search_memories", "get_memory", "memory_stats"})
@@ -53,15 +55,23 @@ def _json(data: Any) -> str:
 
 
 def _error_result(out: dict) -> types.CallToolResult:
-    return types.CallToolResult(content=[types.TextContent(type="text", text=_json(out))],
-                                structured_content=out, is_error=True)
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=_json(out))], structured_content=out, is_error=True
+    )
 
 
 class GraphmemMCP:
     """The handlers of one MCP server bound to one MemoryGraph and one way of fixing the group."""
 
-    def __init__(self, graph: Any, *, group_id: str | None = "default", tools: str = "all",
-                 group_header: str | None = None, session_id: str | None = None):
+    def __init__(
+        self,
+        graph: Any,
+        *,
+        group_id: str | None = "default",
+        tools: str = "all",
+        group_header: str | None = None,
+        session_id: str | None = None,
+    ):
         if tools not in PROFILES:
             raise ConfigError(f"--tools must be one of {', '.join(PROFILES)}, not {tools!r}")
         if group_header is None:
@@ -82,17 +92,31 @@ class GraphmemMCP:
         headers = getattr(request, "headers", None)
         value = headers.get(self.group_header) if headers is not None else None
         if not value:
-            raise ValidationError(f"this server takes the group from the {self.group_header} header and the "
-                                  f"request has none: configure your MCP client to send it", field="group")
+            raise ValidationError(
+                f"this server takes the group from the {self.group_header} header and the "
+                f"request has none: configure your MCP client to send it",
+                field="group",
+            )
         return validate_group_id(value)
 
     # --- tools -------------------------------------------------------------------------------
     async def list_tools(self, ctx: Any, params: Any) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=[types.Tool(
-            name=name, description=f["description"], input_schema=f["parameters"],
-            annotations=types.ToolAnnotations(read_only_hint=name in READ_ONLY, destructive_hint=name in DESTRUCTIVE,
-                                              idempotent_hint=name in READ_ONLY, open_world_hint=False))
-            for name, f in self.tools.items()])
+        return types.ListToolsResult(
+            tools=[
+                types.Tool(
+                    name=name,
+                    description=f["description"],
+                    input_schema=f["parameters"],
+                    annotations=types.ToolAnnotations(
+                        read_only_hint=name in READ_ONLY,
+                        destructive_hint=name in DESTRUCTIVE,
+                        idempotent_hint=name in READ_ONLY,
+                        open_world_hint=False,
+                    ),
+                )
+                for name, f in self.tools.items()
+            ]
+        )
 
     async def call_tool(self, ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         name, args = params.name, dict(params.arguments or {})
@@ -104,39 +128,65 @@ class GraphmemMCP:
             return _error_result(tool_error(exc, name))
         if not out.get("success", False):
             return _error_result(out)
-        return types.CallToolResult(content=[types.TextContent(type="text", text=_json(out))],
-                                    structured_content=out, is_error=False)
+        return types.CallToolResult(
+            content=[types.TextContent(type="text", text=_json(out))], structured_content=out, is_error=False
+        )
 
     async def _call(self, ctx: Any, name: str, args: dict) -> dict:
         if name not in self.tools:
-            return {"success": False, "error": "UnknownTool", "field": "name", "allowed": list(self.tools),
-                    "message": f"there is no tool {name[:80]!r} on this server; use one of {', '.join(self.tools)}"}
+            return {
+                "success": False,
+                "error": "UnknownTool",
+                "field": "name",
+                "allowed": list(self.tools),
+                "message": f"there is no tool {name[:80]!r} on this server; use one of {', '.join(self.tools)}",
+            }
         smuggled = sorted(k for k in args if k.casefold().replace("-", "_") in GROUP_ARGUMENTS)
         if smuggled:
-            raise ValidationError(f"{smuggled[0]}: the group is fixed by the server's configuration, not by "
-                                  f"tool arguments; call {name} without it", field=smuggled[0])
+            raise ValidationError(
+                f"{smuggled[0]}: the group is fixed by the server's configuration, not by "
+                f"tool arguments; call {name} without it",
+                field=smuggled[0],
+            )
         errors = sorted(self._validators[name].iter_errors(args), key=lambda e: list(e.absolute_path))
         if errors:
-            details = [{"field": ".".join(str(p) for p in e.absolute_path) or None, "message": e.message}
-                       for e in errors]
+            details = [
+                {"field": ".".join(str(p) for p in e.absolute_path) or None, "message": e.message} for e in errors
+            ]
             first = details[0]
             where = f"{first['field']}: " if first["field"] else ""
-            raise ValidationError(f"invalid arguments for {name}: {where}{first['message']}",
-                                  field=first["field"], errors=details)
+            raise ValidationError(
+                f"invalid arguments for {name}: {where}{first['message']}", field=first["field"], errors=details
+            )
         group = self.group_of(ctx)
-        return await adispatch(self.graph, {"name": name, "arguments": args}, group_id=group,
-                               session_id=self.session_id)
+        return await adispatch(
+            self.graph, {"name": name, "arguments": args}, group_id=group, session_id=self.session_id
+        )
 
     # --- resources ---------------------------------------------------------------------------
     async def list_resources(self, ctx: Any, params: Any) -> types.ListResourcesResult:
-        return types.ListResourcesResult(resources=[types.Resource(
-            name="recent-memories", uri=RECENT_URI, mime_type="application/json",
-            description=f"the {RECENT_LIMIT} newest memories of this server's group (archived ones left out)")])
+        return types.ListResourcesResult(
+            resources=[
+                types.Resource(
+                    name="recent-memories",
+                    uri=RECENT_URI,
+                    mime_type="application/json",
+                    description=f"the {RECENT_LIMIT} newest memories of this server's group (archived ones left out)",
+                )
+            ]
+        )
 
     async def list_resource_templates(self, ctx: Any, params: Any) -> types.ListResourceTemplatesResult:
-        return types.ListResourceTemplatesResult(resource_templates=[types.ResourceTemplate(
-            name="memory", uri_template=MEMORY_URI_PREFIX + "{memory_id}", mime_type="application/json",
-            description="one memory by id: its parts, attributes, status and links")])
+        return types.ListResourceTemplatesResult(
+            resource_templates=[
+                types.ResourceTemplate(
+                    name="memory",
+                    uri_template=MEMORY_URI_PREFIX + "{memory_id}",
+                    mime_type="application/json",
+                    description="one memory by id: its parts, attributes, status and links",
+                )
+            ]
+        )
 
     async def read_resource(self, ctx: Any, params: types.ReadResourceRequestParams) -> types.ReadResourceResult:
         uri = str(params.uri)
@@ -146,7 +196,7 @@ class GraphmemMCP:
                 rows = await asyncio.to_thread(self.graph.list_memories, group, limit=RECENT_LIMIT * 3)
                 data = [r.model_dump(mode="json") for r in rows if r.status != "archived"][:RECENT_LIMIT]
             elif uri.startswith(MEMORY_URI_PREFIX):
-                memory_id = validate_optional_id(uri[len(MEMORY_URI_PREFIX):], "memory_id")
+                memory_id = validate_optional_id(uri[len(MEMORY_URI_PREFIX) :], "memory_id")
                 data = (await asyncio.to_thread(self.graph.get_memory, group, memory_id)).model_dump(mode="json")
             else:
                 raise NotFoundError(f"no resource {uri!r}: use {RECENT_URI} or {MEMORY_URI_PREFIX}<memory_id>")
@@ -154,27 +204,41 @@ class GraphmemMCP:
             raise MCPError(code=RESOURCE_NOT_FOUND, message=str(exc)) from None
         except GraphmemError as exc:
             raise MCPError(code=types.INVALID_PARAMS, message=str(exc)) from None
-        return types.ReadResourceResult(contents=[types.TextResourceContents(uri=uri, mime_type="application/json",
-                                                                             text=_json(data))])
+        return types.ReadResourceResult(
+            contents=[types.TextResourceContents(uri=uri, mime_type="application/json", text=_json(data))]
+        )
 
 
-def build_server(graph: Any, *, group_id: str | None = "default", tools: str = "all",
-                 group_header: str | None = None, session_id: str | None = None) -> Server:
+def build_server(
+    graph: Any,
+    *,
+    group_id: str | None = "default",
+    tools: str = "all",
+    group_header: str | None = None,
+    session_id: str | None = None,
+) -> Server:
     """An MCP ``Server`` over ``graph`` whose every call is scoped to one group (see module doc)."""
     handlers = GraphmemMCP(graph, group_id=group_id, tools=tools, group_header=group_header, session_id=session_id)
     scope = f"group from the {group_header} header" if group_header else f"group {handlers.group_id!r}"
-    return Server("graphmem", version=_version(),
-                  instructions=("Long-term memory on a knowledge graph. Write what the user tells you with "
-                                "create_memory (split complex sentences) and connect memories with link_memories; "
-                                f"answer from search_memories. This server's memories belong to the {scope}."),
-                  on_list_tools=handlers.list_tools, on_call_tool=handlers.call_tool,
-                  on_list_resources=handlers.list_resources,
-                  on_list_resource_templates=handlers.list_resource_templates,
-                  on_read_resource=handlers.read_resource)
+    return Server(
+        "graphmem",
+        version=_version(),
+        instructions=(
+            "Long-term memory on a knowledge graph. Write what the user tells you with "
+            "create_memory (split complex sentences) and connect memories with link_memories; "
+            f"answer from search_memories. This server's memories belong to the {scope}."
+        ),
+        on_list_tools=handlers.list_tools,
+        on_call_tool=handlers.call_tool,
+        on_list_resources=handlers.list_resources,
+        on_list_resource_templates=handlers.list_resource_templates,
+        on_read_resource=handlers.read_resource,
+    )
 
 
 def _version() -> str:
     from importlib.metadata import PackageNotFoundError, version
+
     try:
         return version("graphmem")
     except PackageNotFoundError:
@@ -183,6 +247,7 @@ def _version() -> str:
 
 async def serve_stdio(server: Server) -> None:
     from mcp.server.stdio import stdio_server
+
     async with stdio_server() as (read, write):
         await server.run(read, write, server.create_initialization_options())
 
@@ -208,8 +273,13 @@ class BearerGuard:
             given = dict(scope.get("headers") or []).get(b"authorization", b"")
             if not hmac.compare_digest(given, self.expected):
                 body = b'{"error": "unauthorized: send Authorization: Bearer <token>"}'
-                await send({"type": "http.response.start", "status": 401,
-                            "headers": [(b"content-type", b"application/json"), (b"www-authenticate", b"Bearer")]})
+                await send(
+                    {
+                        "type": "http.response.start",
+                        "status": 401,
+                        "headers": [(b"content-type", b"application/json"), (b"www-authenticate", b"Bearer")],
+                    }
+                )
                 await send({"type": "http.response.body", "body": body})
                 return
         await self.app(scope, receive, send)
@@ -218,13 +288,16 @@ class BearerGuard:
 def http_app(server: Server, *, host: str = "127.0.0.1", token: str | None = None, path: str = "/mcp") -> Any:
     """The streamable-HTTP ASGI app; refuses to exist without a token when bound beyond loopback."""
     if not is_loopback(host) and not token:
-        raise ConfigError(f"binding to {host} exposes the memory beyond this machine: give --token (or "
-                          f"GRAPHMEM_MCP_TOKEN) so clients must send Authorization: Bearer <token>")
+        raise ConfigError(
+            f"binding to {host} exposes the memory beyond this machine: give --token (or "
+            f"GRAPHMEM_MCP_TOKEN) so clients must send Authorization: Bearer <token>"
+        )
     app = server.streamable_http_app(streamable_http_path=path, host=host)
     return BearerGuard(app, token) if token else app
 
 
 def run_http(server: Server, *, host: str = "127.0.0.1", port: int = 8765, token: str | None = None) -> None:
     import uvicorn
+
     app = http_app(server, host=host, token=token)
     uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")).run()

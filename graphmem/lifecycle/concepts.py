@@ -17,24 +17,26 @@ its type and properties (each naming the node it came from, ``merged_from``), th
 is deleted, its names become the survivor's aliases, and a ``:ConceptMerge`` record keeps its
 properties. ``unmerge`` recreates it and moves its edges back.
 """
+
 from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from typing import Any, Callable
+from datetime import UTC, datetime
+from typing import Any
 
 from ..config import ConsolidationSettings
 from ..errors import NotFoundError
+from ..textsim import numbers_differ
 from ..types import normalize_name
 from .report import ConceptMerge
-from ..textsim import numbers_differ
 from .rules import loose_key
 from .work import Work
 
 _INDEX = {"Topic": "topic_embedding", "Object": "object_embedding"}
-KEY_PAGE = 5000     # concepts given a loose key per query
+KEY_PAGE = 5000  # concepts given a loose key per query
 
 
 @dataclass
@@ -75,30 +77,37 @@ class ConceptMerger:
         pairs: list[tuple[str, str, str, float | None]] = []
 
         def other(label: str, r: dict) -> str:
-            known.setdefault(r["other_id"], _Node(label, r["other_id"], r["other_name"], r["other_uses"],
-                                                  r["other_created_at"]))
+            known.setdefault(
+                r["other_id"], _Node(label, r["other_id"], r["other_name"], r["other_uses"], r["other_created_at"])
+            )
             return r["other_id"]
 
-        items = [{"label": r["label"], "id": r["id"], "loose_key": r["loose_key"] or loose_key(r["name"] or "")}
-                 for r in rows]
+        items = [
+            {"label": r["label"], "id": r["id"], "loose_key": r["loose_key"] or loose_key(r["name"] or "")}
+            for r in rows
+        ]
         for r in self.work.read("lifecycle_loose_matches", group_id=group_id, items=items):
             pairs.append((r["id"], other(known[r["id"]].label, r), "same name", None))
-        vectored = [{"label": known[i].label, "id": i, "index": _INDEX[known[i].label]} for i in mine_ids
-                    if known[i].label in _INDEX]
+        vectored = [
+            {"label": known[i].label, "id": i, "index": _INDEX[known[i].label]}
+            for i in mine_ids
+            if known[i].label in _INDEX
+        ]
         floor = self.settings.context_threshold
         if self.judge is not None:
             floor = min(floor, self.settings.judge_threshold)
         if vectored:
             fetch = max(50, self.settings.candidates * 10)
-            for r in self.work.read("lifecycle_concept_neighbours", group_id=group_id, items=vectored,
-                                    fetch=fetch, min_cosine=floor):
+            for r in self.work.read(
+                "lifecycle_concept_neighbours", group_id=group_id, items=vectored, fetch=fetch, min_cosine=floor
+            ):
                 mine = known[r["id"]]
                 theirs = known.get(r["other_id"]) or known[other(mine.label, r)]
                 verdict = self._by_meaning(mine, theirs, r["cosine"], r["context_agrees"])
                 if verdict:
                     pairs.append((mine.id, theirs.id, verdict, round(r["cosine"], 4)))
         merges: list[ConceptMerge] = []
-        gone: dict[str, str] = {}          # merged id -> the node it went into
+        gone: dict[str, str] = {}  # merged id -> the node it went into
         # the surest first, then a stable order: a re-run after a crash decides the same way
         pairs.sort(key=lambda p: (p[2] != "same name", -(p[3] or 1.0), min(p[0], p[1]), max(p[0], p[1])))
         for a_id, b_id, reason, similarity in pairs:
@@ -128,25 +137,45 @@ class ConceptMerger:
             return f"meaning {cosine:.2f}, judged the same by the LLM"
         return None
 
-    def merge(self, group_id: str, keep: _Node, drop: _Node, reason: str, similarity: float | None,
-              run_id: str) -> ConceptMerge | None:
+    def merge(
+        self, group_id: str, keep: _Node, drop: _Node, reason: str, similarity: float | None, run_id: str
+    ) -> ConceptMerge | None:
         merge_id = uuid.uuid4().hex
 
         def work(tx):
             from ..store.driver import tx_run
+
             props = tx_run(tx, "lifecycle_concept_props", group_id=group_id, label=drop.label, id=drop.id)
             if not props:
                 return None
-            rows = tx_run(tx, "lifecycle_merge_concept", group_id=group_id, label=drop.label, keep_id=keep.id,
-                          gone_id=drop.id, merge_id=merge_id, props_json=json.dumps(props[0]["props"]),
-                          reason=reason, similarity=similarity, run_id=run_id,
-                          now=datetime.now(timezone.utc).isoformat())
+            rows = tx_run(
+                tx,
+                "lifecycle_merge_concept",
+                group_id=group_id,
+                label=drop.label,
+                keep_id=keep.id,
+                gone_id=drop.id,
+                merge_id=merge_id,
+                props_json=json.dumps(props[0]["props"]),
+                reason=reason,
+                similarity=similarity,
+                run_id=run_id,
+                now=datetime.now(UTC).isoformat(),
+            )
             return rows[0] if rows else None
 
         if self.work.commit(work) is None:
             return None
-        return ConceptMerge(label=drop.label, survivor_id=keep.id, survivor_name=keep.name, merged_id=drop.id,
-                            merged_name=drop.name, reason=reason, similarity=similarity, merge_id=merge_id)
+        return ConceptMerge(
+            label=drop.label,
+            survivor_id=keep.id,
+            survivor_name=keep.name,
+            merged_id=drop.id,
+            merged_name=drop.name,
+            reason=reason,
+            similarity=similarity,
+            merge_id=merge_id,
+        )
 
 
 def _final(gone: dict[str, str], node_id: str) -> str:
@@ -159,8 +188,10 @@ def find_merge(work: Work, group_id: str, which: str) -> dict:
     """The (not undone) merge record named by its id, the merged node's id, or its name."""
     rows = work.read("lifecycle_merge_of", group_id=group_id, name=which, key=normalize_name(which))
     if not rows:
-        raise NotFoundError(f"no merge of {which!r} in group {group_id!r} (give a merge id from `graphmem "
-                            f"consolidate` or `graphmem show`, or the merged name)")
+        raise NotFoundError(
+            f"no merge of {which!r} in group {group_id!r} (give a merge id from `graphmem "
+            f"consolidate` or `graphmem show`, or the merged name)"
+        )
     return rows[0]["merge"]
 
 
@@ -169,15 +200,22 @@ def unmerge(work: Work, group_id: str, which: str) -> dict[str, Any]:
     rec = find_merge(work, group_id, which)
     holder = rec["survivor_id"]
     seen = set()
-    while holder not in seen:    # the survivor may itself have been merged since: follow it
+    while holder not in seen:  # the survivor may itself have been merged since: follow it
         seen.add(holder)
         later = work.read("lifecycle_merged_into", group_id=group_id, id=holder)
         if not later:
             break
         holder = later[0]["survivor_id"]
     props = json.loads(rec["merged_props"])
-    rows = work.write("lifecycle_unmerge_concept", group_id=group_id, label=rec["label"], holder_id=holder,
-                      merge_id=rec["id"], props=props, now=datetime.now(timezone.utc).isoformat())
+    rows = work.write(
+        "lifecycle_unmerge_concept",
+        group_id=group_id,
+        label=rec["label"],
+        holder_id=holder,
+        merge_id=rec["id"],
+        props=props,
+        now=datetime.now(UTC).isoformat(),
+    )
     if not rows:
         raise NotFoundError(f"merge {rec['id']} cannot be undone: its survivor {holder} is gone")
     return {"merge_id": rec["id"], "label": rec["label"], **rows[0]}

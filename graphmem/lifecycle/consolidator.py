@@ -13,6 +13,7 @@ Safe by construction:
   exactly what a run would change, and nothing changes;
 - every run leaves a ``:ConsolidationRun`` node (when, counts per step, errors).
 """
+
 from __future__ import annotations
 
 import json
@@ -20,8 +21,9 @@ import logging
 import os
 import time
 import uuid
-from datetime import datetime, timezone
-from typing import Any, Callable
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
 
 from ..config import Settings
 from ..errors import ValidationError
@@ -34,7 +36,7 @@ from .report import EVENTS, ConsolidationReport, Event
 from .work import Work
 
 log = logging.getLogger(__name__)
-IMPORTANT = 0.8     # a memory at least this important raises an "important_memory" event
+IMPORTANT = 0.8  # a memory at least this important raises an "important_memory" event
 
 Listener = Callable[[Event], Any]
 
@@ -65,29 +67,52 @@ class Consolidator:
                 log.warning("consolidation event listener %r failed on %s: %s", cb, kind, exc)
                 report.errors.append(f"listener for {kind} failed: {exc}")
 
-    def run(self, group_id: str, *, dry_run: bool = False, now: datetime | None = None,
-            max_batches: int | None = None, progress: Callable[[str, int, int], None] | None = None) -> ConsolidationReport:
+    def run(
+        self,
+        group_id: str,
+        *,
+        dry_run: bool = False,
+        now: datetime | None = None,
+        max_batches: int | None = None,
+        progress: Callable[[str, int, int], None] | None = None,
+    ) -> ConsolidationReport:
         cfg = self.settings.consolidation
-        as_of = now or datetime.now(timezone.utc)
+        as_of = now or datetime.now(UTC)
         if as_of.tzinfo is None:
-            as_of = as_of.replace(tzinfo=timezone.utc)
+            as_of = as_of.replace(tzinfo=UTC)
         started = time.perf_counter()
         run_id = uuid.uuid4().hex
-        stamp = datetime.now(timezone.utc).isoformat()
-        report = ConsolidationReport(run_id=run_id, group_id=group_id, dry_run=dry_run, started_at=stamp,
-                                     as_of=as_of.isoformat())
+        stamp = datetime.now(UTC).isoformat()
+        report = ConsolidationReport(
+            run_id=run_id, group_id=group_id, dry_run=dry_run, started_at=stamp, as_of=as_of.isoformat()
+        )
         work = Work(self.graph.store, dry_run=dry_run)
         lock = RunLock(work, group_id, run_id, cfg.lock_ttl_s)
         try:
             lock.acquire()
             if lock.stolen_from:
                 report.errors.append(f"took over the lock of run {lock.stolen_from}, whose process is gone")
-                work.write("lifecycle_run_finish", group_id=group_id, run_id=lock.stolen_from, finished_at=stamp,
-                           status="interrupted", counts=None, errors=["its process ended before it finished"],
-                           processed=None, seconds=None)
-            work.write("lifecycle_run_start", group_id=group_id, run_id=run_id, started_at=stamp,
-                       as_of=as_of.isoformat(), host=HOST, pid=os.getpid())
-            report.status = "interrupted"      # until the steps end (Ctrl-C leaves it so in the record)
+                work.write(
+                    "lifecycle_run_finish",
+                    group_id=group_id,
+                    run_id=lock.stolen_from,
+                    finished_at=stamp,
+                    status="interrupted",
+                    counts=None,
+                    errors=["its process ended before it finished"],
+                    processed=None,
+                    seconds=None,
+                )
+            work.write(
+                "lifecycle_run_start",
+                group_id=group_id,
+                run_id=run_id,
+                started_at=stamp,
+                as_of=as_of.isoformat(),
+                host=HOST,
+                pid=os.getpid(),
+            )
+            report.status = "interrupted"  # until the steps end (Ctrl-C leaves it so in the record)
             try:
                 self._steps(work, lock, report, as_of, max_batches, progress)
                 report.status = "finished"
@@ -96,38 +121,51 @@ class Consolidator:
                 report.errors.append(f"{type(exc).__name__}: {exc}")
                 raise
             finally:
-                report.finished_at = datetime.now(timezone.utc).isoformat()
+                report.finished_at = datetime.now(UTC).isoformat()
                 report.seconds = round(time.perf_counter() - started, 3)
                 try:
-                    work.write("lifecycle_run_finish", group_id=group_id, run_id=run_id,
-                               finished_at=report.finished_at, status=report.status,
-                               counts=json.dumps(report.counts, sort_keys=True), errors=report.errors[:50],
-                               processed=report.processed, seconds=report.seconds)
+                    work.write(
+                        "lifecycle_run_finish",
+                        group_id=group_id,
+                        run_id=run_id,
+                        finished_at=report.finished_at,
+                        status=report.status,
+                        counts=json.dumps(report.counts, sort_keys=True),
+                        errors=report.errors[:50],
+                        processed=report.processed,
+                        seconds=report.seconds,
+                    )
                     lock.release()
                 except Exception as exc:  # noqa: BLE001 - the run's own error matters more
-                    lock.abandon()              # the lock stays behind: the next run takes it over
+                    lock.abandon()  # the lock stays behind: the next run takes it over
                     log.warning("could not record the end of consolidation run %s: %s", run_id, exc)
         finally:
             work.close()
         self._emit(report, "run_finished", status=report.status, counts=report.counts)
         return report
 
-    def _steps(self, work: Work, lock: RunLock, report: ConsolidationReport, as_of: datetime,
-               max_batches: int | None, progress: Callable[[str, int, int], None] | None) -> None:
+    def _steps(
+        self,
+        work: Work,
+        lock: RunLock,
+        report: ConsolidationReport,
+        as_of: datetime,
+        max_batches: int | None,
+        progress: Callable[[str, int, int], None] | None,
+    ) -> None:
         cfg = self.settings.consolidation
         group_id, run_id = report.group_id, report.run_id
         judge = self._judge()
         concepts = ConceptMerger(work, cfg, judge.same if judge else None)
         reconciler = MemoryReconciler(work)
         finder = RelationFinder(work, cfg, judge.causes if judge else None)
-        staged_total = sum(r["n"] for r in work.read("lifecycle_counts", group_id=group_id)
-                           if r["status"] == "staged")
+        staged_total = sum(r["n"] for r in work.read("lifecycle_counts", group_id=group_id) if r["status"] == "staged")
         batches = 0
         while max_batches is None or batches < max_batches:
             ids = [r["id"] for r in work.read("lifecycle_staged", group_id=group_id, limit=cfg.batch_size)]
             if not ids:
                 break
-            now = datetime.now(timezone.utc).isoformat()
+            now = datetime.now(UTC).isoformat()
             report.count("keyed_concepts", concepts.key_new_concepts(group_id))
             merges = concepts.merge_batch(group_id, ids, run_id)
             report.concept_merges.extend(merges)
@@ -158,10 +196,16 @@ class Consolidator:
             if progress:
                 progress("batches", report.processed, max(staged_total, report.processed))
             lock.refresh()
-        now = datetime.now(timezone.utc).isoformat()
+        now = datetime.now(UTC).isoformat()
         fader = Fader(work, cfg, self.settings.retrieval.decay, judge.summary if judge else None)
-        summaries = fader.summarize(group_id, as_of, run_id, now, self.graph.writer,
-                                    lambda s: self._emit(report, "summary_made", **s.model_dump()))
+        summaries = fader.summarize(
+            group_id,
+            as_of,
+            run_id,
+            now,
+            self.graph.writer,
+            lambda s: self._emit(report, "summary_made", **s.model_dump()),
+        )
         report.summaries.extend(summaries)
         report.count("summaries", len(summaries))
         report.count("summarized", sum(len(s.sources) for s in summaries))
@@ -176,4 +220,5 @@ class Consolidator:
         if not (self.settings.consolidation.use_llm and self.settings.llm.base_url):
             return None
         from .judge import LLMJudge
+
         return LLMJudge(self.settings.llm)

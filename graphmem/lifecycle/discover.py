@@ -9,21 +9,41 @@
   because, so, therefore …), linked from the earlier to the later, ``discovered`` with a
   confidence. With an LLM judge only the pairs it confirms are linked, at a higher confidence.
 """
+
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from ..config import ConsolidationSettings
 from .report import Discovered
 from .work import Work
 
-CAUSE_CUES = ("因为", "所以", "导致", "因此", "由于", "结果", "于是", "害得", "原因", "because", "so that", "therefore",
-              "as a result", "caused", "led to", "due to", "thanks to", "reason", "since then")
-REFERENCE_CONFIDENCE = 0.6     # a shared concept says the two are about the same thing, not how
-REFERENCE_IMPORTANCE = 0.4     # seed 004 §12.4.3: discovered "related" links weigh little
-CAUSAL_CONFIDENCE = 0.4        # a cue and closeness in time: a candidate, not a finding
-JUDGED_CONFIDENCE = 0.8        # a candidate the LLM confirmed
-CAUSAL_IMPORTANCE = 0.5        # seed 004 §12.4.3: inferred causes weigh less than told ones
+CAUSE_CUES = (
+    "因为",
+    "所以",
+    "导致",
+    "因此",
+    "由于",
+    "结果",
+    "于是",
+    "害得",
+    "原因",
+    "because",
+    "so that",
+    "therefore",
+    "as a result",
+    "caused",
+    "led to",
+    "due to",
+    "thanks to",
+    "reason",
+    "since then",
+)
+REFERENCE_CONFIDENCE = 0.6  # a shared concept says the two are about the same thing, not how
+REFERENCE_IMPORTANCE = 0.4  # seed 004 §12.4.3: discovered "related" links weigh little
+CAUSAL_CONFIDENCE = 0.4  # a cue and closeness in time: a candidate, not a finding
+JUDGED_CONFIDENCE = 0.8  # a candidate the LLM confirmed
+CAUSAL_IMPORTANCE = 0.5  # seed 004 §12.4.3: inferred causes weigh less than told ones
 
 
 def has_cause_cue(text: str) -> bool:
@@ -32,20 +52,26 @@ def has_cause_cue(text: str) -> bool:
 
 
 class RelationFinder:
-    def __init__(self, work: Work, settings: ConsolidationSettings,
-                 judge: Callable[[str, str], bool] | None = None):
+    def __init__(self, work: Work, settings: ConsolidationSettings, judge: Callable[[str, str], bool] | None = None):
         self.work = work
         self.settings = settings
         self.judge = judge
 
-    def discover(self, group_id: str, memory_ids: list[str], archived: set[str], run_id: str,
-                 now: str) -> list[Discovered]:
+    def discover(
+        self, group_id: str, memory_ids: list[str], archived: set[str], run_id: str, now: str
+    ) -> list[Discovered]:
         s = self.settings
         ids = [i for i in memory_ids if i not in archived]
         if not ids:
             return []
-        rows = self.work.read("lifecycle_link_candidates", group_id=group_id, ids=ids, hub_cap=s.hub_cap,
-                              window_s=s.causal_window_s, near_cap=5)
+        rows = self.work.read(
+            "lifecycle_link_candidates",
+            group_id=group_id,
+            ids=ids,
+            hub_cap=s.hub_cap,
+            window_s=s.causal_window_s,
+            near_cap=5,
+        )
         found: list[Discovered] = []
         seen: set[frozenset] = set()
         for r in rows:
@@ -58,8 +84,15 @@ class RelationFinder:
                     if pair in seen:
                         continue
                     seen.add(pair)
-                    found.append(Discovered(source_id=r["id"], target_id=shared["id"], edge_type="REFERENCE",
-                                            relation=f"相关 related: {shared['shared']}", confidence=REFERENCE_CONFIDENCE))
+                    found.append(
+                        Discovered(
+                            source_id=r["id"],
+                            target_id=shared["id"],
+                            edge_type="REFERENCE",
+                            relation=f"相关 related: {shared['shared']}",
+                            confidence=REFERENCE_CONFIDENCE,
+                        )
+                    )
                     linked += 1
                     if linked >= s.max_links_per_memory:
                         break
@@ -78,10 +111,22 @@ class RelationFinder:
                     if not self.judge(earlier["text"], later["text"]):
                         continue
                     confidence = JUDGED_CONFIDENCE
-                found.append(Discovered(source_id=earlier["id"], target_id=later["id"], edge_type="CAUSALITY",
-                                        relation="推测因果 possible cause", confidence=confidence))
+                found.append(
+                    Discovered(
+                        source_id=earlier["id"],
+                        target_id=later["id"],
+                        edge_type="CAUSALITY",
+                        relation="推测因果 possible cause",
+                        confidence=confidence,
+                    )
+                )
         if found:
-            links = [{**d.model_dump(), "importance": REFERENCE_IMPORTANCE if d.edge_type == "REFERENCE"
-                      else CAUSAL_IMPORTANCE} for d in found]
+            links = [
+                {
+                    **d.model_dump(),
+                    "importance": REFERENCE_IMPORTANCE if d.edge_type == "REFERENCE" else CAUSAL_IMPORTANCE,
+                }
+                for d in found
+            ]
             self.work.write("lifecycle_link", group_id=group_id, links=links, run_id=run_id, now=now)
         return found

@@ -13,13 +13,15 @@ them, are folded into one summary memory whose text lists what they said; it lin
 SUMMARIZES and they are archived, reachable from it. The summary is written, linked and the
 originals archived in one transaction.
 """
+
 from __future__ import annotations
 
 import math
 import uuid
 from collections import Counter
-from datetime import datetime, timedelta, timezone
-from typing import Any, Callable
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from ..config import ConsolidationSettings, DecayRates
 from ..retriever.rank import days_between, parse_time
@@ -28,10 +30,10 @@ from ..types import MemoryInput, MemoryStatus, MemoryType
 from .report import Summary
 from .work import Work
 
-PAGE = 2000                 # memories read per decay query
-SUMMARY_NAMESPACE = uuid.UUID("6f1d0c8e-7a4b-4c1e-9a51-3c0f8f7d2b10")   # summary ids from their sources
-MAX_LISTED = 12             # objects named in a summary's text; the rest are counted
-MAX_WHAT = 300             # characters of that list at most
+PAGE = 2000  # memories read per decay query
+SUMMARY_NAMESPACE = uuid.UUID("6f1d0c8e-7a4b-4c1e-9a51-3c0f8f7d2b10")  # summary ids from their sources
+MAX_LISTED = 12  # objects named in a summary's text; the rest are counted
+MAX_WHAT = 300  # characters of that list at most
 
 
 def strength(importance: float, memory_type: str, days: float, access_count: int, rates: DecayRates) -> float:
@@ -39,12 +41,17 @@ def strength(importance: float, memory_type: str, days: float, access_count: int
 
 
 class Fader:
-    def __init__(self, work: Work, settings: ConsolidationSettings, rates: DecayRates,
-                 writes_summary: Callable[[list[str]], str | None] | None = None):
+    def __init__(
+        self,
+        work: Work,
+        settings: ConsolidationSettings,
+        rates: DecayRates,
+        writes_summary: Callable[[list[str]], str | None] | None = None,
+    ):
         self.work = work
         self.settings = settings
         self.rates = rates
-        self.writes_summary = writes_summary      # an LLM's sentence for what a summary folds, if configured
+        self.writes_summary = writes_summary  # an LLM's sentence for what a summary folds, if configured
 
     def decay(self, group_id: str, as_of: datetime, run_id: str, now: str) -> tuple[int, list[str]]:
         """Update every live memory's strength; archive the faded ones. (updated, archived ids)"""
@@ -58,8 +65,9 @@ class Fader:
             values, fading = [], []
             for r in rows:
                 # since it was written or last read, whichever is later
-                since = max(filter(None, (parse_time(r["created_at"]), parse_time(r["last_accessed_at"]))),
-                            default=None)
+                since = max(
+                    filter(None, (parse_time(r["created_at"]), parse_time(r["last_accessed_at"]))), default=None
+                )
                 days = days_between(since, as_of) or 0.0
                 importance = 0.5 if r["importance"] is None else float(r["importance"])
                 value = round(strength(importance, r["memory_type"], days, int(r["access_count"] or 0), self.rates), 6)
@@ -69,26 +77,41 @@ class Fader:
             self.work.write("lifecycle_set_strength", group_id=group_id, rows=values, as_of=as_of.isoformat())
             updated += len(values)
             if fading:
-                rows = self.work.write("lifecycle_archive", group_id=group_id, ids=fading, now=now,
-                                       reason="decayed", run_id=run_id)
+                rows = self.work.write(
+                    "lifecycle_archive", group_id=group_id, ids=fading, now=now, reason="decayed", run_id=run_id
+                )
                 archived.extend(rows[0]["archived"] if rows else [])
 
-    def summarize(self, group_id: str, as_of: datetime, run_id: str, now: str, writer,
-                  on_summary: Callable[[Summary], None] | None = None) -> list[Summary]:
+    def summarize(
+        self,
+        group_id: str,
+        as_of: datetime,
+        run_id: str,
+        now: str,
+        writer,
+        on_summary: Callable[[Summary], None] | None = None,
+    ) -> list[Summary]:
         s = self.settings
         before = (as_of - timedelta(days=s.summarize_after_days)).isoformat()
-        rows = self.work.read("lifecycle_summary_candidates", group_id=group_id, before=before,
-                              max_importance=min(s.summarize_max_importance, s.protect_importance))
+        rows = self.work.read(
+            "lifecycle_summary_candidates",
+            group_id=group_id,
+            before=before,
+            max_importance=min(s.summarize_max_importance, s.protect_importance),
+        )
         groups: dict[tuple, list[dict]] = {}
         for r in rows:
             at = parse_time(r["at"]) or parse_time(r["created_at"])
             month = at.strftime("%Y-%m") if at else "?"
             groups.setdefault((r["subject_id"], r["topic_id"], month), []).append(r)
-        chosen = [(month, members) for (_, _, month), members in sorted(groups.items())
-                  if len(members) >= s.summarize_min_group]
+        chosen = [
+            (month, members)
+            for (_, _, month), members in sorted(groups.items())
+            if len(members) >= s.summarize_min_group
+        ]
         planned = [self._prepare(group_id, month, members, self._sentence(members)) for month, members in chosen]
         if planned:
-            writer.embed([p for p, _, _ in planned])         # one embedding batch for every summary
+            writer.embed([p for p, _, _ in planned])  # one embedding batch for every summary
         made: list[Summary] = []
         for p, reference, summary in planned:
             if self._write(group_id, p, reference, summary, run_id, now, writer):
@@ -101,11 +124,13 @@ class Fader:
         return self.writes_summary([m["text"] for m in members]) if self.writes_summary else None
 
     @staticmethod
-    def _prepare(group_id: str, month: str, members: list[dict], sentence: str | None = None
-                 ) -> tuple[Any, datetime, Summary]:
+    def _prepare(
+        group_id: str, month: str, members: list[dict], sentence: str | None = None
+    ) -> tuple[Any, datetime, Summary]:
         """The summary memory of ``members`` (prepared for the writer), its reference time, its report.
         ``sentence``: an LLM's one-sentence summary, kept as an attribute beside the listed objects."""
         from ..builder.create import prepare
+
         first = members[0]
         chinese = cjk_share(" ".join(m["text"] for m in members)) > 0.3
         objects = list(dict.fromkeys(m["object"] for m in members if m["object"]))
@@ -126,29 +151,60 @@ class Fader:
             if sentence:
                 attributes["summary"] = sentence
         kinds = Counter(m["memory_type"] for m in members)
-        memory = MemoryInput(subject=first["subject"], memory_type=MemoryType(kinds.most_common(1)[0][0]),
-                             topic=first["topic"], object=None, attributes=attributes,
-                             importance=max(float(m["importance"] or 0) for m in members))
+        memory = MemoryInput(
+            subject=first["subject"],
+            memory_type=MemoryType(kinds.most_common(1)[0][0]),
+            topic=first["topic"],
+            object=None,
+            attributes=attributes,
+            importance=max(float(m["importance"] or 0) for m in members),
+        )
         sources = sorted(m["id"] for m in members)
-        reference = datetime.strptime(month + "-15", "%Y-%m-%d").replace(tzinfo=timezone.utc)
+        reference = datetime.strptime(month + "-15", "%Y-%m-%d").replace(tzinfo=UTC)
         p = prepare(memory, reference)
         p.id = uuid.uuid5(SUMMARY_NAMESPACE, group_id + "|" + "|".join(sources)).hex
-        return p, reference, Summary(summary_id=p.id, text=p.text, subject=first["subject"], topic=first["topic"],
-                                     sources=sources, period=month)
+        return (
+            p,
+            reference,
+            Summary(
+                summary_id=p.id,
+                text=p.text,
+                subject=first["subject"],
+                topic=first["topic"],
+                sources=sources,
+                period=month,
+            ),
+        )
 
-    def _write(self, group_id: str, p: Any, reference: datetime, summary: Summary, run_id: str, now: str,
-               writer: Any) -> bool:
+    def _write(
+        self, group_id: str, p: Any, reference: datetime, summary: Summary, run_id: str, now: str, writer: Any
+    ) -> bool:
         """Write the summary, link it to its sources and archive them: one transaction."""
         from ..store.driver import tx_run
 
         def work(tx):
             if tx_run(tx, "lifecycle_memory_exists", group_id=group_id, id=p.id):
                 return False
-            writer.write_in(tx, group_id, [p], session_id=None, reference_time=reference, source="summary",
-                            status=MemoryStatus.CONSOLIDATED, now=now,
-                            extras=[{"summary_of": summary.sources, "summarized_period": summary.period}])
-            tx_run(tx, "lifecycle_summarize", group_id=group_id, summary_id=p.id, ids=summary.sources, now=now,
-                   run_id=run_id)
+            writer.write_in(
+                tx,
+                group_id,
+                [p],
+                session_id=None,
+                reference_time=reference,
+                source="summary",
+                status=MemoryStatus.CONSOLIDATED,
+                now=now,
+                extras=[{"summary_of": summary.sources, "summarized_period": summary.period}],
+            )
+            tx_run(
+                tx,
+                "lifecycle_summarize",
+                group_id=group_id,
+                summary_id=p.id,
+                ids=summary.sources,
+                now=now,
+                run_id=run_id,
+            )
             return True
 
         return bool(self.work.commit(work))

@@ -5,6 +5,7 @@ the same thing (a concept merge whose similarity alone does not decide it), and 
 the cause of another (a discovered causal link); and one sentence for what a summary folds. A judge that cannot be reached says no: the
 consolidator then does what it does without one, and the run records the error once.
 """
+
 from __future__ import annotations
 
 import logging
@@ -14,15 +15,21 @@ import httpx
 from ..config import LLMSettings
 
 log = logging.getLogger(__name__)
-MAX_SUMMARY = 300      # characters of an LLM-written summary kept
+MAX_SUMMARY = 300  # characters of an LLM-written summary kept
 
-SAME_PROMPT = ("判断两个名称是否指同一个事物（同义词、别名、不同写法）。只回答“是”或“否”。\n"
-               "Do these two names refer to the same thing (synonyms, aliases, spellings)? Answer yes or no only.\n"
-               "A: {a}\nB: {b}")
-SUMMARY_PROMPT = ("把下面这些记忆概括成一句话（用记忆的语言，不要编造）。\n"
-                  "Summarise these memories in one sentence, in their language, adding nothing.\n{items}")
-CAUSE_PROMPT = ("判断以下两条记忆是否存在因果关系：如果A是B的原因，回答“是”；否则回答“否”。仅回答“是”或“否”。\n"
-                "Is memory A a cause of memory B? Answer yes or no only.\nA: {a}\nB: {b}")
+SAME_PROMPT = (
+    "判断两个名称是否指同一个事物（同义词、别名、不同写法）。只回答“是”或“否”。\n"
+    "Do these two names refer to the same thing (synonyms, aliases, spellings)? Answer yes or no only.\n"
+    "A: {a}\nB: {b}"
+)
+SUMMARY_PROMPT = (
+    "把下面这些记忆概括成一句话（用记忆的语言，不要编造）。\n"
+    "Summarise these memories in one sentence, in their language, adding nothing.\n{items}"
+)
+CAUSE_PROMPT = (
+    "判断以下两条记忆是否存在因果关系：如果A是B的原因，回答“是”；否则回答“否”。仅回答“是”或“否”。\n"
+    "Is memory A a cause of memory B? Answer yes or no only.\nA: {a}\nB: {b}"
+)
 
 
 class LLMJudge:
@@ -56,11 +63,11 @@ class LLMJudge:
         headers = {"Content-Type": "application/json"}
         if self.settings.api_key:
             headers["Authorization"] = f"Bearer {self.settings.api_key}"
-        body = {"model": self.settings.model, "temperature": 0,
-                "messages": [{"role": "user", "content": prompt}]}
+        body = {"model": self.settings.model, "temperature": 0, "messages": [{"role": "user", "content": prompt}]}
         try:
-            response = self._client.post(self.url, json=body, headers=headers,
-                                         timeout=httpx.Timeout(self.settings.timeout_s))
+            response = self._client.post(
+                self.url, json=body, headers=headers, timeout=httpx.Timeout(self.settings.timeout_s)
+            )
             response.raise_for_status()
             answer = response.json()["choices"][0]["message"]["content"] or ""
         except (httpx.HTTPError, ValueError, KeyError, IndexError, TypeError) as exc:

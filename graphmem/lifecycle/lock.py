@@ -6,17 +6,18 @@ unless the lock expired or its owner is a process on this host that no longer ex
 killed with kill -9), or a run of this very process that ended without releasing it (its server
 went away): then the new run takes it over and marks the old run interrupted.
 """
+
 from __future__ import annotations
 
 import os
 import socket
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from ..errors import ConsolidationLockedError
 from .work import Work
 
 HOST = socket.gethostname()
-_ACTIVE: set[str] = set()      # the runs of this process that hold a lock now
+_ACTIVE: set[str] = set()  # the runs of this process that hold a lock now
 
 
 def _alive(pid: int | None, owner: str | None) -> bool:
@@ -41,10 +42,17 @@ class RunLock:
         self.stolen_from: str | None = None
 
     def _take(self, stale: str | None) -> dict:
-        now = datetime.now(timezone.utc)
-        return self.work.write("lifecycle_lock_take", group_id=self.group_id, run_id=self.run_id, stale=stale,
-                               now=now.isoformat(), expires_at=(now + timedelta(seconds=self.ttl_s)).isoformat(),
-                               host=HOST, pid=os.getpid())[0]
+        now = datetime.now(UTC)
+        return self.work.write(
+            "lifecycle_lock_take",
+            group_id=self.group_id,
+            run_id=self.run_id,
+            stale=stale,
+            now=now.isoformat(),
+            expires_at=(now + timedelta(seconds=self.ttl_s)).isoformat(),
+            host=HOST,
+            pid=os.getpid(),
+        )[0]
 
     def acquire(self) -> None:
         # counted as running before the lock is taken: another run of this process that finds the
@@ -67,14 +75,16 @@ class RunLock:
         raise ConsolidationLockedError(
             f"group {self.group_id!r} is being consolidated by run {row['owner']} (host {row['host']}, pid "
             f"{row['pid']}) until {row['expires_at']}: wait for it to finish, or for the lock to expire "
-            f"(consolidation.lock_ttl_s)")
+            f"(consolidation.lock_ttl_s)"
+        )
 
     def refresh(self) -> None:
         row = self._take(None)
         if not row["acquired"]:
             raise ConsolidationLockedError(
                 f"run {self.run_id} lost group {self.group_id!r}'s consolidation lock to run {row['owner']}: "
-                f"its lock expired (raise consolidation.lock_ttl_s for longer batches)")
+                f"its lock expired (raise consolidation.lock_ttl_s for longer batches)"
+            )
 
     def abandon(self) -> None:
         """This run ends without releasing the lock (its server is gone): the next run of this

@@ -13,10 +13,11 @@ Conflicts: a newer memory of the same subject that
 supersedes the older one: a SUPERSEDES edge newer -> older, the older's ``superseded_by`` and
 ``invalid_at``. Only current memories are superseded, so updates form a chain.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from ..retriever.rank import parse_time
 from ..store.driver import tx_run
@@ -24,7 +25,7 @@ from .report import Conflict, MemoryMerge
 from .rules import is_correction, is_stance_topic, loose_key, slot_of, slot_topic_keys, stance, strip_correction
 from .work import Work
 
-_NEVER = datetime.min.replace(tzinfo=timezone.utc)     # a memory without a time sorts first
+_NEVER = datetime.min.replace(tzinfo=UTC)  # a memory without a time sorts first
 
 
 @dataclass
@@ -45,12 +46,22 @@ class _Memory:
     archived: bool = False
 
     @classmethod
-    def of(cls, r: dict) -> "_Memory":
-        return cls(id=r["id"], text=r["text"] or "", memory_type=r["memory_type"], said_at=r["said_at"] or "",
-                   created_at=r["created_at"] or "", subject_id=r["subject_id"], topic_id=r["topic_id"],
-                   topic=r["topic"] or "", object_id=r["object_id"], object=r["object"],
-                   superseded_by=r["superseded_by"], importance=float(r["importance"] or 0.0),
-                   attributes={a["key"]: a["value"] for a in r["attributes"] or [] if a.get("key")})
+    def of(cls, r: dict) -> _Memory:
+        return cls(
+            id=r["id"],
+            text=r["text"] or "",
+            memory_type=r["memory_type"],
+            said_at=r["said_at"] or "",
+            created_at=r["created_at"] or "",
+            subject_id=r["subject_id"],
+            topic_id=r["topic_id"],
+            topic=r["topic"] or "",
+            object_id=r["object_id"],
+            object=r["object"],
+            superseded_by=r["superseded_by"],
+            importance=float(r["importance"] or 0.0),
+            attributes={a["key"]: a["value"] for a in r["attributes"] or [] if a.get("key")},
+        )
 
     def order(self) -> tuple:
         """When it was said, then written: what "newer" means."""
@@ -60,8 +71,14 @@ class _Memory:
         # an event without a time of its own happened when it was told: the same event told on
         # another day is another occurrence, not a duplicate
         day = self.said_at[:10] if self.memory_type == "EVENT" and not self.attributes else None
-        return (self.subject_id, self.topic_id, self.object_id, self.memory_type,
-                tuple(sorted(self.attributes.items())), day)
+        return (
+            self.subject_id,
+            self.topic_id,
+            self.object_id,
+            self.memory_type,
+            tuple(sorted(self.attributes.items())),
+            day,
+        )
 
     def object_key(self) -> str | None:
         return loose_key(self.object) if self.object else None
@@ -113,15 +130,24 @@ class MemoryReconciler:
         batch = [_Memory.of(r) for r in self.work.read("lifecycle_batch_memories", group_id=group_id, ids=ids)]
         mine = {m.id for m in batch}
         needs = {m.id: _lookups(m) for m in batch}
-        related = [_Memory.of(r) for r in self.work.read(
-            "lifecycle_related_memories", group_id=group_id, ids=ids, topic_keys=slot_topic_keys(),
-            object_ids=[i for i, n in needs.items() if "object" in n],
-            topic_ids=[i for i, n in needs.items() if "topic" in n],
-            slot_ids=[i for i, n in needs.items() if "slot" in n]) if r["id"] not in mine]
+        related = [
+            _Memory.of(r)
+            for r in self.work.read(
+                "lifecycle_related_memories",
+                group_id=group_id,
+                ids=ids,
+                topic_keys=slot_topic_keys(),
+                object_ids=[i for i, n in needs.items() if "object" in n],
+                topic_ids=[i for i, n in needs.items() if "topic" in n],
+                slot_ids=[i for i, n in needs.items() if "slot" in n],
+            )
+            if r["id"] not in mine
+        ]
         return batch, related
 
-    def reconcile(self, group_id: str, batch: list[_Memory], related: list[_Memory], run_id: str,
-                  now: str) -> tuple[list[MemoryMerge], list[Conflict]]:
+    def reconcile(
+        self, group_id: str, batch: list[_Memory], related: list[_Memory], run_id: str, now: str
+    ) -> tuple[list[MemoryMerge], list[Conflict]]:
         """Walk the batch in the order things were said: each memory is first a duplicate of an
         older current one (merged into it), else it may supersede older ones or be superseded
         by newer ones already stored. In that order the outcome does not depend on how the
@@ -142,18 +168,28 @@ class MemoryReconciler:
                 continue
             keep = self._duplicate_of(m, by_parts[m.parts()] + by_text[_text_key(m)])
             if keep is not None:
-                rows = self.work.write("lifecycle_merge_memory", group_id=group_id, keep_id=keep.id, dup_id=m.id,
-                                       run_id=run_id, now=now)
+                rows = self.work.write(
+                    "lifecycle_merge_memory", group_id=group_id, keep_id=keep.id, dup_id=m.id, run_id=run_id, now=now
+                )
                 if rows:
                     m.archived = True
-                    merges.append(MemoryMerge(survivor_id=keep.id, duplicate_id=m.id,
-                                              reason=duplicate_reason(m, keep) or "same", text=m.text))
+                    merges.append(
+                        MemoryMerge(
+                            survivor_id=keep.id,
+                            duplicate_id=m.id,
+                            reason=duplicate_reason(m, keep) or "same",
+                            text=m.text,
+                        )
+                    )
                     continue
             wanted = _lookups(m)
-            others = {id(d): d for key in _conflict_keys(m) if key[1] in wanted
-                      for d in index.get(key, []) if d is not m}
-            pairs = sorted(((m, d) if d.order() < m.order() else (d, m) for d in others.values() if not d.archived),
-                           key=lambda p: (p[0].order(), p[1].order()))
+            others = {
+                id(d): d for key in _conflict_keys(m) if key[1] in wanted for d in index.get(key, []) if d is not m
+            }
+            pairs = sorted(
+                ((m, d) if d.order() < m.order() else (d, m) for d in others.values() if not d.archived),
+                key=lambda p: (p[0].order(), p[1].order()),
+            )
             for newer, older in pairs:
                 if older.superseded_by is not None:
                     continue
@@ -162,20 +198,46 @@ class MemoryReconciler:
                     continue
 
                 def work(tx, newer=newer, older=older, reason=reason):
-                    return tx_run(tx, "lifecycle_supersede", group_id=group_id, newer_id=newer.id,
-                                  older_id=older.id, reason=reason, run_id=run_id, now=now,
-                                  invalid_at=newer.said_at or now)
+                    return tx_run(
+                        tx,
+                        "lifecycle_supersede",
+                        group_id=group_id,
+                        newer_id=newer.id,
+                        older_id=older.id,
+                        reason=reason,
+                        run_id=run_id,
+                        now=now,
+                        invalid_at=newer.said_at or now,
+                    )
+
                 if self.work.commit(work):
                     older.superseded_by = newer.id
-                    conflicts.append(Conflict(newer_id=newer.id, older_id=older.id, newer_text=newer.text,
-                                              older_text=older.text, reason=reason))
+                    conflicts.append(
+                        Conflict(
+                            newer_id=newer.id,
+                            older_id=older.id,
+                            newer_text=newer.text,
+                            older_text=older.text,
+                            reason=reason,
+                        )
+                    )
         return merges, conflicts
 
     @staticmethod
     def _duplicate_of(m: _Memory, same: list[_Memory]) -> _Memory | None:
         """The oldest older memory ``m`` repeats that is still current (not archived, not superseded)."""
-        older = sorted((d for d in same if d is not m and not d.archived and d.superseded_by is None
-                        and d.order() < m.order() and duplicate_reason(m, d)), key=_Memory.order)
+        older = sorted(
+            (
+                d
+                for d in same
+                if d is not m
+                and not d.archived
+                and d.superseded_by is None
+                and d.order() < m.order()
+                and duplicate_reason(m, d)
+            ),
+            key=_Memory.order,
+        )
         return older[0] if older else None
 
 

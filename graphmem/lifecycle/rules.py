@@ -9,6 +9,7 @@ corrections. Pure functions (no database): what they decide is tested directly.
 - ``polarity``: a topic's stance (喜欢 +1, 讨厌 / 不喜欢 / no longer like -1) over the same object.
 - ``correction``: a memory that says it corrects (其实 / 实际上 / actually / in fact).
 """
+
 from __future__ import annotations
 
 import re
@@ -23,13 +24,65 @@ _DROP = re.compile(r"[\s\W_]+", re.UNICODE)
 # Single-valued slots: a new value replaces the old one. Each slot's words are matched against a
 # topic's loose key, whole (Chinese) or as a phrase at the start (English, after a subject).
 SLOTS: dict[str, tuple[str, ...]] = {
-    "residence": ("住在", "住", "居住", "居住在", "住址", "居住地", "家在", "搬到", "搬去", "搬家到", "搬到了",
-                  "定居", "定居在", "live in", "lives in", "living in", "live at", "lives at", "moved to",
-                  "move to", "moved", "relocated to", "reside in", "resides in", "residence", "home is in",
-                  "address"),
-    "employer": ("工作于", "在工作", "就职于", "就职", "上班", "任职于", "入职", "入职了", "加入", "跳槽到", "供职于",
-                 "工作单位", "单位", "公司", "雇主", "work at", "works at", "working at", "work for", "works for",
-                 "working for", "employed by", "joined", "employer", "company", "job at", "hired by", "started at"),
+    "residence": (
+        "住在",
+        "住",
+        "居住",
+        "居住在",
+        "住址",
+        "居住地",
+        "家在",
+        "搬到",
+        "搬去",
+        "搬家到",
+        "搬到了",
+        "定居",
+        "定居在",
+        "live in",
+        "lives in",
+        "living in",
+        "live at",
+        "lives at",
+        "moved to",
+        "move to",
+        "moved",
+        "relocated to",
+        "reside in",
+        "resides in",
+        "residence",
+        "home is in",
+        "address",
+    ),
+    "employer": (
+        "工作于",
+        "在工作",
+        "就职于",
+        "就职",
+        "上班",
+        "任职于",
+        "入职",
+        "入职了",
+        "加入",
+        "跳槽到",
+        "供职于",
+        "工作单位",
+        "单位",
+        "公司",
+        "雇主",
+        "work at",
+        "works at",
+        "working at",
+        "work for",
+        "works for",
+        "working for",
+        "employed by",
+        "joined",
+        "employer",
+        "company",
+        "job at",
+        "hired by",
+        "started at",
+    ),
     "birthday": ("生日", "出生日期", "生日是", "birthday", "birthday is", "date of birth", "born on"),
     "age": ("年龄", "岁数", "年纪", "age", "aged", "years old"),
     "job": ("职业", "职位", "工作是", "job", "occupation", "job title", "position"),
@@ -42,14 +95,78 @@ for _slot, _words in SLOTS.items():
         _SLOT_OF[_DROP.sub("", unicodedata.normalize("NFKC", _w).casefold())] = _slot
 
 # Stance words. A topic's polarity is its stance word's sign, flipped by a negation before it.
-POSITIVE = ("喜欢", "爱", "喜爱", "热爱", "爱吃", "爱喝", "偏爱", "迷上", "享受", "like", "likes", "love", "loves",
-            "enjoy", "enjoys", "prefer", "prefers", "adore", "adores", "fond of", "into")
-NEGATIVE = ("讨厌", "厌恶", "恨", "反感", "受不了", "hate", "hates", "dislike", "dislikes", "detest", "detests",
-            "can't stand", "cannot stand")
-NEGATIONS = ("不再", "不", "没有", "没", "别", "再也不", "no longer", "not", "don't", "doesn't", "do not",
-             "does not", "never", "stopped", "no more", "didn't", "did not", "won't")
-CORRECTIONS = ("其实", "实际上", "事实上", "更正", "纠正", "说错了", "actually", "in fact", "correction",
-               "to correct", "i meant", "rather")
+POSITIVE = (
+    "喜欢",
+    "爱",
+    "喜爱",
+    "热爱",
+    "爱吃",
+    "爱喝",
+    "偏爱",
+    "迷上",
+    "享受",
+    "like",
+    "likes",
+    "love",
+    "loves",
+    "enjoy",
+    "enjoys",
+    "prefer",
+    "prefers",
+    "adore",
+    "adores",
+    "fond of",
+    "into",
+)
+NEGATIVE = (
+    "讨厌",
+    "厌恶",
+    "恨",
+    "反感",
+    "受不了",
+    "hate",
+    "hates",
+    "dislike",
+    "dislikes",
+    "detest",
+    "detests",
+    "can't stand",
+    "cannot stand",
+)
+NEGATIONS = (
+    "不再",
+    "不",
+    "没有",
+    "没",
+    "别",
+    "再也不",
+    "no longer",
+    "not",
+    "don't",
+    "doesn't",
+    "do not",
+    "does not",
+    "never",
+    "stopped",
+    "no more",
+    "didn't",
+    "did not",
+    "won't",
+)
+CORRECTIONS = (
+    "其实",
+    "实际上",
+    "事实上",
+    "更正",
+    "纠正",
+    "说错了",
+    "actually",
+    "in fact",
+    "correction",
+    "to correct",
+    "i meant",
+    "rather",
+)
 
 
 def loose_key(name: str) -> str:
@@ -75,7 +192,7 @@ def strip_correction(topic: str) -> tuple[str, bool]:
     text = _phrase(topic)
     for cue in CORRECTIONS:
         if text.startswith(cue) and len(text) > len(cue):
-            rest = text[len(cue):].lstrip(" ,，、:")
+            rest = text[len(cue) :].lstrip(" ,，、:")
             return rest, True
     return text, False
 
@@ -92,7 +209,7 @@ def slot_of(topic: str) -> str | None:
     key = _DROP.sub("", text)
     if key in _SLOT_OF:
         return _SLOT_OF[key]
-    for neg in NEGATIONS:             # "不住在" states no slot value
+    for neg in NEGATIONS:  # "不住在" states no slot value
         if text.startswith(neg):
             return None
     for word, slot in _SLOT_OF.items():
@@ -109,8 +226,8 @@ def slot_topic_keys() -> list[str]:
 
 @dataclass(frozen=True)
 class Stance:
-    base: str        # the stance's verb family ("like") or the topic without its negation
-    sign: int        # +1 or -1
+    base: str  # the stance's verb family ("like") or the topic without its negation
+    sign: int  # +1 or -1
 
 
 def stance(topic: str) -> Stance | None:
@@ -120,7 +237,7 @@ def stance(topic: str) -> Stance | None:
     negated = False
     for neg in sorted(NEGATIONS, key=len, reverse=True):
         if text.startswith(neg):
-            rest = text[len(neg):].lstrip()
+            rest = text[len(neg) :].lstrip()
             if rest:
                 text, negated = rest, True
                 break

@@ -4,15 +4,17 @@
 ``graphmem consolidate --every``) share ``next_delay``: the interval after a good run; after
 failures, a backoff that doubles from ``RETRY_FIRST_S`` up to the interval.
 """
+
 from __future__ import annotations
 
 import asyncio
 import logging
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 log = logging.getLogger(__name__)
-RETRY_FIRST_S = 60.0    # the first pause after a failed run; doubled per failure, at most the interval
+RETRY_FIRST_S = 60.0  # the first pause after a failed run; doubled per failure, at most the interval
 
 
 def next_delay(interval_s: float, failures: int, retry_first_s: float = RETRY_FIRST_S) -> float:
@@ -21,9 +23,16 @@ def next_delay(interval_s: float, failures: int, retry_first_s: float = RETRY_FI
     return min(interval_s, retry_first_s * 2 ** (failures - 1))
 
 
-def run_every(run: Callable[[], Any], interval_s: float, *, on_result: Callable[[Any], None] | None = None,
-              on_error: Callable[[Exception, float], None] | None = None, retry_first_s: float = RETRY_FIRST_S,
-              max_runs: int | None = None, sleep: Callable[[float], None] = time.sleep) -> int:
+def run_every(
+    run: Callable[[], Any],
+    interval_s: float,
+    *,
+    on_result: Callable[[Any], None] | None = None,
+    on_error: Callable[[Exception, float], None] | None = None,
+    retry_first_s: float = RETRY_FIRST_S,
+    max_runs: int | None = None,
+    sleep: Callable[[float], None] = time.sleep,
+) -> int:
     """Call ``run()`` every ``interval_s`` seconds (backing off after errors); returns the runs made."""
     failures = runs = 0
     while max_runs is None or runs < max_runs:
@@ -58,8 +67,14 @@ class ConsolidationScheduler:
     last 100), ``errors`` the failures; after a failure it retries sooner (backoff).
     """
 
-    def __init__(self, graph: Any, group_ids: list[str] | None = None, *, interval_s: float | None = None,
-                 retry_first_s: float = RETRY_FIRST_S):
+    def __init__(
+        self,
+        graph: Any,
+        group_ids: list[str] | None = None,
+        *,
+        interval_s: float | None = None,
+        retry_first_s: float = RETRY_FIRST_S,
+    ):
         self.graph = getattr(graph, "sync", graph)
         self.group_ids = None if group_ids is None else list(group_ids)
         self.interval_s = interval_s or self.graph.settings.consolidation.interval_hours * 3600
@@ -105,6 +120,9 @@ class ConsolidationScheduler:
                 self._failures += 1
                 self.errors.append(exc)
                 del self.errors[:-100]
-                log.error("consolidation failed (%s); retrying in %.1f s", exc,
-                          next_delay(self.interval_s, self._failures, self.retry_first_s))
+                log.error(
+                    "consolidation failed (%s); retrying in %.1f s",
+                    exc,
+                    next_delay(self.interval_s, self._failures, self.retry_first_s),
+                )
             await asyncio.sleep(next_delay(self.interval_s, self._failures, self.retry_first_s))

@@ -4,9 +4,11 @@ a dry run, everything in one transaction that is rolled back at the end.
 A dry run makes the same decisions as a real one (each step reads what the steps before it
 changed, inside the transaction) and changes nothing: exactly what a run would change.
 """
+
 from __future__ import annotations
 
-from typing import Any, Callable, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from ..store.driver import Store, tx_run
 

@@ -1,4 +1,5 @@
 """The read path: plan, seeds, expand, score, format (seed 004 §4.4, §5.2, §12.3)."""
+
 from .format import estimate_tokens, format_context
 from .plan import PlanHints, QueryPlanner, RulePlanner
 from .search import Retriever

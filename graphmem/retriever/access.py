@@ -8,6 +8,7 @@ time of the batch. If the queue is full, statistics are dropped rather than slow
 ``flush()`` waits for everything recorded so far; ``close()`` flushes and stops the thread
 (and a program that exits without closing flushes at exit).
 """
+
 from __future__ import annotations
 
 import atexit
@@ -17,7 +18,7 @@ import threading
 import time
 import weakref
 from collections import defaultdict
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from ..errors import Neo4jUnavailableError
 from ..store.driver import Store
@@ -74,7 +75,7 @@ class AccessRecorder:
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="graphmem-access", daemon=True)
                 self._thread.start()
-                ref = weakref.ref(self)       # a program that never calls close() still writes what it read
+                ref = weakref.ref(self)  # a program that never calls close() still writes what it read
                 atexit.register(lambda: (r := ref()) is not None and not r._closed and r.flush(timeout=5))
 
     def _run(self) -> None:
@@ -103,13 +104,14 @@ class AccessRecorder:
     def _write(self, pending: dict[str, list[str]]) -> None:
         if not pending:
             return
-        now = datetime.now(timezone.utc).isoformat()
+        now = datetime.now(UTC).isoformat()
         for group_id, ids in pending.items():
             try:
                 self.store.write("record_access", group_id=group_id, ids=ids, now=now)
                 self.written += len(ids)
-            except Neo4jUnavailableError as exc:    # the server is gone: one line, no traceback
+            except Neo4jUnavailableError as exc:  # the server is gone: one line, no traceback
                 log.warning("could not record access statistics for %d memories of %r: %s", len(ids), group_id, exc)
             except Exception:  # noqa: BLE001 - statistics must never break searches
-                log.warning("could not record access statistics for %d memories of %r", len(ids), group_id,
-                            exc_info=True)
+                log.warning(
+                    "could not record access statistics for %d memories of %r", len(ids), group_id, exc_info=True
+                )

@@ -6,6 +6,7 @@ the query directly, with its cosine, its raw fulltext score and the statistics t
 from. A ``Turn`` is a matched turn or a neighbour of one, with what its similarity in context
 needs. ``rank.py`` turns them into similarities and scores.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ class Filters:
     A memory is in the range when it happened in it; a conversation turn when it was said in it,
     or up to ``said_end`` (later than ``end`` for a range read from the query: what happened last
     weekend is told on Monday)."""
+
     include_archived: bool = False
     types: list[str] | None = None
     start: str | None = None
@@ -29,23 +31,29 @@ class Filters:
     said_end: str | None = None
 
     def params(self) -> dict:
-        return {"include_archived": self.include_archived, "types": self.types, "start": self.start,
-                "end": self.end, "subject": self.subject,
-                "said_end": self.end if self.said_end is None else self.said_end}
+        return {
+            "include_archived": self.include_archived,
+            "types": self.types,
+            "start": self.start,
+            "end": self.end,
+            "subject": self.subject,
+            "said_end": self.end if self.said_end is None else self.said_end,
+        }
 
 
 @dataclass
 class Candidate:
     """A memory (or an episode nothing was extracted from) that matched the query directly."""
+
     id: str
-    kind: str                              # memory | episode
-    node: dict                             # the memory's (or episode's) properties
+    kind: str  # memory | episode
+    node: dict  # the memory's (or episode's) properties
     cosine: float
-    bm25: float | None = None              # raw fulltext score; None: not a word hit
-    word_hits: WordHits | None = None      # how the list that found it by words weighs bm25
-    ranks: dict[str, int] = field(default_factory=dict)     # source -> 1-based rank
-    episodes: list[dict] = field(default_factory=list)      # matched episodes that led here
-    support: list[str] = field(default_factory=list)        # ids of the matched turns it was extracted from
+    bm25: float | None = None  # raw fulltext score; None: not a word hit
+    word_hits: WordHits | None = None  # how the list that found it by words weighs bm25
+    ranks: dict[str, int] = field(default_factory=dict)  # source -> 1-based rank
+    episodes: list[dict] = field(default_factory=list)  # matched episodes that led here
+    support: list[str] = field(default_factory=list)  # ids of the matched turns it was extracted from
 
     @property
     def text(self) -> str:
@@ -55,24 +63,26 @@ class Candidate:
 def memory_candidate(row: dict, bm25: float | None = None, word_hits: WordHits | None = None) -> Candidate:
     """A memory row of a seed query ({memory, score}) as a candidate."""
     m = row["memory"]
-    return Candidate(id=m["id"], kind="memory", node=m, cosine=to_cosine(row["score"] or 0.5), bm25=bm25,
-                     word_hits=word_hits)
+    return Candidate(
+        id=m["id"], kind="memory", node=m, cosine=to_cosine(row["score"] or 0.5), bm25=bm25, word_hits=word_hits
+    )
 
 
 @dataclass
 class Turn:
     """A matched conversation turn, or a neighbour of one: what its similarity in context needs."""
+
     id: str
     text: str
-    cosine: float                                           # the turn's own (or, from an index, already sentence-lifted)
+    cosine: float  # the turn's own (or, from an index, already sentence-lifted)
     bm25: float | None = None
     word_hits: WordHits | None = None
-    sentence: float | None = None                           # its closest sentence's cosine, when read apart
-    neighbours: list[str] = field(default_factory=list)     # the turns right before and after it
-    previous: str | None = None                             # the turn right before it
+    sentence: float | None = None  # its closest sentence's cosine, when read apart
+    neighbours: list[str] = field(default_factory=list)  # the turns right before and after it
+    previous: str | None = None  # the turn right before it
     speaker: str | None = None
     role: str | None = None
-    sentences_read: bool = False                            # its cosine already counts its sentences
+    sentences_read: bool = False  # its cosine already counts its sentences
 
 
 @dataclass
@@ -80,8 +90,8 @@ class SeedReport:
     candidates: list[Candidate]
     strategy: list[str]
     turns: dict[str, Turn] = field(default_factory=dict)
-    speakers: list[str] = field(default_factory=list)       # query words that name a speaker of the group
-    about: SubjectScope | None = None                        # the subjects the query names, their memories
+    speakers: list[str] = field(default_factory=list)  # query words that name a speaker of the group
+    about: SubjectScope | None = None  # the subjects the query names, their memories
 
 
 def widen(inside: SeedReport, everywhere: SeedReport) -> tuple[SeedReport, set[str]]:
@@ -90,8 +100,10 @@ def widen(inside: SeedReport, everywhere: SeedReport) -> tuple[SeedReport, set[s
     have = {c.id for c in inside.candidates}
     extra = [c for c in everywhere.candidates if c.id not in have]
     turns = {**everywhere.turns, **inside.turns}
-    return (SeedReport(inside.candidates + extra, inside.strategy, turns, inside.speakers, inside.about),
-            {c.id for c in extra})
+    return (
+        SeedReport(inside.candidates + extra, inside.strategy, turns, inside.speakers, inside.about),
+        {c.id for c in extra},
+    )
 
 
 def fuse(lists: dict[str, list[Candidate]]) -> list[Candidate]:

@@ -25,6 +25,7 @@ search's ranking profile (``rank.prerank_params``: the cut happens in the databa
 and what comes back stay bounded however dense the graph). What comes back is evidence: each
 memory with its own cosine to the query and the ways it was reached; ``rank.py`` scores it.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -37,20 +38,20 @@ from .evidence import Filters
 from .rank import prerank, prerank_params
 from .vectors import GroupVectors, fill_cosines
 
-EDGE_FANOUT = 50     # memory-to-memory edges followed per memory and level
-SAMPLE_MIN = 50      # memories looked at per concept: the first max(50, 2 × hub_fanout) Neo4j walks to
+EDGE_FANOUT = 50  # memory-to-memory edges followed per memory and level
+SAMPLE_MIN = 50  # memories looked at per concept: the first max(50, 2 × hub_fanout) Neo4j walks to
 _EDGE_PRIORITY = {"CAUSALITY": 0, "REFERENCE": 1}
-LEVEL_MAX = 100000   # the cut of a level when the caller makes it (every neighbour comes back)
+LEVEL_MAX = 100000  # the cut of a level when the caller makes it (every neighbour comes back)
 
 
 @dataclass(frozen=True)
 class RelationScope:
     causal: bool = True
-    ref_relations: list[str] | None = None      # None: every reference relation
+    ref_relations: list[str] | None = None  # None: every reference relation
     concepts: bool = True
 
     @classmethod
-    def from_filters(cls, relation_filters: list[RelationType] | None) -> "RelationScope":
+    def from_filters(cls, relation_filters: list[RelationType] | None) -> RelationScope:
         if not relation_filters:
             return cls()
         causal = any(r.edge_type is EdgeType.CAUSALITY for r in relation_filters)
@@ -62,8 +63,8 @@ class RelationScope:
 class Neighbour:
     node: dict
     cosine: float
-    steps: list[dict]           # ways it was reached: from_id, edge, relation, direction, via, via_label
-    sources: list[str] | None = None    # the turns it was extracted from (asked with ``with_sources``)
+    steps: list[dict]  # ways it was reached: from_id, edge, relation, direction, via, via_label
+    sources: list[str] | None = None  # the turns it was extracted from (asked with ``with_sources``)
 
 
 class Expander:
@@ -71,9 +72,19 @@ class Expander:
         self.store = store
         self.limits = limits
 
-    def level(self, group_id: str, embedding: list[float], frontier: list[str], seen: set[str],
-              scope: RelationScope, filters: Filters, keep: int, profile: RankingProfile,
-              vectors: GroupVectors | None = None, with_sources: bool = False) -> list[Neighbour]:
+    def level(
+        self,
+        group_id: str,
+        embedding: list[float],
+        frontier: list[str],
+        seen: set[str],
+        scope: RelationScope,
+        filters: Filters,
+        keep: int,
+        profile: RankingProfile,
+        vectors: GroupVectors | None = None,
+        with_sources: bool = False,
+    ) -> list[Neighbour]:
         """The best ``keep`` memories one hop from ``frontier`` that are not in ``seen``, cut by
         ``profile``'s α·cosine + β·importance. With ``vectors`` (the process's copy of the group's
         vectors) the cosines are computed here (those it lacks asked of the database) and the cut
@@ -82,12 +93,23 @@ class Expander:
             return []
         s = self.limits
         rows = self.store.read(
-            "search_expand", group_id=group_id, embedding=None if vectors is not None else embedding,
-            frontier=frontier, seen=sorted(seen),
-            causal=scope.causal, ref_relations=scope.ref_relations, concepts=scope.concepts,
-            edge_fanout=EDGE_FANOUT, fanout=s.hub_fanout, sample=max(SAMPLE_MIN, 2 * s.hub_fanout),
-            hub_cap=s.hub_degree_cap, keep=keep if vectors is None else LEVEL_MAX, with_sources=with_sources,
-            **prerank_params(profile), **filters.params())[0]["neighbours"]
+            "search_expand",
+            group_id=group_id,
+            embedding=None if vectors is not None else embedding,
+            frontier=frontier,
+            seen=sorted(seen),
+            causal=scope.causal,
+            ref_relations=scope.ref_relations,
+            concepts=scope.concepts,
+            edge_fanout=EDGE_FANOUT,
+            fanout=s.hub_fanout,
+            sample=max(SAMPLE_MIN, 2 * s.hub_fanout),
+            hub_cap=s.hub_degree_cap,
+            keep=keep if vectors is None else LEVEL_MAX,
+            with_sources=with_sources,
+            **prerank_params(profile),
+            **filters.params(),
+        )[0]["neighbours"]
         rows = [r for r in rows if r["memory"]["group_id"] == group_id]  # defence in depth: the query checks it too
         if vectors is not None:
             fill_cosines(self.store, group_id, vectors, embedding, rows, lambda r: r["memory"]["id"])
@@ -95,7 +117,9 @@ class Expander:
         out = []
         for row in rows:
             steps = sorted(row["steps"], key=lambda s: _EDGE_PRIORITY.get(s["edge"], 2))
-            out.append(Neighbour(node=row["memory"], cosine=to_cosine(row["score"] or 0.5), steps=steps,
-                                 sources=row.get("sources")))
+            out.append(
+                Neighbour(
+                    node=row["memory"], cosine=to_cosine(row["score"] or 0.5), steps=steps, sources=row.get("sources")
+                )
+            )
         return out
-

@@ -17,17 +17,23 @@ fixed order. Tokens are estimated without a tokenizer: one per CJK character, 1.
 English word or number, one per other symbol — close to what GPT/Llama tokenizers count
 and never far below it.
 """
+
 from __future__ import annotations
 
 import math
 import re
-from typing import Iterable
+from collections.abc import Iterable
 
 from ..lang import CJK_PUNCTUATION, HAN_CHARS
 from ..types import SearchResponse, SearchResult
 
-SECTIONS = [("FACT", "Facts"), ("EVENT", "Events"), ("RELATION", "Relations"), ("OPINION", "Opinions"),
-            ("EPISODE", "From conversations")]
+SECTIONS = [
+    ("FACT", "Facts"),
+    ("EVENT", "Events"),
+    ("RELATION", "Relations"),
+    ("OPINION", "Opinions"),
+    ("EPISODE", "From conversations"),
+]
 TITLE = "# USER MEMORY"
 
 _CJK = re.compile(f"[{CJK_PUNCTUATION}{HAN_CHARS}]")
@@ -50,7 +56,7 @@ def _line(result: SearchResult, texts: dict[str, str]) -> str:
         head = ", ".join(x for x in (when, who) if x)
         return f"- [{head}] {result.text}" if head else f"- {result.text}"
     line = f"- {result.text}"
-    if not result.current:            # superseded by a newer memory: say so, and what replaced it
+    if not result.current:  # superseded by a newer memory: say so, and what replaced it
         newer = texts.get(result.superseded_by or "")
         return line + (f" [no longer true 已过时; now: {newer}]" if newer else " [no longer true 已过时]")
     if result.path:
@@ -63,8 +69,7 @@ def _line(result: SearchResult, texts: dict[str, str]) -> str:
     return line
 
 
-def format_context(results: SearchResponse | Iterable[SearchResult], max_tokens: int = 1000,
-                   title: str = TITLE) -> str:
+def format_context(results: SearchResponse | Iterable[SearchResult], max_tokens: int = 1000, title: str = TITLE) -> str:
     """The results as a prompt section within ``max_tokens`` (estimated); "" when none fits."""
     items = list(results.results if isinstance(results, SearchResponse) else results)
     texts = {r.memory_id: r.text for r in items}
@@ -75,7 +80,7 @@ def format_context(results: SearchResponse | Iterable[SearchResult], max_tokens:
         line = _line(result, texts)
         cost = estimate_tokens(line) + 1
         if key not in chosen:
-            cost += estimate_tokens(dict(SECTIONS).get(key, key.title())) + 4      # "\n\n## " + heading
+            cost += estimate_tokens(dict(SECTIONS).get(key, key.title())) + 4  # "\n\n## " + heading
         if cost > budget:
             continue
         budget -= cost
@@ -83,6 +88,5 @@ def format_context(results: SearchResponse | Iterable[SearchResult], max_tokens:
     if not chosen:
         return ""
     sections = [f"## {heading}\n" + "\n".join(chosen[key]) for key, heading in SECTIONS if key in chosen]
-    sections += [f"## {key.title()}\n" + "\n".join(lines) for key, lines in chosen.items()
-                 if key not in dict(SECTIONS)]
+    sections += [f"## {key.title()}\n" + "\n".join(lines) for key, lines in chosen.items() if key not in dict(SECTIONS)]
     return title + "\n\n" + "\n\n".join(sections)

@@ -30,6 +30,7 @@ keeps it flat). Depth is capped by ``retrieval.max_expand_depth``.
 Another planner (for example a small LLM) plugs in through the ``QueryPlanner`` protocol:
 it returns ``PlanHints`` and the same mode rules apply.
 """
+
 from __future__ import annotations
 
 import re
@@ -52,17 +53,19 @@ RELATION_EN = re.compile(r"\b(about|related|relates?|relationship|connected|conn
 @dataclass
 class PlanHints:
     """What a planner read from the query. None means: no opinion."""
+
     deep: bool | None = None
     relation_filters: list[RelationType] | None = None
-    time_range: tuple[datetime, datetime, str] | None = None   # (start, end exclusive, matched words)
-    scope_words: list[str] = field(default_factory=list)       # parts of the query not searched for
-    sought: str | None = None        # what the query looks for, when that is not the query itself (a dialogue)
-    latest: str | None = None        # a dialogue's latest user line, when it has several: what the reply serves
+    time_range: tuple[datetime, datetime, str] | None = None  # (start, end exclusive, matched words)
+    scope_words: list[str] = field(default_factory=list)  # parts of the query not searched for
+    sought: str | None = None  # what the query looks for, when that is not the query itself (a dialogue)
+    latest: str | None = None  # a dialogue's latest user line, when it has several: what the reply serves
     why: list[str] = field(default_factory=list)
 
 
 class QueryPlanner(Protocol):
     """Anything that turns a query into PlanHints (rules by default; an LLM is an option)."""
+
     name: str
 
     def plan(self, query: str, reference_time: datetime) -> PlanHints: ...
@@ -79,8 +82,10 @@ class RulePlanner:
             hints.sought = query = "\n".join(said)
             if len(said) > 1:
                 hints.latest = said[-1]
-            hints.why.append(f"a dialogue of {len(turns)} turns: searched for what the user said "
-                             f"({len(said)} turns), without speaker names")
+            hints.why.append(
+                f"a dialogue of {len(turns)} turns: searched for what the user said "
+                f"({len(said)} turns), without speaker names"
+            )
         causal = [w for w in CAUSAL_ZH if w in query] + [m.group(0) for m in CAUSAL_EN.finditer(query)]
         related = [w for w in RELATION_ZH if w in query] + [m.group(0) for m in RELATION_EN.finditer(query)]
         if causal:
@@ -100,11 +105,12 @@ class RulePlanner:
 
 # "Name: text", "<Name>: \"text\"", "Name：text": a speaker label of up to 40 characters, no sentence
 _TURN = re.compile(r"^\s*<?\s*([^<>:：\n]{1,40}?)\s*>?\s*[:：]\s*(.+?)\s*$")
-_TAG = re.compile(r"^\s*<[^<>]*>\s*$")           # a bare tag line such as <BOD>
+_TAG = re.compile(r"^\s*<[^<>]*>\s*$")  # a bare tag line such as <BOD>
 _QUOTES = "\"'“”‘’「」"
 # roles an agent goes by in a transcript, beside the agent's names of the write path
-AGENT_SPEAKERS = frozenset(AGENT_NAMES | {role for role, is_ in ROLE_NAMES.items() if is_ != "user"}
-                           | {"chatbot", "ai assistant", "机器人"})
+AGENT_SPEAKERS = frozenset(
+    AGENT_NAMES | {role for role, is_ in ROLE_NAMES.items() if is_ != "user"} | {"chatbot", "ai assistant", "机器人"}
+)
 
 
 def is_agent(speaker: str) -> bool:

@@ -52,23 +52,25 @@ level's best by α·cosine + β·importance (``prerank_params``; ``prerank`` mak
 here when the process computed the cosines itself), the two parts of the score that vary
 within one level of the walk.
 """
+
 from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from typing import Any, Iterable
+from datetime import UTC, datetime
+from typing import Any
 
 from ..config import DecayRates, RankingProfile
 from ..textsim import cjk_share, lexical_units, overlap_units
 from ..types import ScoreParts
 
-ACCESS_SATURATION = 20          # reads at which the frequency part reaches 1
-ACCESS_RECENCY_DAYS = 30.0      # e-folding time of the recency of the last read
-UNREAD_LEXICAL = 0.5            # word share of the part of a query the model cannot read
-FALLBACK_SEEDS = 3              # when no candidate reaches the floor, the closest this many seed anyway
-RRF_K = 60                      # reciprocal-rank fusion: Σ 1/(RRF_K + rank), used only to break ties
+ACCESS_SATURATION = 20  # reads at which the frequency part reaches 1
+ACCESS_RECENCY_DAYS = 30.0  # e-folding time of the recency of the last read
+UNREAD_LEXICAL = 0.5  # word share of the part of a query the model cannot read
+FALLBACK_SEEDS = 3  # when no candidate reaches the floor, the closest this many seed anyway
+RRF_K = 60  # reciprocal-rank fusion: Σ 1/(RRF_K + rank), used only to break ties
 
 
 # --- word evidence ---------------------------------------------------------------------------
@@ -91,6 +93,7 @@ class WordHits:
     """How one fulltext list's scores read as evidence: ``terms`` the query's probed terms over
     a group of ``n`` texts, searched term by term (``exact``) or by one Lucene query whose best
     hit scored ``best``."""
+
     terms: int
     n: int
     exact: bool
@@ -125,8 +128,10 @@ def prerank(rows: list[dict], keep: int, profile: RankingProfile) -> list[dict]:
 
     def value(row: dict) -> float:
         importance = row["memory"].get("importance")
-        return (w.alpha_similarity * (2.0 * (0.5 if row["score"] is None else row["score"]) - 1.0)
-                + w.beta_importance * (0.5 if importance is None else importance))
+        return w.alpha_similarity * (
+            2.0 * (0.5 if row["score"] is None else row["score"]) - 1.0
+        ) + w.beta_importance * (0.5 if importance is None else importance)
+
     return sorted(rows, key=value, reverse=True)[:keep]
 
 
@@ -134,6 +139,7 @@ def dialogue_query(whole: Any, latest: Any, profile: RankingProfile) -> list[flo
     """The vector a dialogue query searches with: its user lines' vector (``whole``) and its
     latest user line's (``latest``) at ``conversation.latest_turn_weight``, unit length."""
     import numpy as np
+
     w = profile.conversation.latest_turn_weight
     v = (1.0 - w) * np.asarray(whole, dtype=np.float32) + w * np.asarray(latest, dtype=np.float32)
     n = float(np.linalg.norm(v))
@@ -157,8 +163,8 @@ class Similarity:
         self.unread = self.script if unread is None else max(0.0, min(1.0, unread))
         self.weight = base + (UNREAD_LEXICAL - base) * self.unread
         self.lifts = profile.conversation
-        self._units: set[str] | None = None           # the query's lexical units, read once
-        self._text_units: dict[str, set[str]] = {}    # a text is scored several times in one search
+        self._units: set[str] | None = None  # the query's lexical units, read once
+        self._text_units: dict[str, set[str]] = {}  # a text is scored several times in one search
 
     def __call__(self, cosine: float | None, text: str | None, words: float | None = None) -> float:
         """``words``: the text's word evidence in [0, 1] (``word_evidence``), None when it was not a hit."""
@@ -179,8 +185,11 @@ class Similarity:
         cosine, sentence = item.cosine, getattr(item, "sentence", None)
         if sentence is not None:
             cosine = sentence_lift(cosine, sentence, self.profile)
-        return self(cosine, item.text, word_evidence(item.bm25, item.word_hits, self.profile)
-                    if item.word_hits is not None else None)
+        return self(
+            cosine,
+            item.text,
+            word_evidence(item.bm25, item.word_hits, self.profile) if item.word_hits is not None else None,
+        )
 
     def shared_script(self, text: str) -> float:
         """How much of its script a text shares with the query, in [0, 1]: 1 for two English or two
@@ -188,7 +197,7 @@ class Similarity:
         if not text:
             return 1.0
         theirs = self._scripts.get(text)
-        if theirs is None:                 # a text is scored several times in one search
+        if theirs is None:  # a text is scored several times in one search
             theirs = self._scripts[text] = cjk_share(text)
         return min(self.script, theirs) + min(1.0 - self.script, 1.0 - theirs)
 
@@ -257,21 +266,26 @@ def turn_similarities(turns: dict[str, Any], speakers: list[str], similarity: Si
     """Each matched turn's similarity in context: own (cosine + words), read with its
     neighbours, lifted as a reply to a question, weighed by who said it."""
     own = {t.id: similarity.of(t) for t in turns.values()}
-    out = {tid: similarity.in_context(own[tid], [own[n] for n in t.neighbours if n in own])
-           for tid, t in turns.items()}
+    out = {tid: similarity.in_context(own[tid], [own[n] for n in t.neighbours if n in own]) for tid, t in turns.items()}
     for tid, t in turns.items():
         asked = turns.get(t.previous) if t.previous in own else None
         if asked is not None and is_reply(asked, t):
             out[tid] = similarity.as_reply(out[tid], own[asked.id])
-    if speakers:                    # the question names who it is about: what they said comes first
+    if speakers:  # the question names who it is about: what they said comes first
         for tid, t in turns.items():
             out[tid] = similarity.as_said_by(out[tid], t.speaker, speakers)
     return out
 
 
-def rank_candidates(candidates: Iterable[Any], turns: dict[str, Any], speakers: list[str],
-                    similarity: Similarity, outside: set[str] = frozenset(), kept: float = 0.0,
-                    in_context: dict[str, float] | None = None) -> list[tuple[Any, float]]:
+def rank_candidates(
+    candidates: Iterable[Any],
+    turns: dict[str, Any],
+    speakers: list[str],
+    similarity: Similarity,
+    outside: set[str] = frozenset(),
+    kept: float = 0.0,
+    in_context: dict[str, float] | None = None,
+) -> list[tuple[Any, float]]:
     """Every seed candidate with its similarity, best first: a turn by its similarity in
     context; a memory extracted from matched turns mostly by the best of them
     (``Similarity.as_extracted``); ``outside`` a time range read from the query at ``kept`` ×
@@ -279,10 +293,11 @@ def rank_candidates(candidates: Iterable[Any], turns: dict[str, Any], speakers: 
     candidates = list(candidates)
     if in_context is None:
         in_context = turn_similarities(turns, speakers, similarity)
-    sims = {c.id: in_context[c.id] if c.kind == "episode" and c.id in in_context
-            else similarity.of(c) for c in candidates}
-    source: dict[str, str] = {}          # memory id -> the best of the turns it was extracted from
-    lead: dict[str, str] = {}            # turn id -> the memory from it closest to the query
+    sims = {
+        c.id: in_context[c.id] if c.kind == "episode" and c.id in in_context else similarity.of(c) for c in candidates
+    }
+    source: dict[str, str] = {}  # memory id -> the best of the turns it was extracted from
+    lead: dict[str, str] = {}  # turn id -> the memory from it closest to the query
     for c in candidates:
         support = [t for t in c.support if t in in_context]
         if support and c.kind == "memory":
@@ -308,6 +323,7 @@ class SubjectScope:
     someone else counts at ``weight`` × its similarity, as a turn said by someone else does
     (``Similarity.as_said_by``). Only a memory not drawn from a conversation: one extracted from
     turns takes its similarity mostly from them, and they are weighed by who said them already."""
+
     names: tuple[str, ...]
     ids: frozenset[str]
     weight: float
@@ -317,8 +333,13 @@ class SubjectScope:
         return similarity if from_turns or memory_id in self.ids else self.weight * similarity
 
 
-def reached_similarity(own: float, sources: list[tuple[str, float, str | None, str]], in_context: dict[str, float],
-                       speakers: list[str], similarity: Similarity) -> float:
+def reached_similarity(
+    own: float,
+    sources: list[tuple[str, float, str | None, str]],
+    in_context: dict[str, float],
+    speakers: list[str],
+    similarity: Similarity,
+) -> float:
     """The similarity of a memory the walk reached: like a seed's (``rank_candidates``), mostly
     the best of the turns it was extracted from (``Similarity.as_extracted``), each turn read in
     context where the seeds read it (``in_context``), else by its own cosine and who said it;
@@ -333,8 +354,14 @@ def reached_similarity(own: float, sources: list[tuple[str, float, str | None, s
     return own if best is None else similarity.as_extracted(own, best)
 
 
-def choose_seeds(scored: list[tuple[Any, float]], similarity: Similarity, k: int, floor: float,
-                 why: list[str], about: SubjectScope | None = None) -> list[tuple[Any, float]]:
+def choose_seeds(
+    scored: list[tuple[Any, float]],
+    similarity: Similarity,
+    k: int,
+    floor: float,
+    why: list[str],
+    about: SubjectScope | None = None,
+) -> list[tuple[Any, float]]:
     """The seeds of the walk: up to k candidates whose similarity reaches ``floor`` or whose words
     cover the query (``Similarity.words_cover``); when none does, the closest FALLBACK_SEEDS, so
     a group with memories never answers with nothing. ``about``: the subjects the query names;
@@ -342,8 +369,10 @@ def choose_seeds(scored: list[tuple[Any, float]], similarity: Similarity, k: int
     ranked by ``SubjectScope.weigh``, while the floor judges how well it matched, not whom it is
     about."""
     if about is not None:
-        scored = sorted(((c, about.weigh(c.id, sim, bool(c.support)) if c.kind == "memory" else sim, sim)
-                         for c, sim in scored), key=lambda x: -x[1])
+        scored = sorted(
+            ((c, about.weigh(c.id, sim, bool(c.support)) if c.kind == "memory" else sim, sim) for c, sim in scored),
+            key=lambda x: -x[1],
+        )
     else:
         scored = [(c, sim, sim) for c, sim in scored]
     chosen = [(c, sim) for c, sim, matched in scored if matched >= floor or similarity.words_cover(c.text)][:k]
@@ -358,8 +387,7 @@ def rrf(ranks: dict[str, int]) -> float:
     return sum(1.0 / (RRF_K + r) for r in ranks.values())
 
 
-def time_range_verdict(inside: float, outside: float, found_inside: bool,
-                       profile: RankingProfile) -> str:
+def time_range_verdict(inside: float, outside: float, found_inside: bool, profile: RankingProfile) -> str:
     """What a time range read from the query does, given the best similarity inside and outside
     it: "empty" (nothing inside: search all time), "closer" (a match outside is ``slack`` closer:
     search all time), "widen" (the matches outside follow at ``outside`` × their similarity) or
@@ -380,7 +408,7 @@ def parse_time(value: str | None) -> datetime | None:
         t = datetime.fromisoformat(value)
     except (TypeError, ValueError):
         return None
-    return t if t.tzinfo else t.replace(tzinfo=timezone.utc)
+    return t if t.tzinfo else t.replace(tzinfo=UTC)
 
 
 def days_between(earlier: datetime | None, later: datetime) -> float | None:
@@ -401,8 +429,13 @@ class Scorer:
     @property
     def weights(self) -> dict[str, float]:
         w = self.w
-        return {"similarity": w.alpha_similarity, "importance": w.beta_importance, "distance": w.gamma_distance,
-                "time_decay": w.delta_time, "access": w.epsilon_access}
+        return {
+            "similarity": w.alpha_similarity,
+            "importance": w.beta_importance,
+            "distance": w.gamma_distance,
+            "time_decay": w.delta_time,
+            "access": w.epsilon_access,
+        }
 
     def time_decay(self, memory_type: str, occurred_at: str | None, created_at: str | None) -> float:
         days = days_between(parse_time(occurred_at) or parse_time(created_at), self.now)
@@ -424,12 +457,19 @@ class Scorer:
             similarity=round(similarity, 6),
             importance=float(0.5 if importance is None else importance),
             distance=1.0 / (1.0 + distance),
-            time_decay=self.time_decay(memory.get("memory_type") or "FACT", memory.get("occurred_at"),
-                                       memory.get("created_at")),
-            access=self.access(memory.get("access_count"), memory.get("last_accessed_at")))
+            time_decay=self.time_decay(
+                memory.get("memory_type") or "FACT", memory.get("occurred_at"), memory.get("created_at")
+            ),
+            access=self.access(memory.get("access_count"), memory.get("last_accessed_at")),
+        )
 
     def total(self, parts: ScoreParts) -> float:
         w = self.w
-        return round(w.alpha_similarity * parts.similarity + w.beta_importance * parts.importance
-                     + w.gamma_distance * parts.distance + w.delta_time * parts.time_decay
-                     + w.epsilon_access * parts.access, 6)
+        return round(
+            w.alpha_similarity * parts.similarity
+            + w.beta_importance * parts.importance
+            + w.gamma_distance * parts.distance
+            + w.delta_time * parts.time_decay
+            + w.epsilon_access * parts.access,
+            6,
+        )

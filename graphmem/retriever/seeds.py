@@ -30,13 +30,13 @@ is searched through the index with an over-fetch sized by its share of the index
 (k · total/size · 2), multiplied by 4 while the index keeps returning full pages with too
 few hits that pass the group and the filters, and scanned exactly when that fails.
 """
+
 from __future__ import annotations
 
 import math
 import threading
 import time
 from concurrent.futures import Future
-
 
 from ..config import RankingProfile, RetrievalSettings
 from ..store.driver import Store
@@ -49,10 +49,10 @@ from .turns import TurnFinder, episode_fulltext_index
 from .turnvectors import TurnCopy
 from .vectors import GroupVectors, fill_cosines, unit
 
-MAX_FETCH = 4000            # the largest page asked of the vector index before scanning instead
+MAX_FETCH = 4000  # the largest page asked of the vector index before scanning instead
 HELD_FETCH, HELD_MARGIN = 2, 20  # nearest memories read from a held copy: 2k + 20, for those the filters drop
-SIZE_TTL_S = 60.0           # how long the size of a large group is trusted
-BIG_SHARE = 0.25            # a group holding this share of all memories is not narrowed in Lucene
+SIZE_TTL_S = 60.0  # how long the size of a large group is trusted
+BIG_SHARE = 0.25  # a group holding this share of all memories is not narrowed in Lucene
 
 
 def word_hits(rows: list[dict], terms: int, n: int, limit: int) -> WordHits:
@@ -72,10 +72,21 @@ class SeedFinder:
         self._lock = threading.Lock()
 
     # --- public -------------------------------------------------------------------------
-    def find(self, group_id: str, query: str, embedding: list[float] | Future, filters: Filters, k: int,
-             memories: int, episodes: int, with_episode_results: bool, profile: RankingProfile,
-             vectors: GroupVectors | None = None, lookup: GroupVectors | None = None,
-             turn_vectors: TurnCopy | None = None) -> SeedReport:
+    def find(
+        self,
+        group_id: str,
+        query: str,
+        embedding: list[float] | Future,
+        filters: Filters,
+        k: int,
+        memories: int,
+        episodes: int,
+        with_episode_results: bool,
+        profile: RankingProfile,
+        vectors: GroupVectors | None = None,
+        lookup: GroupVectors | None = None,
+        turn_vectors: TurnCopy | None = None,
+    ) -> SeedReport:
         """``memories``/``episodes``: the probe's counts (capped); ``vectors``: the process's
         current copy of the group's vectors, if it holds one; ``lookup``: a large group's copy
         (cosines only); ``turn_vectors``: its current copy of the group's turn vectors.
@@ -114,8 +125,9 @@ class SeedFinder:
         # a question about someone named in the group: their memories, the best of each topic
         named = name_candidates(query) if memories and self.limits.subject_cap else []
         cap = self.limits.subject_cap
-        subject = self.store.submit("search_subject_memories", names=named, cap=cap, **words_p) \
-            if named and held else None
+        subject = (
+            self.store.submit("search_subject_memories", names=named, cap=cap, **words_p) if named and held else None
+        )
         turns, speakers, turn_words = {}, [], None
         if episodes and turn_vectors is not None:
             # who the query names, then the turns its words match, while the query is embedded
@@ -140,32 +152,47 @@ class SeedFinder:
             # turns of the memories already known (the nearest, the word and subject hits) asked
             started = self.turns.start_held(p, k, episodes, strategy, profile, turn_vectors, turn_words, copy)
             nearest = self._nearest(p, k, vectors)
-            known = list(dict.fromkeys(
-                (nearest[0] if nearest else []) + [r["memory"]["id"] for r in fulltext_rows or []]
-                + [c.id for c in lists.get("subject", [])]))
+            known = list(
+                dict.fromkeys(
+                    (nearest[0] if nearest else [])
+                    + [r["memory"]["id"] for r in fulltext_rows or []]
+                    + [c.id for c in lists.get("subject", [])]
+                )
+            )
             early = (set(known), self.store.submit("search_memory_sources", ids=known, **{**p, "embedding": None}))
         if memories:
             lists["vector"] = self._vector(p, k, memories, strategy, vectors, nearest)
             if fulltext_rows is not None:
                 hits = word_hits(fulltext_rows, len(probes), memories, self.limits.exact_scan_limit)
                 lists["fulltext"] = [memory_candidate(r, r["bm25"], hits) for r in fulltext_rows]
-        if "subject" in lists:          # (the list's place among the others: as before)
+        if "subject" in lists:  # (the list's place among the others: as before)
             lists["subject"] = lists.pop("subject")
         if episodes:
             if turn_vectors is None:
                 speakers = self.turns.speakers(p, query, episodes, names, fields, strategy, profile)
-            lists.update(self.turns.find(p, words, k, episodes, strategy, with_episode_results, turns,
-                                         fields, speakers, profile, started))
+            lists.update(
+                self.turns.find(
+                    p, words, k, episodes, strategy, with_episode_results, turns, fields, speakers, profile, started
+                )
+            )
         candidates = fuse(lists)
         if episodes:
-            self.turns.sources(p, candidates, turns, early, started.single if started is not None else set(),
-                               turn_vectors)
+            self.turns.sources(
+                p, candidates, turns, early, started.single if started is not None else set(), turn_vectors
+            )
             self.turns.sentences(p, turns, profile, turn_vectors)
         return SeedReport(candidates, strategy, turns, speakers, about)
 
     # --- memories -----------------------------------------------------------------------
-    def _vector(self, p: dict, k: int, probed: int, strategy: list[str], vectors: GroupVectors | None = None,
-                nearest: tuple[list[str], list[float]] | None = None) -> list[Candidate]:
+    def _vector(
+        self,
+        p: dict,
+        k: int,
+        probed: int,
+        strategy: list[str],
+        vectors: GroupVectors | None = None,
+        nearest: tuple[list[str], list[float]] | None = None,
+    ) -> list[Candidate]:
         # a time range or a subject passes few of the nearest memories: the database filters first
         if vectors is not None and p.get("start") is None and p.get("end") is None and p.get("subject") is None:
             found = self._held(p, k, vectors, nearest)
@@ -186,8 +213,16 @@ class SeedFinder:
         strategy.append(f"vector: exact scan of the group ({size} memories): the index could not reach it")
         return [memory_candidate(r) for r in self.store.read("search_vector_scan", k=k, **p)]
 
-    def _subject(self, group_id: str, rows: list[dict], k: int, copy: GroupVectors | None, embedding: list[float],
-                 strategy: list[str], profile: RankingProfile) -> tuple[list[Candidate], SubjectScope | None]:
+    def _subject(
+        self,
+        group_id: str,
+        rows: list[dict],
+        k: int,
+        copy: GroupVectors | None,
+        embedding: list[float],
+        strategy: list[str],
+        profile: RankingProfile,
+    ) -> tuple[list[Candidate], SubjectScope | None]:
         """The memories of the subjects the query names (``search_subject_memories``): the best of
         each of their topics as a seed list (``subjects.best_of_each_topic``), and all of them as
         the scope that weighs every memory (``rank.SubjectScope``)."""
@@ -204,9 +239,10 @@ class SeedFinder:
             return [], None
         best = best_of_each_topic(gathered, k)
         weight = profile.conversation.speaker_weight
-        strategy.append(f"subject: the query names {', '.join(named)}: the best of each of their topics "
-                        f"({len(best)})" + (f"; memories about anyone else at {weight:g} x their similarity"
-                                            if weight < 1 else ""))
+        strategy.append(
+            f"subject: the query names {', '.join(named)}: the best of each of their topics "
+            f"({len(best)})" + (f"; memories about anyone else at {weight:g} x their similarity" if weight < 1 else "")
+        )
         scope = SubjectScope(tuple(r["subject"] for r in rows), frozenset(r["memory"]["id"] for r in gathered), weight)
         return [memory_candidate(r) for r in best], scope
 
@@ -218,16 +254,18 @@ class SeedFinder:
             return None
         return vectors.nearest(unit(p["embedding"]), min(len(vectors.ids), HELD_FETCH * k + HELD_MARGIN))
 
-    def _held(self, p: dict, k: int, vectors: GroupVectors,
-              nearest: tuple[list[str], list[float]] | None = None) -> list[Candidate] | None:
+    def _held(
+        self, p: dict, k: int, vectors: GroupVectors, nearest: tuple[list[str], list[float]] | None = None
+    ) -> list[Candidate] | None:
         """The top-k from the copy of the group's vectors: its nearest memories read with the
         filters applied; None when too few of them pass (a narrow filter) to be sure of the top-k."""
         n = min(len(vectors.ids), HELD_FETCH * k + HELD_MARGIN)
         ids, cosines = nearest or self._nearest(p, k, vectors)
         if not ids:
             return []
-        rows = self.store.read("search_memories_by_ids", ids=ids, scores=[(1.0 + c) / 2.0 for c in cosines],
-                               k=k, **p)[0]["hits"]
+        rows = self.store.read("search_memories_by_ids", ids=ids, scores=[(1.0 + c) / 2.0 for c in cosines], k=k, **p)[
+            0
+        ]["hits"]
         if len(rows) < k and n < len(vectors.ids):
             return None
         return [memory_candidate(r) for r in rows]
@@ -242,4 +280,3 @@ class SeedFinder:
         with self._lock:
             self._sizes[group_id] = (now, row["group_size"], row["total"])
         return row["group_size"], row["total"]
-

@@ -11,6 +11,7 @@ as before. At exit they are handed back (``gc.unfreeze``), so the interpreter's 
 frees them as it would have (extensions that count their objects at exit find none left).
 ``retrieval.freeze_gc = false`` leaves the process's collector alone.
 """
+
 from __future__ import annotations
 
 import atexit

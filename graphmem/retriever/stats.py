@@ -1,4 +1,5 @@
 """`graphmem stats`: memories by type and status, nodes by label, edges by type."""
+
 from __future__ import annotations
 
 from collections import defaultdict
@@ -6,7 +7,7 @@ from collections import defaultdict
 from ..store.driver import Store
 from ..types import group_id_problem
 
-MAX_LISTED_GROUP_IDS = 20     # nonconforming group ids named in the report (all are counted)
+MAX_LISTED_GROUP_IDS = 20  # nonconforming group ids named in the report (all are counted)
 
 
 def graph_stats(store: Store, group_id: str | None = None) -> dict:
@@ -28,13 +29,19 @@ def graph_stats(store: Store, group_id: str | None = None) -> dict:
     for r in rows:
         by_type[r["memory_type"] or "?"] += r["count"]
         by_status[r["status"] or "?"] += r["count"]
-    out = {"group_id": group_id,
-           "memories": {"total": sum(by_type.values()), "by_type": dict(sorted(by_type.items())),
-                        "by_status": dict(sorted(by_status.items())),
-                        "by_type_and_status": [{"memory_type": r["memory_type"], "status": r["status"],
-                                                "count": r["count"]} for r in rows]},
-           "nodes": dict(sorted((k, v) for k, v in nodes.items() if v)),
-           "edges": dict(sorted((k, v) for k, v in edges.items() if v))}
+    out = {
+        "group_id": group_id,
+        "memories": {
+            "total": sum(by_type.values()),
+            "by_type": dict(sorted(by_type.items())),
+            "by_status": dict(sorted(by_status.items())),
+            "by_type_and_status": [
+                {"memory_type": r["memory_type"], "status": r["status"], "count": r["count"]} for r in rows
+            ],
+        },
+        "nodes": dict(sorted((k, v) for k, v in nodes.items() if v)),
+        "edges": dict(sorted((k, v) for k, v in edges.items() if v)),
+    }
     if groups is not None:
         out["groups"] = groups
         out["nonconforming_group_ids"] = nonconforming_group_ids(store)
@@ -44,6 +51,9 @@ def graph_stats(store: Store, group_id: str | None = None) -> dict:
 def nonconforming_group_ids(store: Store) -> dict:
     """Stored group ids outside the group id rule (written before it existed): how many, and the
     first MAX_LISTED_GROUP_IDS of them, each with what is wrong. They stay readable."""
-    bad = sorted((g, p) for r in store.read("stored_group_ids")
-                 if (p := group_id_problem(g := r["group_id"])) is not None and g is not None)
+    bad = sorted(
+        (g, p)
+        for r in store.read("stored_group_ids")
+        if (p := group_id_problem(g := r["group_id"])) is not None and g is not None
+    )
     return {"count": len(bad), "examples": [{"group_id": g, "problem": p} for g, p in bad[:MAX_LISTED_GROUP_IDS]]}

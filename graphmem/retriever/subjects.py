@@ -13,6 +13,7 @@ The user and the agent (``@user``, ``@agent``) are not named this way: in most g
 memory is theirs, and the nearest texts already are. ``retrieval.limits.subject_cap``: how many
 of a subject's newest memories are gathered from (0: none).
 """
+
 from __future__ import annotations
 
 import re
@@ -21,9 +22,9 @@ from ..lang import CJK_CHARS
 from ..textsim import STOPWORDS
 from ..types import normalize_name
 
-MAX_WORDS = 3              # a name is at most this many words ("Jean Luc Picard")
-MAX_HAN = 4                # ... or this many CJK characters (欧阳小明)
-_LETTERS = f"[^\\W_{CJK_CHARS}]+"       # a word's letters and digits, CJK apart
+MAX_WORDS = 3  # a name is at most this many words ("Jean Luc Picard")
+MAX_HAN = 4  # ... or this many CJK characters (欧阳小明)
+_LETTERS = f"[^\\W_{CJK_CHARS}]+"  # a word's letters and digits, CJK apart
 _WORD = re.compile(f"{_LETTERS}(?:[-'’]{_LETTERS})*")
 _CJK_RUN = re.compile(f"[{CJK_CHARS}]+")
 _POSSESSIVE = re.compile(r"(?:'s|’s|')$", re.IGNORECASE)
@@ -37,14 +38,14 @@ def name_candidates(query: str, limit: int = 200) -> list[str]:
     words = [_POSSESSIVE.sub("", w) for w in _WORD.findall(query)]
     for n in range(1, MAX_WORDS + 1):
         for i in range(len(words) - n + 1):
-            run = words[i:i + n]
+            run = words[i : i + n]
             if n == 1 and run[0].casefold() in STOPWORDS:
                 continue
             out[normalize_name(" ".join(run))] = None
     for run in _CJK_RUN.findall(query):
         for size in range(2, MAX_HAN + 1):
             for i in range(len(run) - size + 1):
-                out[normalize_name(run[i:i + size])] = None
+                out[normalize_name(run[i : i + size])] = None
     return [n for n in out if n and not n.startswith("@")][:limit]
 
 

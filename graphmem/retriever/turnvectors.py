@@ -16,12 +16,13 @@ match. It is built in the background from the group's second search on, within t
 bounds as the memories' copy (``retrieval.limits.vector_cache_limit`` turns,
 ``vector_cache_mb``: the turns' copies have a budget of their own).
 """
+
 from __future__ import annotations
 
 import re
 import time
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import numpy as np
 
@@ -39,27 +40,28 @@ def _epoch(stamp: str | None) -> float:
         value = datetime.fromisoformat(stamp)
     except ValueError:
         return NO_TIME
-    return (value if value.tzinfo else value.replace(tzinfo=timezone.utc)).timestamp()
+    return (value if value.tzinfo else value.replace(tzinfo=UTC)).timestamp()
 
 
 @dataclass(frozen=True)
 class TurnCopy:
     """One group's turn vectors as of (count, latest); never changed once built."""
-    count: int                       # turns of the group (search_probe's count), with a vector or not
-    latest: str | None               # the newest created_at among them
-    ids: tuple[str, ...]             # the rows of ``matrix``
-    matrix: np.ndarray               # (turns, dimension), unit rows
-    said: np.ndarray                 # when each turn was said (epoch seconds; nan: unknown)
-    tie: np.ndarray                  # each row's place by (said DESC, session, order, chunk): how ties are cut
-    sentences: np.ndarray            # (sentences, dimension), unit rows, grouped by turn
-    starts: np.ndarray               # where each turn's sentences start in ``sentences``
-    owners: np.ndarray               # the turn row of each group of sentences
+
+    count: int  # turns of the group (search_probe's count), with a vector or not
+    latest: str | None  # the newest created_at among them
+    ids: tuple[str, ...]  # the rows of ``matrix``
+    matrix: np.ndarray  # (turns, dimension), unit rows
+    said: np.ndarray  # when each turn was said (epoch seconds; nan: unknown)
+    tie: np.ndarray  # each row's place by (said DESC, session, order, chunk): how ties are cut
+    sentences: np.ndarray  # (sentences, dimension), unit rows, grouped by turn
+    starts: np.ndarray  # where each turn's sentences start in ``sentences``
+    owners: np.ndarray  # the turn row of each group of sentences
     row: dict[str, int] = field(default_factory=dict)
-    episodes: dict[str, dict] = field(default_factory=dict)   # id -> what a search reads of the turn
-    after: dict[str, list[str]] = field(default_factory=dict)   # id -> the turns right after it (NEXT)
+    episodes: dict[str, dict] = field(default_factory=dict)  # id -> what a search reads of the turn
+    after: dict[str, list[str]] = field(default_factory=dict)  # id -> the turns right after it (NEXT)
     before: dict[str, list[str]] = field(default_factory=dict)  # id -> the turns right before it
     built: float = 0.0
-    lookup_only: bool = False        # (the cache's interface: a turn copy is always complete)
+    lookup_only: bool = False  # (the cache's interface: a turn copy is always complete)
     # what the group's data fixes while the copy is current (a speaker's turns: the hits of a
     # name's term probe), read once per copy
     memo: dict = field(default_factory=dict, compare=False)
@@ -77,8 +79,9 @@ class TurnCopy:
                 best[self.owners] = np.maximum.reduceat(self.sentences @ query, self.starts)
         return own, best
 
-    def nearest(self, query: np.ndarray, k: int, sentence_weight: float, start: str | None = None,
-                said_end: str | None = None) -> list[tuple[str, float]]:
+    def nearest(
+        self, query: np.ndarray, k: int, sentence_weight: float, start: str | None = None, said_end: str | None = None
+    ) -> list[tuple[str, float]]:
         """The top-``k`` turns said in [start, said_end), each scored by the better of its own cosine
         and ``sentence_weight`` × its closest sentence's (plain cosines), best first; equal scores
         go to the newer turn, then the order of the conversation (as ``search_episode_scan``)."""
@@ -92,7 +95,7 @@ class TurnCopy:
         values = score[rows]
         if len(rows) > k:
             kth = np.partition(-values, k - 1)[k - 1]
-            tied = values >= -kth                        # every row tied with the k-th competes for the cut
+            tied = values >= -kth  # every row tied with the k-th competes for the cut
             rows, values = rows[tied], values[tied]
         ranked = sorted(zip(rows.tolist(), values.tolist()), key=lambda rv: self.key(rv[0], rv[1]))[:k]
         return [(self.ids[r], v) for r, v in ranked]
@@ -128,16 +131,18 @@ class TurnCopy:
         """Everyone who speaks in the group's turns (``search_group_speakers`` of the copy's turns)."""
         names = self.memo.get("speakers")
         if names is None:
-            names = self.memo["speakers"] = list(dict.fromkeys(
-                e["speaker"] for e in self.episodes.values() if e.get("speaker") is not None))
+            names = self.memo["speakers"] = list(
+                dict.fromkeys(e["speaker"] for e in self.episodes.values() if e.get("speaker") is not None)
+            )
         return names
 
     def speaker_initials(self) -> frozenset[str]:
         """The first letters (lowercase) of the words of every speaker's name in the group."""
         initials = self.memo.get("initials")
         if initials is None:
-            initials = self.memo["initials"] = frozenset(w[0].lower() for n in self.speakers()
-                                                         for w in _WORDS.findall(n))
+            initials = self.memo["initials"] = frozenset(
+                w[0].lower() for n in self.speakers() for w in _WORDS.findall(n)
+            )
         return initials
 
     def cosine_of(self, query: np.ndarray, ids: list[str]) -> list[float | None]:
@@ -159,7 +164,7 @@ class TurnCopy:
             if g < len(self.owners) and self.owners[g] == r:
                 end = self.starts[g + 1] if g + 1 < len(self.starts) else len(self.sentences)
                 with one_blas_thread():
-                    out[i] = float(np.max(self.sentences[self.starts[g]:end] @ query))
+                    out[i] = float(np.max(self.sentences[self.starts[g] : end] @ query))
         return out
 
 
@@ -167,7 +172,7 @@ class TurnCache(VectorCache):
     """The turn copies of the groups a process searches (``VectorCache``'s bounds and lifecycle:
     current or not used, built in the background from a group's second search on)."""
 
-    def lookup(self, group_id: str) -> None:            # a turn copy is complete or not held
+    def lookup(self, group_id: str) -> None:  # a turn copy is complete or not held
         return None
 
     def _read(self, group_id: str, old: TurnCopy | None, lookup_only: bool = False) -> TurnCopy | None:
@@ -181,8 +186,11 @@ class TurnCache(VectorCache):
         for begin in range(0, len(wanted), FETCH_BATCH // 2):
             if self._closed:
                 return None
-            row = self.store.read("search_turn_vectors_of", group_id=group_id,
-                                  ids=[m["id"] for m in wanted[begin:begin + FETCH_BATCH // 2]])[0]
+            row = self.store.read(
+                "search_turn_vectors_of",
+                group_id=group_id,
+                ids=[m["id"] for m in wanted[begin : begin + FETCH_BATCH // 2]],
+            )[0]
             for t in row["turns"]:
                 v = np.asarray(t["embedding"], np.float32)
                 if v.shape == (self.dimension,):
@@ -198,8 +206,10 @@ class TurnCache(VectorCache):
             for n in m["next"]:
                 before.setdefault(n, []).append(m["id"])
         # ties: the newer turn first, then the order of the conversation (two stable sorts)
-        places = sorted(range(len(held)), key=lambda r: (held[r]["episode"]["session_id"] or "",
-                                                          held[r]["order"] or 0, held[r]["chunk"] or 0))
+        places = sorted(
+            range(len(held)),
+            key=lambda r: (held[r]["episode"]["session_id"] or "", held[r]["order"] or 0, held[r]["chunk"] or 0),
+        )
         places.sort(key=lambda r: held[r]["episode"]["timestamp"] or "", reverse=True)
         tie = np.empty(len(held), np.int64)
         tie[places] = np.arange(len(held))
@@ -212,10 +222,19 @@ class TurnCache(VectorCache):
                 owners.append(r)
                 rows.extend(sentences[i])
         sentence_matrix = np.stack(rows) if rows else np.zeros((0, self.dimension), np.float32)
-        return TurnCopy(count=len(members), latest=latest, ids=ids, matrix=np.ascontiguousarray(matrix),
-                        said=np.asarray([_epoch(m["episode"]["timestamp"]) for m in held], np.float64),
-                        tie=tie,
-                        sentences=np.ascontiguousarray(sentence_matrix, np.float32),
-                        starts=np.asarray(starts, np.int64), owners=np.asarray(owners, np.int64),
-                        row={i: r for r, i in enumerate(ids)}, episodes={m["id"]: m["episode"] for m in members},
-                        after=after, before=before, built=time.monotonic())
+        return TurnCopy(
+            count=len(members),
+            latest=latest,
+            ids=ids,
+            matrix=np.ascontiguousarray(matrix),
+            said=np.asarray([_epoch(m["episode"]["timestamp"]) for m in held], np.float64),
+            tie=tie,
+            sentences=np.ascontiguousarray(sentence_matrix, np.float32),
+            starts=np.asarray(starts, np.int64),
+            owners=np.asarray(owners, np.int64),
+            row={i: r for r, i in enumerate(ids)},
+            episodes={m["id"]: m["episode"] for m in members},
+            after=after,
+            before=before,
+            built=time.monotonic(),
+        )

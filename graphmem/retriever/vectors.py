@@ -25,24 +25,25 @@ Larger groups. Their nearest memories still come from the vector index (a produc
 against the probe: it may lack the newest memories, whose cosines are then asked of the
 database (``fill_cosines``), and it takes in what is new every LOOKUP_REFRESH_S.
 """
+
 from __future__ import annotations
 
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
 from ..store.driver import Store
 
-FETCH_BATCH = 2000          # vectors read per round trip while (re)building a copy
-LARGE_TTL_S = 60.0          # how long a group seen above the limit is taken to still be
-LOOKUP_REFRESH_S = 60.0     # a large group's copy is read again (only what it lacks) this often
-MAX_TALLIES = 100_000       # groups whose searches are counted before the tallies start again
+FETCH_BATCH = 2000  # vectors read per round trip while (re)building a copy
+LARGE_TTL_S = 60.0  # how long a group seen above the limit is taken to still be
+LOOKUP_REFRESH_S = 60.0  # a large group's copy is read again (only what it lacks) this often
+MAX_TALLIES = 100_000  # groups whose searches are counted before the tallies start again
 _BLAS: ThreadpoolController | None = None
 
 
@@ -65,13 +66,14 @@ def unit(vector) -> np.ndarray:
 @dataclass(frozen=True)
 class GroupVectors:
     """One group's vectors as of (count, latest); never changed once built."""
-    count: int                   # memories of the group (search_probe's count), with a vector or not
-    latest: str | None           # the newest created_at among them
-    ids: tuple[str, ...]         # the rows of ``matrix``
-    matrix: np.ndarray           # (len(ids), dimension), unit rows
-    row: dict[str, int]          # id -> row
-    built: float = 0.0           # time.monotonic() when read
-    lookup_only: bool = False    # a large group's: float16 rows, for cosines of memories named by id
+
+    count: int  # memories of the group (search_probe's count), with a vector or not
+    latest: str | None  # the newest created_at among them
+    ids: tuple[str, ...]  # the rows of ``matrix``
+    matrix: np.ndarray  # (len(ids), dimension), unit rows
+    row: dict[str, int]  # id -> row
+    built: float = 0.0  # time.monotonic() when read
+    lookup_only: bool = False  # a large group's: float16 rows, for cosines of memories named by id
 
     @property
     def nbytes(self) -> int:
@@ -101,8 +103,9 @@ class GroupVectors:
         return [None if r is None else next(values) for r in rows]
 
 
-def fill_cosines(store: Store, group_id: str, copy: GroupVectors, embedding, rows: list[dict],
-                 key: Callable[[dict], str]) -> None:
+def fill_cosines(
+    store: Store, group_id: str, copy: GroupVectors, embedding, rows: list[dict], key: Callable[[dict], str]
+) -> None:
     """Set ``row["score"]`` (the cosine in the form Neo4j reports it) of every row from the copy,
     and from the database for the memories the copy does not hold."""
     query = unit(embedding)
@@ -111,8 +114,10 @@ def fill_cosines(store: Store, group_id: str, copy: GroupVectors, embedding, row
         r["score"] = None if c is None else (1.0 + c) / 2.0
     missing = [i for r, i in zip(rows, ids) if r["score"] is None]
     if missing:
-        scores = {x["id"]: x["score"] for x in store.read("search_cosines", group_id=group_id, ids=missing,
-                                                           embedding=embedding)[0]["rows"]}
+        scores = {
+            x["id"]: x["score"]
+            for x in store.read("search_cosines", group_id=group_id, ids=missing, embedding=embedding)[0]["rows"]
+        }
         for r, i in zip(rows, ids):
             if r["score"] is None:
                 r["score"] = scores.get(i)
@@ -127,8 +132,8 @@ class VectorCache:
         self._groups: OrderedDict[str, GroupVectors] = OrderedDict()
         self._searches: dict[str, int] = {}
         self._building: set[str] = set()
-        self._too_big: dict[str, int] = {}          # group -> the count at which its copy did not fit
-        self._large: dict[str, float] = {}          # group -> when it was last seen above the limit
+        self._too_big: dict[str, int] = {}  # group -> the count at which its copy did not fit
+        self._large: dict[str, float] = {}  # group -> when it was last seen above the limit
         self._lock = threading.Lock()
         self._pool: ThreadPoolExecutor | None = None
         self._closed = False
@@ -231,7 +236,7 @@ class VectorCache:
                 while total > self.budget and len(self._groups) > 1:
                     _, dropped = self._groups.popitem(last=False)
                     total -= dropped.nbytes
-                if total > self.budget:             # one group larger than the whole budget
+                if total > self.budget:  # one group larger than the whole budget
                     self._groups.pop(group_id, None)
                     self._too_big[group_id] = copy.count
         except Exception:  # noqa: BLE001 - the copy only speeds searches up: they go on without it
@@ -243,30 +248,42 @@ class VectorCache:
     def _newer(self, group_id: str, old: GroupVectors) -> GroupVectors | None:
         """A large group's copy with the memories written since it was read appended (memories
         deleted meanwhile stay: nothing asks for their cosine); None when too many are new."""
-        rows = self.store.read("search_vectors_since", group_id=group_id, since=old.latest or "",
-                               limit=FETCH_BATCH + 1)
+        rows = self.store.read("search_vectors_since", group_id=group_id, since=old.latest or "", limit=FETCH_BATCH + 1)
         if len(rows) > FETCH_BATCH:
             return None
         new = [r for r in rows if r["id"] not in old.row and len(r["embedding"]) == self.dimension]
         latest = max([old.latest or ""] + [r["created_at"] for r in rows if r["created_at"]]) or None
         if not new:
-            return GroupVectors(count=old.count, latest=latest, ids=old.ids, matrix=old.matrix, row=old.row,
-                                built=time.monotonic(), lookup_only=True)
+            return GroupVectors(
+                count=old.count,
+                latest=latest,
+                ids=old.ids,
+                matrix=old.matrix,
+                row=old.row,
+                built=time.monotonic(),
+                lookup_only=True,
+            )
         vectors = np.asarray([r["embedding"] for r in new], np.float32)
         vectors /= np.clip(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12, None)
         ids = old.ids + tuple(r["id"] for r in new)
-        return GroupVectors(count=old.count + len(new), latest=latest, ids=ids,
-                            matrix=np.concatenate([old.matrix, vectors.astype(old.matrix.dtype)]),
-                            row={i: r for r, i in enumerate(ids)}, built=time.monotonic(), lookup_only=True)
+        return GroupVectors(
+            count=old.count + len(new),
+            latest=latest,
+            ids=ids,
+            matrix=np.concatenate([old.matrix, vectors.astype(old.matrix.dtype)]),
+            row={i: r for r, i in enumerate(ids)},
+            built=time.monotonic(),
+            lookup_only=True,
+        )
 
     def _read(self, group_id: str, old: GroupVectors | None, lookup_only: bool = False) -> GroupVectors | None:
         if lookup_only and old is not None and old.lookup_only:
             newer = self._newer(group_id, old)
             if newer is not None:
                 return newer
-            old = None          # too much is new: read it all again
+            old = None  # too much is new: read it all again
         members = self.store.read("search_vector_ids", group_id=group_id)
-        if (len(members) > self.limit) != lookup_only:      # the group crossed the limit meanwhile
+        if (len(members) > self.limit) != lookup_only:  # the group crossed the limit meanwhile
             return None
         dtype = np.float16 if lookup_only else np.float32
         latest = max((m["created_at"] for m in members if m["created_at"] is not None), default=None)
@@ -276,11 +293,18 @@ class VectorCache:
         for start in range(0, len(missing), FETCH_BATCH):
             if self._closed:
                 return None
-            for r in self.store.read("search_vectors_of", group_id=group_id, ids=missing[start:start + FETCH_BATCH]):
+            for r in self.store.read("search_vectors_of", group_id=group_id, ids=missing[start : start + FETCH_BATCH]):
                 v = np.asarray(r["embedding"], np.float32)
                 if v.shape == (self.dimension,):
                     have[r["id"]] = (v / max(float(np.linalg.norm(v)), 1e-12)).astype(dtype)
         ids = tuple(i for i in wanted if i in have)
         matrix = np.stack([have[i] for i in ids]) if ids else np.zeros((0, self.dimension), dtype)
-        return GroupVectors(count=len(members), latest=latest, ids=ids, matrix=np.ascontiguousarray(matrix, dtype),
-                            row={i: r for r, i in enumerate(ids)}, built=time.monotonic(), lookup_only=lookup_only)
+        return GroupVectors(
+            count=len(members),
+            latest=latest,
+            ids=ids,
+            matrix=np.ascontiguousarray(matrix, dtype),
+            row={i: r for r, i in enumerate(ids)},
+            built=time.monotonic(),
+            lookup_only=lookup_only,
+        )

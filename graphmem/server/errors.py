@@ -1,4 +1,5 @@
 """Server-specific refinements of graphmem's errors."""
+
 from __future__ import annotations
 
 from ..errors import ServerError

@@ -3,6 +3,7 @@
 The jars land in ``<server.cache_dir>/<version>/lib``; a marker file written last makes a
 second call instant, and a file lock keeps concurrent callers from fetching twice.
 """
+
 from __future__ import annotations
 
 import fcntl
@@ -65,14 +66,20 @@ def _first_error(output: str) -> str:
     for line in output.splitlines():
         line = line.strip()
         if line.startswith("[ERROR]") and len(line) > len("[ERROR] "):
-            return line[len("[ERROR] "):][:300]
+            return line[len("[ERROR] ") :][:300]
     lines = [ln.strip() for ln in output.splitlines() if ln.strip()]
     return lines[-1][:300] if lines else "no output"
 
 
-def fetch_jars(cache_dir: Path, version: str, java: Java, *,
-               progress: Callable[[str], None] | None = None,
-               environ: dict[str, str] | None = None, timeout_s: float = 1800) -> Path:
+def fetch_jars(
+    cache_dir: Path,
+    version: str,
+    java: Java,
+    *,
+    progress: Callable[[str], None] | None = None,
+    environ: dict[str, str] | None = None,
+    timeout_s: float = 1800,
+) -> Path:
     """Return the directory holding every runtime jar of Neo4j ``version``, fetching it once."""
     if not _VERSION_RE.match(version):
         raise ServerError(f"invalid Neo4j version {version!r}: expected e.g. 5.26.30 or 2026.08.1")
@@ -88,26 +95,39 @@ def fetch_jars(cache_dir: Path, version: str, java: Java, *,
         if mvn is None:
             raise MissingToolError(
                 f"Maven (mvn) not found; it fetches the Neo4j {version} jars from Maven Central: "
-                f"install it (apt-get install maven) or put the jars in {lib} and create {root / MARKER}")
+                f"install it (apt-get install maven) or put the jars in {lib} and create {root / MARKER}"
+            )
         if progress:
             progress(f"Fetching Neo4j {version} from Maven Central into {lib} (once, ~120 MB)...")
         root.mkdir(parents=True, exist_ok=True)
         (root / "pom.xml").write_text(_POM.format(version=version))
         tmp = Path(tempfile.mkdtemp(prefix="lib-", dir=root))
         env = {**environ, "JAVA_HOME": str(java.home)}
-        cmd = [mvn, "-q", "-B", "-f", str(root / "pom.xml"), "dependency:copy-dependencies",
-               f"-DoutputDirectory={tmp}", "-DincludeScope=runtime"]
+        cmd = [
+            mvn,
+            "-q",
+            "-B",
+            "-f",
+            str(root / "pom.xml"),
+            "dependency:copy-dependencies",
+            f"-DoutputDirectory={tmp}",
+            "-DincludeScope=runtime",
+        ]
         try:
             out = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout_s)
         except subprocess.TimeoutExpired:
             shutil.rmtree(tmp, ignore_errors=True)
-            raise ServerError(f"fetching Neo4j {version} with mvn took longer than {timeout_s:.0f} s; "
-                              f"check network access to Maven Central and retry") from None
+            raise ServerError(
+                f"fetching Neo4j {version} with mvn took longer than {timeout_s:.0f} s; "
+                f"check network access to Maven Central and retry"
+            ) from None
         jars = list(tmp.glob("*.jar"))
         if out.returncode != 0 or not any(j.name.startswith("neo4j-") for j in jars):
             shutil.rmtree(tmp, ignore_errors=True)
-            raise ServerError(f"could not fetch Neo4j {version} from Maven Central with mvn "
-                              f"(exit {out.returncode}): {_first_error(out.stdout + out.stderr)}")
+            raise ServerError(
+                f"could not fetch Neo4j {version} from Maven Central with mvn "
+                f"(exit {out.returncode}): {_first_error(out.stdout + out.stderr)}"
+            )
         if lib.exists():
             shutil.rmtree(lib)
         tmp.rename(lib)

@@ -5,6 +5,7 @@ Java 21+. Candidates, in order: the ``server.java_home`` setting (if set it must
 no silent fallback), ``$JAVA_HOME``, ``java`` on ``$PATH``, then every JDK under
 ``/usr/lib/jvm`` (lowest qualifying major first).
 """
+
 from __future__ import annotations
 
 import os
@@ -22,6 +23,7 @@ JVM_SEARCH_DIRS: tuple[Path, ...] = (Path("/usr/lib/jvm"),)
 @dataclass(frozen=True)
 class Java:
     """A usable ``java`` executable, its home and major version."""
+
     executable: Path
     home: Path
     major: int
@@ -74,13 +76,19 @@ def _java_at(home: Path) -> Java | None:
 
 def _not_found(min_major: int) -> str:
     pkg = f"openjdk-{min_major}-jre-headless"
-    return (f"Java {min_major}+ not found: install OpenJDK {min_major} (apt-get install {pkg}) "
-            f"or set GRAPHMEM_SERVER__JAVA_HOME")
+    return (
+        f"Java {min_major}+ not found: install OpenJDK {min_major} (apt-get install {pkg}) "
+        f"or set GRAPHMEM_SERVER__JAVA_HOME"
+    )
 
 
-def find_java(java_home: Path | str | None = None, min_major: int = 17, *,
-              environ: dict[str, str] | None = None,
-              search_dirs: tuple[Path, ...] | list[Path] | None = None) -> Java:
+def find_java(
+    java_home: Path | str | None = None,
+    min_major: int = 17,
+    *,
+    environ: dict[str, str] | None = None,
+    search_dirs: tuple[Path, ...] | list[Path] | None = None,
+) -> Java:
     """Return the first Java runtime with major version >= ``min_major``.
 
     Raises MissingToolError (a ServerError) with a one-line message saying what to install.
@@ -90,13 +98,17 @@ def find_java(java_home: Path | str | None = None, min_major: int = 17, *,
         home = Path(java_home).expanduser()
         java = _java_at(home)
         if java is None:
-            raise MissingToolError(f"server.java_home {home} has no bin/java: point "
-                                   f"GRAPHMEM_SERVER__JAVA_HOME at a Java {min_major}+ install "
-                                   f"(e.g. /usr/lib/jvm/java-{min_major}-openjdk-amd64) or unset it")
+            raise MissingToolError(
+                f"server.java_home {home} has no bin/java: point "
+                f"GRAPHMEM_SERVER__JAVA_HOME at a Java {min_major}+ install "
+                f"(e.g. /usr/lib/jvm/java-{min_major}-openjdk-amd64) or unset it"
+            )
         if java.major < min_major:
-            raise MissingToolError(f"server.java_home {home} is Java {java.major}, but this Neo4j "
-                                   f"version needs Java {min_major}+: set GRAPHMEM_SERVER__JAVA_HOME "
-                                   f"to a newer JDK")
+            raise MissingToolError(
+                f"server.java_home {home} is Java {java.major}, but this Neo4j "
+                f"version needs Java {min_major}+: set GRAPHMEM_SERVER__JAVA_HOME "
+                f"to a newer JDK"
+            )
         return java
 
     seen: set[Path] = set()
@@ -121,7 +133,7 @@ def find_java(java_home: Path | str | None = None, min_major: int = 17, *,
             return java
 
     scanned: list[Java] = []
-    for base in (JVM_SEARCH_DIRS if search_dirs is None else search_dirs):
+    for base in JVM_SEARCH_DIRS if search_dirs is None else search_dirs:
         if not Path(base).is_dir():
             continue
         for child in sorted(Path(base).iterdir()):

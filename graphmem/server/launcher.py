@@ -14,6 +14,7 @@ Usage::
     LocalNeo4j(settings).status()           # -> ServerStatus
     LocalNeo4j(settings).stop()             # SIGTERM, wait, SIGKILL after the timeout
 """
+
 from __future__ import annotations
 
 import os
@@ -26,11 +27,17 @@ import time
 import zipfile
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
-from neo4j.exceptions import (AuthError, ClientError, DatabaseUnavailable, ServiceUnavailable,
-                              SessionExpired, TransientError)
+from neo4j.exceptions import (
+    AuthError,
+    ClientError,
+    DatabaseUnavailable,
+    ServiceUnavailable,
+    SessionExpired,
+    TransientError,
+)
 
 from ..config import Settings, load_settings
 from ..errors import ConfigError, Neo4jUnavailableError, ServerError
@@ -53,6 +60,7 @@ _SIZE_RE = re.compile(r"^\d+[kKmMgG]?$")
 @dataclass(frozen=True)
 class ConnectionInfo:
     """How to reach a started server."""
+
     uri: str
     user: str
     password: str
@@ -83,7 +91,7 @@ class ServerStatus:
     version: str | None = None
     edition: str | None = None
     error: str | None = None
-    tx_log_bytes: int = 0           # of store_bytes, the transaction logs (data/transactions)
+    tx_log_bytes: int = 0  # of store_bytes, the transaction logs (data/transactions)
     extra: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
@@ -232,9 +240,15 @@ class LocalNeo4j:
     copied, never modified). ``progress`` receives human-readable progress lines.
     """
 
-    def __init__(self, settings: Settings | None = None, *, home: str | Path | None = None,
-                 port: int | None = None, version: str | None = None,
-                 progress: Callable[[str], None] | None = None):
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        home: str | Path | None = None,
+        port: int | None = None,
+        version: str | None = None,
+        progress: Callable[[str], None] | None = None,
+    ):
         settings = (settings or load_settings()).model_copy(deep=True)
         if home is not None:
             settings.server.home = Path(home)
@@ -246,8 +260,10 @@ class LocalNeo4j:
         settings.server.cache_dir = Path(settings.server.cache_dir).expanduser()
         for name in ("heap", "pagecache"):
             if not _SIZE_RE.match(getattr(settings.server, name)):
-                raise ConfigError(f"invalid setting server.{name}: {getattr(settings.server, name)!r}, "
-                                  f"expected a size such as 512m or 2g")
+                raise ConfigError(
+                    f"invalid setting server.{name}: {getattr(settings.server, name)!r}, "
+                    f"expected a size such as 512m or 2g"
+                )
         self.settings = settings
         self.progress = progress
 
@@ -354,12 +370,20 @@ class LocalNeo4j:
         except OSError:
             return None
 
-    def connection_info(self, *, already_running: bool = False, version: str | None = None,
-                        edition: str | None = None) -> ConnectionInfo:
-        return ConnectionInfo(uri=self.uri, user=self.user, password=self.password() or "",
-                              password_file=self.password_file, database=self.settings.neo4j.database,
-                              pid=self.pid(), version=version, edition=edition,
-                              already_running=already_running)
+    def connection_info(
+        self, *, already_running: bool = False, version: str | None = None, edition: str | None = None
+    ) -> ConnectionInfo:
+        return ConnectionInfo(
+            uri=self.uri,
+            user=self.user,
+            password=self.password() or "",
+            password_file=self.password_file,
+            database=self.settings.neo4j.database,
+            pid=self.pid(),
+            version=version,
+            edition=edition,
+            already_running=already_running,
+        )
 
     # ---- start --------------------------------------------------------------------
     def find_java(self) -> Java:
@@ -395,8 +419,9 @@ class LocalNeo4j:
         if extra.is_file():
             text = extra.read_text()
             # a setting in extra.conf replaces graphmem's own (Neo4j refuses one declared twice)
-            theirs = {ln.split("=", 1)[0].strip() for ln in text.splitlines()
-                      if "=" in ln and not ln.lstrip().startswith("#")}
+            theirs = {
+                ln.split("=", 1)[0].strip() for ln in text.splitlines() if "=" in ln and not ln.lstrip().startswith("#")
+            }
             lines = [ln for ln in lines if ln.split("=", 1)[0] not in theirs]
             lines += ["", "# --- conf/extra.conf ---", text]
         self.conf_dir.mkdir(parents=True, exist_ok=True)
@@ -409,13 +434,21 @@ class LocalNeo4j:
 
     def _jvm_options(self, java: Java) -> list[str]:
         heap = self.server.heap
-        opts = [f"-Xms{heap}", f"-Xmx{heap}", "-XX:+UseG1GC", "-XX:-OmitStackTraceInFastThrow",
-                "-XX:+DisableExplicitGC", "-XX:+ExitOnOutOfMemoryError",
-                "-Djdk.nio.maxCachedBufferSize=1024", "-Dio.netty.tryReflectionSetAccessible=true",
-                "-Dlog4j2.disable.jmx=true", "-Dfile.encoding=UTF-8",
-                "--add-opens=java.base/java.nio=ALL-UNNAMED",
-                "--add-opens=java.base/java.io=ALL-UNNAMED",
-                "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED"]
+        opts = [
+            f"-Xms{heap}",
+            f"-Xmx{heap}",
+            "-XX:+UseG1GC",
+            "-XX:-OmitStackTraceInFastThrow",
+            "-XX:+DisableExplicitGC",
+            "-XX:+ExitOnOutOfMemoryError",
+            "-Djdk.nio.maxCachedBufferSize=1024",
+            "-Dio.netty.tryReflectionSetAccessible=true",
+            "-Dlog4j2.disable.jmx=true",
+            "-Dfile.encoding=UTF-8",
+            "--add-opens=java.base/java.nio=ALL-UNNAMED",
+            "--add-opens=java.base/java.io=ALL-UNNAMED",
+            "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+        ]
         if java.major >= 21:
             opts.append("--enable-native-access=ALL-UNNAMED")
         if java.major >= 23:
@@ -432,16 +465,16 @@ class LocalNeo4j:
         if system_db.exists():
             pw = configured or stored
             if not pw:
-                raise ServerError(f"the server in {self.home} was initialised before but its password is "
-                                  f"unknown ({self.password_file} is missing): set NEO4J_PASSWORD, "
-                                  f"or remove {self.data_dir} to start over")
+                raise ServerError(
+                    f"the server in {self.home} was initialised before but its password is "
+                    f"unknown ({self.password_file} is missing): set NEO4J_PASSWORD, "
+                    f"or remove {self.data_dir} to start over"
+                )
             return pw
         pw = configured or stored or _generate_password()
-        cmd = [str(java.executable), "-Xmx256m", "-cp", f"{lib}/*", ADMIN_TOOL,
-               "dbms", "set-initial-password", pw]
+        cmd = [str(java.executable), "-Xmx256m", "-cp", f"{lib}/*", ADMIN_TOOL, "dbms", "set-initial-password", pw]
         try:
-            out = subprocess.run(cmd, capture_output=True, text=True, env=self._env(java),
-                                 cwd=self.home, timeout=180)
+            out = subprocess.run(cmd, capture_output=True, text=True, env=self._env(java), cwd=self.home, timeout=180)
         except subprocess.TimeoutExpired:
             raise ServerError("neo4j-admin dbms set-initial-password took longer than 180 s") from None
         if out.returncode != 0 or not (self.data_dir / "dbms" / "auth.ini").is_file():
@@ -493,24 +526,28 @@ class LocalNeo4j:
                 _CHILDREN.pop(proc.pid, None)
                 self.pid_file.unlink(missing_ok=True)
                 hint = self._failure_hint()
-                raise ServerError(f"Neo4j exited during startup (exit code {rc})"
-                                  f"{': ' + hint if hint else ''}; see {self.console_log} and {self.neo4j_log}")
+                raise ServerError(
+                    f"Neo4j exited during startup (exit code {rc})"
+                    f"{': ' + hint if hint else ''}; see {self.console_log} and {self.neo4j_log}"
+                )
             if port_is_open(port):
                 try:
                     return query_components(uri, self.user, password, "system", timeout=5)
                 except AuthError as exc:
                     raise Neo4jUnavailableError(
                         f"Neo4j started at {uri} but refused the credentials for user '{self.user}': "
-                        f"check NEO4J_PASSWORD (the local server's password is in {self.password_file})") from exc
-                except (ServiceUnavailable, SessionExpired, DatabaseUnavailable, TransientError,
-                        ClientError, OSError):
+                        f"check NEO4J_PASSWORD (the local server's password is in {self.password_file})"
+                    ) from exc
+                except (ServiceUnavailable, SessionExpired, DatabaseUnavailable, TransientError, ClientError, OSError):
                     pass
             if time.monotonic() > deadline:
                 self._terminate(proc.pid, 30)
                 self.pid_file.unlink(missing_ok=True)
-                raise ServerError(f"Neo4j did not answer on {HOST}:{port} within {timeout:.0f} s and was "
-                                  f"stopped; see {self.neo4j_log} and {self.console_log} "
-                                  f"(or raise GRAPHMEM_SERVER__START_TIMEOUT_S)")
+                raise ServerError(
+                    f"Neo4j did not answer on {HOST}:{port} within {timeout:.0f} s and was "
+                    f"stopped; see {self.neo4j_log} and {self.console_log} "
+                    f"(or raise GRAPHMEM_SERVER__START_TIMEOUT_S)"
+                )
             time.sleep(0.5)
 
     def _wait_database(self, port: int, password: str) -> None:
@@ -539,8 +576,7 @@ class LocalNeo4j:
             if self.is_running():
                 version = edition = None
                 try:
-                    version, edition = query_components(self.uri, self.user, self.password(),
-                                                        "system", timeout=5)
+                    version, edition = query_components(self.uri, self.user, self.password(), "system", timeout=5)
                 except Exception:  # noqa: BLE001 - informative only
                     pass
                 return self.connection_info(already_running=True, version=version, edition=edition)
@@ -549,33 +585,55 @@ class LocalNeo4j:
             lib = fetch_jars(self.server.cache_dir, self.version, java, progress=self.progress)
             port = self.server.bolt_port
             if not port_is_free(port):
-                raise PortInUseError(f"port {port} on {HOST} is already in use by another process: "
-                                     f"pick another with `graphmem neo4j start --port N` "
-                                     f"(or set GRAPHMEM_SERVER__BOLT_PORT)")
+                raise PortInUseError(
+                    f"port {port} on {HOST} is already in use by another process: "
+                    f"pick another with `graphmem neo4j start --port N` "
+                    f"(or set GRAPHMEM_SERVER__BOLT_PORT)"
+                )
             for d in (self.data_dir, self.logs_dir):
                 d.mkdir(parents=True, exist_ok=True)
             self._write_conf(port)
             password = self._ensure_password(java, lib)
             self._say(f"Starting Neo4j {self.version} on {HOST}:{port} (Java {java.major}, home {self.home})...")
-            cmd = [str(java.executable), *self._jvm_options(java), "-cp", f"{lib}/*",
-                   entry_point(lib, self.version),
-                   f"--home-dir={self.home}", f"--config-dir={self.conf_dir}"]
+            cmd = [
+                str(java.executable),
+                *self._jvm_options(java),
+                "-cp",
+                f"{lib}/*",
+                entry_point(lib, self.version),
+                f"--home-dir={self.home}",
+                f"--config-dir={self.conf_dir}",
+            ]
             with open(self.console_log, "ab") as log:
-                stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
+                stamp = datetime.now(UTC).isoformat(timespec="seconds")
                 log.write(f"--- graphmem: starting Neo4j {self.version} at {stamp} ---\n".encode())
                 log.flush()
                 try:
-                    proc = subprocess.Popen(cmd, cwd=self.home, env=self._env(java), stdin=subprocess.DEVNULL,
-                                            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+                    proc = subprocess.Popen(
+                        cmd,
+                        cwd=self.home,
+                        env=self._env(java),
+                        stdin=subprocess.DEVNULL,
+                        stdout=log,
+                        stderr=subprocess.STDOUT,
+                        start_new_session=True,
+                    )
                 except OSError as exc:
                     raise ServerError(f"could not run {java.executable}: {exc}") from exc
             _CHILDREN[proc.pid] = proc
             self.pid_file.write_text(f"{proc.pid}\n")
             version, edition = self._wait_ready(proc, port, password)
             self._wait_database(port, password)
-            return ConnectionInfo(uri=f"neo4j://{HOST}:{port}", user=self.user, password=password,
-                                  password_file=self.password_file, database=self.settings.neo4j.database,
-                                  pid=proc.pid, version=version, edition=edition)
+            return ConnectionInfo(
+                uri=f"neo4j://{HOST}:{port}",
+                user=self.user,
+                password=password,
+                password_file=self.password_file,
+                database=self.settings.neo4j.database,
+                pid=proc.pid,
+                version=version,
+                edition=edition,
+            )
 
     # ---- stop / status / logs -----------------------------------------------------
     def stop(self, timeout: float = 60.0) -> bool:
@@ -596,15 +654,24 @@ class LocalNeo4j:
     def status(self, *, probe: bool = True) -> ServerStatus:
         """Running or not, pid, URI, store size, and (if running) version and edition."""
         pid = self.pid()
-        st = ServerStatus(running=pid is not None, pid=pid, uri=self.uri, user=self.user, home=self.home,
-                          data_dir=self.data_dir, password_file=self.password_file,
-                          store_bytes=disk_usage(self.data_dir), neo4j_log=self.neo4j_log,
-                          console_log=self.console_log,
-                          tx_log_bytes=disk_usage(self.data_dir / "transactions"))
+        st = ServerStatus(
+            running=pid is not None,
+            pid=pid,
+            uri=self.uri,
+            user=self.user,
+            home=self.home,
+            data_dir=self.data_dir,
+            password_file=self.password_file,
+            store_bytes=disk_usage(self.data_dir),
+            neo4j_log=self.neo4j_log,
+            console_log=self.console_log,
+            tx_log_bytes=disk_usage(self.data_dir / "transactions"),
+        )
         if pid is not None and probe:
             try:
-                st.version, st.edition = check_connection(self.uri, self.user, self.password(), "system",
-                                                          password_file=self.password_file, timeout=5)
+                st.version, st.edition = check_connection(
+                    self.uri, self.user, self.password(), "system", password_file=self.password_file, timeout=5
+                )
             except Neo4jUnavailableError as exc:
                 st.error = str(exc)
         return st
@@ -617,5 +684,13 @@ class LocalNeo4j:
         return {path: tail(path, n) for path in self.log_files()}
 
 
-__all__ = ["LocalNeo4j", "ConnectionInfo", "ServerStatus", "free_port", "port_is_free", "tail",
-           "human_size", "disk_usage"]
+__all__ = [
+    "LocalNeo4j",
+    "ConnectionInfo",
+    "ServerStatus",
+    "free_port",
+    "port_is_free",
+    "tail",
+    "human_size",
+    "disk_usage",
+]

@@ -1,4 +1,5 @@
 """Check that a Neo4j server answers, with one-line errors saying what to do."""
+
 from __future__ import annotations
 
 import logging
@@ -8,8 +9,16 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from neo4j import READ_ACCESS, GraphDatabase
-from neo4j.exceptions import (AuthError, ClientError, ConfigurationError, DatabaseUnavailable,
-                              DriverError, Neo4jError, ServiceUnavailable, SessionExpired)
+from neo4j.exceptions import (
+    AuthError,
+    ClientError,
+    ConfigurationError,
+    DatabaseUnavailable,
+    DriverError,
+    Neo4jError,
+    ServiceUnavailable,
+    SessionExpired,
+)
 
 from ..errors import ConfigError, Neo4jUnavailableError
 
@@ -17,17 +26,17 @@ from ..errors import ConfigError, Neo4jUnavailableError
 # through logging.lastResort and break one-line errors. Applications may still add handlers.
 logging.getLogger("neo4j").addHandler(logging.NullHandler())
 
-_COMPONENTS = ("CALL dbms.components() YIELD name, versions, edition "
-               "RETURN name, versions[0] AS version, edition")
+_COMPONENTS = "CALL dbms.components() YIELD name, versions, edition RETURN name, versions[0] AS version, edition"
 
 
-def query_components(uri: str, user: str, password: str | None, database: str = "neo4j", *,
-                     timeout: float = 10.0) -> tuple[str, str]:
+def query_components(
+    uri: str, user: str, password: str | None, database: str = "neo4j", *, timeout: float = 10.0
+) -> tuple[str, str]:
     """``(version, edition)`` of the server; raises the driver's own exceptions."""
     auth = (user, password) if password is not None else None
-    with GraphDatabase.driver(uri, auth=auth, connection_timeout=timeout,
-                              connection_acquisition_timeout=timeout,
-                              max_connection_pool_size=2) as driver:
+    with GraphDatabase.driver(
+        uri, auth=auth, connection_timeout=timeout, connection_acquisition_timeout=timeout, max_connection_pool_size=2
+    ) as driver:
         driver.verify_connectivity()
         with driver.session(database=database, default_access_mode=READ_ACCESS) as session:
             rows = session.run(_COMPONENTS).data()
@@ -45,8 +54,12 @@ def _reason(exc: Exception) -> str:
         return "connection refused"
     if "timed out" in low or "timeout" in low:
         return "connection timed out"
-    if "name or service not known" in low or "temporary failure in name resolution" in low \
-            or "nodename nor servname" in low or "failed to dns resolve" in low:
+    if (
+        "name or service not known" in low
+        or "temporary failure in name resolution" in low
+        or "nodename nor servname" in low
+        or "failed to dns resolve" in low
+    ):
         return "host name does not resolve"
     if "ssl" in low or "certificate" in low:
         return "TLS handshake failed (check the scheme: neo4j:// vs neo4j+s://)"
@@ -91,8 +104,15 @@ def unreachable_reason(uri: str, timeout: float) -> str | None:
     return None
 
 
-def check_connection(uri: str, user: str, password: str | None, database: str = "neo4j", *,
-                     password_file: Path | str | None = None, timeout: float = 10.0) -> tuple[str, str]:
+def check_connection(
+    uri: str,
+    user: str,
+    password: str | None,
+    database: str = "neo4j",
+    *,
+    password_file: Path | str | None = None,
+    timeout: float = 10.0,
+) -> tuple[str, str]:
     """Connect, run ``dbms.components()`` on ``database``; return ``(version, edition)``.
 
     Every failure is a one-line Neo4jUnavailableError (or ConfigError for a malformed URI).
@@ -100,36 +120,39 @@ def check_connection(uri: str, user: str, password: str | None, database: str = 
     try:
         _tcp_check(uri, timeout)
     except ValueError as exc:
-        raise ConfigError(f"invalid Neo4j URI {uri!r}: {exc} "
-                          f"(expected e.g. neo4j://127.0.0.1:7687 or neo4j+s://host)") from exc
+        raise ConfigError(
+            f"invalid Neo4j URI {uri!r}: {exc} (expected e.g. neo4j://127.0.0.1:7687 or neo4j+s://host)"
+        ) from exc
     except OSError as exc:
         raise Neo4jUnavailableError(
-            f"cannot reach Neo4j at {uri}: {_os_reason(exc)}. "
-            f"Start one with `graphmem neo4j start` or set NEO4J_URI") from exc
+            f"cannot reach Neo4j at {uri}: {_os_reason(exc)}. Start one with `graphmem neo4j start` or set NEO4J_URI"
+        ) from exc
     try:
         return query_components(uri, user, password, database, timeout=timeout)
     except AuthError as exc:
-        where = (f"the local server's password is in {password_file}" if password_file
-                 else "or NEO4J_USER")
+        where = f"the local server's password is in {password_file}" if password_file else "or NEO4J_USER"
         if password is None:
             raise Neo4jUnavailableError(
-                f"Neo4j at {uri} needs a password for user '{user}': set NEO4J_PASSWORD ({where})") from exc
+                f"Neo4j at {uri} needs a password for user '{user}': set NEO4J_PASSWORD ({where})"
+            ) from exc
         raise Neo4jUnavailableError(
-            f"Neo4j at {uri} refused the credentials for user '{user}': check NEO4J_PASSWORD ({where})") from exc
+            f"Neo4j at {uri} refused the credentials for user '{user}': check NEO4J_PASSWORD ({where})"
+        ) from exc
     except (ConfigurationError, ValueError) as exc:
-        raise ConfigError(f"invalid Neo4j URI {uri!r}: {_reason(exc)} "
-                          f"(expected e.g. neo4j://127.0.0.1:7687 or neo4j+s://host)") from exc
+        raise ConfigError(
+            f"invalid Neo4j URI {uri!r}: {_reason(exc)} (expected e.g. neo4j://127.0.0.1:7687 or neo4j+s://host)"
+        ) from exc
     except (ServiceUnavailable, SessionExpired, OSError) as exc:
         raise Neo4jUnavailableError(
-            f"cannot reach Neo4j at {uri}: {_reason(exc)}. "
-            f"Start one with `graphmem neo4j start` or set NEO4J_URI") from exc
+            f"cannot reach Neo4j at {uri}: {_reason(exc)}. Start one with `graphmem neo4j start` or set NEO4J_URI"
+        ) from exc
     except DatabaseUnavailable as exc:
-        raise Neo4jUnavailableError(f"Neo4j at {uri} is up but database '{database}' is not available "
-                                    f"yet: retry in a moment") from exc
+        raise Neo4jUnavailableError(
+            f"Neo4j at {uri} is up but database '{database}' is not available yet: retry in a moment"
+        ) from exc
     except ClientError as exc:
         if "DatabaseNotFound" in (exc.code or ""):
-            raise Neo4jUnavailableError(f"Neo4j at {uri} has no database '{database}': "
-                                        f"check NEO4J_DATABASE") from exc
+            raise Neo4jUnavailableError(f"Neo4j at {uri} has no database '{database}': check NEO4J_DATABASE") from exc
         raise Neo4jUnavailableError(f"Neo4j at {uri} rejected the check query: {_reason(exc)}") from exc
     except (Neo4jError, DriverError) as exc:
         raise Neo4jUnavailableError(f"Neo4j at {uri} failed: {_reason(exc)}") from exc

@@ -1,4 +1,5 @@
 """Whole-group administration: delete a group's nodes in batches (benchmarks, tests, offboarding)."""
+
 from __future__ import annotations
 
 from .cypher import q
@@ -13,6 +14,7 @@ def delete_group(store: Store, group_id: str, *, batch: int = 1000) -> int:
     """
     if not isinstance(group_id, str) or not group_id.strip():
         from ..errors import ValidationError
+
         raise ValidationError("group_id: must be a non-empty string", field="group_id")
     deleted = 0
     with store.driver.session(database=store.database) as session:

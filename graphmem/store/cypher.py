@@ -11,6 +11,7 @@ top-level ``cypher/`` folder of the repository points here). The files are packa
 through ``importlib.resources``, so a wheel installed anywhere runs the same queries.
 Everything a user or an LLM supplies is a ``$parameter``; nothing is formatted into a query.
 """
+
 from __future__ import annotations
 
 import re

@@ -13,14 +13,16 @@ leader switch) is retried for at most ``neo4j.retry_budget_s`` in all, a live se
 unknown is never retried here: it raises ``WriteOutcomeUnknownError`` (graphmem's writes take a
 ``request_id`` that makes a retry safe).
 """
+
 from __future__ import annotations
 
 import logging
 import random
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any, Callable, TypeVar
+from typing import Any, TypeVar
 
 import neo4j
 from neo4j import GraphDatabase, RoutingControl
@@ -32,10 +34,10 @@ from .cypher import q
 
 T = TypeVar("T")
 
-READ_THREADS = 16       # concurrent reads submitted by searches (each takes one pooled connection)
-RETRY_FIRST_DELAY_S = 0.2   # pause before the first retry of a transient error; doubled each time
-RETRY_MAX_DELAY_S = 1.0     # longest pause between two attempts
-VECTOR_MIN = 32         # a list of at least this many floats is sent as a ``Vector`` (an embedding)
+READ_THREADS = 16  # concurrent reads submitted by searches (each takes one pooled connection)
+RETRY_FIRST_DELAY_S = 0.2  # pause before the first retry of a transient error; doubled each time
+RETRY_MAX_DELAY_S = 1.0  # longest pause between two attempts
+VECTOR_MIN = 32  # a list of at least this many floats is sent as a ``Vector`` (an embedding)
 
 log = logging.getLogger(__name__)
 # The driver logs its routing failures ("Unable to retrieve routing information") and retries;
@@ -53,22 +55,28 @@ class Store:
         self.database = settings.neo4j.database
         password = settings.effective_password()
         if password is None:
-            where = (f"the local server's password file {settings.password_file} does not exist yet: run "
-                     f"`graphmem neo4j start`" if settings.neo4j.uri is None else "set NEO4J_PASSWORD")
+            where = (
+                f"the local server's password file {settings.password_file} does not exist yet: run "
+                f"`graphmem neo4j start`"
+                if settings.neo4j.uri is None
+                else "set NEO4J_PASSWORD"
+            )
             raise Neo4jUnavailableError(f"no password for Neo4j at {self.uri}: {where}")
         try:
             self.driver = GraphDatabase.driver(
-                self.uri, auth=(settings.neo4j.user, password),
+                self.uri,
+                auth=(settings.neo4j.user, password),
                 connection_timeout=settings.neo4j.connection_timeout_s,
                 max_connection_pool_size=settings.neo4j.max_connection_pool_size,
                 # one attempt per managed transaction: Store retries, within neo4j.retry_budget_s
                 max_transaction_retry_time=0,
-                notifications_min_severity="OFF")
+                notifications_min_severity="OFF",
+            )
         except (neo4j_exc.ConfigurationError, ValueError) as exc:
             raise Neo4jUnavailableError(f"invalid Neo4j URI {self.uri!r}: {exc}") from exc
         self._pool: ThreadPoolExecutor | None = None
         self._pool_lock = threading.Lock()
-        self._healthy = False      # a query succeeded since the last connection failure
+        self._healthy = False  # a query succeeded since the last connection failure
 
     def close(self) -> None:
         with self._pool_lock:
@@ -84,8 +92,11 @@ class Store:
 
     def unreachable_message(self, reason: str) -> str:
         """One line naming the URI, why it failed and what to do."""
-        fix = ("start the local server with `graphmem neo4j start`" if self.settings.neo4j.uri is None else
-               "check that the server runs and NEO4J_URI is right (or unset it and run `graphmem neo4j start`)")
+        fix = (
+            "start the local server with `graphmem neo4j start`"
+            if self.settings.neo4j.uri is None
+            else "check that the server runs and NEO4J_URI is right (or unset it and run `graphmem neo4j start`)"
+        )
         return f"cannot reach Neo4j at {self.uri}: {reason}; {fix}"
 
     def ensure_reachable(self) -> None:
@@ -95,29 +106,39 @@ class Store:
         if self._healthy:
             return
         from ..server.probe import unreachable_reason
+
         reason = unreachable_reason(self.uri, self.settings.neo4j.connect_check_timeout_s)
         if reason is not None:
             raise Neo4jUnavailableError(self.unreachable_message(reason))
 
     def _errors(self, exc: Exception) -> Exception:
         if isinstance(exc, neo4j_exc.AuthError):
-            hint = (f"the local server's password is in {self.settings.password_file}"
-                    if self.settings.neo4j.uri is None else "check NEO4J_USER and NEO4J_PASSWORD")
+            hint = (
+                f"the local server's password is in {self.settings.password_file}"
+                if self.settings.neo4j.uri is None
+                else "check NEO4J_USER and NEO4J_PASSWORD"
+            )
             return Neo4jUnavailableError(
-                f"Neo4j at {self.uri} refused the credentials for user {self.settings.neo4j.user!r}: {hint}")
+                f"Neo4j at {self.uri} refused the credentials for user {self.settings.neo4j.user!r}: {hint}"
+            )
         if isinstance(exc, neo4j_exc.IncompleteCommit):
             return WriteOutcomeUnknownError(
                 f"the connection to Neo4j at {self.uri} was lost while a write was committing: it may or may "
-                f"not have been applied. Retry the call with the same request_id to apply it exactly once")
+                f"not have been applied. Retry the call with the same request_id to apply it exactly once"
+            )
         if isinstance(exc, (neo4j_exc.ServiceUnavailable, neo4j_exc.SessionExpired, OSError)):
-            return Neo4jUnavailableError(self.unreachable_message(
-                f"{exc.__class__.__name__} (retried for {self.settings.neo4j.retry_budget_s:g} s)"))
-        if isinstance(exc, neo4j_exc.TransientError):      # still busy or starting after the retries
+            return Neo4jUnavailableError(
+                self.unreachable_message(
+                    f"{exc.__class__.__name__} (retried for {self.settings.neo4j.retry_budget_s:g} s)"
+                )
+            )
+        if isinstance(exc, neo4j_exc.TransientError):  # still busy or starting after the retries
             code = (exc.code or type(exc).__name__).rsplit(".", 1)[-1]
             return Neo4jUnavailableError(
                 f"Neo4j at {self.uri} could not serve the call ({code}) for "
                 f"{self.settings.neo4j.contention_retry_s:g} s: retry it later (with the same request_id "
-                f"for a write), or raise neo4j.contention_retry_s")
+                f"for a write), or raise neo4j.contention_retry_s"
+            )
         return exc
 
     def _attempts(self, attempt: Callable[[], T]) -> T:
@@ -141,7 +162,7 @@ class Store:
                     if mapped is exc:
                         raise
                     raise mapped from exc
-                pause = min(delay * random.uniform(0.8, 1.2), remaining)   # jitter: contenders drift apart
+                pause = min(delay * random.uniform(0.8, 1.2), remaining)  # jitter: contenders drift apart
                 log.info("Neo4j at %s: %s; retrying in %.1f s", self.uri, exc.__class__.__name__, pause)
                 time.sleep(pause)
                 delay = min(2 * delay, RETRY_MAX_DELAY_S)
@@ -158,9 +179,10 @@ class Store:
 
         def attempt() -> list[dict[str, Any]]:
             records, _, _ = self.driver.execute_query(
-                query, sent, database_=self.database,
-                routing_=RoutingControl.WRITE if write else RoutingControl.READ)
+                query, sent, database_=self.database, routing_=RoutingControl.WRITE if write else RoutingControl.READ
+            )
             return [_row(r) for r in records]
+
         return self._attempts(attempt)
 
     def read(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
@@ -180,9 +202,11 @@ class Store:
     def transaction(self, work: Callable[[neo4j.ManagedTransaction], T], *, write: bool = True) -> T:
         """Run ``work(tx)`` in one managed transaction: all of it commits, or none of it (a
         transient failure runs ``work`` again in a new transaction, within the retry budget)."""
+
         def attempt() -> T:
             with self.driver.session(database=self.database) as session:
                 return (session.execute_write if write else session.execute_read)(work)
+
         return self._attempts(attempt)
 
 
@@ -224,6 +248,7 @@ class Vector(list):
     debug logging is off (``" ".join(map(repr, fields))`` in its Bolt ``run``): 0.3 ms of CPU for
     one 768-float vector, on every memory and new concept written and every search that sends
     the query's embedding. Packed and stored as a plain list."""
+
     __slots__ = ()
 
     def __repr__(self) -> str:

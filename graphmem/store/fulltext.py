@@ -3,12 +3,13 @@
 The text is escaped term by term (no Lucene syntax from a user or an LLM survives) and
 passed as a parameter; the group narrowing is a quoted phrase on the indexed group_id.
 """
+
 from __future__ import annotations
 
 import re
-from typing import Collection
+from collections.abc import Collection
 
-from ..lang import CJK_CHARS     # what the cjk analyzer splits into bigrams
+from ..lang import CJK_CHARS  # what the cjk analyzer splits into bigrams
 
 _SPECIAL = re.compile(r'([+\-!(){}\[\]^"~*?:\\/&|])')
 _CJK_RUN = re.compile(f"([{CJK_CHARS}]+)")
@@ -25,8 +26,13 @@ def escape_terms(text: str, max_terms: int = 64) -> list[str]:
     return terms[:max_terms]
 
 
-def group_query(text: str, group_id: str, field: str | tuple[str, ...] = "text",
-                names: Collection[str] = (), name_field: str = "speaker") -> str | None:
+def group_query(
+    text: str,
+    group_id: str,
+    field: str | tuple[str, ...] = "text",
+    names: Collection[str] = (),
+    name_field: str = "speaker",
+) -> str | None:
     """``field:(a b c) AND group_id:"g"^0`` (several fields: ``(f1:(…) OR f2:(…)) AND …``);
     None when the text has no searchable term.
 
@@ -46,7 +52,7 @@ def group_query(text: str, group_id: str, field: str | tuple[str, ...] = "text",
     for f in fields:
         kept = terms if f == name_field or name_field not in fields else [t for t in terms if t.casefold() not in named]
         if kept:
-            clauses.append(f'{f}:({" ".join(kept)})')
+            clauses.append(f"{f}:({' '.join(kept)})")
     if not clauses:
         return None
     text_clause = " OR ".join(clauses)
@@ -65,14 +71,19 @@ def query_terms(text: str, max_terms: int = 64) -> list[str]:
             if not part:
                 continue
             if _CJK_RUN.fullmatch(part) and len(part) > 1:
-                terms.extend(part[i:i + 2] for i in range(len(part) - 1))
+                terms.extend(part[i : i + 2] for i in range(len(part) - 1))
             else:
                 terms.append(part)
     return list(dict.fromkeys(t.casefold() for t in terms))[:max_terms]
 
 
-def term_probes(text: str, group_id: str, field: str | tuple[str, ...] = "text",
-                names: Collection[str] = (), name_field: str = "speaker") -> list[dict[str, str]]:
+def term_probes(
+    text: str,
+    group_id: str,
+    field: str | tuple[str, ...] = "text",
+    names: Collection[str] = (),
+    name_field: str = "speaker",
+) -> list[dict[str, str]]:
     """One ``group_query`` per term of the text (``query_terms``): with them a search scores
     each term by how rare it is in the group, not in the whole index (``search_*_terms``)."""
     probes = []

@@ -17,15 +17,28 @@ Subject/Topic/Object/Value, cannot be expressed as a neomodel flag; it is in sch
 Every node has ``group_id`` (the tenant): filter on it, always. The memory's id is ``uid`` in
 Python (neomodel reserves ``id``) and ``id`` in the database. Timestamps are ISO 8601 strings.
 """
+
 from __future__ import annotations
 
 from typing import Any
 
-from neomodel import (ArrayProperty, BooleanProperty, FloatProperty, FulltextIndex, IntegerProperty, One,
-                      RelationshipFrom, RelationshipTo, StringProperty, StructuredNode, StructuredRel,
-                      VectorIndex, ZeroOrOne)
+from neomodel import (
+    ArrayProperty,
+    BooleanProperty,
+    FloatProperty,
+    FulltextIndex,
+    IntegerProperty,
+    One,
+    RelationshipFrom,
+    RelationshipTo,
+    StringProperty,
+    StructuredNode,
+    StructuredRel,
+    VectorIndex,
+    ZeroOrOne,
+)
 
-EMBEDDING_DIMENSIONS = 768      # the default model pair (384 + 384); the index follows the configured model
+EMBEDDING_DIMENSIONS = 768  # the default model pair (384 + 384); the index follows the configured model
 
 
 def _embedding(indexed: bool = True) -> ArrayProperty:
@@ -35,8 +48,10 @@ def _embedding(indexed: bool = True) -> ArrayProperty:
 
 # --- relationships with properties ----------------------------------------------------------------
 
+
 class MemoryTypeRel(StructuredRel):
     """(Subject)-[:MEMORY_TYPE]->(Topic): one per memory, so the pair reads like its sentence."""
+
     memory_id = StringProperty()
     memory_type = StringProperty(choices={"EVENT": "事件", "FACT": "事实", "RELATION": "关系", "OPINION": "观点"})
     group_id = StringProperty()
@@ -44,21 +59,24 @@ class MemoryTypeRel(StructuredRel):
 
 class CoreRelationRel(StructuredRel):
     """(Topic)-[:CORE_RELATION]->(Object), one per memory that has an object."""
+
     memory_id = StringProperty()
     group_id = StringProperty()
 
 
 class AttributeRel(StructuredRel):
     """(Memory)-[:ATTRIBUTE {key}]->(Attribute)."""
+
     key = StringProperty()
 
 
 class MemoryLinkRel(StructuredRel):
     """(Memory)-[:CAUSALITY|REFERENCE]->(Memory). CAUSALITY goes from the cause to the effect."""
-    relation = StringProperty()          # because, so, causes | references, based_on, related
+
+    relation = StringProperty()  # because, so, causes | references, based_on, related
     importance = FloatProperty()
     strength = FloatProperty()
-    discovered = BooleanProperty()       # found by consolidation rather than said
+    discovered = BooleanProperty()  # found by consolidation rather than said
     confidence = FloatProperty()
     created_at = StringProperty()
     group_id = StringProperty()
@@ -66,15 +84,18 @@ class MemoryLinkRel(StructuredRel):
 
 # --- nodes -------------------------------------------------------------------------------------------
 
+
 class Memory(StructuredNode):
     """One memory: the unit that is written, retrieved, linked, decayed and archived."""
+
     uid = StringProperty(db_property="id", unique_index=True, required=True)
     group_id = StringProperty(index=True, required=True)
     memory_type = StringProperty(choices={"EVENT": "事件", "FACT": "事实", "RELATION": "关系", "OPINION": "观点"})
     text = StringProperty(fulltext_index=FulltextIndex(analyzer="cjk"))
     importance = FloatProperty()
-    status = StringProperty(choices={"staged": "staged", "consolidated": "consolidated", "archived": "archived"},
-                            index=True)
+    status = StringProperty(
+        choices={"staged": "staged", "consolidated": "consolidated", "archived": "archived"}, index=True
+    )
     occurred_at = StringProperty(index=True)
     created_at = StringProperty()
     updated_at = StringProperty()
@@ -83,8 +104,8 @@ class Memory(StructuredNode):
     last_accessed_at = StringProperty()
     access_count = IntegerProperty(default=0)
     session_id = StringProperty()
-    source = StringProperty()            # api, tool, cli, ingest ...
-    subject_name = StringProperty()      # the names as written, for reading without a hop
+    source = StringProperty()  # api, tool, cli, ingest ...
+    subject_name = StringProperty()  # the names as written, for reading without a hop
     topic_name = StringProperty()
     object_name = StringProperty()
     superseded_by = StringProperty()
@@ -95,8 +116,8 @@ class Memory(StructuredNode):
     topic = RelationshipTo("Topic", "HAS_TOPIC", cardinality=One)
     object = RelationshipTo("Object", "HAS_OBJECT", cardinality=ZeroOrOne)
     attributes = RelationshipTo("Attribute", "ATTRIBUTE", model=AttributeRel)
-    causes = RelationshipTo("Memory", "CAUSALITY", model=MemoryLinkRel)             # this → its effects
-    caused_by = RelationshipFrom("Memory", "CAUSALITY", model=MemoryLinkRel)        # its causes → this
+    causes = RelationshipTo("Memory", "CAUSALITY", model=MemoryLinkRel)  # this → its effects
+    caused_by = RelationshipFrom("Memory", "CAUSALITY", model=MemoryLinkRel)  # its causes → this
     references = RelationshipTo("Memory", "REFERENCE", model=MemoryLinkRel)
     referenced_by = RelationshipFrom("Memory", "REFERENCE", model=MemoryLinkRel)
     episodes = RelationshipTo("Episode", "EXTRACTED_FROM")
@@ -112,18 +133,20 @@ class Memory(StructuredNode):
 
 class _Concept(StructuredNode):
     """Subject, Topic and Object share their shape: unique per (group_id, normalized_name)."""
+
     __abstract_node__ = True
     uid = StringProperty(db_property="id", unique_index=True, required=True)
     group_id = StringProperty(index=True, required=True)
-    name = StringProperty(fulltext_index=FulltextIndex(analyzer="cjk"))    # the first spelling seen
-    normalized_name = StringProperty(required=True)   # casefolded, NFKC; "@user" / "@agent" for the two speakers
-    aliases = ArrayProperty(StringProperty())         # every spelling merged into this node
+    name = StringProperty(fulltext_index=FulltextIndex(analyzer="cjk"))  # the first spelling seen
+    normalized_name = StringProperty(required=True)  # casefolded, NFKC; "@user" / "@agent" for the two speakers
+    aliases = ArrayProperty(StringProperty())  # every spelling merged into this node
     created_at = StringProperty()
     embedding = _embedding()
 
 
 class Subject(_Concept):
     """Who a memory is about. The user (我/I/用户) and the agent (你/you/助手) are one node each."""
+
     kind = StringProperty(choices={"user": "user", "agent": "agent"})
     memories = RelationshipFrom("Memory", "HAS_SUBJECT")
     topics = RelationshipTo("Topic", "MEMORY_TYPE", model=MemoryTypeRel)
@@ -131,6 +154,7 @@ class Subject(_Concept):
 
 class Topic(_Concept):
     """What a memory is about: an action or a state (吃饭, 情绪, eat, mood)."""
+
     memories = RelationshipFrom("Memory", "HAS_TOPIC")
     subjects = RelationshipFrom("Subject", "MEMORY_TYPE", model=MemoryTypeRel)
     objects = RelationshipTo("Object", "CORE_RELATION", model=CoreRelationRel)
@@ -138,17 +162,19 @@ class Topic(_Concept):
 
 class Object(_Concept):
     """The object of a memory (白米饭, 不开心, rice)."""
+
     memories = RelationshipFrom("Memory", "HAS_OBJECT")
     topics = RelationshipFrom("Topic", "CORE_RELATION", model=CoreRelationRel)
 
 
 class Attribute(StructuredNode):
     """One attribute of one memory (时间, 地点, place ...), pointing at its shared Value."""
+
     uid = StringProperty(db_property="id", unique_index=True, required=True)
     group_id = StringProperty(required=True)
     key = StringProperty()
     name = StringProperty()
-    original = StringProperty()          # as written: 昨晚
+    original = StringProperty()  # as written: 昨晚
     memory_id = StringProperty()
     value = RelationshipTo("Value", "VALUE", cardinality=One)
     memory = RelationshipFrom("Memory", "ATTRIBUTE", model=AttributeRel, cardinality=One)
@@ -156,18 +182,20 @@ class Attribute(StructuredNode):
 
 class Value(StructuredNode):
     """A normalised attribute value (2025-11-04 夜间), shared by the group's equal values."""
+
     uid = StringProperty(db_property="id", unique_index=True, required=True)
     group_id = StringProperty(required=True)
-    name = StringProperty()              # the normalised display form
+    name = StringProperty()  # the normalised display form
     normalized_name = StringProperty(required=True)
-    iso = StringProperty()               # ISO date/datetime when the value is a time
-    parsed = BooleanProperty()           # False: a time expression that was not understood (kept verbatim)
+    iso = StringProperty()  # ISO date/datetime when the value is a time
+    parsed = BooleanProperty()  # False: a time expression that was not understood (kept verbatim)
     created_at = StringProperty()
     attributes = RelationshipFrom("Attribute", "VALUE")
 
 
 class Episode(StructuredNode):
     """A raw conversation turn (or a chunk of one) that memories were extracted from."""
+
     uid = StringProperty(db_property="id", unique_index=True, required=True)
     group_id = StringProperty(required=True)
     session_id = StringProperty()
@@ -195,9 +223,11 @@ def connect(settings: Any = None, *, driver: Any = None) -> Any:
     Returns the driver. neomodel's connection is process-wide.
     """
     from neomodel import db, get_config
+
     if driver is None:
         from ..config import load_settings
         from .driver import Store
+
         settings = settings or load_settings()
         driver = Store(settings).driver
     if settings is not None:

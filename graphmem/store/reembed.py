@@ -14,10 +14,11 @@
 Nodes written while step 1 runs (by processes on the old model) are picked up by the same
 loop: it ends only when a pass finds nothing left.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from ..embed import Embedder, embed_array
 from ..errors import ConfigError
@@ -26,10 +27,16 @@ from .schema import SCHEMA_VERSION, install_schema
 
 LABELS = ("Memory", "Episode", "Sentence", "Subject", "Topic", "Object", "StoreItem")
 # the vector index of each label's `embedding` (graphmem/cypher/schema.cypher)
-VECTOR_INDEXES = ("memory_embedding", "episode_embedding", "sentence_embedding", "subject_embedding",
-                  "topic_embedding", "object_embedding")
-BATCH = 256              # nodes embedded and written per transaction
-SWAP_BATCH = 10_000      # vectors moved per transaction during the swap
+VECTOR_INDEXES = (
+    "memory_embedding",
+    "episode_embedding",
+    "sentence_embedding",
+    "subject_embedding",
+    "topic_embedding",
+    "object_embedding",
+)
+BATCH = 256  # nodes embedded and written per transaction
+SWAP_BATCH = 10_000  # vectors moved per transaction during the swap
 
 Progress = Callable[[str, int, int], None]
 
@@ -39,7 +46,7 @@ class ReembedReport:
     model: str
     dimension: int
     previous_model: str | None
-    embedded: dict[str, int] = field(default_factory=dict)     # nodes embedded in this run, by label
+    embedded: dict[str, int] = field(default_factory=dict)  # nodes embedded in this run, by label
     swapped: bool = False
     resumed: bool = False
     nothing_to_do: bool = False
@@ -50,20 +57,30 @@ def state(store: Store) -> dict:
     return rows[0] if rows else {}
 
 
-def reembed(store: Store, embedder: Embedder, *, group_id: str | None = None, batch: int = BATCH,
-            progress: Progress | None = None) -> ReembedReport:
+def reembed(
+    store: Store,
+    embedder: Embedder,
+    *,
+    group_id: str | None = None,
+    batch: int = BATCH,
+    progress: Progress | None = None,
+) -> ReembedReport:
     """Re-embed the database (or one group, to refresh it with the model it already uses)."""
     meta = state(store)
     model, dimension = embedder.name, int(embedder.dimension)
     previous = meta.get("model")
     if group_id is not None and previous not in (None, model):
-        raise ConfigError(f"--group re-embeds one group with the model the database already uses "
-                          f"({previous!r}); moving to {model!r} means every group: run graphmem reembed "
-                          f"without --group")
+        raise ConfigError(
+            f"--group re-embeds one group with the model the database already uses "
+            f"({previous!r}); moving to {model!r} means every group: run graphmem reembed "
+            f"without --group"
+        )
     under_way = meta.get("reembed_model")
     if under_way and under_way != model:
-        raise ConfigError(f"a re-embedding to {under_way!r} is under way in this database; finish it with "
-                          f"[embedding] model = {under_way!r} (graphmem reembed), then re-embed again")
+        raise ConfigError(
+            f"a re-embedding to {under_way!r} is under way in this database; finish it with "
+            f"[embedding] model = {under_way!r} (graphmem reembed), then re-embed again"
+        )
     report = ReembedReport(model=model, dimension=dimension, previous_model=previous, resumed=bool(under_way))
     if meta.get("reembed_state") != "swapping":
         store.write("reembed_state_write", model=model, dimension=dimension, state="embedding")
@@ -76,8 +93,9 @@ def reembed(store: Store, embedder: Embedder, *, group_id: str | None = None, ba
     return report
 
 
-def _embed_label(store: Store, embedder: Embedder, label: str, group_id: str | None, batch: int,
-                 progress: Progress | None) -> int:
+def _embed_label(
+    store: Store, embedder: Embedder, label: str, group_id: str | None, batch: int, progress: Progress | None
+) -> int:
     counts = store.read("reembed_count", label=label, group_id=group_id, model=embedder.name)[0]
     total, done, embedded = counts["total"], counts["done"], 0
     if progress:
@@ -87,8 +105,11 @@ def _embed_label(store: Store, embedder: Embedder, label: str, group_id: str | N
         if not rows:
             return embedded
         vectors = embed_array(embedder, [r["text"] or "" for r in rows])
-        store.write("reembed_store", model=embedder.name,
-                    rows=[{"ref": r["ref"], "embedding": [float(x) for x in v]} for r, v in zip(rows, vectors)])
+        store.write(
+            "reembed_store",
+            model=embedder.name,
+            rows=[{"ref": r["ref"], "embedding": [float(x) for x in v]} for r, v in zip(rows, vectors)],
+        )
         embedded += len(rows)
         done += len(rows)
         if progress:
@@ -97,7 +118,7 @@ def _embed_label(store: Store, embedder: Embedder, label: str, group_id: str | N
 
 def _swap(store: Store, model: str, dimension: int, progress: Progress | None) -> None:
     for name in VECTOR_INDEXES:
-        store.run_text(f"DROP INDEX {name} IF EXISTS", write=True)   # names from the constant above
+        store.run_text(f"DROP INDEX {name} IF EXISTS", write=True)  # names from the constant above
     for label in LABELS:
         moved = 0
         while True:
@@ -108,5 +129,5 @@ def _swap(store: Store, model: str, dimension: int, progress: Progress | None) -
             if not n:
                 break
     store.write("meta_write", schema_version=SCHEMA_VERSION, model=model, dimension=dimension)
-    install_schema(store, model, dimension)        # the vector indexes again, for the new dimension
+    install_schema(store, model, dimension)  # the vector indexes again, for the new dimension
     store.write("reembed_state_clear")

@@ -1,4 +1,5 @@
 """Install the schema (constraints, vector and fulltext indexes, the meta node), idempotently."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -42,7 +43,8 @@ def check_compatible(store: Store, model: str, dimension: int) -> dict | None:
             f"(dimension {other_dim or meta.get('dimension')}) but the configured model is {model!r} "
             f"(dimension {dimension}). Set [embedding] model back to {other_model or 'the original model'!r}, "
             f"or move the database to {model!r} with `graphmem reembed` (it keeps searches on the old "
-            f"vectors until it is done)")
+            f"vectors until it is done)"
+        )
     return meta
 
 

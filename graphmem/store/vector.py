@@ -6,6 +6,7 @@ index keeps returning full pages with too few hits of the group, and fall back t
 exact cosine scan of the group when that fails. A group that got >= k hits within the
 global top-fetch has its true top-k among them (up to the index's approximation).
 """
+
 from __future__ import annotations
 
 from .driver import Store
@@ -18,13 +19,11 @@ def to_cosine(score: float) -> float:
     return 2.0 * float(score) - 1.0
 
 
-def group_topk(store: Store, index: str, exact_query: str, group_id: str,
-               embedding: list[float], k: int) -> list[dict]:
+def group_topk(store: Store, index: str, exact_query: str, group_id: str, embedding: list[float], k: int) -> list[dict]:
     """Hits as dicts (id, name, normalized_name?, score as plain cosine), best first."""
     fetch = max(k * 5, 50)
     while fetch <= MAX_FETCH:
-        row = store.read("vector_index_topk", index=index, fetch=fetch, embedding=embedding,
-                         group_id=group_id, k=k)[0]
+        row = store.read("vector_index_topk", index=index, fetch=fetch, embedding=embedding, group_id=group_id, k=k)[0]
         hits = row["hits"]
         if len(hits) >= k or row["returned"] < fetch:
             return [{**h, "score": to_cosine(h["score"])} for h in hits]

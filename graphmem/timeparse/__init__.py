@@ -105,11 +105,17 @@ Conventions
   (到/至/~/-/to/until/through/and/和) are merged into one range ("从上周一到昨天",
   "between May 1 and May 5, 2023"); otherwise the first expression wins.
 """
+
 from __future__ import annotations
 
 from .fallback import warm_up
-from .normalize import _parse, find_time_range, is_rolling_window, is_time_key, normalize_time
-from .values import GRANULARITIES, TimeValue
+from .normalize import (
+    _parse,  # noqa: F401 - for the tests
+    find_time_range,
+    is_rolling_window,
+    is_time_key,
+    normalize_time,
+)
+from .values import TimeValue
 
 __all__ = ["TimeValue", "normalize_time", "find_time_range", "is_rolling_window", "is_time_key", "warm_up"]
-

@@ -1,19 +1,29 @@
 """English time expressions: last night, last Friday, 3 days ago, the past few months, May 4th, 2023,
 at 8pm, last summer …"""
+
 from __future__ import annotations
 
 import re
 
-from .lexer import STRONG, VERYWEAK, WEAK, WB, _ago, _alt, _C, _pat, _window
+from .lexer import _C, STRONG, VERYWEAK, WB, WEAK, _ago, _alt, _pat, _window
 
 _EN_DAYREL: dict[str, tuple[int, str | None]] = {
-    "today": (0, None), "tonight": (0, "night"), "yesterday": (-1, None),
-    "tomorrow": (1, None), "tmrw": (1, None), "tmr": (1, None),
-    "the day before yesterday": (-2, None), "day before yesterday": (-2, None),
-    "the day after tomorrow": (2, None), "day after tomorrow": (2, None),
-    "last night": (-1, "night"), "the night before last": (-2, "night"),
-    "this morning": (0, "morning"), "this afternoon": (0, "afternoon"),
-    "this evening": (0, "evening"), "this noon": (0, "noon"),
+    "today": (0, None),
+    "tonight": (0, "night"),
+    "yesterday": (-1, None),
+    "tomorrow": (1, None),
+    "tmrw": (1, None),
+    "tmr": (1, None),
+    "the day before yesterday": (-2, None),
+    "day before yesterday": (-2, None),
+    "the day after tomorrow": (2, None),
+    "day after tomorrow": (2, None),
+    "last night": (-1, "night"),
+    "the night before last": (-2, "night"),
+    "this morning": (0, "morning"),
+    "this afternoon": (0, "afternoon"),
+    "this evening": (0, "evening"),
+    "this noon": (0, "noon"),
     "this early morning": (0, "early_morning"),
 }
 
@@ -46,8 +56,7 @@ def _en_noon(m):
 
 
 _EN_WD_FULL = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-_EN_WD_ABBR = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3, "thur": 3, "thurs": 3,
-               "fri": 4, "sat": 5, "sun": 6}
+_EN_WD_ABBR = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3, "thur": 3, "thurs": 3, "fri": 4, "sat": 5, "sun": 6}
 _WD_ALT = "|".join(_EN_WD_FULL) + "|" + _alt(_EN_WD_ABBR)
 
 
@@ -103,9 +112,19 @@ def _en_weekend_bare(m):
     return [_C("weekend", None, WEAK)]
 
 
-_EN_COUNT = r"[0-9]+|a\s+couple\s+of|couple\s+of|a\s+couple|an|a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
-_EN_UNIT = {"minute": "minute", "min": "minute", "hour": "hour", "hr": "hour", "day": "day",
-            "week": "week", "month": "month", "year": "year"}
+_EN_COUNT = (
+    r"[0-9]+|a\s+couple\s+of|couple\s+of|a\s+couple|an|a|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+)
+_EN_UNIT = {
+    "minute": "minute",
+    "min": "minute",
+    "hour": "hour",
+    "hr": "hour",
+    "day": "day",
+    "week": "week",
+    "month": "month",
+    "year": "year",
+}
 
 
 @_pat("en", "ad", rf"({_EN_COUNT})\s+(minute|min|hour|hr|day|week|month|year)s?\s+(ago|from\s+now|later|hence){WB}")
@@ -120,7 +139,11 @@ def _en_in(m):
     return [c._replace(strength=WEAK) for c in out] if out else None
 
 
-@_pat("en", "a", rf"(?:(?:in|over|during|within|for)\s+)?(?:the\s+)?(?:past|last)\s+({_EN_COUNT}|few|several)\s+(day|week|month|year)s?{WB}")
+@_pat(
+    "en",
+    "a",
+    rf"(?:(?:in|over|during|within|for)\s+)?(?:the\s+)?(?:past|last)\s+({_EN_COUNT}|few|several)\s+(day|week|month|year)s?{WB}",
+)
 def _en_window(m):
     return _window(m.group(1), _EN_UNIT[m.group(2)])
 
@@ -130,10 +153,34 @@ def _en_window1(m):
     return _window("1", m.group(1))
 
 
-_EN_MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august",
-              "september", "october", "november", "december"]
-_EN_MON_ABBR = {"jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8,
-                "sep": 9, "sept": 9, "oct": 10, "nov": 11, "dec": 12}
+_EN_MONTHS = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+]
+_EN_MON_ABBR = {
+    "jan": 1,
+    "feb": 2,
+    "mar": 3,
+    "apr": 4,
+    "jun": 6,
+    "jul": 7,
+    "aug": 8,
+    "sep": 9,
+    "sept": 9,
+    "oct": 10,
+    "nov": 11,
+    "dec": 12,
+}
 _MON_ALT = "|".join(_EN_MONTHS) + "|" + _alt(_EN_MON_ABBR)
 
 
@@ -177,8 +224,12 @@ def _en_mon_year(m):
     return _md(m.group(2), m.group(1), None)
 
 
-@_pat("en", "a", rf"(?:(in|during|since|until|till|by|early|late|mid|last|this|next)[\s-]+)?({_MON_ALT})\.?(?![a-z])"
-                 r"(?!\s*,?\s*[0-9])")   # "May 4" / "May 2023" belong to the date patterns
+@_pat(
+    "en",
+    "a",
+    rf"(?:(in|during|since|until|till|by|early|late|mid|last|this|next)[\s-]+)?({_MON_ALT})\.?(?![a-z])"
+    r"(?!\s*,?\s*[0-9])",
+)  # "May 4" / "May 2023" belong to the date patterns
 def _en_month_bare(m):
     mo, unambiguous = _en_month(m.group(2))
     prefix = m.group(1)
@@ -208,8 +259,12 @@ def _en_clock_ampm(m):
     return [_C("clock", (h, mi, 0, m.group(3)[0], "minute" if m.group(2) else "hour"), WEAK)]
 
 
-@_pat("en", "adp", r"(?:(?:at|around|about|by)\s+|@\s*)?([0-9]{1,2})(?::([0-9]{2}))?\s*o['’]?clock(?![a-z])"
-                  r"|(?:at|around|about|by)\s+([0-9]{1,2})(?::([0-9]{2}))?(?![0-9a-z:])")
+@_pat(
+    "en",
+    "adp",
+    r"(?:(?:at|around|about|by)\s+|@\s*)?([0-9]{1,2})(?::([0-9]{2}))?\s*o['’]?clock(?![a-z])"
+    r"|(?:at|around|about|by)\s+([0-9]{1,2})(?::([0-9]{2}))?(?![0-9a-z:])",
+)
 def _en_clock_at(m):
     h = int(m.group(1) or m.group(3))
     mins = m.group(2) or m.group(4)
@@ -219,8 +274,12 @@ def _en_clock_at(m):
     return [_C("clock", (h, mi, 0, None, "minute" if mins else "hour"), WEAK)]
 
 
-@_pat("en", "a", rf"(?:(last|this|next|in|during|over|the|of)\s+)?(?:(?:the|this|past)\s+)?(spring|summer|autumn|fall|winter)"
-                 rf"(?:\s+(?:of\s+)?{_YEAR})?{WB}")
+@_pat(
+    "en",
+    "a",
+    rf"(?:(last|this|next|in|during|over|the|of)\s+)?(?:(?:the|this|past)\s+)?(spring|summer|autumn|fall|winter)"
+    rf"(?:\s+(?:of\s+)?{_YEAR})?{WB}",
+)
 def _en_season(m):
     name = "autumn" if m.group(2) == "fall" else m.group(2)
     mode = m.group(1) if m.group(1) in ("last", "this", "next") else None

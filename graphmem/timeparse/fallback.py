@@ -1,20 +1,20 @@
 """The dateparser fallback, for what the rules cannot read whole, and its guards: a real time hint,
 a sane range, every number of an absolute expression in the answer."""
+
 from __future__ import annotations
 
 import functools
 import logging
 import re
+from collections.abc import Sequence
 from datetime import date, datetime, timedelta
-from typing import Sequence
 
 from .resolve import _Res
 from .values import _add_months, _at, _aware, _monday
 
 log = logging.getLogger(__name__)
 
-_DP_SETTINGS_BASE = {"PREFER_DATES_FROM": "past", "RETURN_AS_TIMEZONE_AWARE": False,
-                     "RETURN_TIME_AS_PERIOD": True}
+_DP_SETTINGS_BASE = {"PREFER_DATES_FROM": "past", "RETURN_AS_TIMEZONE_AWARE": False, "RETURN_TIME_AS_PERIOD": True}
 
 
 @functools.lru_cache(maxsize=128)
@@ -30,7 +30,8 @@ _HINT_RE = re.compile(
     r"january|february|april|june|july|august|september|october|november|december|"
     r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|today|tomorrow|yesterday|"
     r"tonight|ago|week|weeks|month|months|year|years|day|days|hour|hours|minute|minutes|"
-    r"morning|afternoon|evening|night|noon|midnight)(?![a-z])")
+    r"morning|afternoon|evening|night|noon|midnight)(?![a-z])"
+)
 _BARE_NUMBER_RE = re.compile(r"[\s0-9.,:+\-]*")
 
 
@@ -38,9 +39,9 @@ def _dateparser_fallback(text: str, norm: str, ref: datetime, languages: tuple[s
     stripped = norm.strip()
     if not stripped or len(stripped) > 80:
         return None
-    if _BARE_NUMBER_RE.fullmatch(stripped):          # "5", "2023.5", "12:00:00:00"...
+    if _BARE_NUMBER_RE.fullmatch(stripped):  # "5", "2023.5", "12:00:00:00"...
         return None
-    if re.fullmatch(r"[a-z]+\.?", stripped):          # one English word: the rules know them all
+    if re.fullmatch(r"[a-z]+\.?", stripped):  # one English word: the rules know them all
         return None
     if not _HINT_RE.search(stripped):
         return None
@@ -70,8 +71,13 @@ def _dateparser_fallback(text: str, norm: str, ref: datetime, languages: tuple[s
         return _Res(f"{iy:04d}-W{iw:02d}", _at(tz, monday), _at(tz, monday + timedelta(days=7)), "week", None)
     if period == "month":
         ny, nm = _add_months(day.year, day.month, 1)
-        return _Res(f"{day.year:04d}-{day.month:02d}", _at(tz, date(day.year, day.month, 1)),
-                    _at(tz, date(ny, nm, 1)), "month", None)
+        return _Res(
+            f"{day.year:04d}-{day.month:02d}",
+            _at(tz, date(day.year, day.month, 1)),
+            _at(tz, date(ny, nm, 1)),
+            "month",
+            None,
+        )
     if period == "year":
         return _Res(f"{day.year:04d}", _at(tz, date(day.year, 1, 1)), _at(tz, date(day.year + 1, 1, 1)), "year", None)
     return _Res(day.isoformat(), _at(tz, day), _at(tz, day + timedelta(days=1)), "day", None)

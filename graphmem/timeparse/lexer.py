@@ -5,12 +5,14 @@ A pattern is a regex and a handler that turns its match into components (``_C``)
 position the longest match wins; between equally long ones, the pattern registered first
 (``normalize.py`` imports zh, numeric, en in that order).
 """
+
 from __future__ import annotations
 
 import functools
 import re
 import unicodedata
-from typing import Any, Callable, Iterable, Iterator, NamedTuple
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, NamedTuple
 
 
 def _norm_text(text: str) -> str:
@@ -27,11 +29,26 @@ def _norm_text(text: str) -> str:
     return "".join(out)
 
 
-_CN_DIGIT = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5,
-             "六": 6, "七": 7, "八": 8, "九": 9}
-_EN_NUM = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-           "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
-           "a couple of": 2, "couple of": 2, "a couple": 2}
+_CN_DIGIT = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_EN_NUM = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "a couple of": 2,
+    "couple of": 2,
+    "a couple": 2,
+}
 
 
 def _num(tok: str | None) -> int | None:
@@ -71,9 +88,9 @@ class _C(NamedTuple):
 
 
 class _Pat(NamedTuple):
-    lang: str                      # "zh", "en" or "*" (language-neutral)
-    first: str                     # which characters a match can start with: a=letter d=digit c=cjk p=punct
-    rx: Any                        # the regex source here; compiled by _patterns_for (lazily: import stays cheap)
+    lang: str  # "zh", "en" or "*" (language-neutral)
+    first: str  # which characters a match can start with: a=letter d=digit c=cjk p=punct
+    rx: Any  # the regex source here; compiled by _patterns_for (lazily: import stays cheap)
     handler: Callable[[re.Match[str]], list[_C] | None]
 
 
@@ -84,6 +101,7 @@ def _pat(lang: str, first: str, regex: str):
     def deco(fn):
         _PATTERNS.append(_Pat(lang, first, regex, fn))
         return fn
+
     return deco
 
 
@@ -93,10 +111,11 @@ def _alt(words: Iterable[str]) -> str:
 
 CN = "[零〇一二两三四五六七八九十]"
 NUM = rf"(?:[0-9]+|{CN}+)"
-WB = r"(?![a-z0-9])"          # English word end
+WB = r"(?![a-z0-9])"  # English word end
 
 
 # ---- shared component builders ------------------------------------------------------
+
 
 def _ago(count: str, unit: str, sign: int) -> list[_C] | None:
     if count == "半":
@@ -104,7 +123,7 @@ def _ago(count: str, unit: str, sign: int) -> list[_C] | None:
         if unit not in half:
             return None
         unit2, n = half[unit]
-        if unit2 == "day":   # 半个月前 ≈ the week 15 days back
+        if unit2 == "day":  # 半个月前 ≈ the week 15 days back
             return [_C("ago", (15, "day_week", sign))]
         return [_C("ago", (n, unit2, sign))]
     n = _num(count)
@@ -135,8 +154,10 @@ def _window(count: str, unit: str) -> list[_C] | None:
 
 # ---- fillers, separators, connectives -----------------------------------------------
 
-_FILLER_EN = re.compile(r"(?:on|in|at|of|the|during|around|about|approximately|approx\.?|roughly|circa|ca\.|by|from|since|between|sometime\s+on)(?![a-z0-9])"
-                        r"|(?:early|late|mid)(?:-|(?![a-z0-9]))")
+_FILLER_EN = re.compile(
+    r"(?:on|in|at|of|the|during|around|about|approximately|approx\.?|roughly|circa|ca\.|by|from|since|between|sometime\s+on)(?![a-z0-9])"
+    r"|(?:early|late|mid)(?:-|(?![a-z0-9]))"
+)
 _FILLER_ZH = re.compile(r"(?:的|在|于|从|自|大概|大约|约莫|约|差不多|左右|前后)")
 _CONN = re.compile(r"(?:到|至|~|-|–|—|和|与|跟)|(?:to|until|till|through|thru|and)(?![a-z0-9])")
 _BREAK = set("。!！?？;；\n\r")
@@ -144,7 +165,7 @@ _SEP = set(" \t,，、.:：()（）[]【】\"'“”‘’/·")
 
 
 class _Tok(NamedTuple):
-    kind: str          # comp | filler | sep | conn | break | junk
+    kind: str  # comp | filler | sep | conn | break | junk
     start: int
     end: int
     comps: list[_C] | None = None
@@ -176,7 +197,7 @@ def _patterns_for(langs: tuple[str, ...]) -> dict[str, list[_Pat]]:
     return table
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _compiled(regex: str) -> re.Pattern[str]:
     return re.compile(regex)
 

@@ -1,16 +1,17 @@
 """The public functions: normalize_time, find_time_range, is_rolling_window, is_time_key."""
+
 from __future__ import annotations
 
 import logging
 import re
 import unicodedata
+from collections.abc import Iterable, Sequence
 from datetime import datetime
-from typing import Iterable, Sequence
 
 # the patterns register themselves on import, in this order (it breaks ties between equally long matches)
 from . import zh, numeric, en  # noqa: F401,E402  isort: skip
 from .fallback import _dateparser_fallback
-from .lexer import STRONG, _C, _norm_text, _tokens
+from .lexer import _C, STRONG, _norm_text, _tokens
 from .resolve import _Res, _resolve, _to_value
 from .values import TimeValue, _reference, _unparsed
 
@@ -43,17 +44,18 @@ def _parse(text: str, ref: datetime, languages: tuple[str, ...]) -> _Res | None:
             complete = False
             break
     if complete and comps:
-        return _resolve(comps, ref)        # the rules read it all: their answer (or none) stands
+        return _resolve(comps, ref)  # the rules read it all: their answer (or none) stands
     if complete:
-        return None                        # only fillers / punctuation
+        return None  # only fillers / punctuation
     try:
         return _dateparser_fallback(text, norm, ref, tuple(languages))
-    except (ValueError, OverflowError):   # e.g. a period running past year 9999
+    except (ValueError, OverflowError):  # e.g. a period running past year 9999
         return None
 
 
-def normalize_time(text: str, reference_time: datetime | None = None, *,
-                   languages: Sequence[str] = ("zh", "en")) -> TimeValue:
+def normalize_time(
+    text: str, reference_time: datetime | None = None, *, languages: Sequence[str] = ("zh", "en")
+) -> TimeValue:
     """Normalise a time expression against ``reference_time`` (see the module docstring).
 
     Never raises on any string: what cannot be read comes back with ``parsed=False`` and
@@ -76,8 +78,8 @@ def _scan(query: str, ref: datetime, langs: tuple[str, ...]) -> list[tuple[_Res,
     groups: list[tuple[list[_C], int, int, bool]] = []
     cur: list[_C] = []
     cur_start = cur_end = 0
-    pending_conn = False     # a connective seen since the last group closed
-    conn_ok = False          # the gap since the last group holds only connective/fillers
+    pending_conn = False  # a connective seen since the last group closed
+    conn_ok = False  # the gap since the last group holds only connective/fillers
     gap_clean = True
 
     def close():
@@ -123,7 +125,7 @@ def _scan(query: str, ref: datetime, langs: tuple[str, ...]) -> list[tuple[_Res,
         res = None
         if any(c.strength == STRONG for c in comps):
             res = _resolve(comps, ref)
-            if res is None:   # conflicting parts: fall back to the longest prefix that resolves
+            if res is None:  # conflicting parts: fall back to the longest prefix that resolves
                 for k in range(len(comps) - 1, 0, -1):
                     if any(c.strength == STRONG for c in comps[:k]):
                         res = _resolve(comps[:k], ref)
@@ -172,8 +174,10 @@ def is_rolling_window(expression: str) -> bool:
     summer", "camping in June")."""
     if not isinstance(expression, str) or not expression.strip():
         return False
-    return any(tok.kind == "comp" and any(c.kind == "window" for c in tok.comps or ())
-               for tok in _tokens(_norm_text(expression), ("zh", "en"), stop_on_junk=False))
+    return any(
+        tok.kind == "comp" and any(c.kind == "window" for c in tok.comps or ())
+        for tok in _tokens(_norm_text(expression), ("zh", "en"), stop_on_junk=False)
+    )
 
 
 _TIME_KEYS_ZH = ("时间", "日期", "时候", "时刻")

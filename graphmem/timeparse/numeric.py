@@ -1,14 +1,19 @@
 """Language-neutral numeric formats: 2025-11-05, 2025/11/05 08:00, 2025-11, 8:30 (pm)."""
+
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta, timezone
 
-from .lexer import WEAK, _C, _pat
+from .lexer import _C, WEAK, _pat
 
 
-@_pat("*", "d", r"((?:19|20)[0-9]{2})([-/.])([0-9]{1,2})\2([0-9]{1,2})(?![0-9])"
-                r"(?:(?:t|\s+)([0-9]{1,2}):([0-9]{2})(?::([0-9]{2})(?:\.[0-9]+)?)?"
-                r"\s*(z|[+-][0-9]{2}(?::?[0-9]{2})?)?(?![0-9]))?")
+@_pat(
+    "*",
+    "d",
+    r"((?:19|20)[0-9]{2})([-/.])([0-9]{1,2})\2([0-9]{1,2})(?![0-9])"
+    r"(?:(?:t|\s+)([0-9]{1,2}):([0-9]{2})(?::([0-9]{2})(?:\.[0-9]+)?)?"
+    r"\s*(z|[+-][0-9]{2}(?::?[0-9]{2})?)?(?![0-9]))?",
+)
 def _iso(m):
     y, mo, d = int(m.group(1)), int(m.group(3)), int(m.group(4))
     try:
@@ -24,7 +29,7 @@ def _iso(m):
     tz = None
     if tzs:
         if tzs == "z":
-            tz = timezone.utc
+            tz = UTC
         else:
             digits = tzs[1:].replace(":", "")
             hh, mm = int(digits[:2]), int(digits[2:4] or 0)

@@ -1,12 +1,13 @@
 """Resolution: the components of one expression combined and placed against the reference time."""
+
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import date, datetime, timedelta
-from typing import Any, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
-from .lexer import VERYWEAK, _C
-from .values import (_POD_HOURS, TimeValue, _add_months, _at, _aware, _monday,
-                     _shift_months)
+from .lexer import _C, VERYWEAK
+from .values import _POD_HOURS, TimeValue, _add_months, _at, _aware, _monday, _shift_months
 
 _SEASON_START = {"spring": 3, "summer": 6, "autumn": 9, "winter": 12}
 
@@ -19,11 +20,23 @@ class _Res(NamedTuple):
     part_of_day: str | None
 
 
-_SOURCE_OF = {"date": "date", "datetime": "datetime", "now": "now", "year": "cal",
-              "year_rel": "cal", "month": "cal", "month_rel": "cal", "day": "cal", "ym": "cal",
-              "season": "cal",
-              "day_rel": "day_rel", "week": "week", "weekend": "weekend", "ago": "ago",
-              "window": "window"}
+_SOURCE_OF = {
+    "date": "date",
+    "datetime": "datetime",
+    "now": "now",
+    "year": "cal",
+    "year_rel": "cal",
+    "month": "cal",
+    "month_rel": "cal",
+    "day": "cal",
+    "ym": "cal",
+    "season": "cal",
+    "day_rel": "day_rel",
+    "week": "week",
+    "weekend": "weekend",
+    "ago": "ago",
+    "window": "window",
+}
 
 
 def _resolve(comps: Sequence[_C], ref: datetime) -> _Res | None:
@@ -190,8 +203,9 @@ def _resolve_unsafe(comps: Sequence[_C], ref: datetime) -> _Res | None:
         y, mo, n = base[1], base[2], base[3]
         ly, lm = _add_months(y, mo, n - 1)
         ey, em = _add_months(y, mo, n)
-        return _Res(f"{y:04d}-{mo:02d}/{ly:04d}-{lm:02d}", _at(tz, date(y, mo, 1)), _at(tz, date(ey, em, 1)),
-                    "month", None)
+        return _Res(
+            f"{y:04d}-{mo:02d}/{ly:04d}-{lm:02d}", _at(tz, date(y, mo, 1)), _at(tz, date(ey, em, 1)), "month", None
+        )
     if kind == "span":
         first, end_excl = base[1], base[2]
         iso = f"{first.isoformat()}/{(end_excl - timedelta(days=1)).isoformat()}"
@@ -209,7 +223,9 @@ def _season(name: str, mode: str | None, year: int | None, today: date) -> tuple
         elif mode == "next":
             start = min(s for s, e in occ if s > today)
         elif mode == "this":
-            start = next(s for s, e in occ if s.year == (today.year - 1 if sm == 12 and today.month <= 2 else today.year))
+            start = next(
+                s for s, e in occ if s.year == (today.year - 1 if sm == 12 and today.month <= 2 else today.year)
+            )
         else:  # bare: the most recent one that has begun
             start = max(s for s, e in occ if s <= today)
         year = start.year
@@ -292,5 +308,12 @@ def _valid(y: int, m: int, d: int) -> bool:
 
 
 def _to_value(original: str, r: _Res) -> TimeValue:
-    return TimeValue(original=original, iso=r.iso, start=r.start, end=r.end,
-                     granularity=r.granularity, part_of_day=r.part_of_day, parsed=True)
+    return TimeValue(
+        original=original,
+        iso=r.iso,
+        start=r.start,
+        end=r.end,
+        granularity=r.granularity,
+        part_of_day=r.part_of_day,
+        parsed=True,
+    )

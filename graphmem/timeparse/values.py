@@ -1,20 +1,31 @@
 """The result of a normalisation (``TimeValue``) and the calendar arithmetic the resolvers share."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta, timezone, tzinfo
+from datetime import UTC, date, datetime, timedelta, tzinfo
 
 from ..lang import HAN
 
 GRANULARITIES = ("datetime", "day", "week", "month", "year")
 
 _POD_ZH = {
-    "early_morning": "凌晨", "morning": "早上", "noon": "中午", "afternoon": "下午",
-    "evening": "傍晚", "night": "夜间", "late_night": "深夜",
+    "early_morning": "凌晨",
+    "morning": "早上",
+    "noon": "中午",
+    "afternoon": "下午",
+    "evening": "傍晚",
+    "night": "夜间",
+    "late_night": "深夜",
 }
 _POD_HOURS = {  # part of day → (start hour, end hour); hours ≥ 24 are on the next day
-    "early_morning": (0, 6), "morning": (6, 12), "noon": (12, 14), "afternoon": (12, 18),
-    "evening": (17, 21), "night": (18, 30), "late_night": (22, 28),
+    "early_morning": (0, 6),
+    "morning": (6, 12),
+    "noon": (12, 14),
+    "afternoon": (12, 18),
+    "evening": (17, 21),
+    "night": (18, 30),
+    "late_night": (22, 28),
 }
 
 
@@ -43,8 +54,11 @@ class TimeValue:
         if self.granularity == "week" and self.start is not None and self.end is not None:
             return f"{self.start.date().isoformat()}/{(self.end.date() - timedelta(days=1)).isoformat()}"
         if self.part_of_day:
-            label = (_POD_ZH.get(self.part_of_day, self.part_of_day)
-                     if HAN.search(self.original) else self.part_of_day.replace("_", " "))
+            label = (
+                _POD_ZH.get(self.part_of_day, self.part_of_day)
+                if HAN.search(self.original)
+                else self.part_of_day.replace("_", " ")
+            )
             return f"{self.iso} {label}"
         return self.iso
 
@@ -60,7 +74,7 @@ def _reference(reference_time: datetime | None) -> datetime:
     if reference_time is None:
         return datetime.now().astimezone()
     if reference_time.tzinfo is None or reference_time.utcoffset() is None:
-        return reference_time.replace(tzinfo=timezone.utc)
+        return reference_time.replace(tzinfo=UTC)
     return reference_time
 
 

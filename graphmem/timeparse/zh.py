@@ -1,16 +1,27 @@
 """Chinese time expressions: 昨晚, 上周三, 3天前, 过去三个月, 下午3点, 去年夏天 …"""
+
 from __future__ import annotations
 
-from .lexer import NUM, WEAK, _ago, _alt, _C, _num, _pat, _window
+from .lexer import _C, NUM, WEAK, _ago, _alt, _num, _pat, _window
 
-_NOT_AFTER_PREFIX = r"(?<![以之从提然先])"   # 以前天气 / 然后天 / 以前年 are not 前天 / 后天 / 前年
+_NOT_AFTER_PREFIX = r"(?<![以之从提然先])"  # 以前天气 / 然后天 / 以前年 are not 前天 / 后天 / 前年
 
 
-_ZH_DAYPOD = {"大前晚": (-3, "night"), "前晚": (-2, "night"), "昨晚": (-1, "night"),
-              "昨夜": (-1, "night"), "今晚": (0, "night"), "今夜": (0, "night"),
-              "明晚": (1, "night"), "明夜": (1, "night"), "今早": (0, "morning"),
-              "今晨": (0, "morning"), "明早": (1, "morning"), "昨早": (-1, "morning"),
-              "昨晨": (-1, "morning")}
+_ZH_DAYPOD = {
+    "大前晚": (-3, "night"),
+    "前晚": (-2, "night"),
+    "昨晚": (-1, "night"),
+    "昨夜": (-1, "night"),
+    "今晚": (0, "night"),
+    "今夜": (0, "night"),
+    "明晚": (1, "night"),
+    "明夜": (1, "night"),
+    "今早": (0, "morning"),
+    "今晨": (0, "morning"),
+    "明早": (1, "morning"),
+    "昨早": (-1, "morning"),
+    "昨晨": (-1, "morning"),
+}
 
 
 @_pat("zh", "c", rf"{_NOT_AFTER_PREFIX}({_alt(_ZH_DAYPOD)})(?:上|里|间)?")
@@ -19,8 +30,21 @@ def _zh_daypod(m):
     return [_C("day_rel", off), _C("pod", pod)]
 
 
-_ZH_DAYREL = {"大前天": -3, "前天": -2, "昨天": -1, "昨日": -1, "昨儿": -1, "今天": 0,
-              "今日": 0, "今儿": 0, "明天": 1, "明日": 1, "明儿": 1, "后天": 2, "大后天": 3}
+_ZH_DAYREL = {
+    "大前天": -3,
+    "前天": -2,
+    "昨天": -1,
+    "昨日": -1,
+    "昨儿": -1,
+    "今天": 0,
+    "今日": 0,
+    "今儿": 0,
+    "明天": 1,
+    "明日": 1,
+    "明儿": 1,
+    "后天": 2,
+    "大后天": 3,
+}
 
 
 @_pat("zh", "c", rf"{_NOT_AFTER_PREFIX}({_alt(_ZH_DAYREL)})(?:个)?")
@@ -29,15 +53,34 @@ def _zh_dayrel(m):
 
 
 _ZH_REL = {"上上": -2, "上": -1, "这": 0, "本": 0, "下": 1, "下下": 2}
-_ZH_WD = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6,
-          "1": 0, "2": 1, "3": 2, "4": 3, "5": 4, "6": 5, "7": 6}
+_ZH_WD = {
+    "一": 0,
+    "二": 1,
+    "三": 2,
+    "四": 3,
+    "五": 4,
+    "六": 5,
+    "日": 6,
+    "天": 6,
+    "1": 0,
+    "2": 1,
+    "3": 2,
+    "4": 3,
+    "5": 4,
+    "6": 5,
+    "7": 6,
+}
 _WD_CHARS = "一二三四五六日天1-7"
 # 这周一直… / 上周一起… / 一周三次 are not weekdays
-_WD_ONE = rf"(?:一(?![直起共些样切般定下点次遍趟回个])|[二三四五六日天1-7](?![次个遍回趟]))"
+_WD_ONE = r"(?:一(?![直起共些样切般定下点次遍趟回个])|[二三四五六日天1-7](?![次个遍回趟]))"
 
 
-@_pat("zh", "c", rf"(?<![一以])(上上|上|这|本|下下|下)(?:一)?(?:个)?(?:周|星期|礼拜)"
-                 rf"(?![围边年岁期到全长刊报])(?:(末)|(?=({_WD_ONE}))[{_WD_CHARS}])?")
+@_pat(
+    "zh",
+    "c",
+    rf"(?<![一以])(上上|上|这|本|下下|下)(?:一)?(?:个)?(?:周|星期|礼拜)"
+    rf"(?![围边年岁期到全长刊报])(?:(末)|(?=({_WD_ONE}))[{_WD_CHARS}])?",
+)
 def _zh_week(m):
     off = _ZH_REL[m.group(1)]
     if m.group(2):
@@ -88,8 +131,18 @@ def _zh_day(m):
     return [_C("day", d, WEAK)] if d and 1 <= d <= 31 else None
 
 
-_ZH_UNIT = {"小时": "hour", "钟头": "hour", "分钟": "minute", "天": "day", "日": "day",
-            "周": "week", "星期": "week", "礼拜": "week", "月": "month", "年": "year"}
+_ZH_UNIT = {
+    "小时": "hour",
+    "钟头": "hour",
+    "分钟": "minute",
+    "天": "day",
+    "日": "day",
+    "周": "week",
+    "星期": "week",
+    "礼拜": "week",
+    "月": "month",
+    "年": "year",
+}
 
 
 @_pat("zh", "dc", rf"({NUM}|半)\s*(?:个)?\s*(小时|钟头|分钟|天|日|周|星期|礼拜|月|年)\s*(以前|之前|前|以后|之后|后)")
@@ -98,17 +151,37 @@ def _zh_ago(m):
     return _ago(m.group(1), _ZH_UNIT[m.group(2)], sign)
 
 
-@_pat("zh", "c", rf"(?:过去|最近|近)(?:的)?\s*({NUM}|半|几)\s*(?:个)?\s*(天|日|周|星期|礼拜|月|年)(?:里|内|中|来|以来)?")
+@_pat(
+    "zh", "c", rf"(?:过去|最近|近)(?:的)?\s*({NUM}|半|几)\s*(?:个)?\s*(天|日|周|星期|礼拜|月|年)(?:里|内|中|来|以来)?"
+)
 def _zh_window(m):
     return _window(m.group(1), _ZH_UNIT[m.group(2)])
 
 
-_ZH_POD = {"凌晨": "early_morning", "拂晓": "early_morning", "早上": "morning",
-           "早晨": "morning", "清晨": "morning", "上午": "morning", "早间": "morning",
-           "中午": "noon", "正午": "noon", "午间": "noon", "下午": "afternoon",
-           "午后": "afternoon", "傍晚": "evening", "黄昏": "evening", "晚上": "night",
-           "夜里": "night", "夜间": "night", "夜晚": "night", "晚间": "night",
-           "半夜": "late_night", "深夜": "late_night", "午夜": "late_night"}
+_ZH_POD = {
+    "凌晨": "early_morning",
+    "拂晓": "early_morning",
+    "早上": "morning",
+    "早晨": "morning",
+    "清晨": "morning",
+    "上午": "morning",
+    "早间": "morning",
+    "中午": "noon",
+    "正午": "noon",
+    "午间": "noon",
+    "下午": "afternoon",
+    "午后": "afternoon",
+    "傍晚": "evening",
+    "黄昏": "evening",
+    "晚上": "night",
+    "夜里": "night",
+    "夜间": "night",
+    "夜晚": "night",
+    "晚间": "night",
+    "半夜": "late_night",
+    "深夜": "late_night",
+    "午夜": "late_night",
+}
 
 
 @_pat("zh", "c", rf"({_alt(_ZH_POD)})")
@@ -141,8 +214,16 @@ def _zh_now(m):
     return [_C("now", None, WEAK)]
 
 
-_ZH_SEASON = {"春天": "spring", "春季": "spring", "夏天": "summer", "夏季": "summer",
-              "秋天": "autumn", "秋季": "autumn", "冬天": "winter", "冬季": "winter"}
+_ZH_SEASON = {
+    "春天": "spring",
+    "春季": "spring",
+    "夏天": "summer",
+    "夏季": "summer",
+    "秋天": "autumn",
+    "秋季": "autumn",
+    "冬天": "winter",
+    "冬季": "winter",
+}
 
 
 @_pat("zh", "c", rf"({_alt(_ZH_SEASON)})")
