@@ -39,11 +39,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 
 from ..lang import HAN_CHARS, is_chinese, is_user_speaker
 from ..types import MAX_NAME
-from .models import EpisodeView, ExtractionPlan, PlannedLink, PlannedMemory
+from . import rules_en, rules_zh
+from .models import EpisodeView, ExtractionPlan
+from .people import People, owner_key
+from .phrases import _EN_CUT, _EN_TRAIL, _LEAD_ZH, Found, clean
+from .schema import ExtractedLink, ExtractedMemory, Extraction, to_plan
 
 MINED_ROLES = {"user"}
 
@@ -65,51 +68,7 @@ def sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
 
 
-# --- phrase clean-up ----------------------------------------------------------------------
-_EN_CUT = re.compile(
-    r"\s+(?:because|but|although|though|since|so that|so|and I|and i|and we|which|when|while|"
-    r"if|until|though|and (?:it|he|she|they|this|that|then|now|there))\b.*$|\s*[-–—]+\s.*$|"
-    r"\s+[-–—]+$",
-    re.IGNORECASE,
-)
-_EN_TRAIL = re.compile(
-    r"\s+(?:a lot|so much|very much|too|as well|lately|recently|now|again|anymore|"
-    r"really|though)$",
-    re.IGNORECASE,
-)
-_ZH_CUT = re.compile(r"(?:因为|所以|但是|但|可是|不过|而且|然后|因此|于是).*$")
-_ZH_TRAIL = re.compile(r"(?:了|啦|呀|啊|呢|吧|哦|的说|哈)+$")
-_LEAD_ZH = re.compile(r"^(?:我们|我)(?:也|还|都|就|已经|终于|刚刚|刚|又)*")
-
-
-def clean(phrase: str | None, chinese: bool, limit: int = 80) -> str | None:
-    if not phrase:
-        return None
-    p = phrase.strip(" \t\"'“”‘’()[]（）「」、,，.。!！?？;；:：~")
-    if chinese:
-        p = _ZH_TRAIL.sub("", _ZH_CUT.sub("", p)).strip()
-    else:
-        p = _EN_TRAIL.sub("", _EN_CUT.sub("", p)).strip(" ,.;:!?")
-    p = p.strip(" \t\"'“”‘’()[]（）「」、,，.。!！?？;；:：~")
-    if not p:
-        return None
-    if len(p) > limit:
-        cut = p[:limit]
-        p = cut if chinese or " " not in cut else cut.rsplit(" ", 1)[0]
-    return p[:MAX_NAME] or None
-
-
 # --- patterns -----------------------------------------------------------------------------
-@dataclass
-class Found:
-    memory_type: str
-    topic: str
-    object: str | None = None
-    importance: float = 0.5
-    attributes: dict[str, str] | None = None
-    subject: str | None = None  # None: the speaker
-
-
 _EN_RELATIONS = (
     "best friend|friend|wife|husband|partner|girlfriend|boyfriend|fiancée|fiancee|fiancé|fiance|"
     "sister|brother|mother|mom|mum|father|dad|son|daughter|boss|manager|colleague|coworker|co-worker|"
@@ -1149,9 +1108,14 @@ def _third_person(text: str, time_text: str | None) -> Found | None:
 
 
 class RuleExtractor:
-    """``extract(episodes) -> ExtractionPlan``: memories per turn, linked to that turn."""
+    """``extract(episodes, people) -> ExtractionPlan``: memories per turn, linked to that turn.
+
+    ``people`` (``people.People``): the people the group already knows by role (the pipeline
+    reads them from the database); the extractor adds those the turns name as it reads them, in
+    order, so a pronoun or a role means whom the conversation so far means by it."""
 
     name = "rules"
+    uses_people = True
 
     def __init__(self, find_time: Callable | None = None, normalize: Callable | None = None):
         from ..timeparse import find_time_range, normalize_time
@@ -1159,90 +1123,17 @@ class RuleExtractor:
         self._find_time = find_time or find_time_range
         self._normalize = normalize or normalize_time
 
-    def extract(self, episodes: list[EpisodeView]) -> ExtractionPlan:
-        plan = ExtractionPlan()
-        for ep in episodes:
-            if ep.role not in MINED_ROLES:
-                continue
-            self._episode(ep, plan)
-        return plan
+    def extract(self, episodes: list[EpisodeView], people: People | None = None) -> ExtractionPlan:
+        extraction, absolute = self.read(episodes, people)
+        return to_plan(extraction, episodes, absolute=absolute)
 
-    # --- one turn ---
-    def _episode(self, ep: EpisodeView, plan: ExtractionPlan) -> None:
-        seen: set[tuple] = set()
-        speaker_named = not is_user_speaker(ep.speaker)
-
-        def add(found: Found, chinese: bool, time_text: str | None) -> str | None:
-            subject = found.subject or (
-                ep.speaker.strip() if speaker_named and ep.speaker else ("我" if chinese else "I")
-            )
-            attributes = dict(found.attributes or {})
-            if time_text:
-                attributes.setdefault("时间" if chinese else "time", time_text)
-            relative = False
-            for k, v in attributes.items():
-                if v == time_text:
-                    absolute = self._absolute(v, ep)
-                    attributes[k] = absolute or v
-                    relative = relative or absolute is None
-            memory = {
-                "subject": subject[:MAX_NAME],
-                "memory_type": found.memory_type,
-                "topic": found.topic[:MAX_NAME],
-                "object": found.object,
-                "attributes": attributes,
-                "importance": found.importance,
-            }
-            ident = (subject.lower(), found.memory_type, found.topic.lower(), (found.object or "").lower())
-            if ident in seen:
-                return None
-            seen.add(ident)
-            key = f"{ep.id}:{len(seen)}"
-            plan.memories.append(
-                PlannedMemory(
-                    key=key,
-                    memory=memory,
-                    episode_ids=[ep.id],
-                    reference_time=ep.timestamp.isoformat(),
-                    session_id=ep.session_id or None,
-                    relative=relative,
-                )
-            )
-            return key
-
-        for sentence in sentences(_CAPTION.sub("", ep.content)):
-            sentence = _statement_part(sentence)
-            if not sentence:  # a question asks; it states nothing
-                continue
-            chinese = is_chinese(sentence)
-            if not chinese:
-                sentence = sentence.replace("’", "'")
-            cause_effect = self._causal(sentence, chinese)
-            if cause_effect:
-                keys = []
-                for clause in cause_effect:
-                    time_text = self._time(clause, ep)
-                    found = self._clause(clause, chinese, time_text, generic=True, third=speaker_named)
-                    keys.append(add(found[0], chinese, time_text) if found else None)
-                if keys[0] and keys[1]:
-                    plan.links.append(
-                        PlannedLink(source=keys[0], target=keys[1], relation_type="because", importance=0.6)
-                    )
-                continue
-            if chinese:
-                time_text = self._time(sentence, ep)
-                for found in self._clause(sentence, chinese, time_text, generic=False):
-                    add(found, chinese, time_text if found.memory_type == "EVENT" else None)
-                continue
-            framing = None  # a time said in a clause of its own ("Last week was wild - I …")
-            for a, b in _en_segments(sentence):
-                segment = sentence[a:b].strip()
-                own = self._time(segment, ep)
-                time_text = own or framing
-                found = self._clause(segment, False, time_text, generic=False, third=speaker_named)
-                for f in found:
-                    add(f, False, time_text if f.memory_type == "EVENT" else None)
-                framing = own if own and not found else (None if own else framing)
+    def read(self, episodes: list[EpisodeView], people: People | None = None) -> tuple[Extraction, set[str]]:
+        """The extraction of a window of turns, and the ids of its memories whose times are absolute."""
+        reader = _Reader(self, people.copy() if people is not None else People())
+        for turn, ep in enumerate(episodes, 1):
+            if ep.role in MINED_ROLES:
+                reader.episode(turn, ep)
+        return Extraction(memories=reader.memories, links=reader.links), reader.absolute
 
     def _absolute(self, text: str, ep: EpisodeView) -> str | None:
         """The time as an absolute value (昨天 said on 2025-11-05 → 2025-11-04) when that reads back
@@ -1273,54 +1164,6 @@ class RuleExtractor:
                 if len(a) >= 2 and len(b) >= 2:
                     return a, b
         return None
-
-    def _clause(
-        self, text: str, chinese: bool, time_text: str | None, *, generic: bool, third: bool = False
-    ) -> list[Found]:
-        """What a clause (an English one, a Chinese sentence, or a causal clause) says: the
-        specific patterns, else an event (timed) or, in a causal clause, a fact."""
-        found: list[Found] = []
-        for pattern, make in ZH_RULES if chinese else EN_RULES:
-            for m in pattern.finditer(text):
-                if (
-                    not chinese
-                    and m.group(0)[:2] in {"I ", "I'", "i "}
-                    and not _en_lead_only(_lead_before(text, m.start()))
-                ):
-                    continue  # "the city I live in": the speaker is not this clause's subject
-                if not chinese and _cut_inside_phrase(text, m):
-                    continue  # "passionate about creating a safe, inviting place": cut mid-phrase
-                f = make(m, chinese)
-                if f is not None:
-                    found.append(f)
-        if chinese and not found:
-            m = _ZH_X_IS_Y.match(text.strip(" 。！？!?"))
-            if m:
-                f = _x_is_y_zh(m, True)
-                if f is not None:
-                    found.append(f)
-        if found:
-            if time_text:
-                found = [
-                    Found(
-                        f.memory_type,
-                        f.topic,
-                        f.object,
-                        f.importance,
-                        {**(f.attributes or {}), ("时间" if chinese else "time"): time_text},
-                        f.subject,
-                    )
-                    for f in found
-                ]
-            return found
-        if not (generic or time_text):
-            return []
-        if chinese:
-            return self._generic_zh(text, time_text, generic=generic)
-        event = _en_clause_fact(text, time_text, third)
-        if event is None and generic:
-            event = _third_person(text, time_text)
-        return [event] if event else []
 
     @staticmethod
     def _generic_zh(text: str, time_text: str | None, *, generic: bool) -> list[Found]:
@@ -1376,3 +1219,202 @@ def _lead_before(text: str, position: int) -> str:
     for m in re.finditer(r"[,;:!?.]", before):
         cut = max(cut, m.end())
     return before[cut:]
+
+
+# A sentence that opens with these gives the effect of what the sentence before said.
+_ZH_THEREFORE = re.compile(r"^(?:所以|因此|于是|结果|这就是为什么|这也是为什么)[，,]?\s*")
+_EN_THEREFORE = re.compile(
+    r"^(?:so|that's why|that is why|this is why|which is why|because of that|as a result)[,]?\s+", re.I
+)
+
+
+class _Reader:
+    """One window of turns read in order: the memories and links found, the people met."""
+
+    def __init__(self, rules: RuleExtractor, people: People):
+        self.rules = rules
+        self.people = people
+        self.memories: list[ExtractedMemory] = []
+        self.links: list[ExtractedLink] = []
+        self.absolute: set[str] = set()
+        self._seen: set[tuple] = set()
+
+    # --- one turn ---
+    def episode(self, turn: int, ep: EpisodeView) -> None:
+        self.turn, self.ep = turn, ep
+        self.owner = owner_key(ep.speaker)
+        self.named = not is_user_speaker(ep.speaker)
+        self.speaker = ep.speaker.strip() if self.named and ep.speaker else None
+        self._seen = set()
+        last: str | None = None  # the last memory of the sentence before (a "so …" sentence's cause)
+        for sentence in sentences(_CAPTION.sub("", ep.content)):
+            sentence = _statement_part(sentence)
+            if not sentence:  # a question asks; it states nothing
+                last = None
+                continue
+            chinese = is_chinese(sentence)
+            if not chinese:
+                sentence = sentence.replace("’", "'")
+            therefore = (_ZH_THEREFORE if chinese else _EN_THEREFORE).match(sentence)
+            if therefore and last is not None:
+                ids = self._sentence(sentence[therefore.end() :], chinese)
+                if ids:
+                    self.links.append(ExtractedLink(cause=last, effect=ids[0]))
+                last = ids[-1] if ids else None
+                continue
+            ids = self._sentence(sentence, chinese)
+            last = ids[-1] if ids else None
+
+    def _sentence(self, sentence: str, chinese: bool) -> list[str]:
+        """The memories of one sentence (their ids): a cause and its effect, linked, or its clauses."""
+        cause_effect = self.rules._causal(sentence, chinese)
+        if cause_effect:
+            main: list[str | None] = []
+            for clause in cause_effect:
+                time_text = self.rules._time(clause, self.ep)
+                found = self._clause(clause, chinese, time_text, carried=None, generic=True)[0]
+                ids = [self.add(f, chinese, time_text) for f in found]
+                lead = [i for f, i in zip(found, ids) if i and f.memory_type != "RELATION"] or [i for i in ids if i]
+                main.append(lead[0] if lead else None)
+            if main[0] and main[1]:
+                self.links.append(ExtractedLink(cause=main[0], effect=main[1]))
+            return [i for i in main if i]
+        ids: list[str] = []
+        if not chinese:
+            for f in rules_en.sentence_facts(sentence, self.named):
+                ids.append(self.add(f, False, None))
+        if chinese:
+            time_text = self.rules._time(sentence, self.ep)
+            if time_text and re.search(re.escape(time_text) + "的", sentence):
+                time_text = None  # 秋天的叶子: a time word naming a thing, not when
+            carried = None
+            for clause in re.split(r"[，,；;：:]", sentence):
+                own = time_text if time_text and time_text in clause else None
+                found, carried = self._clause(clause, True, own, carried=carried, generic=False)
+                ids.extend(self.add(f, True, own or (time_text if f.kind == "plan" else None)) for f in found)
+            return [i for i in ids if i]
+        framing = None  # a time said in a clause of its own ("Last week was wild - I …")
+        for a, b in _en_segments(sentence):
+            segment = sentence[a:b].strip()
+            own = self.rules._time(segment, self.ep)
+            time_text = own or framing
+            found, _ = self._clause(segment, False, time_text, carried=None, generic=False)
+            ids.extend(self.add(f, False, time_text) for f in found)
+            framing = own if own and not found else (None if own else framing)
+        return [i for i in ids if i]
+
+    def _clause(
+        self, text: str, chinese: bool, time_text: str | None, *, carried, generic: bool
+    ) -> tuple[list[Found], object]:
+        """What a clause says: the relations it names, then its subject's predicate (a specific
+        reading first, else, when timed or a cause or an effect, the clause kept whole)."""
+        body = text.replace(time_text, " ") if time_text else text
+        body = _ZH_SPACE.sub("", " ".join(body.split())).strip(" 。！？!?") if chinese else " ".join(body.split())
+        lang = rules_zh if chinese else rules_en
+        found: list[Found] = []
+        subj = (
+            rules_zh.subject_of(body, self.people, self.owner, carried)
+            if chinese
+            else rules_en.subject_of(body, self.people, self.owner)
+        )
+        found.extend(lang.stated_people(body, self.people, self.owner))
+        if subj is None:
+            if chinese and not found:
+                m = _ZH_X_IS_Y.match(rules_zh.ZH_LEAD.sub("", body))
+                f = _x_is_y_zh(m, True) if m else None
+                if f is not None:
+                    found.append(f)
+                elif generic:
+                    found.extend(self.rules._generic_zh(text, time_text, generic=True))
+            elif not chinese and generic and not found:
+                event = _third_person(text, time_text)
+                found.extend([event] if event else [])
+            return found, carried
+        if subj.relation is not None:
+            found.append(subj.relation)
+        third = subj.name is not None or self.named
+        preds = (
+            rules_zh.predicates(subj.rest, bool(time_text))
+            if chinese
+            else rules_en.predicates(subj.rest, third, time_text)
+        )
+        if not preds and time_text and time_text in text:  # a time word that is the object (我最喜欢春天)
+            preds = self._liking_a_time(" ".join(text.split()), chinese, subj, third, carried)
+        if not preds and (time_text or generic) and subj.rest:
+            preds = self._whole(text, subj, chinese, time_text, generic)
+        for f in preds:
+            f.subject = subj.name
+        return found + preds, subj
+
+    def _liking_a_time(self, text: str, chinese: bool, subj, third: bool, carried) -> list[Found]:
+        """A preference whose object the time reader took for a time (我最喜欢春天, I love Sundays)."""
+        people = self.people.copy()
+        again = (
+            rules_zh.subject_of(text, people, self.owner, carried)
+            if chinese
+            else rules_en.subject_of(text, people, self.owner)
+        )
+        if again is None or again.name != subj.name:
+            return []
+        kept = rules_zh.predicates(again.rest, False) if chinese else rules_en.predicates(again.rest, third, None)
+        return [f for f in kept if f.kind == "preference"]
+
+    def _whole(self, text: str, subj, chinese: bool, time_text: str | None, generic: bool) -> list[Found]:
+        """A clause no specific reading took, kept whole as its subject's predicate (an event when timed)."""
+        if chinese:
+            if subj.name is None:
+                return self.rules._generic_zh(text, time_text, generic=generic)
+            event = rules_zh.event(subj.rest) if time_text else None
+            return [event] if event else []
+        if subj.name is None:
+            event = _en_clause_fact(text, time_text, self.named)
+            if event is None and generic:
+                event = _third_person(text, time_text)
+            return [event] if event else []
+        words = subj.rest.split()
+        if not words:
+            return []
+        first = words[0].lower()
+        base = {"is": "am", "has": "have", "does": "do", "goes": "go", "was": "was"}.get(first)
+        if base is None:
+            base = first[:-1] if first.endswith("s") and not first.endswith("ss") and len(first) > 3 else first
+        event = _en_clause_fact("I " + " ".join([base] + words[1:]), time_text, True)
+        return [event] if event else []
+
+    # --- one memory ---
+    def add(self, found: Found, chinese: bool, time_text: str | None) -> str | None:
+        subject = found.subject or (self.speaker or ("我" if chinese else "I"))
+        attributes = dict(found.attributes or {})
+        if time_text and found.memory_type == "EVENT":
+            attributes.setdefault("时间" if chinese else "time", time_text)
+        relative = False
+        for k, v in attributes.items():
+            if v == time_text:
+                absolute = self.rules._absolute(v, self.ep)
+                attributes[k] = absolute or v
+                relative = relative or absolute is None
+        ident = (subject.lower(), found.memory_type, found.topic.lower(), (found.object or "").lower())
+        if ident in self._seen:
+            return None
+        self._seen.add(ident)
+        if found.object:
+            self.people.mention(found.object)
+        mid = f"m{len(self.memories) + 1}"
+        self.memories.append(
+            ExtractedMemory(
+                id=mid,
+                turn=self.turn,
+                kind=found.kind,
+                subject=subject[:MAX_NAME],
+                memory_type=found.memory_type,
+                topic=found.topic[:MAX_NAME],
+                object=found.object,
+                attributes=attributes,
+                importance=found.importance,
+                slot=found.slot,
+                ends=found.ends,
+            )
+        )
+        if not relative:
+            self.absolute.add(mid)
+        return mid
