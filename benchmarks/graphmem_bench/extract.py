@@ -135,7 +135,19 @@ def _subject_key(name: str) -> str:
 
 
 _POSSESS = {"have", "has", "own", "owns", "got", "bought", "adopted", "有", "买了", "养了", "领养了", "买", "养"}
-_PLANS = ("plan to", "plans to", "want to", "wants to", "打算", "想", "准备", "计划", "am going to", "is going to")
+_PLANS = (
+    "plan to",
+    "plans to",
+    "want to",
+    "wants to",
+    "打算",
+    "想",
+    "准备",
+    "计划",
+    "将",
+    "am going to",
+    "is going to",
+)
 
 
 def relation_of(memory: dict, slot: str | None) -> str:
@@ -151,6 +163,8 @@ def relation_of(memory: dict, slot: str | None) -> str:
         found = role_of(topic)
         return found[0] if found else topic.lower()
     low = topic.lower()
+    if memory.get("object") and is_stop(topic):
+        return "stop"
     if memory.get("object") and is_stance_topic(topic):
         s = stance(topic)
         if is_stop(topic) or (s and s.sign < 0 and any(n in low for n in ("不再", "no longer", "anymore"))):
@@ -227,7 +241,11 @@ def matches(fact: Fact, m: Memory) -> bool:
         return False
     if "ends" in fact.flags and not m.ends:
         return False
-    if fact.kind == "change" and fact.relation in ("residence", "employer", "school", "job") and m.slot != fact.relation:
+    if (
+        fact.kind == "change"
+        and fact.relation in ("residence", "employer", "school", "job")
+        and m.slot != fact.relation
+    ):
         return False
     return True
 
@@ -246,7 +264,7 @@ def _episodes(conv: Conversation, session: int, first: int) -> list[Any]:
             order=i,
             speaker=conv.speaker,
         )
-        for i, line in enumerate(l for l in conv.lines if l.session == session)
+        for i, line in enumerate(x for x in conv.lines if x.session == session)
     ]
 
 
@@ -277,7 +295,12 @@ def read(conv: Conversation, which: str) -> tuple[list[Memory], list[tuple[Memor
         found, found_links = memories_of(plan, line_of)
         for pm in plan.memories:
             if pm.memory["memory_type"] == "RELATION" and pm.memory["object"]:
-                relations.append(({"role": pm.memory["topic"], "name": pm.memory["object"], "subject": pm.memory["subject"]}, line_of[pm.episode_ids[0]]))
+                relations.append(
+                    (
+                        {"role": pm.memory["topic"], "name": pm.memory["object"], "subject": pm.memory["subject"]},
+                        line_of[pm.episode_ids[0]],
+                    )
+                )
         for m in found:
             m.key = f"{session}:{m.key}"
         memories.extend(found)
@@ -330,28 +353,32 @@ def score(convs: list[Conversation], which: str) -> dict:
                 counts[k]["tp_r"] += hit is not None
             if hit is not None:
                 used.add(hit)
+        gold_links = [(i, c) for i, line in enumerate(conv.lines) for c in line.causes]
+        linked = {
+            id(x)
+            for a, b in links
+            if any(i == a.line and _has(a, c) and _has(b, e) for i, (c, e) in gold_links)
+            for x in (a, b)
+        }
         for j, m in enumerate(memories):
             facts = [f for f in conv.lines[m.line].facts]
-            good = j in used or any(matches(f, m) for f in facts)
+            good = j in used or any(matches(f, m) for f in facts) or id(m) in linked
             if not facts and not conv.lines[m.line].causes:
                 noise_memories += 1
-            kind = next((f.kind for f in facts if matches(f, m)), _kind_of(m))
+            kind = next((f.kind for f in facts if matches(f, m)), "cause" if id(m) in linked else _kind_of(m))
             resolved = any("via" in f.flags and matches(f, m) for f in facts) or (
                 any("via" in f.flags for f in facts) and _subject_key(m.subject) not in ("@user",)
             )
             for k in (kind, "all") + (("resolved",) if resolved else ()):
                 counts[k]["n_p"] += 1
                 counts[k]["tp_p"] += good
-        gold_links = [(i, c) for i, line in enumerate(conv.lines) for c in line.causes]
         found = [(a.line, a, b) for a, b in links]
         hits = 0
         for i, (cause, effect) in gold_links:
             if any(line == i and _has(a, cause) and _has(b, effect) for line, a, b in found):
                 hits += 1
         good_links = sum(
-            1
-            for line, a, b in found
-            if any(i == line and _has(a, c) and _has(b, e) for i, (c, e) in gold_links)
+            1 for line, a, b in found if any(i == line and _has(a, c) and _has(b, e) for i, (c, e) in gold_links)
         )
         counts["cause"]["n_r"] += len(gold_links)
         counts["cause"]["tp_r"] += hits
@@ -432,7 +459,14 @@ def command(
             table.add_column(column)
         for kind in KINDS + ("all",):
             b, a = r["before"][kind], r["after"][kind]
-            table.add_row(kind, _f(b["precision"]), _f(b["recall"]), _f(a["precision"]), _f(a["recall"]), f"{a['found']} / {a['labelled']}")
+            table.add_row(
+                kind,
+                _f(b["precision"]),
+                _f(b["recall"]),
+                _f(a["precision"]),
+                _f(a["recall"]),
+                f"{a['found']} / {a['labelled']}",
+            )
         console.print(table)
         console.print(
             f"  memories from noise lines: before {r['before']['noise_memories']}, after {r['after']['noise_memories']}",

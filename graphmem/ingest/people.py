@@ -69,6 +69,9 @@ for _words, _canon, _g in [
     ("师傅", "师傅", None),
     ("房东", "房东", None),
     ("合伙人", "合伙人", None),
+    ("爸妈|父母", "父母", None),
+    ("狗|小狗", "狗", None),
+    ("猫|小猫", "猫", None),
 ]:
     for _w in _words.split("|"):
         ZH_ROLES[_w] = (_canon, _g)
@@ -111,6 +114,8 @@ for _words, _canon, _g in [
     ("mentor", "mentor", None),
     ("landlord", "landlord", None),
     ("therapist", "therapist", None),
+    ("dog", "dog", None),
+    ("cat", "cat", None),
 ]:
     for _w in _words.split("|"):
         EN_ROLES[_w] = (_canon, _g)

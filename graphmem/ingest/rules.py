@@ -51,7 +51,9 @@ from .schema import ExtractedLink, ExtractedMemory, Extraction, to_plan
 MINED_ROLES = {"user"}
 
 # --- sentence and clause splitting --------------------------------------------------------
-_SENTENCE_END = re.compile(r"(?<=[。！？!?；;\n])|(?<=[.])\s+(?=[A-Z\"'(])")
+_SENTENCE_END = re.compile(
+    r"(?<=[。！？!?；;\n])|(?<![A-Z][a-z]\.)(?<!\b[A-Z]\.)(?<!Mrs\.)(?<=[.])\s+(?=[A-Z\"'(])"
+)  # not after a title or an initial (Mrs. Lee, Dr. Wu, St. Mary's, J. Smith)
 _P = r"[，,。！？；;!?\n]"  # clause punctuation (zh + en)
 _NP = r"[^，,。！？；;!?\n]"  # anything but clause punctuation
 _CAPTION = re.compile(r"\s*\[image:[^\]]*\]", re.IGNORECASE)  # a picture's caption added to a turn
@@ -987,7 +989,8 @@ _ZH_CAUSAL = [
     re.compile(r"^(?:因为|由于)(?P<a>.+?)[，,]\s*(?:所以|因此|于是|才|就)(?P<b>.+)$"),
     re.compile(r"^(?:因为|由于)(?P<a>.+?)[，,](?P<b>.+)$"),
     re.compile(r"^(?P<b>.+?)[，,]\s*(?:是)?因为(?P<a>.+)$"),
-    re.compile(r"^(?P<a>.+?)[，,]?\s*(?:所以|因此|于是|导致|结果)(?P<b>.+)$"),
+    re.compile(r"^(?P<b>.+?)(?:是|都是|就是)(?:因为|由于)(?P<a>.+)$"),
+    re.compile(r"^(?P<a>.+?)[，,]?\s*(?:所以|因此|于是|导致|结果|害得|搞得|弄得|使得)(?P<b>.+)$"),
 ]
 _EN_CAUSAL = [
     re.compile(r"^because (?:of )?(?P<a>[^,]+), (?:so )?(?P<b>.+)$", re.IGNORECASE),
@@ -1228,6 +1231,18 @@ _EN_THEREFORE = re.compile(
 )
 
 
+_EN_PLACE = re.compile(r"\b(?:at|in) (?:the |a |an )?(?P<place>[A-Z][\w'.-]*(?: [A-Z][\w'.-]*)*|[a-z]+)$")
+
+
+def _with_place(found: Found) -> Found:
+    """An English event's place, where its object ends with one (at the airport, in Soho)."""
+    if found.memory_type == "EVENT" and found.object:
+        m = _EN_PLACE.search(found.object)
+        if m and m.group("place").lower() not in {"home", "all", "time", "bed", "person", "general", "fact"}:
+            found.attributes = {**(found.attributes or {}), "place": m.group("place")}
+    return found
+
+
 class _Reader:
     """One window of turns read in order: the memories and links found, the people met."""
 
@@ -1360,17 +1375,27 @@ class _Reader:
         return [f for f in kept if f.kind == "preference"]
 
     def _whole(self, text: str, subj, chinese: bool, time_text: str | None, generic: bool) -> list[Found]:
-        """A clause no specific reading took, kept whole as its subject's predicate (an event when timed)."""
+        """A clause no specific reading took, kept whole as its subject's predicate (an event when
+        timed); in a cause or an effect, whatever it says (没吃早饭, didn't sleep well, was awful)."""
+        found = self._whole_clause(text, subj, chinese, time_text, generic)
+        if found or not generic:
+            return found
+        rest = clean(subj.rest, chinese, 40)
+        if not rest or (not chinese and _points_elsewhere(rest)):
+            return []
+        return [Found("EVENT" if time_text else "FACT", rest[:MAX_NAME], None, 0.5)]
+
+    def _whole_clause(self, text: str, subj, chinese: bool, time_text: str | None, generic: bool) -> list[Found]:
         if chinese:
-            if subj.name is None:
+            if subj.name is None and not (time_text and re.match(r"^\s*在", subj.rest)):
                 return self.rules._generic_zh(text, time_text, generic=generic)
-            event = rules_zh.event(subj.rest) if time_text else None
+            event = rules_zh.event(subj.rest, time_text) if time_text else None
             return [event] if event else []
         if subj.name is None:
             event = _en_clause_fact(text, time_text, self.named)
             if event is None and generic:
                 event = _third_person(text, time_text)
-            return [event] if event else []
+            return [_with_place(event)] if event else []
         words = subj.rest.split()
         if not words:
             return []
@@ -1379,7 +1404,7 @@ class _Reader:
         if base is None:
             base = first[:-1] if first.endswith("s") and not first.endswith("ss") and len(first) > 3 else first
         event = _en_clause_fact("I " + " ".join([base] + words[1:]), time_text, True)
-        return [event] if event else []
+        return [_with_place(event)] if event else []
 
     # --- one memory ---
     def add(self, found: Found, chinese: bool, time_text: str | None) -> str | None:

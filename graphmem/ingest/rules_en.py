@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from .people import EN_ROLE, People, role_of
 from .phrases import Found, clean
 
-_NAME = r"[A-Z][a-z]+(?:[ -][A-Z][a-z]+)?"
+_NAME = r"(?:(?:Mr|Mrs|Ms|Dr|Miss)\.? )?[A-Z][a-z]+(?:[ -][A-Z][a-z]+)?"
 _NOT_NAMES = {
     "I",
     "The",
@@ -310,8 +310,9 @@ def _fan(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
         return None
     what = " ".join(m.group("what").lower().split())
     topic = "is a fan of" if "fan" in what else f"is {what}"
-    if m.group("neg"):
-        topic = "is no longer " + topic[3:] if m.group("longer") else "is not " + topic[3:]
+    longer = m.group("longer") or re.search(r"\b(?:anymore|any more)\b", m.group(0), re.IGNORECASE)
+    if m.group("neg") or m.group("longer"):
+        topic = "is no longer " + topic[3:] if longer else "is not " + topic[3:]
     return [Found("OPINION", topic, obj, 0.6, kind="preference")]
 
 
@@ -324,7 +325,7 @@ def _possession(m: re.Match, third: bool, time_text: str | None) -> list[Found] 
         f"{det} {obj}".strip()
     ):
         return None
-    if verb in {"got"} and not det:
+    if verb in {"got", "have", "has", "have got", "has got", "own", "owns"} and not det:
         return None
     count = det if det not in {"a", "an", "my own", "some", "a new", "new"} else ""
     obj = f"{count} {obj}".strip() if count else obj
@@ -410,13 +411,20 @@ _RULES: list[tuple[re.Pattern, Make]] = [
     # where they work, and changes of job
     (
         re.compile(
-            rf"^(?:have |has )?{_ADV}(?:joined|started (?:working )?(?:at|for|with)|started a (?:new )?job (?:at|with)|"
-            rf"got (?:a |an |the )?(?:new )?(?:job|position|offer|internship) (?:at|with|from)|got hired (?:at|by)|was hired (?:at|by)|"
-            rf"took a (?:new )?job (?:at|with)|accepted (?:a |an )?(?:job|offer|position) (?:at|from|with)|"
-            rf"(?:am|is) (?:now )?(?:starting|joining) (?:a new job )?(?:at )?)(?:the )?{_X}",
+            rf"^(?:have |has )?{_ADV}(?:joined|started (?:working )?(?:at|for|with)|(?:am|is) (?:now )?(?:starting|joining) (?:at )?)(?:the )?{_X}",
             _I,
         ),
         _named_org(_slot("joined", "work", "employer")),
+    ),
+    (
+        re.compile(
+            rf"^(?:have |has )?{_ADV}(?:started a (?:new )?job (?:at|with)|"
+            rf"got (?:a |an |the )?(?:new )?(?:job|position|offer|internship) (?:at|with|from)|got hired (?:at|by)|was hired (?:at|by)|"
+            rf"took a (?:new )?job (?:at|with)|accepted (?:a |an )?(?:job|offer|position) (?:at|from|with)|"
+            rf"(?:am|is) (?:now )?starting a new job at)(?: the)? {_X}",
+            _I,
+        ),
+        _slot("joined", "work", "employer"),
     ),
     (
         re.compile(
@@ -426,8 +434,16 @@ _RULES: list[tuple[re.Pattern, Make]] = [
         _slot("quit", "work", "employer", ends=True, needs_object=False),
     ),
     (
-        re.compile(rf"^(?:have |has )?{_ADV}(?:quit|left|resigned from) {_X}", _I),
+        re.compile(rf"^(?:have |has )?{_ADV}(?:resigned|retired) from (?:the )?{_X}", _I),
+        _slot("quit", "work", "employer", ends=True),
+    ),
+    (
+        re.compile(rf"^(?:have |has )?{_ADV}(?:quit|left) {_X}", _I),
         _named_org(_slot("quit", "work", "employer", ends=True)),
+    ),
+    (
+        re.compile(rf"^(?:have |has )?{_ADV}(?:quit|resigned|retired)\s*$", _I),
+        _slot("quit", "work", "employer", ends=True, needs_object=False),
     ),
     (
         re.compile(r"^(?:have |has |was |got |just )*(?:been )?(?:laid off|fired|let go|retired)\b", _I),
@@ -445,14 +461,20 @@ _RULES: list[tuple[re.Pattern, Make]] = [
         ),
     ),
     (re.compile(rf"^(?:am |is )?{_ADV}(?:work|works|working) as (?:a |an )?{_X}", _I), _slot("work as", "work", "job")),
-    (re.compile(r"^(?:am|is) (?:a|an) (?P<job>[a-z][a-z -]{1,30}?) (?:at|for) (?P<obj>[A-Z][^,;:.!?]*)"), _work_as),
     # where they study, and changes of school
     (
         re.compile(
-            rf"^(?:have |has )?{_ADV}(?:got into|got accepted (?:to|into|at)|was accepted (?:to|into|at)|enrolled (?:at|in)|transferred to|started (?:college|university|school|grad school|my (?:master's|masters|phd|degree)) at) {_X}",
+            rf"^(?:have |has )?{_ADV}(?:got into|got accepted (?:to|into|at)|was accepted (?:to|into|at)|transferred to) {_X}",
             _I,
         ),
         _named_org(_slot("enrolled at", "school", "school")),
+    ),
+    (
+        re.compile(
+            rf"^(?:have |has )?{_ADV}(?:enrolled (?:at|in)|started (?:college|university|school|grad school|my (?:master's|masters|phd|degree)) at)(?: the)? {_X}",
+            _I,
+        ),
+        _slot("enrolled at", "school", "school"),
     ),
     (
         re.compile(rf"^(?:have |has )?{_ADV}graduated from {_X}", _I),
@@ -475,6 +497,7 @@ _RULES: list[tuple[re.Pattern, Make]] = [
         ),
         _slot("study at", "school", "school"),
     ),
+    (re.compile(r"^(?:am|is) (?:a|an) (?P<job>[a-z][a-z -]{1,30}?) (?:at|for) (?P<obj>[A-Z][^,;:.!?]*)"), _work_as),
     # likes, dislikes, and what is no longer done
     (
         re.compile(

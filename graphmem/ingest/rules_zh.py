@@ -28,7 +28,7 @@ ZH_LEAD = re.compile(
     r"^(?:[，,、\s]|嗯|啊|哦|哈哈|哈|对了|其实|不过|而且|但是|可是|然后|后来|另外|还有|最近|刚才|"
     r"刚刚|终于|结果|总之|说真的|老实说|你知道吗|你知道|你猜怎么着|你猜|告诉你|跟你说|今天|昨天|"
     r"昨晚|前天|明天|周末|上周|这周|下周|早上|上午|中午|下午|晚上|早饭|午饭|晚饭|放学后|下班后|现在|"
-    r"目前|如今|这些天|这阵子|最近几天)+"
+    r"目前|如今|这些天|这阵子|最近几天|这次|这回)+"
 )
 # Adverbs between a subject and its verb that change nothing the memory says.
 _ADV = r"(?:也|还|都|就|已经|终于|刚刚|刚|又|现在|目前|如今|一直|最近|真的|真|正在|正|总算|才|早就|这个月|今年)*"
@@ -183,9 +183,24 @@ def _name_after(text: str) -> tuple[str | None, str]:
             continue
         if text.startswith("是") and not (cand.isascii() or _tagged_name(text[1:], cand)):
             continue  # 我的朋友是医生: what they are, not who
+        if not _one_word(text.lstrip("是叫名，,"), cand):
+            continue
         if re.match(_NAME_FOLLOW, after) or _tagged_name(text.lstrip("是叫名，,"), cand):
             return cand, after
     return None, text
+
+
+def _one_word(text: str, cand: str) -> bool:
+    """Whether a name candidate reads as one word of its own here and not as a verb or a function
+    word (结婚, 要去维); a nickname (小刘, 老王, 阿杰) always does."""
+    if len(cand) == 2 and cand[0] in "小老阿":
+        return True
+    words = tag(text)
+    return (
+        bool(words)
+        and words[0][0] == cand
+        and not words[0][1].startswith(("v", "d", "p", "c", "u", "r", "m", "q", "t", "f", "a"))
+    )
 
 
 def _tagged_name(text: str, cand: str) -> bool:
@@ -390,7 +405,7 @@ _RULES: list[tuple[re.Pattern, callable]] = [
     ),
     (re.compile(rf"^是(?P<obj>{_P}{{1,20}}?)的学生"), _school),
     (re.compile(rf"^在(?P<obj>{_P}{{1,20}}?)(?:工作|上班|任职|实习|打工)"), _work_place),
-    (re.compile(rf"^在(?P<obj>{_P}{{1,20}}?)(?:当|做)(?P<job>{_P}{{1,12}})$"), _work_place),
+    (re.compile(rf"^在(?P<obj>{_P}{{1,20}}?)当(?P<job>{_P}{{1,12}})$"), _work_place),
     (re.compile(rf"^(?:就职于|供职于|任职于|受雇于)(?P<obj>{_P}+)"), _slot("工作于", "work", "employer")),
     (re.compile(rf"^(?:的)?(?:工作|职业)是(?P<obj>{_P}+)"), _slot("职业是", "work", "job")),
     # likes, dislikes and what is no longer done
@@ -404,6 +419,7 @@ _RULES: list[tuple[re.Pattern, callable]] = [
         _preference,
     ),
     (re.compile(rf"^(?:不再|再也不|已经不|早就不)(?P<verb>{_HABIT}|去|用|开|住)(?P<obj>{_P}+?)(?:了)?$"), _stopped),
+    (re.compile(rf"^(?:不再|再也不)(?P<verb>)(?P<obj>{_P}+?)(?:了)?$"), _stopped),
     (re.compile(rf"^不(?P<verb>{_HABIT})(?P<obj>{_P}+?)了$"), _stopped),
     (re.compile(rf"^戒了?(?P<obj>{_P}+?)(?:了)?$"), _quit_habit),
     # plans and intentions
@@ -426,12 +442,16 @@ def _admitted(m: re.Match, timed: bool) -> list[Found]:
 
 
 # --- events: what happened, where -----------------------------------------------------------
-def event(rest: str) -> Found | None:
+_FUTURE = re.compile(r"^(?:明天|后天|下周|下星期|下个月|下月|明年|下半年|今晚|待会|回头|将来|以后|这周末|周末)")
+
+
+def event(rest: str, time_text: str | None = None) -> Found | None:
     """A timed clause about its subject kept as its predicate (去超市买了苹果 / 没睡好), with the
     place it happened at as 地点 (在星巴克见了小雯 → 见了小雯, 地点 星巴克)."""
     p = re.sub(rf"^{_ADV}", "", rest.strip(" ，,。！？!?")).strip()
     if not p or _NOT_FACT.match(p):
         return None
+    future = bool(time_text and _FUTURE.match(time_text))
     attributes = None
     m = re.match(rf"^在(?P<place>{_P}+)", p)
     if m:
@@ -442,6 +462,8 @@ def event(rest: str) -> Found | None:
     topic = clean(p, True, 30)
     if not topic:
         return None
+    if future:  # 她下个月回国: what a time to come says someone does is a plan
+        return Found("EVENT", "将", topic, 0.5, attributes, kind="plan")
     return Found("EVENT", topic, None, 0.5, attributes, kind="event")
 
 

@@ -279,6 +279,8 @@ def _starts_with_word(text: str, word: str) -> bool:
 def is_stance_topic(topic: str) -> bool:
     """Whether a topic is a preference or a negated action (what a polarity conflict is about)."""
     text, _ = strip_correction(topic)
+    if is_stop(text):
+        return True
     s = stance(text)
     if s is None:
         return False
