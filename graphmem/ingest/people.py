@@ -125,7 +125,7 @@ EN_ROLE_HEADS = ("teacher", "coach", "instructor", "tutor", "trainer", "doctor",
 _EN_ROLE_ALT = "|".join(sorted((re.escape(w) for w in EN_ROLES), key=len, reverse=True))
 _ZH_ROLE_ALT = "|".join(sorted(ZH_ROLES, key=len, reverse=True))
 # "my cousin", "my piano teacher", "my best friend": a modifier only before a head that takes one.
-EN_ROLE = rf"(?:(?:[a-z]+ )?(?:{'|'.join(EN_ROLE_HEADS)})|{_EN_ROLE_ALT})"
+EN_ROLE = rf"(?:(?:[A-Za-z]+ )?(?:{'|'.join(EN_ROLE_HEADS)})|{_EN_ROLE_ALT})"
 ZH_ROLE = rf"(?:[\u4e00-\u9fff]{{1,3}}?(?:{'|'.join(ZH_ROLE_HEADS)})|{_ZH_ROLE_ALT}|{'|'.join(ZH_ROLE_HEADS)})"
 
 PRONOUN_GENDER = {"她": "f", "他": "m", "she": "f", "he": "m", "her": "f", "him": "m"}

@@ -1304,9 +1304,8 @@ class _Reader:
                 time_text = None  # 秋天的叶子: a time word naming a thing, not when
             carried = None
             for clause in re.split(r"[，,；;：:]", sentence):
-                own = time_text if time_text and time_text in clause else None
-                found, carried = self._clause(clause, True, own, carried=carried, generic=False)
-                ids.extend(self.add(f, True, own or (time_text if f.kind == "plan" else None)) for f in found)
+                found, carried = self._clause(clause, True, time_text, carried=carried, generic=False)
+                ids.extend(self.add(f, True, time_text) for f in found)
             return [i for i in ids if i]
         framing = None  # a time said in a clause of its own ("Last week was wild - I …")
         for a, b in _en_segments(sentence):

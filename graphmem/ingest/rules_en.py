@@ -95,6 +95,7 @@ def subject_of(clause: str, people: People, owner: str) -> Subject | None:
         if known:
             people.mention(known)
             return Subject(known, after)
+        people.learn(f"my {role}", gender=role_of(m.group("role"))[1])  # someone a pronoun may mean
         return Subject(f"my {role}", after)
     m = re.match(r"^(she|he)\b", text, re.IGNORECASE)
     if m:
@@ -108,9 +109,12 @@ def subject_of(clause: str, people: People, owner: str) -> Subject | None:
         if re.match(rf"^{re.escape(said)}(?:'s\b|\b)", text) and said[:1].isupper():
             people.mention(said)
             return Subject(said, _expand(text[len(said) :]))
-    m = re.match(r"^I\b", text)
-    if m:
-        return Subject(None, _expand(text[1:]))
+    m = re.match(r"^(?:(?:[Mm]y|[Oo]ur) (?P<with>[a-z]+(?: [a-z]+)?) and |[A-Z][a-z]+ and )?I\b", text)
+    if m:  # "My colleagues and I went …": the speaker, the others kept by the clause reader
+        found = role_of(m.group("with") or "")
+        if found and not people.by_role(found[0], owner):
+            people.learn(f"my {found[0]}", gender=found[1])  # "My wife and I …. She …"
+        return Subject(None, _expand(text[m.end() :]))
     return None
 
 
@@ -161,7 +165,7 @@ _FUTURE = re.compile(
 def predicates(rest: str, third: bool, time_text: str | None) -> list[Found]:
     """What a clause says of its subject, read from the text after the subject: the first rule
     that reads it wins."""
-    p = rest.strip(" ,")
+    p = rest.strip(" ,.!?;:")
     if not p:
         return []
     for pattern, make in _RULES:
@@ -540,7 +544,7 @@ _RULES: list[tuple[re.Pattern, Make]] = [
     ),
     (
         re.compile(
-            rf"^(?:am|is|are) (?P<verb>(?:visiting|flying|leaving|starting|taking|heading|going|traveling|travelling|driving|getting|running|hosting|throwing|attending|seeing|meeting)) {_X}",
+            rf"^(?:am|is|are) (?P<verb>(?:visiting|flying|leaving|starting|taking|heading|going|coming|traveling|travelling|driving|getting|running|hosting|throwing|attending|seeing|meeting)) {_X}",
             _I,
         ),
         _going,

@@ -39,6 +39,23 @@ _NAME_FOLLOW = (
     r"已经|就|都|还|又|的|给|对|把|被|住|搬|从|下|上|开|买|养|有|打算|准备|不|没|，|,|。|！|？|!|\?|；|$|\s)"
 )
 _NOT_NAME = set("我你他她它这那谁哪啥每某该")
+_TITLES = {
+    "阿姨",
+    "老师",
+    "叔叔",
+    "先生",
+    "太太",
+    "女士",
+    "师傅",
+    "大爷",
+    "大妈",
+    "奶奶",
+    "爷爷",
+    "医生",
+    "姐姐",
+    "哥哥",
+}
+_NOT_NAME_END = set("不没也都还又才就只并真很太挺再")  # 小明不是我的朋友: a negation, not a name
 _PRONOUN = re.compile(r"^(她|他)(?!们)")
 # A clause that only says what used to be, guesses, wishes or asks states no current fact.
 _NOT_FACT = re.compile(
@@ -110,7 +127,12 @@ def subject_of(clause: str, people: People, owner: str, carried: Subject | None)
     reader cannot name (他 with no one named, 我们, 你)."""
     text = ZH_LEAD.sub("", clause).strip()
     m = re.match(rf"^(?P<name>{_NAME})是我(?:的|最好的)?(?P<role>{ZH_ROLE})(?:$|[了啊呀吧。！!，,])", text)
-    if m and m.group("name")[0] not in _NOT_NAME and role_of(m.group("role")):
+    if (
+        m
+        and m.group("name")[0] not in _NOT_NAME
+        and m.group("name")[-1] not in _NOT_NAME_END
+        and role_of(m.group("role"))
+    ):
         name, role = m.group("name"), role_of(m.group("role"))[0]
         people.learn(name, role, owner=owner)
         return Subject(name, "", _relation(role, name))
@@ -127,7 +149,9 @@ def subject_of(clause: str, people: People, owner: str, carried: Subject | None)
             people.mention(known)
             return Subject(known, after)
         said = text[: m.end()]
-        return Subject(said if said.startswith("我") else "我" + said, after)
+        said = said if said.startswith("我") else "我" + said
+        people.learn(said, gender=role_of(m.group("role"))[1])  # 我姥姥: someone a pronoun may mean
+        return Subject(said, after)
     m = _PRONOUN.match(text)
     if m:
         name = people.by_pronoun(m.group(1))
@@ -194,6 +218,8 @@ def _one_word(text: str, cand: str) -> bool:
     """Whether a name candidate reads as one word of its own here and not as a verb or a function
     word (结婚, 要去维); a nickname (小刘, 老王, 阿杰) always does."""
     if len(cand) == 2 and cand[0] in "小老阿":
+        return True
+    if len(cand) == 3 and cand[1:] in _TITLES:  # 陈阿姨, 李老师: a surname and how one addresses them
         return True
     words = tag(text)
     return (
@@ -473,9 +499,11 @@ def stated_people(text: str, people: People, owner: str) -> list[Found]:
     for m in re.finditer(rf"我(?:的)?(?P<role>{ZH_ROLE})", text):
         if m.start() == 0 or not role_of(m.group("role")):
             continue
+        role, gender = role_of(m.group("role"))
         name, _ = _name_after(text[m.end() :])
         if name:
-            role = role_of(m.group("role"))[0]
             people.learn(name, role, owner=owner)
             out.append(_relation(role, name))
+        elif people.by_role(role, owner) is None:
+            people.learn("我" + m.group("role"), gender=gender)  # 我和我老婆…，她…: a pronoun may mean her
     return out
