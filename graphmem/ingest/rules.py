@@ -1428,7 +1428,7 @@ class _Reader:
             ExtractedMemory(
                 id=mid,
                 turn=self.turn,
-                kind=found.kind,
+                kind="event" if found.kind == "fact" and found.memory_type == "EVENT" else found.kind,
                 subject=subject[:MAX_NAME],
                 memory_type=found.memory_type,
                 topic=found.topic[:MAX_NAME],
