@@ -1,44 +1,51 @@
 """The offline rule-based extractor, Chinese and English.
 
-It reads what a speaker says about themselves and turns it into memories whose subject is
-the speaker (the user's own turns: 我 / I; a named speaker such as LoCoMo's "Caroline": that
-name), each a whole fact: subject, predicate and object taken from one clause, so that the
-memory's text ("Caroline went to a LGBTQ support group (time: 2023-05-07)") reads as what was
-said:
+It reads a window of turns in order, as a listener would, and keeps what each says as whole
+facts: subject, topic and object from one clause, with the turn it came from. Whom a clause is
+about comes first (``rules_zh.subject_of`` / ``rules_en.subject_of``): the speaker (我 / I; a
+named speaker by name), a person by name, by role (我表妹, my piano teacher: the person named in
+that role, in this window or an earlier one that the pipeline's ``people_known`` brings in), or by
+pronoun (她 / he: the person named last whom it fits, ``people.People``). What it says of them
+comes next (``predicates``), each reading naming its kind (``schema.Kind``) and, for where someone
+lives, works or studies, the slot it sets or ends:
 
-- preferences: 我喜欢/我爱/我讨厌/我不再喜欢/我最喜欢的X是Y, I like/love/enjoy/hate/prefer,
-  I don't like/love/enjoy, my favourite X is Y → OPINION;
-- facts: 我叫/我的名字是/我在X工作/我住在/我是, my name is, I work at, I live in, I'm from,
-  I am a, and X是Y / X不是Y → FACT;
-- relations: 我的朋友X / X是我的朋友, my friend X / my wife X / X is my sister → RELATION;
-- events: a clause whose subject is the speaker with a time expression (我昨天…, last weekend,
-  8 May 2023) → EVENT with a time attribute, normalised against the turn's timestamp when written.
-  In English the clause is read as subject + predicate (auxiliaries, verb, particle: "is going
-  to show", "signed up") + object, the verb agreeing with the subject ("I am" / "Caroline is");
-- 因为…所以… / because / so → a memory for the cause, one for the effect, and a causal link
-  from the cause to the effect.
+- residence and moves: 我住在北京 / 我搬到上海了 / 我不住在广州了, I live in Boston / I moved to
+  Chicago / I don't live in London anymore;
+- work and school: 我在腾讯工作 / 入职 / 辞职 / 换了工作 / 考上 / 毕业, I work at / joined / quit /
+  got laid off / study at / enrolled at / graduated from;
+- relations: 我表妹小雯 / 小雯是我表妹, my cousin Ruth / Ruth is my cousin (a RELATION memory, and
+  the person becomes the subject of what the clause goes on to say);
+- likes and dislikes, and their end: 我爱喝可乐 / 我不再喝可乐了 / 戒了, I love coffee / I don't drink
+  coffee anymore / I stopped / no longer;
+- possessions (有 / 买了 / 养了, have / own / bought / adopted), plans and intentions (打算 / 准备 /
+  想, going to / planning to / want to, a clause about a time to come), name, origin, identity;
+- events: a timed clause kept whole as its subject's predicate, with its time and place
+  (我昨天在星巴克见了小雯 → 见了小雯, 地点 星巴克; I ran into a friend at the airport last night);
+- causes: 因为/由于…所以…, …害得…, X是因为Y, because / so / that's why, and a sentence opening
+  with 所以 / so / that's why after one that said something: a memory for the cause, one for the
+  effect, and a causal link from the cause to the effect.
 
 It is deliberately conservative, a wrong memory being worse than none:
-- a clause counts only where the speaker is its subject: "I" or 我 opens it (after words such as
-  "yeah", "last week", 其实), so "the city I live in" or "a road trip we took" is nobody's fact;
-- a negated English clause ("I didn't go", "I've never been") gives no memory: what did not happen
-  is rarely worth a memory, and the rules cannot read idioms that turn it around ("didn't get to
-  bed until 2 AM"). Negated preferences keep their negation (I don't like → dislike, 我不再喜欢 →
-  不喜欢); a Chinese clause is kept verbatim as its predicate, negation included (我没睡好 → 没睡好);
-  a negated relation (小明不是我的朋友) gives none;
-- wishes and possibilities (would, could, should, might, if …) and questions give none;
-- an object that only points elsewhere (it, that, how …, you) gives none: whom it means is not
-  in the clause;
+- a clause counts only where its subject opens it (after words such as "yeah", "last week",
+  其实), so "the city I live in" or "a road trip we took" is nobody's fact, and a pronoun that fits
+  no one named gives nothing;
+- a negated English clause ("I didn't go", "I've never been") gives no memory unless it is a
+  stance or an end (I don't like → dislike, I no longer eat → no longer eat); a Chinese clause
+  is kept verbatim as its predicate, negation included (我没睡好 → 没睡好); a negated relation
+  (小明不是我的朋友) gives none;
+- wishes and possibilities (would, could, might, if …), what used to be (以前, used to) and
+  questions give none; an object that only points elsewhere (it, that, how …, you) gives none;
 - picture captions added to a turn ("[image: …]") are not the speaker's words and are not mined.
 
 The rest is left to the episodes themselves, which stay searchable. Assistant and system turns
-are not mined.
+are not mined. The output is ``schema.Extraction``, checked by ``schema.to_plan`` as the LLM
+extractor's is.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
 from ..lang import HAN_CHARS, is_chinese, is_user_speaker
 from ..types import MAX_NAME
@@ -54,8 +61,6 @@ MINED_ROLES = {"user"}
 _SENTENCE_END = re.compile(
     r"(?<=[。！？!?；;\n])|(?<![A-Z][a-z]\.)(?<!\b[A-Z]\.)(?<!Mrs\.)(?<=[.])\s+(?=[A-Z\"'(])"
 )  # not after a title or an initial (Mrs. Lee, Dr. Wu, St. Mary's, J. Smith)
-_P = r"[，,。！？；;!?\n]"  # clause punctuation (zh + en)
-_NP = r"[^，,。！？；;!?\n]"  # anything but clause punctuation
 _CAPTION = re.compile(r"\s*\[image:[^\]]*\]", re.IGNORECASE)  # a picture's caption added to a turn
 _QUESTION = re.compile(r"[?？]\s*[\"'”’)）]*$")
 _LISTENER_TAG = re.compile(r"你|您|\byou\b", re.IGNORECASE)  # "…，你呢？", "…, do you?"
@@ -70,81 +75,11 @@ def sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
 
 
-# --- patterns -----------------------------------------------------------------------------
-_EN_RELATIONS = (
-    "best friend|friend|wife|husband|partner|girlfriend|boyfriend|fiancée|fiancee|fiancé|fiance|"
-    "sister|brother|mother|mom|mum|father|dad|son|daughter|boss|manager|colleague|coworker|co-worker|"
-    "roommate|neighbou?r|cousin|aunt|uncle|grandma|grandmother|grandpa|grandfather|niece|nephew|"
-    "mentor|teacher|classmate|dog|cat"
-)
 _ZH_RELATIONS = (
     "好朋友|朋友|闺蜜|老婆|妻子|太太|丈夫|老公|男朋友|女朋友|未婚夫|未婚妻|姐姐|妹妹|哥哥|弟弟|妈妈|母亲|"
     "爸爸|父亲|儿子|女儿|同事|老板|领导|室友|邻居|表哥|表姐|表弟|表妹|同学|老师|爷爷|奶奶|外公|外婆|狗|猫"
 )
-_NAME_EN = r"[A-Z][a-zA-Z'-]+(?: [A-Z][a-zA-Z'-]+)?"
-_NAME_ZH_FOLLOW = (
-    r"(?=是|很|也|在|说|和|跟|喜欢|今天|昨天|明天|前天|上周|去|来|要|会|刚|已经|就|都|还|又|"
-    r"的|给|对|把|被|，|,|。|！|？|!|\?|；|$|\s)"
-)
-# Words that cannot be a person's name in "my friend X" / "X is my friend": pronouns, determiners.
-_EN_NOT_NAMES = {
-    "i",
-    "is",
-    "and",
-    "the",
-    "this",
-    "that",
-    "these",
-    "those",
-    "it",
-    "he",
-    "she",
-    "they",
-    "we",
-    "you",
-    "there",
-    "here",
-    "who",
-    "what",
-    "which",
-    "mine",
-    "everyone",
-    "someone",
-    "nobody",
-}
-# Characters a Chinese name does not start or end with: negation and adverbs ("小明不是…", "…也是").
-_ZH_NOT_NAME_EDGE = "不没也都还又才就只并真很太挺再"
 
-_EN_PREF_VERBS = {
-    "love": "love",
-    "loves": "love",
-    "like": "like",
-    "enjoy": "enjoy",
-    "adore": "love",
-    "hate": "hate",
-    "dislike": "dislike",
-    "despise": "hate",
-    "prefer": "prefer",
-    "can't stand": "hate",
-    "cannot stand": "hate",
-    "don't like": "dislike",
-    "do not like": "dislike",
-    "really like": "like",
-}
-# "I don't love X" and the like: the negation stays in the topic (the consolidator reads it as a stance).
-_EN_PREF_NEGATED = {"don't": "don't", "do not": "don't", "no longer": "no longer", "never": "never"}
-_ZH_PREF = {
-    "喜欢": "喜欢",
-    "喜爱": "喜欢",
-    "爱": "爱",
-    "热爱": "爱",
-    "讨厌": "讨厌",
-    "恨": "讨厌",
-    "不喜欢": "不喜欢",
-    "不爱": "不喜欢",
-    "受不了": "讨厌",
-}
-_ZH_PREF_POSITIVE = {"喜欢", "喜爱", "爱", "热爱"}
 # Objects that only point elsewhere: what they mean is not in the clause.
 _EN_POINTERS = {
     "it",
@@ -178,26 +113,6 @@ _EN_POINTERS = {
     "when",
 }
 _EN_LISTENER = {"you", "your", "yours", "yourself", "yourselves", "ya", "u", "y'all"}
-_ZH_POINTERS = {"你", "它", "他", "她", "这个", "那个", "这", "那", "什么", "谁", "哪", "哪个", "怎么"}
-
-Rule = tuple[re.Pattern, Callable[[re.Match, bool], Found | None]]
-
-
-def _en(regex: str) -> re.Pattern:
-    return re.compile(regex, re.IGNORECASE)
-
-
-def _relation_topic(rel: str, chinese: bool) -> str:
-    rel = rel.lower()
-    return {
-        "mom": "mother",
-        "mum": "mother",
-        "dad": "father",
-        "co-worker": "coworker",
-        "neighbour": "neighbor",
-        "fiancée": "fiancee",
-        "fiancé": "fiance",
-    }.get(rel, rel)
 
 
 def _points_elsewhere(obj: str) -> bool:
@@ -229,106 +144,6 @@ def _points_elsewhere(obj: str) -> bool:
     return first in _EN_POINTERS
 
 
-def _pref_en(m: re.Match, zh: bool) -> Found | None:
-    obj = clean(m.group("obj"), False)
-    if not obj:
-        return None
-    verb = _EN_PREF_VERBS.get(" ".join(m.group("verb").lower().split()), m.group("verb").lower())
-    if obj.lower().startswith("to ") and verb in {"like", "love"}:  # "I'd like to ..." is a wish
-        obj = re.sub(r"^(?:just|really|actually|always)\s+", "", obj[3:], flags=re.IGNORECASE)
-    if obj.lower() in {"to", "too"} or _points_elsewhere(obj):
-        return None
-    neg = m.groupdict().get("neg")
-    if neg:
-        if verb not in {"like", "love", "enjoy", "prefer"}:  # "I don't hate X": no stance to keep
-            return None
-        neg = _EN_PREF_NEGATED[" ".join(neg.lower().split())]
-        verb = "dislike" if (neg, verb) == ("don't", "like") else f"{neg} {verb}"
-    return Found("OPINION", verb, obj, 0.5)
-
-
-def _fan_en(topic: str) -> Callable:
-    def make(m: re.Match, zh: bool) -> Found | None:
-        obj = clean(m.group("obj"), False)
-        return Found("OPINION", topic, obj, 0.5) if obj and not _points_elsewhere(obj) else None
-
-    return make
-
-
-def _favourite_en(m: re.Match, zh: bool) -> Found | None:
-    what, obj = clean(m.group("what"), False, 40), clean(m.group("obj"), False)
-    if not what or not obj or _points_elsewhere(obj):
-        return None
-    return Found("OPINION", f"favorite {what}", obj, 0.6)
-
-
-def _fact_en(topic: str, importance: float = 0.6, banned: Iterable[str] = ()) -> Callable:
-    def make(m: re.Match, zh: bool) -> Found | None:
-        obj = clean(m.group("obj"), False)
-        if not obj or any(obj.lower().startswith(b) for b in banned) or _points_elsewhere(obj):
-            return None
-        return Found("FACT", topic, obj, importance)
-
-    return make
-
-
-def _rel_en(m: re.Match, zh: bool) -> Found | None:
-    name = re.sub(r"'s?$", "", m.group("name").strip())  # "my daughter Sara's birthday": Sara
-    if not name or name.lower() in _EN_NOT_NAMES:
-        return None
-    return Found("RELATION", _relation_topic(m.group("rel"), False), name, 0.7)
-
-
-def _pref_zh(m: re.Match, zh: bool) -> Found | None:
-    obj = clean(m.group("obj"), True, 40)
-    if not obj or obj.startswith("的") or obj in _ZH_POINTERS or obj[0] in "什谁哪吗":
-        return None
-    verb = _ZH_PREF.get(m.group("verb"), m.group("verb"))
-    if m.group("neg"):
-        if m.group("verb") not in _ZH_PREF_POSITIVE:  # 并不讨厌: no stance to keep
-            return None
-        verb = "不喜欢"
-    return Found("OPINION", verb, obj, 0.5)
-
-
-def _favourite_zh(m: re.Match, zh: bool) -> Found | None:
-    what, obj = clean(m.group("what"), True, 20), clean(m.group("obj"), True, 40)
-    return Found("OPINION", f"最喜欢的{what}", obj, 0.6) if what and obj else None
-
-
-def _fact_zh(topic: str, importance: float = 0.6, banned: Iterable[str] = ()) -> Callable:
-    def make(m: re.Match, zh: bool) -> Found | None:
-        obj = clean(m.group("obj"), True, 40)
-        if not obj or any(obj.startswith(b) for b in banned) or obj in _ZH_POINTERS:
-            return None
-        return Found("FACT", topic, obj, importance)
-
-    return make
-
-
-def _identity_zh(m: re.Match, zh: bool) -> Found | None:
-    """我是老师 → 我 是 老师; not 我是说…, 我是昨天到的 (an emphasis, not who I am)."""
-    found = _fact_zh(
-        "是",
-        0.5,
-        banned=("说", "觉得", "想", "不", "没", "在", "真的", "因为", "从", "怎么", "什么", "为了", "这样", "那样"),
-    )(m, zh)
-    if found is None or found.object.endswith("的"):
-        return None
-    return found
-
-
-def _rel_zh(m: re.Match, zh: bool) -> Found | None:
-    name = m.group("name").strip()
-    rel = m.group("rel")
-    if not name or name in {"我", "你", "他", "她", "它", "这", "那", "谁"}:
-        return None
-    if name[0] in _ZH_NOT_NAME_EDGE or name[-1] in _ZH_NOT_NAME_EDGE:  # 小明不是我的朋友: not a friend
-        return None
-    attributes = {"程度": "好朋友"} if rel == "好朋友" else None
-    return Found("RELATION", "朋友" if rel == "好朋友" else rel, name, 0.7, attributes)
-
-
 # "X也是Y" is "X是Y"; "X可能是Y" is a guess, not a fact.
 _ZH_X_ADVERB = re.compile(r"(?:也|都|还|就|又|才|真的|真|确实|其实|原来|一直|曾经|已经|并)$")
 _ZH_X_GUESS = re.compile(r"(?:可能|应该|也许|大概|好像|似乎|一定|肯定|会)$")
@@ -349,95 +164,6 @@ def _x_is_y_zh(m: re.Match, zh: bool) -> Found | None:
     return Found("FACT", topic, y, 0.5, subject=x)
 
 
-EN_RULES: list[Rule] = [
-    (
-        _en(
-            rf"\bmy (?:all[- ]time |absolute |very |new )?favou?rite (?P<what>[a-z][\w' -]{{0,30}}?) "
-            rf"(?:is|are|was|were|has to be|would be) (?P<obj>{_NP}+)"
-        ),
-        _favourite_en,
-    ),
-    (
-        _en(
-            rf"\bI (?:really |absolutely |just |truly |do |also |still |totally |kinda |kind of |"
-            rf"genuinely |so )*(?P<verb>love|loves|like|enjoy|adore|hate|dislike|despise|prefer|can't stand|"
-            rf"cannot stand|don't like|do not like) (?P<obj>{_NP}+)"
-        ),
-        _pref_en,
-    ),
-    (
-        _en(
-            rf"\bI (?:(?P<neg>don't|do not|no longer|never) (?:really |much |particularly |even )?)"
-            rf"(?P<verb>love|like|enjoy|prefer) (?P<obj>{_NP}+)"
-        ),
-        _pref_en,
-    ),
-    (_en(rf"\bI(?:'m| am) (?:a (?:big |huge )?fan of) (?P<obj>{_NP}+)"), _fan_en("is a fan of")),
-    (
-        _en(
-            rf"\bI(?:'m| am) (?:really |so |totally )?(?P<what>into|passionate about|fond of|obsessed with) "
-            rf"(?P<obj>{_NP}+)"
-        ),
-        lambda m, zh: _fan_en(f"is {m.group('what').lower()}")(m, zh),
-    ),
-    (re.compile(rf"\b[Mm]y name is (?P<obj>{_NAME_EN})"), _fact_en("name", 0.8)),
-    (re.compile(rf"\b(?:[Cc]all me|I go by) (?P<obj>{_NAME_EN})"), _fact_en("name", 0.8)),
-    (
-        _en(rf"\bI(?:'m| am)? (?:currently |now |still )?(?:work|working|employed) (?:at|for|in) (?P<obj>{_NP}+)"),
-        _fact_en("works at", 0.6),
-    ),
-    (
-        _en(rf"\bI(?:'m| am)? (?:currently |now |still )?(?:live|living|reside|residing|based) in (?P<obj>{_NP}+)"),
-        _fact_en("lives in", 0.6),
-    ),
-    (_en(rf"\bI(?:'m| am) (?:originally )?from (?P<obj>{_NP}+)"), _fact_en("is from", 0.6)),
-    (
-        _en(rf"\bI(?:'m| am) (?:a|an) (?P<obj>{_NP}+)"),
-        _fact_en("is a", 0.5, banned=("bit", "little", "lot", "big fan", "fan", "huge fan", "part of")),
-    ),
-    (re.compile(rf"\b[Mm]y (?P<rel>{_EN_RELATIONS}),? (?:(?:named|called) )?(?P<name>{_NAME_EN})\b"), _rel_en),
-    (re.compile(rf"\b[Mm]y (?P<rel>{_EN_RELATIONS})'s name is (?P<name>{_NAME_EN})\b"), _rel_en),
-    (
-        re.compile(rf"\b(?P<name>{_NAME_EN}) (?:is|was) my (?:best |close |good |old )?(?P<rel>{_EN_RELATIONS})\b"),
-        _rel_en,
-    ),
-]
-
-_ZH_ADVERBS = r"(?:也|还|真的|真|很|非常|特别|最|超|超级|挺|蛮|一直|比较|都|就|好)"
-ZH_RULES: list[Rule] = [
-    (re.compile(rf"我最(?:喜欢|爱)的(?P<what>{_NP}{{1,10}}?)(?:是|就是)(?P<obj>{_NP}+)"), _favourite_zh),
-    (
-        re.compile(
-            rf"我{_ZH_ADVERBS}*(?P<neg>不再|再也不|一点也不|一点都不|并不|从来不|从不|不太|不怎么|不是很|不是特别)?"
-            rf"{_ZH_ADVERBS}*(?P<verb>不喜欢|喜欢|喜爱|讨厌|热爱|不爱|爱|恨|受不了)(?P<obj>{_NP}+)"
-        ),
-        _pref_zh,
-    ),
-    (
-        re.compile(r"我(?:的名字)?(?:叫|是叫|名叫)(?P<obj>[^，,。！？；;!?\s]{1,12})"),
-        _fact_zh("叫", 0.8, banned=("了", "他", "她", "你", "它", "人", "醒", "车", "外卖", "过", "着")),
-    ),
-    (re.compile(r"我的名字是(?P<obj>[^，,。！？；;!?\s]{1,12})"), _fact_zh("叫", 0.8)),
-    (re.compile(rf"我(?:现在|目前|一直)?在(?P<obj>{_NP}{{1,30}}?)(?:工作|上班|任职|实习)"), _fact_zh("工作于", 0.6)),
-    (re.compile(rf"我(?:现在|目前)?(?:就职于|供职于|任职于)(?P<obj>{_NP}{{1,30}})"), _fact_zh("工作于", 0.6)),
-    (re.compile(rf"我(?:现在|目前|一直)?(?:住在|家在|居住在|生活在)(?P<obj>{_NP}{{1,30}})"), _fact_zh("住在", 0.6)),
-    (re.compile(rf"我(?:来自|是从)(?P<obj>{_NP}{{1,20}}?)(?:来的|过来的|人|$|(?={_P}))"), _fact_zh("来自", 0.6)),
-    (re.compile(rf"我是(?:一名|一个|一位|个|名|位)?(?P<obj>{_NP}{{1,30}})"), _identity_zh),
-    (
-        re.compile(
-            rf"我的(?P<rel>{_ZH_RELATIONS})(?:是|叫|，|,)?(?P<name>[{HAN_CHARS}]{{1,3}}?|[A-Z][a-z]+)"
-            rf"{_NAME_ZH_FOLLOW}"
-        ),
-        _rel_zh,
-    ),
-    (
-        re.compile(
-            rf"(?:^|[，,。！？!?])\s*(?P<name>[{HAN_CHARS}]{{2,4}}|[A-Z][a-z]+)(?:是|就是)我(?:的|最好的)"
-            rf"(?P<rel>{_ZH_RELATIONS})"
-        ),
-        _rel_zh,
-    ),
-]
 _ZH_X_IS_Y = re.compile(r"^(?P<x>[^，,。！？；;!?\s]{1,12}?)是(?P<y>[^，,。！？；;!?]{1,40})$")
 
 # --- English clauses: subject, predicate, object -------------------------------------------
@@ -774,7 +500,7 @@ def _bare(word: str) -> str:
 
 
 def _en_lead_only(text: str) -> bool:
-    """Whether what stands before a subject is only lead-in words (yeah, last week, Caroline)."""
+    """Whether what stands before a subject is only lead-in words (yeah, last week, a name: Sam)."""
     for word in _en_words(text):
         bare = word.strip(",.;:!?\"'()…")
         if not bare or bare[0].isdigit() or not any(ch.isalpha() for ch in bare):  # numbers, emoji, dashes
@@ -811,7 +537,7 @@ def _en_segments(sentence: str) -> list[tuple[int, int]]:
 
 
 def _agree(word: str, third: bool) -> str:
-    """An auxiliary agreeing with the subject: am/is, have/has, do/does (we're → I am / Caroline is)."""
+    """An auxiliary agreeing with the subject: am/is, have/has, do/does (we're → I am / Dana is)."""
     if word in {"am", "are", "is"}:
         return "is" if third else "am"
     if word in {"have", "has"}:
@@ -864,7 +590,7 @@ def _en_object(words: list[str], time_text: str | None) -> str | None:
 def _en_clause_fact(segment: str, time_text: str | None, third: bool) -> Found | None:
     """A clause whose subject is the speaker, as subject + predicate + object.
 
-    ``third``: the speaker is named (Caroline), so the verb agrees in the third person."""
+    ``third``: the speaker is named (Dana), so the verb agrees in the third person."""
     body = segment
     if time_text:  # the time and a word that only led to it ("about five years ago")
         body = re.sub(
@@ -1198,12 +924,6 @@ class RuleExtractor:
         return out
 
 
-def _cut_inside_phrase(text: str, m: re.Match) -> bool:
-    """Whether an English object stops at a comma inside its noun phrase ("a safe, inviting place")."""
-    obj = m.groupdict().get("obj")
-    return bool(obj) and text[m.end() : m.end() + 1] == "," and re.search(r"\b(?:a|an|the)\s+\w+$", obj) is not None
-
-
 def _statement_part(sentence: str) -> str | None:
     """The sentence, or what it states before a question put back to the listener
     ("我最喜欢春天了，你呢？" → 我最喜欢春天了); None for a question."""
@@ -1213,15 +933,6 @@ def _statement_part(sentence: str) -> str | None:
     if head and _LISTENER_TAG.search(tail) and not _ASKS.search(head):
         return head
     return None
-
-
-def _lead_before(text: str, position: int) -> str:
-    """What stands before ``position`` in its own clause: after the last clause break."""
-    before = text[:position]
-    cut = max((m.end() for m in _EN_CLAUSE_END.finditer(before)), default=0)
-    for m in re.finditer(r"[,;:!?.]", before):
-        cut = max(cut, m.end())
-    return before[cut:]
 
 
 # A sentence that opens with these gives the effect of what the sentence before said.
