@@ -94,7 +94,7 @@ def _inline(schema: dict) -> dict:
         if isinstance(node, dict):
             if "$ref" in node:
                 return walk(defs[node["$ref"].rsplit("/", 1)[-1]])
-            return {k: walk(v) for k, v in node.items() if k not in ("$defs", "title")}
+            return {k: walk(v) for k, v in node.items() if k not in ("$defs", "title", "description")}
         if isinstance(node, list):
             return [walk(x) for x in node]
         return node

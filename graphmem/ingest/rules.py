@@ -47,6 +47,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from pydantic import ValidationError as PydanticValidationError
+
 from ..lang import HAN_CHARS, is_chinese, is_user_speaker
 from ..types import MAX_NAME
 from . import rules_en, rules_zh
@@ -1135,8 +1137,8 @@ class _Reader:
         if found.object:
             self.people.mention(found.object)
         mid = f"m{len(self.memories) + 1}"
-        self.memories.append(
-            ExtractedMemory(
+        try:
+            memory = ExtractedMemory(
                 id=mid,
                 turn=self.turn,
                 kind="event" if found.kind == "fact" and found.memory_type == "EVENT" else found.kind,
@@ -1149,7 +1151,9 @@ class _Reader:
                 slot=found.slot,
                 ends=found.ends,
             )
-        )
+        except PydanticValidationError:  # a phrase no memory can hold (too long, a control character)
+            return None
+        self.memories.append(memory)
         if not relative:
             self.absolute.add(mid)
         return mid

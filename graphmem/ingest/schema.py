@@ -17,8 +17,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic import ValidationError as PydanticValidationError
 
-from ..errors import ExtractionError, ValidationError
-from ..types import MemoryInput, validate
+from ..errors import ExtractionError
+from ..types import MemoryInput
 from .models import EpisodeView, ExtractionPlan, PlannedLink, PlannedMemory
 
 
@@ -45,21 +45,14 @@ class Slot(str, Enum):
     SCHOOL = "school"
 
 
-class ExtractedMemory(BaseModel):
-    """One memory found in the turns; ``id`` is unique within its extraction, ``turn`` is the
-    1-based number of the turn (as the transcript shows it) that says it."""
-
-    model_config = ConfigDict(extra="forbid")
+class ExtractedMemory(MemoryInput):
+    """One memory found in the turns: ``create_memory``'s arguments (and their validation), plus
+    ``id`` (unique within its extraction) and ``turn``, the 1-based number of the turn (as the
+    transcript shows it) that says it."""
 
     id: str = Field(min_length=1, max_length=40)
     turn: int = Field(ge=1)
     kind: Kind = Kind.FACT
-    subject: str
-    memory_type: str
-    topic: str
-    object: str | None = None
-    attributes: dict[str, str] = Field(default_factory=dict)
-    importance: float = 0.5
     slot: Slot | None = None  # the single-valued slot this memory sets (or ends, with ``ends``)
     ends: bool = False  # it ends the slot's current value without giving a new one (辞职, quit, moved out)
 
@@ -105,20 +98,7 @@ def to_plan(
         seen.add(m.id)
         if m.turn > len(episodes):
             raise ExtractionError(f"memory {m.id!r} names turn {m.turn}, but the window has {len(episodes)} turns")
-        try:
-            memory = validate(
-                MemoryInput,
-                {
-                    "subject": m.subject,
-                    "memory_type": m.memory_type,
-                    "topic": m.topic,
-                    "object": m.object,
-                    "attributes": m.attributes,
-                    "importance": m.importance,
-                },
-            )
-        except ValidationError as exc:
-            raise ExtractionError(f"memory {m.id!r} is invalid: {exc}") from None
+        memory = MemoryInput.model_validate(m.model_dump(include=set(MemoryInput.model_fields)))
         ep = episodes[m.turn - 1]
         plan.memories.append(
             PlannedMemory(
