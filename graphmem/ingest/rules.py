@@ -966,6 +966,7 @@ class _Reader:
         self.links: list[ExtractedLink] = []
         self.absolute: set[str] = set()
         self._seen: set[tuple] = set()
+        self._said_here = True  # whether the time being read is said in the clause being read
 
     # --- one turn ---
     def episode(self, turn: int, ep: EpisodeView) -> None:
@@ -1017,8 +1018,13 @@ class _Reader:
                 time_text = None  # 秋天的叶子: a time word naming a thing, not when
             carried = None
             for clause in re.split(r"[，,；;：:]", sentence):
-                found, carried = self._clause(clause, True, time_text, carried=carried, generic=False)
-                ids.extend(self.add(f, True, time_text) for f in found)
+                # the sentence's time dates each clause's event, but a time to come only the clause that
+                # says it (我表妹下个月来看我，她还给我做了一个书架: the shelf is made already)
+                self._said_here = bool(time_text and time_text in clause)
+                when = time_text if self._said_here or not rules_zh.is_future(time_text) else None
+                found, carried = self._clause(clause, True, when, carried=carried, generic=False)
+                ids.extend(self.add(f, True, when) for f in found)
+            self._said_here = True
             return [i for i in ids if i]
         framing = None  # a time said in a clause of its own ("Last week was wild - I …")
         for a, b in _en_segments(sentence):
@@ -1101,7 +1107,7 @@ class _Reader:
         if chinese:
             if subj.name is None and not (time_text and re.match(r"^\s*在", subj.rest)):
                 return self.rules._generic_zh(text, time_text, generic=generic)
-            event = rules_zh.event(subj.rest, time_text) if time_text else None
+            event = rules_zh.event(subj.rest, time_text if self._said_here else None) if time_text else None
             return [event] if event else []
         if subj.name is None:
             event = _en_clause_fact(text, time_text, self.named)

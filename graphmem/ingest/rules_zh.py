@@ -471,13 +471,18 @@ def _admitted(m: re.Match, timed: bool) -> list[Found]:
 _FUTURE = re.compile(r"^(?:明天|后天|下周|下星期|下个月|下月|明年|下半年|今晚|待会|回头|将来|以后|这周末|周末)")
 
 
+def is_future(time_text: str | None) -> bool:
+    """Whether a time said in words is one to come (下个月, 明天, 明年)."""
+    return bool(time_text and _FUTURE.match(time_text))
+
+
 def event(rest: str, time_text: str | None = None) -> Found | None:
     """A timed clause about its subject kept as its predicate (去超市买了苹果 / 没睡好), with the
     place it happened at as 地点 (在星巴克见了小雯 → 见了小雯, 地点 星巴克)."""
     p = re.sub(rf"^{_ADV}", "", rest.strip(" ，,。！？!?")).strip()
     if not p or _NOT_FACT.match(p):
         return None
-    future = bool(time_text and _FUTURE.match(time_text))
+    future = is_future(time_text)
     attributes = None
     m = re.match(rf"^在(?P<place>{_P}+)", p)
     if m:
