@@ -16,7 +16,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from ..builder.create import MemoryWriter
 from ..builder.link import MemoryLinker
@@ -302,7 +302,7 @@ class Ingestor:
             if plan is None:
                 episodes = self.writer.load(group_id, job.get("episode_ids") or [])
                 plan = (
-                    ext.extract(episodes, people=self.people(group_id))
+                    cast(Any, ext).extract(episodes, people=self.people(group_id))
                     if getattr(ext, "uses_people", False)
                     else ext.extract(episodes)
                 )

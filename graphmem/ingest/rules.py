@@ -976,8 +976,8 @@ class _Reader:
         self.speaker = ep.speaker.strip() if self.named and ep.speaker else None
         self._seen = set()
         last: str | None = None  # the last memory of the sentence before (a "so …" sentence's cause)
-        for sentence in sentences(_CAPTION.sub("", ep.content)):
-            sentence = _statement_part(sentence)
+        for said in sentences(_CAPTION.sub("", ep.content)):
+            sentence = _statement_part(said)
             if not sentence:  # a question asks; it states nothing
                 last = None
                 continue
@@ -1002,13 +1002,13 @@ class _Reader:
             for clause in cause_effect:
                 time_text = self.rules._time(clause, self.ep)
                 found = self._clause(clause, chinese, time_text, carried=None, generic=True)[0]
-                ids = [self.add(f, chinese, time_text) for f in found]
-                lead = [i for f, i in zip(found, ids) if i and f.memory_type != "RELATION"] or [i for i in ids if i]
+                added = [self.add(f, chinese, time_text) for f in found]
+                lead = [i for f, i in zip(found, added) if i and f.memory_type != "RELATION"] or [i for i in added if i]
                 main.append(lead[0] if lead else None)
             if main[0] and main[1]:
                 self.links.append(ExtractedLink(cause=main[0], effect=main[1]))
             return [i for i in main if i]
-        ids: list[str] = []
+        ids: list[str | None] = []
         if not chinese:
             for f in rules_en.sentence_facts(sentence, self.named):
                 ids.append(self.add(f, False, None))
@@ -1144,18 +1144,20 @@ class _Reader:
             self.people.mention(found.object)
         mid = f"m{len(self.memories) + 1}"
         try:
-            memory = ExtractedMemory(
-                id=mid,
-                turn=self.turn,
-                kind="event" if found.kind == "fact" and found.memory_type == "EVENT" else found.kind,
-                subject=subject[:MAX_NAME],
-                memory_type=found.memory_type,
-                topic=found.topic[:MAX_NAME],
-                object=found.object,
-                attributes=attributes,
-                importance=found.importance,
-                slot=found.slot,
-                ends=found.ends,
+            memory = ExtractedMemory.model_validate(
+                {
+                    "id": mid,
+                    "turn": self.turn,
+                    "kind": "event" if found.kind == "fact" and found.memory_type == "EVENT" else found.kind,
+                    "subject": subject[:MAX_NAME],
+                    "memory_type": found.memory_type,
+                    "topic": found.topic[:MAX_NAME],
+                    "object": found.object,
+                    "attributes": attributes,
+                    "importance": found.importance,
+                    "slot": found.slot,
+                    "ends": found.ends,
+                }
             )
         except PydanticValidationError:  # a phrase no memory can hold (too long, a control character)
             return None

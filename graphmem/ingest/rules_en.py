@@ -71,21 +71,24 @@ def subject_of(clause: str, people: People, owner: str) -> Subject | None:
     """The subject a clause opens with, or None when it opens with no one the reader can name."""
     text = _LEAD.sub("", clause.strip().replace("’", "'")).strip()
     m = re.match(rf"^(?P<name>{_NAME}) (?:is|was) my (?:best |close |good |old |dear )?(?P<role>{EN_ROLE})\b", text)
-    if m and m.group("name").split()[0] not in _NOT_NAMES and role_of(m.group("role")):
-        name, role = m.group("name"), role_of(_role_words(m))[0]
+    found = role_of(m.group("role")) if m else None
+    if m and found and m.group("name").split()[0] not in _NOT_NAMES:
+        name, role = m.group("name"), found[0]
         people.learn(name, role, owner=owner)
         return Subject(name, "", _relation(role, name))
     m = re.match(
         rf"^[Mm]y (?P<role>{EN_ROLE})(?:'s name is| is (?:called|named)) (?P<name>{_NAME})",
         text,
     )
-    if m and role_of(m.group("role")) and m.group("name") not in _NOT_NAMES:
-        name, role = m.group("name"), role_of(m.group("role"))[0]
+    found = role_of(m.group("role")) if m else None
+    if m and found and m.group("name") not in _NOT_NAMES:
+        name, role = m.group("name"), found[0]
         people.learn(name, role, owner=owner)
         return Subject(name, "", _relation(role, name))
     m = re.match(rf"^[Mm]y (?P<role>{EN_ROLE})\b,? ?(?P<name>{_NAME})?(?P<tail>,)?", text)
-    if m and role_of(m.group("role")):
-        role = role_of(m.group("role"))[0]
+    found = role_of(m.group("role")) if m else None
+    if m and found:
+        role = found[0]
         name = m.group("name")
         if name and name.split()[0] not in _NOT_NAMES:
             people.learn(name, role, owner=owner)
@@ -95,7 +98,7 @@ def subject_of(clause: str, people: People, owner: str) -> Subject | None:
         if known:
             people.mention(known)
             return Subject(known, after)
-        people.learn(f"my {role}", gender=role_of(m.group("role"))[1])  # someone a pronoun may mean
+        people.learn(f"my {role}", gender=found[1])  # someone a pronoun may mean
         return Subject(f"my {role}", after)
     m = re.match(r"^(she|he)\b", text, re.IGNORECASE)
     if m:
@@ -116,10 +119,6 @@ def subject_of(clause: str, people: People, owner: str) -> Subject | None:
             people.learn(f"my {found[0]}", gender=found[1])  # "My wife and I …. She …"
         return Subject(None, _expand(text[m.end() :]))
     return None
-
-
-def _role_words(m: re.Match) -> str:
-    return m.group("role")
 
 
 def _expand(rest: str) -> str:
@@ -331,10 +330,16 @@ def _possession(m: re.Match, third: bool, time_text: str | None) -> list[Found] 
         return None
     if verb in {"got", "have", "has", "have got", "has got", "own", "owns"} and not det:
         return None
-    count = det if det not in {"a", "an", "my own", "some", "a new", "new"} else ""
-    obj = f"{count} {obj}".strip() if count else obj
-    topic = {"own": "have", "owns": "have", "got": "have", "have got": "have", "has got": "have", "purchased": "bought"}
-    topic = topic.get(verb, verb)
+    obj = f"{m.group('det').strip()} {obj}" if det else obj  # as said: a puppy, two cats, my own boat
+    topics = {
+        "own": "have",
+        "owns": "have",
+        "got": "have",
+        "have got": "have",
+        "has got": "have",
+        "purchased": "bought",
+    }
+    topic = topics.get(verb, verb)
     if topic in {"have", "has"}:
         topic = "has" if third else "have"
     mtype = "EVENT" if time_text and topic in {"bought", "adopted"} else "FACT"

@@ -16,6 +16,7 @@ before an open-class word (在星巴克|见了小雯, 一辆|新自行车) the s
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -131,14 +132,15 @@ def subject_of(clause: str, people: People, owner: str, carried: Subject | None)
         m
         and m.group("name")[0] not in _NOT_NAME
         and m.group("name")[-1] not in _NOT_NAME_END
-        and role_of(m.group("role"))
+        and (found := role_of(m.group("role")))
     ):
-        name, role = m.group("name"), role_of(m.group("role"))[0]
+        name, role = m.group("name"), found[0]
         people.learn(name, role, owner=owner)
         return Subject(name, "", _relation(role, name))
     m = re.match(rf"^我?(?:的)?(?P<role>{ZH_ROLE})", text)
-    if m and role_of(m.group("role")) and (text.startswith("我") or m.group("role") in _BARE_ROLES):
-        role = role_of(m.group("role"))[0]
+    found = role_of(m.group("role")) if m else None
+    if m and found and (text.startswith("我") or m.group("role") in _BARE_ROLES):
+        role = found[0]
         after = text[m.end() :]
         name, rest = _name_after(after)
         if name:
@@ -150,7 +152,7 @@ def subject_of(clause: str, people: People, owner: str, carried: Subject | None)
             return Subject(known, after)
         said = text[: m.end()]
         said = said if said.startswith("我") else "我" + said
-        people.learn(said, gender=role_of(m.group("role"))[1])  # 我姥姥: someone a pronoun may mean
+        people.learn(said, gender=found[1])  # 我姥姥: someone a pronoun may mean
         return Subject(said, after)
     m = _PRONOUN.match(text)
     if m:
@@ -254,7 +256,7 @@ def predicates(rest: str, timed: bool) -> list[Found]:
     return []
 
 
-def _slot(topic: str, kind: str, slot: str | None, ends: bool = False, memory_type: str = "FACT") -> callable:
+def _slot(topic: str, kind: str, slot: str | None, ends: bool = False, memory_type: str = "FACT") -> Callable:
     def make(m: re.Match, timed: bool) -> list[Found]:
         obj = m.groupdict().get("obj")
         obj = _object(obj) if obj else None
@@ -393,7 +395,7 @@ def _origin(m: re.Match, timed: bool) -> list[Found]:
 
 
 _P = r"[^，,。！？；;!?\n]"
-_RULES: list[tuple[re.Pattern, callable]] = [
+_RULES: list[tuple[re.Pattern, Callable]] = [
     # changes of residence and of work or school: the slot they set
     (
         re.compile(rf"^(?:搬到|搬去|搬家到|搬回到|搬回|搬进了|搬进|搬来)了?(?P<obj>{_P}+)"),
@@ -502,9 +504,10 @@ def stated_people(text: str, people: People, owner: str) -> list[Found]:
     """Relations said inside a clause, not at its start (我周末和我表妹小雯去了西湖): each learnt."""
     out = []
     for m in re.finditer(rf"我(?:的)?(?P<role>{ZH_ROLE})", text):
-        if m.start() == 0 or not role_of(m.group("role")):
+        found = role_of(m.group("role"))
+        if m.start() == 0 or not found:
             continue
-        role, gender = role_of(m.group("role"))
+        role, gender = found
         name, _ = _name_after(text[m.end() :])
         if name:
             people.learn(name, role, owner=owner)
