@@ -112,8 +112,8 @@ def subject_of(clause: str, people: People, owner: str) -> Subject | None:
         if re.match(rf"^{re.escape(said)}(?:'s\b|\b)", text) and said[:1].isupper():
             people.mention(said)
             return Subject(said, _expand(text[len(said) :]))
-    m = re.match(r"^(?:(?:[Mm]y|[Oo]ur) (?P<with>[a-z]+(?: [a-z]+)?) and |[A-Z][a-z]+ and )?I\b", text)
-    if m:  # "My colleagues and I went …": the speaker, the others kept by the clause reader
+    m = re.match(r"^(?:(?:[Mm]y|[Oo]ur) (?P<with>[a-z]+(?: [a-z]+)?) and |[A-Z][a-z]+ and )?(?:I|[Ww]e)\b", text)
+    if m:  # "My colleagues and I went …", "We went …": the speaker, the others kept by the clause reader
         found = role_of(m.group("with") or "")
         if found and not people.by_role(found[0], owner):
             people.learn(f"my {found[0]}", gender=found[1])  # "My wife and I …. She …"
@@ -181,6 +181,13 @@ def _obj(m: re.Match, group: str = "obj") -> str | None:
     if not raw:
         return None
     raw = re.sub(r"\s+(?:now|these days|anymore|any more|nowadays|again)\s*$", "", raw.strip(), flags=re.IGNORECASE)
+    # how long is not where or what: "in Austin for three years" → Austin
+    raw = re.sub(
+        r"\s+for (?:the (?:last|past) )?(?:\w+ ){0,2}(?:years?|months?|weeks?|days?|ages|a while|decades?)$",
+        "",
+        raw,
+        flags=re.IGNORECASE,
+    )
     obj = clean(raw, False, 60)
     if not obj:
         return None
