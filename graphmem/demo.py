@@ -100,6 +100,61 @@ QUERIES = [
 ]
 
 
+# Two users' conversations, each in two sessions months apart: a fact changes (where they live) and a
+# person named in the first session is later meant by a pronoun or a role. Nothing is written field
+# by field: the offline extractor reads the turns, consolidation supersedes what changed.
+CONVERSATIONS = {
+    "zh": [
+        (
+            datetime(2025, 6, 1, 20, 0, tzinfo=TZ),
+            ["我住在北京，在一家设计公司上班。", "我表妹小雯是木匠，她特别喜欢做小板凳。"],
+        ),
+        (
+            datetime(2025, 11, 5, 20, 0, tzinfo=TZ),
+            ["我上个月搬到上海了。", "我表妹下个月来上海看我，她还给我做了一个书架。"],
+        ),
+    ],
+    "en": [
+        (
+            datetime(2025, 6, 2, 19, 0, tzinfo=TZ),
+            ["I live in Boston and I work at Acme.", "My cousin Ruth is a carpenter. She lives in Portland."],
+        ),
+        (
+            datetime(2025, 11, 6, 19, 0, tzinfo=TZ),
+            ["I moved to Chicago last month.", "Ruth just adopted a dog. She's planning to visit me in May."],
+        ),
+    ],
+}
+CONVERSATION_QUESTIONS = {
+    "zh": ["我现在住哪？", "小雯怎么样？"],
+    "en": ["where do I live now?", "what do you know about Ruth?"],
+}
+
+
+def show_conversations(graph: MemoryGraph, group: str, console: Console) -> None:
+    """Ingest each language's conversation into a group of its own, consolidate, and ask."""
+    from .store.admin import delete_group
+
+    for lang, sessions in CONVERSATIONS.items():
+        gid = f"{group}-{lang}"
+        delete_group(graph.store, gid)
+        console.rule(f"from conversation ({lang}): group {gid!r}")
+        for i, (when, turns) in enumerate(sessions, 1):
+            report = graph.ingest(
+                gid, [{"role": "user", "content": t} for t in turns], session_id=f"s{i}", reference_time=when
+            )
+            console.print(f"  session {i} ({when.date()}): " + " ".join(turns), highlight=False, markup=False)
+            for memory_id in report.memories:
+                console.print(f"    + {graph.get_memory(gid, memory_id).text}", highlight=False, markup=False)
+        done = graph.consolidate(gid, now=sessions[-1][0] + timedelta(hours=1))
+        for c in done.conflicts:
+            console.print(f"  {c.older_text}  ←[SUPERSEDES]—  {c.newer_text}", highlight=False, markup=False)
+        for question in CONVERSATION_QUESTIONS[lang]:
+            response = graph.search_memories(gid, question, reference_time=sessions[-1][0], max_results=4)
+            marks = [f"{r.text} [{'current' if r.current else 'superseded'}]" for r in response.results]
+            console.print(f"  {question}  →  " + " · ".join(marks), highlight=False, markup=False)
+
+
 def _at(hhmm: str) -> datetime:
     hour, minute = (int(x) for x in hhmm.split(":"))
     return datetime(2025, 11, 5, hour, minute, tzinfo=TZ)
@@ -163,6 +218,7 @@ def run_demo(settings: Settings, group: str, keep: bool = False) -> None:
             response = graph.search_memories(group, query, reference_time=_at("18:00"), max_results=3)
             marks = [f"{r.text} [{'current' if r.current else 'superseded'}]" for r in response.results]
             console.print(f"  {query}  →  " + " · ".join(marks), highlight=False, markup=False)
+        show_conversations(graph, group, console)
         stats = graph.stats(group)
         nodes = ", ".join(f"{n} {label}" for label, n in sorted(stats["nodes"].items()))
         edges = ", ".join(f"{n} {kind}" for kind, n in sorted(stats["edges"].items()))

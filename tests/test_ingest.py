@@ -84,7 +84,7 @@ def test_an_english_conversation_keeps_speakers_ids_and_is_searchable_by_what_wa
     eps = episodes(graph, group_id)
     assert [(e["speaker"], e["external_id"]) for e in eps] == [("Tom", "D1:1"), ("Tom", "D1:2")]
     found = {text for text, _ in evidence(graph, group_id).values()}
-    assert "Tom love hiking in the Alps" in found and "Tom wife Anna" in found
+    assert "Tom loves hiking in the Alps" in found and "Tom wife Anna" in found
     assert any(t.startswith("Tom went to Zermatt (time: 2023-05-06/2023-05-07") for t in found)
 
     response = graph.search_memories(group_id, "Who is Tom's wife?")

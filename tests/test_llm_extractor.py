@@ -30,26 +30,41 @@ def call(name: str, arguments, i: int = 0) -> dict:
     return {"id": f"call_{i}", "type": "function", "function": {"name": name, "arguments": args}}
 
 
-GOOD = [
-    call(
-        "create_memory",
-        {"subject": "我", "memory_type": "事件", "topic": "失眠", "attributes": {"时间": "昨晚"}, "importance": 0.6},
-        1,
-    ),
-    call(
-        "create_memory",
-        {"subject": "我", "memory_type": "事实", "topic": "身体状态", "object": "很困", "attributes": {"时间": "今天"}},
-        2,
-    ),
-    call(
-        "create_memory", {"subject": "I", "memory_type": "opinion", "topic": "love", "object": "hiking in the Alps"}, 3
-    ),
-    call(
-        "link_memories",
-        {"source_memory_description": "我失眠", "target_memory_description": "我很困", "relation_type": "导致"},
-        4,
-    ),
-]
+EXTRACTION = {
+    "memories": [
+        {
+            "id": "m1",
+            "turn": 1,
+            "kind": "event",
+            "subject": "我",
+            "memory_type": "事件",
+            "topic": "失眠",
+            "attributes": {"时间": "昨晚"},
+            "importance": 0.6,
+        },
+        {
+            "id": "m2",
+            "turn": 1,
+            "kind": "fact",
+            "subject": "我",
+            "memory_type": "事实",
+            "topic": "身体状态",
+            "object": "很困",
+            "attributes": {"时间": "今天"},
+        },
+        {
+            "id": "m3",
+            "turn": 3,
+            "kind": "preference",
+            "subject": "I",
+            "memory_type": "opinion",
+            "topic": "love",
+            "object": "hiking in the Alps",
+        },
+    ],
+    "links": [{"cause": "m1", "effect": "m2"}],
+}
+GOOD = [call("record_memories", EXTRACTION, 1)]
 
 
 class Script:
@@ -186,8 +201,9 @@ def test_tool_calls_from_the_endpoint_become_memories_linked_to_their_turns(llm,
     [request] = llm.script.requests
     assert request["path"] == "/v1/chat/completions" and request["auth"] == "Bearer k-test"
     body = request["body"]
-    assert [t["function"]["name"] for t in body["tools"]] == ["create_memory", "link_memories"]
-    assert "记忆构建原则" in body["messages"][0]["content"]  # seed 004 §4.5 system prompt
+    assert [t["function"]["name"] for t in body["tools"]] == ["record_memories"]
+    assert "slot" in json.dumps(body["tools"][0]["function"]["parameters"])  # the shared schema
+    assert "record_memories" in body["messages"][0]["content"]
     assert "昨晚我失眠了" in body["messages"][1]["content"] and "2025-11-05 09:00" in body["messages"][1]["content"]
 
 
@@ -208,25 +224,77 @@ def test_with_the_endpoint_down_turns_are_kept_and_a_retry_extracts_them(llm, ll
     assert job_counts(llm_graph.store, group_id)["done"] == 1
 
 
+def _with(**change) -> dict:
+    memories = [dict(m) for m in EXTRACTION["memories"]]
+    memories[-1].update(change)
+    return {"memories": memories, "links": EXTRACTION["links"]}
+
+
 @pytest.mark.parametrize(
     "reply, error",
     [
-        ([call("create_memory", '{"subject": "我", "memory_type": ')], "not valid JSON"),
+        ([call("record_memories", '{"memories": [{"id": "m1", ')], "not valid JSON"),
         ([call("delete_everything", {})], "unknown tool 'delete_everything'"),
-        ([call("create_memory", {"subject": "我", "memory_type": "thing", "topic": "x"})], "memory_type"),
+        ([call("record_memories", _with(memory_type="thing"))], "memory_type"),
+        ([call("record_memories", _with(turn=9))], "names turn 9"),
+        ([call("record_memories", {**EXTRACTION, "links": [{"cause": "m1", "effect": "m7"}]})], "no memory 'm7'"),
+        ([call("record_memories", _with(slot="shoe size"))], "slot"),
+        (GOOD + GOOD, "2 tool calls"),
         (500, "HTTP 500"),
         (("sleep", 2.5), "did not answer within 1s"),
     ],
 )
 def test_a_broken_reply_writes_nothing_and_leaves_the_job_pending(llm, llm_graph, group_id, reply, error):
-    llm.script.replies = [[GOOD[0]] + reply if isinstance(reply, list) else reply]
+    llm.script.replies = [reply]
     ingestor = _ingestor(llm_graph)
     report = ingestor.ingest(group_id, TURNS, session_id="s1", extractor="llm")
     assert report.jobs_pending == 1 and error in report.errors[0]
-    assert _evidence(llm_graph, group_id) == {}  # not even the valid first call
+    assert _evidence(llm_graph, group_id) == {}  # not even the valid memories of the reply
     [job] = ingestor.queue.list(group_id)
     assert job["state"] == "pending" and job["attempts"] == 1 and error in job["last_error"]
     assert _episodes(llm_graph, group_id) == 3
+
+
+def test_the_llm_is_told_whom_earlier_sessions_named_and_its_slots_reach_consolidation(llm, llm_graph, group_id):
+    earlier = [{"role": "user", "content": "我表妹小雯是木匠。", "timestamp": "2025-06-01T09:00:00+08:00"}]
+    llm_graph.ingest(group_id, earlier, session_id="s0", extractor="rules")
+    moved = {
+        "memories": [
+            {
+                "id": "m1",
+                "turn": 1,
+                "kind": "residence",
+                "slot": "residence",
+                "subject": "小雯",
+                "memory_type": "FACT",
+                "topic": "住在",
+                "object": "成都",
+            },
+            {
+                "id": "m2",
+                "turn": 2,
+                "kind": "residence",
+                "slot": "residence",
+                "subject": "小雯",
+                "memory_type": "EVENT",
+                "topic": "relocated",
+                "object": "杭州",
+            },
+        ],
+        "links": [],
+    }
+    llm.script.replies = [[call("record_memories", moved)]]
+    turns = [
+        {"role": "user", "content": "我表妹以前住在成都。", "timestamp": "2025-07-01T09:00:00+08:00"},
+        {"role": "user", "content": "她上个月去了杭州定居。", "timestamp": "2025-11-05T09:00:00+08:00"},
+    ]
+    report = _ingestor(llm_graph).ingest(group_id, turns, session_id="s1", extractor="llm")
+    assert report.errors == [] and len(report.memories) == 2
+    prompt = llm.script.requests[0]["body"]["messages"][1]["content"]
+    assert "表妹 = 小雯" in prompt
+    # "relocated" is no slot word: the slot the LLM named is what consolidation reads
+    done = llm_graph.consolidate(group_id)
+    assert [(c.older_text, c.newer_text) for c in done.conflicts] == [("小雯 住在 成都", "小雯 relocated 杭州")]
 
 
 def test_repeated_failures_end_in_a_failed_job_that_stats_show(llm, llm_graph, group_id):
@@ -238,9 +306,10 @@ def test_repeated_failures_end_in_a_failed_job_that_stats_show(llm, llm_graph, g
     assert job_counts(llm_graph.store, group_id)["failed"] == 1
     assert job_counts(llm_graph.store, None)["failed"] >= 1  # all groups
 
-    llm.script.replies = [GOOD[:1]]
+    first_turn = {"memories": EXTRACTION["memories"][:2], "links": EXTRACTION["links"]}
+    llm.script.replies = [[call("record_memories", first_turn)]]
     again = ingestor.retry(group_id, include_failed=True)  # `graphmem extract --retry --failed`
-    assert again.done == 1 and len(again.memories) == 1
+    assert again.done == 1 and len(again.memories) == 2 and again.links == 1
 
 
 def test_an_llm_extractor_needs_an_endpoint(graph, group_id):

@@ -152,3 +152,22 @@ CALL {
 WITH n LIMIT $batch
 DETACH DELETE n
 RETURN count(*) AS deleted;
+
+// name: people_known
+// The people a group's speakers have named with a role (我表妹小雯, my cousin Ruth), newest first:
+// whose role (the speaker, by subject key: '@user' for the user), the role, the name, and when the
+// person was last spoken of (as the relation's object or as a memory's subject). The extractor reads
+// them before a window of turns, so a later session's 我表妹 means 小雯 and its 她 the person
+// spoken of last.
+MATCH (m:Memory {group_id: $group_id, memory_type: 'RELATION'})-[:HAS_OBJECT]->(p)
+WHERE m.status <> 'archived' AND m.superseded_by IS NULL
+MATCH (m)-[:HAS_SUBJECT]->(s)
+MATCH (m)-[:HAS_TOPIC]->(t)
+WITH s.normalized_name AS owner, t.name AS role, coalesce(m.object_name, p.name) AS name,
+     p.normalized_name AS key, coalesce(m.reference_time, m.created_at) AS said_at
+ORDER BY said_at DESC
+LIMIT $limit
+OPTIONAL MATCH (x:Subject {group_id: $group_id, normalized_name: key})<-[:HAS_SUBJECT]-(later:Memory)
+WITH owner, role, name, said_at, max(coalesce(later.reference_time, later.created_at)) AS as_subject
+RETURN owner, role, name, CASE WHEN as_subject > said_at THEN as_subject ELSE said_at END AS last_said
+ORDER BY last_said;

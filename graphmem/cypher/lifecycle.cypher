@@ -239,13 +239,15 @@ RETURN m.id AS id, m.text AS text, m.memory_type AS memory_type, m.importance AS
        coalesce(m.reference_time, m.created_at) AS said_at, m.created_at AS created_at,
        m.superseded_by AS superseded_by, s.id AS subject_id, s.name AS subject, t.id AS topic_id,
        coalesce(m.topic_name, t.name) AS topic, o.id AS object_id, coalesce(m.object_name, o.name) AS object,
+       m.slot AS slot, m.slot_ends AS slot_ends,
        [(m)-[:ATTRIBUTE]->(a:Attribute)-[:VALUE]->(v:Value) | {key: a.key, value: v.normalized_name}] AS attributes;
 
 // name: lifecycle_related_memories
 // Older live memories of the same subject that a batch memory may repeat or contradict: the
 // same topic and object (a repeat); for $object_ids (stances) the same object; for $topic_ids
 // (corrections, single-valued attributes) the same topic; for $slot_ids any memory of the subject
-// whose topic is one of $topic_keys (the single-valued slots' words). Each lookup is narrow, so
+// whose topic is one of $topic_keys (the single-valued slots' words) or that names its slot (m.slot,
+// set by the extractors). Each lookup is narrow, so
 // a hub (我 吃 米饭 three hundred times) costs its repeats, not the whole hub.
 UNWIND $ids AS id
 MATCH (m:Memory {group_id: $group_id, id: id})-[:HAS_SUBJECT]->(s:Subject)
@@ -261,7 +263,7 @@ CALL (m, s, mt, mo) {
   MATCH (d:Memory)-[:HAS_TOPIC]->(mt) WHERE m.id IN $topic_ids AND d <> m RETURN d
   UNION
   MATCH (s)<-[:HAS_SUBJECT]-(d:Memory)-[:HAS_TOPIC]->(t:Topic)
-  WHERE m.id IN $slot_ids AND d <> m AND t.loose_key IN $topic_keys RETURN d
+  WHERE m.id IN $slot_ids AND d <> m AND (t.loose_key IN $topic_keys OR d.slot IS NOT NULL) RETURN d
 }
 WITH DISTINCT s, d
 WHERE d.group_id = $group_id AND d.status <> 'archived' AND (d)-[:HAS_SUBJECT]->(s)
@@ -271,6 +273,7 @@ RETURN d.id AS id, d.text AS text, d.memory_type AS memory_type, d.importance AS
        coalesce(d.reference_time, d.created_at) AS said_at, d.created_at AS created_at,
        d.superseded_by AS superseded_by, s.id AS subject_id, s.name AS subject, t.id AS topic_id,
        coalesce(d.topic_name, t.name) AS topic, o.id AS object_id, coalesce(d.object_name, o.name) AS object,
+       d.slot AS slot, d.slot_ends AS slot_ends,
        [(d)-[:ATTRIBUTE]->(a:Attribute)-[:VALUE]->(v:Value) | {key: a.key, value: v.normalized_name}] AS attributes;
 
 // name: lifecycle_merge_memory

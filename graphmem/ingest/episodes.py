@@ -98,7 +98,7 @@ def with_context(rows: list[dict]) -> None:
 
 
 def embedding_text(content: str, speaker: str | None) -> str:
-    """What an episode is embedded as: a named speaker's turn carries the name ("Caroline: ...")
+    """What an episode is embedded as: a named speaker's turn carries the name ("Dana: ...")
     so that questions about a person find what that person said; other turns are their content."""
     return f"{speaker}: {content}" if speaker else content
 

@@ -1,11 +1,14 @@
-"""The LLM extractor: any OpenAI-compatible chat-completions endpoint, through the memory tools.
+"""The LLM extractor: any OpenAI-compatible chat-completions endpoint, one tool call per window.
 
-The model is shown the turns of one job with the seed's system prompt and few-shot examples
-(seed 004 §4.5) and offered ``create_memory`` and ``link_memories`` (``graphmem.tools.TOOLS``).
-Its tool calls are checked before anything is written: a reply that is not valid JSON, names an
-unknown tool or gives invalid arguments fails the attempt (the job is retried later), so a
-half-understood reply never writes half its memories. The validated calls become the job's plan;
-the pipeline writes them through the builder, like the rules' plans.
+The model is shown the turns of one job (each numbered, with when and by whom it was said), the
+people the group already knows by role, and a prompt that asks for what the offline rules read
+(``rules.py``): where people live and work or study and when that changes, relations and people,
+likes and dislikes and their negation, possessions, plans, events with their time and place, and
+causes. It answers with one call of ``record_memories``, whose arguments are the shared output
+schema (``schema.Extraction``: memories with their turn, kind and slot, and causal links by id);
+``schema.to_plan`` validates them as it validates the rules' output. A reply that is not valid JSON,
+names another tool or breaks the schema fails the attempt (the job is retried later), so a
+half-understood reply never writes half its memories.
 """
 
 from __future__ import annotations
@@ -17,70 +20,94 @@ import httpx
 
 from ..config import LLMSettings
 from ..errors import ConfigError, ExtractionError, GraphmemError
-from ..textsim import overlap
-from .models import EpisodeView, ExtractionPlan, PlannedLink, PlannedMemory
+from .models import EpisodeView, ExtractionPlan
+from .people import People
+from .schema import extraction_json_schema, to_plan
 
-OFFERED_TOOLS = ("create_memory", "link_memories")
+TOOL_NAME = "record_memories"
 MAX_ERROR_BODY = 300
 
-SYSTEM_PROMPT = """你是一个具有记忆能力的AI助手。下面是一段对话记录，请使用以下工具把值得记住的内容写入记忆：
-You are an AI assistant with a memory. Below is part of a conversation; record what is worth remembering with these tools:
+SYSTEM_PROMPT = """你是一个具有记忆能力的AI助手的记忆整理员。You maintain the memory of an AI assistant.
+下面是一段对话（每条发言有编号、时间和说话人）。请用一次 record_memories 调用记下值得记住的内容。
+Below is part of a conversation (each turn numbered, with its time and speaker). Record what is worth remembering with ONE call of record_memories.
 
-1. **create_memory**: 创建新记忆 create a memory
-   - 当用户告诉你事实、发生的事情、他的观点时使用 (facts, events, opinions the speakers tell)
-   - 必须明确指定：主体（谁）、类型（什么类型的记忆）、主题（做什么）
-   - 可选指定：客体（什么东西）、属性（时间/地点/原因等）
-   - 重要性判断：日常琐事0.3，一般事件0.5，重要事件0.8，关键记忆1.0
+每条记忆 Each memory:
+- id: 你起的唯一编号 (m1, m2 …); turn: 说出它的发言编号 (the turn that says it);
+- subject / topic / object: 主体（谁）、主题（做什么/什么关系）、客体（什么）。说话人自己是"我"/"I"（有名字的说话人用其名字）。
+  The speaker is 我 / I (a named speaker: their name). A person named before or known by role is the subject by NAME:
+  "我表妹" / "my cousin" → the cousin's name when known; "她" / "he" → the person last named that it fits.
+- memory_type: EVENT 事件 / FACT 事实 / RELATION 关系 / OPINION 观点; importance 0–1 (日常琐事0.3，一般0.5，重要0.8);
+- attributes: 时间 time (as said, e.g. 昨天, last month), 地点 place …;
+- kind: residence | work | school | relation | preference | possession | plan | event | fact;
+- slot: 只对单值信息 only for single-valued facts: residence (住在哪), employer (在哪工作), job (职业), school (在哪上学)。
+  一条"变化"（搬到、入职、换工作、辞职、毕业、moved to, joined, quit, graduated）写它改变的 slot；
+  ends: true 当它只是结束旧值而没有新值 (辞职了, I quit my job, moved out of)。
+- 否定要保留 keep negation: 我不再喝可乐了 → topic "不再喝", object "可乐"; I no longer eat meat → "no longer eat", "meat".
+原因 causes: links [{cause: id, effect: id}] (因为/所以/由于/害得, because/so/that's why)。没有值得记住的内容时，调用 record_memories 并给空列表。
+Write memories in the speaker's language. Questions, greetings and small talk give nothing.
 
-2. **link_memories**: 关联记忆 link two memories you created
-   - 当用户表达因果关系时使用（因为、所以、导致）：source 是原因, target 是结果 (source = cause, target = effect)
-   - 当用户引用之前的事情时使用（基于、关于）
-
-**记忆构建原则 Principles**：
-- 时间必须尽可能具体（将"今天"转为实际日期：每条发言都标有它的时间 every turn shows when it was said）
-- 主体要明确（区分"我"="用户"和"你"="AI助手"；有名字的说话人用其名字 a named speaker is the subject by name）
-- 复杂句子拆分成多条记忆+关联关系 (split complex sentences into several memories plus links)
-- 转述的内容要明确来源（使用引用关系）
-- 重要性根据内容判断，不是所有事情都重要；没有值得记住的内容时不要调用工具 (call no tool when nothing is worth remembering)
-- 用说话人的语言写记忆 (write memories in the speaker's language)
-
-**示例 Examples**：
-用户："我昨天去超市买了苹果和香蕉"
-→ create_memory({subject:"我", memory_type:"事件", topic:"购物", object:"水果", attributes:{时间:"2025-11-04", 地点:"超市", 物品:"苹果,香蕉"}, importance:0.4})
-
-用户："小明是我的好朋友"
-→ create_memory({subject:"我", memory_type:"关系", topic:"朋友关系", object:"小明", attributes:{程度:"好朋友"}, importance:0.7})
-
-用户："我很讨厌下雨天，因为会影响我的心情"
-→ create_memory({subject:"我", memory_type:"观点", topic:"讨厌", object:"下雨天", importance:0.6})
-→ create_memory({subject:"下雨天", memory_type:"事实", topic:"影响", object:"我的心情", importance:0.5})
-→ link_memories({source_memory_description:"下雨天影响心情", target_memory_description:"我讨厌下雨天", relation_type:"因为"})
-
-用户："昨晚我失眠了，所以今天很困，没心情工作" (said on 2025-11-05)
-→ create_memory({subject:"我", memory_type:"事件", topic:"失眠", attributes:{时间:"2025-11-04 夜间"}, importance:0.6})
-→ create_memory({subject:"我", memory_type:"事实", topic:"身体状态", object:"很困", attributes:{时间:"2025-11-05"}, importance:0.5})
-→ create_memory({subject:"我", memory_type:"事实", topic:"工作状态", object:"没心情", attributes:{时间:"2025-11-05"}, importance:0.5})
-→ link_memories({source_memory_description:"我失眠", target_memory_description:"我很困", relation_type:"导致"})
-→ link_memories({source_memory_description:"我很困", target_memory_description:"我没心情工作", relation_type:"导致"})
-
-用户："小明告诉我他考了满分，但我觉得他在吹牛"
-→ create_memory({subject:"小明", memory_type:"事件", topic:"考试", object:"满分", attributes:{来源:"小明本人陈述"}, importance:0.4})
-→ create_memory({subject:"我", memory_type:"观点", topic:"怀疑", object:"小明考满分的真实性", attributes:{评价:"可能在吹牛"}, importance:0.5})
-→ link_memories({source_memory_description:"小明考试满分", target_memory_description:"我怀疑真实性", relation_type:"基于"})
-
-User: "I went to a support group yesterday and it was so powerful." (Caroline, said on 2023-05-08)
-→ create_memory({subject:"Caroline", memory_type:"event", topic:"attend", object:"LGBTQ support group", attributes:{time:"2023-05-07", feeling:"powerful"}, importance:0.6})
+示例 Examples:
+[1] 我: 我表妹小雯是木匠，她上个月从成都搬到了杭州。
+→ {"memories": [
+  {"id": "m1", "turn": 1, "kind": "relation", "subject": "我", "memory_type": "RELATION", "topic": "表妹", "object": "小雯", "importance": 0.7},
+  {"id": "m2", "turn": 1, "kind": "fact", "subject": "小雯", "memory_type": "FACT", "topic": "是", "object": "木匠"},
+  {"id": "m3", "turn": 1, "kind": "residence", "slot": "residence", "subject": "小雯", "memory_type": "EVENT", "topic": "搬到", "object": "杭州", "attributes": {"时间": "上个月"}}],
+  "links": []}
+[1] 我: 我辞职了，因为通勤太远。下个月入职字节跳动。
+→ {"memories": [
+  {"id": "m1", "turn": 1, "kind": "work", "slot": "employer", "ends": true, "subject": "我", "memory_type": "EVENT", "topic": "辞职"},
+  {"id": "m2", "turn": 1, "kind": "fact", "subject": "我", "memory_type": "FACT", "topic": "通勤", "object": "太远"},
+  {"id": "m3", "turn": 1, "kind": "work", "slot": "employer", "subject": "我", "memory_type": "EVENT", "topic": "入职", "object": "字节跳动", "attributes": {"时间": "下个月"}}],
+  "links": [{"cause": "m2", "effect": "m1"}]}
+[1] Dana: My brother Tom quit coffee last week, so he sleeps much better now.
+[2] Dana: He's planning to run a half marathon in Lisbon in May.
+→ {"memories": [
+  {"id": "m1", "turn": 1, "kind": "relation", "subject": "Dana", "memory_type": "RELATION", "topic": "brother", "object": "Tom", "importance": 0.7},
+  {"id": "m2", "turn": 1, "kind": "preference", "subject": "Tom", "memory_type": "OPINION", "topic": "no longer drinks", "object": "coffee", "attributes": {"time": "last week"}},
+  {"id": "m3", "turn": 1, "kind": "fact", "subject": "Tom", "memory_type": "FACT", "topic": "sleeps", "object": "much better"},
+  {"id": "m4", "turn": 2, "kind": "plan", "subject": "Tom", "memory_type": "EVENT", "topic": "plans to run", "object": "a half marathon", "attributes": {"time": "May", "place": "Lisbon"}}],
+  "links": [{"cause": "m2", "effect": "m3"}]}
+[1] I: Thanks, that's helpful! What's the weather like tomorrow?
+→ {"memories": [], "links": []}
 """
 
 
 def offered_tools() -> list[dict]:
-    """create_memory and link_memories from graphmem.tools.TOOLS (imported late: one source)."""
-    from ..tools import TOOLS
+    """The one tool the model is offered: record_memories, its parameters the shared schema."""
+    return [
+        {
+            "type": "function",
+            "function": {
+                "name": TOOL_NAME,
+                "description": "Record the memories found in the turns (and causal links between them), all at once.",
+                "parameters": _inline(extraction_json_schema()),
+            },
+        }
+    ]
 
-    tools = [t for t in TOOLS if (t.get("function") or t).get("name") in OFFERED_TOOLS]
-    if len(tools) != len(OFFERED_TOOLS):
-        raise ConfigError("graphmem.tools.TOOLS lacks create_memory or link_memories")
-    return tools
+
+def _inline(schema: dict) -> dict:
+    """The schema with its $defs written in place (some endpoints do not follow $ref)."""
+    defs = schema.get("$defs", {})
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, dict):
+            if "$ref" in node:
+                return walk(defs[node["$ref"].rsplit("/", 1)[-1]])
+            return {k: walk(v) for k, v in node.items() if k not in ("$defs", "title", "description")}
+        if isinstance(node, list):
+            return [walk(x) for x in node]
+        return node
+
+    return walk(schema)
+
+
+def known_people(people: People | None) -> str:
+    """The people the group knows by role, for the prompt: "表妹 = 小雯; cousin = Ruth"."""
+    if people is None or not people.roles:
+        return ""
+    pairs = [f"{role} = {name}" for (_, role), name in people.roles.items()]
+    return "已知的人 People known by role: " + "; ".join(pairs[-50:]) + "\n"
 
 
 def transcript(episodes: list[EpisodeView]) -> str:
@@ -109,15 +136,18 @@ class LLMExtractor:
         self.url = settings.base_url.rstrip("/") + "/chat/completions"
         self._client = client
 
-    def request(self, episodes: list[EpisodeView]) -> dict:
+    def request(self, episodes: list[EpisodeView], people: People | None = None) -> dict:
         body = {
             "model": self.settings.model,
             "messages": [
                 {"role": "system", "content": SYSTEM_PROMPT},
-                {"role": "user", "content": "对话记录 Conversation:\n" + transcript(episodes)},
+                {
+                    "role": "user",
+                    "content": known_people(people) + "对话记录 Conversation:\n" + transcript(episodes),
+                },
             ],
             "tools": offered_tools(),
-            "tool_choice": "auto",
+            "tool_choice": {"type": "function", "function": {"name": TOOL_NAME}},
             "temperature": 0,
         }
         headers = {"Content-Type": "application/json"}
@@ -148,55 +178,30 @@ class LLMExtractor:
         except ValueError:
             raise ExtractionError(f"the LLM endpoint's answer is not JSON: {response.text[:MAX_ERROR_BODY]}") from None
 
-    def extract(self, episodes: list[EpisodeView]) -> ExtractionPlan:
+    uses_people = True
+
+    def extract(self, episodes: list[EpisodeView], people: People | None = None) -> ExtractionPlan:
         if not episodes:
             return ExtractionPlan()
-        return self.plan(self.request(episodes), episodes)
+        return self.plan(self.request(episodes, people), episodes)
 
     def plan(self, reply: dict, episodes: list[EpisodeView]) -> ExtractionPlan:
-        """Validate every tool call of the reply; any bad one fails the whole attempt."""
+        """The reply's record_memories call, validated as the rules' output is (``schema.to_plan``)."""
         from ..tools import parse_tool_call
-        from ..types import LinkInput, MemoryInput, validate
 
         calls = tool_calls(reply)
-        plan = ExtractionPlan(via_tools=True)
-        for i, call in enumerate(calls, 1):
-            try:
-                name, args, _ = parse_tool_call(call)
-            except GraphmemError as exc:
-                raise ExtractionError(f"the LLM's tool call {i} is invalid: {exc}") from None
-            if name not in OFFERED_TOOLS:
-                raise ExtractionError(
-                    f"the LLM called an unknown tool {name[:80]!r} (call {i}); "
-                    f"only {', '.join(OFFERED_TOOLS)} are offered"
-                )
-            try:
-                if name == "create_memory":
-                    memory = validate(MemoryInput, args)
-                    args = memory.model_dump(mode="json")
-                    evidence = attribute(_memory_words(args), episodes)
-                    plan.memories.append(
-                        PlannedMemory(
-                            key=str(i),
-                            memory=args,
-                            episode_ids=[e.id for e in evidence],
-                            reference_time=max(e.timestamp for e in evidence).isoformat(),
-                            session_id=evidence[0].session_id or None,
-                        )
-                    )
-                else:
-                    link = validate(LinkInput, args)
-                    plan.links.append(
-                        PlannedLink(
-                            source=link.source_memory_description,
-                            target=link.target_memory_description,
-                            relation_type=link.relation_type.value,
-                            importance=link.importance,
-                            by_key=False,
-                        )
-                    )
-            except GraphmemError as exc:
-                raise ExtractionError(f"the LLM's tool call {i} ({name}) has invalid arguments: {exc}") from None
+        if not calls:
+            return ExtractionPlan(via_tools=True)
+        if len(calls) > 1:
+            raise ExtractionError(f"the LLM made {len(calls)} tool calls; one call of {TOOL_NAME} is asked for")
+        try:
+            name, args, _ = parse_tool_call(calls[0])
+        except GraphmemError as exc:
+            raise ExtractionError(f"the LLM's tool call is invalid: {exc}") from None
+        if name != TOOL_NAME:
+            raise ExtractionError(f"the LLM called an unknown tool {name[:80]!r}; only {TOOL_NAME} is offered")
+        plan = to_plan(args, episodes)
+        plan.via_tools = True
         return plan
 
 
@@ -214,18 +219,3 @@ def tool_calls(reply: Any) -> list[Any]:
     if not isinstance(calls, list):
         raise ExtractionError("the LLM's tool_calls is not a list")
     return calls
-
-
-def _memory_words(args: dict) -> str:
-    parts = [args.get("subject") or "", args.get("topic") or "", args.get("object") or ""]
-    parts += [str(v) for v in (args.get("attributes") or {}).values()]
-    return " ".join(p for p in parts if p)
-
-
-def attribute(text: str, episodes: list[EpisodeView]) -> list[EpisodeView]:
-    """The turns a memory most likely came from: the best lexical match (and near-ties); all when none."""
-    scored = [(overlap(text, ep.content), ep) for ep in episodes]
-    best = max((s for s, _ in scored), default=0.0)
-    if best <= 0:
-        return list(episodes)
-    return [ep for s, ep in scored if s >= 0.8 * best]

@@ -45,6 +45,9 @@ class PlannedMemory:
     reference_time: str  # ISO: relative times in the memory are read against it
     session_id: str | None = None
     relative: bool = True  # False: nothing in it depends on reference_time (batched freely)
+    kind: str | None = None  # schema.Kind: what it says (residence, relation, event ...)
+    slot: str | None = None  # schema.Slot: the single-valued slot it sets, which consolidation reads
+    ends: bool = False  # it ends the slot's current value (quit, moved out) without a new one
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -54,6 +57,9 @@ class PlannedMemory:
             "reference_time": self.reference_time,
             "session_id": self.session_id,
             "relative": self.relative,
+            "kind": self.kind,
+            "slot": self.slot,
+            "ends": self.ends,
         }
 
 

@@ -16,7 +16,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from ..builder.create import MemoryWriter
 from ..builder.link import MemoryLinker
@@ -28,12 +28,17 @@ from ..types import LinkInput, MemoryInput, as_reference_time, validate, validat
 from .episodes import CHUNK_OVERLAP, CHUNK_SIZE, EpisodeWriter, parse_messages, text_messages
 from .jobs import JobQueue, job_counts
 from .models import EpisodeView, ExtractionPlan, IngestReport, JobOutcome, Message, PlannedMemory, RetryReport
+from .people import People
 
 EXTRACTORS = ("rules", "llm", "none")
+PEOPLE_KNOWN = 200  # the newest role-named people an extractor is told of
 Progress = Callable[[str, int, int], None]  # (stage, done, total): "episodes" / "extract"
 
 
 class Extractor(Protocol):
+    """``extract(episodes)`` makes a plan; an extractor with ``uses_people = True`` is called as
+    ``extract(episodes, people=...)`` with the people the group already knows by role."""
+
     name: str
 
     def extract(self, episodes: list[EpisodeView]) -> ExtractionPlan: ...
@@ -296,7 +301,11 @@ class Ingestor:
             plan = ExtractionPlan.from_dict(json.loads(job["plan"])) if job.get("plan") else None
             if plan is None:
                 episodes = self.writer.load(group_id, job.get("episode_ids") or [])
-                plan = ext.extract(episodes)
+                plan = (
+                    cast(Any, ext).extract(episodes, people=self.people(group_id))
+                    if getattr(ext, "uses_people", False)
+                    else ext.extract(episodes)
+                )
                 if plan.via_tools and (plan.memories or plan.links):
                     # an LLM's answer is kept: a retry after a crash finishes it instead of asking again
                     self.queue.save_plan(group_id, job_id, json.dumps(plan.to_dict(), ensure_ascii=False))
@@ -382,6 +391,11 @@ class Ingestor:
                 warnings.append(f"link {link.source!r} → {link.target!r} not written: {exc}")
         return new_ids, links, warnings
 
+    def people(self, group_id: str) -> People:
+        """The people the group's speakers named with a role before (``people_known``): what a later
+        session's role (我表妹) or pronoun (她) may mean."""
+        return People.from_rows(self.store.read("people_known", group_id=group_id, limit=PEOPLE_KNOWN))
+
     # --- the queue ---
     def retry(
         self,
@@ -435,6 +449,9 @@ def _extra(pm: PlannedMemory, job_id: str) -> dict:
         "extract_key": pm.key,
         "session_id": pm.session_id,
         "reference_time": pm.reference_time,
+        "kind": pm.kind,
+        "slot": pm.slot,  # consolidation supersedes the slot's older value with this one
+        "slot_ends": pm.ends or None,
     }
 
 

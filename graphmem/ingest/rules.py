@@ -1,56 +1,68 @@
 """The offline rule-based extractor, Chinese and English.
 
-It reads what a speaker says about themselves and turns it into memories whose subject is
-the speaker (the user's own turns: 我 / I; a named speaker such as LoCoMo's "Caroline": that
-name), each a whole fact: subject, predicate and object taken from one clause, so that the
-memory's text ("Caroline went to a LGBTQ support group (time: 2023-05-07)") reads as what was
-said:
+It reads a window of turns in order, as a listener would, and keeps what each says as whole
+facts: subject, topic and object from one clause, with the turn it came from. Whom a clause is
+about comes first (``rules_zh.subject_of`` / ``rules_en.subject_of``): the speaker (我 / I; a
+named speaker by name), a person by name, by role (我表妹, my piano teacher: the person named in
+that role, in this window or an earlier one that the pipeline's ``people_known`` brings in), or by
+pronoun (她 / he: the person named last whom it fits, ``people.People``). What it says of them
+comes next (``predicates``), each reading naming its kind (``schema.Kind``) and, for where someone
+lives, works or studies, the slot it sets or ends:
 
-- preferences: 我喜欢/我爱/我讨厌/我不再喜欢/我最喜欢的X是Y, I like/love/enjoy/hate/prefer,
-  I don't like/love/enjoy, my favourite X is Y → OPINION;
-- facts: 我叫/我的名字是/我在X工作/我住在/我是, my name is, I work at, I live in, I'm from,
-  I am a, and X是Y / X不是Y → FACT;
-- relations: 我的朋友X / X是我的朋友, my friend X / my wife X / X is my sister → RELATION;
-- events: a clause whose subject is the speaker with a time expression (我昨天…, last weekend,
-  8 May 2023) → EVENT with a time attribute, normalised against the turn's timestamp when written.
-  In English the clause is read as subject + predicate (auxiliaries, verb, particle: "is going
-  to show", "signed up") + object, the verb agreeing with the subject ("I am" / "Caroline is");
-- 因为…所以… / because / so → a memory for the cause, one for the effect, and a causal link
-  from the cause to the effect.
+- residence and moves: 我住在北京 / 我搬到上海了 / 我不住在广州了, I live in Boston / I moved to
+  Chicago / I don't live in London anymore;
+- work and school: 我在腾讯工作 / 入职 / 辞职 / 换了工作 / 考上 / 毕业, I work at / joined / quit /
+  got laid off / study at / enrolled at / graduated from;
+- relations: 我表妹小雯 / 小雯是我表妹, my cousin Ruth / Ruth is my cousin (a RELATION memory, and
+  the person becomes the subject of what the clause goes on to say);
+- likes and dislikes, and their end: 我爱喝可乐 / 我不再喝可乐了 / 戒了, I love coffee / I don't drink
+  coffee anymore / I stopped / no longer;
+- possessions (有 / 买了 / 养了, have / own / bought / adopted), plans and intentions (打算 / 准备 /
+  想, going to / planning to / want to, a clause about a time to come), name, origin, identity;
+- events: a timed clause kept whole as its subject's predicate, with its time and place
+  (我昨天在星巴克见了小雯 → 见了小雯, 地点 星巴克; I ran into a friend at the airport last night);
+- causes: 因为/由于…所以…, …害得…, X是因为Y, because / so / that's why, and a sentence opening
+  with 所以 / so / that's why after one that said something: a memory for the cause, one for the
+  effect, and a causal link from the cause to the effect.
 
 It is deliberately conservative, a wrong memory being worse than none:
-- a clause counts only where the speaker is its subject: "I" or 我 opens it (after words such as
-  "yeah", "last week", 其实), so "the city I live in" or "a road trip we took" is nobody's fact;
-- a negated English clause ("I didn't go", "I've never been") gives no memory: what did not happen
-  is rarely worth a memory, and the rules cannot read idioms that turn it around ("didn't get to
-  bed until 2 AM"). Negated preferences keep their negation (I don't like → dislike, 我不再喜欢 →
-  不喜欢); a Chinese clause is kept verbatim as its predicate, negation included (我没睡好 → 没睡好);
-  a negated relation (小明不是我的朋友) gives none;
-- wishes and possibilities (would, could, should, might, if …) and questions give none;
-- an object that only points elsewhere (it, that, how …, you) gives none: whom it means is not
-  in the clause;
+- a clause counts only where its subject opens it (after words such as "yeah", "last week",
+  其实), so "the city I live in" or "a road trip we took" is nobody's fact, and a pronoun that fits
+  no one named gives nothing;
+- a negated English clause ("I didn't go", "I've never been") gives no memory unless it is a
+  stance or an end (I don't like → dislike, I no longer eat → no longer eat); a Chinese clause
+  is kept verbatim as its predicate, negation included (我没睡好 → 没睡好); a negated relation
+  (小明不是我的朋友) gives none;
+- wishes and possibilities (would, could, might, if …), what used to be (以前, used to) and
+  questions give none; an object that only points elsewhere (it, that, how …, you) gives none;
 - picture captions added to a turn ("[image: …]") are not the speaker's words and are not mined.
 
 The rest is left to the episodes themselves, which stay searchable. Assistant and system turns
-are not mined.
+are not mined. The output is ``schema.Extraction``, checked by ``schema.to_plan`` as the LLM
+extractor's is.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable
+
+from pydantic import ValidationError as PydanticValidationError
 
 from ..lang import HAN_CHARS, is_chinese, is_user_speaker
 from ..types import MAX_NAME
-from .models import EpisodeView, ExtractionPlan, PlannedLink, PlannedMemory
+from . import rules_en, rules_zh
+from .models import EpisodeView, ExtractionPlan
+from .people import People, owner_key
+from .phrases import _EN_CUT, _EN_TRAIL, _LEAD_ZH, Found, clean
+from .schema import ExtractedLink, ExtractedMemory, Extraction, to_plan
 
 MINED_ROLES = {"user"}
 
 # --- sentence and clause splitting --------------------------------------------------------
-_SENTENCE_END = re.compile(r"(?<=[。！？!?；;\n])|(?<=[.])\s+(?=[A-Z\"'(])")
-_P = r"[，,。！？；;!?\n]"  # clause punctuation (zh + en)
-_NP = r"[^，,。！？；;!?\n]"  # anything but clause punctuation
+_SENTENCE_END = re.compile(
+    r"(?<=[。！？!?；;\n])|(?<![A-Z][a-z]\.)(?<!\b[A-Z]\.)(?<!Mrs\.)(?<=[.])\s+(?=[A-Z\"'(])"
+)  # not after a title or an initial (Mrs. Lee, Dr. Wu, St. Mary's, J. Smith)
 _CAPTION = re.compile(r"\s*\[image:[^\]]*\]", re.IGNORECASE)  # a picture's caption added to a turn
 _QUESTION = re.compile(r"[?？]\s*[\"'”’)）]*$")
 _LISTENER_TAG = re.compile(r"你|您|\byou\b", re.IGNORECASE)  # "…，你呢？", "…, do you?"
@@ -65,125 +77,11 @@ def sentences(text: str) -> list[str]:
     return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
 
 
-# --- phrase clean-up ----------------------------------------------------------------------
-_EN_CUT = re.compile(
-    r"\s+(?:because|but|although|though|since|so that|so|and I|and i|and we|which|when|while|"
-    r"if|until|though|and (?:it|he|she|they|this|that|then|now|there))\b.*$|\s*[-–—]+\s.*$|"
-    r"\s+[-–—]+$",
-    re.IGNORECASE,
-)
-_EN_TRAIL = re.compile(
-    r"\s+(?:a lot|so much|very much|too|as well|lately|recently|now|again|anymore|"
-    r"really|though)$",
-    re.IGNORECASE,
-)
-_ZH_CUT = re.compile(r"(?:因为|所以|但是|但|可是|不过|而且|然后|因此|于是).*$")
-_ZH_TRAIL = re.compile(r"(?:了|啦|呀|啊|呢|吧|哦|的说|哈)+$")
-_LEAD_ZH = re.compile(r"^(?:我们|我)(?:也|还|都|就|已经|终于|刚刚|刚|又)*")
-
-
-def clean(phrase: str | None, chinese: bool, limit: int = 80) -> str | None:
-    if not phrase:
-        return None
-    p = phrase.strip(" \t\"'“”‘’()[]（）「」、,，.。!！?？;；:：~")
-    if chinese:
-        p = _ZH_TRAIL.sub("", _ZH_CUT.sub("", p)).strip()
-    else:
-        p = _EN_TRAIL.sub("", _EN_CUT.sub("", p)).strip(" ,.;:!?")
-    p = p.strip(" \t\"'“”‘’()[]（）「」、,，.。!！?？;；:：~")
-    if not p:
-        return None
-    if len(p) > limit:
-        cut = p[:limit]
-        p = cut if chinese or " " not in cut else cut.rsplit(" ", 1)[0]
-    return p[:MAX_NAME] or None
-
-
-# --- patterns -----------------------------------------------------------------------------
-@dataclass
-class Found:
-    memory_type: str
-    topic: str
-    object: str | None = None
-    importance: float = 0.5
-    attributes: dict[str, str] | None = None
-    subject: str | None = None  # None: the speaker
-
-
-_EN_RELATIONS = (
-    "best friend|friend|wife|husband|partner|girlfriend|boyfriend|fiancée|fiancee|fiancé|fiance|"
-    "sister|brother|mother|mom|mum|father|dad|son|daughter|boss|manager|colleague|coworker|co-worker|"
-    "roommate|neighbou?r|cousin|aunt|uncle|grandma|grandmother|grandpa|grandfather|niece|nephew|"
-    "mentor|teacher|classmate|dog|cat"
-)
 _ZH_RELATIONS = (
     "好朋友|朋友|闺蜜|老婆|妻子|太太|丈夫|老公|男朋友|女朋友|未婚夫|未婚妻|姐姐|妹妹|哥哥|弟弟|妈妈|母亲|"
     "爸爸|父亲|儿子|女儿|同事|老板|领导|室友|邻居|表哥|表姐|表弟|表妹|同学|老师|爷爷|奶奶|外公|外婆|狗|猫"
 )
-_NAME_EN = r"[A-Z][a-zA-Z'-]+(?: [A-Z][a-zA-Z'-]+)?"
-_NAME_ZH_FOLLOW = (
-    r"(?=是|很|也|在|说|和|跟|喜欢|今天|昨天|明天|前天|上周|去|来|要|会|刚|已经|就|都|还|又|"
-    r"的|给|对|把|被|，|,|。|！|？|!|\?|；|$|\s)"
-)
-# Words that cannot be a person's name in "my friend X" / "X is my friend": pronouns, determiners.
-_EN_NOT_NAMES = {
-    "i",
-    "is",
-    "and",
-    "the",
-    "this",
-    "that",
-    "these",
-    "those",
-    "it",
-    "he",
-    "she",
-    "they",
-    "we",
-    "you",
-    "there",
-    "here",
-    "who",
-    "what",
-    "which",
-    "mine",
-    "everyone",
-    "someone",
-    "nobody",
-}
-# Characters a Chinese name does not start or end with: negation and adverbs ("小明不是…", "…也是").
-_ZH_NOT_NAME_EDGE = "不没也都还又才就只并真很太挺再"
 
-_EN_PREF_VERBS = {
-    "love": "love",
-    "loves": "love",
-    "like": "like",
-    "enjoy": "enjoy",
-    "adore": "love",
-    "hate": "hate",
-    "dislike": "dislike",
-    "despise": "hate",
-    "prefer": "prefer",
-    "can't stand": "hate",
-    "cannot stand": "hate",
-    "don't like": "dislike",
-    "do not like": "dislike",
-    "really like": "like",
-}
-# "I don't love X" and the like: the negation stays in the topic (the consolidator reads it as a stance).
-_EN_PREF_NEGATED = {"don't": "don't", "do not": "don't", "no longer": "no longer", "never": "never"}
-_ZH_PREF = {
-    "喜欢": "喜欢",
-    "喜爱": "喜欢",
-    "爱": "爱",
-    "热爱": "爱",
-    "讨厌": "讨厌",
-    "恨": "讨厌",
-    "不喜欢": "不喜欢",
-    "不爱": "不喜欢",
-    "受不了": "讨厌",
-}
-_ZH_PREF_POSITIVE = {"喜欢", "喜爱", "爱", "热爱"}
 # Objects that only point elsewhere: what they mean is not in the clause.
 _EN_POINTERS = {
     "it",
@@ -217,26 +115,6 @@ _EN_POINTERS = {
     "when",
 }
 _EN_LISTENER = {"you", "your", "yours", "yourself", "yourselves", "ya", "u", "y'all"}
-_ZH_POINTERS = {"你", "它", "他", "她", "这个", "那个", "这", "那", "什么", "谁", "哪", "哪个", "怎么"}
-
-Rule = tuple[re.Pattern, Callable[[re.Match, bool], Found | None]]
-
-
-def _en(regex: str) -> re.Pattern:
-    return re.compile(regex, re.IGNORECASE)
-
-
-def _relation_topic(rel: str, chinese: bool) -> str:
-    rel = rel.lower()
-    return {
-        "mom": "mother",
-        "mum": "mother",
-        "dad": "father",
-        "co-worker": "coworker",
-        "neighbour": "neighbor",
-        "fiancée": "fiancee",
-        "fiancé": "fiance",
-    }.get(rel, rel)
 
 
 def _points_elsewhere(obj: str) -> bool:
@@ -268,106 +146,6 @@ def _points_elsewhere(obj: str) -> bool:
     return first in _EN_POINTERS
 
 
-def _pref_en(m: re.Match, zh: bool) -> Found | None:
-    obj = clean(m.group("obj"), False)
-    if not obj:
-        return None
-    verb = _EN_PREF_VERBS.get(" ".join(m.group("verb").lower().split()), m.group("verb").lower())
-    if obj.lower().startswith("to ") and verb in {"like", "love"}:  # "I'd like to ..." is a wish
-        obj = re.sub(r"^(?:just|really|actually|always)\s+", "", obj[3:], flags=re.IGNORECASE)
-    if obj.lower() in {"to", "too"} or _points_elsewhere(obj):
-        return None
-    neg = m.groupdict().get("neg")
-    if neg:
-        if verb not in {"like", "love", "enjoy", "prefer"}:  # "I don't hate X": no stance to keep
-            return None
-        neg = _EN_PREF_NEGATED[" ".join(neg.lower().split())]
-        verb = "dislike" if (neg, verb) == ("don't", "like") else f"{neg} {verb}"
-    return Found("OPINION", verb, obj, 0.5)
-
-
-def _fan_en(topic: str) -> Callable:
-    def make(m: re.Match, zh: bool) -> Found | None:
-        obj = clean(m.group("obj"), False)
-        return Found("OPINION", topic, obj, 0.5) if obj and not _points_elsewhere(obj) else None
-
-    return make
-
-
-def _favourite_en(m: re.Match, zh: bool) -> Found | None:
-    what, obj = clean(m.group("what"), False, 40), clean(m.group("obj"), False)
-    if not what or not obj or _points_elsewhere(obj):
-        return None
-    return Found("OPINION", f"favorite {what}", obj, 0.6)
-
-
-def _fact_en(topic: str, importance: float = 0.6, banned: Iterable[str] = ()) -> Callable:
-    def make(m: re.Match, zh: bool) -> Found | None:
-        obj = clean(m.group("obj"), False)
-        if not obj or any(obj.lower().startswith(b) for b in banned) or _points_elsewhere(obj):
-            return None
-        return Found("FACT", topic, obj, importance)
-
-    return make
-
-
-def _rel_en(m: re.Match, zh: bool) -> Found | None:
-    name = re.sub(r"'s?$", "", m.group("name").strip())  # "my daughter Sara's birthday": Sara
-    if not name or name.lower() in _EN_NOT_NAMES:
-        return None
-    return Found("RELATION", _relation_topic(m.group("rel"), False), name, 0.7)
-
-
-def _pref_zh(m: re.Match, zh: bool) -> Found | None:
-    obj = clean(m.group("obj"), True, 40)
-    if not obj or obj.startswith("的") or obj in _ZH_POINTERS or obj[0] in "什谁哪吗":
-        return None
-    verb = _ZH_PREF.get(m.group("verb"), m.group("verb"))
-    if m.group("neg"):
-        if m.group("verb") not in _ZH_PREF_POSITIVE:  # 并不讨厌: no stance to keep
-            return None
-        verb = "不喜欢"
-    return Found("OPINION", verb, obj, 0.5)
-
-
-def _favourite_zh(m: re.Match, zh: bool) -> Found | None:
-    what, obj = clean(m.group("what"), True, 20), clean(m.group("obj"), True, 40)
-    return Found("OPINION", f"最喜欢的{what}", obj, 0.6) if what and obj else None
-
-
-def _fact_zh(topic: str, importance: float = 0.6, banned: Iterable[str] = ()) -> Callable:
-    def make(m: re.Match, zh: bool) -> Found | None:
-        obj = clean(m.group("obj"), True, 40)
-        if not obj or any(obj.startswith(b) for b in banned) or obj in _ZH_POINTERS:
-            return None
-        return Found("FACT", topic, obj, importance)
-
-    return make
-
-
-def _identity_zh(m: re.Match, zh: bool) -> Found | None:
-    """我是老师 → 我 是 老师; not 我是说…, 我是昨天到的 (an emphasis, not who I am)."""
-    found = _fact_zh(
-        "是",
-        0.5,
-        banned=("说", "觉得", "想", "不", "没", "在", "真的", "因为", "从", "怎么", "什么", "为了", "这样", "那样"),
-    )(m, zh)
-    if found is None or found.object.endswith("的"):
-        return None
-    return found
-
-
-def _rel_zh(m: re.Match, zh: bool) -> Found | None:
-    name = m.group("name").strip()
-    rel = m.group("rel")
-    if not name or name in {"我", "你", "他", "她", "它", "这", "那", "谁"}:
-        return None
-    if name[0] in _ZH_NOT_NAME_EDGE or name[-1] in _ZH_NOT_NAME_EDGE:  # 小明不是我的朋友: not a friend
-        return None
-    attributes = {"程度": "好朋友"} if rel == "好朋友" else None
-    return Found("RELATION", "朋友" if rel == "好朋友" else rel, name, 0.7, attributes)
-
-
 # "X也是Y" is "X是Y"; "X可能是Y" is a guess, not a fact.
 _ZH_X_ADVERB = re.compile(r"(?:也|都|还|就|又|才|真的|真|确实|其实|原来|一直|曾经|已经|并)$")
 _ZH_X_GUESS = re.compile(r"(?:可能|应该|也许|大概|好像|似乎|一定|肯定|会)$")
@@ -388,95 +166,6 @@ def _x_is_y_zh(m: re.Match, zh: bool) -> Found | None:
     return Found("FACT", topic, y, 0.5, subject=x)
 
 
-EN_RULES: list[Rule] = [
-    (
-        _en(
-            rf"\bmy (?:all[- ]time |absolute |very |new )?favou?rite (?P<what>[a-z][\w' -]{{0,30}}?) "
-            rf"(?:is|are|was|were|has to be|would be) (?P<obj>{_NP}+)"
-        ),
-        _favourite_en,
-    ),
-    (
-        _en(
-            rf"\bI (?:really |absolutely |just |truly |do |also |still |totally |kinda |kind of |"
-            rf"genuinely |so )*(?P<verb>love|loves|like|enjoy|adore|hate|dislike|despise|prefer|can't stand|"
-            rf"cannot stand|don't like|do not like) (?P<obj>{_NP}+)"
-        ),
-        _pref_en,
-    ),
-    (
-        _en(
-            rf"\bI (?:(?P<neg>don't|do not|no longer|never) (?:really |much |particularly |even )?)"
-            rf"(?P<verb>love|like|enjoy|prefer) (?P<obj>{_NP}+)"
-        ),
-        _pref_en,
-    ),
-    (_en(rf"\bI(?:'m| am) (?:a (?:big |huge )?fan of) (?P<obj>{_NP}+)"), _fan_en("is a fan of")),
-    (
-        _en(
-            rf"\bI(?:'m| am) (?:really |so |totally )?(?P<what>into|passionate about|fond of|obsessed with) "
-            rf"(?P<obj>{_NP}+)"
-        ),
-        lambda m, zh: _fan_en(f"is {m.group('what').lower()}")(m, zh),
-    ),
-    (re.compile(rf"\b[Mm]y name is (?P<obj>{_NAME_EN})"), _fact_en("name", 0.8)),
-    (re.compile(rf"\b(?:[Cc]all me|I go by) (?P<obj>{_NAME_EN})"), _fact_en("name", 0.8)),
-    (
-        _en(rf"\bI(?:'m| am)? (?:currently |now |still )?(?:work|working|employed) (?:at|for|in) (?P<obj>{_NP}+)"),
-        _fact_en("works at", 0.6),
-    ),
-    (
-        _en(rf"\bI(?:'m| am)? (?:currently |now |still )?(?:live|living|reside|residing|based) in (?P<obj>{_NP}+)"),
-        _fact_en("lives in", 0.6),
-    ),
-    (_en(rf"\bI(?:'m| am) (?:originally )?from (?P<obj>{_NP}+)"), _fact_en("is from", 0.6)),
-    (
-        _en(rf"\bI(?:'m| am) (?:a|an) (?P<obj>{_NP}+)"),
-        _fact_en("is a", 0.5, banned=("bit", "little", "lot", "big fan", "fan", "huge fan", "part of")),
-    ),
-    (re.compile(rf"\b[Mm]y (?P<rel>{_EN_RELATIONS}),? (?:(?:named|called) )?(?P<name>{_NAME_EN})\b"), _rel_en),
-    (re.compile(rf"\b[Mm]y (?P<rel>{_EN_RELATIONS})'s name is (?P<name>{_NAME_EN})\b"), _rel_en),
-    (
-        re.compile(rf"\b(?P<name>{_NAME_EN}) (?:is|was) my (?:best |close |good |old )?(?P<rel>{_EN_RELATIONS})\b"),
-        _rel_en,
-    ),
-]
-
-_ZH_ADVERBS = r"(?:也|还|真的|真|很|非常|特别|最|超|超级|挺|蛮|一直|比较|都|就|好)"
-ZH_RULES: list[Rule] = [
-    (re.compile(rf"我最(?:喜欢|爱)的(?P<what>{_NP}{{1,10}}?)(?:是|就是)(?P<obj>{_NP}+)"), _favourite_zh),
-    (
-        re.compile(
-            rf"我{_ZH_ADVERBS}*(?P<neg>不再|再也不|一点也不|一点都不|并不|从来不|从不|不太|不怎么|不是很|不是特别)?"
-            rf"{_ZH_ADVERBS}*(?P<verb>不喜欢|喜欢|喜爱|讨厌|热爱|不爱|爱|恨|受不了)(?P<obj>{_NP}+)"
-        ),
-        _pref_zh,
-    ),
-    (
-        re.compile(r"我(?:的名字)?(?:叫|是叫|名叫)(?P<obj>[^，,。！？；;!?\s]{1,12})"),
-        _fact_zh("叫", 0.8, banned=("了", "他", "她", "你", "它", "人", "醒", "车", "外卖", "过", "着")),
-    ),
-    (re.compile(r"我的名字是(?P<obj>[^，,。！？；;!?\s]{1,12})"), _fact_zh("叫", 0.8)),
-    (re.compile(rf"我(?:现在|目前|一直)?在(?P<obj>{_NP}{{1,30}}?)(?:工作|上班|任职|实习)"), _fact_zh("工作于", 0.6)),
-    (re.compile(rf"我(?:现在|目前)?(?:就职于|供职于|任职于)(?P<obj>{_NP}{{1,30}})"), _fact_zh("工作于", 0.6)),
-    (re.compile(rf"我(?:现在|目前|一直)?(?:住在|家在|居住在|生活在)(?P<obj>{_NP}{{1,30}})"), _fact_zh("住在", 0.6)),
-    (re.compile(rf"我(?:来自|是从)(?P<obj>{_NP}{{1,20}}?)(?:来的|过来的|人|$|(?={_P}))"), _fact_zh("来自", 0.6)),
-    (re.compile(rf"我是(?:一名|一个|一位|个|名|位)?(?P<obj>{_NP}{{1,30}})"), _identity_zh),
-    (
-        re.compile(
-            rf"我的(?P<rel>{_ZH_RELATIONS})(?:是|叫|，|,)?(?P<name>[{HAN_CHARS}]{{1,3}}?|[A-Z][a-z]+)"
-            rf"{_NAME_ZH_FOLLOW}"
-        ),
-        _rel_zh,
-    ),
-    (
-        re.compile(
-            rf"(?:^|[，,。！？!?])\s*(?P<name>[{HAN_CHARS}]{{2,4}}|[A-Z][a-z]+)(?:是|就是)我(?:的|最好的)"
-            rf"(?P<rel>{_ZH_RELATIONS})"
-        ),
-        _rel_zh,
-    ),
-]
 _ZH_X_IS_Y = re.compile(r"^(?P<x>[^，,。！？；;!?\s]{1,12}?)是(?P<y>[^，,。！？；;!?]{1,40})$")
 
 # --- English clauses: subject, predicate, object -------------------------------------------
@@ -813,7 +502,7 @@ def _bare(word: str) -> str:
 
 
 def _en_lead_only(text: str) -> bool:
-    """Whether what stands before a subject is only lead-in words (yeah, last week, Caroline)."""
+    """Whether what stands before a subject is only lead-in words (yeah, last week, a name: Sam)."""
     for word in _en_words(text):
         bare = word.strip(",.;:!?\"'()…")
         if not bare or bare[0].isdigit() or not any(ch.isalpha() for ch in bare):  # numbers, emoji, dashes
@@ -850,7 +539,7 @@ def _en_segments(sentence: str) -> list[tuple[int, int]]:
 
 
 def _agree(word: str, third: bool) -> str:
-    """An auxiliary agreeing with the subject: am/is, have/has, do/does (we're → I am / Caroline is)."""
+    """An auxiliary agreeing with the subject: am/is, have/has, do/does (we're → I am / Dana is)."""
     if word in {"am", "are", "is"}:
         return "is" if third else "am"
     if word in {"have", "has"}:
@@ -903,7 +592,7 @@ def _en_object(words: list[str], time_text: str | None) -> str | None:
 def _en_clause_fact(segment: str, time_text: str | None, third: bool) -> Found | None:
     """A clause whose subject is the speaker, as subject + predicate + object.
 
-    ``third``: the speaker is named (Caroline), so the verb agrees in the third person."""
+    ``third``: the speaker is named (Dana), so the verb agrees in the third person."""
     body = segment
     if time_text:  # the time and a word that only led to it ("about five years ago")
         body = re.sub(
@@ -1028,7 +717,8 @@ _ZH_CAUSAL = [
     re.compile(r"^(?:因为|由于)(?P<a>.+?)[，,]\s*(?:所以|因此|于是|才|就)(?P<b>.+)$"),
     re.compile(r"^(?:因为|由于)(?P<a>.+?)[，,](?P<b>.+)$"),
     re.compile(r"^(?P<b>.+?)[，,]\s*(?:是)?因为(?P<a>.+)$"),
-    re.compile(r"^(?P<a>.+?)[，,]?\s*(?:所以|因此|于是|导致|结果)(?P<b>.+)$"),
+    re.compile(r"^(?P<b>.+?)(?:是|都是|就是)(?:因为|由于)(?P<a>.+)$"),
+    re.compile(r"^(?P<a>.+?)[，,]?\s*(?:所以|因此|于是|导致|结果|害得|搞得|弄得|使得)(?P<b>.+)$"),
 ]
 _EN_CAUSAL = [
     re.compile(r"^because (?:of )?(?P<a>[^,]+), (?:so )?(?P<b>.+)$", re.IGNORECASE),
@@ -1149,9 +839,14 @@ def _third_person(text: str, time_text: str | None) -> Found | None:
 
 
 class RuleExtractor:
-    """``extract(episodes) -> ExtractionPlan``: memories per turn, linked to that turn."""
+    """``extract(episodes, people) -> ExtractionPlan``: memories per turn, linked to that turn.
+
+    ``people`` (``people.People``): the people the group already knows by role (the pipeline
+    reads them from the database); the extractor adds those the turns name as it reads them, in
+    order, so a pronoun or a role means whom the conversation so far means by it."""
 
     name = "rules"
+    uses_people = True
 
     def __init__(self, find_time: Callable | None = None, normalize: Callable | None = None):
         from ..timeparse import find_time_range, normalize_time
@@ -1159,90 +854,17 @@ class RuleExtractor:
         self._find_time = find_time or find_time_range
         self._normalize = normalize or normalize_time
 
-    def extract(self, episodes: list[EpisodeView]) -> ExtractionPlan:
-        plan = ExtractionPlan()
-        for ep in episodes:
-            if ep.role not in MINED_ROLES:
-                continue
-            self._episode(ep, plan)
-        return plan
+    def extract(self, episodes: list[EpisodeView], people: People | None = None) -> ExtractionPlan:
+        extraction, absolute = self.read(episodes, people)
+        return to_plan(extraction, episodes, absolute=absolute)
 
-    # --- one turn ---
-    def _episode(self, ep: EpisodeView, plan: ExtractionPlan) -> None:
-        seen: set[tuple] = set()
-        speaker_named = not is_user_speaker(ep.speaker)
-
-        def add(found: Found, chinese: bool, time_text: str | None) -> str | None:
-            subject = found.subject or (
-                ep.speaker.strip() if speaker_named and ep.speaker else ("我" if chinese else "I")
-            )
-            attributes = dict(found.attributes or {})
-            if time_text:
-                attributes.setdefault("时间" if chinese else "time", time_text)
-            relative = False
-            for k, v in attributes.items():
-                if v == time_text:
-                    absolute = self._absolute(v, ep)
-                    attributes[k] = absolute or v
-                    relative = relative or absolute is None
-            memory = {
-                "subject": subject[:MAX_NAME],
-                "memory_type": found.memory_type,
-                "topic": found.topic[:MAX_NAME],
-                "object": found.object,
-                "attributes": attributes,
-                "importance": found.importance,
-            }
-            ident = (subject.lower(), found.memory_type, found.topic.lower(), (found.object or "").lower())
-            if ident in seen:
-                return None
-            seen.add(ident)
-            key = f"{ep.id}:{len(seen)}"
-            plan.memories.append(
-                PlannedMemory(
-                    key=key,
-                    memory=memory,
-                    episode_ids=[ep.id],
-                    reference_time=ep.timestamp.isoformat(),
-                    session_id=ep.session_id or None,
-                    relative=relative,
-                )
-            )
-            return key
-
-        for sentence in sentences(_CAPTION.sub("", ep.content)):
-            sentence = _statement_part(sentence)
-            if not sentence:  # a question asks; it states nothing
-                continue
-            chinese = is_chinese(sentence)
-            if not chinese:
-                sentence = sentence.replace("’", "'")
-            cause_effect = self._causal(sentence, chinese)
-            if cause_effect:
-                keys = []
-                for clause in cause_effect:
-                    time_text = self._time(clause, ep)
-                    found = self._clause(clause, chinese, time_text, generic=True, third=speaker_named)
-                    keys.append(add(found[0], chinese, time_text) if found else None)
-                if keys[0] and keys[1]:
-                    plan.links.append(
-                        PlannedLink(source=keys[0], target=keys[1], relation_type="because", importance=0.6)
-                    )
-                continue
-            if chinese:
-                time_text = self._time(sentence, ep)
-                for found in self._clause(sentence, chinese, time_text, generic=False):
-                    add(found, chinese, time_text if found.memory_type == "EVENT" else None)
-                continue
-            framing = None  # a time said in a clause of its own ("Last week was wild - I …")
-            for a, b in _en_segments(sentence):
-                segment = sentence[a:b].strip()
-                own = self._time(segment, ep)
-                time_text = own or framing
-                found = self._clause(segment, False, time_text, generic=False, third=speaker_named)
-                for f in found:
-                    add(f, False, time_text if f.memory_type == "EVENT" else None)
-                framing = own if own and not found else (None if own else framing)
+    def read(self, episodes: list[EpisodeView], people: People | None = None) -> tuple[Extraction, set[str]]:
+        """The extraction of a window of turns, and the ids of its memories whose times are absolute."""
+        reader = _Reader(self, people.copy() if people is not None else People())
+        for turn, ep in enumerate(episodes, 1):
+            if ep.role in MINED_ROLES:
+                reader.episode(turn, ep)
+        return Extraction(memories=reader.memories, links=reader.links), reader.absolute
 
     def _absolute(self, text: str, ep: EpisodeView) -> str | None:
         """The time as an absolute value (昨天 said on 2025-11-05 → 2025-11-04) when that reads back
@@ -1274,54 +896,6 @@ class RuleExtractor:
                     return a, b
         return None
 
-    def _clause(
-        self, text: str, chinese: bool, time_text: str | None, *, generic: bool, third: bool = False
-    ) -> list[Found]:
-        """What a clause (an English one, a Chinese sentence, or a causal clause) says: the
-        specific patterns, else an event (timed) or, in a causal clause, a fact."""
-        found: list[Found] = []
-        for pattern, make in ZH_RULES if chinese else EN_RULES:
-            for m in pattern.finditer(text):
-                if (
-                    not chinese
-                    and m.group(0)[:2] in {"I ", "I'", "i "}
-                    and not _en_lead_only(_lead_before(text, m.start()))
-                ):
-                    continue  # "the city I live in": the speaker is not this clause's subject
-                if not chinese and _cut_inside_phrase(text, m):
-                    continue  # "passionate about creating a safe, inviting place": cut mid-phrase
-                f = make(m, chinese)
-                if f is not None:
-                    found.append(f)
-        if chinese and not found:
-            m = _ZH_X_IS_Y.match(text.strip(" 。！？!?"))
-            if m:
-                f = _x_is_y_zh(m, True)
-                if f is not None:
-                    found.append(f)
-        if found:
-            if time_text:
-                found = [
-                    Found(
-                        f.memory_type,
-                        f.topic,
-                        f.object,
-                        f.importance,
-                        {**(f.attributes or {}), ("时间" if chinese else "time"): time_text},
-                        f.subject,
-                    )
-                    for f in found
-                ]
-            return found
-        if not (generic or time_text):
-            return []
-        if chinese:
-            return self._generic_zh(text, time_text, generic=generic)
-        event = _en_clause_fact(text, time_text, third)
-        if event is None and generic:
-            event = _third_person(text, time_text)
-        return [event] if event else []
-
     @staticmethod
     def _generic_zh(text: str, time_text: str | None, *, generic: bool) -> list[Found]:
         """A Chinese clause about the speaker as its predicate, kept whole: 失眠 / 去超市买了苹果;
@@ -1352,12 +926,6 @@ class RuleExtractor:
         return out
 
 
-def _cut_inside_phrase(text: str, m: re.Match) -> bool:
-    """Whether an English object stops at a comma inside its noun phrase ("a safe, inviting place")."""
-    obj = m.groupdict().get("obj")
-    return bool(obj) and text[m.end() : m.end() + 1] == "," and re.search(r"\b(?:a|an|the)\s+\w+$", obj) is not None
-
-
 def _statement_part(sentence: str) -> str | None:
     """The sentence, or what it states before a question put back to the listener
     ("我最喜欢春天了，你呢？" → 我最喜欢春天了); None for a question."""
@@ -1369,10 +937,231 @@ def _statement_part(sentence: str) -> str | None:
     return None
 
 
-def _lead_before(text: str, position: int) -> str:
-    """What stands before ``position`` in its own clause: after the last clause break."""
-    before = text[:position]
-    cut = max((m.end() for m in _EN_CLAUSE_END.finditer(before)), default=0)
-    for m in re.finditer(r"[,;:!?.]", before):
-        cut = max(cut, m.end())
-    return before[cut:]
+# A sentence that opens with these gives the effect of what the sentence before said.
+_ZH_THEREFORE = re.compile(r"^(?:所以|因此|于是|结果|这就是为什么|这也是为什么)[，,]?\s*")
+_EN_THEREFORE = re.compile(
+    r"^(?:so|that's why|that is why|this is why|which is why|because of that|as a result)[,]?\s+", re.I
+)
+
+
+_EN_PLACE = re.compile(r"\b(?:at|in) (?:the |a |an )?(?P<place>[A-Z][\w'.-]*(?: [A-Z][\w'.-]*)*|[a-z]+)$")
+
+
+def _with_place(found: Found) -> Found:
+    """An English event's place, where its object ends with one (at the airport, in Soho)."""
+    if found.memory_type == "EVENT" and found.object:
+        m = _EN_PLACE.search(found.object)
+        if m and m.group("place").lower() not in {"home", "all", "time", "bed", "person", "general", "fact"}:
+            found.attributes = {**(found.attributes or {}), "place": m.group("place")}
+    return found
+
+
+class _Reader:
+    """One window of turns read in order: the memories and links found, the people met."""
+
+    def __init__(self, rules: RuleExtractor, people: People):
+        self.rules = rules
+        self.people = people
+        self.memories: list[ExtractedMemory] = []
+        self.links: list[ExtractedLink] = []
+        self.absolute: set[str] = set()
+        self._seen: set[tuple] = set()
+        self._said_here = True  # whether the time being read is said in the clause being read
+
+    # --- one turn ---
+    def episode(self, turn: int, ep: EpisodeView) -> None:
+        self.turn, self.ep = turn, ep
+        self.owner = owner_key(ep.speaker)
+        self.named = not is_user_speaker(ep.speaker)
+        self.speaker = ep.speaker.strip() if self.named and ep.speaker else None
+        self._seen = set()
+        last: str | None = None  # the last memory of the sentence before (a "so …" sentence's cause)
+        for said in sentences(_CAPTION.sub("", ep.content)):
+            sentence = _statement_part(said)
+            if not sentence:  # a question asks; it states nothing
+                last = None
+                continue
+            chinese = is_chinese(sentence)
+            if not chinese:
+                sentence = sentence.replace("’", "'")
+            therefore = (_ZH_THEREFORE if chinese else _EN_THEREFORE).match(sentence)
+            if therefore and last is not None:
+                ids = self._sentence(sentence[therefore.end() :], chinese)
+                if ids:
+                    self.links.append(ExtractedLink(cause=last, effect=ids[0]))
+                last = ids[-1] if ids else None
+                continue
+            ids = self._sentence(sentence, chinese)
+            last = ids[-1] if ids else None
+
+    def _sentence(self, sentence: str, chinese: bool) -> list[str]:
+        """The memories of one sentence (their ids): a cause and its effect, linked, or its clauses."""
+        cause_effect = self.rules._causal(sentence, chinese)
+        if cause_effect:
+            main: list[str | None] = []
+            for clause in cause_effect:
+                time_text = self.rules._time(clause, self.ep)
+                found = self._clause(clause, chinese, time_text, carried=None, generic=True)[0]
+                added = [self.add(f, chinese, time_text) for f in found]
+                lead = [i for f, i in zip(found, added) if i and f.memory_type != "RELATION"] or [i for i in added if i]
+                main.append(lead[0] if lead else None)
+            if main[0] and main[1]:
+                self.links.append(ExtractedLink(cause=main[0], effect=main[1]))
+            return [i for i in main if i]
+        ids: list[str | None] = []
+        if not chinese:
+            for f in rules_en.sentence_facts(sentence, self.named):
+                ids.append(self.add(f, False, None))
+        if chinese:
+            time_text = self.rules._time(sentence, self.ep)
+            if time_text and re.search(re.escape(time_text) + "的", sentence):
+                time_text = None  # 秋天的叶子: a time word naming a thing, not when
+            carried = None
+            for clause in re.split(r"[，,；;：:]", sentence):
+                # the sentence's time dates each clause's event, but a time to come only the clause that
+                # says it (我表妹下个月来看我，她还给我做了一个书架: the shelf is made already)
+                self._said_here = bool(time_text and time_text in clause)
+                when = time_text if self._said_here or not rules_zh.is_future(time_text) else None
+                found, carried = self._clause(clause, True, when, carried=carried, generic=False)
+                ids.extend(self.add(f, True, when) for f in found)
+            self._said_here = True
+            return [i for i in ids if i]
+        framing = None  # a time said in a clause of its own ("Last week was wild - I …")
+        for a, b in _en_segments(sentence):
+            segment = sentence[a:b].strip()
+            own = self.rules._time(segment, self.ep)
+            time_text = own or framing
+            found, _ = self._clause(segment, False, time_text, carried=None, generic=False)
+            ids.extend(self.add(f, False, time_text) for f in found)
+            framing = own if own and not found else (None if own else framing)
+        return [i for i in ids if i]
+
+    def _clause(
+        self, text: str, chinese: bool, time_text: str | None, *, carried, generic: bool
+    ) -> tuple[list[Found], object]:
+        """What a clause says: the relations it names, then its subject's predicate (a specific
+        reading first, else, when timed or a cause or an effect, the clause kept whole)."""
+        body = text.replace(time_text, " ") if time_text else text
+        body = _ZH_SPACE.sub("", " ".join(body.split())).strip(" 。！？!?") if chinese else " ".join(body.split())
+        lang = rules_zh if chinese else rules_en
+        found: list[Found] = []
+        subj = (
+            rules_zh.subject_of(body, self.people, self.owner, carried)
+            if chinese
+            else rules_en.subject_of(body, self.people, self.owner)
+        )
+        found.extend(lang.stated_people(body, self.people, self.owner))
+        if subj is None:
+            if chinese and not found:
+                m = _ZH_X_IS_Y.match(rules_zh.ZH_LEAD.sub("", body))
+                f = _x_is_y_zh(m, True) if m else None
+                if f is not None:
+                    found.append(f)
+                elif generic:
+                    found.extend(self.rules._generic_zh(text, time_text, generic=True))
+            elif not chinese and generic and not found:
+                event = _third_person(text, time_text)
+                found.extend([event] if event else [])
+            return found, carried
+        if subj.relation is not None:
+            found.append(subj.relation)
+        third = subj.name is not None or self.named
+        preds = (
+            rules_zh.predicates(subj.rest, bool(time_text))
+            if chinese
+            else rules_en.predicates(subj.rest, third, time_text)
+        )
+        if not preds and time_text and time_text in text:  # a time word that is the object (我最喜欢春天)
+            preds = self._liking_a_time(" ".join(text.split()), chinese, subj, third, carried)
+        if not preds and (time_text or generic) and subj.rest:
+            preds = self._whole(text, subj, chinese, time_text, generic)
+        for f in preds:
+            f.subject = subj.name
+        return found + preds, subj
+
+    def _liking_a_time(self, text: str, chinese: bool, subj, third: bool, carried) -> list[Found]:
+        """A preference whose object the time reader took for a time (我最喜欢春天, I love Sundays)."""
+        people = self.people.copy()
+        again = (
+            rules_zh.subject_of(text, people, self.owner, carried)
+            if chinese
+            else rules_en.subject_of(text, people, self.owner)
+        )
+        if again is None or again.name != subj.name:
+            return []
+        kept = rules_zh.predicates(again.rest, False) if chinese else rules_en.predicates(again.rest, third, None)
+        return [f for f in kept if f.kind == "preference"]
+
+    def _whole(self, text: str, subj, chinese: bool, time_text: str | None, generic: bool) -> list[Found]:
+        """A clause no specific reading took, kept whole as its subject's predicate (an event when
+        timed); in a cause or an effect, whatever it says (没吃早饭, didn't sleep well, was awful)."""
+        found = self._whole_clause(text, subj, chinese, time_text, generic)
+        if found or not generic:
+            return found
+        rest = clean(subj.rest, chinese, 40)
+        if not rest or (not chinese and _points_elsewhere(rest)):
+            return []
+        return [Found("EVENT" if time_text else "FACT", rest[:MAX_NAME], None, 0.5)]
+
+    def _whole_clause(self, text: str, subj, chinese: bool, time_text: str | None, generic: bool) -> list[Found]:
+        if chinese:
+            if subj.name is None and not (time_text and re.match(r"^\s*在", subj.rest)):
+                return self.rules._generic_zh(text, time_text, generic=generic)
+            event = rules_zh.event(subj.rest, time_text if self._said_here else None) if time_text else None
+            return [event] if event else []
+        if subj.name is None:
+            event = _en_clause_fact(text, time_text, self.named)
+            if event is None and generic:
+                event = _third_person(text, time_text)
+            return [_with_place(event)] if event else []
+        words = subj.rest.split()
+        if not words:
+            return []
+        first = words[0].lower()
+        base = {"is": "am", "has": "have", "does": "do", "goes": "go", "was": "was"}.get(first)
+        if base is None:
+            base = first[:-1] if first.endswith("s") and not first.endswith("ss") and len(first) > 3 else first
+        event = _en_clause_fact("I " + " ".join([base] + words[1:]), time_text, True)
+        return [_with_place(event)] if event else []
+
+    # --- one memory ---
+    def add(self, found: Found, chinese: bool, time_text: str | None) -> str | None:
+        subject = found.subject or (self.speaker or ("我" if chinese else "I"))
+        attributes = dict(found.attributes or {})
+        if time_text and found.memory_type == "EVENT":
+            attributes.setdefault("时间" if chinese else "time", time_text)
+        relative = False
+        for k, v in attributes.items():
+            if v == time_text:
+                absolute = self.rules._absolute(v, self.ep)
+                attributes[k] = absolute or v
+                relative = relative or absolute is None
+        ident = (subject.lower(), found.memory_type, found.topic.lower(), (found.object or "").lower())
+        if ident in self._seen:
+            return None
+        self._seen.add(ident)
+        if found.object:
+            self.people.mention(found.object)
+        mid = f"m{len(self.memories) + 1}"
+        try:
+            memory = ExtractedMemory.model_validate(
+                {
+                    "id": mid,
+                    "turn": self.turn,
+                    "kind": "event" if found.kind == "fact" and found.memory_type == "EVENT" else found.kind,
+                    "subject": subject[:MAX_NAME],
+                    "memory_type": found.memory_type,
+                    "topic": found.topic[:MAX_NAME],
+                    "object": found.object,
+                    "attributes": attributes,
+                    "importance": found.importance,
+                    "slot": found.slot,
+                    "ends": found.ends,
+                }
+            )
+        except PydanticValidationError:  # a phrase no memory can hold (too long, a control character)
+            return None
+        self.memories.append(memory)
+        if not relative:
+            self.absolute.add(mid)
+        return mid

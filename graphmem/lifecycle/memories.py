@@ -5,10 +5,12 @@ attribute values, after concept merging) or the same loose text, of one subject.
 survives with the evidence (episodes) and links of both; the newer is archived, naming it.
 
 Conflicts: a newer memory of the same subject that
-- gives another value for a single-valued slot (``rules.slot_of``: residence, employer, age …):
-  我住在北京 → 我搬到上海了, I work at Acme → I joined Globex;
+- gives another value for a single-valued slot (the slot its extractor named, else
+  ``rules.slot_of`` of its topic: residence, employer, age …): 我住在北京 → 我搬到上海了,
+  I work at Acme → I joined Globex; or ends the slot's value (我辞职了, I quit my job at Acme);
 - takes the opposite stance on the same object (``rules.stance``): 喜欢咖啡 → 不喜欢咖啡 / 讨厌咖啡,
-  like jazz → no longer like jazz;
+  like jazz → no longer like jazz; or stops what the older liked doing (``rules.is_stop``):
+  爱喝可乐 → 不再喝可乐, love coffee → no longer drink coffee;
 - says it corrects (其实 / actually) the same topic with another object;
 supersedes the older one: a SUPERSEDES edge newer -> older, the older's ``superseded_by`` and
 ``invalid_at``. Only current memories are superseded, so updates form a chain.
@@ -22,7 +24,16 @@ from datetime import UTC, datetime
 from ..retriever.rank import parse_time
 from ..store.driver import tx_run
 from .report import Conflict, MemoryMerge
-from .rules import is_correction, is_stance_topic, loose_key, slot_of, slot_topic_keys, stance, strip_correction
+from .rules import (
+    is_correction,
+    is_stance_topic,
+    is_stop,
+    loose_key,
+    slot_of,
+    slot_topic_keys,
+    stance,
+    strip_correction,
+)
 from .work import Work
 
 _NEVER = datetime.min.replace(tzinfo=UTC)  # a memory without a time sorts first
@@ -44,6 +55,8 @@ class _Memory:
     importance: float = 0.5
     attributes: dict[str, str] = field(default_factory=dict)
     archived: bool = False
+    slot: str | None = None  # the single-valued slot its extractor named (else read from its topic)
+    slot_ends: bool = False  # it ends the slot's value (quit, moved out) without giving a new one
 
     @classmethod
     def of(cls, r: dict) -> _Memory:
@@ -61,7 +74,13 @@ class _Memory:
             superseded_by=r["superseded_by"],
             importance=float(r["importance"] or 0.0),
             attributes={a["key"]: a["value"] for a in r["attributes"] or [] if a.get("key")},
+            slot=r.get("slot"),
+            slot_ends=bool(r.get("slot_ends")),
         )
+
+    def slot_name(self) -> str | None:
+        """The single-valued slot it states: the one its extractor named, else its topic's."""
+        return self.slot or slot_of(strip_correction(self.topic)[0])
 
     def order(self) -> tuple:
         """When it was said, then written: what "newer" means."""
@@ -104,9 +123,12 @@ def conflict_reason(newer: _Memory, older: _Memory) -> str | None:
     old_topic, _ = strip_correction(older.topic)
     new_obj, old_obj = newer.object_key(), older.object_key()
     differ = new_obj is not None and old_obj is not None and new_obj != old_obj and newer.object_id != older.object_id
-    new_slot, old_slot = slot_of(new_topic), slot_of(old_topic)
-    if new_slot is not None and new_slot == old_slot and differ:
-        return f"{new_slot}: {older.object} → {newer.object}"
+    new_slot, old_slot = newer.slot_name(), older.slot_name()
+    if new_slot is not None and new_slot == old_slot and not older.slot_ends:
+        if newer.slot_ends and (new_obj is None or not differ):  # 我辞职了 / I quit my job at Acme
+            return f"{new_slot} ended: {older.object} ({newer.topic})"
+        if differ and not newer.slot_ends:
+            return f"{new_slot}: {older.object} → {newer.object}"
     if newer.topic_id == older.topic_id or loose_key(new_topic) == loose_key(old_topic):
         for key, value in newer.attributes.items():
             slot = slot_of(key)
@@ -117,6 +139,8 @@ def conflict_reason(newer: _Memory, older: _Memory) -> str | None:
         a, b = stance(new_topic), stance(old_topic)
         if a and b and a.base == b.base and a.sign != b.sign:
             return f"stance: {older.topic} → {newer.topic} ({newer.object})"
+        if a and b and b.sign > 0 and is_stop(new_topic):  # 我爱喝可乐 → 我不再喝可乐了
+            return f"stopped: {older.topic} → {newer.topic} ({newer.object})"
     if corrects and differ and loose_key(new_topic) == loose_key(old_topic):
         return f"correction: {older.object} → {newer.object}"
     return None
@@ -251,7 +275,7 @@ def _lookups(m: _Memory) -> set[str]:
     attribute, its slot when its topic is one. (Every memory is still indexed under all three.)"""
     topic, corrects = strip_correction(m.topic)
     wanted = set()
-    if slot_of(topic):
+    if m.slot_name():
         wanted.add("slot")
     if m.object and is_stance_topic(topic):
         wanted.add("object")
@@ -265,7 +289,7 @@ def _conflict_keys(m: _Memory) -> list[tuple]:
     slot, an object or a topic)."""
     topic, _ = strip_correction(m.topic)
     keys = [(m.subject_id, "topic", loose_key(topic))]
-    slot = slot_of(topic)
+    slot = m.slot_name()
     if slot:
         keys.append((m.subject_id, "slot", slot))
     if m.object:

@@ -6,7 +6,8 @@ corrections. Pure functions (no database): what they decide is tested directly.
   (臺灣 → 台湾), so ``New-York``, ``new york`` and ``NEW YORK`` or 電腦 and 电脑 are one key.
 - ``slot_of``: the single-valued attribute a topic states (residence, employer, age, ...):
   a person lives in one place, so "我搬到上海了" replaces "我住在北京".
-- ``polarity``: a topic's stance (喜欢 +1, 讨厌 / 不喜欢 / no longer like -1) over the same object.
+- ``polarity``: a topic's stance (喜欢 +1, 讨厌 / 不喜欢 / no longer like -1) over the same object;
+  ``is_stop``: a stance that says something stopped (不再喝, no longer drink), which ends any liking.
 - ``correction``: a memory that says it corrects (其实 / 实际上 / actually / in fact).
 """
 
@@ -153,6 +154,21 @@ NEGATIONS = (
     "did not",
     "won't",
 )
+# A stance that says something stopped: it ends any liking or habit of the same object.
+STOPS = (
+    "不再",
+    "再也不",
+    "已经不",
+    "早就不",
+    "戒了",
+    "戒掉",
+    "no longer",
+    "stopped",
+    "quit",
+    "gave up",
+    "is no longer",
+)
+
 CORRECTIONS = (
     "其实",
     "实际上",
@@ -263,9 +279,17 @@ def _starts_with_word(text: str, word: str) -> bool:
 def is_stance_topic(topic: str) -> bool:
     """Whether a topic is a preference or a negated action (what a polarity conflict is about)."""
     text, _ = strip_correction(topic)
+    if is_stop(text):
+        return True
     s = stance(text)
     if s is None:
         return False
     if s.base == "like":
         return True
     return any(text.startswith(n) for n in NEGATIONS)
+
+
+def is_stop(topic: str) -> bool:
+    """Whether a topic says something stopped (不再喝, 戒了, no longer drink, stopped eating)."""
+    text, _ = strip_correction(topic)
+    return any(_starts_with_word(text, w) for w in STOPS)

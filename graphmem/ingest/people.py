@@ -1,0 +1,236 @@
+"""Who the conversation is about: people named with a role, and whom a role or a pronoun means.
+
+A person enters the conversation with a role and a name (我表妹小雯, my cousin Ruth, 小雯是我表妹).
+Later a role alone (我表妹, my piano teacher) means the person the speaker named in that role,
+in this conversation or an earlier one (the database's ``people_known`` query brings the earlier
+ones in), and a pronoun (她 / 他, she / he) the person named last whose gender it fits: 她 and she
+never mean someone known as a man, 他 and he never someone known as a woman, and of the people it
+may mean, one known to fit comes before one whose gender is not known. A pronoun that fits nobody
+gives no memory: a wrong subject is worse than none.
+
+The role words are closed lists (kin, partners, the people of work and school), each with the
+gender it implies, and a teacher, coach or doctor may carry what they teach or treat (钢琴老师,
+piano teacher). Role names are stored canonical (老婆 → 妻子, mom → mother), so one Topic node
+stands for one role.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from ..lang import USER_KEY, person_key
+from ..types import normalize_name
+
+# --- role words: canonical role, gender ("f", "m" or None) ---------------------------------
+ZH_ROLES: dict[str, tuple[str, str | None]] = {}
+for _words, _canon, _g in [
+    ("表妹", "表妹", "f"),
+    ("表姐", "表姐", "f"),
+    ("表哥", "表哥", "m"),
+    ("表弟", "表弟", "m"),
+    ("堂妹", "堂妹", "f"),
+    ("堂姐", "堂姐", "f"),
+    ("堂哥", "堂哥", "m"),
+    ("堂弟", "堂弟", "m"),
+    ("姐姐|姐", "姐姐", "f"),
+    ("妹妹", "妹妹", "f"),
+    ("哥哥", "哥哥", "m"),
+    ("弟弟", "弟弟", "m"),
+    ("妈妈|母亲|老妈", "妈妈", "f"),
+    ("爸爸|父亲|老爸", "爸爸", "m"),
+    ("儿子", "儿子", "m"),
+    ("女儿", "女儿", "f"),
+    ("老婆|妻子|太太|爱人", "妻子", "f"),
+    ("老公|丈夫|先生", "丈夫", "m"),
+    ("男朋友|男友", "男朋友", "m"),
+    ("女朋友|女友", "女朋友", "f"),
+    ("未婚夫", "未婚夫", "m"),
+    ("未婚妻", "未婚妻", "f"),
+    ("爷爷", "爷爷", "m"),
+    ("奶奶", "奶奶", "f"),
+    ("外公|姥爷", "外公", "m"),
+    ("外婆|姥姥", "外婆", "f"),
+    ("叔叔", "叔叔", "m"),
+    ("舅舅", "舅舅", "m"),
+    ("阿姨", "阿姨", "f"),
+    ("姑姑", "姑姑", "f"),
+    ("侄子|外甥", "侄子", "m"),
+    ("侄女|外甥女", "侄女", "f"),
+    ("闺蜜", "闺蜜", "f"),
+    ("好朋友|朋友|好友", "朋友", None),
+    ("同事", "同事", None),
+    ("老板|上司|领导", "老板", None),
+    ("室友", "室友", None),
+    ("邻居", "邻居", None),
+    ("同学", "同学", None),
+    ("导师", "导师", None),
+    ("师傅", "师傅", None),
+    ("房东", "房东", None),
+    ("合伙人", "合伙人", None),
+    ("爸妈|父母", "父母", None),
+    ("狗|小狗", "狗", None),
+    ("猫|小猫", "猫", None),
+]:
+    for _w in _words.split("|"):
+        ZH_ROLES[_w] = (_canon, _g)
+# Roles that may carry what they teach, coach or treat: 钢琴老师, 健身教练, 牙科医生.
+ZH_ROLE_HEADS = ("老师", "教练", "医生", "大夫", "教授")
+
+EN_ROLES: dict[str, tuple[str, str | None]] = {}
+for _words, _canon, _g in [
+    ("mother|mom|mum|mommy|mama", "mother", "f"),
+    ("father|dad|daddy|papa", "father", "m"),
+    ("sister|sis", "sister", "f"),
+    ("brother|bro", "brother", "m"),
+    ("wife", "wife", "f"),
+    ("husband", "husband", "m"),
+    ("girlfriend", "girlfriend", "f"),
+    ("boyfriend", "boyfriend", "m"),
+    ("fiancée|fiancee", "fiancee", "f"),
+    ("fiancé|fiance", "fiance", "m"),
+    ("son", "son", "m"),
+    ("daughter", "daughter", "f"),
+    ("aunt|auntie", "aunt", "f"),
+    ("uncle", "uncle", "m"),
+    ("niece", "niece", "f"),
+    ("nephew", "nephew", "m"),
+    ("grandmother|grandma|granny|nana", "grandmother", "f"),
+    ("grandfather|grandpa|granddad", "grandfather", "m"),
+    ("stepmother|stepmom", "stepmother", "f"),
+    ("stepfather|stepdad", "stepfather", "m"),
+    ("landlady", "landlady", "f"),
+    ("cousin", "cousin", None),
+    ("best friend", "best friend", None),
+    ("friend|buddy|pal", "friend", None),
+    ("partner", "partner", None),
+    ("boss", "boss", None),
+    ("manager", "manager", None),
+    ("colleague|coworker|co-worker", "colleague", None),
+    ("roommate|flatmate|housemate", "roommate", None),
+    ("neighbor|neighbour", "neighbor", None),
+    ("classmate", "classmate", None),
+    ("mentor", "mentor", None),
+    ("landlord", "landlord", None),
+    ("therapist", "therapist", None),
+    ("dog", "dog", None),
+    ("cat", "cat", None),
+]:
+    for _w in _words.split("|"):
+        EN_ROLES[_w] = (_canon, _g)
+# Roles that may carry what they teach, coach or treat: piano teacher, yoga instructor, family doctor.
+EN_ROLE_HEADS = ("teacher", "coach", "instructor", "tutor", "trainer", "doctor", "dentist", "professor")
+
+_EN_ROLE_ALT = "|".join(sorted((re.escape(w) for w in EN_ROLES), key=len, reverse=True))
+_ZH_ROLE_ALT = "|".join(sorted(ZH_ROLES, key=len, reverse=True))
+# "my cousin", "my piano teacher", "my best friend": a modifier only before a head that takes one.
+EN_ROLE = rf"(?:(?:[A-Za-z]+ )?(?:{'|'.join(EN_ROLE_HEADS)})|{_EN_ROLE_ALT})"
+ZH_ROLE = rf"(?:[\u4e00-\u9fff]{{1,3}}?(?:{'|'.join(ZH_ROLE_HEADS)})|{_ZH_ROLE_ALT}|{'|'.join(ZH_ROLE_HEADS)})"
+
+PRONOUN_GENDER = {"她": "f", "他": "m", "she": "f", "he": "m", "her": "f", "him": "m"}
+# Modifiers that say which one, not what they teach: "my old teacher" is a teacher.
+_EN_NOT_MODIFIERS = {"old", "new", "former", "current", "favorite", "favourite", "own", "first", "other", "the", "a"}
+
+
+def role_of(word: str) -> tuple[str, str | None] | None:
+    """(canonical role, gender) of a role word in Chinese or English, or None: 老婆 → (妻子, f),
+    mom → (mother, f), 钢琴老师 → (钢琴老师, None), piano teacher → (piano teacher, None)."""
+    w = " ".join(word.strip().lower().split())
+    if w in ZH_ROLES:
+        return ZH_ROLES[w]
+    if w in EN_ROLES:
+        return EN_ROLES[w]
+    if w.endswith(ZH_ROLE_HEADS) and len(w) <= 6:
+        return w, None
+    parts = w.split(" ")
+    if parts[-1] in EN_ROLE_HEADS and len(parts) <= 2:
+        if len(parts) == 2 and parts[0] in _EN_NOT_MODIFIERS:
+            return parts[-1], None
+        return w, None
+    if len(parts) == 2 and parts[0] in _EN_NOT_MODIFIERS and parts[1] in EN_ROLES:
+        return EN_ROLES[parts[1]]
+    return None
+
+
+def owner_key(speaker: str | None) -> str:
+    """Whose roles a turn's "my …" / 我的… names: the user's, or a named speaker's."""
+    if not speaker or person_key(speaker) == USER_KEY:
+        return USER_KEY
+    return normalize_name(speaker)
+
+
+@dataclass
+class People:
+    """The people a conversation has named, as it is read: roles per owner, genders, and the order
+    they were last mentioned in (the last at the end)."""
+
+    roles: dict[tuple[str, str], str] = field(default_factory=dict)  # (owner, role) → name
+    gender: dict[str, str] = field(default_factory=dict)  # normalized name → "f" / "m"
+    recent: list[str] = field(default_factory=list)  # names, last mentioned last
+    names: dict[str, str] = field(default_factory=dict)  # normalized name → the name as said
+
+    @classmethod
+    def from_rows(cls, rows: Iterable[dict]) -> People:
+        """From ``people_known`` rows ({owner, role, name, last_said}), oldest first."""
+        people = cls()
+        for r in sorted(rows, key=lambda r: str(r.get("last_said") or "")):
+            if r.get("name") and r.get("role"):
+                people.learn(r["name"], r["role"], owner=r.get("owner") or USER_KEY)
+        return people
+
+    def copy(self) -> People:
+        return People(dict(self.roles), dict(self.gender), list(self.recent), dict(self.names))
+
+    def learn(self, name: str, role: str | None = None, *, owner: str = USER_KEY, gender: str | None = None) -> None:
+        """A person named, with their role to ``owner`` when it was said: they become the last mentioned."""
+        key = normalize_name(name)
+        if role:
+            found = role_of(role)
+            canon, implied = found if found else (role, None)
+            self.roles[(owner, normalize_name(canon))] = name
+            gender = gender or implied
+        if gender and key not in self.gender:
+            self.gender[key] = gender
+        self.names.setdefault(key, name)
+        self.mention(name)
+
+    def knows(self, name: str) -> bool:
+        return normalize_name(name) in self.names
+
+    def mention(self, name: str) -> None:
+        key = normalize_name(name)
+        if key not in self.names:
+            return
+        if key in self.recent:
+            self.recent.remove(key)
+        self.recent.append(key)
+
+    def by_role(self, role: str, owner: str = USER_KEY) -> str | None:
+        """The person ``owner`` named in this role, or None: 表妹 → 小雯."""
+        found = role_of(role)
+        canon = found[0] if found else role
+        return self.roles.get((owner, normalize_name(canon)))
+
+    def by_pronoun(self, pronoun: str) -> str | None:
+        """The person a pronoun means: the last mentioned one known to fit its gender, else the last
+        one whose gender is unknown; never one known to be of the other gender. None: no one fits."""
+        wanted = PRONOUN_GENDER.get(pronoun.lower())
+        if wanted is None:
+            return None
+        unknown = None
+        for key in reversed(self.recent):
+            g = self.gender.get(key)
+            if g == wanted:
+                return self.names[key]
+            if g is None and unknown is None:
+                unknown = key
+        return self.names[unknown] if unknown is not None else None
+
+    def settle(self, name: str, pronoun: str) -> None:
+        """A pronoun was read as ``name``: their gender is now known, and they are the last mentioned."""
+        key = normalize_name(name)
+        g = PRONOUN_GENDER.get(pronoun.lower())
+        if g and key not in self.gender:
+            self.gender[key] = g
+        self.mention(name)

@@ -1,0 +1,58 @@
+"""Phrases as memories hold them: a clause's object or predicate cleaned of what only leads in or
+trails off (因为…, ", but …", 了/啦, "a lot"), and ``Found``, what a clause says."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..types import MAX_NAME
+
+_EN_CUT = re.compile(
+    r"\s+(?:because|but|although|though|since|so that|so|and I|and i|and we|which|when|while|"
+    r"if|until|though|and (?:it|he|she|they|this|that|then|now|there))\b.*$|\s*[-–—]+\s.*$|"
+    r"\s+[-–—]+$",
+    re.IGNORECASE,
+)
+_EN_TRAIL = re.compile(
+    r"\s+(?:a lot|so much|very much|too|as well|lately|recently|now|again|anymore|"
+    r"really|though)$",
+    re.IGNORECASE,
+)
+_ZH_CUT = re.compile(r"(?:因为|所以|但是|但|可是|不过|而且|然后|因此|于是).*$")
+_ZH_TRAIL = re.compile(r"(?:了|啦|呀|啊|呢|吧|哦|的说|哈)+$")
+_LEAD_ZH = re.compile(r"^(?:我们|我)(?:也|还|都|就|已经|终于|刚刚|刚|又)*")
+
+
+def clean(phrase: str | None, chinese: bool, limit: int = 80) -> str | None:
+    if not phrase:
+        return None
+    p = phrase.strip(" \t\"'“”‘’()[]（）「」、,，.。!！?？;；:：~")
+    if chinese:
+        p = _ZH_TRAIL.sub("", _ZH_CUT.sub("", p)).strip()
+    else:
+        p = _EN_TRAIL.sub("", _EN_CUT.sub("", p)).strip(" ,.;:!?")
+    p = p.strip(" \t\"'“”‘’()[]（）「」、,，.。!！?？;；:：~")
+    if not p:
+        return None
+    if len(p) > limit:
+        cut = p[:limit]
+        p = cut if chinese or " " not in cut else cut.rsplit(" ", 1)[0]
+    return p[:MAX_NAME] or None
+
+
+@dataclass
+class Found:
+    """One thing a clause says, before it becomes an ``ExtractedMemory``: its subject (None: the
+    speaker), topic, object, attributes, and what kind of thing it is (``schema.Kind``), the slot
+    it sets (``schema.Slot``) and whether it ends that slot's value."""
+
+    memory_type: str
+    topic: str
+    object: str | None = None
+    importance: float = 0.5
+    attributes: dict[str, str] | None = None
+    subject: str | None = None  # None: the speaker
+    kind: str = "fact"
+    slot: str | None = None
+    ends: bool = False

@@ -1,0 +1,612 @@
+"""English clauses: whom a clause is about, and what it says of them.
+
+A clause opens with its subject — I, a person by name (Ruth), by role (my cousin, my piano
+teacher), by pronoun (she / he) — which ``subject_of`` reads (``people.People`` says whom a role
+or a pronoun means); ``predicates`` reads the rest: where they live or moved to, where they work
+or study (and quitting, joining, graduating), what they like or no longer do, what they have or
+bought, what they plan, and their name, origin or what they are. The verbs are read in every
+person (live / lives / living), so "she lives in Oslo" is read as "I live in Oslo" is.
+
+Only the present and what changed set a slot: "I live in Oslo", "I moved to Oslo", "I live in
+Oslo now"; "I used to live in Oslo" sets none. A negated clause states nothing unless it is a
+stance or an end: "I don't like jazz", "I no longer drink coffee", "I don't live in Oslo anymore".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .people import EN_ROLE, People, role_of
+from .phrases import Found, clean
+
+_NAME = r"(?:(?:Mr|Mrs|Ms|Dr|Miss)\.? )?[A-Z][a-z]+(?:[ -][A-Z][a-z]+)?"
+_NOT_NAMES = {
+    "I",
+    "The",
+    "This",
+    "That",
+    "It",
+    "He",
+    "She",
+    "They",
+    "We",
+    "You",
+    "There",
+    "Here",
+    "Who",
+    "What",
+    "My",
+    "Our",
+    "And",
+    "But",
+    "So",
+}
+_LEAD = re.compile(
+    r"^(?:(?:oh|hey|hi|yeah|yes|yep|wow|well|so|and|but|also|plus|actually|anyway|anyways|btw|honestly|ok|okay|"
+    r"um|uh|hmm|guess what|by the way|now|these days|nowadays|recently|lately|finally|then|today|tonight|"
+    r"fun fact|news|update|big news)\b[,!:.]?\s*)+",
+    re.IGNORECASE,
+)
+_CONTRACTIONS = [
+    (re.compile(r"^'m\b|^ am\b"), " am"),
+    (re.compile(r"^'s\b"), " is"),
+    (re.compile(r"^'re\b"), " are"),
+    (re.compile(r"^'ve\b"), " have"),
+    (re.compile(r"^'ll\b"), " will"),
+    (re.compile(r"^'d\b"), " would"),
+]
+
+
+@dataclass
+class Subject:
+    name: str | None  # None: the speaker
+    rest: str
+    relation: Found | None = None
+    pronoun: str | None = None
+
+
+def subject_of(clause: str, people: People, owner: str) -> Subject | None:
+    """The subject a clause opens with, or None when it opens with no one the reader can name."""
+    text = _LEAD.sub("", clause.strip().replace("’", "'")).strip()
+    m = re.match(rf"^(?P<name>{_NAME}) (?:is|was) my (?:best |close |good |old |dear )?(?P<role>{EN_ROLE})\b", text)
+    found = role_of(m.group("role")) if m else None
+    if m and found and m.group("name").split()[0] not in _NOT_NAMES:
+        name, role = m.group("name"), found[0]
+        people.learn(name, role, owner=owner)
+        return Subject(name, "", _relation(role, name))
+    m = re.match(
+        rf"^[Mm]y (?P<role>{EN_ROLE})(?:'s name is| is (?:called|named)) (?P<name>{_NAME})",
+        text,
+    )
+    found = role_of(m.group("role")) if m else None
+    if m and found and m.group("name") not in _NOT_NAMES:
+        name, role = m.group("name"), found[0]
+        people.learn(name, role, owner=owner)
+        return Subject(name, "", _relation(role, name))
+    m = re.match(rf"^[Mm]y (?P<role>{EN_ROLE})\b,? ?(?P<name>{_NAME})?(?P<tail>,)?", text)
+    found = role_of(m.group("role")) if m else None
+    if m and found:
+        role = found[0]
+        name = m.group("name")
+        if name and name.split()[0] not in _NOT_NAMES:
+            people.learn(name, role, owner=owner)
+            return Subject(name, text[m.end() :], _relation(role, name))
+        after = text[m.end("role") :].lstrip(", ")
+        known = people.by_role(role, owner)
+        if known:
+            people.mention(known)
+            return Subject(known, after)
+        people.learn(f"my {role}", gender=found[1])  # someone a pronoun may mean
+        return Subject(f"my {role}", after)
+    m = re.match(r"^(she|he)\b", text, re.IGNORECASE)
+    if m:
+        name = people.by_pronoun(m.group(1))
+        if name is None:
+            return None
+        people.settle(name, m.group(1))
+        return Subject(name, _expand(text[m.end() :]), pronoun=m.group(1).lower())
+    for key in sorted(people.names, key=len, reverse=True):
+        said = people.names[key]
+        if re.match(rf"^{re.escape(said)}(?:'s\b|\b)", text) and said[:1].isupper():
+            people.mention(said)
+            return Subject(said, _expand(text[len(said) :]))
+    m = re.match(r"^(?:(?:[Mm]y|[Oo]ur) (?P<with>[a-z]+(?: [a-z]+)?) and |[A-Z][a-z]+ and )?(?:I|[Ww]e)\b", text)
+    if m:  # "My colleagues and I went …", "We went …": the speaker, the others kept by the clause reader
+        found = role_of(m.group("with") or "")
+        if found and not people.by_role(found[0], owner):
+            people.learn(f"my {found[0]}", gender=found[1])  # "My wife and I …. She …"
+        return Subject(None, _expand(text[m.end() :]))
+    return None
+
+
+def _expand(rest: str) -> str:
+    for pattern, full in _CONTRACTIONS:
+        rest = pattern.sub(full, rest, count=1)
+    return rest.strip()
+
+
+def _relation(role: str, name: str) -> Found:
+    return Found("RELATION", role, name, 0.7, kind="relation")
+
+
+def stated_people(text: str, people: People, owner: str) -> list[Found]:
+    """Relations said inside a clause (I had lunch with my cousin Ruth): each learnt."""
+    out = []
+    for m in re.finditer(rf"(?<=\s)my (?P<role>{EN_ROLE}),? (?P<name>{_NAME})\b", text):
+        role = role_of(m.group("role"))
+        if role and m.group("name").split()[0] not in _NOT_NAMES:
+            people.learn(m.group("name"), role[0], owner=owner)
+            out.append(_relation(role[0], m.group("name")))
+    return out
+
+
+# --- predicates ----------------------------------------------------------------------------
+_ADV = (
+    r"(?:(?:just|recently|finally|actually|also|now|currently|still|really|already|officially|totally|even|all|so)\s+)*"
+)
+_X = r"(?P<obj>[^,;:.!?]+)"
+_NOT_THINGS = re.compile(
+    r"^(?:a |an |the |some |two |three |new )?(?:question|idea|feeling|meeting|appointment|problem|headache|cold|"
+    r"fever|time|chance|lot|bit|day|week|plan|dream|doubt|point|look|go|try|break|talk|chat|call|class|lesson|"
+    r"test|exam|shift|date|reason|job|deadline|interview|favor|favour|crush|sec|minute|moment|habit|tendency|"
+    r"way|hard time|good time|great time|blast|few|couple)\b",
+    re.IGNORECASE,
+)
+_FUTURE = re.compile(
+    r"\b(?:next|tomorrow|tonight|later|upcoming|coming|soon|this (?:weekend|evening|afternoon|summer|fall|winter|"
+    r"spring|friday|saturday|sunday|monday|tuesday|wednesday|thursday))\b",
+    re.IGNORECASE,
+)
+
+
+def predicates(rest: str, third: bool, time_text: str | None) -> list[Found]:
+    """What a clause says of its subject, read from the text after the subject: the first rule
+    that reads it wins."""
+    p = rest.strip(" ,.!?;:")
+    if not p:
+        return []
+    for pattern, make in _RULES:
+        m = pattern.match(p)
+        if m:
+            found = make(m, third, time_text)
+            if found is not None:
+                return found
+    return []
+
+
+def _obj(m: re.Match, group: str = "obj") -> str | None:
+    raw = m.groupdict().get(group)
+    if not raw:
+        return None
+    raw = re.sub(r"\s+(?:now|these days|anymore|any more|nowadays|again)\s*$", "", raw.strip(), flags=re.IGNORECASE)
+    # how long is not where or what: "in Austin for three years" → Austin
+    raw = re.sub(
+        r"\s+for (?:the (?:last|past) )?(?:\w+ ){0,2}(?:years?|months?|weeks?|days?|ages|a while|decades?)$",
+        "",
+        raw,
+        flags=re.IGNORECASE,
+    )
+    obj = clean(raw, False, 60)
+    if not obj:
+        return None
+    if obj.lower().split()[0] in {"it", "that", "this", "there", "here", "them", "you", "your", "what", "how", "which"}:
+        return None
+    return obj
+
+
+def _third(topic: str, third: bool) -> str:
+    """A topic agreeing with its subject: live in / lives in."""
+    if not third:
+        return topic
+    head, _, tail = topic.partition(" ")
+    irregular = {"have": "has", "do": "does", "go": "goes", "am": "is", "study": "studies"}
+    if head in irregular:
+        head = irregular[head]
+    elif head not in {"no", "moved", "joined", "quit", "graduated", "enrolled", "stopped", "bought", "adopted", "is"}:
+        head = head + ("es" if head.endswith(("s", "sh", "ch", "x")) else "s")
+    return f"{head} {tail}".strip()
+
+
+Make = Callable[[re.Match, bool, str | None], list[Found] | None]
+
+
+def _slot(topic: str, kind: str, slot: str | None, ends: bool = False, needs_object: bool = True) -> Make:
+    def make(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+        obj = _obj(m)
+        if obj is None and needs_object:
+            return None
+        timed = bool(time_text)
+        mtype = "EVENT" if timed and (ends or topic in _CHANGES) else "FACT"
+        return [Found(mtype, _third(topic, third), obj, 0.7, kind=kind, slot=slot, ends=ends)]
+
+    return make
+
+
+_CHANGES = {"moved to", "joined", "enrolled at", "quit", "graduated from", "no longer live in", "moved out of"}
+
+
+def _named_org(make: Make) -> Make:
+    """Only a name (a capitalised word) is a place of work or study here: "left Acme", not "left early"."""
+
+    def check(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+        obj = _obj(m)
+        if not obj or not re.search(r"\b[A-Z]", obj):
+            return None
+        return make(m, third, time_text)
+
+    return check
+
+
+def _work_as(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    job, org = clean(m.group("job"), False, 40), _obj(m)
+    if not job or not org:
+        return None
+    return [
+        Found("FACT", _third("work at", third), org, 0.7, kind="work", slot="employer"),
+        Found("FACT", _third("work as", third), job, 0.6, kind="work", slot="job"),
+    ]
+
+
+_PREF = {
+    "love": "love",
+    "loves": "love",
+    "like": "like",
+    "likes": "like",
+    "enjoy": "enjoy",
+    "enjoys": "enjoy",
+    "adore": "love",
+    "adores": "love",
+    "hate": "hate",
+    "hates": "hate",
+    "dislike": "dislike",
+    "dislikes": "dislike",
+    "despise": "hate",
+    "can't stand": "hate",
+    "cannot stand": "hate",
+    "prefer": "prefer",
+    "prefers": "prefer",
+}
+
+
+def _preference(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    obj = _obj(m)
+    if not obj or obj.lower() in {"to", "too"}:
+        return None
+    if obj.lower().startswith("to ") or m.group(0).lower().startswith("would"):
+        return None  # "I'd like to …" is a wish
+    verb = _PREF[" ".join(m.group("verb").lower().split())]
+    topic = (
+        verb
+        if not third
+        else {"love": "loves", "like": "likes", "enjoy": "enjoys", "hate": "hates"}.get(verb, verb + "s")
+    )
+    return [Found("OPINION", topic, obj, 0.6, kind="preference")]
+
+
+def _negated_preference(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    obj = _obj(m)
+    if not obj:
+        return None
+    verb = m.group("verb").lower()
+    no_longer = bool(m.group("longer")) or bool(re.search(r"\b(?:anymore|any more)\s*$", m.group(0), re.I))
+    if no_longer:
+        topic = f"no longer {_base(verb)}"
+    elif _base(verb) == "like":
+        topic = "dislikes" if third else "dislike"
+    else:
+        topic = f"doesn't {_base(verb)}" if third else f"don't {_base(verb)}"
+    return [Found("OPINION", topic, obj, 0.6, kind="preference")]
+
+
+def _stopped(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    what = clean(m.group("obj"), False, 40)
+    if not what:
+        return None
+    return [Found("OPINION", f"stopped {m.group('verb').lower()}".strip(), what, 0.6, kind="preference")]
+
+
+def _base(verb: str) -> str:
+    verb = verb.lower()
+    if verb in ("likes", "loves", "enjoys", "drinks", "eats", "plays", "watches", "smokes", "goes", "does", "has"):
+        return {"goes": "go", "does": "do", "has": "have", "watches": "watch"}.get(verb, verb[:-1])
+    return verb
+
+
+def _fan(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    obj = _obj(m)
+    if not obj:
+        return None
+    what = " ".join(m.group("what").lower().split())
+    topic = "is a fan of" if "fan" in what else f"is {what}"
+    longer = m.group("longer") or re.search(r"\b(?:anymore|any more)\b", m.group(0), re.IGNORECASE)
+    if m.group("neg") or m.group("longer"):
+        topic = "is no longer " + topic[3:] if longer else "is not " + topic[3:]
+    return [Found("OPINION", topic, obj, 0.6, kind="preference")]
+
+
+def _possession(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    verb = m.group("verb").lower()
+    det, obj = (m.group("det") or "").lower().strip(), _obj(m)
+    if not obj:
+        return None
+    if verb in {"have", "has", "got", "have got", "has got", "own", "owns"} and _NOT_THINGS.match(
+        f"{det} {obj}".strip()
+    ):
+        return None
+    if verb in {"got", "have", "has", "have got", "has got", "own", "owns"} and not det:
+        return None
+    obj = f"{m.group('det').strip()} {obj}" if det else obj  # as said: a puppy, two cats, my own boat
+    topics = {
+        "own": "have",
+        "owns": "have",
+        "got": "have",
+        "have got": "have",
+        "has got": "have",
+        "purchased": "bought",
+    }
+    topic = topics.get(verb, verb)
+    if topic in {"have", "has"}:
+        topic = "has" if third else "have"
+    mtype = "EVENT" if time_text and topic in {"bought", "adopted"} else "FACT"
+    return [Found(mtype, topic, obj, 0.5, kind="possession")]
+
+
+_NOT_PLANS = re.compile(r"^(?:tell|say|ask|let|think|see|check|try|be|get back|talk|call|text|keep)\b", re.IGNORECASE)
+
+
+def _plan(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    what = _obj(m)
+    if not what or _NOT_PLANS.match(what):
+        return None
+    how = m.group("how").lower()
+    if how == "will" and not time_text:
+        return None
+    intent = how.startswith(("want", "wants", "hope", "hopes", "would like", "am hoping", "is hoping"))
+    topic = ("wants to" if third else "want to") if intent else ("plans to" if third else "plan to")
+    return [Found("EVENT" if time_text else "FACT", topic, what, 0.6, kind="plan")]
+
+
+def _going(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    """am visiting / am flying to … with a time to come: a plan."""
+    if not time_text or not _FUTURE.search(time_text):
+        return None
+    what = _obj(m)
+    if not what:
+        return None
+    verb = m.group("verb").lower()
+    base = verb[:-3] + ("e" if verb[:-3].endswith(("v", "z")) else "")
+    if len(base) > 2 and base[-1] == base[-2] and base[-1] not in "lsz":
+        base = base[:-1]
+    return [Found("EVENT", "plans to" if third else "plan to", f"{base} {what}", 0.6, kind="plan")]
+
+
+def _identity(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    obj = _obj(m)
+    if not obj or re.match(r"^(?:bit|little|lot|big fan|fan|huge fan|part of|kind of|sort of)\b", obj, re.I):
+        return None
+    return [Found("FACT", "is a", obj, 0.5, kind="fact")]
+
+
+def _origin(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    obj = _obj(m)
+    return [Found("FACT", "is from", obj, 0.6, kind="fact")] if obj else None
+
+
+_I = re.IGNORECASE
+_RULES: list[tuple[re.Pattern, Make]] = [
+    # where they live, and moves
+    (
+        re.compile(rf"^(?:have |has |had )?{_ADV}(?:moved|relocated)(?: back)? (?:to|into|in to) {_X}", _I),
+        _slot("moved to", "residence", "residence"),
+    ),
+    (
+        re.compile(rf"^(?:have |has )?{_ADV}moved out of {_X}", _I),
+        _slot("moved out of", "residence", "residence", ends=True),
+    ),
+    (
+        re.compile(rf"^(?:(?P<longer>no longer)|(?:don't|doesn't|do not|does not)) live (?:in|at) {_X}", _I),
+        lambda m, t, tt: (
+            _slot("no longer live in", "residence", "residence", ends=True)(m, t, tt)
+            if m.group("longer") or re.search(r"\b(?:anymore|any more)\b", m.group(0), _I)
+            else None
+        ),
+    ),
+    (
+        re.compile(
+            rf"^(?:am |is |are |have been |has been )?{_ADV}(?:live|lives|living|reside|resides|residing|based) (?:in|at) {_X}",
+            _I,
+        ),
+        _slot("live in", "residence", "residence"),
+    ),
+    (
+        re.compile(rf"^(?:am|is|are) {_ADV}(?:moving|relocating) (?:back )?to {_X}", _I),
+        lambda m, t, tt: _moving(m, t, tt),
+    ),
+    # where they work, and changes of job
+    (
+        re.compile(
+            rf"^(?:have |has )?{_ADV}(?:joined|started (?:working )?(?:at|for|with)|(?:am|is) (?:now )?(?:starting|joining) (?:at )?)(?:the )?{_X}",
+            _I,
+        ),
+        _named_org(_slot("joined", "work", "employer")),
+    ),
+    (
+        re.compile(
+            rf"^(?:have |has )?{_ADV}(?:started a (?:new )?job (?:at|with)|"
+            rf"got (?:a |an |the )?(?:new )?(?:job|position|offer|internship) (?:at|with|from)|got hired (?:at|by)|was hired (?:at|by)|"
+            rf"took a (?:new )?job (?:at|with)|accepted (?:a |an )?(?:job|offer|position) (?:at|from|with)|"
+            rf"(?:am|is) (?:now )?starting a new job at)(?: the)? {_X}",
+            _I,
+        ),
+        _slot("joined", "work", "employer"),
+    ),
+    (
+        re.compile(
+            rf"^(?:have |has )?{_ADV}(?:quit|left|resigned from|retired from) (?:my |his |her |the )?(?:job|position|work)(?: at (?:the )?{_X})?",
+            _I,
+        ),
+        _slot("quit", "work", "employer", ends=True, needs_object=False),
+    ),
+    (
+        re.compile(rf"^(?:have |has )?{_ADV}(?:resigned|retired) from (?:the )?{_X}", _I),
+        _slot("quit", "work", "employer", ends=True),
+    ),
+    (
+        re.compile(rf"^(?:have |has )?{_ADV}(?:quit|left) {_X}", _I),
+        _named_org(_slot("quit", "work", "employer", ends=True)),
+    ),
+    (
+        re.compile(rf"^(?:have |has )?{_ADV}(?:quit|resigned|retired)\s*$", _I),
+        _slot("quit", "work", "employer", ends=True, needs_object=False),
+    ),
+    (
+        re.compile(r"^(?:have |has |was |got |just )*(?:been )?(?:laid off|fired|let go|retired)\b", _I),
+        _slot("quit", "work", "employer", ends=True, needs_object=False),
+    ),
+    (
+        re.compile(
+            rf"^(?:am |is |are |have |has |have been |has been )?{_ADV}(?:work|works|working|worked) (?:at|for) {_X}",
+            _I,
+        ),
+        lambda m, t, tt: (
+            None
+            if re.match(r"^(?:have|has) worked", m.group(0), _I)
+            else _slot("work at", "work", "employer")(m, t, tt)
+        ),
+    ),
+    (re.compile(rf"^(?:am |is )?{_ADV}(?:work|works|working) as (?:a |an )?{_X}", _I), _slot("work as", "work", "job")),
+    # where they study, and changes of school
+    (
+        re.compile(
+            rf"^(?:have |has )?{_ADV}(?:got into|got accepted (?:to|into|at)|was accepted (?:to|into|at)|transferred to) {_X}",
+            _I,
+        ),
+        _named_org(_slot("enrolled at", "school", "school")),
+    ),
+    (
+        re.compile(
+            rf"^(?:have |has )?{_ADV}(?:enrolled (?:at|in)|started (?:college|university|school|grad school|my (?:master's|masters|phd|degree)) at)(?: the)? {_X}",
+            _I,
+        ),
+        _slot("enrolled at", "school", "school"),
+    ),
+    (
+        re.compile(rf"^(?:have |has )?{_ADV}graduated from {_X}", _I),
+        _named_org(_slot("graduated from", "school", "school", ends=True)),
+    ),
+    (
+        re.compile(rf"^(?:am |is )?{_ADV}(?:study|studies|studying) (?:[a-z]+ )?(?:at|in) {_X}", _I),
+        _named_org(_slot("study at", "school", "school")),
+    ),
+    (
+        re.compile(
+            rf"^(?:am|is) (?:a |an )?(?:[a-z-]+ )?(?:student|freshman|sophomore|junior|senior|undergrad|postdoc)(?: [a-z]+)? (?:at|in) {_X}",
+            _I,
+        ),
+        _named_org(_slot("study at", "school", "school")),
+    ),
+    (
+        re.compile(
+            rf"^{_ADV}(?:go|goes) to (?P<obj>[A-Z][^,;:.!?]*(?:University|College|School|Academy|Institute)\b[^,;:.!?]*)"
+        ),
+        _slot("study at", "school", "school"),
+    ),
+    (re.compile(r"^(?:am|is) (?:a|an) (?P<job>[a-z][a-z -]{1,30}?) (?:at|for) (?P<obj>[A-Z][^,;:.!?]*)"), _work_as),
+    # likes, dislikes, and what is no longer done
+    (
+        re.compile(
+            rf"^(?:(?P<neg>am not|is not|isn't|'m not) (?:really )?)?(?:(?P<longer>no longer) )?(?:am |is )?(?:really |so |totally |such )?(?P<what>into|a (?:big |huge )?fan of|obsessed with|passionate about|fond of) {_X}",
+            _I,
+        ),
+        _fan,
+    ),
+    (
+        re.compile(
+            rf"^(?:(?P<longer>no longer)|(?:don't|doesn't|do not|does not|never)) (?:really |much |particularly |even )?(?P<verb>like|likes|love|loves|enjoy|enjoys|drink|drinks|eat|eats|play|plays|smoke|smokes|watch|watches|go|goes|do|does|have|has) {_X}",
+            _I,
+        ),
+        lambda m, t, tt: (
+            _negated_preference(m, t, tt)
+            if m.group("longer")
+            or m.group("verb").lower().startswith(("like", "love", "enjoy"))
+            or re.search(r"\b(?:anymore|any more)\s*$", m.group(0), _I)
+            else None
+        ),
+    ),
+    (
+        re.compile(rf"^(?:have |has )?{_ADV}(?:stopped|quit|gave up) (?P<verb>[a-z]+ing)(?: (?P<obj>[^,;:.!?]+))?", _I),
+        lambda m, t, tt: _stopped_or_habit(m, t, tt),
+    ),
+    (
+        re.compile(
+            rf"^(?:do |does )?(?:really |absolutely |truly |totally |so |also |still |just |kinda |genuinely )*(?P<verb>love|loves|like|likes|enjoy|enjoys|adore|adores|hate|hates|dislike|dislikes|despise|can't stand|cannot stand|prefer|prefers) {_X}",
+            _I,
+        ),
+        _preference,
+    ),
+    # plans and intentions
+    (
+        re.compile(
+            rf"^(?P<how>(?:am|is|are) (?:going|planning|hoping|about|thinking about|thinking of)|plan|plans|intend|intends|want|wants|would like|hope|hopes|have decided|has decided|decided|will) (?:to )?{_X}",
+            _I,
+        ),
+        _plan,
+    ),
+    (
+        re.compile(
+            rf"^(?:am|is|are) (?P<verb>(?:visiting|flying|leaving|starting|taking|heading|going|coming|traveling|travelling|driving|getting|running|hosting|throwing|attending|seeing|meeting)) {_X}",
+            _I,
+        ),
+        _going,
+    ),
+    # possessions
+    (
+        re.compile(
+            rf"^(?:just |finally |also |now |recently )*(?P<verb>have got|has got|have|has|own|owns|got|bought|purchased|adopted)(?: myself| herself| himself)? (?P<det>a new|an|a|two|three|four|five|\d+|my own|some|new)?\s*{_X}",
+            _I,
+        ),
+        _possession,
+    ),
+    # who they are
+    (re.compile(rf"^(?:am|is) (?:originally )?from {_X}", _I), _origin),
+    (re.compile(rf"^(?:am|is) (?:a|an) {_X}", _I), _identity),
+]
+
+
+def _moving(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    """am moving to Denver (next month): a plan; a move is a change once it happened."""
+    obj = _obj(m)
+    if not obj:
+        return None
+    return [
+        Found("EVENT" if time_text else "FACT", "plans to" if third else "plan to", f"move to {obj}", 0.6, kind="plan")
+    ]
+
+
+def _stopped_or_habit(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    verb, obj = m.group("verb").lower(), m.group("obj")
+    if verb in ("working",) and obj is None:
+        return None
+    if obj:
+        return _stopped(m, third, time_text)
+    return [Found("OPINION", "stopped", verb, 0.6, kind="preference")]
+
+
+def sentence_facts(sentence: str, third: bool) -> list[Found]:
+    """What a sentence says of the speaker through "my": my name is …, my favourite … is …."""
+    out = []
+    m = re.search(r"\b[Mm]y name is (?P<obj>[A-Z][a-zA-Z'-]+(?: [A-Z][a-zA-Z'-]+)?)", sentence)
+    if m:
+        out.append(Found("FACT", "name", m.group("obj"), 0.8, kind="fact"))
+    m = re.search(
+        r"\b[Mm]y (?:all[- ]time |absolute |very |new )?favou?rite (?P<what>[a-z][\w' -]{0,30}?) "
+        r"(?:is|are|was|has to be) (?P<obj>[^,;:.!?]+)",
+        sentence,
+    )
+    if m:
+        what, obj = clean(m.group("what"), False, 40), clean(m.group("obj"), False)
+        if what and obj and obj.lower().split()[0] not in {"it", "that", "this"}:
+            out.append(Found("OPINION", f"favorite {what}", obj, 0.6, kind="preference"))
+    return out

@@ -1,0 +1,517 @@
+"""Chinese clauses: whom a clause is about, and what it says of them.
+
+A clause opens with its subject — 我, a person by name (小雯), by role (我表妹, 我的钢琴老师), by
+pronoun (她 / 他) — or with none, when it goes on about the subject of the clause before
+(我辞职了，下个月入职字节跳动). ``subject_of`` reads that opening (``people.People`` says whom a
+role or a pronoun means); ``predicates`` reads what follows: where they live or moved to, where
+they work or study (and quitting, changing jobs, graduating), what they like or no longer do, what
+they have or bought, what they plan, and their name or what they are.
+
+Function words carry the reading: 住在 / 搬到 / 在…工作 / 不再 / 打算 are a closed set, and what
+stands between them is the open part (a place, a company, a thing). Where that open part ends
+before an open-class word (在星巴克|见了小雯, 一辆|新自行车) the segmenter decides: ``rjieba``
+(jieba's dictionary inside the package, loaded the first time Chinese text is read, about 0.3 s).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..lang import HAN_CHARS
+from .people import ZH_ROLE, People, role_of
+from .phrases import Found, clean
+
+# What may stand before a clause's subject: interjections, discourse words, times said as words.
+ZH_LEAD = re.compile(
+    r"^(?:[，,、\s]|嗯|啊|哦|哈哈|哈|对了|其实|不过|而且|但是|可是|然后|后来|另外|还有|最近|刚才|"
+    r"刚刚|终于|结果|总之|说真的|老实说|你知道吗|你知道|你猜怎么着|你猜|告诉你|跟你说|今天|昨天|"
+    r"昨晚|前天|明天|周末|上周|这周|下周|早上|上午|中午|下午|晚上|早饭|午饭|晚饭|放学后|下班后|现在|"
+    r"目前|如今|这些天|这阵子|最近几天|这次|这回)+"
+)
+# Adverbs between a subject and its verb that change nothing the memory says.
+_ADV = r"(?:也|还|都|就|已经|终于|刚刚|刚|又|现在|目前|如今|一直|最近|真的|真|正在|正|总算|才|早就|这个月|今年)*"
+_NAME = rf"[{HAN_CHARS}]{{2,3}}|[A-Z][a-z]+"
+# What may follow a name: a verb of being, a place or time word, a particle, punctuation.
+_NAME_FOLLOW = (
+    r"(?=是|很|也|在|说|和|跟|喜欢|今天|昨天|明天|前天|上周|下周|上个月|下个月|去年|明年|最近|现在|去|来|要|会|刚|"
+    r"已经|就|都|还|又|的|给|对|把|被|住|搬|从|下|上|开|买|养|有|打算|准备|不|没|，|,|。|！|？|!|\?|；|$|\s)"
+)
+_NOT_NAME = set("我你他她它这那谁哪啥每某该")
+_TITLES = {
+    "阿姨",
+    "老师",
+    "叔叔",
+    "先生",
+    "太太",
+    "女士",
+    "师傅",
+    "大爷",
+    "大妈",
+    "奶奶",
+    "爷爷",
+    "医生",
+    "姐姐",
+    "哥哥",
+}
+_NOT_NAME_END = set("不没也都还又才就只并真很太挺再")  # 小明不是我的朋友: a negation, not a name
+_PRONOUN = re.compile(r"^(她|他)(?!们)")
+# A clause that only says what used to be, guesses, wishes or asks states no current fact.
+_NOT_FACT = re.compile(
+    r"^(?:以前|原来|曾经|过去|可能|也许|大概|应该|希望|要是|如果|觉得|认为|以为|听说|猜|感觉|知道|记得|怎么|为什么)"
+)
+_ONE = re.compile(r"^(?:一)(?:个|辆|只|台|套|家|所|位|条|本|部|件|份|架|把|间|栋|幢|匹|头|盆|张)")
+_TRAIL = re.compile(r"(?:了|啦|呀|啊|呢|吧|哦|哈|去|来|住|上班|工作|读书|上学)+$")
+
+
+@lru_cache(maxsize=4096)
+def tag(text: str) -> tuple[tuple[str, str], ...]:
+    """Words and their part-of-speech tags (jieba's set: n noun, ns place, nr person, v verb …)."""
+    import rjieba  # loaded only when Chinese text is read
+
+    return tuple(rjieba.tag(text))
+
+
+_NOUNISH = ("n", "a", "b", "j", "eng", "x", "vn", "s", "f", "l", "m", "q", "k", "h")
+
+
+def noun_head(text: str) -> str | None:
+    """The noun phrase a text opens with, up to the first verb, preposition or particle; a leading
+    "one of" (一辆, 一个) dropped: 上海了 → 上海, 星巴克见了小雯 → 星巴克, 一辆新自行车 → 新自行车."""
+    text = _ONE.sub("", text.strip(" ，,。！？!?"))
+    if not text:
+        return None
+    out = []
+    for i, (word, t) in enumerate(tag(text)):
+        if t.startswith("n") or t.startswith(_NOUNISH) and not (t == "x" and not word.isascii()):
+            out.append(word)
+            continue
+        if word == "的" and out and i + 1 < len(tag(text)):
+            out.append(word)
+            continue
+        if t.startswith("v") and not out:  # 字节跳动, 攀岩: a verb-looking name said as an object
+            out.append(word)
+            continue
+        break
+    head = "".join(out).rstrip("的")
+    head = _TRAIL.sub("", head) if len(head) > 1 else head
+    return head or None
+
+
+def _object(text: str) -> str | None:
+    """An object: the clause's rest cleaned, cut to its noun phrase when a verb follows it."""
+    rest = clean(_ONE.sub("", text), True, 40)
+    if not rest:
+        return None
+    head = noun_head(rest)
+    if head and len(head) < len(rest):
+        return head
+    return _TRAIL.sub("", rest) or rest
+
+
+@dataclass
+class Subject:
+    """Whom a clause is about: ``name`` (None: the speaker), the text after it, and a relation
+    the opening itself states (我表妹小雯 → 我 表妹 小雯)."""
+
+    name: str | None
+    rest: str
+    relation: Found | None = None
+    pronoun: str | None = None
+
+
+def subject_of(clause: str, people: People, owner: str, carried: Subject | None) -> Subject | None:
+    """The subject a clause opens with (lead words and times already out), or the carried one
+    from the clause before when it opens with its predicate; None when it is about someone the
+    reader cannot name (他 with no one named, 我们, 你)."""
+    text = ZH_LEAD.sub("", clause).strip()
+    m = re.match(rf"^(?P<name>{_NAME})是我(?:的|最好的)?(?P<role>{ZH_ROLE})(?:$|[了啊呀吧。！!，,])", text)
+    if (
+        m
+        and m.group("name")[0] not in _NOT_NAME
+        and m.group("name")[-1] not in _NOT_NAME_END
+        and (found := role_of(m.group("role")))
+    ):
+        name, role = m.group("name"), found[0]
+        people.learn(name, role, owner=owner)
+        return Subject(name, "", _relation(role, name))
+    m = re.match(rf"^我?(?:的)?(?P<role>{ZH_ROLE})", text)
+    found = role_of(m.group("role")) if m else None
+    if m and found and (text.startswith("我") or m.group("role") in _BARE_ROLES):
+        role = found[0]
+        after = text[m.end() :]
+        name, rest = _name_after(after)
+        if name:
+            people.learn(name, role, owner=owner)
+            return Subject(name, rest, _relation(role, name))
+        known = people.by_role(role, owner)
+        if known:
+            people.mention(known)
+            return Subject(known, after)
+        said = text[: m.end()]
+        said = said if said.startswith("我") else "我" + said
+        people.learn(said, gender=found[1])  # 我姥姥: someone a pronoun may mean
+        return Subject(said, after)
+    m = _PRONOUN.match(text)
+    if m:
+        name = people.by_pronoun(m.group(1))
+        if name is None:
+            return None
+        people.settle(name, m.group(1))
+        return Subject(name, text[m.end() :], pronoun=m.group(1))
+    for key in sorted(people.names, key=len, reverse=True):
+        said = people.names[key]
+        if text.startswith(said) and said not in ("我",):
+            people.mention(said)
+            return Subject(said, text[len(said) :])
+    if text.startswith("我") and not text.startswith("我们"):
+        return Subject(None, text[1:])
+    if text.startswith(("我们", "你", "您", "大家", "咱们", "他们", "她们", "它")):
+        return None
+    if carried is not None and _PREDICATE_START.match(text):
+        return Subject(carried.name, text)
+    return None
+
+
+# Roles said without 我 that still mean the speaker's (妈妈说…, 老板今天…): kin and the boss.
+_BARE_ROLES = {
+    "妈妈",
+    "老妈",
+    "爸爸",
+    "老爸",
+    "老婆",
+    "老公",
+    "老板",
+    "女朋友",
+    "男朋友",
+    "爷爷",
+    "奶奶",
+    "外婆",
+    "外公",
+}
+_PREDICATE_START = re.compile(
+    rf"^{_ADV}(?:住|搬|在|入职|加入|跳槽|辞职|离职|辞了|换了|去|考上|毕业|从|买|养|有|打算|准备|计划|决定|不再|喜欢|爱|讨厌|是|当|做)"
+)
+
+
+def _name_after(text: str) -> tuple[str | None, str]:
+    """A name right after a role (小雯 in 我表妹小雯是木匠 / 我女朋友叫林静), and the text after it."""
+    m = re.match(rf"^(?:是|叫|名叫|，|,)?(?P<name>{_NAME})", text)
+    if not m:
+        return None, text
+    name = m.group("name")
+    cands = [name] if name.isascii() else [name[:3], name[:2]] if len(name) == 3 else [name]
+    for cand in cands:
+        after = text[m.start("name") + len(cand) :]
+        if cand[0] in _NOT_NAME or role_of(cand) or _PREDICATE_START.match(cand):
+            continue
+        if text.startswith("是") and not (cand.isascii() or _tagged_name(text[1:], cand)):
+            continue  # 我的朋友是医生: what they are, not who
+        if not _one_word(text.lstrip("是叫名，,"), cand):
+            continue
+        if re.match(_NAME_FOLLOW, after) or _tagged_name(text.lstrip("是叫名，,"), cand):
+            return cand, after
+    return None, text
+
+
+def _one_word(text: str, cand: str) -> bool:
+    """Whether a name candidate reads as one word of its own here and not as a verb or a function
+    word (结婚, 要去维); a nickname (小刘, 老王, 阿杰) always does."""
+    if len(cand) == 2 and cand[0] in "小老阿":
+        return True
+    if len(cand) == 3 and cand[1:] in _TITLES:  # 陈阿姨, 李老师: a surname and how one addresses them
+        return True
+    words = tag(text)
+    return (
+        bool(words)
+        and words[0][0] == cand
+        and not words[0][1].startswith(("v", "d", "p", "c", "u", "r", "m", "q", "t", "f", "a"))
+    )
+
+
+def _tagged_name(text: str, cand: str) -> bool:
+    words = tag(text)
+    return bool(words) and words[0][0] == cand and words[0][1].startswith("nr")
+
+
+def _relation(role: str, name: str) -> Found:
+    return Found("RELATION", role, name, 0.7, kind="relation")
+
+
+# --- predicates ----------------------------------------------------------------------------
+def predicates(rest: str, timed: bool) -> list[Found]:
+    """What a clause says of its subject, read from the text after the subject (adverbs allowed):
+    the first rule that reads it wins."""
+    p = re.sub(rf"^{_ADV}", "", rest.strip(" ，,")).strip()
+    if not p or _NOT_FACT.match(p):
+        return []
+    for pattern, make in _RULES:
+        m = pattern.match(p)
+        if m:
+            found = make(m, timed)
+            if found:
+                return found
+    return []
+
+
+def _slot(topic: str, kind: str, slot: str | None, ends: bool = False, memory_type: str = "FACT") -> Callable:
+    def make(m: re.Match, timed: bool) -> list[Found]:
+        obj = m.groupdict().get("obj")
+        obj = _object(obj) if obj else None
+        if obj is None and not ends:
+            return []
+        if obj and (obj[0] in _NOT_NAME or obj in ("哪", "哪里", "哪儿")):
+            return []
+        mtype = "EVENT" if timed and memory_type == "FACT" and (ends or topic in _CHANGES) else memory_type
+        return [Found(mtype, topic, obj, 0.7 if slot else 0.5, kind=kind, slot=slot, ends=ends)]
+
+    return make
+
+
+_CHANGES = {"搬到", "入职", "考上", "换工作", "辞职", "毕业于", "不再住在"}
+
+
+def _work_place(m: re.Match, timed: bool) -> list[Found]:
+    obj = clean(_ONE.sub("", m.group("obj")), True, 30)
+    if not obj or obj[0] in _NOT_NAME or obj.startswith(("家", "这", "那")):
+        return []
+    out = [Found("FACT", "工作于", obj, 0.7, kind="work", slot="employer")]
+    job = m.groupdict().get("job")
+    if job:
+        job = clean(job, True, 20)
+        if job:
+            out.append(Found("FACT", "职业是", job, 0.6, kind="work", slot="job"))
+    return out
+
+
+def _school(m: re.Match, timed: bool) -> list[Found]:
+    obj = clean(_ONE.sub("", m.group("obj")), True, 30)
+    if not obj or obj[0] in _NOT_NAME or obj.startswith(("家", "这", "那")):
+        return []
+    return [Found("FACT", "就读于", obj, 0.7, kind="school", slot="school")]
+
+
+_PREF_VERBS = {
+    "喜欢": ("喜欢", 1),
+    "喜爱": ("喜欢", 1),
+    "爱": ("爱", 1),
+    "热爱": ("爱", 1),
+    "迷上了": ("喜欢", 1),
+    "爱上了": ("喜欢", 1),
+    "讨厌": ("讨厌", -1),
+    "恨": ("讨厌", -1),
+    "受不了": ("讨厌", -1),
+    "不喜欢": ("不喜欢", -1),
+    "不爱": ("不喜欢", -1),
+}
+# Verbs a liking may carry: 爱喝 / 喜欢吃 / 不再喝 take their object as what is drunk or eaten.
+_HABIT = "吃|喝|看|听|玩|打|弹|跑|穿|抽|养|追|唱|逛|踢|骑|做"
+
+
+def _preference(m: re.Match, timed: bool) -> list[Found]:
+    neg, verb, habit = m.group("neg"), m.group("verb"), m.group("habit")
+    obj = clean(m.group("obj"), True, 30)
+    if not obj or obj[0] in _NOT_NAME or obj in ("的", "了") or obj.startswith(("的", "什么", "哪")):
+        return []
+    topic, sign = _PREF_VERBS[verb]
+    if neg:
+        if sign < 0:  # 并不讨厌: no stance to keep
+            return []
+        topic = "不再喜欢" if neg in ("不再", "再也不") else "不喜欢"
+    return [Found("OPINION", topic + (habit or ""), obj, 0.6, kind="preference")]
+
+
+def _favourite(m: re.Match) -> list[Found]:
+    what, obj = clean(m.group("what"), True, 20), clean(m.group("obj"), True, 30)
+    return [Found("OPINION", f"最喜欢的{what}", obj, 0.6, kind="preference")] if what and obj else []
+
+
+def _stopped(m: re.Match, timed: bool) -> list[Found]:
+    obj = clean(m.group("obj"), True, 30)
+    if not obj or obj[0] in _NOT_NAME:
+        return []
+    verb = m.group("verb")
+    return [Found("OPINION", "不再" + verb, obj, 0.6, kind="preference")]
+
+
+def _quit_habit(m: re.Match, timed: bool) -> list[Found]:
+    obj = clean(m.group("obj"), True, 20)
+    return [Found("OPINION", "戒了", obj, 0.6, kind="preference")] if obj else []
+
+
+_NOT_POSSESSED = re.compile(
+    r"^(?:点|些|空|事|时|没有|人|一天|一次|意思|道理|问题|机会|可能|必要|兴趣|关系|用|名|钱了|压力|感觉|想法|计划|安排|约)"
+)
+
+
+def _possession(m: re.Match, timed: bool) -> list[Found]:
+    verb, rest = m.group("verb"), m.group("obj")
+    if verb == "有" and (_NOT_POSSESSED.match(rest) or not re.match(r"^(?:[一两二三四五六七八九十几]|\d)", rest)):
+        return []
+    obj = _object(rest) if verb != "有" else clean(_ONE.sub("", rest), True, 30)
+    if not obj or obj[0] in _NOT_NAME:
+        return []
+    topic = {"拥有": "有", "买了": "买了", "买": "买了", "养了": "养了", "领养了": "领养了", "养": "养了"}.get(
+        verb, verb
+    )
+    mtype = "EVENT" if timed and topic != "有" else "FACT"
+    return [Found(mtype, topic, obj, 0.5, kind="possession")]
+
+
+def _plan(m: re.Match, timed: bool) -> list[Found]:
+    verb, what = m.group("verb"), clean(m.group("obj"), True, 30)
+    if not what or what[0] in _NOT_NAME:
+        return []
+    if verb in ("要", "会", "将") and not (timed or re.match(r"^(?:去|来|回|搬|换|参加|开始|买)", what)):
+        return []
+    topic = "想" if verb.startswith("想") else "打算"
+    return [Found("EVENT" if timed else "FACT", topic, what, 0.6, kind="plan")]
+
+
+def _identity(m: re.Match, timed: bool) -> list[Found]:
+    obj = clean(m.group("obj"), True, 30)
+    if (
+        not obj
+        or obj[0] in _NOT_NAME
+        or obj.endswith("的")
+        or re.match(r"^(?:说|觉得|想|不|没|在|因为|从|为了|这样|那样|真的)", obj)
+    ):
+        return []
+    return [Found("FACT", "是", obj, 0.5, kind="fact")]
+
+
+def _named(m: re.Match, timed: bool) -> list[Found]:
+    obj = m.group("obj")
+    if obj[0] in _NOT_NAME or obj in ("醒", "车", "外卖") or obj.startswith(("了", "过", "着")):
+        return []
+    return [Found("FACT", "叫", obj, 0.8, kind="fact")]
+
+
+def _origin(m: re.Match, timed: bool) -> list[Found]:
+    obj = _object(m.group("obj"))
+    return [Found("FACT", "来自", obj, 0.6, kind="fact")] if obj else []
+
+
+_P = r"[^，,。！？；;!?\n]"
+_RULES: list[tuple[re.Pattern, Callable]] = [
+    # changes of residence and of work or school: the slot they set
+    (
+        re.compile(rf"^(?:搬到|搬去|搬家到|搬回到|搬回|搬进了|搬进|搬来)了?(?P<obj>{_P}+)"),
+        _slot("搬到", "residence", "residence"),
+    ),
+    (re.compile(rf"^(?:不再|不)住在(?P<obj>{_P}+?)(?:了)?$"), _slot("不再住在", "residence", "residence", ends=True)),
+    (
+        re.compile(rf"^(?:住在|家在|居住在|生活在|定居在|定居于|定居)(?P<obj>{_P}+)"),
+        _slot("住在", "residence", "residence"),
+    ),
+    (re.compile(rf"^在(?P<obj>{_P}{{1,12}}?)(?:住|生活)(?:了|着)?$"), _slot("住在", "residence", "residence")),
+    (
+        re.compile(rf"^(?:入职了?|加入了?|跳槽到了?|跳槽去了?|进了|去了?)(?P<obj>{_P}+?)(?:上班|工作)?(?:了)?$"),
+        lambda m, t: (
+            _slot("入职", "work", "employer")(m, t)
+            if m.group(0).startswith(("入职", "加入", "跳槽", "进了"))
+            or m.group(0).endswith(("上班", "上班了", "工作了"))
+            else []
+        ),
+    ),
+    (re.compile(r"^(?:换了?(?:一份|个|份)?(?:新)?工作|跳槽了)"), _slot("换工作", "work", "employer", ends=True)),
+    (re.compile(rf"^从(?P<obj>{_P}+?)(?:辞职|离职)了?"), _slot("辞职", "work", "employer", ends=True)),
+    (
+        re.compile(r"^(?:辞职|离职|辞了职|辞掉了?工作|被裁员|被裁|被解雇|被开除|退休)了?"),
+        _slot("辞职", "work", "employer", ends=True),
+    ),
+    (re.compile(rf"^(?:考上了?|考进了?|被(?P<by>{_P}+?)录取)(?P<obj>{_P}*)"), lambda m, t: _admitted(m, t)),
+    (re.compile(rf"^(?:从)?(?P<obj>{_P}+?)毕业了?"), _slot("毕业于", "school", "school", ends=True)),
+    # where they work or study now
+    (
+        re.compile(
+            rf"^在(?P<obj>{_P}{{1,20}}?)(?:读书|上学|念书|读大学|读研究生|读研|读博士|读博|读高中|读初中|读小学|留学|读)(?P<what>{_P}*)"
+        ),
+        _school,
+    ),
+    (re.compile(rf"^是(?P<obj>{_P}{{1,20}}?)的学生"), _school),
+    (re.compile(rf"^在(?P<obj>{_P}{{1,20}}?)(?:工作|上班|任职|实习|打工)"), _work_place),
+    (re.compile(rf"^在(?P<obj>{_P}{{1,20}}?)当(?P<job>{_P}{{1,12}})$"), _work_place),
+    (re.compile(rf"^(?:就职于|供职于|任职于|受雇于)(?P<obj>{_P}+)"), _slot("工作于", "work", "employer")),
+    (re.compile(rf"^(?:的)?(?:工作|职业)是(?P<obj>{_P}+)"), _slot("职业是", "work", "job")),
+    # likes, dislikes and what is no longer done
+    (re.compile(rf"^最(?:喜欢|爱)的(?P<what>{_P}{{1,10}}?)(?:是|就是)(?P<obj>{_P}+)"), lambda m, t: _favourite(m)),
+    (
+        re.compile(
+            rf"^(?P<neg>不再|再也不|一点也不|一点都不|并不|从来不|从不|不太|不怎么|不是很|不是特别)?"
+            rf"(?:也|还|真的|真|很|非常|特别|最|超|超级|挺|蛮|一直|比较|都|就|好)*"
+            rf"(?P<verb>不喜欢|喜欢|喜爱|讨厌|热爱|不爱|迷上了|爱上了|爱|恨|受不了)(?P<habit>{_HABIT})?(?P<obj>{_P}+)"
+        ),
+        _preference,
+    ),
+    (re.compile(rf"^(?:不再|再也不|已经不|早就不)(?P<verb>{_HABIT}|去|用|开|住)(?P<obj>{_P}+?)(?:了)?$"), _stopped),
+    (re.compile(rf"^(?:不再|再也不)(?P<verb>)(?P<obj>{_P}+?)(?:了)?$"), _stopped),
+    (re.compile(rf"^不(?P<verb>{_HABIT})(?P<obj>{_P}+?)了$"), _stopped),
+    (re.compile(rf"^戒了?(?P<obj>{_P}+?)(?:了)?$"), _quit_habit),
+    # plans and intentions
+    (re.compile(rf"^(?P<verb>打算|准备|计划|决定|想要|想|将要|要|会|将)(?P<obj>{_P}+)"), _plan),
+    # possessions
+    (re.compile(rf"^(?P<verb>拥有|有|买了|领养了|养了)(?P<obj>{_P}+)"), _possession),
+    # who they are
+    (re.compile(r"^(?:的名字)?(?:叫|是叫|名叫)(?P<obj>[^，,。！？；;!?\s]{1,12})"), _named),
+    (re.compile(r"^的名字是(?P<obj>[^，,。！？；;!?\s]{1,12})"), _named),
+    (re.compile(rf"^(?:来自|是从)(?P<obj>{_P}{{1,20}}?)(?:来的|过来的|人)?$"), _origin),
+    (re.compile(rf"^是(?:一名|一个|一位|个|名|位)?(?P<obj>{_P}{{1,30}})"), _identity),
+]
+
+
+def _admitted(m: re.Match, timed: bool) -> list[Found]:
+    obj = _object(m.group("by") or m.group("obj") or "")
+    if not obj or obj[0] in _NOT_NAME:
+        return []
+    return [Found("EVENT" if timed else "FACT", "考上", obj, 0.7, kind="school", slot="school")]
+
+
+# --- events: what happened, where -----------------------------------------------------------
+_FUTURE = re.compile(r"^(?:明天|后天|下周|下星期|下个月|下月|明年|下半年|今晚|待会|回头|将来|以后|这周末|周末)")
+
+
+def is_future(time_text: str | None) -> bool:
+    """Whether a time said in words is one to come (下个月, 明天, 明年)."""
+    return bool(time_text and _FUTURE.match(time_text))
+
+
+def event(rest: str, time_text: str | None = None) -> Found | None:
+    """A timed clause about its subject kept as its predicate (去超市买了苹果 / 没睡好), with the
+    place it happened at as 地点 (在星巴克见了小雯 → 见了小雯, 地点 星巴克)."""
+    p = re.sub(rf"^{_ADV}", "", rest.strip(" ，,。！？!?")).strip()
+    if not p or _NOT_FACT.match(p):
+        return None
+    future = is_future(time_text)
+    attributes = None
+    m = re.match(rf"^在(?P<place>{_P}+)", p)
+    if m:
+        place = noun_head(m.group("place"))
+        after = m.group("place")[len(place) :] if place else ""
+        if place and after and not after.startswith(("工作", "上班", "住")):
+            attributes, p = {"地点": place}, after
+    topic = clean(p, True, 30)
+    if not topic:
+        return None
+    if future:  # 她下个月回国: what a time to come says someone does is a plan
+        return Found("EVENT", "将", topic, 0.5, attributes, kind="plan")
+    return Found("EVENT", topic, None, 0.5, attributes, kind="event")
+
+
+def stated_people(text: str, people: People, owner: str) -> list[Found]:
+    """Relations said inside a clause, not at its start (我周末和我表妹小雯去了西湖): each learnt."""
+    out = []
+    for m in re.finditer(rf"我(?:的)?(?P<role>{ZH_ROLE})", text):
+        found = role_of(m.group("role"))
+        if m.start() == 0 or not found:
+            continue
+        role, gender = found
+        name, _ = _name_after(text[m.end() :])
+        if name:
+            people.learn(name, role, owner=owner)
+            out.append(_relation(role, name))
+        elif people.by_role(role, owner) is None:
+            people.learn("我" + m.group("role"), gender=gender)  # 我和我老婆…，她…: a pronoun may mean her
+    return out

@@ -1,0 +1,201 @@
+"""Everyday talk becomes the graph: what the offline extractor stores from conversation, read back from
+a real Neo4j, in Chinese and English — each kind of fact, people meant by role or pronoun across
+sessions, changes that consolidation turns into supersede chains, causes as CAUSALITY edges."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+TZ = timezone(timedelta(hours=8))
+JUNE = datetime(2025, 6, 1, 9, 0, tzinfo=TZ)
+NOVEMBER = datetime(2025, 11, 5, 9, 0, tzinfo=TZ)
+
+
+def say(graph, group_id, lines, session="s1", when=JUNE):
+    return graph.ingest(
+        group_id, [{"role": "user", "content": line} for line in lines], session_id=session, reference_time=when
+    )
+
+
+def facts(graph, group_id) -> set[tuple]:
+    rows = graph.store.run_text(
+        "MATCH (m:Memory {group_id: $g}) RETURN m.subject_name AS s, m.topic_name AS t, m.object_name AS o, "
+        "m.slot AS slot",
+        g=group_id,
+    )
+    return {(r["s"], r["t"], r["o"]) for r in rows}
+
+
+def slots(graph, group_id) -> dict[tuple, tuple]:
+    rows = graph.store.run_text(
+        "MATCH (m:Memory {group_id: $g}) WHERE m.slot IS NOT NULL "
+        "RETURN m.subject_name AS s, m.topic_name AS t, m.object_name AS o, m.slot AS slot, m.slot_ends AS ends",
+        g=group_id,
+    )
+    return {(r["s"], r["t"], r["o"]): (r["slot"], bool(r["ends"])) for r in rows}
+
+
+def current(graph, group_id) -> set[str]:
+    rows = graph.store.run_text(
+        "MATCH (m:Memory {group_id: $g}) WHERE m.superseded_by IS NULL AND m.status <> 'archived' "
+        "RETURN m.text AS text",
+        g=group_id,
+    )
+    return {r["text"] for r in rows}
+
+
+def test_each_kind_of_everyday_fact_in_chinese(graph, group_id):
+    say(
+        graph,
+        group_id,
+        [
+            "我住在成都，在腾讯工作。",
+            "我在清华读研究生。",
+            "我女朋友叫林静。",
+            "我特别喜欢吃火锅，我受不了香菜。",
+            "我买了一辆新自行车。",
+            "我打算明年去日本旅游。",
+            "我昨天在星巴克见了小雯。",
+            "好的，谢谢！你吃饭了吗？",
+        ],
+    )
+    found = facts(graph, group_id)
+    for fact in [
+        ("我", "住在", "成都"),
+        ("我", "工作于", "腾讯"),
+        ("我", "就读于", "清华"),
+        ("我", "女朋友", "林静"),
+        ("我", "喜欢吃", "火锅"),
+        ("我", "讨厌", "香菜"),
+        ("我", "买了", "新自行车"),
+        ("我", "打算", "去日本旅游"),
+        ("我", "见了小雯", None),
+    ]:
+        assert fact in found, fact
+    assert len(found) == 9  # the thanks and the question give nothing
+    assert slots(graph, group_id)[("我", "住在", "成都")] == ("residence", False)
+    assert slots(graph, group_id)[("我", "工作于", "腾讯")] == ("employer", False)
+    [event] = graph.store.run_text(
+        "MATCH (m:Memory {group_id: $g, topic_name: '见了小雯'}) RETURN m.text AS text", g=group_id
+    )
+    assert event["text"] == "我 见了小雯 (地点: 星巴克; 时间: 2025-05-31)"
+
+
+def test_each_kind_of_everyday_fact_in_english(graph, group_id):
+    say(
+        graph,
+        group_id,
+        [
+            "I live in Boston and I work at Acme.",
+            "I study chemistry at McGill.",
+            "Tom is my brother.",
+            "I really enjoy hiking, but I can't stand crowded beaches.",
+            "I have two cats.",
+            "I'm going to visit Kyoto next spring.",
+            "I ran into an old friend at the airport last night.",
+            "Thanks so much! What do you think?",
+        ],
+    )
+    found = facts(graph, group_id)
+    for fact in [
+        ("I", "live in", "Boston"),
+        ("I", "work at", "Acme"),
+        ("I", "study at", "McGill"),
+        ("I", "brother", "Tom"),
+        ("I", "enjoy", "hiking"),
+        ("I", "hate", "crowded beaches"),
+        ("I", "have", "two cats"),
+        ("I", "plan to", "visit Kyoto"),
+        ("I", "ran", "into an old friend at the airport"),
+    ]:
+        assert fact in found, fact
+    assert len(found) == 9
+    assert slots(graph, group_id)[("I", "study at", "McGill")] == ("school", False)
+
+
+def test_the_readme_example_works_from_conversation(graph, group_id):
+    say(graph, group_id, ["我住在北京。"], session="s1", when=JUNE)
+    say(graph, group_id, ["我上个月搬到上海了。"], session="s2", when=NOVEMBER)
+    report = graph.consolidate(group_id)
+    assert [(c.older_text, c.newer_text) for c in report.conflicts] == [
+        ("我 住在 北京", "我 搬到 上海 (时间: 2025-10)")
+    ]
+    results = graph.search_memories(group_id, "我现在住哪？", reference_time=NOVEMBER, max_results=3).results
+    assert results[0].text.startswith("我 搬到 上海") and results[0].current
+    assert [r.current for r in results if "北京" in r.text] == [False]
+
+
+def test_changes_of_work_supersede_the_old_employer_and_quitting_ends_it(graph, group_id):
+    en, zh = group_id, f"{group_id}-zh"  # two users: one user's 我 and I are one person, with one employer
+    say(graph, en, ["I work at Acme."], session="s1", when=JUNE)
+    say(graph, en, ["I joined Globex last week."], session="s2", when=NOVEMBER)
+    say(graph, zh, ["我在腾讯工作。"], session="s1", when=JUNE)
+    say(graph, zh, ["我辞职了。"], session="s2", when=NOVEMBER)
+    assert [(c.older_text, c.newer_text) for c in graph.consolidate(en).conflicts] == [
+        ("I work at Acme", "I joined Globex (time: 2025-10-27/2025-11-02)")
+    ]
+    assert [(c.older_text, c.newer_text) for c in graph.consolidate(zh).conflicts] == [("我 工作于 腾讯", "我 辞职")]
+    assert slots(graph, zh)[("我", "辞职", None)] == ("employer", True)
+    assert current(graph, zh) == {"我 辞职"}  # no employer is current any more
+
+
+def test_no_longer_supersedes_the_liking_it_ends_in_both_languages(graph, group_id):
+    say(graph, group_id, ["我爱喝可乐。", "I love coffee."], session="s1", when=JUNE)
+    say(graph, group_id, ["我不再喝可乐了。", "I don't drink coffee anymore."], session="s2", when=NOVEMBER)
+    report = graph.consolidate(group_id)
+    assert {(c.older_text, c.newer_text) for c in report.conflicts} == {
+        ("我 爱喝 可乐", "我 不再喝 可乐"),
+        ("I love coffee", "I no longer drink coffee"),
+    }
+    assert {"我 不再喝 可乐", "I no longer drink coffee"} <= current(graph, group_id)
+
+
+def test_a_role_means_the_person_named_in_it_in_an_earlier_session(graph, group_id):
+    say(graph, group_id, ["我表妹小雯是木匠。", "My piano teacher, Mrs. Lee, is very strict."], session="s1")
+    say(graph, group_id, ["我表妹下个月结婚。", "My piano teacher moved to Seattle."], session="s2", when=NOVEMBER)
+    found = facts(graph, group_id)
+    assert ("我", "表妹", "小雯") in found and ("小雯", "是", "木匠") in found
+    assert ("小雯", "将", "结婚") in found  # 我表妹 → 小雯, a session later
+    assert ("Mrs. Lee", "moved to", "Seattle") in found
+    assert not any(s in ("我表妹", "my piano teacher") for s, _, _ in found)
+
+
+def test_a_pronoun_means_the_last_person_named_whom_it_fits(graph, group_id):
+    zh, en = group_id, f"{group_id}-en"
+    say(graph, zh, ["我表哥大伟和我表姐小芳上周都来看我了。", "她在杭州工作。", "他在上海读博士。"])
+    say(
+        graph,
+        en,
+        [
+            "My sister Emma and my uncle Bob came over for dinner.",
+            "She works at a hospital nearby.",
+            "He just retired from the post office.",
+        ],
+    )
+    assert {("小芳", "工作于", "杭州"), ("大伟", "就读于", "上海")} <= facts(
+        graph, zh
+    )  # 她: 小芳, though 大伟 came last
+    assert {("Emma", "works at", "a hospital nearby"), ("Bob", "quit", "post office")} <= facts(graph, en)
+    # a later session: 她 is still the last woman named
+    say(graph, zh, ["她下个月回国。"], session="s2", when=NOVEMBER)
+    assert ("小芳", "将", "回国") in facts(graph, zh)
+
+
+def test_a_pronoun_that_fits_nobody_gives_no_memory(graph, group_id):
+    say(graph, group_id, ["她在杭州工作。", "He lives in Oslo."])
+    assert facts(graph, group_id) == set()
+
+
+def test_a_cause_becomes_a_causality_edge_from_cause_to_effect(graph, group_id):
+    say(
+        graph,
+        group_id,
+        ["由于堵车，我开会迟到了。", "I forgot my umbrella, so I got soaked."],
+    )
+    edges = graph.store.run_text(
+        "MATCH (a:Memory {group_id: $g})-[:CAUSALITY]->(b:Memory) RETURN a.text AS cause, b.text AS effect",
+        g=group_id,
+    )
+    pairs = {(e["cause"], e["effect"]) for e in edges}
+    assert ("我 堵车", "我 开会迟到") in pairs
+    assert ("I forgot my umbrella", "I got soaked") in pairs
