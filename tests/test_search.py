@@ -805,7 +805,7 @@ def test_a_memory_is_found_by_what_was_said_when_it_was_formed(make_settings, gr
     turns = said(
         (
             "Caroline",
-            "I'm so tired today. I didn't get to bed until 2 AM on Wednesday, so I'm thinking of "
+            "I'm so tired today. Wednesday was a late night, bed at 2 AM, so I'm thinking of "
             "trying to meal prep for the rest of the week.",
         ),
         ("Caroline", "I wake up at 6:30 am on weekdays and usually go for a run."),

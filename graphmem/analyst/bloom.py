@@ -65,6 +65,9 @@ LABELS: dict[str, tuple[str, str, list[str]]] = {
             "summary_of",
             "summarized_period",
             "summarized_by",
+            "kind",
+            "slot",
+            "slot_ends",
         ],
     ),
     "Subject": (
