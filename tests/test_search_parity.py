@@ -24,6 +24,9 @@ from graphmem.textsim import cjk_share
 
 REF = datetime(2025, 11, 5, 18, 0, tzinfo=UTC)
 NO_ACCESS = {"ranking": {"weights": {"epsilon_access": 0.0}}}  # searches record access: keep it out of scores
+# few direct matches per list (k = max(seed_k, max_results) = 8): most turns and memories then lie
+# beyond the nearest, and the word hits, the turns around them and the memories' source turns count
+SEED_K, MAX_RESULTS = 5, 8
 
 # --- a group of memories, written and linked by hand ------------------------------------------
 MEMORIES = [
@@ -93,6 +96,30 @@ SESSIONS = [
         ("阿杰", "好啊，周末来我家。Priya 也说想来。"),
         ("小雨", "太好了，我带点水果。我喜欢吃葡萄。"),
     ],
+    [
+        ("Priya", "Yesterday I baked a lemon drizzle cake for the quartet rehearsal."),
+        ("Tomasz", "Was it a hit?"),
+        ("Priya", "Everyone asked for the recipe. I prefer baking to cooking, honestly."),
+        ("Tomasz", "Last week I fixed forty punctures, a record for the shop."),
+    ],
+    [
+        ("Tomasz", "I am thinking about adopting a second dog, maybe a greyhound."),
+        ("Priya", "Comet would love a friend. What does Ola think?"),
+        ("Tomasz", "My friend Ola says I should wait until spring."),
+        ("Priya", "I love spring, the park near my flat is full of tulips then."),
+    ],
+    [
+        ("阿杰", "我上个月开始学吉他，每天练半小时。"),
+        ("小雨", "你喜欢什么样的音乐？"),
+        ("阿杰", "我喜欢民谣，尤其是老歌。"),
+        ("小雨", "我妹妹在音乐学院学钢琴，她可以教你乐理。"),
+    ],
+    [
+        ("小雨", "我昨天在陶艺班做了一个歪歪的杯子。"),
+        ("阿杰", "哈哈，第一次都这样。你用它喝茶吗？"),
+        ("小雨", "因为杯子漏水，所以我只能拿它插花。"),
+        ("阿杰", "我住在城东，周末可以一起去花市。"),
+    ],
 ]
 CONVERSATION_QUERIES = [
     "What colour did Priya paint her kitchen?",
@@ -123,7 +150,7 @@ def memory_group(g: MemoryGraph, group_id: str) -> None:
 
 def conversation_group(g: MemoryGraph, group_id: str) -> None:
     for n, turns in enumerate(SESSIONS):
-        when = REF - timedelta(days=24 - 6 * n)
+        when = REF - timedelta(days=38 - 5 * n)
         g.ingest(
             group_id,
             [
@@ -171,7 +198,7 @@ def searched(g: MemoryGraph, group_id: str, query: str, depth: int, profile: str
         mode="deep" if depth else "fast",
         expand_depth=depth,
         reference_time=REF,
-        max_results=10,
+        max_results=MAX_RESULTS,
         profile=profile,
         **filters,
     )
@@ -203,10 +230,11 @@ def assert_same(got: list[tuple], want: list[tuple], tolerance: float, what: obj
 def corpora(make_settings, graph):
     """(the database alone, a process holding the groups' copies, the group ids): both graphs
     read the same two groups."""
+    limits = {"seed_k": SEED_K}
     plain = MemoryGraph(
-        make_settings(retrieval={**NO_ACCESS, "limits": {"vector_cache_mb": 0}}), embedder=graph.embedder
+        make_settings(retrieval={**NO_ACCESS, "limits": {**limits, "vector_cache_mb": 0}}), embedder=graph.embedder
     )
-    held = MemoryGraph(make_settings(retrieval=NO_ACCESS), embedder=graph.embedder)
+    held = MemoryGraph(make_settings(retrieval={**NO_ACCESS, "limits": limits}), embedder=graph.embedder)
     groups = {name: "t-" + uuid.uuid4().hex[:12] for name in GROUPS}
     try:
         for name, group_id in groups.items():
@@ -262,7 +290,7 @@ def test_a_large_groups_lookup_copy_gives_the_databases_results(make_settings, g
     of what a search names by id (word hits, a subject's memories, the walk's neighbours) come
     from a float16 copy: the same results, scores within its precision."""
     other = group_id + "-conversation"
-    limits = {"vector_cache_limit": 5}
+    limits = {"vector_cache_limit": 5, "seed_k": SEED_K}
     large = MemoryGraph(make_settings(retrieval={**NO_ACCESS, "limits": limits}), embedder=graph.embedder)
     plain = MemoryGraph(
         make_settings(retrieval={**NO_ACCESS, "limits": {**limits, "vector_cache_mb": 0}}), embedder=graph.embedder
