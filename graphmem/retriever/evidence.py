@@ -12,33 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..store.vector import to_cosine
-from .rank import SubjectScope, WordHits, rrf
-
-
-@dataclass(frozen=True)
-class Filters:
-    """Seed filters (see cypher/search_memories.cypher). Times are ISO strings, end exclusive.
-
-    A memory is in the range when it happened in it; a conversation turn when it was said in it,
-    or up to ``said_end`` (later than ``end`` for a range read from the query: what happened last
-    weekend is told on Monday)."""
-
-    include_archived: bool = False
-    types: list[str] | None = None
-    start: str | None = None
-    end: str | None = None
-    subject: str | None = None
-    said_end: str | None = None
-
-    def params(self) -> dict:
-        return {
-            "include_archived": self.include_archived,
-            "types": self.types,
-            "start": self.start,
-            "end": self.end,
-            "subject": self.subject,
-            "said_end": self.end if self.said_end is None else self.said_end,
-        }
+from ..types import PathStep, ScoreParts
+from .rank import Scorer, SubjectScope, WordHits, rrf
 
 
 @dataclass
@@ -127,3 +102,34 @@ def fuse(lists: dict[str, list[Candidate]]) -> list[Candidate]:
             if source not in c.ranks:
                 c.ranks[source] = rank
     return sorted(merged.values(), key=lambda c: -rrf(c.ranks))
+
+
+@dataclass
+class Hit:
+    """A result under construction: a seed (distance 0) or a memory the walk reached."""
+
+    id: str
+    kind: str
+    node: dict
+    similarity: float
+    distance: int
+    path: list[PathStep] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)
+    episodes: list[dict] = field(default_factory=list)
+    score: float = 0.0
+    parts: ScoreParts | None = None
+
+    def scored(self, scorer: Scorer) -> Hit:
+        """The hit with its score and the parts of it (a turn scores as an event said then)."""
+        node = self.node
+        if self.kind == "episode":
+            when = node.get("timestamp")
+            node = {
+                "importance": node.get("importance"),
+                "memory_type": "EPISODE",
+                "occurred_at": when,
+                "created_at": when,
+            }
+        self.parts = scorer.parts(self.similarity, node, self.distance)
+        self.score = scorer.total(self.parts)
+        return self

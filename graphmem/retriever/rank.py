@@ -63,6 +63,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ..config import DecayRates, RankingProfile
+from ..store.vector import to_cosine
 from ..textsim import cjk_share, lexical_units, overlap_units
 from ..types import ScoreParts
 
@@ -128,9 +129,8 @@ def prerank(rows: list[dict], keep: int, profile: RankingProfile) -> list[dict]:
 
     def value(row: dict) -> float:
         importance = row["memory"].get("importance")
-        return w.alpha_similarity * (
-            2.0 * (0.5 if row["score"] is None else row["score"]) - 1.0
-        ) + w.beta_importance * (0.5 if importance is None else importance)
+        cosine = to_cosine(0.5 if row["score"] is None else row["score"])
+        return w.alpha_similarity * cosine + w.beta_importance * (0.5 if importance is None else importance)
 
     return sorted(rows, key=value, reverse=True)[:keep]
 
@@ -223,7 +223,7 @@ class Similarity:
 
     def as_reply(self, in_context: float, question: float) -> float:
         """A reply to a question is at least ``reply_weight`` × as similar as the question: the
-        question names what the reply is about ("What are their names?" → "Luna and Oliver!")."""
+        question names what the reply is about ("Where did you find him?" → "Next to the bakery!")."""
         return max(in_context, self.lifts.reply_weight * question)
 
     def as_extracted(self, own: float, source: float, lead: bool = True) -> float:
@@ -235,8 +235,8 @@ class Similarity:
 
     def as_said_by(self, similarity: float, speaker: str | None, named: list[str]) -> float:
         """A turn said by someone other than the speakers the query names counts at
-        ``speaker_weight`` × its similarity: "What has Melanie painted?" is answered by what
-        Melanie said, not by Caroline's "Wow, Melanie!". A turn without a speaker is left as it is."""
+        ``speaker_weight`` × its similarity: "What has Priya painted?" is answered by what Priya
+        said, not by Tomasz's "Wow, Priya!". A turn without a speaker is left as it is."""
         if not named or not speaker or names_speaker(speaker, named):
             return similarity
         return self.lifts.speaker_weight * similarity
@@ -247,8 +247,8 @@ _WORD = re.compile(r"\w+")
 
 
 def names_speaker(speaker: str, named: list[str]) -> bool:
-    """One of the ``named`` words is a word of the speaker's name (case-insensitive): "caroline"
-    names "Caroline", "Luc" names "Jean-Luc"."""
+    """One of the ``named`` words is a word of the speaker's name (case-insensitive): "priya"
+    names "Priya", "Luc" names "Jean-Luc"."""
     words = {w.casefold() for w in _WORD.findall(speaker)}
     return any(n.casefold() in words for n in named)
 

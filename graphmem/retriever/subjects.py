@@ -1,8 +1,8 @@
-"""Subject-centred questions: "What does Melanie like?", "What activities does Melanie partake
-in?", "小明喜欢什么？" ask about someone, and what answers them is spread over everything that
-person is known for, often in words the question does not use ("painted a lake sunrise",
-"signed up for a pottery class"). The nearest texts alone give the few closest facts, often
-several of one topic.
+"""Subject-centred questions: "What does Priya like?", "What does Tomasz do at weekends?",
+"小明喜欢什么？" ask about someone, and what answers them is spread over everything that person
+is known for, often in words the question does not use ("repainted her kitchen sage green",
+"joined a cello quartet"). The nearest texts alone give the few closest facts, often several
+of one topic.
 
 So a query that names a subject of the group (one of its ``:Subject`` nodes, looked up by name:
 ``search_subject_memories``) also gathers that subject's memories grouped by topic: the one
@@ -21,6 +21,9 @@ import re
 from ..lang import CJK_CHARS
 from ..textsim import STOPWORDS
 from ..types import normalize_name
+from .context import SearchContext
+from .evidence import Candidate, memory_candidate
+from .rank import SubjectScope
 
 MAX_WORDS = 3  # a name is at most this many words ("Jean Luc Picard")
 MAX_HAN = 4  # ... or this many CJK characters (欧阳小明)
@@ -61,3 +64,26 @@ def best_of_each_topic(rows: list[dict], k: int) -> list[dict]:
         if seen is None or r["score"] > seen["score"]:
             best[key] = r
     return sorted(best.values(), key=lambda r: (-r["score"], r["memory"]["id"]))[:k]
+
+
+def subject_seeds(
+    ctx: SearchContext, rows: list[dict], strategy: list[str]
+) -> tuple[list[Candidate], SubjectScope | None]:
+    """The memories of the subjects the query names (``Memories.subject``): the best of each of
+    their topics as a seed list, and all of them as the scope that weighs every memory."""
+    named, gathered = [], []
+    for row in rows:
+        mine = [r for r in row["rows"] if r["memory"]["group_id"] == ctx.group_id]  # defence in depth
+        if mine:
+            named.append(f"{row['subject']} ({len(mine)})")
+            gathered.extend(mine)
+    if not gathered:
+        return [], None
+    best = best_of_each_topic(gathered, ctx.k)
+    weight = ctx.profile.conversation.speaker_weight
+    strategy.append(
+        f"subject: the query names {', '.join(named)}: the best of each of their topics "
+        f"({len(best)})" + (f"; memories about anyone else at {weight:g} x their similarity" if weight < 1 else "")
+    )
+    scope = SubjectScope(tuple(r["subject"] for r in rows), frozenset(r["memory"]["id"] for r in gathered), weight)
+    return [memory_candidate(r) for r in best], scope

@@ -39,6 +39,7 @@ import numpy as np
 from threadpoolctl import ThreadpoolController
 
 from ..store.driver import Store
+from ..store.vector import neo4j_score
 
 FETCH_BATCH = 2000  # vectors read per round trip while (re)building a copy
 LARGE_TTL_S = 60.0  # how long a group seen above the limit is taken to still be
@@ -111,7 +112,7 @@ def fill_cosines(
     query = unit(embedding)
     ids = [key(r) for r in rows]
     for r, c in zip(rows, copy.cosine_of(query, ids)):
-        r["score"] = None if c is None else (1.0 + c) / 2.0
+        r["score"] = None if c is None else neo4j_score(c)
     missing = [i for r, i in zip(rows, ids) if r["score"] is None]
     if missing:
         scores = {

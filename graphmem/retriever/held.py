@@ -1,0 +1,311 @@
+"""The corpus from the process's copies of a group's vectors, Neo4j asked only for the rest.
+
+A process that searched a group before holds a current copy of its memory vectors
+(``vectors.py``) and, for a conversation, of its turn and sentence vectors, what the turns say
+and their order (``turnvectors.py``). Then the nearest memories and turns, the cosines of word
+hits and of what the walk reaches, the ranking of the turns the words match and the turns
+around them are computed here, as the database would compute them (the same cut, the same ties):
+the word queries go out before the query is embedded, and one round trip reads the memories
+extracted from the turns kept. A large group's copy (``lookup_only``) gives cosines only.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from concurrent.futures import Future
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from ..config import SearchLimits
+from ..store.driver import Store
+from ..store.vector import neo4j_score
+from .context import Later, SearchContext
+from .corpus import Memories, Neighbour, Source, TurnFinds, TurnWords
+from .database import DatabaseMemories, DatabaseTurns, GroupFacts, word_hits
+from .turnvectors import TurnCopy
+from .vectors import GroupVectors, fill_cosines, unit
+
+HELD_FETCH, HELD_MARGIN = 2, 20  # nearest memories read from a held copy: 2k + 20, for those the filters drop
+
+
+def scores(cosines: Iterable[float | None]) -> list[float | None]:
+    """Plain cosines in Neo4j's form (None stays None: no vector)."""
+    return [None if c is None else neo4j_score(c) for c in cosines]
+
+
+class HeldMemories(DatabaseMemories):
+    """A group's memories with the process's copy of their vectors."""
+
+    def __init__(self, store: Store, facts: GroupFacts, limits: SearchLimits, copy: GroupVectors):
+        super().__init__(store, facts, limits)
+        self.copy = copy
+
+    def vector(self, ctx: SearchContext) -> None:
+        return None
+
+    def fill_cosines(self, ctx: SearchContext, rows: list[dict]) -> None:
+        if rows:
+            fill_cosines(self.store, ctx.group_id, self.copy, ctx.vector(), rows, lambda r: r["memory"]["id"])
+
+    def nearest(self, ctx: SearchContext, strategy: list[str]) -> tuple[list[str], Later[list[dict]]]:
+        """The copy's nearest memories read with the filters applied; a large group's copy, or a
+        time range or subject (few of the nearest pass), leaves it to the database, as does a
+        filter that drops too many of them to be sure of the top k."""
+        copy, k = self.copy, ctx.k
+        if copy.lookup_only or ctx.filters.narrow:
+            return super().nearest(ctx, strategy)
+        n = min(len(copy.ids), HELD_FETCH * k + HELD_MARGIN)
+        ids, cosines = copy.nearest(unit(ctx.vector()), n)
+        params = ctx.params(None)
+        job = (
+            self.store.submit("search_memories_by_ids", ids=ids, scores=scores(cosines), k=k, **params) if ids else None
+        )
+
+        def answer() -> list[dict]:
+            rows = job.result()[0]["hits"] if job is not None else []
+            if len(rows) < k and n < len(copy.ids):
+                return self.scan_or_index(ctx, strategy)
+            strategy.append(f"vector: the group's {len(copy.ids)} vectors held in memory")
+            return rows
+
+        return ids, answer
+
+
+@dataclass
+class HeldWords:
+    """The word query of a search that holds the group's turn vectors, sent before the query is
+    embedded: ``job`` in flight (without the speakers' names), ``names`` each name's hits (the
+    copy's rows, their shares of the score); ``ranked`` False: a large group's, read whole."""
+
+    job: Future | None
+    names: list[tuple[np.ndarray, np.ndarray]]
+    ranked: bool = True
+
+    def scores(self, copy: TurnCopy, start: str | None, said_end: str | None) -> WordScores:
+        """Every turn the words match in the time range, with its score (a name's share added)."""
+        out = WordScores(copy)
+        if self.job is not None:
+            row = self.job.result()[0]
+            for i, b in zip(row["ids"], row["bm25"]):
+                r = copy.row.get(i)
+                if r is None:
+                    out.extra[i] = b
+                else:
+                    out.total[r], out.matched[r] = b, True
+        if self.names:
+            window = copy.window(start, said_end)
+            for rows, shares in self.names:
+                out.total[rows] += shares  # a row appears once per name
+                out.matched[rows] |= window[rows]
+        return out
+
+
+class WordScores:
+    """The word scores of a held group's turns: one per row of the copy (``matched`` says which
+    count), and those of turns the copy does not hold."""
+
+    def __init__(self, copy: TurnCopy):
+        self.copy = copy
+        self.total = np.zeros(len(copy.ids), np.float64)
+        self.matched = np.zeros(len(copy.ids), bool)
+        self.extra: dict[str, float] = {}
+
+    def get(self, turn: str) -> float | None:
+        r = self.copy.row.get(turn)
+        if r is None:
+            return self.extra.get(turn)
+        return float(self.total[r]) if self.matched[r] else None
+
+    def ranked(self, k: int, also: list[str]) -> list[tuple[str, float]]:
+        """The ``k`` best (ties: the newer turn, then the order of the conversation), then the turns
+        of ``also`` the words match (as ``search_episode_fulltext_terms`` returns them)."""
+        rows = np.flatnonzero(self.matched)
+        values = self.total[rows]
+        if len(rows) > k:
+            kth = float(np.partition(-values, k - 1)[k - 1])
+            keep = values >= -kth
+            rows, values = rows[keep], values[keep]
+        copy = self.copy
+        items = [(copy.ids[r], v, copy.key(r, v)) for r, v in zip(rows.tolist(), values.tolist())]
+        items += [(i, b, copy.key(None, b)) for i, b in self.extra.items()]
+        items.sort(key=lambda x: x[2])
+        top = [(i, v) for i, v, _ in items[:k]]
+        listed = {i for i, _ in top}
+        more = [(i, b) for i in also if i not in listed and (b := self.get(i)) is not None]
+        return top + sorted(more, key=lambda ib: copy.key(copy.row.get(ib[0]), ib[1]))
+
+
+@dataclass
+class _Plan:
+    """A held turn search between ``HeldTurns.find`` and its answer."""
+
+    query: np.ndarray
+    near: list[tuple[str, float]]
+    by_words: list[tuple[str, float]]
+    rows: list[dict]  # a large group's word hits, read whole
+    around: list[str]  # the turns whose neighbours are read
+    pairs: list[tuple[str, str, bool]]  # (turn, neighbour, neighbour comes before it)
+    job: Future
+
+
+class HeldTurns(DatabaseTurns):
+    """A group's conversation turns with the process's copy of their vectors."""
+
+    with_sources = True
+
+    def __init__(self, store: Store, facts: GroupFacts, limits: SearchLimits, memories: Memories, copy: TurnCopy):
+        super().__init__(store, facts, limits, memories)
+        self.copy = copy
+
+    def speaker_terms(self, ctx: SearchContext, probes: list[dict[str, str]], index: str) -> Later[list[str]]:
+        """Each term's answer is kept with the copy: only the terms not asked before are asked. A
+        term whose first letter begins no word of any speaker's name cannot match one (the analyzer
+        lowercases, strips a possessive and stems, and none of that touches a first letter)."""
+        known: dict[str, bool] = self.copy.memo.setdefault(("names", index), {})
+        initials = self.copy.speaker_initials()
+        for probe in probes:
+            if probe["term"][:1].lower() not in initials:
+                known.setdefault(probe["term"], False)
+        unknown = [probe for probe in probes if probe["term"] not in known]
+        job = super().speaker_terms(ctx, unknown, index) if unknown else None
+
+        def answer() -> list[str]:
+            if job is not None:
+                named = set(job())
+                for probe in unknown:
+                    known.setdefault(probe["term"], probe["term"] in named)
+            return [probe["term"] for probe in probes if known.get(probe["term"])]
+
+        return answer
+
+    def group_speakers(self, ctx: SearchContext) -> list[str]:
+        return self.copy.speakers()
+
+    def ask_words(self, ctx: SearchContext, words: TurnWords) -> TurnWords:
+        """The turns the words match, asked now; the copy ranks them. A term that names a speaker
+        matches everything they said: its hits are read once per copy and held with it."""
+        params = ctx.params(None)
+        if words.lucene is not None:
+            lucene = dict(index=words.index, lucene=words.lucene, fetch=ctx.k * 3, k=ctx.k)
+            return replace(
+                words, asked=HeldWords(self.store.submit("search_episode_fulltext", **lucene, **params), [], False)
+            )
+        named = {n.casefold() for n in words.speakers} if "speaker" in words.fields else set()
+        names = [p for p in words.probes if p["term"].casefold() in named]
+        rest = [p for p in words.probes if p["term"].casefold() not in named]
+        job = (
+            self.store.submit(
+                "search_episode_fulltext_terms_held", index=words.index, probes=rest, n=ctx.episodes, **params
+            )
+            if rest
+            else None
+        )
+        return replace(words, asked=HeldWords(job, [self._term_hits(ctx, words.index, p["lucene"]) for p in names]))
+
+    def _term_hits(self, ctx: SearchContext, index: str, lucene: str) -> tuple[np.ndarray, np.ndarray]:
+        """The turns one term probe matches, each with its share of the score (IDF among the
+        group's ``n`` turns × its score / the best), as ``search_episode_fulltext_terms`` weighs it."""
+        n, copy = ctx.episodes, self.copy
+        key = ("term", index, lucene, n)
+        hits = copy.memo.get(key)
+        if hits is None:
+            row = self.store.read("search_episode_term_hits", index=index, lucene=lucene, n=n, group_id=ctx.group_id)[0]
+            df, top = len(row["ids"]), max(row["scores"], default=0.0)
+            idf = math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+            # (a turn the copy does not hold has no vector: nothing by meaning, nor, here, by name)
+            held = [
+                (copy.row[i], idf * sc / top) for i, sc in zip(row["ids"], row["scores"]) if top > 0 and i in copy.row
+            ]
+            hits = copy.memo[key] = (
+                np.asarray([r for r, _ in held], np.int64),
+                np.asarray([v for _, v in held], np.float64),
+            )
+        return hits
+
+    def find(self, ctx: SearchContext, words: TurnWords | None, strategy: list[str]) -> Later[TurnFinds]:
+        """The nearest turns from the copy (scored as the exact scan scores them), the turns the
+        words match ranked with it, their neighbours from it; one round trip reads the memories
+        extracted from all of them (their answer awaited when the caller asks)."""
+        copy, query, f = self.copy, unit(ctx.vector()), ctx.filters
+        start, said_end = f.start, f.params()["said_end"]
+        near = copy.nearest(query, ctx.k, ctx.profile.conversation.sentence_weight, start, said_end)
+        strategy.append(f"episodes: the group's {len(copy.ids)} turn vectors held in memory")
+        asked: HeldWords | None = words.asked if words is not None else None
+        by_words: list[tuple[str, float]] = []
+        rows: list[dict] = []
+        if asked is not None and not asked.ranked:
+            rows = asked.job.result() if asked.job is not None else []
+            for r, s in zip(rows, scores(copy.cosine_of(query, [r["episode"]["id"] for r in rows]))):
+                r["score"] = s
+            self.memories.fill_cosines(ctx, [m for r in rows for m in r["memories"]])
+        elif asked is not None:
+            by_words = asked.scores(copy, start, said_end).ranked(ctx.k, [i for i, _ in near])
+        ids = list(dict.fromkeys([i for i, _ in near] + [i for i, _ in by_words]))
+        lifts = ctx.profile.conversation
+        around = (
+            list(dict.fromkeys(ids + [r["episode"]["id"] for r in rows]))
+            if lifts.context_weight > 0 or lifts.reply_weight > 0
+            else []
+        )
+        pairs = copy.neighbours(around, start, said_end)
+        # what the turns say and their neighbours come from the copy: the database reads the memories
+        # extracted from them (the cosines of those from the memories' corpus)
+        need = list(dict.fromkeys(ids + [n for _, n, _ in pairs]))
+        job = self.store.submit("search_turns_read", ids=need, **ctx.params(None))
+        plan = _Plan(query, near, by_words, rows, around, pairs, job)
+        return lambda: self._answer(ctx, words, plan)
+
+    def _answer(self, ctx: SearchContext, words: TurnWords | None, plan: _Plan) -> TurnFinds:
+        copy = self.copy
+        read = {t["id"]: t for t in plan.job.result()[0]["turns"]}
+        self.memories.fill_cosines(ctx, [m for t in read.values() for m in t["memories"]])
+        found = {
+            i: {"episode": copy.episodes[i], "extracted": t["extracted"], "memories": t["memories"]}
+            for i, t in read.items()
+        }
+        known = set(plan.around)
+        pairs = [(of, n, before) for of, n, before in plan.pairs if n in found]
+        context = [{**found[n], "of": of, "new": n not in known, "before": before} for of, n, before in pairs]
+        for r, s in zip(context, scores(copy.cosine_of(plan.query, [n for _, n, _ in pairs]))):
+            r["score"] = s
+        out = TurnFinds([{**found[i], "score": neo4j_score(c)} for i, c in plan.near if i in found], context=context)
+        rows = plan.rows
+        if plan.by_words:
+            own = scores(copy.cosine_of(plan.query, [i for i, _ in plan.by_words]))
+            rows = [{**found[i], "bm25": b, "score": s} for (i, b), s in zip(plan.by_words, own) if i in found]
+        if words is not None and words.asked is not None:
+            out.words = rows
+            out.word_hits = word_hits(rows, len(words.probes), ctx.episodes, self.limits.exact_scan_limit)
+        # the memories read here whose only source is the turn they were read with need no more reading
+        out.single = {m["memory"]["id"] for t in read.values() for m in t["memories"] if m.get("sources") == 1}
+        return out
+
+    def sources(self, ctx: SearchContext, ids: list[str]) -> Later[list[dict]]:
+        """Asked without the query: the turns' cosines come from the copy."""
+        job = self.store.submit("search_memory_sources", ids=ids, **ctx.params(None))
+
+        def answer() -> list[dict]:
+            rows = job.result()[0]["rows"]
+            query = unit(ctx.vector())
+            for r, s in zip(rows, scores(self.copy.cosine_of(query, [r["episode"]["id"] for r in rows]))):
+                r["score"] = s
+            return rows
+
+        return answer
+
+    def sentences(self, ctx: SearchContext, ids: list[str]) -> dict[str, float]:
+        if all(i in self.copy.row for i in ids):
+            return self.copy.sentence_of(unit(ctx.vector()), ids)
+        return super().sentences(ctx, ids)
+
+    def reached(self, ctx: SearchContext, neighbours: list[Neighbour]) -> dict[str, list[Source]]:
+        """From the turns the walk returned with each memory (``Memories.expand``'s sources) that have a vector."""
+        copy = self.copy
+        pairs = [(n.node["id"], t) for n in neighbours for t in (n.sources or ()) if t in copy.row]
+        out: dict[str, list[Source]] = {}
+        for (mid, t), c in zip(pairs, copy.cosine_of(unit(ctx.vector()), [t for _, t in pairs])):
+            e = copy.episodes[t]
+            out.setdefault(mid, []).append((t, c, e.get("speaker"), e.get("content")))
+        return out
