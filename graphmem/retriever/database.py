@@ -26,7 +26,7 @@ from ..store.fulltext import escape_terms, group_query, term_probes
 from ..store.vector import first_fetch, overfetch, to_cosine
 from .context import Later, SearchContext
 from .corpus import Memories, Neighbour, Source, TurnFinds, TurnWords
-from .rank import WordHits, prerank, prerank_params
+from .rank import SENTENCE_WEIGHT, WordHits, prerank, prerank_params
 
 if TYPE_CHECKING:
     from .walk import RelationScope
@@ -217,7 +217,7 @@ class DatabaseTurns:
     def _find(self, ctx: SearchContext, words: TurnWords | None, strategy: list[str]) -> TurnFinds:
         # the database ranks turns by the better of their own cosine and their closest sentence's
         # (rank.sentence_lift): the cut to the top k happens there
-        params = {**ctx.params(ctx.vector()), "sentence_weight": ctx.profile.conversation.sentence_weight}
+        params = {**ctx.params(ctx.vector()), "sentence_weight": SENTENCE_WEIGHT}
         found = TurnFinds(self._nearest(ctx, params, strategy))
         if words is not None and words.probes:
             # the turns found by meaning learn their word evidence too, top k by words or not
@@ -240,8 +240,7 @@ class DatabaseTurns:
                 found.words or [], len(words.probes), ctx.episodes, self.limits.exact_scan_limit
             )
         ids = list(dict.fromkeys(h["episode"]["id"] for h in found.nearest + (found.words or [])))
-        lifts = ctx.profile.conversation
-        if ids and (lifts.context_weight > 0 or lifts.reply_weight > 0):
+        if ids:  # the turns around them: each turn is read in context, or as a reply
             found.context = self.store.read("search_episode_neighbours", ids=ids, **params)[0]["rows"]
         return found
 

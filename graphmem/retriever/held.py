@@ -24,6 +24,7 @@ from ..store.vector import neo4j_score
 from .context import Later, SearchContext
 from .corpus import Memories, Neighbour, Source, TurnFinds, TurnWords
 from .database import DatabaseMemories, DatabaseTurns, GroupFacts, word_hits
+from .rank import SENTENCE_WEIGHT
 from .turnvectors import TurnCopy
 from .vectors import GroupVectors, fill_cosines, unit
 
@@ -230,7 +231,7 @@ class HeldTurns(DatabaseTurns):
         extracted from all of them (their answer awaited when the caller asks)."""
         copy, query, f = self.copy, unit(ctx.vector()), ctx.filters
         start, said_end = f.start, f.params()["said_end"]
-        near = copy.nearest(query, ctx.k, ctx.profile.conversation.sentence_weight, start, said_end)
+        near = copy.nearest(query, ctx.k, SENTENCE_WEIGHT, start, said_end)
         strategy.append(f"episodes: the group's {len(copy.ids)} turn vectors held in memory")
         asked: HeldWords | None = words.asked if words is not None else None
         by_words: list[tuple[str, float]] = []
@@ -243,12 +244,7 @@ class HeldTurns(DatabaseTurns):
         elif asked is not None:
             by_words = asked.scores(copy, start, said_end).ranked(ctx.k, [i for i, _ in near])
         ids = list(dict.fromkeys([i for i, _ in near] + [i for i, _ in by_words]))
-        lifts = ctx.profile.conversation
-        around = (
-            list(dict.fromkeys(ids + [r["episode"]["id"] for r in rows]))
-            if lifts.context_weight > 0 or lifts.reply_weight > 0
-            else []
-        )
+        around = list(dict.fromkeys(ids + [r["episode"]["id"] for r in rows]))  # read in context, or as replies
         pairs = copy.neighbours(around, start, said_end)
         # what the turns say and their neighbours come from the copy: the database reads the memories
         # extracted from them (the cosines of those from the memories' corpus)

@@ -72,6 +72,14 @@ ACCESS_RECENCY_DAYS = 30.0  # e-folding time of the recency of the last read
 UNREAD_LEXICAL = 0.5  # word share of the part of a query the model cannot read
 FALLBACK_SEEDS = 3  # when no candidate reaches the floor, the closest this many seed anyway
 RRF_K = 60  # reciprocal-rank fusion: Σ 1/(RRF_K + rank), used only to break ties
+# a text's words are full evidence when they carry this share of the most the query's words could
+# carry in the group (every one of them said in just one text of the group)
+LEXICAL_FULL = 0.5
+LEXICAL_SEED = 0.5  # a candidate whose words cover this share of the query's is a seed whatever its similarity
+SENTENCE_WEIGHT = 0.9  # a long turn is at least this × its closest sentence's cosine
+REPLY_WEIGHT = 0.9  # a reply to a question is at least this × the question's similarity
+SIBLING_SHARE = 0.5  # source share of a turn's memories other than the one closest to the query
+TIME_RANGE_SLACK = 0.1  # a range read from the query is dropped when a match outside is this much closer
 
 
 # --- word evidence ---------------------------------------------------------------------------
@@ -105,14 +113,14 @@ def word_evidence(bm25: float | None, hits: WordHits, profile: RankingProfile) -
     """A text's word evidence in [0, 1] from its raw fulltext score (None: not a word hit)."""
     if bm25 is None:
         return None
-    scale = lexical_scale(hits.terms, hits.n, profile.similarity.lexical_full) if hits.exact else (hits.best or 1.0)
+    scale = lexical_scale(hits.terms, hits.n, LEXICAL_FULL) if hits.exact else (hits.best or 1.0)
     return max(0.0, min(1.0, bm25 / scale))
 
 
 def sentence_lift(own: float, sentence: float, profile: RankingProfile) -> float:
     """A turn is as close to the query as the better of itself and ``sentence_weight`` × its
     closest sentence (cosines)."""
-    return max(own, profile.conversation.sentence_weight * sentence)
+    return max(own, SENTENCE_WEIGHT * sentence)
 
 
 def prerank_params(profile: RankingProfile) -> dict[str, float]:
@@ -203,7 +211,7 @@ class Similarity:
 
     def words_cover(self, text: str) -> bool:
         """The text's words cover ``lexical_seed`` of the query's: a seed whatever its similarity."""
-        return self.overlap(text) >= self.profile.similarity.lexical_seed
+        return self.overlap(text) >= LEXICAL_SEED
 
     def overlap(self, text: str) -> float:
         """``textsim.overlap`` of the query and ``text`` (each text's units read once per search)."""
@@ -224,13 +232,13 @@ class Similarity:
     def as_reply(self, in_context: float, question: float) -> float:
         """A reply to a question is at least ``reply_weight`` × as similar as the question: the
         question names what the reply is about ("Where did you find him?" → "Next to the bakery!")."""
-        return max(in_context, self.lifts.reply_weight * question)
+        return max(in_context, REPLY_WEIGHT * question)
 
     def as_extracted(self, own: float, source: float, lead: bool = True) -> float:
         """A memory extracted from turns, ``source`` the best of those turns' similarity (in
         context): ``source_weight`` of it for the ``lead`` (the turn's memory closest to the
         query), ``sibling_share`` for its siblings, so one turn's fragments do not crowd the top."""
-        w = self.lifts.source_weight if lead else self.lifts.sibling_share
+        w = self.lifts.source_weight if lead else SIBLING_SHARE
         return (1.0 - w) * own + w * source
 
     def as_said_by(self, similarity: float, speaker: str | None, named: list[str]) -> float:
@@ -395,7 +403,7 @@ def time_range_verdict(inside: float, outside: float, found_inside: bool, profil
     rules = profile.time_range
     if not found_inside:
         return "empty"
-    if outside - inside >= rules.slack:
+    if outside - inside >= TIME_RANGE_SLACK:
         return "closer"
     return "widen" if rules.outside > 0 else "keep"
 

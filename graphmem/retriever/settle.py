@@ -9,7 +9,8 @@ searching needs, ``freeze_once`` collects what is garbage and moves the rest to 
 generation (``gc.freeze``), which no collection walks again; objects made later are collected
 as before. At exit they are handed back (``gc.unfreeze``), so the interpreter's last collection
 frees them as it would have (extensions that count their objects at exit find none left).
-``retrieval.freeze_gc = false`` leaves the process's collector alone.
+Only when asked (``retrieval.freeze_gc = true``): it changes the collector of the whole host
+process, which a library must not do on its own; a process that serves searches turns it on.
 """
 
 from __future__ import annotations

@@ -146,7 +146,7 @@ def attach_sentences(ctx: SearchContext, turns: Turns, seen: dict[str, Turn]) ->
     """The closest sentence's cosine of the turns the vector searches did not already read with
     their sentences (found by words or as neighbours)."""
     unread = [tid for tid, t in seen.items() if not t.sentences_read]
-    if unread and ctx.profile.conversation.sentence_weight > 0:
+    if unread:
         for tid, c in turns.sentences(ctx, unread).items():
             seen[tid].sentence = c
 
