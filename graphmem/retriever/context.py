@@ -15,11 +15,8 @@ Later = Callable[[], T]  # a read in flight: calling it waits for the answer
 
 @dataclass(frozen=True)
 class Filters:
-    """Seed filters (see cypher/search_memories.cypher). Times are ISO strings, end exclusive.
-
-    A memory is in the range when it happened in it; a conversation turn when it was said in it,
-    or up to ``said_end`` (later than ``end`` for a range read from the query: what happened last
-    weekend is told on Monday)."""
+    """Seed filters (cypher/search_memories.cypher). Times are ISO strings, end exclusive: a memory
+    is in the range when it happened in it, a turn when it was said in it or up to ``said_end``."""
 
     include_archived: bool = False
     types: list[str] | None = None
@@ -29,14 +26,7 @@ class Filters:
     said_end: str | None = None
 
     def params(self) -> dict[str, Any]:
-        return {
-            "include_archived": self.include_archived,
-            "types": self.types,
-            "start": self.start,
-            "end": self.end,
-            "subject": self.subject,
-            "said_end": self.end if self.said_end is None else self.said_end,
-        }
+        return {**vars(self), "said_end": self.end if self.said_end is None else self.said_end}
 
     @property
     def narrow(self) -> bool:

@@ -1,16 +1,13 @@
 """The corpus in Neo4j: every read a named query of cypher/search_*.cypher, cosines computed there.
 
-Memories by meaning: a group up to ``limits.vector_scan_limit`` is scanned exactly (cosine over
-its memories, filters applied: the true top-k); a larger one through the vector index with an
-over-fetch sized by its share of the index (k · total/size · 2, ``store.vector.overfetch``),
-scanned exactly when the index cannot reach it. Turns likewise, by the better of their own
-cosine and their closest sentence's, from the turns' and the sentences' indexes at once.
-
-By words: a group up to ``limits.exact_scan_limit`` texts is searched term by term with its own
-statistics (``search_*fulltext_terms``: one Lucene query per term, ``store.fulltext.term_probes``;
-a term counts by its IDF among the group's texts): Lucene's are index-wide, so another tenant's
-texts would move this group's ranking. A larger group uses one Lucene query and its index-wide
-statistics (``rank.WordHits`` says which). Equal scores are cut the same way every time.
+By meaning: a group up to ``limits.vector_scan_limit`` texts is scanned exactly (the true top-k
+whatever other groups hold); a larger one through the vector indexes, over-fetched by its share
+of them (``store.vector.overfetch``) and scanned when the index cannot reach it. Turns rank by
+the better of their own cosine and their closest sentence's (both indexes asked at once).
+By words: a group up to ``limits.exact_scan_limit`` texts term by term with its own statistics
+(one Lucene query per term, each weighed by its IDF in the group: another tenant's texts never
+move this group's ranking); a larger one by one Lucene query. Equal scores are cut the same way
+every time (the newer first, then the order of the conversation or the text).
 """
 
 from __future__ import annotations
@@ -33,18 +30,7 @@ if TYPE_CHECKING:
 
 TTL_S = 60.0  # how long the size of a large group, and its speakers, are trusted
 BIG_SHARE = 0.25  # a group holding this share of all memories is not narrowed in Lucene
-EDGE_FANOUT = 50  # memory-to-memory edges followed per memory and level
-SAMPLE_MIN = 50  # memories looked at per concept: the first max(50, 2 × hub_fanout) Neo4j walks to
-LEVEL_MAX = 100000  # a level's cut when the caller makes it (every neighbour comes back)
-_EDGE_PRIORITY = {"CAUSALITY": 0, "REFERENCE": 1}
-
-
-def word_hits(rows: list[dict], terms: int, n: int, limit: int) -> WordHits:
-    """How a fulltext list's scores read: a group up to ``limit`` texts is searched term by term
-    (the group's own IDF, an absolute scale); a larger one by one Lucene query (its best hit)."""
-    if n <= limit:
-        return WordHits(terms=terms, n=n, exact=True)
-    return WordHits(terms=terms, n=n, exact=False, best=max((r["bm25"] for r in rows), default=0.0))
+LEVEL_MAX = 100000  # a walk level's cut when the caller makes it (every neighbour comes back)
 
 
 class GroupFacts:
@@ -76,14 +62,15 @@ class GroupFacts:
 
 
 class DatabaseMemories:
-    """A group's memories in Neo4j."""
+    """A group's memories in Neo4j. ``vector`` and ``fill_cosines`` are where an implementation
+    that holds the cosines itself differs (``held.HeldMemories``)."""
 
     def __init__(self, store: Store, facts: GroupFacts, limits: SearchLimits):
         self.store, self.facts, self.limits = store, facts, limits
 
     def vector(self, ctx: SearchContext) -> list[float] | None:
-        """The vector the queries that read memories take (None: the cosines are computed here,
-        and those queries go out before the query is embedded)."""
+        """The vector the queries that read memories take (None: their cosines are computed here,
+        and they go out before the query is embedded)."""
         return ctx.vector()
 
     def fill_cosines(self, ctx: SearchContext, rows: list[dict]) -> None:
@@ -96,37 +83,33 @@ class DatabaseMemories:
                 r["score"] = scores.get(r["memory"]["id"])
 
     def word_hits(self, ctx: SearchContext, words: str) -> Later[tuple[list[dict], WordHits]] | None:
-        embedding, probes = self.vector(ctx), []
+        embedding, probes, k = self.vector(ctx), [], ctx.k
         if ctx.memories <= self.limits.exact_scan_limit:
             probes = term_probes(words, ctx.group_id)
-            if not probes:
-                return None
-            job = self.store.submit(
-                "search_fulltext_terms", probes=probes, n=ctx.memories, k=ctx.k, **ctx.params(embedding)
-            )
+            name, asked = "search_fulltext_terms", ({"probes": probes, "n": ctx.memories} if probes else None)
         else:
-            lucene, fetch = group_query(words, ctx.group_id), ctx.k * 3
+            lucene, fetch = group_query(words, ctx.group_id), k * 3
             # A group that is most of the index gains nothing from narrowing in Lucene (a phrase
             # query on group_id costs more than the text query itself): filter in Cypher instead.
             size, total = self.facts.size(ctx.group_id)
             share, terms = size / max(total, 1), escape_terms(words)
             if share >= BIG_SHARE and terms:
-                lucene, fetch = f"text:({' '.join(terms)})", math.ceil(ctx.k * 3 / share)
-            if not lucene:
-                return None
-            job = self.store.submit("search_fulltext", lucene=lucene, fetch=fetch, k=ctx.k, **ctx.params(embedding))
+                lucene, fetch = f"text:({' '.join(terms)})", math.ceil(k * 3 / share)
+            asked, name = ({"lucene": lucene, "fetch": fetch} if lucene else None), "search_fulltext"
+        if asked is None:
+            return None
+        job = self.store.submit(name, k=k, **asked, **ctx.params(embedding))
 
         def answer() -> tuple[list[dict], WordHits]:
             rows = job.result()[0]["hits"]
             if embedding is None:
                 self.fill_cosines(ctx, rows)
-            return rows, word_hits(rows, len(probes), ctx.memories, self.limits.exact_scan_limit)
+            return rows, WordHits.of(rows, len(probes), ctx.memories, self.limits.exact_scan_limit)
 
         return answer
 
     def subject(self, ctx: SearchContext, names: list[str]) -> Later[list[dict]]:
-        embedding = self.vector(ctx)
-        cap = self.limits.subject_cap
+        embedding, cap = self.vector(ctx), self.limits.subject_cap
         job = self.store.submit("search_subject_memories", names=names, cap=cap, **ctx.params(embedding))
 
         def answer() -> list[dict]:
@@ -159,36 +142,17 @@ class DatabaseMemories:
     def expand(
         self, ctx: SearchContext, frontier: list[str], seen: set[str], scope: RelationScope, keep: int, sources: bool
     ) -> list[Neighbour]:
-        embedding, fanout = self.vector(ctx), self.limits.hub_fanout
-        rows = self.store.read(
-            "search_expand",
-            frontier=frontier,
-            seen=sorted(seen),
-            causal=scope.causal,
-            ref_relations=scope.ref_relations,
-            concepts=scope.concepts,
-            edge_fanout=EDGE_FANOUT,
-            fanout=fanout,
-            sample=max(SAMPLE_MIN, 2 * fanout),
-            hub_cap=self.limits.hub_degree_cap,
-            keep=keep if embedding is not None else LEVEL_MAX,
-            with_sources=sources,
-            **prerank_params(ctx.profile),
-            **ctx.params(embedding),
-        )[0]["neighbours"]
+        embedding = self.vector(ctx)
+        cut = LEVEL_MAX if embedding is None else keep
+        level = {"frontier": frontier, "seen": sorted(seen), "with_sources": sources, "keep": cut}
+        hubs = {"fanout": self.limits.hub_fanout, "hub_cap": self.limits.hub_degree_cap}
+        params = {**level, **scope.params(**hubs), **prerank_params(ctx.profile), **ctx.params(embedding)}
+        rows = self.store.read("search_expand", **params)[0]["neighbours"]
         rows = [r for r in rows if r["memory"]["group_id"] == ctx.group_id]  # defence in depth: the query checks it too
         if embedding is None:  # the cosines computed here, and the level's cut made here
             self.fill_cosines(ctx, rows)
             rows = prerank(rows, keep, ctx.profile)
-        return [
-            Neighbour(
-                node=row["memory"],
-                cosine=to_cosine(row["score"] or 0.5),
-                steps=sorted(row["steps"], key=lambda s: _EDGE_PRIORITY.get(s["edge"], 2)),
-                sources=row.get("sources"),
-            )
-            for row in rows
-        ]
+        return [Neighbour(r["memory"], to_cosine(r["score"] or 0.5), r["steps"], r.get("sources")) for r in rows]
 
 
 class DatabaseTurns:
@@ -209,52 +173,36 @@ class DatabaseTurns:
         return self.store.read("search_group_speakers", group_id=ctx.group_id)[0]["speakers"]
 
     def ask_words(self, ctx: SearchContext, words: TurnWords) -> TurnWords:
-        return words  # the database asks for the turns' words with the turns found by meaning
+        return words  # asked with the turns found by meaning, whose word evidence it also reads
 
     def find(self, ctx: SearchContext, words: TurnWords | None, strategy: list[str]) -> Later[TurnFinds]:
         return lambda: self._find(ctx, words, strategy)
 
     def _find(self, ctx: SearchContext, words: TurnWords | None, strategy: list[str]) -> TurnFinds:
-        # the database ranks turns by the better of their own cosine and their closest sentence's
-        # (rank.sentence_lift): the cut to the top k happens there
+        # the database ranks turns by the better of their own cosine and their closest sentence's:
+        # the cut to the top k happens there
         params = {**ctx.params(ctx.vector()), "sentence_weight": SENTENCE_WEIGHT}
         found = TurnFinds(self._nearest(ctx, params, strategy))
-        if words is not None and words.probes:
+        if words is not None:
             # the turns found by meaning learn their word evidence too, top k by words or not
             also = [h["episode"]["id"] for h in found.nearest]
-            found.words = self.store.read(
-                "search_episode_fulltext_terms",
-                index=words.index,
-                probes=words.probes,
-                n=ctx.episodes,
-                also=also,
-                k=ctx.k,
-                **params,
-            )
-        elif words is not None:
-            found.words = self.store.read(
-                "search_episode_fulltext", index=words.index, lucene=words.lucene, fetch=ctx.k * 3, k=ctx.k, **params
-            )
-        if words is not None:
-            found.word_hits = word_hits(
-                found.words or [], len(words.probes), ctx.episodes, self.limits.exact_scan_limit
-            )
+            terms = {"probes": words.probes, "n": ctx.episodes, "also": also}
+            name, asked = ("search_episode_fulltext_terms", terms) if words.probes else ("search_episode_fulltext", {})
+            asked = asked or {"lucene": words.lucene, "fetch": ctx.k * 3}
+            found.words = self.store.read(name, index=words.index, k=ctx.k, **asked, **params)
+            found.word_hits = WordHits.of(found.words, len(words.probes), ctx.episodes, self.limits.exact_scan_limit)
         ids = list(dict.fromkeys(h["episode"]["id"] for h in found.nearest + (found.words or [])))
         if ids:  # the turns around them: each turn is read in context, or as a reply
             found.context = self.store.read("search_episode_neighbours", ids=ids, **params)[0]["rows"]
         return found
 
     def _nearest(self, ctx: SearchContext, params: dict[str, Any], strategy: list[str]) -> list[dict]:
-        k = ctx.k
+        k, fetch = ctx.k, first_fetch(ctx.k)
         if ctx.episodes <= self.limits.scan_limit():
             strategy.append(f"episodes: exact scan ({ctx.episodes})")
             return self.store.read("search_episode_scan", k=k, **params)
-        # the turns' and the sentences' indexes are asked at once
-        fetch = first_fetch(k)
-        pages = {
-            name: self.store.submit(name, fetch=fetch, k=k, **params)
-            for name in ("search_episode_index", "search_sentence_index")
-        }
+        names = ("search_episode_index", "search_sentence_index")
+        pages = {name: self.store.submit(name, fetch=fetch, k=k, **params) for name in names}  # both at once
         best: dict[str, dict] = {}
         for name, first in pages.items():
 
@@ -279,8 +227,7 @@ class DatabaseTurns:
 
     def reached(self, ctx: SearchContext, neighbours: list[Neighbour]) -> dict[str, list[Source]]:
         out: dict[str, list[Source]] = {}
-        if neighbours:
-            for r in self.sources(ctx, [n.node["id"] for n in neighbours])():
-                e = r["episode"]
-                out.setdefault(r["of"], []).append((e["id"], to_cosine(r["score"]), e.get("speaker"), e.get("content")))
+        for r in self.sources(ctx, [n.node["id"] for n in neighbours])() if neighbours else []:
+            e = r["episode"]
+            out.setdefault(r["of"], []).append((e["id"], to_cosine(r["score"]), e.get("speaker"), e.get("content")))
         return out

@@ -1,11 +1,5 @@
-"""What the seed finders and the walk hand to ranking: evidence, not scores.
-
-A ``Candidate`` is a memory (or a conversation turn nothing was extracted from) that matched
-the query directly, with its cosine, its raw fulltext score and the statistics that weigh it
-(``rank.WordHits``), the ranks it got in each list, and the matched turns it was extracted
-from. A ``Turn`` is a matched turn or a neighbour of one, with what its similarity in context
-needs. ``rank.py`` turns them into similarities and scores.
-"""
+"""What the seeds and the walk hand to ranking: evidence (``Candidate``, ``Turn``), not scores;
+and the ``Hit`` a result is made from."""
 
 from __future__ import annotations
 
@@ -38,9 +32,7 @@ class Candidate:
 def memory_candidate(row: dict, bm25: float | None = None, word_hits: WordHits | None = None) -> Candidate:
     """A memory row of a seed query ({memory, score}) as a candidate."""
     m = row["memory"]
-    return Candidate(
-        id=m["id"], kind="memory", node=m, cosine=to_cosine(row["score"] or 0.5), bm25=bm25, word_hits=word_hits
-    )
+    return Candidate(m["id"], "memory", m, to_cosine(row["score"] or 0.5), bm25, word_hits)
 
 
 @dataclass
@@ -75,10 +67,8 @@ def widen(inside: SeedReport, everywhere: SeedReport) -> tuple[SeedReport, set[s
     have = {c.id for c in inside.candidates}
     extra = [c for c in everywhere.candidates if c.id not in have]
     turns = {**everywhere.turns, **inside.turns}
-    return (
-        SeedReport(inside.candidates + extra, inside.strategy, turns, inside.speakers, inside.about),
-        {c.id for c in extra},
-    )
+    merged = SeedReport(inside.candidates + extra, inside.strategy, turns, inside.speakers, inside.about)
+    return merged, {c.id for c in extra}
 
 
 def fuse(lists: dict[str, list[Candidate]]) -> list[Candidate]:
@@ -121,9 +111,8 @@ class Hit:
 
     def scored(self, scorer: Scorer) -> Hit:
         """The hit with its score and the parts of it (a turn scores as an event said then)."""
-        node = self.node
+        node, when = self.node, self.node.get("timestamp")
         if self.kind == "episode":
-            when = node.get("timestamp")
             node = {
                 "importance": node.get("importance"),
                 "memory_type": "EPISODE",

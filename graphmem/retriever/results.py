@@ -21,15 +21,12 @@ def current_first(store: Store, group_id: str, ranked: list[Hit], policy: str, w
         why.append(f"{len(old)} superseded memories left out")
         return [h for h in ranked if not (h.kind == "memory" and h.node.get("superseded_by"))]
     by_id = {h.id: h for h in ranked}
-    current = {
-        r["id"]: r["current"] for r in store.read("search_current_of", group_id=group_id, ids=[h.id for h in old])
-    }
-    out: list[Hit] = []
-    placed: set[str] = set()
+    rows = store.read("search_current_of", group_id=group_id, ids=[h.id for h in old])
+    current, out, placed = {r["id"]: r["current"] for r in rows}, [], set()
     for h in ranked:
+        node = current.get(h.id)
         if h.id in placed:
             continue
-        node = current.get(h.id)
         if node is not None and node["id"] not in placed:
             c = by_id.get(node["id"])
             if c is None:

@@ -1,28 +1,12 @@
-"""The Retriever: plan → seeds → walk → score → results (seed 004 §4.4, §5.2, §12.3).
+"""The Retriever: plan (``plan.py``) → corpus → seeds (``seeds.py``) → walk (``walk.py``) → score
+(``rank.py``) → results (``results.py``) (seed 004 §4.4, §5.2, §12.3).
 
-1. plan (``plan.py``): mode and depth, relation filters, a time range read from the query (a
-   rolling window, "the past few months", only scopes the search: it is not embedded or matched);
-2. the corpus: a probe counts the group's memories and turns while the query is embedded, and
-   says whether the process's copies of the group's vectors are current: the search then reads
-   them (``held.py``), else Neo4j alone (``database.py``);
-3. seeds (``seeds.py``, ``turns.py``): vector + fulltext (+ a named subject's memories, + the
-   turns that match and the turns around them), merged into evidence (``evidence.py``); ranking
-   (``rank.py``) turns it into similarities and chooses the seeds of the walk, at most
-   max(``limits.seed_k``, max_results);
-4. walk (``walk.py``): breadth-first, one round trip per level, up to the planned depth;
-5. score (``rank.Scorer``): α·similarity + β·importance + γ·1/(1+distance) + δ·time_decay +
-   ε·access with the ranking profile asked for, the same profile in every step; the best
-   ``max_results`` return (``results.py``) with the turns each was extracted from, and access
-   statistics go to the background recorder (``access.py``).
-
-Filters. ``memory_types``, ``subject`` and archived status apply to every result, seeds and
-reached alike (the walk does not pass through memories they exclude). A time range given by
-the caller applies to every result too. A time range the planner read from the query ("今天",
-"last week") only chooses where the walk starts: a cause often precedes its effect, so
-memories reached through the graph may lie outside it. When nothing at all falls inside an
-inferred range, or a match outside it is far closer, the search runs without it (the plan says
-so); with the profile's ``time_range.outside`` > 0 (the "recall" profile) the matches outside it
-follow the ones inside at that share of their similarity (``rank.time_range_verdict``).
+The corpus: a probe counts the group's memories and turns while the query is embedded and says
+whether the process's copies of the group's vectors are current (``held.py``, else
+``database.py``). Filters: memory types, subject, archived status and a time range given by the
+caller apply to every result; a time range read from the query only chooses the seeds (a cause
+often precedes its effect), and is dropped when nothing falls inside it or a match outside is far
+closer; with ``time_range.outside`` > 0 ("recall") the matches outside follow at that share.
 """
 
 from __future__ import annotations
@@ -62,37 +46,35 @@ from .turnvectors import TurnCache
 from .vectors import VectorCache
 from .walk import Reading, RelationScope, walk
 
-REPORTED_WITHIN_DAYS = (
-    7.0  # a turn telling of what happened in a time range read from the query may be said this long after it
-)
+# a turn telling of what happened in a time range read from the query may be said this many days
+# after it (what happened last weekend is told on Monday)
+REPORTED_WITHIN_DAYS = 7.0
 
 
 class Clock:
+    """Each step's milliseconds (``lap``: since the step before; ``timed``: work that overlaps them)."""
+
     def __init__(self) -> None:
         self.start = self.last = time.perf_counter()
         self.laps: dict[str, float] = {}
 
-    def lap(self, name: str) -> None:
+    def lap(self, name: str, since: float | None = None) -> None:
         now = time.perf_counter()
-        self.laps[name] = round((now - self.last) * 1000, 2)
-        self.last = now
+        self.laps[name] = round((now - (self.last if since is None else since)) * 1000, 2)
+        self.last = now if since is None else self.last
 
     def timed(self, name: str, fn: Callable[..., Any], *args: Any) -> Any:
-        """``fn(*args)``, its own duration recorded as ``name`` (work that overlaps the laps)."""
         start = time.perf_counter()
         try:
             return fn(*args)
         finally:
-            self.laps[name] = round((time.perf_counter() - start) * 1000, 2)
-
-    def total(self) -> dict[str, float]:
-        return {**self.laps, "total": round((time.perf_counter() - self.start) * 1000, 2)}
+            self.lap(name, since=start)
 
 
 @dataclass
 class Plan:
     """What a search looks for and within what: the filters of every result (``hard``), of the
-    seeds (``seeds``: with a time range read from the query), the time range used, and why."""
+    seeds (with a time range read from the query), the time range used, and why."""
 
     profile: RankingProfile
     hints: PlanHints
@@ -104,9 +86,8 @@ class Plan:
 
 
 def without(query: str, scope_words: list[str], why: list[str]) -> str:
-    """What the query looks for: the query without the parts that only scope it in time (a
-    rolling window), which are neither embedded nor matched as words. A query that is nothing
-    but a window ("最近三天") looks for everything in it: it is searched as it is."""
+    """The query without what only scopes it in time (a rolling window); a query that is nothing
+    but a window ("最近三天") is searched as it is."""
     sought = query
     for part in scope_words:
         sought = sought.replace(part, " ")
@@ -123,43 +104,35 @@ def _iso(value: datetime, tz: tzinfo) -> str:
     return (value if value.tzinfo else value.replace(tzinfo=tz)).isoformat()
 
 
-def plan_filters(
-    inp: SearchInput, hints: PlanHints, reference_time: datetime, why: list[str]
-) -> tuple[Filters, Filters, PlannedTimeRange | None]:
-    """(filters for every result, filters for the seeds, the time range used)."""
-    tz = reference_time.tzinfo or UTC
+def plan_search(inp: SearchInput, hints: PlanHints, reference_time: datetime, profile: RankingProfile) -> Plan:
+    """The filters of every result and of the seeds, the time range used, what is sought."""
+    tz, why = reference_time.tzinfo or UTC, list(hints.why)
     types = [t.value for t in inp.memory_types] if inp.memory_types else None
     subject = (person_key(inp.subject) or normalize_name(inp.subject)) if inp.subject is not None else None
     hard = Filters(include_archived=inp.include_archived, types=types, subject=subject)
+    plan = Plan(profile, hints, inp.query, hard, hard, None, why)
     if inp.time_range and (inp.time_range.start or inp.time_range.end):
         start = _iso(inp.time_range.start, tz) if inp.time_range.start else None
         end = _iso(inp.time_range.end, tz) if inp.time_range.end else None
-        hard = replace(hard, start=start, end=end)
-        return hard, hard, PlannedTimeRange(start=start, end=end, source="argument")
-    if hints.time_range is not None:
+        plan.hard = plan.seeds = replace(hard, start=start, end=end)
+        plan.time_range = PlannedTimeRange(start=start, end=end, source="argument")
+    elif hints.time_range is not None:
         start_at, end_at, matched = hints.time_range
         why.append(f"time expression {matched!r}: seeds from {start_at.date()} to {end_at.date()} (exclusive)")
-        # a turn that tells of what happened in the range is said then or a little after it
         said_end = (end_at + timedelta(days=REPORTED_WITHIN_DAYS)).isoformat()
-        seeds = replace(hard, start=start_at.isoformat(), end=end_at.isoformat(), said_end=said_end)
-        return hard, seeds, PlannedTimeRange(start=seeds.start, end=seeds.end, source="query", matched=matched)
-    return hard, hard, None
+        plan.seeds = replace(hard, start=start_at.isoformat(), end=end_at.isoformat(), said_end=said_end)
+        plan.time_range = PlannedTimeRange(start=plan.seeds.start, end=plan.seeds.end, source="query", matched=matched)
+    plan.sought = without(hints.sought or inp.query, hints.scope_words, why)
+    return plan
 
 
 class Retriever:
     def __init__(
-        self,
-        store: Store,
-        embedder: Embedder,
-        settings: RetrievalSettings,
-        planner: QueryPlanner | None = None,
-        recorder: AccessRecorder | None = None,
+        self, store: Store, embedder: Embedder, settings: RetrievalSettings, planner: QueryPlanner | None = None
     ):
-        self.store = store
-        self.embedder = embedder
-        self.settings = settings
+        self.store, self.embedder, self.settings = store, embedder, settings
         self.planner = planner or RulePlanner()
-        self.recorder = recorder or AccessRecorder(store)
+        self.recorder = AccessRecorder(store)
         self.facts = GroupFacts(store)
         limits, dimension = settings.limits, int(getattr(embedder, "dimension", 0) or 0)
         self.vectors = VectorCache(store, limits.vector_cache_limit, limits.vector_cache_mb, dimension)
@@ -179,8 +152,10 @@ class Retriever:
     def search(
         self, group_id: str, inp: SearchInput, reference_time: datetime, mode: str | None = None
     ) -> SearchResponse:
-        clock = Clock()
-        plan = self._plan(inp, reference_time)
+        clock, mode = Clock(), mode or inp.mode
+        plan = plan_search(
+            inp, self.planner.plan(inp.query, reference_time), reference_time, self.settings.profile(inp.profile)
+        )
         clock.lap("plan")
         ctx, corpus = self._open(group_id, inp, plan, clock)
         unknown_share = getattr(self.embedder, "unknown_share", None)
@@ -189,36 +164,27 @@ class Retriever:
         clock.lap("seeds")
         scorer = Scorer(plan.profile, self.settings.decay, reference_time)
         in_context = turn_similarities(report.turns, report.speakers, similarity)
-        hits = self._chosen(ctx, report, plan, similarity, elsewhere, in_context, scorer)
+        reading = Reading(similarity, scorer, in_context, report.speakers, report.about)
+        hits = self._chosen(ctx, report, plan, reading, elsewhere)
         top1 = max((h.similarity for h in hits.values()), default=0.0)
-        depth, mode_used = self._depth(mode or inp.mode, inp.expand_depth, plan.hints, top1, plan.why)
+        depth, mode_used = self._depth(mode, inp.expand_depth, plan.hints, top1, plan.why)
         relations = inp.relation_filters
         if relations is None and plan.hints.relation_filters is not None and depth:
             relations = plan.hints.relation_filters
-        reading = Reading(similarity, scorer, in_context if ctx.episodes else None, report.speakers, report.about)
-        frontier = min(self.settings.limits.seed_k, max(10, inp.max_results))
         # the walk passes the filters of every result: a time range read from the query chose the seeds only
-        walk(
-            replace(ctx, filters=plan.hard),
-            corpus,
-            hits,
-            depth,
-            RelationScope.from_filters(relations),
-            reading,
-            frontier,
-        )
+        everywhere, scope = replace(ctx, filters=plan.hard), RelationScope.from_filters(relations)
+        walk(everywhere, corpus, hits, depth, scope, reading, self.settings.limits)
         clock.lap("expand")
         ranked = sorted(hits.values(), key=lambda h: (-h.score, h.distance, h.id))
         ranked = current_first(self.store, group_id, ranked, inp.superseded or self.settings.superseded, plan.why)
         results = as_results(self.store, group_id, ranked[: inp.max_results], bool(ctx.episodes))
         clock.lap("evidence")
-        memory_ids = [r.memory_id for r in results if r.kind == "memory"]
-        if memory_ids:
+        if memory_ids := [r.memory_id for r in results if r.kind == "memory"]:
             self.recorder.record(group_id, memory_ids)  # written later, in the background
         plan.why.extend(report.strategy)
         searched = SearchPlan(
             planner=getattr(self.planner, "name", type(self.planner).__name__),
-            mode=mode or inp.mode,
+            mode=mode,
             depth=depth,
             relation_filters=[r.value for r in relations] if relations and depth else None,
             time_range=plan.time_range,
@@ -228,32 +194,19 @@ class Retriever:
             profile=inp.profile,
             weights=scorer.weights,
         )
+        clock.lap("total", since=clock.start)
+        laps = dict(clock.laps)
         response = SearchResponse(
-            query=inp.query,
-            group_id=group_id,
-            mode_used=mode_used,
-            plan=searched,
-            results=results,
-            timings_ms=clock.total(),
+            query=inp.query, group_id=group_id, mode_used=mode_used, plan=searched, results=results, timings_ms=laps
         )
         if self.settings.freeze_gc:
             freeze_once()  # the first search has loaded what searching needs (settle.py)
         return response
 
-    # --- steps --------------------------------------------------------------------------
-    def _plan(self, inp: SearchInput, reference_time: datetime) -> Plan:
-        profile = self.settings.profile(inp.profile)
-        hints = self.planner.plan(inp.query, reference_time)
-        why = list(hints.why)
-        hard, seeds, time_range = plan_filters(inp, hints, reference_time, why)
-        sought = without(hints.sought or inp.query, hints.scope_words, why)
-        return Plan(profile, hints, sought, hard, seeds, time_range, why)
-
     def _open(self, group_id: str, inp: SearchInput, plan: Plan, clock: Clock) -> tuple[SearchContext, Corpus]:
-        """The search's context and corpus: the probe does not need the embedding, so it runs
-        while the query is embedded; it counts far enough to tell whether the process may hold
-        the group's vectors (not for a group seen above that a moment ago: counting costs more
-        the further it goes)."""
+        """The probe runs while the query is embedded; it counts far enough to tell whether the
+        process may hold the group's vectors (not for a group seen above that a moment ago:
+        counting costs more the further it goes)."""
         limits = self.settings.limits
         holdable = self.vectors.enabled and not self.vectors.too_large(group_id)
         cache_limit = limits.vector_cache_limit if holdable else -1
@@ -270,8 +223,7 @@ class Retriever:
         return ctx, self._corpus(group_id, probe, holdable)
 
     def _corpus(self, group_id: str, probe: dict[str, Any], holdable: bool) -> Corpus:
-        """The held copies of the group's vectors when current (a large group's: its lookup copy),
-        else the database."""
+        """The held copies of the group's vectors when current (a large group's lookup copy), else the database."""
         store, facts, limits = self.store, self.facts, self.settings.limits
         vectors = self.vectors.get(group_id, probe["memories"], probe["latest"]) if holdable else None
         if vectors is None and self.vectors.too_large(group_id):
@@ -279,23 +231,21 @@ class Retriever:
         memories = (
             DatabaseMemories(store, facts, limits) if vectors is None else HeldMemories(store, facts, limits, vectors)
         )
-        copy = None
-        if holdable and probe["episodes"]:
-            copy = self.turn_vectors.get(group_id, probe["episodes"], probe["episodes_latest"])
-        if copy is None:
+        turns = self.turn_vectors.get(group_id, probe["episodes"], probe["episodes_latest"]) if holdable else None
+        if turns is None:
             return Corpus(memories, DatabaseTurns(store, facts, limits, memories))
-        return Corpus(memories, HeldTurns(store, facts, limits, memories, copy))
+        return Corpus(memories, HeldTurns(store, facts, limits, memories, turns))
 
     def _embed(self, plan: Plan, clock: Clock) -> Future[list[float]]:
-        """The query's vector, on its own thread: a dialogue's latest user line weighs more."""
-        hints, profile = plan.hints, plan.profile
-        if hints.latest and profile.conversation.latest_turn_weight > 0:
+        """The query's vector, on its own thread; a dialogue's latest user line weighs more."""
+        hints, w = plan.hints, plan.profile.conversation.latest_turn_weight
+        if hints.latest and w > 0:
             latest = without(hints.latest, hints.scope_words, [])
-            plan.why.append(f"its latest user line weighs {profile.conversation.latest_turn_weight:g} of the query")
-            return self._embedding.submit(clock.timed, "embed", self._dialogue_embedding, plan.sought, latest, profile)
+            plan.why.append(f"its latest user line weighs {w:g} of the query")
+            return self._embedding.submit(clock.timed, "embed", self._dialogue, plan.sought, latest, plan.profile)
         return self._embedding.submit(clock.timed, "embed", lambda: embed_query(self.embedder, [plan.sought])[0])
 
-    def _dialogue_embedding(self, sought: str, latest: str, profile: RankingProfile) -> list[float]:
+    def _dialogue(self, sought: str, latest: str, profile: RankingProfile) -> list[float]:
         whole, last = embed_query(self.embedder, [sought, latest])
         return dialogue_query(whole, last, profile)
 
@@ -303,7 +253,7 @@ class Retriever:
         self, ctx: SearchContext, corpus: Corpus, plan: Plan, similarity: Similarity
     ) -> tuple[SeedReport, set[str]]:
         """The seeds' evidence, and the ids found only outside a time range read from the query
-        (searched beside the range: all time, then judged by ``rank.time_range_verdict``)."""
+        (searched beside it, all time, and judged by ``rank.time_range_verdict``)."""
         limits = self.settings.limits
 
         def find(at: SearchContext) -> SeedReport:
@@ -312,20 +262,15 @@ class Retriever:
         soft = plan.time_range is not None and plan.time_range.source == "query"
         wide = self._pool.submit(find, replace(ctx, filters=plan.hard)) if soft else None
         report = find(ctx)
+        ctx.vector()  # (waited for in an empty group too: the search leaves no work behind)
         if wide is None:
             return report, set()
         everywhere = wide.result()
         inside = max((similarity.of(c) for c in report.candidates), default=0.0)
         outside = max((similarity.of(c) for c in everywhere.candidates), default=0.0)
         verdict = time_range_verdict(inside, outside, bool(report.candidates), plan.profile)
-        if verdict in ("empty", "closer"):
-            plan.why.append(
-                "nothing in that time range: searched all time"
-                if verdict == "empty"
-                else f"a match outside that time range is far closer ({outside:.2f} against {inside:.2f}): searched all time"
-            )
-            plan.time_range = None
-            return everywhere, set()
+        if verdict == "keep":
+            return report, set()
         if verdict == "widen":
             report, elsewhere = widen(report, everywhere)
             if elsewhere:
@@ -334,44 +279,35 @@ class Retriever:
                     f"{len(elsewhere)} matches outside that time range follow, at {kept:g} x their similarity"
                 )
             return report, elsewhere
-        return report, set()
+        closer = f"a match outside that time range is far closer ({outside:.2f} against {inside:.2f})"
+        plan.why.append(f"{'nothing in that time range' if verdict == 'empty' else closer}: searched all time")
+        plan.time_range = None
+        return everywhere, set()
 
     @staticmethod
     def _chosen(
-        ctx: SearchContext,
-        report: SeedReport,
-        plan: Plan,
-        similarity: Similarity,
-        elsewhere: set[str],
-        in_context: dict[str, float],
-        scorer: Scorer,
+        ctx: SearchContext, report: SeedReport, plan: Plan, reading: Reading, elsewhere: set[str]
     ) -> dict[str, Hit]:
-        """The seeds of the walk as scored hits at distance 0 (``rank.rank_candidates``, ``rank.choose_seeds``)."""
-        kept = plan.profile.time_range.outside
-        scored = rank_candidates(
-            report.candidates, report.turns, report.speakers, similarity, elsewhere, kept, in_context
-        )
-        floor = plan.profile.seed_min_similarity
+        """The seeds of the walk as scored hits at distance 0."""
+        kept, floor, similarity = plan.profile.time_range.outside, plan.profile.seed_min_similarity, reading.similarity
+        scored = rank_candidates(report.candidates, similarity, reading.in_context, elsewhere, kept)
         return {
-            c.id: Hit(c.id, c.kind, c.node, sim, 0, sources=list(c.ranks), episodes=c.episodes).scored(scorer)
+            c.id: Hit(c.id, c.kind, c.node, sim, 0, sources=list(c.ranks), episodes=c.episodes).scored(reading.scorer)
             for c, sim in choose_seeds(scored, similarity, ctx.k, floor, plan.why, report.about)
         }
 
     def _depth(self, mode: str, expand_depth: int, hints: PlanHints, top1: float, why: list[str]) -> tuple[int, str]:
         limits = self.settings.limits
-        cap = max(0, limits.max_expand_depth)
-        if mode == "fast":
-            why.append("fast mode: direct matches only")
+        cap, threshold = max(0, limits.max_expand_depth), limits.deep_threshold
+        if mode == "fast" or (mode != "deep" and expand_depth == 0):
+            why.append("fast mode: direct matches only" if mode == "fast" else "expand_depth 0: direct matches only")
             return 0, "fast"
         if mode == "deep":
             return min(cap, max(1, expand_depth)), "deep"
-        if expand_depth == 0:
-            why.append("expand_depth 0: direct matches only")
-            return 0, "fast"
         if hints.deep:
             return min(cap, expand_depth), "deep"
-        if top1 < limits.deep_threshold:
-            why.append(f"best similarity {top1:.2f} < {limits.deep_threshold}: deep")
+        if top1 < threshold:
+            why.append(f"best similarity {top1:.2f} < {threshold}: deep")
             return min(cap, expand_depth), "deep"
-        why.append(f"best similarity {top1:.2f} ≥ {limits.deep_threshold}: direct matches suffice")
+        why.append(f"best similarity {top1:.2f} ≥ {threshold}: direct matches suffice")
         return 0, "fast"

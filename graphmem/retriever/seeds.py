@@ -1,19 +1,11 @@
 """Seeds: the direct matches a search starts from, written once over a corpus (``corpus.py``).
 
-Ranked lists of candidates, merged (``evidence.fuse``):
-
-1. vector: the group's memories nearest the query embedding;
-2. fulltext: BM25 over memory texts with the ``cjk`` analyzer (Chinese bigrams, English
-   words), the Lucene query made of the query's content words (English stop words dropped,
-   ``textsim.content_words``), weighed as ``rank.WordHits`` says;
-3. subject: when the query names a subject of the group, the best of each of their topics
-   (``subjects.py``);
-4. the conversation turns that match, and the turns around them (``turns.py``), only when the
-   group has episodes.
-
-The order of the reads lets a corpus overlap them: what needs no embedding is asked first (an
-in-process corpus sends its word queries before the query is embedded), then the turns'
-round trip, then the memories' while it runs.
+Ranked lists, merged (``evidence.fuse``): the memories nearest the query ("vector"), those its
+content words match ("fulltext", weighed as ``rank.WordHits`` says), the best of each topic of a
+subject it names ("subject", ``subjects.py``), and in a conversation group the turns that match
+and the turns around them (``turns.py``). The reads are ordered so that a corpus can overlap
+them: what needs no embedding first (an in-process corpus sends its word queries before the
+query is embedded), then the turns' round trip, then the memories' while it runs.
 """
 
 from __future__ import annotations

@@ -1,17 +1,9 @@
-"""Subject-centred questions: "What does Priya like?", "What does Tomasz do at weekends?",
-"小明喜欢什么？" ask about someone, and what answers them is spread over everything that person
-is known for, often in words the question does not use ("repainted her kitchen sage green",
-"joined a cello quartet"). The nearest texts alone give the few closest facts, often several
-of one topic.
-
-So a query that names a subject of the group (one of its ``:Subject`` nodes, looked up by name:
-``search_subject_memories``) also gathers that subject's memories grouped by topic: the one
-nearest the query of each of their topics, best first. These are seeds like any other, ranked
-by the same similarity (``rank.py``); what they add is reach across the subject's topics.
-
-The user and the agent (``@user``, ``@agent``) are not named this way: in most groups every
-memory is theirs, and the nearest texts already are. ``retrieval.limits.subject_cap``: how many
-of a subject's newest memories are gathered from (0: none).
+"""Subject-centred questions ("What does Priya like?", "小明喜欢什么？") are answered by
+everything that person is known for, often in words the question does not use; the nearest
+texts alone give the few closest facts, often several of one topic. So a query that names a
+subject of the group (a ``:Subject`` looked up by name) also gathers up to
+``limits.subject_cap`` of their newest memories and seeds the one nearest the query of each of
+their topics. The user and the agent are not named this way: most memories are theirs.
 """
 
 from __future__ import annotations

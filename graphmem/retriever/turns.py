@@ -1,15 +1,11 @@
 """Turn seeds: the conversation turns (``:Episode``) that match a query, and the turns around them.
 
-Only for a group with episodes. Turns are matched by meaning (a long turn also by its sentences,
-each embedded alone) and by words (the ``english`` fulltext index, stems and speaker included,
-for a query without CJK; ``cjk`` for the rest: ``episode_fulltext_index``), then the turns right
-before and after those are read as their context (``Turns.find``). A turn stands for the
-memories extracted from it, or for itself when nothing was extracted from it. A query word that
-names a speaker of the group is matched against who said a turn, not against what was said (a
-query with CJK characters names a speaker by holding their whole name).
-
-What comes back is evidence (``evidence.Turn``: cosine, raw word score, neighbours, the turn
-before it, speaker); ``rank.py`` reads a turn in context, as a reply, and by who said it.
+Turns are matched by meaning (a long turn also by its sentences) and by words (the ``english``
+fulltext index, stems and speaker included, for a query without CJK; else ``cjk``), then the
+turns right before and after them are read as their context (``Turns.find``). A turn stands for
+the memories extracted from it, or for itself when nothing was. A query word that names a
+speaker is matched against who said a turn, not what was said (a CJK query names a speaker by
+holding their whole name). ``rank.py`` reads the evidence (``evidence.Turn``).
 """
 
 from __future__ import annotations
@@ -153,16 +149,10 @@ def attach_sentences(ctx: SearchContext, turns: Turns, seen: dict[str, Turn]) ->
 
 def _turn(turns: dict[str, Turn], hit: dict) -> Turn:
     e = hit["episode"]
-    t = turns.get(e["id"])
-    if t is None:
-        t = turns[e["id"]] = Turn(
-            id=e["id"],
-            text=e.get("content") or "",
-            cosine=to_cosine(hit["score"] or 0.5),
-            speaker=e.get("speaker"),
-            role=e.get("role"),
-        )
-    return t
+    if e["id"] not in turns:
+        cosine = to_cosine(hit["score"] or 0.5)
+        turns[e["id"]] = Turn(e["id"], e.get("content") or "", cosine, speaker=e.get("speaker"), role=e.get("role"))
+    return turns[e["id"]]
 
 
 def _list(hits: list[dict], with_episodes: bool) -> list[Candidate]:
@@ -180,12 +170,8 @@ def _list(hits: list[dict], with_episodes: bool) -> list[Candidate]:
             if episode["id"] not in c.support:
                 c.support.append(episode["id"])
         if not hit["memories"] and hit["extracted"] == 0 and with_episodes and episode["id"] not in out:
+            cosine = to_cosine(hit["score"] or 0.5)
             out[episode["id"]] = Candidate(
-                id=episode["id"],
-                kind="episode",
-                node=episode,
-                cosine=to_cosine(hit["score"] or 0.5),
-                episodes=[evidence],
-                support=[episode["id"]],
+                episode["id"], "episode", episode, cosine, episodes=[evidence], support=[episode["id"]]
             )
     return list(out.values())

@@ -1,40 +1,31 @@
 """The walk: from the seeds through the graph, breadth-first, one level per round trip.
 
-A hop goes from a memory to another memory (cypher ``search_expand``):
-- along a CAUSALITY or REFERENCE edge, in either direction (the direction is kept in the path:
-  for CAUSALITY the edge points from the cause to the effect);
-- through a shared Subject, Topic or Object, or a shared Value (the same normalised date,
-  place, ...). A concept linked to more than ``limits.hub_degree_cap`` memories tells nothing
-  about relevance and is not walked through; through any other the most important HUB_FANOUT
-  of the first ones Neo4j walks to are taken (``database.py``).
-
-Three choices, each made in one place here:
-- the frontier: level n+1 starts from the best ``frontier`` memories of level n, by score;
-- the edges (``RelationScope``): none set, every edge and shared concept; relation filters set,
-  only CAUSALITY/REFERENCE edges whose relation is listed (because, so and causes are one causal
-  relation seen from its two ends, so any of them admits every CAUSALITY edge), no concept hops;
-- how a reached memory is scored (``reach``): its own similarity, in a conversation group read
-  with the turns it was extracted from as a seed is (``rank.reached_similarity``), weighed by the
-  subjects the query names, at its distance; the step that reached it is an explicit edge
-  before a shared concept, then the best-scored parent's.
-
-Each level keeps its best EXPAND_KEEP (at least 3 × max_results) by α·cosine + β·importance with
-the search's profile (``rank.prerank``: the cut happens where the neighbours are read, so the walk
-stays bounded however dense the graph).
+A hop goes from a memory to another (cypher ``search_expand``) along a CAUSALITY or REFERENCE
+edge either way, or through a shared Subject, Topic, Object or Value (a concept linked to more
+than ``limits.hub_degree_cap`` memories is not walked through; through another, the most
+important ``limits.hub_fanout``). Three choices, each made in one place here: the frontier (the
+best memories of the level before); the edges (``RelationScope``: with relation filters, only
+the listed CAUSALITY/REFERENCE relations and no concept); how a reached memory is scored
+(``reach``: as a seed is, read with the turns it was extracted from, by the step along an
+explicit edge before a concept, then from the best parent). Each level keeps its best
+``limits.expand_keep`` (at least 3 × max_results) by α·cosine + β·importance.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
+from ..config import SearchLimits
 from ..types import EdgeType, PathStep, RelationType
 from .context import SearchContext
 from .corpus import Corpus, Neighbour, Source
 from .evidence import Hit
 from .rank import Scorer, Similarity, SubjectScope, reached_similarity
 
-EXPAND_KEEP = 50  # memories kept per level of the walk (at least 3 × max_results)
-EXPLICIT = ("CAUSALITY", "REFERENCE")  # memory-to-memory edges: a step along one beats a shared concept
+EDGE_FANOUT = 50  # memory-to-memory edges followed per memory and level
+SAMPLE_MIN = 50  # memories looked at per concept: the first max(50, 2 × hub_fanout) Neo4j walks to
+EXPLICIT = {"CAUSALITY": 0, "REFERENCE": 1}  # memory-to-memory edges: a step along one beats a shared concept
 
 
 @dataclass(frozen=True)
@@ -51,15 +42,21 @@ class RelationScope:
         refs = sorted({r.value for r in relation_filters if r.edge_type is EdgeType.REFERENCE})
         return cls(causal=causal, ref_relations=refs, concepts=False)
 
+    def params(self, fanout: int, hub_cap: int) -> dict[str, Any]:
+        """What ``search_expand`` takes: the edges, and how much of a shared concept is walked."""
+        edges = {"causal": self.causal, "ref_relations": self.ref_relations, "concepts": self.concepts}
+        sample = max(SAMPLE_MIN, 2 * fanout)
+        return {**edges, "edge_fanout": EDGE_FANOUT, "fanout": fanout, "sample": sample, "hub_cap": hub_cap}
+
 
 @dataclass(frozen=True)
 class Reading:
-    """How the walk scores what it reaches: the search's similarity and scorer, the seeds'
-    turns read in context (None: the group has no turns), the speakers and subjects the query names."""
+    """How a search scores what it finds: its similarity and scorer, the seeds' turns read in
+    context, the speakers and subjects the query names."""
 
     similarity: Similarity
     scorer: Scorer
-    in_context: dict[str, float] | None
+    in_context: dict[str, float]
     speakers: list[str]
     about: SubjectScope | None
 
@@ -71,36 +68,33 @@ def walk(
     depth: int,
     scope: RelationScope,
     reading: Reading,
-    frontier: int,
+    limits: SearchLimits,
 ) -> None:
     """Adds what the walk reaches from ``hits`` (the seeds), ``depth`` levels deep, to ``hits``."""
-    keep = max(EXPAND_KEEP, 3 * ctx.max_results)
+    frontier = min(limits.seed_k, max(10, ctx.max_results))
+    keep = max(limits.expand_keep, 3 * ctx.max_results)
     level = list(hits.values())
     for distance in range(1, depth + 1):
         chosen = [h for h in sorted(level, key=lambda h: -h.score) if h.kind == "memory"][:frontier]
         if not chosen:
             return
         parents = {h.id: h for h in chosen}
-        with_sources = corpus.turns.with_sources and reading.in_context is not None
+        with_sources = corpus.turns.with_sources and ctx.episodes > 0
         neighbours = corpus.memories.expand(ctx, list(parents), set(hits), scope, keep, with_sources)
-        drawn = corpus.turns.reached(ctx, neighbours) if reading.in_context is not None else {}
+        drawn = corpus.turns.reached(ctx, neighbours) if ctx.episodes else {}
         level = [reach(n, distance, parents, drawn.get(n.node["id"], []), reading) for n in neighbours]
         hits.update((h.id, h) for h in level)
 
 
 def reach(n: Neighbour, distance: int, parents: dict[str, Hit], drawn: list[Source], reading: Reading) -> Hit:
     """A memory the walk reached, scored."""
-    step = min(
-        n.steps,
-        key=lambda st: (
-            0 if st["edge"] in EXPLICIT else 1,
-            -parents[st["from_id"]].score if st["from_id"] in parents else 0,
-        ),
-    )
+    steps = sorted(n.steps, key=lambda st: EXPLICIT.get(st["edge"], 2))  # causes first among equals
+    best = {st["from_id"]: parents[st["from_id"]].score for st in steps if st["from_id"] in parents}
+    step = min(steps, key=lambda st: (0 if st["edge"] in EXPLICIT else 1, -best.get(st["from_id"], 0)))
     parent = parents.get(step["from_id"])
     path = (parent.path if parent else []) + [PathStep(to_id=n.node["id"], **step)]
     similarity = reading.similarity(n.cosine, n.node.get("text"))
-    if drawn and reading.in_context is not None:
+    if drawn:
         similarity = reached_similarity(similarity, drawn, reading.in_context, reading.speakers, reading.similarity)
     if reading.about is not None:
         similarity = reading.about.weigh(n.node["id"], similarity, from_turns=bool(drawn))
