@@ -13,12 +13,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .context import Later, SearchContext
-from .rank import WordHits
+from .rank import Source, WordHits
 
 if TYPE_CHECKING:
     from .walk import RelationScope
-
-Source = tuple[str, float, str | None, str]  # a turn a memory was extracted from: id, cosine, speaker, text
 
 
 @dataclass
@@ -63,6 +61,8 @@ class Memories(Protocol):
     def subject(self, ctx: SearchContext, names: list[str]) -> Later[list[dict]]: ...
     # the top k by meaning, and the ids asked about before the answer
     def nearest(self, ctx: SearchContext, strategy: list[str]) -> tuple[list[str], Later[list[dict]]]: ...
+    # the ``score`` of rows read without the query's vector
+    def fill_cosines(self, ctx: SearchContext, rows: list[dict]) -> None: ...
     # the best ``keep`` memories one hop from ``frontier`` along ``scope``, not in ``seen``
     def expand(
         self, ctx: SearchContext, frontier: list[str], seen: set[str], scope: RelationScope, keep: int, sources: bool

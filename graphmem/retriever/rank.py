@@ -42,6 +42,7 @@ SENTENCE_WEIGHT = 0.9  # a long turn is at least this × its closest sentence's 
 REPLY_WEIGHT = 0.9  # a reply to a question is at least this × the question's similarity
 SIBLING_SHARE = 0.5  # the source share of a turn's memories other than the one closest to the query
 TIME_RANGE_SLACK = 0.1  # a range read from the query is dropped when a match outside is this much closer
+Source = tuple[str, float | None, str | None, str | None]  # a turn a memory was drawn from: id, cosine, speaker, text
 _QUESTION = re.compile(r"[?？]")
 _WORD = re.compile(r"\w+")
 
@@ -227,35 +228,6 @@ def turn_similarities(turns: dict[str, Any], speakers: list[str], similarity: Si
     return out
 
 
-def rank_candidates(
-    candidates: Iterable[Any], similarity: Similarity, in_context: dict[str, float], outside: set[str], kept: float
-) -> list[tuple[Any, float]]:
-    """Every seed candidate with its similarity, best first: a turn by its similarity in context,
-    a memory extracted from matched turns mostly by the best of them, ``outside`` a time range
-    read from the query at ``kept`` × that. Ties: found higher by more lists (rank fusion)."""
-    candidates = list(candidates)
-    sims = {
-        c.id: in_context[c.id] if c.kind == "episode" and c.id in in_context else similarity.of(c) for c in candidates
-    }
-    source: dict[str, str] = {}  # memory id -> the best of the turns it was extracted from
-    lead: dict[str, str] = {}  # turn id -> the memory from it closest to the query
-    for c in candidates:
-        support = [t for t in c.support if t in in_context]
-        if support and c.kind == "memory":
-            source[c.id] = t = max(support, key=in_context.__getitem__)
-            if t not in lead or sims[c.id] > sims[lead[t]]:
-                lead[t] = c.id
-    scored = []
-    for c in candidates:
-        sim = sims[c.id]
-        if c.id in source:
-            t = source[c.id]
-            sim = similarity.as_extracted(sim, in_context[t], lead[t] == c.id)
-        scored.append((c, sim * kept if c.id in outside else sim))
-    scored.sort(key=lambda cs: (-cs[1], -rrf(cs[0].ranks)))
-    return scored
-
-
 @dataclass(frozen=True)
 class SubjectScope:
     """The subjects a query names and the ids of their memories: a memory about someone else
@@ -268,46 +240,6 @@ class SubjectScope:
 
     def weigh(self, memory_id: str, similarity: float, from_turns: bool = False) -> float:
         return similarity if from_turns or memory_id in self.ids else self.weight * similarity
-
-
-def reached_similarity(
-    own: float,
-    sources: list[tuple[str, float, str | None, str]],
-    in_context: dict[str, float],
-    speakers: list[str],
-    similarity: Similarity,
-) -> float:
-    """A memory the walk reached, like a seed: mostly the best of the turns it was extracted from
-    (``sources``: id, cosine, speaker, text), each read in context where the seeds read it, else by
-    its cosine and who said it. A memory not drawn from a conversation keeps its own."""
-    best = None
-    for tid, cosine, speaker, text in sources:
-        sim = in_context.get(tid)
-        if sim is None:
-            sim = similarity.as_said_by(similarity(cosine, text), speaker, speakers)
-        best = sim if best is None else max(best, sim)
-    return own if best is None else similarity.as_extracted(own, best)
-
-
-def choose_seeds(
-    scored: list[tuple[Any, float]],
-    similarity: Similarity,
-    k: int,
-    floor: float,
-    why: list[str],
-    about: SubjectScope | None,
-) -> list[tuple[Any, float]]:
-    """Up to k candidates whose similarity reaches ``floor`` or whose words cover the query; when
-    none does, the closest FALLBACK_SEEDS. A memory written directly is ranked by whom it is about
-    (``about``), while the floor judges how well it matched."""
-    weighed = [(c, about.weigh(c.id, s, bool(c.support)) if about and c.kind == "memory" else s, s) for c, s in scored]
-    if about is not None:
-        weighed.sort(key=lambda x: -x[1])
-    chosen = [(c, sim) for c, sim, matched in weighed if matched >= floor or similarity.words_cover(c.text)][:k]
-    if not chosen and weighed:
-        chosen = [(c, sim) for c, sim, _ in weighed[:FALLBACK_SEEDS]]
-        why.append(f"no direct match reaches similarity {floor}: starting from the {len(chosen)} closest")
-    return chosen
 
 
 def rrf(ranks: dict[str, int]) -> float:
@@ -374,3 +306,72 @@ class Scorer:
     def total(self, parts: ScoreParts) -> float:
         """Σ weight × part, in the order of ``weights`` (each part's name is a field of ScoreParts)."""
         return round(sum(weight * getattr(parts, name) for name, weight in self.weights.items()), 6)
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """How one search ranks what it finds: its similarity and scorer, the seeds' turns read in
+    context (``turn_similarities``), the speakers and the subjects the query names."""
+
+    similarity: Similarity
+    scorer: Scorer
+    in_context: dict[str, float]
+    speakers: list[str]
+    about: SubjectScope | None
+
+    def candidates(self, candidates: Iterable[Any], outside: set[str], kept: float) -> list[tuple[Any, float]]:
+        """Every seed candidate with its similarity, best first: a turn by its similarity in
+        context, a memory extracted from matched turns mostly by the best of them, ``outside`` a
+        time range read from the query at ``kept`` × that. Ties: found higher by more lists."""
+        candidates, similarity, in_context = list(candidates), self.similarity, self.in_context
+        sims = {
+            c.id: in_context[c.id] if c.kind == "episode" and c.id in in_context else similarity.of(c)
+            for c in candidates
+        }
+        source: dict[str, str] = {}  # memory id -> the best of the turns it was extracted from
+        lead: dict[str, str] = {}  # turn id -> the memory from it closest to the query
+        for c in candidates:
+            support = [t for t in c.support if t in in_context]
+            if support and c.kind == "memory":
+                source[c.id] = t = max(support, key=in_context.__getitem__)
+                if t not in lead or sims[c.id] > sims[lead[t]]:
+                    lead[t] = c.id
+        scored = []
+        for c in candidates:
+            sim = sims[c.id]
+            if c.id in source:
+                t = source[c.id]
+                sim = similarity.as_extracted(sim, in_context[t], lead[t] == c.id)
+            scored.append((c, sim * kept if c.id in outside else sim))
+        scored.sort(key=lambda cs: (-cs[1], -rrf(cs[0].ranks)))
+        return scored
+
+    def choose(self, scored: list[tuple[Any, float]], k: int, floor: float, why: list[str]) -> list[tuple[Any, float]]:
+        """Up to k candidates whose similarity reaches ``floor`` or whose words cover the query;
+        when none does, the closest FALLBACK_SEEDS. A memory written directly is ranked by whom it
+        is about, while the floor judges how well it matched."""
+        about = self.about
+        weighed = [
+            (c, about.weigh(c.id, s, bool(c.support)) if about and c.kind == "memory" else s, s) for c, s in scored
+        ]
+        if about is not None:
+            weighed.sort(key=lambda x: -x[1])
+        chosen = [(c, sim) for c, sim, matched in weighed if matched >= floor or self.similarity.words_cover(c.text)][
+            :k
+        ]
+        if not chosen and weighed:
+            chosen = [(c, sim) for c, sim, _ in weighed[:FALLBACK_SEEDS]]
+            why.append(f"no direct match reaches similarity {floor}: starting from the {len(chosen)} closest")
+        return chosen
+
+    def reached(self, own: float, sources: list[Source]) -> float:
+        """A memory the walk reached, like a seed: mostly the best of the turns it was extracted
+        from, each read in context where the seeds read it, else by its cosine and who said it. A
+        memory not drawn from a conversation keeps its own."""
+        best, similarity = None, self.similarity
+        for tid, cosine, speaker, text in sources:
+            sim = self.in_context.get(tid)
+            if sim is None:
+                sim = similarity.as_said_by(similarity(cosine, text), speaker, self.speakers)
+            best = sim if best is None else max(best, sim)
+        return own if best is None else similarity.as_extracted(own, best)

@@ -60,7 +60,7 @@ def result(h: Hit, evidence: list[dict]) -> SearchResult:
     for e in list(h.episodes) + list(evidence):
         if e.get("id") and e["id"] not in seen:
             seen.add(e["id"])
-            episodes.append(EvidenceEpisode(**{k: e.get(k) for k in EvidenceEpisode.model_fields}))
+            episodes.append(EvidenceEpisode.model_validate({k: e.get(k) for k in EvidenceEpisode.model_fields}))
     n, turn = h.node, h.kind == "episode"
     importance = (n.get("importance") or 0.5) if turn else n.get("importance")
     assert h.parts is not None  # every hit is scored when made

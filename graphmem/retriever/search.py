@@ -16,7 +16,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta, tzinfo
-from typing import Any
+from typing import Any, Literal
 
 from ..config import RankingProfile, RetrievalSettings
 from ..embed import Embedder, embed_query
@@ -30,25 +30,18 @@ from .database import DatabaseMemories, DatabaseTurns, GroupFacts
 from .evidence import Hit, SeedReport, widen
 from .held import HeldMemories, HeldTurns
 from .plan import PlanHints, QueryPlanner, RulePlanner
-from .rank import (
-    Scorer,
-    Similarity,
-    choose_seeds,
-    dialogue_query,
-    rank_candidates,
-    time_range_verdict,
-    turn_similarities,
-)
+from .rank import Ranking, Scorer, Similarity, dialogue_query, time_range_verdict, turn_similarities
 from .results import as_results, current_first
 from .seeds import find_seeds
 from .settle import freeze_once
 from .turnvectors import TurnCache
 from .vectors import VectorCache
-from .walk import Reading, RelationScope, walk
+from .walk import RelationScope, walk
 
 # a turn telling of what happened in a time range read from the query may be said this many days
 # after it (what happened last weekend is told on Monday)
 REPORTED_WITHIN_DAYS = 7.0
+Mode = Literal["fast", "deep"]
 
 
 class Clock:
@@ -149,10 +142,8 @@ class Retriever:
         self.turn_vectors.close()
         self.recorder.close()
 
-    def search(
-        self, group_id: str, inp: SearchInput, reference_time: datetime, mode: str | None = None
-    ) -> SearchResponse:
-        clock, mode = Clock(), mode or inp.mode
+    def search(self, group_id: str, inp: SearchInput, reference_time: datetime) -> SearchResponse:
+        clock, mode = Clock(), inp.mode
         plan = plan_search(
             inp, self.planner.plan(inp.query, reference_time), reference_time, self.settings.profile(inp.profile)
         )
@@ -164,8 +155,8 @@ class Retriever:
         clock.lap("seeds")
         scorer = Scorer(plan.profile, self.settings.decay, reference_time)
         in_context = turn_similarities(report.turns, report.speakers, similarity)
-        reading = Reading(similarity, scorer, in_context, report.speakers, report.about)
-        hits = self._chosen(ctx, report, plan, reading, elsewhere)
+        ranking = Ranking(similarity, scorer, in_context, report.speakers, report.about)
+        hits = self._chosen(ctx, report, plan, ranking, elsewhere)
         top1 = max((h.similarity for h in hits.values()), default=0.0)
         depth, mode_used = self._depth(mode, inp.expand_depth, plan.hints, top1, plan.why)
         relations = inp.relation_filters
@@ -173,7 +164,7 @@ class Retriever:
             relations = plan.hints.relation_filters
         # the walk passes the filters of every result: a time range read from the query chose the seeds only
         everywhere, scope = replace(ctx, filters=plan.hard), RelationScope.from_filters(relations)
-        walk(everywhere, corpus, hits, depth, scope, reading, self.settings.limits)
+        walk(everywhere, corpus, hits, depth, scope, ranking, self.settings.limits)
         clock.lap("expand")
         ranked = sorted(hits.values(), key=lambda h: (-h.score, h.distance, h.id))
         ranked = current_first(self.store, group_id, ranked, inp.superseded or self.settings.superseded, plan.why)
@@ -286,17 +277,16 @@ class Retriever:
 
     @staticmethod
     def _chosen(
-        ctx: SearchContext, report: SeedReport, plan: Plan, reading: Reading, elsewhere: set[str]
+        ctx: SearchContext, report: SeedReport, plan: Plan, ranking: Ranking, elsewhere: set[str]
     ) -> dict[str, Hit]:
         """The seeds of the walk as scored hits at distance 0."""
-        kept, floor, similarity = plan.profile.time_range.outside, plan.profile.seed_min_similarity, reading.similarity
-        scored = rank_candidates(report.candidates, similarity, reading.in_context, elsewhere, kept)
+        scored = ranking.candidates(report.candidates, elsewhere, plan.profile.time_range.outside)
         return {
-            c.id: Hit(c.id, c.kind, c.node, sim, 0, sources=list(c.ranks), episodes=c.episodes).scored(reading.scorer)
-            for c, sim in choose_seeds(scored, similarity, ctx.k, floor, plan.why, report.about)
+            c.id: Hit(c.id, c.kind, c.node, sim, 0, sources=list(c.ranks), episodes=c.episodes).scored(ranking.scorer)
+            for c, sim in ranking.choose(scored, ctx.k, plan.profile.seed_min_similarity, plan.why)
         }
 
-    def _depth(self, mode: str, expand_depth: int, hints: PlanHints, top1: float, why: list[str]) -> tuple[int, str]:
+    def _depth(self, mode: str, expand_depth: int, hints: PlanHints, top1: float, why: list[str]) -> tuple[int, Mode]:
         limits = self.settings.limits
         cap, threshold = max(0, limits.max_expand_depth), limits.deep_threshold
         if mode == "fast" or (mode != "deep" and expand_depth == 0):

@@ -185,7 +185,7 @@ class TurnCache(VectorCache):
         tie = np.empty(len(held), np.int64)
         tie[places] = np.arange(len(held))
         ids = tuple(m["id"] for m in held)
-        starts, owners, rows = [], [], []
+        starts, owners, rows = [], [], []  # type: list[int], list[int], list[np.ndarray]
         for r, i in enumerate(ids):
             if sentences.get(i):
                 starts.append(len(rows))

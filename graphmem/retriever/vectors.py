@@ -219,7 +219,7 @@ class VectorCache:
             with self._lock:
                 self._building.discard(group_id)
 
-    def _read(self, group_id: str, old: GroupVectors | None, lookup_only: bool = False) -> GroupVectors | None:
+    def _read(self, group_id: str, old: Any, lookup_only: bool = False) -> Any:
         """The group's copy, reading only the vectors ``old`` lacks; a large group's copy takes in
         the memories written since it was read (those deleted meanwhile stay: nothing asks for
         their cosine) unless too many are new."""

@@ -21,7 +21,7 @@ from ..types import EdgeType, PathStep, RelationType
 from .context import SearchContext
 from .corpus import Corpus, Neighbour, Source
 from .evidence import Hit
-from .rank import Scorer, Similarity, SubjectScope, reached_similarity
+from .rank import Ranking
 
 EDGE_FANOUT = 50  # memory-to-memory edges followed per memory and level
 SAMPLE_MIN = 50  # memories looked at per concept: the first max(50, 2 × hub_fanout) Neo4j walks to
@@ -49,25 +49,13 @@ class RelationScope:
         return {**edges, "edge_fanout": EDGE_FANOUT, "fanout": fanout, "sample": sample, "hub_cap": hub_cap}
 
 
-@dataclass(frozen=True)
-class Reading:
-    """How a search scores what it finds: its similarity and scorer, the seeds' turns read in
-    context, the speakers and subjects the query names."""
-
-    similarity: Similarity
-    scorer: Scorer
-    in_context: dict[str, float]
-    speakers: list[str]
-    about: SubjectScope | None
-
-
 def walk(
     ctx: SearchContext,
     corpus: Corpus,
     hits: dict[str, Hit],
     depth: int,
     scope: RelationScope,
-    reading: Reading,
+    ranking: Ranking,
     limits: SearchLimits,
 ) -> None:
     """Adds what the walk reaches from ``hits`` (the seeds), ``depth`` levels deep, to ``hits``."""
@@ -82,20 +70,20 @@ def walk(
         with_sources = corpus.turns.with_sources and ctx.episodes > 0
         neighbours = corpus.memories.expand(ctx, list(parents), set(hits), scope, keep, with_sources)
         drawn = corpus.turns.reached(ctx, neighbours) if ctx.episodes else {}
-        level = [reach(n, distance, parents, drawn.get(n.node["id"], []), reading) for n in neighbours]
+        level = [reach(n, distance, parents, drawn.get(n.node["id"], []), ranking) for n in neighbours]
         hits.update((h.id, h) for h in level)
 
 
-def reach(n: Neighbour, distance: int, parents: dict[str, Hit], drawn: list[Source], reading: Reading) -> Hit:
+def reach(n: Neighbour, distance: int, parents: dict[str, Hit], drawn: list[Source], ranking: Ranking) -> Hit:
     """A memory the walk reached, scored."""
     steps = sorted(n.steps, key=lambda st: EXPLICIT.get(st["edge"], 2))  # causes first among equals
     best = {st["from_id"]: parents[st["from_id"]].score for st in steps if st["from_id"] in parents}
     step = min(steps, key=lambda st: (0 if st["edge"] in EXPLICIT else 1, -best.get(st["from_id"], 0)))
     parent = parents.get(step["from_id"])
     path = (parent.path if parent else []) + [PathStep(to_id=n.node["id"], **step)]
-    similarity = reading.similarity(n.cosine, n.node.get("text"))
+    similarity = ranking.similarity(n.cosine, n.node.get("text"))
     if drawn:
-        similarity = reached_similarity(similarity, drawn, reading.in_context, reading.speakers, reading.similarity)
-    if reading.about is not None:
-        similarity = reading.about.weigh(n.node["id"], similarity, from_turns=bool(drawn))
-    return Hit(n.node["id"], "memory", n.node, similarity, distance, path).scored(reading.scorer)
+        similarity = ranking.reached(similarity, drawn)
+    if ranking.about is not None:
+        similarity = ranking.about.weigh(n.node["id"], similarity, from_turns=bool(drawn))
+    return Hit(n.node["id"], "memory", n.node, similarity, distance, path).scored(ranking.scorer)
