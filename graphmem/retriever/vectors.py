@@ -44,9 +44,9 @@ def one_blas_thread() -> Any:
 
 
 def unit(vector: Any) -> np.ndarray:
-    """A vector (or the rows of a matrix) as float32 unit length."""
+    """A vector as float32 unit length (what the held rows are, and are multiplied with)."""
     v = np.asarray(vector, np.float32)
-    return v / np.clip(np.linalg.norm(v, axis=-1, keepdims=True), 1e-12, None)
+    return v / max(float(np.linalg.norm(v)), 1e-12)
 
 
 @dataclass(frozen=True)
@@ -230,12 +230,11 @@ class VectorCache:
             if len(rows) <= FETCH_BATCH:
                 new = [r for r in rows if r["id"] not in old.row and len(r["embedding"]) == self.dimension]
                 latest = max([old.latest or ""] + [r["created_at"] for r in rows if r["created_at"]]) or None
-                ids = old.ids + tuple(r["id"] for r in new)
-                matrix = (
-                    np.concatenate([old.matrix, unit([r["embedding"] for r in new]).astype(old.matrix.dtype)])
-                    if new
-                    else old.matrix
-                )
+                ids, matrix = old.ids + tuple(r["id"] for r in new), old.matrix
+                if new:
+                    added = np.asarray([r["embedding"] for r in new], np.float32)
+                    added /= np.clip(np.linalg.norm(added, axis=1, keepdims=True), 1e-12, None)
+                    matrix = np.concatenate([old.matrix, added.astype(old.matrix.dtype)])
                 return GroupVectors(old.count + len(new), latest, ids, matrix, time.monotonic(), True)
             old = None  # too much is new: read it all again
         members = self.store.read("search_vector_ids", group_id=group_id)
