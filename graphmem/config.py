@@ -116,35 +116,27 @@ class SimilarityBlend(_Section):
     """How a text's similarity to the query blends meaning (cosine) with words (BM25 evidence)."""
 
     # share of word evidence (BM25) in the similarity of an English query; the rest is cosine:
-    # cosine alone misses names and rare words, words alone miss paraphrases
+    # cosine alone misses names and rare words, words alone miss paraphrases. More for texts
+    # full of names, codes and jargon; less for paraphrase-heavy conversation
     lexical_weight: float = Field(0.3, ge=0, le=1)
     # the same for a Chinese query (character bigrams); a mixed query's share is in proportion
     # to its CJK characters
     lexical_weight_cjk: float = Field(0.3, ge=0, le=1)
-    # a text's words are full evidence when they carry this share of the most the query's words
-    # could carry in the group (every one of them said in just one text of the group)
-    lexical_full: float = Field(0.5, gt=0, le=1)
-    # a candidate whose words cover this share of the query's is a seed whatever its similarity
-    lexical_seed: float = Field(0.5, ge=0, le=1)
 
 
 class ConversationLifts(_Section):
     """How a conversation turn is read with what surrounds it, and how a memory extracted from
-    turns borrows their similarity. Each is a share in [0, 1]; 0 turns the lift off."""
+    turns borrows their similarity. Each is a share in [0, 1]."""
 
     # share of its best neighbour turn (right before or after it) in a turn's similarity:
-    # (own + c·neighbour) / (1 + c)
+    # (own + c·neighbour) / (1 + c); 0 for messages that stand alone (notes, not a dialogue)
     context_weight: float = Field(0.3, ge=0, le=1)
-    # a long turn is at least this × its closest sentence's cosine
-    sentence_weight: float = Field(0.9, ge=0, le=1)
-    # a reply to a question is at least this × the question's similarity
-    reply_weight: float = Field(0.9, ge=0, le=1)
     # when the query names a speaker, a turn said by someone else counts at this × its similarity
+    # (1: who spoke does not matter)
     speaker_weight: float = Field(0.9, ge=0, le=1)
-    # a memory extracted from turns: share of the best of those turns in its similarity (for the
-    # memory closest to the query of that turn; its siblings take ``sibling_share``)
+    # a memory extracted from turns: share of the best of those turns in its similarity; lower
+    # when the extractor writes whole facts (an LLM), higher when it keeps fragments (the rules)
     source_weight: float = Field(0.9, ge=0, le=1)
-    sibling_share: float = Field(0.5, ge=0, le=1)
     # a query that is a dialogue (the conversation so far): share of its latest user line in the
     # query's vector, the rest being all its user lines; earlier lines are context of the latest
     latest_turn_weight: float = Field(0.3, ge=0, le=1)
@@ -152,16 +144,11 @@ class ConversationLifts(_Section):
 
 class TimeRangeRules(_Section):
     """What a time range read from the query ("last week", "昨天") does to the ranking. A range
-    the caller passes (``time_range``) always filters; these apply to one read from the words."""
+    the caller passes (``time_range``) always filters; this applies to one read from the words."""
 
-    # the range is dropped when a match outside it is this much more similar than the best inside
-    # (people misplace "last weekend")
-    slack: float = Field(0.1, ge=0, le=1)
-    # otherwise the matches outside it follow the ones inside at this share of their similarity
-    # (0: they are left out)
+    # the matches outside the range follow the ones inside at this share of their similarity (0:
+    # they are left out, unless nothing is inside or a match outside is far closer)
     outside: float = Field(0.0, ge=0, le=1)
-    # a turn that tells of what happened in the range may be said up to this many days after it
-    reported_within_days: float = Field(7.0, ge=0)
 
 
 class RankingProfile(_Section):
@@ -266,8 +253,9 @@ class RetrievalSettings(_Section):
     superseded: Literal["current_first", "hide", "keep"] = "current_first"
     # after the process's first search, what it holds then (modules, models) is moved out of the
     # garbage collector's reach (gc.freeze, retriever/settle.py): a full collection would walk it
-    # again every few dozen searches, inside one of them; false leaves the collector alone
-    freeze_gc: bool = True
+    # again every few dozen searches, inside one of them. It changes the host process's collector:
+    # for a process that serves searches, not a library call inside someone else's application
+    freeze_gc: bool = False
 
     @model_validator(mode="after")
     def _profiles_valid(self) -> RetrievalSettings:
@@ -299,6 +287,8 @@ class RetrievalSettings(_Section):
         except PydanticValidationError as exc:
             first = exc.errors()[0]
             where = ".".join(str(p) for p in first["loc"])
+            if f"retrieval.ranking.{where}" in _FIXED:
+                raise _setting_error(f"retrieval.ranking.{where}", "") from exc
             raise ConfigError(f"invalid setting retrieval.profiles.{name}.{where}: {first['msg']}") from exc
 
 
@@ -436,12 +426,7 @@ def load_settings(path: str | Path | None = None, environ: dict[str, str] | None
     except PydanticValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
-        moved = _MOVED.get(where)
-        if moved:
-            raise ConfigError(f"setting {where} is now {moved} (docs/configuration.md)") from exc
-        raise ConfigError(
-            f"invalid setting {where}: {first['msg']} (check graphmem.toml and GRAPHMEM_*/NEO4J_* variables)"
-        ) from exc
+        raise _setting_error(where, f"{first['msg']} (check graphmem.toml and GRAPHMEM_*/NEO4J_* variables)") from exc
 
 
 # settings that moved when ranking got its own profiles: old name -> new name
@@ -453,7 +438,7 @@ _MOVED.update({f"retrieval.{k}": f"retrieval.ranking.similarity.{k}" for k in ("
 _MOVED.update(
     {
         f"retrieval.{k}": f"retrieval.ranking.conversation.{k}"
-        for k in ("context_weight", "sentence_weight", "reply_weight", "speaker_weight", "source_weight")
+        for k in ("context_weight", "speaker_weight", "source_weight")
     }
 )
 _MOVED.update(
@@ -473,8 +458,37 @@ _MOVED.update(
 _MOVED.update(
     {
         "retrieval.seed_min_similarity": "retrieval.ranking.seed_min_similarity",
-        "retrieval.time_range_slack": "retrieval.ranking.time_range.slack",
         "retrieval.time_range_outside": "retrieval.ranking.time_range.outside",
         **{f"retrieval.decay_{t}": f"retrieval.decay.{t}" for t in ("event", "fact", "relation", "opinion")},
     }
 )
+
+# settings that became fixed numbers of the code that uses them: old name -> that number
+_FIXED = {
+    "retrieval.ranking.similarity.lexical_full": "retriever/rank.py LEXICAL_FULL",
+    "retrieval.ranking.similarity.lexical_seed": "retriever/rank.py LEXICAL_SEED",
+    "retrieval.ranking.conversation.sentence_weight": "retriever/rank.py SENTENCE_WEIGHT",
+    "retrieval.ranking.conversation.reply_weight": "retriever/rank.py REPLY_WEIGHT",
+    "retrieval.ranking.conversation.sibling_share": "retriever/rank.py SIBLING_SHARE",
+    "retrieval.ranking.time_range.slack": "retriever/rank.py TIME_RANGE_SLACK",
+    "retrieval.ranking.time_range.reported_within_days": "retriever/search.py REPORTED_WITHIN_DAYS",
+}
+_FIXED.update(  # (and their names before ranking got its own profiles)
+    {
+        "retrieval.sentence_weight": _FIXED["retrieval.ranking.conversation.sentence_weight"],
+        "retrieval.reply_weight": _FIXED["retrieval.ranking.conversation.reply_weight"],
+        "retrieval.time_range_slack": _FIXED["retrieval.ranking.time_range.slack"],
+    }
+)
+
+
+def _setting_error(where: str, message: str) -> ConfigError:
+    """A setting refused: moved or fixed since an older config was written, or invalid."""
+    if where in _MOVED:
+        return ConfigError(f"setting {where} is now {_MOVED[where]} (docs/configuration.md)")
+    if where in _FIXED:
+        return ConfigError(
+            f"setting {where} was removed: the number is fixed in graphmem/{_FIXED[where]}; "
+            f"delete it from the config (docs/configuration.md)"
+        )
+    return ConfigError(f"invalid setting {where}: {message}")

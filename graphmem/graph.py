@@ -371,7 +371,7 @@ class MemoryGraph:
         """Counts by type and status, nodes and edges by label, extraction jobs by state (one
         group, or all)."""
         from .ingest.jobs import job_counts
-        from .retriever.stats import graph_stats
+        from .stats import graph_stats
 
         group = None if group_id is None else validate_group_id(group_id, existing=True)
         runs = self.store.read("lifecycle_runs", group_id=group, limit=1)

@@ -34,6 +34,12 @@ def test_toml_then_environment_override(tmp_path):
         ("not toml at all [", {}, "not valid TOML"),
         ("", {"GRAPHMEM_FOO": "1"}, "GRAPHMEM_<SECTION>__<KEY>"),
         ("[retrieval]\nseed_k = 30\n", {}, "retrieval.seed_k is now retrieval.limits.seed_k"),
+        (
+            "[retrieval.ranking.conversation]\nreply_weight = 0.8\n",
+            {},
+            "retrieval.ranking.conversation.reply_weight was removed: the number is fixed in graphmem/retriever/rank.py",
+        ),
+        ("[retrieval.profiles.x.time_range]\nslack = 0.2\n", {}, "retrieval.ranking.time_range.slack was removed"),
     ],
 )
 def test_bad_settings_name_the_problem(tmp_path, content, environ, needle):

@@ -1,12 +1,9 @@
-"""Access statistics, written off the read path.
-
-A search hands the ids it returned to ``AccessRecorder.record`` (a non-blocking put on a
-bounded queue) and returns. A background thread batches what arrives for up to
-``interval`` seconds (or ``max_batch`` ids) and writes it with the ``record_access`` query
-(graphmem/cypher/memory_write.cypher): ``access_count`` + 1 per return, ``last_accessed_at`` = the
-time of the batch. If the queue is full, statistics are dropped rather than slow a search.
-``flush()`` waits for everything recorded so far; ``close()`` flushes and stops the thread
-(and a program that exits without closing flushes at exit).
+"""Access statistics, written off the read path: a search hands the ids it returned to
+``AccessRecorder.record`` (a non-blocking put on a bounded queue; when it is full, statistics are
+dropped rather than slow a search); a background thread batches them for up to ``interval``
+seconds (or ``max_batch`` ids) and writes ``access_count`` + 1, ``last_accessed_at`` (query
+``record_access``). ``flush()`` waits for what was recorded; ``close()`` (or the program's exit)
+flushes and stops the thread.
 """
 
 from __future__ import annotations

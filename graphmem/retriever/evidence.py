@@ -1,44 +1,13 @@
-"""What the seed finders and the walk hand to ranking: evidence, not scores.
-
-A ``Candidate`` is a memory (or a conversation turn nothing was extracted from) that matched
-the query directly, with its cosine, its raw fulltext score and the statistics that weigh it
-(``rank.WordHits``), the ranks it got in each list, and the matched turns it was extracted
-from. A ``Turn`` is a matched turn or a neighbour of one, with what its similarity in context
-needs. ``rank.py`` turns them into similarities and scores.
-"""
+"""What the seeds and the walk hand to ranking: evidence (``Candidate``, ``Turn``), not scores;
+and the ``Hit`` a result is made from."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from ..store.vector import to_cosine
-from .rank import SubjectScope, WordHits, rrf
-
-
-@dataclass(frozen=True)
-class Filters:
-    """Seed filters (see cypher/search_memories.cypher). Times are ISO strings, end exclusive.
-
-    A memory is in the range when it happened in it; a conversation turn when it was said in it,
-    or up to ``said_end`` (later than ``end`` for a range read from the query: what happened last
-    weekend is told on Monday)."""
-
-    include_archived: bool = False
-    types: list[str] | None = None
-    start: str | None = None
-    end: str | None = None
-    subject: str | None = None
-    said_end: str | None = None
-
-    def params(self) -> dict:
-        return {
-            "include_archived": self.include_archived,
-            "types": self.types,
-            "start": self.start,
-            "end": self.end,
-            "subject": self.subject,
-            "said_end": self.end if self.said_end is None else self.said_end,
-        }
+from ..types import PathStep, ScoreParts
+from .rank import Scorer, SubjectScope, WordHits, rrf
 
 
 @dataclass
@@ -63,9 +32,7 @@ class Candidate:
 def memory_candidate(row: dict, bm25: float | None = None, word_hits: WordHits | None = None) -> Candidate:
     """A memory row of a seed query ({memory, score}) as a candidate."""
     m = row["memory"]
-    return Candidate(
-        id=m["id"], kind="memory", node=m, cosine=to_cosine(row["score"] or 0.5), bm25=bm25, word_hits=word_hits
-    )
+    return Candidate(m["id"], "memory", m, to_cosine(row["score"] or 0.5), bm25, word_hits)
 
 
 @dataclass
@@ -100,10 +67,8 @@ def widen(inside: SeedReport, everywhere: SeedReport) -> tuple[SeedReport, set[s
     have = {c.id for c in inside.candidates}
     extra = [c for c in everywhere.candidates if c.id not in have]
     turns = {**everywhere.turns, **inside.turns}
-    return (
-        SeedReport(inside.candidates + extra, inside.strategy, turns, inside.speakers, inside.about),
-        {c.id for c in extra},
-    )
+    merged = SeedReport(inside.candidates + extra, inside.strategy, turns, inside.speakers, inside.about)
+    return merged, {c.id for c in extra}
 
 
 def fuse(lists: dict[str, list[Candidate]]) -> list[Candidate]:
@@ -127,3 +92,33 @@ def fuse(lists: dict[str, list[Candidate]]) -> list[Candidate]:
             if source not in c.ranks:
                 c.ranks[source] = rank
     return sorted(merged.values(), key=lambda c: -rrf(c.ranks))
+
+
+@dataclass
+class Hit:
+    """A result under construction: a seed (distance 0) or a memory the walk reached."""
+
+    id: str
+    kind: str
+    node: dict
+    similarity: float
+    distance: int
+    path: list[PathStep] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)
+    episodes: list[dict] = field(default_factory=list)
+    score: float = 0.0
+    parts: ScoreParts | None = None
+
+    def scored(self, scorer: Scorer) -> Hit:
+        """The hit with its score and the parts of it (a turn scores as an event said then)."""
+        node, when = self.node, self.node.get("timestamp")
+        if self.kind == "episode":
+            node = {
+                "importance": node.get("importance"),
+                "memory_type": "EPISODE",
+                "occurred_at": when,
+                "created_at": when,
+            }
+        self.parts = scorer.parts(self.similarity, node, self.distance)
+        self.score = scorer.total(self.parts)
+        return self

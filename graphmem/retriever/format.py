@@ -1,21 +1,7 @@
-"""Search results rendered for a prompt, grouped by memory type (seed 001 §4.2).
-
-    # USER MEMORY
-
-    ## Facts
-    - 我 心情 不好 (时间: 2025-11-05)
-
-    ## Events
-    - 我 睡眠 不好 (时间: 2025-11-04 夜间) [cause of: 我 心情 不好 (时间: 2025-11-05)]
-
-    ## From conversations
-    - [2025-11-05 10:05, user] 因为昨晚没睡好
-
-Lines are taken best score first while they fit in ``max_tokens`` (a line that does not fit
-is skipped and smaller ones may still go in), then printed under their type's heading in a
-fixed order. Tokens are estimated without a tokenizer: one per CJK character, 1.3 per
-English word or number, one per other symbol — close to what GPT/Llama tokenizers count
-and never far below it.
+"""Search results rendered for a prompt under their type's headings (seed 001 §4.2), best score
+first while they fit in ``max_tokens`` (one that does not fit is skipped). Tokens are estimated:
+one per CJK character, 1.3 per English word or number, one per other symbol (close to what
+GPT/Llama tokenizers count, never far below).
 """
 
 from __future__ import annotations

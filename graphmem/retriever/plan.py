@@ -1,34 +1,11 @@
-"""Query planning (seed 004 §12.3.1, §12.3.4): how deep to walk, along what, and when.
-
-The default planner is rules, in Chinese and English:
-
-- causal words (因为 所以 为什么 为何 原因 导致 由于; why because cause reason) → walk the
-  graph (deep) along causal edges only: relation filters because/so/causes, which are one
-  CAUSALITY edge type read from either end;
-- relation words (有关 关于 相关 联系 关系; about related relationship connected) → deep,
-  along every edge and shared concept;
-- a time expression (昨天, 上周, 去年11月, yesterday, last week ...) → a time range, unless
-  the caller gave one (``graphmem.timeparse.find_time_range``); when it is a rolling window
-  (过去三天, 最近几个月, "the past few months") it is not searched for, neither embedded nor
-  matched as words (``scope_words``): it says how far back to look, not what to look for, and
-  a turn that says "in the past six months" about cameras would otherwise answer a question
-  about the furniture of "the past few months";
-- a dialogue (two or more lines ``Speaker: text`` or ``<Speaker>: "text"``, e.g. the conversation
-  so far handed over as the query) is read as one: what its other speakers (the user) said is
-  what is looked for; the agent's own lines (assistant, AI, 助手 …: they restate, ask back and
-  bring words of their own) and every line's speaker label are neither embedded nor matched
-  (``sought``); the other rules read what is left. The latest of the user's lines (``latest``)
-  is what the next reply must serve: it weighs more in the query's vector
-  (``ranking.conversation.latest_turn_weight``);
-- in auto mode, after the seeds are known: the best similarity below
-  ``retrieval.deep_threshold`` (0.7) → deep (the direct matches alone are not convincing).
-
-Modes: ``fast`` never expands; ``deep`` always does (depth ≥ 1); ``auto`` expands to
-``expand_depth`` when one of the rules above fires and does not otherwise (``expand_depth=0``
-keeps it flat). Depth is capped by ``retrieval.max_expand_depth``.
-
-Another planner (for example a small LLM) plugs in through the ``QueryPlanner`` protocol:
-it returns ``PlanHints`` and the same mode rules apply.
+"""Query planning (seed 004 §12.3.1, §12.3.4): how deep to walk, along what, and when. Rules, in
+Chinese and English: causal words (因为 为什么 导致; why because cause) → deep along causal edges
+only; relation words (有关 关于 相关; about related) → deep along every edge and concept; a time
+expression (昨天, 上周, last week …) → a time range (a rolling window, 过去三天 or "the past few
+months", says how far back to look, not what to look for: ``scope_words`` are neither embedded nor
+matched); a dialogue (lines ``Speaker: text``) → what the user said (``sought``), its latest line
+(``latest``) weighing more; in auto mode a best match below ``limits.deep_threshold`` → deep.
+Another planner (a small LLM) plugs in through ``QueryPlanner``.
 """
 
 from __future__ import annotations

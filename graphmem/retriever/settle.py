@@ -1,15 +1,8 @@
-"""What a searching process keeps for good, out of the garbage collector's way.
-
-CPython's full collection walks every container object the process holds: the imported
-modules' functions, classes and constants (about 50,000 objects once graphmem, the Neo4j
-driver, numpy and pydantic are loaded), however long they have lived. It runs every few dozen
-searches and costs 15 ms on an idle machine, 40–55 ms on a busy 2-core one, all of it inside
-whichever search it falls in: the tail of the latency. Once the first search has loaded what
-searching needs, ``freeze_once`` collects what is garbage and moves the rest to the permanent
-generation (``gc.freeze``), which no collection walks again; objects made later are collected
-as before. At exit they are handed back (``gc.unfreeze``), so the interpreter's last collection
-frees them as it would have (extensions that count their objects at exit find none left).
-``retrieval.freeze_gc = false`` leaves the process's collector alone.
+"""What a searching process keeps for good, out of the garbage collector's way, when asked
+(``retrieval.freeze_gc``: it changes the host process's collector, which a library must not do
+on its own). CPython's full collection walks every object the process holds (~50,000 once the
+libraries are loaded), 15–55 ms inside one search every few dozen; after the first search
+``freeze_once`` moves them to the permanent generation (``gc.freeze``), handed back at exit.
 """
 
 from __future__ import annotations

@@ -1,17 +1,9 @@
-"""Subject-centred questions: "What does Melanie like?", "What activities does Melanie partake
-in?", "小明喜欢什么？" ask about someone, and what answers them is spread over everything that
-person is known for, often in words the question does not use ("painted a lake sunrise",
-"signed up for a pottery class"). The nearest texts alone give the few closest facts, often
-several of one topic.
-
-So a query that names a subject of the group (one of its ``:Subject`` nodes, looked up by name:
-``search_subject_memories``) also gathers that subject's memories grouped by topic: the one
-nearest the query of each of their topics, best first. These are seeds like any other, ranked
-by the same similarity (``rank.py``); what they add is reach across the subject's topics.
-
-The user and the agent (``@user``, ``@agent``) are not named this way: in most groups every
-memory is theirs, and the nearest texts already are. ``retrieval.limits.subject_cap``: how many
-of a subject's newest memories are gathered from (0: none).
+"""Subject-centred questions ("What does Priya like?", "小明喜欢什么？") are answered by
+everything that person is known for, often in words the question does not use; the nearest
+texts alone give the few closest facts, often several of one topic. So a query that names a
+subject of the group (a ``:Subject`` looked up by name) also gathers up to
+``limits.subject_cap`` of their newest memories and seeds the one nearest the query of each of
+their topics. The user and the agent are not named this way: most memories are theirs.
 """
 
 from __future__ import annotations
@@ -21,6 +13,9 @@ import re
 from ..lang import CJK_CHARS
 from ..textsim import STOPWORDS
 from ..types import normalize_name
+from .context import SearchContext
+from .evidence import Candidate, memory_candidate
+from .rank import SubjectScope
 
 MAX_WORDS = 3  # a name is at most this many words ("Jean Luc Picard")
 MAX_HAN = 4  # ... or this many CJK characters (欧阳小明)
@@ -61,3 +56,26 @@ def best_of_each_topic(rows: list[dict], k: int) -> list[dict]:
         if seen is None or r["score"] > seen["score"]:
             best[key] = r
     return sorted(best.values(), key=lambda r: (-r["score"], r["memory"]["id"]))[:k]
+
+
+def subject_seeds(
+    ctx: SearchContext, rows: list[dict], strategy: list[str]
+) -> tuple[list[Candidate], SubjectScope | None]:
+    """The memories of the subjects the query names (``Memories.subject``): the best of each of
+    their topics as a seed list, and all of them as the scope that weighs every memory."""
+    named, gathered = [], []
+    for row in rows:
+        mine = [r for r in row["rows"] if r["memory"]["group_id"] == ctx.group_id]  # defence in depth
+        if mine:
+            named.append(f"{row['subject']} ({len(mine)})")
+            gathered.extend(mine)
+    if not gathered:
+        return [], None
+    best = best_of_each_topic(gathered, ctx.k)
+    weight = ctx.profile.conversation.speaker_weight
+    strategy.append(
+        f"subject: the query names {', '.join(named)}: the best of each of their topics "
+        f"({len(best)})" + (f"; memories about anyone else at {weight:g} x their similarity" if weight < 1 else "")
+    )
+    scope = SubjectScope(tuple(r["subject"] for r in rows), frozenset(r["memory"]["id"] for r in gathered), weight)
+    return [memory_candidate(r) for r in best], scope

@@ -1,29 +1,13 @@
 """The process's copy of a group's memory vectors: nearest memories without the vector index.
 
-Reading an embedding in Cypher is the costliest thing a search does (768 floats from the
-property store: ~30 µs each, so an exact scan of 1,000 memories takes ~35 ms, and a walk that
-scores 250 neighbours ~9 ms), and Neo4j 5's vector index answers for the whole database, so a
-group that is a small share of it must over-fetch. A process that searches a group more than
-once keeps the group's vectors in memory (a float32 matrix, one unit row per memory) and
-finds the nearest memories with one matrix product: the exact top-k of the group alone,
-whatever the other tenants hold.
-
-Current or not used. Every search's probe (``search_probe``) returns the group's memory count
-and its newest ``created_at``; the copy is used only when both match what it was built from
-(a memory written, deleted or imported changes one or the other: a memory's vector never
-changes in place, except by ``graphmem reembed``, which changes the model and so the process).
-A stale or missing copy is (re)built in the background, only the memories it lacks read, and
-the search goes on with the vector index meanwhile.
-
-Bounds: groups up to ``retrieval.limits.vector_cache_limit`` memories, ``vector_cache_mb`` in
-all (the least recently searched group is dropped first), built from a group's second search
-on (a one-shot CLI search does not pay for it). ``vector_cache_mb = 0`` turns it off.
-
-Larger groups. Their nearest memories still come from the vector index (a product over
-100,000 rows costs more than the index), but the cosines of the memories a search names by id
-(word hits, the walk's neighbours) come from a float16 copy (``lookup``) that is never checked
-against the probe: it may lack the newest memories, whose cosines are then asked of the
-database (``fill_cosines``), and it takes in what is new every LOOKUP_REFRESH_S.
+Reading an embedding in Cypher is the costliest thing a search does (~30 µs each), and Neo4j 5's
+vector index answers for the whole database. A process that searches a group again keeps its
+vectors as a float32 matrix of unit rows: the exact top-k of the group alone is one product.
+Current or not used: the probe's memory count and newest ``created_at`` must match the copy's.
+A copy is (re)built in the background from the group's second search on, reading only what it
+lacks, within ``limits.vector_cache_limit`` memories and ``vector_cache_mb`` in all (least
+recently searched dropped first). A larger group keeps a float16 copy for the cosines of the
+memories a search names by id (``lookup``), refreshed every LOOKUP_REFRESH_S.
 """
 
 from __future__ import annotations
@@ -31,14 +15,16 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
 from ..store.driver import Store
+from ..store.vector import neo4j_score
 
 FETCH_BATCH = 2000  # vectors read per round trip while (re)building a copy
 LARGE_TTL_S = 60.0  # how long a group seen above the limit is taken to still be
@@ -47,18 +33,18 @@ MAX_TALLIES = 100_000  # groups whose searches are counted before the tallies st
 _BLAS: ThreadpoolController | None = None
 
 
-def one_blas_thread():
-    """A context in which numpy's BLAS runs on the calling thread only. A matrix-vector product
-    takes well under a millisecond; left to itself OpenBLAS wakes its other threads for it, and
-    they spin for a long while afterwards, taking a core from the search (and every other one)."""
+def one_blas_thread() -> Any:
+    """A context in which numpy's BLAS runs on the calling thread only: left to itself OpenBLAS
+    wakes its other threads for a sub-millisecond product, and they spin for a long while
+    afterwards, taking a core from the search (and every other one)."""
     global _BLAS
     if _BLAS is None:
         _BLAS = ThreadpoolController()
     return _BLAS.limit(limits=1, user_api="blas")
 
 
-def unit(vector) -> np.ndarray:
-    """A query vector as a float32 unit vector (what the held rows are multiplied with)."""
+def unit(vector: Any) -> np.ndarray:
+    """A vector as float32 unit length (what the held rows are, and are multiplied with)."""
     v = np.asarray(vector, np.float32)
     return v / max(float(np.linalg.norm(v)), 1e-12)
 
@@ -71,53 +57,49 @@ class GroupVectors:
     latest: str | None  # the newest created_at among them
     ids: tuple[str, ...]  # the rows of ``matrix``
     matrix: np.ndarray  # (len(ids), dimension), unit rows
-    row: dict[str, int]  # id -> row
     built: float = 0.0  # time.monotonic() when read
     lookup_only: bool = False  # a large group's: float16 rows, for cosines of memories named by id
+    row: dict[str, int] = field(init=False, repr=False, compare=False)  # id -> row
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "row", {i: r for r, i in enumerate(self.ids)})
 
     @property
     def nbytes(self) -> int:
         return int(self.matrix.nbytes)
 
-    def cosines(self, query: np.ndarray) -> np.ndarray:
-        with one_blas_thread():
-            return self.matrix @ query
-
     def nearest(self, query: np.ndarray, n: int) -> tuple[list[str], list[float]]:
         """The ``n`` nearest memories (ids, plain cosines), best first."""
         if not self.ids:
             return [], []
-        cos = self.cosines(query)
+        with one_blas_thread():
+            cos = self.matrix @ query
         n = min(n, len(cos))
         top = np.argpartition(-cos, n - 1)[:n] if n < len(cos) else np.arange(len(cos))
         top = top[np.argsort(-cos[top], kind="stable")]
         return [self.ids[i] for i in top], [float(cos[i]) for i in top]
 
-    def cosine_of(self, query: np.ndarray, ids: list[str]) -> list[float | None]:
+    def cosine_of(self, query: np.ndarray, ids: Sequence[str]) -> list[float | None]:
         """Plain cosines of ``ids`` to the query (None for one the copy does not hold)."""
         rows = [self.row.get(i) for i in ids]
         known = [r for r in rows if r is not None]
         with one_blas_thread():
-            picked = self.matrix[known].astype(np.float32, copy=False) if known else None
-            values = iter((picked @ query).tolist()) if known else iter(())
+            values = iter((self.matrix[known].astype(np.float32, copy=False) @ query).tolist() if known else [])
         return [None if r is None else next(values) for r in rows]
 
 
 def fill_cosines(
-    store: Store, group_id: str, copy: GroupVectors, embedding, rows: list[dict], key: Callable[[dict], str]
+    store: Store, group_id: str, copy: GroupVectors, embedding: Any, rows: list[dict], key: Callable[[dict], str]
 ) -> None:
-    """Set ``row["score"]`` (the cosine in the form Neo4j reports it) of every row from the copy,
-    and from the database for the memories the copy does not hold."""
-    query = unit(embedding)
+    """Set ``row["score"]`` (Neo4j's form) of every row from the copy, and from the database for
+    the memories the copy does not hold."""
     ids = [key(r) for r in rows]
-    for r, c in zip(rows, copy.cosine_of(query, ids)):
-        r["score"] = None if c is None else (1.0 + c) / 2.0
+    for r, c in zip(rows, copy.cosine_of(unit(embedding), ids)):
+        r["score"] = None if c is None else neo4j_score(c)
     missing = [i for r, i in zip(rows, ids) if r["score"] is None]
     if missing:
-        scores = {
-            x["id"]: x["score"]
-            for x in store.read("search_cosines", group_id=group_id, ids=missing, embedding=embedding)[0]["rows"]
-        }
+        got = store.read("search_cosines", group_id=group_id, ids=missing, embedding=embedding)[0]["rows"]
+        scores = {x["id"]: x["score"] for x in got}
         for r, i in zip(rows, ids):
             if r["score"] is None:
                 r["score"] = scores.get(i)
@@ -125,11 +107,9 @@ def fill_cosines(
 
 class VectorCache:
     def __init__(self, store: Store, limit: int, budget_mb: float, dimension: int):
-        self.store = store
-        self.limit = limit
+        self.store, self.limit, self.dimension = store, limit, dimension
         self.budget = int(budget_mb * 1024 * 1024)
-        self.dimension = dimension
-        self._groups: OrderedDict[str, GroupVectors] = OrderedDict()
+        self._groups: OrderedDict[str, Any] = OrderedDict()
         self._searches: dict[str, int] = {}
         self._building: set[str] = set()
         self._too_big: dict[str, int] = {}  # group -> the count at which its copy did not fit
@@ -148,16 +128,15 @@ class VectorCache:
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
 
-    def get(self, group_id: str, count: int, latest: str | None) -> GroupVectors | None:
+    def get(self, group_id: str, count: int, latest: str | None) -> Any:
         """The group's copy when it is current for the probe's (count, latest); else None, and a
         (re)build is started in the background from the group's second search on."""
         if not self.enabled or count == 0:
             return None
-        if count > self.limit:
-            with self._lock:
-                self._large[group_id] = time.monotonic()
-            return None
         with self._lock:
+            if count > self.limit:
+                self._large[group_id] = time.monotonic()
+                return None
             copy = self._groups.get(group_id)
             if copy is not None and not copy.lookup_only and copy.count == count and copy.latest == latest:
                 self._groups.move_to_end(group_id)
@@ -168,29 +147,26 @@ class VectorCache:
 
     def lookup(self, group_id: str) -> GroupVectors | None:
         """A large group's copy (above the limit, seen so a moment ago), for the cosines of the
-        memories a query names by id: it may lack the newest memories (the caller asks the
-        database for those), and is read again in the background every LOOKUP_REFRESH_S. None
+        memories a query names by id; read again in the background every LOOKUP_REFRESH_S. None
         until it is built (from the group's second search on)."""
         if not self.enabled:
             return None
-        now = time.monotonic()
         with self._lock:
             copy = self._groups.get(group_id)
             if copy is not None and not copy.lookup_only:
                 return None
             if copy is not None:
                 self._groups.move_to_end(group_id)
-                if now - copy.built < LOOKUP_REFRESH_S:
+                if time.monotonic() - copy.built < LOOKUP_REFRESH_S:
                     return copy
             if group_id not in self._too_big:
                 self._start(group_id, copy, True)
         return copy
 
-    def _start(self, group_id: str, old: GroupVectors | None, lookup_only: bool) -> None:
+    def _start(self, group_id: str, old: Any, lookup_only: bool) -> None:
         """Count this search of the group and, from its second on, (re)build its copy in the
         background unless one is being built. Called under the lock. The tallies of many groups
-        are forgotten together now and then, so a process serving many tenants does not grow
-        without bound."""
+        are forgotten together now and then: a process serving many tenants does not grow."""
         if len(self._searches) >= MAX_TALLIES:
             self._searches.clear()
             self._too_big.clear()
@@ -204,7 +180,7 @@ class VectorCache:
         self._pool.submit(self._build, group_id, old, lookup_only)
 
     def too_large(self, group_id: str) -> bool:
-        """Whether the group was above the limit a moment ago (LARGE_TTL_S): its probe need not count that far."""
+        """Whether the group was above the limit a moment ago: its probe need not count that far."""
         with self._lock:
             seen = self._large.get(group_id)
         return seen is not None and time.monotonic() - seen < LARGE_TTL_S
@@ -223,8 +199,7 @@ class VectorCache:
             time.sleep(0.05)
         return self.holds(group_id)
 
-    # --- building -------------------------------------------------------------------------
-    def _build(self, group_id: str, old: GroupVectors | None, lookup_only: bool = False) -> None:
+    def _build(self, group_id: str, old: Any, lookup_only: bool) -> None:
         try:
             copy = self._read(group_id, old, lookup_only)
             if copy is None:
@@ -234,8 +209,7 @@ class VectorCache:
                 self._groups.move_to_end(group_id)
                 total = sum(g.nbytes for g in self._groups.values())
                 while total > self.budget and len(self._groups) > 1:
-                    _, dropped = self._groups.popitem(last=False)
-                    total -= dropped.nbytes
+                    total -= self._groups.popitem(last=False)[1].nbytes
                 if total > self.budget:  # one group larger than the whole budget
                     self._groups.pop(group_id, None)
                     self._too_big[group_id] = copy.count
@@ -245,42 +219,23 @@ class VectorCache:
             with self._lock:
                 self._building.discard(group_id)
 
-    def _newer(self, group_id: str, old: GroupVectors) -> GroupVectors | None:
-        """A large group's copy with the memories written since it was read appended (memories
-        deleted meanwhile stay: nothing asks for their cosine); None when too many are new."""
-        rows = self.store.read("search_vectors_since", group_id=group_id, since=old.latest or "", limit=FETCH_BATCH + 1)
-        if len(rows) > FETCH_BATCH:
-            return None
-        new = [r for r in rows if r["id"] not in old.row and len(r["embedding"]) == self.dimension]
-        latest = max([old.latest or ""] + [r["created_at"] for r in rows if r["created_at"]]) or None
-        if not new:
-            return GroupVectors(
-                count=old.count,
-                latest=latest,
-                ids=old.ids,
-                matrix=old.matrix,
-                row=old.row,
-                built=time.monotonic(),
-                lookup_only=True,
+    def _read(self, group_id: str, old: Any, lookup_only: bool = False) -> Any:
+        """The group's copy, reading only the vectors ``old`` lacks; a large group's copy takes in
+        the memories written since it was read (those deleted meanwhile stay: nothing asks for
+        their cosine) unless too many are new."""
+        if lookup_only and old is not None:
+            rows = self.store.read(
+                "search_vectors_since", group_id=group_id, since=old.latest or "", limit=FETCH_BATCH + 1
             )
-        vectors = np.asarray([r["embedding"] for r in new], np.float32)
-        vectors /= np.clip(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12, None)
-        ids = old.ids + tuple(r["id"] for r in new)
-        return GroupVectors(
-            count=old.count + len(new),
-            latest=latest,
-            ids=ids,
-            matrix=np.concatenate([old.matrix, vectors.astype(old.matrix.dtype)]),
-            row={i: r for r, i in enumerate(ids)},
-            built=time.monotonic(),
-            lookup_only=True,
-        )
-
-    def _read(self, group_id: str, old: GroupVectors | None, lookup_only: bool = False) -> GroupVectors | None:
-        if lookup_only and old is not None and old.lookup_only:
-            newer = self._newer(group_id, old)
-            if newer is not None:
-                return newer
+            if len(rows) <= FETCH_BATCH:
+                new = [r for r in rows if r["id"] not in old.row and len(r["embedding"]) == self.dimension]
+                latest = max([old.latest or ""] + [r["created_at"] for r in rows if r["created_at"]]) or None
+                ids, matrix = old.ids + tuple(r["id"] for r in new), old.matrix
+                if new:
+                    added = np.asarray([r["embedding"] for r in new], np.float32)
+                    added /= np.clip(np.linalg.norm(added, axis=1, keepdims=True), 1e-12, None)
+                    matrix = np.concatenate([old.matrix, added.astype(old.matrix.dtype)])
+                return GroupVectors(old.count + len(new), latest, ids, matrix, time.monotonic(), True)
             old = None  # too much is new: read it all again
         members = self.store.read("search_vector_ids", group_id=group_id)
         if (len(members) > self.limit) != lookup_only:  # the group crossed the limit meanwhile
@@ -294,17 +249,10 @@ class VectorCache:
             if self._closed:
                 return None
             for r in self.store.read("search_vectors_of", group_id=group_id, ids=missing[start : start + FETCH_BATCH]):
-                v = np.asarray(r["embedding"], np.float32)
-                if v.shape == (self.dimension,):
-                    have[r["id"]] = (v / max(float(np.linalg.norm(v)), 1e-12)).astype(dtype)
+                if len(r["embedding"]) == self.dimension:
+                    have[r["id"]] = unit(r["embedding"]).astype(dtype)
         ids = tuple(i for i in wanted if i in have)
         matrix = np.stack([have[i] for i in ids]) if ids else np.zeros((0, self.dimension), dtype)
         return GroupVectors(
-            count=len(members),
-            latest=latest,
-            ids=ids,
-            matrix=np.ascontiguousarray(matrix, dtype),
-            row={i: r for r, i in enumerate(ids)},
-            built=time.monotonic(),
-            lookup_only=lookup_only,
+            len(members), latest, ids, np.ascontiguousarray(matrix, dtype), time.monotonic(), lookup_only
         )

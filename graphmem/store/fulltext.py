@@ -38,7 +38,7 @@ def group_query(
 
     ``names``: terms (as ``escape_terms`` returns them, any case) searched in ``name_field``
     only: a participant's name in a turn is mostly how the other one addresses them ("Glad it
-    helped, Melanie!"), so it says who the turn is spoken to, not what it is about.
+    helped, Priya!"), so it says who the turn is spoken to, not what it is about.
 
     The group clause filters but adds nothing to the score (boost 0), so a BM25 score is the
     text's alone and can be compared with the best of its search."""

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from ..store.driver import Store
-from ..types import group_id_problem
+from .store.driver import Store
+from .types import group_id_problem
 
 MAX_LISTED_GROUP_IDS = 20  # nonconforming group ids named in the report (all are counted)
 

@@ -1,0 +1,84 @@
+"""The ranked hits of a search as results: superseded memories after their current version,
+the turns each was extracted from, and the ``SearchResult`` a caller reads."""
+
+from __future__ import annotations
+
+from ..store.driver import Store
+from ..types import EvidenceEpisode, PathStep, SearchResult
+from .evidence import Hit
+
+EVIDENCE_PER_MEMORY = 3  # turns each result shows it was extracted from (the earliest)
+
+
+def current_first(store: Store, group_id: str, ranked: list[Hit], policy: str, why: list[str]) -> list[Hit]:
+    """Superseded memories (``superseded_by`` set): "hide" drops them; "current_first" puts the
+    current version of each just before it (read from the graph when the search did not reach
+    it), at its score; "keep" leaves the order alone."""
+    old = [h for h in ranked if h.kind == "memory" and h.node.get("superseded_by")]
+    if not old or policy == "keep":
+        return ranked
+    if policy == "hide":
+        why.append(f"{len(old)} superseded memories left out")
+        return [h for h in ranked if not (h.kind == "memory" and h.node.get("superseded_by"))]
+    by_id = {h.id: h for h in ranked}
+    rows = store.read("search_current_of", group_id=group_id, ids=[h.id for h in old])
+    current, out, placed = {r["id"]: r["current"] for r in rows}, [], set()
+    for h in ranked:
+        node = current.get(h.id)
+        if h.id in placed:
+            continue
+        if node is not None and node["id"] not in placed:
+            c = by_id.get(node["id"])
+            if c is None:
+                step = PathStep(
+                    from_id=h.id, to_id=node["id"], edge="SUPERSEDES", relation="current version", direction="in"
+                )
+                c = by_id[node["id"]] = Hit(node["id"], "memory", node, h.similarity, h.distance, h.path + [step])
+                c.parts = h.parts
+            c.score = max(c.score, h.score)
+            out.append(c)
+            placed.add(c.id)
+        out.append(h)
+        placed.add(h.id)
+    why.append(f"{len(old)} superseded memories follow their current version")
+    return out
+
+
+def as_results(store: Store, group_id: str, ranked: list[Hit], episodes: bool) -> list[SearchResult]:
+    """``ranked`` as results, each memory with the turns it was extracted from (a group with
+    ``episodes`` only)."""
+    memory_ids = [h.id for h in ranked if h.kind == "memory"]
+    evidence: dict[str, list[dict]] = {}
+    if episodes and memory_ids:
+        rows = store.read("search_evidence", group_id=group_id, ids=memory_ids, per_memory=EVIDENCE_PER_MEMORY)
+        evidence = {row["id"]: row["evidence"] for row in rows}
+    return [result(h, evidence.get(h.id, [])) for h in ranked]
+
+
+def result(h: Hit, evidence: list[dict]) -> SearchResult:
+    seen, episodes = set(), []
+    for e in list(h.episodes) + list(evidence):
+        if e.get("id") and e["id"] not in seen:
+            seen.add(e["id"])
+            episodes.append(EvidenceEpisode.model_validate({k: e.get(k) for k in EvidenceEpisode.model_fields}))
+    n, turn = h.node, h.kind == "episode"
+    importance = (n.get("importance") or 0.5) if turn else n.get("importance")
+    assert h.parts is not None  # every hit is scored when made
+    return SearchResult(
+        kind="episode" if turn else "memory",
+        memory_id=h.id,
+        text=(n.get("content") if turn else n.get("text")) or "",
+        memory_type="EPISODE" if turn else n["memory_type"],
+        importance=float(0.5 if importance is None else importance),
+        occurred_at=n.get("timestamp") if turn else n.get("occurred_at"),
+        created_at=n.get("timestamp") if turn else n.get("created_at"),
+        status=None if turn else n.get("status"),
+        score=h.score,
+        score_parts=h.parts,
+        distance=h.distance,
+        path=h.path,
+        seed_sources=h.sources,
+        evidence=episodes,
+        superseded_by=None if turn else n.get("superseded_by"),
+        current=turn or not n.get("superseded_by"),
+    )
