@@ -33,9 +33,11 @@ if ! fc-list :lang=zh 2>/dev/null | grep -q . && [ "$(id -u)" = 0 ] && command -
   { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-wqy-zenhei; } >/dev/null 2>&1 \
     || echo "    (could not install it: Chinese labels in the notebooks' pictures will show as boxes)" >&2
 fi
-# Point the (shared) virtualenv at this checkout: cheap, and right for a fresh clone.
-"$VENV/bin/pip" install -q --no-deps --no-build-isolation -e . >/dev/null 2>&1 \
-  || "$VENV/bin/pip" install -q --no-deps -e .
+# Point the (shared) virtualenv at this checkout, the library and its benchmark runners
+# (benchmarks/: the graphmem-bench package, which adds `graphmem bench locomo` and the others):
+# cheap, and right for a fresh clone.
+"$VENV/bin/pip" install -q --no-deps --no-build-isolation -e . -e ./benchmarks >/dev/null 2>&1 \
+  || "$VENV/bin/pip" install -q --no-deps -e . -e ./benchmarks
 export PATH="$VENV/bin:$PATH"
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 TOKENIZERS_PARALLELISM=false
 

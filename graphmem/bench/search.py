@@ -63,7 +63,7 @@ FIRST = [
     "Jack",
     "Karen",
     "Leo",
-    "Maria",
+    "Marta",
     "Nina",
     "Oscar",
     "Paul",
@@ -108,7 +108,7 @@ FIRST = [
     "Dmitri",
     "Elena",
     "Farid",
-    "Gina",
+    "Greta",
     "Hiro",
     "Ines",
 ]
@@ -724,7 +724,7 @@ def run_search_bench(
     progress: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """``shape``: "memories" (a synthetic group of that many memories) or "conversation" (a
-    LoCoMo-like group of that many turns, through the real ingest path). ``tenants``: that many
+    two-speaker conversation of that many turns, through the real ingest path). ``tenants``: that many
     groups of TENANT_SIZE memories written first, beside every size; their searches are timed
     (and checked against an exact scan of the group alone) while the last size is still there."""
     if shape not in SHAPES:
@@ -943,7 +943,7 @@ SHAPES = ("memories", "conversation")
 
 def _turn_text(vocab: Vocabulary, rng: np.random.Generator, topic: int, obj: int, obj2: int) -> str:
     """One turn: a statement about the speaker's life (sometimes two or three sentences, so long
-    turns get their sentences embedded apart, as in LoCoMo), or a short reply."""
+    turns get their sentences embedded apart, as the ingest path does), or a short reply."""
     first = (
         f"{OPENERS[rng.integers(len(OPENERS))]}I {vocab.topics[topic]} the {vocab.objects[obj]} "
         f"{WHENS[rng.integers(len(WHENS))]}".strip()
@@ -959,9 +959,9 @@ def _turn_text(vocab: Vocabulary, rng: np.random.Generator, topic: int, obj: int
 
 
 def plan_conversation(n: int, vocab: Vocabulary, rng: np.random.Generator) -> tuple[list[Any], list[dict]]:
-    """A LoCoMo-like conversation of ``n`` turns: sessions of SESSION_TURNS turns between two
+    """A conversation of ``n`` turns between two friends: sessions of SESSION_TURNS turns between two
     speakers, three days apart; a turn is a statement about the speaker's life (one to three
-    sentences: long turns get their sentences embedded apart, as in LoCoMo) or a short reply.
+    sentences: long turns get their sentences embedded apart) or a short reply.
     Returns (the sessions as ``Conversation``s, the statements made)."""
     from ..ingest.models import Message
     from ..ingest.pipeline import Conversation
