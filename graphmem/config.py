@@ -375,8 +375,9 @@ _NEO4J_ENV = {
 }
 
 
-def _env_overrides(environ: dict[str, str]) -> dict[str, dict[str, str]]:
-    out: dict[str, dict[str, str]] = {}
+def _env_overrides(environ: dict[str, str]) -> dict[str, dict[str, Any]]:
+    """The settings the environment names: NEO4J_* and GRAPHMEM_<SECTION>__[<SUB>__]<KEY>, nested."""
+    out: dict[str, dict[str, Any]] = {}
     for name, key in _NEO4J_ENV.items():
         if environ.get(name):
             out.setdefault("neo4j", {})[key] = environ[name]
@@ -390,7 +391,7 @@ def _env_overrides(environ: dict[str, str]) -> dict[str, dict[str, str]]:
                 f"__<SUB>__<KEY> for a nested setting), e.g. GRAPHMEM_EMBEDDING__MODEL or "
                 f"GRAPHMEM_RETRIEVAL__RANKING__SEED_MIN_SIMILARITY"
             )
-        node = out.setdefault(parts[0], {})
+        node: dict[str, Any] = out.setdefault(parts[0], {})
         for part in parts[1:-1]:
             node = node.setdefault(part, {})
         node[parts[-1]] = value

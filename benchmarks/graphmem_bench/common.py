@@ -240,11 +240,14 @@ def prefetched(items: Sequence[T], work: Callable[[T], R]) -> Iterator[tuple[T, 
     the caller handles this one (embed the next conversation while this one is ingested)."""
     from concurrent.futures import ThreadPoolExecutor
 
+    if not items:
+        return
     with ThreadPoolExecutor(1) as pool:
-        pending = pool.submit(work, items[0]) if items else None
+        pending = pool.submit(work, items[0])
         for i, item in enumerate(items):
             result = pending.result()
-            pending = pool.submit(work, items[i + 1]) if i + 1 < len(items) else None
+            if i + 1 < len(items):
+                pending = pool.submit(work, items[i + 1])
             yield item, result
 
 
@@ -285,6 +288,7 @@ def ablation(run: Callable[[str], dict], extractors: Sequence[str]) -> dict:
                     if m == method:
                         merged.values[(name, metric, bucket)] = vals
     first = next(iter(reports.values()))
+    assert merged is not None  # set by the first run
     notes = [
         f"{x}: {r['stats']['memories']} memories, {r['stats']['links']} links from {r['stats']['turns']} "
         f"turns; {r['stats']['seconds']} s"

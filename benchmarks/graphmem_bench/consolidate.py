@@ -254,7 +254,7 @@ UPDATES = {
 }
 
 # (memory_type, topic, object, attributes): said twice, months apart
-DUPLICATE_FACTS = {
+DUPLICATE_FACTS: dict[str, tuple[tuple[str, str, str, dict[str, str]], ...]] = {
     "zh": (
         ("FACT", "养", "猫", {"名字": "咪咪"}),
         ("FACT", "过敏", "花生", {}),
@@ -486,12 +486,12 @@ def _user_log(user: int, language: str, size: int, rng: random.Random) -> UserLo
             log.add(log.day(), subject, memory_type, topic, obj, 0.5)
 
     updates = []
-    for case in UPDATES[language]:
-        old, new = _updated_value(case, rng)
-        note = {k: v.format(object=new) for k, v in case.note.items()}
-        older = log.add(log.day(0, DAYS // 2), me, case.memory_type, case.topic, old, 0.7)
-        newer = log.add(log.day(DAYS // 2, DAYS), me, case.memory_type, rng.choice(case.new_topics), new, 0.7, note)
-        updates.append((case.slot, older, newer, case.question.format(object=old)))
+    for update in UPDATES[language]:
+        old, new = _updated_value(update, rng)
+        note = {k: v.format(object=new) for k, v in update.note.items()}
+        older = log.add(log.day(0, DAYS // 2), me, update.memory_type, update.topic, old, 0.7)
+        newer = log.add(log.day(DAYS // 2, DAYS), me, update.memory_type, rng.choice(update.new_topics), new, 0.7, note)
+        updates.append((update.slot, older, newer, update.question.format(object=old)))
     duplicates = []
     for memory_type, topic, obj, attributes in rng.sample(DUPLICATE_FACTS[language], DUPLICATE_FACTS_PER_USER):
         earlier, later = log.two_days()
@@ -526,14 +526,20 @@ def _user_log(user: int, language: str, size: int, rng: random.Random) -> UserLo
             f"user's six months run out; use more users)"
         )
     while len(log.items) < size:
-        topic, objects = rng.choice(FILLER[language])
-        log.event(rng.choice(FILLER_SUBJECTS[language]), topic, rng.choice(objects), round(rng.uniform(0.2, 0.6), 2))
+        filler_topic, filler_objects = rng.choice(FILLER[language])
+        log.event(
+            rng.choice(FILLER_SUBJECTS[language]),
+            filler_topic,
+            rng.choice(filler_objects),
+            round(rng.uniform(0.2, 0.6), 2),
+        )
     return log.build(user, updates, non_conflicts, duplicates, summary_groups)
 
 
 # --- metrics ------------------------------------------------------------------------------
 def _pair(label: str, a: str, b: str) -> Pair:
-    return (label, *sorted((a, b)))  # type: ignore[return-value]
+    low, high = sorted((a, b))
+    return (label, low, high)
 
 
 def known_duplicate_pairs(cases: Iterable[NameCase]) -> dict[Pair, str]:

@@ -178,7 +178,7 @@ def run(
     ingestor = ingestor_for(graph)
     labels = {d: "graphmem" if len(depths) == 1 else f"graphmem depth {'auto' if d is None else d}" for d in depths}
     scores = Scores(["dense", "bm25", *labels.values()])
-    stats = {
+    stats: dict[str, Any] = {
         "questions": 0,
         "skipped": sum(s.skipped for s in samples),
         "turns": 0,
@@ -221,7 +221,7 @@ def run(
                     for j in idx
                 ]
                 convs.append(
-                    Conversation(f"session_{n}", msgs, sample.turns[idx[0]].timestamp, embeddings=turn_vecs[idx])
+                    Conversation(f"session_{n}", msgs, sample.turns[idx[0]].timestamp, embeddings=turn_vecs[idx])  # type: ignore[arg-type]  # an array of vectors serves
                 )
             chosen = ObservationExtractor(sample.observations) if extractor == "observations" else extractor
             report = ingestor.ingest_sessions(group, convs, extractor=chosen, source="bench")

@@ -132,7 +132,7 @@ def run(
     queries = lambda texts: embed_query_array(embed, texts)  # noqa: E731
     ingestor = ingestor_for(graph)
     scores = Scores(list(METHODS))
-    stats = {
+    stats: dict[str, Any] = {
         "questions": 0,
         "dropped": dropped,
         "turns": 0,
@@ -163,7 +163,7 @@ def run(
                         Message(role="user", content=text, timestamp=date, external_id=f"{sid}#{j}")
                         for j, text in enumerate(texts)
                     ]
-                    convs.append(Conversation(sid, msgs, date, embeddings=turn_vecs[start : start + len(texts)]))
+                    convs.append(Conversation(sid, msgs, date, embeddings=turn_vecs[start : start + len(texts)]))  # type: ignore[arg-type]  # an array of vectors serves
                 start += len(texts)
             report = ingestor.ingest_sessions(group, convs, extractor=extractor, source="bench")
             stats["timings_s"]["ingest"] += time.perf_counter() - t0

@@ -172,7 +172,7 @@ def run(
     ]
     methods += [PUBLISHED_NAMES.get(n, n) for n in pub] + ["graphmem"]
     scores = Scores(methods)
-    stats = {
+    stats: dict[str, Any] = {
         "lang": lang,
         "memories": len(memories),
         "dialogues": 0,

@@ -49,8 +49,10 @@ def retrieval_bench(
     settings.retrieval.profile(profile)  # an unknown profile fails before anything is loaded
     e = settings.embedding
     embedder = get_embedder(e.model, e.device, e.batch_size, e.backend, e.precision)
+    cached = None
     if cache:  # the turns, the questions and everything search_memories embeds go through it
-        embedder = CachedEmbedder(embedder, default_cache_path(embedder.name, getattr(embedder, "revision", None)))
+        cached = CachedEmbedder(embedder, default_cache_path(embedder.name, getattr(embedder, "revision", None)))
+        embedder = cached
     if kind == "madial":  # flat dense baselines: every installed model, the configured one included
         others = [
             get_embedder(m, e.device, e.batch_size, e.backend, e.precision)
@@ -102,11 +104,11 @@ def retrieval_bench(
         finally:
             if bar is not None:
                 bar.stop()
-        if cache:
+        if cached is not None:
             report["stats"]["embedding_cache"] = {
-                "path": str(embedder.path),
-                "hits": embedder.hits,
-                "misses": embedder.misses,
+                "path": str(cached.path),
+                "hits": cached.hits,
+                "misses": cached.misses,
             }
     report["stats"]["wall_seconds"] = round(time.perf_counter() - started, 1)
     scores = report.pop("_scores")

@@ -607,7 +607,9 @@ def measure(
     say(f"  warmed up: {out['warm_up_searches']} depth-1 searches until their latency settled")
     meter = CpuMeter(graph)
     for depth in (0, 1, 2):
-        times, sizes, laps = [], [], {}
+        times: list[float] = []
+        sizes: list[int] = []
+        laps: dict[str, list[float]] = {}
         start = meter.mark()
         for q in queries:
             t = time.perf_counter()
@@ -757,7 +759,8 @@ def run_search_bench(
         f"vocabulary: {len(vocab.subjects) + len(vocab.topics) + len(vocab.objects)} texts embedded "
         f"in {time.perf_counter() - t:.0f} s"
     )
-    tenant_prefix, plans = f"bench-search-tenant-s{seed}-", {}
+    tenant_prefix = f"bench-search-tenant-s{seed}-"
+    plans: dict[str, dict] = {}
     if tenants:
         say(f"[{tenants} tenants of {TENANT_SIZE} memories] groups {tenant_prefix}0 ...")
         build_s, plans = build_tenants(graph, tenant_prefix, tenants, vocab, seed, say)
@@ -868,7 +871,7 @@ def _measure_conversation(
     say: Callable[[str], None],
     beside: Callable[[], dict] | None,
 ) -> dict[str, Any]:
-    from .common import delete_group
+    from ..store.admin import delete_group
 
     group_id = f"bench-search-conv-n{n}-s{seed}"
     size_rng = np.random.default_rng([seed, n, 1])
@@ -1092,7 +1095,7 @@ def measure_tenants(
         for g in sampled:
             for _ in range(2):
                 crowded.search_memories(g, asked[0][1], reference_time=REFERENCE)
-            crowded._retriever.vectors.wait(g, VECTORS_WAIT_S)
+            crowded._get_retriever().vectors.wait(g, VECTORS_WAIT_S)
         same = sum(
             [
                 x.memory_id
