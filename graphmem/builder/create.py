@@ -178,8 +178,7 @@ class MemoryWriter:
 
             return self.store.transaction(work)
 
-        keyed = key_of(0)
-        if len(chunks) == 1 and keyed is not None:
+        if len(chunks) == 1 and (keyed := key_of(0)) is not None:
             done = stored(self.store, group_id, keyed[0], "create_memories", keyed[1])
             if done is not None:  # applied before: nothing to embed or write
                 return [CreateResult.model_validate(r) for r in done]
