@@ -19,12 +19,15 @@ from typer.testing import CliRunner
 from graphmem.cli.app import app
 
 ROOT = Path(__file__).resolve().parents[1]
-BENCH = Path(os.environ.get("GRAPHMEM_BENCH_DATA", Path(__file__).resolve().parents[2] / "shared" / "bench"))
+# the dev data: $GRAPHMEM_BENCH_DATA, else shared/bench in a folder above the checkout (../shared/bench)
+_ABOVE = [p / "shared" / "bench" for p in Path(__file__).resolve().parents]
+BENCH = Path(os.environ.get("GRAPHMEM_BENCH_DATA") or next((p for p in _ABOVE if p.is_dir()), _ABOVE[2]))
 
 
 @pytest.fixture
 def bench(cli_env, tmp_path):
-    env = {**cli_env, "XDG_CACHE_HOME": str(tmp_path / "cache"), "COLUMNS": "100"}
+    # GRAPHMEM_BENCH_DATA is the tests' own: graphmem would read it as a setting and refuse it
+    env = {**cli_env, "XDG_CACHE_HOME": str(tmp_path / "cache"), "COLUMNS": "100", "GRAPHMEM_BENCH_DATA": None}
 
     def run(*args: str):
         result = CliRunner().invoke(app, ["bench", *args], env=env, catch_exceptions=False)
