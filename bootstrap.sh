@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One entry point that sets everything up on a fresh machine, then runs what you ask:
 #   ./bootstrap.sh demo            start a local Neo4j, init the schema, run the demo end to end
-#   ./bootstrap.sh test [ARGS]     run the test suite against a real Neo4j (pytest ARGS)
+#   ./bootstrap.sh test [ARGS]     ruff, ruff format --check and mypy, then the test suite against a
+#                                  real Neo4j (pytest ARGS)
 #   ./bootstrap.sh env             print the path of the virtualenv (source it to use `graphmem`)
 # Needs Python 3.11+, Java 17+ and Maven (the Neo4j server's jars come from Maven Central).
 # The virtualenv lives outside the checkout, keyed by the dependency set, so the large
@@ -33,9 +34,11 @@ if ! fc-list :lang=zh 2>/dev/null | grep -q . && [ "$(id -u)" = 0 ] && command -
   { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-wqy-zenhei; } >/dev/null 2>&1 \
     || echo "    (could not install it: Chinese labels in the notebooks' pictures will show as boxes)" >&2
 fi
-# Point the (shared) virtualenv at this checkout: cheap, and right for a fresh clone.
-"$VENV/bin/pip" install -q --no-deps --no-build-isolation -e . >/dev/null 2>&1 \
-  || "$VENV/bin/pip" install -q --no-deps -e .
+# Point the (shared) virtualenv at this checkout, the library and its benchmark runners
+# (benchmarks/: the graphmem-bench package, which adds `graphmem bench locomo` and the others):
+# cheap, and right for a fresh clone.
+"$VENV/bin/pip" install -q --no-deps --no-build-isolation -e . -e ./benchmarks >/dev/null 2>&1 \
+  || "$VENV/bin/pip" install -q --no-deps -e . -e ./benchmarks
 export PATH="$VENV/bin:$PATH"
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 TOKENIZERS_PARALLELISM=false
 
@@ -48,6 +51,11 @@ case "$cmd" in
     graphmem demo "$@"
     ;;
   test)
+    # the checks first (their settings in pyproject.toml); the first that fails ends the run
+    for check in "ruff check ." "ruff format --check ." "mypy"; do
+      echo "==> $check" >&2
+      $check
+    done
     set +e
     python -m pytest "$@"
     rc=$?
@@ -59,6 +67,6 @@ case "$cmd" in
     echo "$VENV"
     ;;
   *)
-    sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
     ;;
 esac

@@ -35,17 +35,13 @@ class _Section(BaseModel):
 
 
 class Neo4jSettings(_Section):
-    """How to reach Neo4j. ``uri`` None means: the local server graphmem runs."""
+    """How to reach Neo4j (``uri`` None means: the local server graphmem runs), and how long a call
+    waits for it. The driver's own numbers (timeouts, pool size) are constants in store/driver.py."""
 
     uri: str | None = None
     user: str = "neo4j"
     password: str | None = None
     database: str = "neo4j"
-    connection_timeout_s: float = 10.0
-    max_connection_pool_size: int = 50
-    # before the first query after a failure (or the first ever), the server's port must answer a
-    # TCP connect within this many seconds, else the call fails at once naming the URI
-    connect_check_timeout_s: float = Field(2.0, gt=0, le=60)
     # a call retries a lost connection or an unavailable server (restart, leader switch) for at most
     # this many seconds in all, then raises; 0 means one attempt
     retry_budget_s: float = Field(4.0, ge=0, le=600)
@@ -55,7 +51,8 @@ class Neo4jSettings(_Section):
 
 
 class ServerSettings(_Section):
-    """The local Neo4j server that ``graphmem neo4j start`` fetches and runs."""
+    """The local Neo4j server that ``graphmem neo4j start`` fetches and runs. Any other Neo4j setting
+    goes into ``<home>/conf/extra.conf`` (it replaces graphmem's own line for the same key)."""
 
     version: str = "5.26.30"
     bolt_port: int = Field(7687, ge=1, le=65535)
@@ -70,8 +67,6 @@ class ServerSettings(_Section):
     tx_log_retention: str = Field(
         "256M size", pattern=r"^(\d+\s*[kKmMgG]?\s+(files|size|txs|entries|hours|days)|keep_all|keep_none|false|true)$"
     )
-    tx_log_rotation: str = Field("64M", pattern=r"^\d+\s*[kKmMgG]?$")  # one log file at most this large
-    checkpoint_interval: str = Field("5m", pattern=r"^\d+\s*(ms|s|m|h)?$")  # a checkpoint at least this often
 
 
 class EmbeddingSettings(_Section):
@@ -94,11 +89,13 @@ class EmbeddingSettings(_Section):
 
 
 class ResolutionSettings(_Section):
-    """Concept merging thresholds (seed 004 §5.1)."""
+    """When two concept names are one node (seed 004 §5.1), at write time and when consolidation
+    merges concepts: the cosine of their names' embeddings above ``merge_threshold``, or above
+    ``context_threshold`` when their memories' contexts agree (two topics of one subject and memory
+    type, two objects of one topic)."""
 
     merge_threshold: float = Field(0.95, ge=0, le=1)
     context_threshold: float = Field(0.85, ge=0, le=1)
-    candidates: int = 5
 
 
 class ScoreWeights(_Section):
@@ -302,44 +299,29 @@ class LLMSettings(_Section):
 
 
 class ConsolidationSettings(_Section):
-    """The lifecycle job (seed 004 §12.4): how often, in what batches, and its thresholds."""
+    """The lifecycle job (seed 004 §12.4): how often, in what batches, what it forgets and folds,
+    what it adds. Concept merging follows ``resolution``; the rest of its numbers are constants
+    beside the steps that use them (graphmem/lifecycle/)."""
 
     # hours between runs of `graphmem consolidate --every` and ConsolidationScheduler by default
     interval_hours: float = Field(6.0, gt=0)
     # staged memories taken per batch; each batch is marked consolidated when its steps are done
     batch_size: int = Field(500, ge=1, le=10000)
-    # concept merging by meaning (cosine of the concepts' embeddings): above merge_threshold two
-    # concepts of one label merge; between context_threshold and it only when their memories'
-    # contexts agree (two topics of one subject and memory type, two objects of one topic)
-    merge_threshold: float = Field(0.95, ge=0, le=1)
-    context_threshold: float = Field(0.85, ge=0, le=1)
-    # nearest concepts read per concept from the vector index
-    candidates: int = Field(5, ge=1, le=100)
+    # the group's consolidation lock lasts this long unless the run refreshes it (each batch)
+    lock_ttl_s: float = Field(600.0, gt=0)
     # decay: a memory whose strength (importance · exp(-rate · days since created or last read) ·
     # (1 + ln(1 + reads)), rates from retrieval.decay) falls below the floor is archived
     archive_floor: float = Field(0.05, ge=0, le=1)
     # memories at least this important are never archived by decay or folded into summaries
     protect_importance: float = Field(0.8, ge=0, le=1)
-    # summaries: at least summarize_min_group memories of one subject and topic in one month,
-    # older than summarize_after_days and less important than summarize_max_importance, are
-    # folded into one summary memory (the originals archived, linked by SUMMARIZES)
+    # summaries: unimportant memories of one subject and topic in one month, older than this many
+    # days, are folded into one summary memory (the originals archived, linked by SUMMARIZES)
     summarize_after_days: float = Field(30.0, ge=0)
-    summarize_max_importance: float = Field(0.4, ge=0, le=1)
-    summarize_min_group: int = Field(3, ge=2)
-    # discovery: REFERENCE links to the latest earlier memory sharing a topic or object (not
-    # through concepts used by more than hub_cap memories), at most max_links_per_memory each
+    # discovery: REFERENCE links from each memory to the latest earlier one sharing a topic or object
     discover_references: bool = True
-    max_links_per_memory: int = Field(3, ge=0)
-    hub_cap: int = Field(200, ge=2)
-    # candidate CAUSALITY links between memories of one session said within this many seconds,
-    # when one of them carries a cause/effect cue (因为, 所以, because, so ...)
-    causal_window_s: float = Field(3600.0, ge=0)
-    # the group's consolidation lock lasts this long unless the run refreshes it (each batch)
-    lock_ttl_s: float = Field(600.0, gt=0)
-    # an LLM judge (llm.base_url set) confirms discovered causal links and concept merges whose
-    # similarity lies between judge_threshold and context_threshold, and words each summary
+    # with llm.base_url set, an LLM judge confirms discovered causal links and concept merges in the
+    # grey zone below resolution.context_threshold, and words each summary
     use_llm: bool = True
-    judge_threshold: float = Field(0.7, ge=0, le=1)
 
 
 class Settings(_Section):
@@ -383,8 +365,9 @@ _NEO4J_ENV = {
 }
 
 
-def _env_overrides(environ: dict[str, str]) -> dict[str, dict[str, str]]:
-    out: dict[str, dict[str, str]] = {}
+def _env_overrides(environ: dict[str, str]) -> dict[str, dict[str, Any]]:
+    """The settings the environment names: NEO4J_* and GRAPHMEM_<SECTION>__[<SUB>__]<KEY>, nested."""
+    out: dict[str, dict[str, Any]] = {}
     for name, key in _NEO4J_ENV.items():
         if environ.get(name):
             out.setdefault("neo4j", {})[key] = environ[name]
@@ -398,7 +381,7 @@ def _env_overrides(environ: dict[str, str]) -> dict[str, dict[str, str]]:
                 f"__<SUB>__<KEY> for a nested setting), e.g. GRAPHMEM_EMBEDDING__MODEL or "
                 f"GRAPHMEM_RETRIEVAL__RANKING__SEED_MIN_SIMILARITY"
             )
-        node = out.setdefault(parts[0], {})
+        node: dict[str, Any] = out.setdefault(parts[0], {})
         for part in parts[1:-1]:
             node = node.setdefault(part, {})
         node[parts[-1]] = value
@@ -424,16 +407,28 @@ def load_settings(path: str | Path | None = None, environ: dict[str, str] | None
     try:
         return Settings.model_validate(data)
     except PydanticValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise _setting_error(where, f"{first['msg']} (check graphmem.toml and GRAPHMEM_*/NEO4J_* variables)") from exc
+        errors = exc.errors()
+        named = [".".join(str(p) for p in e["loc"]) for e in errors]
+        for where in named:  # a setting that moved or became a constant, wherever it stands among the errors
+            if where in _MOVED or where in _FIXED or where in _RETIRED:
+                raise _setting_error(where, "") from exc
+        raise _setting_error(
+            named[0], f"{errors[0]['msg']} (check graphmem.toml and GRAPHMEM_*/NEO4J_* variables)"
+        ) from exc
 
 
-# settings that moved when ranking got its own profiles: old name -> new name
+# settings that moved: old name -> new name (ranking got its own profiles; concept merging has one
+# pair of thresholds, for writes and consolidation alike)
 _MOVED = {
-    f"retrieval.{k}": f"retrieval.ranking.weights.{k}"
-    for k in ("alpha_similarity", "beta_importance", "gamma_distance", "delta_time", "epsilon_access")
+    "consolidation.merge_threshold": "resolution.merge_threshold",
+    "consolidation.context_threshold": "resolution.context_threshold",
 }
+_MOVED.update(
+    {
+        f"retrieval.{k}": f"retrieval.ranking.weights.{k}"
+        for k in ("alpha_similarity", "beta_importance", "gamma_distance", "delta_time", "epsilon_access")
+    }
+)
 _MOVED.update({f"retrieval.{k}": f"retrieval.ranking.similarity.{k}" for k in ("lexical_weight", "lexical_weight_cjk")})
 _MOVED.update(
     {
@@ -463,6 +458,26 @@ _MOVED.update(
     }
 )
 
+# settings that became named constants beside the code that uses them: old name -> the constant
+# (and, for the local server, the Neo4j setting that changes it in <server.home>/conf/extra.conf)
+_RETIRED = {
+    "neo4j.connection_timeout_s": "CONNECTION_TIMEOUT_S in graphmem/store/driver.py",
+    "neo4j.max_connection_pool_size": "MAX_CONNECTION_POOL_SIZE in graphmem/store/driver.py",
+    "neo4j.connect_check_timeout_s": "CONNECT_CHECK_TIMEOUT_S in graphmem/store/driver.py",
+    "server.tx_log_rotation": "TX_LOG_ROTATION in graphmem/server/launcher.py (db.tx_log.rotation.size in "
+    "<server.home>/conf/extra.conf changes it)",
+    "server.checkpoint_interval": "CHECKPOINT_INTERVAL in graphmem/server/launcher.py "
+    "(db.checkpoint.interval.time in <server.home>/conf/extra.conf changes it)",
+    "resolution.candidates": "CANDIDATES in graphmem/builder/resolve.py",
+    "consolidation.candidates": "CANDIDATES in graphmem/lifecycle/concepts.py",
+    "consolidation.judge_threshold": "JUDGE_THRESHOLD in graphmem/lifecycle/concepts.py",
+    "consolidation.summarize_max_importance": "SUMMARIZE_MAX_IMPORTANCE in graphmem/lifecycle/fade.py",
+    "consolidation.summarize_min_group": "SUMMARIZE_MIN_GROUP in graphmem/lifecycle/fade.py",
+    "consolidation.max_links_per_memory": "MAX_LINKS_PER_MEMORY in graphmem/lifecycle/discover.py",
+    "consolidation.hub_cap": "HUB_CAP in graphmem/lifecycle/discover.py",
+    "consolidation.causal_window_s": "CAUSAL_WINDOW_S in graphmem/lifecycle/discover.py",
+}
+
 # settings that became fixed numbers of the code that uses them: old name -> that number
 _FIXED = {
     "retrieval.ranking.similarity.lexical_full": "retriever/rank.py LEXICAL_FULL",
@@ -490,5 +505,10 @@ def _setting_error(where: str, message: str) -> ConfigError:
         return ConfigError(
             f"setting {where} was removed: the number is fixed in graphmem/{_FIXED[where]}; "
             f"delete it from the config (docs/configuration.md)"
+        )
+    if where in _RETIRED:
+        return ConfigError(
+            f"setting {where} is no longer a setting: it is the constant {_RETIRED[where]}; remove it "
+            f"from graphmem.toml or the GRAPHMEM_* variables (docs/configuration.md)"
         )
     return ConfigError(f"invalid setting {where}: {message}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
@@ -13,7 +14,7 @@ from .graph import MemoryGraph
 TZ = timezone(timedelta(hours=8))
 
 # (reference time, create_memory arguments) — seed 004 §12.5 and §4.5, and their English twins.
-MEMORIES = [
+MEMORIES: list[tuple[str, dict[str, Any]]] = [
     (
         "10:00",
         dict(
@@ -84,7 +85,7 @@ LINKS = [
 # suits an agent's working context), and a match across languages has a lower cosine than one in
 # the same language.
 # Facts that change (seed 002's supersede chains): said months apart; consolidation makes the newer current.
-UPDATES = [
+UPDATES: list[tuple[datetime, dict[str, Any]]] = [
     (datetime(2025, 6, 1, 9, 0, tzinfo=TZ), dict(subject="我", memory_type="事实", topic="住在", object="北京")),
     (datetime(2025, 6, 1, 9, 1, tzinfo=TZ), dict(subject="I", memory_type="fact", topic="work at", object="Acme")),
     (datetime(2025, 11, 5, 9, 0, tzinfo=TZ), dict(subject="我", memory_type="事实", topic="搬到", object="上海")),
@@ -189,13 +190,7 @@ def run_demo(settings: Settings, group: str, keep: bool = False) -> None:
             for column in ("#", "memory", "score", "sim", "dist", "via"):
                 table.add_column(column)
             for rank, r in enumerate(response.results[:5], 1):
-                via = (
-                    " ".join(
-                        f"{step.get('edge', '')}:{step.get('relation') or step.get('via') or ''}"
-                        for step in (r.path or [])
-                    )
-                    or "seed"
-                )
+                via = " ".join(f"{step.edge}:{step.relation or step.via or ''}" for step in r.path) or "seed"
                 table.add_row(
                     str(rank), r.text, f"{r.score:.3f}", f"{r.score_parts.similarity:.2f}", str(r.distance), via
                 )

@@ -1,17 +1,18 @@
 """MemoryGraph (sync) and AsyncMemoryGraph: the public API, one implementation.
 
 AsyncMemoryGraph runs the same methods in a worker thread (``asyncio.to_thread``): the
-logic exists once, and the Neo4j driver and the embedding model are thread-safe.
+logic exists once, and the Neo4j driver and the embedding model are thread-safe. Its methods
+are written out from MemoryGraph's by ``scripts/async_face.py`` (run it after changing a
+public method of MemoryGraph; a test fails while the two faces differ).
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .builder.create import MemoryWriter
 from .builder.link import MemoryLinker, memory_row
@@ -30,6 +31,7 @@ from .types import (
     MemoryStatus,
     MemoryType,
     SearchInput,
+    SearchResponse,
     _importance,
     as_reference_time,
     parse_memory_type,
@@ -37,6 +39,14 @@ from .types import (
     validate_group_id,
     validate_optional_id,
 )
+
+if TYPE_CHECKING:  # loaded on first use (importing graphmem stays cheap)
+    from .ingest.models import IngestReport, RetryReport
+    from .ingest.pipeline import Extractor, Ingestor
+    from .lifecycle import Consolidator
+    from .lifecycle.report import ConsolidationReport, Event
+    from .retriever import Retriever
+    from .working import WorkingMemory
 
 
 class MemoryGraph:
@@ -57,7 +67,7 @@ class MemoryGraph:
         database: str | None = None,
         embedder: Embedder | None = None,
         config_path: str | None = None,
-    ):
+    ) -> None:
         if settings is None:
             neo4j = {k: v for k, v in dict(uri=uri, user=user, password=password, database=database).items() if v}
             settings = load_settings(config_path, neo4j=neo4j) if neo4j else load_settings(config_path)
@@ -70,15 +80,15 @@ class MemoryGraph:
         self.linker = MemoryLinker(self.store, self.embedder)
         self._schema_checked = False
         self._schema_lock = threading.Lock()
-        self._retriever = None
-        self._working = None
-        self._ingestor = None
-        self._consolidator = None
+        self._retriever: Retriever | None = None
+        self._working: WorkingMemory | None = None
+        self._ingestor: Ingestor | None = None
+        self._consolidator: Consolidator | None = None
 
     # --- lifecycle ------------------------------------------------------------------------
     def close(self) -> None:
         retriever = self._retriever
-        if retriever is not None and hasattr(retriever, "close"):
+        if retriever is not None:
             retriever.close()
         self.store.close()
 
@@ -239,29 +249,29 @@ class MemoryGraph:
             group_id, source_id, target_id, link, discovered=discovered, confidence=confidence
         )
 
-    def update_memory_importance(self, group_id: str, memory_id: str, importance: float) -> dict:
+    def update_memory_importance(self, group_id: str, memory_id: str, importance: float) -> dict[str, Any]:
         group_id = validate_group_id(group_id, existing=True)
-        memory_id = validate_optional_id(memory_id, "memory_id")
+        checked_id = validate_optional_id(memory_id, "memory_id")
         try:
             value = _importance(importance)
         except ValueError as exc:
             raise ValidationError(f"importance: {exc}", field="importance") from None
         rows = self.store.write(
-            "update_importance", group_id=group_id, id=memory_id, importance=value, now=datetime.now(UTC).isoformat()
+            "update_importance", group_id=group_id, id=checked_id, importance=value, now=datetime.now(UTC).isoformat()
         )
         if not rows:
             raise NotFoundError(f"no memory {memory_id!r} in group {group_id!r}")
         return {"success": True, **rows[0]}
 
-    def forget(self, group_id: str, memory_id: str) -> dict:
+    def forget(self, group_id: str, memory_id: str) -> dict[str, Any]:
         """Soft delete: the memory is archived (hidden from search) and can be restored."""
         return self._set_status(group_id, memory_id, MemoryStatus.ARCHIVED)
 
-    def restore(self, group_id: str, memory_id: str) -> dict:
+    def restore(self, group_id: str, memory_id: str) -> dict[str, Any]:
         """Undo ``forget``: the memory gets back the status it had (staged or consolidated)."""
         return self._set_status(group_id, memory_id, None)
 
-    def _set_status(self, group_id: str, memory_id: str, status: MemoryStatus | None) -> dict:
+    def _set_status(self, group_id: str, memory_id: str, status: MemoryStatus | None) -> dict[str, Any]:
         group_id = validate_group_id(group_id, existing=True)
         rows = self.store.write(
             "set_status",
@@ -327,7 +337,7 @@ class MemoryGraph:
         reference_time: datetime | str | None = None,
         profile: str | None = "default",
         superseded: str | None = None,
-    ) -> Any:
+    ) -> SearchResponse:
         """Hybrid seeds, Cypher BFS expansion, weighted score (seed 004 §4.4, §5.2).
 
         Returns a ``SearchResponse``: the plan (depth, relation filters, time range and why),
@@ -358,7 +368,7 @@ class MemoryGraph:
         self.ensure_schema()
         return self._get_retriever().search(group_id, inp, as_reference_time(reference_time))
 
-    def _get_retriever(self) -> Any:
+    def _get_retriever(self) -> Retriever:
         if self._retriever is None:
             with self._schema_lock:
                 if self._retriever is None:
@@ -367,7 +377,7 @@ class MemoryGraph:
                     self._retriever = Retriever(self.store, self.embedder, self.settings.retrieval)
         return self._retriever
 
-    def stats(self, group_id: str | None = None) -> dict:
+    def stats(self, group_id: str | None = None) -> dict[str, Any]:
         """Counts by type and status, nodes and edges by label, extraction jobs by state (one
         group, or all)."""
         from .ingest.jobs import job_counts
@@ -383,7 +393,7 @@ class MemoryGraph:
 
     # --- lifecycle (graphmem/lifecycle) -------------------------------------------------------
     @property
-    def consolidator(self) -> Any:
+    def consolidator(self) -> Consolidator:
         """The consolidator (``graphmem.lifecycle.Consolidator``) of this graph, created on first use."""
         if self._consolidator is None:
             with self._schema_lock:
@@ -400,8 +410,8 @@ class MemoryGraph:
         dry_run: bool = False,
         now: datetime | str | None = None,
         max_batches: int | None = None,
-        progress: Any = None,
-    ) -> Any:
+        progress: Callable[[str, int, int], None] | None = None,
+    ) -> ConsolidationReport:
         """One consolidation run over the group (seed 004 §12.4): merge duplicate concepts and
         memories, supersede contradicted facts, discover links, fold old trivia into summaries,
         decay and archive; staged memories become consolidated. ``dry_run``: report what it would
@@ -420,12 +430,12 @@ class MemoryGraph:
         ``group_ids=None`` go through), sorted."""
         return sorted({r["group_id"] for r in self.store.read("lifecycle_groups")})
 
-    def on(self, event: str, callback: Any) -> None:
+    def on(self, event: str, callback: Callable[[Event], Any]) -> None:
         """Register ``callback(event)`` for consolidation events: memory_merged, concept_merged,
         conflict_found, memory_archived, important_memory, summary_made, run_finished ("*": all)."""
         self.consolidator.on(event, callback)
 
-    def unmerge(self, group_id: str, which: str) -> dict:
+    def unmerge(self, group_id: str, which: str) -> dict[str, Any]:
         """Undo a concept merge (by merge id, merged node id or merged name): the merged node comes
         back with its id, properties and edges."""
         from .lifecycle.concepts import unmerge
@@ -436,12 +446,12 @@ class MemoryGraph:
             raise ValidationError("which: give a merge id, the merged node's id or its name", field="which")
         return unmerge(Work(self.store), group_id, which.strip())
 
-    def supersede_chain(self, group_id: str, memory_id: str) -> list[dict]:
+    def supersede_chain(self, group_id: str, memory_id: str) -> list[dict[str, Any]]:
         """The memories of a memory's supersede chain, the current one first (depth 0)."""
         group_id = validate_group_id(group_id, existing=True)
         return self.store.read("lifecycle_chain", group_id=group_id, id=memory_id)
 
-    def consolidation_runs(self, group_id: str | None = None, limit: int = 10) -> list[dict]:
+    def consolidation_runs(self, group_id: str | None = None, limit: int = 10) -> list[dict[str, Any]]:
         """The latest consolidation runs (one group, or all), newest first."""
         group = None if group_id is None else validate_group_id(group_id, existing=True)
         return [r["run"] for r in self.store.read("lifecycle_runs", group_id=group, limit=max(1, int(limit)))]
@@ -455,9 +465,9 @@ class MemoryGraph:
         *,
         session_id: str | None = None,
         reference_time: datetime | str | None = None,
-        extractor: Any = None,
+        extractor: str | Extractor | None = None,
         request_id: str | None = None,
-    ) -> Any:
+    ) -> IngestReport:
         """Store turns as episodes, extract memories from them, queue what failed.
 
         ``messages``: [{role, content, speaker?, timestamp?, id?}] (or ``text``, split into chunks);
@@ -478,13 +488,13 @@ class MemoryGraph:
 
     def retry_extractions(
         self, group_id: str | None = None, *, max_jobs: int = 100, force: bool = False, include_failed: bool = False
-    ) -> Any:
+    ) -> RetryReport:
         """Retry pending extraction jobs whose backoff has passed (``force``: all pending ones;
         ``include_failed``: failed ones too). Returns a ``RetryReport``."""
         return self.ingestor.retry(group_id, max_jobs=max_jobs, force=force, include_failed=include_failed)
 
     @property
-    def ingestor(self) -> Any:
+    def ingestor(self) -> Ingestor:
         """The ingest path (``graphmem.ingest.Ingestor``) over this graph's builder, created on first use."""
         if self._ingestor is None:
             with self._schema_lock:
@@ -496,7 +506,7 @@ class MemoryGraph:
 
     # --- working memory and prompt context (graphmem/working.py) ------------------------------
     @property
-    def working(self) -> Any:
+    def working(self) -> WorkingMemory:
         """The scratchpad and recent-turns buffer of sessions (``graphmem.working.WorkingMemory``)."""
         if self._working is None:
             with self._schema_lock:
@@ -506,7 +516,9 @@ class MemoryGraph:
                     self._working = WorkingMemory(self.store)
         return self._working
 
-    def set_note(self, group_id: str, session_id: str, key: str, value: Any, ttl_seconds: float | None = None) -> dict:
+    def set_note(
+        self, group_id: str, session_id: str, key: str, value: Any, ttl_seconds: float | None = None
+    ) -> dict[str, Any]:
         """Keep a scratchpad note (any JSON value) for this session; ``ttl_seconds``: forget it after."""
         return self.working.set_note(group_id, session_id, key, value, ttl_seconds)
 
@@ -517,11 +529,11 @@ class MemoryGraph:
     def delete_note(self, group_id: str, session_id: str, key: str) -> bool:
         return self.working.delete_note(group_id, session_id, key)
 
-    def add_turns(self, group_id: str, session_id: str, messages: list[dict]) -> list[int]:
+    def add_turns(self, group_id: str, session_id: str, messages: list[dict[str, Any]]) -> list[int]:
         """Append conversation turns to the session's recent-turns buffer."""
         return self.working.add_turns(group_id, session_id, messages)
 
-    def recent_turns(self, group_id: str, session_id: str, limit: int = 20) -> list[dict]:
+    def recent_turns(self, group_id: str, session_id: str, limit: int = 20) -> list[dict[str, Any]]:
         return self.working.recent_turns(group_id, session_id, limit)
 
     def end_session(
@@ -531,8 +543,8 @@ class MemoryGraph:
         *,
         promote: bool = True,
         reference_time: datetime | str | None = None,
-        extractor: Any = None,
-    ) -> dict:
+        extractor: str | Extractor | None = None,
+    ) -> dict[str, Any]:
         """Close a session: with ``promote`` its buffered turns are ingested (episodes and extracted
         memories) first; then its scratchpad and buffer are cleared."""
         report = None
@@ -605,21 +617,32 @@ def _record(row: dict) -> MemoryRecord:
     )
 
 
-def _to_async(name: str):
-    method = getattr(MemoryGraph, name)
-
-    @functools.wraps(method)
-    async def run(self: AsyncMemoryGraph, *args: Any, **kwargs: Any) -> Any:
-        return await asyncio.to_thread(getattr(self.sync, name), *args, **kwargs)
-
-    return run
+# --- generated by scripts/async_face.py from MemoryGraph: do not edit by hand ---
 
 
 class AsyncMemoryGraph:
-    """The async face of MemoryGraph: the same methods, awaited (run in a worker thread)."""
+    """The async face of MemoryGraph: the same methods, awaited (each runs in a worker thread)."""
 
-    def __init__(self, *args: Any, **kwargs: Any):
-        self.sync = MemoryGraph(*args, **kwargs)
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        uri: str | None = None,
+        user: str | None = None,
+        password: str | None = None,
+        database: str | None = None,
+        embedder: Embedder | None = None,
+        config_path: str | None = None,
+    ) -> None:
+        self.sync = MemoryGraph(
+            settings,
+            uri=uri,
+            user=user,
+            password=password,
+            database=database,
+            embedder=embedder,
+            config_path=config_path,
+        )
 
     async def __aenter__(self) -> AsyncMemoryGraph:
         return self
@@ -627,41 +650,332 @@ class AsyncMemoryGraph:
     async def __aexit__(self, *exc: Any) -> None:
         await self.close()
 
-    def memory_groups(self) -> list[str]:
+    async def close(self) -> None:
+        return await asyncio.to_thread(self.sync.close)
+
+    async def init_schema(self) -> SchemaReport:
+        """Install constraints, vector and fulltext indexes (idempotent)."""
+        return await asyncio.to_thread(self.sync.init_schema)
+
+    async def ensure_schema(self) -> None:
+        """Refuse a database built for another model; install the schema if it is missing."""
+        return await asyncio.to_thread(self.sync.ensure_schema)
+
+    async def create_memory(
+        self,
+        group_id: str,
+        subject: str,
+        memory_type: str | MemoryType,
+        topic: str,
+        object: str | None = None,
+        attributes: dict[str, str] | None = None,
+        importance: float = 0.5,
+        *,
+        session_id: str | None = None,
+        reference_time: datetime | str | None = None,
+        source: str = "api",
+        request_id: str | None = None,
+    ) -> CreateResult:
+        """Write one memory in one transaction and say which concept nodes were reused and why.
+
+        ``request_id``: an idempotency key; a call repeated with it (after a lost answer) writes
+        nothing and returns the first call's result."""
+        return await asyncio.to_thread(
+            self.sync.create_memory,
+            group_id,
+            subject,
+            memory_type,
+            topic,
+            object,
+            attributes,
+            importance,
+            session_id=session_id,
+            reference_time=reference_time,
+            source=source,
+            request_id=request_id,
+        )
+
+    async def create_memories(
+        self,
+        group_id: str,
+        memories: Iterable[dict | MemoryInput],
+        *,
+        session_id: str | None = None,
+        reference_time: datetime | str | None = None,
+        source: str = "api",
+        extra: list[dict] | None = None,
+        request_id: str | None = None,
+    ) -> list[CreateResult]:
+        """Write many memories: one embedding batch and a few transactions. All are validated first.
+        ``request_id``: an idempotency key (see create_memory)."""
+        return await asyncio.to_thread(
+            self.sync.create_memories,
+            group_id,
+            memories,
+            session_id=session_id,
+            reference_time=reference_time,
+            source=source,
+            extra=extra,
+            request_id=request_id,
+        )
+
+    async def link_memories(
+        self,
+        group_id: str,
+        source_memory_description: str,
+        target_memory_description: str,
+        relation_type: str,
+        importance: float = 0.6,
+        *,
+        request_id: str | None = None,
+    ) -> LinkResult:
+        """Find both memories by meaning and link them; causal edges go from cause to effect.
+        ``request_id``: an idempotency key (see create_memory)."""
+        return await asyncio.to_thread(
+            self.sync.link_memories,
+            group_id,
+            source_memory_description,
+            target_memory_description,
+            relation_type,
+            importance,
+            request_id=request_id,
+        )
+
+    async def link_memory_ids(
+        self,
+        group_id: str,
+        source_id: str,
+        target_id: str,
+        relation_type: str,
+        importance: float = 0.6,
+        *,
+        discovered: bool = False,
+        confidence: float = 1.0,
+    ) -> LinkResult:
+        """Link two memories known by id (used by extractors and consolidation)."""
+        return await asyncio.to_thread(
+            self.sync.link_memory_ids,
+            group_id,
+            source_id,
+            target_id,
+            relation_type,
+            importance,
+            discovered=discovered,
+            confidence=confidence,
+        )
+
+    async def update_memory_importance(self, group_id: str, memory_id: str, importance: float) -> dict[str, Any]:
+        return await asyncio.to_thread(self.sync.update_memory_importance, group_id, memory_id, importance)
+
+    async def forget(self, group_id: str, memory_id: str) -> dict[str, Any]:
+        """Soft delete: the memory is archived (hidden from search) and can be restored."""
+        return await asyncio.to_thread(self.sync.forget, group_id, memory_id)
+
+    async def restore(self, group_id: str, memory_id: str) -> dict[str, Any]:
+        """Undo ``forget``: the memory gets back the status it had (staged or consolidated)."""
+        return await asyncio.to_thread(self.sync.restore, group_id, memory_id)
+
+    async def get_memory(self, group_id: str, memory_id: str) -> MemoryRecord:
+        return await asyncio.to_thread(self.sync.get_memory, group_id, memory_id)
+
+    async def list_memories(
+        self,
+        group_id: str,
+        *,
+        status: str | None = None,
+        memory_type: str | None = None,
+        limit: int = 50,
+        offset: int = 0,
+    ) -> list[MemoryRecord]:
+        return await asyncio.to_thread(
+            self.sync.list_memories, group_id, status=status, memory_type=memory_type, limit=limit, offset=offset
+        )
+
+    async def search_memories(
+        self,
+        group_id: str,
+        query: str,
+        memory_types: list[str] | None = None,
+        time_range: dict | None = None,
+        max_results: int = 10,
+        expand_depth: int = 1,
+        mode: str | None = None,
+        relation_filters: list[str] | None = None,
+        subject: str | None = None,
+        include_archived: bool = False,
+        reference_time: datetime | str | None = None,
+        profile: str | None = "default",
+        superseded: str | None = None,
+    ) -> SearchResponse:
+        """Hybrid seeds, Cypher BFS expansion, weighted score (seed 004 §4.4, §5.2).
+
+        Returns a ``SearchResponse``: the plan (depth, relation filters, time range and why),
+        and results best first, each with its score, the parts of the score, its distance
+        from a direct match, the path that reached it and the episodes it came from.
+        ``superseded``: memories replaced by newer ones (consolidation's SUPERSEDES):
+        "current_first" (the current version just before each), "hide" or "keep"; default
+        ``retrieval.superseded``. Each result says whether it is current.
+        """
+        return await asyncio.to_thread(
+            self.sync.search_memories,
+            group_id,
+            query,
+            memory_types,
+            time_range,
+            max_results,
+            expand_depth,
+            mode,
+            relation_filters,
+            subject,
+            include_archived,
+            reference_time,
+            profile,
+            superseded,
+        )
+
+    async def stats(self, group_id: str | None = None) -> dict[str, Any]:
+        """Counts by type and status, nodes and edges by label, extraction jobs by state (one
+        group, or all)."""
+        return await asyncio.to_thread(self.sync.stats, group_id)
+
+    async def consolidate(
+        self,
+        group_id: str,
+        *,
+        dry_run: bool = False,
+        now: datetime | str | None = None,
+        max_batches: int | None = None,
+        progress: Callable[[str, int, int], None] | None = None,
+    ) -> ConsolidationReport:
+        """One consolidation run over the group (seed 004 §12.4): merge duplicate concepts and
+        memories, supersede contradicted facts, discover links, fold old trivia into summaries,
+        decay and archive; staged memories become consolidated. ``dry_run``: report what it would
+        change and change nothing. ``now``: the time decay and age are measured at (default: now).
+        Returns a ``ConsolidationReport``; raises ConsolidationLockedError while another run holds
+        the group."""
+        return await asyncio.to_thread(
+            self.sync.consolidate, group_id, dry_run=dry_run, now=now, max_batches=max_batches, progress=progress
+        )
+
+    async def memory_groups(self) -> list[str]:
         """Every group that holds memories (what ``consolidate --all`` and the scheduler's
         ``group_ids=None`` go through), sorted."""
-        return sorted({r["group_id"] for r in self.store.read("lifecycle_groups")})
+        return await asyncio.to_thread(self.sync.memory_groups)
 
-    def on(self, event: str, callback: Any) -> None:
-        """Register a callback for consolidation events (see MemoryGraph.on)."""
-        self.sync.on(event, callback)
+    def on(self, event: str, callback: Callable[[Event], Any]) -> None:
+        """Register ``callback(event)`` for consolidation events: memory_merged, concept_merged,
+        conflict_found, memory_archived, important_memory, summary_made, run_finished ("*": all)."""
+        return self.sync.on(event, callback)
+
+    async def unmerge(self, group_id: str, which: str) -> dict[str, Any]:
+        """Undo a concept merge (by merge id, merged node id or merged name): the merged node comes
+        back with its id, properties and edges."""
+        return await asyncio.to_thread(self.sync.unmerge, group_id, which)
+
+    async def supersede_chain(self, group_id: str, memory_id: str) -> list[dict[str, Any]]:
+        """The memories of a memory's supersede chain, the current one first (depth 0)."""
+        return await asyncio.to_thread(self.sync.supersede_chain, group_id, memory_id)
+
+    async def consolidation_runs(self, group_id: str | None = None, limit: int = 10) -> list[dict[str, Any]]:
+        """The latest consolidation runs (one group, or all), newest first."""
+        return await asyncio.to_thread(self.sync.consolidation_runs, group_id, limit)
+
+    async def ingest(
+        self,
+        group_id: str,
+        messages: list[dict] | None = None,
+        text: str | None = None,
+        *,
+        session_id: str | None = None,
+        reference_time: datetime | str | None = None,
+        extractor: str | Extractor | None = None,
+        request_id: str | None = None,
+    ) -> IngestReport:
+        """Store turns as episodes, extract memories from them, queue what failed.
+
+        ``messages``: [{role, content, speaker?, timestamp?, id?}] (or ``text``, split into chunks);
+        ``extractor``: "rules", "llm", "none" or an object (default: llm when llm.base_url is set,
+        else rules). Returns an ``IngestReport`` (episode and memory ids, links, jobs pending/failed).
+        ``request_id``: an idempotency key; the turns are stored once however often the call is
+        repeated with it, and a repeat finishes the extraction the first call left unfinished.
+        """
+        return await asyncio.to_thread(
+            self.sync.ingest,
+            group_id,
+            messages,
+            text,
+            session_id=session_id,
+            reference_time=reference_time,
+            extractor=extractor,
+            request_id=request_id,
+        )
+
+    async def retry_extractions(
+        self, group_id: str | None = None, *, max_jobs: int = 100, force: bool = False, include_failed: bool = False
+    ) -> RetryReport:
+        """Retry pending extraction jobs whose backoff has passed (``force``: all pending ones;
+        ``include_failed``: failed ones too). Returns a ``RetryReport``."""
+        return await asyncio.to_thread(
+            self.sync.retry_extractions, group_id, max_jobs=max_jobs, force=force, include_failed=include_failed
+        )
+
+    async def set_note(
+        self, group_id: str, session_id: str, key: str, value: Any, ttl_seconds: float | None = None
+    ) -> dict[str, Any]:
+        """Keep a scratchpad note (any JSON value) for this session; ``ttl_seconds``: forget it after."""
+        return await asyncio.to_thread(self.sync.set_note, group_id, session_id, key, value, ttl_seconds)
+
+    async def notes(self, group_id: str, session_id: str) -> dict[str, Any]:
+        """The session's live scratchpad notes, oldest first."""
+        return await asyncio.to_thread(self.sync.notes, group_id, session_id)
+
+    async def delete_note(self, group_id: str, session_id: str, key: str) -> bool:
+        return await asyncio.to_thread(self.sync.delete_note, group_id, session_id, key)
+
+    async def add_turns(self, group_id: str, session_id: str, messages: list[dict[str, Any]]) -> list[int]:
+        """Append conversation turns to the session's recent-turns buffer."""
+        return await asyncio.to_thread(self.sync.add_turns, group_id, session_id, messages)
+
+    async def recent_turns(self, group_id: str, session_id: str, limit: int = 20) -> list[dict[str, Any]]:
+        return await asyncio.to_thread(self.sync.recent_turns, group_id, session_id, limit)
+
+    async def end_session(
+        self,
+        group_id: str,
+        session_id: str,
+        *,
+        promote: bool = True,
+        reference_time: datetime | str | None = None,
+        extractor: str | Extractor | None = None,
+    ) -> dict[str, Any]:
+        """Close a session: with ``promote`` its buffered turns are ingested (episodes and extracted
+        memories) first; then its scratchpad and buffer are cleared."""
+        return await asyncio.to_thread(
+            self.sync.end_session,
+            group_id,
+            session_id,
+            promote=promote,
+            reference_time=reference_time,
+            extractor=extractor,
+        )
+
+    async def context(
+        self,
+        group_id: str,
+        session_id: str | None,
+        query: str | None,
+        max_tokens: int = 1000,
+        *,
+        max_results: int = 20,
+        turns: int = 20,
+        **search: Any,
+    ) -> str:
+        """One prompt section within ``max_tokens`` (estimated, Chinese and English alike): the session's
+        scratchpad, its recent turns and the memories retrieved for ``query`` (best first, with the
+        turn each came from). ``search``: more ``search_memories`` arguments."""
+        return await asyncio.to_thread(
+            self.sync.context, group_id, session_id, query, max_tokens, max_results=max_results, turns=turns, **search
+        )
 
 
-ASYNC_METHODS = [
-    "close",
-    "init_schema",
-    "create_memory",
-    "create_memories",
-    "link_memories",
-    "link_memory_ids",
-    "update_memory_importance",
-    "forget",
-    "restore",
-    "get_memory",
-    "list_memories",
-    "search_memories",
-    "stats",
-    "ingest",
-    "retry_extractions",
-    "consolidate",
-    "unmerge",
-    "supersede_chain",
-    "consolidation_runs",
-    "memory_groups",
-]
-for _name in ASYNC_METHODS:
-    setattr(AsyncMemoryGraph, _name, _to_async(_name))
-
-AGENT_METHODS = ["set_note", "notes", "delete_note", "add_turns", "recent_turns", "end_session", "context"]
-for _name in AGENT_METHODS:
-    setattr(AsyncMemoryGraph, _name, _to_async(_name))
+# --- end of the generated AsyncMemoryGraph ---

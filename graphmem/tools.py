@@ -384,7 +384,7 @@ def dispatch(
                 "message": f"there is no tool {name[:80]!r}; use one of {', '.join(_HANDLERS)}",
             }
         else:
-            kwargs = dict(group_id=group_id, session_id=session_id, reference_time=reference_time)
+            kwargs: dict[str, Any] = dict(group_id=group_id, session_id=session_id, reference_time=reference_time)
             if name in _KEYED and call_id:
                 kwargs["request_id"] = tool_request_id(call_id, name, args)
             try:
@@ -467,6 +467,7 @@ def _update_importance(graph: Any, args: dict, *, group_id: str, session_id: str
     match: dict | None = None
     memory_id = update.memory_id
     if memory_id is None:
+        assert update.memory_description is not None  # the input holds an id or a description
         graph.ensure_schema()
         embedding = embed_query(graph.embedder, [update.memory_description])[0]
         match = graph.linker.pick(group_id, update.memory_description, "memory_description", embedding)

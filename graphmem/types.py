@@ -316,7 +316,7 @@ def validate(model: type[M], data: Any) -> M:
     try:
         return model.model_validate(data)
     except PydanticValidationError as exc:
-        errors = []
+        errors: list[dict[str, Any]] = []
         for err in exc.errors():
             loc = [str(p) for p in err["loc"]]
             field = loc[0] if loc else None

@@ -214,7 +214,8 @@ def render_context(
     budget = max_tokens - estimate_tokens(TITLE) - 1
 
     def take(lines: Iterable[str], heading: str, allowance: float) -> tuple[list[str], int]:
-        chosen, used = [], 0
+        chosen: list[str] = []
+        used = 0
         for line in lines:
             cost = estimate_tokens(line) + 1 + (0 if chosen else estimate_tokens(heading) + 2)
             if used + cost > allowance:

@@ -1,11 +1,16 @@
-"""`graphmem bench locomo|longmemeval` end to end on a slice of the dev data, on a real Neo4j:
-the table a reader sees and the JSON a script reads. Retrieval quality itself is a benchmark
-figure (README), not asserted here."""
+"""`graphmem bench`: the dataset runners (benchmarks/graphmem_bench, found through the entry point
+group graphmem.bench) end to end on a slice of the dev data, on a real Neo4j: the table a reader
+sees and the JSON a script reads; the library's own write/search/faults; and the command without
+the runners installed. Retrieval quality itself is a benchmark figure (README), not asserted here."""
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import os
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,12 +18,16 @@ from typer.testing import CliRunner
 
 from graphmem.cli.app import app
 
-BENCH = Path(os.environ.get("GRAPHMEM_BENCH_DATA", Path(__file__).resolve().parents[2] / "shared" / "bench"))
+ROOT = Path(__file__).resolve().parents[1]
+# the dev data: $GRAPHMEM_BENCH_DATA, else shared/bench in a folder above the checkout (../shared/bench)
+_ABOVE = [p / "shared" / "bench" for p in Path(__file__).resolve().parents]
+BENCH = Path(os.environ.get("GRAPHMEM_BENCH_DATA") or next((p for p in _ABOVE if p.is_dir()), _ABOVE[2]))
 
 
 @pytest.fixture
 def bench(cli_env, tmp_path):
-    env = {**cli_env, "XDG_CACHE_HOME": str(tmp_path / "cache"), "COLUMNS": "100"}
+    # GRAPHMEM_BENCH_DATA is the tests' own: graphmem would read it as a setting and refuse it
+    env = {**cli_env, "XDG_CACHE_HOME": str(tmp_path / "cache"), "COLUMNS": "100", "GRAPHMEM_BENCH_DATA": None}
 
     def run(*args: str):
         result = CliRunner().invoke(app, ["bench", *args], env=env, catch_exceptions=False)
@@ -26,6 +35,76 @@ def bench(cli_env, tmp_path):
         return result.output
 
     return run
+
+
+def declared_runners() -> dict[str, str]:
+    """benchmarks/pyproject.toml's entry points of the group graphmem.bench: name -> target."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "benchmarks" / "pyproject.toml").read_text())["project"]
+    return project["entry-points"]["graphmem.bench"]
+
+
+WITHOUT_RUNNERS = """
+import importlib.metadata as m, sys
+real = m.entry_points
+fake = [m.EntryPoint(n, v, "graphmem.bench") for n, v in {extra!r}]
+m.entry_points = lambda **kw: fake if kw.get("group") == "graphmem.bench" else real(**kw)
+sys.argv = ["graphmem", *sys.argv[1:]]
+from graphmem.cli.app import main
+main()
+"""
+
+
+def _graphmem(*args: str, entry_points: list[tuple[str, str]], env: dict) -> subprocess.CompletedProcess:
+    """`graphmem ARGS` in a process whose installed runners are ``entry_points`` (name, target)."""
+    return subprocess.run(
+        [sys.executable, "-c", WITHOUT_RUNNERS.format(extra=entry_points), *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env, "COLUMNS": "200"},
+        timeout=120,
+    )
+
+
+def test_the_runners_are_bench_commands_through_their_entry_points():
+    result = CliRunner().invoke(app, ["bench", "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    listed = re.findall(r"^│ (\w+) ", result.output, re.MULTILINE)
+    assert listed == ["write", "search", "faults", *sorted(declared_runners())]
+    assert {"locomo", "longmemeval", "madial", "consolidate"} <= set(listed)
+    assert "graphmem-bench package" not in result.output  # installed: nothing to ask for
+
+
+def test_every_runner_module_is_declared_and_every_declaration_is_a_command():
+    """A runner is a module of graphmem_bench with a command function and one entry-point line."""
+    declared = declared_runners()
+    folder = ROOT / "benchmarks" / "graphmem_bench"
+    modules = sorted(p.stem for p in folder.glob("*.py") if "\ndef command(" in p.read_text(encoding="utf-8"))
+    assert sorted(declared) == modules
+    assert all(target == f"graphmem_bench.{name}:command" for name, target in declared.items())
+    installed = {ep.name: ep.value for ep in importlib.metadata.entry_points(group="graphmem.bench")}
+    assert installed == declared  # the checkout's own runners are the ones installed (./bootstrap.sh)
+
+
+def test_without_the_runners_bench_offers_the_library_commands_and_says_how_to_get_more(cli_env):
+    helped = _graphmem("bench", "--help", entry_points=[], env=cli_env)
+    assert helped.returncode == 0, helped.stderr
+    assert re.findall(r"^│ (\w+) ", helped.stdout, re.MULTILINE) == ["write", "search", "faults"]
+    assert "graphmem-bench package: pip install -e ./benchmarks" in helped.stdout
+    asked = _graphmem("bench", "locomo", "data.json", entry_points=[], env=cli_env)
+    assert asked.returncode == 1 and len(asked.stderr.splitlines()) == 1
+    assert "graphmem bench locomo: no such command" in asked.stderr and "graphmem-bench" in asked.stderr
+
+
+def test_a_runner_that_cannot_be_imported_is_listed_and_says_why_when_run(cli_env):
+    broken = [("broken", "graphmem_bench_no_such_module:command")]
+    helped = _graphmem("bench", "--help", entry_points=broken, env=cli_env)
+    assert helped.returncode == 0, helped.stderr
+    assert re.search(r"│ broken +Not available: its entry point graphmem_bench_no_such_module:command", helped.stdout)
+    run = _graphmem("bench", "broken", "--any", "thing", entry_points=broken, env=cli_env)
+    assert run.returncode == 1 and len(run.stderr.splitlines()) == 1
+    assert "ModuleNotFoundError" in run.stderr and "reinstall the package that provides it" in run.stderr
 
 
 def _data(name: str) -> Path:
@@ -67,9 +146,6 @@ def test_locomo_prints_recall_per_category_for_every_method(bench, neo4j_driver)
 
 
 def test_observations_are_locomo_only(cli_env):
-    import subprocess
-    import sys
-
     done = subprocess.run(
         [sys.executable, "-m", "graphmem.cli.app", "bench", "longmemeval", "x.json", "--extractor", "observations"],
         capture_output=True,
@@ -111,9 +187,6 @@ def test_madial_prints_recall_beside_the_baselines_and_published_embedders(bench
 
 
 def test_madial_refuses_a_folder_without_the_language_files(cli_env, tmp_path):
-    import subprocess
-    import sys
-
     def run(*args: str) -> subprocess.CompletedProcess:
         return subprocess.run(
             [sys.executable, "-m", "graphmem.cli.app", "bench", "madial", *args],
@@ -161,8 +234,6 @@ def test_the_cpu_meter_reads_the_local_server_and_the_ceiling_it_sets(graph, gro
     """A benchmark's CPU per call: this process's always; the server's when it is graphmem's
     local one (the tests' own server unless NEO4J_URI names another), and then the most calls/s
     the machine's cores allow at that cost."""
-    import os
-
     from graphmem.bench.cpu import CpuMeter
 
     graph.create_memory(group_id, "小明", "事实", "喜欢", "篮球")

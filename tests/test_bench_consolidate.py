@@ -9,7 +9,9 @@ from datetime import datetime
 
 import pytest
 
-from graphmem.bench.consolidate import (
+from graphmem.store.admin import delete_group
+from graphmem.types import MemoryInput, normalize_name, validate
+from graphmem_bench.consolidate import (
     BURST_SIZE,
     END,
     START,
@@ -17,14 +19,13 @@ from graphmem.bench.consolidate import (
     TRIVIA_IMPORTANCE,
     Tally,
     alias_pairs,
+    concept_nodes,
     duplicate_nodes,
     generate_life_log,
     known_duplicate_pairs,
     meets,
     run_merged_pairs,
 )
-from graphmem.store.admin import delete_group
-from graphmem.types import MemoryInput, normalize_name, validate
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
@@ -203,13 +204,13 @@ def test_the_concept_query_reads_the_names_the_write_path_put_on_one_node(graph,
     user = generate_life_log(users=1, memories_per_user=100).users[0]
     try:
         graph.create_memories(group_id, user.memories, extra=user.extra())
-        nodes = graph.store.read("bench_consolidate_concepts", group_id=group_id)
+        nodes = concept_nodes(graph, group_id)
         assert {n["label"] for n in nodes} == {"Subject", "Topic", "Object"}
         merged = alias_pairs(nodes)
         # the normalized kind is one node from the start: NFKC and case folding at write time
         normalized = {p for p, kind in known_duplicate_pairs(user.duplicate_names).items() if kind == "normalized"}
         assert normalized <= merged
         assert duplicate_nodes(nodes, [c for c in user.duplicate_names if c.kind == "normalized"]) == 0
-        assert graph.store.read("bench_consolidate_concepts", group_id=group_id + "-other") == []
+        assert concept_nodes(graph, group_id + "-other") == []
     finally:
         delete_group(graph.store, group_id)

@@ -8,10 +8,10 @@ import math
 
 import pytest
 
-from graphmem.bench.common import dedupe, fill, ndcg_any, recall_all, recall_any, recall_at_k, result_episode_ids, rrf
-from graphmem.bench.locomo import evidence_ids
-from graphmem.bench.locomo import parse_date as locomo_date
-from graphmem.bench.longmemeval import load as load_lme
+from graphmem_bench.common import dedupe, fill, ndcg_any, recall_all, recall_any, recall_at_k, result_episode_ids, rrf
+from graphmem_bench.locomo import evidence_ids
+from graphmem_bench.locomo import parse_date as locomo_date
+from graphmem_bench.longmemeval import load as load_lme
 
 
 def test_turn_recall_counts_the_share_of_evidence_in_the_top_k():

@@ -40,6 +40,22 @@ def test_toml_then_environment_override(tmp_path):
             "retrieval.ranking.conversation.reply_weight was removed: the number is fixed in graphmem/retriever/rank.py",
         ),
         ("[retrieval.profiles.x.time_range]\nslack = 0.2\n", {}, "retrieval.ranking.time_range.slack was removed"),
+        # one pair of concept-merging thresholds, for writes and consolidation alike
+        (
+            "[consolidation]\nmerge_threshold = 0.9\n",
+            {},
+            "consolidation.merge_threshold is now resolution.merge_threshold",
+        ),
+        # settings that became constants say which, and that the line goes
+        (
+            "",
+            {"GRAPHMEM_NEO4J__CONNECT_CHECK_TIMEOUT_S": "5"},
+            "neo4j.connect_check_timeout_s is no longer a setting: it is the constant CONNECT_CHECK_TIMEOUT_S "
+            "in graphmem/store/driver.py; remove it",
+        ),
+        ("[server]\ncheckpoint_interval = '1m'\n", {}, "db.checkpoint.interval.time in <server.home>/conf/extra.conf"),
+        # found among other errors, not only when it is the first
+        ("[retrieval.limits]\nseed_k = 'many'\n[consolidation]\nhub_cap = 50\n", {}, "HUB_CAP in graphmem/lifecycle"),
     ],
 )
 def test_bad_settings_name_the_problem(tmp_path, content, environ, needle):
@@ -88,6 +104,52 @@ def test_every_setting_is_in_the_configuration_reference():
 
     missing = [p for p in leaves(Settings(), "") if f"`{p}`" not in reference]
     assert not missing, missing
+
+
+def test_every_retired_setting_names_a_constant_that_exists_and_is_gone_from_the_settings():
+    import importlib
+    import re
+    from pathlib import Path
+
+    from graphmem.config import _MOVED, _RETIRED, Settings
+
+    reference = (Path(__file__).parents[1] / "docs" / "configuration.md").read_text(encoding="utf-8")
+    defaults = Settings().model_dump()
+    for old, where in _RETIRED.items():
+        section, key = old.split(".")
+        assert key not in defaults[section], old
+        assert f"`{old}`" in reference, old
+        constant, path = re.match(r"(\w+) in (graphmem/[\w/]+)\.py", where).groups()
+        assert hasattr(importlib.import_module(path.replace("/", ".")), constant), where
+    for old, new in _MOVED.items():
+        section, key = old.split(".")
+        assert key not in defaults[section], old
+        node = defaults
+        for part in new.split("."):
+            node = node[part]  # the new name is a setting
+    fields = [name for cls in (Settings().resolution, Settings().consolidation) for name in type(cls).model_fields]
+    assert fields.count("merge_threshold") == fields.count("context_threshold") == 1
+
+
+def test_consolidation_merges_concepts_by_the_resolution_thresholds(graph, make_settings, group_id):
+    """The write path and consolidation read one pair of thresholds: lowered, consolidation merges
+    two topics the default keeps apart (情绪 / 心情: cosine about 0.76 with the default pair)."""
+    from graphmem.graph import MemoryGraph
+
+    strict, lenient = group_id + "-strict", group_id + "-lenient"
+    for g in (strict, lenient):
+        graph.create_memory(g, "我", "事实", "情绪", "不好")
+        graph.create_memory(g, "我", "事实", "心情", "不好")
+    kept = graph.consolidate(strict)
+    assert [m for m in kept.concept_merges if m.label == "Topic"] == []
+    low = MemoryGraph(make_settings(resolution={"merge_threshold": 0.5, "context_threshold": 0.45}))
+    try:
+        merged = low.consolidate(lenient)
+    finally:
+        low.close()
+    topics = [(m.label, {m.merged_name, m.survivor_name}) for m in merged.concept_merges]
+    assert topics == [("Topic", {"情绪", "心情"})]
+    assert merged.concept_merges[0].reason.startswith("meaning 0.")
 
 
 def test_a_profile_is_the_default_with_its_own_values_over_it():

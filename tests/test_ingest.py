@@ -138,7 +138,7 @@ def test_a_long_turn_is_also_embedded_sentence_by_sentence(graph, group_id):
     assert sentences(long_zh)[1].startswith("顺便说一下") and all(r["dims"] == graph.embedder.dimension for r in rows)
     counted = graph.stats(group_id)
     assert counted["nodes"]["Sentence"] == 4 and counted["edges"]["PART_OF"] == 4
-    from graphmem.bench.common import delete_group
+    from graphmem.store.admin import delete_group
 
     delete_group(graph.store, group_id)
     assert graph.store.run_text("MATCH (n {group_id: $g}) RETURN count(n) AS n", g=group_id)[0]["n"] == 0
@@ -222,7 +222,7 @@ def test_groups_are_isolated_and_deleted_whole(graph, group_id):
     graph.ingest(group_id, EN, session_id="d1", extractor="rules")
     graph.ingest(other, EN, session_id="d1", extractor="rules")
     assert len(episodes(graph, group_id)) == 2
-    from graphmem.bench.common import delete_group
+    from graphmem.store.admin import delete_group
 
     assert delete_group(graph.store, group_id, batch=3) > 0
     left = graph.store.run_text("MATCH (n {group_id: $g}) RETURN count(n) AS n", g=group_id)
@@ -243,7 +243,7 @@ def test_observations_become_memories_linked_to_the_turns_they_came_from(graph, 
     # LoCoMo's observations through the LLM extractor's path (the benchmark's LLM-quality stand-in)
     from datetime import datetime
 
-    from graphmem.bench.observations import Observation, ObservationExtractor, parse_fact
+    from graphmem_bench.observations import Observation, ObservationExtractor, parse_fact
 
     assert parse_fact("Melanie painted a lake sunrise last year.", "Melanie") == {
         "subject": "Melanie",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -25,12 +26,9 @@ def _run(args: list, **kwargs) -> subprocess.CompletedProcess:
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory) -> Path:
-    """A virtualenv outside the checkout with graphmem installed from a freshly built wheel.
-
-    The wheel is built from a copy of the sources (so the checkout gets no build/ or egg-info);
-    the dependencies come from the running environment's site-packages through a .pth file,
-    added after the venv's own site-packages, so the wheel's graphmem is the one imported."""
+def wheel(tmp_path_factory) -> Path:
+    """A wheel of graphmem built outside the checkout, from a copy of the sources (so the checkout
+    gets no build/ or egg-info)."""
     work = tmp_path_factory.mktemp("wheel")
     src = work / "src"
     src.mkdir()
@@ -52,15 +50,41 @@ def installed(tmp_path_factory) -> Path:
         ],
         cwd=work,
     )
-    (wheel,) = (work / "dist").glob("graphmem-*.whl")
+    (built,) = (work / "dist").glob("graphmem-*.whl")
+    return built
 
-    venv = work / "venv"
+
+@pytest.fixture(scope="module")
+def installed(wheel, tmp_path_factory) -> Path:
+    """A virtualenv outside the checkout with graphmem installed from the wheel.
+
+    The dependencies come from the running environment's site-packages through a .pth file,
+    added after the venv's own site-packages, so the wheel's graphmem is the one imported."""
+    venv = tmp_path_factory.mktemp("venv") / "venv"
     _run([sys.executable, "-m", "venv", "--without-pip", venv])
     py = venv / "bin" / "python"
     site = Path(_run([py, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"]).stdout.strip())
     (site / "zz_graphmem_test_deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    _run([sys.executable, "-m", "pip", "--python", py, "install", "-q", "--no-deps", wheel], cwd=work)
+    _run([sys.executable, "-m", "pip", "--python", py, "install", "-q", "--no-deps", wheel], cwd=venv.parent)
     return venv
+
+
+def test_the_wheel_ships_the_library_and_no_benchmark_runner(wheel, installed, tmp_path):
+    import zipfile
+
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "graphmem/py.typed" in names and "graphmem/cypher/memory_write.cypher" in names
+    # graphmem/bench holds what measures a user's own deployment (write, search, faults): no runner
+    bench = sorted(n.rsplit("/", 1)[1] for n in names if n.startswith("graphmem/bench/"))
+    assert bench == ["__init__.py", "cpu.py", "faults.py", "search.py", "write.py"]
+    assert [n for n in names if n.startswith("graphmem_bench") or DATASET_NAMES.search(n)] == []
+    assert [n for n in names if "bench" in n and n.endswith(".cypher")] == ["graphmem/cypher/bench.cypher"]
+    # the command runs from the wheel alone, in a directory where the checkout is not importable
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    helped = _run([installed / "bin" / "graphmem", "--help"], env=env, cwd=tmp_path).stdout
+    assert "bench" in helped and "search" in helped
+    bench = _run([installed / "bin" / "graphmem", "bench", "--help"], env=env, cwd=tmp_path).stdout
+    assert all(c in bench for c in ("write", "search", "faults"))
 
 
 def _env(neo4j_settings, home: Path) -> dict[str, str]:
@@ -264,3 +288,61 @@ def test_the_layers_below_the_facade_never_import_it():
         if up:
             reaching_up[name] = sorted(up)
     assert reaching_up == {}
+
+
+# --- the library knows no benchmark ---------------------------------------------------------------
+# The benchmark datasets, their speakers (every speaker of /work/shared/bench's dev sets: LoCoMo's
+# six, MADial-Bench's user; LongMemEval's turns are "user" and "assistant") and lines of theirs
+# that found their way into library code before. Listed here because CI has no copy of the data.
+DATASETS = ("LoCoMo", "LongMemEval", "MADial")
+DATASET_NAMES = re.compile("|".join(DATASETS), re.IGNORECASE)
+SPEAKERS = ("Caroline", "Melanie", "Jon", "John", "Maria", "Gina", "Bart")
+LINES = (
+    "support group yesterday and it was so powerful",
+    "LGBTQ support group",
+    "creating a safe, inviting place",
+    "Last week was wild",
+    "daughter Sara's birthday",
+    "road trip we took",
+    "signed up for a pottery class",
+    "Congrats on following your dreams",
+    "seeing their eyes light up",
+    "I had Domino's",
+    "我最喜欢春天了",
+)
+
+
+def benchmark_traces(text: str) -> list[str]:
+    """What in ``text`` names a benchmark: its runners' package, a dataset, a speaker, a line."""
+    found = [f"imports the runners ({m.group(0)})" for m in re.finditer(r"graphmem_bench\S*", text)]
+    found += [f"names {m.group(0)}" for m in DATASET_NAMES.finditer(text)]
+    found += [f"names the speaker {m.group(0)}" for m in re.finditer(rf"\b(?:{'|'.join(SPEAKERS)})\b", text)]
+    low = text.lower()
+    found += [f"quotes {line!r}" for line in LINES if line.lower() in low]
+    return found
+
+
+def test_the_benchmark_finder_sees_names_speakers_lines_and_imports():
+    assert benchmark_traces("Melanie: That's awesome, Caroline! Congrats on following your dreams.") == [
+        "names the speaker Melanie",
+        "names the speaker Caroline",
+        "quotes 'Congrats on following your dreams'",
+    ]
+    assert benchmark_traces("from graphmem_bench.locomo import run") == [
+        "imports the runners (graphmem_bench.locomo)",
+        "names locomo",
+    ]
+    assert benchmark_traces("# tuned on longmemeval_s") == ["names longmemeval"]
+    assert benchmark_traces("小明说：我最喜欢春天了，你呢？") == ["quotes '我最喜欢春天了'"]
+    # words that merely contain a speaker's name are not one
+    assert benchmark_traces("Johnson, Jonas and Bartholomew; json; MariaDB") == []
+
+
+def test_the_library_knows_no_benchmark():
+    """No library module (graphmem/**/*.py, graphmem/**/*.cypher) imports the runners or names a
+    benchmark's dataset, speakers or lines: in code, prompts, comments or rule lists."""
+    hits = []
+    for path in sorted([*PACKAGE.rglob("*.py"), *PACKAGE.rglob("*.cypher")]):
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            hits += [f"{path.relative_to(ROOT)}:{n}: {what}" for what in benchmark_traces(line)]
+    assert hits == [], "\n".join(hits)

@@ -29,6 +29,7 @@ from graphmem.server import (
     free_port,
     required_java_major,
 )
+from graphmem.server.launcher import CHECKPOINT_INTERVAL
 
 GRAPHMEM = str(Path(sys.executable).with_name("graphmem"))
 TEST_EXTRA_CONF = "db.tx_log.preallocate=false\ndb.tx_log.rotation.size=16M\n"  # small throw-away homes
@@ -83,7 +84,7 @@ def test_start_reports_and_status(extra):
     # the transaction logs are bounded by graphmem's retention, and status says how much they take
     conf = srv.conf_file.read_text()
     assert f"db.tx_log.rotation.retention_policy={srv.settings.server.tx_log_retention}" in conf
-    assert f"db.checkpoint.interval.time={srv.settings.server.checkpoint_interval}" in conf
+    assert f"db.checkpoint.interval.time={CHECKPOINT_INTERVAL}" in conf
     # extra.conf (the tests' smaller log files) replaces graphmem's line instead of declaring it twice
     assert conf.count("db.tx_log.rotation.size=") == 1 and "db.tx_log.rotation.size=16M" in conf
     assert 0 < st.tx_log_bytes <= st.store_bytes

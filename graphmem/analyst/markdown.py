@@ -133,7 +133,7 @@ def render_memory_md(group_id: str, rows: list[dict], now: datetime | None = Non
         by_subject[r.get("subject") or "?"].append(r)
     rank = {"user": 0, "agent": 1}
     order = sorted(
-        by_subject, key=lambda s: (rank.get(by_subject[s][0].get("subject_kind"), 2), -len(by_subject[s]), s)
+        by_subject, key=lambda s: (rank.get(by_subject[s][0].get("subject_kind") or "", 2), -len(by_subject[s]), s)
     )
     for subject in order:
         items = by_subject[subject]

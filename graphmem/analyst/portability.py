@@ -264,7 +264,8 @@ def iter_items(path: str | Path) -> Iterator[dict]:
 def read_export(path: str | Path) -> tuple[dict, list[dict], list[dict]]:
     """(header, node lines, edge lines) of an export file, all in memory."""
     header = read_header(path)
-    nodes, edges = [], []
+    nodes: list[dict] = []
+    edges: list[dict] = []
     for item in iter_items(path):
         (nodes if item["kind"] == "node" else edges).append(item)
     return header, nodes, edges
@@ -332,18 +333,21 @@ class _Writer:
             self._flush_nodes()
             self.last_label = None
         self.given[kind] += 1
-        if EDGE_QUERIES[kind][2] is None:  # PART_OF: written with its sentence
+        query = EDGE_QUERIES[kind][2]
+        if query is None:  # PART_OF: written with its sentence
             self.report.edges[kind] = self.report.edges.get(kind, 0) + 1
             self.step(1)
             return
         self.edges[kind].append(row)
         if len(self.edges[kind]) >= self.batch:
-            self._flush(self.edges, kind, EDGE_QUERIES[kind][2], self.report.edges)
+            self._flush(self.edges, kind, query, self.report.edges)
 
     def close(self) -> None:
         self._flush_nodes()
         for kind in list(self.edges):
-            self._flush(self.edges, kind, EDGE_QUERIES[kind][2], self.report.edges)
+            query = EDGE_QUERIES[kind][2]
+            if query is not None:  # only kinds with a query are buffered
+                self._flush(self.edges, kind, query, self.report.edges)
 
 
 def import_group(

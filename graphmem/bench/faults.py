@@ -357,7 +357,7 @@ def _check_writes(store: Any, group: str, writers: list[_Writer], ingester: _Ing
         RETURN coalesce(sum(c - 1), 0) AS n""",
         g=group,
     )
-    out = {
+    out: dict[str, Any] = {
         "acknowledged": len(acked),
         "present": present,
         "lost": len(acked) - present,
@@ -450,8 +450,9 @@ def kill9_writes(
     restarted = time.monotonic()
     say(f"restarted in {took:.1f} s")
     finish_by = restarted + finish_s
-    for t in threads + ([ingester] if ingester else []) + [waiter]:
-        t.join(max(0.0, finish_by - time.monotonic()))
+    everyone: list[threading.Thread] = [*threads, *([ingester] if ingester else []), waiter]
+    for thread in everyone:
+        thread.join(max(0.0, finish_by - time.monotonic()))
     stop.set()
     for t in threads + ([ingester] if ingester else []):
         t.join(30)
@@ -496,7 +497,9 @@ def restart_under_load(
     stop = threading.Event()
     graphs = [_graph(scratch.settings, embedder) for _ in range(clients)]
     graphs[0].create_memory(group, "I", "fact", "live in", "Lyon")
-    stats = [{"ok": 0, "ok_after_restart": 0, "unavailable": 0, "other": []} for _ in range(clients)]
+    stats: list[dict[str, Any]] = [
+        {"ok": 0, "ok_after_restart": 0, "unavailable": 0, "other": []} for _ in range(clients)
+    ]
     restarted = threading.Event()
 
     def client(i: int) -> None:
@@ -745,9 +748,9 @@ def _invalidate(rng: random.Random, kind: str, args: dict) -> tuple[Any, str]:
             ]
         )
     elif how == "lone_surrogate":
-        field_ = [f for f in required if f not in ("memory_type", "relation_type", "importance")]
-        if field_:
-            args[field_[0]] = "bad\ud800text"
+        textual = [f for f in required if f not in ("memory_type", "relation_type", "importance")]
+        if textual:
+            args[textual[0]] = "bad\ud800text"
         else:
             args.pop("memory_id", None)
             args["memory_description"] = "bad\ud800text"
@@ -968,7 +971,7 @@ def cross_group(graph: Any, *, n: int = 1_000, seed: int = 23, prefix: str = "fa
                     },
                     group_id=g,
                 )
-                if out.get("success") and owner.get(out.get("id")) != g:
+                if out.get("success") and owner.get(out.get("id") or "") != g:
                     crossings.append(f"update in {g!r} changed {out.get('id')}")
         except Exception as exc:  # noqa: BLE001
             crossings.append(f"{op} in {g!r} raised {type(exc).__name__}: {exc}"[:200])

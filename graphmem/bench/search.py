@@ -63,7 +63,7 @@ FIRST = [
     "Jack",
     "Karen",
     "Leo",
-    "Maria",
+    "Marta",
     "Nina",
     "Oscar",
     "Paul",
@@ -108,7 +108,7 @@ FIRST = [
     "Dmitri",
     "Elena",
     "Farid",
-    "Gina",
+    "Greta",
     "Hiro",
     "Ines",
 ]
@@ -607,7 +607,9 @@ def measure(
     say(f"  warmed up: {out['warm_up_searches']} depth-1 searches until their latency settled")
     meter = CpuMeter(graph)
     for depth in (0, 1, 2):
-        times, sizes, laps = [], [], {}
+        times: list[float] = []
+        sizes: list[int] = []
+        laps: dict[str, list[float]] = {}
         start = meter.mark()
         for q in queries:
             t = time.perf_counter()
@@ -724,7 +726,7 @@ def run_search_bench(
     progress: Callable[[str], None] | None = None,
 ) -> dict[str, Any]:
     """``shape``: "memories" (a synthetic group of that many memories) or "conversation" (a
-    LoCoMo-like group of that many turns, through the real ingest path). ``tenants``: that many
+    two-speaker conversation of that many turns, through the real ingest path). ``tenants``: that many
     groups of TENANT_SIZE memories written first, beside every size; their searches are timed
     (and checked against an exact scan of the group alone) while the last size is still there."""
     if shape not in SHAPES:
@@ -757,7 +759,8 @@ def run_search_bench(
         f"vocabulary: {len(vocab.subjects) + len(vocab.topics) + len(vocab.objects)} texts embedded "
         f"in {time.perf_counter() - t:.0f} s"
     )
-    tenant_prefix, plans = f"bench-search-tenant-s{seed}-", {}
+    tenant_prefix = f"bench-search-tenant-s{seed}-"
+    plans: dict[str, dict] = {}
     if tenants:
         say(f"[{tenants} tenants of {TENANT_SIZE} memories] groups {tenant_prefix}0 ...")
         build_s, plans = build_tenants(graph, tenant_prefix, tenants, vocab, seed, say)
@@ -868,7 +871,7 @@ def _measure_conversation(
     say: Callable[[str], None],
     beside: Callable[[], dict] | None,
 ) -> dict[str, Any]:
-    from .common import delete_group
+    from ..store.admin import delete_group
 
     group_id = f"bench-search-conv-n{n}-s{seed}"
     size_rng = np.random.default_rng([seed, n, 1])
@@ -943,7 +946,7 @@ SHAPES = ("memories", "conversation")
 
 def _turn_text(vocab: Vocabulary, rng: np.random.Generator, topic: int, obj: int, obj2: int) -> str:
     """One turn: a statement about the speaker's life (sometimes two or three sentences, so long
-    turns get their sentences embedded apart, as in LoCoMo), or a short reply."""
+    turns get their sentences embedded apart, as the ingest path does), or a short reply."""
     first = (
         f"{OPENERS[rng.integers(len(OPENERS))]}I {vocab.topics[topic]} the {vocab.objects[obj]} "
         f"{WHENS[rng.integers(len(WHENS))]}".strip()
@@ -959,9 +962,9 @@ def _turn_text(vocab: Vocabulary, rng: np.random.Generator, topic: int, obj: int
 
 
 def plan_conversation(n: int, vocab: Vocabulary, rng: np.random.Generator) -> tuple[list[Any], list[dict]]:
-    """A LoCoMo-like conversation of ``n`` turns: sessions of SESSION_TURNS turns between two
+    """A conversation of ``n`` turns between two friends: sessions of SESSION_TURNS turns between two
     speakers, three days apart; a turn is a statement about the speaker's life (one to three
-    sentences: long turns get their sentences embedded apart, as in LoCoMo) or a short reply.
+    sentences: long turns get their sentences embedded apart) or a short reply.
     Returns (the sessions as ``Conversation``s, the statements made)."""
     from ..ingest.models import Message
     from ..ingest.pipeline import Conversation
@@ -1092,7 +1095,7 @@ def measure_tenants(
         for g in sampled:
             for _ in range(2):
                 crowded.search_memories(g, asked[0][1], reference_time=REFERENCE)
-            crowded._retriever.vectors.wait(g, VECTORS_WAIT_S)
+            crowded._get_retriever().vectors.wait(g, VECTORS_WAIT_S)
         same = sum(
             [
                 x.memory_id

@@ -143,21 +143,22 @@ class MemoryWriter:
         chunks = [prepared[start:end] for start, end in bounds]
         results: list[CreateResult] = []
 
-        def key_of(index: int) -> tuple[str | None, str | None]:
+        def key_of(index: int) -> tuple[str, str] | None:
+            """Chunk ``index``'s idempotency key and fingerprint; None without a request_id."""
             if request_id is None:
-                return None, None
+                return None
             key = request_id if index == 0 else f"{request_id}#{index}"
             return key, fingerprint(
                 "create_memories", [[p.memory.model_dump(mode="json") for p in chunks[index]], session_id]
             )
 
         def write(index: int) -> list[CreateResult]:
-            key, digest = key_of(index)
+            keyed = key_of(index)
             chunk, (start, end) = chunks[index], bounds[index]
 
             def work(tx):
-                if key is not None:
-                    claimed, done = claim(tx, group_id, key, "create_memories", digest)
+                if keyed is not None:
+                    claimed, done = claim(tx, group_id, keyed[0], "create_memories", keyed[1])
                     if not claimed:
                         return [CreateResult.model_validate(r) for r in done]
                 out = self.write_in(
@@ -171,15 +172,14 @@ class MemoryWriter:
                     now=now,
                     extras=extras[start:end],
                 )
-                if key is not None:
-                    finish(tx, group_id, key, [r.model_dump(mode="json") for r in out])
+                if keyed is not None:
+                    finish(tx, group_id, keyed[0], [r.model_dump(mode="json") for r in out])
                 return out
 
             return self.store.transaction(work)
 
-        if len(chunks) == 1 and request_id is not None:
-            key, digest = key_of(0)
-            done = stored(self.store, group_id, key, "create_memories", digest)
+        if len(chunks) == 1 and (keyed := key_of(0)) is not None:
+            done = stored(self.store, group_id, keyed[0], "create_memories", keyed[1])
             if done is not None:  # applied before: nothing to embed or write
                 return [CreateResult.model_validate(r) for r in done]
 

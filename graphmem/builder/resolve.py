@@ -34,6 +34,7 @@ _INDEX = {"Topic": "topic_embedding", "Object": "object_embedding"}
 _CONTEXT = {"Topic": "topic_context", "Object": "object_context"}
 _NEIGHBOUR = {"Topic": "Subject", "Object": "Topic"}
 BLIND_SHARE = 0.5  # a name the model reads less than half of has no meaningful embedding
+CANDIDATES = 5  # existing topics/objects compared with a new name (the vector index is asked for 50)
 
 
 @dataclass
@@ -114,12 +115,12 @@ class ConceptResolver:
         items = self._items(memories)
         if not items:
             return
-        fetch = max(self.settings.candidates * 5, 50)
+        fetch = max(CANDIDATES * 5, 50)
         params = dict(
             group_id=group_id,
             items=list(items.values()),
             fetch=fetch,
-            k=self.settings.candidates,
+            k=CANDIDATES,
             context_min=(1.0 + self.settings.context_threshold) / 2.0,
         )
         rows = (

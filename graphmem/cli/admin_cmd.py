@@ -62,10 +62,9 @@ def reembed(
     turn, sentence and concept gets the new model's vector, in batches, while searches keep
     using the old vectors; when all are done the vectors and vector indexes are swapped (seconds).
     Stopped (Ctrl-C, a crash) and run again, it carries on where it was."""
-    from ..bench.common import progress_bar
     from ..graph import MemoryGraph
     from ..store.reembed import reembed as run
-    from ._common import _LazyEmbedder
+    from ._common import _LazyEmbedder, progress_bar
 
     settings = load(config)
     with MemoryGraph(settings, embedder=_LazyEmbedder(settings)) as graph:

@@ -1,16 +1,91 @@
 """`graphmem bench ...`: benchmarks that print numbers (speed is measured here, never in tests).
 
-One function per command; each runs against the configured Neo4j in a throw-away group.
+One function per command; each runs against the configured Neo4j in a throw-away group. The
+library's own (write, search, faults) measure a user's deployment; more commands come from
+installed packages that declare them under the entry point group ``graphmem.bench`` (the
+dataset runners of ``benchmarks/``: graphmem never imports them).
 """
 
 from __future__ import annotations
 
-import typer
+import importlib.metadata
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
+import typer
+from typer.core import TyperGroup
+
+from ..errors import ConfigError
 from ._common import ConfigOption, console, open_graph, print_json
 
+if TYPE_CHECKING:  # typer's own copy of click
+    from typer._click import Command, Context, HelpFormatter
+
+RUNNER_GROUP = "graphmem.bench"  # entry points: name = "package.module:command function"
+GET_RUNNERS = (
+    "More benchmarks (retrieval quality on public conversation datasets, consolidation on a "
+    "synthetic life log) come with the graphmem-bench package: pip install -e ./benchmarks in a "
+    "graphmem checkout (./bootstrap.sh installs it)."
+)
+
+
+class BenchGroup(TyperGroup):
+    """The library's bench commands, then each command an installed package declares under the
+    entry point group ``graphmem.bench``, imported only when it is run or listed (``graphmem
+    bench --help``): other commands never pay for it. A built-in name wins over an entry point."""
+
+    def _runners(self) -> dict[str, importlib.metadata.EntryPoint]:
+        """The runners installed and not loaded yet, by command name."""
+        found = importlib.metadata.entry_points(group=RUNNER_GROUP)
+        return {ep.name: ep for ep in found if ep.name not in self.commands}
+
+    def _none_installed(self) -> bool:
+        return not importlib.metadata.entry_points(group=RUNNER_GROUP)
+
+    def list_commands(self, ctx: Context) -> list[str]:
+        return [*super().list_commands(ctx), *sorted(self._runners())]
+
+    def get_command(self, ctx: Context, cmd_name: str) -> Command | None:
+        command = super().get_command(ctx, cmd_name)
+        if command is None and (entry := self._runners().get(cmd_name)) is not None:
+            command = runner_command(entry)
+            self.add_command(command, cmd_name)
+        elif command is None and self._none_installed() and not ctx.resilient_parsing:
+            raise ConfigError(f"graphmem bench {cmd_name}: no such command. {GET_RUNNERS}")
+        return command
+
+    def format_help(self, ctx: Context, formatter: HelpFormatter) -> None:
+        if self._none_installed():
+            self.epilog = GET_RUNNERS
+        super().format_help(ctx, formatter)
+
+
+def runner_command(entry: importlib.metadata.EntryPoint) -> Command:
+    """The click command of a runner's entry point: its function, declared as a typer command. A
+    runner that cannot be imported (a broken install) is listed, and fails when run, saying so."""
+    one = typer.Typer(add_completion=False, pretty_exceptions_enable=False)
+    try:
+        one.command(entry.name)(entry.load())
+    except Exception as exc:  # noqa: BLE001 - reported by the command, never a traceback
+        anything = {"ignore_unknown_options": True, "allow_extra_args": True}  # whatever it is given, it says why
+        one.command(entry.name, context_settings=anything)(_unloadable(entry, exc))
+    return typer.main.get_command(one)
+
+
+def _unloadable(entry: importlib.metadata.EntryPoint, exc: Exception) -> Callable[[], None]:
+    why = f"its entry point {entry.value} could not be loaded ({type(exc).__name__}: {exc})"
+
+    def command() -> None:
+        raise ConfigError(f"graphmem bench {entry.name}: {why}; reinstall the package that provides it")
+
+    command.__doc__ = f"Not available: {why}."
+    return command
+
+
 app = typer.Typer(
-    no_args_is_help=True, help="Benchmarks: print latency and throughput figures with the machine described."
+    cls=BenchGroup,
+    no_args_is_help=True,
+    help="Benchmarks: print latency and throughput figures with the machine described.",
 )
 
 
@@ -37,7 +112,8 @@ def write(
     _print_write(report)
 
 
-def _mark(ok: bool) -> str:
+def mark(ok: bool) -> str:
+    """A target met or missed, in colour (the benchmarks' tables)."""
     return "[green]meets target[/green]" if ok else "[red]misses target[/red]"
 
 
@@ -60,7 +136,7 @@ def _print_write(report: dict) -> None:
         f"  single create_memory ({s['n']} calls): p50 {s['p50_ms']} ms, p95 {s['p95_ms']} ms, "
         f"mean {s['mean_ms']} ms (embedding p50 {s['embedding_p50_ms']} ms, client CPU "
         f"{s['client_cpu_ms']} ms per call)  "
-        f"target p50 ≤ {s['target_p50_ms']:g} ms: {_mark(s['meets_target'])}",
+        f"target p50 ≤ {s['target_p50_ms']:g} ms: {mark(s['meets_target'])}",
         highlight=False,
     )
     if b["batches"]:
@@ -68,7 +144,7 @@ def _print_write(report: dict) -> None:
             f"  create_memories, {b['batches']} batches of {b['size']}: "
             f"{b['overall_memories_per_s']} memories/s (per batch: {b['memories_per_s']}; client CPU "
             f"{b['client_cpu_ms_per_memory']} ms per memory)  "
-            f"target ≥ {b['target_memories_per_s']:g}/s: {_mark(b['meets_target'])}",
+            f"target ≥ {b['target_memories_per_s']:g}/s: {mark(b['meets_target'])}",
             highlight=False,
         )
         if b.get("ceiling_memories_per_s"):
@@ -97,7 +173,7 @@ def search(
         "memories",
         "--shape",
         help="memories: a synthetic group of that many memories; "
-        "conversation: a LoCoMo-like group of that many turns (two speakers, sessions of 20 "
+        "conversation: a chat between two friends of that many turns (sessions of 20 "
         "turns, long turns with their sentences, memories extracted by the rule extractor), "
         "written through the real ingest path.",
     ),
@@ -208,12 +284,12 @@ def _print_search(report: dict) -> None:
         ok = fig["targets"]
         stages = fig["depth1"].get("stages_p50_ms", {})
         console.print(
-            f"  {n}: depth 1 p50 ≤ {t['depth1_p50_ms']:g} ms {_mark(ok['depth1_p50'])}; "
-            f"p99 ≤ {t['depth1_p99_ms']:g} ms {_mark(ok['depth1_p99'])}; depth 2 p50 ≤ "
-            f"{t['depth2_p50_ms']:g} ms {_mark(ok['depth2_p50'])}; {fig['concurrent']['clients']} clients "
+            f"  {n}: depth 1 p50 ≤ {t['depth1_p50_ms']:g} ms {mark(ok['depth1_p50'])}; "
+            f"p99 ≤ {t['depth1_p99_ms']:g} ms {mark(ok['depth1_p99'])}; depth 2 p50 ≤ "
+            f"{t['depth2_p50_ms']:g} ms {mark(ok['depth2_p50'])}; {fig['concurrent']['clients']} clients "
             f"≥ {t['concurrency']:g}× one client's queries/s ({fig['concurrent']['vs_one_client']}×) "
-            f"{_mark(ok['concurrency'])}, p99 ≤ {t['concurrent_p99_ms']:g} ms "
-            f"{_mark(ok['concurrent_p99'])}; ≥ {t['speedup']:g}× the scan {_mark(ok['speedup'])}  "
+            f"{mark(ok['concurrency'])}, p99 ≤ {t['concurrent_p99_ms']:g} ms "
+            f"{mark(ok['concurrent_p99'])}; ≥ {t['speedup']:g}× the scan {mark(ok['speedup'])}  "
             f"(built in {fig['build_s']} s{', reused' if fig['reused'] else ''})",
             highlight=False,
         )
@@ -241,412 +317,6 @@ def _print_search(report: dict) -> None:
             f"{ten['same_as_alone']}/{ten['queries']}",
             highlight=False,
         )
-
-
-# --- retrieval quality on conversations (graphmem/bench/locomo.py, longmemeval.py) -------------
-
-
-def _retrieval_bench(
-    kind: str,
-    file: str,
-    limit: int | None,
-    max_results: int,
-    as_json: bool,
-    cache: bool,
-    extractor: str,
-    profile: str,
-    config: str | None,
-    **extra: object,
-) -> None:
-    import time
-
-    from ..bench import common
-    from ..bench.cache import CachedEmbedder, default_cache_path
-    from ..errors import ValidationError
-
-    allowed = ["rules", "none"] + (["observations"] if kind == "locomo" else [])
-    if extractor not in allowed:
-        raise ValidationError(
-            f"--extractor: the benchmarks run offline: {', '.join(allowed)}"
-            + ("" if kind == "locomo" else " (observations: LoCoMo only)"),
-            field="extractor",
-            allowed=allowed,
-        )
-    ablation = bool(extra.pop("ablation", False))
-    module = __import__(f"graphmem.bench.{kind}", fromlist=["run"])
-    started = time.perf_counter()
-    from ..embed import get_embedder
-    from ..graph import MemoryGraph
-    from ._common import load
-
-    settings = load(config)
-    settings.retrieval.profile(profile)  # an unknown profile fails before anything is loaded
-    e = settings.embedding
-    embedder = get_embedder(e.model, e.device, e.batch_size, e.backend, e.precision)
-    if cache:  # the turns, the questions and everything search_memories embeds go through it
-        embedder = CachedEmbedder(embedder, default_cache_path(embedder.name, getattr(embedder, "revision", None)))
-    if kind == "madial":  # flat dense baselines: every installed model, the configured one included
-        from ..embed import ENGLISH_MODEL, MULTILINGUAL_MODEL
-
-        others = [
-            get_embedder(m, e.device, e.batch_size, e.backend, e.precision)
-            for m in (MULTILINGUAL_MODEL, ENGLISH_MODEL)
-            if m != embedder.name
-        ]
-        if cache:
-            others = [CachedEmbedder(o, default_cache_path(o.name, getattr(o, "revision", None))) for o in others]
-        extra["dense_models"] = [embedder, *others]
-    with MemoryGraph(settings, embedder=embedder) as graph:
-        bar = None if as_json else common.progress_bar(console)
-        task = None
-        if bar is not None:
-            bar.start()
-            task = bar.add_task(f"{kind}: ingest + ask", total=None)
-
-        def progress(stage: str, done: int, total: int) -> None:
-            if bar is not None:
-                bar.update(task, completed=done, total=total)
-
-        try:
-            if ablation:  # every extractor, the walk off and on: one table
-                report = common.ablation(
-                    lambda x: module.run(
-                        graph,
-                        file,
-                        limit=limit,
-                        max_results=max_results,
-                        embedder=embedder,
-                        progress=progress,
-                        extractor=x,
-                        profile=profile,
-                        depths=(0, 1),
-                    ),
-                    ABLATION_EXTRACTORS,
-                )
-            else:
-                report = module.run(
-                    graph,
-                    file,
-                    limit=limit,
-                    max_results=max_results,
-                    embedder=embedder,
-                    progress=progress,
-                    extractor=extractor,
-                    profile=profile,
-                    **extra,
-                )
-        finally:
-            if bar is not None:
-                bar.stop()
-        if cache:
-            report["stats"]["embedding_cache"] = {
-                "path": str(embedder.path),
-                "hits": embedder.hits,
-                "misses": embedder.misses,
-            }
-    report["stats"]["wall_seconds"] = round(time.perf_counter() - started, 1)
-    scores = report.pop("_scores")
-    if as_json:
-        print_json(report)
-        return
-    notes = (report["notes"] if ablation else module.footnotes(report)) + [
-        f"wall time including model load: {report['stats']['wall_seconds']} s"
-    ]
-    if report["stats"].get("consolidation") is not None:
-        notes.append(
-            f"consolidated after each ingest ({report['stats']['timings_s'].get('consolidate')} s): "
-            + ", ".join(f"{k} {v}" for k, v in sorted(report["stats"]["consolidation"].items()))
-        )
-    if cache:
-        c = report["stats"]["embedding_cache"]
-        notes.append(f"embedding cache {c['path']}: {c['hits']} hits, {c['misses']} misses (--no-cache to disable)")
-    if kind == "madial":
-        common.print_table(
-            console,
-            f"MADial-Bench ({report['lang']}) memory recall@k (%)",
-            scores,
-            report["metrics"],
-            [("overall", "dialogues")],
-            scale=100.0,
-            fmt="{:.1f}",
-            footnotes=notes,
-        )
-    elif kind == "locomo" and ablation:
-        common.print_table(
-            console,
-            "LoCoMo turn-level evidence recall@k (%): extractor × graph walk",
-            scores,
-            report["metrics"],
-            module.buckets(),
-            scale=100.0,
-            fmt="{:.1f}",
-            footnotes=notes,
-        )
-    elif kind == "locomo":
-        common.print_table(
-            console,
-            "LoCoMo turn-level evidence recall@k (%)",
-            scores,
-            report["metrics"],
-            module.buckets(),
-            scale=100.0,
-            fmt="{:.1f}",
-            footnotes=notes,
-        )
-    else:
-        # one table per metric family: twelve columns do not fit a terminal
-        buckets = [("overall", "overall")] + [(t, t) for t in report["question_types"]]
-        families = list(dict.fromkeys(m.split("@")[0] for m in report["metrics"]))
-        for i, family in enumerate(families):
-            common.print_table(
-                console,
-                f"LongMemEval-S session-level {family}@k",
-                scores,
-                [m for m in report["metrics"] if m.split("@")[0] == family],
-                buckets,
-                footnotes=notes if i == len(families) - 1 else (),
-            )
-
-
-# Options the conversation benchmarks share.
-MaxResultsOption = typer.Option(50, "--max-results", min=1, max=200, help="max_results of each search.")
-JsonOption = typer.Option(False, "--json", help="Print the figures as JSON.")
-CacheOption = typer.Option(
-    True, "--cache/--no-cache", help="Keep turn embeddings in ~/.cache/graphmem/bench so re-runs skip embedding."
-)
-ExtractorOption = typer.Option(
-    "rules",
-    "--extractor",
-    help="rules (the benchmark's setting), none (episodes "
-    "only, to see what extraction adds) or, for LoCoMo, observations (the dataset's "
-    "own LLM-written facts: simulates an extractor of LLM quality).",
-)
-ABLATION_EXTRACTORS = ("none", "rules", "observations")
-ConsolidateOption = typer.Option(
-    False,
-    "--consolidate",
-    help="Run a consolidation on each group after its "
-    "ingest (merges, supersede chains, links, decay as of the conversation's last "
-    "day), to see what the lifecycle does to recall.",
-)
-ProfileOption = typer.Option(
-    "recall",
-    "--profile",
-    help="Ranking profile of the searches: recall (relevance only: "
-    "the questions ask about any time) or default (the agent-memory weights).",
-)
-
-
-@app.command("locomo")
-def locomo(
-    file: str = typer.Argument(..., help="locomo10.json or a subset of it (e.g. ../shared/bench/locomo_dev.json)."),
-    limit: int | None = typer.Option(None, "--limit", min=1, help="Only the first N conversations."),
-    max_results: int = MaxResultsOption,
-    as_json: bool = JsonOption,
-    cache: bool = CacheOption,
-    extractor: str = ExtractorOption,
-    profile: str = ProfileOption,
-    depth: int | None = typer.Option(
-        None,
-        "--depth",
-        min=0,
-        max=2,
-        help="The graph walk of every search: 0 "
-        "(direct matches only), 1 or 2 hops always; default: the engine's "
-        "own choice (auto).",
-    ),
-    ablation: bool = typer.Option(
-        False,
-        "--ablation",
-        help="One table of every extractor (none, rules, "
-        "observations) with the graph walk off (depth 0) and on (depth 1).",
-    ),
-    consolidate: bool = ConsolidateOption,
-    config: str | None = ConfigOption,
-) -> None:
-    """LoCoMo turn-level evidence recall@5/10/25/50, overall and per category: graphmem vs dense vs BM25.
-
-    Each conversation is ingested into its own throw-away group (rule-based extractor, the
-    sessions' real dates), every question is asked through search_memories, and the results are
-    mapped to turn ids through their evidence episodes. Offline; no LLM. The groups are deleted.
-    --extractor observations turns the dataset's own observations (facts an LLM wrote per session,
-    each with the turn it came from) into memories through the LLM extractor's path: a benchmark
-    setting that shows the graph with extraction of LLM quality.
-    """
-    _retrieval_bench(
-        "locomo",
-        file,
-        limit,
-        max_results,
-        as_json,
-        cache,
-        extractor,
-        profile,
-        config,
-        depths=(depth,),
-        ablation=ablation,
-        consolidate=consolidate,
-    )
-
-
-@app.command("longmemeval")
-def longmemeval(
-    file: str = typer.Argument(
-        ..., help="LongMemEval-S json or json.gz (e.g. ../shared/bench/longmemeval_s_dev.json.gz)."
-    ),
-    limit: int | None = typer.Option(None, "--limit", min=1, help="Only the first N scored questions."),
-    max_results: int = MaxResultsOption,
-    as_json: bool = JsonOption,
-    cache: bool = CacheOption,
-    extractor: str = ExtractorOption,
-    profile: str = ProfileOption,
-    consolidate: bool = ConsolidateOption,
-    config: str | None = ConfigOption,
-) -> None:
-    """LongMemEval-S session recall_any/recall_all/ndcg_any @1/3/5/10, overall and per question type.
-
-    Official retrieval rules: user turns only, gold = answer sessions with a has_answer turn,
-    abstention questions dropped. Each haystack is ingested into its own throw-away group
-    (rule-based extractor, real dates), asked through search_memories, then deleted.
-    """
-    _retrieval_bench(
-        "longmemeval", file, limit, max_results, as_json, cache, extractor, profile, config, consolidate=consolidate
-    )
-
-
-@app.command("madial")
-def madial(
-    directory: str = typer.Argument(
-        ...,
-        help="A MADial-Bench folder with memory_<lang>.jsonl and "
-        "dialogues_<lang>.jsonl (e.g. ../shared/bench/madial_dev).",
-    ),
-    lang: str = typer.Option("zh", "--lang", help="zh or en: which language's memories and dialogues."),
-    limit: int | None = typer.Option(None, "--limit", min=1, help="Only the first N dialogues."),
-    max_results: int = typer.Option(50, "--max-results", min=1, max=200, help="max_results of each search."),
-    as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
-    cache: bool = typer.Option(
-        True, "--cache/--no-cache", help="Keep embeddings in ~/.cache/graphmem/bench so re-runs skip embedding."
-    ),
-    extractor: str = typer.Option("rules", "--extractor", help="rules or none (the memories as episodes only)."),
-    profile: str = typer.Option("recall", "--profile", help="Score profile of the searches (recall: relevance only)."),
-    config: str | None = ConfigOption,
-) -> None:
-    """MADial-Bench memory recall@1/3/5/10 in Chinese or English: graphmem vs flat dense retrieval with
-    each installed model vs BM25, and (zh) the published embedders on the same dialogues.
-
-    Each user's memories are ingested into the user's own throw-away group (a memory one episode,
-    dated), each dialogue so far is asked through search_memories, and the results are mapped back
-    to memory ids through their evidence episodes. Offline. The groups are deleted.
-    """
-    from ..errors import ValidationError
-
-    if lang not in ("zh", "en"):
-        raise ValidationError("--lang: zh or en", field="lang", allowed=["zh", "en"])
-    from pathlib import Path
-
-    for name in (f"memory_{lang}.jsonl", f"dialogues_{lang}.jsonl"):
-        if not (Path(directory) / name).exists():
-            raise ValidationError(
-                f"{directory}: no {name} there; give the MADial-Bench folder (e.g. ../shared/bench/madial_dev)",
-                field="directory",
-            )
-    _retrieval_bench("madial", directory, limit, max_results, as_json, cache, extractor, profile, config, lang=lang)
-
-
-@app.command("consolidate")
-def consolidate(
-    users: int = typer.Option(
-        4, "--users", min=1, help="Users in the synthetic life log (half Chinese, half English)."
-    ),
-    memories: int = typer.Option(250, "--memories", min=89, help="Memories per user (six months of them)."),
-    seed: int = typer.Option(0, "--seed", help="The life log's random seed (the same seed, the same log)."),
-    as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
-    config: str | None = ConfigOption,
-) -> None:
-    """Consolidation on a synthetic life log with known answers: duplicate names (case, width,
-    traditional/simplified, spellings, synonyms), look-alikes that must stay apart (苹果 / 苹果公司,
-    Paris / Paris, Texas), updates and contradictions in Chinese and English, old trivia.
-
-    Prints merge precision and recall, conflict precision and recall, "what is current" accuracy
-    (a question about each updated fact returns the newest value first), archived and summarised
-    counts, and the time per 10,000 memories. Each user is a throw-away group, deleted after.
-    Targets: merge P ≥ 0.98, R ≥ 0.90; conflict P ≥ 0.95, R ≥ 0.85; current ≥ 0.95; 10,000 < 120 s."""
-    from ..bench.consolidate import run_consolidate_bench
-
-    progress = None if as_json else (lambda msg: console.print(f"[dim]{msg}[/dim]", highlight=False))
-    with open_graph(config) as graph:
-        report = run_consolidate_bench(graph, users=users, memories_per_user=memories, seed=seed, progress=progress)
-    if as_json:
-        print_json(report)
-        return
-    _print_consolidate(report)
-
-
-def _print_consolidate(report: dict) -> None:
-    from rich.table import Table
-
-    m, log = report["machine"], report["life_log"]
-    console.print("[bold]graphmem bench consolidate[/bold]", highlight=False)
-    if report.get("command"):
-        console.print(f"  command:  {report['command']}", highlight=False)
-    console.print(
-        f"  machine:  {m['cores']} cores, {m['ram_gib']} GiB RAM, {m['cpu']}; Neo4j {m['neo4j']}; "
-        f"embedding model {m['embedding_model']}",
-        highlight=False,
-    )
-    console.print(
-        f"  life log: {log['users']} users × {log['memories_per_user']} memories ({log['memories']} in all, "
-        f"{log['from']} – {log['to']}, seed {log['seed']}; {log['languages']})",
-        highlight=False,
-    )
-    c = report["concepts"]
-    console.print(f"  concept nodes: {c}", highlight=False)
-    table = Table(title="consolidation against the life log's answers", title_justify="left")
-    for column in ("measure", "value", "target", ""):
-        table.add_column(column)
-    names = {
-        "merge_precision": "concept merge precision",
-        "merge_recall": "concept merge recall",
-        "conflict_precision": "conflict precision",
-        "conflict_recall": "conflict recall",
-        "current_accuracy": '"what is current" accuracy',
-        "seconds_per_10k": "seconds per 10,000 memories",
-    }
-    for key, t in report["targets"].items():
-        value = t["value"]
-        shown = "–" if value is None else (f"{value:.3f}" if key != "seconds_per_10k" else f"{value:.1f}")
-        bound = f"< {t['target']:g}" if key == "seconds_per_10k" else f"≥ {t['target']:g}"
-        table.add_row(names.get(key, key), shown, bound, _mark(t["met"]))
-    console.print(table)
-    cm = report["concept_merges"]
-    console.print(
-        f"  merges by the run: {cm['merged_by_run']} ({cm['right_by_run']} right); recall by kind "
-        f"{cm['recall_by_kind']}; look-alikes merged {cm['lookalikes_merged']} of {cm['lookalikes']}; "
-        f"merged at write time {cm['merged_at_write']} ({cm['wrong_at_write']} wrong)",
-        highlight=False,
-    )
-    for w in cm["wrong_examples"][:5]:
-        console.print(f"    wrong merge: {w}", highlight=False)
-    for w in cm["missed_examples"][:5]:
-        console.print(f"    missed merge: {w}", highlight=False)
-    cf = report["conflicts"]
-    for w in cf["wrong_examples"][:5]:
-        console.print(f"    wrong conflict: {w}", highlight=False)
-    for w in cf["missed_examples"][:5]:
-        console.print(f"    missed conflict: {w}", highlight=False)
-    for q in report["current"]["failures"][:5]:
-        console.print(f"    not current first: {q}", highlight=False)
-    console.print(f"  duplicate memories: {report['memory_merges']}", highlight=False)
-    console.print(
-        f"  archived {report['archived']}, summaries {report['summaries']}; seconds {report['seconds']} "
-        f"({report['memories_per_s']} memories/s"
-        + (", per 10,000 extrapolated" if report.get("extrapolated") else "")
-        + ")",
-        highlight=False,
-    )
-    for e in report.get("errors") or []:
-        console.print(f"  [yellow]error:[/yellow] {e}", highlight=False)
 
 
 @app.command("faults")

@@ -109,10 +109,11 @@ def status(
     settings, srv = _server(config, home)
     if settings.neo4j.uri and home is None:
         from ..server import check_connection
+        from ..store.driver import CONNECTION_TIMEOUT_S
 
         n = settings.neo4j
         version, edition = check_connection(
-            n.uri, n.user, settings.effective_password(), n.database, timeout=n.connection_timeout_s
+            n.uri, n.user, settings.effective_password(), n.database, timeout=CONNECTION_TIMEOUT_S
         )
         data = {
             "mode": "external",

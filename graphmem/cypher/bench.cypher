@@ -1,5 +1,6 @@
-// Benchmark-only queries (graphmem/bench/): the exact-scan baseline and the synthetic graphs of
-// `graphmem bench search`. Every query is scoped to $group_id.
+// Queries of the library's own benchmarks (graphmem/bench/: write, search, faults): the exact-scan
+// baseline and the synthetic graphs of `graphmem bench search`. Every query is scoped to $group_id.
+// The dataset runners keep theirs beside them, in benchmarks/ (a package the library never imports).
 
 // name: search_exact_baseline
 // The way Graphiti and Mem0 search Neo4j: cosine against every memory of the group, no
@@ -20,7 +21,7 @@ ORDER BY score DESC, e.timestamp DESC LIMIT $k
 RETURN e.id AS id, e.content AS text, score;
 
 
-// --- statistics (`graphmem stats`) -----------------------------------------------------
+// --- synthetic graphs (`graphmem bench search`) ------------------------------------------
 
 // name: synthetic_subjects
 // Concept and value nodes of a synthetic group, shaped like create_memories writes them.

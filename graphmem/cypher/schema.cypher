@@ -102,7 +102,7 @@ CREATE VECTOR INDEX episode_embedding IF NOT EXISTS FOR (n:Episode) ON n.embeddi
 OPTIONS {indexConfig: {`vector.dimensions`: $dimension, `vector.similarity_function`: 'cosine'}};
 
 // name: schema_sentence_vector
-// The sentences of a long turn, each embedded alone: "By the way, I had Domino's three times"
+// The sentences of a long turn, each embedded alone: "By the way, the boiler broke again"
 // is found even when the rest of its turn is about something else (retriever/seeds.py).
 CREATE VECTOR INDEX sentence_embedding IF NOT EXISTS FOR (n:Sentence) ON n.embedding
 OPTIONS {indexConfig: {`vector.dimensions`: $dimension, `vector.similarity_function`: 'cosine'}};

@@ -196,7 +196,7 @@ RETURN m.id AS id, n {.id, .group_id, .text, .memory_type, .importance, .status,
           .access_count, .last_accessed_at, .superseded_by} AS current;
 
 // name: search_subject_memories
-// A question about someone ("What does Priya like?", "小明喜欢什么？") gathers from all they are
+// A question about someone ("What does Anna like?", "小明喜欢什么？") gathers from all they are
 // known for: the subjects of the group whose name is one of $names (the query's words and word
 // runs, normalised as names are: retriever/subjects.py), and up to $cap of each one's memories
 // (the newest) that pass the filters, each with its topic, so the caller can keep the best of

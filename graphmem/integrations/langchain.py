@@ -228,7 +228,8 @@ class GraphmemStore(BaseStore):
         if isinstance(op, GetOp):
             return self._get(op)
         if isinstance(op, PutOp):
-            return self._put(op)
+            self._put(op)
+            return None
         if isinstance(op, SearchOp):
             return self._search(op)
         if isinstance(op, ListNamespacesOp):
@@ -273,7 +274,7 @@ class GraphmemStore(BaseStore):
         if op.query:
             embedding = [float(x) for x in self.graph.embedder.embed([op.query])[0]]
         rows = self.graph.store.read("store_search", group_id=group, ns=ns, ns_prefix=ns + _SEP, embedding=embedding)
-        items = [_item(r, search=True) for r in rows]
+        items = [_search_item(r) for r in rows]
         items = [i for i in items if _matches(i.value, op.filter)]
         return items[op.offset : op.offset + op.limit]
 
@@ -306,14 +307,19 @@ def _path_match(ns: tuple[str, ...], path: tuple[str, ...], suffix: bool) -> boo
     return all(p == "*" or p == n for p, n in zip(path, part))
 
 
-def _item(row: dict, *, search: bool = False) -> Item:
-    fields = dict(
+def _fields(row: dict) -> dict[str, Any]:
+    return dict(
         namespace=tuple(row["namespace"]),
         key=row["key"],
         value=json.loads(row["value"]),
         created_at=datetime.fromisoformat(row["created_at"]),
         updated_at=datetime.fromisoformat(row["updated_at"]),
     )
-    if search:
-        return SearchItem(**fields, score=row.get("score"))
-    return Item(**fields)
+
+
+def _item(row: dict) -> Item:
+    return Item(**_fields(row))
+
+
+def _search_item(row: dict) -> SearchItem:
+    return SearchItem(**_fields(row), score=row.get("score"))

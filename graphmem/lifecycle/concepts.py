@@ -3,11 +3,11 @@
 Which nodes are one concept, in the order of trust:
 1. the same loose key (``rules.loose_key``: width, case, punctuation, traditional/simplified):
    ``New-York`` and ``new york``, 臺灣 and 台湾; for every label, subjects included;
-2. for topics and objects, meaning: cosine above ``merge_threshold``, or above
-   ``context_threshold`` when their memories' contexts agree (two topics of one subject and
+2. for topics and objects, meaning: cosine above ``resolution.merge_threshold``, or above
+   ``resolution.context_threshold`` when their memories' contexts agree (two topics of one subject and
    memory type; two objects of one topic), so 苹果 (吃) and 苹果公司 (工作于) stay apart; never
    two names with different numbers (iPhone 14 / iPhone 15, 3月5日 / 5月3日);
-3. with an LLM judge, a pair between ``judge_threshold`` and ``context_threshold`` whose contexts
+3. with an LLM judge, a pair between ``JUDGE_THRESHOLD`` and ``context_threshold`` whose contexts
    agree, when the judge says they name the same thing.
 Subjects are merged by loose key only: 小明 and 小红 are close in any embedding space.
 
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from ..config import ConsolidationSettings
+from ..config import ResolutionSettings
 from ..errors import NotFoundError
 from ..textsim import numbers_differ
 from ..types import normalize_name
@@ -37,6 +37,10 @@ from .work import Work
 
 _INDEX = {"Topic": "topic_embedding", "Object": "object_embedding"}
 KEY_PAGE = 5000  # concepts given a loose key per query
+CANDIDATES = 5  # nearest concepts read per concept (the vector index is asked for ten times as many)
+# with an LLM judge, pairs whose contexts agree and whose cosine lies between this and
+# resolution.context_threshold (the grey zone) are merged when the judge says they are the same
+JUDGE_THRESHOLD = 0.7
 
 
 @dataclass
@@ -53,7 +57,7 @@ class _Node:
 
 
 class ConceptMerger:
-    def __init__(self, work: Work, settings: ConsolidationSettings, judge: Callable[[str, str], bool] | None = None):
+    def __init__(self, work: Work, settings: ResolutionSettings, judge: Callable[[str, str], bool] | None = None):
         self.work = work
         self.settings = settings
         self.judge = judge
@@ -95,9 +99,9 @@ class ConceptMerger:
         ]
         floor = self.settings.context_threshold
         if self.judge is not None:
-            floor = min(floor, self.settings.judge_threshold)
+            floor = min(floor, JUDGE_THRESHOLD)
         if vectored:
-            fetch = max(50, self.settings.candidates * 10)
+            fetch = max(50, CANDIDATES * 10)
             for r in self.work.read(
                 "lifecycle_concept_neighbours", group_id=group_id, items=vectored, fetch=fetch, min_cosine=floor
             ):
@@ -133,7 +137,7 @@ class ConceptMerger:
             return None
         if cosine > s.context_threshold:
             return f"meaning {cosine:.2f} in the same context"
-        if self.judge is not None and cosine > s.judge_threshold and self.judge(mine.name, other.name):
+        if self.judge is not None and cosine > JUDGE_THRESHOLD and self.judge(mine.name, other.name):
             return f"meaning {cosine:.2f}, judged the same by the LLM"
         return None
 

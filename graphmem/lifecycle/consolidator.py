@@ -156,7 +156,7 @@ class Consolidator:
         cfg = self.settings.consolidation
         group_id, run_id = report.group_id, report.run_id
         judge = self._judge()
-        concepts = ConceptMerger(work, cfg, judge.same if judge else None)
+        concepts = ConceptMerger(work, self.settings.resolution, judge.same if judge else None)
         reconciler = MemoryReconciler(work)
         finder = RelationFinder(work, cfg, judge.causes if judge else None)
         staged_total = sum(r["n"] for r in work.read("lifecycle_counts", group_id=group_id) if r["status"] == "staged")

@@ -2,10 +2,10 @@
 
 - REFERENCE ("相关 / related"): each memory of the batch is linked to the latest earlier memory
   sharing its topic or object, so the memories of one concept form a chain in time (each gets at
-  most two such links per concept, never a clique); concepts used by more than ``hub_cap``
-  memories are skipped (我, 吃饭 relate everything), at most ``max_links_per_memory`` per memory.
+  most two such links per concept, never a clique); concepts used by more than ``HUB_CAP``
+  memories are skipped (我, 吃饭 relate everything), at most ``MAX_LINKS_PER_MEMORY`` per memory.
 - CAUSALITY candidates ("推测因果 / possible cause"): two memories of one session said within
-  ``causal_window_s`` of each other, the later carrying a cause/effect cue (因为, 所以, 导致,
+  ``CAUSAL_WINDOW_S`` of each other, the later carrying a cause/effect cue (因为, 所以, 导致,
   because, so, therefore …), linked from the earlier to the later, ``discovered`` with a
   confidence. With an LLM judge only the pairs it confirms are linked, at a higher confidence.
 """
@@ -44,6 +44,11 @@ REFERENCE_IMPORTANCE = 0.4  # seed 004 §12.4.3: discovered "related" links weig
 CAUSAL_CONFIDENCE = 0.4  # a cue and closeness in time: a candidate, not a finding
 JUDGED_CONFIDENCE = 0.8  # a candidate the LLM confirmed
 CAUSAL_IMPORTANCE = 0.5  # seed 004 §12.4.3: inferred causes weigh less than told ones
+MAX_LINKS_PER_MEMORY = 3  # REFERENCE links a memory gets in one run at most
+HUB_CAP = 200  # concepts used by more memories than this link nothing (我, 吃饭 would relate everything)
+# candidate CAUSALITY links between memories of one session said within this many seconds, when
+# one of them carries a cause/effect cue (因为, 所以, because, so ...)
+CAUSAL_WINDOW_S = 3600.0
 
 
 def has_cause_cue(text: str) -> bool:
@@ -68,14 +73,14 @@ class RelationFinder:
             "lifecycle_link_candidates",
             group_id=group_id,
             ids=ids,
-            hub_cap=s.hub_cap,
-            window_s=s.causal_window_s,
+            hub_cap=HUB_CAP,
+            window_s=CAUSAL_WINDOW_S,
             near_cap=5,
         )
         found: list[Discovered] = []
         seen: set[frozenset] = set()
         for r in rows:
-            if s.discover_references and s.max_links_per_memory > 0:
+            if s.discover_references:
                 linked = 0
                 for shared in r["shared"]:
                     if not shared.get("id") or shared["id"] in archived:
@@ -94,7 +99,7 @@ class RelationFinder:
                         )
                     )
                     linked += 1
-                    if linked >= s.max_links_per_memory:
+                    if linked >= MAX_LINKS_PER_MEMORY:
                         break
             for near in r["near"]:
                 if near["id"] in archived:

@@ -7,8 +7,8 @@ when nobody needs it. Below ``archive_floor`` it is archived (status ``archived`
 deleted; ``restore`` brings it back). Memories at least ``protect_importance`` important never
 are.
 
-Summaries: old (``summarize_after_days``), unimportant (< ``summarize_max_importance``), current
-memories of one subject and topic in one calendar month, at least ``summarize_min_group`` of
+Summaries: old (``summarize_after_days``), unimportant (< ``SUMMARIZE_MAX_IMPORTANCE``), current
+memories of one subject and topic in one calendar month, at least ``SUMMARIZE_MIN_GROUP`` of
 them, are folded into one summary memory whose text lists what they said; it links to each with
 SUMMARIZES and they are archived, reachable from it. The summary is written, linked and the
 originals archived in one transaction.
@@ -34,6 +34,8 @@ PAGE = 2000  # memories read per decay query
 SUMMARY_NAMESPACE = uuid.UUID("6f1d0c8e-7a4b-4c1e-9a51-3c0f8f7d2b10")  # summary ids from their sources
 MAX_LISTED = 12  # objects named in a summary's text; the rest are counted
 MAX_WHAT = 300  # characters of that list at most
+SUMMARIZE_MAX_IMPORTANCE = 0.4  # only memories less important than this are folded into a summary
+SUMMARIZE_MIN_GROUP = 3  # memories of one subject and topic in one month that make a summary
 
 
 def strength(importance: float, memory_type: str, days: float, access_count: int, rates: DecayRates) -> float:
@@ -97,7 +99,7 @@ class Fader:
             "lifecycle_summary_candidates",
             group_id=group_id,
             before=before,
-            max_importance=min(s.summarize_max_importance, s.protect_importance),
+            max_importance=min(SUMMARIZE_MAX_IMPORTANCE, s.protect_importance),
         )
         groups: dict[tuple, list[dict]] = {}
         for r in rows:
@@ -105,9 +107,7 @@ class Fader:
             month = at.strftime("%Y-%m") if at else "?"
             groups.setdefault((r["subject_id"], r["topic_id"], month), []).append(r)
         chosen = [
-            (month, members)
-            for (_, _, month), members in sorted(groups.items())
-            if len(members) >= s.summarize_min_group
+            (month, members) for (_, _, month), members in sorted(groups.items()) if len(members) >= SUMMARIZE_MIN_GROUP
         ]
         planned = [self._prepare(group_id, month, members, self._sentence(members)) for month, members in chosen]
         if planned:

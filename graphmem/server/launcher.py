@@ -50,6 +50,11 @@ ENTRY_POINT = "org.neo4j.server.CommunityEntryPoint"  # 5.x; 2025+ use org.neo4j
 ENTRY_POINTS = {ENTRY_POINT, "org.neo4j.server.Neo4jCommunity"}
 ADMIN_TOOL = "org.neo4j.cli.AdminTool"
 HOST = "127.0.0.1"
+# bounded transaction logs (with server.tx_log_retention): one log file at most this large, and a
+# checkpoint, where logs beyond the retention are pruned, at least this often; a line of
+# conf/extra.conf for db.tx_log.rotation.size or db.checkpoint.interval.time replaces them
+TX_LOG_ROTATION = "64M"
+CHECKPOINT_INTERVAL = "5m"
 
 # Popen handles of servers started by this process, so that stop() can reap them.
 _CHILDREN: dict[int, subprocess.Popen] = {}
@@ -408,10 +413,10 @@ class LocalNeo4j:
             f"server.memory.heap.max_size={s.heap}",
             f"server.memory.pagecache.size={s.pagecache}",
             # bounded transaction logs: kept up to server.tx_log_retention beyond recovery's need,
-            # pruned at each checkpoint (at least every server.checkpoint_interval)
+            # pruned at each checkpoint (at least every CHECKPOINT_INTERVAL)
             f"db.tx_log.rotation.retention_policy={s.tx_log_retention}",
-            f"db.tx_log.rotation.size={s.tx_log_rotation}",
-            f"db.checkpoint.interval.time={s.checkpoint_interval}",
+            f"db.tx_log.rotation.size={TX_LOG_ROTATION}",
+            f"db.checkpoint.interval.time={CHECKPOINT_INTERVAL}",
         ]
         if self.version.startswith("5."):
             lines.append("dbms.usage_report.enabled=false")

@@ -15,8 +15,9 @@ Everything a user or an LLM supplies is a ``$parameter``; nothing is formatted i
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 from importlib import resources
+from importlib.resources.abc import Traversable
 
 CYPHER_PACKAGE = "graphmem.cypher"
 CYPHER_DIR = resources.files(CYPHER_PACKAGE)
@@ -49,20 +50,28 @@ def parse(text: str, source: str = "<string>") -> dict[str, str]:
     return queries
 
 
-def cypher_files(folder=CYPHER_DIR) -> list:
+def cypher_files(folder: Traversable = CYPHER_DIR) -> list[Traversable]:
     """The ``.cypher`` files directly in ``folder`` (not its subfolders), by name."""
     return sorted((f for f in folder.iterdir() if f.name.endswith(".cypher") and f.is_file()), key=lambda f: f.name)
 
 
-@lru_cache(maxsize=1)
-def queries() -> dict[str, str]:
+@cache
+def load_queries(package: str = CYPHER_PACKAGE) -> dict[str, str]:
+    """Every named query of the ``.cypher`` files in ``package`` (package data): the engine's, or
+    those of a package beside it (the benchmark runners keep theirs in their own package)."""
+    folder = resources.files(package)
     book: dict[str, str] = {}
-    for path in cypher_files():
+    for path in cypher_files(folder):
         for name, body in parse(path.read_text(encoding="utf-8"), path.name).items():
             if name in book:
-                raise ValueError(f"query {name!r} is defined in two files of {CYPHER_DIR}")
+                raise ValueError(f"query {name!r} is defined in two files of {folder}")
             book[name] = body
     return book
+
+
+def queries() -> dict[str, str]:
+    """The engine's named queries (``graphmem/cypher/*.cypher``)."""
+    return load_queries(CYPHER_PACKAGE)
 
 
 def q(name: str) -> str:

@@ -6,7 +6,7 @@ query is embedded, fulltext seeds while the vector index answers), so a search w
 slower of them, not their sum.
 
 Faults: until a query has succeeded (and again after a connection failure) a call first checks
-that the server's port answers within ``neo4j.connect_check_timeout_s``, so a stopped server is
+that the server's port answers within ``CONNECT_CHECK_TIMEOUT_S``, so a stopped server is
 reported at once; a lost connection or an unavailable server during a call (a restart, a
 leader switch) is retried for at most ``neo4j.retry_budget_s`` in all, a live server's contention
 (deadlocks) for ``neo4j.contention_retry_s``. A commit whose outcome is
@@ -38,6 +38,11 @@ READ_THREADS = 16  # concurrent reads submitted by searches (each takes one pool
 RETRY_FIRST_DELAY_S = 0.2  # pause before the first retry of a transient error; doubled each time
 RETRY_MAX_DELAY_S = 1.0  # longest pause between two attempts
 VECTOR_MIN = 32  # a list of at least this many floats is sent as a ``Vector`` (an embedding)
+CONNECTION_TIMEOUT_S = 10.0  # the driver's timeout for opening a connection
+MAX_CONNECTION_POOL_SIZE = 50  # connections the driver keeps (READ_THREADS reads and the writers share them)
+# before the first query after a failure (or the first ever), the server's port must answer a TCP
+# connect within this many seconds, else the call fails at once naming the URI
+CONNECT_CHECK_TIMEOUT_S = 2.0
 
 log = logging.getLogger(__name__)
 # The driver logs its routing failures ("Unable to retrieve routing information") and retries;
@@ -66,8 +71,8 @@ class Store:
             self.driver = GraphDatabase.driver(
                 self.uri,
                 auth=(settings.neo4j.user, password),
-                connection_timeout=settings.neo4j.connection_timeout_s,
-                max_connection_pool_size=settings.neo4j.max_connection_pool_size,
+                connection_timeout=CONNECTION_TIMEOUT_S,
+                max_connection_pool_size=MAX_CONNECTION_POOL_SIZE,
                 # one attempt per managed transaction: Store retries, within neo4j.retry_budget_s
                 max_transaction_retry_time=0,
                 notifications_min_severity="OFF",
@@ -101,13 +106,13 @@ class Store:
 
     def ensure_reachable(self) -> None:
         """Raise Neo4jUnavailableError at once when the server's port does not answer within
-        ``neo4j.connect_check_timeout_s``. Checked only while no query has succeeded since the
+        ``CONNECT_CHECK_TIMEOUT_S``. Checked only while no query has succeeded since the
         last connection failure: a healthy connection costs nothing."""
         if self._healthy:
             return
         from ..server.probe import unreachable_reason
 
-        reason = unreachable_reason(self.uri, self.settings.neo4j.connect_check_timeout_s)
+        reason = unreachable_reason(self.uri, CONNECT_CHECK_TIMEOUT_S)
         if reason is not None:
             raise Neo4jUnavailableError(self.unreachable_message(reason))
 

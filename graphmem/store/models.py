@@ -125,7 +125,7 @@ class Memory(StructuredNode):
     def attribute_map(self) -> dict[str, str]:
         """{key: normalised value}, e.g. {"时间": "2025-11-04 夜间"}."""
         out = {}
-        for attribute in self.attributes.all():
+        for attribute in self.attributes.all():  # type: ignore[attr-defined]  # a manager on an instance
             value = attribute.value.single()
             out[attribute.key] = value.name if value else attribute.original
         return out

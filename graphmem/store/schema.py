@@ -40,7 +40,7 @@ def check_compatible(store: Store, model: str, dimension: int) -> dict | None:
     if other_dim is not None or (other_model and other_model != model):
         raise SchemaMismatchError(
             f"this database was initialised for embedding model {other_model or 'unknown'!r} "
-            f"(dimension {other_dim or meta.get('dimension')}) but the configured model is {model!r} "
+            f"(dimension {other_dim or (meta or {}).get('dimension')}) but the configured model is {model!r} "
             f"(dimension {dimension}). Set [embedding] model back to {other_model or 'the original model'!r}, "
             f"or move the database to {model!r} with `graphmem reembed` (it keeps searches on the old "
             f"vectors until it is done)"
@@ -50,7 +50,7 @@ def check_compatible(store: Store, model: str, dimension: int) -> dict | None:
 
 def is_current(meta: dict | None) -> bool:
     """True when the database's meta node says the schema of this version is installed."""
-    return bool(meta) and (meta.get("schema_version") or 0) >= SCHEMA_VERSION
+    return meta is not None and (meta.get("schema_version") or 0) >= SCHEMA_VERSION
 
 
 def install_schema(store: Store, model: str, dimension: int) -> SchemaReport:

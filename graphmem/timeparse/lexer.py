@@ -122,10 +122,10 @@ def _ago(count: str, unit: str, sign: int) -> list[_C] | None:
         half = {"hour": ("minute", 30), "month": ("day", 15), "year": ("month", 6)}
         if unit not in half:
             return None
-        unit2, n = half[unit]
+        unit2, halved = half[unit]
         if unit2 == "day":  # 半个月前 ≈ the week 15 days back
             return [_C("ago", (15, "day_week", sign))]
-        return [_C("ago", (n, unit2, sign))]
+        return [_C("ago", (halved, unit2, sign))]
     n = _num(count)
     if n is None or n > 100000:
         return None
@@ -214,7 +214,7 @@ def _tokens(s: str, langs: tuple[str, ...], stop_on_junk: bool) -> Iterator[_Tok
             continue
         if not (_is_ascii_alnum(ch) and i > 0 and _is_ascii_alnum(s[i - 1])):
             found = None
-            cands = []
+            cands: list[tuple[int, int, re.Match[str], _Pat]] = []
             for p in table[_char_class(ch)]:
                 m = p.rx.match(s, i)
                 if m and m.end() > i:

@@ -177,8 +177,9 @@ def _resolve_unsafe(comps: Sequence[_C], ref: datetime) -> _Res | None:
             start = _at(tz, day, h, mi, s)
             end = start + (timedelta(hours=1) if precision == "hour" else timedelta(minutes=1))
             return _Res(start.isoformat(timespec="seconds"), start, end, "datetime", pod)
-        h0, h1 = _POD_HOURS[pod]
-        return _Res(day.isoformat(), _at(tz, day, h0), _at(tz, day, h1), "day", pod)
+        if pod is not None:  # a part of the day without a clock time: its hours
+            h0, h1 = _POD_HOURS[pod]
+            return _Res(day.isoformat(), _at(tz, day, h0), _at(tz, day, h1), "day", pod)
 
     kind = base[0]
     if kind == "day":
@@ -236,13 +237,13 @@ def _resolve_calendar(slots: dict[str, Any], today: date) -> tuple | None:
     if "season" in slots:
         if any(k in slots for k in ("month", "month_rel", "day", "ym")):
             return None
-        name, mode = slots["season"]
-        y = slots.get("year")
+        name, season_mode = slots["season"]
+        season_year = slots.get("year")
         if "year_rel" in slots:
-            if y is not None:
+            if season_year is not None:
                 return None
-            y = today.year + slots["year_rel"]
-        return _season(name, mode, y, today)
+            season_year = today.year + slots["year_rel"]
+        return _season(name, season_mode, season_year, today)
     y: int | None = slots.get("year")
     mo: int | None = None
     mode: str | None = None

@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..ingest.models import EpisodeView, ExtractionPlan, PlannedMemory
-from ..types import MAX_NAME
+from graphmem.ingest.models import EpisodeView, ExtractionPlan, PlannedMemory
+from graphmem.types import MAX_NAME
 
 # heads of a verb phrase that take the next word with them ("is planning", "has been", "wants to")
 _AUX = {

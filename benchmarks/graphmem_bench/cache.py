@@ -14,8 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..config import user_cache_dir
-from ..embed import Embedder, embed_array, embed_query_array
+from graphmem.config import user_cache_dir
+from graphmem.embed import Embedder, embed_array, embed_query_array
 
 
 def default_cache_path(model: str, revision: str | None = None) -> Path:

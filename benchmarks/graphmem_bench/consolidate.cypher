@@ -1,5 +1,5 @@
-// Queries of `graphmem bench consolidate` (graphmem/bench/consolidate.py). Every query is
-// scoped to $group_id.
+// Queries of `graphmem bench consolidate` (graphmem_bench/consolidate.py), read through the
+// library's loader (graphmem.store.cypher.load_queries). Every query is scoped to $group_id.
 
 // name: bench_consolidate_concepts
 // Every concept node of a group with the names it holds: what the benchmark counts before and

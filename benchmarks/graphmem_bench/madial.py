@@ -24,12 +24,18 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import typer
 
-from ..embed import embed_array, embed_query_array
-from ..ingest.models import Message
-from ..ingest.pipeline import Conversation, ingestor_for
-from ..lang import HAN_CHARS
-from .common import Scores, counted, delete_group, dense_ranking, fill, graphmem_ranking, recall_at_k
+from graphmem.cli._common import ConfigOption
+from graphmem.embed import embed_array, embed_query_array
+from graphmem.errors import ValidationError
+from graphmem.ingest.models import Message
+from graphmem.ingest.pipeline import Conversation, ingestor_for
+from graphmem.lang import HAN_CHARS
+from graphmem.store.admin import delete_group
+
+from .common import Scores, counted, dense_ranking, fill, graphmem_ranking, recall_at_k
+from .retrieval import retrieval_bench
 
 KS = (1, 3, 5, 10)
 METRICS = [f"R@{k}" for k in KS]
@@ -166,7 +172,7 @@ def run(
     ]
     methods += [PUBLISHED_NAMES.get(n, n) for n in pub] + ["graphmem"]
     scores = Scores(methods)
-    stats = {
+    stats: dict[str, Any] = {
         "lang": lang,
         "memories": len(memories),
         "dialogues": 0,
@@ -281,3 +287,39 @@ def footnotes(report: dict) -> list[str]:
         f"time: {s['seconds']} s (ingest {s['timings_s']['ingest']} s, search {s['timings_s']['search']} s, "
         f"baselines {s['timings_s']['baselines']} s).",
     ]
+
+
+# --- `graphmem bench madial` (entry point graphmem.bench: madial) ----------
+def command(
+    directory: str = typer.Argument(
+        ...,
+        help="A MADial-Bench folder with memory_<lang>.jsonl and "
+        "dialogues_<lang>.jsonl (e.g. ../shared/bench/madial_dev).",
+    ),
+    lang: str = typer.Option("zh", "--lang", help="zh or en: which language's memories and dialogues."),
+    limit: int | None = typer.Option(None, "--limit", min=1, help="Only the first N dialogues."),
+    max_results: int = typer.Option(50, "--max-results", min=1, max=200, help="max_results of each search."),
+    as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
+    cache: bool = typer.Option(
+        True, "--cache/--no-cache", help="Keep embeddings in ~/.cache/graphmem/bench so re-runs skip embedding."
+    ),
+    extractor: str = typer.Option("rules", "--extractor", help="rules or none (the memories as episodes only)."),
+    profile: str = typer.Option("recall", "--profile", help="Score profile of the searches (recall: relevance only)."),
+    config: str | None = ConfigOption,
+) -> None:
+    """MADial-Bench memory recall@1/3/5/10 in Chinese or English: graphmem vs flat dense retrieval with
+    each installed model vs BM25, and (zh) the published embedders on the same dialogues.
+
+    Each user's memories are ingested into the user's own throw-away group (a memory one episode,
+    dated), each dialogue so far is asked through search_memories, and the results are mapped back
+    to memory ids through their evidence episodes. Offline. The groups are deleted.
+    """
+    if lang not in ("zh", "en"):
+        raise ValidationError("--lang: zh or en", field="lang", allowed=["zh", "en"])
+    for name in (f"memory_{lang}.jsonl", f"dialogues_{lang}.jsonl"):
+        if not (Path(directory) / name).exists():
+            raise ValidationError(
+                f"{directory}: no {name} there; give the MADial-Bench folder (e.g. ../shared/bench/madial_dev)",
+                field="directory",
+            )
+    retrieval_bench("madial", directory, limit, max_results, as_json, cache, extractor, profile, config, lang=lang)

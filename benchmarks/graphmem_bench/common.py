@@ -20,6 +20,8 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from graphmem.store.cypher import load_queries
+
 _TOKEN = re.compile(r"\w+", re.UNICODE)
 
 
@@ -220,27 +222,10 @@ def print_table(
         console.print(f"[dim]{note}[/dim]", highlight=False)
 
 
-def progress_bar(console: Any) -> Any:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    return Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-        transient=False,
-    )
-
-
-def delete_group(store: Any, group_id: str, batch: int = 5000) -> int:
-    """Delete a benchmark group in batches (``group_delete_batch``); the number of nodes deleted."""
-    total = 0
-    while True:
-        deleted = store.write("group_delete_batch", group_id=group_id, batch=batch)[0]["deleted"]
-        total += deleted
-        if not deleted:
-            return total
+def query(name: str) -> str:
+    """A named query of the runners' own Cypher (``graphmem_bench/*.cypher``), read through the
+    library's loader: the engine's queries stay the engine's."""
+    return load_queries(__package__)[name]
 
 
 Embed = Callable[[Sequence[str]], np.ndarray]
@@ -255,11 +240,14 @@ def prefetched(items: Sequence[T], work: Callable[[T], R]) -> Iterator[tuple[T, 
     the caller handles this one (embed the next conversation while this one is ingested)."""
     from concurrent.futures import ThreadPoolExecutor
 
+    if not items:
+        return
     with ThreadPoolExecutor(1) as pool:
-        pending = pool.submit(work, items[0]) if items else None
+        pending = pool.submit(work, items[0])
         for i, item in enumerate(items):
             result = pending.result()
-            pending = pool.submit(work, items[i + 1]) if i + 1 < len(items) else None
+            if i + 1 < len(items):
+                pending = pool.submit(work, items[i + 1])
             yield item, result
 
 
@@ -300,6 +288,7 @@ def ablation(run: Callable[[str], dict], extractors: Sequence[str]) -> dict:
                     if m == method:
                         merged.values[(name, metric, bucket)] = vals
     first = next(iter(reports.values()))
+    assert merged is not None  # set by the first run
     notes = [
         f"{x}: {r['stats']['memories']} memories, {r['stats']['links']} links from {r['stats']['turns']} "
         f"turns; {r['stats']['seconds']} s"

@@ -46,10 +46,16 @@ from datetime import UTC, datetime, timedelta
 from itertools import combinations
 from typing import Any
 
-from ..builder.create import render_text
-from ..lifecycle.rules import loose_key
-from ..store.admin import delete_group
-from .write import machine
+import typer
+
+from graphmem.bench.write import machine
+from graphmem.builder.create import render_text
+from graphmem.cli._common import ConfigOption, console, open_graph, print_json
+from graphmem.cli.bench_cmd import mark
+from graphmem.lifecycle.rules import loose_key
+from graphmem.store.admin import delete_group
+
+from .common import query
 
 START = datetime(2025, 5, 1, tzinfo=UTC)  # the first day of every life log
 DAYS = 184  # six months of days
@@ -248,7 +254,7 @@ UPDATES = {
 }
 
 # (memory_type, topic, object, attributes): said twice, months apart
-DUPLICATE_FACTS = {
+DUPLICATE_FACTS: dict[str, tuple[tuple[str, str, str, dict[str, str]], ...]] = {
     "zh": (
         ("FACT", "养", "猫", {"名字": "咪咪"}),
         ("FACT", "过敏", "花生", {}),
@@ -480,12 +486,12 @@ def _user_log(user: int, language: str, size: int, rng: random.Random) -> UserLo
             log.add(log.day(), subject, memory_type, topic, obj, 0.5)
 
     updates = []
-    for case in UPDATES[language]:
-        old, new = _updated_value(case, rng)
-        note = {k: v.format(object=new) for k, v in case.note.items()}
-        older = log.add(log.day(0, DAYS // 2), me, case.memory_type, case.topic, old, 0.7)
-        newer = log.add(log.day(DAYS // 2, DAYS), me, case.memory_type, rng.choice(case.new_topics), new, 0.7, note)
-        updates.append((case.slot, older, newer, case.question.format(object=old)))
+    for update in UPDATES[language]:
+        old, new = _updated_value(update, rng)
+        note = {k: v.format(object=new) for k, v in update.note.items()}
+        older = log.add(log.day(0, DAYS // 2), me, update.memory_type, update.topic, old, 0.7)
+        newer = log.add(log.day(DAYS // 2, DAYS), me, update.memory_type, rng.choice(update.new_topics), new, 0.7, note)
+        updates.append((update.slot, older, newer, update.question.format(object=old)))
     duplicates = []
     for memory_type, topic, obj, attributes in rng.sample(DUPLICATE_FACTS[language], DUPLICATE_FACTS_PER_USER):
         earlier, later = log.two_days()
@@ -520,14 +526,20 @@ def _user_log(user: int, language: str, size: int, rng: random.Random) -> UserLo
             f"user's six months run out; use more users)"
         )
     while len(log.items) < size:
-        topic, objects = rng.choice(FILLER[language])
-        log.event(rng.choice(FILLER_SUBJECTS[language]), topic, rng.choice(objects), round(rng.uniform(0.2, 0.6), 2))
+        filler_topic, filler_objects = rng.choice(FILLER[language])
+        log.event(
+            rng.choice(FILLER_SUBJECTS[language]),
+            filler_topic,
+            rng.choice(filler_objects),
+            round(rng.uniform(0.2, 0.6), 2),
+        )
     return log.build(user, updates, non_conflicts, duplicates, summary_groups)
 
 
 # --- metrics ------------------------------------------------------------------------------
 def _pair(label: str, a: str, b: str) -> Pair:
-    return (label, *sorted((a, b)))  # type: ignore[return-value]
+    low, high = sorted((a, b))
+    return (label, low, high)
 
 
 def known_duplicate_pairs(cases: Iterable[NameCase]) -> dict[Pair, str]:
@@ -646,8 +658,9 @@ class _Scores:
     errors: list[str] = field(default_factory=list)
 
 
-def _concepts(graph: Any, group: str) -> list[dict]:
-    return graph.store.read("bench_consolidate_concepts", group_id=group)
+def concept_nodes(graph: Any, group: str) -> list[dict]:
+    """Every concept node of the group with the names it holds (label, id, name, aliases)."""
+    return graph.store.run_text(query("bench_consolidate_concepts"), group_id=group)
 
 
 def _text(memory: dict) -> str:
@@ -775,12 +788,12 @@ def run_consolidate_bench(
                 )
                 ids += [r.memory_id for r in written]
             scores.write_s += time.perf_counter() - t0
-            before = _concepts(graph, group)
+            before = concept_nodes(graph, group)
             say(f"user {user.user + 1}/{users}: consolidating")
             t0 = time.perf_counter()
             report = graph.consolidate(group, now=END)
             scores.consolidate_s += time.perf_counter() - t0
-            _score_user(scores, user, ids, before, _concepts(graph, group), report)
+            _score_user(scores, user, ids, before, concept_nodes(graph, group), report)
             scores.current += _ask_current(graph, group, user, ids)
     finally:
         for group in groups:
@@ -871,3 +884,96 @@ def _report(scores: _Scores, memories: int) -> dict[str, Any]:
             for name, target in TARGETS.items()
         },
     }
+
+
+# --- `graphmem bench consolidate` (entry point graphmem.bench: consolidate) ----------
+def command(
+    users: int = typer.Option(
+        4, "--users", min=1, help="Users in the synthetic life log (half Chinese, half English)."
+    ),
+    memories: int = typer.Option(250, "--memories", min=89, help="Memories per user (six months of them)."),
+    seed: int = typer.Option(0, "--seed", help="The life log's random seed (the same seed, the same log)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
+    config: str | None = ConfigOption,
+) -> None:
+    """Consolidation on a synthetic life log with known answers: duplicate names (case, width,
+    traditional/simplified, spellings, synonyms), look-alikes that must stay apart (苹果 / 苹果公司,
+    Paris / Paris, Texas), updates and contradictions in Chinese and English, old trivia.
+
+    Prints merge precision and recall, conflict precision and recall, "what is current" accuracy
+    (a question about each updated fact returns the newest value first), archived and summarised
+    counts, and the time per 10,000 memories. Each user is a throw-away group, deleted after.
+    Targets: merge P ≥ 0.98, R ≥ 0.90; conflict P ≥ 0.95, R ≥ 0.85; current ≥ 0.95; 10,000 < 120 s."""
+    progress = None if as_json else (lambda msg: console.print(f"[dim]{msg}[/dim]", highlight=False))
+    with open_graph(config) as graph:
+        report = run_consolidate_bench(graph, users=users, memories_per_user=memories, seed=seed, progress=progress)
+    if as_json:
+        print_json(report)
+        return
+    _print_consolidate(report)
+
+
+def _print_consolidate(report: dict) -> None:
+    from rich.table import Table
+
+    m, log = report["machine"], report["life_log"]
+    console.print("[bold]graphmem bench consolidate[/bold]", highlight=False)
+    if report.get("command"):
+        console.print(f"  command:  {report['command']}", highlight=False)
+    console.print(
+        f"  machine:  {m['cores']} cores, {m['ram_gib']} GiB RAM, {m['cpu']}; Neo4j {m['neo4j']}; "
+        f"embedding model {m['embedding_model']}",
+        highlight=False,
+    )
+    console.print(
+        f"  life log: {log['users']} users × {log['memories_per_user']} memories ({log['memories']} in all, "
+        f"{log['from']} – {log['to']}, seed {log['seed']}; {log['languages']})",
+        highlight=False,
+    )
+    c = report["concepts"]
+    console.print(f"  concept nodes: {c}", highlight=False)
+    table = Table(title="consolidation against the life log's answers", title_justify="left")
+    for column in ("measure", "value", "target", ""):
+        table.add_column(column)
+    names = {
+        "merge_precision": "concept merge precision",
+        "merge_recall": "concept merge recall",
+        "conflict_precision": "conflict precision",
+        "conflict_recall": "conflict recall",
+        "current_accuracy": '"what is current" accuracy',
+        "seconds_per_10k": "seconds per 10,000 memories",
+    }
+    for key, t in report["targets"].items():
+        value = t["value"]
+        shown = "–" if value is None else (f"{value:.3f}" if key != "seconds_per_10k" else f"{value:.1f}")
+        bound = f"< {t['target']:g}" if key == "seconds_per_10k" else f"≥ {t['target']:g}"
+        table.add_row(names.get(key, key), shown, bound, mark(t["met"]))
+    console.print(table)
+    cm = report["concept_merges"]
+    console.print(
+        f"  merges by the run: {cm['merged_by_run']} ({cm['right_by_run']} right); recall by kind "
+        f"{cm['recall_by_kind']}; look-alikes merged {cm['lookalikes_merged']} of {cm['lookalikes']}; "
+        f"merged at write time {cm['merged_at_write']} ({cm['wrong_at_write']} wrong)",
+        highlight=False,
+    )
+    for w in cm["wrong_examples"][:5]:
+        console.print(f"    wrong merge: {w}", highlight=False)
+    for w in cm["missed_examples"][:5]:
+        console.print(f"    missed merge: {w}", highlight=False)
+    cf = report["conflicts"]
+    for w in cf["wrong_examples"][:5]:
+        console.print(f"    wrong conflict: {w}", highlight=False)
+    for w in cf["missed_examples"][:5]:
+        console.print(f"    missed conflict: {w}", highlight=False)
+    for q in report["current"]["failures"][:5]:
+        console.print(f"    not current first: {q}", highlight=False)
+    console.print(f"  duplicate memories: {report['memory_merges']}", highlight=False)
+    console.print(
+        f"  archived {report['archived']}, summaries {report['summaries']}; seconds {report['seconds']} "
+        f"({report['memories_per_s']} memories/s"
+        + (", per 10,000 extrapolated" if report.get("extrapolated") else "")
+        + ")",
+        highlight=False,
+    )
+    for e in report.get("errors") or []:
+        console.print(f"  [yellow]error:[/yellow] {e}", highlight=False)
