@@ -63,7 +63,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|(?<=[。！？；])|\n+")
 def sentences(text: str) -> list[str]:
     """The sentences of a long turn, each to be embedded alone; [] for a short turn or one that is
     a single sentence. One vector per turn blurs a turn that talks of two things ("I need meal
-    ideas. By the way, I had Domino's three times this week"): each sentence gets its own
+    ideas. By the way, I had pizza three nights in a row"): each sentence gets its own
     vector, so a question about one of the two finds the turn (docs/benchmarks.md measures it)."""
     if text_length(text) <= SENTENCE_TURN:
         return []

@@ -27,7 +27,7 @@ lives, works or studies, the slot it sets or ends:
 
 It is deliberately conservative, a wrong memory being worse than none:
 - a clause counts only where its subject opens it (after words such as "yeah", "last week",
-  其实), so "the city I live in" or "a road trip we took" is nobody's fact, and a pronoun that fits
+  其实), so "the city I live in" or "a bike ride we took" is nobody's fact, and a pronoun that fits
   no one named gives nothing;
 - a negated English clause ("I didn't go", "I've never been") gives no memory unless it is a
   stance or an end (I don't like → dislike, I no longer eat → no longer eat); a Chinese clause
@@ -182,7 +182,7 @@ _EN_CLAUSE_END = re.compile(
 )
 # Words that may stand before the subject of a clause that states a fact: interjections,
 # conjunctions, discourse adverbs and time words. Not "if", "unless", "once" (a condition), nor
-# anything else: "the city I live in" and "a road trip we took" are not about the speaker.
+# anything else: "the city I live in" and "a bike ride we took" are not about the speaker.
 _EN_LEAD = frozenset(
     """
 oh hey hi hello yeah yes yep yup wow whoa well so and but also plus actually anyway anyways btw honestly ok okay
@@ -928,7 +928,7 @@ class RuleExtractor:
 
 def _statement_part(sentence: str) -> str | None:
     """The sentence, or what it states before a question put back to the listener
-    ("我最喜欢春天了，你呢？" → 我最喜欢春天了); None for a question."""
+    ("我最喜欢秋天，你呢？" → 我最喜欢秋天); None for a question."""
     if not _QUESTION.search(sentence):
         return sentence
     head, _, tail = re.sub(r"[?？\s\"'”’)）]+$", "", sentence).rpartition("，" if "，" in sentence else ",")
@@ -1026,7 +1026,7 @@ class _Reader:
                 ids.extend(self.add(f, True, when) for f in found)
             self._said_here = True
             return [i for i in ids if i]
-        framing = None  # a time said in a clause of its own ("Last week was wild - I …")
+        framing = None  # a time said in a clause of its own ("Last month was busy - I …")
         for a, b in _en_segments(sentence):
             segment = sentence[a:b].strip()
             own = self.rules._time(segment, self.ep)
