@@ -452,7 +452,7 @@ def _link(
 
 
 def _search(graph: Any, args: dict, *, group_id: str, session_id: str | None, reference_time: Any) -> dict:
-    validate_group_id(group_id, existing=True)
+    validate_group_id(group_id)
     validate(SearchInput, args)
     found = graph.search_memories(group_id, **args, reference_time=reference_time)
     found = _jsonable(found)
@@ -462,7 +462,7 @@ def _search(graph: Any, args: dict, *, group_id: str, session_id: str | None, re
 
 
 def _update_importance(graph: Any, args: dict, *, group_id: str, session_id: str | None, reference_time: Any) -> dict:
-    group_id = validate_group_id(group_id, existing=True)
+    group_id = validate_group_id(group_id)
     update = validate(UpdateImportanceInput, args)
     match: dict | None = None
     memory_id = update.memory_id

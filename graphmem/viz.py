@@ -15,7 +15,7 @@ def memory_subgraph(graph, group_id: str, memory_ids: Iterable[str]):
     """
     import networkx as nx
 
-    group_id = validate_group_id(group_id, existing=True)
+    group_id = validate_group_id(group_id)
     rows = graph.store.read("memory_subgraph", group_id=group_id, ids=list(memory_ids))
     g = nx.MultiDiGraph()
     for row in rows:

@@ -234,13 +234,10 @@ def progress_bar(console: Any) -> Any:
 
 
 def delete_group(store: Any, group_id: str, batch: int = 5000) -> int:
-    """Delete a benchmark group in batches (``group_delete_batch``); the number of nodes deleted."""
-    total = 0
-    while True:
-        deleted = store.write("group_delete_batch", group_id=group_id, batch=batch)[0]["deleted"]
-        total += deleted
-        if not deleted:
-            return total
+    """Delete a benchmark group in batches (``graphmem.store.admin.delete_group``); the number of nodes deleted."""
+    from ..store.admin import delete_group as delete
+
+    return delete(store, group_id, batch=batch).nodes
 
 
 Embed = Callable[[Sequence[str]], np.ndarray]

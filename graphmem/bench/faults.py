@@ -554,16 +554,6 @@ def restart_under_load(
 # --- fuzzed tool calls -------------------------------------------------------------------------
 
 
-def _readable(group: Any) -> bool:
-    from ..types import validate_group_id
-
-    try:
-        validate_group_id(group, existing=True)
-        return True
-    except GraphmemError:
-        return False
-
-
 SUBJECTS = ["我", "I", "小明", "user", "Alice", "妈妈", "the team"]
 TOPICS = ["吃饭", "go hiking", "工作", "sleep", "买了", "live in", "喜欢"]
 OBJECTS = ["白米饭", "bread", "Lyon", "不开心", "a red bike", None]
@@ -593,7 +583,6 @@ BAD_GROUPS = [
     ["alice"],
     {"id": "alice"},
 ]
-UNREADABLE_GROUPS = [g for g in BAD_GROUPS if not _readable(g)]
 
 
 def _text(rng: random.Random, pool: list) -> Any:
@@ -795,8 +784,7 @@ def fuzz(
             call, broken = {"name": kind, "arguments": args, "id": f"call_{i}"}, None
         elif roll < 0.45:
             call, broken = {"name": kind, "arguments": args}, "group_id"
-            # reads accept ids stored before the group id rule; writes need the rule
-            target_group = rng.choice(BAD_GROUPS if kind in ("create_memory", "link_memories") else UNREADABLE_GROUPS)
+            target_group = rng.choice(BAD_GROUPS)  # one rule for reads and writes
         else:
             call, broken = _invalidate(rng, kind, args)
         counts["valid" if broken is None else "bad_group" if broken == "group_id" else "invalid"] += 1

@@ -43,6 +43,20 @@ def load(config: str | None = None):
     return load_settings(config)
 
 
+def progress_bar(console: Console = console, *, transient: bool = False) -> Any:
+    """A rich progress bar: what, a bar, done/total, time elapsed."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        transient=transient,
+    )
+
+
 def print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
 

@@ -118,37 +118,3 @@ RETURN x.state AS state, count(*) AS count;
 MATCH (m:Memory {group_id: $group_id})
 WHERE m.job_id = $job_id
 RETURN m.extract_key AS key, m.id AS id;
-
-// name: group_delete_batch
-// Delete up to $batch of one group's nodes (the labels graphmem writes) with their edges; run
-// until it returns 0. Benchmarks and throw-away groups clean up with it.
-CALL {
-  MATCH (n:Episode {group_id: $group_id}) RETURN n
-  UNION ALL
-  MATCH (n:Sentence {group_id: $group_id}) RETURN n
-  UNION ALL
-  MATCH (n:ExtractionJob {group_id: $group_id}) RETURN n
-  UNION ALL
-  MATCH (n:Memory {group_id: $group_id}) RETURN n
-  UNION ALL
-  MATCH (n:Attribute {group_id: $group_id}) RETURN n
-  UNION ALL
-  MATCH (n:Value {group_id: $group_id}) RETURN n
-  UNION ALL
-  MATCH (n:Subject {group_id: $group_id}) RETURN n
-  UNION ALL
-  MATCH (n:Topic {group_id: $group_id}) RETURN n
-  UNION ALL
-  MATCH (n:Object {group_id: $group_id}) RETURN n
-  UNION ALL
-  MATCH (n:ScratchNote {group_id: $group_id}) RETURN n
-  UNION ALL
-  MATCH (n:BufferedTurn {group_id: $group_id}) RETURN n
-  UNION ALL
-  MATCH (n:StoreItem {group_id: $group_id}) RETURN n
-  UNION ALL
-  MATCH (n:WriteRequest {group_id: $group_id}) RETURN n
-}
-WITH n LIMIT $batch
-DETACH DELETE n
-RETURN count(*) AS deleted;

@@ -394,7 +394,7 @@ class Ingestor:
     ) -> RetryReport:
         """Retry the jobs that are due (``force``: every pending one; ``include_failed``: failed ones too)."""
         if group_id is not None:
-            group_id = validate_group_id(group_id, existing=True)
+            group_id = validate_group_id(group_id)
         due = self.queue.due(group_id, limit=max_jobs, force=force, include_failed=include_failed)
         report = RetryReport()
         for i, (gid, job_id) in enumerate(due, 1):
