@@ -38,6 +38,7 @@ from .types import (
     MAX_VALUE,
     MEMORY_TYPE_VALUES,
     RELATION_TYPE_VALUES,
+    SHOWN_VALUE,
     LinkInput,
     MemoryInput,
     SearchInput,
@@ -312,7 +313,8 @@ def tool_error(exc: BaseException, tool: str | None = None) -> dict:
             "success": False,
             "error": "InternalError",
             "exception": type(exc).__name__,
-            "message": f"graphmem failed unexpectedly ({type(exc).__name__}: {exc}); the call may be retried",
+            "message": f"graphmem failed unexpectedly ({type(exc).__name__}: {str(exc)[: SHOWN_VALUE * 4]}); "
+            "the call may be retried",
         }
     if tool:
         out["tool"] = tool

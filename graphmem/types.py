@@ -353,9 +353,10 @@ def validate(model: type[M], data: Any) -> M:
                 msg = "is required"
             elif err["type"] == "extra_forbidden":
                 msg = "is not a known argument"
-            errors.append({"field": ".".join(loc) or None, "message": msg, "allowed": _ALLOWED.get(field or "")})
+            where = ".".join(loc)[:SHOWN_VALUE] or None  # an unknown argument's name may be any length
+            errors.append({"field": where, "message": msg, "allowed": _ALLOWED.get(field or "")})
         first = errors[0]
-        text = "; ".join(f"{e['field']}: {e['message']}" for e in errors)
+        text = "; ".join(f"{e['field']}: {e['message']}" for e in errors[:10])
         return_error = ValidationError(
             f"invalid arguments: {text}", field=first["field"], allowed=first["allowed"], errors=errors
         )

@@ -43,8 +43,8 @@ def load(config: str | None = None):
     return load_settings(config)
 
 
-def progress_bar(console: Console = console, *, transient: bool = False) -> Any:
-    """A rich progress bar: what, a bar, done/total, time elapsed."""
+def progress_bar(console: Console = console, *, transient: bool = False, disable: bool = False) -> Any:
+    """A rich progress bar: what, a bar, done/total, time elapsed (``disable``: shows nothing)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     return Progress(
@@ -54,6 +54,7 @@ def progress_bar(console: Console = console, *, transient: bool = False) -> Any:
         TimeElapsedColumn(),
         console=console,
         transient=transient,
+        disable=disable,
     )
 
 

@@ -65,6 +65,8 @@ def consolidate(
     with open_graph(config) as graph:
 
         def once() -> list[Any]:
+            if interval is not None and not dry_run:  # a standing scheduler also takes up extraction jobs
+                graph.retry_extractions(None if all_groups else group)
             groups = graph.memory_groups() if all_groups else [group]
             return [_run(graph, g, dry_run, now, max_batches, as_json) for g in groups]
 
