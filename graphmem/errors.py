@@ -67,6 +67,18 @@ class Neo4jUnavailableError(GraphmemError):
     """The Neo4j server cannot be reached or refused the credentials."""
 
 
+class Neo4jAuthError(Neo4jUnavailableError):
+    """Neo4j refused the credentials (or, after repeated failures, every login for a while)."""
+
+
+class Neo4jPermissionError(Neo4jUnavailableError):
+    """The Neo4j user lacks a privilege the call needs (or the database is read-only)."""
+
+
+class Neo4jDatabaseNotFoundError(Neo4jUnavailableError):
+    """The configured database (``neo4j.database``) does not exist on the server."""
+
+
 class WriteOutcomeUnknownError(Neo4jUnavailableError):
     """The connection was lost while a write was committing: it may or may not have been applied.
 
