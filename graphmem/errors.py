@@ -11,6 +11,16 @@ class ConfigError(GraphmemError):
     """A setting is missing or malformed."""
 
 
+class MissingExtraError(GraphmemError, ImportError):
+    """An optional dependency is not installed; the message names the ``pip install`` that adds it."""
+
+    def __init__(self, feature: str, extra: str, module: str | None = None):
+        top = (module or "").split(".")[0] or "an optional package"
+        super().__init__(f"{feature} needs {top}, which is not installed: pip install 'graphmem[{extra}]'")
+        self.extra = extra
+        self.name = module
+
+
 class ValidationError(GraphmemError, ValueError):
     """A call's arguments are invalid; nothing was written.
 

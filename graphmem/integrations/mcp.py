@@ -24,12 +24,16 @@ import json
 import logging
 from typing import Any
 
-import mcp_types as types
-from jsonschema import Draft202012Validator
-from mcp.server.lowlevel import Server
-from mcp.shared.exceptions import MCPError
+from ..errors import ConfigError, GraphmemError, MissingExtraError, NotFoundError, ValidationError
 
-from ..errors import ConfigError, GraphmemError, NotFoundError, ValidationError
+try:
+    import mcp_types as types
+    from jsonschema import Draft202012Validator
+    from mcp.server.lowlevel import Server
+    from mcp.shared.exceptions import MCPError
+except ModuleNotFoundError as exc:  # the extra is not installed
+    raise MissingExtraError("the MCP server (graphmem mcp)", "mcp", exc.name) from None
+
 from ..tools import AGENT_TOOLS, TOOLS, adispatch, tool_error
 from ..types import shown, validate_group_id, validate_optional_id
 
@@ -351,7 +355,10 @@ def http_app(server: Server, *, host: str = "127.0.0.1", token: str | None = Non
 
 
 def run_http(server: Server, *, host: str = "127.0.0.1", port: int = 8765, token: str | None = None) -> None:
-    import uvicorn
+    try:
+        import uvicorn
+    except ModuleNotFoundError as exc:
+        raise MissingExtraError("graphmem mcp --http", "mcp", exc.name) from None
 
     app = http_app(server, host=host, token=token)
     uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")).run()
