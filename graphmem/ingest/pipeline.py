@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import threading
 import uuid
 from collections import OrderedDict
@@ -39,6 +40,7 @@ from .episodes import CHUNK_OVERLAP, CHUNK_SIZE, EpisodeWriter, parse_messages, 
 from .jobs import JobQueue, job_counts, stranded_jobs
 from .models import EpisodeView, ExtractionPlan, IngestReport, JobOutcome, Message, PlannedMemory, RetryReport
 
+log = logging.getLogger(__name__)
 EXTRACTORS = ("rules", "llm", "none")
 # One segment of a long ingest (in text_length units, a CJK character counting 4): about sixteen
 # episode chunks, embedded in one batch and written in one transaction with their jobs, then
@@ -466,10 +468,13 @@ class Ingestor:
     def resume_stranded(self, group_id: str, limit: int = RESUME_PER_INGEST) -> list[str]:
         """Run the group's stranded jobs (their process or server died during an attempt) again;
         the ids of those taken up."""
-        resumed = []
-        for job in stranded_jobs(self.store, group_id, limit=limit):
-            if self.run_job(group_id, job["id"], stale=job["claim"]) is not None:
-                resumed.append(job["id"])
+        resumed: list[str] = []
+        try:
+            for job in stranded_jobs(self.store, group_id, limit=limit):
+                if self.run_job(group_id, job["id"], stale=job["claim"]) is not None:
+                    resumed.append(job["id"])
+        except GraphmemError as exc:  # the server went away meanwhile: this call's own work is done
+            log.warning("stranded extraction jobs of %s not taken up: %s", group_id, exc)
         return resumed
 
     def counts(self, group_id: str | None = None) -> dict[str, int]:
