@@ -276,3 +276,30 @@ def test_stats_cli_names_a_running_deletion_and_legacy_ids(graph, cli_env):
         assert "deletion unfinished" in line
     finally:
         delete_group(graph.store, group)
+
+
+# --- backup and restore act only on the server they are pointed at ---------------------------------
+
+
+def test_backup_refuses_a_server_it_was_not_pointed_at_and_stops_nothing(graph, neo4j_settings, tmp_path):
+    from graphmem.analyst.backup import backup, restore
+    from graphmem.server import free_port
+
+    from graphmem.server import LocalNeo4j
+
+    local = LocalNeo4j(neo4j_settings)
+    if not local.is_running() or not (neo4j_settings.neo4j.uri or "").endswith(f":{local.port}"):
+        pytest.skip("the session's server is not a local one this test started")
+    home, port = local.home, local.port
+    elsewhere = free_port()
+    with pytest.raises(ValidationError, match=f"no local graphmem server listens on port {elsewhere}"):
+        backup(neo4j_settings, tmp_path / "x.dump", port=elsewhere)
+    with pytest.raises(ValidationError, match=f"listens on port {port}, not {elsewhere}"):
+        backup(neo4j_settings, tmp_path / "x.dump", home=home, port=elsewhere)
+    pointed_elsewhere = neo4j_settings.model_copy(deep=True)
+    pointed_elsewhere.neo4j.uri = f"neo4j://127.0.0.1:{elsewhere}"  # NEO4J_URI names another port
+    (tmp_path / "y.dump").write_bytes(b"not a dump")
+    with pytest.raises(ValidationError, match=f"port {elsewhere}"):
+        restore(pointed_elsewhere, tmp_path / "y.dump", force=True)
+    assert not (tmp_path / "x.dump").exists()
+    assert graph.store.verify()  # the session's server was never stopped
