@@ -283,9 +283,7 @@ def test_stats_cli_names_a_running_deletion_and_legacy_ids(graph, cli_env):
 
 def test_backup_refuses_a_server_it_was_not_pointed_at_and_stops_nothing(graph, neo4j_settings, tmp_path):
     from graphmem.analyst.backup import backup, restore
-    from graphmem.server import free_port
-
-    from graphmem.server import LocalNeo4j
+    from graphmem.server import LocalNeo4j, free_port
 
     local = LocalNeo4j(neo4j_settings)
     if not local.is_running() or not (neo4j_settings.neo4j.uri or "").endswith(f":{local.port}"):
