@@ -9,7 +9,7 @@ from typing import Any
 import typer
 from rich.table import Table
 
-from ._common import ConfigOption, console, err_console, open_graph, print_json
+from ._common import ConfigOption, console, err_console, open_graph, print_json, progress_bar
 
 GroupOption = typer.Option("default", "--group", "-g", help="Group (tenant) to work on.")
 _EVERY = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*$")
@@ -100,18 +100,8 @@ def consolidate(
 
 
 def _run(graph: Any, group: str, dry_run: bool, now: Any, max_batches: int | None, quiet: bool) -> Any:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    with Progress(
-        TextColumn("consolidating {task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err_console,
-        disable=quiet,
-        transient=True,
-    ) as bar:
-        task = bar.add_task(group, total=None)
+    with progress_bar(err_console, transient=True, disable=quiet) as bar:
+        task = bar.add_task(f"consolidating {group}", total=None)
         return graph.consolidate(
             group,
             dry_run=dry_run,

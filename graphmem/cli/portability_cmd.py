@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from ._common import ConfigOption, console, load, open_graph, print_json
+from ._common import ConfigOption, console, load, open_graph, print_json, progress_bar
 
 
 def register(app: typer.Typer) -> None:
@@ -18,17 +18,7 @@ def register(app: typer.Typer) -> None:
 
 
 def _progress(disable: bool):
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    return Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-        disable=disable,
-        transient=False,
-    )
+    return progress_bar(console, disable=disable)
 
 
 def _tracker(bar):
