@@ -216,10 +216,10 @@ def extract(
                     f"[dim]{(j.get('last_error') or '')[:160]}[/dim]",
                     highlight=False,
                 )
-            if counts["pending"] or counts["failed"]:
+            if counts["pending"] or counts["failed"] or counts.get("stranded"):
                 console.print(
                     "retry with `graphmem extract --retry` (--force ignores the backoff, --failed "
-                    "includes failed jobs)",
+                    "includes failed jobs; stranded ones, whose process or server died, are always taken)",
                     highlight=False,
                 )
             return

@@ -304,6 +304,12 @@ def access_error(
             f"Neo4j at {uri} refused the credentials for user {user!r} (after several failures it refuses "
             f"every login for a few seconds): {credentials_hint}"
         )
+    if code.endswith(".CredentialsExpired"):
+        return Neo4jAuthError(
+            f"Neo4j at {uri}: the password of user {user!r} has expired and must be changed before use: "
+            f"ALTER CURRENT USER SET PASSWORD FROM 'old' TO 'new' (cypher-shell or Neo4j Browser), then set "
+            f"NEO4J_PASSWORD"
+        )
     if isinstance(exc, neo4j_exc.ForbiddenOnReadOnlyDatabase) or code.endswith(".ForbiddenOnReadOnlyDatabase"):
         return Neo4jPermissionError(
             f"Neo4j at {uri}: database {database!r} is read-only: point NEO4J_URI at a server where it is "
