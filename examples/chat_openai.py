@@ -18,11 +18,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 import uuid
 
 import httpx
 
 from graphmem import MemoryGraph, dispatch
+from graphmem.errors import GraphmemError
 from graphmem.tools import AGENT_TOOLS
 
 SYSTEM = (
@@ -39,7 +41,27 @@ def chat(client: httpx.Client, model: str, messages: list[dict]) -> dict:
     return reply.json()["choices"][0]["message"]
 
 
+def check_endpoint(client: httpx.Client, base_url: str) -> None:
+    """Exit with one line when nothing answers at ``base_url`` (an endpoint without /models is fine)."""
+    try:
+        client.get("/models", timeout=5)
+    except httpx.HTTPError as exc:
+        sys.exit(
+            f"error: no chat endpoint answers at {base_url} ({type(exc).__name__}): start one "
+            f"(e.g. `ollama serve`) or pass --base-url"
+        )
+
+
 def main() -> None:
+    try:
+        run()
+    except GraphmemError as exc:  # Neo4j unreachable, a refused password ...: one line, no traceback
+        sys.exit(f"error: {exc}")
+    except httpx.HTTPError as exc:
+        sys.exit(f"error: the chat endpoint failed: {type(exc).__name__}: {str(exc).splitlines()[0][:200]}")
+
+
+def run() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base-url", default=os.environ.get("OPENAI_BASE_URL", "http://localhost:11434/v1"))
     parser.add_argument("--model", default=os.environ.get("OPENAI_MODEL", "gpt-4o-mini"))
@@ -49,7 +71,9 @@ def main() -> None:
     args = parser.parse_args()
     session = args.session or uuid.uuid4().hex[:12]
     headers = {"Authorization": f"Bearer {os.environ['OPENAI_API_KEY']}"} if os.environ.get("OPENAI_API_KEY") else {}
-    with MemoryGraph() as graph, httpx.Client(base_url=args.base_url, headers=headers, timeout=120) as client:
+    with httpx.Client(base_url=args.base_url, headers=headers, timeout=120) as client, MemoryGraph() as graph:
+        check_endpoint(client, args.base_url)
+        graph.stats(args.group)  # Neo4j answers (else one line, before the first turn)
         print(f"group {args.group}, session {session}; /quit to end")
         try:
             while True:

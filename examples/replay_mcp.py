@@ -19,10 +19,30 @@ import os
 import sys
 from pathlib import Path
 
-from mcp import ClientSession, StdioServerParameters
-from mcp.client.stdio import stdio_client
+try:
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+except ModuleNotFoundError:
+    sys.exit("error: this example needs the MCP SDK: pip install 'graphmem[mcp]'")
 
 HERE = Path(__file__).resolve().parent
+
+
+def check_neo4j() -> None:
+    """Exit with one line when the configured Neo4j does not answer (the server would report it
+    on every tool call instead)."""
+    from graphmem.config import load_settings
+    from graphmem.errors import GraphmemError
+    from graphmem.store.driver import Store
+
+    try:
+        store = Store(load_settings())
+        try:
+            store.verify()
+        finally:
+            store.close()
+    except GraphmemError as exc:
+        sys.exit(f"error: {exc}")
 
 
 async def replay(recording: dict, group: str) -> dict:
@@ -97,6 +117,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     args = parser.parse_args()
     recording = json.loads(Path(args.recording).read_text(encoding="utf-8"))
+    check_neo4j()
     report = asyncio.run(replay(recording, args.group))
     if args.json:
         print(json.dumps(report, ensure_ascii=False, indent=2))

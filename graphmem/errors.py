@@ -11,6 +11,16 @@ class ConfigError(GraphmemError):
     """A setting is missing or malformed."""
 
 
+class MissingExtraError(GraphmemError, ImportError):
+    """An optional dependency is not installed; the message names the ``pip install`` that adds it."""
+
+    def __init__(self, feature: str, extra: str, module: str | None = None):
+        top = (module or "").split(".")[0] or "an optional package"
+        super().__init__(f"{feature} needs {top}, which is not installed: pip install 'graphmem[{extra}]'")
+        self.extra = extra
+        self.name = module
+
+
 class ValidationError(GraphmemError, ValueError):
     """A call's arguments are invalid; nothing was written.
 
@@ -65,6 +75,18 @@ class NoMatchError(AmbiguousMatchError):
 
 class Neo4jUnavailableError(GraphmemError):
     """The Neo4j server cannot be reached or refused the credentials."""
+
+
+class Neo4jAuthError(Neo4jUnavailableError):
+    """Neo4j refused the credentials (or, after repeated failures, every login for a while)."""
+
+
+class Neo4jPermissionError(Neo4jUnavailableError):
+    """The Neo4j user lacks a privilege the call needs (or the database is read-only)."""
+
+
+class Neo4jDatabaseNotFoundError(Neo4jUnavailableError):
+    """The configured database (``neo4j.database``) does not exist on the server."""
 
 
 class WriteOutcomeUnknownError(Neo4jUnavailableError):

@@ -24,6 +24,7 @@ from .store.driver import Store
 from .store.schema import SchemaReport, check_compatible, install_schema, is_current
 from .types import (
     CreateResult,
+    GroupDeletion,
     LinkInput,
     LinkResult,
     MemoryInput,
@@ -34,9 +35,11 @@ from .types import (
     SearchResponse,
     _importance,
     as_reference_time,
+    group_id_problem,
     parse_memory_type,
     validate,
     validate_group_id,
+    validate_id,
     validate_optional_id,
 )
 
@@ -250,8 +253,8 @@ class MemoryGraph:
         )
 
     def update_memory_importance(self, group_id: str, memory_id: str, importance: float) -> dict[str, Any]:
-        group_id = validate_group_id(group_id, existing=True)
-        checked_id = validate_optional_id(memory_id, "memory_id")
+        group_id = validate_group_id(group_id)
+        checked_id = validate_id(memory_id, "memory_id")
         try:
             value = _importance(importance)
         except ValueError as exc:
@@ -272,7 +275,8 @@ class MemoryGraph:
         return self._set_status(group_id, memory_id, None)
 
     def _set_status(self, group_id: str, memory_id: str, status: MemoryStatus | None) -> dict[str, Any]:
-        group_id = validate_group_id(group_id, existing=True)
+        group_id = validate_group_id(group_id)
+        memory_id = validate_id(memory_id, "memory_id")
         rows = self.store.write(
             "set_status",
             group_id=group_id,
@@ -286,8 +290,8 @@ class MemoryGraph:
 
     # --- reading back ---------------------------------------------------------------------
     def get_memory(self, group_id: str, memory_id: str) -> MemoryRecord:
-        group_id = validate_group_id(group_id, existing=True)
-        return _record(memory_row(self.store, group_id, memory_id))
+        group_id = validate_group_id(group_id)
+        return _record(memory_row(self.store, group_id, validate_id(memory_id, "memory_id")))
 
     def list_memories(
         self,
@@ -298,7 +302,7 @@ class MemoryGraph:
         limit: int = 50,
         offset: int = 0,
     ) -> list[MemoryRecord]:
-        group_id = validate_group_id(group_id, existing=True)
+        group_id = validate_group_id(group_id)
         if status is not None and status not in {s.value for s in MemoryStatus}:
             raise ValidationError(
                 "status: must be one of staged, consolidated, archived",
@@ -347,7 +351,7 @@ class MemoryGraph:
         "current_first" (the current version just before each), "hide" or "keep"; default
         ``retrieval.superseded``. Each result says whether it is current.
         """
-        group_id = validate_group_id(group_id, existing=True)
+        group_id = validate_group_id(group_id)
         inp = validate(
             SearchInput,
             {
@@ -383,7 +387,7 @@ class MemoryGraph:
         from .ingest.jobs import job_counts
         from .stats import graph_stats
 
-        group = None if group_id is None else validate_group_id(group_id, existing=True)
+        group = None if group_id is None else validate_group_id(group_id)
         runs = self.store.read("lifecycle_runs", group_id=group, limit=1)
         return {
             **graph_stats(self.store, group),
@@ -418,7 +422,7 @@ class MemoryGraph:
         change and change nothing. ``now``: the time decay and age are measured at (default: now).
         Returns a ``ConsolidationReport``; raises ConsolidationLockedError while another run holds
         the group."""
-        group_id = validate_group_id(group_id, existing=True)
+        group_id = validate_group_id(group_id)
         if max_batches is not None and (not isinstance(max_batches, int) or max_batches < 1):
             raise ValidationError("max_batches: must be a positive integer", field="max_batches")
         self.ensure_schema()
@@ -427,8 +431,21 @@ class MemoryGraph:
 
     def memory_groups(self) -> list[str]:
         """Every group that holds memories (what ``consolidate --all`` and the scheduler's
-        ``group_ids=None`` go through), sorted."""
-        return sorted({r["group_id"] for r in self.store.read("lifecycle_groups")})
+        ``group_ids=None`` go through), sorted. Ids stored before the group id rule are left out:
+        ``graphmem stats --legacy`` lists them, ``graphmem rename-group`` gives them a valid id."""
+        return sorted(
+            {r["group_id"] for r in self.store.read("lifecycle_groups") if group_id_problem(r["group_id"]) is None}
+        )
+
+    # --- administration (graphmem/store/admin.py) ------------------------------------------------
+    def delete_group(self, group_id: str, *, progress: Any = None) -> GroupDeletion:
+        """Delete everything of one group for good: memories, turns, concepts, working memory,
+        extraction jobs, idempotency keys, consolidation records and locks, with their edges.
+        In batches; killed half-way, call it again and it finishes. Nothing of another group is
+        touched. Not an agent tool: an operator's call (``graphmem delete-group``)."""
+        from .store.admin import delete_group
+
+        return delete_group(self.store, group_id, progress=progress)
 
     def on(self, event: str, callback: Callable[[Event], Any]) -> None:
         """Register ``callback(event)`` for consolidation events: memory_merged, concept_merged,
@@ -441,19 +458,19 @@ class MemoryGraph:
         from .lifecycle.concepts import unmerge
         from .lifecycle.work import Work
 
-        group_id = validate_group_id(group_id, existing=True)
+        group_id = validate_group_id(group_id)
         if not isinstance(which, str) or not which.strip():
             raise ValidationError("which: give a merge id, the merged node's id or its name", field="which")
         return unmerge(Work(self.store), group_id, which.strip())
 
     def supersede_chain(self, group_id: str, memory_id: str) -> list[dict[str, Any]]:
         """The memories of a memory's supersede chain, the current one first (depth 0)."""
-        group_id = validate_group_id(group_id, existing=True)
-        return self.store.read("lifecycle_chain", group_id=group_id, id=memory_id)
+        group_id = validate_group_id(group_id)
+        return self.store.read("lifecycle_chain", group_id=group_id, id=validate_id(memory_id, "memory_id"))
 
     def consolidation_runs(self, group_id: str | None = None, limit: int = 10) -> list[dict[str, Any]]:
         """The latest consolidation runs (one group, or all), newest first."""
-        group = None if group_id is None else validate_group_id(group_id, existing=True)
+        group = None if group_id is None else validate_group_id(group_id)
         return [r["run"] for r in self.store.read("lifecycle_runs", group_id=group, limit=max(1, int(limit)))]
 
     # --- conversations (graphmem/ingest) -----------------------------------------------------
@@ -859,8 +876,16 @@ class AsyncMemoryGraph:
 
     async def memory_groups(self) -> list[str]:
         """Every group that holds memories (what ``consolidate --all`` and the scheduler's
-        ``group_ids=None`` go through), sorted."""
+        ``group_ids=None`` go through), sorted. Ids stored before the group id rule are left out:
+        ``graphmem stats --legacy`` lists them, ``graphmem rename-group`` gives them a valid id."""
         return await asyncio.to_thread(self.sync.memory_groups)
+
+    async def delete_group(self, group_id: str, *, progress: Any = None) -> GroupDeletion:
+        """Delete everything of one group for good: memories, turns, concepts, working memory,
+        extraction jobs, idempotency keys, consolidation records and locks, with their edges.
+        In batches; killed half-way, call it again and it finishes. Nothing of another group is
+        touched. Not an agent tool: an operator's call (``graphmem delete-group``)."""
+        return await asyncio.to_thread(self.sync.delete_group, group_id, progress=progress)
 
     def on(self, event: str, callback: Callable[[Event], Any]) -> None:
         """Register ``callback(event)`` for consolidation events: memory_merged, concept_merged,

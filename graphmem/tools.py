@@ -38,6 +38,7 @@ from .types import (
     MAX_VALUE,
     MEMORY_TYPE_VALUES,
     RELATION_TYPE_VALUES,
+    SHOWN_VALUE,
     LinkInput,
     MemoryInput,
     SearchInput,
@@ -312,7 +313,8 @@ def tool_error(exc: BaseException, tool: str | None = None) -> dict:
             "success": False,
             "error": "InternalError",
             "exception": type(exc).__name__,
-            "message": f"graphmem failed unexpectedly ({type(exc).__name__}: {exc}); the call may be retried",
+            "message": f"graphmem failed unexpectedly ({type(exc).__name__}: {str(exc)[: SHOWN_VALUE * 4]}); "
+            "the call may be retried",
         }
     if tool:
         out["tool"] = tool
@@ -452,7 +454,7 @@ def _link(
 
 
 def _search(graph: Any, args: dict, *, group_id: str, session_id: str | None, reference_time: Any) -> dict:
-    validate_group_id(group_id, existing=True)
+    validate_group_id(group_id)
     validate(SearchInput, args)
     found = graph.search_memories(group_id, **args, reference_time=reference_time)
     found = _jsonable(found)
@@ -462,7 +464,7 @@ def _search(graph: Any, args: dict, *, group_id: str, session_id: str | None, re
 
 
 def _update_importance(graph: Any, args: dict, *, group_id: str, session_id: str | None, reference_time: Any) -> dict:
-    group_id = validate_group_id(group_id, existing=True)
+    group_id = validate_group_id(group_id)
     update = validate(UpdateImportanceInput, args)
     match: dict | None = None
     memory_id = update.memory_id

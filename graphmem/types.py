@@ -23,6 +23,12 @@ MAX_ATTRIBUTES = 20
 MAX_ID = 128
 MAX_QUERY = 2000
 MAX_TEXT = 20000
+# One ingest call's text (or all its turns' contents together), and one turn: above it a call is
+# refused at once, naming the limit; below it the text is stored and extracted in segments
+# (ingest/pipeline.py), so its time grows linearly. Longer documents: several calls
+# (`graphmem ingest FILE` sends a long file in parts, with progress).
+MAX_INGEST_CHARS = 200_000
+SHOWN_VALUE = 80  # characters of a refused value quoted back in an error message
 
 
 class MemoryType(str, Enum):
@@ -136,17 +142,34 @@ def normalize_name(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
 
 
-def _clean(value: Any, field: str, limit: int, *, allow_empty: bool = False) -> str:
+def _clean(value: Any, field: str, limit: int, *, allow_empty: bool = False, lines: bool = True) -> str:
+    """``value`` stripped, or ValueError: not a string, control characters (``lines``: newlines and
+    tabs allowed, as in text; an identifier allows none), empty or only whitespace (``allow_empty``:
+    "" is allowed, whitespace alone still is not), longer than ``limit``."""
     if not isinstance(value, str):
         raise ValueError("must be a string")
-    if any(unicodedata.category(c) in ("Cc", "Cs") and c not in "\n\t" for c in value):
-        raise ValueError("must not contain control characters or unpaired surrogates")
+    allowed = "\n\t" if lines else ""
+    if any(unicodedata.category(c) in ("Cc", "Cs") and c not in allowed for c in value):
+        raise ValueError(
+            "must not contain control characters or unpaired surrogates"
+            if lines
+            else "must not contain control characters (newlines and tabs included) or unpaired surrogates"
+        )
     text = value.strip()
-    if not text and not allow_empty:
-        raise ValueError("must not be empty")
+    if not text and not (allow_empty and not value):
+        raise ValueError("must not be empty or only whitespace")
     if len(text) > limit:
         raise ValueError(f"must be at most {limit} characters (got {len(text)})")
     return text
+
+
+def shown(value: Any, limit: int = SHOWN_VALUE) -> str:
+    """A value as an error message quotes it: its repr, cut to ``limit`` characters with how long it was."""
+    if not isinstance(value, str):
+        return type(value).__name__
+    if len(value) <= limit:
+        return repr(value)
+    return f"{value[:limit]!r}… ({len(value)} characters)"
 
 
 class _Input(BaseModel):
@@ -185,7 +208,7 @@ class MemoryInput(_Input):
     def _object(cls, v: Any) -> str | None:
         if v is None:
             return None
-        text = _clean(v, "object", MAX_NAME, allow_empty=True)
+        text = _clean(v, "object", MAX_NAME, allow_empty=True)  # "" means no object; "  " is refused
         return text or None
 
     @field_validator("memory_type", mode="before")
@@ -268,6 +291,11 @@ class SearchInput(_Input):
     def _q(cls, v: Any) -> str:
         return _clean(v, "query", MAX_QUERY)
 
+    @field_validator("subject", mode="before")
+    @classmethod
+    def _subject(cls, v: Any) -> str | None:
+        return None if v is None else _clean(v, "subject", MAX_NAME)
+
     @field_validator("profile", mode="before")
     @classmethod
     def _profile(cls, v: Any) -> Any:
@@ -325,9 +353,10 @@ def validate(model: type[M], data: Any) -> M:
                 msg = "is required"
             elif err["type"] == "extra_forbidden":
                 msg = "is not a known argument"
-            errors.append({"field": ".".join(loc) or None, "message": msg, "allowed": _ALLOWED.get(field or "")})
+            where = ".".join(loc)[:SHOWN_VALUE] or None  # an unknown argument's name may be any length
+            errors.append({"field": where, "message": msg, "allowed": _ALLOWED.get(field or "")})
         first = errors[0]
-        text = "; ".join(f"{e['field']}: {e['message']}" for e in errors)
+        text = "; ".join(f"{e['field']}: {e['message']}" for e in errors[:10])
         return_error = ValidationError(
             f"invalid arguments: {text}", field=first["field"], allowed=first["allowed"], errors=errors
         )
@@ -370,19 +399,25 @@ def group_id_problem(group_id: Any) -> str | None:
     return None
 
 
-def validate_group_id(group_id: Any, *, existing: bool = False) -> str:
+def validate_group_id(group_id: Any) -> str:
     """``group_id`` unchanged when it follows GROUP_ID_RULE, else a ValidationError naming the rule.
 
-    ``existing``: the call reads or changes what a group already holds, so an id written before
-    the rule existed (any non-empty string without control characters or surrounding spaces,
-    which is what was stored then) is accepted too; new data needs a conforming id."""
+    One rule for every call, reads and writes alike. Ids stored by versions before the rule are
+    listed by ``graphmem stats --legacy`` and renamed with ``graphmem rename-group``; until then
+    only those two and ``graphmem delete-group`` reach them (``validate_stored_group_id``)."""
     problem = group_id_problem(group_id)
-    if problem is not None and existing and isinstance(group_id, str) and _legacy_group_id(group_id):
-        return group_id
     if problem is not None:
-        shown = repr(group_id)[:80] if isinstance(group_id, str) else type(group_id).__name__
-        raise ValidationError(f"group_id: {shown} {problem}; a group id is {GROUP_ID_RULE}", field="group_id")
+        raise ValidationError(f"group_id: {shown(group_id)} {problem}; a group id is {GROUP_ID_RULE}", field="group_id")
     return group_id
+
+
+def validate_stored_group_id(group_id: Any) -> str:
+    """A group id as it may be stored: one that follows the rule, or one written before the rule
+    existed (any non-empty string without control characters or surrounding spaces, which is what
+    was stored then). For the commands that report, rename or delete such groups, nothing else."""
+    if isinstance(group_id, str) and group_id_problem(group_id) is not None and _legacy_group_id(group_id):
+        return group_id
+    return validate_group_id(group_id)
 
 
 def _legacy_group_id(group_id: str) -> bool:
@@ -393,12 +428,21 @@ def _legacy_group_id(group_id: str) -> bool:
 
 
 def validate_optional_id(value: Any, field: str) -> str | None:
+    """None, or an identifier (a session, memory or request id): 1-128 characters, no control
+    characters (a newline or tab included), surrounding spaces stripped."""
     if value is None:
         return None
     try:
-        return _clean(value, field, MAX_ID)
+        return _clean(value, field, MAX_ID, lines=False)
     except ValueError as exc:
-        raise ValidationError(f"{field}: {exc}", field=field) from None
+        raise ValidationError(f"{field}: {shown(value)} {exc}", field=field) from None
+
+
+def validate_id(value: Any, field: str) -> str:
+    """A required identifier (see ``validate_optional_id``)."""
+    if value is None:
+        raise ValidationError(f"{field}: is required", field=field)
+    return validate_optional_id(value, field)  # type: ignore[return-value]
 
 
 def as_reference_time(value: datetime | str | None) -> datetime:
@@ -576,3 +620,26 @@ class SearchResponse(BaseModel):
     plan: SearchPlan
     results: list[SearchResult]
     timings_ms: dict[str, float] = Field(default_factory=dict)
+
+
+# --- administration (graphmem/store/admin.py) ------------------------------------------------
+
+
+class GroupDeletion(BaseModel):
+    """What ``delete_group`` removed: nodes by label (their relationships went with them)."""
+
+    group_id: str
+    deleted: dict[str, int] = Field(default_factory=dict)
+    nodes: int = 0
+    resumed: bool = False  # an earlier deletion of the group had not finished; this one did
+    seconds: float = 0.0
+
+
+class GroupRename(BaseModel):
+    """What ``rename_group`` moved from ``old`` to ``new``."""
+
+    old: str
+    new: str
+    nodes: int = 0
+    resumed: bool = False
+    seconds: float = 0.0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from .errors import MissingExtraError
 from .types import validate_group_id
 
 
@@ -13,9 +14,12 @@ def memory_subgraph(graph, group_id: str, memory_ids: Iterable[str]):
     Nodes carry ``label`` (Memory, Subject, Topic, Object, Value) and ``name``; edges carry ``type``
     (HAS_SUBJECT…, ATTRIBUTE:<key>, CAUSALITY, REFERENCE) and ``relation`` for memory links.
     """
-    import networkx as nx
+    try:
+        import networkx as nx
+    except ModuleNotFoundError as exc:
+        raise MissingExtraError("memory_subgraph", "notebooks", exc.name) from None
 
-    group_id = validate_group_id(group_id, existing=True)
+    group_id = validate_group_id(group_id)
     rows = graph.store.read("memory_subgraph", group_id=group_id, ids=list(memory_ids))
     g = nx.MultiDiGraph()
     for row in rows:

@@ -26,10 +26,11 @@ from typing import Any
 from .errors import ValidationError
 from .retriever.format import _line, estimate_tokens
 from .store.driver import Store
-from .types import MAX_KEY, MAX_TEXT, SearchResponse, SearchResult, _clean, validate_group_id
+from .types import MAX_KEY, MAX_NAME, MAX_TEXT, SearchResponse, SearchResult, _clean, validate_group_id, validate_id
 
 MAX_NOTE_BYTES = 20000  # one note's value as JSON: a scratchpad holds notes, not documents
 MAX_TURNS_READ = 10000  # turns a session's buffer hands to ingest at most
+MAX_ROLE = 32  # user, assistant, system, tool: a role is a word
 NOTE_SHARE = 0.25  # of the budget the scratchpad may use
 TURN_SHARE = 0.40  # of what the scratchpad left that the recent turns may use; memories get the rest
 MAX_TURN_CHARS = 600  # a longer turn is cut (with …) so one long turn cannot crowd out the others
@@ -47,10 +48,14 @@ def _now() -> tuple[str, int]:
 
 
 def _session(value: Any) -> str:
+    return validate_id(value, "session_id")
+
+
+def _key(value: Any) -> str:
     try:
-        return _clean(value, "session_id", 128)
+        return _clean(value, "key", MAX_KEY)
     except ValueError as exc:
-        raise ValidationError(f"session_id: {exc}", field="session_id") from None
+        raise ValidationError(f"key: {exc}", field="key") from None
 
 
 class WorkingMemory:
@@ -72,11 +77,7 @@ class WorkingMemory:
 
     # --- scratchpad ------------------------------------------------------------------------
     def set_note(self, group_id: str, session_id: str, key: str, value: Any, ttl_seconds: float | None = None) -> dict:
-        group_id, session_id = validate_group_id(group_id), _session(session_id)
-        try:
-            key = _clean(key, "key", MAX_KEY)
-        except ValueError as exc:
-            raise ValidationError(f"key: {exc}", field="key") from None
+        group_id, session_id, key = validate_group_id(group_id), _session(session_id), _key(key)
         try:
             encoded = json.dumps(value, ensure_ascii=False)
         except (TypeError, ValueError):
@@ -119,7 +120,7 @@ class WorkingMemory:
 
     def delete_note(self, group_id: str, session_id: str, key: str) -> bool:
         rows = self.store.write(
-            "note_delete", group_id=validate_group_id(group_id), session_id=_session(session_id), key=key
+            "note_delete", group_id=validate_group_id(group_id), session_id=_session(session_id), key=_key(key)
         )
         return bool(rows and rows[0]["deleted"])
 
@@ -135,12 +136,17 @@ class WorkingMemory:
                 )
             if len(m["content"]) > MAX_TEXT:
                 raise ValidationError(f"messages[{i}].content: at most {MAX_TEXT} characters", field="messages")
+            role, speaker = str(m.get("role") or "user"), m.get("speaker")
+            if len(role) > MAX_ROLE or (speaker is not None and len(str(speaker)) > MAX_NAME):
+                raise ValidationError(
+                    f"messages[{i}]: role at most {MAX_ROLE} characters, speaker at most {MAX_NAME}", field="messages"
+                )
             ts = m.get("timestamp")
             turns.append(
                 {
-                    "role": str(m.get("role") or "user")[:32],
+                    "role": role,
                     "content": m["content"],
-                    "speaker": None if m.get("speaker") is None else str(m["speaker"])[:200],
+                    "speaker": None if speaker is None else str(speaker),
                     "timestamp": ts.isoformat() if isinstance(ts, datetime) else ts,
                 }
             )

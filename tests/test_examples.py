@@ -41,3 +41,41 @@ def test_replaying_a_recorded_conversation_through_mcp_shows_what_was_stored_and
 
 def test_the_chat_example_compiles():
     py_compile.compile(str(REPO / "examples" / "chat_openai.py"), doraise=True)
+
+
+def _one_line(run: subprocess.CompletedProcess) -> str:
+    lines = [line for line in (run.stdout + run.stderr).splitlines() if line.strip()]
+    assert run.returncode == 1 and len(lines) == 1, run.stdout + run.stderr
+    return lines[0]
+
+
+def test_the_examples_fail_in_one_line_when_nothing_answers(cli_env):
+    env = {**os.environ, **cli_env, "PYTHONPATH": str(REPO)}
+    chat = subprocess.run(
+        [sys.executable, str(REPO / "examples" / "chat_openai.py"), "--base-url", "http://127.0.0.1:9/v1"],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert "no chat endpoint answers at http://127.0.0.1:9/v1" in _one_line(chat)
+    replay = subprocess.run(
+        [sys.executable, str(REPO / "examples" / "replay_mcp.py")],
+        env={**env, "NEO4J_URI": "neo4j://127.0.0.1:9"},
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert "cannot reach Neo4j at neo4j://127.0.0.1:9" in _one_line(replay)
+
+
+@pytest.mark.parametrize(
+    ("module", "blocked", "extra"),
+    [("graphmem.integrations.langchain", "langgraph", "langchain"), ("graphmem.integrations.mcp", "mcp", "mcp")],
+)
+def test_a_missing_extra_names_the_pip_install(module, blocked, extra):
+    code = f"import sys; sys.modules[{blocked!r}] = None\nimport {module}"
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    run = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 1 and f"pip install 'graphmem[{extra}]'" in run.stderr.splitlines()[-1], run.stderr

@@ -18,7 +18,15 @@ import pytest
 from typer.testing import CliRunner
 
 from graphmem.bench import faults
-from graphmem.errors import Neo4jUnavailableError, NotFoundError, ValidationError, WriteOutcomeUnknownError
+from graphmem.errors import (
+    Neo4jAuthError,
+    Neo4jDatabaseNotFoundError,
+    Neo4jPermissionError,
+    Neo4jUnavailableError,
+    NotFoundError,
+    ValidationError,
+    WriteOutcomeUnknownError,
+)
 from graphmem.server import MissingToolError
 from graphmem.store.admin import delete_group
 from graphmem.tools import dispatch
@@ -173,19 +181,17 @@ def test_unicode_letters_digits_and_punctuation_make_a_group_id(graph):
         delete_group(graph.store, group)
 
 
-def test_a_stored_group_id_outside_the_rule_stays_readable_and_stats_reports_it(graph, cli_env):
+def test_stats_warns_of_stored_group_ids_outside_the_rule_and_how_to_rename_them(graph, cli_env):
     legacy = f"old tenant/{uuid.uuid4().hex[:6]}"  # what the old, trimming check let be stored
     written_as = "t-" + uuid.uuid4().hex[:8]
-    ok = graph.create_memory(written_as, "I", "fact", "live in", "Lyon")
+    graph.create_memory(written_as, "I", "fact", "live in", "Lyon")
     try:
         graph.store.run_text("MATCH (n {group_id: $old}) SET n.group_id = $g", write=True, old=written_as, g=legacy)
-        assert graph.get_memory(legacy, ok.memory_id).group_id == legacy
-        assert [m.id for m in graph.list_memories(legacy)] == [ok.memory_id]
-        assert graph.stats(legacy)["memories"]["total"] == 1
         report = graph.stats()["nonconforming_group_ids"]
         assert legacy in [e["group_id"] for e in report["examples"]] or report["count"] > len(report["examples"])
-        with pytest.raises(ValidationError, match="group_id"):
-            graph.create_memory(legacy, "I", "fact", "like", "tea")
+        for call in (lambda: graph.stats(legacy), lambda: graph.create_memory(legacy, "I", "fact", "like", "tea")):
+            with pytest.raises(ValidationError, match="group_id"):
+                call()
 
         from graphmem.cli import _common
         from graphmem.cli.app import app
@@ -194,8 +200,129 @@ def test_a_stored_group_id_outside_the_rule_stays_readable_and_stats_reports_it(
         out = CliRunner().invoke(app, ["stats"], env=cli_env).output
         warning = [line for line in out.splitlines() if line.startswith("warning:")]
         assert len(warning) == 1 and "do not follow the group id rule" in warning[0]
+        assert "graphmem rename-group" in warning[0] and "graphmem stats --legacy" in warning[0]
     finally:
         delete_group(graph.store, legacy)
+
+
+# --- errors a user can cause: one named line each ------------------------------------------------
+
+
+def test_wrong_passwords_in_a_row_give_the_same_one_line_error_from_the_cli(graph, neo4j_settings):
+    """Neo4j answers the first wrong passwords Unauthorized and the next ones AuthenticationRateLimit
+    (which once escaped as a 111-line traceback): the user sees the same line each time."""
+    user = f"t_{uuid.uuid4().hex[:8]}"
+    # a user of its own: the rate limit locks only it, never the tests' user
+    _system(graph, f"CREATE USER {user} SET PASSWORD 'the-right-one-1' CHANGE NOT REQUIRED")
+    try:
+        env = {"NEO4J_URI": neo4j_settings.effective_uri(), "NEO4J_USER": user, "NEO4J_PASSWORD": "a-wrong-one"}
+        runs = [faults.run_cli(["stats", "-g", "x"], env) for _ in range(5)]
+        assert {tuple(r["lines"]) for r in runs} == {tuple(runs[0]["lines"])}, runs  # the same, each time
+        assert all(r["exit_code"] == 1 for r in runs) and len(runs[0]["lines"]) == 1
+        assert runs[0]["lines"][0].startswith("error: Neo4j at ") and "refused the credentials" in runs[0]["lines"][0]
+        settings = neo4j_settings.model_copy(deep=True)
+        settings.neo4j.user, settings.neo4j.password = user, "a-wrong-one"
+        from graphmem.store.driver import Store
+
+        store = Store(settings)
+        try:
+            with pytest.raises(Neo4jAuthError, match="refused the credentials"):
+                store.read("server_components")  # rate limited by now: the same named error
+        finally:
+            store.close()
+    finally:
+        _system(graph, f"DROP USER {user} IF EXISTS")
+
+
+def _system(graph, text: str) -> None:
+    graph.store.driver.execute_query(text, database_="system")
+
+
+def test_a_missing_database_and_a_missing_privilege_are_named_with_their_fix(neo4j_settings):
+    from neo4j.exceptions import Forbidden, Neo4jError
+
+    from graphmem.store.driver import Store, access_error
+
+    settings = neo4j_settings.model_copy(deep=True)
+    settings.neo4j.database = "nosuchdb"
+    store = Store(settings)
+    try:
+        with pytest.raises(Neo4jDatabaseNotFoundError, match="NEO4J_DATABASE"):
+            store.read("server_components")
+    finally:
+        store.close()
+    # Community Edition has no roles to take a privilege away: the server's error, as it comes
+    denied = Neo4jError._hydrate_neo4j(code="Neo.ClientError.Security.Forbidden", message="Permission denied.")
+    assert isinstance(denied, Forbidden)
+    error = access_error(denied, uri="neo4j://h:7687", user="reader", database="neo4j", credentials_hint="")
+    assert isinstance(error, Neo4jPermissionError) and "grant" in str(error)
+
+
+# --- stranded extraction jobs ------------------------------------------------------------------------
+
+SLOW_INGEST = """
+import sys, time
+from graphmem.config import load_settings
+from graphmem.graph import MemoryGraph
+from graphmem.ingest import rules
+rules.RuleExtractor.extract = lambda self, episodes: time.sleep(600)  # killed during the extraction
+MemoryGraph(load_settings()).ingest(sys.argv[1], [{"role": "user", "content": sys.argv[2]}], extractor="rules")
+"""
+
+
+def _strand(graph, cli_env, group: str, text: str) -> str:
+    """An ingest whose process is killed (kill -9) during its extraction; the job it leaves running."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {**os.environ, **cli_env, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    proc = subprocess.Popen([sys.executable, "-c", SLOW_INGEST, group, text], env=env, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 300
+    state = None
+    while time.monotonic() < deadline and proc.poll() is None:
+        rows = graph.store.run_text("MATCH (x:ExtractionJob {group_id: $g}) RETURN x.state AS s, x.id AS id", g=group)
+        if rows and rows[0]["s"] == "running":
+            state = rows[0]
+            break
+        time.sleep(0.2)
+    assert state is not None, proc.stderr.read()[-2000:] if proc.poll() is not None else "no job ran"
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(30)
+    return state["id"]
+
+
+def test_a_job_whose_process_was_killed_is_finished_by_the_next_ingest(graph, cli_env, group_id):
+    job = _strand(graph, cli_env, group_id, "I moved to Lisbon last year.")
+    counts = graph.stats(group_id)["extraction_jobs"]
+    assert counts["running"] == 1 and counts["stranded"] == 1  # stats show it, and why it is stuck
+
+    report = graph.ingest(group_id, [{"role": "user", "content": "I work at a bakery."}], extractor="rules")
+
+    assert report.jobs_resumed == [job] and report.jobs_running == 0
+    after = graph.stats(group_id)["extraction_jobs"]
+    assert (after["running"], after["stranded"], after["done"]) == (0, 0, 2)
+    assert any("Lisbon" in m.text for m in graph.list_memories(group_id))
+
+
+def test_a_stranded_job_is_finished_by_the_consolidation_scheduler(graph, cli_env, group_id):
+    import asyncio
+
+    from graphmem.lifecycle.scheduler import ConsolidationScheduler
+
+    _strand(graph, cli_env, group_id, "我去年搬到了上海。")
+    asyncio.run(ConsolidationScheduler(graph, [group_id], interval_s=3600).run_once())
+    assert graph.stats(group_id)["extraction_jobs"]["done"] == 1
+    assert graph.stats(group_id)["extraction_jobs"]["running"] == 0
+
+
+def test_a_job_left_running_by_a_killed_server_is_reported_and_finished_next_time(scratch, graph):
+    r = faults.stranded_job(scratch, graph.embedder)  # kills the module's server and restarts it
+    assert r["first_report"]["jobs_running"] == 1, r
+    assert r["counts_after_restart"]["stranded"] == 1, r
+    assert r["held"], r
 
 
 def test_search_profile_none_means_default(graph, group_id):

@@ -430,3 +430,57 @@ def test_any_call_comes_back_as_a_result_or_a_tool_error_with_a_message(graph, n
     data = json.loads(result.content[0].text)
     if result.is_error:
         assert data["success"] is False and data["message"] and data["error"] != "InternalError", data
+
+
+# --- oversized values --------------------------------------------------------------------------------
+
+OVERSIZED = [
+    ("create_memory", {"subject": "x" * 100_000, "memory_type": "fact", "topic": "like"}, "subject"),
+    ("ingest_conversation", {"text": "长" * 100_000}, "text"),  # 300 kB of UTF-8
+    ("search_memories", {"query": "tea", "k" * 100_000: 1}, None),  # a 100 kB argument name
+]
+
+
+async def oversized_calls(session: ClientSession) -> list[tuple[bool, dict, int]]:
+    out = []
+    for tool, arguments, _ in OVERSIZED:
+        result = await session.call_tool(tool, arguments)
+        out.append((result.is_error, result.structured_content, len(result.content[0].text.encode())))
+    return out
+
+
+def _short_tool_errors(answers: list[tuple[bool, dict, int]]) -> None:
+    for (is_error, data, size), (_, _, field) in zip(answers, OVERSIZED):
+        assert is_error and data["error"] == "ValidationError", data
+        assert size < 1000, size  # once 200 kB: the value came back twice
+        if field:
+            assert f"{field}: is 100000 characters long" in data["message"], data
+
+
+def test_a_100_kb_value_over_stdio_is_a_short_tool_error(cli_env, group_id):
+    async def run():
+        async with stdio_session(server_env(cli_env), "--group", group_id) as session:
+            return await oversized_calls(session)
+
+    _short_tool_errors(anyio.run(run))
+
+
+def test_a_100_kb_value_over_http_is_a_short_tool_error_not_a_broken_stream(http_server, group_id):
+    """A 100 kB Chinese value once made the client fail with "Server-sent event exceeded the
+    1048576 byte limit"; now it is a tool error like over stdio."""
+    url = http_server("--group", group_id)
+
+    async def run():
+        async with http_session(url) as session:
+            return await oversized_calls(session)
+
+    _short_tool_errors(anyio.run(run))
+
+
+def test_a_result_too_large_for_one_message_loses_its_last_results_saying_so():
+    from graphmem.integrations.mcp import MAX_RESULT_BYTES, _fits
+
+    result = {"tool": "search_memories", "success": True, "results": [{"text": "长" * 1000} for _ in range(300)]}
+    fitted = _fits(result)
+    assert len(json.dumps(fitted, ensure_ascii=False).encode()) <= MAX_RESULT_BYTES
+    assert fitted["truncated"]["results_dropped"] == 300 - len(fitted["results"]) > 0

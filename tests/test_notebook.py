@@ -1,9 +1,13 @@
-"""The researcher notebook runs against a real Neo4j and shows the causal path it explains."""
+"""The researcher notebook runs against a real Neo4j, shows the causal path it explains, and
+leaves nothing of its group behind."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+
+from graphmem.graph import MemoryGraph
+from graphmem.store.admin import count_group_nodes, delete_group
 
 NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "relation_debugging.ipynb"
 
@@ -30,9 +34,10 @@ def test_relation_debugging_notebook_runs(neo4j_settings, monkeypatch, capsys):
         assert "-[CAUSALITY causes]->" in out
         distances = {r.text.split(" ")[1]: r.distance for r in scope["response"].results}
         assert distances.get("心情") == 0 and distances.get("睡眠") == 1
+        with MemoryGraph(neo4j_settings, embedder=scope["g"].embedder) as fresh:
+            assert count_group_nodes(fresh.store, scope["group"]) == {}  # its last cell cleaned up
     finally:
         if "g" in scope:
-            from graphmem.store.admin import delete_group
-
-            delete_group(scope["g"].store, scope["group"])
+            with MemoryGraph(neo4j_settings, embedder=scope["g"].embedder) as fresh:
+                delete_group(fresh.store, scope["group"])  # when a cell failed before the cleanup
             scope["g"].close()

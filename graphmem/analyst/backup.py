@@ -5,6 +5,11 @@ Neo4j Community dumps and loads a database only while it is offline, with
 fetched). So: stop the server if it runs, dump or load, start it again, whatever happened.
 A backup is the whole database (every group), byte for byte; to move one group, use
 ``graphmem export`` / ``graphmem import``.
+
+Which server: the one in ``home`` (``--home``); else the local server listening on ``port``
+(``--port``) or on the port of a loopback ``NEO4J_URI``; else the configured ``server.home``.
+A server is never stopped unless it is the one pointed at: a port no local graphmem server
+listens on, a home whose server listens elsewhere, or a remote URI is refused.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from ..config import Settings
 from ..errors import ServerError, ValidationError
@@ -73,22 +79,75 @@ def _offline(local, work) -> bool:
     return running
 
 
-def _local(settings: Settings):
+def running_servers() -> dict[int, Path]:
+    """The local Neo4j servers graphmem runs on this machine that are running: Bolt port -> home."""
+    from ..server.launcher import ENTRY_POINTS, LocalNeo4j, _cmdline
+
+    found: dict[int, Path] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        args = _cmdline(int(entry.name))
+        homes = [a.split("=", 1)[1] for a in args if a.startswith("--home-dir=")]
+        if homes and any(a in ENTRY_POINTS for a in args):
+            local = LocalNeo4j(home=homes[0])
+            found[local.port] = local.home
+    return found
+
+
+def _loopback_port(uri: str) -> int | None:
+    """The port of a URI that names this machine, None for another host."""
+    parts = urlsplit(uri)
+    if parts.hostname not in ("127.0.0.1", "localhost", "::1"):
+        return None
+    return parts.port or 7687
+
+
+def _local(settings: Settings, home: str | Path | None = None, port: int | None = None):
+    """The local server a backup or restore acts on (see the module doc); refuses anything else."""
     from ..server import LocalNeo4j
 
-    if settings.neo4j.uri:
+    if home is None and port is None and settings.neo4j.uri:
+        port = _loopback_port(settings.neo4j.uri)
+        if port is None:
+            raise ValidationError(
+                f"backup and restore work on a local server; NEO4J_URI points at {settings.neo4j.uri}: "
+                f"use `graphmem export` for a remote database (or pass --home of a local server)",
+                field="uri",
+            )
+    if home is None and port is not None:
+        servers = running_servers()
+        if port not in servers:
+            raise ValidationError(
+                f"no local graphmem server listens on port {port} (running: "
+                f"{', '.join(f'{p} ({h})' for p, h in sorted(servers.items())) or 'none'}): pass --home of "
+                f"the server to back up or restore (a stopped server is named by its home)",
+                field="port",
+            )
+        home = servers[port]
+    local = LocalNeo4j(settings, home=home)
+    if port is not None and local.is_running() and local.port != port:
         raise ValidationError(
-            f"backup and restore work on the local server (server.home "
-            f"{settings.server.home}); NEO4J_URI points at {settings.neo4j.uri}: unset it, or "
-            f"use `graphmem export` for a remote database",
-            field="uri",
+            f"the server in {local.home} listens on port {local.port}, not {port}: nothing was stopped; "
+            f"pass the home and port of the same server",
+            field="port",
         )
-    return LocalNeo4j(settings)
+    # restarted on the port it runs on (a stopped one on --port, else the configured one)
+    return LocalNeo4j(local.settings, port=local.port if local.is_running() else port)
 
 
-def backup(settings: Settings, path: str | Path | None = None, *, force: bool = False) -> BackupReport:
-    """Dump the local server's database to ``path`` (default: <server.home>/backups/<db>-<time>.dump)."""
-    local = _local(settings)
+def backup(
+    settings: Settings,
+    path: str | Path | None = None,
+    *,
+    force: bool = False,
+    home: str | Path | None = None,
+    port: int | None = None,
+) -> BackupReport:
+    """Dump a local server's database to ``path`` (default: <home>/backups/<db>-<time>.dump);
+    which server: see the module doc."""
+    local = _local(settings, home, port)
+    settings = local.settings
     database = settings.neo4j.database
     target = Path(path).expanduser() if path else default_backup_path(settings)
     if target.is_dir():
@@ -120,10 +179,18 @@ def backup(settings: Settings, path: str | Path | None = None, *, force: bool = 
     )
 
 
-def restore(settings: Settings, path: str | Path, *, force: bool = False) -> BackupReport:
-    """Load a dump into the local server's database, replacing it (only with ``force`` when the
-    database already exists, which it does after the server's first start)."""
-    local = _local(settings)
+def restore(
+    settings: Settings,
+    path: str | Path,
+    *,
+    force: bool = False,
+    home: str | Path | None = None,
+    port: int | None = None,
+) -> BackupReport:
+    """Load a dump into a local server's database, replacing it (only with ``force`` when the
+    database already exists, which it does after the server's first start); which server: see
+    the module doc."""
+    local = _local(settings, home, port)
     database = settings.neo4j.database
     source = Path(path).expanduser()
     if not source.is_file():

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import subprocess
 
+from ..errors import MissingExtraError
 from .bloom import LABELS, RELATIONSHIPS
 
 # Fonts with CJK glyphs, in order of preference (Debian: fonts-noto-cjk, fonts-wqy-zenhei).
@@ -25,8 +26,11 @@ def use_cjk_font() -> str | None:
     """Make matplotlib draw Chinese: pick an installed CJK font (registering one fontconfig knows
     of but matplotlib's font cache does not yet). Returns its name, or None (install
     fonts-noto-cjk or fonts-wqy-zenhei: Chinese would then show as empty boxes)."""
-    import matplotlib
-    from matplotlib import font_manager
+    try:
+        import matplotlib
+        from matplotlib import font_manager
+    except ModuleNotFoundError as exc:
+        raise MissingExtraError("graphmem's pictures", "notebooks", exc.name) from None
 
     installed = {f.name for f in font_manager.fontManager.ttflist}
     name = next((f for f in CJK_FONTS if f in installed), None)

@@ -29,7 +29,8 @@ def memory_row(store: Store, group_id: str, memory_id: str) -> dict:
     rows = store.read("get_memory", group_id=group_id, id=memory_id)
     if not rows:
         raise NotFoundError(
-            f"no memory {memory_id!r} in group {group_id!r}; `graphmem search` or list_memories shows the ids"
+            f"no memory {memory_id!r} in group {group_id!r}: search_memories returns the ids (from the "
+            f"command line: `graphmem search -g GROUP QUERY`)"
         )
     return rows[0]
 

@@ -43,12 +43,8 @@ def load(config: str | None = None):
     return load_settings(config)
 
 
-def print_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
-
-
-def progress_bar(console: Console) -> Any:
-    """A rich progress bar (description, bar, done/total, time) for long commands."""
+def progress_bar(console: Console = console, *, transient: bool = False, disable: bool = False) -> Any:
+    """A rich progress bar: what, a bar, done/total, time elapsed (``disable``: shows nothing)."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     return Progress(
@@ -57,8 +53,13 @@ def progress_bar(console: Console) -> Any:
         MofNCompleteColumn(),
         TimeElapsedColumn(),
         console=console,
-        transient=False,
+        transient=transient,
+        disable=disable,
     )
+
+
+def print_json(data: Any) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
 
 
 ConfigOption = typer.Option(

@@ -1,10 +1,13 @@
-"""Operator commands: init the schema, re-embed, show the effective config, run the demo."""
+"""Operator commands: init the schema, re-embed, delete or rename a group, show the effective
+config, run the demo."""
 
 from __future__ import annotations
 
+import sys
+
 import typer
 
-from ._common import ConfigOption, console, load, print_json
+from ._common import ConfigOption, console, err_console, load, open_graph, print_json, progress_bar
 
 config_app = typer.Typer(no_args_is_help=True, help="Inspect graphmem's configuration.")
 
@@ -12,6 +15,8 @@ config_app = typer.Typer(no_args_is_help=True, help="Inspect graphmem's configur
 def register(app: typer.Typer) -> None:
     app.command("init")(init)
     app.command("reembed")(reembed)
+    app.command("delete-group")(delete_group)
+    app.command("rename-group")(rename_group)
     app.command("demo")(demo)
     app.add_typer(config_app, name="config")
 
@@ -107,6 +112,106 @@ def reembed(
         highlight=False,
     )
     console.print("vector indexes rebuilt; the database now uses " + report.model, highlight=False)
+
+
+def delete_group(
+    group: str = typer.Option(..., "--group", "-g", help="The group (tenant) whose data is deleted."),
+    yes: bool = typer.Option(False, "--yes", "-y", help="Delete without asking (scripts)."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Print what would be deleted; delete nothing."),
+    json_output: bool = typer.Option(False, "--json", help="Print JSON."),
+    config: str | None = ConfigOption,
+) -> None:
+    """Delete everything of one group for good: its memories, conversation turns, concepts, working
+    memory, extraction jobs, idempotency keys, consolidation records and locks, with every edge.
+    Nothing of another group is touched; it cannot be undone (`graphmem backup` first if in doubt).
+
+    Asks for the group id to confirm unless --yes. Runs in batches: stopped half-way (Ctrl-C, a
+    crash), run it again and it finishes. Ids stored before the group id rule are accepted here."""
+    from ..errors import ValidationError
+    from ..store.admin import group_contents
+    from ..types import validate_stored_group_id
+
+    group = validate_stored_group_id(group)
+    with open_graph(config) as graph:
+        contents = group_contents(graph.store, group)
+        nodes = contents["nodes"]
+        unfinished = nodes.pop("GroupDeletion", 0) > 0
+        total = sum(nodes.values())
+        if dry_run or (total == 0 and not unfinished):
+            data = {"group_id": group, "dry_run": dry_run, "nodes": nodes, "total": total, "edges": contents["edges"]}
+            if json_output:
+                print_json(data)
+                return
+            verb = "would delete" if total else "nothing to delete:"
+            console.print(
+                f"{verb} {total} nodes and {contents['edges']} relationships of group {group!r}"
+                + (f" ({_labels(nodes)})" if total else f" no node carries the group id {group!r}"),
+                highlight=False,
+                soft_wrap=True,
+            )
+            return
+        if not yes:
+            if not sys.stdin.isatty():
+                raise ValidationError(
+                    "delete-group asks for confirmation and stdin is not a terminal: pass --yes to delete "
+                    "without asking (--dry-run shows what would go)",
+                    field="yes",
+                )
+            console.print(
+                f"This deletes {total} nodes and {contents['edges']} relationships of group {group!r} "
+                f"({_labels(nodes)}) for good.",
+                highlight=False,
+                soft_wrap=True,
+            )
+            if typer.prompt("Type the group id to confirm", default="", show_default=False) != group:
+                err_console.print("not confirmed: nothing deleted")
+                raise typer.Exit(1)
+        bar = None if json_output else progress_bar(err_console, transient=True)
+        if bar is not None:
+            bar.start()
+            task = bar.add_task(f"deleting {group}", total=total or None)
+        try:
+            report = graph.delete_group(
+                group, progress=None if bar is None else (lambda done: bar.update(task, completed=done))
+            )
+        finally:
+            if bar is not None:
+                bar.stop()
+    if json_output:
+        print_json(report.model_dump(mode="json"))
+        return
+    console.print(
+        f"[green]deleted[/green] group {group!r}: {report.nodes} nodes ({_labels(report.deleted)}) in "
+        f"{report.seconds:.1f} s" + ("; an earlier, unfinished deletion is now complete" if report.resumed else ""),
+        highlight=False,
+        soft_wrap=True,
+    )
+
+
+def rename_group(
+    old: str = typer.Argument(..., help="The group id as stored (an id from before the group id rule is accepted)."),
+    new: str = typer.Argument(..., help="The new group id: letters, digits and _ - . : @, no spaces."),
+    json_output: bool = typer.Option(False, "--json", help="Print JSON."),
+    config: str | None = ConfigOption,
+) -> None:
+    """Move every node of a group to a new group id (which must hold nothing yet): for ids stored
+    before the group id rule, which no call reads any more (`graphmem stats --legacy` lists them).
+    Stop the clients of the group first; stopped half-way, run it again with the same ids."""
+    from ..store.admin import rename_group as run
+
+    with open_graph(config) as graph:
+        report = run(graph.store, old, new)
+    if json_output:
+        print_json(report.model_dump(mode="json"))
+        return
+    console.print(
+        f"[green]renamed[/green] group {report.old!r} to {report.new!r}: {report.nodes} nodes in {report.seconds:.1f} s",
+        highlight=False,
+    )
+
+
+def _labels(nodes: dict[str, int]) -> str:
+    return ", ".join(f"{label} {n}" for label, n in sorted(nodes.items(), key=lambda kv: -kv[1]))
 
 
 @config_app.command("show")

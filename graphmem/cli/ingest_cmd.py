@@ -8,7 +8,7 @@ from typing import Any
 
 import typer
 
-from ._common import ConfigOption, console, open_graph, print_json
+from ._common import ConfigOption, console, open_graph, print_json, progress_bar
 
 FORMATS = ("json", "jsonl", "text")
 EXTRACTORS = ("rules", "llm", "none")
@@ -51,6 +51,29 @@ def read_conversation(path: Path, fmt: str | None) -> tuple[list[dict] | None, s
         raise ValidationError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno})", field="file") from None
 
 
+def _parts(messages: list | None, text: str | None, batch: int) -> list[tuple[list | None, str | None, int]]:
+    """The calls a file is sent in: (messages, text, characters) each, at most ``batch`` turns and
+    MAX_INGEST_CHARS characters per call (a long text cut at sentence ends)."""
+    from ..ingest.episodes import split_text
+    from ..types import MAX_INGEST_CHARS
+
+    if messages is None:
+        pieces = split_text(text or "", MAX_INGEST_CHARS, 0) if len(text or "") > MAX_INGEST_CHARS else [text or ""]
+        return [(None, piece, len(piece)) for piece in pieces]
+    parts: list[tuple[list | None, str | None, int]] = []
+    current: list = []
+    chars = 0
+    for message in messages:
+        if current and (len(current) >= batch or chars + len(message.content) > MAX_INGEST_CHARS):
+            parts.append((current, None, chars))
+            current, chars = [], 0
+        current.append(message)
+        chars += len(message.content)
+    if current:
+        parts.append((current, None, chars))
+    return parts
+
+
 def ingest(
     file: Path = typer.Argument(
         ...,
@@ -80,6 +103,8 @@ def ingest(
     """Store a conversation as episodes (every turn kept, embedded, searchable) and extract memories from it.
 
     A failed extraction never loses a turn: its job stays pending and `graphmem extract --retry` retries it.
+    A long file is sent in parts (each at most 200,000 characters, stored and extracted in segments),
+    with a progress bar in characters.
     """
     import uuid
 
@@ -96,31 +121,37 @@ def ingest(
     reference = as_reference_time(reference_time)
     session = session or f"s-{uuid.uuid4().hex[:12]}"
     parsed = parse_messages(messages) if messages is not None else None  # fail before connecting
-    totals = {"episodes": 0, "memories": 0, "links": 0, "jobs_pending": 0, "jobs_failed": 0, "errors": []}
+    parts = _parts(parsed, text, batch)
+    size = sum(chars for _, _, chars in parts)
+    totals = {
+        "episodes": 0,
+        "memories": 0,
+        "links": 0,
+        "jobs_pending": 0,
+        "jobs_failed": 0,
+        "jobs_running": 0,
+        "errors": [],
+    }
     with open_graph(config) as graph:
         ingestor = ingestor_for(graph)
-        parts = [parsed[i : i + batch] for i in range(0, len(parsed), batch)] if parsed is not None else [None]
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+        with progress_bar(console, disable=as_json) as bar:
+            task = bar.add_task(f"ingest {file.name} (characters)", total=size)
+            done = 0
+            for part_messages, part_text, chars in parts:
 
-        with Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=console,
-            disable=as_json,
-            transient=False,
-        ) as bar:
-            task = bar.add_task(f"ingest {file.name}", total=len(parsed) if parsed is not None else 1)
-            for part in parts:
+                def follow(stage: str, k: int, n: int, base: int = done, chars: int = chars) -> None:
+                    if stage == "segments" and n:
+                        bar.update(task, completed=base + chars * k // n)
+
                 report = ingestor.ingest(
                     group,
-                    part if part is not None else None,
-                    text if part is None else None,
+                    part_messages,
+                    part_text,
                     session_id=session,
                     reference_time=reference,
                     extractor=extractor,
                     source="cli",
+                    progress=follow,
                 )
                 totals["errors"].extend(report.errors)
                 totals["episodes"] += len(report.episodes)
@@ -128,8 +159,10 @@ def ingest(
                 totals["links"] += report.links
                 totals["jobs_pending"] += report.jobs_pending
                 totals["jobs_failed"] += report.jobs_failed
-                bar.advance(task, len(part) if part is not None else 1)
-    totals.update(group_id=group, session_id=session, file=str(file))
+                totals["jobs_running"] += report.jobs_running
+                done += chars
+                bar.update(task, completed=done)
+    totals.update(group_id=group, session_id=session, file=str(file), parts=len(parts))
     if as_json:
         print_json(totals)
         return
@@ -138,10 +171,11 @@ def ingest(
         f"extracted {totals['memories']} memories and {totals['links']} links",
         highlight=False,
     )
-    if totals["jobs_pending"] or totals["jobs_failed"]:
+    if totals["jobs_pending"] or totals["jobs_failed"] or totals["jobs_running"]:
         console.print(
-            f"[yellow]{totals['jobs_pending']} extraction job(s) pending, {totals['jobs_failed']} failed"
-            f"[/yellow]: the turns are stored; run `graphmem extract --retry --group {group}`",
+            f"[yellow]{totals['jobs_pending']} extraction job(s) pending, {totals['jobs_failed']} failed, "
+            f"{totals['jobs_running']} left running[/yellow]: the turns are stored; run "
+            f"`graphmem extract --retry --group {group}`",
             highlight=False,
         )
     for error in totals["errors"][:5]:
@@ -182,10 +216,10 @@ def extract(
                     f"[dim]{(j.get('last_error') or '')[:160]}[/dim]",
                     highlight=False,
                 )
-            if counts["pending"] or counts["failed"]:
+            if counts["pending"] or counts["failed"] or counts.get("stranded"):
                 console.print(
                     "retry with `graphmem extract --retry` (--force ignores the backoff, --failed "
-                    "includes failed jobs)",
+                    "includes failed jobs; stranded ones, whose process or server died, are always taken)",
                     highlight=False,
                 )
             return

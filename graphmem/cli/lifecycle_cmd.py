@@ -9,7 +9,7 @@ from typing import Any
 import typer
 from rich.table import Table
 
-from ._common import ConfigOption, console, err_console, open_graph, print_json
+from ._common import ConfigOption, console, err_console, open_graph, print_json, progress_bar
 
 GroupOption = typer.Option("default", "--group", "-g", help="Group (tenant) to work on.")
 _EVERY = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*$")
@@ -65,6 +65,8 @@ def consolidate(
     with open_graph(config) as graph:
 
         def once() -> list[Any]:
+            if interval is not None and not dry_run:  # a standing scheduler also takes up extraction jobs
+                graph.retry_extractions(None if all_groups else group)
             groups = graph.memory_groups() if all_groups else [group]
             return [_run(graph, g, dry_run, now, max_batches, as_json) for g in groups]
 
@@ -98,18 +100,8 @@ def consolidate(
 
 
 def _run(graph: Any, group: str, dry_run: bool, now: Any, max_batches: int | None, quiet: bool) -> Any:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    with Progress(
-        TextColumn("consolidating {task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err_console,
-        disable=quiet,
-        transient=True,
-    ) as bar:
-        task = bar.add_task(group, total=None)
+    with progress_bar(err_console, transient=True, disable=quiet) as bar:
+        task = bar.add_task(f"consolidating {group}", total=None)
         return graph.consolidate(
             group,
             dry_run=dry_run,

@@ -50,15 +50,7 @@ def mcp(
     Example (HTTP): graphmem mcp --http --port 8765 --group alice
     """
     from ..errors import ConfigError
-
-    try:
-        from ..integrations.mcp import build_server, http_app, run_http, serve_stdio
-    except ModuleNotFoundError as exc:
-        if (exc.name or "").split(".")[0] not in ("mcp", "mcp_types", "uvicorn", "jsonschema"):
-            raise
-        raise ConfigError(
-            f"the MCP server needs the mcp SDK 2.x ({exc.name} is missing): pip install 'graphmem[mcp]'"
-        ) from None
+    from ..integrations.mcp import build_server, http_app, run_http, serve_stdio  # MissingExtraError without it
     from ._common import open_graph
 
     if group_header and not http:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from ._common import ConfigOption, console, load, open_graph, print_json
+from ._common import ConfigOption, console, load, open_graph, print_json, progress_bar
 
 
 def register(app: typer.Typer) -> None:
@@ -18,17 +18,7 @@ def register(app: typer.Typer) -> None:
 
 
 def _progress(disable: bool):
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    return Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-        disable=disable,
-        transient=False,
-    )
+    return progress_bar(console, disable=disable)
 
 
 def _tracker(bar):
@@ -113,16 +103,27 @@ def import_(
     )
 
 
+HomeOption = typer.Option(
+    None, "--home", help="The home directory of the local server to act on (default: server.home)."
+)
+PortOption = typer.Option(None, "--port", min=1, max=65535, help="Act on the local server listening on this Bolt port.")
+
+
 def backup(
     file: Path | None = typer.Argument(
         None, help="Dump file to write (default: <server.home>/backups/neo4j-<time>.dump)."
     ),
     force: bool = typer.Option(False, "--force", help="Overwrite FILE if it exists."),
+    home: Path | None = HomeOption,
+    port: int | None = PortOption,
     json_output: bool = typer.Option(False, "--json", help="Print the result as JSON."),
     config: str | None = ConfigOption,
 ) -> None:
-    """Back up the local server's whole database with neo4j-admin database dump. Neo4j Community
-    dumps only offline: a running server is stopped, and started again afterwards."""
+    """Back up a local server's whole database with neo4j-admin database dump. Neo4j Community
+    dumps only offline: a running server is stopped, and started again afterwards.
+
+    Which server: --home, else the one listening on --port (or on the port of a local NEO4J_URI),
+    else server.home. No other server is ever stopped."""
     from ..analyst.backup import backup as run_backup
 
     with (
@@ -130,7 +131,7 @@ def backup(
         if not json_output
         else _nothing()
     ):
-        report = run_backup(load(config), file, force=force)
+        report = run_backup(load(config), file, force=force, home=home, port=port)
     _print_backup(report, "backed up", json_output)
 
 
@@ -144,11 +145,14 @@ def restore(
         "memory (forgotten, faded or summarised) with the status it had.",
     ),
     group: str = typer.Option("default", "--group", "-g", help="The group of --memory."),
+    home: Path | None = HomeOption,
+    port: int | None = PortOption,
     json_output: bool = typer.Option(False, "--json", help="Print the result as JSON."),
     config: str | None = ConfigOption,
 ) -> None:
-    """Restore the local server's database from a dump (neo4j-admin database load), replacing
+    """Restore a local server's database from a dump (neo4j-admin database load), replacing
     what it holds: refused without --force. The server is stopped and started again around it.
+    Which server: as for `graphmem backup` (--home, --port, a local NEO4J_URI, server.home).
 
     With --memory ID: restore one archived memory of a group instead (nothing else changes)."""
     from ..analyst.backup import restore as run_restore
@@ -173,7 +177,7 @@ def restore(
         if not json_output
         else _nothing()
     ):
-        report = run_restore(load(config), file, force=force)
+        report = run_restore(load(config), file, force=force, home=home, port=port)
     _print_backup(report, "restored", json_output)
 
 

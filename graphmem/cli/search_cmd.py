@@ -177,15 +177,37 @@ def search(
 
 def stats(
     group: str | None = typer.Option(None, "--group", "-g", help="One group; default: the whole database."),
+    all_groups: bool = typer.Option(
+        False, "--all", help="Also list every group any node belongs to, with its nodes (a scan of every node)."
+    ),
+    legacy: bool = typer.Option(
+        False,
+        "--legacy",
+        help="Only list the groups whose stored id breaks the group id rule (written by an older "
+        "version), with what is wrong and how to rename them.",
+    ),
     json_output: bool = typer.Option(False, "--json", help="Print JSON."),
     config: str | None = ConfigOption,
 ) -> None:
     """Memories by type and status; nodes by label and relationships by type; extraction jobs
-    by state (pending and failed ones are retried by `graphmem extract --retry`)."""
+    by state (pending and failed ones are retried by `graphmem extract --retry`; running ones whose
+    process or server died are taken up by the next ingest or consolidation, or by `--retry`)."""
+    from ..errors import ValidationError
     from ..graph import MemoryGraph
 
+    if group is not None and (all_groups or legacy):
+        raise ValidationError("--all and --legacy list every group: leave out --group", field="group")
     with MemoryGraph(load(config)) as graph:
+        if legacy:
+            from ..store.admin import legacy_groups
+
+            _print_legacy(legacy_groups(graph.store), json_output)
+            return
         data = graph.stats(group)
+        if all_groups:
+            from ..store.admin import group_census
+
+            data["groups_census"] = group_census(graph.store)
     if json_output:
         print_json(data)
         return
@@ -197,9 +219,9 @@ def stats(
         names = ", ".join(repr(e["group_id"]) for e in odd["examples"])
         console.print(
             f"[yellow]warning:[/yellow] {odd['count']} stored group ids do not follow the group id "
-            f"rule ({names}{', ...' if odd['count'] > len(odd['examples']) else ''}): they stay "
-            f"readable, but new memories need ids of letters, digits and _ - . : @ "
-            f"(see docs/reliability.md)",
+            f"rule ({names}{', ...' if odd['count'] > len(odd['examples']) else ''}): no call reads "
+            f"or writes them; `graphmem stats --legacy` lists them and `graphmem rename-group OLD NEW` "
+            f"gives each a valid id (see docs/reliability.md)",
             highlight=False,
             soft_wrap=True,
         )
@@ -226,11 +248,13 @@ def stats(
     else:
         console.print("[dim]never consolidated (graphmem consolidate)[/dim]")
     jobs = data.get("extraction_jobs") or {}
-    waiting = jobs.get("pending", 0) + jobs.get("failed", 0)
+    waiting = jobs.get("pending", 0) + jobs.get("failed", 0) + jobs.get("running", 0)
     style = "yellow" if waiting else "dim"
+    stranded = jobs.get("stranded", 0)
     console.print(
         f"[{style}]extraction jobs: "
-        + ", ".join(f"{k} {v}" for k, v in jobs.items())
+        + ", ".join(f"{k} {v}" for k, v in jobs.items() if k != "stranded")
+        + (f" (of the running, {stranded} stranded: their process or server died)" if stranded else "")
         + (" (graphmem extract --retry)" if waiting else "")
         + f"[/{style}]",
         highlight=False,
@@ -243,3 +267,52 @@ def stats(
         for name, count in data[key].items():
             t.add_row(name, str(count))
         console.print(t)
+    census = data.get("groups_census")
+    if census is not None:
+        _print_census(census)
+
+
+def _print_census(census: list[dict]) -> None:
+    table = Table(title=f"{len(census)} groups (every group id a node carries)", title_justify="left")
+    for column in ("group", "nodes", "memories", "turns", "other", "note"):
+        table.add_column(column, justify="right" if column in ("nodes", "memories", "turns", "other") else "left")
+    for g in census:
+        n = g["nodes"]
+        other = g["total"] - n.get("Memory", 0) - n.get("Episode", 0)
+        note = []
+        if g["problem"]:
+            note.append(f"legacy id: {g['problem']}")
+        if g["deleting"]:
+            note.append("deletion unfinished: run graphmem delete-group again")
+        table.add_row(
+            repr(g["group_id"]) if g["problem"] else str(g["group_id"]),
+            str(g["total"]),
+            str(n.get("Memory", 0)),
+            str(n.get("Episode", 0)),
+            str(other),
+            "; ".join(note),
+        )
+    console.print(table)
+
+
+def _print_legacy(groups: list[dict], json_output: bool) -> None:
+    if json_output:
+        print_json({"legacy_groups": groups})
+        return
+    if not groups:
+        console.print("every stored group id follows the group id rule", highlight=False)
+        return
+    console.print(
+        f"[yellow]{len(groups)} stored group ids break the group id rule[/yellow] (written by an older "
+        "version): no call reads or writes them until they are renamed",
+        highlight=False,
+        soft_wrap=True,
+    )
+    for g in groups:
+        console.print(f"  {g['group_id']!r}: {g['problem']}; {g['total']} nodes", highlight=False, soft_wrap=True)
+    console.print(
+        "rename each with `graphmem rename-group OLD NEW` (NEW: letters, digits and _ - . : @), or delete it "
+        "with `graphmem delete-group -g OLD`",
+        highlight=False,
+        soft_wrap=True,
+    )

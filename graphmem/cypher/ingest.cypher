@@ -55,19 +55,30 @@ SET x += j.props
 RETURN count(x) AS created;
 
 // name: job_claim
-// Take a job for one attempt. The first SET locks the node, so two workers never run the same
-// job: the state is read after the lock. A running job whose lease expired (a crashed worker) is
-// taken again.
+// Take a job for one attempt. The first SET takes the node's write lock, so two workers never run
+// the same job: the state is read after the lock. A running job is taken again when its lease
+// expired, or when its holder is known to be dead ($stale: the claim of a process that no longer
+// exists, or of this process's attempt that ended when its server went away). The claim records
+// who holds it (host, pid) for that test.
 MATCH (x:ExtractionJob {group_id: $group_id, id: $id})
-SET x.claim = $token
+SET x.touched_at = $now
 WITH x
-WHERE x.claim = $token
-  AND (x.state = 'pending'
-       OR (x.state = 'running' AND x.lease_until < $now)
-       OR ($include_failed AND x.state = 'failed'))
-SET x.state = 'running', x.attempts = coalesce(x.attempts, 0) + 1, x.lease_until = $lease_until,
-    x.updated_at = $now
+WHERE x.state = 'pending'
+   OR (x.state = 'running' AND (x.lease_until < $now OR ($stale IS NOT NULL AND x.claim = $stale)))
+   OR ($include_failed AND x.state = 'failed')
+SET x.state = 'running', x.claim = $token, x.host = $host, x.pid = $pid,
+    x.attempts = coalesce(x.attempts, 0) + 1, x.lease_until = $lease_until, x.updated_at = $now
 RETURN x {.*} AS job;
+
+// name: jobs_running
+// The running jobs of one group or all ($group_id null), with who holds them: the stranded ones
+// among them (their process or server died) are taken up again.
+MATCH (x:ExtractionJob)
+WHERE ($group_id IS NULL OR x.group_id = $group_id) AND x.state = 'running'
+RETURN x.group_id AS group_id, x.id AS id, x.claim AS claim, x.host AS host, x.pid AS pid,
+       x.lease_until AS lease_until
+ORDER BY x.updated_at
+LIMIT $limit;
 
 // name: job_save_plan
 // The validated extraction (memories and links as JSON), kept so that a retry after a crash
@@ -80,7 +91,7 @@ RETURN x.id AS id;
 // The end of one attempt: done, pending again (with the backoff's next_attempt_at) or failed.
 MATCH (x:ExtractionJob {group_id: $group_id, id: $id})
 SET x.state = $state, x.last_error = $last_error, x.next_attempt_at = $next_attempt_at,
-    x.updated_at = $now, x.lease_until = null, x.claim = null,
+    x.updated_at = $now, x.lease_until = null, x.claim = null, x.host = null, x.pid = null,
     x.memories = coalesce($memories, x.memories), x.links = coalesce($links, x.links),
     x.plan = CASE WHEN $state = 'done' THEN null ELSE x.plan END,
     x.finished_at = CASE WHEN $state IN ['done', 'failed'] THEN $now ELSE null END
@@ -118,40 +129,6 @@ RETURN x.state AS state, count(*) AS count;
 MATCH (m:Memory {group_id: $group_id})
 WHERE m.job_id = $job_id
 RETURN m.extract_key AS key, m.id AS id;
-
-// name: group_delete_batch
-// Delete up to $batch of one group's nodes (the labels graphmem writes) with their edges; run
-// until it returns 0. Benchmarks and throw-away groups clean up with it.
-CALL {
-  MATCH (n:Episode {group_id: $group_id}) RETURN n
-  UNION ALL
-  MATCH (n:Sentence {group_id: $group_id}) RETURN n
-  UNION ALL
-  MATCH (n:ExtractionJob {group_id: $group_id}) RETURN n
-  UNION ALL
-  MATCH (n:Memory {group_id: $group_id}) RETURN n
-  UNION ALL
-  MATCH (n:Attribute {group_id: $group_id}) RETURN n
-  UNION ALL
-  MATCH (n:Value {group_id: $group_id}) RETURN n
-  UNION ALL
-  MATCH (n:Subject {group_id: $group_id}) RETURN n
-  UNION ALL
-  MATCH (n:Topic {group_id: $group_id}) RETURN n
-  UNION ALL
-  MATCH (n:Object {group_id: $group_id}) RETURN n
-  UNION ALL
-  MATCH (n:ScratchNote {group_id: $group_id}) RETURN n
-  UNION ALL
-  MATCH (n:BufferedTurn {group_id: $group_id}) RETURN n
-  UNION ALL
-  MATCH (n:StoreItem {group_id: $group_id}) RETURN n
-  UNION ALL
-  MATCH (n:WriteRequest {group_id: $group_id}) RETURN n
-}
-WITH n LIMIT $batch
-DETACH DELETE n
-RETURN count(*) AS deleted;
 
 // name: people_known
 // The people a group's speakers have named with a role (我表妹小雯, my cousin Ruth), newest first:

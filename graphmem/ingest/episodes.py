@@ -21,7 +21,7 @@ from ..embed import Embedder
 from ..errors import ValidationError
 from ..lang import CJK, role_name
 from ..store.driver import Store, tx_run
-from ..types import MAX_ID, MAX_TEXT
+from ..types import MAX_ID, MAX_INGEST_CHARS
 from .models import EpisodeView, Message
 
 # Sentence ends first (Chinese and English), then clause breaks, then words.
@@ -150,8 +150,11 @@ def parse_messages(messages: Iterable[Any]) -> list[Message]:
         content = content.strip()
         if not content:
             continue  # an empty turn says nothing; nothing is lost by skipping it
-        if len(content) > MAX_TEXT * 50:
-            raise ValidationError(f"{where}.content: longer than {MAX_TEXT * 50} characters", field=f"{where}.content")
+        if len(content) > MAX_INGEST_CHARS:
+            raise ValidationError(
+                f"{where}.content: {len(content)} characters; at most {MAX_INGEST_CHARS} are allowed",
+                field=f"{where}.content",
+            )
         role = raw.get("role") or ("user" if raw.get("speaker") or raw.get("name") else None)
         if not isinstance(role, str) or not role.strip() or len(role) > 32:
             raise ValidationError(

@@ -1,22 +1,33 @@
 """The persisted extraction queue: one ``:ExtractionJob`` per batch of episodes.
 
 A job is created ``pending`` in the same transaction as its episodes. An attempt claims it
-(``running``, attempts + 1, a lease so that a crashed worker's job is taken again later);
-success makes it ``done``; a failure puts it back to ``pending`` with ``last_error`` and an
-exponential backoff (``next_attempt_at``), and the ``max_attempts``-th failure makes it
-``failed``, where it stays visible (``graphmem stats``, ``graphmem extract --retry --failed``).
+(``running``, attempts + 1, the claim's token, host and pid, and a lease); success makes it
+``done``; a failure puts it back to ``pending`` with ``last_error`` and an exponential backoff
+(``next_attempt_at``), and the ``max_attempts``-th failure makes it ``failed``, where it stays
+visible (``graphmem stats``, ``graphmem extract --retry --failed``).
+
+A running job whose attempt can never end is *stranded*: its process was killed, or its server
+went away so that the attempt could not be recorded. It is taken up again at once when its holder
+is known to be dead (a process of this host that no longer exists, or an attempt of this very
+process that ended), else when its lease expires (a holder on another host). The next ingest of
+its group and every retry round (``graphmem extract --retry``, the consolidation scheduler) take
+stranded jobs up.
 """
 
 from __future__ import annotations
 
+import os
 import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from ..holders import HOST, Holders
 from ..store.driver import Store
 
 STATES = ("pending", "running", "done", "failed")
 MAX_ERROR = 2000
+MAX_STRANDED_SCAN = 1000  # running jobs looked at per search for stranded ones
+ATTEMPTS = Holders()  # the claims of this process whose attempt is still going
 
 
 def utcnow() -> datetime:
@@ -34,11 +45,24 @@ def backoff_delay(attempts: int, base_s: float, cap_s: float) -> float:
 
 
 def job_counts(store: Store, group_id: str | None = None) -> dict[str, int]:
-    """Extraction jobs by state (pending, running, done, failed) for one group or all."""
+    """Extraction jobs by state (pending, running, done, failed) for one group or all, and how
+    many of the running ones are stranded (their process or server died)."""
     counts = {state: 0 for state in STATES}
     for row in store.read("job_counts", group_id=group_id):
         counts[row["state"]] = counts.get(row["state"], 0) + int(row["count"])
+    counts["stranded"] = len(stranded_jobs(store, group_id)) if counts["running"] else 0
     return counts
+
+
+def stranded_jobs(store: Store, group_id: str | None, *, limit: int = MAX_STRANDED_SCAN) -> list[dict]:
+    """The running jobs (one group, or all) whose attempt can never end: their lease expired, or
+    their holder is known to be dead. Each: group_id, id, and the claim to take it over from."""
+    now = iso(utcnow())
+    return [
+        r
+        for r in store.read("jobs_running", group_id=group_id, limit=max(1, int(limit)))
+        if (r["lease_until"] or "") < now or not ATTEMPTS.alive(r["host"], r["pid"], r["claim"])
+    ]
 
 
 class JobQueue:
@@ -76,19 +100,41 @@ class JobQueue:
             },
         }
 
-    def claim(self, group_id: str, job_id: str, *, include_failed: bool = False) -> dict | None:
-        """Take the job for one attempt; None when it is not claimable (done, or someone else's)."""
+    def claim(
+        self, group_id: str, job_id: str, *, include_failed: bool = False, stale: str | None = None
+    ) -> dict | None:
+        """Take the job for one attempt; None when it is not claimable (done, or someone else's).
+        ``stale``: the claim of a dead holder, which may be taken over. The claim's token counts
+        as a live attempt of this process until ``release``."""
         now = utcnow()
-        rows = self.store.write(
-            "job_claim",
-            group_id=group_id,
-            id=job_id,
-            token=uuid.uuid4().hex,
-            now=iso(now),
-            lease_until=iso(now + timedelta(seconds=self.lease_s)),
-            include_failed=include_failed,
-        )
-        return rows[0]["job"] if rows else None
+        token = uuid.uuid4().hex
+        ATTEMPTS.add(token)
+        try:
+            rows = self.store.write(
+                "job_claim",
+                group_id=group_id,
+                id=job_id,
+                token=token,
+                now=iso(now),
+                lease_until=iso(now + timedelta(seconds=self.lease_s)),
+                include_failed=include_failed,
+                stale=stale,
+                host=HOST,
+                pid=os.getpid(),
+            )
+        except BaseException:
+            ATTEMPTS.discard(token)
+            raise
+        if not rows:
+            ATTEMPTS.discard(token)
+            return None
+        return rows[0]["job"]
+
+    @staticmethod
+    def release(job: dict) -> None:
+        """The attempt on ``job`` is over (recorded or not): if its end could not be recorded, the
+        job is stranded and the next round takes it up."""
+        ATTEMPTS.discard(job.get("claim") or "")
 
     def save_plan(self, group_id: str, job_id: str, plan_json: str) -> None:
         self.store.write("job_save_plan", group_id=group_id, id=job_id, plan=plan_json, now=iso(utcnow()))
@@ -130,8 +176,11 @@ class JobQueue:
 
     def due(
         self, group_id: str | None, *, limit: int, force: bool = False, include_failed: bool = False
-    ) -> list[tuple[str, str]]:
-        """(group_id, job_id) of the jobs a retry should take now, oldest due first."""
+    ) -> list[tuple[str, str, str | None]]:
+        """(group_id, job_id, stale claim) of the jobs a retry should take now: the stranded ones
+        first, then the due ones, oldest due first."""
+        out = [(r["group_id"], r["id"], r["claim"]) for r in stranded_jobs(self.store, group_id)][: max(1, int(limit))]
+        seen = {job_id for _, job_id, _ in out}
         rows = self.store.read(
             "jobs_due",
             group_id=group_id,
@@ -140,7 +189,8 @@ class JobQueue:
             include_failed=include_failed,
             limit=max(1, int(limit)),
         )
-        return [(r["group_id"], r["id"]) for r in rows]
+        out += [(r["group_id"], r["id"], None) for r in rows if r["id"] not in seen]
+        return out[: max(1, int(limit))]
 
     def list(self, group_id: str, *, state: str | None = None, limit: int = 100) -> list[dict]:
         return [r["job"] for r in self.store.read("jobs_list", group_id=group_id, state=state, limit=limit)]

@@ -131,7 +131,25 @@ class IngestReport(BaseModel):
     jobs: list[str] = Field(default_factory=list)
     jobs_pending: int = 0
     jobs_failed: int = 0
+    jobs_running: int = 0  # claimed but not finished: the database went away during the attempt
+    jobs_resumed: list[str] = Field(default_factory=list)  # stranded jobs of the group this call finished
     errors: list[str] = Field(default_factory=list)
+
+    def merged(self, other: IngestReport) -> IngestReport:
+        """This report followed by ``other`` (the next segment of the same call)."""
+        return self.model_copy(
+            update={
+                "episodes": self.episodes + other.episodes,
+                "memories": self.memories + other.memories,
+                "links": self.links + other.links,
+                "jobs": self.jobs + other.jobs,
+                "jobs_pending": self.jobs_pending + other.jobs_pending,
+                "jobs_failed": self.jobs_failed + other.jobs_failed,
+                "jobs_running": self.jobs_running + other.jobs_running,
+                "jobs_resumed": self.jobs_resumed + other.jobs_resumed,
+                "errors": self.errors + other.errors,
+            }
+        )
 
 
 class RetryReport(BaseModel):

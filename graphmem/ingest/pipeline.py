@@ -9,12 +9,14 @@ its error and is retried with backoff by ``retry``; nothing that was said is los
 
 from __future__ import annotations
 
+import hashlib
 import json
+import logging
 import threading
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Protocol, cast
 
@@ -24,14 +26,30 @@ from ..config import Settings
 from ..embed import Embedder
 from ..errors import ExtractionError, GraphmemError, ValidationError
 from ..store.driver import Store
-from ..types import LinkInput, MemoryInput, as_reference_time, validate, validate_group_id, validate_optional_id
-from .episodes import CHUNK_OVERLAP, CHUNK_SIZE, EpisodeWriter, parse_messages, text_messages
-from .jobs import JobQueue, job_counts
+from ..types import (
+    MAX_ID,
+    MAX_INGEST_CHARS,
+    LinkInput,
+    MemoryInput,
+    as_reference_time,
+    validate,
+    validate_group_id,
+    validate_optional_id,
+)
+from .episodes import CHUNK_OVERLAP, CHUNK_SIZE, EpisodeWriter, parse_messages, split_text, text_length, text_messages
+from .jobs import JobQueue, job_counts, stranded_jobs
 from .models import EpisodeView, ExtractionPlan, IngestReport, JobOutcome, Message, PlannedMemory, RetryReport
 from .people import People
 
+log = logging.getLogger(__name__)
 EXTRACTORS = ("rules", "llm", "none")
 PEOPLE_KNOWN = 200  # the newest role-named people an extractor is told of
+# One segment of a long ingest (in text_length units, a CJK character counting 4): about sixteen
+# episode chunks, embedded in one batch and written in one transaction with their jobs, then
+# extracted before the next segment is read. Memory and transaction size stay bounded however
+# long the input, and the time of an ingest grows linearly with it.
+SEGMENT_UNITS = 16 * CHUNK_SIZE
+RESUME_PER_INGEST = 3  # stranded jobs of its group an ingest takes up after its own
 Progress = Callable[[str, int, int], None]  # (stage, done, total): "episodes" / "extract"
 
 
@@ -151,16 +169,40 @@ class Ingestor:
         request_id: str | None = None,
     ) -> IngestReport:
         """Store the turns (or a text, split into chunks) of one session, then extract from them.
-        ``request_id``: an idempotency key (see ``ingest_sessions``)."""
+        ``request_id``: an idempotency key (see ``ingest_sessions``).
+
+        At most MAX_INGEST_CHARS characters per call. A long input is taken in segments of about
+        SEGMENT_UNITS (each stored, then extracted, before the next is read), so time and memory
+        grow linearly with it; ``progress("segments", done, total)`` follows them."""
         group_id = validate_group_id(group_id)
         session_id = validate_optional_id(session_id, "session_id") or f"s-{uuid.uuid4().hex[:12]}"
         if (messages is None) == (text is None):
             raise ValidationError("give either messages (a list of turns) or text", field="messages")
+        field = "messages" if text is None else "text"
+        if text is not None and isinstance(text, str) and len(text) > MAX_INGEST_CHARS:
+            raise ValidationError(_too_long(field, len(text)), field=field)
         parsed = parse_messages(messages) if messages is not None else text_messages(text)
-        conv = Conversation(session_id, parsed, as_reference_time(reference_time))
-        return self.ingest_sessions(
-            group_id, [conv], extractor=extractor, source=source, progress=progress, request_id=request_id
-        )
+        size = sum(len(m.content) for m in parsed)
+        if size > MAX_INGEST_CHARS:
+            raise ValidationError(_too_long(field, size), field=field)
+        if not parsed:
+            raise ValidationError("messages: every turn is empty: there is nothing to store", field="messages")
+        reference = as_reference_time(reference_time)
+        parts = segments(parsed)
+        report: IngestReport | None = None
+        for k, part in enumerate(parts):
+            done = self.ingest_sessions(
+                group_id,
+                [Conversation(session_id, part, reference)],
+                extractor=extractor,
+                source=source,
+                progress=progress if len(parts) == 1 else None,
+                request_id=segment_key(request_id, k),
+            )
+            report = done if report is None else report.merged(done)
+            if progress and len(parts) > 1:
+                progress("segments", k + 1, len(parts))
+        return report  # type: ignore[return-value]
 
     def ingest_sessions(
         self,
@@ -231,10 +273,10 @@ class Ingestor:
                 report.memories.extend(outcome.memories)
                 report.links += outcome.links
                 report.errors.extend(([outcome.error] if outcome.error else []) + outcome.warnings)
-                report.jobs_pending += outcome.state == "pending"
-                report.jobs_failed += outcome.state == "failed"
+                _count_state(report, outcome.state)
             if progress:
                 progress("extract", i, len(jobs))
+        report.jobs_resumed = self.resume_stranded(group_id)
         if request_id is not None:
             record(self.store, group_id, request_id, {"final": True, "report": report.model_dump(mode="json")})
         return report
@@ -250,8 +292,7 @@ class Ingestor:
             if outcome is not None:
                 report.links += outcome.links
                 report.errors.extend(([outcome.error] if outcome.error else []) + outcome.warnings)
-                report.jobs_pending += outcome.state == "pending"
-                report.jobs_failed += outcome.state == "failed"
+                _count_state(report, outcome.state)
             report.memories.extend(
                 r["id"] for r in self.store.read("job_written_memories", group_id=group_id, job_id=job_id)
             )
@@ -285,11 +326,20 @@ class Ingestor:
         return merged
 
     # --- one job ---
-    def run_job(self, group_id: str, job_id: str, *, include_failed: bool = False) -> JobOutcome | None:
-        """One attempt at one job; None when it is not claimable (done, or running elsewhere)."""
-        job = self.queue.claim(group_id, job_id, include_failed=include_failed)
+    def run_job(
+        self, group_id: str, job_id: str, *, include_failed: bool = False, stale: str | None = None
+    ) -> JobOutcome | None:
+        """One attempt at one job; None when it is not claimable (done, or running elsewhere).
+        ``stale``: the claim of a dead holder of the running job, taken over."""
+        job = self.queue.claim(group_id, job_id, include_failed=include_failed, stale=stale)
         if job is None:
             return None
+        try:
+            return self._attempt(group_id, job_id, job)
+        finally:
+            self.queue.release(job)
+
+    def _attempt(self, group_id: str, job_id: str, job: dict) -> JobOutcome:
         attempts = int(job.get("attempts") or 1)
         memories: list[str] = []
         links = 0
@@ -314,7 +364,7 @@ class Ingestor:
             error = _describe(exc)
             try:
                 finished = self.queue.fail(group_id, job, error)
-            except GraphmemError as inner:  # the database itself is gone: the lease will expire
+            except GraphmemError as inner:  # the database is gone: the job is stranded, taken up again later
                 return JobOutcome(
                     job_id=job_id,
                     group_id=group_id,
@@ -408,11 +458,11 @@ class Ingestor:
     ) -> RetryReport:
         """Retry the jobs that are due (``force``: every pending one; ``include_failed``: failed ones too)."""
         if group_id is not None:
-            group_id = validate_group_id(group_id, existing=True)
+            group_id = validate_group_id(group_id)
         due = self.queue.due(group_id, limit=max_jobs, force=force, include_failed=include_failed)
         report = RetryReport()
-        for i, (gid, job_id) in enumerate(due, 1):
-            outcome = self.run_job(gid, job_id, include_failed=include_failed)
+        for i, (gid, job_id, stale) in enumerate(due, 1):
+            outcome = self.run_job(gid, job_id, include_failed=include_failed, stale=stale)
             if outcome is not None:
                 report.attempted += 1
                 report.memories.extend(outcome.memories)
@@ -429,8 +479,66 @@ class Ingestor:
                 progress("retry", i, len(due))
         return report
 
+    def resume_stranded(self, group_id: str, limit: int = RESUME_PER_INGEST) -> list[str]:
+        """Run the group's stranded jobs (their process or server died during an attempt) again;
+        the ids of those taken up."""
+        resumed: list[str] = []
+        try:
+            for job in stranded_jobs(self.store, group_id, limit=limit):
+                if self.run_job(group_id, job["id"], stale=job["claim"]) is not None:
+                    resumed.append(job["id"])
+        except GraphmemError as exc:  # the server went away meanwhile: this call's own work is done
+            log.warning("stranded extraction jobs of %s not taken up: %s", group_id, exc)
+        return resumed
+
     def counts(self, group_id: str | None = None) -> dict[str, int]:
         return job_counts(self.store, group_id)
+
+
+def segments(messages: list[Message], units: int = SEGMENT_UNITS) -> list[list[Message]]:
+    """The turns in consecutive groups of at most ``units`` (text_length); a turn longer than that
+    is cut at sentence ends (then clauses, then words) into several turns of the same speaker and time."""
+    out: list[list[Message]] = [[]]
+    used = 0
+    for message in messages:
+        size = text_length(message.content)
+        pieces = (
+            [message] if size <= units else [replace(message, content=c) for c in split_text(message.content, units, 0)]
+        )
+        for piece in pieces:
+            size = text_length(piece.content)
+            if out[-1] and used + size > units:
+                out.append([])
+                used = 0
+            out[-1].append(piece)
+            used += size
+    return [part for part in out if part]
+
+
+def segment_key(request_id: str | None, k: int) -> str | None:
+    """The idempotency key of segment ``k`` of a keyed ingest: the key itself for the first, then
+    ``<key>#k`` (a digest of the key when that would pass MAX_ID)."""
+    if request_id is None or k == 0:
+        return request_id
+    key = f"{request_id}#{k}"
+    if len(key) <= MAX_ID:
+        return key
+    return f"seg:{hashlib.sha256(request_id.encode()).hexdigest()[:40]}#{k}"
+
+
+def _too_long(field: str, size: int) -> str:
+    return (
+        f"{field}: {size} characters in one ingest call; at most {MAX_INGEST_CHARS} are allowed: split it "
+        f"into several calls (`graphmem ingest FILE` sends a long file in parts, with progress)"
+    )
+
+
+def _count_state(report: IngestReport, state: str) -> None:
+    """A job of the call that did not end done: pending (retried later), failed, or still running
+    (its end could not be recorded: stranded, taken up by the next ingest or retry)."""
+    report.jobs_pending += state == "pending"
+    report.jobs_failed += state == "failed"
+    report.jobs_running += state == "running"
 
 
 def _valid_memory(pm: PlannedMemory) -> MemoryInput:

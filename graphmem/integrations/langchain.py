@@ -25,25 +25,30 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any
 
-from langchain_core.callbacks import AsyncCallbackManagerForRetrieverRun, CallbackManagerForRetrieverRun
-from langchain_core.documents import Document
-from langchain_core.retrievers import BaseRetriever
-from langchain_core.tools import BaseTool
-from langgraph.store.base import (
-    BaseStore,
-    GetOp,
-    InvalidNamespaceError,
-    Item,
-    ListNamespacesOp,
-    Op,
-    PutOp,
-    Result,
-    SearchItem,
-    SearchOp,
-)
 from pydantic import ConfigDict
 
-from ..errors import ValidationError
+from ..errors import MissingExtraError, ValidationError
+
+try:
+    from langchain_core.callbacks import AsyncCallbackManagerForRetrieverRun, CallbackManagerForRetrieverRun
+    from langchain_core.documents import Document
+    from langchain_core.retrievers import BaseRetriever
+    from langchain_core.tools import BaseTool
+    from langgraph.store.base import (
+        BaseStore,
+        GetOp,
+        InvalidNamespaceError,
+        Item,
+        ListNamespacesOp,
+        Op,
+        PutOp,
+        Result,
+        SearchItem,
+        SearchOp,
+    )
+except ModuleNotFoundError as exc:  # the extra is not installed
+    raise MissingExtraError("graphmem.integrations.langchain", "langchain", exc.name) from None
+
 from ..tools import AGENT_TOOLS, TOOLS, adispatch, dispatch
 from ..types import MAX_ID, validate_group_id
 

@@ -24,14 +24,18 @@ import json
 import logging
 from typing import Any
 
-import mcp_types as types
-from jsonschema import Draft202012Validator
-from mcp.server.lowlevel import Server
-from mcp.shared.exceptions import MCPError
+from ..errors import ConfigError, GraphmemError, MissingExtraError, NotFoundError, ValidationError
 
-from ..errors import ConfigError, GraphmemError, NotFoundError, ValidationError
+try:
+    import mcp_types as types
+    from jsonschema import Draft202012Validator
+    from mcp.server.lowlevel import Server
+    from mcp.shared.exceptions import MCPError
+except ModuleNotFoundError as exc:  # the extra is not installed
+    raise MissingExtraError("the MCP server (graphmem mcp)", "mcp", exc.name) from None
+
 from ..tools import AGENT_TOOLS, TOOLS, adispatch, tool_error
-from ..types import validate_group_id, validate_optional_id
+from ..types import shown, validate_group_id, validate_optional_id
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +49,13 @@ GROUP_ARGUMENTS = frozenset(
     {"group_id", "group", "groupid", "group_ids", "tenant", "tenant_id", "namespace", "user_id"}
 )
 RESOURCE_NOT_FOUND = -32002
+# A request body above this is refused by the HTTP transport (413) before it reaches a tool; below
+# it, any bad value comes back as a tool error quoting at most a short prefix of it (SHOWN_VALUE).
+MAX_REQUEST_BYTES = 4 * 1024 * 1024
+# A tool result is sent twice (as text and as structured content) in one message, and MCP clients
+# cap one message (the SDK's HTTP client: 1 MiB per server-sent event): a longer result loses its
+# last search results (saying so), or becomes a tool error.
+MAX_RESULT_BYTES = 400_000
 # Hints for clients (MCP tool annotations): which tools only read, which may hide a memory.
 READ_ONLY = frozenset({"search_memories", "get_memory", "memory_stats"})
 DESTRUCTIVE = frozenset({"forget_memory"})
@@ -58,6 +69,51 @@ def _error_result(out: dict) -> types.CallToolResult:
     return types.CallToolResult(
         content=[types.TextContent(type="text", text=_json(out))], structured_content=out, is_error=True
     )
+
+
+def _schema_problem(error: Any) -> str:
+    """What a JSON-schema error says, without the offending value (it may be 100 kB): its size,
+    its type or a short prefix of it."""
+    kind, limit, value = error.validator, error.validator_value, error.instance
+    if kind == "maxLength":
+        return f"is {len(value)} characters long; at most {limit} are allowed"
+    if kind == "minLength":
+        return f"must be at least {limit} characters long"
+    if kind in ("maxItems", "maxProperties"):
+        return f"has {len(value)} {'items' if kind == 'maxItems' else 'properties'}; at most {limit} are allowed"
+    if kind == "type":
+        return f"must be of type {limit}, not {type(value).__name__}"
+    if kind == "enum":
+        return f"{shown(value)} is not one of {', '.join(map(str, limit))}"
+    if kind in ("minimum", "maximum"):
+        return f"{shown(value) if isinstance(value, str) else value!r} must be {'>=' if kind == 'minimum' else '<='} {limit}"
+    if kind == "additionalProperties":
+        extra = [k for k in value if k not in (error.schema.get("properties") or {})] if isinstance(value, dict) else []
+        return f"{', '.join(shown(k) for k in extra[:5]) or 'an argument'} is not a known argument"
+    if kind == "required":
+        return str(error.message)[:200]
+    return f"is not valid ({kind})"
+
+
+def _fits(out: dict) -> dict:
+    """``out`` when its JSON is at most MAX_RESULT_BYTES; else its last results dropped until it
+    fits (``truncated`` says how many), or a tool error saying what to ask for instead."""
+    size = len(_json(out).encode())
+    if size <= MAX_RESULT_BYTES:
+        return out
+    results = out.get("results")
+    if isinstance(results, list) and results:
+        kept = list(results)
+        while kept and len(_json({**out, "results": kept}).encode()) > MAX_RESULT_BYTES:
+            kept = kept[: len(kept) * 3 // 4]
+        dropped = len(results) - len(kept)
+        return {**out, "results": kept, "truncated": {"results_dropped": dropped, "max_bytes": MAX_RESULT_BYTES}}
+    return {
+        "success": False,
+        "error": "ResultTooLarge",
+        "tool": out.get("tool"),
+        "message": f"the result is {size} bytes, above the {MAX_RESULT_BYTES} bytes one answer may carry: ask for less",
+    }
 
 
 class GraphmemMCP:
@@ -126,6 +182,7 @@ class GraphmemMCP:
             if not isinstance(exc, GraphmemError):
                 log.exception("MCP tool %s failed", name)
             return _error_result(tool_error(exc, name))
+        out = _fits(out)
         if not out.get("success", False):
             return _error_result(out)
         return types.CallToolResult(
@@ -151,7 +208,8 @@ class GraphmemMCP:
         errors = sorted(self._validators[name].iter_errors(args), key=lambda e: list(e.absolute_path))
         if errors:
             details = [
-                {"field": ".".join(str(p) for p in e.absolute_path) or None, "message": e.message} for e in errors
+                {"field": ".".join(str(p) for p in e.absolute_path)[:200] or None, "message": _schema_problem(e)}
+                for e in errors[:10]
             ]
             first = details[0]
             where = f"{first['field']}: " if first["field"] else ""
@@ -199,7 +257,7 @@ class GraphmemMCP:
                 memory_id = validate_optional_id(uri[len(MEMORY_URI_PREFIX) :], "memory_id")
                 data = (await asyncio.to_thread(self.graph.get_memory, group, memory_id)).model_dump(mode="json")
             else:
-                raise NotFoundError(f"no resource {uri!r}: use {RECENT_URI} or {MEMORY_URI_PREFIX}<memory_id>")
+                raise NotFoundError(f"no resource {shown(uri)}: use {RECENT_URI} or {MEMORY_URI_PREFIX}<memory_id>")
         except NotFoundError as exc:
             raise MCPError(code=RESOURCE_NOT_FOUND, message=str(exc)) from None
         except GraphmemError as exc:
@@ -292,12 +350,15 @@ def http_app(server: Server, *, host: str = "127.0.0.1", token: str | None = Non
             f"binding to {host} exposes the memory beyond this machine: give --token (or "
             f"GRAPHMEM_MCP_TOKEN) so clients must send Authorization: Bearer <token>"
         )
-    app = server.streamable_http_app(streamable_http_path=path, host=host)
+    app = server.streamable_http_app(streamable_http_path=path, host=host, max_request_body_size=MAX_REQUEST_BYTES)
     return BearerGuard(app, token) if token else app
 
 
 def run_http(server: Server, *, host: str = "127.0.0.1", port: int = 8765, token: str | None = None) -> None:
-    import uvicorn
+    try:
+        import uvicorn
+    except ModuleNotFoundError as exc:
+        raise MissingExtraError("graphmem mcp --http", "mcp", exc.name) from None
 
     app = http_app(server, host=host, token=token)
     uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")).run()

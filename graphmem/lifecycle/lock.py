@@ -5,35 +5,20 @@ refreshes it after each batch. A second run on the group fails with Consolidatio
 unless the lock expired or its owner is a process on this host that no longer exists (a run
 killed with kill -9), or a run of this very process that ended without releasing it (its server
 went away): then the new run takes it over and marks the old run interrupted.
+
+The test of whether a holder is alive is ``graphmem.holders.Holders`` (extraction jobs use it too).
 """
 
 from __future__ import annotations
 
 import os
-import socket
 from datetime import UTC, datetime, timedelta
 
 from ..errors import ConsolidationLockedError
+from ..holders import HOST, Holders
 from .work import Work
 
-HOST = socket.gethostname()
-_ACTIVE: set[str] = set()  # the runs of this process that hold a lock now
-
-
-def _alive(pid: int | None, owner: str | None) -> bool:
-    """Whether the lock's owner may still run: its process exists (and, when it is this process,
-    the run is still going: a run whose server died could not release its lock)."""
-    if not pid:
-        return False
-    if int(pid) == os.getpid():
-        return owner in _ACTIVE
-    try:
-        os.kill(int(pid), 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+RUNS = Holders()  # the consolidation runs of this process that hold a lock now
 
 
 class RunLock:
@@ -57,21 +42,21 @@ class RunLock:
     def acquire(self) -> None:
         # counted as running before the lock is taken: another run of this process that finds the
         # lock just committed must see its owner alive, not a run that ended without releasing it
-        _ACTIVE.add(self.run_id)
+        RUNS.add(self.run_id)
         try:
             row = self._take(None)
             if row["acquired"]:
                 return
-            if row["host"] == HOST and not _alive(row["pid"], row["owner"]):
+            if row["host"] == HOST and not RUNS.alive(row["host"], row["pid"], row["owner"]):
                 dead = row["owner"]
                 row = self._take(dead)
                 if row["acquired"]:
                     self.stolen_from = dead
                     return
         except BaseException:
-            _ACTIVE.discard(self.run_id)
+            RUNS.discard(self.run_id)
             raise
-        _ACTIVE.discard(self.run_id)
+        RUNS.discard(self.run_id)
         raise ConsolidationLockedError(
             f"group {self.group_id!r} is being consolidated by run {row['owner']} (host {row['host']}, pid "
             f"{row['pid']}) until {row['expires_at']}: wait for it to finish, or for the lock to expire "
@@ -89,8 +74,8 @@ class RunLock:
     def abandon(self) -> None:
         """This run ends without releasing the lock (its server is gone): the next run of this
         process may take the lock over."""
-        _ACTIVE.discard(self.run_id)
+        RUNS.discard(self.run_id)
 
     def release(self) -> None:
-        _ACTIVE.discard(self.run_id)
+        RUNS.discard(self.run_id)
         self.work.write("lifecycle_lock_release", group_id=self.group_id, run_id=self.run_id)

@@ -2,7 +2,9 @@
 
 ``ConsolidationScheduler`` (async, in-process) and ``run_every`` (the blocking loop behind
 ``graphmem consolidate --every``) share ``next_delay``: the interval after a good run; after
-failures, a backoff that doubles from ``RETRY_FIRST_S`` up to the interval.
+failures, a backoff that doubles from ``RETRY_FIRST_S`` up to the interval. Each round first
+retries the extraction jobs that are due, and those stranded by a process or server that died,
+so that what was said is extracted even when no one runs ``graphmem extract --retry``.
 """
 
 from __future__ import annotations
@@ -102,7 +104,13 @@ class ConsolidationScheduler:
                 pass
 
     async def run_once(self) -> list[Any]:
+        """Extraction jobs that are due or stranded first (their memories join this run), then one
+        consolidation per group."""
         reports = []
+        for group_id in self.group_ids if self.group_ids is not None else [None]:
+            retried = await asyncio.to_thread(self.graph.retry_extractions, group_id)
+            if retried.attempted:
+                log.info("extraction jobs retried before consolidating: %s done of %s", retried.done, retried.attempted)
         groups = self.group_ids if self.group_ids is not None else await asyncio.to_thread(self.graph.memory_groups)
         for group_id in groups:
             report = await asyncio.to_thread(self.graph.consolidate, group_id)

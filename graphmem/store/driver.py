@@ -29,7 +29,14 @@ from neo4j import GraphDatabase, RoutingControl
 from neo4j import exceptions as neo4j_exc
 
 from ..config import Settings
-from ..errors import Neo4jUnavailableError, WriteOutcomeUnknownError
+from ..errors import (
+    GraphmemError,
+    Neo4jAuthError,
+    Neo4jDatabaseNotFoundError,
+    Neo4jPermissionError,
+    Neo4jUnavailableError,
+    WriteOutcomeUnknownError,
+)
 from .cypher import q
 
 T = TypeVar("T")
@@ -37,6 +44,10 @@ T = TypeVar("T")
 READ_THREADS = 16  # concurrent reads submitted by searches (each takes one pooled connection)
 RETRY_FIRST_DELAY_S = 0.2  # pause before the first retry of a transient error; doubled each time
 RETRY_MAX_DELAY_S = 1.0  # longest pause between two attempts
+# Until a query has succeeded (a new client, or one whose connection failed) the server must answer
+# a trivial query within the rest of the retry budget plus this: no call waits for a starting server.
+RECOVERY_GRACE_S = 2.0
+PING = "RETURN 1 AS ok"  # the readiness check (a constant, not a named query: it reads nothing)
 VECTOR_MIN = 32  # a list of at least this many floats is sent as a ``Vector`` (an embedding)
 CONNECTION_TIMEOUT_S = 10.0  # the driver's timeout for opening a connection
 MAX_CONNECTION_POOL_SIZE = 50  # connections the driver keeps (READ_THREADS reads and the writers share them)
@@ -116,28 +127,39 @@ class Store:
         if reason is not None:
             raise Neo4jUnavailableError(self.unreachable_message(reason))
 
-    def _errors(self, exc: Exception) -> Exception:
-        if isinstance(exc, neo4j_exc.AuthError):
-            hint = (
-                f"the local server's password is in {self.settings.password_file}"
-                if self.settings.neo4j.uri is None
-                else "check NEO4J_USER and NEO4J_PASSWORD"
-            )
-            return Neo4jUnavailableError(
-                f"Neo4j at {self.uri} refused the credentials for user {self.settings.neo4j.user!r}: {hint}"
-            )
+    def credentials_hint(self) -> str:
+        return (
+            f"the local server's password is in {self.settings.password_file}"
+            if self.settings.neo4j.uri is None
+            else "check NEO4J_USER and NEO4J_PASSWORD"
+        )
+
+    def _errors(self, exc: BaseException) -> BaseException:
+        """The graphmem error a driver error stands for (``exc`` itself when there is none)."""
+        access = access_error(
+            exc,
+            uri=self.uri,
+            user=self.settings.neo4j.user,
+            database=self.database,
+            credentials_hint=self.credentials_hint(),
+        )
+        if access is not None:
+            return access
         if isinstance(exc, neo4j_exc.IncompleteCommit):
             return WriteOutcomeUnknownError(
                 f"the connection to Neo4j at {self.uri} was lost while a write was committing: it may or may "
                 f"not have been applied. Retry the call with the same request_id to apply it exactly once"
             )
-        if isinstance(exc, (neo4j_exc.ServiceUnavailable, neo4j_exc.SessionExpired, OSError)):
+        budget = f"retried for {self.settings.neo4j.retry_budget_s:g} s"
+        if isinstance(exc, _Stalled):
             return Neo4jUnavailableError(
-                self.unreachable_message(
-                    f"{exc.__class__.__name__} (retried for {self.settings.neo4j.retry_budget_s:g} s)"
-                )
+                self.unreachable_message(f"it accepts connections but does not answer yet (starting?; {budget})")
             )
-        if isinstance(exc, neo4j_exc.TransientError):  # still busy or starting after the retries
+        if _unavailable(exc):
+            code = getattr(exc, "code", None)
+            what = code.rsplit(".", 1)[-1] if code else exc.__class__.__name__
+            return Neo4jUnavailableError(self.unreachable_message(f"{what} ({budget})"))
+        if isinstance(exc, neo4j_exc.TransientError):  # still busy after the retries
             code = (exc.code or type(exc).__name__).rsplit(".", 1)[-1]
             return Neo4jUnavailableError(
                 f"Neo4j at {self.uri} could not serve the call ({code}) for "
@@ -147,26 +169,39 @@ class Store:
         return exc
 
     def _attempts(self, attempt: Callable[[], T]) -> T:
-        """``attempt()``, again after a transient error until ``neo4j.retry_budget_s`` is spent;
-        connection failures become Neo4jUnavailableError, a lost commit WriteOutcomeUnknownError."""
+        """``attempt()``, again after a transient error until its budget is spent; driver errors
+        become graphmem's (``_errors``).
+
+        A lost connection or an unavailable server is retried for ``neo4j.retry_budget_s``, a live
+        server's contention for ``neo4j.contention_retry_s``. Until a query has succeeded (at the
+        start, and again after a connection failure) the server must first answer a trivial query
+        within the rest of the budget plus RECOVERY_GRACE_S: a server that is starting accepts
+        connections and may answer a query a minute later, and no call waits for that. A call to a
+        server that answers is never cut short (a long query is not a fault)."""
         self.ensure_reachable()
         start = time.monotonic()
         delay = RETRY_FIRST_DELAY_S
+        budget_s = self.settings.neo4j.retry_budget_s
         while True:
             try:
+                if not self._healthy:
+                    _bounded(self._ping, max(0.0, start + budget_s - time.monotonic()) + RECOVERY_GRACE_S)
+                    self._healthy = True
                 result = attempt()
-            except (neo4j_exc.Neo4jError, neo4j_exc.DriverError, OSError) as exc:
-                unavailable = isinstance(exc, (neo4j_exc.ServiceUnavailable, neo4j_exc.SessionExpired, OSError))
+            except (neo4j_exc.Neo4jError, neo4j_exc.DriverError, OSError, _Stalled) as exc:
+                unavailable = _unavailable(exc)
                 if unavailable:
                     self._healthy = False
-                budget = self.settings.neo4j.retry_budget_s if unavailable else self.settings.neo4j.contention_retry_s
+                budget = budget_s if unavailable else self.settings.neo4j.contention_retry_s
                 remaining = start + budget - time.monotonic()
-                retryable = not isinstance(exc, OSError) and exc.is_retryable()
+                retryable = not isinstance(exc, (_Stalled, neo4j_exc.IncompleteCommit)) and (
+                    unavailable or (isinstance(exc, neo4j_exc.Neo4jError) and exc.is_retryable())
+                )
                 if not retryable or remaining <= 0:
                     mapped = self._errors(exc)
                     if mapped is exc:
                         raise
-                    raise mapped from exc
+                    raise mapped from (None if isinstance(exc, _Stalled) else exc)
                 pause = min(delay * random.uniform(0.8, 1.2), remaining)  # jitter: contenders drift apart
                 log.info("Neo4j at %s: %s; retrying in %.1f s", self.uri, exc.__class__.__name__, pause)
                 time.sleep(pause)
@@ -174,6 +209,10 @@ class Store:
                 continue
             self._healthy = True
             return result
+
+    def _ping(self) -> None:
+        """A trivial query on the configured database: the server is up and serving it."""
+        self.driver.execute_query(PING, database_=self.database, routing_=RoutingControl.READ)
 
     def run(self, name: str, /, *, write: bool = False, **params: Any) -> list[dict[str, Any]]:
         """Run the named query with ``params``; return its rows as dicts."""
@@ -213,6 +252,86 @@ class Store:
                 return (session.execute_write if write else session.execute_read)(work)
 
         return self._attempts(attempt)
+
+
+class _Stalled(Exception):
+    """An attempt made while the server recovers did not answer within its time."""
+
+
+def _bounded(attempt: Callable[[], T], seconds: float) -> T:
+    """``attempt()`` run in a daemon thread and waited for at most ``seconds``; _Stalled after that
+    (the thread finishes on its own when the server answers, and its result is dropped)."""
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["result"] = attempt()
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller
+            box["error"] = exc
+
+    worker = threading.Thread(target=run, name="graphmem-recovering", daemon=True)
+    worker.start()
+    worker.join(seconds)
+    if worker.is_alive():
+        raise _Stalled()
+    if "error" in box:
+        raise box["error"]
+    return box["result"]
+
+
+def _unavailable(exc: BaseException) -> bool:
+    """Whether ``exc`` means the server (or its database) cannot serve now: a lost or refused
+    connection, a restart, a leader switch, a database still starting. A live server's
+    contention (deadlocks, lock timeouts: ``Neo.TransientError.Transaction.*``) is not."""
+    if isinstance(exc, (neo4j_exc.ServiceUnavailable, neo4j_exc.SessionExpired, OSError, _Stalled)):
+        return True
+    if isinstance(exc, neo4j_exc.ConnectionAcquisitionTimeoutError):
+        return True
+    if isinstance(exc, neo4j_exc.TransientError):
+        return ".Transaction." not in (exc.code or "")
+    return False
+
+
+def access_error(
+    exc: BaseException, *, uri: str, user: str, database: str, credentials_hint: str
+) -> GraphmemError | None:
+    """The named error of a refusal a user can cause and fix (credentials, a login rate limit,
+    a missing privilege, a missing database), with the fix in one line; None for anything else."""
+    code = getattr(exc, "code", None) or ""
+    if (
+        isinstance(exc, (neo4j_exc.AuthError, neo4j_exc.TokenExpired))
+        or code.endswith(".AuthenticationRateLimit")
+        or code.endswith(".Unauthorized")
+    ):
+        # the same line whether this was the first wrong password or one of several in a row (which
+        # Neo4j answers with AuthenticationRateLimit, refusing even the right one for a few seconds)
+        return Neo4jAuthError(
+            f"Neo4j at {uri} refused the credentials for user {user!r} (after several failures it refuses "
+            f"every login for a few seconds): {credentials_hint}"
+        )
+    if code.endswith(".CredentialsExpired"):
+        return Neo4jAuthError(
+            f"Neo4j at {uri}: the password of user {user!r} has expired and must be changed before use: "
+            f"ALTER CURRENT USER SET PASSWORD FROM 'old' TO 'new' (cypher-shell or Neo4j Browser), then set "
+            f"NEO4J_PASSWORD"
+        )
+    if isinstance(exc, neo4j_exc.ForbiddenOnReadOnlyDatabase) or code.endswith(".ForbiddenOnReadOnlyDatabase"):
+        return Neo4jPermissionError(
+            f"Neo4j at {uri}: database {database!r} is read-only: point NEO4J_URI at a server where it is "
+            f"writable, or make it writable (ALTER DATABASE {database} SET ACCESS READ WRITE)"
+        )
+    if isinstance(exc, neo4j_exc.Forbidden) or code.startswith("Neo.ClientError.Security."):
+        what = code.rsplit(".", 1)[-1] if code else type(exc).__name__
+        return Neo4jPermissionError(
+            f"Neo4j at {uri}: user {user!r} may not do this on database {database!r} ({what}): grant it "
+            f"read and write access to the database (e.g. the architect role), or connect as a user who has it"
+        )
+    if code.endswith(".DatabaseNotFound"):
+        return Neo4jDatabaseNotFoundError(
+            f"Neo4j at {uri} has no database {database!r}: set NEO4J_DATABASE (neo4j.database) to one "
+            f"that exists (SHOW DATABASES; Community Edition has only 'neo4j')"
+        )
+    return None
 
 
 _PLAIN = (str, int, float, bool, type(None))
