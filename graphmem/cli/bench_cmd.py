@@ -286,12 +286,12 @@ def _retrieval_bench(
     if cache:  # the turns, the questions and everything search_memories embeds go through it
         embedder = CachedEmbedder(embedder, default_cache_path(embedder.name, getattr(embedder, "revision", None)))
     if kind == "madial":  # flat dense baselines: every installed model, the configured one included
-        from ..embed import ENGLISH_MODEL, MULTILINGUAL_MODEL
+        from ..embed import ENGLISH_MODEL, MINILM_MODEL, MULTILINGUAL_MODEL, installed
 
         others = [
             get_embedder(m, e.device, e.batch_size, e.backend, e.precision)
-            for m in (MULTILINGUAL_MODEL, ENGLISH_MODEL)
-            if m != embedder.name
+            for m in (MULTILINGUAL_MODEL, ENGLISH_MODEL, MINILM_MODEL)
+            if m != embedder.name and installed(m)
         ]
         if cache:
             others = [CachedEmbedder(o, default_cache_path(o.name, getattr(o, "revision", None))) for o in others]

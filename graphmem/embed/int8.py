@@ -107,8 +107,8 @@ PROBES = [
     "We went hiking in the Alps last weekend and the view was stunning.",
     "我喜欢 basketball 和 咖啡",
     "a",
-    "Melanie: That's awesome, Caroline! Congrats on following your dreams. Yesterday I took the kids to the "
-    "museum - it was so cool spending time with them and seeing their eyes light up.",
+    "Priya: That's great news, Tom! Well done on the new job. On Sunday we took the twins to the aquarium - "
+    "they pressed their noses to the glass for an hour and talked about sharks all the way home.",
     "同事老王下个月要调去上海分公司。" * 6,
 ]
 

