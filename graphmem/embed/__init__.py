@@ -36,6 +36,7 @@ import numpy as np
 
 from ..errors import ConfigError
 from . import e5
+from .centre import CENTRE_VERSION
 from .dual import DualEmbedder
 from .encoder import BATCH_WORKERS, EncoderFiles, OnnxEmbedder  # noqa: F401
 from .jars import jar_model
@@ -152,6 +153,8 @@ def _jar_files(model) -> EncoderFiles:
         pooling=model.pooling,
         max_length=model.max_length,
         query_prefix=model.query_prefix,
+        centres=root / f"centres-v{CENTRE_VERSION}.npz",
+        quantized=model.quantized,
     )
 
 

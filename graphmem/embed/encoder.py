@@ -22,7 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from .runs import RunsInThreads, onnx_session, padded
+from .centre import REVISION, Centres
+from .runs import RunsInThreads, in_background, onnx_session, padded
 
 # The ONNX embedders split a batch of at least RunsInThreads.PARALLEL_MIN texts over this many
 # threads (each running the model on one core); single texts always use one. Measured with
@@ -46,6 +47,11 @@ class EncoderFiles:
     query_prefix: str = ""  # put before a search's query (an instruction)
     passage_prefix: str = ""  # put before what is stored
     revision: str | None = None  # what else than the name decides the vectors
+    # the model's common direction taken out (centre.py), measured once into this file; None: not
+    centres: Path | None = None
+    # the ONNX file quantises its activations per run (8-bit weights): each text then runs alone,
+    # so that its vector does not depend on the texts embedded beside it
+    quantized: bool = False
 
 
 class _ReadsUnknown:
@@ -86,7 +92,6 @@ class OnnxEmbedder(RunsInThreads, _ReadsUnknown):
         self, files: EncoderFiles, batch_size: int = 64, workers: int | None = None, precision: str = "float32"
     ):
         import onnxruntime  # noqa: F401 - ImportError: the caller says what to install
-        from tokenizers import Tokenizer
 
         from .int8 import check_precision
 
@@ -96,22 +101,27 @@ class OnnxEmbedder(RunsInThreads, _ReadsUnknown):
         self.files = files
         self.name = files.name
         self.dimension = files.dimension
-        self.revision = files.revision
+        self.revision = "+".join(r for r in (files.revision, REVISION if files.centres else None) if r) or None
         self.asymmetric = files.query_prefix != files.passage_prefix
         self.batch_size = max(1, batch_size)
         self.workers = max(1, BATCH_WORKERS if workers is None else workers)
-        self._tokenizer = Tokenizer.from_file(str(files.tokenizer))
-        # a tokenizer.json may carry its own truncation and padding: a text is cut at max_length
-        # and padded per run here
-        self._tokenizer.enable_truncation(files.max_length)
-        self._tokenizer.no_padding()
-        unk = getattr(self._tokenizer.model, "unk_token", None)
-        self._unk = self._tokenizer.token_to_id(unk) if unk else None
+        self._loading = in_background(_tokenizer, files)
         self._tok_lock = threading.Lock()  # a tokenizers.Tokenizer is not to be shared by threads at once
         self.onnx_path = files.onnx
         self._inputs: set[str] | None = None
         self._unknown: dict[str, float] = {}
+        self.runs_alone = files.quantized
+        self._centres = Centres(self._raw, files.centres) if files.centres else None
         self._queries_on(precision)
+        self._warm()
+
+    @property
+    def _tokenizer(self) -> Any:
+        return self._loading.result()[0]
+
+    @property
+    def _unk(self) -> int | None:
+        return self._loading.result()[1]
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         return self.embed_array(texts).tolist()
@@ -138,7 +148,12 @@ class OnnxEmbedder(RunsInThreads, _ReadsUnknown):
     def _embed(self, texts: Sequence[str], query: bool) -> np.ndarray:
         if not len(texts):
             return np.zeros((0, self.dimension), np.float32)
-        return self._in_runs(self._ids(texts, query), self._encode, query)
+        vectors = self._in_runs(self._ids(texts, query), self._encode, query)
+        return self._centres.apply(vectors, texts, query) if self._centres is not None else vectors
+
+    def _raw(self, texts: list[str], query: bool) -> np.ndarray:
+        """The model's own vectors of ``texts`` as queries or stored texts, on the float model."""
+        return self._in_runs(self._ids(texts, query), self._encode)
 
     def _encode(self, batch: list[list[int]], session: Any) -> np.ndarray:
         input_ids, mask = padded(batch)
@@ -155,7 +170,8 @@ class OnnxEmbedder(RunsInThreads, _ReadsUnknown):
         from .int8 import PROBES
 
         session = onnx_session(path)
-        return np.concatenate([self._encode([x], session) for x in self._ids(PROBES, query=True)])
+        raw = np.concatenate([self._encode([x], session) for x in self._ids(PROBES, query=True)])
+        return self._centres.apply(raw, PROBES, query=True) if self._centres is not None else raw
 
     def _token_ids(self, text: str) -> tuple[list[int], int | None]:
         """The text's token ids (no special tokens) and the id of the unknown token."""
@@ -164,6 +180,18 @@ class OnnxEmbedder(RunsInThreads, _ReadsUnknown):
         with self._tok_lock:
             text = text.lower() if self.files.lower_case else text
             return self._tokenizer.encode(text, add_special_tokens=False).ids, self._unk
+
+
+def _tokenizer(files: EncoderFiles) -> tuple[Any, int | None]:
+    """The model's tokenizer and the id of its unknown token. A tokenizer.json may carry its own
+    truncation and padding: a text is cut at max_length, and padded per run by the embedder."""
+    from tokenizers import Tokenizer
+
+    tokenizer = Tokenizer.from_file(str(files.tokenizer))
+    tokenizer.enable_truncation(files.max_length)
+    tokenizer.no_padding()
+    unk = getattr(tokenizer.model, "unk_token", None)
+    return tokenizer, tokenizer.token_to_id(unk) if unk else None
 
 
 def pooled(hidden: np.ndarray, mask: np.ndarray, pooling: str = "mean") -> np.ndarray:

@@ -40,6 +40,7 @@ class JarModel:
     pooling: str = "cls"  # "cls" (the first token's vector) or "mean"
     query_prefix: str = ""
     max_length: int = 512
+    quantized: bool = False  # 8-bit weights with activations quantised per run
 
 
 _L4J = "dev.langchain4j:langchain4j-embeddings-{}:0.36.2"
@@ -65,6 +66,7 @@ MODELS = {
             "25 MB",
             384,
             query_prefix=BGE_QUERY,
+            quantized=True,
         ),
         # Chinese, 8-bit weights
         JarModel(
@@ -75,6 +77,7 @@ MODELS = {
             "16 MB",
             512,
             query_prefix="为这个句子生成表示以用于检索相关文章：",
+            quantized=True,
         ),
     )
 }
