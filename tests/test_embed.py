@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from tiny_bert import random_bert
 
 from graphmem import embed
 from graphmem.bench.write import synthetic_memories
@@ -138,30 +139,6 @@ def _reference_bert(w: dict, heads: int, embeds: np.ndarray, mask: np.ndarray) -
     return x
 
 
-def _random_bert(rng, hidden=32, layers=2, heads=4, ffn=64, vocab=60, positions=16) -> dict:
-    shapes = {
-        "embeddings.word_embeddings.weight": (vocab, hidden),
-        "embeddings.position_embeddings.weight": (positions, hidden),
-        "embeddings.token_type_embeddings.weight": (2, hidden),
-        "embeddings.LayerNorm.weight": (hidden,),
-        "embeddings.LayerNorm.bias": (hidden,),
-    }
-    for i in range(layers):
-        p = f"encoder.layer.{i}."
-        for name, out, inp in (
-            ("attention.self.query", hidden, hidden),
-            ("attention.self.key", hidden, hidden),
-            ("attention.self.value", hidden, hidden),
-            ("attention.output.dense", hidden, hidden),
-            ("intermediate.dense", ffn, hidden),
-            ("output.dense", hidden, ffn),
-        ):
-            shapes[p + name + ".weight"], shapes[p + name + ".bias"] = (out, inp), (out,)
-        for name in ("attention.output.LayerNorm", "output.LayerNorm"):
-            shapes[p + name + ".weight"], shapes[p + name + ".bias"] = (hidden,), (hidden,)
-    return {k: rng.normal(0, 0.3, v).astype(np.float32) for k, v in shapes.items()}
-
-
 @pytest.mark.parametrize("embeds_input", [False, True])
 def test_the_bert_graph_computes_what_bert_computes(embeds_input, tmp_path):
     """The ONNX graph graphmem writes from weights (embed/bert.py: e5 and MiniLM run on it, no
@@ -171,7 +148,7 @@ def test_the_bert_graph_computes_what_bert_computes(embeds_input, tmp_path):
     from graphmem.embed.runs import onnx_session
 
     rng = np.random.default_rng(5)
-    w = _random_bert(rng)
+    w = random_bert(rng)
     save_model(encoder_model(w, BertShape(32, 2, 4), embeds_input=embeds_input), tmp_path / "bert.onnx")
     session = onnx_session(tmp_path / "bert.onnx")
     ids = rng.integers(1, 60, (3, 9))
