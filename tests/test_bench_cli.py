@@ -167,8 +167,8 @@ def test_madial_prints_recall_beside_the_baselines_and_published_embedders(bench
     out = bench("madial", str(_data("madial_dev")), "--lang", "zh", "--limit", "4", "--no-cache")
     assert "MADial-Bench (zh) memory recall@k" in out
     for method in (
-        "dense e5-small+MiniLM",
-        "dense MiniLM",
+        "dense e5-small+bge-en",
+        "dense bge-en",
         "bm25 (char bigrams)",
         "BGE-M3 dense (published)",
         "graphmem",

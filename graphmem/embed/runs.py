@@ -7,7 +7,8 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
 
 import numpy as np
 
@@ -23,18 +24,18 @@ class RunsInThreads:
     dimension: int
     _pool: ThreadPoolExecutor | None = None
     _pool_lock = threading.Lock()
-    onnx_path: object
-    _session: object  # the float model, one thread: every run of stored texts
+    onnx_path: object  # the float model: every run of stored texts, on one thread
     # the 8-bit copy a query runs on (embed/int8.py), None: queries run the float model too
     query_path: object | None = None
     query_revision: str | None = None  # what else decides the query vectors: the 8-bit copy's version
     small_run_threads = None  # threads of a small run; None: SMALL_RUN_THREADS
+    runs_alone = False  # True for a model with 8-bit weights: every text runs alone (see _in_runs)
 
     def _queries_on(self, precision: str) -> None:
         """With "int8", queries run on the 8-bit copy of ``onnx_path`` (made and checked by
         ``int8.int8_model`` against the embedder's ``_probe``), unless it strays from the float
-        model; "float32" leaves them on the float model."""
-        if precision != "int8":
+        model; "float32" leaves them on the float model. A model already on 8-bit weights stays so."""
+        if precision != "int8" or self.runs_alone:
             return
         from .int8 import QUANT_VERSION, int8_model
 
@@ -46,15 +47,18 @@ class RunsInThreads:
     def _probe(self, path) -> np.ndarray:  # pragma: no cover - interface
         raise NotImplementedError
 
+    def _warm(self) -> None:
+        """The session of a lone text (a search's query, a single create) made in the background:
+        a new process's first call then finds it loaded, or loading."""
+        in_background(self._session_for, 1)
+
     def _session_for(self, texts: int, query: bool = False) -> object:
-        """The session a run of ``texts`` texts uses: a query's on the 8-bit copy when there is
-        one; a small run (a search's query) on SMALL_RUN_THREADS threads, made on first use;
-        every other run the single-threaded ``_session``."""
+        """The session a run of ``texts`` texts uses, made on first use (a process that only
+        searches never loads the others): a query's on the 8-bit copy when there is one; a small
+        run (a search's query) on SMALL_RUN_THREADS threads; every other run on one thread."""
         path = self.query_path if query and self.query_path is not None else self.onnx_path
         small = SMALL_RUN_THREADS if self.small_run_threads is None else self.small_run_threads
         threads = small if texts <= SMALL_RUN_TEXTS else 1
-        if path == self.onnx_path and threads == 1:
-            return self._session
         key = (str(path), threads)
         sessions = self.__dict__.setdefault("_sessions", {})
         if key not in sessions:
@@ -71,7 +75,7 @@ class RunsInThreads:
         alone: 8-bit weights quantise a run's activations with one scale, so a text run beside
         others would get a vector that depends on them."""
         out = np.zeros((len(ids), self.dimension), np.float32)
-        alone = query and self.query_path is not None
+        alone = self.runs_alone or (query and self.query_path is not None)
 
         def full(rows: list[int]) -> bool:
             if alone:
@@ -139,3 +143,19 @@ def padded(batch: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
         ids[r, : len(x)] = x
         mask[r, : len(x)] = 1
     return ids, mask
+
+
+def in_background(fn: Callable[..., Any], *args: Any) -> Future:
+    """``fn(*args)`` on a thread of its own; its Future. What a model loads (a tokenizer, a session)
+    is read meanwhile the process imports the rest and reaches Neo4j."""
+    future: Future = Future()
+
+    def run() -> None:
+        try:
+            future.set_result(fn(*args))
+        except BaseException as exc:  # noqa: BLE001 - handed to whoever waits for it
+            future.set_exception(exc)
+
+    # not a daemon: the interpreter waits for it at exit rather than tearing a library down mid-load
+    threading.Thread(target=run, name="graphmem-model-load", daemon=False).start()
+    return future

@@ -1,4 +1,5 @@
-"""Fetch the Neo4j Community server's jars from Maven Central with the machine's ``mvn``.
+"""Fetch jars from Maven Central with the machine's ``mvn``: the Neo4j Community server's
+(``fetch_jars``) and the embedding models that ship as jars (``fetch_artifacts``, graphmem/embed/jars.py).
 
 The jars land in ``<server.cache_dir>/<version>/lib``; a marker file written last makes a
 second call instant, and a file lock keeps concurrent callers from fetching twice.
@@ -26,18 +27,19 @@ _POM = """<?xml version="1.0" encoding="UTF-8"?>
 <project xmlns="http://maven.apache.org/POM/4.0.0">
   <modelVersion>4.0.0</modelVersion>
   <groupId>graphmem.local</groupId>
-  <artifactId>neo4j-server-{version}</artifactId>
+  <artifactId>{name}</artifactId>
   <version>1</version>
   <packaging>pom</packaging>
   <dependencies>
-    <dependency>
-      <groupId>org.neo4j</groupId>
-      <artifactId>neo4j</artifactId>
-      <version>{version}</version>
-    </dependency>
+{dependencies}
   </dependencies>
 </project>
 """
+_DEPENDENCY = """    <dependency>
+      <groupId>{}</groupId>
+      <artifactId>{}</artifactId>
+      <version>{}</version>
+    </dependency>"""
 
 _VERSION_RE = re.compile(r"^[0-9][0-9A-Za-z.\-]*$")
 
@@ -83,24 +85,51 @@ def fetch_jars(
     """Return the directory holding every runtime jar of Neo4j ``version``, fetching it once."""
     if not _VERSION_RE.match(version):
         raise ServerError(f"invalid Neo4j version {version!r}: expected e.g. 5.26.30 or 2026.08.1")
-    root = Path(cache_dir).expanduser() / version
+    return fetch_artifacts(
+        Path(cache_dir).expanduser() / version,
+        [f"org.neo4j:neo4j:{version}"],
+        java,
+        what=f"Neo4j {version}",
+        size="~120 MB",
+        progress=progress,
+        environ=environ,
+        timeout_s=timeout_s,
+    )
+
+
+def fetch_artifacts(
+    root: Path,
+    artifacts: list[str],
+    java: Java,
+    *,
+    what: str,
+    size: str,
+    transitive: bool = True,
+    progress: Callable[[str], None] | None = None,
+    environ: dict[str, str] | None = None,
+    timeout_s: float = 1800,
+) -> Path:
+    """Return ``root/lib`` holding the jars of ``artifacts`` ("group:artifact:version"; with
+    ``transitive`` their runtime dependencies too), fetching them once. ``what`` and ``size``
+    name the download in the progress line and the errors."""
     lib = root / "lib"
     if (root / MARKER).is_file():
         return lib
     environ = dict(os.environ if environ is None else environ)
-    with file_lock(root.parent / f".{version}.lock"):
+    with file_lock(root.parent / f".{root.name}.lock"):
         if (root / MARKER).is_file():  # another process finished meanwhile
             return lib
         mvn = shutil.which("mvn", path=environ.get("PATH", ""))
         if mvn is None:
             raise MissingToolError(
-                f"Maven (mvn) not found; it fetches the Neo4j {version} jars from Maven Central: "
+                f"Maven (mvn) not found; it fetches {what} from Maven Central: "
                 f"install it (apt-get install maven) or put the jars in {lib} and create {root / MARKER}"
             )
         if progress:
-            progress(f"Fetching Neo4j {version} from Maven Central into {lib} (once, ~120 MB)...")
+            progress(f"Fetching {what} from Maven Central into {lib} (once, {size})...")
         root.mkdir(parents=True, exist_ok=True)
-        (root / "pom.xml").write_text(_POM.format(version=version))
+        dependencies = "\n".join(_DEPENDENCY.format(*a.split(":")) for a in artifacts)
+        (root / "pom.xml").write_text(_POM.format(name=re.sub(r"[^\w.-]", "-", root.name), dependencies=dependencies))
         tmp = Path(tempfile.mkdtemp(prefix="lib-", dir=root))
         env = {**environ, "JAVA_HOME": str(java.home)}
         cmd = [
@@ -112,20 +141,22 @@ def fetch_jars(
             "dependency:copy-dependencies",
             f"-DoutputDirectory={tmp}",
             "-DincludeScope=runtime",
+            f"-DexcludeTransitive={str(not transitive).lower()}",
         ]
         try:
             out = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout_s)
         except subprocess.TimeoutExpired:
             shutil.rmtree(tmp, ignore_errors=True)
             raise ServerError(
-                f"fetching Neo4j {version} with mvn took longer than {timeout_s:.0f} s; "
+                f"fetching {what} with mvn took longer than {timeout_s:.0f} s; "
                 f"check network access to Maven Central and retry"
             ) from None
         jars = list(tmp.glob("*.jar"))
-        if out.returncode != 0 or not any(j.name.startswith("neo4j-") for j in jars):
+        wanted = {a.split(":")[1] for a in artifacts}
+        if out.returncode != 0 or not all(any(j.name.startswith(f"{w}-") for j in jars) for w in wanted):
             shutil.rmtree(tmp, ignore_errors=True)
             raise ServerError(
-                f"could not fetch Neo4j {version} from Maven Central with mvn "
+                f"could not fetch {what} from Maven Central with mvn "
                 f"(exit {out.returncode}): {_first_error(out.stdout + out.stderr)}"
             )
         if lib.exists():
