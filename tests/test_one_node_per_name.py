@@ -178,3 +178,18 @@ def test_consolidation_merges_spellings_across_roles_and_unmerge_restores_the_ro
         group_id, *(("我", "事件", "想去") if lang == "zh" else ("I", "EVENT", "miss")), names[0]
     )
     assert next(c for c in again.concepts if c.role == "object").reason == "exact"
+
+
+def test_the_demo_answers_a_bridge_question_through_the_graph_and_prints_the_path(graph, group_id):
+    import io
+
+    from rich.console import Console
+
+    from graphmem.demo import _bridges
+
+    out = io.StringIO()
+    _bridges(graph, group_id, Console(file=out, width=200))
+    text = out.getvalue()
+    assert "not reached" not in text
+    assert "path: I met Marco (place: Porto; job: pilot)  —[HAS_OBJECT Marco]→  Marco flies gliders" in text
+    assert "path: 我 认识了 阿杰 (地点: 成都; 职业: 消防员)  —[HAS_OBJECT 阿杰]→  阿杰 养了 两只柯基" in text
