@@ -5,10 +5,13 @@ export file of that release imports the same way."""
 
 from __future__ import annotations
 
+import io
+
 import pytest
 from schema8_graph import FIXTURE, edge_counts, load_schema8, memory_parts
 
-from graphmem.analyst.portability import import_group
+from graphmem.analyst.portability import export_group, import_group
+from graphmem.errors import GraphmemError
 from graphmem.store.migrate import fold_concepts
 from graphmem.store.schema import SCHEMA_VERSION
 
@@ -70,6 +73,9 @@ def test_a_schema8_database_is_migrated_without_losing_a_memory_or_an_edge(graph
     assert len(_node(graph, group_id, "Marco")) == 0  # no :Concept label yet
     graph.store.write("meta_write", schema_version=8, model=graph.embedder.name, dimension=graph.embedder.dimension)
 
+    # an export now would write a name's nodes apart: refused until the database is migrated
+    with pytest.raises(GraphmemError, match="graphmem init"):
+        export_group(graph.store, group_id, io.StringIO())
     # a run that stops after its first fold (the process killed): still schema 8
     assert fold_concepts(graph.store, limit=1) == 1
     assert graph.store.read("meta_read")[0]["schema_version"] == 8

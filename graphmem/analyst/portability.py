@@ -156,6 +156,13 @@ def export_group(
         report.path = str(out)
         return report
     meta = _meta(store)
+    from ..store.schema import is_current
+
+    if meta and not is_current(meta):  # concept nodes one per role: the file would not import as written
+        raise GraphmemError(
+            f"this database holds schema {meta.get('schema_version')} (an older graphmem): run `graphmem init` "
+            f"to move it to this version, then export"
+        )
     report = ExportReport(group_id=group_id, path=getattr(out, "name", "<stream>"), vectors=vectors)
     with tempfile.TemporaryFile("w+", encoding="utf-8") as body:
 
