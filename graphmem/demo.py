@@ -92,6 +92,52 @@ UPDATES: list[tuple[datetime, dict[str, Any]]] = [
     (datetime(2025, 11, 5, 9, 1, tzinfo=TZ), dict(subject="I", memory_type="fact", topic="joined", object="Globex")),
 ]
 UPDATE_QUERIES = ["我住在哪里？", "where do I work?"]
+# Two facts joined only by a person (one node per name: the Object of the first memory is the
+# Subject of the second), and a question that names only the first: the answer is reached through
+# the graph. (said on, create_memory arguments), question.
+BRIDGES = [
+    (
+        [
+            (
+                "2025-09-12",
+                dict(
+                    subject="I",
+                    memory_type="event",
+                    topic="met",
+                    object="Marco",
+                    attributes={"place": "Porto", "job": "pilot"},
+                ),
+            ),
+            (
+                "2025-10-20",
+                dict(
+                    subject="Marco",
+                    memory_type="fact",
+                    topic="flies",
+                    object="gliders",
+                    attributes={"when": "weekends"},
+                ),
+            ),
+        ],
+        "what does the pilot I met in Porto do for fun?",
+    ),
+    (
+        [
+            (
+                "2025-09-15",
+                dict(
+                    subject="我",
+                    memory_type="事件",
+                    topic="认识了",
+                    object="阿杰",
+                    attributes={"地点": "成都", "职业": "消防员"},
+                ),
+            ),
+            ("2025-10-22", dict(subject="阿杰", memory_type="事实", topic="养了", object="两只柯基")),
+        ],
+        "我在成都认识的那个消防员养了什么宠物？",
+    ),
+]
 QUERIES = [
     ("我为什么今天不开心？", "default"),
     ("我和小明是什么关系", "default"),
@@ -195,6 +241,8 @@ def run_demo(settings: Settings, group: str, keep: bool = False) -> None:
                     str(rank), r.text, f"{r.score:.3f}", f"{r.score_parts.similarity:.2f}", str(r.distance), via
                 )
             console.print(table)
+        console.rule("one node per name: two facts joined by a person")
+        _bridges(graph, group, console)
         console.rule("consolidating: what is current")
         for when, args in UPDATES:
             result = graph.create_memory(group, **args, reference_time=when, session_id="demo")
@@ -223,3 +271,35 @@ def run_demo(settings: Settings, group: str, keep: bool = False) -> None:
             "-[:CORE_RELATION]->() RETURN p[/dim]",
             highlight=False,
         )
+
+
+def _bridges(graph: MemoryGraph, group: str, console: Console) -> None:
+    """Write each pair of facts, ask the question that names only the first, print the path by
+    which the second was reached (the shared node it crossed)."""
+    for facts, question in BRIDGES:
+        written = []
+        for day, args in facts:
+            when = datetime.fromisoformat(day + "T20:00:00").replace(tzinfo=TZ)
+            result = graph.create_memory(group, **args, reference_time=when, session_id="demo")
+            written.append(result)
+            shared = [f"{c.name} ({c.reason})" for c in result.concepts if c.reused and c.reason == "exact"]
+            console.print(
+                f"  + {result.text}" + (f"   [dim]one node: {', '.join(shared)}[/dim]" if shared else ""),
+                highlight=False,
+            )
+        response = graph.search_memories(group, question, expand_depth=1, mode="deep", reference_time=_at("18:00"))
+        texts = {r.memory_id: r.text for r in response.results}
+        answer = next((r for r in response.results if r.memory_id == written[-1].memory_id), None)
+        console.print(f"  {question}", highlight=False)
+        if answer is None:
+            console.print("    [red]not reached[/red]", highlight=False)
+            continue
+        rank = response.results.index(answer) + 1
+        console.print(f"    #{rank} {answer.text}   [dim](distance {answer.distance})[/dim]", highlight=False)
+        for step in answer.path:
+            start = texts.get(step.from_id) or graph.get_memory(group, step.from_id).text
+            console.print(
+                f"    path: {start}  —[{step.edge} {step.via or step.relation or ''}]→  {texts.get(step.to_id, '')}",
+                highlight=False,
+                markup=False,
+            )

@@ -637,6 +637,9 @@ def _record(row: dict) -> MemoryRecord:
         source=m.get("source"),
         links=[link for link in row.get("links", []) if link],
         attribute_details=[a for a in row.get("attributes", []) if a.get("key")],
+        superseded_by=m.get("superseded_by"),
+        valid_from=m.get("valid_from"),
+        valid_until=m.get("valid_until"),
     )
 
 

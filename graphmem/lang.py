@@ -35,6 +35,10 @@ AGENT_NAMES = frozenset(
     {"你", "你自己", "助手", "ai助手", "ai", "you", "yourself", "assistant", "the assistant", "agent"}
 )
 USER_KEY, AGENT_KEY = "@user", "@agent"
+# The names that mean the user or the agent as an object: the pronouns only (the agent's other
+# names, AI, assistant, agent, are also things a user talks about: "I study AI").
+OBJECT_USER_NAMES = USER_NAMES & {"我", "我自己", "i", "me", "myself"}
+OBJECT_AGENT_NAMES = AGENT_NAMES & {"你", "你自己", "you", "yourself"}
 
 # Message roles as chat APIs and datasets spell them -> the role graphmem stores.
 ROLE_NAMES = {

@@ -521,6 +521,11 @@ class MemoryRecord(BaseModel):
     links: list[dict[str, Any]] = Field(default_factory=list)
     # each attribute as stored: key, original (as written), value (normalised), iso, parsed
     attribute_details: list[dict[str, Any]] = Field(default_factory=list)
+    superseded_by: str | None = None  # the newer memory that replaced this one (a SUPERSEDES edge)
+    # the interval in which it was the current fact: from its own time (else when it was said)
+    # until the time of the memory that replaced it; valid_until is None while it is current
+    valid_from: str | None = None
+    valid_until: str | None = None
 
 
 # --- search results (graphmem/retriever) ---------------------------------------------------
@@ -590,6 +595,9 @@ class SearchResult(BaseModel):
     evidence: list[EvidenceEpisode] = Field(default_factory=list)
     superseded_by: str | None = None  # the newer memory that replaced this one (a SUPERSEDES edge)
     current: bool = True  # False when superseded: what it says is no longer true
+    # the interval in which it was the current fact (see MemoryRecord.valid_from)
+    valid_from: str | None = None
+    valid_until: str | None = None
 
 
 class PlannedTimeRange(BaseModel):

@@ -145,10 +145,21 @@ def test_concepts_hubs_and_duplicates(graph, fixture_graph):
     assert hubs[0]["name"] == "我"
     hub_memories = q(graph, fixture_graph, "hub_memories")
     assert hub_memories[0]["memory_id"] in (fixture_graph.ids["missed"], fixture_graph.ids["delay"])
-    pairs = {(r["label"], frozenset((r["name_a"], r["name_b"]))) for r in q(graph, fixture_graph, "duplicate_concepts")}
-    assert ("Topic", frozenset(("hiking", "hiking trips"))) in pairs
+    pairs = {
+        frozenset((r["name_a"], r["name_b"])): set(r["roles_a"] + r["roles_b"])
+        for r in q(graph, fixture_graph, "duplicate_concepts")
+    }
+    # "hiking" is a Topic (Alice hiking with Bob) and an Object (I love hiking): one node, both roles
+    assert pairs[frozenset(("hiking", "hiking trips"))] == {"Topic", "Object"}
     about_me = q(graph, fixture_graph, "concept_neighbourhood", name="我")
     assert {"住在", "喜欢喝", "错过"} <= {r["topic"] for r in about_me}
+    # 上海 is one node: the place the user lived (an Object) and where it rained (a Value)
+    shanghai = q(graph, fixture_graph, "concept_neighbourhood", name="上海")
+    assert {(r["role"], r["text"]) for r in shanghai} == {
+        ("OBJECT", "我 住在 上海"),
+        ("VALUE (地点)", "天气 下大雨 (时间: 2025-11-03; 地点: 上海)"),
+    }
+    assert all(r["roles"] == ["Object", "Value"] for r in shanghai)
 
 
 def test_conflicts_and_supersede_chains(graph, fixture_graph):

@@ -87,7 +87,7 @@ def test_it_names_the_properties_graphmem_writes(graph, fixture_graph):
 
 def test_every_search_phrase_runs_and_draws_its_answer(graph, fixture_graph):
     group = fixture_graph.group_id
-    values = {"$group_id": group, "$subject": "我", "$memory": "会议"}
+    values = {"$group_id": group, "$subject": "我", "$memory": "会议", "$name": "上海"}
     drawn = {}
     with graph.store.driver.session(database=graph.store.database, default_access_mode="READ") as session:
         for template in perspective()["templates"]:
@@ -108,3 +108,5 @@ def test_every_search_phrase_runs_and_draws_its_answer(graph, fixture_graph):
     assert "2025-11-03" in drawn["graph_timeline"]
     assert {"我昨天晚上没睡好，所以今天心情很差。", "听起来很累，要不要早点休息？"} <= drawn["graph_sources"]
     assert {"我 住在 深圳", "我 住在 上海", "我 住在 北京"} <= drawn["graph_history"]
+    # 上海 is one node: where the user lived (an Object) and where it rained (a Value), in one picture
+    assert {"上海", "我 住在 上海", "天气 下大雨 (时间: 2025-11-03; 地点: 上海)"} <= drawn["graph_about"]

@@ -34,6 +34,11 @@ def test_relation_debugging_notebook_runs(neo4j_settings, monkeypatch, capsys):
         assert "-[CAUSALITY causes]->" in out
         distances = {r.text.split(" ")[1]: r.distance for r in scope["response"].results}
         assert distances.get("心情") == 0 and distances.get("睡眠") == 1
+        # one node per name: Marco joins the two facts, and the walk crosses it
+        reached = {r.text: r for r in scope["bridge"].results}["Marco 周末开 滑翔机"]
+        assert reached.distance == 1 and reached.path[-1].via == "Marco"
+        marco = [n for n in scope["bridge_sub"] if scope["bridge_sub"].nodes[n]["name"] == "Marco"]
+        assert len(marco) == 1 and scope["bridge_sub"].in_degree(marco[0]) == 2
         with MemoryGraph(neo4j_settings, embedder=scope["g"].embedder) as fresh:
             assert count_group_nodes(fresh.store, scope["group"]) == {}  # its last cell cleaned up
     finally:

@@ -469,15 +469,21 @@ def test_system_prompt_examples(graph, neo4j_driver, group_id, lang):
             ("rainy days", "FACT", "affect", "my mood"),
         }
         edges = {("affect", "CAUSALITY", "because", "hate")}
-    # the user and 下雨天 / "rainy days" as subjects; 下雨天 is also an Object node (another label)
+    # the user and 下雨天 / "rainy days" as subjects; 下雨天 is also an Object: one node with both
+    # labels (counted under its first, Subject)
     assert counts(neo4j_driver, group_id) == {
         "Memory": 4,
         "Subject": 2,
         "Topic": 4,
-        "Object": 4,
+        "Object": 3,
         "Attribute": 4,
         "Value": 4,
     }
+    rainy = "下雨天" if lang == "zh" else "rainy days"
+    rows, _, _ = neo4j_driver.execute_query(
+        "MATCH (n:Concept {group_id: $g, name: $name}) RETURN labels(n) AS labels", g=group_id, name=rainy
+    )
+    assert [sorted(r["labels"]) for r in rows] == [["Concept", "Object", "Subject"]]
     assert chains(neo4j_driver, group_id) == chain
     assert memory_edges(neo4j_driver, group_id) == edges
 

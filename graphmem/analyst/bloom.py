@@ -22,6 +22,21 @@ STAMP = 1764547200000  # a fixed createdAt (2025-12-01): the file is reproducibl
 BLOOM_VERSION = "2.21.0"
 ICON = "no-icon"  # Bloom's default; its icon set is addressed by internal ids
 
+# what a concept node (Subject, Topic, Object, Value: one node per name) may hold, whatever its roles
+CONCEPT_PROPS = [
+    "id",
+    "group_id",
+    "name",
+    "normalized_name",
+    "aliases",
+    "kind",
+    "created_at",
+    "loose_key",
+    "merged_ids",
+    "merge_history",
+    "iso",
+    "parsed",
+]
 # label -> (caption property, colour, properties graphmem writes on it, besides `embedding`)
 LABELS: dict[str, tuple[str, str, list[str]]] = {
     "Memory": (
@@ -53,6 +68,8 @@ LABELS: dict[str, tuple[str, str, list[str]]] = {
             "status_before_archive",
             "superseded_by",
             "invalid_at",
+            "valid_from",
+            "valid_until",
             # the lifecycle (graphmem/lifecycle): decay, consolidation, merges, summaries
             "strength",
             "strength_at",
@@ -70,54 +87,14 @@ LABELS: dict[str, tuple[str, str, list[str]]] = {
             "slot_ends",
         ],
     ),
-    "Subject": (
-        "name",
-        "#4C8EDA",
-        [
-            "id",
-            "group_id",
-            "name",
-            "normalized_name",
-            "aliases",
-            "kind",
-            "created_at",
-            "loose_key",
-            "merged_ids",
-            "merge_history",
-        ],
-    ),
-    "Topic": (
-        "name",
-        "#8DCC93",
-        [
-            "id",
-            "group_id",
-            "name",
-            "normalized_name",
-            "aliases",
-            "created_at",
-            "loose_key",
-            "merged_ids",
-            "merge_history",
-        ],
-    ),
-    "Object": (
-        "name",
-        "#FFC454",
-        [
-            "id",
-            "group_id",
-            "name",
-            "normalized_name",
-            "aliases",
-            "created_at",
-            "loose_key",
-            "merged_ids",
-            "merge_history",
-        ],
-    ),
+    # One node per name whatever roles it plays: the role labels' categories come first (a node is
+    # styled by its first role), then :Concept, the label every one of them carries.
+    "Subject": ("name", "#4C8EDA", CONCEPT_PROPS),
+    "Topic": ("name", "#8DCC93", CONCEPT_PROPS),
+    "Object": ("name", "#FFC454", CONCEPT_PROPS),
     "Attribute": ("key", "#D9C8AE", ["id", "group_id", "key", "name", "original", "memory_id"]),
-    "Value": ("name", "#C990C0", ["id", "group_id", "name", "normalized_name", "iso", "parsed", "created_at"]),
+    "Value": ("name", "#C990C0", CONCEPT_PROPS),
+    "Concept": ("name", "#A0B4C8", CONCEPT_PROPS),
     "Episode": (
         "content",
         "#57C7E3",
@@ -197,7 +174,9 @@ LABELS: dict[str, tuple[str, str, list[str]]] = {
             "merged_id",
             "merged_name",
             "merged_key",
+            "merged_labels",
             "merged_props",
+            "undoable",
             "reason",
             "similarity",
             "run_id",
@@ -226,7 +205,8 @@ LABELS: dict[str, tuple[str, str, list[str]]] = {
     ),
     "ConsolidationLock": ("owner", "#CFCFCF", ["group_id", "touched_at", "owner", "expires_at", "host", "pid"]),
 }
-VECTOR_LABELS = {"Memory", "Subject", "Topic", "Object", "Episode", "Sentence", "StoreItem"}  # also carry `embedding`
+# also carry `embedding` (a Value that is also a Topic or an Object has one)
+VECTOR_LABELS = {"Memory", "Subject", "Topic", "Object", "Value", "Concept", "Episode", "Sentence", "StoreItem"}
 
 # type -> (colour, caption property or None for the type's name, properties, source label, target label)
 RELATIONSHIPS: dict[str, tuple[str, str | None, list[str], str, str]] = {
@@ -280,8 +260,14 @@ PHRASES: list[tuple[str, str]] = [
     ("timeline of $subject in group $group_id", "graph_timeline"),
     ("where did $memory come from in group $group_id", "graph_sources"),
     ("history of $subject in group $group_id", "graph_history"),
+    ("everything about $name in group $group_id", "graph_about"),
 ]
-SUGGESTIONS = {"subject": ("Subject", "name"), "memory": ("Memory", "text"), "group_id": ("Memory", "group_id")}
+SUGGESTIONS = {
+    "subject": ("Subject", "name"),
+    "name": ("Concept", "name"),
+    "memory": ("Memory", "text"),
+    "group_id": ("Memory", "group_id"),
+}
 
 
 def _data_type(prop: str) -> str:
@@ -301,9 +287,9 @@ def _data_type(prop: str) -> str:
         "dimension",
     }:
         return "integer"
-    if prop in {"parsed", "discovered"}:
+    if prop in {"parsed", "discovered", "undoable"}:
         return "boolean"
-    if prop in {"aliases", "episode_ids"}:
+    if prop in {"aliases", "episode_ids", "merged_labels"}:
         return "array"
     return "string"
 

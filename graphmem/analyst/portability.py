@@ -5,12 +5,15 @@ The file::
     {"format": "graphmem-export", "version": 1, "group_id": ..., "model": ..., "dimension": ...,
      "vectors": true, "exported_at": ..., "counts": {"nodes": {...}, "edges": {...}}}
     {"kind": "node", "label": "Memory", "props": {...}}                 one line per node
+    {"kind": "node", "label": "Subject", "labels": ["Subject", "Object"], "props": {...}}
     {"kind": "node", "label": "Sentence", "episode_id": ..., "props": {...}}
     {"kind": "edge", "type": "CAUSALITY", "start_label": "Memory", "start": id,
      "end_label": "Memory", "end": id, "props": {...}}                  one line per relationship
 
 Every node of the group with all its properties (``embedding`` only with vectors), every
-relationship that starts at one of them. Import writes nodes, then relationships, in batches
+relationship that starts at one of them. A concept node (one per name, version 2) is one line
+with the roles it plays (``labels``); a version 1 file (graphmem before one node per name) had a
+node per role: importing one folds a name's nodes into one, as the schema migration does. Import writes nodes, then relationships, in batches
 (one transaction each) with MERGE on ids, so running it twice changes nothing. Importing under
 another group name gives every node a new id derived from (new group, old id): the same file
 imported twice into the same new group is still idempotent, and ids never collide with the
@@ -37,7 +40,8 @@ from ..store.cypher import q
 from ..store.driver import tx_run
 
 FORMAT = "graphmem-export"
-VERSION = 1
+VERSION = 2  # 2: one concept node per name, its roles in "labels"
+READABLE = (1, 2)
 BATCH = 500  # rows per import transaction
 
 # Node labels in the order they are imported (a sentence needs its episode).
@@ -52,6 +56,9 @@ NODE_QUERIES = {
     "ExtractionJob": "import_extractionjob",
     "Sentence": "import_sentence",
 }
+# A concept node (version 2): written with its role labels by one query, whatever its first role.
+ROLE_LABELS = ("Subject", "Topic", "Object", "Value")
+CONCEPT_QUERY = "import_concept"
 # Relationship type -> (start label, end label, import query). PART_OF is written with its sentence.
 EDGE_QUERIES = {
     "HAS_SUBJECT": ("Memory", "Subject", "import_has_subject"),
@@ -149,6 +156,13 @@ def export_group(
         report.path = str(out)
         return report
     meta = _meta(store)
+    from ..store.schema import is_current
+
+    if meta and not is_current(meta):  # concept nodes one per role: the file would not import as written
+        raise GraphmemError(
+            f"this database holds schema {meta.get('schema_version')} (an older graphmem): run `graphmem init` "
+            f"to move it to this version, then export"
+        )
     report = ExportReport(group_id=group_id, path=getattr(out, "name", "<stream>"), vectors=vectors)
     with tempfile.TemporaryFile("w+", encoding="utf-8") as body:
 
@@ -161,12 +175,13 @@ def export_group(
             report.nodes.clear()
             report.edges.clear()
             for r in tx.run(q("export_nodes"), group_id=group_id, vectors=vectors):
+                roles = [x for x in ROLE_LABELS if x in r["labels"]]
                 label = next((x for x in r["labels"] if x in NODE_QUERIES), r["labels"][0])
-                item = {
-                    "kind": "node",
-                    "label": label,
-                    "props": {k: _encode(v) for k, v in r["props"].items() if v is not None},
-                }
+                item = {"kind": "node", "label": label}
+                if "Concept" in r["labels"] and roles:  # counted under its first role, like count_group_nodes
+                    item.update(label=roles[0], labels=roles)
+                    label = roles[0]
+                item["props"] = {k: _encode(v) for k, v in r["props"].items() if v is not None}
                 if label == "Sentence":
                     item["episode_id"] = r["episode_id"]
                 line(item)
@@ -224,10 +239,10 @@ def read_header(path: str | Path) -> dict:
             f"{path} is not a graphmem export (its first line is not a "
             f"{FORMAT!r} header): write one with `graphmem export`"
         )
-    if header.get("version") != VERSION:
+    if header.get("version") not in READABLE:
         raise ImportFormatError(
             f"{path} is export version {header.get('version')}; this graphmem reads "
-            f"version {VERSION}: upgrade graphmem to import it"
+            f"versions {', '.join(map(str, READABLE))}: upgrade graphmem to import it"
         )
     return header
 
@@ -245,9 +260,10 @@ def iter_items(path: str | Path) -> Iterator[dict]:
                 raise ImportFormatError(f"{path}:{number}: not JSON ({exc.msg}); the file is damaged") from None
             kind = item.get("kind")
             if kind == "node":
-                if item.get("label") not in NODE_QUERIES:
+                if item.get("label") not in NODE_QUERIES or not set(item.get("labels") or []) <= set(ROLE_LABELS):
                     raise ImportFormatError(
-                        f"{path}:{number}: unknown node label {item.get('label')!r}: "
+                        f"{path}:{number}: unknown node label {item.get('label')!r}"
+                        f"{' (' + ', '.join(item['labels']) + ')' if item.get('labels') else ''}: "
                         f"the file comes from a newer graphmem; upgrade to import it"
                     )
             elif kind == "edge":
@@ -299,8 +315,11 @@ def _rewrite(props: dict, target: str, remap: Callable[[Any], Any], renamed: boo
 class _Writer:
     """Batches of import rows, one transaction each: nodes by label, then edges by type."""
 
-    def __init__(self, graph, target: str, batch: int, report: ImportReport, step: Callable[[int], None]):
+    def __init__(
+        self, graph, target: str, batch: int, report: ImportReport, step: Callable[[int], None], concepts: bool
+    ):
         self.graph, self.target, self.batch, self.report, self.step = graph, target, batch, report, step
+        self.concepts = concepts  # concept nodes come with their role labels (version 2)
         self.nodes: dict[str, list[dict]] = defaultdict(list)
         self.edges: dict[str, list[dict]] = defaultdict(list)
         self.given: dict[str, int] = defaultdict(int)
@@ -316,9 +335,12 @@ class _Writer:
         self.step(len(rows))
         return len(rows) - n
 
+    def _node_query(self, label: str) -> str:
+        return CONCEPT_QUERY if self.concepts and label in ROLE_LABELS else NODE_QUERIES[label]
+
     def _flush_nodes(self) -> None:
         for label in NODE_QUERIES:
-            self.report.skipped += self._flush(self.nodes, label, NODE_QUERIES[label], self.report.nodes)
+            self.report.skipped += self._flush(self.nodes, label, self._node_query(label), self.report.nodes)
 
     def node(self, label: str, row: dict) -> None:
         if label != self.last_label:  # a sentence needs its episode written first
@@ -326,7 +348,7 @@ class _Writer:
             self.last_label = label
         self.nodes[label].append(row)
         if len(self.nodes[label]) >= self.batch:
-            self.report.skipped += self._flush(self.nodes, label, NODE_QUERIES[label], self.report.nodes)
+            self.report.skipped += self._flush(self.nodes, label, self._node_query(label), self.report.nodes)
 
     def edge(self, kind: str, row: dict) -> None:
         if self.last_label is not None:  # every node is written before the first edge
@@ -385,7 +407,7 @@ def import_group(
 
     def node_row(item: dict) -> dict:
         props = _rewrite(item["props"], target, remap, renamed)
-        row = {"id": props.get("id"), "props": props}
+        row = {"id": props.get("id"), "props": props, "labels": item.get("labels")}
         if item["label"] == "Sentence":
             row["episode_id"] = remap(item["episode_id"])
         return row
@@ -397,7 +419,8 @@ def import_group(
             "props": _rewrite(item["props"], target, remap, False),
         }
 
-    writer = _Writer(graph, target, batch, report, step)
+    concepts = header.get("version", VERSION) >= 2
+    writer = _Writer(graph, target, batch, report, step, concepts)
     if reuse:
         report.reason = f"vectors from the file ({model})"
         for item in iter_items(path):
@@ -422,6 +445,10 @@ def import_group(
         for item in edges:
             writer.edge(item["type"], edge_row(item))
     writer.close()
+    if not concepts:  # a file from before one node per name: a name's nodes become one
+        from ..store.migrate import one_node_per_name
+
+        one_node_per_name(graph.store)
     missing = {k: n - report.edges.get(k, 0) for k, n in writer.given.items() if n > report.edges.get(k, 0)}
     if report.skipped:
         raise ValidationError(

@@ -279,6 +279,9 @@ class MemoryWriter:
             "importance": p.memory.importance,
             "status": status.value,
             "occurred_at": p.occurred_at,
+            # since when what it says holds: its own time, else when it was said (a supersede
+            # later sets valid_until: lifecycle_supersede)
+            "valid_from": p.occurred_at or reference_time.isoformat(),
             "created_at": now,
             "reference_time": reference_time.isoformat(),
             "session_id": session_id,

@@ -1,8 +1,13 @@
 """Concept resolution (seed 004 §5.1, refined): which existing node a name stands for.
 
-1. the user and the agent: 我/I/me/用户/user → the user subject, 你/you/助手/assistant → the agent;
-2. the exact normalised name (casefold, full/half width, whitespace), or a name consolidation
-   merged into another node (its ``:ConceptMerge`` record): that node;
+A name is one node within a group whatever role it plays: Marco the Object of "I met Marco" and
+Marco the Subject of "Marco flies gliders" are one ``:Concept`` node carrying both role labels.
+
+1. the user and the agent: 我/I/me/用户/user → the user, 你/you/助手/assistant → the agent, as a
+   subject; as an object only the pronouns (我/me/myself, 你/you/yourself): "I study AI" or "I
+   hired an assistant" do not name the agent;
+2. the exact normalised name (casefold, full/half width, whitespace) in any role, or a name
+   consolidation merged into another node (its ``:ConceptMerge`` record): that node;
 3. for topics and objects, vector candidates of the same label in the same group:
    cosine > merge_threshold merges; context_threshold < cosine <= merge_threshold merges only
    when the context agrees (the candidate is used by memories of the same type with the same
@@ -24,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..config import ResolutionSettings
-from ..lang import AGENT_KEY, AGENT_NAMES, USER_KEY, USER_NAMES
+from ..lang import AGENT_KEY, AGENT_NAMES, OBJECT_AGENT_NAMES, OBJECT_USER_NAMES, USER_KEY, USER_NAMES
 from ..store.driver import Store, tx_run
 from ..store.vector import to_cosine
 from ..textsim import numbers_differ
@@ -50,6 +55,7 @@ class Concept:
     id: str = field(default_factory=lambda: uuid.uuid4().hex)
     reason: str = "new"
     reused: bool = False
+    embedded: bool = False  # the reused node has an embedding already
     similarity: float | None = None
     merged_into: str | None = None
 
@@ -62,20 +68,24 @@ class Concept:
         normal = normalize_name(self.name)
         self.key, self.kind, self.reason = normal, None, "new"
         self.id, self.reused, self.similarity, self.merged_into = self._new_id, False, None, None
-        if self.label == "Subject" and normal in USER_NAMES:
+        self.embedded = False
+        users, agents = (
+            (USER_NAMES, AGENT_NAMES) if self.label == "Subject" else (OBJECT_USER_NAMES, OBJECT_AGENT_NAMES)
+        )
+        if self.label in ("Subject", "Object") and normal in users:
             self.key, self.kind, self.reason = USER_KEY, "user", "user"
-        elif self.label == "Subject" and normal in AGENT_NAMES:
+        elif self.label in ("Subject", "Object") and normal in agents:
             self.key, self.kind, self.reason = AGENT_KEY, "agent", "agent"
 
     def row(self) -> dict:
-        # the embedding is only stored on a new node: a reused one has it already (and 384 floats
-        # per concept are most of what a create sends over the wire)
+        # the embedding is only sent for a node that has none: a reused one has it already (and
+        # 384 floats per concept are most of what a create sends over the wire)
         return {
             "key": self.key,
             "name": self.name,
             "id": self.id,
             "kind": self.kind,
-            "embedding": None if self.reused else self.embedding,
+            "embedding": None if self.reused and self.embedded else self.embedding,
         }
 
     def ref(self, node_id: str, node_name: str) -> ConceptRef:
@@ -133,7 +143,7 @@ class ConceptResolver:
             for c in concepts:
                 row = found.get((c.label, c.key))
                 if row and row["id"]:
-                    c.id, c.reused = row["id"], True
+                    c.id, c.reused, c.embedded = row["id"], True, bool(row.get("embedded"))
                     if row.get("alias"):  # merged away by consolidation: its survivor
                         c.key, c.reason, c.merged_into = row["node_key"], "merged name", row["name"]
                     elif c.reason == "new":
@@ -214,18 +224,19 @@ class ConceptResolver:
 
     @staticmethod
     def _share_new_ids(memories: list[tuple[MemoryType, list[Concept]]]) -> None:
-        """Two memories of one call naming the same new concept create one node: give them one id."""
-        first: dict[tuple[str, str], str] = {}
+        """Two memories of one call naming the same new name (in any roles) create one node: give
+        them one id."""
+        first: dict[str, str] = {}
         for _, concepts in memories:
             for c in concepts:
                 if not c.reused:
-                    c.id = first.setdefault((c.label, c.key), c.id)
+                    c.id = first.setdefault(c.key, c.id)
 
     @staticmethod
     def _merge(concept: Concept, hit: dict, score: float, reason: str) -> None:
         concept.key = hit["normalized_name"]
         concept.id = hit["id"]
-        concept.reused = True
+        concept.reused = concept.embedded = True  # a vector hit has an embedding
         concept.reason = reason
         concept.similarity = round(score, 4)
         concept.merged_into = hit["name"]

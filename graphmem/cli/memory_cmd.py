@@ -182,11 +182,12 @@ def show(
         for row in chain:
             mark = "current" if not row["superseded_by"] else "superseded"
             style = "bold" if row["id"] == memory.id else ""
+            valid = f"valid {str(row['valid_from'] or '?')[:10]} → {str(row['valid_until'] or 'now')[:10]}, "
             branch.add(
                 Text.assemble(
                     ("  " * row["depth"]) + f"{row['text']}",
                     (f"  [{mark}", style or "dim"),
-                    (f", said {str(row['said_at'])[:10]}, {row['id'][:8]}]", "dim"),
+                    (f", {valid}said {str(row['said_at'])[:10]}, {row['id'][:8]}]", "dim"),
                 )
             )
     console.print(tree)
@@ -201,6 +202,8 @@ def memory_tree(memory: Any) -> Tree:
         f"   [{memory.status.value}, importance {memory.importance:g}]",
     )
     tree = Tree(head)
+    if getattr(memory, "valid_until", None):  # superseded: the interval in which it was the current fact
+        tree.add(Text(f"valid {str(memory.valid_from or '?')[:10]} → {str(memory.valid_until)[:10]} (replaced)", "dim"))
     sentence = Text.assemble(
         (memory.subject or "?", "green"),
         " -[",

@@ -26,25 +26,25 @@ RETURN e.id AS id, e.content AS text, score;
 // name: synthetic_subjects
 // Concept and value nodes of a synthetic group, shaped like create_memories writes them.
 UNWIND $rows AS r
-CREATE (:Subject {id: r.id, group_id: $group_id, name: r.name, normalized_name: r.key, aliases: [r.name],
+CREATE (:Subject:Concept {id: r.id, group_id: $group_id, name: r.name, normalized_name: r.key, aliases: [r.name],
                   embedding: r.embedding, kind: r.kind, created_at: $now})
 RETURN count(*) AS written;
 
 // name: synthetic_topics
 UNWIND $rows AS r
-CREATE (:Topic {id: r.id, group_id: $group_id, name: r.name, normalized_name: r.key, aliases: [r.name],
+CREATE (:Topic:Concept {id: r.id, group_id: $group_id, name: r.name, normalized_name: r.key, aliases: [r.name],
                 embedding: r.embedding, created_at: $now})
 RETURN count(*) AS written;
 
 // name: synthetic_objects
 UNWIND $rows AS r
-CREATE (:Object {id: r.id, group_id: $group_id, name: r.name, normalized_name: r.key, aliases: [r.name],
+CREATE (:Object:Concept {id: r.id, group_id: $group_id, name: r.name, normalized_name: r.key, aliases: [r.name],
                  embedding: r.embedding, created_at: $now})
 RETURN count(*) AS written;
 
 // name: synthetic_values
 UNWIND $rows AS r
-CREATE (:Value {id: r.id, group_id: $group_id, name: r.name, normalized_name: r.key, iso: r.name, parsed: true,
+CREATE (:Value:Concept {id: r.id, group_id: $group_id, name: r.name, normalized_name: r.key, iso: r.name, parsed: true,
                 created_at: $now})
 RETURN count(*) AS written;
 

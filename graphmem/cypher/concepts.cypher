@@ -1,4 +1,5 @@
-// Concept nodes (Subject, Topic, Object): lookup and candidate search for resolution.
+// Concept nodes (one :Concept node per name, labelled with its roles: Subject, Topic, Object,
+// Value): lookup and candidate search for resolution.
 
 // name: vector_index_topk
 // Global top-$fetch from a vector index, keeping the group's live hits (archived memories are
@@ -29,26 +30,30 @@ RETURN count(m) > 0 AS agrees;
 // name: resolve_concepts
 // Concept resolution in one round trip (seed 004 §5.1): for each requested concept
 // ($items: {label, key, index, embedding, contexts: [{ref, memory_type, neighbour_key}]}),
-// the node with the same normalised name, else the group's nearest nodes of the same label:
-// from the vector index (global top-$fetch, kept when in the group), or by an exact cosine scan
-// of the group when the index is starved by other groups. Hits above $context_min (index
-// units, (1 + cosine) / 2) list the contexts they agree with: a topic used by memories of the
-// same type with the same subject, an object used under the same topic with the same type.
+// the node with the same normalised name in any role (one :Concept node per name), else the
+// group's nearest nodes of the same label: from the vector index (global top-$fetch, kept when
+// in the group), or by an exact cosine scan of the group when the index is starved by other
+// groups. Hits above $context_min (index units, (1 + cosine) / 2) list the contexts they agree
+// with: a topic used by memories of the same type with the same subject, an object used under
+// the same topic with the same type. `embedded`: whether the node found has an embedding (every
+// Subject, Topic and Object has one; a name only written as a Value has none: the write brings it).
 UNWIND $items AS it
 CALL (it) {
-  OPTIONAL MATCH (s:Subject {group_id: $group_id, normalized_name: it.key}) WHERE it.label = 'Subject'
-  OPTIONAL MATCH (t:Topic {group_id: $group_id, normalized_name: it.key}) WHERE it.label = 'Topic'
-  OPTIONAL MATCH (o:Object {group_id: $group_id, normalized_name: it.key}) WHERE it.label = 'Object'
-  WITH coalesce(s, t, o) AS n
-  // a name consolidation merged away (its :ConceptMerge record): the node it went into
+  OPTIONAL MATCH (n:Concept {group_id: $group_id, normalized_name: it.key})
+  // a name consolidation merged away (its :ConceptMerge record): the node it went into, or the
+  // node that node itself went into since (merged_ids)
   OPTIONAL MATCH (rec:ConceptMerge {group_id: $group_id, merged_key: it.key})
-  WHERE n IS NULL AND rec.label = it.label AND rec.undone_at IS NULL
+  WHERE n IS NULL AND rec.undone_at IS NULL
   WITH n, rec ORDER BY rec.merged_at DESC LIMIT 1
-  OPTIONAL MATCH (s2:Subject {id: rec.survivor_id}) WHERE it.label = 'Subject' AND s2.group_id = $group_id
-  OPTIONAL MATCH (t2:Topic {id: rec.survivor_id}) WHERE it.label = 'Topic' AND t2.group_id = $group_id
-  OPTIONAL MATCH (o2:Object {id: rec.survivor_id}) WHERE it.label = 'Object' AND o2.group_id = $group_id
-  WITH coalesce(n, s2, t2, o2) AS m, n IS NULL AND coalesce(s2, t2, o2) IS NOT NULL AS alias
-  RETURN m.id AS id, m.name AS name, m.normalized_name AS node_key, alias
+  OPTIONAL MATCH (s:Concept {id: rec.survivor_id}) WHERE s.group_id = $group_id
+  OPTIONAL CALL (rec, s) {
+    WITH rec, s WHERE rec IS NOT NULL AND s IS NULL
+    MATCH (later:Concept {group_id: $group_id}) WHERE rec.survivor_id IN coalesce(later.merged_ids, [])
+    RETURN later LIMIT 1
+  }
+  WITH n, coalesce(s, later) AS s2
+  WITH coalesce(n, s2) AS m, n IS NULL AND s2 IS NOT NULL AS alias
+  RETURN m.id AS id, m.name AS name, m.normalized_name AS node_key, alias, m:Subject OR m:Topic OR m:Object AS embedded
 }
 CALL (it, id) {
   WITH it WHERE id IS NULL AND it.index IS NOT NULL AND it.embedding IS NOT NULL
@@ -67,7 +72,7 @@ CALL (it, id, returned, found) {
   WITH n, vector.similarity.cosine(n.embedding, it.embedding) AS score ORDER BY score DESC LIMIT $k
   RETURN collect({node: n, score: score}) AS scanned
 }
-WITH it, id, name, node_key, alias, CASE WHEN size(scanned) > 0 THEN scanned ELSE found END AS found
+WITH it, id, name, node_key, alias, embedded, CASE WHEN size(scanned) > 0 THEN scanned ELSE found END AS found
 CALL (it, found) {
   UNWIND found AS f
   WITH it, f.node AS n, f.score AS score
@@ -80,4 +85,4 @@ CALL (it, found) {
                                           -[:HAS_TOPIC]->(:Topic {group_id: $group_id, normalized_name: c.neighbour_key}) })
       | c.ref] END}) AS hits
 }
-RETURN it.label AS label, it.key AS key, id, name, node_key, alias, hits;
+RETURN it.label AS label, it.key AS key, id, name, node_key, alias, embedded, hits;

@@ -1,6 +1,6 @@
 // Export and import of one group (graphmem/analyst/portability.py, `graphmem export|import`).
-// An export is every node of the group with its properties and every relationship that starts
-// at one of them. Import MERGEs nodes on their id (a Sentence on its episode and position) and
+// An export is every node of the group with its properties and labels and every relationship
+// that starts at one of them (a concept node, one per name, once, whatever roles it plays). Import MERGEs nodes on their id (a Sentence on its episode and position) and
 // relationships on their endpoints (and their key: memory_id, relation), then SETs the exported
 // properties: importing the same file twice changes nothing. Labels and relationship types are
 // fixed in each query (an index lookup needs a static label); the code picks the query by name.
@@ -9,14 +9,14 @@
 // Every node of the group. A Sentence (no id of its own) is referred to by its episode.
 CALL () {
   MATCH (n:Memory {group_id: $group_id}) RETURN n
-  UNION ALL MATCH (n:Subject {group_id: $group_id}) RETURN n
-  UNION ALL MATCH (n:Topic {group_id: $group_id}) RETURN n
-  UNION ALL MATCH (n:Object {group_id: $group_id}) RETURN n
-  UNION ALL MATCH (n:Attribute {group_id: $group_id}) RETURN n
-  UNION ALL MATCH (n:Value {group_id: $group_id}) RETURN n
-  UNION ALL MATCH (n:Episode {group_id: $group_id}) RETURN n
-  UNION ALL MATCH (n:Sentence {group_id: $group_id}) RETURN n
-  UNION ALL MATCH (n:ExtractionJob {group_id: $group_id}) RETURN n
+  UNION MATCH (n:Subject {group_id: $group_id}) RETURN n
+  UNION MATCH (n:Topic {group_id: $group_id}) RETURN n
+  UNION MATCH (n:Object {group_id: $group_id}) RETURN n
+  UNION MATCH (n:Attribute {group_id: $group_id}) RETURN n
+  UNION MATCH (n:Value {group_id: $group_id}) RETURN n
+  UNION MATCH (n:Episode {group_id: $group_id}) RETURN n
+  UNION MATCH (n:Sentence {group_id: $group_id}) RETURN n
+  UNION MATCH (n:ExtractionJob {group_id: $group_id}) RETURN n
 }
 RETURN labels(n) AS labels,
        CASE WHEN $vectors THEN properties(n) ELSE n {.*, embedding: null} END AS props,
@@ -26,14 +26,14 @@ RETURN labels(n) AS labels,
 // Every relationship that starts at a node of the group, with both ends' labels and refs.
 CALL () {
   MATCH (n:Memory {group_id: $group_id}) RETURN n
-  UNION ALL MATCH (n:Subject {group_id: $group_id}) RETURN n
-  UNION ALL MATCH (n:Topic {group_id: $group_id}) RETURN n
-  UNION ALL MATCH (n:Object {group_id: $group_id}) RETURN n
-  UNION ALL MATCH (n:Attribute {group_id: $group_id}) RETURN n
-  UNION ALL MATCH (n:Value {group_id: $group_id}) RETURN n
-  UNION ALL MATCH (n:Episode {group_id: $group_id}) RETURN n
-  UNION ALL MATCH (n:Sentence {group_id: $group_id}) RETURN n
-  UNION ALL MATCH (n:ExtractionJob {group_id: $group_id}) RETURN n
+  UNION MATCH (n:Subject {group_id: $group_id}) RETURN n
+  UNION MATCH (n:Topic {group_id: $group_id}) RETURN n
+  UNION MATCH (n:Object {group_id: $group_id}) RETURN n
+  UNION MATCH (n:Attribute {group_id: $group_id}) RETURN n
+  UNION MATCH (n:Value {group_id: $group_id}) RETURN n
+  UNION MATCH (n:Episode {group_id: $group_id}) RETURN n
+  UNION MATCH (n:Sentence {group_id: $group_id}) RETURN n
+  UNION MATCH (n:ExtractionJob {group_id: $group_id}) RETURN n
 }
 MATCH (n)-[r]->(b)
 RETURN type(r) AS type, properties(r) AS props, labels(n)[0] AS start_label, labels(b)[0] AS end_label,
@@ -51,7 +51,18 @@ WITH n, r WHERE n.group_id = $group_id
 SET n = r.props
 RETURN count(n) AS written;
 
+// name: import_concept
+// A concept node (one per name) with its role labels, $rows: [{id, labels, props}].
+UNWIND $rows AS r
+MERGE (n:Concept {id: r.id}) ON CREATE SET n.group_id = $group_id, n.normalized_name = r.props.normalized_name
+WITH n, r WHERE n.group_id = $group_id
+SET n = r.props
+SET n:$(r.labels)
+RETURN count(n) AS written;
+
 // name: import_subject
+// import_subject .. import_value: a version 1 file's concept nodes, one per role (the import then
+// folds a name's nodes into one, store/migrate.py).
 UNWIND $rows AS r
 MERGE (n:Subject {id: r.id}) ON CREATE SET n.group_id = $group_id, n.normalized_name = r.props.normalized_name
 WITH n, r WHERE n.group_id = $group_id

@@ -1,6 +1,6 @@
 // The memory lifecycle (graphmem/lifecycle): the run lock and record, concept and memory merges,
 // supersede chains, discovered links, decay, archive and summaries. Every query is scoped to
-// $group_id; a concept is found by label and id (each label's id constraint), one label at a time.
+// $group_id; a concept is found by its id on :Concept (one node per name, whatever its roles).
 
 // name: lifecycle_lock_take
 // Take the group's consolidation lock for $run_id, if it is free, expired, held by $run_id itself
@@ -55,66 +55,49 @@ RETURN count(m) AS marked;
 // name: lifecycle_unkeyed_concepts
 // Concepts without a loose key yet (the consolidator computes it: width, case, punctuation,
 // traditional -> simplified).
-CALL () {
-  MATCH (n:Subject {group_id: $group_id}) WHERE n.loose_key IS NULL RETURN n, 'Subject' AS label
-  UNION ALL
-  MATCH (n:Topic {group_id: $group_id}) WHERE n.loose_key IS NULL RETURN n, 'Topic' AS label
-  UNION ALL
-  MATCH (n:Object {group_id: $group_id}) WHERE n.loose_key IS NULL RETURN n, 'Object' AS label
-}
-RETURN label, n.id AS id, n.name AS name, n.aliases AS aliases LIMIT $limit;
+MATCH (n:Concept {group_id: $group_id}) WHERE n.loose_key IS NULL
+RETURN [l IN labels(n) WHERE l IN ['Subject', 'Topic', 'Object', 'Value']][0] AS label, n.id AS id, n.name AS name,
+       n.aliases AS aliases LIMIT $limit;
 
 // name: lifecycle_set_loose_keys
 UNWIND $rows AS r
-CALL (r) {
-  OPTIONAL MATCH (s:Subject {id: r.id}) WHERE r.label = 'Subject' AND s.group_id = $group_id
-  OPTIONAL MATCH (t:Topic {id: r.id}) WHERE r.label = 'Topic' AND t.group_id = $group_id
-  OPTIONAL MATCH (o:Object {id: r.id}) WHERE r.label = 'Object' AND o.group_id = $group_id
-  WITH coalesce(s, t, o) AS n WHERE n IS NOT NULL
-  SET n.loose_key = r.loose_key
-  RETURN count(n) AS set
-}
-RETURN sum(set) AS set;
+MATCH (n:Concept {id: r.id}) WHERE n.group_id = $group_id
+SET n.loose_key = r.loose_key
+RETURN count(n) AS set;
 
 // name: lifecycle_batch_concepts
-// The concept nodes the batch's memories use (the user and agent subjects left out: they are
-// one node by construction), with how many memories use each and whether they are the batch's.
+// The concept nodes the batch's memories use (the user and agent left out: they are one node by
+// construction), with their role labels, how many memories use each and whether they are the batch's.
 UNWIND $ids AS id
 MATCH (m:Memory {group_id: $group_id, id: id})-[:HAS_SUBJECT|HAS_TOPIC|HAS_OBJECT]->(c)
 WHERE c.kind IS NULL
 WITH DISTINCT c
-RETURN [l IN labels(c) WHERE l IN ['Subject', 'Topic', 'Object']][0] AS label, c.id AS id, c.name AS name,
+RETURN [l IN labels(c) WHERE l IN ['Subject', 'Topic', 'Object', 'Value']] AS labels, c.id AS id, c.name AS name,
        c.loose_key AS loose_key, c.created_at AS created_at,
        COUNT { (c)<-[:HAS_SUBJECT|HAS_TOPIC|HAS_OBJECT]-(:Memory) } AS uses;
 
 // name: lifecycle_loose_matches
-// Other concepts of the same label and group with the same loose key.
+// Other concepts of the group, in any role, with the same loose key (the user and the agent never).
 UNWIND $items AS it
-CALL (it) {
-  MATCH (n:Subject {group_id: $group_id}) WHERE it.label = 'Subject' AND n.loose_key = it.loose_key AND n.id <> it.id AND n.kind IS NULL RETURN n
-  UNION ALL
-  MATCH (n:Topic {group_id: $group_id}) WHERE it.label = 'Topic' AND n.loose_key = it.loose_key AND n.id <> it.id RETURN n
-  UNION ALL
-  MATCH (n:Object {group_id: $group_id}) WHERE it.label = 'Object' AND n.loose_key = it.loose_key AND n.id <> it.id RETURN n
-}
+MATCH (n:Concept {group_id: $group_id, loose_key: it.loose_key})
+WHERE n.id <> it.id AND n.kind IS NULL
 RETURN it.id AS id, n.id AS other_id, n.name AS other_name, n.created_at AS other_created_at,
+       [l IN labels(n) WHERE l IN ['Subject', 'Topic', 'Object', 'Value']] AS other_labels,
        COUNT { (n)<-[:HAS_SUBJECT|HAS_TOPIC|HAS_OBJECT]-(:Memory) } AS other_uses;
 
 // name: lifecycle_concept_neighbours
 // The group's nearest concepts of the same label (vector index, global top-$fetch kept when in
 // the group), at cosine >= $min_cosine, each with whether the two are used in the same context:
-// two topics by one subject in memories of one type, two objects under one topic.
+// two topics by one subject in memories of one type, two objects under one topic. A node that is
+// a Subject is merged by name only (小明 and 小红 are close in any embedding space): never a hit.
 UNWIND $items AS it
-CALL (it) {
-  OPTIONAL MATCH (t:Topic {id: it.id}) WHERE it.label = 'Topic' AND t.group_id = $group_id
-  OPTIONAL MATCH (o:Object {id: it.id}) WHERE it.label = 'Object' AND o.group_id = $group_id
-  RETURN coalesce(t, o) AS c
-}
-WITH it, c WHERE c IS NOT NULL AND c.embedding IS NOT NULL
+MATCH (c:Concept {id: it.id}) WHERE c.group_id = $group_id AND c.embedding IS NOT NULL
 CALL db.index.vector.queryNodes(it.index, $fetch, c.embedding) YIELD node, score
 WITH it, c, node, 2 * score - 1 AS cosine
-WHERE node.group_id = $group_id AND node.id <> c.id AND cosine >= $min_cosine
-RETURN it.id AS id, node.id AS other_id, node.name AS other_name, node.created_at AS other_created_at,
+WHERE node.group_id = $group_id AND node.id <> c.id AND cosine >= $min_cosine AND NOT node:Subject
+RETURN it.id AS id, it.label AS label, node.id AS other_id, node.name AS other_name,
+       node.created_at AS other_created_at,
+       [l IN labels(node) WHERE l IN ['Subject', 'Topic', 'Object', 'Value']] AS other_labels,
        COUNT { (node)<-[:HAS_SUBJECT|HAS_TOPIC|HAS_OBJECT]-(:Memory) } AS other_uses, cosine,
        CASE it.label
          WHEN 'Topic' THEN EXISTS { MATCH (s:Subject)-[a:MEMORY_TYPE]->(c), (s)-[b:MEMORY_TYPE]->(node)
@@ -123,66 +106,73 @@ RETURN it.id AS id, node.id AS other_id, node.name AS other_name, node.created_a
        END AS context_agrees;
 
 // name: lifecycle_concept_props
-// A concept node's properties and its edges (what a merge moves and an unmerge puts back).
-CALL () {
-  OPTIONAL MATCH (s:Subject {id: $id}) WHERE $label = 'Subject' AND s.group_id = $group_id
-  OPTIONAL MATCH (t:Topic {id: $id}) WHERE $label = 'Topic' AND t.group_id = $group_id
-  OPTIONAL MATCH (o:Object {id: $id}) WHERE $label = 'Object' AND o.group_id = $group_id
-  RETURN coalesce(s, t, o) AS n
-}
-WITH n WHERE n IS NOT NULL
+// A concept node's properties (what an unmerge puts back).
+MATCH (n:Concept {id: $id}) WHERE n.group_id = $group_id
 RETURN properties(n) AS props;
 
 // name: lifecycle_merge_concept
-// Fold $gone_id into $keep_id (one label): every edge of the gone node is recreated on the
-// surviving one with its type and properties (its merged_from list naming the gone node, so an
-// unmerge can move it back) and the gone node is deleted; the survivor keeps its id and gains
-// the gone node's names as aliases; a :ConceptMerge record keeps the gone node's properties.
+// Fold $gone_id into $keep_id: every edge of the gone node is recreated on the surviving one with
+// its type and properties (its merged_from list naming the gone node, so an unmerge can move it
+// back; an edge between the two becomes a loop on the survivor: nothing is lost), the gone node
+// is deleted and its role labels move to the survivor; the survivor keeps its id and gains the
+// gone node's names as aliases; a :ConceptMerge record keeps the gone node's properties
+// ($props_json; null for the schema migration's folds, which cannot be undone: $undoable false).
+// Nodes are found through their role labels (each label's id constraint), so the schema migration
+// folds nodes written before the :Concept label existed.
 CALL () {
-  OPTIONAL MATCH (s:Subject {id: $keep_id}) WHERE $label = 'Subject' AND s.group_id = $group_id
-  OPTIONAL MATCH (t:Topic {id: $keep_id}) WHERE $label = 'Topic' AND t.group_id = $group_id
-  OPTIONAL MATCH (o:Object {id: $keep_id}) WHERE $label = 'Object' AND o.group_id = $group_id
-  RETURN coalesce(s, t, o) AS keep
+  OPTIONAL MATCH (s:Subject {id: $keep_id}) WHERE s.group_id = $group_id
+  OPTIONAL MATCH (t:Topic {id: $keep_id}) WHERE t.group_id = $group_id
+  OPTIONAL MATCH (o:Object {id: $keep_id}) WHERE o.group_id = $group_id
+  OPTIONAL MATCH (v:Value {id: $keep_id}) WHERE v.group_id = $group_id
+  RETURN coalesce(s, t, o, v) AS keep
 }
 CALL () {
-  OPTIONAL MATCH (s:Subject {id: $gone_id}) WHERE $label = 'Subject' AND s.group_id = $group_id
-  OPTIONAL MATCH (t:Topic {id: $gone_id}) WHERE $label = 'Topic' AND t.group_id = $group_id
-  OPTIONAL MATCH (o:Object {id: $gone_id}) WHERE $label = 'Object' AND o.group_id = $group_id
-  RETURN coalesce(s, t, o) AS gone
+  OPTIONAL MATCH (s:Subject {id: $gone_id}) WHERE s.group_id = $group_id
+  OPTIONAL MATCH (t:Topic {id: $gone_id}) WHERE t.group_id = $group_id
+  OPTIONAL MATCH (o:Object {id: $gone_id}) WHERE o.group_id = $group_id
+  OPTIONAL MATCH (v:Value {id: $gone_id}) WHERE v.group_id = $group_id
+  RETURN coalesce(s, t, o, v) AS gone
 }
-WITH keep, gone WHERE keep IS NOT NULL AND gone IS NOT NULL
+WITH keep, gone WHERE keep IS NOT NULL AND gone IS NOT NULL AND keep <> gone
 CREATE (rec:ConceptMerge {group_id: $group_id, id: $merge_id, label: $label, survivor_id: keep.id,
                           survivor_name: keep.name, merged_id: gone.id, merged_name: gone.name,
                           merged_key: gone.normalized_name, merged_props: $props_json, reason: $reason,
-                          similarity: $similarity, run_id: $run_id, merged_at: $now,
+                          merged_labels: [l IN labels(gone) WHERE l IN ['Subject', 'Topic', 'Object', 'Value']],
+                          undoable: $undoable, similarity: $similarity, run_id: $run_id, merged_at: $now,
                           added_aliases: [a IN coalesce(gone.aliases, [gone.name]) WHERE NOT a IN coalesce(keep.aliases, [])]})
-SET keep.aliases = coalesce(keep.aliases, []) + rec.added_aliases,
+SET keep.aliases = coalesce(keep.aliases, [keep.name]) + rec.added_aliases,
     keep.merged_ids = coalesce(keep.merged_ids, []) + gone.id,
-    keep.merge_history = coalesce(keep.merge_history, []) + $merge_id
+    keep.merge_history = coalesce(keep.merge_history, []) + $merge_id,
+    keep.embedding = coalesce(keep.embedding, gone.embedding),
+    keep.kind = coalesce(keep.kind, gone.kind)
 WITH keep, gone, rec
 CALL (keep, gone) {
-  MATCH (gone)-[r]->(x) WHERE x <> keep AND x <> gone
-  WITH keep, gone, r, x, type(r) AS kind, properties(r) AS p
+  MATCH (gone)-[r]->(x)
+  WITH keep, gone, r, CASE WHEN x = gone THEN keep ELSE x END AS x, type(r) AS kind, properties(r) AS p
   CREATE (keep)-[n:$(kind)]->(x)
   SET n = p, n.merged_from = coalesce(p.merged_from, []) + gone.id
   DELETE r
   RETURN count(*) AS moved_out
 }
 CALL (keep, gone) {
-  MATCH (x)-[r]->(gone) WHERE x <> keep AND x <> gone
+  MATCH (x)-[r]->(gone)
   WITH keep, gone, r, x, type(r) AS kind, properties(r) AS p
   CREATE (x)-[n:$(kind)]->(keep)
   SET n = p, n.merged_from = coalesce(p.merged_from, []) + gone.id
   DELETE r
   RETURN count(*) AS moved_in
 }
+WITH keep, gone, rec, moved_out, moved_in, rec.merged_labels AS roles
 DETACH DELETE gone
+SET keep:$(roles)
 RETURN rec.id AS merge_id, moved_out + moved_in AS moved;
 
 // name: lifecycle_merge_of
-// The merge records of a group that folded a node named $name (or with id $name), newest first.
+// The merge records of a group that folded a node named $name (or with id $name), newest first
+// (the schema migration's folds are not undoable and not listed).
 MATCH (rec:ConceptMerge {group_id: $group_id})
-WHERE rec.undone_at IS NULL AND (rec.merged_id = $name OR rec.merged_key = $key OR rec.id = $name)
+WHERE rec.undone_at IS NULL AND coalesce(rec.undoable, true)
+  AND (rec.merged_id = $name OR rec.merged_key = $key OR rec.id = $name)
 RETURN rec {.*} AS merge ORDER BY rec.merged_at DESC;
 
 // name: lifecycle_merged_into
@@ -191,18 +181,14 @@ MATCH (rec:ConceptMerge {group_id: $group_id, merged_id: $id}) WHERE rec.undone_
 RETURN rec.survivor_id AS survivor_id ORDER BY rec.merged_at DESC LIMIT 1;
 
 // name: lifecycle_unmerge_concept
-// Undo a merge: recreate the gone node (label $label, the properties it had), move back every edge
-// whose merged_from names it (from whichever node holds them now), take its names off the holder.
-CALL () {
-  OPTIONAL MATCH (s:Subject {id: $holder_id}) WHERE $label = 'Subject' AND s.group_id = $group_id
-  OPTIONAL MATCH (t:Topic {id: $holder_id}) WHERE $label = 'Topic' AND t.group_id = $group_id
-  OPTIONAL MATCH (o:Object {id: $holder_id}) WHERE $label = 'Object' AND o.group_id = $group_id
-  RETURN coalesce(s, t, o) AS holder
-}
+// Undo a merge: recreate the gone node (its role labels, the properties it had), move back every
+// edge whose merged_from names it (from whichever node holds them now), take its names off the
+// holder, and the role labels no edge of the holder gives it any more.
+MATCH (holder:Concept {id: $holder_id}) WHERE holder.group_id = $group_id
 MATCH (rec:ConceptMerge {group_id: $group_id, id: $merge_id}) WHERE rec.undone_at IS NULL
-WITH holder, rec WHERE holder IS NOT NULL
-CREATE (gone:$($label))
+CREATE (gone:Concept)
 SET gone = $props, gone.group_id = $group_id
+SET gone:$(coalesce(rec.merged_labels, [rec.label]))
 SET holder.aliases = [a IN coalesce(holder.aliases, []) WHERE NOT a IN coalesce(rec.added_aliases, [])],
     holder.merged_ids = [i IN coalesce(holder.merged_ids, []) WHERE i <> rec.merged_id],
     rec.undone_at = $now
@@ -225,6 +211,14 @@ CALL (holder, gone) {
   DELETE r
   RETURN count(*) AS back_in
 }
+// the holder keeps the role labels its remaining edges give it (at least one)
+WITH holder, gone, back_out, back_in,
+     [x IN [['Subject', COUNT { (holder)<-[:HAS_SUBJECT]-() }], ['Topic', COUNT { (holder)<-[:HAS_TOPIC]-() }],
+            ['Object', COUNT { (holder)<-[:HAS_OBJECT]-() }], ['Value', COUNT { (holder)<-[:VALUE]-() }]]
+      WHERE x[1] > 0 | x[0]] AS roles
+WITH holder, gone, back_out, back_in, [l IN labels(holder) WHERE l IN ['Subject', 'Topic', 'Object', 'Value']
+                                       AND NOT l IN roles AND size(roles) > 0] AS unused
+REMOVE holder:$(unused)
 RETURN gone.id AS restored_id, gone.name AS restored_name, holder.id AS holder_id, back_out + back_in AS moved;
 
 // name: lifecycle_batch_memories
@@ -325,25 +319,34 @@ RETURN keep.id AS keep_id, dup.id AS dup_id, episodes;
 
 // name: lifecycle_supersede
 // $newer_id supersedes $older_id: a SUPERSEDES edge newer -> older; the older one names what
-// replaced it and since when it is no longer true. Only a current (not yet superseded) older one.
+// replaced it and since when it is no longer true, and keeps the interval in which it was the
+// current fact: valid_from (its own time, else when it was said) until valid_until (the newer
+// one's own time when it has one after that, "I moved to Shanghai in March" told in May; else when
+// the newer one was said, $invalid_at). Only a current (not yet superseded) older one.
 MATCH (newer:Memory {group_id: $group_id, id: $newer_id}), (older:Memory {group_id: $group_id, id: $older_id})
 WHERE older.superseded_by IS NULL
 MERGE (newer)-[e:SUPERSEDES]->(older)
 ON CREATE SET e.group_id = $group_id, e.reason = $reason, e.run_id = $run_id, e.created_at = $now,
               e.discovered = true
-SET older.superseded_by = newer.id, older.invalid_at = $invalid_at
+WITH newer, older, coalesce(older.valid_from, older.occurred_at, older.reference_time, older.created_at) AS since
+SET older.superseded_by = newer.id, older.invalid_at = $invalid_at, older.valid_from = since,
+    older.valid_until = CASE
+      WHEN newer.occurred_at IS NOT NULL AND since IS NOT NULL AND datetime(newer.occurred_at) > datetime(since)
+      THEN newer.occurred_at ELSE $invalid_at END
 RETURN newer.id AS newer_id, older.id AS older_id;
 
 // name: lifecycle_chain
 // The supersede chain through a memory: from the current one down to the oldest it replaced,
-// each with its depth below the current one.
+// each with its depth below the current one and the interval in which it was the current fact.
 MATCH (m:Memory {group_id: $group_id, id: $id})
 OPTIONAL MATCH (m)<-[:SUPERSEDES*1..20]-(head:Memory) WHERE head.superseded_by IS NULL
 WITH coalesce(head, m) AS head LIMIT 1
 MATCH q = (head)-[:SUPERSEDES*0..40]->(n:Memory)
 WITH n, min(length(q)) AS depth
 RETURN n.id AS id, n.text AS text, n.status AS status, n.superseded_by AS superseded_by,
-       coalesce(n.reference_time, n.created_at) AS said_at, depth
+       coalesce(n.reference_time, n.created_at) AS said_at,
+       coalesce(n.valid_from, n.occurred_at, n.reference_time, n.created_at) AS valid_from,
+       n.valid_until AS valid_until, depth
 ORDER BY depth, said_at DESC;
 
 // name: lifecycle_link_candidates

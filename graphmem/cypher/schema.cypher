@@ -26,6 +26,21 @@ CREATE CONSTRAINT topic_id IF NOT EXISTS FOR (n:Topic) REQUIRE n.id IS UNIQUE;
 // name: schema_object_id
 CREATE CONSTRAINT object_id IF NOT EXISTS FOR (n:Object) REQUIRE n.id IS UNIQUE;
 
+// name: schema_concept_key
+// One node per name within a group, whatever role it plays: a concept node carries the label
+// :Concept beside the label of each role it plays (:Subject, :Topic, :Object, :Value; a node may
+// be :Subject:Object), and writers MERGE on :Concept, so concurrent writers never make two nodes
+// of one name, even in two roles. Created after the role labels' constraints: a node's labels
+// list its role labels first (labels(n)[0] is a role).
+CREATE CONSTRAINT concept_key IF NOT EXISTS FOR (n:Concept) REQUIRE (n.group_id, n.normalized_name) IS UNIQUE;
+
+// name: schema_concept_id
+CREATE CONSTRAINT concept_id IF NOT EXISTS FOR (n:Concept) REQUIRE n.id IS UNIQUE;
+
+// name: schema_concept_loose_key
+// Consolidation's same-name check (lifecycle/concepts.py): a group's concepts by loose key.
+CREATE INDEX concept_loose_key IF NOT EXISTS FOR (n:Concept) ON (n.group_id, n.loose_key);
+
 // name: schema_attribute_id
 CREATE CONSTRAINT attribute_id IF NOT EXISTS FOR (n:Attribute) REQUIRE n.id IS UNIQUE;
 

@@ -1,21 +1,23 @@
 """Merging duplicate concept nodes (seed 004 §12.4.2), and undoing a merge.
 
-Which nodes are one concept, in the order of trust:
+A name is one ``:Concept`` node whatever roles it plays (its role labels: Subject, Topic, Object,
+Value). Which nodes are one concept, in the order of trust:
 1. the same loose key (``rules.loose_key``: width, case, punctuation, traditional/simplified):
-   ``New-York`` and ``new york``, 臺灣 and 台湾; for every label, subjects included;
-2. for topics and objects, meaning: cosine above ``resolution.merge_threshold``, or above
+   ``New-York`` and ``new york``, 臺灣 and 台湾; in any roles, subjects included;
+2. for topics and objects that are not subjects, meaning: cosine above ``resolution.merge_threshold``, or above
    ``resolution.context_threshold`` when their memories' contexts agree (two topics of one subject and
    memory type; two objects of one topic), so 苹果 (吃) and 苹果公司 (工作于) stay apart; never
    two names with different numbers (iPhone 14 / iPhone 15, 3月5日 / 5月3日);
 3. with an LLM judge, a pair between ``JUDGE_THRESHOLD`` and ``context_threshold`` whose contexts
    agree, when the judge says they name the same thing.
-Subjects are merged by loose key only: 小明 and 小红 are close in any embedding space.
+A node that names a subject is merged by loose key only: 小明 and 小红 are close in any embedding
+space.
 
 The survivor is the node more memories use (then the older, then the smaller id): it keeps its
 id. A merge is one transaction: every edge of the merged node is recreated on the survivor with
 its type and properties (each naming the node it came from, ``merged_from``), the merged node
-is deleted, its names become the survivor's aliases, and a ``:ConceptMerge`` record keeps its
-properties. ``unmerge`` recreates it and moves its edges back.
+is deleted, its role labels and names go to the survivor, and a ``:ConceptMerge`` record keeps
+its properties. ``unmerge`` recreates it and moves its edges back.
 """
 
 from __future__ import annotations
@@ -45,11 +47,20 @@ JUDGE_THRESHOLD = 0.7
 
 @dataclass
 class _Node:
-    label: str
+    labels: list[str]  # its role labels: Subject, Topic, Object, Value
     id: str
     name: str
     uses: int
     created_at: str | None
+
+    @property
+    def label(self) -> str:
+        """The role named in a merge record: the first of its role labels."""
+        return self.labels[0] if self.labels else "Concept"
+
+    def by_meaning(self) -> list[str]:
+        """The labels whose vector index may find its look-alikes (none for a subject)."""
+        return [] if "Subject" in self.labels else [x for x in self.labels if x in _INDEX]
 
     def rank(self) -> tuple:
         """Survivor order: more memories, older, smaller id."""
@@ -76,26 +87,22 @@ class ConceptMerger:
     def merge_batch(self, group_id: str, memory_ids: list[str], run_id: str) -> list[ConceptMerge]:
         """Find and merge the duplicates of the concepts the batch's memories use."""
         rows = self.work.read("lifecycle_batch_concepts", group_id=group_id, ids=memory_ids)
-        known = {r["id"]: _Node(r["label"], r["id"], r["name"], r["uses"], r["created_at"]) for r in rows}
+        known = {r["id"]: _Node(r["labels"], r["id"], r["name"], r["uses"], r["created_at"]) for r in rows}
         mine_ids = list(known)
         pairs: list[tuple[str, str, str, float | None]] = []
 
-        def other(label: str, r: dict) -> str:
+        def other(r: dict) -> str:
             known.setdefault(
-                r["other_id"], _Node(label, r["other_id"], r["other_name"], r["other_uses"], r["other_created_at"])
+                r["other_id"],
+                _Node(r["other_labels"], r["other_id"], r["other_name"], r["other_uses"], r["other_created_at"]),
             )
             return r["other_id"]
 
-        items = [
-            {"label": r["label"], "id": r["id"], "loose_key": r["loose_key"] or loose_key(r["name"] or "")}
-            for r in rows
-        ]
+        items = [{"id": r["id"], "loose_key": r["loose_key"] or loose_key(r["name"] or "")} for r in rows]
         for r in self.work.read("lifecycle_loose_matches", group_id=group_id, items=items):
-            pairs.append((r["id"], other(known[r["id"]].label, r), "same name", None))
+            pairs.append((r["id"], other(r), "same name", None))
         vectored = [
-            {"label": known[i].label, "id": i, "index": _INDEX[known[i].label]}
-            for i in mine_ids
-            if known[i].label in _INDEX
+            {"label": label, "id": i, "index": _INDEX[label]} for i in mine_ids for label in known[i].by_meaning()
         ]
         floor = self.settings.context_threshold
         if self.judge is not None:
@@ -106,7 +113,7 @@ class ConceptMerger:
                 "lifecycle_concept_neighbours", group_id=group_id, items=vectored, fetch=fetch, min_cosine=floor
             ):
                 mine = known[r["id"]]
-                theirs = known.get(r["other_id"]) or known[other(mine.label, r)]
+                theirs = known.get(r["other_id"]) or known[other(r)]
                 verdict = self._by_meaning(mine, theirs, r["cosine"], r["context_agrees"])
                 if verdict:
                     pairs.append((mine.id, theirs.id, verdict, round(r["cosine"], 4)))
@@ -149,7 +156,7 @@ class ConceptMerger:
         def work(tx):
             from ..store.driver import tx_run
 
-            props = tx_run(tx, "lifecycle_concept_props", group_id=group_id, label=drop.label, id=drop.id)
+            props = tx_run(tx, "lifecycle_concept_props", group_id=group_id, id=drop.id)
             if not props:
                 return None
             rows = tx_run(
@@ -161,6 +168,7 @@ class ConceptMerger:
                 gone_id=drop.id,
                 merge_id=merge_id,
                 props_json=json.dumps(props[0]["props"]),
+                undoable=True,
                 reason=reason,
                 similarity=similarity,
                 run_id=run_id,
@@ -214,7 +222,6 @@ def unmerge(work: Work, group_id: str, which: str) -> dict[str, Any]:
     rows = work.write(
         "lifecycle_unmerge_concept",
         group_id=group_id,
-        label=rec["label"],
         holder_id=holder,
         merge_id=rec["id"],
         props=props,

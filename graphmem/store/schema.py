@@ -7,13 +7,16 @@ from dataclasses import dataclass, field
 from ..errors import SchemaMismatchError
 from .cypher import queries
 from .driver import Store
+from .migrate import migrate
 
 # 2: the English fulltext index over episodes (episode_content_english)
 # 4: the uniqueness of idempotency keys (write_request_key)
 # 6: the newest memory of a group (memory_created), for the retriever's copy of its vectors
 # 7: the newest turn of a group (episode_created), for the retriever's copy of its turn vectors
 # 8: one consolidation lock node per group (consolidation_lock_group)
-SCHEMA_VERSION = 8
+# 9: one node per name (the :Concept label and its constraints; store/migrate.py folds a name's
+#    nodes of several roles into one), memories' valid_from / valid_until
+SCHEMA_VERSION = 9
 
 
 @dataclass
@@ -22,10 +25,11 @@ class SchemaReport:
     existing: list[str] = field(default_factory=list)
     model: str = ""
     dimension: int = 0
+    migrated: dict[str, int] = field(default_factory=dict)  # what each migration step changed
 
     @property
     def changed(self) -> bool:
-        return bool(self.created)
+        return bool(self.created or self.migrated)
 
 
 def check_compatible(store: Store, model: str, dimension: int) -> dict | None:
@@ -65,6 +69,10 @@ def install_schema(store: Store, model: str, dimension: int) -> SchemaReport:
     report.created = sorted(after - before)
     report.existing = sorted(after & before)
     meta = store.read("meta_read")
+    # the data of an older schema moves before the new version is written: a migration that
+    # stops half-way runs again next time
+    report.migrated = migrate(store, meta[0]["schema_version"] if meta else None)
+    report.created += [f"migrated: {step} {n}" for step, n in report.migrated.items()]
     if not meta or meta[0] != {"schema_version": SCHEMA_VERSION, "model": model, "dimension": dimension}:
         store.write("meta_write", schema_version=SCHEMA_VERSION, model=model, dimension=dimension)
         report.created.append("meta")

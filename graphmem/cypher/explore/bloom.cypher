@@ -72,3 +72,27 @@ WHERE s.name = $subject OR $subject IN coalesce(s.aliases, []) OR s.normalized_n
 MATCH (m:Memory {group_id: $group_id})-[:HAS_SUBJECT]->(s)
 MATCH history = (m)-[:SUPERSEDES*1..8]->(:Memory {group_id: $group_id})
 RETURN history;
+
+// name: graph_about
+// en: Everything about a person or a thing, as a picture: its one node (whatever roles it plays)
+//     and every memory that names it, as subject, topic, object or an attribute's value, with the
+//     other concepts of each memory: two facts joined only by the name show as one picture.
+// zh: 关于某人或某物的一切（图形）：它的唯一节点（无论扮演什么角色）以及以主体、主题、客体或属性值提到它的每条记忆，
+//     并带上每条记忆的其他概念：只靠这个名字相连的两条事实会画在同一张图里。
+// param: group_id | the group (tenant) | 分组（租户）
+// param: name = "我" | the name or an alias (我/I/user: the user) | 名称或别名（我/I/user 表示用户）
+// param: limit = 100 | at most this many memories | 最多返回的记忆数
+MATCH (c:Concept {group_id: $group_id})
+WHERE c.name = $name OR $name IN coalesce(c.aliases, []) OR c.normalized_name = toLower(trim($name))
+   OR (c.kind = 'user' AND toLower(trim($name)) IN ['我', 'i', 'me', 'user', '用户', '@user'])
+CALL (c) {
+  MATCH named = (m:Memory {group_id: $group_id})-[:HAS_SUBJECT|HAS_TOPIC|HAS_OBJECT]->(c)
+  RETURN m, named
+  UNION ALL
+  MATCH named = (m:Memory {group_id: $group_id})-[:ATTRIBUTE]->(:Attribute)-[:VALUE]->(c)
+  RETURN m, named
+}
+WITH m, named WHERE m.status <> 'archived'
+WITH m, named ORDER BY m.importance DESC LIMIT $limit
+OPTIONAL MATCH parts = (m)-[:HAS_SUBJECT|HAS_TOPIC|HAS_OBJECT]->()
+RETURN named, parts;

@@ -1,9 +1,11 @@
 // Analysts' library: a group's shape. 分组的整体形态：按标签、类型、状态、时间的计数。
 
 // name: group_overview
-// en: One row about a group: memories live and archived, concepts, episodes and sessions, links,
-//     and the time span the memories cover.
-// zh: 一个分组的概况（一行）：未归档与已归档记忆数、概念数、对话轮次与会话数、关系数，以及记忆覆盖的时间范围。
+// en: One row about a group: memories live and archived, concepts (names, and how many of them
+//     play each role: a name used as subject and object counts in both), episodes and sessions,
+//     links, and the time span the memories cover.
+// zh: 一个分组的概况（一行）：未归档与已归档记忆数、概念数（名称总数，以及扮演各角色的数量：同时作为主体和客体的名称两边都计）、
+//     对话轮次与会话数、关系数，以及记忆覆盖的时间范围。
 // param: group_id | the group (tenant) | 分组（租户）
 CALL () {
   MATCH (m:Memory {group_id: $group_id})
@@ -16,17 +18,20 @@ CALL () {
   RETURN count(e) AS episodes, count(DISTINCT e.session_id) AS sessions
 }
 RETURN memories, memories - archived AS live, archived,
+       COUNT { MATCH (n:Concept {group_id: $group_id}) RETURN n } AS concepts,
        COUNT { MATCH (n:Subject {group_id: $group_id}) RETURN n } AS subjects,
        COUNT { MATCH (n:Topic {group_id: $group_id}) RETURN n } AS topics,
        COUNT { MATCH (n:Object {group_id: $group_id}) RETURN n } AS objects,
        episodes, sessions, causal_links, reference_links, first_at, last_at;
 
 // name: nodes_by_label
-// en: How many nodes of each label the group holds.
-// zh: 本分组每个标签的节点数。
+// en: How many nodes of each label the group holds (a concept node counts under :Concept and
+//     under each role label it carries).
+// zh: 本分组每个标签的节点数（概念节点计入 :Concept，也计入它带有的每个角色标签）。
 // param: group_id | the group (tenant) | 分组（租户）
 CALL () {
   MATCH (n:Memory {group_id: $group_id}) RETURN 'Memory' AS label, count(n) AS count
+  UNION ALL MATCH (n:Concept {group_id: $group_id}) RETURN 'Concept' AS label, count(n) AS count
   UNION ALL MATCH (n:Subject {group_id: $group_id}) RETURN 'Subject' AS label, count(n) AS count
   UNION ALL MATCH (n:Topic {group_id: $group_id}) RETURN 'Topic' AS label, count(n) AS count
   UNION ALL MATCH (n:Object {group_id: $group_id}) RETURN 'Object' AS label, count(n) AS count
@@ -44,8 +49,7 @@ RETURN label, count ORDER BY count DESC, label;
 // param: group_id | the group (tenant) | 分组（租户）
 CALL () {
   MATCH (n:Memory {group_id: $group_id}) RETURN n
-  UNION ALL MATCH (n:Subject {group_id: $group_id}) RETURN n
-  UNION ALL MATCH (n:Topic {group_id: $group_id}) RETURN n
+  UNION ALL MATCH (n:Concept {group_id: $group_id}) RETURN n
   UNION ALL MATCH (n:Attribute {group_id: $group_id}) RETURN n
   UNION ALL MATCH (n:Episode {group_id: $group_id}) RETURN n
   UNION ALL MATCH (n:Sentence {group_id: $group_id}) RETURN n
