@@ -95,7 +95,7 @@ UPDATE_QUERIES = ["我住在哪里？", "where do I work?"]
 # Two facts joined only by a person (one node per name: the Object of the first memory is the
 # Subject of the second), and a question that names only the first: the answer is reached through
 # the graph. (said on, create_memory arguments), question.
-BRIDGES = [
+BRIDGES: list[tuple[list[tuple[str, dict[str, Any]]], str]] = [
     (
         [
             (

@@ -1099,7 +1099,7 @@ def refused_password(scratch: Scratch, *, calls: int = 5, say: Say = _quiet) -> 
     from neo4j import GraphDatabase
 
     user = f"faults_{os.getpid()}"
-    admin = GraphDatabase.driver(scratch.uri, auth=(scratch.settings.neo4j.user, scratch.settings.neo4j.password))
+    admin = GraphDatabase.driver(scratch.uri, auth=(scratch.settings.neo4j.user, scratch.settings.neo4j.password or ""))
     try:
         admin.execute_query(
             f"CREATE USER {user} IF NOT EXISTS SET PASSWORD 'the-right-one-1' CHANGE NOT REQUIRED",
@@ -1116,7 +1116,7 @@ def refused_password(scratch: Scratch, *, calls: int = 5, say: Say = _quiet) -> 
 
             store = Store(settings)
             try:
-                api.append(_timed(lambda store=store: store.read("server_components")))
+                api.append(_timed(lambda: store.read("server_components")))  # noqa: B023 - called at once
             finally:
                 store.close()
     finally:

@@ -117,7 +117,7 @@ SMALL_RUN_TEXTS = 2  # a run of at most this many texts (a search's query) uses 
 SMALL_RUN_THREADS = min(2, os.cpu_count() or 1)
 
 
-def onnx_session(path: str, threads: int = 1) -> object:
+def onnx_session(path: str, threads: int = 1) -> Any:
     """An onnxruntime session that runs on ``threads`` threads per call: one for batches (their
     runs go side by side instead), more for a lone query, whose latency a search waits for.
     Idle pool threads sleep instead of spinning: under load the cores are the other calls'."""

@@ -112,7 +112,7 @@ class SentenceTransformersCrossEncoder:
     def scores(self, query: str, documents: Sequence[str], deadline: float) -> list[float]:
         with self._lock:  # torch on a small machine: one call at a time
             raw = self._model.predict([(query, d) for d in documents], show_progress_bar=False, convert_to_numpy=True)
-        return unit_scores(np.asarray(raw, np.float64).reshape(len(documents), -1)[:, -1])
+        return unit_scores(np.asarray(raw, np.float64).reshape(len(documents), -1)[:, -1].tolist())
 
 
 def cross_encoder(path: str | None, engine: str = "auto", max_length: int = 512) -> Any:
