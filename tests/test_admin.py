@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 
 from graphmem.cli.app import app
 from graphmem.errors import ValidationError
-from graphmem.store.admin import GROUP_LABELS, MARK_LABELS, count_group_nodes, delete_group, group_census
+from graphmem.store.admin import BESIDE_LABELS, GROUP_LABELS, MARK_LABELS, count_group_nodes, delete_group, group_census
 from graphmem.store.cypher import CYPHER_DIR, cypher_files
 
 REPO = Path(__file__).resolve().parents[1]
@@ -66,7 +66,9 @@ def test_every_label_a_query_creates_is_one_delete_group_knows():
     created = set()
     for path in cypher_files(CYPHER_DIR):
         created |= set(re.findall(r"(?:CREATE|MERGE)\s*\(\w*:(\w+)", path.read_text(encoding="utf-8")))
-    assert created - set(GROUP_LABELS) - set(MARK_LABELS) == {"GraphmemMeta"}  # the one database-wide node
+    assert created - set(GROUP_LABELS) - set(MARK_LABELS) - set(BESIDE_LABELS) == {
+        "GraphmemMeta"
+    }  # the one database-wide node
 
 
 def test_delete_group_leaves_no_node_of_the_group_and_nothing_else_changes(graph):

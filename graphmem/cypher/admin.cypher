@@ -27,7 +27,9 @@ RETURN size(memories) + size(attributes) AS changed, size(memories) AS memories,
 
 // name: group_delete_batch
 // Up to $batch of a group's other nodes, each label through its group index (the predicates that
-// look redundant let the planner use the composite ones), with their edges.
+// look redundant let the planner use the composite ones), with their edges. A name's one node
+// (:Concept, with the labels of its roles) once, through the concept key; role nodes without
+// :Concept are those of a database not yet moved to one node per name.
 CALL () {
   MATCH (n:Episode {group_id: $group_id}) WHERE n.session_id IS NOT NULL RETURN n
   UNION ALL
@@ -35,13 +37,15 @@ CALL () {
   UNION ALL
   MATCH (n:ExtractionJob {group_id: $group_id}) WHERE n.state IS NOT NULL RETURN n
   UNION ALL
-  MATCH (n:Value {group_id: $group_id}) WHERE n.normalized_name IS NOT NULL RETURN n
+  MATCH (n:Concept {group_id: $group_id}) WHERE n.normalized_name IS NOT NULL RETURN n
   UNION ALL
-  MATCH (n:Subject {group_id: $group_id}) RETURN n
+  MATCH (n:Value {group_id: $group_id}) WHERE n.normalized_name IS NOT NULL AND NOT n:Concept RETURN n
   UNION ALL
-  MATCH (n:Topic {group_id: $group_id}) RETURN n
+  MATCH (n:Subject {group_id: $group_id}) WHERE NOT n:Concept RETURN n
   UNION ALL
-  MATCH (n:Object {group_id: $group_id}) RETURN n
+  MATCH (n:Topic {group_id: $group_id}) WHERE NOT n:Concept RETURN n
+  UNION ALL
+  MATCH (n:Object {group_id: $group_id}) WHERE NOT n:Concept RETURN n
   UNION ALL
   MATCH (n:ConceptMerge {group_id: $group_id}) WHERE n.merged_key IS NOT NULL RETURN n
   UNION ALL

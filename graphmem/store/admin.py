@@ -39,6 +39,9 @@ GROUP_LABELS = (
     "ConceptMerge",
 )
 MARK_LABELS = ("GroupDeletion", "GroupRename")  # an operation under way
+# Labels a node carries beside one of GROUP_LABELS, never alone: a name's node is :Concept with the
+# labels of its roles (Subject, Topic, Object, Value), counted and deleted as the first of those.
+BESIDE_LABELS = ("Concept",)
 DELETE_BATCH = 2000  # nodes per transaction: a memory takes its attributes and a dozen edges along
 RENAME_BATCH = 5000
 Progress = Callable[[int], None]  # nodes done so far
