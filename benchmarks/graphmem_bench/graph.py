@@ -37,7 +37,7 @@ import random
 import re
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -307,13 +307,13 @@ class RepeatedTexts:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
 
-    def embed_array(self, texts: list[str]) -> np.ndarray:
+    def embed_array(self, texts: Sequence[str]) -> np.ndarray:
         todo = [t for t in dict.fromkeys(texts) if t not in self.vectors]
         if todo:
             self.vectors.update(zip(todo, embed_array(self.inner, todo)))
         return np.stack([self.vectors[t] for t in texts]) if texts else embed_array(self.inner, [])
 
-    def embed(self, texts: list[str]) -> list[list[float]]:
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
         return self.embed_array(texts).tolist()
 
 

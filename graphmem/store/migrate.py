@@ -21,6 +21,9 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime
+from functools import partial
+
+import neo4j
 
 from ..lang import AGENT_KEY, OBJECT_AGENT_NAMES, OBJECT_USER_NAMES, USER_KEY
 from .driver import Store, tx_run
@@ -62,15 +65,14 @@ def fold_concepts(store: Store, *, limit: int | None = None, progress: Progress 
     now = datetime.now(UTC).isoformat()
     while True:
         sets = store.read("migrate_concept_duplicates", pronouns=_pronouns(), limit=SETS_PER_READ)
-        work = [(s["group_id"], _survivor(s["key"], s["nodes"])) for s in sets]
-        work = [(group_id, chosen) for group_id, chosen in work if chosen is not None]
+        work = [(s["group_id"], chosen) for s in sets if (chosen := _survivor(s["key"], s["nodes"])) is not None]
         if not work:
             return folded
         for group_id, (keep, gone) in work:
             for node in gone:
                 if limit is not None and folded >= limit:
                     return folded
-                store.transaction(lambda tx, g=group_id, k=keep, n=node: _fold(tx, g, k, n, now))
+                store.transaction(partial(_fold, group_id=group_id, keep=keep, gone=node, now=now))
                 folded += 1
                 if progress:
                     progress("fold", folded)
@@ -89,7 +91,7 @@ def _survivor(key: str, nodes: list[dict]) -> tuple[dict, list[dict]] | None:
     return ranked[0], ranked[1:]
 
 
-def _fold(tx, group_id: str, keep: dict, gone: dict, now: str) -> None:
+def _fold(tx: neo4j.ManagedTransaction, group_id: str, keep: dict, gone: dict, now: str) -> None:
     tx_run(
         tx,
         "lifecycle_merge_concept",
