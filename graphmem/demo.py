@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from rich.console import Console
 from rich.table import Table
@@ -92,10 +92,22 @@ UPDATES: list[tuple[datetime, dict[str, Any]]] = [
     (datetime(2025, 11, 5, 9, 1, tzinfo=TZ), dict(subject="I", memory_type="fact", topic="joined", object="Globex")),
 ]
 UPDATE_QUERIES = ["我住在哪里？", "where do I work?"]
+
+
+class _Fact(TypedDict):
+    """What the demo passes to ``create_memory``."""
+
+    subject: str
+    memory_type: str
+    topic: str
+    object: str
+    attributes: NotRequired[dict[str, str]]
+
+
 # Two facts joined only by a person (one node per name: the Object of the first memory is the
 # Subject of the second), and a question that names only the first: the answer is reached through
 # the graph. (said on, create_memory arguments), question.
-BRIDGES: list[tuple[list[tuple[str, dict[str, Any]]], str]] = [
+BRIDGES: list[tuple[list[tuple[str, _Fact]], str]] = [
     (
         [
             (

@@ -515,8 +515,7 @@ def reembed(embedder, rows: dict[str, list[dict]], edges: list[dict], remap, pro
         sessions[e["props"].get("session_id")].append(e)
     for session in sessions.values():
         session.sort(key=lambda e: (e["props"].get("order") or 0, e["props"].get("chunk") or 0))
-        shaped = [{"props": e["props"], "embedding": e["props"]["embedding"]} for e in session]
-        with_context(shaped)
-        for e, s in zip(session, shaped):
-            e["props"]["embedding"] = s["embedding"]
+        mixed = with_context([e["props"]["embedding"] for e in session], [e["props"]["content"] for e in session])
+        for e, vector in zip(session, mixed):
+            e["props"]["embedding"] = vector
     return len(texts)

@@ -40,6 +40,7 @@ import time
 from collections.abc import Callable
 from contextlib import redirect_stderr
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -112,6 +113,13 @@ class Scratch:
     @property
     def uri(self) -> str:
         return self.settings.effective_uri()
+
+    @property
+    def auth(self) -> tuple[str, str]:
+        """The user and password of the started server."""
+        if self.settings.neo4j.password is None:
+            raise RuntimeError("the scratch server is not started")
+        return self.settings.neo4j.user, self.settings.neo4j.password
 
 
 def _graph(settings: Settings, embedder: Any):
@@ -1099,7 +1107,7 @@ def refused_password(scratch: Scratch, *, calls: int = 5, say: Say = _quiet) -> 
     from neo4j import GraphDatabase
 
     user = f"faults_{os.getpid()}"
-    admin = GraphDatabase.driver(scratch.uri, auth=(scratch.settings.neo4j.user, scratch.settings.neo4j.password or ""))
+    admin = GraphDatabase.driver(scratch.uri, auth=scratch.auth)
     try:
         admin.execute_query(
             f"CREATE USER {user} IF NOT EXISTS SET PASSWORD 'the-right-one-1' CHANGE NOT REQUIRED",
@@ -1116,7 +1124,7 @@ def refused_password(scratch: Scratch, *, calls: int = 5, say: Say = _quiet) -> 
 
             store = Store(settings)
             try:
-                api.append(_timed(lambda: store.read("server_components")))  # noqa: B023 - called at once
+                api.append(_timed(partial(store.read, "server_components")))
             finally:
                 store.close()
     finally:

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console
 
 from ..errors import GraphmemError
+
+if TYPE_CHECKING:
+    from ..embed import Embedder
 
 console = Console()
 err_console = Console(stderr=True)
@@ -31,9 +34,10 @@ def run_app(app: typer.Typer) -> None:
         err_console.print("aborted")
         sys.exit(1)
     except Exception as exc:  # click usage errors (typer may carry its own copy of click: duck-typed)
-        if callable(getattr(exc, "show", None)) and isinstance(getattr(exc, "exit_code", None), int):
-            exc.show()
-            sys.exit(exc.exit_code)
+        show, code = getattr(exc, "show", None), getattr(exc, "exit_code", None)
+        if callable(show) and isinstance(code, int):
+            show()
+            sys.exit(code)
         raise
 
 
@@ -72,7 +76,7 @@ class _LazyEmbedder:
 
     def __init__(self, settings: Any):
         self._settings = settings
-        self._inner = None
+        self._inner: Embedder | None = None
 
     def __getattr__(self, name: str) -> Any:
         if self._inner is None:

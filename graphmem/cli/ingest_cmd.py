@@ -123,15 +123,8 @@ def ingest(
     parsed = parse_messages(messages) if messages is not None else None  # fail before connecting
     parts = _parts(parsed, text, batch)
     size = sum(chars for _, _, chars in parts)
-    totals = {
-        "episodes": 0,
-        "memories": 0,
-        "links": 0,
-        "jobs_pending": 0,
-        "jobs_failed": 0,
-        "jobs_running": 0,
-        "errors": [],
-    }
+    counts = dict.fromkeys(("episodes", "memories", "links", "jobs_pending", "jobs_failed", "jobs_running"), 0)
+    errors: list[str] = []
     with open_graph(config) as graph:
         ingestor = ingestor_for(graph)
         with progress_bar(console, disable=as_json) as bar:
@@ -153,32 +146,40 @@ def ingest(
                     source="cli",
                     progress=follow,
                 )
-                totals["errors"].extend(report.errors)
-                totals["episodes"] += len(report.episodes)
-                totals["memories"] += len(report.memories)
-                totals["links"] += report.links
-                totals["jobs_pending"] += report.jobs_pending
-                totals["jobs_failed"] += report.jobs_failed
-                totals["jobs_running"] += report.jobs_running
+                errors.extend(report.errors)
+                counts["episodes"] += len(report.episodes)
+                counts["memories"] += len(report.memories)
+                counts["links"] += report.links
+                counts["jobs_pending"] += report.jobs_pending
+                counts["jobs_failed"] += report.jobs_failed
+                counts["jobs_running"] += report.jobs_running
                 done += chars
                 bar.update(task, completed=done)
-    totals.update(group_id=group, session_id=session, file=str(file), parts=len(parts))
     if as_json:
-        print_json(totals)
+        print_json(
+            {
+                **counts,
+                "errors": errors,
+                "group_id": group,
+                "session_id": session,
+                "file": str(file),
+                "parts": len(parts),
+            }
+        )
         return
     console.print(
-        f"[green]stored[/green] {totals['episodes']} episodes in session {session} of group {group}; "
-        f"extracted {totals['memories']} memories and {totals['links']} links",
+        f"[green]stored[/green] {counts['episodes']} episodes in session {session} of group {group}; "
+        f"extracted {counts['memories']} memories and {counts['links']} links",
         highlight=False,
     )
-    if totals["jobs_pending"] or totals["jobs_failed"] or totals["jobs_running"]:
+    if counts["jobs_pending"] or counts["jobs_failed"] or counts["jobs_running"]:
         console.print(
-            f"[yellow]{totals['jobs_pending']} extraction job(s) pending, {totals['jobs_failed']} failed, "
-            f"{totals['jobs_running']} left running[/yellow]: the turns are stored; run "
+            f"[yellow]{counts['jobs_pending']} extraction job(s) pending, {counts['jobs_failed']} failed, "
+            f"{counts['jobs_running']} left running[/yellow]: the turns are stored; run "
             f"`graphmem extract --retry --group {group}`",
             highlight=False,
         )
-    for error in totals["errors"][:5]:
+    for error in errors[:5]:
         console.print(f"  [dim]{error}[/dim]", highlight=False)
 
 

@@ -158,13 +158,7 @@ def restore(
     from ..analyst.backup import restore as run_restore
     from ..errors import ValidationError
 
-    if (file is None) == (memory is None):
-        raise ValidationError(
-            "restore: give either a dump FILE or --memory ID (one archived memory), not "
-            + ("both" if file is not None else "neither"),
-            field="file",
-        )
-    if memory is not None:
+    if memory is not None and file is None:
         with open_graph(config) as graph:
             result = graph.restore(group, memory)
         if json_output:
@@ -172,6 +166,12 @@ def restore(
         else:
             console.print(f"restored memory {memory}: status {result['status']}", highlight=False)
         return
+    if file is None or memory is not None:
+        raise ValidationError(
+            "restore: give either a dump FILE or --memory ID (one archived memory), not "
+            + ("both" if file is not None else "neither"),
+            field="file",
+        )
     with (
         console.status("loading the dump (the server is stopped meanwhile)...", spinner="dots")
         if not json_output

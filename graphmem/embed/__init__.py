@@ -178,10 +178,10 @@ def prepare(model: str = DEFAULT_MODEL) -> None:
         part = part.strip()
         if is_e5(part):
             e5.prepared(e5.model_file())
-        elif jar_model(part) is not None:
+        elif (jar := jar_model(part)) is not None:
             from .jars import model_files
 
-            model_files(jar_model(part))
+            model_files(jar)
 
 
 def installed(model: str) -> bool:

@@ -81,7 +81,7 @@ def encoder_model(weights: Mapping[str, np.ndarray], shape: BertShape, *, embeds
     # the mask as an additive bias on the attention scores, batch × 1 × 1 × tokens
     keep = g.node("Cast", ["attention_mask"], "/mask/cast", to=TensorProto.FLOAT)
     keep = g.node("Unsqueeze", [keep, g.array([1, 2])], "/mask/unsqueeze")
-    bias = g.node("Mul", [g.node("Sub", [g.scalar(1.0), keep], "/mask/sub"), g.scalar(np.finfo(np.float32).min)])
+    bias = g.node("Mul", [g.node("Sub", [g.scalar(1.0), keep], "/mask/sub"), g.scalar(float(np.finfo(np.float32).min))])
     split = g.array([0, 0, heads, H // heads])
     merge = g.array([0, 0, H])
     scale = g.scalar(1.0 / math.sqrt(H // heads))

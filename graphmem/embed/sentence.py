@@ -85,8 +85,10 @@ class SentenceTransformerEmbedder(_ReadsUnknown):
             ) from exc
         dimension = (
             getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
-        )
-        self.dimension = int(dimension())
+        )()
+        if dimension is None:
+            raise ConfigError(f"embedding model {model!r} does not say its dimension: use a sentence-embedding model")
+        self.dimension = int(dimension)
         self._lock = threading.Lock()
         import torch
 
@@ -108,10 +110,9 @@ class SentenceTransformerEmbedder(_ReadsUnknown):
             return np.zeros((0, self.dimension), np.float32)
         with self._lock:  # torch on 2 cores: serialise rather than thrash
             # torch's intra-op threads only for the duration of the call (see THREADS)
-            threads = self._torch.get_num_threads() if self.threads else None
-            if threads == self.threads:
-                threads = None
-            if threads:
+            threads = None  # the setting to restore afterwards
+            if self.threads and (current := self._torch.get_num_threads()) != self.threads:
+                threads = current
                 self._torch.set_num_threads(self.threads)
             try:
                 vectors = self._model.encode(

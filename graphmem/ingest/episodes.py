@@ -15,7 +15,9 @@ import re
 import uuid
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypedDict
+
+import neo4j
 
 from ..embed import Embedder
 from ..errors import ValidationError
@@ -76,25 +78,28 @@ CONTEXT_WEIGHT = 0.5  # how much of its neighbours a short turn's vector takes i
 CONTEXT_CHARS = 100  # turns shorter than this take the full weight; longer ones less (∝ 1/length)
 
 
-def with_context(rows: list[dict]) -> None:
-    """Give each episode's vector a little of its neighbours' (the turns before and after it).
+def with_context(vectors: list[list[float]], contents: Sequence[str]) -> list[list[float]]:
+    """Each episode's vector with a little of its neighbours' (the turns before and after it):
+    ``vectors`` and ``contents`` are a session's turns in order; the new vectors in that order.
 
     "Yes, last Friday!" means nothing alone: a short turn is embedded together with what was
     said around it, v_i + w_i·(v_{i-1} + v_{i+1}) renormalised, with w_i = CONTEXT_WEIGHT ·
     min(1, CONTEXT_CHARS / len(turn)). Long turns stand on their own (docs/benchmarks.md
     measures the effect).
     """
-    if len(rows) < 2:
-        return
+    if len(vectors) < 2:
+        return vectors
     import numpy as np
 
-    base = np.asarray([r["embedding"] for r in rows], dtype=np.float32)
-    for i, row in enumerate(rows):
-        weight = CONTEXT_WEIGHT * min(1.0, CONTEXT_CHARS / max(1, len(row["props"]["content"])))
+    base = np.asarray(vectors, dtype=np.float32)
+    out = list(vectors)
+    for i, content in enumerate(contents):
+        weight = CONTEXT_WEIGHT * min(1.0, CONTEXT_CHARS / max(1, len(content)))
         mixed = base[i] + weight * base[max(0, i - 1) : i + 2].sum(axis=0) - weight * base[i]
         norm = float(np.linalg.norm(mixed))
         if norm > 0:
-            row["embedding"] = (mixed / norm).tolist()
+            out[i] = (mixed / norm).tolist()
+    return out
 
 
 def embedding_text(content: str, speaker: str | None) -> str:
@@ -189,6 +194,38 @@ def text_messages(text: str, role: str = "user", speaker: str | None = None) -> 
     return [Message(role=role, content=text.strip(), speaker=speaker)]
 
 
+class EpisodeProps(TypedDict):
+    """The properties of an ``:Episode`` node as ``episodes_create`` writes them."""
+
+    session_id: str
+    role: str
+    speaker: str | None
+    content: str
+    timestamp: str
+    order: int  # relative while built; the writer adds the session's tail
+    chunk: int
+    chunks: int
+    external_id: str | None
+    source: str
+    created_at: str
+
+
+class SentenceRow(TypedDict):
+    text: str
+    embedding: list[float]
+
+
+class EpisodeRow(TypedDict):
+    """One row of ``episodes_create``: a turn (or a chunk of a long one) and its sentences. The
+    builder fills every ``embedding`` (one batch for all rows) before it returns the rows."""
+
+    id: str
+    props: EpisodeProps
+    embedding: list[float]
+    turn: int  # the turn's order within what was built (``props.order`` before the tail is added)
+    sentences: list[SentenceRow]
+
+
 class EpisodeWriter:
     """Builds episode rows (split, embedded in one batch) and writes them with their jobs."""
 
@@ -208,7 +245,7 @@ class EpisodeWriter:
         reference_time: datetime,
         source: str,
         embeddings: Sequence[Sequence[float]] | None = None,
-    ) -> list[dict]:
+    ) -> list[EpisodeRow]:
         """Rows for ``episodes_create``; ``order`` is relative (the writer adds the session's tail).
 
         ``embeddings`` (one per message, of ``embedding_text(content, speaker)``) skips embedding for
@@ -221,22 +258,22 @@ class EpisodeWriter:
         sessions: Sequence[tuple[Sequence[Message], str, datetime, Sequence[Sequence[float]] | None]],
         *,
         source: str,
-    ) -> list[list[dict]]:
+    ) -> list[list[EpisodeRow]]:
         """``build`` for several sessions (messages, session_id, reference_time, embeddings): their
         turns and sentences are embedded in one batch, which the embedder can split over its
         workers (one session's sentences alone are too few to)."""
         now = datetime.now(UTC).isoformat()
-        built: list[list[dict]] = []
+        built: list[list[EpisodeRow]] = []
         to_embed: list[tuple[int, int, int, str]] = []  # (session, row, sentence or -1, text)
         for messages, session_id, reference_time, embeddings in sessions:
-            rows: list[dict] = []
+            rows: list[EpisodeRow] = []
             last = reference_time
             for order, msg in enumerate(messages):
                 chunks = split_text(msg.content, self.chunk_size, self.chunk_overlap) or [msg.content]
                 last = msg.timestamp or last  # a turn without a time was said with the one before
                 stamp = last.isoformat()
                 for chunk, content in enumerate(chunks):
-                    props = {
+                    props: EpisodeProps = {
                         "session_id": session_id,
                         "role": msg.role,
                         "speaker": msg.speaker,
@@ -249,12 +286,12 @@ class EpisodeWriter:
                         "source": source,
                         "created_at": now,
                     }
-                    row = {
+                    row: EpisodeRow = {
                         "id": uuid.uuid4().hex,
                         "props": props,
-                        "embedding": None,
+                        "embedding": [],  # set below: given, or from the one batch
                         "turn": order,
-                        "sentences": [{"text": t, "embedding": None} for t in sentences(content)],
+                        "sentences": [{"text": t, "embedding": []} for t in sentences(content)],
                     }
                     if embeddings is not None and len(chunks) == 1:
                         row["embedding"] = [float(x) for x in embeddings[order]]
@@ -274,21 +311,25 @@ class EpisodeWriter:
                 else:
                     built[k][i]["sentences"][j]["embedding"] = [float(x) for x in vector]
         for rows in built:
-            with_context(rows)
+            mixed = with_context([r["embedding"] for r in rows], [r["props"]["content"] for r in rows])
+            for row, vector in zip(rows, mixed):
+                row["embedding"] = vector
         return built
 
-    def write(self, group_id: str, session_id: str, rows: list[dict], jobs: list[dict]) -> list[dict]:
+    def write(self, group_id: str, session_id: str, rows: list[EpisodeRow], jobs: list[dict]) -> list[EpisodeRow]:
         """One session's rows and their jobs in ONE transaction (see ``write_sessions``)."""
-        return self.write_sessions(group_id, [(session_id, rows)], jobs)
+        written = self.write_sessions(group_id, [(session_id, rows)], jobs)
+        assert written is not None  # None only for a request applied before: this call makes none
+        return written
 
     def write_sessions(
         self,
         group_id: str,
-        batches: list[tuple[str, list[dict]]],
+        batches: list[tuple[str, list[EpisodeRow]]],
         jobs: list[dict],
         *,
         request: tuple[str, str, Any] | None = None,
-    ) -> list[dict] | None:
+    ) -> list[EpisodeRow] | None:
         """Write the rows of each session (continuing its order and NEXT chain) and the jobs in ONE
         transaction: a turn is never stored without the job that extracts it, nor a job without its turns.
 
@@ -298,13 +339,13 @@ class EpisodeWriter:
         """
         from ..builder.requests import claim, finish
 
-        def work(tx) -> list[dict] | None:
+        def work(tx: neo4j.ManagedTransaction) -> list[EpisodeRow] | None:
             if request is not None:
                 claimed, _ = claim(tx, group_id, request[0], "ingest", request[1])
                 if not claimed:
                     return None
                 finish(tx, group_id, request[0], request[2])
-            out: list[dict] = []
+            out: list[EpisodeRow] = []
             for session_id, rows in batches:
                 tail = tx_run(tx, "episode_session_tail", group_id=group_id, session_id=session_id)
                 offset = (tail[0]["order"] + 1) if tail and tail[0]["order"] is not None else 0

@@ -36,7 +36,16 @@ from ..types import (
     validate_group_id,
     validate_optional_id,
 )
-from .episodes import CHUNK_OVERLAP, CHUNK_SIZE, EpisodeWriter, parse_messages, split_text, text_length, text_messages
+from .episodes import (
+    CHUNK_OVERLAP,
+    CHUNK_SIZE,
+    EpisodeRow,
+    EpisodeWriter,
+    parse_messages,
+    split_text,
+    text_length,
+    text_messages,
+)
 from .jobs import JobQueue, job_counts, stranded_jobs
 from .models import EpisodeView, ExtractionPlan, IngestReport, JobOutcome, Message, PlannedMemory, RetryReport
 from .people import People
@@ -181,7 +190,7 @@ class Ingestor:
         field = "messages" if text is None else "text"
         if text is not None and isinstance(text, str) and len(text) > MAX_INGEST_CHARS:
             raise ValidationError(_too_long(field, len(text)), field=field)
-        parsed = parse_messages(messages) if messages is not None else text_messages(text)
+        parsed = text_messages(text) if text is not None else parse_messages(messages)
         size = sum(len(m.content) for m in parsed)
         if size > MAX_INGEST_CHARS:
             raise ValidationError(_too_long(field, size), field=field)
@@ -225,7 +234,7 @@ class Ingestor:
         request_id = validate_request_id(request_id)
         ext = self.extractor(extractor)
         self.ensure_schema()
-        digest = None
+        claim: tuple[str, str] | None = None  # (request id, fingerprint) of an idempotent call
         if request_id is not None:
             digest = fingerprint(
                 "ingest",
@@ -235,7 +244,8 @@ class Ingestor:
             done = stored(self.store, group_id, request_id, "ingest", digest)
             if done is not None:
                 return self._replay(group_id, done)
-        batches: list[tuple[str, list[dict]]] = []
+            claim = (request_id, digest)
+        batches: list[tuple[str, list[EpisodeRow]]] = []
         built = self.writer.build_sessions(
             [(c.messages, c.session_id, c.reference_time, c.embeddings) for c in conversations], source=source
         )
@@ -257,14 +267,10 @@ class Ingestor:
             episodes=[r["id"] for r in all_rows],
             jobs=[j["id"] for j in jobs],
         )
-        request = (
-            None
-            if request_id is None
-            else (request_id, digest, {"final": False, "report": report.model_dump(mode="json")})
-        )
-        if self.writer.write_sessions(group_id, batches, jobs, request=request) is None:
+        request = None if claim is None else (*claim, {"final": False, "report": report.model_dump(mode="json")})
+        if self.writer.write_sessions(group_id, batches, jobs, request=request) is None and claim is not None:
             # the same request was applied meanwhile (a concurrent repeat): nothing was written
-            return self._replay(group_id, stored(self.store, group_id, request_id, "ingest", digest))
+            return self._replay(group_id, stored(self.store, group_id, claim[0], "ingest", claim[1]))
         if progress:
             progress("episodes", len(all_rows), len(all_rows))
         for i, job in enumerate(jobs, 1):
@@ -298,7 +304,7 @@ class Ingestor:
             )
         return report
 
-    def _windows(self, batches: list[tuple[str, list[dict]]], ext: Extractor) -> list[tuple[str, list[str]]]:
+    def _windows(self, batches: list[tuple[str, list[EpisodeRow]]], ext: Extractor) -> list[tuple[str, list[str]]]:
         """Episodes per job: the rules take big windows; an LLM a few turns (and characters) at a time."""
         llm = ext.name != "rules"
         limit = self.llm_window if llm else self.rules_window

@@ -142,7 +142,7 @@ class GraphmemMCP:
     # --- the group of a request --------------------------------------------------------------
     def group_of(self, ctx: Any) -> str:
         """The server's fixed group, or the group header of this HTTP request."""
-        if self.group_header is None:
+        if self.group_header is None and self.group_id is not None:  # fixed: validated when the server was made
             return self.group_id
         request = getattr(ctx, "request", None)
         headers = getattr(request, "headers", None)

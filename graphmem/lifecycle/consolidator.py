@@ -187,9 +187,9 @@ class Consolidator:
             report.discovered.extend(found)
             report.count("references", sum(1 for f in found if f.edge_type == "REFERENCE"))
             report.count("causal_candidates", sum(1 for f in found if f.edge_type == "CAUSALITY"))
-            for m in batch:
-                if m.id not in archived and m.importance >= IMPORTANT:
-                    self._emit(report, "important_memory", memory_id=m.id, text=m.text)
+            for memory in batch:
+                if memory.id not in archived and memory.importance >= IMPORTANT:
+                    self._emit(report, "important_memory", memory_id=memory.id, text=memory.text)
             work.write("lifecycle_mark_consolidated", group_id=group_id, ids=ids, now=now, run_id=run_id)
             report.processed += len(ids)
             batches += 1

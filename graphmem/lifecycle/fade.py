@@ -58,7 +58,8 @@ class Fader:
     def decay(self, group_id: str, as_of: datetime, run_id: str, now: str) -> tuple[int, list[str]]:
         """Update every live memory's strength; archive the faded ones. (updated, archived ids)"""
         s = self.settings
-        after, updated, archived = "", 0, []
+        after, updated = "", 0
+        archived: list[str] = []
         while True:
             rows = self.work.read("lifecycle_decay_page", group_id=group_id, after=after, limit=PAGE)
             if not rows:

@@ -179,7 +179,7 @@ class MemoryReconciler:
         is news, not a duplicate of the first."""
         by_parts: dict[tuple, list[_Memory]] = {}
         by_text: dict[tuple, list[_Memory]] = {}
-        index: dict[tuple, list[_Memory]] = {}
+        index: dict[ConflictKey, list[_Memory]] = {}
         for m in batch + related:
             by_parts.setdefault(m.parts(), []).append(m)
             by_text.setdefault(_text_key(m), []).append(m)
@@ -284,11 +284,14 @@ def _lookups(m: _Memory) -> set[str]:
     return wanted
 
 
-def _conflict_keys(m: _Memory) -> list[tuple]:
+ConflictKey = tuple[str, str, str | None]  # (subject id, "topic" | "slot" | "object", its key)
+
+
+def _conflict_keys(m: _Memory) -> list[ConflictKey]:
     """What two memories must share to be worth comparing for a conflict (one subject, and a
     slot, an object or a topic)."""
     topic, _ = strip_correction(m.topic)
-    keys = [(m.subject_id, "topic", loose_key(topic))]
+    keys: list[ConflictKey] = [(m.subject_id, "topic", loose_key(topic))]
     slot = m.slot_name()
     if slot:
         keys.append((m.subject_id, "slot", slot))

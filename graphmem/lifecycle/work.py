@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+import neo4j
+
 from ..store.driver import Store, tx_run
 
 T = TypeVar("T")
@@ -21,8 +23,8 @@ class Work:
     def __init__(self, store: Store, *, dry_run: bool = False):
         self.store = store
         self.dry_run = dry_run
-        self._session = None
-        self._tx = None
+        self._session: neo4j.Session | None = None
+        self._tx: neo4j.Transaction | None = None
         if dry_run:
             store.ensure_reachable()
             self._session = store.driver.session(database=store.database)
@@ -43,7 +45,7 @@ class Work:
 
     def close(self) -> None:
         """A dry run's transaction is rolled back: nothing it did remains."""
-        if self._tx is not None:
+        if self._tx is not None and self._session is not None:
             try:
                 self._tx.rollback()
             finally:

@@ -18,7 +18,7 @@ class Reranker(Protocol):
         ...
 
 
-def unit_scores(raw: Sequence[float]) -> list[float]:
+def unit_scores(raw: Sequence[float] | np.ndarray) -> list[float]:
     """Scores in [0, 1]: kept when they all are (probabilities, Cohere's relevance_score), else
     read as logits through the logistic function (a cross-encoder's raw output)."""
     values = np.asarray(raw, np.float64)

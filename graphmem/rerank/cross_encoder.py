@@ -59,7 +59,7 @@ class OnnxCrossEncoder:
         self._tokenizer.enable_truncation(max_length)
         self._tokenizer.no_padding()
         self._lock = threading.Lock()  # a tokenizers.Tokenizer is not to be shared by threads at once
-        self._session: Any = onnx_session(str(model), threads=1)
+        self._session = onnx_session(model, threads=1)
         self._inputs = {i.name for i in self._session.get_inputs()}
 
     def scores(self, query: str, documents: Sequence[str], deadline: float) -> list[float]:

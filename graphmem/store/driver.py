@@ -361,8 +361,8 @@ def _row(record: neo4j.Record) -> dict[str, Any]:
     return record.data()
 
 
-def tx_run(tx: neo4j.ManagedTransaction, name: str, /, **params: Any) -> list[dict[str, Any]]:
-    """Run a named query inside a transaction function."""
+def tx_run(tx: neo4j.ManagedTransaction | neo4j.Transaction, name: str, /, **params: Any) -> list[dict[str, Any]]:
+    """Run a named query inside a transaction function (or an explicit transaction)."""
     return [r.data() for r in tx.run(q(name), lean_params(params))]
 
 

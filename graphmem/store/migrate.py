@@ -23,6 +23,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from functools import partial
 
+import neo4j
+
 from ..lang import AGENT_KEY, OBJECT_AGENT_NAMES, OBJECT_USER_NAMES, USER_KEY
 from .driver import Store, tx_run
 
@@ -89,7 +91,7 @@ def _survivor(key: str, nodes: list[dict]) -> tuple[dict, list[dict]] | None:
     return ranked[0], ranked[1:]
 
 
-def _fold(tx, group_id: str, keep: dict, gone: dict, now: str) -> None:
+def _fold(tx: neo4j.ManagedTransaction, group_id: str, keep: dict, gone: dict, now: str) -> None:
     tx_run(
         tx,
         "lifecycle_merge_concept",
