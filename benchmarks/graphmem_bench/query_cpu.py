@@ -5,7 +5,8 @@ thread) per query, each query embedded alone as a search embeds it.
 
 English queries: LoCoMo dev questions; Chinese: the latest user line of each MADial dev dialogue.
 Each model is loaded, warmed up on a few queries of each language, then timed; the load average
-is printed beside the figures (a busy machine inflates them).
+is printed beside the figures (a busy machine inflates them). A script of the package, not a
+`graphmem bench` runner (no entry point).
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ def measure(model: str, queries: dict[str, list[str]], precision: str, warm_up: 
     return report
 
 
-def command(
+def main(
     bench: Path = typer.Argument(..., help="The folder of the dev sets (locomo_dev.json, madial_dev/)."),
     models: list[str] = typer.Argument(..., help="Embedding models or pairs, as [embedding] model names them."),
     n: int = typer.Option(100, "--n", min=1, help="Queries per language at most."),
@@ -81,4 +82,4 @@ def command(
 
 
 if __name__ == "__main__":
-    typer.run(command)
+    typer.run(main)
