@@ -121,7 +121,8 @@ def test_the_agents_lines_of_a_dialogue_do_not_decide_what_is_found(graph, group
             ("I went hiking in the Alps and climbed to a glacier.", "My cat Pixel has been sick and sees the vet."),
             "User: The mountain trail was steep but I loved the hike.\nAI: Wonderful! How high did you climb?\n"
             "User: Up to the glacier, the views from the peak were amazing.\nAI: What a trip!\n"
-            "User: Anyway, Pixel has been coughing a lot this week.",
+            "User: We hiked back down past the glacier at sunset.\nAI: Lovely!\n"
+            "User: Anyway, my cat Pixel is sick, coughing a lot this week.",
         ),
         (
             ("我去阿尔卑斯山徒步，一直爬到了冰川。", "我的猫咪小白生病了，带它去看兽医。"),
