@@ -1,7 +1,8 @@
 """Query planning (seed 004 §12.3.1, §12.3.4): how deep to walk, along what, and when. Rules, in
 Chinese and English: causal words (因为 为什么 导致; why because cause) → deep along causal edges
 only; relation words (有关 关于 相关; about related) → deep along every edge and concept; a time
-expression (昨天, 上周, last week …) → a time range (a rolling window, 过去三天 or "the past few
+expression (昨天, 上周, last week …) → a time range, or for a question about a state at a past
+time (去年三月我住在哪, "where did I work in 2024?") what was current then (``as_of``) (a rolling window, 过去三天 or "the past few
 months", says how far back to look, not what to look for: ``scope_words`` are neither embedded nor
 matched); a dialogue (lines ``Speaker: text``) → what the user said (``sought``), its latest line
 (``latest``) weighing more; in auto mode a best match below ``limits.deep_threshold`` → deep.
@@ -26,6 +27,39 @@ RELATION_ZH = ("有关", "关于", "相关", "联系", "关系")
 CAUSAL_EN = re.compile(r"\b(why|because|cause[sd]?|causing|reasons?|due to|lead to|led to)\b", re.IGNORECASE)
 RELATION_EN = re.compile(r"\b(about|related|relates?|relationship|connected|connection|regarding)\b", re.IGNORECASE)
 
+# A question with a past time asks either what held then (a state: where one lived or worked,
+# one's school, job, partner, phone number, "what was my ...") or what happened then (an event:
+# went, ate, bought, met). A state holds from when it began until something replaced it, so it
+# need not have been said or have happened inside the period: such a question is answered as of
+# that period (the memories current at some moment of it, superseded ones included, later ones
+# left out). An event question keeps the time range (what happened inside it). A state question
+# with an event word ("where did I go last March") is read as an event; a period that has not
+# ended (今年, this year) as a question about now.
+STATE_ZH = re.compile(
+    r"住在|住哪|住的|住址|地址|家在哪|在哪(?:儿|里)?(?:工作|上班|上学|读书|念书|实习)|工作|上班|单位|公司|老板|"
+    r"职业|职位|岗位|上学|读书|念书|学校|专业|电话|手机号|号码|邮箱|男朋友|女朋友|男友|女友|对象|伴侣|"
+    r"老公|老婆|丈夫|妻子|未婚[夫妻]|恋人|交往|我的\w{1,8}是"
+)
+EVENT_ZH = re.compile(r"[做干去吃买看见玩搬]了|发生|遇到|参加|去过|去哪")
+STATE_EN = re.compile(
+    r"\b(live[ds]?|living|resided?|residing|home town|address|work(?:s|ed|ing)?|employ(?:ed|er)|job|company|"
+    r"boss|occupation|profession|stud(?:y|ied|ying)|school|college|university|major|phone|number|e-?mail|"
+    r"partner|boy ?friend|girl ?friend|wife|husband|fianc[ée]e?|spouse|dating|married to)\b|"
+    r"\b(?:what|who|which)\s+was\s+my\b",
+    re.IGNORECASE,
+)
+EVENT_EN = re.compile(
+    r"\b(?:did\s+(?:I|you|we|he|she|they)\s+(?:do|go|eat|buy|see|visit|watch|meet|play|move)|went|happened|"
+    r"visited|bought|ate|met|moved|work(?:ed|ing)?\s+on)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_state(query: str) -> bool:
+    """Whether a question asks what held (a state), not what happened (an event); see STATE_ZH."""
+    zh = bool(STATE_ZH.search(query)) and not EVENT_ZH.search(query)
+    return zh or (bool(STATE_EN.search(query)) and not EVENT_EN.search(query))
+
 
 @dataclass
 class PlanHints:
@@ -34,6 +68,7 @@ class PlanHints:
     deep: bool | None = None
     relation_filters: list[RelationType] | None = None
     time_range: tuple[datetime, datetime, str] | None = None  # (start, end exclusive, matched words)
+    as_of: tuple[datetime, datetime, str] | None = None  # a past period a state question asks about (the same)
     scope_words: list[str] = field(default_factory=list)  # parts of the query not searched for
     sought: str | None = None  # what the query looks for, when that is not the query itself (a dialogue)
     latest: str | None = None  # a dialogue's latest user line, when it has several: what the reply serves
@@ -73,9 +108,12 @@ class RulePlanner:
             hints.deep = True
             hints.why.append(f"relation words {related[:3]}: deep, along every edge and shared concept")
         found = find_time_range(query, reference_time)
-        if found is not None:
+        rolling = found is not None and is_rolling_window(found[2])
+        if found is not None and not rolling and found[1] <= reference_time and asks_state(query):
+            hints.as_of = found
+        elif found is not None:
             hints.time_range = found
-            if is_rolling_window(found[2]):
+            if rolling:
                 hints.scope_words.append(found[2])
         return hints
 
