@@ -122,7 +122,8 @@ class RulePlanner:
         rolling = found is not None and is_rolling_window(found[2])
         past = found is not None and found[1] <= reference_time and found[1] - found[0] >= STATE_PERIOD
         if found is not None and not rolling and past and asks_state(query):
-            hints.as_of = found
+            hints.as_of = found  # the time words only scope the search: they are not searched for
+            hints.scope_words.append(found[2])
         elif found is not None:
             hints.time_range = found
             if rolling:

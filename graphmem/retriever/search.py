@@ -80,8 +80,8 @@ class Plan:
 
 
 def without(query: str, scope_words: list[str], why: list[str]) -> str:
-    """The query without what only scopes it in time (a rolling window); a query that is nothing
-    but a window ("最近三天") is searched as it is."""
+    """The query without what only scopes it in time (a rolling window, the past time of a
+    question about a state); a query that is nothing but a window ("最近三天") is searched as it is."""
     sought = query
     for part in scope_words:
         sought = sought.replace(part, " ")
@@ -89,7 +89,7 @@ def without(query: str, scope_words: list[str], why: list[str]) -> str:
     if not scope_words or not sought.strip(" ?？.。!！,，"):
         return query
     why.append(
-        f"{', '.join(map(repr, scope_words))}: a rolling window, it scopes the search in time and is not searched for"
+        f"{', '.join(map(repr, scope_words))}: it scopes the search in time and is not searched for"
     )
     return sought
 
