@@ -88,9 +88,7 @@ def without(query: str, scope_words: list[str], why: list[str]) -> str:
     sought = " ".join(sought.split())
     if not scope_words or not sought.strip(" ?？.。!！,，"):
         return query
-    why.append(
-        f"{', '.join(map(repr, scope_words))}: it scopes the search in time and is not searched for"
-    )
+    why.append(f"{', '.join(map(repr, scope_words))}: it scopes the search in time and is not searched for")
     return sought
 
 
