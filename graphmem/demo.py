@@ -188,6 +188,14 @@ CONVERSATION_QUESTIONS = {
     "zh": ["我现在住哪？", "小雯怎么样？"],
     "en": ["where do I live now?", "what do you know about Ruth?"],
 }
+# a state at a past time: answered with what was current then (the superseded home), with its interval
+AS_OF_QUESTIONS = {"zh": "8月我住在哪？", "en": "where did I live in August?"}
+
+
+def _held(result) -> str:
+    """A result with the interval in which it was the current fact."""
+    until = (result.valid_until or "now")[:10]
+    return f"{result.text} [valid {(result.valid_from or '?')[:10]} → {until}]"
 
 
 def show_conversations(graph: MemoryGraph, group: str, console: Console) -> None:
@@ -212,6 +220,12 @@ def show_conversations(graph: MemoryGraph, group: str, console: Console) -> None
             response = graph.search_memories(gid, question, reference_time=sessions[-1][0], max_results=4)
             marks = [f"{r.text} [{'current' if r.current else 'superseded'}]" for r in response.results]
             console.print(f"  {question}  →  " + " · ".join(marks), highlight=False, markup=False)
+        question = AS_OF_QUESTIONS[lang]
+        response = graph.search_memories(gid, question, reference_time=sessions[-1][0], max_results=2)
+        as_of = response.plan.as_of
+        then = f" (as of {as_of.matched!r}: {as_of.start[:10]} – {as_of.end[:10]})" if as_of else ""
+        marks = [_held(r) for r in response.results if r.kind == "memory"]
+        console.print(f"  {question}{then}  →  " + " · ".join(marks), highlight=False, markup=False)
 
 
 def _at(hhmm: str) -> datetime:

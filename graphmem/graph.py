@@ -342,6 +342,7 @@ class MemoryGraph:
         profile: str | None = "default",
         superseded: str | None = None,
         rerank: bool | None = None,
+        as_of: datetime | str | None = None,
     ) -> SearchResponse:
         """Hybrid seeds, Cypher BFS expansion, weighted score (seed 004 §4.4, §5.2).
 
@@ -353,6 +354,11 @@ class MemoryGraph:
         ``retrieval.superseded``. Each result says whether it is current.
         ``rerank``: the configured reranker (``[rerank]``, graphmem/rerank/) reorders the best
         results when one is set (None), always (True: an error when none is) or never (False).
+        ``as_of`` (a datetime, or an ISO 8601 date or datetime): what was current then, the
+        memories valid at that moment (``valid_from`` <= as_of < ``valid_until``, or still
+        current), superseded ones included, those said or true only later left out; each
+        result carries its ``valid_from`` / ``valid_until``. A question with a past time about a
+        state ("where did I live last March?") is answered the same way without it.
         """
         group_id = validate_group_id(group_id)
         inp = validate(
@@ -369,6 +375,7 @@ class MemoryGraph:
                 "include_archived": include_archived,
                 "profile": profile,
                 "superseded": superseded,
+                "as_of": as_of,
             },
         )
         self.settings.retrieval.profile(inp.profile)  # an unknown profile is refused before any work
@@ -833,6 +840,7 @@ class AsyncMemoryGraph:
         profile: str | None = "default",
         superseded: str | None = None,
         rerank: bool | None = None,
+        as_of: datetime | str | None = None,
     ) -> SearchResponse:
         """Hybrid seeds, Cypher BFS expansion, weighted score (seed 004 §4.4, §5.2).
 
@@ -844,6 +852,11 @@ class AsyncMemoryGraph:
         ``retrieval.superseded``. Each result says whether it is current.
         ``rerank``: the configured reranker (``[rerank]``, graphmem/rerank/) reorders the best
         results when one is set (None), always (True: an error when none is) or never (False).
+        ``as_of`` (a datetime, or an ISO 8601 date or datetime): what was current then, the
+        memories valid at that moment (``valid_from`` <= as_of < ``valid_until``, or still
+        current), superseded ones included, those said or true only later left out; each
+        result carries its ``valid_from`` / ``valid_until``. A question with a past time about a
+        state ("where did I live last March?") is answered the same way without it.
         """
         return await asyncio.to_thread(
             self.sync.search_memories,
@@ -861,6 +874,7 @@ class AsyncMemoryGraph:
             profile,
             superseded,
             rerank,
+            as_of,
         )
 
     async def stats(self, group_id: str | None = None) -> dict[str, Any]:

@@ -218,6 +218,14 @@ SEARCH_MEMORIES = {
                     "description": "score weights: 'default' (relevance, importance, recency and use), "
                     "'recall' (relevance only: anything ever said, however old)",
                 },
+                "as_of": {
+                    "type": "string",
+                    "maxLength": 64,
+                    "description": "截至某时 what was true then: ISO 8601 date or datetime (e.g. 2024-03-01); "
+                    "memories valid at that moment, replaced ones included, later ones left out. Each result "
+                    "shows valid_from / valid_until. A question with a past time ('去年三月我住在哪？', "
+                    "'where did I work in 2024?') is answered this way without it",
+                },
             },
             "required": ["query"],
             "additionalProperties": False,

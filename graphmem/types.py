@@ -7,7 +7,7 @@ Nothing here imports the database layer. Inputs are validated by pydantic and tu
 from __future__ import annotations
 
 import unicodedata
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from enum import Enum
 from typing import Any, Literal, TypeVar
 
@@ -285,6 +285,14 @@ class SearchInput(_Input):
     include_archived: bool = False
     profile: str = Field("default", min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.-]+$")
     superseded: Literal["current_first", "hide", "keep"] | None = None  # None: retrieval.superseded
+    # what was the current fact then: memories valid at that moment (superseded ones included
+    # when they still held), none said or true only later; naive: the reference time's zone
+    as_of: datetime | None = None
+
+    @field_validator("as_of", mode="before")
+    @classmethod
+    def _as_of(cls, v: Any) -> datetime | None:
+        return None if v is None else parse_as_of(v)
 
     @field_validator("query", mode="before")
     @classmethod
@@ -333,6 +341,23 @@ _ALLOWED = {
 }
 
 M = TypeVar("M", bound=BaseModel)
+
+AS_OF_FORMAT = "an ISO 8601 date or datetime, e.g. 2024-03-01 or 2024-03-01T09:00:00+08:00"
+
+
+def parse_as_of(value: Any) -> datetime:
+    """``as_of`` as a datetime: a datetime, a date (its first moment) or an ISO 8601 string."""
+    if isinstance(value, datetime):
+        return value
+    if isinstance(value, date):
+        return datetime(value.year, value.month, value.day)
+    if isinstance(value, str):
+        try:
+            return datetime.fromisoformat(value.strip())
+        except ValueError:
+            pass
+    shown = repr(value)[:SHOWN_VALUE]
+    raise ValueError(f"cannot read {shown} as a time; give {AS_OF_FORMAT}")
 
 
 def validate(model: type[M], data: Any) -> M:
@@ -607,6 +632,15 @@ class PlannedTimeRange(BaseModel):
     matched: str | None = None  # the words of the query it was read from
 
 
+class PlannedAsOf(BaseModel):
+    """What was current when: the moment (``start`` = ``end``) or period the results were valid in."""
+
+    start: str  # ISO datetimes; a period's end is its last moment
+    end: str
+    source: Literal["argument", "query"]
+    matched: str | None = None  # the words of the query it was read from
+
+
 class SearchPlan(BaseModel):
     """What the planner decided and why (seed 004 §12.3.4)."""
 
@@ -617,6 +651,7 @@ class SearchPlan(BaseModel):
     time_range: PlannedTimeRange | None = None
     memory_types: list[str] | None = None
     subject: str | None = None
+    as_of: PlannedAsOf | None = None
     why: list[str] = Field(default_factory=list)
     profile: str = "default"
     weights: dict[str, float] = Field(default_factory=dict)

@@ -139,7 +139,14 @@ def test_retriever_documents_carry_score_parts_path_and_evidence(graph, group_id
     docs = retriever.invoke("我为什么今天不开心？")
     assert docs and docs[0].metadata["score"] >= docs[-1].metadata["score"]
     cause = next(d for d in docs if "睡好" in d.page_content)
-    assert set(cause.metadata["score_parts"]) == {"similarity", "importance", "distance", "time_decay", "access"}
+    assert set(cause.metadata["score_parts"]) == {
+        "similarity",
+        "importance",
+        "distance",
+        "time_decay",
+        "access",
+        "rerank",
+    }
     assert cause.metadata["evidence"][0]["content"] == "我昨晚没睡好。"
     assert cause.metadata["memory_id"] == cause.id and cause.metadata["group_id"] == group_id
     assert [d.id for d in asyncio.run(retriever.ainvoke("我为什么今天不开心？"))] == [d.id for d in docs]

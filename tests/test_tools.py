@@ -47,6 +47,7 @@ def test_tools_are_openai_function_schemas_matching_the_seed():
         "relation_filters",
         "subject",
         "profile",
+        "as_of",
     } == set(search["properties"])
     assert schema("update_memory_importance")["parameters"]["required"] == ["importance"]
     assert graphmem.TOOLS is TOOLS and graphmem.dispatch is dispatch

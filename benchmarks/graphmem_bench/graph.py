@@ -13,6 +13,9 @@ few of them causally linked), written the way the kind arrives in real use:
 - as_of: two or three values of a fact over the years, each said in its own conversation
   (ingest, then consolidate); "where did I live last March?". Score: 1 when the value current at
   the asked time is in the top 3 and above the others.
+- asof: as_of's form, cases of their own (graph_cases/asof_<lang>.json): a fact (home, employer,
+  school, partner, phone ...) said, changed in a later conversation, then asked about at a time in
+  between; the answer is the value current then. Scored as as_of.
 - entity: five facts about a person over five conversations, the later ones naming them by
   pronoun or role; "what do you know about Ruth?". Score: the share of the five in the top 10.
 - bridge: two facts joined only by a person (the pilot I met in Porto is Marco; Marco flies
@@ -53,11 +56,11 @@ from graphmem.lang import CJK_CHARS
 from graphmem.store.admin import delete_group
 
 CASES = Path(__file__).parent / "graph_cases"
-KINDS = ("why", "current", "as_of", "entity", "bridge")
+KINDS = ("why", "current", "as_of", "entity", "bridge", "asof")
 PROFILES = ("default", "recall")
 DEPTHS = (0, 1, 2)
 MAX_RESULTS = 10
-TOP = {"why": 5, "current": 3, "as_of": 3, "entity": 10, "bridge": 5}  # the cut each kind is scored at
+TOP = {"why": 5, "current": 3, "as_of": 3, "entity": 10, "bridge": 5, "asof": 3}  # the cut each kind is scored at
 MONTH = timedelta(days=30)
 DISTRACTOR_AGES = (200, 90, 20)  # days before the run: the distractors are said in three sessions
 PREFIX = "bench-graph-"
@@ -95,7 +98,14 @@ def load_cases(lang: str) -> dict:
     path = CASES / f"{lang}.json"
     if not path.exists():
         raise ValidationError(f"--lang: no cases for {lang!r} ({path})", field="lang", allowed=["zh", "en"])
-    return json.loads(path.read_text(encoding="utf-8"))
+    return {**json.loads(path.read_text(encoding="utf-8")), **load_asof(lang)}
+
+
+def load_asof(lang: str) -> dict:
+    """The "asof" kind's cases (graph_cases/asof_<lang>.json): as_of's form, their own file; a
+    past-time question whose answer is the value that was current then."""
+    path = CASES / f"asof_{lang}.json"
+    return {"asof": json.loads(path.read_text(encoding="utf-8"))["asof"]} if path.exists() else {"asof": []}
 
 
 def years(text: str, now: datetime) -> str:
@@ -195,6 +205,11 @@ def write_as_of(graph: Any, case: Case, spec: dict, now: datetime) -> None:
     case.bucket = "as_of, the older value" if spec["answer"] < len(spec["turns"]) - 1 else "as_of, the newer value"
 
 
+def write_asof(graph: Any, case: Case, spec: dict, now: datetime) -> None:
+    write_as_of(graph, case, spec, now)
+    case.bucket = case.kind
+
+
 def write_entity(graph: Any, case: Case, spec: dict, now: datetime) -> None:
     sessions = spec["sessions"]
     for j, text in enumerate(sessions):
@@ -221,6 +236,7 @@ WRITERS = {
     "as_of": write_as_of,
     "entity": write_entity,
     "bridge": write_bridge,
+    "asof": write_asof,
 }
 
 
@@ -376,6 +392,7 @@ def run_graph_bench(
     keep: bool = False,
     workers: int = 2,
     say: Say | None = None,
+    kinds: tuple[str, ...] = KINDS,
 ) -> dict:
     """Write every case, ask every question with every method, score; returns the report. Cases
     run ``workers`` at a time (each in its own group: the server and the embedding model work
@@ -389,7 +406,7 @@ def run_graph_bench(
     now = datetime.now().astimezone().replace(microsecond=0)
     load_before = machine().get("load_average")
     flat = FlatSearch(graph.embedder, {})
-    jobs = [(kind, i, spec) for kind in KINDS for i, spec in enumerate(data[kind][:cases] if cases else data[kind])]
+    jobs = [(kind, i, spec) for kind in kinds for i, spec in enumerate(data[kind][:cases] if cases else data[kind])]
     t_all = time.perf_counter()
     with ThreadPoolExecutor(max(1, workers)) as pool:
         futures = [
@@ -422,7 +439,7 @@ def run_graph_bench(
             row["extracted"] = {case.texts[f]: texts for f, texts in case.extracted.items()}
         details.append(row)
 
-    buckets = [*KINDS, *sorted({c.bucket for c, _ in done} - set(KINDS))]
+    buckets = [*kinds, *sorted({c.bucket for c, _ in done} - set(kinds))]
     results = {
         b: {"cases": len(scores[b]["dense"]), **{m: round(float(np.mean(scores[b][m])), 3) for m in methods()}}
         for b in buckets
@@ -441,7 +458,8 @@ def run_graph_bench(
         "language": lang,
         "command": f"graphmem bench graph --lang {lang}"
         + (f" --cases {cases}" if cases else "")
-        + (f" --workers {workers}" if workers != 2 else ""),
+        + (f" --workers {workers}" if workers != 2 else "")
+        + "".join(f" --kind {k}" for k in kinds if kinds != KINDS),
         "run_at": now.isoformat(),
         "distractors": distractors,
         "workers": workers,
@@ -492,6 +510,7 @@ def command(
     distractors: int = typer.Option(150, "--distractors", min=0, help="Everyday memories written beside each case."),
     keep: bool = typer.Option(False, "--keep", help="Keep the groups (bench-graph-<lang>-*) to look at them."),
     workers: int = typer.Option(2, "--workers", min=1, max=8, help="Cases written and asked at a time."),
+    kind: list[str] | None = typer.Option(None, "--kind", help=f"Only these kinds ({', '.join(KINDS)}); repeatable."),
     config: str | None = ConfigOption,
 ) -> None:
     """Questions a graph exists to answer (why, current, as-of, everything about a person, two facts
@@ -504,6 +523,8 @@ def command(
     """
     if lang not in ("zh", "en"):
         raise ValidationError("--lang: zh or en", field="lang", allowed=["zh", "en"])
+    if set(kind or ()) - set(KINDS):
+        raise ValidationError(f"--kind: one of {', '.join(KINDS)}", field="kind", allowed=list(KINDS))
     from graphmem.cli._common import load
     from graphmem.embed import get_embedder
     from graphmem.graph import MemoryGraph
@@ -513,7 +534,16 @@ def command(
     e = settings.embedding
     embedder = RepeatedTexts(get_embedder(e.model, e.device, e.batch_size, e.backend, e.precision))
     with MemoryGraph(settings, embedder=embedder) as graph:
-        report = run_graph_bench(graph, lang, cases=cases, distractors=distractors, keep=keep, workers=workers, say=say)
+        report = run_graph_bench(
+            graph,
+            lang,
+            cases=cases,
+            distractors=distractors,
+            keep=keep,
+            workers=workers,
+            say=say,
+            kinds=tuple(kind) if kind else KINDS,
+        )
     if as_json:
         print_json(report)
         return

@@ -34,6 +34,36 @@ def _when(value: str | None, option: str, edge: str, reference: datetime) -> str
     return moment.isoformat()
 
 
+def _as_of(value: str | None, reference: datetime) -> str | None:
+    """--as-of: an ISO date or datetime, or an expression such as 去年三月 or "last March" (a
+    period means its first moment)."""
+    if value is None:
+        return None
+    from ..errors import ValidationError
+    from ..timeparse import normalize_time
+    from ..types import AS_OF_FORMAT, parse_as_of
+
+    try:
+        return parse_as_of(value).isoformat()
+    except ValueError:
+        tv = normalize_time(value, reference)
+    if not tv.parsed or tv.start is None:
+        raise ValidationError(
+            f"--as-of: cannot read {value!r} as a time; use {AS_OF_FORMAT}, or an expression such as "
+            "去年三月, 2024年, 'last March'",
+            field="as_of",
+        )
+    return tv.start.isoformat()
+
+
+def _valid(result, as_of: bool) -> str:
+    """ "  valid 2023-03-10 → 2024-05-01": when a memory was the current fact (a replaced one, or any
+    memory of a search as of a time)."""
+    if result.kind != "memory" or not (result.valid_until or (as_of and result.valid_from)):
+        return ""
+    return f"  valid {(result.valid_from or '?')[:10]} → {(result.valid_until or 'now')[:10]}"
+
+
 def _path_text(result, ranks: dict[str, int]) -> str:
     """ "direct match", or the walk from the result it started at: "#1 ←causes←" (the edge
     points back: #1's cause), "#2 →related→", "#1 ~topic 吃饭~" (a shared concept)."""
@@ -84,6 +114,12 @@ def search(
         "hide, or keep (rank them as any other).",
     ),
     at: str | None = typer.Option(None, "--at", help="Reference time (ISO) for 'today', 'last week' and decay."),
+    as_of: str | None = typer.Option(
+        None,
+        "--as-of",
+        help="What was true then: ISO date or datetime (2024-03-01), or 去年三月, 'last March' (a period: its "
+        "first day). Memories valid at that time, replaced ones included, later ones left out.",
+    ),
     profile: str = typer.Option(
         "default",
         "--profile",
@@ -133,6 +169,7 @@ def search(
             profile=profile,
             superseded=superseded,
             rerank=rerank,
+            as_of=_as_of(as_of, reference),
         )
     if json_output:
         print_json(response.model_dump(mode="json"))
@@ -144,6 +181,12 @@ def search(
         + (
             f", time {plan.time_range.start} – {plan.time_range.end} ({plan.time_range.source})"
             if plan.time_range
+            else ""
+        )
+        + (f", as of {plan.as_of.start[:10]}" if plan.as_of and plan.as_of.source == "argument" else "")
+        + (
+            f", as of {plan.as_of.start[:10]} – {plan.as_of.end[:10]} ({plan.as_of.matched})"
+            if plan.as_of and plan.as_of.source == "query"
             else ""
         )
         + f", {response.timings_ms.get('total', 0):.0f} ms[/dim]",
@@ -178,7 +221,10 @@ def search(
             f"{p.access:.2f}",
             *((f"{p.rerank:.2f}" if p.rerank is not None else "–",) if reranked else ()),
             r.memory_type,
-            r.text + ("" if r.current else "  (superseded)") + ("  (archived)" if r.status == "archived" else ""),
+            r.text
+            + ("" if r.current else "  (superseded)")
+            + ("  (archived)" if r.status == "archived" else "")
+            + _valid(r, plan.as_of is not None),
             str(r.distance),
             _path_text(r, ranks),
         )

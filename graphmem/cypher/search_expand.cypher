@@ -11,7 +11,7 @@
 // walked once, from the first of them ($frontier is best first). $causal / $ref_relations /
 // $concepts carry the relation filters: with filters set, only the matching memory-to-memory
 // edges are walked. The neighbours pass the same filters as seeds ($start/$end here are the
-// caller's explicit time range only). Each neighbour comes once, with up to 4 ways it was
+// caller's explicit time range only; $as_of/$as_of_end apply as to seeds). Each neighbour comes once, with up to 4 ways it was
 // reached. Only the best $keep neighbours by $alpha·cosine + $beta·importance (the two largest
 // parts of the score that vary within a level; the search's ranking profile's, rank.prerank_params)
 // come back: ranked here because the cut happens here; rank.Scorer scores what comes back.
@@ -75,6 +75,7 @@ WHERE n.group_id = $group_id
   AND ($start IS NULL OR datetime(coalesce(n.occurred_at, n.created_at)) >= datetime($start))
   AND ($end IS NULL OR datetime(coalesce(n.occurred_at, n.created_at)) < datetime($end))
   AND ($subject IS NULL OR EXISTS { (n)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
+  AND ($as_of IS NULL OR (datetime(coalesce(n.valid_from, n.occurred_at, n.reference_time, n.created_at)) <= datetime($as_of_end) AND (n.valid_until IS NULL OR datetime(n.valid_until) > datetime($as_of))))
 WITH n, collect({from_id: m.id, edge: edge, relation: relation, direction: direction, via: via,
                  via_label: via_label}) AS steps
 WITH n, steps, CASE WHEN $embedding IS NOT NULL THEN vector.similarity.cosine(n.embedding, $embedding) END AS score
@@ -82,7 +83,7 @@ ORDER BY $alpha * (2 * coalesce(score, 0.5) - 1) + $beta * coalesce(n.importance
 LIMIT $keep
 // one row holding the list: the driver decodes one message instead of one per neighbour
 RETURN collect({memory: n {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
-                           .access_count, .last_accessed_at, .superseded_by},
+                           .access_count, .last_accessed_at, .superseded_by, .valid_from, .valid_until},
                 score: score, steps: steps[0..4],
                 // the turns it was extracted from, for a process that holds them ($with_sources)
                 sources: CASE WHEN $with_sources

@@ -10,6 +10,10 @@
 //   $said_end           an episode (a turn) is in the range when said in [$start, $said_end):
 //                       $end itself, or a week later for a range read from the query
 //   $subject            null, or the normalised name of the memory's subject ("@user" for 我/I)
+//   $as_of, $as_of_end  null, or ISO datetimes: only what was the current fact at some moment of
+//                       [$as_of, $as_of_end] (a point when equal): valid_from (its own time, else
+//                       when it was said) <= $as_of_end, and no valid_until (still current) or
+//                       valid_until > $as_of (superseded after). Turns: said by $said_end.
 // The word queries take $embedding null when the caller holds the group's vectors and computes
 // the cosines itself (retriever/vectors.py): they are then sent before the query is embedded.
 // Neo4j reports cosine similarity as (1 + cos) / 2; graphmem converts it to plain cosine.
@@ -89,10 +93,11 @@ WHERE m.group_id = $group_id
   AND ($start IS NULL OR datetime(coalesce(m.occurred_at, m.created_at)) >= datetime($start))
   AND ($end IS NULL OR datetime(coalesce(m.occurred_at, m.created_at)) < datetime($end))
   AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
+  AND ($as_of IS NULL OR (datetime(coalesce(m.valid_from, m.occurred_at, m.reference_time, m.created_at)) <= datetime($as_of_end) AND (m.valid_until IS NULL OR datetime(m.valid_until) > datetime($as_of))))
 WITH m, $scores[i] AS score
 ORDER BY score DESC, coalesce(m.occurred_at, m.created_at) DESC, m.text LIMIT $k
 RETURN collect({memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
-                           .access_count, .last_accessed_at, .superseded_by}, score: score}) AS hits;
+                           .access_count, .last_accessed_at, .superseded_by, .valid_from, .valid_until}, score: score}) AS hits;
 
 // name: search_group_size
 // The size of a large group, and of the whole memory vector index (count store, O(1)).
@@ -111,10 +116,11 @@ WHERE m.status IS NOT NULL AND m.embedding IS NOT NULL
   AND ($start IS NULL OR datetime(coalesce(m.occurred_at, m.created_at)) >= datetime($start))
   AND ($end IS NULL OR datetime(coalesce(m.occurred_at, m.created_at)) < datetime($end))
   AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
+  AND ($as_of IS NULL OR (datetime(coalesce(m.valid_from, m.occurred_at, m.reference_time, m.created_at)) <= datetime($as_of_end) AND (m.valid_until IS NULL OR datetime(m.valid_until) > datetime($as_of))))
 WITH m, vector.similarity.cosine(m.embedding, $embedding) AS score
 ORDER BY score DESC, coalesce(m.occurred_at, m.created_at) DESC, m.text LIMIT $k
 RETURN m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
-          .access_count, .last_accessed_at, .superseded_by} AS memory, score;
+          .access_count, .last_accessed_at, .superseded_by, .valid_from, .valid_until} AS memory, score;
 
 // name: search_vector_index
 // The global top-$fetch of the native vector index, then the group and the filters.
@@ -130,9 +136,10 @@ CALL (rows) {
     AND ($start IS NULL OR datetime(coalesce(m.occurred_at, m.created_at)) >= datetime($start))
     AND ($end IS NULL OR datetime(coalesce(m.occurred_at, m.created_at)) < datetime($end))
     AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
+    AND ($as_of IS NULL OR (datetime(coalesce(m.valid_from, m.occurred_at, m.reference_time, m.created_at)) <= datetime($as_of_end) AND (m.valid_until IS NULL OR datetime(m.valid_until) > datetime($as_of))))
   WITH m, score ORDER BY score DESC, coalesce(m.occurred_at, m.created_at) DESC, m.text LIMIT $k
   RETURN collect({memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at,
-                             .created_at, .access_count, .last_accessed_at, .superseded_by}, score: score}) AS hits
+                             .created_at, .access_count, .last_accessed_at, .superseded_by, .valid_from, .valid_until}, score: score}) AS hits
 }
 RETURN size(rows) AS returned, hits;
 
@@ -147,9 +154,10 @@ WHERE m.group_id = $group_id
   AND ($start IS NULL OR datetime(coalesce(m.occurred_at, m.created_at)) >= datetime($start))
   AND ($end IS NULL OR datetime(coalesce(m.occurred_at, m.created_at)) < datetime($end))
   AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
+  AND ($as_of IS NULL OR (datetime(coalesce(m.valid_from, m.occurred_at, m.reference_time, m.created_at)) <= datetime($as_of_end) AND (m.valid_until IS NULL OR datetime(m.valid_until) > datetime($as_of))))
 WITH m, bm25 ORDER BY bm25 DESC, coalesce(m.occurred_at, m.created_at) DESC, m.text LIMIT $k
 RETURN collect({memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
-                           .access_count, .last_accessed_at, .superseded_by}, bm25: bm25,
+                           .access_count, .last_accessed_at, .superseded_by, .valid_from, .valid_until}, bm25: bm25,
                 score: CASE WHEN $embedding IS NOT NULL THEN vector.similarity.cosine(m.embedding, $embedding) END})
        AS hits;
 
@@ -178,9 +186,10 @@ WHERE ($include_archived OR m.status <> 'archived')
   AND ($start IS NULL OR datetime(coalesce(m.occurred_at, m.created_at)) >= datetime($start))
   AND ($end IS NULL OR datetime(coalesce(m.occurred_at, m.created_at)) < datetime($end))
   AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
+  AND ($as_of IS NULL OR (datetime(coalesce(m.valid_from, m.occurred_at, m.reference_time, m.created_at)) <= datetime($as_of_end) AND (m.valid_until IS NULL OR datetime(m.valid_until) > datetime($as_of))))
 WITH m, bm25 ORDER BY bm25 DESC, coalesce(m.occurred_at, m.created_at) DESC, m.text LIMIT $k
 RETURN collect({memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
-                           .access_count, .last_accessed_at, .superseded_by}, bm25: bm25,
+                           .access_count, .last_accessed_at, .superseded_by, .valid_from, .valid_until}, bm25: bm25,
                 score: CASE WHEN $embedding IS NOT NULL THEN vector.similarity.cosine(m.embedding, $embedding) END})
        AS hits;
 
@@ -193,7 +202,7 @@ WHERE newest.superseded_by IS NULL AND newest.group_id = $group_id AND newest.st
 WITH m, newest ORDER BY length(p) DESC
 WITH m, collect(newest)[0] AS n
 RETURN m.id AS id, n {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
-          .access_count, .last_accessed_at, .superseded_by} AS current;
+          .access_count, .last_accessed_at, .superseded_by, .valid_from, .valid_until} AS current;
 
 // name: search_subject_memories
 // A question about someone ("What does Anna like?", "小明喜欢什么？") gathers from all they are
@@ -211,10 +220,11 @@ CALL (s) {
     AND ($types IS NULL OR m.memory_type IN $types)
     AND ($start IS NULL OR datetime(coalesce(m.occurred_at, m.created_at)) >= datetime($start))
     AND ($end IS NULL OR datetime(coalesce(m.occurred_at, m.created_at)) < datetime($end))
+    AND ($as_of IS NULL OR (datetime(coalesce(m.valid_from, m.occurred_at, m.reference_time, m.created_at)) <= datetime($as_of_end) AND (m.valid_until IS NULL OR datetime(m.valid_until) > datetime($as_of))))
   WITH m ORDER BY coalesce(m.occurred_at, m.created_at) DESC, m.id LIMIT $cap
   OPTIONAL MATCH (m)-[:HAS_TOPIC]->(t:Topic)
   RETURN collect({memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
-                             .access_count, .last_accessed_at, .superseded_by},
+                             .access_count, .last_accessed_at, .superseded_by, .valid_from, .valid_until},
                   topic: t.normalized_name,
                   score: CASE WHEN $embedding IS NOT NULL THEN vector.similarity.cosine(m.embedding, $embedding) END})
          AS rows

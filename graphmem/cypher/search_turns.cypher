@@ -10,6 +10,10 @@
 //   $said_end           an episode (a turn) is in the range when said in [$start, $said_end):
 //                       $end itself, or a week later for a range read from the query
 //   $subject            null, or the normalised name of the memory's subject ("@user" for 我/I)
+//   $as_of, $as_of_end  null, or ISO datetimes: only what was the current fact at some moment of
+//                       [$as_of, $as_of_end] (a point when equal): valid_from (its own time, else
+//                       when it was said) <= $as_of_end, and no valid_until (still current) or
+//                       valid_until > $as_of (superseded after). Turns: said by $said_end.
 // Neo4j reports cosine similarity as (1 + cos) / 2; graphmem converts it to plain cosine.
 // Equal scores are common (a word matched once in texts of the same length; the same text said
 // twice), and a LIMIT must not cut among them by where the nodes happen to lie in the store:
@@ -42,8 +46,9 @@ CALL (e) {
          [m IN linked WHERE ($include_archived OR m.status <> 'archived')
                      AND ($types IS NULL OR m.memory_type IN $types)
                      AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
+                     AND ($as_of IS NULL OR (datetime(coalesce(m.valid_from, m.occurred_at, m.reference_time, m.created_at)) <= datetime($as_of_end) AND (m.valid_until IS NULL OR datetime(m.valid_until) > datetime($as_of))))
           | {memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
-                        .access_count, .last_accessed_at, .superseded_by},
+                        .access_count, .last_accessed_at, .superseded_by, .valid_from, .valid_until},
              score: vector.similarity.cosine(m.embedding, $embedding)}] AS memories
 }
 RETURN e {.id, .group_id, .content, .timestamp, .session_id, .speaker, .role, .importance} AS episode,
@@ -68,8 +73,9 @@ CALL (rows) {
            [m IN linked WHERE ($include_archived OR m.status <> 'archived')
                        AND ($types IS NULL OR m.memory_type IN $types)
                        AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
+                       AND ($as_of IS NULL OR (datetime(coalesce(m.valid_from, m.occurred_at, m.reference_time, m.created_at)) <= datetime($as_of_end) AND (m.valid_until IS NULL OR datetime(m.valid_until) > datetime($as_of))))
             | {memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
-                          .access_count, .last_accessed_at, .superseded_by},
+                          .access_count, .last_accessed_at, .superseded_by, .valid_from, .valid_until},
                score: vector.similarity.cosine(m.embedding, $embedding)}] AS memories
   }
   RETURN collect({episode: e {.id, .group_id, .content, .timestamp, .session_id, .speaker, .role, .importance},
@@ -104,8 +110,9 @@ CALL (rows) {
            [m IN linked WHERE ($include_archived OR m.status <> 'archived')
                        AND ($types IS NULL OR m.memory_type IN $types)
                        AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
+                       AND ($as_of IS NULL OR (datetime(coalesce(m.valid_from, m.occurred_at, m.reference_time, m.created_at)) <= datetime($as_of_end) AND (m.valid_until IS NULL OR datetime(m.valid_until) > datetime($as_of))))
             | {memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
-                          .access_count, .last_accessed_at, .superseded_by},
+                          .access_count, .last_accessed_at, .superseded_by, .valid_from, .valid_until},
                score: vector.similarity.cosine(m.embedding, $embedding)}] AS memories
   }
   RETURN collect({episode: e {.id, .group_id, .content, .timestamp, .session_id, .speaker, .role, .importance},
@@ -140,8 +147,9 @@ CALL (e) {
          [m IN linked WHERE ($include_archived OR m.status <> 'archived')
                      AND ($types IS NULL OR m.memory_type IN $types)
                      AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
+                     AND ($as_of IS NULL OR (datetime(coalesce(m.valid_from, m.occurred_at, m.reference_time, m.created_at)) <= datetime($as_of_end) AND (m.valid_until IS NULL OR datetime(m.valid_until) > datetime($as_of))))
           | {memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
-                        .access_count, .last_accessed_at, .superseded_by},
+                        .access_count, .last_accessed_at, .superseded_by, .valid_from, .valid_until},
              score: vector.similarity.cosine(m.embedding, $embedding)}] AS memories
 }
 RETURN e {.id, .group_id, .content, .timestamp, .session_id, .speaker, .role, .importance} AS episode,
@@ -179,8 +187,9 @@ CALL (e) {
          [m IN linked WHERE ($include_archived OR m.status <> 'archived')
                      AND ($types IS NULL OR m.memory_type IN $types)
                      AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
+                     AND ($as_of IS NULL OR (datetime(coalesce(m.valid_from, m.occurred_at, m.reference_time, m.created_at)) <= datetime($as_of_end) AND (m.valid_until IS NULL OR datetime(m.valid_until) > datetime($as_of))))
           | {memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
-                        .access_count, .last_accessed_at, .superseded_by},
+                        .access_count, .last_accessed_at, .superseded_by, .valid_from, .valid_until},
              score: vector.similarity.cosine(m.embedding, $embedding)}] AS memories
 }
 RETURN e {.id, .group_id, .content, .timestamp, .session_id, .speaker, .role, .importance} AS episode,
@@ -235,8 +244,9 @@ CALL (n) {
          [m IN linked WHERE ($include_archived OR m.status <> 'archived')
                      AND ($types IS NULL OR m.memory_type IN $types)
                      AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
+                     AND ($as_of IS NULL OR (datetime(coalesce(m.valid_from, m.occurred_at, m.reference_time, m.created_at)) <= datetime($as_of_end) AND (m.valid_until IS NULL OR datetime(m.valid_until) > datetime($as_of))))
           | {memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
-                        .access_count, .last_accessed_at, .superseded_by},
+                        .access_count, .last_accessed_at, .superseded_by, .valid_from, .valid_until},
              score: vector.similarity.cosine(m.embedding, $embedding)}] AS memories
 }
 RETURN collect({of: eid, new: NOT n.id IN $ids, before: startNode(r) = n,
@@ -323,8 +333,9 @@ CALL (e) {
          [m IN linked WHERE ($include_archived OR m.status <> 'archived')
                      AND ($types IS NULL OR m.memory_type IN $types)
                      AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
+                     AND ($as_of IS NULL OR (datetime(coalesce(m.valid_from, m.occurred_at, m.reference_time, m.created_at)) <= datetime($as_of_end) AND (m.valid_until IS NULL OR datetime(m.valid_until) > datetime($as_of))))
           | {memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
-                        .access_count, .last_accessed_at, .superseded_by},
+                        .access_count, .last_accessed_at, .superseded_by, .valid_from, .valid_until},
              sources: COUNT { (m)-[:EXTRACTED_FROM]->(:Episode) }}] AS memories
 }
 RETURN collect({id: eid, extracted: extracted, memories: memories}) AS turns;

@@ -131,6 +131,8 @@ class GraphmemRetriever(BaseRetriever):
                     "path": [p.model_dump() for p in r.path],
                     "evidence": [e.model_dump() for e in r.evidence],
                     "occurred_at": r.occurred_at,
+                    "valid_from": r.valid_from,  # the interval in which it was the current fact
+                    "valid_until": r.valid_until,
                     "importance": r.importance,
                     "group_id": self.group_id,
                 },

@@ -5,12 +5,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from ..config import RankingProfile
 
 T = TypeVar("T")
 Later = Callable[[], T]  # a read in flight: calling it waits for the answer
+
+
+def _at(iso: str) -> datetime:
+    moment = datetime.fromisoformat(iso)
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 
 
 @dataclass(frozen=True)
@@ -24,9 +30,16 @@ class Filters:
     end: str | None = None
     subject: str | None = None
     said_end: str | None = None
+    # only what was the current fact at some moment of [as_of, as_of_end] (a point when equal;
+    # valid_from / valid_until, see cypher/search_memories.cypher); turns said by as_of_end
+    as_of: str | None = None
+    as_of_end: str | None = None
 
     def params(self) -> dict[str, Any]:
-        return {**vars(self), "said_end": self.end if self.said_end is None else self.said_end}
+        said_end = self.end if self.said_end is None else self.said_end
+        if self.as_of_end is not None and (said_end is None or _at(self.as_of_end) < _at(said_end)):
+            said_end = (_at(self.as_of_end) + timedelta(microseconds=1)).isoformat()
+        return {**vars(self), "said_end": said_end}
 
     @property
     def narrow(self) -> bool:

@@ -42,9 +42,12 @@ def _line(result: SearchResult, texts: dict[str, str]) -> str:
         head = ", ".join(x for x in (when, who) if x)
         return f"- [{head}] {result.text}" if head else f"- {result.text}"
     line = f"- {result.text}"
-    if not result.current:  # superseded by a newer memory: say so, and what replaced it
+    if not result.current:  # superseded by a newer memory: say so, when it held, and what replaced it
         newer = texts.get(result.superseded_by or "")
-        return line + (f" [no longer true 已过时; now: {newer}]" if newer else " [no longer true 已过时]")
+        held = f"held {(result.valid_from or '?')[:10]} → {(result.valid_until or '?')[:10]}; "
+        return line + (
+            f" [no longer true 已过时; {held}now: {newer}]" if newer else f" [no longer true 已过时; {held[:-2]}]"
+        )
     if result.path:
         step = result.path[-1]
         other = texts.get(step.from_id)

@@ -1,7 +1,8 @@
 """Query planning (seed 004 §12.3.1, §12.3.4): how deep to walk, along what, and when. Rules, in
 Chinese and English: causal words (因为 为什么 导致; why because cause) → deep along causal edges
 only; relation words (有关 关于 相关; about related) → deep along every edge and concept; a time
-expression (昨天, 上周, last week …) → a time range (a rolling window, 过去三天 or "the past few
+expression (昨天, 上周, last week …) → a time range, or for a question about a state at a past
+time (去年三月我住在哪, "where did I work in 2024?") what was current then (``as_of``) (a rolling window, 过去三天 or "the past few
 months", says how far back to look, not what to look for: ``scope_words`` are neither embedded nor
 matched); a dialogue (lines ``Speaker: text``) → what the user said (``sought``), its latest line
 (``latest``) weighing more; in auto mode a best match below ``limits.deep_threshold`` → deep.
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Protocol
 
 from ..lang import AGENT_NAMES, ROLE_NAMES
@@ -26,6 +27,50 @@ RELATION_ZH = ("有关", "关于", "相关", "联系", "关系")
 CAUSAL_EN = re.compile(r"\b(why|because|cause[sd]?|causing|reasons?|due to|lead to|led to)\b", re.IGNORECASE)
 RELATION_EN = re.compile(r"\b(about|related|relates?|relationship|connected|connection|regarding)\b", re.IGNORECASE)
 
+# A question with a past time asks either what held then (a state: where one lived or worked,
+# one's school, job, partner, phone number, car or pet, "what was my ...", "where were we living",
+# what one did every day) or what happened then (an event: went, ate, bought, met). A state holds
+# from when it began until something replaced it, so it need not have been said or have happened
+# inside the period: such a question is answered as of that period (the memories current at some
+# moment of it, superseded ones included, later ones left out). An event question keeps the time
+# range (what happened inside it). A state word beside an event word ("where did I go last
+# March", 去年三月我去了哪) reads as an event unless the question asks about a habit (every day,
+# 每天); a period that has not ended (今年, this year) reads as a question about now, and one
+# shorter than STATE_PERIOD (昨天, last week: where one stayed on a trip) as one about events.
+STATE_PERIOD = timedelta(days=28)
+STATE_ZH = re.compile(
+    r"住|家在|地址|工作|上班|单位|公司|老板|领导|职业|职位|岗位|上学|读书|念书|学校|专业|教书|电话|手机|号码|邮箱|"
+    r"男朋友|女朋友|男友|女友|对象|伴侣|老公|老婆|丈夫|妻子|未婚[夫妻]|恋人|交往|单身|宠物|房租|医生|"
+    r"的是(?:什么|谁|多少|哪)|[是在](?:什么|谁|多少|哪)|在(?:学|读|用|养|开|练|租|教|上|做)|有\S{0,8}吗"
+)
+EVENT_ZH = re.compile(
+    r"[做干去吃买看见玩搬办说聊]了|[吃喝买玩]的|发生|遇到|参加|去过|去哪|会议|开会|聚会|旅行|旅游|主持"
+)
+HABIT_ZH = re.compile(r"每天|每周|每个?月|每年|平时|经常|一直|通常|总是")
+STATE_EN = re.compile(
+    r"\b(?:live[ds]?|living|resided?|residing|home|house|flat|apartment|address|work(?:s|ed|ing)?|employ(?:ed|er)|"
+    r"job|company|office|boss|manager|occupation|profession|stud(?:y|ied|ying)|school|college|university|major|"
+    r"teach(?:ing)?|taught|phone|number|e-?mail|partner|boy ?friend|girl ?friend|wife|husband|fianc[ée]e?|"
+    r"spouse|dating|married|single|car|pet|rent|doctor|GP|language)\b|"
+    r"\b(?:was|were)\s+(?:my|our|I|we)\b|\b(?:was|were)\s+(?:I|we|you|he|she|they)\s+\w+ing\b|"
+    r"\bdid\s+(?:I|we)\s+(?:have|own|drive|use|keep|pay)\b",
+    re.IGNORECASE,
+)
+EVENT_EN = re.compile(
+    r"\b(?:did\s+(?:I|you|we|he|she|they)\s+(?:do|go|eat|buy|see|visit|watch|meet|play|move)|went|happened|"
+    r"visited|bought|ate|met|moved|work(?:ed|ing)?\s+on|trip|meeting|party|talk(?:ed)?\s+about|said|told)\b",
+    re.IGNORECASE,
+)
+HABIT_EN = re.compile(r"\b(?:every|each)\s+(?:day|week|month|morning|evening)|\b(?:usually|used to|regularly)\b", re.I)
+
+
+def asks_state(query: str) -> bool:
+    """Whether a question asks what held (a state), not what happened (an event); see STATE_ZH."""
+    for state, event, habit in ((STATE_ZH, EVENT_ZH, HABIT_ZH), (STATE_EN, EVENT_EN, HABIT_EN)):
+        if habit.search(query) or (state.search(query) and not event.search(query)):
+            return True
+    return False
+
 
 @dataclass
 class PlanHints:
@@ -34,6 +79,7 @@ class PlanHints:
     deep: bool | None = None
     relation_filters: list[RelationType] | None = None
     time_range: tuple[datetime, datetime, str] | None = None  # (start, end exclusive, matched words)
+    as_of: tuple[datetime, datetime, str] | None = None  # a past period a state question asks about (the same)
     scope_words: list[str] = field(default_factory=list)  # parts of the query not searched for
     sought: str | None = None  # what the query looks for, when that is not the query itself (a dialogue)
     latest: str | None = None  # a dialogue's latest user line, when it has several: what the reply serves
@@ -73,9 +119,14 @@ class RulePlanner:
             hints.deep = True
             hints.why.append(f"relation words {related[:3]}: deep, along every edge and shared concept")
         found = find_time_range(query, reference_time)
-        if found is not None:
+        rolling = found is not None and is_rolling_window(found[2])
+        past = found is not None and found[1] <= reference_time and found[1] - found[0] >= STATE_PERIOD
+        if found is not None and not rolling and past and asks_state(query):
+            hints.as_of = found  # the time words only scope the search: they are not searched for
+            hints.scope_words.append(found[2])
+        elif found is not None:
             hints.time_range = found
-            if is_rolling_window(found[2]):
+            if rolling:
                 hints.scope_words.append(found[2])
         return hints
 

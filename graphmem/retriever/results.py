@@ -81,4 +81,6 @@ def result(h: Hit, evidence: list[dict]) -> SearchResult:
         evidence=episodes,
         superseded_by=None if turn else n.get("superseded_by"),
         current=turn or not n.get("superseded_by"),
+        valid_from=None if turn else n.get("valid_from"),
+        valid_until=None if turn else n.get("valid_until"),
     )

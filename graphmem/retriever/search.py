@@ -22,7 +22,7 @@ from ..config import RankingProfile, RetrievalSettings
 from ..embed import Embedder, embed_query
 from ..lang import person_key
 from ..store.driver import Store
-from ..types import PlannedTimeRange, SearchInput, SearchPlan, SearchResponse, normalize_name
+from ..types import PlannedAsOf, PlannedTimeRange, SearchInput, SearchPlan, SearchResponse, normalize_name
 from .access import AccessRecorder
 from .context import Filters, SearchContext
 from .corpus import Corpus
@@ -76,20 +76,19 @@ class Plan:
     seeds: Filters
     time_range: PlannedTimeRange | None
     why: list[str]
+    as_of: PlannedAsOf | None = None
 
 
 def without(query: str, scope_words: list[str], why: list[str]) -> str:
-    """The query without what only scopes it in time (a rolling window); a query that is nothing
-    but a window ("最近三天") is searched as it is."""
+    """The query without what only scopes it in time (a rolling window, the past time of a
+    question about a state); a query that is nothing but a window ("最近三天") is searched as it is."""
     sought = query
     for part in scope_words:
         sought = sought.replace(part, " ")
     sought = " ".join(sought.split())
     if not scope_words or not sought.strip(" ?？.。!！,，"):
         return query
-    why.append(
-        f"{', '.join(map(repr, scope_words))}: a rolling window, it scopes the search in time and is not searched for"
-    )
+    why.append(f"{', '.join(map(repr, scope_words))}: it scopes the search in time and is not searched for")
     return sought
 
 
@@ -103,7 +102,20 @@ def plan_search(inp: SearchInput, hints: PlanHints, reference_time: datetime, pr
     types = [t.value for t in inp.memory_types] if inp.memory_types else None
     subject = (person_key(inp.subject) or normalize_name(inp.subject)) if inp.subject is not None else None
     hard = Filters(include_archived=inp.include_archived, types=types, subject=subject)
-    plan = Plan(profile, hints, inp.query, hard, hard, None, why)
+    as_of = None
+    if inp.as_of is not None:
+        at = _iso(inp.as_of, tz)
+        hard, as_of = replace(hard, as_of=at, as_of_end=at), PlannedAsOf(start=at, end=at, source="argument")
+    elif hints.as_of is not None:  # a question about what held at a past time (plan.RulePlanner)
+        start_at, end_at, matched = hints.as_of
+        last = (end_at - timedelta(microseconds=1)).isoformat()
+        hard = replace(hard, as_of=start_at.isoformat(), as_of_end=last)
+        as_of = PlannedAsOf(start=start_at.isoformat(), end=last, source="query", matched=matched)
+        why.append(
+            f"{matched!r} asks what held then: the memories current from {start_at.date()} to "
+            f"{end_at.date()} (exclusive), superseded ones included, later ones left out"
+        )
+    plan = Plan(profile, hints, inp.query, hard, hard, None, why, as_of)
     if inp.time_range and (inp.time_range.start or inp.time_range.end):
         start = _iso(inp.time_range.start, tz) if inp.time_range.start else None
         end = _iso(inp.time_range.end, tz) if inp.time_range.end else None
@@ -167,7 +179,9 @@ class Retriever:
         walk(everywhere, corpus, hits, depth, scope, ranking, self.settings.limits)
         clock.lap("expand")
         ranked = sorted(hits.values(), key=lambda h: (-h.score, h.distance, h.id))
-        ranked = current_first(self.store, group_id, ranked, inp.superseded or self.settings.superseded, plan.why)
+        # as of a time, a memory superseded since is what was current then: nothing goes before it
+        policy = "keep" if plan.as_of is not None else inp.superseded or self.settings.superseded
+        ranked = current_first(self.store, group_id, ranked, policy, plan.why)
         results = as_results(self.store, group_id, ranked[: inp.max_results], bool(ctx.episodes))
         clock.lap("evidence")
         if memory_ids := [r.memory_id for r in results if r.kind == "memory"]:
@@ -181,6 +195,7 @@ class Retriever:
             time_range=plan.time_range,
             memory_types=plan.hard.types,
             subject=plan.hard.subject,
+            as_of=plan.as_of,
             why=plan.why,
             profile=inp.profile,
             weights=scorer.weights,
@@ -254,6 +269,12 @@ class Retriever:
         wide = self._pool.submit(find, replace(ctx, filters=plan.hard)) if soft else None
         report = find(ctx)
         ctx.vector()  # (waited for in an empty group too: the search leaves no work behind)
+        if not report.candidates and plan.as_of is not None and plan.as_of.source == "query":
+            # a past time read from the question, and nothing known to hold then: as if unasked
+            plan.why.append("nothing known to hold at that time: searched what holds now")
+            plan.hard = replace(plan.hard, as_of=None, as_of_end=None)
+            plan.seeds, plan.as_of = replace(plan.seeds, as_of=None, as_of_end=None), None
+            report = find(replace(ctx, filters=plan.seeds))
         if wide is None:
             return report, set()
         everywhere = wide.result()
