@@ -33,6 +33,7 @@ from ..config import DecayRates, RankingProfile
 from ..lang import AGENT_NAMES, USER_NAMES
 from ..store.vector import to_cosine
 from ..textsim import cjk_share, lexical_units, overlap_units
+from ..timeparse import is_time_key
 from ..types import ScoreParts
 
 ACCESS_SATURATION = 20  # reads at which the frequency part reaches 1
@@ -285,7 +286,7 @@ PERSONS = USER_NAMES | AGENT_NAMES  # the user and the agent are named in most q
 class Paths:
     """Which steps of the walk are strong: a CAUSALITY/REFERENCE link when the question asks for
     causes, effects or connections (``linked``, read by the planner), and a shared Subject, Object
-    or Value (not a Topic: a verb says little about what joins two memories) that the question
+    or Value (not a Topic: a verb says little about what joins two memories; nor a time) that the question
     names or that joins at most RARE_DEGREE memories (Marco in "I met Marco" and "Marco flies
     gliders"). The user and the agent never are."""
 
@@ -298,6 +299,8 @@ class Paths:
         via = (step.get("via") or "").casefold().strip()
         if step["edge"] == "HAS_TOPIC" or not via or via in PERSONS:
             return False
+        if step["edge"] == "VALUE" and is_time_key(step.get("relation") or ""):
+            return False  # two memories of one day are not about one thing
         return (step.get("degree") or 0) <= RARE_DEGREE or self.names(via)
 
     def names(self, via: str) -> bool:
