@@ -45,8 +45,9 @@ from typing import Any
 
 import numpy as np
 import typer
+from rich.console import Console
 
-from graphmem.cli._common import ConfigOption, console, print_json
+from graphmem.cli._common import ConfigOption, console, print_json, progress_bar
 from graphmem.embed import embed_array, embed_query_array
 from graphmem.errors import GraphmemError, ValidationError
 from graphmem.lang import CJK_CHARS
@@ -376,11 +377,12 @@ def run_graph_bench(
     keep: bool = False,
     workers: int = 2,
     say: Say | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> dict:
     """Write every case, ask every question with every method, score; returns the report. Cases
     run ``workers`` at a time (each in its own group: the server and the embedding model work
-    at once)."""
-    from concurrent.futures import ThreadPoolExecutor
+    at once); ``progress(done, total)`` after each."""
+    from concurrent.futures import ThreadPoolExecutor, as_completed
 
     from graphmem.bench.write import machine
 
@@ -396,6 +398,9 @@ def run_graph_bench(
             pool.submit(run_case, graph, data, kind, i, spec, distractors=distractors, keep=keep, flat=flat, now=now)
             for kind, i, spec in jobs
         ]
+        for finished, _ in enumerate(as_completed(futures), 1):
+            if progress:
+                progress(finished, len(futures))
         done = [f.result() for f in futures]
     total = time.perf_counter() - t_all
     say(f"{len(done)} cases in {total:.1f} s")
@@ -512,8 +517,19 @@ def command(
     settings = load(config)
     e = settings.embedding
     embedder = RepeatedTexts(get_embedder(e.model, e.device, e.batch_size, e.backend, e.precision))
-    with MemoryGraph(settings, embedder=embedder) as graph:
-        report = run_graph_bench(graph, lang, cases=cases, distractors=distractors, keep=keep, workers=workers, say=say)
+    # the bar goes to stderr: with --json, stdout holds the report alone
+    with MemoryGraph(settings, embedder=embedder) as graph, progress_bar(Console(stderr=True)) as bar:
+        task = bar.add_task(f"bench graph --lang {lang}: cases", total=None)
+        report = run_graph_bench(
+            graph,
+            lang,
+            cases=cases,
+            distractors=distractors,
+            keep=keep,
+            workers=workers,
+            say=say,
+            progress=lambda done, total: bar.update(task, completed=done, total=total),
+        )
     if as_json:
         print_json(report)
         return
