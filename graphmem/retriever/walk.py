@@ -30,6 +30,7 @@ from .rank import Ranking
 EDGE_FANOUT = 50  # memory-to-memory edges followed per memory and level
 SAMPLE_MIN = 50  # memories looked at per concept: the first max(50, 2 × hub_fanout) Neo4j walks to
 EXPLICIT = {"CAUSALITY": 0, "REFERENCE": 1}  # memory-to-memory edges: a step along one beats a shared concept
+LIFT_MIN = 1e-4  # a memory found before comes back from the walk when a path lifts its similarity more than this
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,7 @@ def walk(
         for n in neighbours:
             known = hits.get(n.node["id"])
             h = reach(n, distance, parents, drawn.get(n.node["id"], []), ranking, known)
-            if h is not None and (known is None or h.score > known.score):
+            if h is not None and (known is None or h.similarity > known.similarity + LIFT_MIN):
                 if known is not None:  # a direct match a path ranks higher: what found it stays
                     h.sources, h.episodes = known.sources, known.episodes
                 hits[h.id] = h
