@@ -28,6 +28,9 @@ CAUSAL_RELATIONS = [RelationType.BECAUSE, RelationType.SO, RelationType.CAUSES]
 CAUSAL_ZH = tuple(
     "因为 所以 为什么 为何 为啥 干嘛 咋 怎么回事 怎么会 怎么搞的 原因 缘故 导致 由于 引起 造成 害得 后来呢 后来怎么 然后呢 结果 影响 起因".split()
 )
+# 怎么 asks why when it asks about what happened (怎么又迟到了, 怎么这么贵, 怎么被扣了, 怎么没赶上),
+# not how to do something (怎么做, 怎么去)
+CAUSAL_ZH_HOW = re.compile(r"怎么(?=又|这么|那么|会|被|没|不|就|突然|还|总|老是|一直|\S{0,8}?了)")
 CAUSAL_EN = re.compile(
     r"\b(why|because|cause[sd]?|causing|reasons?|due to|lead(?:s|ing)? to|led to|how come|what'?s behind|"
     r"what was behind|the story behind|what made|result(?:s|ed)? (?:of|in|from)|consequences?|outcome|"
@@ -83,6 +86,7 @@ class RulePlanner:
                 f"({len(said)} turns), without speaker names"
             )
         causal = [w for w in CAUSAL_ZH if w in query] + [m.group(0) for m in CAUSAL_EN.finditer(query)]
+        causal += [m.group(0) for m in CAUSAL_ZH_HOW.finditer(query)]
         related = [w for w in RELATION_ZH if w in query] + [m.group(0) for m in RELATION_EN.finditer(query)]
         if causal:
             hints.deep, hints.asks = True, "causes"
