@@ -287,11 +287,12 @@ class Paths:
     """Which steps of the walk are strong: a CAUSALITY/REFERENCE link when the question asks for
     causes, effects or connections (``linked``, read by the planner), and a shared Subject, Object
     or Value (not a Topic: a verb says little about what joins two memories; nor a time) that the question
-    names or that joins at most RARE_DEGREE memories (Marco in "I met Marco" and "Marco flies
-    gliders"). The user and the agent never are."""
+    names (unless a hub, linked to more than ``hub`` memories) or that joins at most RARE_DEGREE
+    memories (Marco in "I met Marco" and "Marco flies gliders"). The user and the agent never are."""
 
     query: str
     linked: bool
+    hub: int  # a concept linked to more memories (the speaker, a frequent topic) says little even when named
 
     def strong(self, step: dict) -> bool:
         if step["edge"] in EXPLICIT_EDGES:
@@ -301,7 +302,8 @@ class Paths:
             return False
         if step["edge"] == "VALUE" and is_time_key(step.get("relation") or ""):
             return False  # two memories of one day are not about one thing
-        return (step.get("degree") or 0) <= RARE_DEGREE or self.names(via)
+        degree = step.get("degree") or 0
+        return degree <= RARE_DEGREE or (degree <= self.hub and self.names(via))
 
     def names(self, via: str) -> bool:
         """The query says the concept's name (as whole words when it is written in words)."""

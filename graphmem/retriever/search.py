@@ -160,7 +160,7 @@ class Retriever:
         clock.lap("seeds")
         scorer = Scorer(plan.profile, self.settings.decay, reference_time)
         in_context = turn_similarities(report.turns, report.speakers, similarity)
-        paths = Paths(plan.sought, linked=plan.hints.asks is not None)
+        paths = Paths(plan.sought, linked=plan.hints.asks is not None, hub=self.settings.limits.hub_fanout)
         ranking = Ranking(similarity, scorer, in_context, report.speakers, report.about, paths)
         scored = ranking.candidates(report.candidates, elsewhere, plan.profile.time_range.outside)
         hits = self._chosen(ctx, scored, plan, ranking)
