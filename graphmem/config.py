@@ -225,10 +225,14 @@ class SearchLimits(_Section):
     vector_cache_limit: int = Field(20000, ge=0)
     vector_cache_mb: float = Field(256, ge=0)  # memory for those copies in all (0: none kept)
     default_mode: Literal["auto", "fast", "deep"] = "auto"
-    deep_threshold: float = Field(0.7, ge=0, le=1)  # in auto mode, a best match below this walks the graph
+    # in auto mode, a best match below this walks the graph (a question about causes, effects or
+    # connections always walks: retriever/plan.py)
+    deep_threshold: float = Field(0.7, ge=0, le=1)
     max_expand_depth: int = Field(2, ge=0, le=5)
     expand_keep: int = Field(50, ge=1)  # memories kept per level of the walk (at least 3 × max_results)
-    hub_fanout: int = Field(10, ge=1)  # memories taken through one shared concept or value
+    # a shared concept or value linked to more memories (the user, a frequent topic) is crossed only to
+    # the search's direct matches, at most this many; through a smaller one the walk takes all
+    hub_fanout: int = Field(10, ge=1)
     hub_degree_cap: int = Field(1000, ge=1)  # concepts/values linked to more memories are not walked through
     # a question naming a subject of the group gathers from that many of their newest memories, the
     # best of each topic (retriever/subjects.py); 0 turns the gathering off

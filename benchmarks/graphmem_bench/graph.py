@@ -48,8 +48,9 @@ from typing import Any
 
 import numpy as np
 import typer
+from rich.console import Console
 
-from graphmem.cli._common import ConfigOption, console, print_json
+from graphmem.cli._common import ConfigOption, console, print_json, progress_bar
 from graphmem.embed import embed_array, embed_query_array
 from graphmem.errors import GraphmemError, ValidationError
 from graphmem.lang import CJK_CHARS
@@ -393,11 +394,12 @@ def run_graph_bench(
     workers: int = 2,
     say: Say | None = None,
     kinds: tuple[str, ...] = KINDS,
+    progress: Callable[[int, int], None] | None = None,
 ) -> dict:
     """Write every case, ask every question with every method, score; returns the report. Cases
     run ``workers`` at a time (each in its own group: the server and the embedding model work
-    at once)."""
-    from concurrent.futures import ThreadPoolExecutor
+    at once); ``progress(done, total)`` after each."""
+    from concurrent.futures import ThreadPoolExecutor, as_completed
 
     from graphmem.bench.write import machine
 
@@ -413,6 +415,9 @@ def run_graph_bench(
             pool.submit(run_case, graph, data, kind, i, spec, distractors=distractors, keep=keep, flat=flat, now=now)
             for kind, i, spec in jobs
         ]
+        for finished, _ in enumerate(as_completed(futures), 1):
+            if progress:
+                progress(finished, len(futures))
         done = [f.result() for f in futures]
     total = time.perf_counter() - t_all
     say(f"{len(done)} cases in {total:.1f} s")
@@ -533,7 +538,9 @@ def command(
     settings = load(config)
     e = settings.embedding
     embedder = RepeatedTexts(get_embedder(e.model, e.device, e.batch_size, e.backend, e.precision))
-    with MemoryGraph(settings, embedder=embedder) as graph:
+    # the bar goes to stderr: with --json, stdout holds the report alone
+    with MemoryGraph(settings, embedder=embedder) as graph, progress_bar(Console(stderr=True)) as bar:
+        task = bar.add_task(f"bench graph --lang {lang}: cases", total=None)
         report = run_graph_bench(
             graph,
             lang,
@@ -543,6 +550,7 @@ def command(
             workers=workers,
             say=say,
             kinds=tuple(kind) if kind else KINDS,
+            progress=lambda done, total: bar.update(task, completed=done, total=total),
         )
     if as_json:
         print_json(report)

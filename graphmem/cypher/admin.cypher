@@ -61,7 +61,8 @@ CALL () {
   UNION ALL
   MATCH (n:ConsolidationLock {group_id: $group_id}) RETURN n
 }
-WITH n LIMIT $batch
+// a concept with several roles (:Subject:Object) comes once per label: deleted once
+WITH DISTINCT n LIMIT $batch
 WITH n, head(labels(n)) AS label
 DETACH DELETE n
 RETURN label, count(*) AS changed;

@@ -2,22 +2,24 @@
 // scoped to $group_id; filters as in search_memories.cypher.
 
 // name: search_expand
-// One level of the breadth-first walk: the memories one hop from $frontier, not yet $seen
-// ($seen holds the frontier too). Hops: CAUSALITY/REFERENCE edges in either direction
-// (direction kept), and shared Subject/Topic/Object/Value nodes. A concept or value linked to
-// more than $hub_cap memories is a hub and is not walked through; through any other, at most
-// $fanout memories are taken: the most important (then most recent) of the first $sample
-// linked to it that Neo4j walks to, so a well-used concept costs $sample rows, not its degree. A concept shared by several frontier memories is
-// walked once, from the first of them ($frontier is best first). $causal / $ref_relations /
+// One level of the breadth-first walk: the memories one hop from $frontier, not in $seen (a
+// memory found directly may come back: a strong path can rank it higher, retriever/walk.py).
+// Hops: CAUSALITY/REFERENCE edges in either direction (direction kept), and shared
+// Subject/Topic/Object/Value nodes. A concept or value linked to more than $hub_cap memories is
+// not walked through; through one linked to more than $fanout memories (the user, a frequent
+// topic) only the memories in $related (the search's direct matches) are taken, at most $fanout,
+// the most important first; through any other all of them. Each step carries the concept's `degree`
+// (its memories: a concept shared by few joins them as a link does). $causal / $ref_relations /
 // $concepts carry the relation filters: with filters set, only the matching memory-to-memory
 // edges are walked. The neighbours pass the same filters as seeds ($start/$end here are the
 // caller's explicit time range only; $as_of/$as_of_end apply as to seeds). Each neighbour comes once, with up to 4 ways it was
-// reached. Only the best $keep neighbours by $alpha·cosine + $beta·importance (the two largest
-// parts of the score that vary within a level; the search's ranking profile's, rank.prerank_params)
-// come back: ranked here because the cut happens here; rank.Scorer scores what comes back.
-// $embedding null: the caller holds the group's vectors (retriever/vectors.py) and computes the
-// cosines itself: the query reads no embedding (the costliest property to read), ranks by
-// importance alone and returns up to $keep, which the caller then sets large enough for all.
+// reached. Only the best $keep neighbours come back: those reached along a link or through a
+// concept linked to at most $rare memories first, then by $alpha·cosine + $beta·importance (the
+// two largest parts of the score that vary within a level; the search's ranking profile's,
+// rank.prerank_params): ranked here because the cut happens here; rank.Scorer scores what comes
+// back. $embedding null: the caller holds the group's vectors (retriever/vectors.py) and
+// computes the cosines itself: the query reads no embedding (the costliest property to read) and
+// returns up to $keep, which the caller then sets large enough for all (rank.prerank).
 UNWIND $frontier AS fid
 MATCH (m:Memory {id: fid})
 WHERE m.group_id = $group_id
@@ -33,43 +35,48 @@ CALL (frontier) {
     RETURN n, type(e) AS edge, e.relation AS relation,
            CASE WHEN startNode(e) = m THEN 'out' ELSE 'in' END AS direction
   }
-  RETURN m, n, edge, relation, direction, null AS via, null AS via_label
+  RETURN m, n, edge, relation, direction, null AS via, null AS via_label, null AS degree
   UNION ALL
   UNWIND frontier AS m
   WITH m WHERE $concepts
   MATCH (m)-[r:HAS_SUBJECT|HAS_TOPIC|HAS_OBJECT]->(c)
   WITH c, type(r) AS edge, collect(m) AS linked
-  WHERE COUNT { (c)<-[:HAS_SUBJECT|HAS_TOPIC|HAS_OBJECT]-() } <= $hub_cap
-  CALL (c) {
+  WITH c, edge, linked, COUNT { (c)<-[:HAS_SUBJECT|HAS_TOPIC|HAS_OBJECT]-() } AS degree
+  WHERE degree <= $hub_cap
+  CALL (c, degree, linked) {
     MATCH (c)<-[:HAS_SUBJECT|HAS_TOPIC|HAS_OBJECT]-(n:Memory)
+    WHERE degree <= $fanout OR n.id IN $related
     WITH n LIMIT $sample
-    WHERE NOT n.id IN $seen
+    WHERE NOT n.id IN $seen AND NOT (size(linked) = 1 AND n = linked[0])
       AND ($include_archived OR n.status <> 'archived')
       AND ($types IS NULL OR n.memory_type IN $types)
     WITH n ORDER BY n.importance DESC, coalesce(n.occurred_at, n.created_at) DESC LIMIT $fanout
     RETURN n
   }
-  RETURN linked[0] AS m, n, edge, null AS relation, null AS direction, c.name AS via, labels(c)[0] AS via_label
+  RETURN [x IN linked WHERE x <> n][0] AS m, n, edge, null AS relation, null AS direction, c.name AS via,
+         labels(c)[0] AS via_label, degree
   UNION ALL
   UNWIND frontier AS m
   WITH m WHERE $concepts
   MATCH (m)-[:ATTRIBUTE]->(a:Attribute)-[:VALUE]->(v:Value)
   WITH v, collect(m) AS linked, collect(a.key)[0] AS key
-  WHERE COUNT { (v)<-[:VALUE]-() } <= $hub_cap
-  CALL (v) {
+  WITH v, linked, key, COUNT { (v)<-[:VALUE]-() } AS degree
+  WHERE degree <= $hub_cap
+  CALL (v, degree, linked) {
     MATCH (v)<-[:VALUE]-(:Attribute)<-[:ATTRIBUTE]-(n:Memory)
+    WHERE degree <= $fanout OR n.id IN $related
     WITH n LIMIT $sample
-    WHERE NOT n.id IN $seen
+    WHERE NOT n.id IN $seen AND NOT (size(linked) = 1 AND n = linked[0])
       AND ($include_archived OR n.status <> 'archived')
       AND ($types IS NULL OR n.memory_type IN $types)
     WITH n ORDER BY n.importance DESC, coalesce(n.occurred_at, n.created_at) DESC LIMIT $fanout
     RETURN n
   }
-  RETURN linked[0] AS m, n, 'VALUE' AS edge, key AS relation, null AS direction, v.name AS via,
-         'Value' AS via_label
+  RETURN [x IN linked WHERE x <> n][0] AS m, n, 'VALUE' AS edge, key AS relation, null AS direction,
+         v.name AS via, 'Value' AS via_label, degree
 }
-WITH m, n, edge, relation, direction, via, via_label
-WHERE n.group_id = $group_id
+WITH m, n, edge, relation, direction, via, via_label, degree
+WHERE m IS NOT NULL AND n.group_id = $group_id
   AND ($include_archived OR n.status <> 'archived')
   AND ($types IS NULL OR n.memory_type IN $types)
   AND ($start IS NULL OR datetime(coalesce(n.occurred_at, n.created_at)) >= datetime($start))
@@ -77,9 +84,10 @@ WHERE n.group_id = $group_id
   AND ($subject IS NULL OR EXISTS { (n)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
   AND ($as_of IS NULL OR (datetime(coalesce(n.valid_from, n.occurred_at, n.reference_time, n.created_at)) <= datetime($as_of_end) AND (n.valid_until IS NULL OR datetime(n.valid_until) > datetime($as_of))))
 WITH n, collect({from_id: m.id, edge: edge, relation: relation, direction: direction, via: via,
-                 via_label: via_label}) AS steps
-WITH n, steps, CASE WHEN $embedding IS NOT NULL THEN vector.similarity.cosine(n.embedding, $embedding) END AS score
-ORDER BY $alpha * (2 * coalesce(score, 0.5) - 1) + $beta * coalesce(n.importance, 0.5) DESC
+                 via_label: via_label, degree: degree}) AS steps
+WITH n, steps, CASE WHEN $embedding IS NOT NULL THEN vector.similarity.cosine(n.embedding, $embedding) END AS score,
+     any(s IN steps WHERE s.degree IS NULL OR s.degree <= $rare) AS strong
+ORDER BY strong DESC, $alpha * (2 * coalesce(score, 0.5) - 1) + $beta * coalesce(n.importance, 0.5) DESC
 LIMIT $keep
 // one row holding the list: the driver decodes one message instead of one per neighbour
 RETURN collect({memory: n {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,

@@ -63,9 +63,17 @@ class Memories(Protocol):
     def nearest(self, ctx: SearchContext, strategy: list[str]) -> tuple[list[str], Later[list[dict]]]: ...
     # the ``score`` of rows read without the query's vector
     def fill_cosines(self, ctx: SearchContext, rows: list[dict]) -> None: ...
-    # the best ``keep`` memories one hop from ``frontier`` along ``scope``, not in ``seen``
+    # the best ``keep`` memories one hop from ``frontier`` along ``scope``, not in ``seen``; a hub
+    # crossed only to ``related``
     def expand(
-        self, ctx: SearchContext, frontier: list[str], seen: set[str], scope: RelationScope, keep: int, sources: bool
+        self,
+        ctx: SearchContext,
+        frontier: list[str],
+        seen: set[str],
+        scope: RelationScope,
+        keep: int,
+        sources: bool,
+        related: set[str] | frozenset[str] = ...,
     ) -> list[Neighbour]: ...
 
 

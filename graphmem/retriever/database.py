@@ -23,7 +23,7 @@ from ..store.fulltext import escape_terms, group_query, term_probes
 from ..store.vector import first_fetch, overfetch, to_cosine
 from .context import Later, SearchContext
 from .corpus import Memories, Neighbour, Source, TurnFinds, TurnWords
-from .rank import SENTENCE_WEIGHT, WordHits, prerank, prerank_params
+from .rank import RARE_DEGREE, SENTENCE_WEIGHT, WordHits, prerank, prerank_params
 
 if TYPE_CHECKING:
     from .walk import RelationScope
@@ -140,11 +140,19 @@ class DatabaseMemories:
         return self.store.read("search_vector_scan", k=k, **params)
 
     def expand(
-        self, ctx: SearchContext, frontier: list[str], seen: set[str], scope: RelationScope, keep: int, sources: bool
+        self,
+        ctx: SearchContext,
+        frontier: list[str],
+        seen: set[str],
+        scope: RelationScope,
+        keep: int,
+        sources: bool,
+        related: set[str] | frozenset[str] = frozenset(),
     ) -> list[Neighbour]:
         embedding = self.vector(ctx)
         cut = LEVEL_MAX if embedding is None else keep
         level = {"frontier": frontier, "seen": sorted(seen), "with_sources": sources, "keep": cut}
+        level.update(related=sorted(related), rare=RARE_DEGREE)
         hubs = {"fanout": self.limits.hub_fanout, "hub_cap": self.limits.hub_degree_cap}
         params = {**level, **scope.params(**hubs), **prerank_params(ctx.profile), **ctx.params(embedding)}
         rows = self.store.read("search_expand", **params)[0]["neighbours"]

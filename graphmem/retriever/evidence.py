@@ -108,6 +108,7 @@ class Hit:
     episodes: list[dict] = field(default_factory=list)
     score: float = 0.0
     parts: ScoreParts | None = None
+    hops: int | None = None  # the hops its distance part counts (a strong step is not one: rank.Paths)
 
     def scored(self, scorer: Scorer) -> Hit:
         """The hit with its score and the parts of it (a turn scores as an event said then)."""
@@ -119,6 +120,6 @@ class Hit:
                 "occurred_at": when,
                 "created_at": when,
             }
-        self.parts = scorer.parts(self.similarity, node, self.distance)
+        self.parts = scorer.parts(self.similarity, node, self.distance if self.hops is None else self.hops)
         self.score = scorer.total(self.parts)
         return self

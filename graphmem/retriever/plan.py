@@ -1,11 +1,14 @@
 """Query planning (seed 004 §12.3.1, §12.3.4): how deep to walk, along what, and when. Rules, in
-Chinese and English: causal words (因为 为什么 导致; why because cause) → deep along causal edges
-only; relation words (有关 关于 相关; about related) → deep along every edge and concept; a time
-expression (昨天, 上周, last week …) → a time range, or for a question about a state at a past
-time (去年三月我住在哪, "where did I work in 2024?") what was current then (``as_of``) (a rolling window, 过去三天 or "the past few
-months", says how far back to look, not what to look for: ``scope_words`` are neither embedded nor
-matched); a dialogue (lines ``Speaker: text``) → what the user said (``sought``), its latest line
-(``latest``) weighing more; in auto mode a best match below ``limits.deep_threshold`` → deep.
+Chinese and English, the cue words below: a question about causes or effects (为什么 为啥 咋 怎么回事
+后来呢; why, how come, what's behind, what happened after …) → deep along causal edges only; about
+a person's or a thing's connections (关于 是谁 说说; about, who is, tell me about …) → deep along
+every edge and concept. Either walks however strong the best direct match is: a why-question's
+effect is found directly, its cause only through the graph. A time expression (昨天, 上周, last
+week …) → a time range, or for a question about a state at a past time (去年三月我住在哪, "where did
+I work in 2024?") what was current then (``as_of``) (a rolling window, 过去三天 or "the past few months", says how far back to
+look, not what to look for: ``scope_words`` are neither embedded nor matched); a dialogue (lines
+``Speaker: text``) → what the user said (``sought``), its latest line (``latest``) weighing more; in
+auto mode, without cue words, a best match below ``limits.deep_threshold`` → deep.
 Another planner (a small LLM) plugs in through ``QueryPlanner``.
 """
 
@@ -22,10 +25,28 @@ from ..types import RelationType
 
 CAUSAL_RELATIONS = [RelationType.BECAUSE, RelationType.SO, RelationType.CAUSES]
 
-CAUSAL_ZH = ("因为", "所以", "为什么", "为何", "原因", "导致", "由于", "怎么会")
-RELATION_ZH = ("有关", "关于", "相关", "联系", "关系")
-CAUSAL_EN = re.compile(r"\b(why|because|cause[sd]?|causing|reasons?|due to|lead to|led to)\b", re.IGNORECASE)
-RELATION_EN = re.compile(r"\b(about|related|relates?|relationship|connected|connection|regarding)\b", re.IGNORECASE)
+# cue words of a question about causes or effects (substrings for Chinese, whole words for English)
+CAUSAL_ZH = tuple(
+    "因为 所以 为什么 为何 为啥 干嘛 咋 怎么回事 怎么会 怎么搞的 原因 缘故 导致 由于 引起 造成 害得 后来呢 后来怎么 然后呢 结果 影响 起因".split()
+)
+# 怎么 asks why when it asks about what happened (怎么又迟到了, 怎么这么贵, 怎么被扣了, 怎么没赶上),
+# not how to do something (怎么做, 怎么去)
+CAUSAL_ZH_HOW = re.compile(r"怎么(?=又|这么|那么|会|被|没|不|就|突然|还|总|老是|一直|\S{0,8}?了)")
+CAUSAL_EN = re.compile(
+    r"\b(why|because|cause[sd]?|causing|reasons?|due to|lead(?:s|ing)? to|led to|how come|what'?s behind|"
+    r"what was behind|the story behind|what made|result(?:s|ed)? (?:of|in|from)|consequences?|outcome|"
+    r"what happened (?:after|next|then|since)|what came of|effects? (?:of|on)|triggered|brought (?:on|about))\b",
+    re.IGNORECASE,
+)
+# cue words of a question about a person's or a thing's connections
+RELATION_ZH = tuple(
+    "有关 关于 相关 联系 关系 是谁 谁是 哪位 这个人 那个人 知道些什么 知道什么 了解多少 说说 讲讲 聊聊 介绍一下 情况".split()
+)
+RELATION_EN = re.compile(
+    r"\b(about|related|relates?|relationship|connected|connection|regarding|who(?:'s| is| was| are)|"
+    r"tell me about|know about|what about|anything (?:on|about)|the one who|the (?:guy|woman|man|person) (?:i|who))\b",
+    re.IGNORECASE,
+)
 
 # A question with a past time asks either what held then (a state: where one lived or worked,
 # one's school, job, partner, phone number, car or pet, "what was my ...", "where were we living",
@@ -77,6 +98,7 @@ class PlanHints:
     """What a planner read from the query. None means: no opinion."""
 
     deep: bool | None = None
+    asks: str | None = None  # "causes" (or effects), "connections" (of a person or a thing): the walk serves it
     relation_filters: list[RelationType] | None = None
     time_range: tuple[datetime, datetime, str] | None = None  # (start, end exclusive, matched words)
     as_of: tuple[datetime, datetime, str] | None = None  # a past period a state question asks about (the same)
@@ -110,13 +132,14 @@ class RulePlanner:
                 f"({len(said)} turns), without speaker names"
             )
         causal = [w for w in CAUSAL_ZH if w in query] + [m.group(0) for m in CAUSAL_EN.finditer(query)]
+        causal += [m.group(0) for m in CAUSAL_ZH_HOW.finditer(query)]
         related = [w for w in RELATION_ZH if w in query] + [m.group(0) for m in RELATION_EN.finditer(query)]
         if causal:
-            hints.deep = True
+            hints.deep, hints.asks = True, "causes"
             hints.relation_filters = list(CAUSAL_RELATIONS)
             hints.why.append(f"causal words {causal[:3]}: deep, along causal edges")
         elif related:
-            hints.deep = True
+            hints.deep, hints.asks = True, "connections"
             hints.why.append(f"relation words {related[:3]}: deep, along every edge and shared concept")
         found = find_time_range(query, reference_time)
         rolling = found is not None and is_rolling_window(found[2])

@@ -10,6 +10,11 @@ below. score = α·similarity + β·importance + γ·1/(1+distance) + δ·time_d
 - time_decay = exp(−λ·days since it happened), λ per memory type (``retrieval.decay``);
   access = min(1, log(1+count)/log(1+20)) × (0.5 + 0.5·exp(−days since the last read / 30)).
 
+A memory the walk reaches along a strong step (``Paths``) is at least CARRY × as similar as the
+memory it was reached from, and that step does not add to its distance: one rule for every
+profile, so a linked cause ranks just below the effect the question found, above weak direct
+matches, whatever the weights.
+
 Three cuts happen in Cypher, because only the top of a large set comes back, with the same
 numbers: a turn's ``sentence_lift``, the group's IDF sum (``group_idf``) and a walk level's
 α·cosine + β·importance (``prerank_params``; ``prerank`` when the process holds the cosines).
@@ -25,8 +30,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ..config import DecayRates, RankingProfile
+from ..lang import AGENT_NAMES, USER_NAMES
 from ..store.vector import to_cosine
 from ..textsim import cjk_share, lexical_units, overlap_units
+from ..timeparse import is_time_key
 from ..types import ScoreParts
 
 ACCESS_SATURATION = 20  # reads at which the frequency part reaches 1
@@ -42,6 +49,11 @@ SENTENCE_WEIGHT = 0.9  # a long turn is at least this × its closest sentence's 
 REPLY_WEIGHT = 0.9  # a reply to a question is at least this × the question's similarity
 SIBLING_SHARE = 0.5  # the source share of a turn's memories other than the one closest to the query
 TIME_RANGE_SLACK = 0.1  # a range read from the query is dropped when a match outside is this much closer
+# a memory reached along a strong step of the walk is at least this × as similar as the memory it
+# was reached from (a two-step chain: CARRY²)
+CARRY = 0.9
+RARE_DEGREE = 2  # a concept linked to at most this many memories joins them as a link does
+EXPLICIT_EDGES = ("CAUSALITY", "REFERENCE")
 Source = tuple[str, float | None, str | None, str | None]  # a turn a memory was drawn from: id, cosine, speaker, text
 _QUESTION = re.compile(r"[?？]")
 _WORD = re.compile(r"\w+")
@@ -90,15 +102,22 @@ def prerank_params(profile: RankingProfile) -> dict[str, float]:
     return {"alpha": profile.weights.alpha_similarity, "beta": profile.weights.beta_importance}
 
 
+def linked_closely(steps: list[dict]) -> bool:
+    """A neighbour reached along a link or through a concept linked to at most RARE_DEGREE
+    memories: ``search_expand`` keeps these first."""
+    return any(st.get("degree") is None or st["degree"] <= RARE_DEGREE for st in steps)
+
+
 def prerank(rows: list[dict], keep: int, profile: RankingProfile) -> list[dict]:
-    """``search_expand``'s cut of a level made here: the best ``keep`` rows ({memory, score}), a
-    missing cosine read as unrelated, a missing importance as 0.5."""
+    """``search_expand``'s cut of a level made here: the best ``keep`` rows ({memory, score, steps}),
+    those linked closely first, a missing cosine read as unrelated, a missing importance as 0.5."""
     w = profile.weights
 
-    def value(row: dict) -> float:
+    def value(row: dict) -> tuple[bool, float]:
         importance = row["memory"].get("importance")
         cosine = to_cosine(0.5 if row["score"] is None else row["score"])
-        return w.alpha_similarity * cosine + w.beta_importance * (0.5 if importance is None else importance)
+        prior = w.alpha_similarity * cosine + w.beta_importance * (0.5 if importance is None else importance)
+        return linked_closely(row["steps"]), prior
 
     return sorted(rows, key=value, reverse=True)[:keep]
 
@@ -258,6 +277,47 @@ def time_range_verdict(inside: float, outside: float, found_inside: bool, profil
     return "widen" if profile.time_range.outside > 0 else "keep"
 
 
+# --- the walk's paths -----------------------------------------------------------------------------
+_NAME_WORD = re.compile(r"[^\W_]+")
+PERSONS = USER_NAMES | AGENT_NAMES  # the user and the agent are named in most questions: never a strong step
+
+
+@dataclass(frozen=True)
+class Paths:
+    """Which steps of the walk are strong: a CAUSALITY/REFERENCE link when the question asks for
+    causes, effects or connections (``linked``, read by the planner), and a shared Subject, Object
+    or Value (not a Topic: a verb says little about what joins two memories; nor a time) that the question
+    names (unless a hub, linked to more than ``hub`` memories) or that joins at most RARE_DEGREE
+    memories (Marco in "I met Marco" and "Marco flies gliders"). The user and the agent never are."""
+
+    query: str
+    linked: bool
+    hub: int  # a concept linked to more memories (the speaker, a frequent topic) says little even when named
+
+    def strong(self, step: dict) -> bool:
+        if step["edge"] in EXPLICIT_EDGES:
+            return self.linked
+        via = (step.get("via") or "").casefold().strip()
+        if step["edge"] == "HAS_TOPIC" or not via or via in PERSONS:
+            return False
+        if step["edge"] == "VALUE" and is_time_key(step.get("relation") or ""):
+            return False  # two memories of one day are not about one thing
+        degree = step.get("degree") or 0
+        return degree <= RARE_DEGREE or (degree <= self.hub and self.names(via))
+
+    def names(self, via: str) -> bool:
+        """The query says the concept's name (as whole words when it is written in words)."""
+        query = self.query.casefold()
+        if not _NAME_WORD.fullmatch(via.replace(" ", "")) or cjk_share(via) > 0:
+            return len(via) >= 2 and via in query
+        return re.search(rf"(?<!\w){re.escape(via)}(?!\w)", query) is not None
+
+    @staticmethod
+    def carried(own: float, parent: float, strong: bool) -> float:
+        """A reached memory's similarity: its own, or CARRY × its parent's along a strong step."""
+        return max(own, CARRY * parent) if strong else own
+
+
 # --- the score ------------------------------------------------------------------------------------
 def parse_time(value: str | None) -> datetime | None:
     if not value:
@@ -318,6 +378,7 @@ class Ranking:
     in_context: dict[str, float]
     speakers: list[str]
     about: SubjectScope | None
+    paths: Paths | None = None  # which steps of the walk are strong (None: none is)
 
     def candidates(self, candidates: Iterable[Any], outside: set[str], kept: float) -> list[tuple[Any, float]]:
         """Every seed candidate with its similarity, best first: a turn by its similarity in

@@ -30,7 +30,7 @@ from .database import DatabaseMemories, DatabaseTurns, GroupFacts
 from .evidence import Hit, SeedReport, widen
 from .held import HeldMemories, HeldTurns
 from .plan import PlanHints, QueryPlanner, RulePlanner
-from .rank import Ranking, Scorer, Similarity, dialogue_query, time_range_verdict, turn_similarities
+from .rank import Paths, Ranking, Scorer, Similarity, dialogue_query, time_range_verdict, turn_similarities
 from .results import as_results, current_first
 from .seeds import find_seeds
 from .settle import freeze_once
@@ -42,6 +42,11 @@ from .walk import RelationScope, walk
 # after it (what happened last weekend is told on Monday)
 REPORTED_WITHIN_DAYS = 7.0
 Mode = Literal["fast", "deep"]
+
+
+def seed_hit(c: Any, similarity: float, ranking: Ranking) -> Hit:
+    """A direct match as a scored hit at distance 0."""
+    return Hit(c.id, c.kind, c.node, similarity, 0, sources=list(c.ranks), episodes=c.episodes).scored(ranking.scorer)
 
 
 class Clock:
@@ -167,8 +172,10 @@ class Retriever:
         clock.lap("seeds")
         scorer = Scorer(plan.profile, self.settings.decay, reference_time)
         in_context = turn_similarities(report.turns, report.speakers, similarity)
-        ranking = Ranking(similarity, scorer, in_context, report.speakers, report.about)
-        hits = self._chosen(ctx, report, plan, ranking, elsewhere)
+        paths = Paths(plan.sought, linked=plan.hints.asks is not None, hub=self.settings.limits.hub_fanout)
+        ranking = Ranking(similarity, scorer, in_context, report.speakers, report.about, paths)
+        scored = ranking.candidates(report.candidates, elsewhere, plan.profile.time_range.outside)
+        hits = self._chosen(ctx, scored, plan, ranking)
         top1 = max((h.similarity for h in hits.values()), default=0.0)
         depth, mode_used = self._depth(mode, inp.expand_depth, plan.hints, top1, plan.why)
         relations = inp.relation_filters
@@ -176,9 +183,11 @@ class Retriever:
             relations = plan.hints.relation_filters
         # the walk passes the filters of every result: a time range read from the query chose the seeds only
         everywhere, scope = replace(ctx, filters=plan.hard), RelationScope.from_filters(relations)
-        walk(everywhere, corpus, hits, depth, scope, ranking, self.settings.limits)
+        related = {c.id for c, _ in scored if c.kind == "memory"}
+        walk(everywhere, corpus, hits, depth, scope, ranking, self.settings.limits, related)
         clock.lap("expand")
         ranked = sorted(hits.values(), key=lambda h: (-h.score, h.distance, h.id))
+        ranked += self._filling(scored, hits, inp.max_results - len(ranked), ranking, plan.why)
         # as of a time, a memory superseded since is what was current then: nothing goes before it
         policy = "keep" if plan.as_of is not None else inp.superseded or self.settings.superseded
         ranked = current_first(self.store, group_id, ranked, policy, plan.why)
@@ -297,15 +306,27 @@ class Retriever:
         return everywhere, set()
 
     @staticmethod
-    def _chosen(
-        ctx: SearchContext, report: SeedReport, plan: Plan, ranking: Ranking, elsewhere: set[str]
-    ) -> dict[str, Hit]:
+    def _chosen(ctx: SearchContext, scored: list[tuple[Any, float]], plan: Plan, ranking: Ranking) -> dict[str, Hit]:
         """The seeds of the walk as scored hits at distance 0."""
-        scored = ranking.candidates(report.candidates, elsewhere, plan.profile.time_range.outside)
         return {
-            c.id: Hit(c.id, c.kind, c.node, sim, 0, sources=list(c.ranks), episodes=c.episodes).scored(ranking.scorer)
+            c.id: seed_hit(c, sim, ranking)
             for c, sim in ranking.choose(scored, ctx.k, plan.profile.seed_min_similarity, plan.why)
         }
+
+    @staticmethod
+    def _filling(
+        scored: list[tuple[Any, float]], hits: dict[str, Hit], missing: int, ranking: Ranking, why: list[str]
+    ) -> list[Hit]:
+        """When the seeds and the walk found fewer than asked, the best direct matches below the
+        seeds' floor follow them (best first): a search returns what it was asked for when the
+        group holds that much, and the floor only orders what a weak match is worth."""
+        if missing <= 0:
+            return []
+        rest = [seed_hit(c, sim, ranking) for c, sim in scored if c.id not in hits]
+        rest = sorted(rest, key=lambda h: (-h.score, h.id))[:missing]
+        if rest:
+            why.append(f"{len(rest)} weaker direct matches fill the results asked for")
+        return rest
 
     def _depth(self, mode: str, expand_depth: int, hints: PlanHints, top1: float, why: list[str]) -> tuple[int, Mode]:
         limits = self.settings.limits

@@ -2,13 +2,17 @@
 
 A hop goes from a memory to another (cypher ``search_expand``) along a CAUSALITY or REFERENCE
 edge either way, or through a shared Subject, Topic, Object or Value (a concept linked to more
-than ``limits.hub_degree_cap`` memories is not walked through; through another, the most
-important ``limits.hub_fanout``). Three choices, each made in one place here: the frontier (the
-best memories of the level before); the edges (``RelationScope``: with relation filters, only
-the listed CAUSALITY/REFERENCE relations and no concept); how a reached memory is scored
-(``reach``: as a seed is, read with the turns it was extracted from, by the step along an
-explicit edge before a concept, then from the best parent). Each level keeps its best
-``limits.expand_keep`` (at least 3 × max_results) by α·cosine + β·importance.
+than ``limits.hub_degree_cap`` memories is not walked through; one linked to more than
+``limits.hub_fanout`` — the user, a frequent topic — is a hub, crossed only to the search's
+direct matches, at most ``hub_fanout`` of them: the walk follows what relates to the question,
+not everything the user ever said). Three choices, each made in one place here: the frontier
+(the best memories of the level before); the edges (``RelationScope``: with relation filters,
+only the listed CAUSALITY/REFERENCE relations and no concept); how a reached memory is scored
+(``reach``: as a seed is, read with the turns it was extracted from, carried along a strong
+step, ``rank.Paths``). A direct match comes back when a path ranks it higher (a cause the
+question's words matched weakly, reached from its effect). Each level keeps its best
+``limits.expand_keep`` (at least 3 × max_results): the closely linked first, then by
+α·cosine + β·importance.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from .rank import Ranking
 EDGE_FANOUT = 50  # memory-to-memory edges followed per memory and level
 SAMPLE_MIN = 50  # memories looked at per concept: the first max(50, 2 × hub_fanout) Neo4j walks to
 EXPLICIT = {"CAUSALITY": 0, "REFERENCE": 1}  # memory-to-memory edges: a step along one beats a shared concept
+LIFT_MIN = 1e-4  # a memory found before comes back from the walk when a path lifts its similarity more than this
 
 
 @dataclass(frozen=True)
@@ -57,8 +62,11 @@ def walk(
     scope: RelationScope,
     ranking: Ranking,
     limits: SearchLimits,
+    related: set[str] | frozenset[str] = frozenset(),
 ) -> None:
-    """Adds what the walk reaches from ``hits`` (the seeds), ``depth`` levels deep, to ``hits``."""
+    """Adds what the walk reaches from ``hits`` (the seeds), ``depth`` levels deep, to ``hits``:
+    a memory found before comes back when a path ranks it higher. ``related``: the search's direct
+    matches, the only memories a hub is crossed to."""
     frontier = min(limits.seed_k, max(10, ctx.max_results))
     keep = max(limits.expand_keep, 3 * ctx.max_results)
     level = list(hits.values())
@@ -68,22 +76,45 @@ def walk(
             return
         parents = {h.id: h for h in chosen}
         with_sources = corpus.turns.with_sources and ctx.episodes > 0
-        neighbours = corpus.memories.expand(ctx, list(parents), set(hits), scope, keep, with_sources)
+        seen = {h.id for h in hits.values() if h.distance > 0 and h.id not in parents}
+        neighbours = corpus.memories.expand(ctx, list(parents), seen, scope, keep, with_sources, related)
         drawn = corpus.turns.reached(ctx, neighbours) if ctx.episodes else {}
-        level = [reach(n, distance, parents, drawn.get(n.node["id"], []), ranking) for n in neighbours]
-        hits.update((h.id, h) for h in level)
+        level = []
+        for n in neighbours:
+            known = hits.get(n.node["id"])
+            h = reach(n, distance, parents, drawn.get(n.node["id"], []), ranking, known)
+            if h is not None and (known is None or h.similarity > known.similarity + LIFT_MIN):
+                if known is not None:  # a direct match a path ranks higher: what found it stays
+                    h.sources, h.episodes = known.sources, known.episodes
+                hits[h.id] = h
+                level.append(h)
 
 
-def reach(n: Neighbour, distance: int, parents: dict[str, Hit], drawn: list[Source], ranking: Ranking) -> Hit:
-    """A memory the walk reached, scored."""
-    steps = sorted(n.steps, key=lambda st: EXPLICIT.get(st["edge"], 2))  # causes first among equals
-    best = {st["from_id"]: parents[st["from_id"]].score for st in steps if st["from_id"] in parents}
-    step = min(steps, key=lambda st: (0 if st["edge"] in EXPLICIT else 1, -best.get(st["from_id"], 0)))
-    parent = parents.get(step["from_id"])
-    path = (parent.path if parent else []) + [PathStep(to_id=n.node["id"], **step)]
-    similarity = ranking.similarity(n.cosine, n.node.get("text"))
-    if drawn:
-        similarity = ranking.reached(similarity, drawn)
-    if ranking.about is not None:
-        similarity = ranking.about.weigh(n.node["id"], similarity, from_turns=bool(drawn))
-    return Hit(n.node["id"], "memory", n.node, similarity, distance, path).scored(ranking.scorer)
+def reach(
+    n: Neighbour, distance: int, parents: dict[str, Hit], drawn: list[Source], ranking: Ranking, known: Hit | None
+) -> Hit | None:
+    """A memory the walk reached, scored along the step that ranks it highest (among equals a
+    link before a concept, a cause first): its own similarity (``known``'s when found before),
+    read as a seed is, with the turns it was extracted from, carried along a strong step
+    (``rank.Paths``). None when it was reached only from itself."""
+    if known is not None:
+        own = known.similarity
+    else:
+        own = ranking.similarity(n.cosine, n.node.get("text"))
+        if drawn:
+            own = ranking.reached(own, drawn)
+        if ranking.about is not None:
+            own = ranking.about.weigh(n.node["id"], own, from_turns=bool(drawn))
+    best: Hit | None = None
+    for st in sorted(n.steps, key=lambda st: EXPLICIT.get(st["edge"], 2)):
+        parent = parents.get(st["from_id"])
+        if parent is None or parent.id == n.node["id"]:
+            continue
+        strong = ranking.paths is not None and ranking.paths.strong(st)
+        similarity = ranking.paths.carried(own, parent.similarity, strong) if ranking.paths else own
+        hops = (parent.distance if parent.hops is None else parent.hops) + (0 if strong else 1)
+        step = PathStep(to_id=n.node["id"], **{k: v for k, v in st.items() if k != "degree"})
+        hit = Hit(n.node["id"], "memory", n.node, similarity, distance, parent.path + [step], hops=hops)
+        if hit.scored(ranking.scorer) and (best is None or hit.score > best.score):
+            best = hit
+    return best

@@ -1,0 +1,178 @@
+"""Walks that serve the question (issue 32, item 2), on the real database: a question about causes
+is walked however strong its direct match, and the linked cause ranks above weak direct matches
+under every built-in profile; the user (a hub) does not flood distance 1; a search returns the
+number of results asked for when the group holds that many. The planner's cue words read
+everyday wording in both languages."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from graphmem.retriever.plan import RulePlanner
+
+REF = "2025-11-05T10:00:00+08:00"
+
+# everyday memories of the user around each case: they share the user node with the case and are
+# weak direct matches of its question
+EVERYDAY = {
+    "zh": [
+        ("我", "事件", "吃了", "一碗拉面"),
+        ("我", "观点", "喜欢", "绿茶"),
+        ("我", "事件", "买了", "一把雨伞"),
+        ("我", "事实", "养了", "一只猫"),
+        ("我", "事件", "看了", "一部电影"),
+        ("我", "观点", "讨厌", "堵车"),
+        ("我", "事件", "去了", "健身房"),
+        ("我", "事件", "给妈妈", "打了电话"),
+        ("我", "事实", "在学", "西班牙语"),
+        ("我", "事件", "修好了", "自行车"),
+        ("我", "观点", "觉得", "周一最难熬"),
+        ("我", "事件", "整理了", "书架"),
+        ("我", "事件", "做了", "红烧肉"),
+        ("我", "事实", "住在", "三楼"),
+    ],
+    "en": [
+        ("I", "EVENT", "ate", "a bowl of ramen"),
+        ("I", "OPINION", "like", "green tea"),
+        ("I", "EVENT", "bought", "an umbrella"),
+        ("I", "FACT", "have", "a cat"),
+        ("I", "EVENT", "watched", "a film"),
+        ("I", "OPINION", "hate", "traffic jams"),
+        ("I", "EVENT", "went to", "the gym"),
+        ("I", "EVENT", "phoned", "my mum"),
+        ("I", "FACT", "am learning", "Spanish"),
+        ("I", "EVENT", "fixed", "my bike"),
+        ("I", "OPINION", "think", "Mondays are the worst"),
+        ("I", "EVENT", "tidied", "the bookshelf"),
+        ("I", "EVENT", "cooked", "a stew"),
+        ("I", "FACT", "live on", "the third floor"),
+    ],
+}
+# a two-step chain, cause -> cause -> effect, linked by description; the question shares words with
+# the effect only
+WHY = {
+    "zh": (
+        [
+            ("我", "事件", "喝了", "三杯浓咖啡", "我喝了三杯浓咖啡"),
+            ("我", "事件", "失眠", "一整夜", "我失眠了一整夜"),
+            ("我", "事件", "上班迟到了", "半小时", "我上班迟到了半小时"),
+        ],
+        "导致",
+        "我今天上班咋迟到了？",
+    ),
+    "en": (
+        [
+            ("I", "EVENT", "drank", "three strong coffees", "I drank three strong coffees"),
+            ("I", "EVENT", "lay awake", "all night", "I lay awake all night"),
+            ("I", "EVENT", "was late for", "work", "I was late for work"),
+        ],
+        "causes",
+        "How come I was late for work?",
+    ),
+}
+
+
+def _everyday(graph, group_id, lang, times: int = 1):
+    ids = []
+    for i in range(times):
+        for s, t, topic, o in EVERYDAY[lang]:
+            obj = o if i == 0 else f"{o} {i + 1}"
+            ids.append(graph.create_memory(group_id, s, t, topic, obj, reference_time=REF).memory_id)
+    return ids
+
+
+@pytest.mark.parametrize("profile", ["default", "recall"])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_why_question_with_a_strong_direct_match_returns_the_linked_causes(graph, group_id, lang, profile):
+    _everyday(graph, group_id, lang)
+    chain, relation, question = WHY[lang]
+    ids = [graph.create_memory(group_id, *c[:4], importance=0.5, reference_time=REF).memory_id for c in chain]
+    for cause, effect in zip(chain, chain[1:]):
+        graph.link_memories(group_id, cause[4], effect[4], relation, 0.8)
+    response = graph.search_memories(group_id, question, expand_depth=2, profile=profile, reference_time=REF)
+    order = [r.memory_id for r in response.results]
+    effect, near, far = ids[2], ids[1], ids[0]
+    assert order[0] == effect  # the effect is the strong direct match
+    assert response.plan.depth == 2  # and the question still walks
+    # both causes come right after it, above every everyday memory, each with its causal path
+    assert order[1:3] == [near, far], [r.text for r in response.results]
+    by_id = {r.memory_id: r for r in response.results}
+    assert [s.edge for s in by_id[far].path] == ["CAUSALITY", "CAUSALITY"]
+    # without the walk the far cause, which shares no word with the question, is not above them
+    flat = graph.search_memories(group_id, question, expand_depth=0, profile=profile, reference_time=REF)
+    flat_order = [r.memory_id for r in flat.results]
+    assert far not in flat_order[:3]
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_user_node_does_not_flood_distance_one(graph, group_id, lang):
+    # the user has 42 memories; a fact about Marco is joined to the question's match by Marco only
+    _everyday(graph, group_id, lang, times=3)
+    if lang == "zh":
+        met = graph.create_memory(group_id, "我", "事件", "认识了", "Marco", {"地点": "波尔图"}, reference_time=REF)
+        flies = graph.create_memory(group_id, "Marco", "事实", "周末开", "滑翔机", reference_time=REF)
+        question = "跟我说说我在波尔图认识的人"
+    else:
+        met = graph.create_memory(group_id, "I", "EVENT", "met", "Marco", {"place": "Porto"}, reference_time=REF)
+        flies = graph.create_memory(group_id, "Marco", "FACT", "flies", "gliders at weekends", reference_time=REF)
+        question = "tell me about the person I met in Porto"
+    response = graph.search_memories(group_id, question, expand_depth=1, profile="recall", reference_time=REF)
+    assert response.plan.depth == 1
+    by_id = {r.memory_id: r for r in response.results}
+    assert by_id[met.memory_id].distance == 0
+    assert by_id[flies.memory_id].path[-1].via == "Marco"  # the fact the question does not name, through Marco
+    order = list(by_id)
+    assert order.index(flies.memory_id) < 3
+    # nothing reached through the user: the hub is crossed only to direct matches, which it never outranks
+    user = {"我", "I", "i", "me"}
+    assert not [r.text for r in response.results if any(s.via in user for s in r.path)]
+
+
+@pytest.mark.parametrize("profile", ["default", "recall"])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_search_returns_as_many_results_as_asked_when_the_group_holds_them(graph, group_id, lang, profile):
+    _everyday(graph, group_id, lang)  # 14 memories, one of them a strong match
+    question = "我养了什么宠物？" if lang == "zh" else "what pet do I have?"
+    for mode in ("auto", "fast"):
+        response = graph.search_memories(
+            group_id, question, max_results=10, mode=mode, profile=profile, reference_time=REF
+        )
+        assert len(response.results) == 10, (mode, [r.text for r in response.results])
+        assert "猫" in response.results[0].text or "cat" in response.results[0].text
+        scores = [r.score for r in response.results]
+        assert scores == sorted(scores, reverse=True)
+    assert len(graph.search_memories(group_id, question, max_results=30, reference_time=REF).results) == 14
+
+
+@pytest.mark.parametrize(
+    "query,asks",
+    [
+        ("我今天为啥这么累？", "causes"),
+        ("他咋又迟到了", "causes"),
+        ("项目延期是怎么回事？", "causes"),
+        ("后来呢？他们和好了吗", "causes"),
+        ("吵架的结果是什么", "causes"),
+        ("老周这个人你知道些什么？", "connections"),
+        ("跟我讲讲小雨", "connections"),
+        ("这个月电费怎么这么高？", "causes"),
+        ("我的奖金怎么被扣了", "causes"),
+        ("红烧肉怎么做？", None),
+        ("How come the build broke?", "causes"),
+        ("What's behind the delay?", "causes"),
+        ("why on earth did she quit", "causes"),
+        ("What led to the move?", "causes"),
+        ("what happened after the interview?", "causes"),
+        ("What caused the outage", "causes"),
+        ("Who is Ruth?", "connections"),
+        ("what do you know about Ruth", "connections"),
+        ("Tell me about my landlord", "connections"),
+        ("我喜欢喝什么茶？", None),
+        ("what tea do I like?", None),
+    ],
+)
+def test_the_planner_reads_everyday_cause_and_connection_questions(query, asks):
+    hints = RulePlanner().plan(query, datetime(2025, 11, 5))
+    assert hints.asks == asks
+    assert hints.deep is (True if asks else None)
