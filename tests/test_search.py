@@ -111,7 +111,8 @@ def test_a_search_is_available_through_the_tool_dispatcher(graph, group_id):
     out = dispatch(graph, call, group_id=group_id, reference_time=EVENING.isoformat())
     json.dumps(out, ensure_ascii=False)
     assert out["success"] and out["results"][0]["text"].startswith("小明 喜好 打篮球")
-    assert set(out["results"][0]["score_parts"]) == {"similarity", "importance", "distance", "time_decay", "access"}
+    parts = {"similarity", "importance", "distance", "time_decay", "access", "rerank"}
+    assert set(out["results"][0]["score_parts"]) == parts
 
 
 # --- the score ------------------------------------------------------------------------------------
@@ -441,7 +442,7 @@ ROLLING_WINDOW = {
         "How many pieces of furniture did I buy or assemble in the past few months?",
         [
             "I finally assembled the bookshelf for my home office.",
-            "We bought a new coffee table from West Elm last week.",
+            "We bought a new coffee table and two chairs for the living room last week.",
         ],
         "I've spent around $2,300 on cameras in the past six months.",
         "The weather has been rainy all month.",

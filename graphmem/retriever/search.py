@@ -22,6 +22,7 @@ from ..config import RankingProfile, RetrievalSettings
 from ..embed import Embedder, embed_query
 from ..lang import person_key
 from ..store.driver import Store
+from ..timeparse import is_rolling_window
 from ..types import PlannedAsOf, PlannedTimeRange, SearchInput, SearchPlan, SearchResponse, normalize_name
 from .access import AccessRecorder
 from .context import Filters, SearchContext
@@ -93,7 +94,8 @@ def without(query: str, scope_words: list[str], why: list[str]) -> str:
     sought = " ".join(sought.split())
     if not scope_words or not sought.strip(" ?？.。!！,，"):
         return query
-    why.append(f"{', '.join(map(repr, scope_words))}: it scopes the search in time and is not searched for")
+    kind = "a rolling window" if any(is_rolling_window(part) for part in scope_words) else "a past time"
+    why.append(f"{', '.join(map(repr, scope_words))}: {kind}, it scopes the search in time and is not searched for")
     return sought
 
 
