@@ -137,6 +137,7 @@ LABELS: dict[str, tuple[str, str, list[str]]] = {
             "created_at",
             "updated_at",
             "finished_at",
+            "touched_at",
         ],
     ),
     "GraphmemMeta": ("key", "#D9D9D9", ["key", "schema_version", "model", "dimension", "created_at", "updated_at"]),
@@ -204,6 +205,9 @@ LABELS: dict[str, tuple[str, str, list[str]]] = {
         ],
     ),
     "ConsolidationLock": ("owner", "#CFCFCF", ["group_id", "touched_at", "owner", "expires_at", "host", "pid"]),
+    # marks of a whole-group operation under way (graphmem delete-group, rename-group)
+    "GroupDeletion": ("group_id", "#CFCFCF", ["group_id", "started_at", "resumed_at"]),
+    "GroupRename": ("from_group_id", "#CFCFCF", ["from_group_id", "to_group_id", "started_at"]),
 }
 # also carry `embedding` (a Value that is also a Topic or an Object has one)
 VECTOR_LABELS = {"Memory", "Subject", "Topic", "Object", "Value", "Concept", "Episode", "Sentence", "StoreItem"}
