@@ -60,7 +60,8 @@ def test_search_prints_rank_score_parts_and_the_path(cli, group_id, scenario):
     # rank 1: the mood, a direct match; rank 2: the sleep, reached from #1 backwards along CAUSALITY
     assert rows[0][0] == "1" and rows[0][8].startswith("我 心情 不好") and rows[0][10] == "direct match"
     assert rows[1][0] == "2" and rows[1][8].startswith("我 睡眠 不好") and rows[1][10] == "#1 ←causes←"
-    assert rows[1][9] == "1" and float(rows[1][4]) == 0.5  # distance 1: 1/(1+1)
+    # distance 1, along a cause the question asks for: a strong step, which costs no distance part
+    assert rows[1][9] == "1" and float(rows[1][4]) == 1.0
     assert "causal words" in out and "mode deep" in out
 
 
