@@ -81,7 +81,8 @@ def test_updates_in_chinese_and_english_supersede_the_old_facts_and_search_retur
         hidden = graph.search_memories(group_id, query, max_results=5, superseded="hide").results
         assert old not in {r.text for r in hidden}
         # what an agent's prompt gets says the old fact is no longer true, and what replaced it
-        assert f"- {old} [no longer true 已过时; now: {new}]" in format_context(results)
+        said = format_context(results)
+        assert f"- {old} [no longer true 已过时; held " in said and f"; now: {new}]" in said
 
     memories = _by_text(graph, group_id)
     chain = graph.supersede_chain(group_id, memories["我 住在 北京"]["id"])

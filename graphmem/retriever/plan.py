@@ -143,7 +143,12 @@ class RulePlanner:
             hints.why.append(f"relation words {related[:3]}: deep, along every edge and shared concept")
         found = find_time_range(query, reference_time)
         rolling = found is not None and is_rolling_window(found[2])
-        past = found is not None and found[1] <= reference_time and found[1] - found[0] >= STATE_PERIOD
+        now = (
+            reference_time
+            if reference_time.tzinfo
+            else reference_time.replace(tzinfo=found[1].tzinfo if found else None)
+        )
+        past = found is not None and found[1] <= now and found[1] - found[0] >= STATE_PERIOD
         if found is not None and not rolling and past and asks_state(query):
             hints.as_of = found  # the time words only scope the search: they are not searched for
             hints.scope_words.append(found[2])
