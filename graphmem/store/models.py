@@ -132,9 +132,10 @@ class Memory(StructuredNode):
 
 
 class _Concept(StructuredNode):
-    """Subject, Topic and Object share their shape: unique per (group_id, normalized_name)."""
+    """Subject, Topic, Object and Value share their shape: one node per (group_id, normalized_name),
+    labelled :Concept beside its role (one node per name), so a node reads back as its role's class."""
 
-    __abstract_node__ = True
+    __label__ = "Concept"
     uid = StringProperty(db_property="id", unique_index=True, required=True)
     group_id = StringProperty(index=True, required=True)
     name = StringProperty(fulltext_index=FulltextIndex(analyzer="cjk"))  # the first spelling seen
@@ -180,13 +181,11 @@ class Attribute(StructuredNode):
     memory = RelationshipFrom("Memory", "ATTRIBUTE", model=AttributeRel, cardinality=One)
 
 
-class Value(StructuredNode):
+class Value(_Concept):
     """A normalised attribute value (2025-11-04 夜间), shared by the group's equal values."""
 
-    uid = StringProperty(db_property="id", unique_index=True, required=True)
-    group_id = StringProperty(required=True)
-    name = StringProperty()  # the normalised display form
-    normalized_name = StringProperty(required=True)
+    name = StringProperty()  # the normalised display form (no fulltext index of its own)
+    embedding = _embedding(indexed=False)  # when the value is also a topic or an object: their indexes
     iso = StringProperty()  # ISO date/datetime when the value is a time
     parsed = BooleanProperty()  # False: a time expression that was not understood (kept verbatim)
     created_at = StringProperty()
