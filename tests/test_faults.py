@@ -265,7 +265,7 @@ import sys, time
 from graphmem.config import load_settings
 from graphmem.graph import MemoryGraph
 from graphmem.ingest import rules
-rules.RuleExtractor.extract = lambda self, episodes: time.sleep(600)  # killed during the extraction
+rules.RuleExtractor.extract = lambda self, episodes, **kw: time.sleep(600)  # killed during the extraction
 MemoryGraph(load_settings()).ingest(sys.argv[1], [{"role": "user", "content": sys.argv[2]}], extractor="rules")
 """
 

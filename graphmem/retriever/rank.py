@@ -40,6 +40,9 @@ ACCESS_SATURATION = 20  # reads at which the frequency part reaches 1
 ACCESS_RECENCY_DAYS = 30.0  # e-folding time of the recency of the last read
 UNREAD_LEXICAL = 0.5  # word share of the part of a query the model cannot read
 FALLBACK_SEEDS = 3  # when no candidate reaches the floor, the closest this many seed anyway
+# scores are compared to this many decimals: the same text said twice scores within float noise
+# of itself, and a process's float32 copy of the vectors differs from Neo4j's doubles below it
+SCORE_DIGITS = 6
 RRF_K = 60  # reciprocal-rank fusion: Σ 1/(RRF_K + rank), used only to break ties
 # a text's words are full evidence when they carry this share of the most the query's words could
 # carry in the group (every one of them said in just one text of the group)
@@ -55,6 +58,13 @@ CARRY = 0.9
 RARE_DEGREE = 2  # a concept linked to at most this many memories joins them as a link does
 EXPLICIT_EDGES = ("CAUSALITY", "REFERENCE")
 Source = tuple[str, float | None, str | None, str | None]  # a turn a memory was drawn from: id, cosine, speaker, text
+
+
+def score_order(score: float) -> float:
+    """A score as ranking compares it (``SCORE_DIGITS``); ties go to the caller's next key."""
+    return round(score, SCORE_DIGITS)
+
+
 _QUESTION = re.compile(r"[?？]")
 _WORD = re.compile(r"\w+")
 
@@ -404,7 +414,7 @@ class Ranking:
                 t = source[c.id]
                 sim = similarity.as_extracted(sim, in_context[t], lead[t] == c.id)
             scored.append((c, sim * kept if c.id in outside else sim))
-        scored.sort(key=lambda cs: (-cs[1], -rrf(cs[0].ranks)))
+        scored.sort(key=lambda cs: (-score_order(cs[1]), -rrf(cs[0].ranks)))
         return scored
 
     def choose(self, scored: list[tuple[Any, float]], k: int, floor: float, why: list[str]) -> list[tuple[Any, float]]:
@@ -416,7 +426,7 @@ class Ranking:
             (c, about.weigh(c.id, s, bool(c.support)) if about and c.kind == "memory" else s, s) for c, s in scored
         ]
         if about is not None:
-            weighed.sort(key=lambda x: -x[1])
+            weighed.sort(key=lambda x: -score_order(x[1]))
         chosen = [(c, sim) for c, sim, matched in weighed if matched >= floor or self.similarity.words_cover(c.text)][
             :k
         ]

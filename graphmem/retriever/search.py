@@ -31,7 +31,16 @@ from .database import DatabaseMemories, DatabaseTurns, GroupFacts
 from .evidence import Hit, SeedReport, widen
 from .held import HeldMemories, HeldTurns
 from .plan import PlanHints, QueryPlanner, RulePlanner
-from .rank import Paths, Ranking, Scorer, Similarity, dialogue_query, time_range_verdict, turn_similarities
+from .rank import (
+    Paths,
+    Ranking,
+    Scorer,
+    Similarity,
+    dialogue_query,
+    score_order,
+    time_range_verdict,
+    turn_similarities,
+)
 from .results import as_results, current_first
 from .seeds import find_seeds
 from .settle import freeze_once
@@ -188,7 +197,7 @@ class Retriever:
         related = {c.id for c, _ in scored if c.kind == "memory"}
         walk(everywhere, corpus, hits, depth, scope, ranking, self.settings.limits, related)
         clock.lap("expand")
-        ranked = sorted(hits.values(), key=lambda h: (-h.score, h.distance, h.id))
+        ranked = sorted(hits.values(), key=lambda h: (-score_order(h.score), h.distance, h.id))
         ranked += self._filling(scored, hits, inp.max_results - len(ranked), ranking, plan.why)
         # as of a time, a memory superseded since is what was current then: nothing goes before it
         policy = "keep" if plan.as_of is not None else inp.superseded or self.settings.superseded
@@ -325,7 +334,7 @@ class Retriever:
         if missing <= 0:
             return []
         rest = [seed_hit(c, sim, ranking) for c, sim in scored if c.id not in hits]
-        rest = sorted(rest, key=lambda h: (-h.score, h.id))[:missing]
+        rest = sorted(rest, key=lambda h: (-score_order(h.score), h.id))[:missing]
         if rest:
             why.append(f"{len(rest)} weaker direct matches fill the results asked for")
         return rest

@@ -15,7 +15,7 @@ from ..textsim import STOPWORDS
 from ..types import normalize_name
 from .context import SearchContext
 from .evidence import Candidate, memory_candidate
-from .rank import SubjectScope
+from .rank import SubjectScope, score_order
 
 MAX_WORDS = 3  # a name is at most this many words ("Jean Luc Picard")
 MAX_HAN = 4  # ... or this many CJK characters (欧阳小明)
@@ -53,9 +53,9 @@ def best_of_each_topic(rows: list[dict], k: int) -> list[dict]:
             continue
         key = r.get("topic") or f"#{r['memory']['id']}"
         seen = best.get(key)
-        if seen is None or r["score"] > seen["score"]:
+        if seen is None or score_order(r["score"]) > score_order(seen["score"]):  # a tie: the newer
             best[key] = r
-    return sorted(best.values(), key=lambda r: (-r["score"], r["memory"]["id"]))[:k]
+    return sorted(best.values(), key=lambda r: (-score_order(r["score"]), r["memory"]["id"]))[:k]
 
 
 def subject_seeds(

@@ -25,7 +25,7 @@ from ..types import EdgeType, PathStep, RelationType
 from .context import SearchContext
 from .corpus import Corpus, Neighbour, Source
 from .evidence import Hit
-from .rank import Ranking
+from .rank import Ranking, score_order
 
 EDGE_FANOUT = 50  # memory-to-memory edges followed per memory and level
 SAMPLE_MIN = 50  # memories looked at per concept: the first max(50, 2 × hub_fanout) Neo4j walks to
@@ -71,7 +71,9 @@ def walk(
     keep = max(limits.expand_keep, 3 * ctx.max_results)
     level = list(hits.values())
     for distance in range(1, depth + 1):
-        chosen = [h for h in sorted(level, key=lambda h: -h.score) if h.kind == "memory"][:frontier]
+        chosen = [h for h in sorted(level, key=lambda h: (-score_order(h.score), h.id)) if h.kind == "memory"][
+            :frontier
+        ]
         if not chosen:
             return
         parents = {h.id: h for h in chosen}
