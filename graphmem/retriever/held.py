@@ -21,7 +21,7 @@ from .corpus import Memories, Neighbour, Source, TurnFinds, TurnWords
 from .database import DatabaseMemories, DatabaseTurns, GroupFacts
 from .rank import WordHits, group_idf
 from .turnvectors import TurnCopy
-from .vectors import GroupVectors, fill_cosines, unit
+from .vectors import GroupVectors, HeldVectors, unit
 
 HELD_FETCH, HELD_MARGIN = 2, 20  # nearest memories read from a held copy: 2k + 20, for those the filters drop
 
@@ -31,9 +31,9 @@ def scores(cosines: Iterable[float | None]) -> list[float | None]:
     return [None if c is None else neo4j_score(c) for c in cosines]
 
 
-def score_turns(copy: TurnCopy, query: np.ndarray, rows: list[dict]) -> list[dict]:
-    """Each turn row's ``score`` from the copy."""
-    for r, s in zip(rows, scores(copy.cosine_of(query, [r["episode"]["id"] for r in rows]))):
+def score_rows(copy: HeldVectors, query: np.ndarray, rows: list[dict], key: str = "episode") -> list[dict]:
+    """Each row's ``score`` from the copy (None: a memory it does not hold)."""
+    for r, s in zip(rows, scores(copy.cosine_of(query, [r[key]["id"] for r in rows]))):
         r["score"] = s
     return rows
 
@@ -49,8 +49,10 @@ class HeldMemories(DatabaseMemories):
         return None
 
     def fill_cosines(self, ctx: SearchContext, rows: list[dict]) -> None:
+        """From the copy, and from the database for the memories written since it was read."""
         if rows:
-            fill_cosines(self.store, ctx.group_id, self.copy, ctx.vector(), rows, lambda r: r["memory"]["id"])
+            score_rows(self.copy, unit(ctx.vector()), rows, "memory")
+            super().fill_cosines(ctx, [r for r in rows if r["score"] is None])
 
     def nearest(self, ctx: SearchContext, strategy: list[str]) -> tuple[list[str], Later[list[dict]]]:
         """The copy's nearest, read with the filters applied. A large group's copy, a time range or
@@ -220,7 +222,7 @@ class HeldTurns(DatabaseTurns):
         by_words: list[tuple[str, float]] = []
         rows: list[dict] = []
         if asked is not None and not asked.ranked and asked.job is not None:
-            rows = score_turns(copy, query, asked.job.result())
+            rows = score_rows(copy, query, asked.job.result())
             self.memories.fill_cosines(ctx, [m for r in rows for m in r["memories"]])
         elif asked is not None:
             by_words = WordScores(copy, asked, start, said_end).ranked(ctx.k, [i for i, _ in near])
@@ -247,7 +249,7 @@ class HeldTurns(DatabaseTurns):
         pairs = [(of, n, before) for of, n, before in plan.pairs if n in found]
         context = [{**found[n], "of": of, "new": n not in known, "before": before} for of, n, before in pairs]
         out = TurnFinds([{**found[i], "score": neo4j_score(c)} for i, c in plan.near if i in found])
-        out.context = score_turns(copy, plan.query, context)
+        out.context = score_rows(copy, plan.query, context)
         rows = plan.rows
         if plan.by_words:
             own = scores(copy.cosine_of(plan.query, [i for i, _ in plan.by_words]))
@@ -263,7 +265,7 @@ class HeldTurns(DatabaseTurns):
         """Asked without the query: the turns' cosines come from the copy."""
         job = self.store.submit("search_memory_sources", ids=ids, **ctx.params(None))
 
-        return lambda: score_turns(self.copy, unit(ctx.vector()), job.result()[0]["rows"])
+        return lambda: score_rows(self.copy, unit(ctx.vector()), job.result()[0]["rows"])
 
     def sentences(self, ctx: SearchContext, ids: list[str]) -> dict[str, float]:
         if all(i in self.copy.row for i in ids):
