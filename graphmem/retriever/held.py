@@ -109,13 +109,8 @@ class WordScores:
     def ranked(self, k: int, also: list[str]) -> list[tuple[str, float]]:
         """The ``k`` best (ties: the newer turn, then the order of the conversation), then the turns
         of ``also`` the words match (as ``search_episode_fulltext_terms`` returns them)."""
-        rows = np.flatnonzero(self.matched)
-        values = self.total[rows]
-        if len(rows) > k:
-            keep = values >= -float(np.partition(-values, k - 1)[k - 1])
-            rows, values = rows[keep], values[keep]
-        copy = self.copy
-        items = [(copy.ids[r], v, copy.key(r, v)) for r, v in zip(rows.tolist(), values.tolist())]
+        copy, rows = self.copy, np.flatnonzero(self.matched)
+        items = [(copy.ids[r], v, copy.key(r, v)) for r, v in copy.contenders(rows, self.total[rows], k)]
         items += [(i, b, copy.key(None, b)) for i, b in self.extra.items()]
         top = [(i, v) for i, v, _ in sorted(items, key=lambda x: x[2])[:k]]
         listed = {i for i, _ in top}

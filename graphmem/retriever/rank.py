@@ -427,9 +427,8 @@ class Ranking:
         ]
         if about is not None:
             weighed.sort(key=lambda x: -score_order(x[1]))
-        chosen = [(c, sim) for c, sim, matched in weighed if matched >= floor or self.similarity.words_cover(c.text)][
-            :k
-        ]
+        passing = [(c, sim) for c, sim, matched in weighed if matched >= floor or self.similarity.words_cover(c.text)]
+        chosen = passing[:k]
         if not chosen and weighed:
             chosen = [(c, sim) for c, sim, _ in weighed[:FALLBACK_SEEDS]]
             why.append(f"no direct match reaches similarity {floor}: starting from the {len(chosen)} closest")

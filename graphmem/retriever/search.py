@@ -18,13 +18,13 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Any, Literal
 
+from ..access import AccessRecorder
 from ..config import RankingProfile, RetrievalSettings
 from ..embed import Embedder, embed_query
 from ..lang import person_key
 from ..store.driver import Store
 from ..timeparse import is_rolling_window
 from ..types import PlannedAsOf, PlannedTimeRange, SearchInput, SearchPlan, SearchResponse, normalize_name
-from .access import AccessRecorder
 from .context import Filters, SearchContext
 from .corpus import Corpus
 from .database import DatabaseMemories, DatabaseTurns, GroupFacts

@@ -18,8 +18,6 @@ _frozen = False
 def freeze_once() -> bool:
     """Collect, then freeze what the process holds, the first time only; True when it froze."""
     global _frozen
-    if _frozen:
-        return False
     with _lock:
         if _frozen:
             return False

@@ -60,12 +60,16 @@ class TurnCopy(HeldVectors):
                 best[self.owners] = np.maximum.reduceat(self.sentences @ query, self.starts)
                 score = np.maximum(score, SENTENCE_WEIGHT * best)
         rows = np.flatnonzero(self.window(start, said_end))
-        values = score[rows]
-        if len(rows) > k:
-            tied = values >= -np.partition(-values, k - 1)[k - 1]  # every row tied with the k-th competes
-            rows, values = rows[tied], values[tied]
-        ranked = sorted(zip(rows.tolist(), values.tolist()), key=lambda rv: self.key(rv[0], rv[1]))[:k]
+        ranked = sorted(self.contenders(rows, score[rows], k), key=lambda rv: self.key(rv[0], rv[1]))[:k]
         return [(self.ids[r], v) for r, v in ranked]
+
+    @staticmethod
+    def contenders(rows: np.ndarray, values: np.ndarray, k: int) -> list[tuple[int, float]]:
+        """The (row, value) pairs that compete for the top ``k``: every one tied with the k-th."""
+        if len(rows) > k:
+            tied = values >= -np.partition(-values, k - 1)[k - 1]
+            rows, values = rows[tied], values[tied]
+        return list(zip(rows.tolist(), values.tolist()))
 
     def key(self, r: int | None, value: float) -> tuple[float, int]:
         """How row ``r`` with score ``value`` sorts: the better score, then the newer turn, then the

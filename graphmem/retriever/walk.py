@@ -71,9 +71,8 @@ def walk(
     keep = max(limits.expand_keep, 3 * ctx.max_results)
     level = list(hits.values())
     for distance in range(1, depth + 1):
-        chosen = [h for h in sorted(level, key=lambda h: (-score_order(h.score), h.id)) if h.kind == "memory"][
-            :frontier
-        ]
+        ranked = sorted(level, key=lambda h: (-score_order(h.score), h.id))
+        chosen = [h for h in ranked if h.kind == "memory"][:frontier]
         if not chosen:
             return
         parents = {h.id: h for h in chosen}
