@@ -128,19 +128,6 @@ class _Asked:
     ranked: bool = True
 
 
-@dataclass
-class _Plan:
-    """A held turn search between ``HeldTurns.find`` and its answer."""
-
-    query: np.ndarray
-    near: list[tuple[str, float]]
-    by_words: list[tuple[str, float]]
-    rows: list[dict]  # a large group's word hits, read whole
-    around: list[str]  # the turns whose neighbours are read
-    pairs: list[tuple[str, str, bool]]  # (turn, neighbour, neighbour comes before it)
-    job: Future
-
-
 class HeldTurns(DatabaseTurns):
     """A group's conversation turns with the process's copy of their vectors."""
 
@@ -229,32 +216,31 @@ class HeldTurns(DatabaseTurns):
         job = self.store.submit(
             "search_turns_read", ids=list(dict.fromkeys(ids + [n for _, n, _ in pairs])), **ctx.params(None)
         )
-        plan = _Plan(query, near, by_words, rows, around, pairs, job)
-        return lambda: self._answer(ctx, words, plan)
 
-    def _answer(self, ctx: SearchContext, words: TurnWords | None, plan: _Plan) -> TurnFinds:
-        copy = self.copy
-        read = {t["id"]: t for t in plan.job.result()[0]["turns"]}
-        self.memories.fill_cosines(ctx, [m for t in read.values() for m in t["memories"]])
-        found = {
-            i: {"episode": copy.episodes[i], "extracted": t["extracted"], "memories": t["memories"]}
-            for i, t in read.items()
-        }
-        known = set(plan.around)
-        pairs = [(of, n, before) for of, n, before in plan.pairs if n in found]
-        context = [{**found[n], "of": of, "new": n not in known, "before": before} for of, n, before in pairs]
-        out = TurnFinds([{**found[i], "score": neo4j_score(c)} for i, c in plan.near if i in found])
-        out.context = score_rows(copy, plan.query, context)
-        rows = plan.rows
-        if plan.by_words:
-            own = scores(copy.cosine_of(plan.query, [i for i, _ in plan.by_words]))
-            rows = [{**found[i], "bm25": b, "score": s} for (i, b), s in zip(plan.by_words, own) if i in found]
-        if words is not None:
-            out.words = rows
-            out.word_hits = WordHits.of(rows, len(words.probes), ctx.episodes, self.limits.exact_scan_limit)
-        # the memories read here whose only source is the turn they were read with need no more reading
-        out.single = {m["memory"]["id"] for t in read.values() for m in t["memories"] if m.get("sources") == 1}
-        return out
+        def answer() -> TurnFinds:
+            read = {t["id"]: t for t in job.result()[0]["turns"]}
+            self.memories.fill_cosines(ctx, [m for t in read.values() for m in t["memories"]])
+            found = {
+                i: {"episode": copy.episodes[i], "extracted": t["extracted"], "memories": t["memories"]}
+                for i, t in read.items()
+            }
+            known = set(around)
+            kept = [(of, n, before) for of, n, before in pairs if n in found]
+            context = [{**found[n], "of": of, "new": n not in known, "before": before} for of, n, before in kept]
+            out = TurnFinds([{**found[i], "score": neo4j_score(c)} for i, c in near if i in found])
+            out.context = score_rows(copy, query, context)
+            hits = rows
+            if by_words:
+                own = scores(copy.cosine_of(query, [i for i, _ in by_words]))
+                hits = [{**found[i], "bm25": b, "score": s} for (i, b), s in zip(by_words, own) if i in found]
+            if words is not None:
+                out.words = hits
+                out.word_hits = WordHits.of(hits, len(words.probes), ctx.episodes, self.limits.exact_scan_limit)
+            # the memories read here whose only source is the turn they were read with need no more reading
+            out.single = {m["memory"]["id"] for t in read.values() for m in t["memories"] if m.get("sources") == 1}
+            return out
+
+        return answer
 
     def sources(self, ctx: SearchContext, ids: list[str]) -> Later[list[dict]]:
         """Asked without the query: the turns' cosines come from the copy."""

@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+import numpy as np
+
 from ..config import DecayRates, RankingProfile
 from ..lang import AGENT_NAMES, USER_NAMES
 from ..store.vector import to_cosine
@@ -135,8 +137,6 @@ def prerank(rows: list[dict], keep: int, profile: RankingProfile) -> list[dict]:
 def dialogue_query(whole: Any, latest: Any, profile: RankingProfile) -> list[float]:
     """A dialogue query's vector: its user lines' (``whole``) with its latest line's at
     ``latest_turn_weight``, unit length."""
-    import numpy as np
-
     w = profile.conversation.latest_turn_weight
     v = (1.0 - w) * np.asarray(whole, dtype=np.float32) + w * np.asarray(latest, dtype=np.float32)
     n = float(np.linalg.norm(v))
