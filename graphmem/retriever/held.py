@@ -142,7 +142,7 @@ class HeldTurns(DatabaseTurns):
         term whose first letter begins no word of any speaker's name cannot match one (the analyzer
         lowercases, strips a possessive and stems, and none of that touches a first letter)."""
         known: dict[str, bool] = self.copy.memo.setdefault(("names", index), {})
-        initials = self.copy.speaker_initials()
+        initials = self.copy.speaker_initials
         for probe in probes:
             if probe["term"][:1].lower() not in initials:
                 known.setdefault(probe["term"], False)
@@ -158,7 +158,7 @@ class HeldTurns(DatabaseTurns):
         return answer
 
     def group_speakers(self, ctx: SearchContext) -> list[str]:
-        return self.copy.speakers()
+        return self.copy.speakers
 
     def ask_words(self, ctx: SearchContext, words: TurnWords) -> TurnWords:
         """The turns the words match, asked now; the copy ranks them. A term that names a speaker

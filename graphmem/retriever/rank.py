@@ -68,7 +68,7 @@ def score_order(score: float) -> float:
 
 
 _QUESTION = re.compile(r"[?？]")
-_WORD = re.compile(r"\w+")
+NAME_WORDS = re.compile(r"\w+")  # the words of a speaker's name ("Jean-Luc": Jean, Luc)
 
 
 # --- word evidence ---------------------------------------------------------------------------
@@ -231,7 +231,7 @@ class Similarity:
 
 def names_speaker(speaker: str, named: list[str]) -> bool:
     """One of the ``named`` words is a word of the speaker's name: "luc" names "Jean-Luc"."""
-    words = {w.casefold() for w in _WORD.findall(speaker)}
+    words = {w.casefold() for w in NAME_WORDS.findall(speaker)}
     return any(n.casefold() in words for n in named)
 
 

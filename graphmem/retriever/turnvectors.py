@@ -8,18 +8,17 @@ probe returns the group's turn count and newest ``created_at`` (turns are only e
 
 from __future__ import annotations
 
-import re
 import time
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
 
-from .rank import SENTENCE_WEIGHT, parse_time
+from .rank import NAME_WORDS, SENTENCE_WEIGHT, parse_time
 from .vectors import FETCH_BATCH, HeldVectors, VectorCache, one_blas_thread, unit
 
 NO_TIME = float("nan")
-_WORDS = re.compile(r"\w+")
 
 
 def _epoch(stamp: str | None) -> float:
@@ -40,8 +39,8 @@ class TurnCopy(HeldVectors):
     episodes: dict[str, dict]  # id -> what a search reads of the turn
     after: dict[str, list[str]]  # id -> the turns right after it (NEXT)
     before: dict[str, list[str]]  # id -> the turns right before it
-    # what the group's data fixes while the copy is current (a speaker's turns: the hits of a
-    # name's term probe), read once per copy
+    # what the group's data fixes while the copy is current (the hits of a term probe, which
+    # terms name a speaker), read once per copy
     memo: dict[Any, Any] = field(default_factory=dict, compare=False)
 
     @property
@@ -97,18 +96,15 @@ class TurnCopy(HeldVectors):
                     out.append((i, n, before))
         return out
 
+    @cached_property
     def speakers(self) -> list[str]:
         """Everyone who speaks in the group's turns."""
-        if "speakers" not in self.memo:
-            said = (e["speaker"] for e in self.episodes.values() if e.get("speaker") is not None)
-            self.memo["speakers"] = list(dict.fromkeys(said))
-        return self.memo["speakers"]
+        return list(dict.fromkeys(e["speaker"] for e in self.episodes.values() if e.get("speaker") is not None))
 
+    @cached_property
     def speaker_initials(self) -> frozenset[str]:
         """The first letters (lowercase) of the words of every speaker's name in the group."""
-        if "initials" not in self.memo:
-            self.memo["initials"] = frozenset(w[0].lower() for n in self.speakers() for w in _WORDS.findall(n))
-        return self.memo["initials"]
+        return frozenset(w[0].lower() for n in self.speakers for w in NAME_WORDS.findall(n))
 
     def sentence_of(self, query: np.ndarray, ids: list[str]) -> dict[str, float]:
         """The closest sentence's cosine of each turn in ``ids`` that has sentences."""

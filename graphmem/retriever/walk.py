@@ -64,9 +64,8 @@ def walk(
     limits: SearchLimits,
     related: set[str] | frozenset[str] = frozenset(),
 ) -> None:
-    """Adds what the walk reaches from ``hits`` (the seeds), ``depth`` levels deep, to ``hits``:
-    a memory found before comes back when a path ranks it higher. ``related``: the search's direct
-    matches, the only memories a hub is crossed to."""
+    """Adds what the walk reaches from ``hits`` (the seeds), ``depth`` levels deep, to ``hits``.
+    ``related``: the search's direct matches, the only memories a hub is crossed to."""
     frontier = min(limits.seed_k, max(10, ctx.max_results))
     keep = max(limits.expand_keep, 3 * ctx.max_results)
     level = list(hits.values())
@@ -95,9 +94,7 @@ def reach(
     n: Neighbour, distance: int, parents: dict[str, Hit], drawn: list[Source], ranking: Ranking, known: Hit | None
 ) -> Hit | None:
     """A memory the walk reached, scored along the step that ranks it highest (among equals a
-    link before a concept, a cause first): its own similarity (``known``'s when found before),
-    read as a seed is, with the turns it was extracted from, carried along a strong step
-    (``rank.Paths``). None when it was reached only from itself."""
+    link before a concept, a cause first); None when it was reached only from itself."""
     if known is not None:
         own = known.similarity
     else:
