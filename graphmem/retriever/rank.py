@@ -259,11 +259,10 @@ def turn_similarities(turns: dict[str, Any], speakers: list[str], similarity: Si
 
 @dataclass(frozen=True)
 class SubjectScope:
-    """The subjects a query names and the ids of their memories: a memory about someone else
-    counts at ``weight`` × its similarity (as a turn said by someone else does), unless drawn from
-    turns (weighed by who said them already)."""
+    """The ids of the memories of the subjects a query names: a memory about someone else counts
+    at ``weight`` × its similarity (as a turn said by someone else does), unless drawn from turns
+    (weighed by who said them already)."""
 
-    names: tuple[str, ...]
     ids: frozenset[str]
     weight: float
 
