@@ -7,7 +7,7 @@
   promoted into long-term memory through ``ingest`` (episodes, extracted memories);
 - ``render_context``: one prompt section with the scratchpad, the recent turns and the retrieved
   memories (best score first, each with the conversation turn it came from) that never exceeds
-  its token budget, estimated for Chinese and English alike (``retriever.format.estimate_tokens``).
+  its token budget, estimated for Chinese and English alike (``format.estimate_tokens``).
 
 >>> graph.set_note("alice", "s1", "plan", {"step": 2, "todo": "book the train"}, ttl_seconds=3600)
 >>> graph.add_turns("alice", "s1", [{"role": "user", "content": "我昨晚没睡好"}])
@@ -24,7 +24,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from .errors import ValidationError
-from .retriever.format import _line, estimate_tokens
+from .format import _line, estimate_tokens
 from .store.driver import Store
 from .types import MAX_KEY, MAX_NAME, MAX_TEXT, SearchResponse, SearchResult, _clean, validate_group_id, validate_id
 

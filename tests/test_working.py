@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from graphmem.errors import ValidationError
-from graphmem.retriever.format import estimate_tokens
+from graphmem.format import estimate_tokens
 from graphmem.types import EvidenceEpisode, ScoreParts, SearchResult
 from graphmem.working import MEMORIES_HEADING, render_context
 

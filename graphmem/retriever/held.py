@@ -21,7 +21,7 @@ from .corpus import Memories, Neighbour, Source, TurnFinds, TurnWords
 from .database import DatabaseMemories, DatabaseTurns, GroupFacts
 from .rank import WordHits, group_idf
 from .turnvectors import TurnCopy
-from .vectors import GroupVectors, fill_cosines, unit
+from .vectors import GroupVectors, HeldVectors, unit
 
 HELD_FETCH, HELD_MARGIN = 2, 20  # nearest memories read from a held copy: 2k + 20, for those the filters drop
 
@@ -31,9 +31,9 @@ def scores(cosines: Iterable[float | None]) -> list[float | None]:
     return [None if c is None else neo4j_score(c) for c in cosines]
 
 
-def score_turns(copy: TurnCopy, query: np.ndarray, rows: list[dict]) -> list[dict]:
-    """Each turn row's ``score`` from the copy."""
-    for r, s in zip(rows, scores(copy.cosine_of(query, [r["episode"]["id"] for r in rows]))):
+def score_rows(copy: HeldVectors, query: np.ndarray, rows: list[dict], key: str = "episode") -> list[dict]:
+    """Each row's ``score`` from the copy (None: a memory it does not hold)."""
+    for r, s in zip(rows, scores(copy.cosine_of(query, [r[key]["id"] for r in rows]))):
         r["score"] = s
     return rows
 
@@ -49,8 +49,10 @@ class HeldMemories(DatabaseMemories):
         return None
 
     def fill_cosines(self, ctx: SearchContext, rows: list[dict]) -> None:
+        """From the copy, and from the database for the memories written since it was read."""
         if rows:
-            fill_cosines(self.store, ctx.group_id, self.copy, ctx.vector(), rows, lambda r: r["memory"]["id"])
+            score_rows(self.copy, unit(ctx.vector()), rows, "memory")
+            super().fill_cosines(ctx, [r for r in rows if r["score"] is None])
 
     def nearest(self, ctx: SearchContext, strategy: list[str]) -> tuple[list[str], Later[list[dict]]]:
         """The copy's nearest, read with the filters applied. A large group's copy, a time range or
@@ -107,13 +109,8 @@ class WordScores:
     def ranked(self, k: int, also: list[str]) -> list[tuple[str, float]]:
         """The ``k`` best (ties: the newer turn, then the order of the conversation), then the turns
         of ``also`` the words match (as ``search_episode_fulltext_terms`` returns them)."""
-        rows = np.flatnonzero(self.matched)
-        values = self.total[rows]
-        if len(rows) > k:
-            keep = values >= -float(np.partition(-values, k - 1)[k - 1])
-            rows, values = rows[keep], values[keep]
-        copy = self.copy
-        items = [(copy.ids[r], v, copy.key(r, v)) for r, v in zip(rows.tolist(), values.tolist())]
+        copy, rows = self.copy, np.flatnonzero(self.matched)
+        items = [(copy.ids[r], v, copy.key(r, v)) for r, v in copy.contenders(rows, self.total[rows], k)]
         items += [(i, b, copy.key(None, b)) for i, b in self.extra.items()]
         top = [(i, v) for i, v, _ in sorted(items, key=lambda x: x[2])[:k]]
         listed = {i for i, _ in top}
@@ -131,19 +128,6 @@ class _Asked:
     ranked: bool = True
 
 
-@dataclass
-class _Plan:
-    """A held turn search between ``HeldTurns.find`` and its answer."""
-
-    query: np.ndarray
-    near: list[tuple[str, float]]
-    by_words: list[tuple[str, float]]
-    rows: list[dict]  # a large group's word hits, read whole
-    around: list[str]  # the turns whose neighbours are read
-    pairs: list[tuple[str, str, bool]]  # (turn, neighbour, neighbour comes before it)
-    job: Future
-
-
 class HeldTurns(DatabaseTurns):
     """A group's conversation turns with the process's copy of their vectors."""
 
@@ -158,7 +142,7 @@ class HeldTurns(DatabaseTurns):
         term whose first letter begins no word of any speaker's name cannot match one (the analyzer
         lowercases, strips a possessive and stems, and none of that touches a first letter)."""
         known: dict[str, bool] = self.copy.memo.setdefault(("names", index), {})
-        initials = self.copy.speaker_initials()
+        initials = self.copy.speaker_initials
         for probe in probes:
             if probe["term"][:1].lower() not in initials:
                 known.setdefault(probe["term"], False)
@@ -174,7 +158,7 @@ class HeldTurns(DatabaseTurns):
         return answer
 
     def group_speakers(self, ctx: SearchContext) -> list[str]:
-        return self.copy.speakers()
+        return self.copy.speakers
 
     def ask_words(self, ctx: SearchContext, words: TurnWords) -> TurnWords:
         """The turns the words match, asked now; the copy ranks them. A term that names a speaker
@@ -220,7 +204,7 @@ class HeldTurns(DatabaseTurns):
         by_words: list[tuple[str, float]] = []
         rows: list[dict] = []
         if asked is not None and not asked.ranked and asked.job is not None:
-            rows = score_turns(copy, query, asked.job.result())
+            rows = score_rows(copy, query, asked.job.result())
             self.memories.fill_cosines(ctx, [m for r in rows for m in r["memories"]])
         elif asked is not None:
             by_words = WordScores(copy, asked, start, said_end).ranked(ctx.k, [i for i, _ in near])
@@ -232,38 +216,37 @@ class HeldTurns(DatabaseTurns):
         job = self.store.submit(
             "search_turns_read", ids=list(dict.fromkeys(ids + [n for _, n, _ in pairs])), **ctx.params(None)
         )
-        plan = _Plan(query, near, by_words, rows, around, pairs, job)
-        return lambda: self._answer(ctx, words, plan)
 
-    def _answer(self, ctx: SearchContext, words: TurnWords | None, plan: _Plan) -> TurnFinds:
-        copy = self.copy
-        read = {t["id"]: t for t in plan.job.result()[0]["turns"]}
-        self.memories.fill_cosines(ctx, [m for t in read.values() for m in t["memories"]])
-        found = {
-            i: {"episode": copy.episodes[i], "extracted": t["extracted"], "memories": t["memories"]}
-            for i, t in read.items()
-        }
-        known = set(plan.around)
-        pairs = [(of, n, before) for of, n, before in plan.pairs if n in found]
-        context = [{**found[n], "of": of, "new": n not in known, "before": before} for of, n, before in pairs]
-        out = TurnFinds([{**found[i], "score": neo4j_score(c)} for i, c in plan.near if i in found])
-        out.context = score_turns(copy, plan.query, context)
-        rows = plan.rows
-        if plan.by_words:
-            own = scores(copy.cosine_of(plan.query, [i for i, _ in plan.by_words]))
-            rows = [{**found[i], "bm25": b, "score": s} for (i, b), s in zip(plan.by_words, own) if i in found]
-        if words is not None:
-            out.words = rows
-            out.word_hits = WordHits.of(rows, len(words.probes), ctx.episodes, self.limits.exact_scan_limit)
-        # the memories read here whose only source is the turn they were read with need no more reading
-        out.single = {m["memory"]["id"] for t in read.values() for m in t["memories"] if m.get("sources") == 1}
-        return out
+        def answer() -> TurnFinds:
+            read = {t["id"]: t for t in job.result()[0]["turns"]}
+            self.memories.fill_cosines(ctx, [m for t in read.values() for m in t["memories"]])
+            found = {
+                i: {"episode": copy.episodes[i], "extracted": t["extracted"], "memories": t["memories"]}
+                for i, t in read.items()
+            }
+            known = set(around)
+            kept = [(of, n, before) for of, n, before in pairs if n in found]
+            context = [{**found[n], "of": of, "new": n not in known, "before": before} for of, n, before in kept]
+            out = TurnFinds([{**found[i], "score": neo4j_score(c)} for i, c in near if i in found])
+            out.context = score_rows(copy, query, context)
+            hits = rows
+            if by_words:
+                own = scores(copy.cosine_of(query, [i for i, _ in by_words]))
+                hits = [{**found[i], "bm25": b, "score": s} for (i, b), s in zip(by_words, own) if i in found]
+            if words is not None:
+                out.words = hits
+                out.word_hits = WordHits.of(hits, len(words.probes), ctx.episodes, self.limits.exact_scan_limit)
+            # the memories read here whose only source is the turn they were read with need no more reading
+            out.single = {m["memory"]["id"] for t in read.values() for m in t["memories"] if m.get("sources") == 1}
+            return out
+
+        return answer
 
     def sources(self, ctx: SearchContext, ids: list[str]) -> Later[list[dict]]:
         """Asked without the query: the turns' cosines come from the copy."""
         job = self.store.submit("search_memory_sources", ids=ids, **ctx.params(None))
 
-        return lambda: score_turns(self.copy, unit(ctx.vector()), job.result()[0]["rows"])
+        return lambda: score_rows(self.copy, unit(ctx.vector()), job.result()[0]["rows"])
 
     def sentences(self, ctx: SearchContext, ids: list[str]) -> dict[str, float]:
         if all(i in self.copy.row for i in ids):

@@ -143,11 +143,9 @@ class RulePlanner:
             hints.why.append(f"relation words {related[:3]}: deep, along every edge and shared concept")
         found = find_time_range(query, reference_time)
         rolling = found is not None and is_rolling_window(found[2])
-        now = (
-            reference_time
-            if reference_time.tzinfo
-            else reference_time.replace(tzinfo=found[1].tzinfo if found else None)
-        )
+        now = reference_time  # without a zone: read in the zone of the time range found
+        if found is not None and not now.tzinfo:
+            now = now.replace(tzinfo=found[1].tzinfo)
         past = found is not None and found[1] <= now and found[1] - found[0] >= STATE_PERIOD
         if found is not None and not rolling and past and asks_state(query):
             hints.as_of = found  # the time words only scope the search: they are not searched for

@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+import numpy as np
+
 from ..config import DecayRates, RankingProfile
 from ..lang import AGENT_NAMES, USER_NAMES
 from ..store.vector import to_cosine
@@ -66,7 +68,7 @@ def score_order(score: float) -> float:
 
 
 _QUESTION = re.compile(r"[?？]")
-_WORD = re.compile(r"\w+")
+NAME_WORDS = re.compile(r"\w+")  # the words of a speaker's name ("Jean-Luc": Jean, Luc)
 
 
 # --- word evidence ---------------------------------------------------------------------------
@@ -135,8 +137,6 @@ def prerank(rows: list[dict], keep: int, profile: RankingProfile) -> list[dict]:
 def dialogue_query(whole: Any, latest: Any, profile: RankingProfile) -> list[float]:
     """A dialogue query's vector: its user lines' (``whole``) with its latest line's at
     ``latest_turn_weight``, unit length."""
-    import numpy as np
-
     w = profile.conversation.latest_turn_weight
     v = (1.0 - w) * np.asarray(whole, dtype=np.float32) + w * np.asarray(latest, dtype=np.float32)
     n = float(np.linalg.norm(v))
@@ -231,7 +231,7 @@ class Similarity:
 
 def names_speaker(speaker: str, named: list[str]) -> bool:
     """One of the ``named`` words is a word of the speaker's name: "luc" names "Jean-Luc"."""
-    words = {w.casefold() for w in _WORD.findall(speaker)}
+    words = {w.casefold() for w in NAME_WORDS.findall(speaker)}
     return any(n.casefold() in words for n in named)
 
 
@@ -259,11 +259,10 @@ def turn_similarities(turns: dict[str, Any], speakers: list[str], similarity: Si
 
 @dataclass(frozen=True)
 class SubjectScope:
-    """The subjects a query names and the ids of their memories: a memory about someone else
-    counts at ``weight`` × its similarity (as a turn said by someone else does), unless drawn from
-    turns (weighed by who said them already)."""
+    """The ids of the memories of the subjects a query names: a memory about someone else counts
+    at ``weight`` × its similarity (as a turn said by someone else does), unless drawn from turns
+    (weighed by who said them already)."""
 
-    names: tuple[str, ...]
     ids: frozenset[str]
     weight: float
 
@@ -427,9 +426,8 @@ class Ranking:
         ]
         if about is not None:
             weighed.sort(key=lambda x: -score_order(x[1]))
-        chosen = [(c, sim) for c, sim, matched in weighed if matched >= floor or self.similarity.words_cover(c.text)][
-            :k
-        ]
+        passing = [(c, sim) for c, sim, matched in weighed if matched >= floor or self.similarity.words_cover(c.text)]
+        chosen = passing[:k]
         if not chosen and weighed:
             chosen = [(c, sim) for c, sim, _ in weighed[:FALLBACK_SEEDS]]
             why.append(f"no direct match reaches similarity {floor}: starting from the {len(chosen)} closest")

@@ -18,13 +18,13 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Any, Literal
 
+from ..access import AccessRecorder
 from ..config import RankingProfile, RetrievalSettings
 from ..embed import Embedder, embed_query
 from ..lang import person_key
 from ..store.driver import Store
 from ..timeparse import is_rolling_window
 from ..types import PlannedAsOf, PlannedTimeRange, SearchInput, SearchPlan, SearchResponse, normalize_name
-from .access import AccessRecorder
 from .context import Filters, SearchContext
 from .corpus import Corpus
 from .database import DatabaseMemories, DatabaseTurns, GroupFacts
@@ -186,7 +186,8 @@ class Retriever:
         paths = Paths(plan.sought, linked=plan.hints.asks is not None, hub=self.settings.limits.hub_fanout)
         ranking = Ranking(similarity, scorer, in_context, report.speakers, report.about, paths)
         scored = ranking.candidates(report.candidates, elsewhere, plan.profile.time_range.outside)
-        hits = self._chosen(ctx, scored, plan, ranking)
+        chosen = ranking.choose(scored, ctx.k, plan.profile.seed_min_similarity, plan.why)
+        hits = {c.id: seed_hit(c, sim, ranking) for c, sim in chosen}  # the walk's seeds
         top1 = max((h.similarity for h in hits.values()), default=0.0)
         depth, mode_used = self._depth(mode, inp.expand_depth, plan.hints, top1, plan.why)
         relations = inp.relation_filters
@@ -315,14 +316,6 @@ class Retriever:
         plan.why.append(f"{'nothing in that time range' if verdict == 'empty' else closer}: searched all time")
         plan.time_range = None
         return everywhere, set()
-
-    @staticmethod
-    def _chosen(ctx: SearchContext, scored: list[tuple[Any, float]], plan: Plan, ranking: Ranking) -> dict[str, Hit]:
-        """The seeds of the walk as scored hits at distance 0."""
-        return {
-            c.id: seed_hit(c, sim, ranking)
-            for c, sim in ranking.choose(scored, ctx.k, plan.profile.seed_min_similarity, plan.why)
-        }
 
     @staticmethod
     def _filling(

@@ -15,16 +15,12 @@ _lock = threading.Lock()
 _frozen = False
 
 
-def freeze_once() -> bool:
-    """Collect, then freeze what the process holds, the first time only; True when it froze."""
+def freeze_once() -> None:
+    """Collect, then freeze what the process holds, the first time only."""
     global _frozen
-    if _frozen:
-        return False
     with _lock:
-        if _frozen:
-            return False
-        gc.collect()
-        gc.freeze()
-        atexit.register(gc.unfreeze)
-        _frozen = True
-        return True
+        if not _frozen:
+            gc.collect()
+            gc.freeze()
+            atexit.register(gc.unfreeze)
+            _frozen = True

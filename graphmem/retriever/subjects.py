@@ -77,5 +77,4 @@ def subject_seeds(
         f"subject: the query names {', '.join(named)}: the best of each of their topics "
         f"({len(best)})" + (f"; memories about anyone else at {weight:g} x their similarity" if weight < 1 else "")
     )
-    scope = SubjectScope(tuple(r["subject"] for r in rows), frozenset(r["memory"]["id"] for r in gathered), weight)
-    return [memory_candidate(r) for r in best], scope
+    return [memory_candidate(r) for r in best], SubjectScope(frozenset(r["memory"]["id"] for r in gathered), weight)

@@ -8,38 +8,29 @@ probe returns the group's turn count and newest ``created_at`` (turns are only e
 
 from __future__ import annotations
 
-import re
 import time
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from functools import cached_property
 from typing import Any
 
 import numpy as np
 
-from .rank import SENTENCE_WEIGHT
-from .vectors import FETCH_BATCH, VectorCache, one_blas_thread, unit
+from .rank import NAME_WORDS, SENTENCE_WEIGHT, parse_time
+from .vectors import FETCH_BATCH, HeldVectors, VectorCache, one_blas_thread, unit
 
 NO_TIME = float("nan")
-_WORDS = re.compile(r"\w+")
 
 
 def _epoch(stamp: str | None) -> float:
     """An ISO time as seconds (a time without a zone is UTC, as Cypher's ``datetime()`` reads it)."""
-    try:
-        value = datetime.fromisoformat(stamp) if stamp else None
-    except ValueError:
-        value = None
-    return NO_TIME if value is None else (value if value.tzinfo else value.replace(tzinfo=UTC)).timestamp()
+    value = parse_time(stamp)
+    return NO_TIME if value is None else value.timestamp()
 
 
-@dataclass(frozen=True)
-class TurnCopy:
-    """One group's turns as of (count, latest); never changed once built."""
+@dataclass(frozen=True, kw_only=True)
+class TurnCopy(HeldVectors):
+    """One group's turns (a turn copy is always complete: never ``lookup_only``)."""
 
-    count: int  # turns of the group (search_probe's count), with a vector or not
-    latest: str | None  # the newest created_at among them
-    ids: tuple[str, ...]  # the rows of ``matrix``
-    matrix: np.ndarray  # (turns, dimension), unit rows
     said: np.ndarray  # when each turn was said (epoch seconds; nan: unknown)
     tie: np.ndarray  # each row's place by (said DESC, session, order, chunk): how ties are cut
     sentences: np.ndarray  # (sentences, dimension), unit rows, grouped by turn
@@ -48,15 +39,9 @@ class TurnCopy:
     episodes: dict[str, dict]  # id -> what a search reads of the turn
     after: dict[str, list[str]]  # id -> the turns right after it (NEXT)
     before: dict[str, list[str]]  # id -> the turns right before it
-    built: float = 0.0
-    lookup_only: bool = False  # (the cache's interface: a turn copy is always complete)
-    # what the group's data fixes while the copy is current (a speaker's turns: the hits of a
-    # name's term probe), read once per copy
+    # what the group's data fixes while the copy is current (the hits of a term probe, which
+    # terms name a speaker), read once per copy
     memo: dict[Any, Any] = field(default_factory=dict, compare=False)
-    row: dict[str, int] = field(init=False, repr=False, compare=False)  # id -> row
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "row", {i: r for r, i in enumerate(self.ids)})
 
     @property
     def nbytes(self) -> int:
@@ -74,12 +59,16 @@ class TurnCopy:
                 best[self.owners] = np.maximum.reduceat(self.sentences @ query, self.starts)
                 score = np.maximum(score, SENTENCE_WEIGHT * best)
         rows = np.flatnonzero(self.window(start, said_end))
-        values = score[rows]
-        if len(rows) > k:
-            tied = values >= -np.partition(-values, k - 1)[k - 1]  # every row tied with the k-th competes
-            rows, values = rows[tied], values[tied]
-        ranked = sorted(zip(rows.tolist(), values.tolist()), key=lambda rv: self.key(rv[0], rv[1]))[:k]
+        ranked = sorted(self.contenders(rows, score[rows], k), key=lambda rv: self.key(rv[0], rv[1]))[:k]
         return [(self.ids[r], v) for r, v in ranked]
+
+    @staticmethod
+    def contenders(rows: np.ndarray, values: np.ndarray, k: int) -> list[tuple[int, float]]:
+        """The (row, value) pairs that compete for the top ``k``: every one tied with the k-th."""
+        if len(rows) > k:
+            tied = values >= -np.partition(-values, k - 1)[k - 1]
+            rows, values = rows[tied], values[tied]
+        return list(zip(rows.tolist(), values.tolist()))
 
     def key(self, r: int | None, value: float) -> tuple[float, int]:
         """How row ``r`` with score ``value`` sorts: the better score, then the newer turn, then the
@@ -107,26 +96,15 @@ class TurnCopy:
                     out.append((i, n, before))
         return out
 
+    @cached_property
     def speakers(self) -> list[str]:
         """Everyone who speaks in the group's turns."""
-        if "speakers" not in self.memo:
-            said = (e["speaker"] for e in self.episodes.values() if e.get("speaker") is not None)
-            self.memo["speakers"] = list(dict.fromkeys(said))
-        return self.memo["speakers"]
+        return list(dict.fromkeys(e["speaker"] for e in self.episodes.values() if e.get("speaker") is not None))
 
+    @cached_property
     def speaker_initials(self) -> frozenset[str]:
         """The first letters (lowercase) of the words of every speaker's name in the group."""
-        if "initials" not in self.memo:
-            self.memo["initials"] = frozenset(w[0].lower() for n in self.speakers() for w in _WORDS.findall(n))
-        return self.memo["initials"]
-
-    def cosine_of(self, query: np.ndarray, ids: list[str]) -> list[float | None]:
-        """Plain cosines of the turns ``ids`` (None for one the copy does not hold)."""
-        rows = [self.row.get(i) for i in ids]
-        known = [r for r in rows if r is not None]
-        with one_blas_thread():
-            values = iter((self.matrix[known] @ query).tolist() if known else [])
-        return [None if r is None else next(values) for r in rows]
+        return frozenset(w[0].lower() for n in self.speakers for w in NAME_WORDS.findall(n))
 
     def sentence_of(self, query: np.ndarray, ids: list[str]) -> dict[str, float]:
         """The closest sentence's cosine of each turn in ``ids`` that has sentences."""

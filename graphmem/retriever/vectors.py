@@ -15,7 +15,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,7 +24,6 @@ import numpy as np
 from threadpoolctl import ThreadpoolController
 
 from ..store.driver import Store
-from ..store.vector import neo4j_score
 
 FETCH_BATCH = 2000  # vectors read per round trip while (re)building a copy
 LARGE_TTL_S = 60.0  # how long a group seen above the limit is taken to still be
@@ -50,10 +49,11 @@ def unit(vector: Any) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class GroupVectors:
-    """One group's vectors as of (count, latest); never changed once built."""
+class HeldVectors:
+    """One group's vectors (of memories, or of turns: ``turnvectors.TurnCopy``) as of (count,
+    latest); never changed once built."""
 
-    count: int  # memories of the group (search_probe's count), with a vector or not
+    count: int  # the group's texts (search_probe's count), with a vector or not
     latest: str | None  # the newest created_at among them
     ids: tuple[str, ...]  # the rows of ``matrix``
     matrix: np.ndarray  # (len(ids), dimension), unit rows
@@ -68,6 +68,18 @@ class GroupVectors:
     def nbytes(self) -> int:
         return int(self.matrix.nbytes)
 
+    def cosine_of(self, query: np.ndarray, ids: Sequence[str]) -> list[float | None]:
+        """Plain cosines of ``ids`` to the query (None for one the copy does not hold)."""
+        rows = [self.row.get(i) for i in ids]
+        known = [r for r in rows if r is not None]
+        with one_blas_thread():
+            values = iter((self.matrix[known].astype(np.float32, copy=False) @ query).tolist() if known else [])
+        return [None if r is None else next(values) for r in rows]
+
+
+class GroupVectors(HeldVectors):
+    """A group's memory vectors."""
+
     def nearest(self, query: np.ndarray, n: int) -> tuple[list[str], list[float]]:
         """The ``n`` nearest memories (ids, plain cosines), best first."""
         if not self.ids:
@@ -78,31 +90,6 @@ class GroupVectors:
         top = np.argpartition(-cos, n - 1)[:n] if n < len(cos) else np.arange(len(cos))
         top = top[np.argsort(-cos[top], kind="stable")]
         return [self.ids[i] for i in top], [float(cos[i]) for i in top]
-
-    def cosine_of(self, query: np.ndarray, ids: Sequence[str]) -> list[float | None]:
-        """Plain cosines of ``ids`` to the query (None for one the copy does not hold)."""
-        rows = [self.row.get(i) for i in ids]
-        known = [r for r in rows if r is not None]
-        with one_blas_thread():
-            values = iter((self.matrix[known].astype(np.float32, copy=False) @ query).tolist() if known else [])
-        return [None if r is None else next(values) for r in rows]
-
-
-def fill_cosines(
-    store: Store, group_id: str, copy: GroupVectors, embedding: Any, rows: list[dict], key: Callable[[dict], str]
-) -> None:
-    """Set ``row["score"]`` (Neo4j's form) of every row from the copy, and from the database for
-    the memories the copy does not hold."""
-    ids = [key(r) for r in rows]
-    for r, c in zip(rows, copy.cosine_of(unit(embedding), ids)):
-        r["score"] = None if c is None else neo4j_score(c)
-    missing = [i for r, i in zip(rows, ids) if r["score"] is None]
-    if missing:
-        got = store.read("search_cosines", group_id=group_id, ids=missing, embedding=embedding)[0]["rows"]
-        scores = {x["id"]: x["score"] for x in got}
-        for r, i in zip(rows, ids):
-            if r["score"] is None:
-                r["score"] = scores.get(i)
 
 
 class VectorCache:

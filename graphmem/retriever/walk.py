@@ -64,16 +64,14 @@ def walk(
     limits: SearchLimits,
     related: set[str] | frozenset[str] = frozenset(),
 ) -> None:
-    """Adds what the walk reaches from ``hits`` (the seeds), ``depth`` levels deep, to ``hits``:
-    a memory found before comes back when a path ranks it higher. ``related``: the search's direct
-    matches, the only memories a hub is crossed to."""
+    """Adds what the walk reaches from ``hits`` (the seeds), ``depth`` levels deep, to ``hits``.
+    ``related``: the search's direct matches, the only memories a hub is crossed to."""
     frontier = min(limits.seed_k, max(10, ctx.max_results))
     keep = max(limits.expand_keep, 3 * ctx.max_results)
     level = list(hits.values())
     for distance in range(1, depth + 1):
-        chosen = [h for h in sorted(level, key=lambda h: (-score_order(h.score), h.id)) if h.kind == "memory"][
-            :frontier
-        ]
+        ranked = sorted(level, key=lambda h: (-score_order(h.score), h.id))
+        chosen = [h for h in ranked if h.kind == "memory"][:frontier]
         if not chosen:
             return
         parents = {h.id: h for h in chosen}
@@ -96,9 +94,7 @@ def reach(
     n: Neighbour, distance: int, parents: dict[str, Hit], drawn: list[Source], ranking: Ranking, known: Hit | None
 ) -> Hit | None:
     """A memory the walk reached, scored along the step that ranks it highest (among equals a
-    link before a concept, a cause first): its own similarity (``known``'s when found before),
-    read as a seed is, with the turns it was extracted from, carried along a strong step
-    (``rank.Paths``). None when it was reached only from itself."""
+    link before a concept, a cause first); None when it was reached only from itself."""
     if known is not None:
         own = known.similarity
     else:

@@ -10,8 +10,8 @@ import math
 import re
 from collections.abc import Iterable
 
-from ..lang import CJK_PUNCTUATION, HAN_CHARS
-from ..types import SearchResponse, SearchResult
+from .lang import CJK_PUNCTUATION, HAN_CHARS
+from .types import SearchResponse, SearchResult
 
 SECTIONS = [
     ("FACT", "Facts"),

@@ -17,8 +17,8 @@ import weakref
 from collections import defaultdict
 from datetime import UTC, datetime
 
-from ..errors import Neo4jUnavailableError
-from ..store.driver import Store
+from .errors import Neo4jUnavailableError
+from .store.driver import Store
 
 log = logging.getLogger(__name__)
 _STOP = object()
