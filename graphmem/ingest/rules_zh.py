@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..lang import HAN_CHARS
-from .people import ZH_ROLE, People, role_of
+from .people import ZH_ROLE, ZH_ROLES, People, role_of
 from .phrases import Found, clean
 
 # What may stand before a clause's subject: interjections, discourse words, times said as words.
@@ -55,6 +55,10 @@ _TITLES = {
     "医生",
     "姐姐",
     "哥哥",
+    "教练",
+    "教授",
+    "律师",
+    "大夫",
 }
 _NOT_NAME_END = set("不没也都还又才就只并真很太挺再")  # 小明不是我的朋友: a negation, not a name
 _PRONOUN = re.compile(r"^(她|他)(?!们)")
@@ -74,7 +78,7 @@ def tag(text: str) -> tuple[tuple[str, str], ...]:
     return tuple(rjieba.tag(text))
 
 
-_NOUNISH = ("n", "a", "b", "j", "eng", "x", "vn", "s", "f", "l", "m", "q", "k", "h")
+_NOUNISH = ("n", "a", "b", "g", "j", "eng", "x", "vn", "s", "f", "l", "m", "q", "k", "h")
 
 
 def noun_head(text: str) -> str | None:
@@ -120,6 +124,50 @@ class Subject:
     rest: str
     relation: Found | None = None
     pronoun: str | None = None
+    of_role: str | None = None  # the clause is about this relative of the subject's (老周的老伴, 他孙子)
+
+
+# Roles that are a person's family or household: 老周的老伴, 他孙子 is about them.
+_RELATIVES = sorted(
+    (
+        w
+        for w, (c, _) in ZH_ROLES.items()
+        if c not in {"同事", "老板", "同学", "导师", "师傅", "房东", "合伙人", "熟人"}
+    ),
+    key=len,
+    reverse=True,
+)
+_RELATIVE = re.compile(rf"^(?:的)?(?P<role>{'|'.join(_RELATIVES)})")
+# 那位退休老师, 那个爱尔兰同事: someone known by a role or by what they were said to be.
+_THAT_ONE = re.compile(r"^(?:我)?(?:那位|那个|这位|这个|那名|那)(?=[\u4e00-\u9fffA-Za-z])")
+
+
+def _relative(subj: Subject) -> Subject:
+    """老周的老伴… / 他孙子… / 她的店…: the clause is about the subject's relative or a thing of
+    theirs, kept as theirs (``of_role``)."""
+    m = _RELATIVE.match(subj.rest)
+    found = role_of(m.group("role")) if m else None
+    if m and found and not subj.rest[m.end() :].startswith(("们", "的")):
+        subj.rest, subj.of_role = subj.rest[m.end() :], found[0]
+    elif subj.rest.startswith("的") and len(subj.rest) > 2:
+        words = tag(subj.rest[1:])
+        if len(words) > 1 and words[0][1].startswith("n") and not words[0][1].startswith("nr"):
+            subj.rest, subj.of_role = subj.rest[1 + len(words[0][0]) :], words[0][0]
+    return subj
+
+
+def _that_one(text: str, people: People) -> Subject | None:
+    """那位退休老师做了手术: the person known by the words after 那位 (the longest that fits)."""
+    m = _THAT_ONE.match(text)
+    if not m:
+        return None
+    after = text[m.end() :]
+    for n in range(min(8, len(after) - 1), 1, -1):
+        name = people.by_description(after[:n])
+        if name is not None:
+            people.mention(name)
+            return Subject(name, after[n:])
+    return None
 
 
 def subject_of(clause: str, people: People, owner: str, carried: Subject | None) -> Subject | None:
@@ -139,33 +187,47 @@ def subject_of(clause: str, people: People, owner: str, carried: Subject | None)
         return Subject(name, "", _relation(role, name))
     m = re.match(rf"^我?(?:的)?(?P<role>{ZH_ROLE})", text)
     found = role_of(m.group("role")) if m else None
+    mods = ""
+    if not (m and found) and text.startswith("我"):  # 我的新上司, 我大学室友: which one, then the role
+        m = re.match(rf"^我(?:的)?(?P<mods>[{HAN_CHARS}]{{1,4}}?)(?P<role>{ZH_ROLE})", text)
+        found = role_of(m.group("role")) if m else None
+        mods = m.group("mods") if m and found and _modifier(m.group("mods")) else ""
+        m = m if mods else None
     if m and found and (text.startswith("我") or m.group("role") in _BARE_ROLES):
         role = found[0]
         after = text[m.end() :]
         name, rest = _name_after(after)
         if name:
             people.learn(name, role, owner=owner)
+            if mods:
+                people.describe(name, mods + m.group("role"))
             return Subject(name, rest, _relation(role, name))
-        known = people.by_role(role, owner)
+        known = people.by_role(role, owner) or (people.by_description(mods + m.group("role")) if mods else None)
+        if mods and not known:
+            return None  # 我的新同事: not necessarily the one named before
         if known:
             people.mention(known)
-            return Subject(known, after)
+            return _relative(Subject(known, after)) if after.startswith("的") else Subject(known, after)
         said = text[: m.end()]
         said = said if said.startswith("我") else "我" + said
         people.learn(said, gender=found[1])  # 我姥姥: someone a pronoun may mean
-        return Subject(said, after)
+        return _relative(Subject(said, after)) if after.startswith("的") else Subject(said, after)
     m = _PRONOUN.match(text)
     if m:
         name = people.by_pronoun(m.group(1))
         if name is None:
             return None
         people.settle(name, m.group(1))
-        return Subject(name, text[m.end() :], pronoun=m.group(1))
+        return _relative(Subject(name, text[m.end() :], pronoun=m.group(1)))
     for key in sorted(people.names, key=len, reverse=True):
         said = people.names[key]
         if text.startswith(said) and said not in ("我",):
             people.mention(said)
-            return Subject(said, text[len(said) :])
+            subj = Subject(said, text[len(said) :])
+            return _relative(subj) if subj.rest.startswith("的") else subj
+    that = _that_one(text, people)
+    if that is not None:
+        return that
     if text.startswith("我") and not text.startswith("我们"):
         return Subject(None, text[1:])
     if text.startswith(("我们", "你", "您", "大家", "咱们", "他们", "她们", "它")):
@@ -196,6 +258,16 @@ _PREDICATE_START = re.compile(
 )
 
 
+def _modifier(words: str) -> bool:
+    """Whether words before a role say which one (新, 大学, 爱尔兰) rather than act (想, 给, 和)."""
+    tags = tag(words)
+    return (
+        bool(tags)
+        and words[0] not in "和跟与给对把被在从向想要说"
+        and all(t.startswith(("n", "a", "b", "s", "f", "j", "t")) for _, t in tags)
+    )
+
+
 def _name_after(text: str) -> tuple[str | None, str]:
     """A name right after a role (小雯 in 我表妹小雯是木匠 / 我女朋友叫林静), and the text after it."""
     m = re.match(rf"^(?:是|叫|名叫|，|,)?(?P<name>{_NAME})", text)
@@ -207,13 +279,22 @@ def _name_after(text: str) -> tuple[str | None, str]:
         after = text[m.start("name") + len(cand) :]
         if cand[0] in _NOT_NAME or role_of(cand) or _PREDICATE_START.match(cand):
             continue
-        if text.startswith("是") and not (cand.isascii() or _tagged_name(text[1:], cand)):
+        if len(cand) == 3 and _PREDICATE_START.match(cand[2] + after):
+            return cand[:2], cand[2] + after  # 晓晓搬到广州: the name is 晓晓, 搬到 the predicate
+        if text.startswith("是") and not (cand.isascii() or _tagged_name(text[1:], cand) or _called(cand, after)):
             continue  # 我的朋友是医生: what they are, not who
         if not _one_word(text.lstrip("是叫名，,"), cand):
             continue
         if re.match(_NAME_FOLLOW, after) or _tagged_name(text.lstrip("是叫名，,"), cand):
             return cand, after
     return None, text
+
+
+def _called(cand: str, after: str) -> bool:
+    """A name the way one calls someone, the clause ending after it: 老马, 小吴, 陈医生, 张教练."""
+    if after.strip("。！!，,了啊") != "":
+        return False
+    return (len(cand) == 2 and cand[0] in "小老阿") or (len(cand) == 3 and cand[1:] in _TITLES)
 
 
 def _one_word(text: str, cand: str) -> bool:
@@ -487,10 +568,13 @@ def event(rest: str, time_text: str | None = None) -> Found | None:
     future = is_future(time_text)
     attributes = None
     m = re.match(rf"^在(?P<place>{_P}+)", p)
+    if m and tag(m.group("place"))[0][1].startswith("v"):
+        m = None  # 在学做饭: 在 says it is going on, not where
     if m:
-        place = noun_head(m.group("place"))
-        after = m.group("place")[len(place) :] if place else ""
-        if place and after and not after.startswith(("工作", "上班", "住")):
+        said = _ONE.sub("", m.group("place"))  # 在一家游戏公司做美术: the place is 游戏公司
+        place = noun_head(said)
+        after = said[len(place) :] if place else ""
+        if place and (len(place) > 1 or place == "家") and after and not after.startswith(("工作", "上班", "住")):
             attributes, p = {"地点": place}, after
     topic = clean(p, True, 30)
     if not topic:
@@ -515,3 +599,34 @@ def stated_people(text: str, people: People, owner: str) -> list[Found]:
         elif people.by_role(role, owner) is None:
             people.learn("我" + m.group("role"), gender=gender)  # 我和我老婆…，她…: a pronoun may mean her
     return out
+
+
+# 一个叫Nina的护士 / 叫小吴的家教: someone introduced by their name and what they are; the phrase
+# stands for the name in the clause (我认识了一个叫Nina的护士 → 我认识了Nina).
+_INTRODUCED = re.compile(
+    rf"(?:一|这|那)?(?:个|位|名)?(?:名)?叫(?P<name>{_NAME})的(?P<what>[\u4e00-\u9fff]{{1,6}}?)(?=$|[，,。！？!?；;了])"
+)
+# 一个家教，叫小吴 / 请了个阿姨，她叫王姐: what they are, then their name.
+_NAMED_AFTER = re.compile(
+    rf"(?:一)?(?:个|位|名)(?P<what>[\u4e00-\u9fff]{{1,6}}?)[，,]?(?:他|她)?(?:叫|名叫)(?P<name>{_NAME})[。！!]?$"
+)
+_NOT_PEOPLE = re.compile(r"(?:店|馆|厅|楼|书|片|电影|歌|游戏|地方|城|村|街|路|狗|猫|鱼|鸟|车|船|公司|学校)$")
+
+
+def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]:
+    """People a clause introduces by name and what they are: each learnt as someone the speaker
+    knows, what they are said (Nina 是 护士); the clause with the name in the phrase's place."""
+    for pattern in (_INTRODUCED, _NAMED_AFTER):
+        m = pattern.search(text)
+        if m is None:
+            continue
+        what, name = m.group("what"), m.group("name")
+        if _NOT_PEOPLE.search(what) or name[0] in _NOT_NAME or not (name.isascii() or _one_word(name, name)):
+            continue
+        people.learn(name, "熟人", owner=owner)
+        people.describe(name, what)
+        found = [_relation("熟人", name), Found("FACT", "是", what, 0.5, subject=name, kind="fact")]
+        if pattern is _INTRODUCED:
+            return text[: m.start()] + name + text[m.end() :], found
+        return text[: m.start()] + name, found
+    return text, []
