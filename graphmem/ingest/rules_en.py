@@ -402,6 +402,9 @@ _PREF = {
     "cannot stand": "hate",
     "prefer": "prefer",
     "prefers": "prefer",
+    "loved": "love",
+    "enjoyed": "enjoy",
+    "hated": "hate",
 }
 
 
@@ -550,7 +553,7 @@ _RULES: list[tuple[re.Pattern, Make]] = [
     ),
     (
         re.compile(
-            rf"^(?:am |is |are |have been |has been )?{_ADV}(?:live|lives|living|reside|resides|residing|based) (?:in|at) {_X}",
+            rf"^(?:am |is |are |have been |has been )?{_ADV}(?:live|lives|living|reside|resides|residing|based) (?:in|at|on) {_X}",
             _I,
         ),
         _slot("live in", "residence", "residence"),
@@ -676,7 +679,7 @@ _RULES: list[tuple[re.Pattern, Make]] = [
     ),
     (
         re.compile(
-            rf"^(?:do |does )?(?:really |absolutely |truly |totally |so |also |still |just |kinda |genuinely )*(?P<verb>love|loves|like|likes|enjoy|enjoys|adore|adores|hate|hates|dislike|dislikes|despise|can't stand|cannot stand|prefer|prefers) {_X}",
+            rf"^(?:do |does )?(?:really |absolutely |truly |totally |so |also |still |just |kinda |genuinely )*(?P<verb>love|loves|loved|like|likes|enjoy|enjoys|enjoyed|adore|adores|hate|hates|hated|dislike|dislikes|despise|can't stand|cannot stand|prefer|prefers) {_X}",
             _I,
         ),
         _preference,

@@ -277,7 +277,7 @@ def _name_after(text: str) -> tuple[str | None, str]:
     cands = [name] if name.isascii() else [name[:3], name[:2]] if len(name) == 3 else [name]
     for cand in cands:
         after = text[m.start("name") + len(cand) :]
-        if cand[0] in _NOT_NAME or role_of(cand) or _PREDICATE_START.match(cand):
+        if cand[0] in _NOT_NAME or (role_of(cand) and not _called(cand, after)) or _PREDICATE_START.match(cand):
             continue
         if len(cand) == 3 and _PREDICATE_START.match(cand[2] + after):
             return cand[:2], cand[2] + after  # 晓晓搬到广州: the name is 晓晓, 搬到 the predicate
