@@ -174,6 +174,18 @@ def _content_words(text: str) -> list[str]:
     return [w for w in re.findall(r"[a-z]+", text) if w not in _FILLERS]
 
 
+def _titled(name: str) -> str | None:
+    """The gender a name's title says: Mr Patel, 王先生 → m; Mrs Lee, Ms Park, Miss Ada, 陈阿姨, 李女士 → f."""
+    m = re.match(r"^(Mr|Mrs|Ms|Miss)\b", name)
+    if m:
+        return "m" if m.group(1) == "Mr" else "f"
+    if name.endswith(("先生", "大爷", "叔叔", "大伯")):
+        return "m"
+    if name.endswith(("女士", "太太", "阿姨", "大妈", "小姐", "姐")):
+        return "f"
+    return None
+
+
 def _head_word(description: str) -> str:
     words = description.split()
     return words[-1] if words else description
@@ -260,6 +272,7 @@ class People:
             canon, implied = found if found else (role, None)
             self.roles[(owner, normalize_name(canon))] = name
             gender = gender or implied
+        gender = gender or _titled(name)
         if gender and key not in self.gender:
             self.gender[key] = gender
         self.names.setdefault(key, name)

@@ -78,7 +78,8 @@ def tag(text: str) -> tuple[tuple[str, str], ...]:
     return tuple(rjieba.tag(text))
 
 
-_NOUNISH = ("n", "a", "b", "g", "j", "eng", "x", "vn", "s", "f", "l", "m", "q", "k", "h")
+_NOUNISH = ("n", "a", "b", "j", "eng", "x", "vn", "s", "f", "l", "m", "q", "k", "h")
+_MORPHEME = ("g", "zg")  # a bound character the tagger could not place (灵缇犬 → 灵|缇|犬): part of the noun
 
 
 def noun_head(text: str) -> str | None:
@@ -89,7 +90,12 @@ def noun_head(text: str) -> str | None:
         return None
     out = []
     for i, (word, t) in enumerate(tag(text)):
-        if t.startswith("n") or t.startswith(_NOUNISH) and not (t == "x" and not word.isascii()):
+        if (
+            t.startswith("n")
+            or t.startswith(_NOUNISH)
+            and not (t == "x" and not word.isascii())
+            or (t in _MORPHEME and len(word) == 1)
+        ):
             out.append(word)
             continue
         if word == "的" and out and i + 1 < len(tag(text)):
