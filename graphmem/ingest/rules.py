@@ -758,9 +758,10 @@ _ZH_NOT_FACT = re.compile(
     r"^(?:可能|也许|大概|应该|想|希望|要是|如果|觉得|认为|以为|听说|猜|感觉|知道|记得|相信|不知道|"
     r"怎么|为什么)"
 )
-# What someone else says, asks or thinks reports; it is not what they do.
+# What someone else says, asks or thinks reports; it is not what they do. Nor is what they are
+# or are not (是 / 不是: an identity the specific readings take; a negated one gives none).
 _ZH_REPORTS = re.compile(
-    r"^(?:[也还都就又]*)(?:说|问|告诉|跟我说|让我|叫我|要我|觉得|认为|以为|想|希望|好像|可能|应该|也许|不知道|知道)"
+    r"^(?:[也还都就又并]*)(?:不是|是|说|问|告诉|跟我说|让我|叫我|要我|觉得|认为|以为|想|希望|好像|可能|应该|也许|不知道|知道)"
 )
 _ZH_SPACE = re.compile(rf"(?<=[{HAN_CHARS}，,])\s+|\s+(?=[{HAN_CHARS}，,])")  # a space left where a time was
 
