@@ -143,3 +143,23 @@ def test_a_pet_called_something_is_a_possession_not_a_person(graph, group_id):
 def test_a_pet_breed_is_kept_whole_in_chinese(graph, group_id):
     sessions(graph, group_id, ["我舅舅大勇是兽医。", "他养了一条灵缇。"])
     assert ("大勇", "养了", "灵缇", None) in memories(graph, group_id)
+
+
+def test_someone_described_and_named_or_called_by_title_is_a_subject(graph, group_id):
+    sessions(
+        graph,
+        group_id,
+        [
+            "隔壁新开的理发店的老板叫阿辉。",
+            "阿辉每天早上沿着江边跑步。",
+            "我把旧沙发送给了刘阿姨。",
+            "刘阿姨在社区医院上班。",
+            "Dr Nakamura runs the clinic near the station.",
+        ],
+    )
+    found = memories(graph, group_id)
+    assert ("我", "熟人", "阿辉", None) in found
+    assert any("理发店的老板" in x for x in about(graph, group_id, "阿辉"))
+    assert any("跑步" in x for x in about(graph, group_id, "阿辉"))
+    assert ("刘阿姨", "工作于", "社区医院", "employer") in found
+    assert any("clinic" in x for x in about(graph, group_id, "Dr Nakamura"))

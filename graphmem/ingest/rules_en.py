@@ -144,6 +144,10 @@ def subject_of(clause: str, people: People, owner: str) -> Subject | None:
     described = _described(text, people)
     if described is not None:
         return described
+    m = re.match(r"^(?P<name>(?:Mr|Mrs|Ms|Dr|Miss)\.? [A-Z][a-z]+)\b", text)
+    if m:  # Mrs Ortiz runs …: a titled name is someone, named before or not
+        people.learn(m.group("name"))
+        return _with_relative(Subject(m.group("name"), _expand(text[m.end() :], possessive=True)), people)
     m = re.match(r"^(?:(?:[Mm]y|[Oo]ur) (?P<with>[a-z]+(?: [a-z]+)?) and |[A-Z][a-z]+ and )?(?:I|[Ww]e)\b", text)
     if m:  # "My colleagues and I went …", "We went …": the speaker, the others kept by the clause reader
         found = role_of(m.group("with") or "")

@@ -234,6 +234,10 @@ def subject_of(clause: str, people: People, owner: str, carried: Subject | None)
     that = _that_one(text, people)
     if that is not None:
         return that
+    m = re.match(rf"^(?P<name>[{HAN_CHARS}]{{3}}|[小老阿][{HAN_CHARS}])(?=[^的们])", text)
+    if m and _addressed(m.group("name"), text):  # 陈阿姨开了…, 老何说…: someone named the way one calls them
+        people.learn(m.group("name"))
+        return _relative(Subject(m.group("name"), text[m.end() :]))
     if text.startswith("我") and not text.startswith("我们"):
         return Subject(None, text[1:])
     if text.startswith(("我们", "你", "您", "大家", "咱们", "他们", "她们", "它")):
@@ -294,6 +298,14 @@ def _name_after(text: str) -> tuple[str | None, str]:
         if re.match(_NAME_FOLLOW, after) or _tagged_name(text.lstrip("是叫名，,"), cand):
             return cand, after
     return None, text
+
+
+def _addressed(cand: str, text: str) -> bool:
+    """A surname and a title (陈阿姨, 李老师) or a nickname (老何, 小敏) the tagger reads as a name."""
+    if len(cand) == 3:
+        return cand[1:] in _TITLES and cand[0] not in _NOT_NAME and not role_of(cand[:1])
+    words = tag(text)
+    return bool(words) and words[0][0] == cand and words[0][1] == "nr"
 
 
 def _called(cand: str, after: str) -> bool:
@@ -619,9 +631,24 @@ _NAMED_AFTER = re.compile(
 _NOT_PEOPLE = re.compile(r"(?:店|馆|厅|楼|书|片|电影|歌|游戏|地方|城|村|街|路|狗|猫|鱼|鸟|车|船|公司|学校)$")
 
 
+# 楼下新搬来的邻居叫Olga / 我们公司新来的CTO叫Harris: who someone described is, a sentence of its own.
+_DESCRIBED_IS_CALLED = re.compile(
+    rf"^(?P<desc>[^，,。！？!?]{{1,14}}?的)(?P<what>[{HAN_CHARS}A-Za-z]{{1,6}}?)(?:叫|名叫|叫做)(?P<name>{_NAME})[。！!]?$"
+)
+
+
 def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]:
     """People a clause introduces by name and what they are: each learnt as someone the speaker
     knows, what they are said (Nina 是 护士); the clause with the name in the phrase's place."""
+    m = _DESCRIBED_IS_CALLED.match(text.strip())
+    if m and m.group("desc") not in ("我的", "我们的", "的") and not _NOT_PEOPLE.search(m.group("what")):
+        name, what = m.group("name"), m.group("what")
+        found = role_of(what)
+        role = found[0] if found else "熟人"
+        people.learn(name, role, owner=owner)
+        described = m.group("desc") + what
+        people.describe(name, described)
+        return "", [_relation(role, name), Found("FACT", "是", described, 0.5, subject=name, kind="fact")]
     for pattern in (_INTRODUCED, _NAMED_AFTER):
         m = pattern.search(text)
         if m is None:
