@@ -643,8 +643,8 @@ def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]
     m = _DESCRIBED_IS_CALLED.match(text.strip())
     if m and m.group("desc") not in ("我的", "我们的", "的") and not _NOT_PEOPLE.search(m.group("what")):
         name, what = m.group("name"), m.group("what")
-        found = role_of(what)
-        role = found[0] if found else "熟人"
+        known_role = role_of(what)
+        role = known_role[0] if known_role else "熟人"
         people.learn(name, role, owner=owner)
         described = m.group("desc") + what
         people.describe(name, described)
