@@ -113,7 +113,7 @@ def subject_of(clause: str, people: People, owner: str) -> Subject | None:
         where = _WHICH_ONE.match(after)
         if where:  # my friend in Shanghai …, my cousin with the bakery …: which one, then what they did
             after = after[where.end() :]
-        known = people.by_role(role, owner) or (people.by_description(f"{mods} {m.group('role')}") if mods else None)
+        known = people.by_role(role, owner) or people.by_description(f"{mods} {m.group('role')}".strip())
         if known:
             people.mention(known)
             return _with_relative(Subject(known, after), people)
@@ -615,6 +615,7 @@ _RULES: list[tuple[re.Pattern, Make]] = [
         lambda m, t, tt: (
             None
             if re.match(r"^(?:have|has) worked", m.group(0), _I)
+            or re.search(r"\b(?:before|previously|back then|in the past)$", m.group(0), _I)
             else _slot("work at", "work", "employer")(m, t, tt)
         ),
     ),
@@ -757,8 +758,10 @@ def sentence_facts(sentence: str, third: bool) -> list[Found]:
 # "a nurse called Nina", "an old friend named Leo Park": someone introduced by what they are and
 # their name. The phrase stands for the name in the clause ("I met a nurse called Nina" → I met Nina).
 _INTRODUCED = re.compile(
-    rf"\b(?:a|an|this|one) (?P<what>(?:[a-z-]+ ){{0,2}}?[a-z-]+),? (?:called|named|by the name of) (?P<name>{_NAME})\b"
+    rf"\b(?:a|an|this|one) (?P<what>(?:[A-Za-z-]+ ){{0,2}}?[a-z-]+),? (?:called|named|by the name of) (?P<name>{_NAME})\b"
 )
+# "Mia, the new analyst, joined …": a name, then what they are between commas.
+_APPOSITIVE = re.compile(rf"^(?P<name>{_NAME}), (?P<det>the|a|an|my|our) (?P<what>[A-Za-z' -]{{2,40}}?), (?=[a-z])")
 # "…, his name is Felix" / "…, she's called Ada": the name of the person the clause before introduced.
 _NAMED_AFTER = re.compile(
     rf"\b(?:a|an) (?P<what>(?:[a-z-]+ ){{0,2}}?[a-z-]+)\b[^.;!?]*?,\s*(?:and )?(?:his|her|their) name is (?P<name>{_NAME})\b"
@@ -769,6 +772,17 @@ def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]
     """People a clause introduces by what they are and their name: each learnt as someone the
     speaker knows, what they are said (Nina is a nurse); the clause with the name in the phrase's place."""
     out: list[Found] = []
+    m = _APPOSITIVE.match(text)
+    if m and _a_name(m.group("name")):
+        name, what = m.group("name"), m.group("what")
+        mine = role_of(what) if m.group("det") in ("my", "our") else None
+        role = mine[0] if mine else "acquaintance"
+        people.learn(name, role, owner=owner)
+        people.describe(name, what)
+        out = [_relation(role, name)]
+        if not mine:
+            out.append(Found("FACT", "is a", what, 0.5, subject=name, kind="fact"))
+        return name + " " + text[m.end() :], out
     for pattern in (_INTRODUCED, _NAMED_AFTER):
         m = pattern.search(text)
         if m is None or m.group("name").split()[0] in _NOT_NAMES:
