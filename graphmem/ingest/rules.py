@@ -1121,11 +1121,28 @@ class _Reader:
             preds = self._whole(text, subj, chinese, time_text, generic)
         if not preds and subj.of_role and not chinese:
             preds = _of_what_is(subj.rest)
+        if not preds and chinese and subj.name is None and not time_text and not generic and subj.rest:
+            preds = self._with_person(text, subj)
         for f in preds:
             f.subject = subj.name
             if subj.of_role:
                 _of_relative(f, subj.of_role, chinese)
         return found + preds, subj
+
+    def _with_person(self, text: str, subj) -> list[Found]:
+        """我把旧冰箱卖给了陈阿姨: what the speaker did with someone named, the person its object, so
+        the memory and what is said of them later meet at one node."""
+        who = rules_zh.person_in(subj.rest, self.people)
+        if who is None:
+            return []
+        found = self.rules._generic_zh(text, None, generic=False)
+        if len(found) != 1 or who not in found[0].topic or found[0].topic.endswith(("吗", "吧")):
+            return []
+        topic = found[0].topic.replace(who, "", 1).strip(" ，,")
+        if not topic or topic == found[0].topic:
+            return []
+        self.people.learn(who)
+        return [Found("EVENT", topic, who, 0.5, kind="event")]
 
     def _liking_a_time(self, text: str, chinese: bool, subj, third: bool, carried) -> list[Found]:
         """A preference whose object the time reader took for a time (我最喜欢春天, I love Sundays)."""

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..lang import HAN_CHARS
-from .people import ZH_ROLE, ZH_ROLES, People, role_of
+from .people import ZH_ROLE, ZH_ROLE_HEADS, ZH_ROLES, People, role_of
 from .phrases import Found, clean
 
 # What may stand before a clause's subject: interjections, discourse words, times said as words.
@@ -192,11 +192,11 @@ def subject_of(clause: str, people: People, owner: str, carried: Subject | None)
         people.learn(name, role, owner=owner)
         return Subject(name, "", _relation(role, name))
     m = re.match(rf"^我?(?:的)?(?P<role>{ZH_ROLE})", text)
-    found = role_of(m.group("role")) if m else None
+    found = role_of(m.group("role")) if m and _what_they_do(m.group("role")) else None
     mods = ""
     if not (m and found) and text.startswith("我"):  # 我的新上司, 我大学室友: which one, then the role
         m = re.match(rf"^我(?:的)?(?P<mods>[{HAN_CHARS}]{{1,4}}?)(?P<role>{ZH_ROLE})", text)
-        found = role_of(m.group("role")) if m else None
+        found = role_of(m.group("role")) if m and _what_they_do(m.group("role")) else None
         mods = m.group("mods") if m and found and _modifier(m.group("mods")) else ""
         m = m if mods else None
     if m and found and (text.startswith("我") or m.group("role") in _BARE_ROLES):
@@ -268,13 +268,25 @@ _PREDICATE_START = re.compile(
 )
 
 
+def _what_they_do(role: str) -> bool:
+    """Whether what stands before a role head says what they teach or treat (钢琴老师, 牙科医生),
+    not a preposition or a verb of the clause (我给李老师…, 我问张医生…)."""
+    head = next((h for h in ZH_ROLE_HEADS if role.endswith(h)), None)
+    if head is None or role in ZH_ROLES or len(role) == len(head):
+        return True
+    return _modifier(role[: -len(head)])
+
+
 def _modifier(words: str) -> bool:
     """Whether words before a role say which one (新, 大学, 爱尔兰) rather than act (想, 给, 和)."""
     tags = tag(words)
     return (
         bool(tags)
-        and words[0] not in "和跟与给对把被在从向想要说"
-        and all(t.startswith(("n", "a", "b", "s", "f", "j", "t")) for _, t in tags)
+        and words[0] not in "和跟与给对把被在从向想要说问找请"
+        and all(
+            t.startswith(("n", "a", "b", "s", "f", "j", "t")) or t in ("vn", "eng") or (len(w) > 1 and t == "v")
+            for w, t in tags
+        )
     )
 
 
@@ -661,5 +673,23 @@ def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]
         found = [_relation("熟人", name), Found("FACT", "是", what, 0.5, subject=name, kind="fact")]
         if pattern is _INTRODUCED:
             return text[: m.start()] + name + text[m.end() :], found
-        return text[: m.start()] + name, found
+        before = text[: m.start()]
+        if re.search(r"有$", before):  # 我有个笔友叫Jonas: someone known, not something had
+            return "", found
+        return before + name, found
     return text, []
+
+
+def person_in(text: str, people: People) -> str | None:
+    """A person a clause names inside it (…卖给了陈阿姨, …和小雯吃饭): one known by name, or a surname
+    with a title (陈阿姨, 李老师) the way one calls them."""
+    for key in sorted(people.names, key=len, reverse=True):
+        said = people.names[key]
+        if len(said) >= 2 and not said.startswith("我") and said in text:
+            return said
+    m = re.search(
+        rf"[{HAN_CHARS}](?:{'|'.join(sorted(_TITLES, key=len, reverse=True))})(?=$|[^{HAN_CHARS}]|[了的说和])", text
+    )
+    if m and m.group(0)[0] not in _NOT_NAME and not role_of(m.group(0)[:1]) and not role_of(m.group(0)):
+        return m.group(0)
+    return None
