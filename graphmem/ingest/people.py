@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from ..lang import USER_KEY, person_key
 from ..types import normalize_name
+from .phrases import Found
 
 # --- role words: canonical role, gender ("f", "m" or None) ---------------------------------
 ZH_ROLES: dict[str, tuple[str, str | None]] = {}
@@ -317,3 +318,15 @@ class People:
         if g and key not in self.gender:
             self.gender[key] = g
         self.mention(name)
+
+
+def introduce(people: People, name: str, role: str, what: str | None, owner: str, is_a: str) -> list[Found]:
+    """Someone the speaker introduces (a nurse called Nina, 叫小吴的家教, my neighbour Tom): learnt
+    in ``role`` and, when said, as ``what`` they are; the relation and, for ``what``, the identity
+    (``is_a``: "is a" / 是) as memories, so later sessions know them too."""
+    people.learn(name, role, owner=owner)
+    out = [Found("RELATION", role, name, 0.7, kind="relation")]
+    if what:
+        people.describe(name, what)
+        out.append(Found("FACT", is_a, what, 0.5, subject=name, kind="fact"))
+    return out

@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .people import EN_ROLE, EN_ROLES, People, role_of
+from .people import EN_ROLE, EN_ROLES, People, introduce, role_of
 from .phrases import Found, clean
 
 _NAME = r"(?:(?:Mr|Mrs|Ms|Dr|Miss)\.? )?[A-Z][a-z]+(?:[ -][A-Z][a-z]+)?"
@@ -776,12 +776,7 @@ def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]
     if m and _a_name(m.group("name")):
         name, what = m.group("name"), m.group("what")
         mine = role_of(what) if m.group("det") in ("my", "our") else None
-        role = mine[0] if mine else "acquaintance"
-        people.learn(name, role, owner=owner)
-        people.describe(name, what)
-        out = [_relation(role, name)]
-        if not mine:
-            out.append(Found("FACT", "is a", what, 0.5, subject=name, kind="fact"))
+        out = introduce(people, name, mine[0] if mine else "acquaintance", None if mine else what, owner, "is a")
         return name + " " + text[m.end() :], out
     for pattern in (_INTRODUCED, _NAMED_AFTER):
         m = pattern.search(text)
@@ -815,10 +810,7 @@ def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]
             "cat",
         }:
             continue  # a thing or a pet, not a person (a café called Lark)
-        people.learn(name, "acquaintance", owner=owner)
-        people.describe(name, what)
-        out.append(_relation("acquaintance", name))
-        out.append(Found("FACT", "is a", what, 0.5, subject=name, kind="fact"))
+        out = introduce(people, name, "acquaintance", what, owner, "is a")
         if pattern is _INTRODUCED:
             text = text[: m.start()] + name + text[m.end() :]
         else:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..lang import HAN_CHARS
-from .people import ZH_ROLE, ZH_ROLE_HEADS, ZH_ROLES, People, role_of
+from .people import ZH_ROLE, ZH_ROLE_HEADS, ZH_ROLES, People, introduce, role_of
 from .phrases import Found, clean
 
 # What may stand before a clause's subject: interjections, discourse words, times said as words.
@@ -657,10 +657,7 @@ def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]
         name, what = m.group("name"), m.group("what")
         known_role = role_of(what)
         role = known_role[0] if known_role else "熟人"
-        people.learn(name, role, owner=owner)
-        described = m.group("desc") + what
-        people.describe(name, described)
-        return "", [_relation(role, name), Found("FACT", "是", described, 0.5, subject=name, kind="fact")]
+        return "", introduce(people, name, role, m.group("desc") + what, owner, "是")
     for pattern in (_INTRODUCED, _NAMED_AFTER):
         m = pattern.search(text)
         if m is None:
@@ -668,9 +665,7 @@ def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]
         what, name = m.group("what"), m.group("name")
         if _NOT_PEOPLE.search(what) or name[0] in _NOT_NAME or not (name.isascii() or _one_word(name, name)):
             continue
-        people.learn(name, "熟人", owner=owner)
-        people.describe(name, what)
-        found = [_relation("熟人", name), Found("FACT", "是", what, 0.5, subject=name, kind="fact")]
+        found = introduce(people, name, "熟人", what, owner, "是")
         if pattern is _INTRODUCED:
             return text[: m.start()] + name + text[m.end() :], found
         before = text[: m.start()]
