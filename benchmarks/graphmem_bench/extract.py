@@ -283,6 +283,7 @@ def read(conv: Conversation, which: str) -> tuple[list[Memory], list[tuple[Memor
     memories: list[Memory] = []
     links: list[tuple[Memory, Memory]] = []
     relations: list[tuple[dict, int]] = []  # (people_known row, when) of the sessions read
+    described: list[tuple[dict, int]] = []  # (people_described row, when)
     first = 0
     for session in sorted({line.session for line in conv.lines}):
         eps = _episodes(conv, session, first)
@@ -290,7 +291,9 @@ def read(conv: Conversation, which: str) -> tuple[list[Memory], list[tuple[Memor
         if which == "before":
             plan = extractor.extract(eps)
         else:
-            people = People.from_rows(_rows(relations, memories))
+            people = People.from_rows(
+                _rows(relations, memories) + [{**d, "last_said": f"{when:06d}"} for d, when in described]
+            )
             plan = extractor.extract(eps, people=people)
         found, found_links = memories_of(plan, line_of)
         for pm in plan.memories:
@@ -301,6 +304,11 @@ def read(conv: Conversation, which: str) -> tuple[list[Memory], list[tuple[Memor
                         line_of[pm.episode_ids[0]],
                     )
                 )
+        for pm in plan.memories:  # what a person named with a role is said to be (people_described)
+            m = pm.memory
+            if m["memory_type"] == "FACT" and m["topic"] in ("is a", "是") and m.get("object"):
+                if any(r["name"] == m["subject"] for r, _ in relations):
+                    described.append(({"name": m["subject"], "description": m["object"]}, line_of[pm.episode_ids[0]]))
         for m in found:
             m.key = f"{session}:{m.key}"
         memories.extend(found)

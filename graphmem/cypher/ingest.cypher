@@ -148,3 +148,18 @@ OPTIONAL MATCH (x:Subject {group_id: $group_id, normalized_name: key})<-[:HAS_SU
 WITH owner, role, name, said_at, max(coalesce(later.reference_time, later.created_at)) AS as_subject
 RETURN owner, role, name, CASE WHEN as_subject > said_at THEN as_subject ELSE said_at END AS last_said
 ORDER BY last_said;
+
+// name: people_described
+// What the people of people_known were said to be (老周是退休的中学老师, Ruth is a nurse), newest
+// first: a later session's 那位退休老师 or "the retired teacher next door" means the one so
+// described. $topics: the normalized topics of an identity ("is a", 是).
+MATCH (r:Memory {group_id: $group_id, memory_type: 'RELATION'})-[:HAS_OBJECT]->(p)
+WHERE r.status <> 'archived' AND r.superseded_by IS NULL
+WITH DISTINCT p
+MATCH (p)<-[:HAS_SUBJECT]-(f:Memory {group_id: $group_id, memory_type: 'FACT'})-[:HAS_TOPIC]->(t)
+WHERE t.normalized_name IN $topics AND f.status <> 'archived' AND f.superseded_by IS NULL
+MATCH (f)-[:HAS_OBJECT]->(o)
+RETURN p.name AS name, coalesce(f.object_name, o.name) AS description,
+       coalesce(f.reference_time, f.created_at) AS last_said
+ORDER BY last_said DESC
+LIMIT $limit;

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from ..lang import USER_KEY, person_key
 from ..types import normalize_name
+from .phrases import Found
 
 # --- role words: canonical role, gender ("f", "m" or None) ---------------------------------
 ZH_ROLES: dict[str, tuple[str, str | None]] = {}
@@ -53,11 +54,17 @@ for _words, _canon, _g in [
     ("外公|姥爷", "外公", "m"),
     ("外婆|姥姥", "外婆", "f"),
     ("叔叔", "叔叔", "m"),
+    ("大伯|伯伯|伯父", "伯父", "m"),
+    ("婶婶|舅妈|姨妈|小姨", "婶婶", "f"),
     ("舅舅", "舅舅", "m"),
     ("阿姨", "阿姨", "f"),
     ("姑姑", "姑姑", "f"),
     ("侄子|外甥", "侄子", "m"),
     ("侄女|外甥女", "侄女", "f"),
+    ("孙子|外孙", "孙子", "m"),
+    ("孙女|外孙女", "孙女", "f"),
+    ("老伴", "老伴", None),
+    ("熟人", "熟人", None),
     ("闺蜜", "闺蜜", "f"),
     ("好朋友|朋友|好友", "朋友", None),
     ("同事", "同事", None),
@@ -96,6 +103,10 @@ for _words, _canon, _g in [
     ("uncle", "uncle", "m"),
     ("niece", "niece", "f"),
     ("nephew", "nephew", "m"),
+    ("grandson", "grandson", "m"),
+    ("granddaughter", "granddaughter", "f"),
+    ("grandchild|grandkid", "grandchild", None),
+    ("acquaintance", "acquaintance", None),
     ("grandmother|grandma|granny|nana", "grandmother", "f"),
     ("grandfather|grandpa|granddad", "grandfather", "m"),
     ("stepmother|stepmom", "stepmother", "f"),
@@ -128,7 +139,7 @@ _ZH_ROLE_ALT = "|".join(sorted(ZH_ROLES, key=len, reverse=True))
 EN_ROLE = rf"(?:(?:[A-Za-z]+ )?(?:{'|'.join(EN_ROLE_HEADS)})|{_EN_ROLE_ALT})"
 ZH_ROLE = rf"(?:[\u4e00-\u9fff]{{1,3}}?(?:{'|'.join(ZH_ROLE_HEADS)})|{_ZH_ROLE_ALT}|{'|'.join(ZH_ROLE_HEADS)})"
 
-PRONOUN_GENDER = {"她": "f", "他": "m", "she": "f", "he": "m", "her": "f", "him": "m"}
+PRONOUN_GENDER = {"她": "f", "他": "m", "she": "f", "he": "m", "her": "f", "him": "m", "his": "m"}
 # Modifiers that say which one, not what they teach: "my old teacher" is a teacher.
 _EN_NOT_MODIFIERS = {"old", "new", "former", "current", "favorite", "favourite", "own", "first", "other", "the", "a"}
 
@@ -153,6 +164,34 @@ def role_of(word: str) -> tuple[str, str | None] | None:
     return None
 
 
+# Words a description is matched on: English words and Chinese characters, fillers and "of" left out.
+_FILLERS = {"the", "a", "an", "of", "that", "this", "my", "our", "one", "guy", "lady", "woman", "man"}
+
+
+def _content_words(text: str) -> list[str]:
+    text = text.lower()
+    if re.search(r"[\u4e00-\u9fff]", text):
+        return [c for c in text if "\u4e00" <= c <= "\u9fff" and c not in "的那这个位"]
+    return [w for w in re.findall(r"[a-z]+", text) if w not in _FILLERS]
+
+
+def _titled(name: str) -> str | None:
+    """The gender a name's title says: Mr Patel, 王先生 → m; Mrs Lee, Ms Park, Miss Ada, 陈阿姨, 李女士 → f."""
+    m = re.match(r"^(Mr|Mrs|Ms|Miss)\b", name)
+    if m:
+        return "m" if m.group(1) == "Mr" else "f"
+    if name.endswith(("先生", "大爷", "叔叔", "大伯")):
+        return "m"
+    if name.endswith(("女士", "太太", "阿姨", "大妈", "小姐", "姐")):
+        return "f"
+    return None
+
+
+def _head_word(description: str) -> str:
+    words = description.split()
+    return words[-1] if words else description
+
+
 def owner_key(speaker: str | None) -> str:
     """Whose roles a turn's "my …" / 我的… names: the user's, or a named speaker's."""
     if not speaker or person_key(speaker) == USER_KEY:
@@ -169,18 +208,62 @@ class People:
     gender: dict[str, str] = field(default_factory=dict)  # normalized name → "f" / "m"
     recent: list[str] = field(default_factory=list)  # names, last mentioned last
     names: dict[str, str] = field(default_factory=dict)  # normalized name → the name as said
+    described: dict[str, list[str]] = field(default_factory=dict)  # normalized name → what they are said to be
 
     @classmethod
     def from_rows(cls, rows: Iterable[dict]) -> People:
-        """From ``people_known`` rows ({owner, role, name, last_said}), oldest first."""
+        """From ``people_known`` rows ({owner, role, name, last_said}) and ``people_described`` rows
+        ({name, description, last_said}), oldest first."""
         people = cls()
         for r in sorted(rows, key=lambda r: str(r.get("last_said") or "")):
             if r.get("name") and r.get("role"):
                 people.learn(r["name"], r["role"], owner=r.get("owner") or USER_KEY)
+            elif r.get("name") and r.get("description"):
+                people.describe(r["name"], r["description"])
         return people
 
     def copy(self) -> People:
-        return People(dict(self.roles), dict(self.gender), list(self.recent), dict(self.names))
+        described = {k: list(v) for k, v in self.described.items()}
+        return People(dict(self.roles), dict(self.gender), list(self.recent), dict(self.names), described)
+
+    def describe(self, name: str, description: str) -> None:
+        """What a person is said to be (a retired maths teacher, 退休的中学老师): a later "the retired
+        teacher" or 那位退休老师 may mean them. They become the last mentioned."""
+        key = normalize_name(name)
+        said = self.described.setdefault(key, [])
+        if description not in said:
+            said.append(description)
+        found = role_of(_head_word(description))
+        if found and found[1] and key not in self.gender:
+            self.gender[key] = found[1]
+        self.names.setdefault(key, name)
+        self.mention(name)
+
+    def by_description(self, words: str) -> str | None:
+        """The person last mentioned whom what is known of them fits: every word of ``words`` in
+        their descriptions and roles, the noun (the last word; in Chinese the last two characters)
+        within one of them. The retired teacher → the one said to be a retired maths teacher;
+        那位退休老师 → the one said to be 退休的中学老师. None when no one fits."""
+        wanted = _content_words(words)
+        if not wanted:
+            return None
+        chinese = all(len(w) == 1 for w in wanted)
+        head = "".join(wanted[-2:]) if chinese else wanted[-1]
+        for key in reversed(self.recent):
+            said = list(self.described.get(key, []))
+            said += [role for (_, role), name in self.roles.items() if normalize_name(name) == key]
+            if not said:
+                continue
+            have = {w for d in said for x in _content_words(d) for w in (x, x.removesuffix("s"))}
+            if not all(w in have for w in wanted):
+                continue
+            if chinese and any(head in d for d in said):
+                return self.names[key]
+            if not chinese and any(
+                head in {x for x in _content_words(d)} | {x.removesuffix("s") for x in _content_words(d)} for d in said
+            ):
+                return self.names[key]
+        return None
 
     def learn(self, name: str, role: str | None = None, *, owner: str = USER_KEY, gender: str | None = None) -> None:
         """A person named, with their role to ``owner`` when it was said: they become the last mentioned."""
@@ -190,6 +273,7 @@ class People:
             canon, implied = found if found else (role, None)
             self.roles[(owner, normalize_name(canon))] = name
             gender = gender or implied
+        gender = gender or _titled(name)
         if gender and key not in self.gender:
             self.gender[key] = gender
         self.names.setdefault(key, name)
@@ -234,3 +318,15 @@ class People:
         if g and key not in self.gender:
             self.gender[key] = g
         self.mention(name)
+
+
+def introduce(people: People, name: str, role: str, what: str | None, owner: str, is_a: str) -> list[Found]:
+    """Someone the speaker introduces (a nurse called Nina, 叫小吴的家教, my neighbour Tom): learnt
+    in ``role`` and, when said, as ``what`` they are; the relation and, for ``what``, the identity
+    (``is_a``: "is a" / 是) as memories, so later sessions know them too."""
+    people.learn(name, role, owner=owner)
+    out = [Found("RELATION", role, name, 0.7, kind="relation")]
+    if what:
+        people.describe(name, what)
+        out.append(Found("FACT", is_a, what, 0.5, subject=name, kind="fact"))
+    return out

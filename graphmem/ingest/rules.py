@@ -53,7 +53,7 @@ from ..lang import HAN_CHARS, is_chinese, is_user_speaker
 from ..types import MAX_NAME
 from . import rules_en, rules_zh
 from .models import EpisodeView, ExtractionPlan
-from .people import People, owner_key
+from .people import People, owner_key, role_of
 from .phrases import _EN_CUT, _EN_TRAIL, _LEAD_ZH, Found, clean
 from .schema import ExtractedLink, ExtractedMemory, Extraction, to_plan
 
@@ -293,6 +293,13 @@ _EN_DROPPED_ADVERBS = {
     "somehow",
     "luckily",
 }
+# Verbs an emphatic do stands before ("I do love it", "she did go"); before anything else do is the verb.
+_EN_DO_EMPHASIS = frozenset(
+    """
+love like enjoy hope want miss need remember think believe know feel have care mean appreciate agree understand
+wish get go see try make take come look seem want wonder get not never always still really also just
+""".split()
+)
 _EN_KEPT_ADVERBS = {"always", "usually", "often", "sometimes", "rarely", "still"}
 _EN_PARTICLES = {"up", "out", "off", "down", "back", "away", "over", "around", "along"}
 _EN_PREPOSITIONS = {"about", "of", "for", "in", "into", "with", "to", "at", "by", "on", "from", "over", "as"}
@@ -612,7 +619,7 @@ def _en_clause_fact(segment: str, time_text: str | None, third: bool) -> Found |
     contr = (m.group("contr") or "").lower()
     if contr:
         tokens.append(_EN_CONTRACTIONS[contr])
-    negated, i = False, 0
+    negated, i, do_verb = False, 0, False
     while i < len(words):
         w = words[i].lower().replace("’", "'")
         nxt = _bare(words[i + 1]) if i + 1 < len(words) else ""
@@ -622,6 +629,9 @@ def _en_clause_fact(segment: str, time_text: str | None, third: bool) -> Found |
         elif w in {"not", "never"} or (w == "no" and nxt == "longer"):
             negated = True
             i += w == "no"
+        elif w in {"do", "does", "did"} and nxt and nxt not in _EN_DO_EMPHASIS and nxt not in _EN_AUX:
+            do_verb = True
+            break  # "he does tai chi": do is the verb ("I do love jazz": only emphasis)
         elif w in _EN_AUX:
             tokens.append(w)
         elif w == "used" and nxt == "to":
@@ -670,7 +680,7 @@ def _en_clause_fact(segment: str, time_text: str | None, third: bool) -> Found |
     if (
         not raw[:1].islower()
         or not verb.isalpha()
-        or verb in _EN_NOT_VERB
+        or (verb in _EN_NOT_VERB and not do_verb)
         or verb in _EN_NOT_FACT_VERBS
         or verb in _EN_POINTERS
     ):
@@ -689,6 +699,10 @@ def _en_clause_fact(segment: str, time_text: str | None, third: bool) -> Found |
     elif last in {"do", "does"}:  # an emphatic "I do love": the verb alone
         tokens = [t for t in tokens if t not in {"do", "does"}]
         auxes = [t for t in auxes if t not in {"do", "does"}]
+    happened = False  # "got married", "got promoted": what happened, said with no object
+    if verb in {"got", "get", "gets", "getting"} and rest and _bare(rest[0]) in _EN_EVENT_PARTICIPLES:
+        predicate.append(_bare(rest[0]))
+        rest, happened = rest[1:], True
     if rest and _bare(rest[0]) in _EN_PARTICLES and predicate == [verb] and not raw.endswith((",", ".")):
         predicate.append(_bare(rest[0]))
         rest = rest[1:]
@@ -705,7 +719,7 @@ def _en_clause_fact(segment: str, time_text: str | None, third: bool) -> Found |
         return None
     if obj and _points_elsewhere(obj):
         return None
-    if not obj and not time_text:
+    if not obj and not time_text and not happened:
         return None
     companion = m.group("with")
     attributes = {"with": companion} if companion and companion.lower() not in _EN_LEAD else None
@@ -743,6 +757,11 @@ _ZH_NOT_ME = re.compile(
 _ZH_NOT_FACT = re.compile(
     r"^(?:可能|也许|大概|应该|想|希望|要是|如果|觉得|认为|以为|听说|猜|感觉|知道|记得|相信|不知道|"
     r"怎么|为什么)"
+)
+# What someone else says, asks or thinks reports; it is not what they do. Nor is what they are
+# or are not (是 / 不是: an identity the specific readings take; a negated one gives none).
+_ZH_REPORTS = re.compile(
+    r"^(?:[也还都就又并]*)(?:不是|是|说|问|告诉|跟我说|让我|叫我|要我|觉得|认为|以为|想|希望|好像|可能|应该|也许|不知道|知道)"
 )
 _ZH_SPACE = re.compile(rf"(?<=[{HAN_CHARS}，,])\s+|\s+(?=[{HAN_CHARS}，,])")  # a space left where a time was
 
@@ -956,6 +975,25 @@ def _with_place(found: Found) -> Found:
     return found
 
 
+def _of_what_is(rest: str) -> list[Found]:
+    """Her shop is called Petal, his knee is bad: what a thing of theirs is (``_of_relative`` names whose)."""
+    m = re.match(r"^(?:is|are|was|were) (?P<how>called |named )?(?P<what>[^,;:!?]+)", rest.strip(" ."))
+    what = clean(m.group("what"), False, 60) if m else None
+    if not m or not what or what.split()[0].lower() in {"not", "never", "no"} or _points_elsewhere(what):
+        return []
+    return [Found("FACT", "is called" if m.group("how") else "is", what, 0.5)]
+
+
+def _of_relative(found: Found, role: str, chinese: bool) -> None:
+    """What a person's relative does, kept as the person's (老周的老伴喜欢养兰花 → 老周 老伴喜欢养 兰花;
+    Ruth's husband builds boats → Ruth husband builds boats): it sets none of the person's own slots."""
+    found.topic = (f"{role}{found.topic}" if chinese else f"{role} {found.topic}")[:MAX_NAME]
+    found.slot, found.ends = None, False
+    found.kind = "event" if found.memory_type == "EVENT" else "fact"
+    if found.memory_type == "RELATION":
+        found.memory_type = "FACT"
+
+
 class _Reader:
     """One window of turns read in order: the memories and links found, the people met."""
 
@@ -1013,6 +1051,8 @@ class _Reader:
             for f in rules_en.sentence_facts(sentence, self.named):
                 ids.append(self.add(f, False, None))
         if chinese:
+            sentence, met = rules_zh.introduced(sentence, self.people, self.owner)
+            ids.extend(self.add(f, True, None) for f in met)
             time_text = self.rules._time(sentence, self.ep)
             if time_text and re.search(re.escape(time_text) + "的", sentence):
                 time_text = None  # 秋天的叶子: a time word naming a thing, not when
@@ -1045,6 +1085,9 @@ class _Reader:
         body = _ZH_SPACE.sub("", " ".join(body.split())).strip(" 。！？!?") if chinese else " ".join(body.split())
         lang = rules_zh if chinese else rules_en
         found: list[Found] = []
+        if not chinese:  # Chinese sentences are read for them whole, before their clauses
+            body, met = rules_en.introduced(body, self.people, self.owner)
+            found.extend(met)
         subj = (
             rules_zh.subject_of(body, self.people, self.owner, carried)
             if chinese
@@ -1066,18 +1109,40 @@ class _Reader:
         if subj.relation is not None:
             found.append(subj.relation)
         third = subj.name is not None or self.named
+        thing = subj.of_role is not None and role_of(subj.of_role) is None  # her shop, his knee
         preds = (
             rules_zh.predicates(subj.rest, bool(time_text))
             if chinese
-            else rules_en.predicates(subj.rest, third, time_text)
+            else (_of_what_is(subj.rest) if thing else []) or rules_en.predicates(subj.rest, third, time_text)
         )
         if not preds and time_text and time_text in text:  # a time word that is the object (我最喜欢春天)
             preds = self._liking_a_time(" ".join(text.split()), chinese, subj, third, carried)
-        if not preds and (time_text or generic) and subj.rest:
+        if not preds and (time_text or generic or subj.name is not None) and subj.rest:
             preds = self._whole(text, subj, chinese, time_text, generic)
+        if not preds and subj.of_role and not chinese:
+            preds = _of_what_is(subj.rest)
+        if not preds and chinese and subj.name is None and not time_text and not generic and subj.rest:
+            preds = self._with_person(text, subj)
         for f in preds:
             f.subject = subj.name
+            if subj.of_role:
+                _of_relative(f, subj.of_role, chinese)
         return found + preds, subj
+
+    def _with_person(self, text: str, subj) -> list[Found]:
+        """我把旧冰箱卖给了陈阿姨: what the speaker did with someone named, the person its object, so
+        the memory and what is said of them later meet at one node."""
+        who = rules_zh.person_in(subj.rest, self.people)
+        if who is None:
+            return []
+        found = self.rules._generic_zh(text, None, generic=False)
+        if len(found) != 1 or who not in found[0].topic or found[0].topic.endswith(("吗", "吧")):
+            return []
+        topic = found[0].topic.replace(who, "", 1).strip(" ，,")
+        if not topic or topic == found[0].topic:
+            return []
+        self.people.learn(who)
+        return [Found("EVENT", topic, who, 0.5, kind="event")]
 
     def _liking_a_time(self, text: str, chinese: bool, subj, third: bool, carried) -> list[Found]:
         """A preference whose object the time reader took for a time (我最喜欢春天, I love Sundays)."""
@@ -1107,8 +1172,16 @@ class _Reader:
         if chinese:
             if subj.name is None and not (time_text and re.match(r"^\s*在", subj.rest)):
                 return self.rules._generic_zh(text, time_text, generic=generic)
-            event = rules_zh.event(subj.rest, time_text if self._said_here else None) if time_text else None
-            return [event] if event else []
+            if time_text:
+                if subj.name is not None and _ZH_REPORTS.match(subj.rest):
+                    return []  # 老马说明年…: what he says, not what he does
+                event = rules_zh.event(subj.rest, time_text if self._said_here else None)
+                return [event] if event else []
+            habit = rules_zh.event(subj.rest) if not _ZH_REPORTS.match(subj.rest) else None
+            if habit is None or habit.kind == "plan":
+                return []
+            habit.memory_type, habit.kind = "FACT", "fact"  # 他每天在公园打太极: what they do
+            return [habit]
         if subj.name is None:
             event = _en_clause_fact(text, time_text, self.named)
             if event is None and generic:
@@ -1117,11 +1190,14 @@ class _Reader:
         words = subj.rest.split()
         if not words:
             return []
-        first = words[0].lower()
+        lead = 0  # adverbs before the verb stay as said: "still lives" → "I still live"
+        while lead < len(words) - 1 and words[lead].lower() in _EN_DROPPED_ADVERBS | _EN_KEPT_ADVERBS:
+            lead += 1
+        first = words[lead].lower()
         base = {"is": "am", "has": "have", "does": "do", "goes": "go", "was": "was"}.get(first)
         if base is None:
             base = first[:-1] if first.endswith("s") and not first.endswith("ss") and len(first) > 3 else first
-        event = _en_clause_fact("I " + " ".join([base] + words[1:]), time_text, True)
+        event = _en_clause_fact("I " + " ".join(words[:lead] + [base] + words[lead + 1 :]), time_text, True)
         return [_with_place(event)] if event else []
 
     # --- one memory ---
@@ -1142,6 +1218,8 @@ class _Reader:
         self._seen.add(ident)
         if found.object:
             self.people.mention(found.object)
+            if found.topic in ("是", "is a") and found.subject and self.people.knows(found.subject):
+                self.people.describe(found.subject, found.object)  # "the retired teacher" may mean them later
         mid = f"m{len(self.memories) + 1}"
         try:
             memory = ExtractedMemory.model_validate(

@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .people import EN_ROLE, People, role_of
+from .people import EN_ROLE, EN_ROLES, People, introduce, role_of
 from .phrases import Found, clean
 
 _NAME = r"(?:(?:Mr|Mrs|Ms|Dr|Miss)\.? )?[A-Z][a-z]+(?:[ -][A-Z][a-z]+)?"
@@ -65,41 +65,70 @@ class Subject:
     rest: str
     relation: Found | None = None
     pronoun: str | None = None
+    of_role: str | None = None  # the clause is about this relative of the subject's (Ruth's husband, his grandson)
+
+
+_MY = r"(?:[Mm]y|[Oo]ur)"
+# Where "the … next door" lives: the speaker's neighbour.
+_NEXT_DOOR = re.compile(r"^(?:next door|downstairs|upstairs|across the (?:street|road|hall))\b", re.IGNORECASE)
 
 
 def subject_of(clause: str, people: People, owner: str) -> Subject | None:
     """The subject a clause opens with, or None when it opens with no one the reader can name."""
     text = _LEAD.sub("", clause.strip().replace("’", "'")).strip()
-    m = re.match(rf"^(?P<name>{_NAME}) (?:is|was) my (?:best |close |good |old |dear )?(?P<role>{EN_ROLE})\b", text)
+    m = re.match(rf"^(?P<name>{_NAME}) (?:is|was) {_MY} (?:best |close |good |old |dear )?(?P<role>{EN_ROLE})\b", text)
     found = role_of(m.group("role")) if m else None
     if m and found and m.group("name").split()[0] not in _NOT_NAMES:
         name, role = m.group("name"), found[0]
         people.learn(name, role, owner=owner)
         return Subject(name, "", _relation(role, name))
     m = re.match(
-        rf"^[Mm]y (?P<role>{EN_ROLE})(?:'s name is| is (?:called|named)) (?P<name>{_NAME})",
+        rf"^{_MY} (?P<mods>(?:[A-Za-z-]+ ){{0,2}}?)(?P<role>{EN_ROLE}|[a-z]+(?: pal)?|[A-Z]{{2,4}})"
+        rf"(?P<how>'s name is| is (?:called|named)| is) (?P<name>{_NAME})(?=$|[,.!;:]|\s+(?:and|but|now)\b)",
         text,
     )
     found = role_of(m.group("role")) if m else None
-    if m and found and m.group("name") not in _NOT_NAMES:
-        name, role = m.group("name"), found[0]
-        people.learn(name, role, owner=owner)
+    if m and (found or m.group("how") != " is") and _a_name(m.group("name")):
+        # my sister is Anna, my dentist is Dr Okafor; any noun when the name is said to be its name
+        role = found[0] if found else m.group("role").lower()
+        name, mods = m.group("name"), (m.group("mods") or "").strip()
+        people.learn(name, role, owner=owner, gender=found[1] if found else None)
+        if mods:
+            people.describe(name, f"{mods} {m.group('role')}")
         return Subject(name, "", _relation(role, name))
-    m = re.match(rf"^[Mm]y (?P<role>{EN_ROLE})\b,? ?(?P<name>{_NAME})?(?P<tail>,)?", text)
+    m = re.match(
+        rf"^{_MY} (?P<mods>(?:[A-Za-z-]+ ){{0,2}}?)(?P<role>{EN_ROLE})\b,? ?(?P<name>{_NAME})?(?P<tail>,)?", text
+    )
     found = role_of(m.group("role")) if m else None
-    if m and found:
+    mods = (m.group("mods") or "").strip() if m else ""
+    if m and found and not (mods and _not_modifier(mods)):
         role = found[0]
         name = m.group("name")
         if name and name.split()[0] not in _NOT_NAMES:
             people.learn(name, role, owner=owner)
-            return Subject(name, text[m.end() :], _relation(role, name))
+            if mods:  # my Irish colleague Ruth: what she is, for "the Irish colleague" later
+                people.describe(name, f"{mods} {m.group('role')}")
+            return _with_relative(Subject(name, text[m.end() :], _relation(role, name)), people)
         after = text[m.end("role") :].lstrip(", ")
-        known = people.by_role(role, owner)
+        where = _WHICH_ONE.match(after)
+        if where:  # my friend in Shanghai …, my cousin with the bakery …: which one, then what they did
+            after = after[where.end() :]
+        known = people.by_role(role, owner) or people.by_description(f"{mods} {m.group('role')}".strip())
         if known:
             people.mention(known)
-            return Subject(known, after)
+            return _with_relative(Subject(known, after), people)
+        if mods:
+            return None  # my new colleague, my other cousin: not the one named before
         people.learn(f"my {role}", gender=found[1])  # someone a pronoun may mean
         return Subject(f"my {role}", after)
+    m = re.match(r"^(?P<pron>his|her) ", text, re.IGNORECASE)
+    relative = _relative_at(text[m.end() :]) if m else None
+    if m and relative:
+        name = people.by_pronoun(m.group("pron"))
+        if name is None:
+            return None
+        people.settle(name, m.group("pron"))
+        return Subject(name, text[m.end() + relative[1] :].strip(), of_role=relative[0])
     m = re.match(r"^(she|he)\b", text, re.IGNORECASE)
     if m:
         name = people.by_pronoun(m.group(1))
@@ -111,7 +140,14 @@ def subject_of(clause: str, people: People, owner: str) -> Subject | None:
         said = people.names[key]
         if re.match(rf"^{re.escape(said)}(?:'s\b|\b)", text) and said[:1].isupper():
             people.mention(said)
-            return Subject(said, _expand(text[len(said) :]))
+            return _with_relative(Subject(said, _expand(text[len(said) :], possessive=True)), people)
+    described = _described(text, people)
+    if described is not None:
+        return described
+    m = re.match(r"^(?P<name>(?:Mr|Mrs|Ms|Dr|Miss)\.? [A-Z][a-z]+)\b", text)
+    if m:  # Mrs Ortiz runs …: a titled name is someone, named before or not
+        people.learn(m.group("name"))
+        return _with_relative(Subject(m.group("name"), _expand(text[m.end() :], possessive=True)), people)
     m = re.match(r"^(?:(?:[Mm]y|[Oo]ur) (?P<with>[a-z]+(?: [a-z]+)?) and |[A-Z][a-z]+ and )?(?:I|[Ww]e)\b", text)
     if m:  # "My colleagues and I went …", "We went …": the speaker, the others kept by the clause reader
         found = role_of(m.group("with") or "")
@@ -121,7 +157,110 @@ def subject_of(clause: str, people: People, owner: str) -> Subject | None:
     return None
 
 
-def _expand(rest: str) -> str:
+# Capitalised words that say what someone is, not who: my sister is British.
+_NOT_A_NAME = re.compile(
+    r"^(?:[A-Z][a-z]+(?:ish|ese|ian|can|man|ic)|Catholic|Muslim|Jewish|Buddhist|Hindu|Christian|Greek|Thai|Swiss|"
+    r"Dutch|Irish|French|Vegan|Vegetarian|Fine|Great|Good|Okay|Ok|Home|Back|Here|There|Away|Done)$"
+)
+
+
+def _a_name(name: str) -> bool:
+    first = name.split()[0]
+    return first not in _NOT_NAMES and not (
+        " " not in name and _NOT_A_NAME.match(name) and first[:2] not in ("Mr", "Ms", "Dr")
+    )
+
+
+# After a role, which one it is: "in Shanghai", "with the café", "from work".
+_WHICH_ONE = re.compile(
+    r"^(?:with|in|from|at) (?:the |a |an |my |our )?(?:[A-Z][\w'-]*(?: [A-Z][\w'-]*)*|[a-z][\w'-]*) (?=[a-z])"
+)
+
+
+# Roles that are a person's family or household: "Ruth's husband", "his grandson" is about them.
+EN_RELATIVES = frozenset(
+    {c for c, _ in EN_ROLES.values()} - {"boss", "manager", "colleague", "classmate", "mentor", "landlord", "therapist"}
+)
+# Words before a role that make it someone other than the one named in it before.
+_OTHER_ONE = {"new", "other", "former", "ex", "late", "second", "third", "another"}
+
+
+def _not_modifier(mods: str) -> bool:
+    words = mods.lower().split()
+    return any(w in _OTHER_ONE or w in _NOT_MODIFIERS_VERBS for w in words)
+
+
+_NOT_MODIFIERS_VERBS = {"and", "or", "is", "was", "has", "had", "to", "in", "at", "with"}
+
+
+def _with_relative(subj: Subject, people: People) -> Subject:
+    """Ruth's husband …: the clause is about Ruth's husband, kept as Ruth's (``of_role``)."""
+    relative = _relative_at(subj.rest[3:]) if subj.rest.startswith("'s ") else None
+    if relative is None:
+        if subj.rest.startswith("'s"):
+            subj.rest = _expand(subj.rest)
+        return subj
+    subj.rest, subj.of_role = subj.rest[3 + relative[1] :].strip(), relative[0]
+    return subj
+
+
+def _relative_at(text: str) -> tuple[str, int] | None:
+    """The relative a text opens with (husband, best friend, grandson) and where it ends, or a
+    thing of theirs said before its verb (her shop is …, his knee hurts)."""
+    for m in (re.match(r"^[a-z]+ [a-z]+\b", text), re.match(r"^[a-z]+\b", text)):
+        found = role_of(m.group(0)) if m else None
+        if m and found and found[0] in EN_RELATIVES:
+            return found[0], m.end()
+    m = re.match(r"^(?P<noun>[a-z]+) (?P<verb>[a-z']+)\b", text)
+    if m and not m.group("noun").endswith(("ing", "ed", "ly")) and m.group("noun") not in _NOT_THEIR_THINGS:
+        verb = m.group("verb")
+        if verb in {"is", "are", "was", "were", "has", "had", "isn't", "wasn't"} or (
+            verb.endswith(("es", "ed")) and len(verb) > 4
+        ):
+            return m.group("noun"), m.end("noun")
+    return None
+
+
+# Words after his / her / Ruth's that are no thing of theirs: an auxiliary, a quantifier, an adverb.
+_NOT_THEIR_THINGS = frozenset("own way best first last only other been got gone just also really all".split())
+
+
+def _described(text: str, people: People) -> Subject | None:
+    """ "The retired teacher next door …", "that Irish colleague …": the person known by those words
+    (a role, or what they were said to be); next door, upstairs: the speaker's neighbour."""
+    words = text.split()
+    if len(words) < 3 or words[0].lower() not in {"the", "that", "this"}:
+        return None
+    for n in range(min(4, len(words) - 2), 0, -1):
+        desc = " ".join(w.strip(",") for w in words[1 : 1 + n])
+        after = " ".join(words[1 + n :])
+        near = _NEXT_DOOR.match(after)
+        rest = after[near.end() :].strip() if near else after
+        if not rest or words[n].endswith(",") and not near:
+            continue
+        name = people.by_description(desc)
+        if name is None and near:
+            name = people.by_role("neighbor")
+        if name is not None:
+            people.mention(name)
+            return Subject(name, _expand(rest))
+    return None
+
+
+# After 's, these make it "has" (she's taken up, he's been): a participle not said of a state.
+_HAS_PARTICIPLE = re.compile(
+    r"^'s (?:just |finally |already |also |recently |now )*(?:been|got|gotten|taken|done|gone|made|had|become|begun|"
+    r"started|joined|moved|bought|adopted|finished|quit|left|picked|signed|booked|found|won|lost|"
+    r"[a-z]+ed (?:up|a|an|the|her|his|to [a-z]+|[a-z]+ing)\b)",
+    re.IGNORECASE,
+)
+
+
+def _expand(rest: str, possessive: bool = False) -> str:
+    if possessive and rest.startswith("'s "):
+        return rest  # Ruth's dog …: not "Ruth is"
+    if _HAS_PARTICIPLE.match(rest):
+        return " has" + rest[2:]
     for pattern, full in _CONTRACTIONS:
         rest = pattern.sub(full, rest, count=1)
     return rest.strip()
@@ -267,6 +406,9 @@ _PREF = {
     "cannot stand": "hate",
     "prefer": "prefer",
     "prefers": "prefer",
+    "loved": "love",
+    "enjoyed": "enjoy",
+    "hated": "hate",
 }
 
 
@@ -415,7 +557,7 @@ _RULES: list[tuple[re.Pattern, Make]] = [
     ),
     (
         re.compile(
-            rf"^(?:am |is |are |have been |has been )?{_ADV}(?:live|lives|living|reside|resides|residing|based) (?:in|at) {_X}",
+            rf"^(?:am |is |are |have been |has been )?{_ADV}(?:live|lives|living|reside|resides|residing|based) (?:in|at|on) {_X}",
             _I,
         ),
         _slot("live in", "residence", "residence"),
@@ -473,6 +615,7 @@ _RULES: list[tuple[re.Pattern, Make]] = [
         lambda m, t, tt: (
             None
             if re.match(r"^(?:have|has) worked", m.group(0), _I)
+            or re.search(r"\b(?:before|previously|back then|in the past)$", m.group(0), _I)
             else _slot("work at", "work", "employer")(m, t, tt)
         ),
     ),
@@ -541,7 +684,7 @@ _RULES: list[tuple[re.Pattern, Make]] = [
     ),
     (
         re.compile(
-            rf"^(?:do |does )?(?:really |absolutely |truly |totally |so |also |still |just |kinda |genuinely )*(?P<verb>love|loves|like|likes|enjoy|enjoys|adore|adores|hate|hates|dislike|dislikes|despise|can't stand|cannot stand|prefer|prefers) {_X}",
+            rf"^(?:do |does )?(?:really |absolutely |truly |totally |so |also |still |just |kinda |genuinely )*(?P<verb>love|loves|loved|like|likes|enjoy|enjoys|enjoyed|adore|adores|hate|hates|hated|dislike|dislikes|despise|can't stand|cannot stand|prefer|prefers) {_X}",
             _I,
         ),
         _preference,
@@ -610,3 +753,67 @@ def sentence_facts(sentence: str, third: bool) -> list[Found]:
         if what and obj and obj.lower().split()[0] not in {"it", "that", "this"}:
             out.append(Found("OPINION", f"favorite {what}", obj, 0.6, kind="preference"))
     return out
+
+
+# "a nurse called Nina", "an old friend named Leo Park": someone introduced by what they are and
+# their name. The phrase stands for the name in the clause ("I met a nurse called Nina" → I met Nina).
+_INTRODUCED = re.compile(
+    rf"\b(?:a|an|this|one) (?P<what>(?:[A-Za-z-]+ ){{0,2}}?[a-z-]+),? (?:called|named|by the name of) (?P<name>{_NAME})\b"
+)
+# "Mia, the new analyst, joined …": a name, then what they are between commas.
+_APPOSITIVE = re.compile(rf"^(?P<name>{_NAME}), (?P<det>the|a|an|my|our) (?P<what>[A-Za-z' -]{{2,40}}?), (?=[a-z])")
+# "…, his name is Felix" / "…, she's called Ada": the name of the person the clause before introduced.
+_NAMED_AFTER = re.compile(
+    rf"\b(?:a|an) (?P<what>(?:[a-z-]+ ){{0,2}}?[a-z-]+)\b[^.;!?]*?,\s*(?:and )?(?:his|her|their) name is (?P<name>{_NAME})\b"
+)
+
+
+def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]:
+    """People a clause introduces by what they are and their name: each learnt as someone the
+    speaker knows, what they are said (Nina is a nurse); the clause with the name in the phrase's place."""
+    out: list[Found] = []
+    m = _APPOSITIVE.match(text)
+    if m and _a_name(m.group("name")):
+        name, what = m.group("name"), m.group("what")
+        mine = role_of(what) if m.group("det") in ("my", "our") else None
+        out = introduce(people, name, mine[0] if mine else "acquaintance", None if mine else what, owner, "is a")
+        return name + " " + text[m.end() :], out
+    for pattern in (_INTRODUCED, _NAMED_AFTER):
+        m = pattern.search(text)
+        if m is None or m.group("name").split()[0] in _NOT_NAMES:
+            continue
+        what, name = m.group("what"), m.group("name")
+        owned = re.search(r"\b(?:have|has|had|got|own|owns|adopted|bought|keep|keeps)\s+$", text[: m.start()])
+        found = role_of(what.split()[-1]) or role_of(" ".join(what.split()[-2:]))
+        if owned and not (found and found[0] not in {"dog", "cat"}):
+            continue  # she has a dog called Rex: a thing or a pet she has, not someone met
+        if what.split()[-1] in {
+            "place",
+            "restaurant",
+            "cafe",
+            "bar",
+            "shop",
+            "book",
+            "film",
+            "movie",
+            "song",
+            "band",
+            "show",
+            "game",
+            "app",
+            "town",
+            "village",
+            "city",
+            "street",
+            "boat",
+            "dog",
+            "cat",
+        }:
+            continue  # a thing or a pet, not a person (a café called Lark)
+        out = introduce(people, name, "acquaintance", what, owner, "is a")
+        if pattern is _INTRODUCED:
+            text = text[: m.start()] + name + text[m.end() :]
+        else:
+            text = text[: m.start() + m.group(0).index(",")]  # the clause before the name
+        break
+    return text, out

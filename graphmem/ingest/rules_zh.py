@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..lang import HAN_CHARS
-from .people import ZH_ROLE, People, role_of
+from .people import ZH_ROLE, ZH_ROLE_HEADS, ZH_ROLES, People, introduce, role_of
 from .phrases import Found, clean
 
 # What may stand before a clause's subject: interjections, discourse words, times said as words.
@@ -55,6 +55,10 @@ _TITLES = {
     "医生",
     "姐姐",
     "哥哥",
+    "教练",
+    "教授",
+    "律师",
+    "大夫",
 }
 _NOT_NAME_END = set("不没也都还又才就只并真很太挺再")  # 小明不是我的朋友: a negation, not a name
 _PRONOUN = re.compile(r"^(她|他)(?!们)")
@@ -75,6 +79,7 @@ def tag(text: str) -> tuple[tuple[str, str], ...]:
 
 
 _NOUNISH = ("n", "a", "b", "j", "eng", "x", "vn", "s", "f", "l", "m", "q", "k", "h")
+_MORPHEME = ("g", "zg")  # a bound character the tagger could not place (灵缇犬 → 灵|缇|犬): part of the noun
 
 
 def noun_head(text: str) -> str | None:
@@ -85,7 +90,12 @@ def noun_head(text: str) -> str | None:
         return None
     out = []
     for i, (word, t) in enumerate(tag(text)):
-        if t.startswith("n") or t.startswith(_NOUNISH) and not (t == "x" and not word.isascii()):
+        if (
+            t.startswith("n")
+            or t.startswith(_NOUNISH)
+            and not (t == "x" and not word.isascii())
+            or (t in _MORPHEME and len(word) == 1)
+        ):
             out.append(word)
             continue
         if word == "的" and out and i + 1 < len(tag(text)):
@@ -120,6 +130,50 @@ class Subject:
     rest: str
     relation: Found | None = None
     pronoun: str | None = None
+    of_role: str | None = None  # the clause is about this relative of the subject's (老周的老伴, 他孙子)
+
+
+# Roles that are a person's family or household: 老周的老伴, 他孙子 is about them.
+_RELATIVES = sorted(
+    (
+        w
+        for w, (c, _) in ZH_ROLES.items()
+        if c not in {"同事", "老板", "同学", "导师", "师傅", "房东", "合伙人", "熟人"}
+    ),
+    key=len,
+    reverse=True,
+)
+_RELATIVE = re.compile(rf"^(?:的)?(?P<role>{'|'.join(_RELATIVES)})")
+# 那位退休老师, 那个爱尔兰同事: someone known by a role or by what they were said to be.
+_THAT_ONE = re.compile(r"^(?:我)?(?:那位|那个|这位|这个|那名|那)(?=[\u4e00-\u9fffA-Za-z])")
+
+
+def _relative(subj: Subject) -> Subject:
+    """老周的老伴… / 他孙子… / 她的店…: the clause is about the subject's relative or a thing of
+    theirs, kept as theirs (``of_role``)."""
+    m = _RELATIVE.match(subj.rest)
+    found = role_of(m.group("role")) if m else None
+    if m and found and not subj.rest[m.end() :].startswith(("们", "的")):
+        subj.rest, subj.of_role = subj.rest[m.end() :], found[0]
+    elif subj.rest.startswith("的") and len(subj.rest) > 2:
+        words = tag(subj.rest[1:])
+        if len(words) > 1 and words[0][1].startswith("n") and not words[0][1].startswith("nr"):
+            subj.rest, subj.of_role = subj.rest[1 + len(words[0][0]) :], words[0][0]
+    return subj
+
+
+def _that_one(text: str, people: People) -> Subject | None:
+    """那位退休老师做了手术: the person known by the words after 那位 (the longest that fits)."""
+    m = _THAT_ONE.match(text)
+    if not m:
+        return None
+    after = text[m.end() :]
+    for n in range(min(8, len(after) - 1), 1, -1):
+        name = people.by_description(after[:n])
+        if name is not None:
+            people.mention(name)
+            return Subject(name, after[n:])
+    return None
 
 
 def subject_of(clause: str, people: People, owner: str, carried: Subject | None) -> Subject | None:
@@ -138,34 +192,52 @@ def subject_of(clause: str, people: People, owner: str, carried: Subject | None)
         people.learn(name, role, owner=owner)
         return Subject(name, "", _relation(role, name))
     m = re.match(rf"^我?(?:的)?(?P<role>{ZH_ROLE})", text)
-    found = role_of(m.group("role")) if m else None
+    found = role_of(m.group("role")) if m and _what_they_do(m.group("role")) else None
+    mods = ""
+    if not (m and found) and text.startswith("我"):  # 我的新上司, 我大学室友: which one, then the role
+        m = re.match(rf"^我(?:的)?(?P<mods>[{HAN_CHARS}]{{1,4}}?)(?P<role>{ZH_ROLE})", text)
+        found = role_of(m.group("role")) if m and _what_they_do(m.group("role")) else None
+        mods = m.group("mods") if m and found and _modifier(m.group("mods")) else ""
+        m = m if mods else None
     if m and found and (text.startswith("我") or m.group("role") in _BARE_ROLES):
         role = found[0]
         after = text[m.end() :]
         name, rest = _name_after(after)
         if name:
             people.learn(name, role, owner=owner)
+            if mods:
+                people.describe(name, mods + m.group("role"))
             return Subject(name, rest, _relation(role, name))
-        known = people.by_role(role, owner)
+        known = people.by_role(role, owner) or (people.by_description(mods + m.group("role")) if mods else None)
+        if mods and not known:
+            return None  # 我的新同事: not necessarily the one named before
         if known:
             people.mention(known)
-            return Subject(known, after)
+            return _relative(Subject(known, after)) if after.startswith("的") else Subject(known, after)
         said = text[: m.end()]
         said = said if said.startswith("我") else "我" + said
         people.learn(said, gender=found[1])  # 我姥姥: someone a pronoun may mean
-        return Subject(said, after)
+        return _relative(Subject(said, after)) if after.startswith("的") else Subject(said, after)
     m = _PRONOUN.match(text)
     if m:
         name = people.by_pronoun(m.group(1))
         if name is None:
             return None
         people.settle(name, m.group(1))
-        return Subject(name, text[m.end() :], pronoun=m.group(1))
+        return _relative(Subject(name, text[m.end() :], pronoun=m.group(1)))
     for key in sorted(people.names, key=len, reverse=True):
         said = people.names[key]
         if text.startswith(said) and said not in ("我",):
             people.mention(said)
-            return Subject(said, text[len(said) :])
+            subj = Subject(said, text[len(said) :])
+            return _relative(subj) if subj.rest.startswith("的") else subj
+    that = _that_one(text, people)
+    if that is not None:
+        return that
+    m = re.match(rf"^(?P<name>[{HAN_CHARS}]{{3}}|[小老阿][{HAN_CHARS}])(?=[^的们])", text)
+    if m and _addressed(m.group("name"), text):  # 陈阿姨开了…, 老何说…: someone named the way one calls them
+        people.learn(m.group("name"))
+        return _relative(Subject(m.group("name"), text[m.end() :]))
     if text.startswith("我") and not text.startswith("我们"):
         return Subject(None, text[1:])
     if text.startswith(("我们", "你", "您", "大家", "咱们", "他们", "她们", "它")):
@@ -196,6 +268,28 @@ _PREDICATE_START = re.compile(
 )
 
 
+def _what_they_do(role: str) -> bool:
+    """Whether what stands before a role head says what they teach or treat (钢琴老师, 牙科医生),
+    not a preposition or a verb of the clause (我给李老师…, 我问张医生…)."""
+    head = next((h for h in ZH_ROLE_HEADS if role.endswith(h)), None)
+    if head is None or role in ZH_ROLES or len(role) == len(head):
+        return True
+    return _modifier(role[: -len(head)])
+
+
+def _modifier(words: str) -> bool:
+    """Whether words before a role say which one (新, 大学, 爱尔兰) rather than act (想, 给, 和)."""
+    tags = tag(words)
+    return (
+        bool(tags)
+        and words[0] not in "和跟与给对把被在从向想要说问找请"
+        and all(
+            t.startswith(("n", "a", "b", "s", "f", "j", "t")) or t in ("vn", "eng") or (len(w) > 1 and t == "v")
+            for w, t in tags
+        )
+    )
+
+
 def _name_after(text: str) -> tuple[str | None, str]:
     """A name right after a role (小雯 in 我表妹小雯是木匠 / 我女朋友叫林静), and the text after it."""
     m = re.match(rf"^(?:是|叫|名叫|，|,)?(?P<name>{_NAME})", text)
@@ -205,15 +299,32 @@ def _name_after(text: str) -> tuple[str | None, str]:
     cands = [name] if name.isascii() else [name[:3], name[:2]] if len(name) == 3 else [name]
     for cand in cands:
         after = text[m.start("name") + len(cand) :]
-        if cand[0] in _NOT_NAME or role_of(cand) or _PREDICATE_START.match(cand):
+        if cand[0] in _NOT_NAME or (role_of(cand) and not _called(cand, after)) or _PREDICATE_START.match(cand):
             continue
-        if text.startswith("是") and not (cand.isascii() or _tagged_name(text[1:], cand)):
+        if len(cand) == 3 and _PREDICATE_START.match(cand[2] + after):
+            return cand[:2], cand[2] + after  # 晓晓搬到广州: the name is 晓晓, 搬到 the predicate
+        if text.startswith("是") and not (cand.isascii() or _tagged_name(text[1:], cand) or _called(cand, after)):
             continue  # 我的朋友是医生: what they are, not who
         if not _one_word(text.lstrip("是叫名，,"), cand):
             continue
         if re.match(_NAME_FOLLOW, after) or _tagged_name(text.lstrip("是叫名，,"), cand):
             return cand, after
     return None, text
+
+
+def _addressed(cand: str, text: str) -> bool:
+    """A surname and a title (陈阿姨, 李老师) or a nickname (老何, 小敏) the tagger reads as a name."""
+    if len(cand) == 3:
+        return cand[1:] in _TITLES and cand[0] not in _NOT_NAME and not role_of(cand[:1])
+    words = tag(text)
+    return bool(words) and words[0][0] == cand and words[0][1] == "nr"
+
+
+def _called(cand: str, after: str) -> bool:
+    """A name the way one calls someone, the clause ending after it: 老马, 小吴, 陈医生, 张教练."""
+    if after.strip("。！!，,了啊") != "":
+        return False
+    return (len(cand) == 2 and cand[0] in "小老阿") or (len(cand) == 3 and cand[1:] in _TITLES)
 
 
 def _one_word(text: str, cand: str) -> bool:
@@ -487,10 +598,13 @@ def event(rest: str, time_text: str | None = None) -> Found | None:
     future = is_future(time_text)
     attributes = None
     m = re.match(rf"^在(?P<place>{_P}+)", p)
+    if m and tag(m.group("place"))[0][1].startswith("v"):
+        m = None  # 在学做饭: 在 says it is going on, not where
     if m:
-        place = noun_head(m.group("place"))
-        after = m.group("place")[len(place) :] if place else ""
-        if place and after and not after.startswith(("工作", "上班", "住")):
+        said = _ONE.sub("", m.group("place"))  # 在一家游戏公司做美术: the place is 游戏公司
+        place = noun_head(said)
+        after = said[len(place) :] if place else ""
+        if place and (len(place) > 1 or place == "家") and after and not after.startswith(("工作", "上班", "住")):
             attributes, p = {"地点": place}, after
     topic = clean(p, True, 30)
     if not topic:
@@ -515,3 +629,62 @@ def stated_people(text: str, people: People, owner: str) -> list[Found]:
         elif people.by_role(role, owner) is None:
             people.learn("我" + m.group("role"), gender=gender)  # 我和我老婆…，她…: a pronoun may mean her
     return out
+
+
+# 一个叫Nina的护士 / 叫小吴的家教: someone introduced by their name and what they are; the phrase
+# stands for the name in the clause (我认识了一个叫Nina的护士 → 我认识了Nina).
+_INTRODUCED = re.compile(
+    rf"(?:一|这|那)?(?:个|位|名)?(?:名)?叫(?P<name>{_NAME})的(?P<what>[\u4e00-\u9fff]{{1,6}}?)(?=$|[，,。！？!?；;了])"
+)
+# 一个家教，叫小吴 / 请了个阿姨，她叫王姐: what they are, then their name.
+_NAMED_AFTER = re.compile(
+    rf"(?:一)?(?:个|位|名)(?P<what>[\u4e00-\u9fff]{{1,6}}?)[，,]?(?:他|她)?(?:叫|名叫)(?P<name>{_NAME})[。！!]?$"
+)
+_NOT_PEOPLE = re.compile(r"(?:店|馆|厅|楼|书|片|电影|歌|游戏|地方|城|村|街|路|狗|猫|鱼|鸟|车|船|公司|学校)$")
+
+
+# 楼下新搬来的邻居叫Olga / 我们公司新来的CTO叫Harris: who someone described is, a sentence of its own.
+_DESCRIBED_IS_CALLED = re.compile(
+    rf"^(?P<desc>[^，,。！？!?]{{1,14}}?的)(?P<what>[{HAN_CHARS}A-Za-z]{{1,6}}?)(?:叫|名叫|叫做)(?P<name>{_NAME})[。！!]?$"
+)
+
+
+def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]:
+    """People a clause introduces by name and what they are: each learnt as someone the speaker
+    knows, what they are said (Nina 是 护士); the clause with the name in the phrase's place."""
+    m = _DESCRIBED_IS_CALLED.match(text.strip())
+    if m and m.group("desc") not in ("我的", "我们的", "的") and not _NOT_PEOPLE.search(m.group("what")):
+        name, what = m.group("name"), m.group("what")
+        known_role = role_of(what)
+        role = known_role[0] if known_role else "熟人"
+        return "", introduce(people, name, role, m.group("desc") + what, owner, "是")
+    for pattern in (_INTRODUCED, _NAMED_AFTER):
+        m = pattern.search(text)
+        if m is None:
+            continue
+        what, name = m.group("what"), m.group("name")
+        if _NOT_PEOPLE.search(what) or name[0] in _NOT_NAME or not (name.isascii() or _one_word(name, name)):
+            continue
+        found = introduce(people, name, "熟人", what, owner, "是")
+        if pattern is _INTRODUCED:
+            return text[: m.start()] + name + text[m.end() :], found
+        before = text[: m.start()]
+        if re.search(r"有$", before):  # 我有个笔友叫Jonas: someone known, not something had
+            return "", found
+        return before + name, found
+    return text, []
+
+
+def person_in(text: str, people: People) -> str | None:
+    """A person a clause names inside it (…卖给了陈阿姨, …和小雯吃饭): one known by name, or a surname
+    with a title (陈阿姨, 李老师) the way one calls them."""
+    for key in sorted(people.names, key=len, reverse=True):
+        said = people.names[key]
+        if len(said) >= 2 and not said.startswith("我") and said in text:
+            return said
+    m = re.search(
+        rf"[{HAN_CHARS}](?:{'|'.join(sorted(_TITLES, key=len, reverse=True))})(?=$|[^{HAN_CHARS}]|[了的说和])", text
+    )
+    if m and m.group(0)[0] not in _NOT_NAME and not role_of(m.group(0)[:1]) and not role_of(m.group(0)):
+        return m.group(0)
+    return None
