@@ -218,3 +218,18 @@ def test_a_picture_caption_is_not_what_the_speaker_said():
     )
     assert texts(plan) == ["Melanie painted that lake sunrise"]
     assert plan.memories[0].memory["attributes"] == {"time": "2022"}
+
+
+def test_a_plan_for_a_month_gone_by_this_year_is_for_next_year_and_an_event_stays_in_the_past():
+    november = datetime(2025, 11, 6, 9, 0, tzinfo=UTC)
+
+    def times(content: str, when: datetime = november) -> list[str]:
+        plan = extract(content, when=when)
+        return [v for m in plan.memories for k, v in m.memory["attributes"].items() if k in ("time", "时间")]
+
+    assert times("我打算五月去日本。") == ["2026-05"]  # said in November: next May
+    assert times("I'm going to Japan in May.") == ["2026-05"]
+    assert times("I'm going to Japan in May.", when=datetime(2025, 2, 6, tzinfo=UTC)) == ["2025-05"]  # still ahead
+    assert times("I went to Japan in May.") == ["2025-05"]  # what happened is the last May
+    assert times("我五月去了日本。") == ["2025-05"]
+    assert times("我打算明年五月去日本。") == ["2026-05"]  # a year named is read as named

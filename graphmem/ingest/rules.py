@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from datetime import timedelta
 
 from pydantic import ValidationError as PydanticValidationError
 
@@ -857,6 +858,12 @@ def _third_person(text: str, time_text: str | None) -> Found | None:
     return None
 
 
+# A plan's time that ended more than this before the turn, named without a year or a word for the
+# past (last, ago, 上, 去年, 前, 昨), is read as the next such time; a weekday just gone is not.
+PLAN_GRACE = timedelta(days=7)
+_NAMED_PAST = re.compile(r"\b(?:last|ago|yesterday|before|previous|earlier)\b|[上去前昨]|\d{4}|年", re.IGNORECASE)
+
+
 class RuleExtractor:
     """``extract(episodes, people) -> ExtractionPlan``: memories per turn, linked to that turn.
 
@@ -885,13 +892,20 @@ class RuleExtractor:
                 reader.episode(turn, ep)
         return Extraction(memories=reader.memories, links=reader.links), reader.absolute
 
-    def _absolute(self, text: str, ep: EpisodeView) -> str | None:
+    def _absolute(self, text: str, ep: EpisodeView, ahead: bool = False) -> str | None:
         """The time as an absolute value (昨天 said on 2025-11-05 → 2025-11-04) when that reads back
-        the same from any reference time; None: keep the words, read against the turn's time."""
+        the same from any reference time; None: keep the words, read against the turn's time.
+        ``ahead`` (a plan): a time named without its year that has passed is the next one ("in
+        May" said in November is next May; a yearless time read alone is the last one)."""
         try:
             tv = self._normalize(text, ep.timestamp)
             if not tv.parsed:
                 return None
+            passed = tv.end is not None and tv.end <= ep.timestamp - PLAN_GRACE
+            if ahead and passed and not _NAMED_PAST.search(text):
+                later = self._normalize(text, ep.timestamp.replace(year=ep.timestamp.year + 1))
+                if later.parsed and later.start is not None and later.start > ep.timestamp:
+                    tv = later
             shown = tv.display()
             again = self._normalize(shown, ep.timestamp.replace(year=ep.timestamp.year + 7))
         except Exception:  # noqa: BLE001 - unreadable: keep the words
@@ -1209,7 +1223,7 @@ class _Reader:
         relative = False
         for k, v in attributes.items():
             if v == time_text:
-                absolute = self.rules._absolute(v, self.ep)
+                absolute = self.rules._absolute(v, self.ep, ahead=found.kind == "plan")
                 attributes[k] = absolute or v
                 relative = relative or absolute is None
         ident = (subject.lower(), found.memory_type, found.topic.lower(), (found.object or "").lower())
