@@ -198,8 +198,7 @@ class Retriever:
         related = {c.id for c, _ in scored if c.kind == "memory"}
         walk(everywhere, corpus, hits, depth, scope, ranking, self.settings.limits, related)
         clock.lap("expand")
-        ranked = sorted(hits.values(), key=lambda h: (-score_order(h.score), h.distance, h.id))
-        ranked += self._filling(scored, hits, inp.max_results - len(ranked), ranking, plan.why)
+        ranked = self._filling(scored, hits, inp.max_results, ranking, plan.why)
         # as of a time, a memory superseded since is what was current then: nothing goes before it
         policy = "keep" if plan.as_of is not None else inp.superseded or self.settings.superseded
         ranked = current_first(self.store, group_id, ranked, policy, plan.why)
@@ -319,18 +318,23 @@ class Retriever:
 
     @staticmethod
     def _filling(
-        scored: list[tuple[Any, float]], hits: dict[str, Hit], missing: int, ranking: Ranking, why: list[str]
+        scored: list[tuple[Any, float]], hits: dict[str, Hit], k: int, ranking: Ranking, why: list[str]
     ) -> list[Hit]:
-        """When the seeds and the walk found fewer than asked, the best direct matches below the
-        seeds' floor follow them (best first): a search returns what it was asked for when the
-        group holds that much, and the floor only orders what a weak match is worth."""
-        if missing <= 0:
-            return []
-        rest = [seed_hit(c, sim, ranking) for c, sim in scored if c.id not in hits]
-        rest = sorted(rest, key=lambda h: (-score_order(h.score), h.id))[:missing]
-        if rest:
-            why.append(f"{len(rest)} weaker direct matches fill the results asked for")
-        return rest
+        """The hits, best first, and the best direct matches below the seeds' floor: those follow
+        every seed (the floor orders what a weak match is worth) and go before what the walk reached
+        with a lower score, so a search returns what it was asked for when the group holds that
+        much, and a weak path does not push a closer direct match out."""
+        key = lambda h: (-score_order(h.score), h.distance, h.id)  # noqa: E731
+        direct = {c.id: seed_hit(c, sim, ranking) for c, sim in scored if c.id not in hits or hits[c.id].distance}
+        for i in [i for i in direct if i in hits]:  # walked to, and closer as a weak direct match: that one
+            del (hits if score_order(direct[i].score) > score_order(hits[i].score) else direct)[i]
+        ranked = sorted(hits.values(), key=key)
+        seeds = max((i + 1 for i, h in enumerate(ranked) if h.distance == 0), default=0)
+        rest = sorted(direct.values(), key=key)[: k - seeds]
+        ranked = ranked[:seeds] + sorted(ranked[seeds:] + rest, key=key)
+        if shown := sum(h.id not in hits for h in ranked[:k]):
+            why.append(f"{shown} weaker direct matches fill the results asked for")
+        return ranked
 
     def _depth(self, mode: str, expand_depth: int, hints: PlanHints, top1: float, why: list[str]) -> tuple[int, Mode]:
         limits = self.settings.limits
