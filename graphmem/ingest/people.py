@@ -19,10 +19,17 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..lang import USER_KEY, person_key
 from ..types import normalize_name
 from .phrases import Found
+
+if TYPE_CHECKING:
+    from ..store.driver import Store
+
+PEOPLE_KNOWN = 200  # the newest role-named people read from a group (and as many descriptions)
+IDENTITY_TOPICS = ["is a", "是"]  # the topics that say what someone is: a description of them
 
 # --- role words: canonical role, gender ("f", "m" or None) ---------------------------------
 ZH_ROLES: dict[str, tuple[str, str | None]] = {}
@@ -192,6 +199,16 @@ def _head_word(description: str) -> str:
     return words[-1] if words else description
 
 
+def _noun_said(description: str, said: str) -> bool:
+    words = _content_words(description)
+    if not words:
+        return False
+    if len(words[-1]) == 1:  # Chinese: characters
+        noun = "".join(words[-2:])
+        return len(noun) == 2 and noun in said
+    return re.search(rf"\b{re.escape(words[-1])}s?\b", said) is not None
+
+
 def owner_key(speaker: str | None) -> str:
     """Whose roles a turn's "my …" / 我的… names: the user's, or a named speaker's."""
     if not speaker or person_key(speaker) == USER_KEY:
@@ -221,6 +238,14 @@ class People:
             elif r.get("name") and r.get("description"):
                 people.describe(r["name"], r["description"])
         return people
+
+    @classmethod
+    def of_group(cls, store: Store, group_id: str) -> People:
+        """The people a group's speakers named with a role or described before (``people_known``,
+        ``people_described``): whom a later session's 我表妹 or 她, or a question's "my son's tutor", means."""
+        known = store.read("people_known", group_id=group_id, limit=PEOPLE_KNOWN)
+        described = store.read("people_described", group_id=group_id, limit=PEOPLE_KNOWN, topics=IDENTITY_TOPICS)
+        return cls.from_rows([*known, *described])
 
     def copy(self) -> People:
         described = {k: list(v) for k, v in self.described.items()}
@@ -264,6 +289,17 @@ class People:
             ):
                 return self.names[key]
         return None
+
+    def meant_in(self, text: str) -> list[str]:
+        """The people ``text`` means by their role or by what they are said to be, newest first:
+        我儿子的家教 → 小吴 (said to be a 家教), "the neighbour" → Olga (my neighbour Olga). A role or
+        description counts by its noun: its last word, or in Chinese its last two characters."""
+        said, out = text.casefold(), []
+        for key in reversed(self.recent):
+            words = self.described.get(key, []) + [r for (_, r), n in self.roles.items() if normalize_name(n) == key]
+            if any(_noun_said(w, said) for w in words):
+                out.append(self.names[key])
+        return out
 
     def learn(self, name: str, role: str | None = None, *, owner: str = USER_KEY, gender: str | None = None) -> None:
         """A person named, with their role to ``owner`` when it was said: they become the last mentioned."""

@@ -21,6 +21,7 @@ from typing import Any, Literal
 from ..access import AccessRecorder
 from ..config import RankingProfile, RetrievalSettings
 from ..embed import Embedder, embed_query, unknown_share
+from ..ingest.people import People
 from ..lang import person_key
 from ..store.driver import Store
 from ..timeparse import is_rolling_window
@@ -183,7 +184,7 @@ class Retriever:
         clock.lap("seeds")
         scorer = Scorer(plan.profile, self.settings.decay, reference_time)
         in_context = turn_similarities(report.turns, report.speakers, similarity)
-        paths = Paths(plan.sought, linked=plan.hints.asks is not None, hub=self.settings.limits.hub_fanout)
+        paths = Paths(plan.sought, plan.hints.asks is not None, self.settings.limits.hub_fanout, self._meant(ctx))
         ranking = Ranking(similarity, scorer, in_context, report.speakers, report.about, paths)
         scored = ranking.candidates(report.candidates, elsewhere, plan.profile.time_range.outside)
         chosen = ranking.choose(scored, ctx.k, plan.profile.seed_min_similarity, plan.why)
@@ -316,6 +317,10 @@ class Retriever:
         plan.time_range = None
         return everywhere, set()
 
+    def _meant(self, ctx: SearchContext) -> frozenset[str]:
+        """The people the query means by a role or by what they were said to be."""
+        return frozenset(n.casefold() for n in People.of_group(self.store, ctx.group_id).meant_in(ctx.query))
+
     @staticmethod
     def _filling(
         scored: list[tuple[Any, float]], hits: dict[str, Hit], k: int, ranking: Ranking, why: list[str]
@@ -323,11 +328,10 @@ class Retriever:
         """The hits, best first, and the best direct matches below the seeds' floor: those follow
         every seed (the floor orders what a weak match is worth) and go before what the walk reached
         with a lower score, so a search returns what it was asked for when the group holds that
-        much, and a weak path does not push a closer direct match out."""
+        much, and a weak path does not push a closer direct match out. A memory the walk reached
+        is shown as reached, with its path."""
         key = lambda h: (-score_order(h.score), h.distance, h.id)  # noqa: E731
-        direct = {c.id: seed_hit(c, sim, ranking) for c, sim in scored if c.id not in hits or hits[c.id].distance}
-        for i in [i for i in direct if i in hits]:  # walked to, and closer as a weak direct match: that one
-            del (hits if score_order(direct[i].score) > score_order(hits[i].score) else direct)[i]
+        direct = {c.id: seed_hit(c, sim, ranking) for c, sim in scored if c.id not in hits}
         ranked = sorted(hits.values(), key=key)
         seeds = max((i + 1 for i, h in enumerate(ranked) if h.distance == 0), default=0)
         rest = sorted(direct.values(), key=key)[: k - seeds]
