@@ -90,7 +90,7 @@ for _words, _canon, _g in [
     for _w in _words.split("|"):
         ZH_ROLES[_w] = (_canon, _g)
 # Roles that may carry what they teach, coach or treat: 钢琴老师, 健身教练, 牙科医生.
-ZH_ROLE_HEADS = ("老师", "教练", "医生", "大夫", "教授")
+ZH_ROLE_HEADS = ("老师", "教练", "医生", "大夫", "教授", "家教")
 
 EN_ROLES: dict[str, tuple[str, str | None]] = {}
 for _words, _canon, _g in [
@@ -171,6 +171,24 @@ def role_of(word: str) -> tuple[str, str | None] | None:
     return None
 
 
+_ROLE_WORDS = re.compile(rf"\b(?:{EN_ROLE})s?\b|{ZH_ROLE}", re.IGNORECASE)
+
+
+def roles_in(text: str) -> list[str]:
+    """The canonical roles of the role words ``text`` says, each also by its head word: 我儿子的家教
+    → 儿子的家教, 家教; "my son's tutor" → son, tutor; "the neighbours" → neighbour."""
+    out: list[str] = []
+    for m in _ROLE_WORDS.finditer(text):
+        said = m.group(0).lower()
+        heads = [h for h in (*ZH_ROLE_HEADS, *EN_ROLE_HEADS) if said.endswith(h)]
+        last = said.split()[-1]
+        for word in (said, last, last.removesuffix("s"), *heads):
+            found = role_of(word)
+            if found and normalize_name(found[0]) not in out:
+                out.append(normalize_name(found[0]))
+    return out
+
+
 # Words a description is matched on: English words and Chinese characters, fillers and "of" left out.
 _FILLERS = {"the", "a", "an", "of", "that", "this", "my", "our", "one", "guy", "lady", "woman", "man"}
 
@@ -197,16 +215,6 @@ def _titled(name: str) -> str | None:
 def _head_word(description: str) -> str:
     words = description.split()
     return words[-1] if words else description
-
-
-def _noun_said(description: str, said: str) -> bool:
-    words = _content_words(description)
-    if not words:
-        return False
-    if len(words[-1]) == 1:  # Chinese: characters
-        noun = "".join(words[-2:])
-        return len(noun) == 2 and noun in said
-    return re.search(rf"\b{re.escape(words[-1])}s?\b", said) is not None
 
 
 def owner_key(speaker: str | None) -> str:
@@ -289,17 +297,6 @@ class People:
             ):
                 return self.names[key]
         return None
-
-    def meant_in(self, text: str) -> list[str]:
-        """The people ``text`` means by their role or by what they are said to be, newest first:
-        我儿子的家教 → 小吴 (said to be a 家教), "the neighbour" → Olga (my neighbour Olga). A role or
-        description counts by its noun: its last word, or in Chinese its last two characters."""
-        said, out = text.casefold(), []
-        for key in reversed(self.recent):
-            words = self.described.get(key, []) + [r for (_, r), n in self.roles.items() if normalize_name(n) == key]
-            if any(_noun_said(w, said) for w in words):
-                out.append(self.names[key])
-        return out
 
     def learn(self, name: str, role: str | None = None, *, owner: str = USER_KEY, gender: str | None = None) -> None:
         """A person named, with their role to ``owner`` when it was said: they become the last mentioned."""

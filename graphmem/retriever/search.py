@@ -21,7 +21,7 @@ from typing import Any, Literal
 from ..access import AccessRecorder
 from ..config import RankingProfile, RetrievalSettings
 from ..embed import Embedder, embed_query, unknown_share
-from ..ingest.people import People
+from ..ingest.people import IDENTITY_TOPICS, roles_in
 from ..lang import person_key
 from ..store.driver import Store
 from ..timeparse import is_rolling_window
@@ -318,8 +318,11 @@ class Retriever:
         return everywhere, set()
 
     def _meant(self, ctx: SearchContext) -> frozenset[str]:
-        """The people the query means by a role or by what they were said to be."""
-        return frozenset(n.casefold() for n in People.of_group(self.store, ctx.group_id).meant_in(ctx.query))
+        """The people the query means by a role it says (家教, my son's tutor, the neighbour)."""
+        if not (roles := roles_in(ctx.query)):
+            return frozenset()
+        rows = self.store.read("search_people_meant", group_id=ctx.group_id, roles=roles, identity=IDENTITY_TOPICS)
+        return frozenset(n.casefold() for n in rows[0]["names"] if n)
 
     @staticmethod
     def _filling(
