@@ -193,3 +193,81 @@ def test_the_demo_answers_a_bridge_question_through_the_graph_and_prints_the_pat
     assert "not reached" not in text
     assert "path: I met Marco (place: Porto; job: pilot)  —[HAS_OBJECT Marco]→  Marco flies gliders" in text
     assert "path: 我 认识了 阿杰 (地点: 成都; 职业: 消防员)  —[HAS_OBJECT 阿杰]→  阿杰 养了 两只柯基" in text
+
+
+# (the memory that names Diego as its Object, the one where he is an attribute's Value, a question
+# about the second that names neither Diego nor the show)
+OBJECT_THEN_VALUE = {
+    "zh": (
+        ("我", "事件", "认识了", "Diego", {"地点": "马德里"}),
+        ("我", "事件", "去看了", "弗拉明戈表演", {"同伴": "Diego"}),
+        "我和在马德里认识的朋友一起去看了什么？",
+    ),
+    "en": (
+        ("I", "EVENT", "met", "Diego", {"place": "Madrid"}),
+        ("I", "EVENT", "went to see", "a flamenco show", {"companion": "Diego"}),
+        "what did I go to see with the friend I met in Madrid?",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_walk_crosses_a_name_from_an_object_to_an_attribute_value(graph, group_id, lang):
+    met, show, question = OBJECT_THEN_VALUE[lang]
+    for s, t, topic, o in DISTRACTORS[lang]:
+        graph.create_memory(group_id, s, t, topic, o, reference_time=REF)
+    first = graph.create_memory(group_id, *met[:4], attributes=met[4], reference_time=REF)
+    second = graph.create_memory(group_id, *show[:4], attributes=show[4], reference_time=REF)
+    response = graph.search_memories(group_id, question, expand_depth=1, mode="deep", reference_time=REF)
+    top = [r.memory_id for r in response.results]
+    assert top[:2] == [first.memory_id, second.memory_id], response.results[:3]
+    step = response.results[1].path[-1]
+    assert step.from_id == first.memory_id and step.via == "Diego"
+
+
+# A person in more memories than a name alone makes a strong step of, whom the question means by
+# what they were said to be (家教, tutor), never by name: (how the user knows them, what they are,
+# what else is known of them, the question, memories the question matches better than those facts).
+MEANT_BY_ROLE = {
+    "zh": (
+        ("我", "关系", "熟人", "小吴"),
+        ("小吴", "事实", "是", "家教"),
+        [
+            ("小吴", "事实", "在读", "北大物理系的研究生"),
+            ("小吴", "观点", "喜欢", "下围棋"),
+            ("小吴", "事实", "开", "一辆蓝色的车"),
+        ],
+        "我儿子的家教是什么学历？",
+        [("儿子", "事实", "在读", "三年级"), ("表弟", "事件", "考上了", "研究生"), ("我", "事实", "学历是", "本科")],
+    ),
+    "en": (
+        ("I", "RELATION", "acquaintance", "Felix"),
+        ("Felix", "FACT", "is a", "tutor"),
+        [
+            ("Felix", "FACT", "is doing", "a physics PhD"),
+            ("Felix", "OPINION", "likes", "chess"),
+            ("Felix", "FACT", "drives", "a blue car"),
+        ],
+        "what is my son's tutor studying?",
+        [
+            ("my son", "FACT", "is studying", "maths"),
+            ("my cousin", "EVENT", "started studying", "law"),
+            ("I", "FACT", "studied", "history"),
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_person_the_question_means_by_role_leads_to_everything_about_them(graph, group_id, lang):
+    knows, described, facts, question, closer = MEANT_BY_ROLE[lang]
+    for s, t, topic, o in DISTRACTORS[lang] + closer:
+        graph.create_memory(group_id, s, t, topic, o, reference_time=REF)
+    description = graph.create_memory(group_id, *described, reference_time=REF).memory_id
+    about = {graph.create_memory(group_id, *m, reference_time=REF).memory_id for m in [knows, *facts]}
+    response = graph.search_memories(group_id, question, expand_depth=1, mode="deep", reference_time=REF)
+    ids = [r.memory_id for r in response.results]
+    # what else is known of the person comes right after what they are, before weaker direct matches
+    at = ids.index(description)
+    assert set(ids[at + 1 : at + 1 + len(about)]) == about, response.results
+    assert all(r.path[-1].via == described[0] for r in response.results[at + 1 : at + 1 + len(about)])

@@ -5,7 +5,7 @@
 // One level of the breadth-first walk: the memories one hop from $frontier, not in $seen (a
 // memory found directly may come back: a strong path can rank it higher, retriever/walk.py).
 // Hops: CAUSALITY/REFERENCE edges in either direction (direction kept), and shared
-// Subject/Topic/Object/Value nodes. A concept or value linked to more than $hub_cap memories is
+// Subject/Topic/Object/Value nodes, one node per entity whatever role it plays in each memory. A concept or value linked to more than $hub_cap memories is
 // not walked through; through one linked to more than $fanout memories (the user, a frequent
 // topic) only the memories in $related (the search's direct matches) are taken, at most $fanout,
 // the most important first; through any other all of them. Each step carries the concept's `degree`
@@ -39,13 +39,27 @@ CALL (frontier) {
   UNION ALL
   UNWIND frontier AS m
   WITH m WHERE $concepts
-  MATCH (m)-[r:HAS_SUBJECT|HAS_TOPIC|HAS_OBJECT]->(c)
-  WITH c, type(r) AS edge, collect(m) AS linked
-  WITH c, edge, linked, COUNT { (c)<-[:HAS_SUBJECT|HAS_TOPIC|HAS_OBJECT]-() } AS degree
+  CALL (m) {
+    MATCH (m)-[r:HAS_SUBJECT|HAS_TOPIC|HAS_OBJECT]->(c)
+    RETURN c, type(r) AS edge, null AS key, labels(c)[0] AS label
+    UNION
+    MATCH (m)-[:ATTRIBUTE]->(a:Attribute)-[:VALUE]->(c:Value)
+    RETURN c, 'VALUE' AS edge, a.key AS key, 'Value' AS label
+  }
+  WITH c, edge, label, collect(m) AS linked, collect(key)[0] AS key
+  WITH c, edge, label, linked, key,
+       COUNT { (c)<-[:HAS_SUBJECT|HAS_TOPIC|HAS_OBJECT]-() } + COUNT { (c)<-[:VALUE]-() } AS degree
   WHERE degree <= $hub_cap
   CALL (c, degree, linked) {
-    MATCH (c)<-[:HAS_SUBJECT|HAS_TOPIC|HAS_OBJECT]-(n:Memory)
-    WHERE degree <= $fanout OR n.id IN $related
+    // one node per entity: a name reached in one role (Object) leads to its memories in every role
+    CALL (c) {
+      MATCH (c)<-[:HAS_SUBJECT|HAS_TOPIC|HAS_OBJECT]-(n:Memory)
+      RETURN n
+      UNION
+      MATCH (c)<-[:VALUE]-(:Attribute)<-[:ATTRIBUTE]-(n:Memory)
+      RETURN n
+    }
+    WITH n WHERE degree <= $fanout OR n.id IN $related
     WITH n LIMIT $sample
     WHERE NOT n.id IN $seen AND NOT (size(linked) = 1 AND n = linked[0])
       AND ($include_archived OR n.status <> 'archived')
@@ -53,27 +67,8 @@ CALL (frontier) {
     WITH n ORDER BY n.importance DESC, coalesce(n.occurred_at, n.created_at) DESC LIMIT $fanout
     RETURN n
   }
-  RETURN [x IN linked WHERE x <> n][0] AS m, n, edge, null AS relation, null AS direction, c.name AS via,
-         labels(c)[0] AS via_label, degree
-  UNION ALL
-  UNWIND frontier AS m
-  WITH m WHERE $concepts
-  MATCH (m)-[:ATTRIBUTE]->(a:Attribute)-[:VALUE]->(v:Value)
-  WITH v, collect(m) AS linked, collect(a.key)[0] AS key
-  WITH v, linked, key, COUNT { (v)<-[:VALUE]-() } AS degree
-  WHERE degree <= $hub_cap
-  CALL (v, degree, linked) {
-    MATCH (v)<-[:VALUE]-(:Attribute)<-[:ATTRIBUTE]-(n:Memory)
-    WHERE degree <= $fanout OR n.id IN $related
-    WITH n LIMIT $sample
-    WHERE NOT n.id IN $seen AND NOT (size(linked) = 1 AND n = linked[0])
-      AND ($include_archived OR n.status <> 'archived')
-      AND ($types IS NULL OR n.memory_type IN $types)
-    WITH n ORDER BY n.importance DESC, coalesce(n.occurred_at, n.created_at) DESC LIMIT $fanout
-    RETURN n
-  }
-  RETURN [x IN linked WHERE x <> n][0] AS m, n, 'VALUE' AS edge, key AS relation, null AS direction,
-         v.name AS via, 'Value' AS via_label, degree
+  RETURN [x IN linked WHERE x <> n][0] AS m, n, edge, key AS relation, null AS direction, c.name AS via,
+         label AS via_label, degree
 }
 WITH m, n, edge, relation, direction, via, via_label, degree
 WHERE m IS NOT NULL AND n.group_id = $group_id

@@ -230,3 +230,19 @@ CALL (s) {
          AS rows
 }
 RETURN s.name AS subject, rows;
+
+// name: search_people_meant
+// The people a question means by a role it says ($roles: canonical role words, 家教, tutor,
+// neighbour): the Object of a current RELATION memory whose Topic is the role (my neighbour Olga),
+// and the Subject of a current identity fact ($identity topics: is a, 是) whose Object ends with the
+// role (小吴 是 家教, Felix is a tutor). Read from the role's and the identity topics' nodes, not from
+// a scan of the group's memories; the walk's step through them is strong (retriever/rank.Paths).
+UNWIND $roles AS role
+OPTIONAL MATCH (:Topic {group_id: $group_id, normalized_name: role})<-[:HAS_TOPIC]-(m:Memory)-[:HAS_OBJECT]->(p)
+  WHERE m.memory_type = 'RELATION' AND m.status <> 'archived' AND m.superseded_by IS NULL
+WITH collect(DISTINCT p.name) AS by_role
+OPTIONAL MATCH (i:Topic {group_id: $group_id})<-[:HAS_TOPIC]-(f:Memory)-[:HAS_OBJECT]->(o), (f)-[:HAS_SUBJECT]->(s)
+  WHERE i.normalized_name IN $identity AND f.memory_type = 'FACT' AND f.status <> 'archived'
+    AND f.superseded_by IS NULL AND any(role IN $roles WHERE o.normalized_name ENDS WITH role)
+WITH by_role, collect(DISTINCT s.name) AS described
+RETURN by_role + described AS names;

@@ -19,10 +19,17 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..lang import USER_KEY, person_key
 from ..types import normalize_name
 from .phrases import Found
+
+if TYPE_CHECKING:
+    from ..store.driver import Store
+
+PEOPLE_KNOWN = 200  # the newest role-named people read from a group (and as many descriptions)
+IDENTITY_TOPICS = ["is a", "是"]  # the topics that say what someone is: a description of them
 
 # --- role words: canonical role, gender ("f", "m" or None) ---------------------------------
 ZH_ROLES: dict[str, tuple[str, str | None]] = {}
@@ -83,7 +90,7 @@ for _words, _canon, _g in [
     for _w in _words.split("|"):
         ZH_ROLES[_w] = (_canon, _g)
 # Roles that may carry what they teach, coach or treat: 钢琴老师, 健身教练, 牙科医生.
-ZH_ROLE_HEADS = ("老师", "教练", "医生", "大夫", "教授")
+ZH_ROLE_HEADS = ("老师", "教练", "医生", "大夫", "教授", "家教")
 
 EN_ROLES: dict[str, tuple[str, str | None]] = {}
 for _words, _canon, _g in [
@@ -164,6 +171,24 @@ def role_of(word: str) -> tuple[str, str | None] | None:
     return None
 
 
+_ROLE_WORDS = re.compile(rf"\b(?:{EN_ROLE})s?\b|{ZH_ROLE}", re.IGNORECASE)
+
+
+def roles_in(text: str) -> list[str]:
+    """The canonical roles of the role words ``text`` says, each also by its head word: 我儿子的家教
+    → 儿子的家教, 家教; "my son's tutor" → son, tutor; "the neighbours" → neighbour."""
+    out: list[str] = []
+    for m in _ROLE_WORDS.finditer(text):
+        said = m.group(0).lower()
+        heads = [h for h in (*ZH_ROLE_HEADS, *EN_ROLE_HEADS) if said.endswith(h)]
+        last = said.split()[-1]
+        for word in (said, last, last.removesuffix("s"), *heads):
+            found = role_of(word)
+            if found and normalize_name(found[0]) not in out:
+                out.append(normalize_name(found[0]))
+    return out
+
+
 # Words a description is matched on: English words and Chinese characters, fillers and "of" left out.
 _FILLERS = {"the", "a", "an", "of", "that", "this", "my", "our", "one", "guy", "lady", "woman", "man"}
 
@@ -221,6 +246,14 @@ class People:
             elif r.get("name") and r.get("description"):
                 people.describe(r["name"], r["description"])
         return people
+
+    @classmethod
+    def of_group(cls, store: Store, group_id: str) -> People:
+        """The people a group's speakers named with a role or described before (``people_known``,
+        ``people_described``): whom a later session's 我表妹 or 她, or a question's "my son's tutor", means."""
+        known = store.read("people_known", group_id=group_id, limit=PEOPLE_KNOWN)
+        described = store.read("people_described", group_id=group_id, limit=PEOPLE_KNOWN, topics=IDENTITY_TOPICS)
+        return cls.from_rows([*known, *described])
 
     def copy(self) -> People:
         described = {k: list(v) for k, v in self.described.items()}

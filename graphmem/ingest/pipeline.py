@@ -52,8 +52,6 @@ from .people import People
 
 log = logging.getLogger(__name__)
 EXTRACTORS = ("rules", "llm", "none")
-PEOPLE_KNOWN = 200  # the newest role-named people an extractor is told of (and as many descriptions)
-IDENTITY_TOPICS = ["is a", "是"]  # the topics that say what someone is: a description of them
 # One segment of a long ingest (in text_length units, a CJK character counting 4): about sixteen
 # episode chunks, embedded in one batch and written in one transaction with their jobs, then
 # extracted before the next segment is read. Memory and transaction size stay bounded however
@@ -449,11 +447,8 @@ class Ingestor:
         return new_ids, links, warnings
 
     def people(self, group_id: str) -> People:
-        """The people the group's speakers named with a role before (``people_known``): what a later
-        session's role (我表妹) or pronoun (她) may mean."""
-        known = self.store.read("people_known", group_id=group_id, limit=PEOPLE_KNOWN)
-        described = self.store.read("people_described", group_id=group_id, limit=PEOPLE_KNOWN, topics=IDENTITY_TOPICS)
-        return People.from_rows([*known, *described])
+        """The people the group's speakers named with a role or described before."""
+        return People.of_group(self.store, group_id)
 
     # --- the queue ---
     def retry(

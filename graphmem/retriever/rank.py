@@ -296,12 +296,13 @@ class Paths:
     """Which steps of the walk are strong: a CAUSALITY/REFERENCE link when the question asks for
     causes, effects or connections (``linked``, read by the planner), and a shared Subject, Object
     or Value (not a Topic: a verb says little about what joins two memories; nor a time) that the question
-    names (unless a hub, linked to more than ``hub`` memories) or that joins at most RARE_DEGREE
+    names, by name or by role (unless a hub, linked to more than ``hub`` memories) or that joins at most RARE_DEGREE
     memories (Marco in "I met Marco" and "Marco flies gliders"). The user and the agent never are."""
 
     query: str
     linked: bool
     hub: int  # a concept linked to more memories (the speaker, a frequent topic) says little even when named
+    meant: frozenset[str] = frozenset()  # people the query names by a role or description (家教 → 小吴), casefolded
 
     def strong(self, step: dict) -> bool:
         if step["edge"] in EXPLICIT_EDGES:
@@ -315,8 +316,11 @@ class Paths:
         return degree <= RARE_DEGREE or (degree <= self.hub and self.names(via))
 
     def names(self, via: str) -> bool:
-        """The query says the concept's name (as whole words when it is written in words)."""
+        """The query says the concept's name (as whole words when it is written in words), or a
+        role or description of the person it names."""
         query = self.query.casefold()
+        if via in self.meant:
+            return True
         if not _NAME_WORD.fullmatch(via.replace(" ", "")) or cjk_share(via) > 0:
             return len(via) >= 2 and via in query
         return re.search(rf"(?<!\w){re.escape(via)}(?!\w)", query) is not None

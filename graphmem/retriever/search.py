@@ -21,6 +21,7 @@ from typing import Any, Literal
 from ..access import AccessRecorder
 from ..config import RankingProfile, RetrievalSettings
 from ..embed import Embedder, embed_query, unknown_share
+from ..ingest.people import IDENTITY_TOPICS, roles_in
 from ..lang import person_key
 from ..store.driver import Store
 from ..timeparse import is_rolling_window
@@ -183,7 +184,7 @@ class Retriever:
         clock.lap("seeds")
         scorer = Scorer(plan.profile, self.settings.decay, reference_time)
         in_context = turn_similarities(report.turns, report.speakers, similarity)
-        paths = Paths(plan.sought, linked=plan.hints.asks is not None, hub=self.settings.limits.hub_fanout)
+        paths = Paths(plan.sought, plan.hints.asks is not None, self.settings.limits.hub_fanout, self._meant(ctx))
         ranking = Ranking(similarity, scorer, in_context, report.speakers, report.about, paths)
         scored = ranking.candidates(report.candidates, elsewhere, plan.profile.time_range.outside)
         chosen = ranking.choose(scored, ctx.k, plan.profile.seed_min_similarity, plan.why)
@@ -198,8 +199,7 @@ class Retriever:
         related = {c.id for c, _ in scored if c.kind == "memory"}
         walk(everywhere, corpus, hits, depth, scope, ranking, self.settings.limits, related)
         clock.lap("expand")
-        ranked = sorted(hits.values(), key=lambda h: (-score_order(h.score), h.distance, h.id))
-        ranked += self._filling(scored, hits, inp.max_results - len(ranked), ranking, plan.why)
+        ranked = self._filling(scored, hits, inp.max_results, ranking, plan.why)
         # as of a time, a memory superseded since is what was current then: nothing goes before it
         policy = "keep" if plan.as_of is not None else inp.superseded or self.settings.superseded
         ranked = current_first(self.store, group_id, ranked, policy, plan.why)
@@ -317,20 +317,31 @@ class Retriever:
         plan.time_range = None
         return everywhere, set()
 
+    def _meant(self, ctx: SearchContext) -> frozenset[str]:
+        """The people the query means by a role it says (家教, my son's tutor, the neighbour)."""
+        if not (roles := roles_in(ctx.query)):
+            return frozenset()
+        rows = self.store.read("search_people_meant", group_id=ctx.group_id, roles=roles, identity=IDENTITY_TOPICS)
+        return frozenset(n.casefold() for n in rows[0]["names"] if n)
+
     @staticmethod
     def _filling(
-        scored: list[tuple[Any, float]], hits: dict[str, Hit], missing: int, ranking: Ranking, why: list[str]
+        scored: list[tuple[Any, float]], hits: dict[str, Hit], k: int, ranking: Ranking, why: list[str]
     ) -> list[Hit]:
-        """When the seeds and the walk found fewer than asked, the best direct matches below the
-        seeds' floor follow them (best first): a search returns what it was asked for when the
-        group holds that much, and the floor only orders what a weak match is worth."""
-        if missing <= 0:
-            return []
-        rest = [seed_hit(c, sim, ranking) for c, sim in scored if c.id not in hits]
-        rest = sorted(rest, key=lambda h: (-score_order(h.score), h.id))[:missing]
-        if rest:
-            why.append(f"{len(rest)} weaker direct matches fill the results asked for")
-        return rest
+        """The hits, best first, and the best direct matches below the seeds' floor: those follow
+        every seed (the floor orders what a weak match is worth) and go before what the walk reached
+        with a lower score, so a search returns what it was asked for when the group holds that
+        much, and a weak path does not push a closer direct match out. A memory the walk reached
+        is shown as reached, with its path."""
+        key = lambda h: (-score_order(h.score), h.distance, h.id)  # noqa: E731
+        direct = {c.id: seed_hit(c, sim, ranking) for c, sim in scored if c.id not in hits}
+        ranked = sorted(hits.values(), key=key)
+        seeds = max((i + 1 for i, h in enumerate(ranked) if h.distance == 0), default=0)
+        rest = sorted(direct.values(), key=key)[: k - seeds]
+        ranked = ranked[:seeds] + sorted(ranked[seeds:] + rest, key=key)
+        if shown := sum(h.id not in hits for h in ranked[:k]):
+            why.append(f"{shown} weaker direct matches fill the results asked for")
+        return ranked
 
     def _depth(self, mode: str, expand_depth: int, hints: PlanHints, top1: float, why: list[str]) -> tuple[int, Mode]:
         limits = self.settings.limits
