@@ -113,6 +113,31 @@ def test_a_pronoun_means_the_last_person_it_fits(graph, group_id):
     )
 
 
+def test_a_pronoun_means_whom_the_conversation_spoke_of_not_a_tool_call(graph, group_id):
+    """An agent's tool call about another person between two sessions does not take over the next
+    session's 她 / "she": that means the person the conversation named last."""
+    sessions(graph, group_id, ["我的同事Ruth是爱尔兰人。", "My colleague Mia is from Oslo."])
+    between = (FIRST + timedelta(days=10)).isoformat()
+    graph.create_memory(group_id, "我", "关系", "朋友", "小陈", reference_time=between)
+    graph.create_memory(group_id, "I", "RELATION", "friend", "Priya", reference_time=between)
+    graph.ingest(
+        group_id,
+        [{"role": "user", "content": "她最近在学陶艺。"}],
+        session_id="s2",
+        reference_time=FIRST + timedelta(days=14),
+    )
+    assert any("陶艺" in x for x in about(graph, group_id, "Ruth") + about(graph, group_id, "Mia"))
+    assert not any("陶艺" in x for x in about(graph, group_id, "小陈") + about(graph, group_id, "Priya"))
+    # the people an agent wrote about are still known by their role
+    graph.ingest(
+        group_id,
+        [{"role": "user", "content": "我朋友下周要去爬山。"}],
+        session_id="s3",
+        reference_time=FIRST + timedelta(days=21),
+    )
+    assert any("爬山" in x for x in about(graph, group_id, "小陈"))
+
+
 def test_someone_introduced_by_role_and_name_is_known_later(graph, group_id):
     sessions(
         graph,

@@ -271,3 +271,23 @@ def test_a_person_the_question_means_by_role_leads_to_everything_about_them(grap
     at = ids.index(description)
     assert set(ids[at + 1 : at + 1 + len(about)]) == about, response.results
     assert all(r.path[-1].via == described[0] for r in response.results[at + 1 : at + 1 + len(about)])
+
+
+def test_a_latin_name_in_a_chinese_question_is_named_as_in_english(graph, group_id):
+    """关于Marco你知道什么？ names Marco though Chinese touches the name on both sides: the walk
+    reaches his other facts through him (a strong step, shown in their paths), as it does for
+    "what do you know about Marco?"."""
+    for m in DISTRACTORS["zh"]:
+        graph.create_memory(group_id, *m, reference_time=REF)
+    graph.create_memory(group_id, "我", "关系", "同事", "Marco", reference_time=REF)
+    graph.create_memory(group_id, "Marco", "事实", "是", "葡萄牙人", reference_time=REF)
+    graph.create_memory(group_id, "Marco", "事实", "养了", "一条灵缇犬", reference_time=REF)
+    graph.create_memory(group_id, "Marco", "事件", "做了", "膝盖手术", {"时间": "2024年3月"}, reference_time=REF)
+
+    def through_marco(question: str) -> set[str]:
+        response = graph.search_memories(group_id, question, reference_time=REF)
+        return {r.memory_id for r in response.results if r.path and r.path[-1].via == "Marco"}
+
+    reached = through_marco("关于Marco你知道什么？")
+    assert len(reached) >= 2
+    assert reached == through_marco("what do you know about Marco?")

@@ -135,16 +135,20 @@ RETURN m.extract_key AS key, m.id AS id;
 // whose role (the speaker, by subject key: '@user' for the user), the role, the name, and when the
 // person was last spoken of (as the relation's object or as a memory's subject). The extractor reads
 // them before a window of turns, so a later session's 我表妹 means 小雯 and its 她 the person
-// spoken of last.
+// spoken of last. Only what was said in conversation (a memory extracted from turns) makes a person
+// recent: one an agent wrote about with a tool call is known by role, but a 她 in the next
+// session means the person the conversation spoke of (last_said '' when it never did).
 MATCH (m:Memory {group_id: $group_id, memory_type: 'RELATION'})-[:HAS_OBJECT]->(p)
 WHERE m.status <> 'archived' AND m.superseded_by IS NULL
 MATCH (m)-[:HAS_SUBJECT]->(s)
 MATCH (m)-[:HAS_TOPIC]->(t)
 WITH s.normalized_name AS owner, t.name AS role, coalesce(m.object_name, p.name) AS name,
-     p.normalized_name AS key, coalesce(m.reference_time, m.created_at) AS said_at
+     p.normalized_name AS key,
+     CASE WHEN EXISTS { (m)-[:EXTRACTED_FROM]->(:Episode) } THEN coalesce(m.reference_time, m.created_at) ELSE '' END AS said_at
 ORDER BY said_at DESC
 LIMIT $limit
 OPTIONAL MATCH (x:Subject {group_id: $group_id, normalized_name: key})<-[:HAS_SUBJECT]-(later:Memory)
+WHERE EXISTS { (later)-[:EXTRACTED_FROM]->(:Episode) }
 WITH owner, role, name, said_at, max(coalesce(later.reference_time, later.created_at)) AS as_subject
 RETURN owner, role, name, CASE WHEN as_subject > said_at THEN as_subject ELSE said_at END AS last_said
 ORDER BY last_said;
@@ -152,7 +156,8 @@ ORDER BY last_said;
 // name: people_described
 // What the people of people_known were said to be (老周是退休的中学老师, Ruth is a nurse), newest
 // first: a later session's 那位退休老师 or "the retired teacher next door" means the one so
-// described. $topics: the normalized topics of an identity ("is a", 是).
+// described. $topics: the normalized topics of an identity ("is a", 是). As in people_known, only
+// what was said in conversation makes a person recent.
 MATCH (r:Memory {group_id: $group_id, memory_type: 'RELATION'})-[:HAS_OBJECT]->(p)
 WHERE r.status <> 'archived' AND r.superseded_by IS NULL
 WITH DISTINCT p
@@ -160,6 +165,7 @@ MATCH (p)<-[:HAS_SUBJECT]-(f:Memory {group_id: $group_id, memory_type: 'FACT'})-
 WHERE t.normalized_name IN $topics AND f.status <> 'archived' AND f.superseded_by IS NULL
 MATCH (f)-[:HAS_OBJECT]->(o)
 RETURN p.name AS name, coalesce(f.object_name, o.name) AS description,
-       coalesce(f.reference_time, f.created_at) AS last_said
+       CASE WHEN EXISTS { (f)-[:EXTRACTED_FROM]->(:Episode) } THEN coalesce(f.reference_time, f.created_at) ELSE '' END
+         AS last_said
 ORDER BY last_said DESC
 LIMIT $limit;

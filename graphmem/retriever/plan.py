@@ -82,6 +82,12 @@ EVENT_EN = re.compile(
     r"visited|bought|ate|met|moved|work(?:ed|ing)?\s+on|trip|meeting|party|talk(?:ed)?\s+about|said|told)\b",
     re.IGNORECASE,
 )
+# A question about now (我现在住哪, "what car do I have these days?", "do I still eat meat?"): of two
+# statements about the same thing, the newer change answers it (``results.newer_first``)
+NOW_ZH = re.compile(r"现在|目前|如今|眼下|当前|这阵子|这些天|这段时间|最近|还\S{0,6}吗")
+NOW_EN = re.compile(
+    r"\b(?:now|nowadays|these days|currently|current|at the moment|at present|still|any ?more|lately)\b", re.I
+)
 HABIT_EN = re.compile(r"\b(?:every|each)\s+(?:day|week|month|morning|evening)|\b(?:usually|used to|regularly)\b", re.I)
 
 
@@ -103,6 +109,7 @@ class PlanHints:
     time_range: tuple[datetime, datetime, str] | None = None  # (start, end exclusive, matched words)
     as_of: tuple[datetime, datetime, str] | None = None  # a past period a state question asks about (the same)
     scope_words: list[str] = field(default_factory=list)  # parts of the query not searched for
+    now: bool = False  # it asks what holds now: a newer change goes before what it replaced
     sought: str | None = None  # what the query looks for, when that is not the query itself (a dialogue)
     latest: str | None = None  # a dialogue's latest user line, when it has several: what the reply serves
     why: list[str] = field(default_factory=list)
@@ -154,6 +161,10 @@ class RulePlanner:
             hints.time_range = found
             if rolling:
                 hints.scope_words.append(found[2])
+        now_words = [m.group(0) for m in (*NOW_ZH.finditer(query), *NOW_EN.finditer(query))]
+        if now_words and hints.as_of is None and turns is None:
+            hints.now = True
+            hints.why.append(f"{now_words[0]!r} asks what holds now: a newer change goes before what it replaced")
         return hints
 
 

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from ..config import DecayRates, RankingProfile
-from ..lang import AGENT_NAMES, USER_NAMES
+from ..lang import AGENT_NAMES, CJK_CHARS, USER_NAMES
 from ..store.vector import to_cosine
 from ..textsim import cjk_share, lexical_units, overlap_units
 from ..timeparse import is_time_key
@@ -323,7 +323,10 @@ class Paths:
             return True
         if not _NAME_WORD.fullmatch(via.replace(" ", "")) or cjk_share(via) > 0:
             return len(via) >= 2 and via in query
-        return re.search(rf"(?<!\w){re.escape(via)}(?!\w)", query) is not None
+        # whole words: not inside a longer word, though Chinese may touch it (关于Ruth你记得什么)
+        return (
+            re.search(rf"(?:(?<!\w)|(?<=[{CJK_CHARS}])){re.escape(via)}(?:(?!\w)|(?=[{CJK_CHARS}]))", query) is not None
+        )
 
     @staticmethod
     def carried(own: float, parent: float, strong: bool) -> float:

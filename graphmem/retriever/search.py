@@ -42,7 +42,7 @@ from .rank import (
     time_range_verdict,
     turn_similarities,
 )
-from .results import as_results, current_first
+from .results import as_results, current_first, newer_first
 from .seeds import find_seeds
 from .settle import freeze_once
 from .turnvectors import TurnCache
@@ -203,6 +203,8 @@ class Retriever:
         # as of a time, a memory superseded since is what was current then: nothing goes before it
         policy = "keep" if plan.as_of is not None else inp.superseded or self.settings.superseded
         ranked = current_first(self.store, group_id, ranked, policy, plan.why)
+        if plan.hints.now:
+            ranked = newer_first(self.store, group_id, ranked, inp.max_results, bool(ctx.episodes), plan.why)
         results = as_results(self.store, group_id, ranked[: inp.max_results], bool(ctx.episodes))
         clock.lap("evidence")
         if memory_ids := [r.memory_id for r in results if r.kind == "memory"]:
@@ -328,7 +330,7 @@ class Retriever:
     def _filling(
         scored: list[tuple[Any, float]], hits: dict[str, Hit], k: int, ranking: Ranking, why: list[str]
     ) -> list[Hit]:
-        """The hits, best first, and the best direct matches below the seeds' floor: those follow
+        """The hits, best first, and the direct matches below the seeds' floor: those follow
         every seed (the floor orders what a weak match is worth) and go before what the walk reached
         with a lower score, so a search returns what it was asked for when the group holds that
         much, and a weak path does not push a closer direct match out. A memory the walk reached
@@ -337,7 +339,7 @@ class Retriever:
         direct = {c.id: seed_hit(c, sim, ranking) for c, sim in scored if c.id not in hits}
         ranked = sorted(hits.values(), key=key)
         seeds = max((i + 1 for i, h in enumerate(ranked) if h.distance == 0), default=0)
-        rest = sorted(direct.values(), key=key)[: k - seeds]
+        rest = sorted(direct.values(), key=key)
         ranked = ranked[:seeds] + sorted(ranked[seeds:] + rest, key=key)
         if shown := sum(h.id not in hits for h in ranked[:k]):
             why.append(f"{shown} weaker direct matches fill the results asked for")
