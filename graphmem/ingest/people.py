@@ -82,6 +82,7 @@ for _words, _canon, _g in [
     ("导师", "导师", None),
     ("师傅", "师傅", None),
     ("房东", "房东", None),
+    ("牙医", "牙医", None),
     ("合伙人", "合伙人", None),
     ("爸妈|父母", "父母", None),
     ("狗|小狗", "狗", None),
@@ -123,8 +124,7 @@ for _words, _canon, _g in [
     ("best friend", "best friend", None),
     ("friend|buddy|pal", "friend", None),
     ("partner", "partner", None),
-    ("boss", "boss", None),
-    ("manager", "manager", None),
+    ("boss|manager|supervisor", "boss", None),  # as 老板|上司|领导: "my boss" means "my new manager Linda"
     ("colleague|coworker|co-worker", "colleague", None),
     ("roommate|flatmate|housemate", "roommate", None),
     ("neighbor|neighbour", "neighbor", None),

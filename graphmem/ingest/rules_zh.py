@@ -199,7 +199,10 @@ def subject_of(clause: str, people: People, owner: str, carried: Subject | None)
         found = role_of(m.group("role")) if m and _what_they_do(m.group("role")) else None
         mods = m.group("mods") if m and found and _modifier(m.group("mods")) else ""
         m = m if mods else None
-    if m and found and (text.startswith("我") or m.group("role") in _BARE_ROLES):
+    # a role said bare (房东上周来修了热水器) is the speaker's own when a family role or the boss, or
+    # when the speaker named someone in that role before
+    bare = m and found and (m.group("role") in _BARE_ROLES or people.by_role(found[0], owner) is not None)
+    if m and found and (text.startswith("我") or bare):
         role = found[0]
         after = text[m.end() :]
         name, rest = _name_after(after)
