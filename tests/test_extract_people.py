@@ -140,8 +140,8 @@ def test_a_pronoun_means_whom_the_conversation_spoke_of_not_a_tool_call(graph, g
 
 def test_a_role_said_bare_or_by_another_word_means_the_person_known_in_it(graph, group_id):
     """房东上周来修了热水器 after 我的房东是老马 is about 老马; 那个牙医 after 我的牙医是陈医生 about
-    陈医生; "my boss" after "my new manager is called Linda" about Linda (boss, manager and
-    supervisor are one role, as 老板, 上司 and 领导 are)."""
+    陈医生; 那个新同事 after 新来的同事Mia是做数据分析的 about Mia; "my boss" after "my new manager
+    is called Linda" about Linda (boss, manager and supervisor are one role, as 老板, 上司 and 领导 are)."""
     sessions(
         graph,
         group_id,
@@ -149,14 +149,17 @@ def test_a_role_said_bare_or_by_another_word_means_the_person_known_in_it(graph,
             "我的房东是老马。",
             "我的牙医是陈医生。",
             "My new manager is called Linda.",
+            "新来的同事Mia是做数据分析的。",
             "房东上周来修了热水器。",
             "那个牙医周三不上班。",
+            "那个新同事特别擅长做可视化。",
             "My boss holds a retro every Friday.",
         ],
     )
     assert any("热水器" in x for x in about(graph, group_id, "老马"))
     assert any("不上班" in x for x in about(graph, group_id, "陈医生"))
     assert any("retro" in x for x in about(graph, group_id, "Linda"))
+    assert any("可视化" in x for x in about(graph, group_id, "Mia"))
 
 
 def test_someone_introduced_by_role_and_name_is_known_later(graph, group_id):

@@ -1122,6 +1122,8 @@ class _Reader:
             return found, carried
         if subj.relation is not None:
             found.append(subj.relation)
+        if subj.described is not None:
+            found.append(subj.described)
         third = subj.name is not None or self.named
         thing = subj.of_role is not None and role_of(subj.of_role) is None  # her shop, his knee
         preds = (

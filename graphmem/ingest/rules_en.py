@@ -66,6 +66,7 @@ class Subject:
     relation: Found | None = None
     pronoun: str | None = None
     of_role: str | None = None  # the clause is about this relative of the subject's (Ruth's husband, his grandson)
+    described: Found | None = None  # what the opening says they are (as rules_zh.Subject)
 
 
 _MY = r"(?:[Mm]y|[Oo]ur)"

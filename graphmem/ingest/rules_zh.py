@@ -131,6 +131,7 @@ class Subject:
     relation: Found | None = None
     pronoun: str | None = None
     of_role: str | None = None  # the clause is about this relative of the subject's (老周的老伴, 他孙子)
+    described: Found | None = None  # what the opening says they are (新来的同事Mia → Mia 是 新来的同事)
 
 
 # Roles that are a person's family or household: 老周的老伴, 他孙子 is about them.
@@ -191,6 +192,12 @@ def subject_of(clause: str, people: People, owner: str, carried: Subject | None)
         name, role = m.group("name"), found[0]
         people.learn(name, role, owner=owner)
         return Subject(name, "", _relation(role, name))
+    m = re.match(rf"^(?P<desc>[{HAN_CHARS}]{{1,8}}?的)(?P<role>{_KNOWN_ROLE})", text)
+    found = role_of(m.group("role")) if m and not m.group("desc").startswith(("我", "你", "他", "她")) else None
+    name, rest = _name_after(text[m.end() :]) if m and found else (None, text)
+    if m and found and name:  # 新来的同事Mia是做数据分析的: who they are, which one, their name
+        relation, described = introduce(people, name, found[0], m.group("desc") + m.group("role"), owner, "是")
+        return Subject(name, rest, relation, described=described)
     m = re.match(rf"^我?(?:的)?(?P<role>{ZH_ROLE})", text)
     found = role_of(m.group("role")) if m and _what_they_do(m.group("role")) else None
     mods = ""
@@ -251,6 +258,7 @@ def subject_of(clause: str, people: People, owner: str, carried: Subject | None)
 
 
 # Roles said without 我 that still mean the speaker's (妈妈说…, 老板今天…): kin and the boss.
+_KNOWN_ROLE = "|".join(sorted(ZH_ROLES, key=len, reverse=True))  # a role word of the closed list
 _BARE_ROLES = {
     "妈妈",
     "老妈",
