@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 
-from .lang import HAN
+from .lang import CJK_CHARS, HAN
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
@@ -81,3 +82,55 @@ def numbers_differ(a: str, b: str) -> bool:
     na = _DIGITS.findall(unicodedata.normalize("NFKC", a or ""))
     nb = _DIGITS.findall(unicodedata.normalize("NFKC", b or ""))
     return na != nb
+
+
+# --- what a statement is about, and whether it says something changed ---------------------------
+# words that say something changed: 换了 改去 不再 放弃 搬到 辞职; switched, gave up, no longer, instead, now
+CHANGE_ZH = re.compile(
+    r"换|改|不再|放弃|转学|转到|搬|辞职|离职|跳槽|退了|卖了|买了|分手|升职|升为|当上|成了|变成|开始|去世|领养|现在|如今|最近|新"
+)
+CHANGE_EN = re.compile(
+    r"\b(?:now|nowadays|these days|lately|recently|any ?more|no longer|instead|switch(?:ed)?|chang(?:ed|e)|swapped|"
+    r"replaced|moved|sold|bought|adopted|gave up|given up|quit|left|cancell?ed|stopped|started|joined|took up|"
+    r"taken up|gone|became|become|promoted|new|again|broke up|split up|passed away|died|not \w+ing)\b",
+    re.IGNORECASE,
+)
+# characters too common in Chinese to say what a statement is about (a pair with one is no evidence)
+_ZH_FUNCTION = set("我你他她它们的了是在有和跟也都就还很这那个一不吗呢吧啊把被给从到去来要会能说里么什")
+_CJK_RUN = re.compile(rf"[{CJK_CHARS}]+")
+_EN_WORD = re.compile(r"[a-z0-9]+")
+_LIGHT = frozenset(
+    "got get gets getting go goes going went make made makes take took takes put puts really been".split()
+)
+STEM = 4  # English words are compared by their first this many letters (drive / driving, vegan / veganism)
+# two statements are about the same thing when they share a unit said in at most SAME_THING_DF of
+# the results (a unit many results say, a name in a chat, is not what any one is about), and such
+# units are at least SAME_THING_SHARE of the shorter one's: a long turn shares a rare word by chance
+SAME_THING_DF = 3
+SAME_THING_SHARE = 0.2
+
+
+_ATTRIBUTES = re.compile(r"\s*[(（][^()（）]*[:：][^()（）]*[)）]\s*$")  # a memory text's "(time: 2025)"
+
+
+def says_change(text: str) -> bool:
+    """Whether a statement says something changed (换成电信了, "I sold the Fiesta")."""
+    text = _ATTRIBUTES.sub("", text)
+    return bool(CHANGE_ZH.search(text) or CHANGE_EN.search(text))
+
+
+def things(text: str) -> set[str]:
+    """What a statement is about, as comparable units: English content words (their first STEM
+    letters) and Chinese character pairs without function characters; change words and a memory
+    text's attributes ("(time: 2025)") are not things."""
+    plain = CHANGE_EN.sub(" ", CHANGE_ZH.sub(" ", _ATTRIBUTES.sub("", text))).casefold()
+    units = {w[:STEM] for w in _EN_WORD.findall(plain) if len(w) > 2 and w not in STOPWORDS and w not in _LIGHT}
+    for run in _CJK_RUN.findall(plain):
+        units.update(run[i : i + 2] for i in range(len(run) - 1) if not (_ZH_FUNCTION & set(run[i : i + 2])))
+    return units
+
+
+def same_thing(a: set[str], b: set[str], df: Counter[str]) -> bool:
+    """Whether two statements' ``things`` say they are about the same thing (SAME_THING_DF)."""
+    shared = {u for u in a & b if df[u] <= SAME_THING_DF}
+    return bool(shared) and len(shared) >= SAME_THING_SHARE * min(len(a), len(b))

@@ -8,17 +8,39 @@ import pytest
 from graphmem import dispatch
 from graphmem.retriever.plan import RulePlanner, dialogue_turns
 
+# the day the memories are written and asked about: 今天 / 昨晚 / today read against a fixed time,
+# not the clock (near midnight in one zone the clock's "today" and "last night" swap places)
+REF = "2025-11-05T10:00:00+08:00"
+
 
 def _write_day(graph, group_id: str) -> None:
     """Seed 004 §12.5's evening, a purchase, and an English memory beside them."""
     graph.create_memory(
-        group_id, subject="我", memory_type="事实", topic="心情", object="不好", attributes={"时间": "今天"}
+        group_id,
+        subject="我",
+        memory_type="事实",
+        topic="心情",
+        object="不好",
+        attributes={"时间": "今天"},
+        reference_time=REF,
     )
     graph.create_memory(
-        group_id, subject="我", memory_type="事件", topic="睡眠", object="不好", attributes={"时间": "昨晚"}
+        group_id,
+        subject="我",
+        memory_type="事件",
+        topic="睡眠",
+        object="不好",
+        attributes={"时间": "昨晚"},
+        reference_time=REF,
     )
     graph.create_memory(
-        group_id, subject="我", memory_type="事件", topic="购物", object="水果", attributes={"时间": "昨天"}
+        group_id,
+        subject="我",
+        memory_type="事件",
+        topic="购物",
+        object="水果",
+        attributes={"时间": "昨天"},
+        reference_time=REF,
     )
     graph.create_memory(
         group_id,
@@ -27,11 +49,12 @@ def _write_day(graph, group_id: str) -> None:
         topic="play",
         object="basketball",
         attributes={"time": "last weekend"},
+        reference_time=REF,
     )
 
 
 def _top(graph, group_id: str, query: str) -> str:
-    return graph.search_memories(group_id, query).results[0].text
+    return graph.search_memories(group_id, query, reference_time=REF).results[0].text
 
 
 @pytest.mark.parametrize("question", ["我昨天买了什么？", "what did I buy yesterday?", "我昨天 buy 了什么东西？"])
@@ -73,7 +96,7 @@ def test_link_memories_resolves_descriptions_in_either_language(graph, group_id,
     assert linked["success"], linked
     assert linked["source_text"].startswith("我 睡眠 不好") and linked["target_text"].startswith("我 心情 不好")
     for question in ("我为什么今天不开心？", "why am I unhappy today?"):
-        results = graph.search_memories(group_id, question).results
+        results = graph.search_memories(group_id, question, reference_time=REF).results
         by_text = {r.text.split(" (")[0]: r for r in results}
         assert results[0].text.startswith("我 心情 不好")
         cause_hit = by_text["我 睡眠 不好"]  # the cause, reached through the graph

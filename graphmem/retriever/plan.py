@@ -16,87 +16,25 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Protocol
 
+from ..cues import (
+    CAUSAL_EN,
+    CAUSAL_ZH,
+    CAUSAL_ZH_HOW,
+    NOW_EN,
+    NOW_ZH,
+    RELATION_EN,
+    RELATION_ZH,
+    STATE_PERIOD,
+    asks_state,
+)
 from ..lang import AGENT_NAMES, ROLE_NAMES
 from ..timeparse import find_time_range, is_rolling_window
 from ..types import RelationType
 
 CAUSAL_RELATIONS = [RelationType.BECAUSE, RelationType.SO, RelationType.CAUSES]
-
-# cue words of a question about causes or effects (substrings for Chinese, whole words for English)
-CAUSAL_ZH = tuple(
-    "因为 所以 为什么 为何 为啥 干嘛 咋 怎么回事 怎么会 怎么搞的 原因 缘故 导致 由于 引起 造成 害得 后来呢 后来怎么 然后呢 结果 影响 起因".split()
-)
-# 怎么 asks why when it asks about what happened (怎么又迟到了, 怎么这么贵, 怎么被扣了, 怎么没赶上),
-# not how to do something (怎么做, 怎么去)
-CAUSAL_ZH_HOW = re.compile(r"怎么(?=又|这么|那么|会|被|没|不|就|突然|还|总|老是|一直|\S{0,8}?了)")
-CAUSAL_EN = re.compile(
-    r"\b(why|because|cause[sd]?|causing|reasons?|due to|lead(?:s|ing)? to|led to|how come|what'?s behind|"
-    r"what was behind|the story behind|what made|result(?:s|ed)? (?:of|in|from)|consequences?|outcome|"
-    r"what happened (?:after|next|then|since)|what came of|effects? (?:of|on)|triggered|brought (?:on|about))\b",
-    re.IGNORECASE,
-)
-# cue words of a question about a person's or a thing's connections
-RELATION_ZH = tuple(
-    "有关 关于 相关 联系 关系 是谁 谁是 哪位 这个人 那个人 知道些什么 知道什么 了解多少 说说 讲讲 聊聊 介绍一下 情况".split()
-)
-RELATION_EN = re.compile(
-    r"\b(about|related|relates?|relationship|connected|connection|regarding|who(?:'s| is| was| are)|"
-    r"tell me about|know about|what about|anything (?:on|about)|the one who|the (?:guy|woman|man|person) (?:i|who))\b",
-    re.IGNORECASE,
-)
-
-# A question with a past time asks either what held then (a state: where one lived or worked,
-# one's school, job, partner, phone number, car or pet, "what was my ...", "where were we living",
-# what one did every day) or what happened then (an event: went, ate, bought, met). A state holds
-# from when it began until something replaced it, so it need not have been said or have happened
-# inside the period: such a question is answered as of that period (the memories current at some
-# moment of it, superseded ones included, later ones left out). An event question keeps the time
-# range (what happened inside it). A state word beside an event word ("where did I go last
-# March", 去年三月我去了哪) reads as an event unless the question asks about a habit (every day,
-# 每天); a period that has not ended (今年, this year) reads as a question about now, and one
-# shorter than STATE_PERIOD (昨天, last week: where one stayed on a trip) as one about events.
-STATE_PERIOD = timedelta(days=28)
-STATE_ZH = re.compile(
-    r"住|家在|地址|工作|上班|单位|公司|老板|领导|职业|职位|岗位|上学|读书|念书|学校|专业|教书|电话|手机|号码|邮箱|"
-    r"男朋友|女朋友|男友|女友|对象|伴侣|老公|老婆|丈夫|妻子|未婚[夫妻]|恋人|交往|单身|宠物|房租|医生|"
-    r"的是(?:什么|谁|多少|哪)|[是在](?:什么|谁|多少|哪)|在(?:学|读|用|养|开|练|租|教|上|做)|有\S{0,8}吗"
-)
-EVENT_ZH = re.compile(
-    r"[做干去吃买看见玩搬办说聊]了|[吃喝买玩]的|发生|遇到|参加|去过|去哪|会议|开会|聚会|旅行|旅游|主持"
-)
-HABIT_ZH = re.compile(r"每天|每周|每个?月|每年|平时|经常|一直|通常|总是")
-STATE_EN = re.compile(
-    r"\b(?:live[ds]?|living|resided?|residing|home|house|flat|apartment|address|work(?:s|ed|ing)?|employ(?:ed|er)|"
-    r"job|company|office|boss|manager|occupation|profession|stud(?:y|ied|ying)|school|college|university|major|"
-    r"teach(?:ing)?|taught|phone|number|e-?mail|partner|boy ?friend|girl ?friend|wife|husband|fianc[ée]e?|"
-    r"spouse|dating|married|single|car|pet|rent|doctor|GP|language)\b|"
-    r"\b(?:was|were)\s+(?:my|our|I|we)\b|\b(?:was|were)\s+(?:I|we|you|he|she|they)\s+\w+ing\b|"
-    r"\bdid\s+(?:I|we)\s+(?:have|own|drive|use|keep|pay)\b",
-    re.IGNORECASE,
-)
-EVENT_EN = re.compile(
-    r"\b(?:did\s+(?:I|you|we|he|she|they)\s+(?:do|go|eat|buy|see|visit|watch|meet|play|move)|went|happened|"
-    r"visited|bought|ate|met|moved|work(?:ed|ing)?\s+on|trip|meeting|party|talk(?:ed)?\s+about|said|told)\b",
-    re.IGNORECASE,
-)
-# A question about now (我现在住哪, "what car do I have these days?", "do I still eat meat?"): of two
-# statements about the same thing, the newer change answers it (``results.newer_first``)
-NOW_ZH = re.compile(r"现在|目前|如今|眼下|当前|这阵子|这些天|这段时间|最近|还\S{0,6}吗")
-NOW_EN = re.compile(
-    r"\b(?:now|nowadays|these days|currently|current|at the moment|at present|still|any ?more|lately)\b", re.I
-)
-HABIT_EN = re.compile(r"\b(?:every|each)\s+(?:day|week|month|morning|evening)|\b(?:usually|used to|regularly)\b", re.I)
-
-
-def asks_state(query: str) -> bool:
-    """Whether a question asks what held (a state), not what happened (an event); see STATE_ZH."""
-    for state, event, habit in ((STATE_ZH, EVENT_ZH, HABIT_ZH), (STATE_EN, EVENT_EN, HABIT_EN)):
-        if habit.search(query) or (state.search(query) and not event.search(query)):
-            return True
-    return False
 
 
 @dataclass
