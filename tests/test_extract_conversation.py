@@ -150,6 +150,64 @@ def test_no_longer_supersedes_the_liking_it_ends_in_both_languages(graph, group_
     assert {"我 不再喝 可乐", "I no longer drink coffee"} <= current(graph, group_id)
 
 
+def _conflicts(graph, group_id) -> set[tuple[str, str]]:
+    return {(c.older_text.split(" (")[0], c.newer_text.split(" (")[0]) for c in graph.consolidate(group_id).conflicts}
+
+
+def test_a_new_diet_replaces_the_old_one_in_both_languages(graph, group_id):
+    zh, en = group_id, f"{group_id}-en"
+    say(graph, zh, ["我平时很爱吃肉。"], session="s1", when=JUNE)
+    say(graph, zh, ["我从上个月开始吃素了。"], session="s2", when=NOVEMBER)
+    say(graph, en, ["I'm a big meat eater."], session="s1", when=JUNE)
+    say(graph, en, ["I've gone vegan since September."], session="s2", when=NOVEMBER)
+    assert _conflicts(graph, zh) == {("我 爱吃 肉", "我 吃 素")}
+    assert _conflicts(graph, en) == {("I am meat eater", "I am vegan")}
+    # liking a dish is no diet: it stays beside the new one
+    say(graph, en, ["I love vegan food."], session="s3", when=NOVEMBER)
+    assert not graph.consolidate(en).conflicts
+
+
+def test_a_new_phone_number_replaces_the_old_one_said_without_a_subject(graph, group_id):
+    zh, en = group_id, f"{group_id}-en"
+    say(graph, zh, ["我的手机号是13800001111。"], session="s1", when=JUNE)
+    say(graph, zh, ["我换号了，新号码是13912345678。"], session="s2", when=NOVEMBER)
+    say(graph, en, ["My phone number is 07700 900123."], session="s1", when=JUNE)
+    say(graph, en, ["Quick update: my new number is 07700 900456."], session="s2", when=NOVEMBER)
+    assert _conflicts(graph, zh) == {("我 手机号 13800001111", "我 号码 13912345678")}
+    assert _conflicts(graph, en) == {("I phone number 07700 900123", "I phone number 07700 900456")}
+    results = graph.search_memories(zh, "我现在的手机号是多少？", reference_time=NOVEMBER, max_results=3).results
+    assert "13912345678" in results[0].text
+
+
+def test_a_new_job_said_with_its_employer_replaces_both(graph, group_id):
+    say(graph, group_id, ["I work as a nurse at St Mary's."], session="s1", when=JUNE)
+    say(
+        graph,
+        group_id,
+        ["I left the hospital and joined a care home in Kent as a manager."],
+        session="s2",
+        when=NOVEMBER,
+    )
+    assert _conflicts(graph, group_id) == {
+        ("I work at St Mary's", "I joined a care home in Kent"),
+        ("I work as nurse", "I work as manager"),
+    }
+
+
+def test_a_child_spoken_of_by_role_alone_is_whom_a_later_sessions_pronoun_means(graph, group_id):
+    zh, en = group_id, f"{group_id}-en"
+    say(graph, en, ["My daughter goes to Oakfield nursery."], session="s1", when=JUNE)
+    say(graph, en, ["She's started at Greenway Primary now."], session="s2", when=NOVEMBER)
+    say(graph, zh, ["我儿子在阳光幼儿园上学。"], session="s1", when=JUNE)
+    say(graph, zh, ["儿子转学了，现在在实验小学读书。"], session="s2", when=NOVEMBER)
+    assert _conflicts(graph, en) == {
+        ("my daughter studies at Oakfield nursery", "my daughter enrolled at Greenway Primary")
+    }
+    assert any(older == "我儿子 就读于 阳光幼儿园" for older, _ in _conflicts(graph, zh))  # by 转学 or the new school
+    now = current(graph, zh)
+    assert "我儿子 就读于 实验小学" in now and "我儿子 就读于 阳光幼儿园" not in now
+
+
 def test_a_role_means_the_person_named_in_it_in_an_earlier_session(graph, group_id):
     say(graph, group_id, ["我表妹小雯是木匠。", "My piano teacher, Mrs. Lee, is very strict."], session="s1")
     say(graph, group_id, ["我表妹下个月结婚。", "My piano teacher moved to Seattle."], session="s2", when=NOVEMBER)

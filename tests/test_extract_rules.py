@@ -233,3 +233,13 @@ def test_a_plan_for_a_month_gone_by_this_year_is_for_next_year_and_an_event_stay
     assert times("I went to Japan in May.") == ["2025-05"]  # what happened is the last May
     assert times("我五月去了日本。") == ["2025-05"]
     assert times("我打算明年五月去日本。") == ["2026-05"]  # a year named is read as named
+
+
+def test_two_predicates_of_one_subject_and_a_school_said_by_its_name():
+    found = triples(extract("I moved to Leeds and started at Acme. My son goes to Hillside nursery."))
+    assert ("I", "FACT", "moved to", "Leeds") in found and ("I", "FACT", "joined", "Acme") in found
+    assert ("my son", "FACT", "studies at", "Hillside nursery") in found
+    assert ("I", "FACT", "enrolled at", "Greenway Primary") in triples(extract("I started at Greenway Primary."))
+    # a vegan restaurant is no diet, a phone without a number no phone number
+    plan = extract("We went to a vegan restaurant. My phone is an old Nokia.")
+    assert not any(m.slot for m in plan.memories)

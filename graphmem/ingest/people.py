@@ -83,6 +83,7 @@ for _words, _canon, _g in [
     ("师傅", "师傅", None),
     ("房东", "房东", None),
     ("牙医", "牙医", None),
+    ("笔友|网友", "笔友", None),
     ("合伙人", "合伙人", None),
     ("爸妈|父母", "父母", None),
     ("狗|小狗", "狗", None),
@@ -130,6 +131,7 @@ for _words, _canon, _g in [
     ("neighbor|neighbour", "neighbor", None),
     ("classmate", "classmate", None),
     ("mentor", "mentor", None),
+    ("pen pal|penpal|pen friend", "pen pal", None),
     ("landlord", "landlord", None),
     ("therapist", "therapist", None),
     ("dog", "dog", None),
@@ -171,6 +173,8 @@ def role_of(word: str) -> tuple[str, str | None] | None:
     return None
 
 
+# The "my" / 我 of a person spoken of by role alone: my daughter → daughter, 我儿子 → 儿子.
+_UNNAMED = re.compile(r"^(?:my |我的?)", re.IGNORECASE)
 _ROLE_WORDS = re.compile(rf"\b(?:{EN_ROLE})s?\b|{ZH_ROLE}", re.IGNORECASE)
 
 
@@ -245,6 +249,8 @@ class People:
                 people.learn(r["name"], r["role"], owner=r.get("owner") or USER_KEY)
             elif r.get("name") and r.get("description"):
                 people.describe(r["name"], r["description"])
+            elif r.get("name") and (found := role_of(_UNNAMED.sub("", r["name"]))):
+                people.learn(r["name"], gender=found[1])  # my daughter, 我儿子: whom a later 她 / she may mean
         return people
 
     @classmethod
@@ -252,6 +258,7 @@ class People:
         """The people a group's speakers named with a role or described before (``people_known``,
         ``people_described``): whom a later session's 我表妹 or 她, or a question's "my son's tutor", means."""
         known = store.read("people_known", group_id=group_id, limit=PEOPLE_KNOWN)
+        known += store.read("people_unnamed", group_id=group_id, limit=PEOPLE_KNOWN)
         described = store.read("people_described", group_id=group_id, limit=PEOPLE_KNOWN, topics=IDENTITY_TOPICS)
         return cls.from_rows([*known, *described])
 

@@ -597,10 +597,12 @@ def _en_object(words: list[str], time_text: str | None) -> str | None:
     return " ".join(out).strip(" ,.;:!?\"'")
 
 
-def _en_clause_fact(segment: str, time_text: str | None, third: bool) -> Found | None:
+def _en_clause_fact(segment: str, time_text: str | None, third: bool, negation: bool = False) -> Found | None:
     """A clause whose subject is the speaker, as subject + predicate + object.
 
-    ``third``: the speaker is named (Dana), so the verb agrees in the third person."""
+    ``third``: the speaker is named (Dana), so the verb agrees in the third person. ``negation``: a
+    negated clause is kept, "not" in its topic (said of someone named: "doesn't work on Wednesdays"
+    is what they do; the speaker's own "I don't know" says nothing)."""
     body = segment
     if time_text:  # the time and a word that only led to it ("about five years ago")
         body = re.sub(
@@ -647,10 +649,10 @@ def _en_clause_fact(segment: str, time_text: str | None, third: bool) -> Found |
         else:
             break
         i += 1
-    if negated or i >= len(words):
+    if (negated and not negation) or i >= len(words):
         return None
     auxes = [t for t in tokens if t not in _EN_KEPT_ADVERBS]
-    if any(a in _EN_MODAL for a in auxes):
+    if any(a in _EN_MODAL for a in auxes) or (negated and not auxes):  # "never eats": not read
         return None
     raw = words[i]
     verb = _bare(raw)
@@ -697,7 +699,7 @@ def _en_clause_fact(segment: str, time_text: str | None, third: bool) -> Found |
             return None
     elif last in _EN_HAVE and not _is_participle(verb):
         return None
-    elif last in {"do", "does"}:  # an emphatic "I do love": the verb alone
+    elif last in {"do", "does"} and not negated:  # an emphatic "I do love": the verb alone
         tokens = [t for t in tokens if t not in {"do", "does"}]
         auxes = [t for t in auxes if t not in {"do", "does"}]
     happened = False  # "got married", "got promoted": what happened, said with no object
@@ -714,6 +716,8 @@ def _en_clause_fact(segment: str, time_text: str | None, third: bool) -> Found |
     if third and not auxes and not _is_past(verb) and predicate[0] == verb:
         predicate[0] = _third_person_present(verb)
     head = [_agree(t, third) for t in tokens]
+    if negated:  # "does not work", "has not seen"
+        head = [*head, "not"]
     topic = " ".join(head + predicate)
     obj = _en_object(rest, time_text)
     if obj is None or (obj == "" and rest and not time_text):
@@ -1102,6 +1106,8 @@ class _Reader:
         if not chinese:  # Chinese sentences are read for them whole, before their clauses
             body, met = rules_en.introduced(body, self.people, self.owner)
             found.extend(met)
+        if chinese and (said := rules_zh.attribute(body, carried)) is not None:
+            return [*found, said], carried
         subj = (
             rules_zh.subject_of(body, self.people, self.owner, carried)
             if chinese
@@ -1213,7 +1219,7 @@ class _Reader:
         base = {"is": "am", "has": "have", "does": "do", "goes": "go", "was": "was"}.get(first)
         if base is None:
             base = first[:-1] if first.endswith("s") and not first.endswith("ss") and len(first) > 3 else first
-        event = _en_clause_fact("I " + " ".join(words[:lead] + [base] + words[lead + 1 :]), time_text, True)
+        event = _en_clause_fact("I " + " ".join(words[:lead] + [base] + words[lead + 1 :]), time_text, True, True)
         return [_with_place(event)] if event else []
 
     # --- one memory ---

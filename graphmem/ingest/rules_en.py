@@ -307,6 +307,9 @@ def predicates(rest: str, third: bool, time_text: str | None) -> list[Found]:
     p = rest.strip(" ,.!?;:")
     if not p:
         return []
+    first, *more = _AND_THEN.split(p, maxsplit=1)
+    if more:  # "left the hospital and joined a care home": each part said of the same subject
+        return predicates(first, third, time_text) + predicates(more[0], third, time_text)
     for pattern, make in _RULES:
         m = pattern.match(p)
         if m:
@@ -314,6 +317,21 @@ def predicates(rest: str, third: bool, time_text: str | None) -> list[Found]:
             if found is not None:
                 return found
     return []
+
+
+# A second predicate of the same subject: "… and joined Globex", "… and then moved to Leeds".
+_AND_THEN = re.compile(
+    r"\s+(?:and|but|and then|then)\s+(?=(?:have |has |had )?(?:just |now |also |finally |recently )?"
+    r"(?:joined|started|moved|relocated|quit|left|resigned|retired|bought|adopted|got|became|switched|"
+    r"enrolled|graduated|gave up|went|transferred|sold)\b)",
+    re.IGNORECASE,
+)
+# Where a child or a student goes: a school by its name ("Greenway Primary", "Oakfield nursery").
+_SCHOOLISH = re.compile(
+    r"\b(?:school|primary|nursery|kindergarten|pre-?school|academy|college|university|uni|high|elementary|"
+    r"montessori|sixth form|infants|juniors)\b",
+    re.IGNORECASE,
+)
 
 
 def _obj(m: re.Match, group: str = "obj") -> str | None:
@@ -365,6 +383,23 @@ def _slot(topic: str, kind: str, slot: str | None, ends: bool = False, needs_obj
 
 
 _CHANGES = {"moved to", "joined", "enrolled at", "quit", "graduated from", "no longer live in", "moved out of"}
+
+
+def _joined(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    """joined / started at: a school when its name says so (started at Greenway Primary), else a
+    place of work, with the job when said (joined a care home in Kent as a manager)."""
+    obj = _obj(m)
+    if not obj or not re.search(r"\b[A-Z]", obj):
+        return None
+    if _SCHOOLISH.search(obj):
+        return _slot("enrolled at", "school", "school")(m, third, time_text)
+    org, _, job = obj.partition(" as ")
+    job = re.sub(r"^(?:a|an|the|our|their|its) ", "", job.strip(), flags=re.IGNORECASE)
+    found = _slot("joined", "work", "employer")(m, third, time_text) or []
+    if job and found and len(job.split()) <= 4:
+        found[0].object = org.strip()
+        found.append(Found(found[0].memory_type, _third("work as", third), job, 0.6, kind="work", slot="job"))
+    return found or None
 
 
 def _named_org(make: Make) -> Make:
@@ -573,7 +608,7 @@ _RULES: list[tuple[re.Pattern, Make]] = [
             rf"^(?:have |has )?{_ADV}(?:joined|started (?:working )?(?:at|for|with)|(?:am|is) (?:now )?(?:starting|joining) (?:at )?)(?:the )?{_X}",
             _I,
         ),
-        _named_org(_slot("joined", "work", "employer")),
+        _joined,
     ),
     (
         re.compile(
@@ -620,6 +655,12 @@ _RULES: list[tuple[re.Pattern, Make]] = [
             else _slot("work at", "work", "employer")(m, t, tt)
         ),
     ),
+    (
+        re.compile(
+            rf"^(?:am |is )?{_ADV}(?:work|works|working) as (?:a |an )?(?P<job>[a-z][a-z -]{{1,30}}?) (?:at|for|in) (?:the )?(?P<obj>[A-Z][^,;:.!?]*)"
+        ),
+        _work_as,
+    ),
     (re.compile(rf"^(?:am |is )?{_ADV}(?:work|works|working) as (?:a |an )?{_X}", _I), _slot("work as", "work", "job")),
     # where they study, and changes of school
     (
@@ -653,11 +694,29 @@ _RULES: list[tuple[re.Pattern, Make]] = [
     ),
     (
         re.compile(
-            rf"^{_ADV}(?:go|goes) to (?P<obj>[A-Z][^,;:.!?]*(?:University|College|School|Academy|Institute)\b[^,;:.!?]*)"
+            rf"^{_ADV}(?:go|goes) to (?P<obj>[A-Z][^,;:.!?]*(?:University|College|School|Academy|Institute|Primary|"
+            rf"[Nn]ursery|[Kk]indergarten|[Pp]reschool|[Ss]chool|High)\b[^,;:.!?]*)"
         ),
         _slot("study at", "school", "school"),
     ),
     (re.compile(r"^(?:am|is) (?:a|an) (?P<job>[a-z][a-z -]{1,30}?) (?:at|for) (?P<obj>[A-Z][^,;:.!?]*)"), _work_as),
+    # what they eat
+    (
+        re.compile(
+            r"^(?:am |is |are |have |has |'ve |'s )?(?:been |now |also |since |just |finally |recently )*"
+            r"(?P<change>gone |went |turned |become |became |switched to (?:being )?|going |started being )?"
+            r"(?:a |an )?(?:fully |strictly |completely |totally |big |huge |committed |proper |full-on )*"
+            r"(?P<obj>vegetarian|vegan|pescatarian|pescetarian|plant-based|meat[- ]eater|carnivore)s?\b(?! food| restaurant| place| recipe| dish| option| cafe| café)",
+            _I,
+        ),
+        lambda m, t, tt: _diet(m.group("obj"), bool(m.group("change")), t, tt),
+    ),
+    (
+        re.compile(
+            r"^(?:do |does )?(?:really |still |also )*(?:eat|eats) (?:a lot of |lots of |plenty of )?meat\b", _I
+        ),
+        lambda m, t, tt: _diet("meat eater", False, t, tt),
+    ),
     # likes, dislikes, and what is no longer done
     (
         re.compile(
@@ -719,6 +778,13 @@ _RULES: list[tuple[re.Pattern, Make]] = [
 ]
 
 
+def _diet(what: str, changed: bool, third: bool, time_text: str | None) -> list[Found] | None:
+    """vegan / vegetarian / a meat eater: what someone eats, a slot (a newer diet replaces the older)."""
+    obj = re.sub(r"[- ]+", " ", what.lower()).replace("pescetarian", "pescatarian").replace("carnivore", "meat eater")
+    mtype = "EVENT" if time_text and changed else "FACT"
+    return [Found(mtype, _third("am", third), obj, 0.7, kind="fact", slot="diet")]
+
+
 def _moving(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     """am moving to Denver (next month): a plan; a move is a change once it happened."""
     obj = _obj(m)
@@ -738,12 +804,29 @@ def _stopped_or_habit(m: re.Match, third: bool, time_text: str | None) -> list[F
     return [Found("OPINION", "stopped", verb, 0.6, kind="preference")]
 
 
+# A single-valued attribute of the speaker ("my new number is …"): its topic is the attribute,
+# whose words are the consolidator's slot words (lifecycle.rules.SLOTS), so a later value replaces
+# it. Each attribute says what its value looks like.
+_ATTRIBUTE_NAME = {"email": "email", "e-mail": "email", "email address": "email", "e-mail address": "email"}
+_ATTRIBUTE_VALUE = {"phone number": r"\+?\(?\d[\d ()-]{4,}\d", "email": r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"}
+_ATTRIBUTE = re.compile(
+    r"\b[Mm]y (?:new |current |mobile |cell |home |work )?(?P<attr>phone number|mobile number|cell number|"
+    r"telephone number|number|e-?mail(?: address)?) (?:is now|is|'s|has changed to|changed to) "
+    r"(?P<obj>\+?\(?\d[\d ()-]{4,}\d|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"
+)
+
+
 def sentence_facts(sentence: str, third: bool) -> list[Found]:
     """What a sentence says of the speaker through "my": my name is …, my favourite … is …."""
     out = []
     m = re.search(r"\b[Mm]y name is (?P<obj>[A-Z][a-zA-Z'-]+(?: [A-Z][a-zA-Z'-]+)?)", sentence)
     if m:
         out.append(Found("FACT", "name", m.group("obj"), 0.8, kind="fact"))
+    m = _ATTRIBUTE.search(sentence)
+    if m and re.fullmatch(
+        _ATTRIBUTE_VALUE[_ATTRIBUTE_NAME.get(m.group("attr").lower(), "phone number")], m.group("obj")
+    ):
+        out.append(Found("FACT", _ATTRIBUTE_NAME.get(m.group("attr").lower(), "phone number"), m.group("obj"), 0.7))
     m = re.search(
         r"\b[Mm]y (?:all[- ]time |absolute |very |new )?favou?rite (?P<what>[a-z][\w' -]{0,30}?) "
         r"(?:is|are|was|has to be) (?P<obj>[^,;:.!?]+)",

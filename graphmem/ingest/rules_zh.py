@@ -32,7 +32,10 @@ ZH_LEAD = re.compile(
     r"目前|如今|这些天|这阵子|最近几天|这次|这回)+"
 )
 # Adverbs between a subject and its verb that change nothing the memory says.
-_ADV = r"(?:也|还|都|就|已经|终于|刚刚|刚|又|现在|目前|如今|一直|最近|真的|真|正在|正|总算|才|早就|这个月|今年)*"
+_ADV = (
+    r"(?:也|还|都|就|已经|终于|刚刚|刚|又|现在|目前|如今|一直|最近|真的|真|正在|正|总算|才|早就|这个月|今年|"
+    r"平时|平常|平日|通常|一般|向来|总是|经常|常常)*"
+)
 _NAME = rf"[{HAN_CHARS}]{{2,3}}|[A-Z][a-z]+"
 # What may follow a name: a verb of being, a place or time word, a particle, punctuation.
 _NAME_FOLLOW = (
@@ -218,7 +221,7 @@ def subject_of(clause: str, people: People, owner: str, carried: Subject | None)
             if mods:
                 people.describe(name, mods + m.group("role"))
             return Subject(name, rest, _relation(role, name))
-        known = people.by_role(role, owner) or (people.by_description(mods + m.group("role")) if mods else None)
+        known = people.by_role(role, owner) or people.by_description(mods + m.group("role"))
         if mods and not known:
             return None  # 我的新同事: not necessarily the one named before
         if known:
@@ -273,6 +276,9 @@ _BARE_ROLES = {
     "奶奶",
     "外婆",
     "外公",
+    "儿子",
+    "女儿",
+    "闺女",
 }
 _PREDICATE_START = re.compile(
     rf"^{_ADV}(?:住|搬|在|入职|加入|跳槽|辞职|离职|辞了|换了|去|考上|毕业|从|买|养|有|打算|准备|计划|决定|不再|喜欢|爱|讨厌|是|当|做)"
@@ -392,7 +398,7 @@ def _slot(topic: str, kind: str, slot: str | None, ends: bool = False, memory_ty
     return make
 
 
-_CHANGES = {"搬到", "入职", "考上", "换工作", "辞职", "毕业于", "不再住在"}
+_CHANGES = {"搬到", "入职", "考上", "换工作", "辞职", "毕业于", "不再住在", "转学", "转学到"}
 
 
 def _work_place(m: re.Match, timed: bool) -> list[Found]:
@@ -442,7 +448,20 @@ def _preference(m: re.Match, timed: bool) -> list[Found]:
         if sign < 0:  # 并不讨厌: no stance to keep
             return []
         topic = "不再喜欢" if neg in ("不再", "再也不") else "不喜欢"
-    return [Found("OPINION", topic + (habit or ""), obj, 0.6, kind="preference")]
+    # 爱吃肉 says what someone eats as well as what they like: 我开始吃素了 replaces it
+    diet = "diet" if sign > 0 and not neg and habit == "吃" and obj in _MEAT else None
+    return [Found("OPINION", topic + (habit or ""), obj, 0.6, kind="preference", slot=diet)]
+
+
+_MEAT = {"肉", "荤", "荤菜", "肉食", "大鱼大肉"}
+
+
+def _diet(m: re.Match, timed: bool) -> list[Found]:
+    """吃素 / 是素食者 / 吃肉: what someone eats, a slot (a newer diet replaces the older)."""
+    meat = m.group("meat")
+    obj = "肉" if meat else "素"
+    changed = bool(m.group("change") or m.group("change2"))
+    return [Found("EVENT" if timed and changed else "FACT", "吃", obj, 0.7, kind="fact", slot="diet")]
 
 
 def _favourite(m: re.Match) -> list[Found]:
@@ -546,6 +565,16 @@ _RULES: list[tuple[re.Pattern, Callable]] = [
     ),
     (re.compile(rf"^(?:考上了?|考进了?|被(?P<by>{_P}+?)录取)(?P<obj>{_P}*)"), lambda m, t: _admitted(m, t)),
     (re.compile(rf"^(?:从)?(?P<obj>{_P}+?)毕业了?"), _slot("毕业于", "school", "school", ends=True)),
+    (re.compile(rf"^(?:转学|转校)(?:到|去)了?(?P<obj>{_P}+?)(?:了)?$"), _slot("转学到", "school", "school")),
+    (re.compile(r"^(?:转学|转校)了?$"), _slot("转学", "school", "school", ends=True)),
+    # what they eat
+    (
+        re.compile(
+            r"^(?P<change>(?:从)?(?:开始|改|改成|改为|转为|决定)?)(?:吃素|吃斋|吃全素|吃纯素|(?:是|成了|当了?)(?:一[个名位])?素食(?:者|主义者))"
+            r"|^(?P<change2>(?:从)?(?:开始|又|重新)?)(?P<meat>吃肉|吃荤|是肉食(?:动物|主义者)|无肉不欢)"
+        ),
+        lambda m, t: _diet(m, t),
+    ),
     # where they work or study now
     (
         re.compile(
@@ -582,6 +611,36 @@ _RULES: list[tuple[re.Pattern, Callable]] = [
     (re.compile(rf"^(?:来自|是从)(?P<obj>{_P}{{1,20}}?)(?:来的|过来的|人)?$"), _origin),
     (re.compile(rf"^是(?:一名|一个|一位|个|名|位)?(?P<obj>{_P}{{1,30}})"), _identity),
 ]
+
+
+# A single-valued attribute of someone (我的手机号是…; 新号码是… after 我换号了, of whom the clause
+# before spoke): its topic is the attribute, whose words are the consolidator's slot words
+# (lifecycle.rules.SLOTS), so a later value replaces it. Each attribute says what its value looks like.
+_ATTRIBUTE_VALUE = {
+    "手机号码": r"\+?[\d -]{5,}",
+    "手机号": r"\+?[\d -]{5,}",
+    "电话号码": r"\+?[\d -]{5,}",
+    "联系电话": r"\+?[\d -]{5,}",
+    "电话": r"\+?[\d -]{5,}",
+    "号码": r"\+?[\d -]{5,}",
+    "电子邮箱": r"\S+@\S+",
+    "邮箱地址": r"\S+@\S+",
+    "邮箱": r"\S+@\S+",
+    "生日": rf"{_P}*[\d一二三四五六七八九十]+月{_P}*",
+}
+_ATTRIBUTE = re.compile(
+    rf"^(?P<own>我的|我)?(?:新的|新|现在的|目前的|最新的)?(?P<attr>{'|'.join(_ATTRIBUTE_VALUE)})"
+    rf"(?:现在|已经|也)?(?:是|换成了|换成|改成了|改成|改为|变成了|变成)(?P<obj>{_P}+?)(?:了|啦)?$"
+)
+
+
+def attribute(clause: str, carried: Subject | None) -> Found | None:
+    """我的手机号是13800001111 → 我 手机号 13800001111; None when the clause says no attribute."""
+    m = _ATTRIBUTE.match(ZH_LEAD.sub("", clause).strip())
+    if not m or not re.fullmatch(_ATTRIBUTE_VALUE[m.group("attr")], m.group("obj").strip()):
+        return None
+    whose = None if m.group("own") or carried is None else carried.name
+    return Found("FACT", m.group("attr"), m.group("obj").strip(), 0.7, subject=whose, kind="fact")
 
 
 def _admitted(m: re.Match, timed: bool) -> list[Found]:

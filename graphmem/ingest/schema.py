@@ -43,6 +43,7 @@ class Slot(str, Enum):
     EMPLOYER = "employer"
     JOB = "job"
     SCHOOL = "school"
+    DIET = "diet"  # what someone eats: meat, vegetarian, vegan (我吃素了 replaces 我爱吃肉)
 
 
 class ExtractedMemory(MemoryInput):

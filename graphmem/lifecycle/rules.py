@@ -88,6 +88,21 @@ SLOTS: dict[str, tuple[str, ...]] = {
     "age": ("年龄", "岁数", "年纪", "age", "aged", "years old"),
     "job": ("职业", "职位", "工作是", "job", "occupation", "job title", "position"),
     "marital": ("婚姻状况", "marital status"),
+    # a number or an address one is reached at (never the phone itself: 我的手机是 iPhone)
+    "phone": (
+        "手机号",
+        "手机号码",
+        "电话号码",
+        "电话",
+        "号码",
+        "联系电话",
+        "phone number",
+        "number",
+        "mobile number",
+        "cell number",
+        "telephone number",
+    ),
+    "email": ("邮箱", "电子邮箱", "邮箱地址", "邮件地址", "email", "email address", "e-mail"),
     "name": ("名字", "叫", "姓名", "name", "named", "called"),
 }
 _SLOT_OF = {}
