@@ -566,7 +566,6 @@ _RULES: list[tuple[re.Pattern, Callable]] = [
     (re.compile(rf"^(?:考上了?|考进了?|被(?P<by>{_P}+?)录取)(?P<obj>{_P}*)"), lambda m, t: _admitted(m, t)),
     (re.compile(rf"^(?:从)?(?P<obj>{_P}+?)毕业了?"), _slot("毕业于", "school", "school", ends=True)),
     (re.compile(rf"^(?:转学|转校)(?:到|去)了?(?P<obj>{_P}+?)(?:了)?$"), _slot("转学到", "school", "school")),
-    (re.compile(r"^(?:转学|转校)了?$"), _slot("转学", "school", "school", ends=True)),
     # what they eat
     (
         re.compile(
