@@ -56,11 +56,13 @@ def mcp(
     if group_header and not http:
         raise ConfigError("--group-header only works with --http: over stdio the group is --group")
     graph = open_graph(config)
+    warm_up = threading.Thread(target=_warm_up, args=(graph,), name="graphmem-warm-up", daemon=True)
     try:
         server = build_server(graph, group_id=group, tools=tools, group_header=group_header, session_id=session)
-        threading.Thread(target=_warm_up, args=(graph,), name="graphmem-warm-up", daemon=True).start()
         if http:
             http_app(server, host=host, token=token)  # refuses an open bind before any work
+        warm_up.start()
+        if http:
             scope = f"group from header {group_header}" if group_header else f"group {group}"
             err_console.print(f"graphmem MCP on http://{host}:{port}/mcp ({scope}, tools: {tools})")
             run_http(server, host=host, port=port, token=token)
@@ -69,6 +71,8 @@ def mcp(
 
             anyio.run(serve_stdio, server)
     finally:
+        if warm_up.is_alive():  # native model loading torn down mid-way aborts the process
+            warm_up.join(timeout=60)
         graph.close()
 
 
