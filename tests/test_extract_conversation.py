@@ -257,3 +257,16 @@ def test_a_cause_becomes_a_causality_edge_from_cause_to_effect(graph, group_id):
     pairs = {(e["cause"], e["effect"]) for e in edges}
     assert ("我 堵车", "我 开会迟到") in pairs
     assert ("I forgot my umbrella", "I got soaked") in pairs
+
+
+def test_a_pronoun_means_the_person_spoken_of_not_one_known_only_from_a_tool_call(graph, group_id):
+    zh, en = group_id, f"{group_id}-en"
+    graph.create_memory(en, "I", "RELATION", "am neighbours with", "Mr Hill")  # an agent's note: a man
+    say(graph, en, ["Our landlord is Gary."], session="s1", when=JUNE)
+    say(graph, en, ["He lives downstairs."], session="s2", when=NOVEMBER)
+    graph.create_memory(zh, "我", "RELATION", "邻居", "王先生")
+    say(graph, zh, ["我们的房东叫老郑。"], session="s1", when=JUNE)
+    say(graph, zh, ["他住在楼下。"], session="s2", when=NOVEMBER)
+    assert any(s == "Gary" for s, _, _ in facts(graph, en) - {("I", "am neighbours with", "Mr Hill")})
+    assert not any(s == "Mr Hill" for s, _, _ in facts(graph, en))
+    assert any(s == "老郑" for s, _, _ in facts(graph, zh)) and not any(s == "王先生" for s, _, _ in facts(graph, zh))

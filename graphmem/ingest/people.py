@@ -238,19 +238,24 @@ class People:
     recent: list[str] = field(default_factory=list)  # names, last mentioned last
     names: dict[str, str] = field(default_factory=dict)  # normalized name → the name as said
     described: dict[str, list[str]] = field(default_factory=dict)  # normalized name → what they are said to be
+    said: set[str] = field(default_factory=set)  # normalized names mentioned in what is being read
+    unspoken: set[str] = field(default_factory=set)  # known only from tool calls, never from conversation
 
     @classmethod
     def from_rows(cls, rows: Iterable[dict]) -> People:
         """From ``people_known`` rows ({owner, role, name, last_said}) and ``people_described`` rows
         ({name, description, last_said}), oldest first."""
         people = cls()
-        for r in sorted(rows, key=lambda r: str(r.get("last_said") or "")):
+        rows = sorted(rows, key=lambda r: str(r.get("last_said") or ""))
+        for r in rows:
             if r.get("name") and r.get("role"):
                 people.learn(r["name"], r["role"], owner=r.get("owner") or USER_KEY)
             elif r.get("name") and r.get("description"):
                 people.describe(r["name"], r["description"])
             elif r.get("name") and (found := role_of(_UNNAMED.sub("", r["name"]))):
                 people.learn(r["name"], gender=found[1])  # my daughter, 我儿子: whom a later 她 / she may mean
+        spoken = {normalize_name(r["name"]) for r in rows if r.get("name") and r.get("last_said")}
+        people.unspoken = set(people.names) - spoken
         return people
 
     @classmethod
@@ -260,11 +265,21 @@ class People:
         known = store.read("people_known", group_id=group_id, limit=PEOPLE_KNOWN)
         known += store.read("people_unnamed", group_id=group_id, limit=PEOPLE_KNOWN)
         described = store.read("people_described", group_id=group_id, limit=PEOPLE_KNOWN, topics=IDENTITY_TOPICS)
-        return cls.from_rows([*known, *described])
+        people = cls.from_rows([*known, *described])
+        people.said.clear()  # known from before; none of them mentioned in this conversation yet
+        return people
 
     def copy(self) -> People:
         described = {k: list(v) for k, v in self.described.items()}
-        return People(dict(self.roles), dict(self.gender), list(self.recent), dict(self.names), described)
+        return People(
+            dict(self.roles),
+            dict(self.gender),
+            list(self.recent),
+            dict(self.names),
+            described,
+            set(self.said),
+            set(self.unspoken),
+        )
 
     def describe(self, name: str, description: str) -> None:
         """What a person is said to be (a retired maths teacher, 退休的中学老师): a later "the retired
@@ -329,6 +344,7 @@ class People:
         if key in self.recent:
             self.recent.remove(key)
         self.recent.append(key)
+        self.said.add(key)
 
     def by_role(self, role: str, owner: str = USER_KEY) -> str | None:
         """The person ``owner`` named in this role, or None: 表妹 → 小雯."""
@@ -337,19 +353,30 @@ class People:
         return self.roles.get((owner, normalize_name(canon)))
 
     def by_pronoun(self, pronoun: str) -> str | None:
-        """The person a pronoun means: the last mentioned one known to fit its gender, else the last
-        one whose gender is unknown; never one known to be of the other gender. None: no one fits."""
+        """The person a pronoun means: among those mentioned in this conversation, then those spoken
+        of in earlier ones, then those known only from tool calls, the last mentioned one known to fit
+        its gender, else the last one whose gender is unknown; never one known to be of the other
+        gender. None: no one fits. (Gary, the landlord named last session, is this session's "he",
+        not the Mr Hill an agent once wrote down as a neighbour.)"""
         wanted = PRONOUN_GENDER.get(pronoun.lower())
         if wanted is None:
             return None
-        unknown = None
-        for key in reversed(self.recent):
-            g = self.gender.get(key)
-            if g == wanted:
-                return self.names[key]
-            if g is None and unknown is None:
-                unknown = key
-        return self.names[unknown] if unknown is not None else None
+        tiers = (
+            [k for k in self.recent if k in self.said],
+            [k for k in self.recent if k not in self.said and k not in self.unspoken],
+            [k for k in self.recent if k in self.unspoken and k not in self.said],
+        )
+        for keys in tiers:
+            unknown = None
+            for key in reversed(keys):
+                g = self.gender.get(key)
+                if g == wanted:
+                    return self.names[key]
+                if g is None and unknown is None:
+                    unknown = key
+            if unknown is not None:
+                return self.names[unknown]
+        return None
 
     def settle(self, name: str, pronoun: str) -> None:
         """A pronoun was read as ``name``: their gender is now known, and they are the last mentioned."""

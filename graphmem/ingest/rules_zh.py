@@ -180,6 +180,10 @@ def _that_one(text: str, people: People) -> Subject | None:
     return None
 
 
+# 我们房东, 我们家的阿姨, 咱家保姆: the household's role, which the speaker means as their own
+_OURS = "我们家|我们|咱们家|咱们|咱家|我家"
+
+
 def subject_of(clause: str, people: People, owner: str, carried: Subject | None) -> Subject | None:
     """The subject a clause opens with (lead words and times already out), or the carried one
     from the clause before when it opens with its predicate; None when it is about someone the
@@ -201,7 +205,7 @@ def subject_of(clause: str, people: People, owner: str, carried: Subject | None)
     if m and found and name:  # 新来的同事Mia是做数据分析的: who they are, which one, their name
         relation, described = introduce(people, name, found[0], m.group("desc") + m.group("role"), owner, "是")
         return Subject(name, rest, relation, described=described)
-    m = re.match(rf"^我?(?:的)?(?P<role>{ZH_ROLE})", text)
+    m = re.match(rf"^(?:{_OURS}|我)?(?:的)?(?P<role>{ZH_ROLE})", text)
     found = role_of(m.group("role")) if m and _what_they_do(m.group("role")) else None
     mods = ""
     if not (m and found) and text.startswith("我"):  # 我的新上司, 我大学室友: which one, then the role
