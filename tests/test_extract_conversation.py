@@ -270,3 +270,14 @@ def test_a_pronoun_means_the_person_spoken_of_not_one_known_only_from_a_tool_cal
     assert any(s == "Gary" for s, _, _ in facts(graph, en) - {("I", "am neighbours with", "Mr Hill")})
     assert not any(s == "Mr Hill" for s, _, _ in facts(graph, en))
     assert any(s == "老郑" for s, _, _ in facts(graph, zh)) and not any(s == "王先生" for s, _, _ in facts(graph, zh))
+
+
+def test_someone_in_a_role_to_a_relative_or_a_friend_is_theirs(graph, group_id):
+    zh, en = group_id, f"{group_id}-en"
+    say(graph, en, ["My daughter's form teacher is Ms Harper."], session="s1", when=JUNE)
+    say(graph, en, ["She teaches English."], session="s2", when=NOVEMBER)
+    say(graph, zh, ["我表妹小雯在杭州工作。", "小雯的男朋友叫阿杰。", "女儿的班主任是刘老师。"])
+    assert {("my daughter", "form teacher", "Ms Harper"), ("Ms Harper", "teaches", "English")} <= facts(graph, en)
+    found = facts(graph, zh)
+    assert {("小雯", "男朋友", "阿杰"), ("我女儿", "班主任", "刘老师")} <= found
+    assert ("我", "男朋友", "阿杰") not in found and ("我", "班主任", "刘老师") not in found

@@ -82,6 +82,7 @@ for _words, _canon, _g in [
     ("导师", "导师", None),
     ("师傅", "师傅", None),
     ("房东", "房东", None),
+    ("班主任", "班主任", None),
     ("牙医", "牙医", None),
     ("笔友|网友", "笔友", None),
     ("合伙人", "合伙人", None),
@@ -262,8 +263,10 @@ class People:
     def of_group(cls, store: Store, group_id: str) -> People:
         """The people a group's speakers named with a role or described before (``people_known``,
         ``people_described``): whom a later session's 我表妹 or 她, or a question's "my son's tutor", means."""
-        known = store.read("people_known", group_id=group_id, limit=PEOPLE_KNOWN)
-        known += store.read("people_unnamed", group_id=group_id, limit=PEOPLE_KNOWN)
+        # the unnamed first: of those last spoken of at the same moment (my daughter's form teacher is
+        # Ms Harper), the one named is the later mentioned
+        known = store.read("people_unnamed", group_id=group_id, limit=PEOPLE_KNOWN)
+        known += store.read("people_known", group_id=group_id, limit=PEOPLE_KNOWN)
         described = store.read("people_described", group_id=group_id, limit=PEOPLE_KNOWN, topics=IDENTITY_TOPICS)
         people = cls.from_rows([*known, *described])
         people.said.clear()  # known from before; none of them mentioned in this conversation yet
@@ -333,6 +336,13 @@ class People:
             self.gender[key] = gender
         self.names.setdefault(key, name)
         self.mention(name)
+
+    def learn_of(self, whose: str, name: str, role: str, said: str) -> None:
+        """Someone in a role to a person the speaker knows (my daughter's form teacher, Ms Harper;
+        女儿的班主任刘老师): theirs in ``role``, and known by the words ``said``, so a later "the form
+        teacher" or 班主任 means them. They become the last mentioned."""
+        self.learn(name, role, owner=normalize_name(whose))
+        self.describe(name, said)
 
     def knows(self, name: str) -> bool:
         return normalize_name(name) in self.names

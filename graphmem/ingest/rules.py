@@ -1108,6 +1108,8 @@ class _Reader:
             found.extend(met)
         if chinese and (said := rules_zh.attribute(body, carried)) is not None:
             return [*found, said], carried
+        if (named := lang.role_of_someone(body, self.people, self.owner)) is not None:
+            return [*found, named], carried
         subj = (
             rules_zh.subject_of(body, self.people, self.owner, carried)
             if chinese

@@ -271,6 +271,35 @@ def _relation(role: str, name: str) -> Found:
     return Found("RELATION", role, name, 0.7, kind="relation")
 
 
+# My daughter's form teacher is Ms Harper / Ruth's husband is called Tom: someone in a role to a
+# person the speaker knows.
+_ROLE_OF_SOMEONE = re.compile(
+    rf"^(?:{_MY} (?P<rel>{EN_ROLE})|(?P<whose>{_NAME}))'s (?P<role>{EN_ROLE}|[a-z]+(?: [a-z]+)?) "
+    rf"(?:is called|is named|is) (?P<name>{_NAME})[.!]?$"
+)
+
+
+def role_of_someone(text: str, people: People, owner: str) -> Found | None:
+    """My daughter's form teacher is Ms Harper → my daughter · form teacher · Ms Harper, Ms Harper
+    learnt as that; None when the clause says no such thing."""
+    m = _ROLE_OF_SOMEONE.match(text)
+    role = role_of(m.group("role")) if m and _a_name(m.group("name")) else None
+    if m is None or role is None:
+        return None
+    rel = role_of(m.group("rel")) if m.group("rel") else None
+    if rel is not None:
+        whose = people.by_role(rel[0], owner) or f"my {rel[0]}"
+        if not people.knows(whose):
+            people.learn(whose, gender=rel[1])
+    elif m.group("whose") and _a_name(m.group("whose")):
+        whose = m.group("whose")
+        people.learn(whose)
+    else:
+        return None
+    people.learn_of(whose, m.group("name"), role[0], m.group("role"))
+    return Found("RELATION", role[0], m.group("name"), 0.7, subject=whose, kind="relation")
+
+
 def stated_people(text: str, people: People, owner: str) -> list[Found]:
     """Relations said inside a clause (I had lunch with my cousin Ruth): each learnt."""
     out = []

@@ -687,6 +687,40 @@ def event(rest: str, time_text: str | None = None) -> Found | None:
     return Found("EVENT", topic, None, 0.5, attributes, kind="event")
 
 
+# 女儿的班主任是刘老师 / 小雯的男朋友叫阿杰: someone in a role to a person the speaker knows.
+_ROLE_OF_SOMEONE = re.compile(
+    rf"^(?:我的|我)?(?P<whose>{ZH_ROLE}|{_NAME})的(?P<role>{ZH_ROLE})(?:是|叫|名叫)(?P<name>{_NAME})[。！!]?$"
+)
+
+
+def role_of_someone(text: str, people: People, owner: str) -> Found | None:
+    """女儿的班主任是刘老师 → 我女儿 · 班主任 · 刘老师, 刘老师 learnt as that; None when the clause
+    says no such thing."""
+    m = _ROLE_OF_SOMEONE.match(text)
+    role = role_of(m.group("role")) if m else None
+    name = m.group("name") if m else ""
+    if (
+        m is None
+        or role is None
+        or name[0] in _NOT_NAME
+        or name[0] in "个位名一"
+        or name in ZH_ROLES
+        or name[:2] in ZH_ROLES
+    ):
+        return None
+    rel = role_of(m.group("whose"))
+    if rel is not None:
+        whose = people.by_role(rel[0], owner) or f"我{m.group('whose')}"
+        if not people.knows(whose):
+            people.learn(whose, gender=rel[1])
+    elif people.knows(m.group("whose")):
+        whose = m.group("whose")
+    else:
+        return None
+    people.learn_of(whose, name, role[0], m.group("role"))
+    return Found("RELATION", role[0], name, 0.7, subject=whose, kind="relation")
+
+
 def stated_people(text: str, people: People, owner: str) -> list[Found]:
     """Relations said inside a clause, not at its start (我周末和我表妹小雯去了西湖): each learnt."""
     out = []
@@ -725,6 +759,9 @@ _DESCRIBED_IS_CALLED = re.compile(
 def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]:
     """People a clause introduces by name and what they are: each learnt as someone the speaker
     knows, what they are said (Nina 是 护士); the clause with the name in the phrase's place."""
+    named = role_of_someone(text.strip(), people, owner)
+    if named is not None:
+        return "", [named]
     m = _DESCRIBED_IS_CALLED.match(text.strip())
     if m and m.group("desc") not in ("我的", "我们的", "的") and not _NOT_PEOPLE.search(m.group("what")):
         name, what = m.group("name"), m.group("what")
