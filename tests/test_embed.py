@@ -290,9 +290,17 @@ def test_queries_run_on_8_bit_copies_that_give_the_float_models_vectors(model):
 
     fast = embed.get_embedder(model, backend="onnx", precision="int8")
     exact = embed.get_embedder(model, backend="onnx")
-    assert "int8" in fast.query_path.name and exact.query_path is None
-    assert fast.query_revision and getattr(fast, "revision", None) == getattr(exact, "revision", None)
+    assert exact.query_path is None
     texts = [t for t in _texts() if model == embed.MULTILINGUAL_MODEL or cjk_share(t) < 0.5]
+    if fast.query_path is None:
+        # this CPU's 8-bit kernels round a probe too far (seen on a Xeon with AVX-512 VNNI, for the
+        # one-letter probe): the copy is refused and never written, and queries stay exact
+        stem = exact.onnx_path.stem
+        assert not list(exact.onnx_path.parent.glob(f"{stem}.int8-*.onnx")) and fast.query_revision is None
+        assert np.array_equal(fast.embed_query_array(texts[:40]), exact.embed_query_array(texts[:40]))
+        return
+    assert "int8" in fast.query_path.name
+    assert fast.query_revision and getattr(fast, "revision", None) == getattr(exact, "revision", None)
     assert len(texts) > 200
     assert np.array_equal(fast.embed_array(texts), exact.embed_array(texts))
     got, want = fast.embed_query_array(texts), exact.embed_query_array(texts)

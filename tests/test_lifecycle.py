@@ -220,7 +220,9 @@ def test_faded_memories_are_archived_hidden_returned_on_request_and_restorable(g
 
 
 def test_old_trivia_of_one_subject_and_topic_are_folded_into_a_summary(graph, group_id):
-    old = datetime.now(UTC) - timedelta(days=90)
+    # four days of one month, three months back (a summary folds one month: days that straddle
+    # a month's end would give two)
+    old = (datetime.now(UTC) - timedelta(days=90)).replace(day=2, hour=12)
     foods = ["白米饭", "面条", "饺子", "包子"]
     for i, food in enumerate(foods):
         graph.create_memories(
