@@ -87,11 +87,13 @@ def numbers_differ(a: str, b: str) -> bool:
 # --- what a statement is about, and whether it says something changed ---------------------------
 # words that say something changed: 换了 改去 不再 放弃 搬到 辞职; switched, gave up, no longer, instead, now
 CHANGE_ZH = re.compile(
-    r"换|改|不再|放弃|转学|转到|搬|辞职|离职|跳槽|退了|卖了|买了|分手|升职|升为|当上|成了|变成|开始|去世|领养|现在|如今|最近|新"
+    r"换|改|不再|放弃|转学|转到|调到|调去|调回|搬|辞职|离职|跳槽|退了|卖了|买了|分手|升职|升为|当上|成了|变成|开始|涨|降|"
+    r"去世|领养|现在|如今|最近|新"
 )
 CHANGE_EN = re.compile(
     r"\b(?:now|nowadays|these days|lately|recently|any ?more|no longer|instead|switch(?:ed)?|chang(?:ed|e)|swapped|"
-    r"replaced|moved|sold|bought|adopted|gave up|given up|quit|left|cancell?ed|stopped|started|joined|took up|"
+    r"replaced|moved|sold|bought|adopted|gave up|given up|quit|left|cancell?ed|stopped|started|joined|took up|raised|"
+    r"lowered|transferred|went up|went down|"
     r"taken up|gone|became|become|promoted|new|again|broke up|split up|passed away|died|not \w+ing)\b",
     re.IGNORECASE,
 )

@@ -90,6 +90,39 @@ def test_a_question_about_a_past_state_answers_with_what_held_then(graph, group_
     assert event.plan.as_of is None and any(w.startswith("time expression") for w in event.plan.why)
 
 
+CARS = {
+    "zh": (
+        ["我开一辆捷达。", "我把捷达卖了，换了一辆比亚迪。", "我又换成了理想L6。"],
+        "2023年底我开的是什么车？",
+        "比亚迪",
+        "理想",
+    ),
+    "en": (
+        ["I drive a Ford Focus.", "I replaced the Focus with a Toyota Yaris.", "Now I drive an electric Kia."],
+        "What car did I drive at the end of 2023?",
+        "Yaris",
+        "Kia",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_change_no_slot_holds_answers_a_past_moment_with_the_last_said_before_it(graph, group_id, lang):
+    """A car changed in conversation is not a slot consolidation supersedes: asked about the end of
+    2023, the change said in mid-2023 goes before the car said years earlier, and the one said
+    later is not searched."""
+    turns, question, then, later = CARS[lang]
+    for n, (text, at) in enumerate(zip(turns, ("2021-03-12", "2023-06-08", "2025-11-02"), strict=True)):
+        graph.ingest(
+            group_id, [{"role": "user", "content": text}], session_id=f"s{n}", reference_time=f"{at}T10:00:00+08:00"
+        )
+    graph.consolidate(group_id, now=NOW)
+    r = graph.search_memories(group_id, question, reference_time=NOW)
+    assert r.plan.as_of is not None and r.plan.as_of.start.startswith("2023-10-01")
+    assert then in r.results[0].text, [x.text for x in r.results]
+    assert all(later not in x.text for x in r.results)
+
+
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_as_of_before_anything_was_said_finds_nothing(graph, group_id, lang):
     case = moved(graph, group_id, lang)

@@ -92,6 +92,9 @@ CASES = [
     ("2024年", "2024", "year", None),
     ("2024年夏天", "2024-06/2024-08", "month", None),
     ("去年夏天", "2024-06/2024-08", "month", None),
+    ("去年年底", "2024-10/2024-12", "month", None),
+    ("2024年初", "2024-01/2024-03", "month", None),
+    ("前年年中", "2023-05/2023-07", "month", None),
     # --- Chinese: counts
     ("3天前", "2025-11-02", "day", None),
     ("三天前", "2025-11-02", "day", None),
@@ -160,6 +163,9 @@ CASES = [
     ("in May", "2025-05", "month", None),
     ("in 2023", "2023", "year", None),
     ("last summer", "2025-06/2025-08", "month", None),
+    ("at the end of last year", "2024-10/2024-12", "month", None),
+    ("the start of 2024", "2024-01/2024-03", "month", None),
+    ("in the middle of 2023", "2023-05/2023-07", "month", None),
     ("fall 2023", "2023-09/2023-11", "month", None),
     ("3 days ago", "2025-11-02", "day", None),
     ("two weeks ago", "2025-W43", "week", None),
@@ -544,3 +550,13 @@ def test_normalize_never_raises(text, ref):
 @given(text=_TEXT)
 def test_rules_never_raise_without_safety_net(text):
     _parse(text, REF, ("zh", "en"))  # the inner parser, without normalize_time's try/except
+
+
+def test_a_years_start_middle_and_end_need_a_year_before_them():
+    """年初 / 年底 / "the end of" are three months of the year said with them; without one (一年中,
+    中秋, the end of last month) they are not a part of a year."""
+    assert find_time_range("去年年底我开什么车", REF)[:2] == (dt(2024, 10, 1), dt(2025, 1, 1))
+    assert find_time_range("What car did I drive at the end of 2024?", REF)[:2] == (dt(2024, 10, 1), dt(2025, 1, 1))
+    assert find_time_range("一年中最冷的时候是哪天", REF) is None
+    assert find_time_range("今年中秋节我在哪", REF)[:2] == (dt(2025, 1, 1), dt(2026, 1, 1))
+    assert find_time_range("by the end of last month", REF)[:2] == (dt(2025, 10, 1), dt(2025, 11, 1))

@@ -16,12 +16,15 @@ EVIDENCE_PER_MEMORY = 3  # turns each result shows it was extracted from (the ea
 REACH = 2  # a newer change is looked for among this many × the results asked for
 
 
-def newer_first(store: Store, group_id: str, ranked: list[Hit], k: int, episodes: bool, why: list[str]) -> list[Hit]:
-    """For a question about now: a statement of a change (``says_change``) goes just before an
-    older statement about the same thing (``same_thing``), at its score, from anywhere in the first
-    REACH × ``k``: 我把本田卖了，换了特斯拉 before 我开的是本田. Consolidation supersedes what the extractor
-    read as a slot; this orders what was said and not read so. A memory is read with the turns it
-    was extracted from (when the group has turns: ``episodes``); a turn is said at its time, a memory at ``valid_from``."""
+def newer_first(
+    store: Store, group_id: str, ranked: list[Hit], k: int, episodes: bool, why: list[str], then: bool = False
+) -> list[Hit]:
+    """For a question about now (or, ``then``, about a past moment, whose search kept only what was
+    said by then): a statement of a change (``says_change``) goes just before an older statement
+    about the same thing (``same_thing``), at its score, from anywhere in the first REACH × ``k``:
+    我把本田卖了，换了特斯拉 before 我开的是本田. Consolidation supersedes what the extractor read as a
+    slot; this orders what was said and not read so. A memory is read with the turns it was
+    extracted from (when the group has turns: ``episodes``); a turn is said at its time, a memory at ``valid_from``."""
     ranked, rest = ranked[: REACH * k], ranked[REACH * k :]
     evidence: dict[str, list[dict]] = {}
     if episodes and (ids := [h.id for h in ranked if h.kind == "memory"]):
@@ -48,7 +51,8 @@ def newer_first(store: Store, group_id: str, ranked: list[Hit], k: int, episodes
         out[i][0].score = max(out[i][0].score, out[i + 1][0].score)
         moved += 1
     if moved:
-        why.append(f"a question about now: {moved} newer statements of a change go before what they replace")
+        when = "a question about a past moment" if then else "a question about now"
+        why.append(f"{when}: {moved} newer statements of a change go before what they replace")
     return [h for h, *_ in out] + rest
 
 

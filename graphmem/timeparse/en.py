@@ -274,6 +274,20 @@ def _en_clock_at(m):
     return [_C("clock", (h, mi, 0, None, "minute" if mins else "hour"), WEAK)]
 
 
+_PART_OF_YEAR = {"start": "early", "beginning": "early", "middle": "mid", "end": "late"}
+
+
+@_pat(
+    "en",
+    "a",
+    r"(?:(?:at|in|by|around|towards?)\s+)?the\s+(start|beginning|middle|end)\s+of"
+    r"(?=\s+(?:(?:last|this|next)\s+year(?![a-z0-9])|(?:19|20)[0-9]{2}(?![0-9])))",
+)
+def _en_part_of_year(m):
+    """the start / the end of last year, the middle of 2024: three months of that year."""
+    return [_C("season", (_PART_OF_YEAR[m.group(1)], None))]
+
+
 @_pat(
     "en",
     "a",

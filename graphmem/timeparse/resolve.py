@@ -9,7 +9,8 @@ from typing import Any, NamedTuple
 from .lexer import _C, VERYWEAK
 from .values import _POD_HOURS, TimeValue, _add_months, _at, _aware, _monday, _shift_months
 
-_SEASON_START = {"spring": 3, "summer": 6, "autumn": 9, "winter": 12}
+# a season's first month (three months each); a year's start, middle and end are read as seasons too
+_SEASON_START = {"spring": 3, "summer": 6, "autumn": 9, "winter": 12, "early": 1, "mid": 5, "late": 10}
 
 
 class _Res(NamedTuple):

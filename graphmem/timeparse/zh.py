@@ -226,6 +226,15 @@ _ZH_SEASON = {
 }
 
 
+_ZH_PART_OF_YEAR = {"初": "early", "中": "mid", "底": "late", "末": "late"}
+
+
+# 去年年底, 2025年初, 前年年中: three months of that year (only right after a year)
+@_pat("zh", "c", r"(?:(?<=[0-9]{4}年)|(?<=去年|今年|前年|明年|后年))年?(初|中|底|末)(?![秋旬午国学间心文期考])")
+def _zh_part_of_year(m):
+    return [_C("season", (_ZH_PART_OF_YEAR[m.group(1)], None))]
+
+
 @_pat("zh", "c", rf"({_alt(_ZH_SEASON)})")
 def _zh_season(m):
     return [_C("season", (_ZH_SEASON[m.group(1)], None))]
