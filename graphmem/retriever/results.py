@@ -51,8 +51,8 @@ def newer_first(
         out[i][0].score = max(out[i][0].score, out[i + 1][0].score)
         moved += 1
     if moved:
-        when = "a question about a past moment" if then else "a question about now"
-        why.append(f"{when}: {moved} newer statements of a change go before what they replace")
+        asked = "a question about a past moment" if then else "a question about now"
+        why.append(f"{asked}: {moved} newer statements of a change go before what they replace")
     return [h for h, *_ in out] + rest
 
 
