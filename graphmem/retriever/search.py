@@ -203,8 +203,7 @@ class Retriever:
         # as of a time, a memory superseded since is what was current then: nothing goes before it
         policy = "keep" if plan.as_of is not None else inp.superseded or self.settings.superseded
         ranked = current_first(self.store, group_id, ranked, policy, plan.why)
-        if plan.hints.now or plan.as_of is not None:  # what was said after an as-of moment is not searched
-            then = plan.as_of is not None
+        if (then := plan.as_of is not None) or plan.hints.now:  # after an as-of moment nothing was searched
             ranked = newer_first(self.store, group_id, ranked, inp.max_results, bool(ctx.episodes), plan.why, then)
         results = as_results(self.store, group_id, ranked[: inp.max_results], bool(ctx.episodes))
         clock.lap("evidence")
