@@ -297,6 +297,7 @@ def test_queries_run_on_8_bit_copies_that_give_the_float_models_vectors(model):
         # one-letter probe): the copy is refused and never written, and queries stay exact
         stem = exact.onnx_path.stem
         assert not list(exact.onnx_path.parent.glob(f"{stem}.int8-*.onnx")) and fast.query_revision is None
+        assert list(exact.onnx_path.parent.glob(f"{stem}.int8-*.refused"))  # not quantised again next start
         assert np.array_equal(fast.embed_query_array(texts[:40]), exact.embed_query_array(texts[:40]))
         return
     assert "int8" in fast.query_path.name
@@ -318,6 +319,61 @@ def test_queries_run_on_8_bit_copies_that_give_the_float_models_vectors(model):
     for q in questions:
         best = [int(np.argmax(stored @ e.embed_query_array([q])[0])) for e in (fast, exact)]
         assert best[0] == best[1], (q, memories[best[0]], memories[best[1]])
+
+
+def _one_matmul_model(path: Path) -> Path:
+    """An ONNX graph of one matrix product (8 → 4), enough for onnxruntime's quantiser."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    weight = numpy_helper.from_array(np.random.default_rng(3).normal(size=(8, 4)).astype(np.float32), "w")
+    graph = helper.make_graph(
+        [helper.make_node("MatMul", ["x", "w"], ["y"], name="layer/MatMul")],
+        "one",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 8])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4])],
+        [weight],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    onnx.save(model, str(path))
+    return path
+
+
+def test_an_8_bit_copy_is_named_for_its_runtime_and_a_refusal_is_remembered(tmp_path):
+    """The 8-bit copy's name carries onnxruntime's version (a copy written by a newer runtime may
+    not load in an older one); a copy whose vectors strayed is not quantised again at every start
+    on the same CPU, and nothing half-written is left beside the model."""
+    import onnxruntime
+
+    from graphmem.embed.int8 import QUANT_VERSION, int8_model
+
+    calls: list[Path] = []
+
+    def agreeing(path: Path) -> np.ndarray:
+        calls.append(path)
+        return np.eye(3, dtype=np.float32)
+
+    def straying(path: Path) -> np.ndarray:
+        calls.append(path)
+        return np.eye(3, dtype=np.float32) if path.name == "model.onnx" else np.eye(3, k=1, dtype=np.float32)
+
+    (tmp_path / "a").mkdir()
+    kept = _one_matmul_model(tmp_path / "a" / "model.onnx")
+    copy = int8_model(kept, agreeing)
+    assert copy.name == f"model.int8-v{QUANT_VERSION}-ort{onnxruntime.__version__}.onnx" and copy.exists()
+    onnxruntime.InferenceSession(str(copy), providers=["CPUExecutionProvider"])  # it loads
+    assert int8_model(kept, agreeing) == copy and len(calls) == 2  # made once, then found
+
+    calls.clear()
+    (tmp_path / "b").mkdir()
+    stray = _one_matmul_model(tmp_path / "b" / "model.onnx")
+    assert int8_model(stray, straying) == stray and len(calls) == 2
+    assert [p.suffix for p in (tmp_path / "b").iterdir() if p.name != "model.onnx"] == [".refused"]
+    assert int8_model(stray, straying) == stray and len(calls) == 2  # not quantised again
+    refusal = next((tmp_path / "b").glob("*.refused"))
+    refusal.write_text("some other CPU\n", encoding="utf-8")  # the cache moved to another machine
+    assert int8_model(stray, straying) == stray and len(calls) == 4
 
 
 def test_an_unknown_precision_is_refused_by_name():

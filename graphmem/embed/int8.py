@@ -23,7 +23,10 @@ its float model on probe texts when it is made, and is not used unless every pro
 ``MIN_COSINE``.
 
 The quantised copy sits beside the float export in ``~/.cache/graphmem/models/``, made once
-(seconds) and written atomically. It is used with ``[embedding] precision = "int8"``; the
+(seconds) and written atomically; its name carries onnxruntime's version, which decides the ONNX
+format it writes (a copy made by a newer onnxruntime may not load in an older one). A copy that
+strayed is not made again at every start: a ``.refused`` file beside it names the CPU it strayed
+on (the integer kernels differ between CPUs), and a process on that CPU goes straight to float32. It is used with ``[embedding] precision = "int8"``; the
 default, "float32", keeps queries on the float models: the quality benchmarks then print the
 tables they printed before, where with 8 bits they move by about a question either way.
 """
@@ -49,12 +52,37 @@ PRECISIONS = ("int8", "float32")
 Encode = Callable[[Path], np.ndarray]  # a model file -> the vectors of the probe texts
 
 
+def _cpu() -> str:
+    """This machine's CPU model as /proc/cpuinfo names it (or the platform's processor name)."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    import platform
+
+    return platform.processor() or platform.machine()
+
+
 def int8_model(float_path: Path, encode: Encode) -> Path:
     """The 8-bit copy of ``float_path``, made on first use; ``float_path`` itself when
     quantisation is unavailable or its vectors stray from the float model's (logged)."""
-    target = float_path.with_name(f"{float_path.stem}.int8-v{QUANT_VERSION}.onnx")
+    try:
+        import onnxruntime
+
+        runtime = onnxruntime.__version__
+    except ImportError as exc:
+        log.warning("8-bit weights need onnxruntime (%s): using float32", exc)
+        return float_path
+    target = float_path.with_name(f"{float_path.stem}.int8-v{QUANT_VERSION}-ort{runtime}.onnx")
+    refused = target.with_suffix(".refused")
     if target.exists():
         return target
+    if refused.exists() and refused.read_text(encoding="utf-8").strip() == _cpu():
+        log.warning("8-bit weights of %s strayed from the float model on this CPU before: using float32", float_path)
+        return float_path
     tmp = target.with_name(f".{target.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     try:
         import onnx
@@ -78,6 +106,7 @@ def int8_model(float_path: Path, encode: Encode) -> Path:
                 cosine,
                 MIN_COSINE,
             )
+            _write_atomic(refused, _cpu() + "\n")
             return float_path
         os.replace(tmp, target)  # atomic: a concurrent process sees the whole file or none
         return target
@@ -85,6 +114,16 @@ def int8_model(float_path: Path, encode: Encode) -> Path:
         log.warning("8-bit weights need onnx and onnxruntime.quantization (%s): using float32", exc)
         return float_path
     finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as exc:  # a read-only cache: the check runs again next time, nothing else lost
+        log.debug("could not record the refusal in %s: %s", path, exc)
         tmp.unlink(missing_ok=True)
 
 
