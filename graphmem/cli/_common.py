@@ -87,6 +87,16 @@ class _LazyEmbedder:
         return getattr(self._inner, name)
 
 
+def embedder_loading(settings: Any) -> Embedder:
+    """The configured embedding model, its files read in the background from now on: a command
+    that will embed calls this before importing the rest of graphmem, so onnxruntime builds the
+    models' sessions (which lets the interpreter go on) while the imports run."""
+    from ..embed import get_embedder
+
+    e = settings.embedding
+    return get_embedder(e.model, e.device, e.batch_size, e.backend, e.precision)
+
+
 def open_graph(config: str | None = None):
     """A MemoryGraph on the configured Neo4j; the embedding model loads on first use."""
     from ..graph import MemoryGraph

@@ -7,7 +7,7 @@ from datetime import datetime
 import typer
 from rich.table import Table
 
-from ._common import ConfigOption, console, load, print_json
+from ._common import ConfigOption, console, embedder_loading, load, print_json
 
 
 def register(app: typer.Typer) -> None:
@@ -141,10 +141,13 @@ def search(
     Modes: --fast (direct matches only), --deep (always walk), default auto (walk when the
     query asks why/about something or the best match is weak)."""
     from ..errors import ValidationError
-    from ..graph import MemoryGraph, as_reference_time
 
     if deep and fast:
         raise ValidationError("--deep and --fast exclude each other; pick one", field="mode")
+    settings = load(config)
+    embedder = embedder_loading(settings)
+    from ..graph import MemoryGraph, as_reference_time
+
     reference = as_reference_time(at)
     time_range = None
     if since or until:
@@ -153,7 +156,7 @@ def search(
             "end": _when(until, "--until", "end", reference),
         }
     mode = "deep" if deep else "fast" if fast else None
-    with MemoryGraph(load(config)) as graph:
+    with MemoryGraph(settings, embedder=embedder) as graph:
         response = graph.search_memories(
             group,
             query,
