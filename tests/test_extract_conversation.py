@@ -281,3 +281,45 @@ def test_someone_in_a_role_to_a_relative_or_a_friend_is_theirs(graph, group_id):
     found = facts(graph, zh)
     assert {("小雯", "男朋友", "阿杰"), ("我女儿", "班主任", "刘老师")} <= found
     assert ("我", "男朋友", "阿杰") not in found and ("我", "班主任", "刘老师") not in found
+
+
+def test_a_plain_name_doing_what_people_do_is_someone_in_later_sessions(graph, group_id):
+    """ "Maria comes to clean our house" names a person though no role or title was said: a later
+    session's "Maria …" and "She …" are about her, not the friend an agent once wrote down. A
+    capitalised word doing what shops and cities do is not taken for someone."""
+    graph.create_memory(group_id, "my friend Chloe", "FACT", "works at", "a bank")  # an agent's note
+    say(graph, group_id, ["Maria comes to clean our house on Tuesdays.", "Tesco sells cheap bread."], "s1", JUNE)
+    say(graph, group_id, ["She's originally from Valencia."], "s2", JUNE + timedelta(days=30))
+    say(graph, group_id, ["Maria is going home in December.", "London was rainy."], "s3", NOVEMBER)
+    found = facts(graph, group_id)
+    assert ("Maria", "comes", "to clean our house on Tuesdays") in found
+    assert ("Maria", "is from", "Valencia") in found and not any(s == "Chloe" for s, _, _ in found)
+    assert sum(s == "Maria" for s, _, _ in found) == 3
+    assert not any(s in {"Tesco", "London"} for s, _, _ in found)
+
+
+def test_what_someone_else_said_is_kept_and_the_speakers_own_saying_is_not(graph, group_id):
+    say(graph, group_id, ["My daughter's form teacher is Ms Harper."], "s1", JUNE)
+    say(graph, group_id, ["The form teacher said my daughter concentrates well.", "I said that was lovely."], "s2")
+    found = facts(graph, group_id)
+    assert ("Ms Harper", "said", "my daughter concentrates well") in found
+    assert not any(t == "said" for s, t, _ in found if s in {"I", "我"})
+
+
+def test_a_speaker_addressed_by_name_is_not_what_the_clause_is_about(graph, group_id):
+    """Two friends talking: what Gina says of herself is hers, and "Gina, thanks for …" in Jon's
+    reply speaks to her, in this session and the next, so no memory makes her its subject."""
+    turns = [
+        {"speaker": "Gina", "content": "I opened my own clothing store last month."},
+        {"speaker": "Jon", "content": "Gina, congrats on the store! Maria comes to clean my studio now."},
+    ]
+    graph.ingest(group_id, turns, session_id="s1", reference_time=JUNE)
+    graph.ingest(
+        group_id,
+        [{"speaker": "Jon", "content": "Gina, thanks for the advice."}],
+        session_id="s2",
+        reference_time=NOVEMBER,
+    )
+    found = facts(graph, group_id)
+    assert any(s == "Maria" for s, _, _ in found)
+    assert not any(s == "Gina" and ("congrat" in t or "thank" in t) for s, t, _ in found), found

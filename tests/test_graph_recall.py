@@ -161,3 +161,45 @@ def test_a_memory_reached_through_the_graph_in_a_conversation_carries_its_path_a
     assert reached.distance == 1 and reached.path[0].edge == "REFERENCE" and reached.path[0].from_id in seeds
     assert [e.content for e in reached.evidence] == ["I adopted a puppy named Max last week."]
     assert reached.score_parts.distance == 0.5
+
+
+# more of the user's likes than the walk crosses the user for (retrieval.limits.hub_fanout)
+LIKES_EN = "jazz dogs documentaries curry gardening rain museums chess tea cycling poetry sushi snow opera".split()
+LIKES_ZH = "爵士乐 狗 纪录片 咖喱 园艺 下雨天 博物馆 象棋 喝茶 骑车 诗歌 寿司 雪天 歌剧".split()
+# (what was said of someone over three sessions: the last an event, named by role alone; others' facts; question)
+OLD_EVENT_CASES = {
+    "en": (
+        [
+            "My cousin Ruth is a nurse in Leeds.",
+            "She just adopted a greyhound.",
+            "My cousin went to Iceland last month.",
+        ],
+        [("like", x) for x in LIKES_EN],
+        "What do you know about Ruth?",
+    ),
+    "zh": (
+        ["我表哥阿杰在深圳做程序员。", "他最近买了一辆摩托车。", "我表哥上个月去西藏骑行了。"],
+        [("喜欢", x) for x in LIKES_ZH],
+        "说说阿杰吧，你都知道什么？",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(OLD_EVENT_CASES))
+def test_what_is_known_of_someone_comes_before_weak_matches_under_the_default_profile(graph, group_id, lang):
+    """Under the default profile, whose time decay all but zeroes an event of months ago, each thing
+    said of the person the question names — their trip months ago too, said of them by role and
+    reached through them — comes before weak matches about other things, which only fill the
+    results asked for."""
+    said, others, question = OLD_EVENT_CASES[lang]
+    me = "I" if lang == "en" else "我"  # the others' facts are the user's likes
+    for i, line in enumerate(said):
+        graph.ingest(group_id, [{"role": "user", "content": line}], session_id=f"s{i}", reference_time=day(10 * i))
+    for i, (topic, obj) in enumerate(others):
+        graph.create_memory(group_id, me, "FACT", topic, obj, reference_time=day(100 + i), source="tool")
+    response = graph.search_memories(group_id, question, max_results=10, reference_time=day(150))
+    texts = [r.text for r in response.results]
+    assert len(texts) == 10
+    trip = [i for i, t in enumerate(texts) if ("Iceland" if lang == "en" else "西藏") in t]
+    weak = [i for i, t in enumerate(texts) if t.startswith(f"{me} {others[0][0]} ")]
+    assert trip and weak and trip[0] < min(weak), texts

@@ -167,6 +167,23 @@ RETURN name, last_said
 ORDER BY last_said DESC
 LIMIT $limit;
 
+// name: people_named
+// The people a group's speakers spoke of by a plain name, no role ever said (Maria comes to clean our
+// house, Mrs Ortiz runs the bakery: a subject whose name matches $pattern), newest first, with when a
+// memory extracted from turns last said something of them: a later session's "Maria …" is read as
+// her and its she / her may mean her. Tool-call memories do not count, as in people_known, nor does
+// one of the conversation's speakers (a subject of what they said themselves): "Gina, thanks …"
+// addresses her.
+MATCH (s:Subject {group_id: $group_id})
+WHERE s.name =~ $pattern
+  AND NOT EXISTS { (s)<-[:HAS_SUBJECT]-(:Memory)-[:EXTRACTED_FROM]->(e:Episode) WHERE e.speaker = s.name }
+MATCH (s)<-[:HAS_SUBJECT]-(m:Memory {group_id: $group_id})
+WHERE m.status <> 'archived' AND EXISTS { (m)-[:EXTRACTED_FROM]->(:Episode) }
+WITH s.name AS name, max(coalesce(m.reference_time, m.created_at)) AS last_said
+RETURN name, last_said
+ORDER BY last_said DESC
+LIMIT $limit;
+
 // name: people_described
 // What the people of people_known were said to be (老周是退休的中学老师, Ruth is a nurse), newest
 // first: a later session's 那位退休老师 or "the retired teacher next door" means the one so

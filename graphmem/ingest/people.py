@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 
 PEOPLE_KNOWN = 200  # the newest role-named people read from a group (and as many descriptions)
 IDENTITY_TOPICS = ["is a", "是"]  # the topics that say what someone is: a description of them
+# a subject's name that is a person's (Maria, Mrs Ortiz, Jo Lee) when no role was said of them
+NAMED_PATTERN = r"(?:(?:Mr|Mrs|Ms|Dr|Miss)\.? )?[A-Z][a-z]+(?: [A-Z][a-z]+)?"
 
 # --- role words: canonical role, gender ("f", "m" or None) ---------------------------------
 ZH_ROLES: dict[str, tuple[str, str | None]] = {}
@@ -255,6 +257,8 @@ class People:
                 people.describe(r["name"], r["description"])
             elif r.get("name") and (found := role_of(_UNNAMED.sub("", r["name"]))):
                 people.learn(r["name"], gender=found[1])  # my daughter, 我儿子: whom a later 她 / she may mean
+            elif r.get("name") and re.fullmatch(NAMED_PATTERN, r["name"]):
+                people.learn(r["name"])  # Maria, said to come to clean: a later "Maria …" or she
         spoken = {normalize_name(r["name"]) for r in rows if r.get("name") and r.get("last_said")}
         people.unspoken = set(people.names) - spoken
         return people
@@ -266,6 +270,7 @@ class People:
         # the unnamed first: of those last spoken of at the same moment (my daughter's form teacher is
         # Ms Harper), the one named is the later mentioned
         known = store.read("people_unnamed", group_id=group_id, limit=PEOPLE_KNOWN)
+        known += store.read("people_named", group_id=group_id, limit=PEOPLE_KNOWN, pattern=NAMED_PATTERN)
         known += store.read("people_known", group_id=group_id, limit=PEOPLE_KNOWN)
         described = store.read("people_described", group_id=group_id, limit=PEOPLE_KNOWN, topics=IDENTITY_TOPICS)
         people = cls.from_rows([*known, *described])

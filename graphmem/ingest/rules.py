@@ -316,6 +316,9 @@ mention mentioned realize realized realise realised hear heard recall recalled p
 doubt doubted reckon share shared check checked let update chat chatted talk talked reach reached owe
 """.split()
 )
+# What someone else said is a thing they did ("Ms Harper said my daughter concentrates well"), kept
+# with what they said; the speaker's own "I said / I told her" still frames what follows.
+_EN_REPORTED = frozenset({"say", "says", "said", "tell", "tells", "told", "mention", "mentioned"})
 _EN_NOT_VERB = {
     "a",
     "an",
@@ -405,7 +408,7 @@ went took made got saw ran had did met bought found gave felt came left kept los
 taught told spent sent sold heard held drew drove flew grew knew swam sang ate drank wore chose broke fell rode
 wrote woke sat stood threw thought became paid led fed fought hung slept spoke stole struck swore tore understood
 shook sped forgave rang sank spun dug stuck swung hid bit lit slid fled bled bent lent meant dealt dreamt leapt
-knelt wept swept crept sought froze rose wove dove arose awoke bore shone shot spat forgot trod overcame
+knelt wept swept crept sought froze rose wove dove arose awoke bore shone shot spat forgot trod overcame said laid
 """.split()
 )
 _EN_VERB_PREFIXES = ("re", "over", "under", "for", "with", "mis", "out", "up", "be")
@@ -684,7 +687,7 @@ def _en_clause_fact(segment: str, time_text: str | None, third: bool, negation: 
         not raw[:1].islower()
         or not verb.isalpha()
         or (verb in _EN_NOT_VERB and not do_verb)
-        or verb in _EN_NOT_FACT_VERBS
+        or (verb in _EN_NOT_FACT_VERBS and not (third and verb in _EN_REPORTED))
         or verb in _EN_POINTERS
     ):
         return None

@@ -139,14 +139,15 @@ def subject_of(clause: str, people: People, owner: str) -> Subject | None:
         return Subject(name, _expand(text[m.end() :]), pronoun=m.group(1).lower())
     for key in sorted(people.names, key=len, reverse=True):
         said = people.names[key]
-        if re.match(rf"^{re.escape(said)}(?:'s\b|\b)", text) and said[:1].isupper():
+        # "Ruth's …", "Ruth moved …"; not "Ruth, thanks …", which speaks to her
+        if re.match(rf"^{re.escape(said)}(?:'s\b|\b(?!\s*,))", text) and said[:1].isupper():
             people.mention(said)
             return _with_relative(Subject(said, _expand(text[len(said) :], possessive=True)), people)
     described = _described(text, people)
     if described is not None:
         return described
-    m = re.match(r"^(?P<name>(?:Mr|Mrs|Ms|Dr|Miss)\.? [A-Z][a-z]+)\b", text)
-    if m:  # Mrs Ortiz runs …: a titled name is someone, named before or not
+    m = re.match(r"^(?P<name>(?:Mr|Mrs|Ms|Dr|Miss)\.? [A-Z][a-z]+)\b", text) or _PERSON_DOES.match(text)
+    if m and _a_name(m.group("name")):  # Mrs Ortiz …, Maria comes to clean …: someone, named before or not
         people.learn(m.group("name"))
         return _with_relative(Subject(m.group("name"), _expand(text[m.end() :], possessive=True)), people)
     m = re.match(r"^(?:(?:[Mm]y|[Oo]ur) (?P<with>[a-z]+(?: [a-z]+)?) and |[A-Z][a-z]+ and )?(?:I|[Ww]e)\b", text)
@@ -156,6 +157,16 @@ def subject_of(clause: str, people: People, owner: str) -> Subject | None:
             people.learn(f"my {found[0]}", gender=found[1])  # "My wife and I …. She …"
         return Subject(None, _expand(text[m.end() :]))
     return None
+
+
+# A plain name never met before, opening a clause with what a person does for someone or for a
+# living (Maria comes to clean our house, Sue runs the flower shop downstairs): someone. Any other
+# capitalised opening (Tesco sells …, London was …) is not taken for a person.
+_PERSON_DOES = re.compile(
+    r"^(?P<name>[A-Z][a-z]+)(?= (?:comes|came) (?:to|over|round|by)\b| (?:runs|ran|owns) (?:the|a|an|our|my) |"
+    r" (?:works|worked|teaches|taught) (?:at|as|in|for)\b| (?:lives|lived) (?:in|next door|downstairs|upstairs)\b|"
+    r" (?:cleans|looks after|babysits|walks) (?:our|my|the) )"
+)
 
 
 # Capitalised words that say what someone is, not who: my sister is British.

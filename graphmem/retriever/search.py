@@ -331,14 +331,14 @@ class Retriever:
         scored: list[tuple[Any, float]], hits: dict[str, Hit], k: int, ranking: Ranking, why: list[str]
     ) -> list[Hit]:
         """The hits, best first, and the direct matches below the seeds' floor: those follow
-        every seed (the floor orders what a weak match is worth) and go before what the walk reached
-        with a lower score, so a search returns what it was asked for when the group holds that
-        much, and a weak path does not push a closer direct match out. A memory the walk reached
-        is shown as reached, with its path."""
+        every seed and every memory the walk reached by strong steps alone (rank.Paths: a trip of
+        months ago of the person the question names goes before a weak match about something
+        else), and go before what the walk reached with a lower score: a search returns what it
+        was asked for, and a weak path does not push a closer direct match out."""
         key = lambda h: (-score_order(h.score), h.distance, h.id)  # noqa: E731
         direct = {c.id: seed_hit(c, sim, ranking) for c, sim in scored if c.id not in hits}
         ranked = sorted(hits.values(), key=key)
-        seeds = max((i + 1 for i, h in enumerate(ranked) if h.distance == 0), default=0)
+        seeds = max((i + 1 for i, h in enumerate(ranked) if h.distance == 0 or h.hops == 0), default=0)
         rest = sorted(direct.values(), key=key)
         ranked = ranked[:seeds] + sorted(ranked[seeds:] + rest, key=key)
         if shown := sum(h.id not in hits for h in ranked[:k]):
