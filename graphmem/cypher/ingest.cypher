@@ -168,11 +168,11 @@ ORDER BY last_said DESC
 LIMIT $limit;
 
 // name: people_named
-// The people a group's speakers spoke of by a plain name, no role ever said (Maria comes to clean our
+// The people a group's speakers spoke of by a plain name, no role ever said (Rosa comes to clean our
 // house, Mrs Ortiz runs the bakery: a subject whose name matches $pattern), newest first, with when a
-// memory extracted from turns last said something of them: a later session's "Maria …" is read as
+// memory extracted from turns last said something of them: a later session's "Rosa …" is read as
 // her and its she / her may mean her. Tool-call memories do not count, as in people_known, nor does
-// one of the conversation's speakers (a subject of what they said themselves): "Gina, thanks …"
+// one of the conversation's speakers (a subject of what they said themselves): "Dana, thanks …"
 // addresses her.
 MATCH (s:Subject {group_id: $group_id})
 WHERE s.name =~ $pattern

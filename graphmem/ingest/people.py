@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 PEOPLE_KNOWN = 200  # the newest role-named people read from a group (and as many descriptions)
 IDENTITY_TOPICS = ["is a", "是"]  # the topics that say what someone is: a description of them
-# a subject's name that is a person's (Maria, Mrs Ortiz, Jo Lee) when no role was said of them
+# a subject's name that is a person's (Rosa, Mrs Ortiz, Jo Lee) when no role was said of them
 NAMED_PATTERN = r"(?:(?:Mr|Mrs|Ms|Dr|Miss)\.? )?[A-Z][a-z]+(?: [A-Z][a-z]+)?"
 
 # --- role words: canonical role, gender ("f", "m" or None) ---------------------------------
@@ -258,7 +258,7 @@ class People:
             elif r.get("name") and (found := role_of(_UNNAMED.sub("", r["name"]))):
                 people.learn(r["name"], gender=found[1])  # my daughter, 我儿子: whom a later 她 / she may mean
             elif r.get("name") and re.fullmatch(NAMED_PATTERN, r["name"]):
-                people.learn(r["name"])  # Maria, said to come to clean: a later "Maria …" or she
+                people.learn(r["name"])  # Rosa, said to come to clean: a later "Rosa …" or she
         spoken = {normalize_name(r["name"]) for r in rows if r.get("name") and r.get("last_said")}
         people.unspoken = set(people.names) - spoken
         return people

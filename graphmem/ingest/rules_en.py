@@ -147,7 +147,7 @@ def subject_of(clause: str, people: People, owner: str) -> Subject | None:
     if described is not None:
         return described
     m = re.match(r"^(?P<name>(?:Mr|Mrs|Ms|Dr|Miss)\.? [A-Z][a-z]+)\b", text) or _PERSON_DOES.match(text)
-    if m and _a_name(m.group("name")):  # Mrs Ortiz …, Maria comes to clean …: someone, named before or not
+    if m and _a_name(m.group("name")):  # Mrs Ortiz …, Rosa comes to clean …: someone, named before or not
         people.learn(m.group("name"))
         return _with_relative(Subject(m.group("name"), _expand(text[m.end() :], possessive=True)), people)
     m = re.match(r"^(?:(?:[Mm]y|[Oo]ur) (?P<with>[a-z]+(?: [a-z]+)?) and |[A-Z][a-z]+ and )?(?:I|[Ww]e)\b", text)
@@ -160,7 +160,7 @@ def subject_of(clause: str, people: People, owner: str) -> Subject | None:
 
 
 # A plain name never met before, opening a clause with what a person does for someone or for a
-# living (Maria comes to clean our house, Sue runs the flower shop downstairs): someone. Any other
+# living (Rosa comes to clean our house, Sue runs the flower shop downstairs): someone. Any other
 # capitalised opening (Tesco sells …, London was …) is not taken for a person.
 _PERSON_DOES = re.compile(
     r"^(?P<name>[A-Z][a-z]+)(?= (?:comes|came) (?:to|over|round|by)\b| (?:runs|ran|owns) (?:the|a|an|our|my) |"
