@@ -26,9 +26,10 @@ The quantised copy sits beside the float export in ``~/.cache/graphmem/models/``
 (seconds) and written atomically; its name carries onnxruntime's version, which decides the ONNX
 format it writes (a copy made by a newer onnxruntime may not load in an older one). A copy that
 strayed is not made again at every start: a ``.refused`` file beside it names the CPU it strayed
-on (the integer kernels differ between CPUs), and a process on that CPU goes straight to float32. It is used with ``[embedding] precision = "int8"``; the
-default, "float32", keeps queries on the float models: the quality benchmarks then print the
-tables they printed before, where with 8 bits they move by about a question either way.
+on (the integer kernels differ between CPUs), and a process on that CPU goes straight to float32.
+It is used with ``[embedding] precision = "int8"``; the default, "float32", keeps queries on the
+float models: the quality benchmarks then print the tables they printed before, where with 8 bits
+they move by about a question either way.
 """
 
 from __future__ import annotations
