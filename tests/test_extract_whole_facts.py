@@ -65,3 +65,28 @@ def test_a_negated_clause_is_never_stored_as_its_opposite(graph, group_id):
         "我 没睡好 (时间: 2023-05-07 夜间)",
     ]
     assert not any("gym" in t or "朋友 小明" in t for t in texts)
+
+
+def test_plans_and_feelings_of_a_named_speaker_read_as_whole_sentences(graph, group_id):
+    """What a named speaker plans, hopes and feels is stored as a sentence about them: a verb
+    phrase after "plans to", the verb agreeing with the name, nothing cut inside a word or left
+    hanging on "the"; a hope that names nothing to do ("I hope so") is no plan."""
+    said = [
+        "I'm thinking of taking a pottery course.",
+        "I'm going to a jazz festival next month!",
+        "I've always had a soft spot for old trains.",
+        "I hope so! I'm going for it!",
+        "I'm planning a trip to Lisbon.",
+        "I'm over the moon because my sister got engaged.",
+        "I'm thinking of teaming up with a few local bakeries and farmers in the area to sell bread.",
+    ]
+    turns = [{"role": "user", "speaker": "Ivy", "timestamp": SAID, "content": line} for line in said]
+    graph.ingest(group_id, turns, session_id="s1", extractor="rules")
+    texts = stored(graph, group_id)
+    assert "Ivy plans to take a pottery course" in texts
+    assert "Ivy plans to go to a jazz festival (time: 2023-06)" in texts
+    assert "Ivy plans a trip to Lisbon" in texts
+    assert "Ivy is over the moon" in texts
+    assert "Ivy plans to team up with a few local bakeries and farmers" in texts
+    assert not [t for t in texts if " a lways" in t or "plans to for" in t or "wants to so" in t], texts
+    assert not [t for t in texts if t.split(" (")[0].endswith((" the", " in", " and", ","))], texts

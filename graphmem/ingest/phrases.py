@@ -19,6 +19,48 @@ _EN_TRAIL = re.compile(
     r"really|though)$",
     re.IGNORECASE,
 )
+# Words left dangling at the end of an object once its time is taken out ("about five years ago").
+EN_DANGLING = {
+    "about",
+    "around",
+    "for",
+    "in",
+    "on",
+    "at",
+    "to",
+    "from",
+    "of",
+    "with",
+    "by",
+    "since",
+    "until",
+    "and",
+    "or",
+    "the",
+    "a",
+    "an",
+    "like",
+    "roughly",
+    "nearly",
+    "almost",
+    "over",
+    "some",
+    "my",
+    "our",
+    "this",
+    "that",
+    "later",
+    "earlier",
+    "back",
+    "during",
+    "than",
+    "just",
+    "right",
+    "only",
+}
+# Where a phrase cut to its length limit cannot end: "… influencers in the", "… schools should".
+_EN_OPEN_ENDS = EN_DANGLING | {"into", "his", "her", "their", "your", "its", "who", "what", "how", "not", "very", "so"}
+_EN_OPEN_ENDS |= {"is", "are", "was", "were", "be", "should", "would", "could", "can", "will"}
 _ZH_CUT = re.compile(r"(?:因为|所以|但是|但|可是|不过|而且|然后|因此|于是).*$")
 _ZH_TRAIL = re.compile(r"(?:了|啦|呀|啊|呢|吧|哦|的说|哈)+$")
 _LEAD_ZH = re.compile(r"^(?:我们|我)(?:也|还|都|就|已经|终于|刚刚|刚|又)*")
@@ -37,8 +79,19 @@ def clean(phrase: str | None, chinese: bool, limit: int = 80) -> str | None:
         return None
     if len(p) > limit:
         cut = p[:limit]
-        p = cut if chinese or " " not in cut else cut.rsplit(" ", 1)[0]
+        p = cut if chinese or " " not in cut else _open_end_dropped(cut.rsplit(" ", 1)[0])
     return p[:MAX_NAME] or None
+
+
+def _open_end_dropped(cut: str) -> str:
+    """An English phrase cut at its limit, without the words it cannot end on: a word before a
+    comma (what followed it was cut: "on the hunt for unique, …") and words that lead to more."""
+    words = cut.split()
+    if len(words) > 1 and words[-1].endswith(","):
+        words.pop()
+    while len(words) > 1 and words[-1].strip(",.;:!?\"'").lower() in _EN_OPEN_ENDS:
+        words.pop()
+    return " ".join(words).strip(" ,.;:!?")
 
 
 @dataclass

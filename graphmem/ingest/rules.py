@@ -55,7 +55,7 @@ from ..types import MAX_NAME
 from . import rules_en, rules_zh
 from .models import EpisodeView, ExtractionPlan
 from .people import People, owner_key, role_of
-from .phrases import _EN_CUT, _EN_TRAIL, _LEAD_ZH, Found, clean
+from .phrases import _EN_CUT, _EN_TRAIL, _LEAD_ZH, EN_DANGLING, Found, clean
 from .schema import ExtractedLink, ExtractedMemory, Extraction, to_plan
 
 MINED_ROLES = {"user"}
@@ -462,45 +462,6 @@ _EN_SAME_IN_PAST = {
     "split",
     "fit",
 }
-# Words left dangling at the end of an object once its time is taken out ("about five years ago").
-_EN_DANGLING = {
-    "about",
-    "around",
-    "for",
-    "in",
-    "on",
-    "at",
-    "to",
-    "from",
-    "of",
-    "with",
-    "by",
-    "since",
-    "until",
-    "and",
-    "or",
-    "the",
-    "a",
-    "an",
-    "like",
-    "roughly",
-    "nearly",
-    "almost",
-    "over",
-    "some",
-    "my",
-    "our",
-    "this",
-    "that",
-    "later",
-    "earlier",
-    "back",
-    "during",
-    "than",
-    "just",
-    "right",
-    "only",
-}
 MAX_OBJECT_WORDS = 16  # a longer run-on object cannot be told where it ends: no memory
 
 
@@ -572,6 +533,22 @@ def _third_person_present(verb: str) -> str:
     return verb + "s"
 
 
+def _said_of_named(rest: str) -> str:
+    """A first-person predicate as said of a named speaker: its first verb in the third person
+    ("am gonna keep it up" → "is gonna keep it up", "totally agree" → "totally agrees")."""
+    words = rest.split()
+    i = 0
+    while i < len(words) - 1 and words[i].lower() in _EN_DROPPED_ADVERBS | _EN_KEPT_ADVERBS:
+        i += 1
+    w = words[i].lower() if words else ""
+    if w in {"am", "have", "do", "don't", "haven't"}:
+        words[i] = {"am": "is", "have": "has", "do": "does", "don't": "doesn't", "haven't": "hasn't"}[w]
+    elif w.isalpha() and w not in _EN_AUX and w not in _EN_MODAL and w not in {"was", "were", "can", "will"}:
+        if not _is_past(w) and not w.endswith(("ing", "s")):
+            words[i] = _third_person_present(w)
+    return " ".join(words)
+
+
 def _is_past(verb: str) -> bool:
     """A past (or same-in-past) form: -ed, went, retook, overcame, read."""
     if verb.endswith("ed") or verb in _EN_IRREGULAR_PAST or verb in _EN_SAME_IN_PAST:
@@ -595,7 +572,7 @@ def _en_object(words: list[str], time_text: str | None) -> str | None:
         out = _en_words(text.split(",", 1)[0])
         if len(out) > MAX_OBJECT_WORDS:
             return None
-    while out and (_bare(out[-1]) in _EN_DANGLING or not _bare(out[-1])):
+    while out and (_bare(out[-1]) in EN_DANGLING or not _bare(out[-1])):
         out.pop()
     return " ".join(out).strip(" ,.;:!?\"'")
 
@@ -1193,6 +1170,8 @@ class _Reader:
         rest = clean(subj.rest, chinese, 40)
         if not rest or (not chinese and _points_elsewhere(rest)):
             return []
+        if not chinese and subj.name is None and self.named:
+            rest = _said_of_named(rest)  # "I'm over the moon" said by Gina: Gina is over the moon
         return [Found("EVENT" if time_text else "FACT", rest[:MAX_NAME], None, 0.5)]
 
     def _whole_clause(self, text: str, subj, chinese: bool, time_text: str | None, generic: bool) -> list[Found]:

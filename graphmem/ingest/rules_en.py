@@ -572,18 +572,61 @@ def _possession(m: re.Match, third: bool, time_text: str | None) -> list[Found] 
 
 
 _NOT_PLANS = re.compile(r"^(?:tell|say|ask|let|think|see|check|try|be|get back|talk|call|text|keep)\b", re.IGNORECASE)
+# Words a plan's verb phrase cannot start with: "I hope so", "I'm going for it", "want 'em to…".
+_NOT_A_VERB = re.compile(
+    r"^(?:a|an|the|my|our|your|his|her|their|its|this|that|these|those|some|so|it|you|me|him|them|us|em|'em|for|"
+    r"with|at|in|on|by|from|of|about|into|out|up|down|not|never|too|well|there|here|what|how)\b",
+    re.IGNORECASE,
+)
+# After "am going to", a place or an occasion, not a verb: "going to a conference".
+_DESTINATION = re.compile(r"^(?:a|an|the|my|our|his|her|their|this|that|some)\b|^[A-Z0-9]")
+
+
+def base_form(gerund: str) -> str | None:
+    """The base form of an -ing word (taking → take, running → run, visiting → visit); None when
+    the word is not one."""
+    word = gerund.lower()
+    if not word.endswith("ing") or len(word) < 5:
+        return None
+    stem = word[:-3]
+    syllables = len(re.findall(r"[aeiouy]+", stem))
+    if len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "aeiouylsz":
+        return stem[:-1]  # running, getting, planning
+    if stem.endswith("ll") and syllables > 1:
+        return stem[:-1]  # travelling, cancelling
+    if re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", stem) or re.search(r"(?:[cv]|[^i]ng)$", stem):
+        return stem + "e"  # taking, hiking, moving; dancing, serving; changing (not singing)
+    return stem
 
 
 def _plan(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    """A plan or an intention, its verb phrase as said: "plans to open a bakery". A hope or a
+    wish must name what is to be done (to + a verb): "I hope so", "I want 'em to feel at home"
+    are not plans."""
     what = _obj(m)
     if not what or _NOT_PLANS.match(what):
         return None
-    how = m.group("how").lower()
-    if how == "will" and not time_text:
+    how = " ".join(m.group("how").lower().split())
+    if how == "will" and not (time_text and _FUTURE.search(time_text)):
+        return None  # "I'll always remember that trip": not a plan
+    plan = ("plans to" if third else "plan to"), what
+    if how.endswith(("thinking about", "thinking of")) or (how.endswith("going") and not m.group("to")):
+        first, _, rest = what.partition(" ")
+        verb = base_form(first)
+        if verb is None:
+            return None  # "I'm going for my dreams"
+        plan = plan[0], f"{verb} {rest}".strip()  # thinking of opening a café → plans to open a café
+    elif how.endswith("going") and _DESTINATION.match(what):
+        plan = plan[0], f"go to {what}"  # going to a conference
+    elif how.endswith("planning") and not m.group("to"):
+        if _NOT_THINGS.match(what) or _NOT_A_VERB.match(what) is None:
+            return None  # "planning a few"; a gerund or a verb without "to" is not read
+        plan = ("plans" if third else "plan"), what  # planning a trip to Lisbon
+    elif how != "will" and (not m.group("to") or _NOT_A_VERB.match(what)):
         return None
     intent = how.startswith(("want", "wants", "hope", "hopes", "would like", "am hoping", "is hoping"))
-    topic = ("wants to" if third else "want to") if intent else ("plans to" if third else "plan to")
-    return [Found("EVENT" if time_text else "FACT", topic, what, 0.6, kind="plan")]
+    topic = ("wants to" if third else "want to") if intent and plan[0].endswith(" to") else plan[0]
+    return [Found("EVENT" if time_text else "FACT", topic, plan[1], 0.6, kind="plan")]
 
 
 def _going(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
@@ -591,12 +634,9 @@ def _going(m: re.Match, third: bool, time_text: str | None) -> list[Found] | Non
     if not time_text or not _FUTURE.search(time_text):
         return None
     what = _obj(m)
-    if not what:
+    base = base_form(m.group("verb"))
+    if not what or base is None:
         return None
-    verb = m.group("verb").lower()
-    base = verb[:-3] + ("e" if verb[:-3].endswith(("v", "z")) else "")
-    if len(base) > 2 and base[-1] == base[-2] and base[-1] not in "lsz":
-        base = base[:-1]
     return [Found("EVENT", "plans to" if third else "plan to", f"{base} {what}", 0.6, kind="plan")]
 
 
@@ -792,7 +832,7 @@ _RULES: list[tuple[re.Pattern, Make]] = [
     # plans and intentions
     (
         re.compile(
-            rf"^(?P<how>(?:am|is|are) (?:going|planning|hoping|about|thinking about|thinking of)|plan|plans|intend|intends|want|wants|would like|hope|hopes|have decided|has decided|decided|will) (?:to )?{_X}",
+            rf"^(?P<how>(?:am|is|are) (?:going|planning|hoping|about|thinking about|thinking of)|plan|plans|intend|intends|want|wants|would like|hope|hopes|have decided|has decided|decided|will) (?P<to>to )?{_X}",
             _I,
         ),
         _plan,
@@ -807,7 +847,7 @@ _RULES: list[tuple[re.Pattern, Make]] = [
     # possessions
     (
         re.compile(
-            rf"^(?:just |finally |also |now |recently )*(?P<verb>have got|has got|have|has|own|owns|got|bought|purchased|adopted)(?: myself| herself| himself)? (?P<det>a new|an|a|two|three|four|five|\d+|my own|some|new)?\s*{_X}",
+            rf"^(?:just |finally |also |now |recently )*(?P<verb>have got|has got|have|has|own|owns|got|bought|purchased|adopted)(?: myself| herself| himself)? (?:(?P<det>a new|an|a|two|three|four|five|\d+|my own|some|new)\s+)?{_X}",
             _I,
         ),
         _possession,
