@@ -58,7 +58,7 @@ EN_DANGLING = {
     "right",
     "only",
 }
-# Where a phrase cut to its length limit cannot end: "… influencers in the", "… schools should".
+# Where a phrase cut to its length limit cannot end: "… suppliers in the", "… prices should".
 _EN_OPEN_ENDS = EN_DANGLING | {"into", "his", "her", "their", "your", "its", "who", "what", "how", "not", "very", "so"}
 _EN_OPEN_ENDS |= {"is", "are", "was", "were", "be", "should", "would", "could", "can", "will"}
 _ZH_CUT = re.compile(r"(?:因为|所以|但是|但|可是|不过|而且|然后|因此|于是).*$")
@@ -85,7 +85,7 @@ def clean(phrase: str | None, chinese: bool, limit: int = 80) -> str | None:
 
 def _open_end_dropped(cut: str) -> str:
     """An English phrase cut at its limit, without the words it cannot end on: a word before a
-    comma (what followed it was cut: "on the hunt for unique, …") and words that lead to more."""
+    comma (what followed it was cut: "a hunt for cheap, …") and words that lead to more."""
     words = cut.split()
     if len(words) > 1 and words[-1].endswith(","):
         words.pop()

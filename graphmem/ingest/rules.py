@@ -1171,7 +1171,7 @@ class _Reader:
         if not rest or (not chinese and _points_elsewhere(rest)):
             return []
         if not chinese and subj.name is None and self.named:
-            rest = _said_of_named(rest)  # "I'm over the moon" said by Gina: Gina is over the moon
+            rest = _said_of_named(rest)  # "I'm thrilled" said by Ivy: Ivy is thrilled
         return [Found("EVENT" if time_text else "FACT", rest[:MAX_NAME], None, 0.5)]
 
     def _whole_clause(self, text: str, subj, chinese: bool, time_text: str | None, generic: bool) -> list[Found]:

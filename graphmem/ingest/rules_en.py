@@ -601,7 +601,7 @@ def base_form(gerund: str) -> str | None:
 
 def _plan(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     """A plan or an intention, its verb phrase as said: "plans to open a bakery". A hope or a
-    wish must name what is to be done (to + a verb): "I hope so", "I want 'em to feel at home"
+    wish must name what is to be done (to + a verb): "I hope so", "I want 'em to stay"
     are not plans."""
     what = _obj(m)
     if not what or _NOT_PLANS.match(what):
@@ -614,13 +614,13 @@ def _plan(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None
         first, _, rest = what.partition(" ")
         verb = base_form(first)
         if verb is None:
-            return None  # "I'm going for my dreams"
+            return None  # "I'm going for it"
         plan = plan[0], f"{verb} {rest}".strip()  # thinking of opening a café → plans to open a café
     elif how.endswith("going") and _DESTINATION.match(what):
         plan = plan[0], f"go to {what}"  # going to a conference
     elif how.endswith("planning") and not m.group("to"):
         if _NOT_THINGS.match(what) or _NOT_A_VERB.match(what) is None:
-            return None  # "planning a few"; a gerund or a verb without "to" is not read
+            return None  # "planning a couple"; a gerund or a verb without "to" is not read
         plan = ("plans" if third else "plan"), what  # planning a trip to Lisbon
     elif how != "will" and (not m.group("to") or _NOT_A_VERB.match(what)):
         return None
