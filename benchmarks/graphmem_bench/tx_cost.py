@@ -103,7 +103,7 @@ def _case(
         session.close()
 
 
-def command(
+def main(
     n: int = typer.Option(300, "--n", min=20, help="Transactions timed per case."),
     as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
 ) -> None:
@@ -138,4 +138,4 @@ def command(
 
 
 if __name__ == "__main__":
-    typer.run(command)
+    typer.run(main)

@@ -75,6 +75,8 @@ def clean(phrase: str | None, chinese: bool, limit: int = 80) -> str | None:
     else:
         p = _EN_TRAIL.sub("", _EN_CUT.sub("", p)).strip(" ,.;:!?")
     p = p.strip(" \t\"'“”‘’()[]（）「」、,，.。!！?？;；:：~")
+    if p.count('"') % 2 or p.count("“") != p.count("”"):  # a title's quote whose pair was stripped
+        p = p.replace('"', "").replace("“", "").replace("”", "")
     if not p:
         return None
     if len(p) > limit:
