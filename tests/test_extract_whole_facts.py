@@ -80,6 +80,7 @@ def test_plans_and_feelings_of_a_named_speaker_read_as_whole_sentences(graph, gr
         "I'm over the moon because my sister got engaged.",
         "I'm thinking of teaming up with a few local bakeries and farmers in the area to sell bread.",
         'I loved "The Night Circus" by Erin Morgenstern.',
+        "I'm starting a dance school 'cause I love teaching.",
     ]
     turns = [{"role": "user", "speaker": "Ivy", "timestamp": SAID, "content": line} for line in said]
     graph.ingest(group_id, turns, session_id="s1", extractor="rules")
@@ -92,3 +93,4 @@ def test_plans_and_feelings_of_a_named_speaker_read_as_whole_sentences(graph, gr
     assert not [t for t in texts if " a lways" in t or "plans to for" in t or "wants to so" in t], texts
     assert not [t for t in texts if t.split(" (")[0].endswith((" the", " in", " and", ","))], texts
     assert "Ivy loves The Night Circus by Erin Morgenstern" in texts  # no quote left without its pair
+    assert not [t for t in texts if "joined" in t or "'cause" in t], texts  # she founds it, she does not join it

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from ..types import MAX_NAME
 
 _EN_CUT = re.compile(
-    r"\s+(?:because|but|although|though|since|so that|so|and I|and i|and we|which|when|while|"
+    r"\s+(?:because|'cause|cause|cuz|but|although|though|since|so that|so|and I|and i|and we|which|when|while|"
     r"if|until|though|and (?:it|he|she|they|this|that|then|now|there))\b.*$|\s*[-–—]+\s.*$|"
     r"\s+[-–—]+$",
     re.IGNORECASE,
