@@ -59,8 +59,10 @@ EN_DANGLING = {
     "only",
 }
 # Where a phrase cut to its length limit cannot end: "… suppliers in the", "… prices should".
-_EN_OPEN_ENDS = EN_DANGLING | {"into", "his", "her", "their", "your", "its", "who", "what", "how", "not", "very", "so"}
-_EN_OPEN_ENDS |= {"is", "are", "was", "were", "be", "should", "would", "could", "can", "will"}
+_EN_OPEN_ENDS = EN_DANGLING | {
+    *("into", "his", "her", "their", "your", "its", "who", "what", "how", "not", "very", "so"),
+    *("is", "are", "was", "were", "be", "should", "would", "could", "can", "will"),
+}
 _ZH_CUT = re.compile(r"(?:因为|所以|但是|但|可是|不过|而且|然后|因此|于是).*$")
 _ZH_TRAIL = re.compile(r"(?:了|啦|呀|啊|呢|吧|哦|的说|哈)+$")
 _LEAD_ZH = re.compile(r"^(?:我们|我)(?:也|还|都|就|已经|终于|刚刚|刚|又)*")
@@ -91,9 +93,16 @@ def _open_end_dropped(cut: str) -> str:
     words = cut.split()
     if len(words) > 1 and words[-1].endswith(","):
         words.pop()
-    while len(words) > 1 and words[-1].strip(",.;:!?\"'").lower() in _EN_OPEN_ENDS:
-        words.pop()
-    return " ".join(words).strip(" ,.;:!?")
+    return " ".join(without_dangling(words, _EN_OPEN_ENDS, keep=1)).strip(" ,.;:!?")
+
+
+def without_dangling(words: list[str], ends: set[str] = EN_DANGLING, keep: int = 0) -> list[str]:
+    """``words`` without the words at their end that a phrase cannot end on (``ends``; empty ones,
+    punctuation alone), keeping at least ``keep`` words."""
+    out = list(words)
+    while len(out) > keep and (not (bare := out[-1].strip(",.;:!?\"'()").lower()) or bare in ends):
+        out.pop()
+    return out
 
 
 @dataclass

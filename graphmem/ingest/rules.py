@@ -55,7 +55,7 @@ from ..types import MAX_NAME
 from . import rules_en, rules_zh
 from .models import EpisodeView, ExtractionPlan
 from .people import People, owner_key, role_of
-from .phrases import _EN_CUT, _EN_TRAIL, _LEAD_ZH, EN_DANGLING, Found, clean
+from .phrases import _EN_CUT, _EN_TRAIL, _LEAD_ZH, Found, clean, without_dangling
 from .schema import ExtractedLink, ExtractedMemory, Extraction, to_plan
 
 MINED_ROLES = {"user"}
@@ -541,8 +541,10 @@ def _said_of_named(rest: str) -> str:
     while i < len(words) - 1 and words[i].lower() in _EN_DROPPED_ADVERBS | _EN_KEPT_ADVERBS:
         i += 1
     w = words[i].lower() if words else ""
-    if w in {"am", "have", "do", "don't", "haven't"}:
-        words[i] = {"am": "is", "have": "has", "do": "does", "don't": "doesn't", "haven't": "hasn't"}[w]
+    if w in {"am", "have", "do"}:
+        words[i] = _agree(w, True)
+    elif w in {"don't", "haven't"}:
+        words[i] = {"don't": "doesn't", "haven't": "hasn't"}[w]
     elif w.isalpha() and w not in _EN_AUX and w not in _EN_MODAL and w not in {"was", "were", "can", "will"}:
         if not _is_past(w) and not w.endswith(("ing", "s")):
             words[i] = _third_person_present(w)
@@ -572,9 +574,7 @@ def _en_object(words: list[str], time_text: str | None) -> str | None:
         out = _en_words(text.split(",", 1)[0])
         if len(out) > MAX_OBJECT_WORDS:
             return None
-    while out and (_bare(out[-1]) in EN_DANGLING or not _bare(out[-1])):
-        out.pop()
-    return " ".join(out).strip(" ,.;:!?\"'")
+    return " ".join(without_dangling(out)).strip(" ,.;:!?\"'")
 
 
 def _en_clause_fact(segment: str, time_text: str | None, third: bool, negation: bool = False) -> Found | None:

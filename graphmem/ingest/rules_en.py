@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .people import EN_ROLE, EN_ROLES, People, introduce, role_of
-from .phrases import EN_DANGLING, Found, clean
+from .phrases import Found, clean, without_dangling
 
 _NAME = r"(?:(?:Mr|Mrs|Ms|Dr|Miss)\.? )?[A-Z][a-z]+(?:[ -][A-Z][a-z]+)?"
 _NOT_NAMES = {
@@ -387,10 +387,7 @@ def _obj(m: re.Match, group: str = "obj") -> str | None:
         flags=re.IGNORECASE,
     )
     obj = clean(raw, False, 60)
-    words = (obj or "").split()
-    while len(words) > 1 and words[-1].lower() in EN_DANGLING:  # "Acme on" once "Monday" is read as the time
-        words.pop()
-    obj = " ".join(words)
+    obj = " ".join(without_dangling((obj or "").split(), keep=1))  # "Acme on" once "Monday" is the time
     if not obj:
         return None
     if obj.lower().split()[0] in {"it", "that", "this", "there", "here", "them", "you", "your", "what", "how", "which"}:
