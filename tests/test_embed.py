@@ -265,6 +265,32 @@ def test_e5s_common_pieces_segment_chinese_and_english_as_the_whole_vocabulary_d
     assert isinstance(tokenizer._full, type(whole))  # the other scripts loaded the whole vocabulary
 
 
+def test_a_query_is_segmented_without_loading_the_tokenizers_vocabulary_and_gets_the_same_ids():
+    """A new process that embeds one query or one memory reads e5's common pieces as a Python
+    table (unigram.py) instead of the tokenizers library's 8 MB JSON: the ids are the library's,
+    text by text (unknown characters, spaces, the marker, truncation), and the JSON stays unread."""
+    from tokenizers import Tokenizer
+
+    from graphmem.embed import e5
+
+    folder = e5.prepared(e5.model_file())
+    library = Tokenizer.from_file(str(folder / f"tokenizer-common-v{e5.COMMON_VERSION}.json"))
+    texts = _texts() + ["query: " + t for t in ZH + EN] + ["▁lead", "a▁b", "  two  spaces ", "🦄🦄ok 🦄"]
+    texts += ["ǅ ŉ ſ", "𠀀𠀁 rare", "a\nb\tc", "长" * 600, "I ❤ NY → ✓ 🎸", "x" * 40]
+    tokenizer = e5.E5Tokenizer.load(folder)
+    common = [t for t in (tokenizer.normalize(x) for x in texts) if e5._COMMON_TEXT.fullmatch(t)]
+    short = [t for t in common if len(t) <= e5.TABLE_CHARACTERS]
+    assert len(short) > 300 and len(short) < len(common)
+    for text in short:  # one at a time, as a query comes
+        want = [e.ids[: tokenizer.max_content] for e in library.encode_batch([text], add_special_tokens=False)]
+        assert tokenizer.content_ids([text]) == [tokenizer._common_ids[w].tolist() for w in want], text[:60]
+    assert isinstance(tokenizer._common, Path) and isinstance(tokenizer._full, Path)  # neither JSON was read
+    # a long batch goes to the library, with the same ids
+    batch = tokenizer.content_ids(common)
+    assert not isinstance(tokenizer._common, Path)
+    assert batch == [tokenizer.content_ids([t])[0] for t in common]
+
+
 def test_the_default_pair_reads_chinese_with_e5_alone_and_english_with_both():
     pair = embed.get_embedder()
     assert pair.name == embed.DEFAULT_MODEL and pair.dimension == 768

@@ -21,6 +21,8 @@ from typing import Any
 
 import numpy as np
 
+from .cachefiles import written_atomically
+
 OPSET = 17  # LayerNormalization is an operator from 17 on
 
 
@@ -124,17 +126,10 @@ def encoder_model(weights: Mapping[str, np.ndarray], shape: BertShape, *, embeds
 
 def save_model(model: Any, target: Path) -> None:
     """``model`` written to ``target`` atomically (a concurrent process sees all of it or none)."""
-    import os
-    import threading
-
     import onnx
 
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    try:
+    with written_atomically(target) as tmp:
         onnx.save(model, str(tmp))
-        os.replace(tmp, target)
-    finally:
-        tmp.unlink(missing_ok=True)
 
 
 class _Graph:

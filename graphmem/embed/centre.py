@@ -15,13 +15,13 @@ single mean, every Chinese text stayed closer to every other Chinese text than t
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
 
 from ..textsim import cjk_share
+from .cachefiles import written_atomically
 
 CENTRE_VERSION = 2  # bump when common_texts.SENTENCES or the centring changes
 REVISION = f"centre{CENTRE_VERSION}"  # in an embedder's revision: what else than the weights decides the vectors
@@ -45,9 +45,8 @@ class Centres:
             en = [t for t in SENTENCES if cjk_share(t) <= 0.5]
             v = [raw(texts, query).mean(axis=0) for query in (True, False) for texts in (zh, en)]
             if cache is not None:
-                tmp = cache.with_name(f".{cache.name}.{os.getpid()}.tmp.npz")
-                np.savez(tmp, **dict(zip(names, v)))
-                os.replace(tmp, cache)
+                with written_atomically(cache) as tmp, open(tmp, "wb") as out:
+                    np.savez(out, **dict(zip(names, v)))
         self._means = {True: (v[0], v[1]), False: (v[2], v[3])}
 
     def apply(self, vectors: np.ndarray, texts: Sequence[str], query: bool) -> np.ndarray:

