@@ -212,3 +212,40 @@ def test_someone_described_and_named_or_called_by_title_is_a_subject(graph, grou
     assert any("跑步" in x for x in about(graph, group_id, "阿辉"))
     assert ("刘阿姨", "工作于", "社区医院", "employer") in found
     assert any("clinic" in x for x in about(graph, group_id, "Dr Nakamura"))
+
+
+def test_two_named_speakers_daughters_are_two_people(graph, group_id):
+    """In a conversation between named speakers, each one's "my daughter" / 我女儿 is theirs: two
+    subjects (Ivy's daughter, Tom's daughter), not one node both speakers' facts gather on; a later
+    session's pronoun still finds the one spoken of last."""
+    zh, en = group_id, f"{group_id}-en"
+    for group, turns in (
+        (en, [("Ivy", "My daughter plays the violin."), ("Tom", "My daughter started school last week!")]),
+        (zh, [("小王", "我女儿在学小提琴。"), ("小李", "我女儿上周开始上学了。")]),
+    ):
+        graph.ingest(
+            group,
+            [{"role": "user", "speaker": who, "content": said} for who, said in turns],
+            session_id="s1",
+            reference_time=FIRST,
+        )
+    assert any("violin" in x for x in about(graph, en, "Ivy's daughter"))
+    assert any("started" in x for x in about(graph, en, "Tom's daughter"))
+    assert not any("violin" in x for x in about(graph, en, "Tom's daughter"))
+    assert any("小提琴" in x for x in about(graph, zh, "小王的女儿"))
+    assert any("上学" in x for x in about(graph, zh, "小李的女儿"))
+    assert not [m for m in memories(graph, en) + memories(graph, zh) if m[0] in ("my daughter", "我女儿")]
+    graph.ingest(
+        en,
+        [{"role": "user", "speaker": "Tom", "content": "She loves her new teacher."}],
+        session_id="s2",
+        reference_time=FIRST + timedelta(days=7),
+    )
+    graph.ingest(
+        zh,
+        [{"role": "user", "speaker": "小李", "content": "她很喜欢新老师。"}],
+        session_id="s2",
+        reference_time=FIRST + timedelta(days=7),
+    )
+    assert any("teacher" in x for x in about(graph, en, "Tom's daughter"))
+    assert any("老师" in x for x in about(graph, zh, "小李的女儿"))

@@ -131,7 +131,7 @@ def test_a_chatty_english_clause_becomes_one_whole_fact_with_its_time():
     # a plan, its verb agreeing with the subject, the user's "I" or a named speaker
     assert texts(extract("I'm going to show my paintings next month.")) == ["I plan to show my paintings"]
     assert texts(extract("I'm going to show my paintings next month.", speaker="Caroline")) == [
-        "Caroline plans to show my paintings"
+        "Caroline plans to show Caroline's paintings"  # a named speaker's "my" is theirs
     ]
     # a clause of its own ends the object: no "- it was so cool" tail
     assert texts(extract("Yesterday I took the kids to the museum - it was so cool!", speaker="Melanie")) == [
@@ -140,7 +140,7 @@ def test_a_chatty_english_clause_becomes_one_whole_fact_with_its_time():
     # "My colleagues and I": the speaker, with the others kept as an attribute
     [m] = extract("My colleagues and I went to a convention last month.", speaker="John").memories
     assert (m.memory["subject"], m.memory["topic"], m.memory["object"]) == ("John", "went", "to a convention")
-    assert m.memory["attributes"]["with"] == "My colleagues"
+    assert m.memory["attributes"]["with"] == "John's colleagues"
     # a time said in a clause of its own dates the clause that follows
     plan = extract("Yesterday was wild - I volunteered at the homeless shelter!", speaker="Maria", when=said)
     assert texts(plan) == ["Maria volunteered at the homeless shelter"]

@@ -33,7 +33,7 @@ def test_a_chatty_turn_is_stored_as_whole_facts_dated_from_the_turn(graph, group
     graph.ingest(group_id, turns, session_id="s1", extractor="rules")
     assert stored(graph, group_id) == [
         "Caroline adopted a puppy named Max (time: 2023-05-01/2023-05-07)",
-        "Caroline went to a pride parade (with: My colleagues; time: 2023-05-07)",
+        "Caroline went to a pride parade (with: Caroline's colleagues; time: 2023-05-07)",
         "Melanie signed up for a pottery class (time: 2023-05-01/2023-05-07)",
         "我 领养了 叫旺财的小狗 (时间: 2023-05-01/2023-05-07)",
     ]

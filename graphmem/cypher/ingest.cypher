@@ -154,12 +154,14 @@ RETURN owner, role, name, CASE WHEN as_subject > said_at THEN as_subject ELSE sa
 ORDER BY last_said;
 
 // name: people_unnamed
-// The people a group's speakers spoke of by their role alone (my daughter, 我儿子: a subject named
-// so, with no name ever given), newest first, with when a memory extracted from turns last said
-// something of them: a later session's she / 她 may mean them (the extractor keeps only the names
-// whose words are a role). Tool-call memories do not make them recent, as in people_known.
+// The people a group's speakers spoke of by their role alone (my daughter, 我儿子, a named
+// speaker's Ivy's daughter / 小王的儿子: a subject named so, with no name ever given), newest first,
+// with when a memory extracted from turns last said something of them: a later session's she / 她
+// may mean them (the extractor keeps only the names whose words are a role). Tool-call memories do
+// not make them recent, as in people_known.
 MATCH (s:Subject {group_id: $group_id})
-WHERE (s.name STARTS WITH 'my ' OR s.name STARTS WITH 'My ' OR s.name STARTS WITH '我') AND size(s.name) <= 24
+WHERE (s.name STARTS WITH 'my ' OR s.name STARTS WITH 'My ' OR s.name STARTS WITH '我'
+       OR s.name CONTAINS "'s " OR s.name CONTAINS '的') AND size(s.name) <= 24
 MATCH (s)<-[:HAS_SUBJECT]-(m:Memory {group_id: $group_id})
 WHERE m.status <> 'archived' AND EXISTS { (m)-[:EXTRACTED_FROM]->(:Episode) }
 WITH s.name AS name, max(coalesce(m.reference_time, m.created_at)) AS last_said

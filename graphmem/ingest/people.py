@@ -176,8 +176,26 @@ def role_of(word: str) -> tuple[str, str | None] | None:
     return None
 
 
-# The "my" / 我 of a person spoken of by role alone: my daughter → daughter, 我儿子 → 儿子.
-_UNNAMED = re.compile(r"^(?:my |我的?)", re.IGNORECASE)
+# The "my" / 我 of a person spoken of by role alone: my daughter → daughter, 我儿子 → 儿子; and
+# the owner a named speaker's one is written with (Ivy's daughter, 小王的儿子: ``theirs``).
+_UNNAMED = re.compile(r"^(?:my |我的?|[A-Z][\w-]*(?: [A-Z][\w-]*)?'s |[\u4e00-\u9fff]{1,4}的)", re.IGNORECASE)
+_EN_MINE = re.compile(r"\b(?:my|our)\b", re.IGNORECASE)
+_ZH_MINE = re.compile(r"我(?!们)的")
+_ZH_MINE_LEAD = re.compile(r"^我(?![们的])")
+
+
+def theirs(text: str, speaker: str | None, lead: bool = True) -> str:
+    """What a named ``speaker`` calls theirs, written as theirs: "my kids" said by Ivy is "Ivy's
+    kids", 我的车 / 我女儿 said by 小王 are 小王的车 / 小王的女儿; else two speakers' "my daughter"
+    would be one node of the graph. ``lead``: a Chinese name opening with 我 (我女儿) is theirs too
+    (not in a predicate, where 我 is whom something was done to: 帮我修电脑). The user's stays "my"."""
+    if not speaker or not text:
+        return text
+    out = _EN_MINE.sub(f"{speaker}'s", text)
+    out = _ZH_MINE.sub(f"{speaker}的", out)
+    return _ZH_MINE_LEAD.sub(f"{speaker}的", out) if lead else out
+
+
 _ROLE_WORDS = re.compile(rf"\b(?:{EN_ROLE})s?\b|{ZH_ROLE}", re.IGNORECASE)
 
 
@@ -243,6 +261,7 @@ class People:
     described: dict[str, list[str]] = field(default_factory=dict)  # normalized name → what they are said to be
     said: set[str] = field(default_factory=set)  # normalized names mentioned in what is being read
     unspoken: set[str] = field(default_factory=set)  # known only from tool calls, never from conversation
+    speaker: str | None = None  # the named speaker of the turn being read (None: the user): whose "my …"
 
     @classmethod
     def from_rows(cls, rows: Iterable[dict]) -> People:
@@ -287,6 +306,7 @@ class People:
             described,
             set(self.said),
             set(self.unspoken),
+            self.speaker,
         )
 
     def describe(self, name: str, description: str) -> None:
@@ -329,7 +349,9 @@ class People:
         return None
 
     def learn(self, name: str, role: str | None = None, *, owner: str = USER_KEY, gender: str | None = None) -> None:
-        """A person named, with their role to ``owner`` when it was said: they become the last mentioned."""
+        """A person named, with their role to ``owner`` when it was said: they become the last mentioned.
+        One named by the speaker's role alone (my daughter) is the named speaker's (Ivy's daughter)."""
+        name = theirs(name, self.speaker)
         key = normalize_name(name)
         if role:
             found = role_of(role)

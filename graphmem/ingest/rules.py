@@ -54,7 +54,7 @@ from ..lang import HAN_CHARS, is_chinese, is_user_speaker
 from ..types import MAX_NAME
 from . import rules_en, rules_zh
 from .models import EpisodeView, ExtractionPlan
-from .people import People, owner_key, role_of
+from .people import People, owner_key, role_of, theirs
 from .phrases import _EN_CUT, _EN_TRAIL, _LEAD_ZH, Found, clean, without_dangling
 from .schema import ExtractedLink, ExtractedMemory, Extraction, to_plan
 
@@ -1010,6 +1010,7 @@ class _Reader:
         self.owner = owner_key(ep.speaker)
         self.named = not is_user_speaker(ep.speaker)
         self.speaker = ep.speaker.strip() if self.named and ep.speaker else None
+        self.people.speaker = self.speaker
         self._seen = set()
         last: str | None = None  # the last memory of the sentence before (a "so …" sentence's cause)
         for said in sentences(_CAPTION.sub("", ep.content)):
@@ -1208,7 +1209,9 @@ class _Reader:
 
     # --- one memory ---
     def add(self, found: Found, chinese: bool, time_text: str | None) -> str | None:
-        subject = found.subject or (self.speaker or ("我" if chinese else "I"))
+        mine = self.speaker  # a named speaker's "my …" is theirs: Ivy's kids, 小王的女儿
+        subject = theirs(found.subject, mine) if found.subject else (mine or ("我" if chinese else "I"))
+        topic, obj = theirs(found.topic, mine, lead=False), theirs(found.object, mine) if found.object else None
         attributes = dict(found.attributes or {})
         if time_text and found.memory_type == "EVENT":
             attributes.setdefault("时间" if chinese else "time", time_text)
@@ -1218,14 +1221,16 @@ class _Reader:
                 absolute = self.rules._absolute(v, self.ep, ahead=found.kind == "plan")
                 attributes[k] = absolute or v
                 relative = relative or absolute is None
-        ident = (subject.lower(), found.memory_type, found.topic.lower(), (found.object or "").lower())
+            else:
+                attributes[k] = theirs(v, mine)
+        ident = (subject.lower(), found.memory_type, topic.lower(), (obj or "").lower())
         if ident in self._seen:
             return None
         self._seen.add(ident)
-        if found.object:
-            self.people.mention(found.object)
-            if found.topic in ("是", "is a") and found.subject and self.people.knows(found.subject):
-                self.people.describe(found.subject, found.object)  # "the retired teacher" may mean them later
+        if obj:
+            self.people.mention(obj)
+            if found.topic in ("是", "is a") and found.subject and self.people.knows(subject):
+                self.people.describe(subject, obj)  # "the retired teacher" may mean them later
         mid = f"m{len(self.memories) + 1}"
         try:
             memory = ExtractedMemory.model_validate(
@@ -1235,8 +1240,8 @@ class _Reader:
                     "kind": "event" if found.kind == "fact" and found.memory_type == "EVENT" else found.kind,
                     "subject": subject[:MAX_NAME],
                     "memory_type": found.memory_type,
-                    "topic": found.topic[:MAX_NAME],
-                    "object": found.object,
+                    "topic": topic[:MAX_NAME],
+                    "object": obj,
                     "attributes": attributes,
                     "importance": found.importance,
                     "slot": found.slot,
