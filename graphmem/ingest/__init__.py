@@ -6,8 +6,27 @@
 - ``pipeline.py``: ``Ingestor`` (what ``MemoryGraph.ingest`` / ``retry_extractions`` run).
 """
 
-from .jobs import job_counts
-from .models import IngestReport, RetryReport
-from .pipeline import Conversation, Ingestor, ingestor_for
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..lazy import exports
+
+if TYPE_CHECKING:
+    from .jobs import job_counts
+    from .models import IngestReport, RetryReport
+    from .pipeline import Conversation, Ingestor, ingestor_for
 
 __all__ = ["Conversation", "IngestReport", "Ingestor", "RetryReport", "ingestor_for", "job_counts"]
+
+# imported on first use: a search reads ``people`` alone and need not load the pipeline
+_HOME = {
+    "job_counts": "jobs",
+    "IngestReport": "models",
+    "RetryReport": "models",
+    "Conversation": "pipeline",
+    "Ingestor": "pipeline",
+    "ingestor_for": "pipeline",
+}
+
+__getattr__ = exports(__name__, _HOME)
