@@ -52,7 +52,8 @@ def overlap_units(query: set[str], text: set[str]) -> float:
 
 
 # English function and question words: they say what kind of answer is wanted, not what it is
-# about ("how many": a count), and in BM25 they favour long turns full of them ("What did you do ...?").
+# about ("how many different …": a count of distinct things), and in BM25 they favour long turns
+# full of them ("What did you do ...?").
 STOPWORDS = frozenset(
     """
 a an the of to in on at for and or nor is are was were be been being am do does did doing done what
@@ -60,7 +61,7 @@ when where who whom whose which why how that this these those with from by as it
 had i you he she they we his her hers their theirs our ours my mine your yours me him them us about
 after before would could should will shall can may might must not no so than then there here into
 out up down over any some all more most other such only own same too very just also if but because
-while during s t ever yet let lets tell know think many much
+while during s t ever yet let lets tell know think many much different various distinct total
 """.split()
 )
 
