@@ -66,10 +66,15 @@ while during s t ever yet let lets tell know think many much different various d
 )
 
 
+# The Chinese words that frame a question the same way (多少个不同的国家: a count of distinct things)
+ZH_FRAMING = re.compile(r"多少[个次种位家本部场回]?|几[个次种位家本部场回]|哪些|各种各样的?|各种|不同的?|一共|总共")
+
+
 def content_words(text: str) -> str:
-    """The text without English stop words (for a lexical query); the text itself when nothing
-    else is left. Chinese is kept whole: the ``cjk`` analyzer splits it into bigrams."""
-    words = _WORD.findall(text)
+    """The text without English stop words and Chinese framing words (for a lexical query); the
+    text itself when nothing else is left. Chinese is otherwise kept whole: the ``cjk`` analyzer
+    splits it into bigrams."""
+    words = _WORD.findall(ZH_FRAMING.sub(" ", text))
     kept = [w for w in words if w.casefold() not in STOPWORDS]
     return " ".join(kept) if kept else text
 

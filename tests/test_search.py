@@ -944,8 +944,14 @@ def test_question_words_do_not_decide_a_lexical_match():
     # "how many" / "how much" ask for a count, like "how" asks for a way: "many" is no topic
     assert content_words("How many model kits have I bought?") == "model kits bought"
     assert content_words("How much did I spend on coffee?") == "spend coffee"
+    # "different" says the count is of distinct things: a turn full of "different" is not about doctors
+    assert content_words("How many different doctors did I visit?") == "doctors visit"
+    assert content_words("What various hobbies have I tried in total?") == "hobbies tried"
     assert content_words("Who is it?") == "Who is it?"  # nothing left: the text itself
     assert content_words("我为什么今天不开心？") == "我为什么今天不开心"
+    assert content_words("我一共去过多少个不同的国家？") == "我 去过 国家"
+    assert content_words("我看过几位医生？") == "我看过 医生"
+    assert content_words("几乎每天都跑步") == "几乎每天都跑步"  # 几乎 (almost) frames nothing
 
 
 def test_each_word_of_a_query_is_weighed_on_its_own():
