@@ -243,3 +243,21 @@ def test_two_predicates_of_one_subject_and_a_school_said_by_its_name():
     # a vegan restaurant is no diet, a phone without a number no phone number
     plan = extract("We went to a vegan restaurant. My phone is an old Nokia.")
     assert not any(m.slot for m in plan.memories)
+
+
+def test_no_fragment_of_a_long_clause_and_no_fact_about_it():
+    """A clause too long to keep whole is not cut into a fragment that says something else ("Ivy
+    saw how the night classes and the choir" of "…improved my mood"), and a fact whose
+    end points back ("help people get through it", "make it work") names nothing: neither is stored.
+    A whole clause that fits, and a relative clause ("a book that changed my mind"), still are."""
+    long = "I saw how the night classes and the choir improved my mood, so I kept going."
+    assert texts(extract(long, speaker="Ivy")) == ["Ivy kept going"]
+    assert texts(extract("I want to help people get through it.", speaker="Ivy")) == []
+    assert texts(extract("We'll make it work.")) == []
+    assert texts(extract("I'm over the moon because I can expand my bakery now.", speaker="Ivy")) == [
+        "Ivy can expand Ivy's bakery",
+        "Ivy is over the moon",
+    ]
+    assert texts(extract("I bought a book that changed my mind about whales.")) == [
+        "I bought a book that changed my mind about whales"
+    ]

@@ -59,6 +59,7 @@ from .phrases import _EN_CUT, _EN_TRAIL, _LEAD_ZH, Found, clean, without_danglin
 from .schema import ExtractedLink, ExtractedMemory, Extraction, to_plan
 
 MINED_ROLES = {"user"}
+WHOLE_LIMIT = 40  # characters of a clause kept whole as its subject's predicate; a longer one is not kept
 
 # --- sentence and clause splitting --------------------------------------------------------
 _SENTENCE_END = re.compile(
@@ -116,6 +117,17 @@ _EN_POINTERS = {
     "when",
 }
 _EN_LISTENER = {"you", "your", "yours", "yourself", "yourselves", "ya", "u", "y'all"}
+
+
+_EN_END_POINTERS = {"it", "them", "that", "this", "those", "these"}
+
+
+def _ends_on_pointer(phrase: str) -> bool:
+    """An English phrase whose end points back instead of naming: "help people go through it",
+    "love doing that", "make it happen"; what it is about was said before, not here. ("a song that
+    moved me" names a song: "that" before the last word leads a clause.)"""
+    words = [w.strip(",.;:!?\"'").lower() for w in phrase.split()]
+    return bool(words) and (words[-1] in _EN_END_POINTERS or (len(words) > 1 and words[-2] in {"it", "them"}))
 
 
 def _points_elsewhere(obj: str) -> bool:
@@ -1168,9 +1180,9 @@ class _Reader:
         found = self._whole_clause(text, subj, chinese, time_text, generic)
         if found or not generic:
             return found
-        rest = clean(subj.rest, chinese, 40)
-        if not rest or (not chinese and _points_elsewhere(rest)):
-            return []
+        rest = clean(subj.rest, chinese, WHOLE_LIMIT)
+        if not rest or rest != clean(subj.rest, chinese, MAX_NAME) or (not chinese and _points_elsewhere(rest)):
+            return []  # nothing, a clause cut at the limit (a part of what it said), or one about "it"
         if not chinese and subj.name is None and self.named:
             rest = _said_of_named(rest)  # "I'm thrilled" said by Ivy: Ivy is thrilled
         return [Found("EVENT" if time_text else "FACT", rest[:MAX_NAME], None, 0.5)]
@@ -1223,6 +1235,8 @@ class _Reader:
                 relative = relative or absolute is None
             else:
                 attributes[k] = theirs(v, mine)
+        if not chinese and found.kind != "relation" and _ends_on_pointer(obj or topic):
+            return None
         ident = (subject.lower(), found.memory_type, topic.lower(), (obj or "").lower())
         if ident in self._seen:
             return None
