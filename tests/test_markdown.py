@@ -82,7 +82,7 @@ def test_memory_and_user_files(graph, seed_group, tmp_path):
     user = (tmp_path / "USER.md").read_text(encoding="utf-8")
     parts = {title: body for title, body in (chunk.split("\n", 1) for chunk in user.split("\n## ")[1:])}
     assert "我 认为撒谎 小明的陈述" in parts["偏好与观点"]
-    assert "我 朋友 小明" in parts["关系"]
+    assert "小明是我的朋友" in parts["关系"]
     assert "我 住在 上海" in parts["事实"] and "北京" not in user  # USER.md: the current profile only
     assert parts["事实"].index("住在 上海") < parts["事实"].index("身体状态")  # most important first
     assert "我 失眠" in parts["近期事件"] and "打篮球" not in user  # 小明's facts are not the user's

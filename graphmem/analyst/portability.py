@@ -492,7 +492,8 @@ def reembed(embedder, rows: dict[str, list[dict]], edges: list[dict], remap, pro
             continue
         order = p.get("text") or ""
         pairs = sorted(attributes.get(p["id"], []), key=lambda kv: order.find(f"{kv[0]}: "))
-        want(m, render_text(p.get("subject_name") or "", p.get("topic_name") or "", p.get("object_name"), dict(pairs)))
+        subject, topic, kind = p.get("subject_name") or "", p.get("topic_name") or "", p.get("memory_type")
+        want(m, render_text(subject, topic, p.get("object_name"), dict(pairs), kind))
     for label in ("Subject", "Topic", "Object"):
         for c in rows.get(label, []):
             want(c, c["props"].get("name") or "")

@@ -20,12 +20,30 @@ WRITE_CHUNK = 250  # memories per transaction in a batch; each memory is whole i
 TAIL_CHUNK = 64  # the last transaction of a batch of more than WRITE_CHUNK (see chunk_bounds)
 
 
-def render_text(subject: str, topic: str, obj: str | None, attributes: dict[str, str]) -> str:
-    """The readable sentence a memory is shown and searched by: 我 吃饭 白米饭 (时间: 2025-11-05)."""
-    text = " ".join(p for p in (subject, topic, obj) if p)
+def render_text(
+    subject: str, topic: str, obj: str | None, attributes: dict[str, str], memory_type: str | None = None
+) -> str:
+    """The readable sentence a memory is shown and searched by: 我 吃饭 白米饭 (时间: 2025-11-05);
+    a relation whose topic is a role reads as one: Ruth is my cousin, 小雯是我的表妹, Ruth is Tom's sister."""
+    text = _relation_text(subject, topic, obj) if memory_type == "RELATION" and obj else None
+    text = text or " ".join(p for p in (subject, topic, obj) if p)
     if attributes:
         text += " (" + "; ".join(f"{k}: {v}" for k, v in attributes.items()) + ")"
     return text
+
+
+def _relation_text(subject: str, role: str, name: str) -> str | None:
+    """ "<name> is <subject>'s <role>" when ``role`` is a role word (cousin, 表妹), else None."""
+    from ..ingest.people import role_of
+    from ..lang import USER_KEY, is_chinese, person_key
+
+    if role_of(role) is None:
+        return None
+    mine = person_key(subject) == USER_KEY
+    if is_chinese(role):
+        return f"{name}是{'我' if mine else subject}的{role}"
+    whose = "my" if mine else f"{subject}'" if subject.endswith("s") else f"{subject}'s"
+    return f"{name} is {whose} {role}"
 
 
 def chunk_bounds(n: int) -> list[tuple[int, int]]:
@@ -94,8 +112,8 @@ def prepare(memory: MemoryInput, reference_time: datetime) -> Prepared:
     return Prepared(
         memory=memory,
         id=uuid.uuid4().hex,
-        text=render_text(memory.subject, memory.topic, memory.object, shown),
-        embed_text=render_text(memory.subject, memory.topic, memory.object, timeless),
+        text=render_text(memory.subject, memory.topic, memory.object, shown, memory.memory_type.value),
+        embed_text=render_text(memory.subject, memory.topic, memory.object, timeless, memory.memory_type.value),
         attributes=attributes,
         occurred_at=occurred_at,
         time_values=time_values,
