@@ -34,16 +34,15 @@ def render_text(
 
 def _relation_text(subject: str, role: str, name: str) -> str | None:
     """ "<name> is <subject>'s <role>" when ``role`` is a role word (cousin, 表妹), else None."""
-    from ..ingest.people import role_of
+    from ..ingest.people import possessive, role_of
     from ..lang import USER_KEY, is_chinese, person_key
 
     if role_of(role) is None:
         return None
     mine = person_key(subject) == USER_KEY
     if is_chinese(role):
-        return f"{name}是{'我' if mine else subject}的{role}"
-    whose = "my" if mine else f"{subject}'" if subject.endswith("s") else f"{subject}'s"
-    return f"{name} is {whose} {role}"
+        return f"{name}是{'我的' if mine else possessive(subject, True)}{role}"
+    return f"{name} is {'my' if mine else possessive(subject, False)} {role}"
 
 
 def chunk_bounds(n: int) -> list[tuple[int, int]]:

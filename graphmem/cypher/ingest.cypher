@@ -161,7 +161,7 @@ ORDER BY last_said;
 // not make them recent, as in people_known.
 MATCH (s:Subject {group_id: $group_id})
 WHERE (s.name STARTS WITH 'my ' OR s.name STARTS WITH 'My ' OR s.name STARTS WITH '我'
-       OR s.name CONTAINS "'s " OR s.name CONTAINS '的') AND size(s.name) <= 24
+       OR s.name CONTAINS "' " OR s.name CONTAINS "'s " OR s.name CONTAINS '的') AND size(s.name) <= 24
 MATCH (s)<-[:HAS_SUBJECT]-(m:Memory {group_id: $group_id})
 WHERE m.status <> 'archived' AND EXISTS { (m)-[:EXTRACTED_FROM]->(:Episode) }
 WITH s.name AS name, max(coalesce(m.reference_time, m.created_at)) AS last_said

@@ -178,10 +178,17 @@ def role_of(word: str) -> tuple[str, str | None] | None:
 
 # The "my" / 我 of a person spoken of by role alone: my daughter → daughter, 我儿子 → 儿子; and
 # the owner a named speaker's one is written with (Ivy's daughter, 小王的儿子: ``theirs``).
-_UNNAMED = re.compile(r"^(?:my |我的?|[A-Z][\w-]*(?: [A-Z][\w-]*)?'s |[\u4e00-\u9fff]{1,4}的)", re.IGNORECASE)
+_UNNAMED = re.compile(r"^(?:my |我的?|[A-Z][\w-]*(?: [A-Z][\w-]*)?'s? |[\u4e00-\u9fff]{1,4}的)", re.IGNORECASE)
 _EN_MINE = re.compile(r"\b(?:my|our)\b", re.IGNORECASE)
 _ZH_MINE = re.compile(r"我(?!们)的")
 _ZH_MINE_LEAD = re.compile(r"^我(?![们的])")
+
+
+def possessive(owner: str, chinese: bool) -> str:
+    """How a named owner's things are written: Ivy's, James', 小王的."""
+    if chinese:
+        return f"{owner}的"
+    return f"{owner}'" if owner.endswith("s") else f"{owner}'s"
 
 
 def theirs(text: str, speaker: str | None, lead: bool = True) -> str:
@@ -191,9 +198,9 @@ def theirs(text: str, speaker: str | None, lead: bool = True) -> str:
     (not in a predicate, where 我 is whom something was done to: 帮我修电脑). The user's stays "my"."""
     if not speaker or not text:
         return text
-    out = _EN_MINE.sub(f"{speaker}'s", text)
-    out = _ZH_MINE.sub(f"{speaker}的", out)
-    return _ZH_MINE_LEAD.sub(f"{speaker}的", out) if lead else out
+    out = _EN_MINE.sub(possessive(speaker, False), text)
+    out = _ZH_MINE.sub(possessive(speaker, True), out)
+    return _ZH_MINE_LEAD.sub(possessive(speaker, True), out) if lead else out
 
 
 _ROLE_WORDS = re.compile(rf"\b(?:{EN_ROLE})s?\b|{ZH_ROLE}", re.IGNORECASE)

@@ -1180,8 +1180,8 @@ class _Reader:
         found = self._whole_clause(text, subj, chinese, time_text, generic)
         if found or not generic:
             return found
-        rest = clean(subj.rest, chinese, WHOLE_LIMIT)
-        if not rest or rest != clean(subj.rest, chinese, MAX_NAME) or (not chinese and _points_elsewhere(rest)):
+        rest = clean(subj.rest, chinese, MAX_NAME)
+        if not rest or len(rest) > WHOLE_LIMIT or (not chinese and _points_elsewhere(rest)):
             return []  # nothing, a clause cut at the limit (a part of what it said), or one about "it"
         if not chinese and subj.name is None and self.named:
             rest = _said_of_named(rest)  # "I'm thrilled" said by Ivy: Ivy is thrilled
