@@ -317,22 +317,34 @@ def test_memory_type_filter_applies_to_seeds_and_expanded_memories(graph, group_
     assert neighbourhood["cause"] not in ids(response)
 
 
-def test_time_range_filters_by_occurred_at_or_created_at(graph, group_id, neighbourhood):
+def test_time_range_filters_by_occurred_at_or_when_it_was_said(graph, group_id, neighbourhood):
     october = {"start": "2025-10-01T00:00:00+08:00", "end": "2025-11-01T00:00:00+08:00"}
     response = graph.search_memories(
         group_id, "Caroline adopted a puppy", time_range=october, mode="deep", expand_depth=2, reference_time=EVENING
     )
     assert set(ids(response)) == {neighbourhood["seed"], neighbourhood["ref"]}
     assert response.plan.time_range.source == "argument"
-    # "the landlord changed the house rules" has no time: it counts from when it was written, i.e. now.
+    # "the landlord changed the house rules" has no time: it counts from when it was said (the
+    # morning of 5 November 2025), not from when the process wrote it (now)
+    query = "the landlord changed the house rules"
+    that_day = {"start": at(5, 0).isoformat(), "end": at(6, 0).isoformat()}
+    said = graph.search_memories(group_id, query, mode="fast", time_range=that_day, reference_time=EVENING)
+    assert ids(said)[0] == neighbourhood["cause"]
     now = datetime.now(UTC)
-    recent = graph.search_memories(
-        group_id,
-        "the landlord changed the house rules",
-        mode="fast",
-        time_range={"start": (now - timedelta(hours=1)).isoformat()},
+    written = graph.search_memories(
+        group_id, query, mode="fast", time_range={"start": (now - timedelta(hours=1)).isoformat()}
     )
-    assert ids(recent) == [neighbourhood["cause"]]
+    assert neighbourhood["cause"] not in ids(written)
+
+
+def test_a_memory_without_a_time_decays_from_when_it_was_said(graph, group_id):
+    """A backfill (reference_time in the past) is as old as what it says, not as the write."""
+    old = write(graph, group_id, "I", "event", "repainted", "the garden fence", when=EVENING - timedelta(days=60))
+    new = write(graph, group_id, "I", "event", "repainted", "the garden shed", when=EVENING - timedelta(days=1))
+    response = graph.search_memories(group_id, "repainting the garden", mode="fast", reference_time=EVENING)
+    parts = {r.memory_id: r.score_parts for r in response.results}
+    assert parts[old].time_decay == pytest.approx(2.718281828 ** (-0.05 * 60), rel=1e-3)
+    assert parts[new].time_decay == pytest.approx(2.718281828 ** (-0.05 * 1), rel=1e-3)
 
 
 def test_a_time_expression_in_the_query_narrows_the_seeds(graph, group_id):

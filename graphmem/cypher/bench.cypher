@@ -8,7 +8,7 @@
 MATCH (m:Memory {group_id: $group_id})
 WHERE m.status IS NOT NULL AND m.status <> 'archived'
 WITH m, vector.similarity.cosine(m.embedding, $embedding) AS score
-ORDER BY score DESC, coalesce(m.occurred_at, m.created_at) DESC, m.text LIMIT $k
+ORDER BY score DESC, coalesce(m.occurred_at, m.reference_time, m.created_at) DESC, m.text LIMIT $k
 RETURN m.id AS id, m.text AS text, score;
 
 // name: search_exact_baseline_turns

@@ -64,7 +64,7 @@ CALL (frontier) {
     WHERE NOT n.id IN $seen AND NOT (size(linked) = 1 AND n = linked[0])
       AND ($include_archived OR n.status <> 'archived')
       AND ($types IS NULL OR n.memory_type IN $types)
-    WITH n ORDER BY n.importance DESC, coalesce(n.occurred_at, n.created_at) DESC LIMIT $fanout
+    WITH n ORDER BY n.importance DESC, coalesce(n.occurred_at, n.reference_time, n.created_at) DESC LIMIT $fanout
     RETURN n
   }
   RETURN [x IN linked WHERE x <> n][0] AS m, n, edge, key AS relation, null AS direction, c.name AS via,
@@ -74,8 +74,8 @@ WITH m, n, edge, relation, direction, via, via_label, degree
 WHERE m IS NOT NULL AND n.group_id = $group_id
   AND ($include_archived OR n.status <> 'archived')
   AND ($types IS NULL OR n.memory_type IN $types)
-  AND ($start IS NULL OR datetime(coalesce(n.occurred_at, n.created_at)) >= datetime($start))
-  AND ($end IS NULL OR datetime(coalesce(n.occurred_at, n.created_at)) < datetime($end))
+  AND ($start IS NULL OR datetime(coalesce(n.occurred_at, n.reference_time, n.created_at)) >= datetime($start))
+  AND ($end IS NULL OR datetime(coalesce(n.occurred_at, n.reference_time, n.created_at)) < datetime($end))
   AND ($subject IS NULL OR EXISTS { (n)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
   AND ($as_of IS NULL OR (datetime(coalesce(n.valid_from, n.occurred_at, n.reference_time, n.created_at)) <= datetime($as_of_end) AND (n.valid_until IS NULL OR datetime(n.valid_until) > datetime($as_of))))
 WITH n, collect({from_id: m.id, edge: edge, relation: relation, direction: direction, via: via,
@@ -85,7 +85,7 @@ WITH n, steps, CASE WHEN $embedding IS NOT NULL THEN vector.similarity.cosine(n.
 ORDER BY strong DESC, $alpha * (2 * coalesce(score, 0.5) - 1) + $beta * coalesce(n.importance, 0.5) DESC
 LIMIT $keep
 // one row holding the list: the driver decodes one message instead of one per neighbour
-RETURN collect({memory: n {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
+RETURN collect({memory: n {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .reference_time, .created_at,
                            .access_count, .last_accessed_at, .superseded_by, .valid_from, .valid_until},
                 score: score, steps: steps[0..4],
                 // the turns it was extracted from, for a process that holds them ($with_sources)

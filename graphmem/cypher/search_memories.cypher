@@ -5,8 +5,8 @@
 //   $include_archived   archived memories are left out unless true
 //   $types              null, or a list of memory types (EVENT, FACT, RELATION, OPINION)
 //   $start, $end        null, or ISO datetimes (end exclusive). A memory's time is occurred_at,
-//                       or created_at when it has none (a memory without a stated time is
-//                       placed at the moment it was written)
+//                       else reference_time (a memory without a stated time is placed when it
+//                       was said, which an import or a backfill sets in the past), else created_at
 //   $said_end           an episode (a turn) is in the range when said in [$start, $said_end):
 //                       $end itself, or a week later for a range read from the query
 //   $subject            null, or the normalised name of the memory's subject ("@user" for 我/I)
@@ -90,13 +90,13 @@ MATCH (m:Memory {id: $ids[i]})
 WHERE m.group_id = $group_id
   AND ($include_archived OR m.status <> 'archived')
   AND ($types IS NULL OR m.memory_type IN $types)
-  AND ($start IS NULL OR datetime(coalesce(m.occurred_at, m.created_at)) >= datetime($start))
-  AND ($end IS NULL OR datetime(coalesce(m.occurred_at, m.created_at)) < datetime($end))
+  AND ($start IS NULL OR datetime(coalesce(m.occurred_at, m.reference_time, m.created_at)) >= datetime($start))
+  AND ($end IS NULL OR datetime(coalesce(m.occurred_at, m.reference_time, m.created_at)) < datetime($end))
   AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
   AND ($as_of IS NULL OR (datetime(coalesce(m.valid_from, m.occurred_at, m.reference_time, m.created_at)) <= datetime($as_of_end) AND (m.valid_until IS NULL OR datetime(m.valid_until) > datetime($as_of))))
 WITH m, $scores[i] AS score
-ORDER BY score DESC, coalesce(m.occurred_at, m.created_at) DESC, m.text LIMIT $k
-RETURN collect({memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
+ORDER BY score DESC, coalesce(m.occurred_at, m.reference_time, m.created_at) DESC, m.text LIMIT $k
+RETURN collect({memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .reference_time, .created_at,
                            .access_count, .last_accessed_at, .superseded_by, .valid_from, .valid_until}, score: score}) AS hits;
 
 // name: search_group_size
@@ -113,13 +113,13 @@ MATCH (m:Memory {group_id: $group_id})
 WHERE m.status IS NOT NULL AND m.embedding IS NOT NULL
   AND ($include_archived OR m.status <> 'archived')
   AND ($types IS NULL OR m.memory_type IN $types)
-  AND ($start IS NULL OR datetime(coalesce(m.occurred_at, m.created_at)) >= datetime($start))
-  AND ($end IS NULL OR datetime(coalesce(m.occurred_at, m.created_at)) < datetime($end))
+  AND ($start IS NULL OR datetime(coalesce(m.occurred_at, m.reference_time, m.created_at)) >= datetime($start))
+  AND ($end IS NULL OR datetime(coalesce(m.occurred_at, m.reference_time, m.created_at)) < datetime($end))
   AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
   AND ($as_of IS NULL OR (datetime(coalesce(m.valid_from, m.occurred_at, m.reference_time, m.created_at)) <= datetime($as_of_end) AND (m.valid_until IS NULL OR datetime(m.valid_until) > datetime($as_of))))
 WITH m, vector.similarity.cosine(m.embedding, $embedding) AS score
-ORDER BY score DESC, coalesce(m.occurred_at, m.created_at) DESC, m.text LIMIT $k
-RETURN m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
+ORDER BY score DESC, coalesce(m.occurred_at, m.reference_time, m.created_at) DESC, m.text LIMIT $k
+RETURN m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .reference_time, .created_at,
           .access_count, .last_accessed_at, .superseded_by, .valid_from, .valid_until} AS memory, score;
 
 // name: search_vector_index
@@ -133,12 +133,12 @@ CALL (rows) {
   WHERE m.group_id = $group_id
     AND ($include_archived OR m.status <> 'archived')
     AND ($types IS NULL OR m.memory_type IN $types)
-    AND ($start IS NULL OR datetime(coalesce(m.occurred_at, m.created_at)) >= datetime($start))
-    AND ($end IS NULL OR datetime(coalesce(m.occurred_at, m.created_at)) < datetime($end))
+    AND ($start IS NULL OR datetime(coalesce(m.occurred_at, m.reference_time, m.created_at)) >= datetime($start))
+    AND ($end IS NULL OR datetime(coalesce(m.occurred_at, m.reference_time, m.created_at)) < datetime($end))
     AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
     AND ($as_of IS NULL OR (datetime(coalesce(m.valid_from, m.occurred_at, m.reference_time, m.created_at)) <= datetime($as_of_end) AND (m.valid_until IS NULL OR datetime(m.valid_until) > datetime($as_of))))
-  WITH m, score ORDER BY score DESC, coalesce(m.occurred_at, m.created_at) DESC, m.text LIMIT $k
-  RETURN collect({memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at,
+  WITH m, score ORDER BY score DESC, coalesce(m.occurred_at, m.reference_time, m.created_at) DESC, m.text LIMIT $k
+  RETURN collect({memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .reference_time,
                              .created_at, .access_count, .last_accessed_at, .superseded_by, .valid_from, .valid_until}, score: score}) AS hits
 }
 RETURN size(rows) AS returned, hits;
@@ -151,12 +151,12 @@ WITH m, bm25
 WHERE m.group_id = $group_id
   AND ($include_archived OR m.status <> 'archived')
   AND ($types IS NULL OR m.memory_type IN $types)
-  AND ($start IS NULL OR datetime(coalesce(m.occurred_at, m.created_at)) >= datetime($start))
-  AND ($end IS NULL OR datetime(coalesce(m.occurred_at, m.created_at)) < datetime($end))
+  AND ($start IS NULL OR datetime(coalesce(m.occurred_at, m.reference_time, m.created_at)) >= datetime($start))
+  AND ($end IS NULL OR datetime(coalesce(m.occurred_at, m.reference_time, m.created_at)) < datetime($end))
   AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
   AND ($as_of IS NULL OR (datetime(coalesce(m.valid_from, m.occurred_at, m.reference_time, m.created_at)) <= datetime($as_of_end) AND (m.valid_until IS NULL OR datetime(m.valid_until) > datetime($as_of))))
-WITH m, bm25 ORDER BY bm25 DESC, coalesce(m.occurred_at, m.created_at) DESC, m.text LIMIT $k
-RETURN collect({memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
+WITH m, bm25 ORDER BY bm25 DESC, coalesce(m.occurred_at, m.reference_time, m.created_at) DESC, m.text LIMIT $k
+RETURN collect({memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .reference_time, .created_at,
                            .access_count, .last_accessed_at, .superseded_by, .valid_from, .valid_until}, bm25: bm25,
                 score: CASE WHEN $embedding IS NOT NULL THEN vector.similarity.cosine(m.embedding, $embedding) END})
        AS hits;
@@ -183,12 +183,12 @@ UNWIND hits AS h
 WITH h.m AS m, sum(idf * h.score / top) AS bm25
 WHERE ($include_archived OR m.status <> 'archived')
   AND ($types IS NULL OR m.memory_type IN $types)
-  AND ($start IS NULL OR datetime(coalesce(m.occurred_at, m.created_at)) >= datetime($start))
-  AND ($end IS NULL OR datetime(coalesce(m.occurred_at, m.created_at)) < datetime($end))
+  AND ($start IS NULL OR datetime(coalesce(m.occurred_at, m.reference_time, m.created_at)) >= datetime($start))
+  AND ($end IS NULL OR datetime(coalesce(m.occurred_at, m.reference_time, m.created_at)) < datetime($end))
   AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
   AND ($as_of IS NULL OR (datetime(coalesce(m.valid_from, m.occurred_at, m.reference_time, m.created_at)) <= datetime($as_of_end) AND (m.valid_until IS NULL OR datetime(m.valid_until) > datetime($as_of))))
-WITH m, bm25 ORDER BY bm25 DESC, coalesce(m.occurred_at, m.created_at) DESC, m.text LIMIT $k
-RETURN collect({memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
+WITH m, bm25 ORDER BY bm25 DESC, coalesce(m.occurred_at, m.reference_time, m.created_at) DESC, m.text LIMIT $k
+RETURN collect({memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .reference_time, .created_at,
                            .access_count, .last_accessed_at, .superseded_by, .valid_from, .valid_until}, bm25: bm25,
                 score: CASE WHEN $embedding IS NOT NULL THEN vector.similarity.cosine(m.embedding, $embedding) END})
        AS hits;
@@ -201,7 +201,7 @@ MATCH p = (newest:Memory)-[:SUPERSEDES*1..20]->(m)
 WHERE newest.superseded_by IS NULL AND newest.group_id = $group_id AND newest.status <> 'archived'
 WITH m, newest ORDER BY length(p) DESC
 WITH m, collect(newest)[0] AS n
-RETURN m.id AS id, n {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
+RETURN m.id AS id, n {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .reference_time, .created_at,
           .access_count, .last_accessed_at, .superseded_by, .valid_from, .valid_until} AS current;
 
 // name: search_subject_memories
@@ -218,12 +218,12 @@ CALL (s) {
   WHERE m.group_id = $group_id AND m.embedding IS NOT NULL
     AND ($include_archived OR m.status <> 'archived')
     AND ($types IS NULL OR m.memory_type IN $types)
-    AND ($start IS NULL OR datetime(coalesce(m.occurred_at, m.created_at)) >= datetime($start))
-    AND ($end IS NULL OR datetime(coalesce(m.occurred_at, m.created_at)) < datetime($end))
+    AND ($start IS NULL OR datetime(coalesce(m.occurred_at, m.reference_time, m.created_at)) >= datetime($start))
+    AND ($end IS NULL OR datetime(coalesce(m.occurred_at, m.reference_time, m.created_at)) < datetime($end))
     AND ($as_of IS NULL OR (datetime(coalesce(m.valid_from, m.occurred_at, m.reference_time, m.created_at)) <= datetime($as_of_end) AND (m.valid_until IS NULL OR datetime(m.valid_until) > datetime($as_of))))
-  WITH m ORDER BY coalesce(m.occurred_at, m.created_at) DESC, m.id LIMIT $cap
+  WITH m ORDER BY coalesce(m.occurred_at, m.reference_time, m.created_at) DESC, m.id LIMIT $cap
   OPTIONAL MATCH (m)-[:HAS_TOPIC]->(t:Topic)
-  RETURN collect({memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
+  RETURN collect({memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .reference_time, .created_at,
                              .access_count, .last_accessed_at, .superseded_by, .valid_from, .valid_until},
                   topic: t.normalized_name,
                   score: CASE WHEN $embedding IS NOT NULL THEN vector.similarity.cosine(m.embedding, $embedding) END})

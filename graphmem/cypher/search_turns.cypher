@@ -5,8 +5,8 @@
 //   $include_archived   archived memories are left out unless true
 //   $types              null, or a list of memory types (EVENT, FACT, RELATION, OPINION)
 //   $start, $end        null, or ISO datetimes (end exclusive). A memory's time is occurred_at,
-//                       or created_at when it has none (a memory without a stated time is
-//                       placed at the moment it was written)
+//                       else reference_time (a memory without a stated time is placed when it
+//                       was said, which an import or a backfill sets in the past), else created_at
 //   $said_end           an episode (a turn) is in the range when said in [$start, $said_end):
 //                       $end itself, or a week later for a range read from the query
 //   $subject            null, or the normalised name of the memory's subject ("@user" for 我/I)
@@ -47,7 +47,7 @@ CALL (e) {
                      AND ($types IS NULL OR m.memory_type IN $types)
                      AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
                      AND ($as_of IS NULL OR (datetime(coalesce(m.valid_from, m.occurred_at, m.reference_time, m.created_at)) <= datetime($as_of_end) AND (m.valid_until IS NULL OR datetime(m.valid_until) > datetime($as_of))))
-          | {memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
+          | {memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .reference_time, .created_at,
                         .access_count, .last_accessed_at, .superseded_by, .valid_from, .valid_until},
              score: vector.similarity.cosine(m.embedding, $embedding)}] AS memories
 }
@@ -74,7 +74,7 @@ CALL (rows) {
                        AND ($types IS NULL OR m.memory_type IN $types)
                        AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
                        AND ($as_of IS NULL OR (datetime(coalesce(m.valid_from, m.occurred_at, m.reference_time, m.created_at)) <= datetime($as_of_end) AND (m.valid_until IS NULL OR datetime(m.valid_until) > datetime($as_of))))
-            | {memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
+            | {memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .reference_time, .created_at,
                           .access_count, .last_accessed_at, .superseded_by, .valid_from, .valid_until},
                score: vector.similarity.cosine(m.embedding, $embedding)}] AS memories
   }
@@ -111,7 +111,7 @@ CALL (rows) {
                        AND ($types IS NULL OR m.memory_type IN $types)
                        AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
                        AND ($as_of IS NULL OR (datetime(coalesce(m.valid_from, m.occurred_at, m.reference_time, m.created_at)) <= datetime($as_of_end) AND (m.valid_until IS NULL OR datetime(m.valid_until) > datetime($as_of))))
-            | {memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
+            | {memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .reference_time, .created_at,
                           .access_count, .last_accessed_at, .superseded_by, .valid_from, .valid_until},
                score: vector.similarity.cosine(m.embedding, $embedding)}] AS memories
   }
@@ -148,7 +148,7 @@ CALL (e) {
                      AND ($types IS NULL OR m.memory_type IN $types)
                      AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
                      AND ($as_of IS NULL OR (datetime(coalesce(m.valid_from, m.occurred_at, m.reference_time, m.created_at)) <= datetime($as_of_end) AND (m.valid_until IS NULL OR datetime(m.valid_until) > datetime($as_of))))
-          | {memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
+          | {memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .reference_time, .created_at,
                         .access_count, .last_accessed_at, .superseded_by, .valid_from, .valid_until},
              score: vector.similarity.cosine(m.embedding, $embedding)}] AS memories
 }
@@ -188,7 +188,7 @@ CALL (e) {
                      AND ($types IS NULL OR m.memory_type IN $types)
                      AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
                      AND ($as_of IS NULL OR (datetime(coalesce(m.valid_from, m.occurred_at, m.reference_time, m.created_at)) <= datetime($as_of_end) AND (m.valid_until IS NULL OR datetime(m.valid_until) > datetime($as_of))))
-          | {memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
+          | {memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .reference_time, .created_at,
                         .access_count, .last_accessed_at, .superseded_by, .valid_from, .valid_until},
              score: vector.similarity.cosine(m.embedding, $embedding)}] AS memories
 }
@@ -245,7 +245,7 @@ CALL (n) {
                      AND ($types IS NULL OR m.memory_type IN $types)
                      AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
                      AND ($as_of IS NULL OR (datetime(coalesce(m.valid_from, m.occurred_at, m.reference_time, m.created_at)) <= datetime($as_of_end) AND (m.valid_until IS NULL OR datetime(m.valid_until) > datetime($as_of))))
-          | {memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
+          | {memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .reference_time, .created_at,
                         .access_count, .last_accessed_at, .superseded_by, .valid_from, .valid_until},
              score: vector.similarity.cosine(m.embedding, $embedding)}] AS memories
 }
@@ -334,7 +334,7 @@ CALL (e) {
                      AND ($types IS NULL OR m.memory_type IN $types)
                      AND ($subject IS NULL OR EXISTS { (m)-[:HAS_SUBJECT]->(:Subject {normalized_name: $subject}) })
                      AND ($as_of IS NULL OR (datetime(coalesce(m.valid_from, m.occurred_at, m.reference_time, m.created_at)) <= datetime($as_of_end) AND (m.valid_until IS NULL OR datetime(m.valid_until) > datetime($as_of))))
-          | {memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .created_at,
+          | {memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .reference_time, .created_at,
                         .access_count, .last_accessed_at, .superseded_by, .valid_from, .valid_until},
              sources: COUNT { (m)-[:EXTRACTED_FROM]->(:Episode) }}] AS memories
 }

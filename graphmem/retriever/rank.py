@@ -7,7 +7,7 @@ below. score = α·similarity + β·importance + γ·1/(1+distance) + δ·time_d
   of a query the model cannot read w is UNREAD_LEXICAL and the words are bigram/word overlap. A
   turn is read in context ((own + c·best neighbour)/(1 + c)), as a reply, by who said it and by
   its closest sentence; a memory extracted from turns takes ``source_weight`` of their best;
-- time_decay = exp(−λ·days since it happened), λ per memory type (``retrieval.decay``);
+- time_decay = exp(−λ·days since it happened, else since it was said), λ per memory type (``retrieval.decay``);
   access = min(1, log(1+count)/log(1+20)) × (0.5 + 0.5·exp(−days since the last read / 30)).
 
 A memory the walk reaches along a strong step (``Paths``) is at least CARRY × as similar as the
@@ -371,11 +371,12 @@ class Scorer:
 
     def parts(self, similarity: float, memory: dict, distance: int) -> ScoreParts:
         importance, kind = memory.get("importance"), memory.get("memory_type") or "FACT"
+        happened = memory.get("occurred_at") or memory.get("reference_time")  # else when it was said
         return ScoreParts(
             similarity=round(similarity, 6),
             importance=float(0.5 if importance is None else importance),
             distance=1.0 / (1.0 + distance),
-            time_decay=self.time_decay(kind, memory.get("occurred_at"), memory.get("created_at")),
+            time_decay=self.time_decay(kind, happened, memory.get("created_at")),
             access=self.access(memory.get("access_count"), memory.get("last_accessed_at")),
         )
 

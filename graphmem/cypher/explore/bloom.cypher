@@ -44,7 +44,7 @@ WHERE s.name = $subject OR $subject IN coalesce(s.aliases, []) OR s.normalized_n
    OR (s.kind = 'user' AND toLower(trim($subject)) IN ['我', 'i', 'me', 'user', '用户', '@user'])
 MATCH who = (m:Memory {group_id: $group_id})-[:HAS_SUBJECT]->(s)
 WHERE m.status <> 'archived'
-WITH who, m ORDER BY coalesce(m.occurred_at, m.created_at) DESC LIMIT $limit
+WITH who, m ORDER BY coalesce(m.occurred_at, m.reference_time, m.created_at) DESC LIMIT $limit
 OPTIONAL MATCH time = (m)-[:ATTRIBUTE]->(a:Attribute)-[:VALUE]->(v:Value) WHERE v.parsed
 RETURN who, time;
 

@@ -116,6 +116,6 @@ OPTIONAL MATCH (m)-[:HAS_TOPIC]->(t:Topic)
 OPTIONAL MATCH (m)-[:HAS_OBJECT]->(o:Object)
 RETURN [l IN labels(c) WHERE l <> 'Concept'] AS roles, c.name AS concept, role, m.memory_type AS memory_type,
        s.name AS subject, t.name AS topic, o.name AS object, m.text AS text, m.importance AS importance,
-       coalesce(m.occurred_at, m.created_at) AS at, m.id AS memory_id
+       coalesce(m.occurred_at, m.reference_time, m.created_at) AS at, m.id AS memory_id
 ORDER BY importance DESC, at DESC
 LIMIT $limit;

@@ -35,7 +35,7 @@ MATCH p = (current:Memory {group_id: $group_id})-[:SUPERSEDES*1..8]->(oldest:Mem
 WHERE NOT EXISTS { (:Memory {group_id: $group_id})-[:SUPERSEDES]->(current) }
   AND NOT EXISTS { (oldest)-[:SUPERSEDES]->(:Memory) }
 RETURN current.text AS current, length(p) AS replaced, [n IN nodes(p) | n.text] AS history,
-       [n IN nodes(p) | coalesce(n.occurred_at, n.created_at)] AS times, current.id AS current_id
+       [n IN nodes(p) | coalesce(n.occurred_at, n.reference_time, n.created_at)] AS times, current.id AS current_id
 ORDER BY replaced DESC, current
 LIMIT $limit;
 

@@ -22,8 +22,8 @@ LIMIT $limit;
 
 // name: fading_memories
 // en: Live memories whose importance × retention has fallen below $floor: what consolidation
-//     would archive next. Days count from occurred_at (else created_at) to $as_of.
-// zh: 重要性 × 保留度低于 $floor 的未归档记忆：整理过程下一步会归档的记忆。天数从 occurred_at（无则 created_at）算到 $as_of。
+//     would archive next. Days count from occurred_at (else when it was said, reference_time) to $as_of.
+// zh: 重要性 × 保留度低于 $floor 的未归档记忆：整理过程下一步会归档的记忆。天数从 occurred_at（无则说出的时间 reference_time）算到 $as_of。
 // param: group_id | the group (tenant) | 分组（租户）
 // param: floor = 0.05 | importance × retention below this is fading | 低于此值视为正在淡忘
 // param: decay = {"EVENT": 0.05, "FACT": 0.01, "RELATION": 0.005, "OPINION": 0.03} | decay rate per day, by memory type | 每种记忆类型每天的衰减速率
@@ -32,7 +32,7 @@ LIMIT $limit;
 WITH coalesce(datetime($as_of), datetime()) AS now
 MATCH (m:Memory {group_id: $group_id})
 WHERE m.status <> 'archived'
-WITH m, duration.inSeconds(datetime(coalesce(m.occurred_at, m.created_at)), now).seconds / 86400.0 AS days
+WITH m, duration.inSeconds(datetime(coalesce(m.occurred_at, m.reference_time, m.created_at)), now).seconds / 86400.0 AS days
 WITH m, days, exp(-coalesce($decay[m.memory_type], 0.01) * CASE WHEN days > 0 THEN days ELSE 0 END) AS retention
 WITH m, days, retention, coalesce(m.importance, 0.5) * retention AS raw_strength
 WHERE raw_strength < $floor

@@ -10,7 +10,7 @@
 CALL () {
   MATCH (m:Memory {group_id: $group_id})
   RETURN count(m) AS memories, count(CASE WHEN m.status = 'archived' THEN 1 END) AS archived,
-         min(coalesce(m.occurred_at, m.created_at)) AS first_at, max(coalesce(m.occurred_at, m.created_at)) AS last_at,
+         min(coalesce(m.occurred_at, m.reference_time, m.created_at)) AS first_at, max(coalesce(m.occurred_at, m.reference_time, m.created_at)) AS last_at,
          sum(COUNT { (m)-[:CAUSALITY]->() }) AS causal_links, sum(COUNT { (m)-[:REFERENCE]->() }) AS reference_links
 }
 CALL () {
@@ -67,12 +67,12 @@ RETURN m.memory_type AS memory_type, m.status AS status, count(*) AS count,
 ORDER BY memory_type, status;
 
 // name: memories_by_month
-// en: Memories by month of their time (occurred_at, else when written) and type: when the group's
+// en: Memories by month of their time (occurred_at, else when said) and type: when the group's
 //     life happened, as the graph knows it.
-// zh: 按月份（发生时间，无则写入时间）和类型统计记忆：图谱所知道的生活发生在何时。
+// zh: 按月份（发生时间，无则说出的时间）和类型统计记忆：图谱所知道的生活发生在何时。
 // param: group_id | the group (tenant) | 分组（租户）
 MATCH (m:Memory {group_id: $group_id})
-RETURN substring(coalesce(m.occurred_at, m.created_at), 0, 7) AS month, m.memory_type AS memory_type,
+RETURN substring(coalesce(m.occurred_at, m.reference_time, m.created_at), 0, 7) AS month, m.memory_type AS memory_type,
        count(*) AS count
 ORDER BY month, memory_type;
 

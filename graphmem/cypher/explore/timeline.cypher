@@ -6,8 +6,8 @@
 
 // name: subject_timeline
 // en: What happened to (or is known about) a subject, in time order: each memory with its time
-//     (occurred_at, else when it was written), type, text, importance, status and attributes.
-// zh: 某个主体（人、物）的时间线：按时间排列的记忆，含发生时间（无则写入时间）、类型、文本、重要性、状态和属性。
+//     (occurred_at, else when it was said), type, text, importance, status and attributes.
+// zh: 某个主体（人、物）的时间线：按时间排列的记忆，含发生时间（无则说出的时间）、类型、文本、重要性、状态和属性。
 // param: group_id | the group (tenant) | 分组（租户）
 // param: subject = "我" | the subject's name or alias; 我/I/user means the user | 主体名称或别名；我/I/user 表示用户
 // param: include_archived = false | also list archived (forgotten) memories | 是否包含已归档（遗忘）的记忆
@@ -23,7 +23,7 @@ CALL (m) {
   OPTIONAL MATCH (m)-[:ATTRIBUTE]->(a:Attribute)-[:VALUE]->(v:Value)
   RETURN collect(a.key + ': ' + v.name) AS attributes
 }
-RETURN coalesce(m.occurred_at, m.created_at) AS at, m.occurred_at IS NOT NULL AS dated,
+RETURN coalesce(m.occurred_at, m.reference_time, m.created_at) AS at, m.occurred_at IS NOT NULL AS dated,
        s.name AS subject, m.memory_type AS memory_type, m.text AS text, m.importance AS importance,
        m.status AS status, m.superseded_by IS NOT NULL AS superseded, attributes, m.id AS memory_id
 ORDER BY at, m.created_at
@@ -39,7 +39,7 @@ MATCH (t:Topic {group_id: $group_id})
 WHERE t.name = $topic OR $topic IN coalesce(t.aliases, []) OR t.normalized_name = toLower(trim($topic))
 MATCH (t)<-[:HAS_TOPIC]-(m:Memory {group_id: $group_id})-[:HAS_SUBJECT]->(s:Subject)
 WHERE m.status <> 'archived'
-RETURN coalesce(m.occurred_at, m.created_at) AS at, s.name AS subject, m.memory_type AS memory_type,
+RETURN coalesce(m.occurred_at, m.reference_time, m.created_at) AS at, s.name AS subject, m.memory_type AS memory_type,
        m.text AS text, m.importance AS importance, m.status AS status, m.id AS memory_id
 ORDER BY at, m.created_at
 LIMIT $limit;
