@@ -21,8 +21,10 @@ few of them causally linked), written the way the kind arrives in real use:
 - bridge: two facts joined only by a person (the pilot I met in Porto is Marco; Marco flies
   gliders), with the person in each role (Object of one and Subject of the other, both
   Subjects, both Objects, Subject then Object, Object then an attribute Value) through
-  create_memory, and said in two conversations through ingest. Score: 1 when the fact the
-  question does not name is in the top 5.
+  create_memory, and said in two conversations through ingest; beside them, the same ask about
+  two other people (another person's hobby, another's home town), written the same way, so the
+  ask alone does not pick the answer. Score: 1 when the fact the question does not name is in
+  the top 5 and above both of those.
 
 Methods, in the same run: graphmem (search_memories, mode auto) at depth 0, 1 and 2 under the
 "default" and "recall" profiles; flat dense (cosine with graphmem's own embedding model over the
@@ -84,7 +86,7 @@ class Case:
     group: str
     question: str
     gold: list[str]  # the facts that answer it
-    rivals: list[str] = field(default_factory=list)  # current / as_of: the other values, which must rank below
+    rivals: list[str] = field(default_factory=list)  # what must rank below the answer (other values, other people)
     bucket: str = ""  # a finer row of the table (why: one/two steps; bridge: the roles)
     texts: dict[str, str] = field(default_factory=dict)  # every fact said in the group, distractors included
     by_memory: dict[str, str] = field(default_factory=dict)  # memory id -> fact
@@ -220,15 +222,21 @@ def write_entity(graph: Any, case: Case, spec: dict, now: datetime) -> None:
 
 def write_bridge(graph: Any, case: Case, spec: dict, now: datetime) -> None:
     when = (now - 2 * MONTH, now - timedelta(days=10))
+    rivals_at = now - MONTH  # the same ask about other people, said between the two facts
     if spec["via"] == "tool":
         for j, item in enumerate(spec["facts"]):
             _told(graph, case, f"f{j}", item, when[j])
+        for j, item in enumerate(spec.get("rivals", [])):
+            _told(graph, case, f"r{j}", item, rivals_at + j * timedelta(hours=1))
         case.bucket = f"bridge, tool calls {spec['roles']}"
     else:
         for j, text in enumerate(spec["turns"]):
             _said(graph, case, f"f{j}", {"user": text}, f"s{j}", when[j])
+        for j, text in enumerate(spec.get("rivals", [])):
+            _said(graph, case, f"r{j}", {"user": text}, f"r{j}", rivals_at + j * timedelta(hours=1))
         case.bucket = "bridge, conversations"
     case.gold = ["f1"]
+    case.rivals = [f"r{j}" for j in range(len(spec.get("rivals", [])))]
 
 
 WRITERS = {
@@ -246,9 +254,7 @@ def score(case: Case, ranking: list[str]) -> float:
     top = ranking[: TOP[case.kind]]
     if case.kind in ("why", "entity"):
         return sum(g in top for g in case.gold) / len(case.gold)
-    if case.kind == "bridge":
-        return float(case.gold[0] in top)
-    gold = case.gold[0]  # current, as_of: the right value in the top, above every other value
+    gold = case.gold[0]  # bridge, current, as_of: the right fact in the top, above every rival
     if gold not in top:
         return 0.0
     return float(all(r not in ranking or ranking.index(r) > ranking.index(gold) for r in case.rivals))
@@ -502,7 +508,8 @@ def print_report(report: dict) -> None:
     console.print(table)
     console.print(
         "  scores: why = share of the causes in the top 5; current, as_of = the right value in the top 3 "
-        "above the others; entity = share of the five facts in the top 10; bridge = the far fact in the top 5. "
+        "above the others; entity = share of the five facts in the top 10; "
+        "bridge = the far fact in the top 5, above the same ask about others. "
         "graphmem columns: profile and expand_depth (mode auto).",
         highlight=False,
     )
