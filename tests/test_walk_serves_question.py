@@ -130,6 +130,40 @@ def test_the_user_node_does_not_flood_distance_one(graph, group_id, lang):
     assert not [r.text for r in response.results if any(s.via in user for s in r.path)]
 
 
+# a person the question describes and does not name, in three memories (so not joined as a rare
+# concept is), and the same ask about two other people
+DESCRIBED = {
+    "zh": (
+        [("我", "事件", "卖给了", "陈阿姨", {"物品": "旧冰箱"}), ("陈阿姨", "事实", "住在", "三楼")],
+        ("陈阿姨", "事实", "开了", "一家早餐店"),
+        [("老孙", "事实", "开了", "一家修车铺"), ("王姐", "事实", "是", "牙科诊所的护士")],
+        "买我旧冰箱的那个人是做什么的？",
+    ),
+    "en": (
+        [("I", "EVENT", "sold my old fridge to", "Brenda"), ("Brenda", "FACT", "lives on", "the third floor")],
+        ("Brenda", "FACT", "runs", "a breakfast café"),
+        [("Keith", "FACT", "runs", "a bike repair shop"), ("Irene", "FACT", "works as", "a dental nurse")],
+        "What does the woman who bought my fridge do?",
+    ),
+}
+
+
+@pytest.mark.parametrize("profile", ["default", "recall"])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_described_person_leads_to_their_facts_above_the_same_fact_of_others(graph, group_id, lang, profile):
+    _everyday(graph, group_id, lang)
+    known, answer, others, question = DESCRIBED[lang]
+    for memory in known:
+        graph.create_memory(group_id, *memory, reference_time=REF)
+    answer_id = graph.create_memory(group_id, *answer, reference_time=REF).memory_id
+    other_ids = [graph.create_memory(group_id, *m, reference_time=REF).memory_id for m in others]
+    response = graph.search_memories(group_id, question, expand_depth=1, profile=profile, reference_time=REF)
+    order = [r.memory_id for r in response.results]
+    assert answer_id in order[:3], [r.text for r in response.results]
+    assert all(order.index(answer_id) < order.index(o) for o in other_ids if o in order)
+    assert {r.memory_id: r for r in response.results}[answer_id].path[-1].via == answer[0]
+
+
 @pytest.mark.parametrize("profile", ["default", "recall"])
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_a_search_returns_as_many_results_as_asked_when_the_group_holds_them(graph, group_id, lang, profile):

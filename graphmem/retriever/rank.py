@@ -293,27 +293,28 @@ PERSONS = USER_NAMES | AGENT_NAMES  # the user and the agent are named in most q
 
 @dataclass(frozen=True)
 class Paths:
-    """Which steps of the walk are strong: a CAUSALITY/REFERENCE link when the question asks for
-    causes, effects or connections (``linked``, read by the planner), and a shared Subject, Object
-    or Value (not a Topic: a verb says little about what joins two memories; nor a time) that the question
-    names, by name or by role (unless a hub, linked to more than ``hub`` memories) or that joins at most RARE_DEGREE
-    memories (Marco in "I met Marco" and "Marco flies gliders"). The user and the agent never are."""
+    """Which steps of the walk are strong: a CAUSALITY/REFERENCE link when the question asks for causes, effects or
+    connections (``asks``, read by the planner), and a shared Subject, Object or Value (not a Topic: a verb says little
+    about what joins two memories; nor a time) that the question names, by name or by role, or describes ("the woman
+    who bought my fridge": a name of its best match, ``anchor``), unless a hub (linked to more than ``hub`` memories),
+    or that joins at most RARE_DEGREE memories (Marco of "I met Marco", "Marco flies gliders"); not the user or agent."""
 
     query: str
-    linked: bool
+    asks: str | None  # what the question asks for beyond its words (plan: "causes", "connections"), or None
     hub: int  # a concept linked to more memories (the speaker, a frequent topic) says little even when named
     meant: frozenset[str] = frozenset()  # people the query names by a role or description (家教 → 小吴), casefolded
 
-    def strong(self, step: dict) -> bool:
+    def strong(self, step: dict, anchor: bool = False) -> bool:
         if step["edge"] in EXPLICIT_EDGES:
-            return self.linked
+            return self.asks is not None
         via = (step.get("via") or "").casefold().strip()
         if step["edge"] == "HAS_TOPIC" or not via or via in PERSONS:
             return False
         if step["edge"] == "VALUE" and is_time_key(step.get("relation") or ""):
             return False  # two memories of one day are not about one thing
         degree = step.get("degree") or 0
-        return degree <= RARE_DEGREE or (degree <= self.hub and self.names(via))
+        named = (anchor and self.asks == "connections") or self.names(via)  # described, or named by name or role
+        return degree <= RARE_DEGREE or (degree <= self.hub and named)
 
     def names(self, via: str) -> bool:
         """The query says the concept's name (as whole words when it is written in words), or a

@@ -184,7 +184,7 @@ class Retriever:
         clock.lap("seeds")
         scorer = Scorer(plan.profile, self.settings.decay, reference_time)
         in_context = turn_similarities(report.turns, report.speakers, similarity)
-        paths = Paths(plan.sought, plan.hints.asks is not None, self.settings.limits.hub_fanout, self._meant(ctx))
+        paths = Paths(plan.sought, plan.hints.asks, self.settings.limits.hub_fanout, self._meant(ctx))
         ranking = Ranking(similarity, scorer, in_context, report.speakers, report.about, paths)
         scored = ranking.candidates(report.candidates, elsewhere, plan.profile.time_range.outside)
         chosen = ranking.choose(scored, ctx.k, plan.profile.seed_min_similarity, plan.why)
