@@ -37,6 +37,15 @@ def test_chinese_preferences_facts_and_relations_have_the_user_as_subject():
     assert all(m.episode_ids == ["ep1"] for m in plan.memories)
 
 
+def test_chinese_a_job_at_a_place_said_with_zuo_or_gan_and_not_a_chore():
+    found = triples(extract("我在一家银行做柜员。我姐在医院干护士。"))
+    assert ("我", "FACT", "工作于", "银行") in found and ("我", "FACT", "职业是", "柜员") in found
+    assert ("我姐", "FACT", "工作于", "医院") in found and ("我姐", "FACT", "职业是", "护士") in found
+    # 做 / 干 before what is not a job says what one did there, not where one works
+    for chore in ("我在厨房做饭。", "我在网上做生意。", "我在公司干了一天活。"):
+        assert not [t for t in triples(extract(chore)) if t[2] in ("工作于", "职业是")], chore
+
+
 def test_english_preferences_facts_and_relations():
     plan = extract(
         "My name is Alice and I work at Google. I live in Berlin. I love hiking in the Alps, "

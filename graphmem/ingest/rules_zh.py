@@ -69,6 +69,7 @@ _PRONOUN = re.compile(r"^(她|他)(?!们)")
 _NOT_FACT = re.compile(
     r"^(?:以前|原来|曾经|过去|可能|也许|大概|应该|希望|要是|如果|觉得|认为|以为|听说|猜|感觉|知道|记得|怎么|为什么)"
 )
+_JOB_END = "员|师|工|手|官|士|会计|记者|经理|主管|主编|编辑|老板|医生|司机|保安|保姆|厨子|律师|翻译|秘书|助理"
 _ONE = re.compile(r"^(?:一)(?:个|辆|只|台|套|家|所|位|条|本|部|件|份|架|把|间|栋|幢|匹|头|盆|张)")
 _TRAIL = re.compile(r"(?:了|啦|呀|啊|呢|吧|哦|哈|去|来|住|上班|工作|读书|上学)+$")
 
@@ -588,6 +589,8 @@ _RULES: list[tuple[re.Pattern, Callable]] = [
     (re.compile(rf"^是(?P<obj>{_P}{{1,20}}?)的学生"), _school),
     (re.compile(rf"^在(?P<obj>{_P}{{1,20}}?)(?:工作|上班|任职|实习|打工)"), _work_place),
     (re.compile(rf"^在(?P<obj>{_P}{{1,20}}?)当(?P<job>{_P}{{1,12}})$"), _work_place),
+    # 在银行做柜员 / 在公司干会计: 做 and 干 name a job only when what follows is one (员, 师, 会计 ...)
+    (re.compile(rf"^在(?P<obj>{_P}{{1,20}}?)(?:做|干)(?P<job>{_P}{{0,10}}(?:{_JOB_END}))$"), _work_place),
     (re.compile(rf"^(?:就职于|供职于|任职于|受雇于)(?P<obj>{_P}+)"), _slot("工作于", "work", "employer")),
     (re.compile(rf"^(?:的)?(?:工作|职业)是(?P<obj>{_P}+)"), _slot("职业是", "work", "job")),
     # likes, dislikes and what is no longer done
