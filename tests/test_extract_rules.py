@@ -46,6 +46,12 @@ def test_chinese_a_job_at_a_place_said_with_zuo_or_gan_and_not_a_chore():
         assert not [t for t in triples(extract(chore)) if t[2] in ("工作于", "职业是")], chore
 
 
+def test_english_where_someone_worked_is_a_fact_of_the_past_not_their_employer():
+    plan = extract("I worked at Deloitte for eight years. I work at Globex.")
+    found = {(m.memory["topic"], m.memory["object"]): m.slot for m in plan.memories}
+    assert found == {("worked at", "Deloitte"): None, ("work at", "Globex"): "employer"}
+
+
 def test_english_preferences_facts_and_relations():
     plan = extract(
         "My name is Alice and I work at Google. I live in Berlin. I love hiking in the Alps, "

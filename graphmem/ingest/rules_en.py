@@ -426,6 +426,20 @@ def _slot(topic: str, kind: str, slot: str | None, ends: bool = False, needs_obj
 _CHANGES = {"moved to", "joined", "enrolled at", "quit", "graduated from", "no longer live in", "moved out of"}
 
 
+def _work_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    """I work at / she works for X: the employer now. "worked at X" says where they worked, a
+    fact of the past that sets no slot; "have worked" and "worked at X before" give none here."""
+    said = m.group(0)
+    if re.match(r"^(?:have|has) worked", said, _I) or re.search(
+        r"\b(?:before|previously|back then|in the past)$", said, _I
+    ):
+        return None
+    if re.search(r"\bworked (?:at|for) ", said, _I) and not re.match(r"^(?:am|is|are) ", said, _I):
+        obj = _obj(m)
+        return [Found("FACT", "worked at", obj, 0.6, kind="work")] if obj else None
+    return _slot("work at", "work", "employer")(m, third, time_text)
+
+
 def _joined(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     """joined / started at: a school when its name says so (started at Greenway Primary), else a
     place of work, with the job when said (joined a care home in Kent as a manager)."""
@@ -729,12 +743,7 @@ _RULES: list[tuple[re.Pattern, Make]] = [
             rf"^(?:am |is |are |have |has |have been |has been )?{_ADV}(?:work|works|working|worked) (?:at|for) {_X}",
             _I,
         ),
-        lambda m, t, tt: (
-            None
-            if re.match(r"^(?:have|has) worked", m.group(0), _I)
-            or re.search(r"\b(?:before|previously|back then|in the past)$", m.group(0), _I)
-            else _slot("work at", "work", "employer")(m, t, tt)
-        ),
+        _work_at,
     ),
     (
         re.compile(
