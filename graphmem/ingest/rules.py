@@ -1185,7 +1185,7 @@ class _Reader:
             return []  # nothing, a clause cut at the limit (a part of what it said), or one about "it"
         if not chinese and subj.name is None and self.named:
             rest = _said_of_named(rest)  # "I'm thrilled" said by Ivy: Ivy is thrilled
-        return [Found("EVENT" if time_text else "FACT", rest[:MAX_NAME], None, 0.5)]
+        return [Found("EVENT" if time_text else "FACT", rest, None, 0.5)]
 
     def _whole_clause(self, text: str, subj, chinese: bool, time_text: str | None, generic: bool) -> list[Found]:
         if chinese:

@@ -434,7 +434,7 @@ def _work_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | N
         r"\b(?:before|previously|back then|in the past)$", said, _I
     ):
         return None
-    if re.search(r"\bworked (?:at|for) ", said, _I) and not re.match(r"^(?:am|is|are) ", said, _I):
+    if re.search(r"\bworked (?:at|for) ", said, _I):
         obj = _obj(m)
         return [Found("FACT", "worked at", obj, 0.6, kind="work")] if obj else None
     return _slot("work at", "work", "employer")(m, third, time_text)
