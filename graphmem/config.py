@@ -399,6 +399,10 @@ _NEO4J_ENV = {
     "NEO4J_DATABASE": "database",
 }
 
+# GRAPHMEM_* names that are not settings: the config file's path, the MCP server's token
+# (read by `graphmem mcp`), bootstrap.sh's virtualenv and the tests' dev-data folder
+_NOT_SETTINGS = frozenset({"GRAPHMEM_CONFIG", "GRAPHMEM_MCP_TOKEN", "GRAPHMEM_VENV", "GRAPHMEM_BENCH_DATA"})
+
 
 def _env_overrides(environ: dict[str, str]) -> dict[str, dict[str, Any]]:
     """The settings the environment names: NEO4J_* and GRAPHMEM_<SECTION>__[<SUB>__]<KEY>, nested."""
@@ -407,14 +411,15 @@ def _env_overrides(environ: dict[str, str]) -> dict[str, dict[str, Any]]:
         if environ.get(name):
             out.setdefault("neo4j", {})[key] = environ[name]
     for name, value in environ.items():
-        if not name.startswith("GRAPHMEM_") or name == "GRAPHMEM_CONFIG":
+        if not name.startswith("GRAPHMEM_") or name in _NOT_SETTINGS:
             continue
         parts = name[len("GRAPHMEM_") :].lower().split("__")
         if len(parts) < 2 or not all(parts):
             raise ConfigError(
                 f"environment variable {name}: expected GRAPHMEM_<SECTION>__<KEY> (or "
                 f"__<SUB>__<KEY> for a nested setting), e.g. GRAPHMEM_EMBEDDING__MODEL or "
-                f"GRAPHMEM_RETRIEVAL__RANKING__SEED_MIN_SIMILARITY"
+                f"GRAPHMEM_RETRIEVAL__RANKING__SEED_MIN_SIMILARITY; other GRAPHMEM_ names graphmem reads: "
+                f"{', '.join(sorted(_NOT_SETTINGS))}"
             )
         node: dict[str, Any] = out.setdefault(parts[0], {})
         for part in parts[1:-1]:

@@ -26,8 +26,7 @@ BENCH = Path(os.environ.get("GRAPHMEM_BENCH_DATA") or next((p for p in _ABOVE if
 
 @pytest.fixture
 def bench(cli_env, tmp_path):
-    # GRAPHMEM_BENCH_DATA is the tests' own: graphmem would read it as a setting and refuse it
-    env = {**cli_env, "XDG_CACHE_HOME": str(tmp_path / "cache"), "COLUMNS": "100", "GRAPHMEM_BENCH_DATA": None}
+    env = {**cli_env, "XDG_CACHE_HOME": str(tmp_path / "cache"), "COLUMNS": "100"}
 
     def run(*args: str):
         result = CliRunner().invoke(app, ["bench", *args], env=env, catch_exceptions=False)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -69,6 +70,21 @@ def test_bad_settings_name_the_problem(tmp_path, content, environ, needle):
 def test_missing_config_file_is_named(tmp_path):
     with pytest.raises(ConfigError, match="does not exist"):
         load_settings(tmp_path / "absent.toml", environ={})
+
+
+def test_documented_environment_variables_that_are_not_settings_are_accepted(tmp_path):
+    # docs/agents.md tells users to export GRAPHMEM_MCP_TOKEN; bootstrap.sh reads GRAPHMEM_VENV
+    env = {**os.environ, "GRAPHMEM_MCP_TOKEN": "t0ken", "GRAPHMEM_VENV": str(tmp_path / "venv")}
+    out = subprocess.run(
+        [sys.executable, "-m", "graphmem.cli.app", "config", "show", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        cwd=tmp_path,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "t0ken" not in out.stdout
 
 
 def test_config_show_masks_password(tmp_path):
