@@ -52,6 +52,20 @@ def test_english_where_someone_worked_is_a_fact_of_the_past_not_their_employer()
     assert found == {("worked at", "Deloitte"): None, ("work at", "Globex"): "employer"}
 
 
+def test_where_someone_used_to_work_is_a_past_fact_in_both_languages():
+    # 工作过 / 以前在 … 上班 / used to work: remembered, and no slot, so it cannot supersede the job of now
+    plan = extract("我在华为工作过两年。我现在在腾讯上班。我们公司新来的CTO叫Harris。Harris以前在亚马逊干了十年。")
+    found = {(m.memory["subject"], m.memory["topic"], m.memory["object"]): m.slot for m in plan.memories}
+    assert found[("我", "曾工作于", "华为")] is None and found[("我", "工作于", "腾讯")] == "employer"
+    assert found[("Harris", "曾工作于", "亚马逊")] is None
+    worked = [m.memory for m in plan.memories if m.memory["topic"] == "曾工作于"]
+    assert {m["object"]: (m.get("attributes") or {}).get("时长") for m in worked} == {"华为": "两年", "亚马逊": "十年"}
+    assert not [t for t in triples(extract("我以前在厨房干了很多活。")) if t[2] == "曾工作于"]
+    plan = extract("I used to work for British Airways. I worked at a bookshop for two summers. I used to work out.")
+    found = {(m.memory["topic"], m.memory["object"]): m.slot for m in plan.memories}
+    assert found == {("worked at", "British Airways"): None, ("worked at", "a bookshop"): None}
+
+
 def test_english_preferences_facts_and_relations():
     plan = extract(
         "My name is Alice and I work at Google. I live in Berlin. I love hiking in the Alps, "

@@ -426,16 +426,27 @@ def _slot(topic: str, kind: str, slot: str | None, ends: bool = False, needs_obj
 _CHANGES = {"moved to", "joined", "enrolled at", "quit", "graduated from", "no longer live in", "moved out of"}
 
 
+_FOR_A_TIME = re.compile(
+    r"\s+for\s+((?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|several|many|\d+)\s+"
+    r"(?:\w+\s+)?(?:years?|months?|weeks?|summers?|winters?|decades?))$",
+    re.IGNORECASE,
+)
+
+
 def _work_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
-    """I work at / she works for X: the employer now. "worked at X" says where they worked, a
-    fact of the past that sets no slot; "have worked" and "worked at X before" give none here."""
+    """I work at / she works for X: the employer now. "worked at X" and "used to work at X" say
+    where they worked, a fact of the past that sets no slot; "have worked" and "worked at X
+    before" give none here."""
     said = m.group(0)
     if re.match(r"^(?:have|has) worked", said, _I) or re.search(
         r"\b(?:before|previously|back then|in the past)$", said, _I
     ):
         return None
-    if re.search(r"\bworked (?:at|for) ", said, _I):
+    if re.search(r"\bworked (?:at|for) |^used to ", said, _I):
         obj = _obj(m)
+        long = _FOR_A_TIME.search(obj or "")
+        if obj and long:  # "worked at a bookshop for two summers": the place, and how long
+            return [Found("FACT", "worked at", obj[: long.start()], 0.6, {"duration": long.group(1)}, kind="work")]
         return [Found("FACT", "worked at", obj, 0.6, kind="work")] if obj else None
     return _slot("work at", "work", "employer")(m, third, time_text)
 
@@ -740,7 +751,7 @@ _RULES: list[tuple[re.Pattern, Make]] = [
     ),
     (
         re.compile(
-            rf"^(?:am |is |are |have |has |have been |has been )?{_ADV}(?:work|works|working|worked) (?:at|for) {_X}",
+            rf"^(?:am |is |are |have |has |have been |has been |used to )?{_ADV}(?:work|works|working|worked) (?:at|for) {_X}",
             _I,
         ),
         _work_at,

@@ -378,6 +378,9 @@ def predicates(rest: str, timed: bool) -> list[Found]:
     """What a clause says of its subject, read from the text after the subject (adverbs allowed):
     the first rule that reads it wins."""
     p = re.sub(rf"^{_ADV}", "", rest.strip(" ，,")).strip()
+    past = _PAST_WORK.match(p)
+    if past:
+        return _worked_at(past)
     if not p or _NOT_FACT.match(p):
         return []
     for pattern, make in _RULES:
@@ -404,6 +407,17 @@ def _slot(topic: str, kind: str, slot: str | None, ends: bool = False, memory_ty
 
 
 _CHANGES = {"搬到", "入职", "考上", "换工作", "辞职", "毕业于", "不再住在", "转学", "转学到"}
+
+
+# 以前在亚马逊干了十年 / 曾在银行上班 / 在华为工作过两年: where someone worked, a fact of the past
+# that sets no slot (it must not supersede where they work now). 干 counts only with a duration
+# or alone: 以前在厨房干了很多活 is no job.
+def _worked_at(m: re.Match) -> list[Found]:
+    obj = clean(_ONE.sub("", m.group("obj") or m.group("obj2")), True, 30)
+    if not obj or obj[0] in _NOT_NAME or obj.startswith(("家", "这", "那")):
+        return []
+    attributes = {"时长": m.group("time")} if m.group("time") else None
+    return [Found("FACT", "曾工作于", obj, 0.6, attributes, kind="work")]
 
 
 def _work_place(m: re.Match, timed: bool) -> list[Found]:
@@ -541,6 +555,11 @@ def _origin(m: re.Match, timed: bool) -> list[Found]:
 
 
 _P = r"[^，,。！？；;!?\n]"
+_PAST_WORK = re.compile(
+    rf"^(?:(?:以前|之前|原来|曾经|过去|早年|曾)(?:也|一直|都)?在(?P<obj>{_P}{{1,20}}?)(?:工作|上班|任职|实习|打工|干)(?:了|过)?"
+    rf"|在(?P<obj2>{_P}{{1,20}}?)(?:工作|上班|任职|实习|打工|干)过)"
+    r"(?P<time>(?:[一二两三四五六七八九十几半\d]+多?(?:年|个月|个多月|周|天)多?)?)(?:了|的时间)?$"
+)
 _RULES: list[tuple[re.Pattern, Callable]] = [
     # changes of residence and of work or school: the slot they set
     (
