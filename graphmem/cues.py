@@ -29,6 +29,11 @@ RELATION_EN = re.compile(
     r"tell me about|know about|what about|anything (?:on|about)|the one who|the (?:guy|woman|man|person) (?:i|who))\b",
     re.IGNORECASE,
 )
+# someone (or something) the question describes instead of naming: 帮我修电脑的人, 新来的技术负责人,
+# 我在波尔图认识的那个飞行员; "the pilot I met in Porto", "the builder we hired": the walk goes from
+# what the description matches to the rest of what is known of them
+DESCRIBED_ZH = re.compile(r"\S的(?:[\u4e00-\u9fff]{0,4}?人|那个|那位|这个|这位)")
+DESCRIBED_EN = re.compile(r"\bthe [a-z]+ (?:(?:I|we) (?!am\b|are\b|was\b|were\b|will\b|do\b|did\b)[a-z]+|who|that)\b")
 
 # A question with a past time asks either what held then (a state: where one lived or worked,
 # one's school, job, partner, phone number, car or pet, "what was my ...", "where were we living",
@@ -71,6 +76,12 @@ NOW_EN = re.compile(
     r"\b(?:now|nowadays|these days|currently|current|at the moment|at present|still|any ?more|lately)\b", re.I
 )
 HABIT_EN = re.compile(r"\b(?:every|each)\s+(?:day|week|month|morning|evening)|\b(?:usually|used to|regularly)\b", re.I)
+
+
+def connection_words(query: str) -> list[str]:
+    """The words by which a question asks for a person's or a thing's connections, or describes them."""
+    found = [w for w in RELATION_ZH if w in query] + [m.group(0) for m in RELATION_EN.finditer(query)]
+    return found + [m.group(0) for m in (*DESCRIBED_ZH.finditer(query), *DESCRIBED_EN.finditer(query))]
 
 
 def asks_state(query: str) -> bool:

@@ -25,10 +25,9 @@ from ..cues import (
     CAUSAL_ZH_HOW,
     NOW_EN,
     NOW_ZH,
-    RELATION_EN,
-    RELATION_ZH,
     STATE_PERIOD,
     asks_state,
+    connection_words,
 )
 from ..lang import AGENT_NAMES, ROLE_NAMES
 from ..timeparse import find_time_range, is_rolling_window
@@ -78,7 +77,7 @@ class RulePlanner:
             )
         causal = [w for w in CAUSAL_ZH if w in query] + [m.group(0) for m in CAUSAL_EN.finditer(query)]
         causal += [m.group(0) for m in CAUSAL_ZH_HOW.finditer(query)]
-        related = [w for w in RELATION_ZH if w in query] + [m.group(0) for m in RELATION_EN.finditer(query)]
+        related = connection_words(query)
         if causal:
             hints.deep, hints.asks = True, "causes"
             hints.relation_filters = list(CAUSAL_RELATIONS)
