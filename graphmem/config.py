@@ -221,7 +221,7 @@ class SearchLimits(_Section):
     # barely does); never more than exact_scan_limit
     vector_scan_limit: int = Field(200, ge=0)
     # a process keeps the vectors of each group up to this many memories it searches more than once
-    # (retriever/vectors.py): nearest memories by one matrix product, exact for the group alone
+    # (store/vector_copy.py): nearest memories by one matrix product, exact for the group alone
     vector_cache_limit: int = Field(20000, ge=0)
     vector_cache_mb: float = Field(256, ge=0)  # memory for those copies in all (0: none kept)
     default_mode: Literal["auto", "fast", "deep"] = "auto"
@@ -257,7 +257,7 @@ class RetrievalSettings(_Section):
     # "keep" ranks them as any other; each result says what superseded it
     superseded: Literal["current_first", "hide", "keep"] = "current_first"
     # after the process's first search, what it holds then (modules, models) is moved out of the
-    # garbage collector's reach (gc.freeze, retriever/settle.py): a full collection would walk it
+    # garbage collector's reach (gc.freeze, graphmem/settle.py): a full collection would walk it
     # again every few dozen searches, inside one of them. It changes the host process's collector:
     # for a process that serves searches, not a library call inside someone else's application
     freeze_gc: bool = False

@@ -1,7 +1,7 @@
 """One search, two corpora: the database and the process's copies give the same results.
 
 A process that searches a group again holds the group's memory vectors
-(graphmem/retriever/vectors.py) and, for a conversation, its turn and sentence vectors
+(graphmem/store/vector_copy.py) and, for a conversation, its turn and sentence vectors
 (graphmem/retriever/turnvectors.py); the search then reads its nearest texts, word hits,
 neighbours and cosines from them instead of asking Neo4j. That must change nothing a user can
 see: the same results in the same order, at the same distances, with the same paths and

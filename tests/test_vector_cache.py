@@ -1,4 +1,4 @@
-"""The retriever's copy of a group's vectors (graphmem/retriever/vectors.py), on the real database.
+"""The retriever's copy of a group's vectors (graphmem/store/vector_copy.py), on the real database.
 
 A process that searches a group more than once holds its memory vectors and finds the
 nearest memories with a matrix product. It must change nothing a user can see: the same

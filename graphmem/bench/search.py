@@ -588,7 +588,7 @@ def measure(
             graph.search_memories(
                 group_id, q, mode="fast" if depth == 0 else "deep", expand_depth=depth, reference_time=REFERENCE
             )
-    # steady state: a process that searches a group again holds its vectors (retriever/vectors.py);
+    # steady state: a process that searches a group again holds its vectors (store/vector_copy.py);
     # the copy is built in the background from the second search, and the timing starts once it is
     t = time.perf_counter()
     held = graph._retriever.vectors.wait(group_id, VECTORS_WAIT_S) if graph._retriever is not None else False

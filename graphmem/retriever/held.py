@@ -16,12 +16,12 @@ import numpy as np
 from ..config import SearchLimits
 from ..store.driver import Store
 from ..store.vector import neo4j_score
+from ..store.vector_copy import GroupVectors, HeldVectors, unit
 from .context import Later, SearchContext
 from .corpus import Memories, Neighbour, Source, TurnFinds, TurnWords
 from .database import DatabaseMemories, DatabaseTurns, GroupFacts
 from .rank import WordHits, group_idf
 from .turnvectors import TurnCopy
-from .vectors import GroupVectors, HeldVectors, unit
 
 HELD_FETCH, HELD_MARGIN = 2, 20  # nearest memories read from a held copy: 2k + 20, for those the filters drop
 

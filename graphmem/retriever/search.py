@@ -23,7 +23,9 @@ from ..config import RankingProfile, RetrievalSettings
 from ..embed import Embedder, embed_query, unknown_share
 from ..ingest.people import IDENTITY_TOPICS, roles_in
 from ..lang import person_key
+from ..settle import freeze_once
 from ..store.driver import Store
+from ..store.vector_copy import VectorCache
 from ..timeparse import is_rolling_window
 from ..types import PlannedAsOf, PlannedTimeRange, SearchInput, SearchPlan, SearchResponse, normalize_name
 from .context import Filters, SearchContext
@@ -44,9 +46,7 @@ from .rank import (
 )
 from .results import as_results, current_first, newer_first
 from .seeds import find_seeds
-from .settle import freeze_once
 from .turnvectors import TurnCache
-from .vectors import VectorCache
 from .walk import RelationScope, walk
 
 # a turn telling of what happened in a time range read from the query may be said this many days

@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
+from ..store.vector_copy import FETCH_BATCH, HeldVectors, VectorCache, one_blas_thread, unit
 from .rank import NAME_WORDS, SENTENCE_WEIGHT, parse_time
-from .vectors import FETCH_BATCH, HeldVectors, VectorCache, one_blas_thread, unit
 
 NO_TIME = float("nan")
 

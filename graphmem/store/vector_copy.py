@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
-from ..store.driver import Store
+from .driver import Store
 
 FETCH_BATCH = 2000  # vectors read per round trip while (re)building a copy
 LARGE_TTL_S = 60.0  # how long a group seen above the limit is taken to still be
