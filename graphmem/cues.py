@@ -33,7 +33,10 @@ RELATION_EN = re.compile(
 # 我在波尔图认识的那个飞行员; "the pilot I met in Porto", "the builder we hired": the walk goes from
 # what the description matches to the rest of what is known of them
 DESCRIBED_ZH = re.compile(r"\S的(?:[\u4e00-\u9fff]{0,4}?人|那个|那位|这个|这位)")
-DESCRIBED_EN = re.compile(r"\bthe [a-z]+ (?:(?:I|we) (?!am\b|are\b|was\b|were\b|will\b|do\b|did\b)[a-z]+|who|that)\b")
+DESCRIBED_EN = re.compile(  # "the X I met": someone known by what happened once, said in the past tense
+    r"\bthe [a-z]+ (?:(?:I|we) (?:[a-z]+ed|met|saw|sold|bought|lent|gave|got|had|took|told|knew|found|made|paid|sent|"
+    r"brought|taught|spoke|went|drove|rode|wrote|heard|chose|kept|lost|won|ran|sat|stood|left)|who|that)\b"
+)
 
 # A question with a past time asks either what held then (a state: where one lived or worked,
 # one's school, job, partner, phone number, car or pet, "what was my ...", "where were we living",
@@ -82,6 +85,16 @@ def connection_words(query: str) -> list[str]:
     """The words by which a question asks for a person's or a thing's connections, or describes them."""
     found = [w for w in RELATION_ZH if w in query] + [m.group(0) for m in RELATION_EN.finditer(query)]
     return found + [m.group(0) for m in (*DESCRIBED_ZH.finditer(query), *DESCRIBED_EN.finditer(query))]
+
+
+def described(query: str) -> str | None:
+    """The words by which a question describes someone instead of naming them, without the ask
+    around them: 我借钱的那个人 (of 我借钱的那个人，我妈对他是什么看法？), "the guy I lent money to"."""
+    m = DESCRIBED_ZH.search(query)
+    if m:  # from the start of its clause
+        return query[max(query.rfind(c, 0, m.start()) for c in "，,。？?！!；;\n") + 1 : m.end()]
+    m = DESCRIBED_EN.search(query)
+    return re.split(r"[,.?!;]", query[m.start() :], maxsplit=1)[0] if m else None
 
 
 def asks_state(query: str) -> bool:

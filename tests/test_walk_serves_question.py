@@ -165,6 +165,37 @@ def test_a_described_person_leads_to_their_facts_above_the_same_fact_of_others(g
         assert {r.memory_id: r for r in response.results}[answer_id].path[-1].via == answer[0]
 
 
+# the ask matches another person's same fact better than the answer, and better than the memory the
+# description matches (said in other words): the walk starts from the latter
+DESCRIBED_RIVAL = {
+    "zh": (
+        ("阿斌", "事件", "买下了", "我的二手单车"),
+        ("爸爸", "观点", "对他评价很高", "阿斌"),
+        ("爸爸", "观点", "对他评价很高", "老黄"),
+        "买我旧自行车的那个人，我爸对他评价怎么样？",
+    ),
+    "en": (
+        ("Dmitri", "EVENT", "bought", "my second-hand road bike"),
+        ("Dad", "OPINION", "thinks highly of", "Dmitri"),
+        ("Dad", "OPINION", "thinks highly of", "Gareth"),
+        "What does my dad think of the guy who bought my old bicycle?",
+    ),
+}
+
+
+@pytest.mark.parametrize("profile", ["default", "recall"])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_walk_starts_from_what_the_description_matches_not_from_the_best_match(graph, group_id, lang, profile):
+    _everyday(graph, group_id, lang)
+    described, answer, rival, question = DESCRIBED_RIVAL[lang]
+    graph.create_memory(group_id, *described, reference_time=REF)
+    rival_id = graph.create_memory(group_id, *rival, reference_time=REF).memory_id
+    answer_id = graph.create_memory(group_id, *answer, reference_time=REF).memory_id
+    response = graph.search_memories(group_id, question, expand_depth=1, profile=profile, reference_time=REF)
+    order = [r.memory_id for r in response.results]
+    assert answer_id in order[:3] and order.index(answer_id) < order.index(rival_id), [r.text for r in response.results]
+
+
 @pytest.mark.parametrize("profile", ["default", "recall"])
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_a_search_returns_as_many_results_as_asked_when_the_group_holds_them(graph, group_id, lang, profile):

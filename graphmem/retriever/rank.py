@@ -27,11 +27,13 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import cached_property
 from typing import Any
 
 import numpy as np
 
 from ..config import DecayRates, RankingProfile
+from ..cues import described
 from ..lang import AGENT_NAMES, CJK_CHARS, USER_NAMES
 from ..store.vector import to_cosine
 from ..textsim import cjk_share, lexical_units, overlap_units
@@ -303,6 +305,7 @@ class Paths:
     asks: str | None  # what the question asks for beyond its words (plan: "causes", "connections"), or None
     hub: int  # a concept linked to more memories (the speaker, a frequent topic) says little even when named
     meant: frozenset[str] = frozenset()  # people the query names by a role or description (家教 → 小吴), casefolded
+    anchor: str | None = None  # the direct match nearest the words that describe someone; None: the best match
 
     def strong(self, step: dict, anchor: bool = False) -> bool:
         if step["edge"] in EXPLICIT_EDGES:
@@ -329,9 +332,21 @@ class Paths:
             re.search(rf"(?:(?<!\w)|(?<=[{CJK_CHARS}])){re.escape(via)}(?:(?!\w)|(?=[{CJK_CHARS}]))", query) is not None
         )
 
-    @staticmethod
-    def carried(own: float, parent: float, strong: bool) -> float:
-        """A reached memory's similarity: its own, or CARRY × its parent's along a strong step."""
+    @cached_property
+    def described(self) -> str | None:
+        """The words by which a question that asks for connections describes someone (``cues.described``)."""
+        return described(self.query) if self.asks == "connections" else None
+
+    def anchored(self, parents: dict[str, Any]) -> dict[str, Any]:
+        """``parents`` (best first) with ``anchor`` first when it is one of them."""
+        return {self.anchor: parents[self.anchor]} | parents if self.anchor in parents else parents
+
+    def carried(self, own: float, parent: float, strong: bool, twice: bool) -> float:
+        """A reached memory's similarity: its own, or CARRY × its parent's along a strong step. When the question
+        describes someone, a direct match the anchor leads to is found ``twice``, by what it says and by whom it is
+        about: 1 − (1 − own)(1 − CARRY × parent)."""
+        if strong and twice and self.described:
+            return 1 - (1 - own) * (1 - CARRY * parent)
         return max(own, CARRY * parent) if strong else own
 
 
@@ -396,7 +411,7 @@ class Ranking:
     in_context: dict[str, float]
     speakers: list[str]
     about: SubjectScope | None
-    paths: Paths | None = None  # which steps of the walk are strong (None: none is)
+    paths: Paths  # which steps of the walk are strong
 
     def candidates(self, candidates: Iterable[Any], outside: set[str], kept: float) -> list[tuple[Any, float]]:
         """Every seed candidate with its similarity, best first: a turn by its similarity in

@@ -191,9 +191,8 @@ class Retriever:
         hits = {c.id: seed_hit(c, sim, ranking) for c, sim in chosen}  # the walk's seeds
         top1 = max((h.similarity for h in hits.values()), default=0.0)
         depth, mode_used = self._depth(mode, inp.expand_depth, plan.hints, top1, plan.why)
-        relations = inp.relation_filters
-        if relations is None and plan.hints.relation_filters is not None and depth:
-            relations = plan.hints.relation_filters
+        ranking = self._described(ctx, corpus, ranking, hits) if depth and paths.described else ranking
+        relations = plan.hints.relation_filters if inp.relation_filters is None and depth else inp.relation_filters
         # the walk passes the filters of every result: a time range read from the query chose the seeds only
         everywhere, scope = replace(ctx, filters=plan.hard), RelationScope.from_filters(relations)
         related = {c.id for c, _ in scored if c.kind == "memory"}
@@ -318,6 +317,17 @@ class Retriever:
         plan.why.append(f"{'nothing in that time range' if verdict == 'empty' else closer}: searched all time")
         plan.time_range = None
         return everywhere, set()
+
+    def _described(self, ctx: SearchContext, corpus: Corpus, ranking: Ranking, hits: dict[str, Hit]) -> Ranking:
+        """``ranking`` whose walk starts from the direct match nearest the words by which the question describes
+        someone (我借钱的那个人, "the guy I lent money to"), though another matches the whole question better."""
+        rows: list[dict[str, Any]] = [{"memory": {"id": h.id}} for h in hits.values() if h.kind == "memory"]
+        vector: Future[list[float]] = Future()
+        vector.set_result(embed_query(self.embedder, [ranking.paths.described or ""])[0])
+        corpus.memories.fill_cosines(replace(ctx, embedding=vector), rows)
+        scores = {r["memory"]["id"]: r["score"] for r in rows if r.get("score") is not None}
+        anchor = max(scores, key=scores.__getitem__) if scores else None
+        return replace(ranking, paths=replace(ranking.paths, anchor=anchor))
 
     def _meant(self, ctx: SearchContext) -> frozenset[str]:
         """The people the query means by a role it says (家教, my son's tutor, the neighbour)."""

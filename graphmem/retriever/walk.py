@@ -74,7 +74,8 @@ def walk(
         chosen = [h for h in ranked if h.kind == "memory"][:frontier]
         if not chosen:
             return
-        parents = {h.id: h for h in chosen}  # best first: at distance 1 the first is the best match
+        parents = {h.id: h for h in chosen}  # best first: at distance 1 the first is the anchor (rank.Paths)
+        parents = ranking.paths.anchored(parents) if distance == 1 else parents
         with_sources = corpus.turns.with_sources and ctx.episodes > 0
         seen = {h.id for h in hits.values() if h.distance > 0 and h.id not in parents}
         neighbours = corpus.memories.expand(ctx, list(parents), seen, scope, keep, with_sources, related)
@@ -104,13 +105,15 @@ def reach(
         if ranking.about is not None:
             own = ranking.about.weigh(n.node["id"], own, from_turns=bool(drawn))
     best: Hit | None = None
-    anchor = next(iter(parents)) if distance == 1 else None  # the best match: whom a described question means
+    anchor = next(iter(parents)) if distance == 1 else None  # whom a question that describes someone means
+    direct = known is not None and known.distance == 0
     for st in sorted(n.steps, key=lambda st: EXPLICIT.get(st["edge"], 2)):
         parent = parents.get(st["from_id"])
         if parent is None or parent.id == n.node["id"]:
             continue
-        strong = ranking.paths is not None and ranking.paths.strong(st, st["from_id"] == anchor)
-        similarity = ranking.paths.carried(own, parent.similarity, strong) if ranking.paths else own
+        anchored = st["from_id"] == anchor
+        strong = ranking.paths.strong(st, anchored)
+        similarity = ranking.paths.carried(own, parent.similarity, strong, anchored and direct)
         hops = (parent.distance if parent.hops is None else parent.hops) + (0 if strong else 1)
         step = PathStep(to_id=n.node["id"], **{k: v for k, v in st.items() if k != "degree"})
         hit = Hit(n.node["id"], "memory", n.node, similarity, distance, parent.path + [step], hops=hops)
