@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
+from .textsim import STOPWORDS, lexical_units
+
 # cue words of a question about causes or effects (substrings for Chinese, whole words for English)
 CAUSAL_ZH = tuple(
     "因为 所以 为什么 为何 为啥 干嘛 咋 怎么回事 怎么会 怎么搞的 原因 缘故 导致 由于 引起 造成 害得 后来呢 后来怎么 然后呢 结果 影响 起因".split()
@@ -95,6 +97,12 @@ def described(query: str) -> str | None:
         return query[max(query.rfind(c, 0, m.start()) for c in "，,。？?！!；;\n") + 1 : m.end()]
     m = DESCRIBED_EN.search(query)
     return re.split(r"[,.?!;]", query[m.start() :], maxsplit=1)[0] if m else None
+
+
+def description_words(description: str) -> set[str]:
+    """The words and characters a memory must share to fit a description (``described``): not its
+    function words (the, who; 的 那 个 人 我)."""
+    return {u for u in lexical_units(description) if u not in STOPWORDS and u.strip("的那这个位人我")}
 
 
 def asks_state(query: str) -> bool:

@@ -165,11 +165,11 @@ def test_a_described_person_leads_to_their_facts_above_the_same_fact_of_others(g
         assert {r.memory_id: r for r in response.results}[answer_id].path[-1].via == answer[0]
 
 
-# the ask matches another person's same fact better than the answer, and better than the memory the
-# description matches (said in other words): the walk starts from the latter
+# the whole question matches another person's same fact best (the ask's words); the description
+# (买我旧自行车的那个人, the guy who bought my old bicycle) matches another memory: the walk starts there
 DESCRIBED_RIVAL = {
     "zh": (
-        ("阿斌", "事件", "买下了", "我的二手单车"),
+        ("阿斌", "事件", "买下了", "我的旧自行车"),
         ("爸爸", "观点", "对他评价很高", "阿斌"),
         ("爸爸", "观点", "对他评价很高", "老黄"),
         "买我旧自行车的那个人，我爸对他评价怎么样？",

@@ -20,12 +20,14 @@ from typing import Any, Literal
 
 from ..access import AccessRecorder
 from ..config import RankingProfile, RetrievalSettings
+from ..cues import description_words
 from ..embed import Embedder, embed_query, unknown_share
 from ..ingest.people import IDENTITY_TOPICS, roles_in
 from ..lang import person_key
 from ..settle import freeze_once
 from ..store.driver import Store
 from ..store.vector_copy import VectorCache
+from ..textsim import lexical_units, overlap_units
 from ..timeparse import is_rolling_window
 from ..types import PlannedAsOf, PlannedTimeRange, SearchInput, SearchPlan, SearchResponse, normalize_name
 from .context import Filters, SearchContext
@@ -320,13 +322,21 @@ class Retriever:
 
     def _described(self, ctx: SearchContext, corpus: Corpus, ranking: Ranking, hits: dict[str, Hit]) -> Ranking:
         """``ranking`` whose walk starts from the direct match nearest the words by which the question describes
-        someone (我借钱的那个人, "the guy I lent money to"), though another matches the whole question better."""
+        someone (我借钱的那个人, "the guy I lent money to"), though another matches the whole question better:
+        their similarity as a query's, (1 − w)·cosine + w·the share of the description's words it says."""
+        said = ranking.paths.described or ""
         rows: list[dict[str, Any]] = [{"memory": {"id": h.id}} for h in hits.values() if h.kind == "memory"]
         vector: Future[list[float]] = Future()
-        vector.set_result(embed_query(self.embedder, [ranking.paths.described or ""])[0])
+        vector.set_result(embed_query(self.embedder, [said])[0])
         corpus.memories.fill_cosines(replace(ctx, embedding=vector), rows)
-        scores = {r["memory"]["id"]: r["score"] for r in rows if r.get("score") is not None}
-        anchor = max(scores, key=scores.__getitem__) if scores else None
+        words, w = description_words(said), ranking.similarity.weight
+        text = {h.id: h.node.get("text") or "" for h in hits.values()}
+        fit = {
+            r["memory"]["id"]: (1 - w) * r["score"] + w * overlap_units(words, lexical_units(text[r["memory"]["id"]]))
+            for r in rows
+            if r.get("score") is not None
+        }
+        anchor = max(fit, key=fit.__getitem__) if fit else None
         return replace(ranking, paths=replace(ranking.paths, anchor=anchor))
 
     def _meant(self, ctx: SearchContext) -> frozenset[str]:
