@@ -220,8 +220,9 @@ def test_the_walk_crosses_a_name_from_an_object_to_an_attribute_value(graph, gro
     second = graph.create_memory(group_id, *show[:4], attributes=show[4], reference_time=REF)
     response = graph.search_memories(group_id, question, expand_depth=1, mode="deep", reference_time=REF)
     top = [r.memory_id for r in response.results]
-    assert top[:2] == [first.memory_id, second.memory_id], response.results[:3]
-    step = response.results[1].path[-1]
+    # the two first, whichever leads: the show also says what is asked, so it may outrank the meeting
+    assert set(top[:2]) == {first.memory_id, second.memory_id}, response.results[:3]
+    step = response.results[top.index(second.memory_id)].path[-1]
     assert step.from_id == first.memory_id and step.via == "Diego"
 
 
