@@ -316,7 +316,7 @@ class Paths:
         if step["edge"] == "VALUE" and is_time_key(step.get("relation") or ""):
             return False  # two memories of one day are not about one thing
         degree = step.get("degree") or 0
-        named = (anchor and self.asks == "connections") or self.names(via)  # described, or named by name or role
+        named = (anchor and bool(self.described)) or self.names(via)  # described, or named by name or role
         return degree <= RARE_DEGREE or (degree <= self.hub and named)
 
     def names(self, via: str) -> bool:
