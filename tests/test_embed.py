@@ -402,6 +402,71 @@ def test_an_8_bit_copy_is_named_for_its_runtime_and_a_refusal_is_remembered(tmp_
     assert int8_model(stray, straying) == stray and len(calls) == 4
 
 
+@pytest.mark.parametrize("model", [embed.MULTILINGUAL_MODEL, embed.ENGLISH_MODEL])
+def test_a_models_weights_kept_apart_give_its_vectors_to_the_bit(model):
+    """A process's sessions load each model from a copy whose weights sit in a file of their own
+    (runs.weights_apart: a new process starts its sessions in half the time); the copy is the same
+    model: the probe texts' vectors are equal to the bit, and the embedder's own queries use it."""
+    from graphmem.embed.int8 import PROBES
+    from graphmem.embed.runs import weights_apart
+
+    model_ = embed.get_embedder(model, backend="onnx")
+    model_.embed_query_array(["what did I buy yesterday?"])
+    apart = weights_apart(model_.onnx_path)
+    assert apart != model_.onnx_path and apart.with_suffix(".weights").stat().st_size > 10_000_000
+    assert apart.stat().st_size < 1_000_000  # the graph alone: the weights are the other file's
+    assert {s._model_path for s in model_._sessions.values()} == {str(apart)}  # what the queries ran on
+    assert np.array_equal(model_._probe(apart), model_._probe(model_.onnx_path))
+    assert len(model_._probe(apart)) == len(PROBES)
+
+
+def _matmul_model(path: Path, seed: int) -> Path:
+    """An ONNX graph of one 64 × 64 matrix product: weights large enough to be kept apart."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    weight = numpy_helper.from_array(np.random.default_rng(seed).normal(size=(64, 64)).astype(np.float32), "w")
+    graph = helper.make_graph(
+        [helper.make_node("MatMul", ["x", "w"], ["y"])],
+        "one",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 64])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 64])],
+        [weight],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    onnx.save(model, str(path))
+    return path
+
+
+def test_weights_kept_apart_follow_the_model_and_are_skipped_without_onnx(monkeypatch, tmp_path):
+    """The copy is made once and found after; a model exported again gets a new copy (the old one
+    removed, never served); without the onnx package the model itself is used."""
+    import onnxruntime
+
+    from graphmem.embed.runs import weights_apart
+
+    def product(path: Path) -> np.ndarray:
+        session = onnxruntime.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+        return session.run(None, {"x": np.ones((1, 64), np.float32)})[0]
+
+    source = _matmul_model(tmp_path / "model.onnx", seed=1)
+    first = weights_apart(source)
+    assert first != source and weights_apart(source) == first
+    assert np.array_equal(product(first), product(source))
+    made = first.stat().st_mtime_ns
+    assert weights_apart(source).stat().st_mtime_ns == made  # found, not made again
+    _matmul_model(source, seed=2)  # exported again
+    second = weights_apart(source)
+    assert second != first and not first.exists() and not first.with_suffix(".weights").exists()
+    assert np.array_equal(product(second), product(source))
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["model.onnx", second.name, second.stem + ".weights"])
+    monkeypatch.setitem(sys.modules, "onnx", None)
+    other = tmp_path / "other.onnx"
+    other.write_bytes(source.read_bytes())
+    assert weights_apart(other) == other
+
+
 def test_an_unknown_precision_is_refused_by_name():
     from graphmem.config import EmbeddingSettings
 
