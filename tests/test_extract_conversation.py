@@ -139,6 +139,23 @@ def test_changes_of_work_supersede_the_old_employer_and_quitting_ends_it(graph, 
     assert current(graph, zh) == {"我 辞职"}  # no employer is current any more
 
 
+def test_how_long_someone_has_worked_somewhere_is_their_employer_now_and_a_span_that_ended_is_not(
+    graph, group_id
+):
+    """"have worked at X since 2019" and 在X干了十年了 (了 at the end: up to now) say where someone works
+    now, and supersede the employer said before; 在X干了十年 (a span that ended) is a past job: it
+    supersedes nothing."""
+    en, zh = group_id, f"{group_id}-zh"
+    say(graph, en, ["I work at Initech."], session="s1", when=JUNE)
+    say(graph, en, ["I've worked at Globex since September."], session="s2", when=NOVEMBER)
+    say(graph, zh, ["我在腾讯上班。"], session="s1", when=JUNE)
+    say(graph, zh, ["我在亚马逊干了十年。", "我在华为工作三年了。"], session="s2", when=NOVEMBER)
+    assert _conflicts(graph, en) == {("I work at Initech", "I work at Globex")}
+    assert _conflicts(graph, zh) == {("我 工作于 腾讯", "我 工作于 华为")}
+    assert {"我 曾工作于 亚马逊 (时长: 十年)", "我 工作于 华为 (时长: 三年)"} <= current(graph, zh)
+    assert "I work at Globex (since: 2025-09)" in current(graph, en)
+
+
 def test_no_longer_supersedes_the_liking_it_ends_in_both_languages(graph, group_id):
     say(graph, group_id, ["我爱喝可乐。", "I love coffee."], session="s1", when=JUNE)
     say(graph, group_id, ["我不再喝可乐了。", "I don't drink coffee anymore."], session="s2", when=NOVEMBER)

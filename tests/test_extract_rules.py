@@ -66,6 +66,24 @@ def test_where_someone_used_to_work_is_a_past_fact_in_both_languages():
     assert found == {("worked at", "British Airways"): None, ("worked at", "a bookshop"): None}
 
 
+def test_how_long_someone_has_worked_somewhere_says_whether_they_still_do():
+    # since / for in the present perfect, and 了 at the end in Chinese: still there (the employer now);
+    # 了 after the verb alone: a span that ended; "have worked at X" alone: any time before, nothing
+    plan = extract("I've worked at Google since 2019. I have worked for Acme for three years. I have worked at a bank.")
+    found = {(m.memory["topic"], m.memory["object"]): (m.slot, m.memory.get("attributes")) for m in plan.memories}
+    assert found == {
+        ("work at", "Google"): ("employer", {"since": "2019"}),
+        ("work at", "Acme"): ("employer", {"duration": "three years"}),
+    }
+    plan = extract("我在亚马逊干了十年。我在字节工作了五年了。我在华为工作三年了。我在公司干了一天活。")
+    found = {(m.memory["topic"], m.memory["object"]): (m.slot, m.memory.get("attributes")) for m in plan.memories}
+    assert found == {
+        ("曾工作于", "亚马逊"): (None, {"时长": "十年"}),
+        ("工作于", "字节"): ("employer", {"时长": "五年"}),
+        ("工作于", "华为"): ("employer", {"时长": "三年"}),
+    }
+
+
 def test_english_preferences_facts_and_relations():
     plan = extract(
         "My name is Alice and I work at Google. I live in Berlin. I love hiking in the Alps, "

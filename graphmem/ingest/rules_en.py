@@ -438,9 +438,9 @@ def _work_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | N
     where they worked, a fact of the past that sets no slot; "have worked" and "worked at X
     before" give none here."""
     said = m.group(0)
-    if re.match(r"^(?:have|has) worked", said, _I) or re.search(
-        r"\b(?:before|previously|back then|in the past)$", said, _I
-    ):
+    if re.match(r"^(?:have|has) worked", said, _I):
+        return _worked_since(m, third, time_text)
+    if re.search(r"\b(?:before|previously|back then|in the past)$", said, _I):
         return None
     if re.search(r"\bworked (?:at|for) |^used to ", said, _I):
         obj = _obj(m)
@@ -449,6 +449,22 @@ def _work_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | N
             return [Found("FACT", "worked at", obj[: long.start()], 0.6, {"duration": long.group(1)}, kind="work")]
         return [Found("FACT", "worked at", obj, 0.6, kind="work")] if obj else None
     return _slot("work at", "work", "employer")(m, third, time_text)
+
+
+def _worked_since(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    """"have worked at X since 2019" / "for three years": still there, the employer now, since when or
+    for how long; "have worked at X" alone may mean any time before: none."""
+    raw = m.group("obj") or ""
+    long = _FOR_A_TIME.search(raw)
+    since = time_text if time_text and time_text.lower().startswith("since ") else None
+    if not since and " since " in raw:  # since I graduated: not a time the parser reads, said as it was
+        raw, _, after = raw.partition(" since ")
+        since = after.strip() or None
+    obj = clean(raw[: long.start()] if long else raw, False, 60)
+    if not obj or not (since or long):
+        return None
+    attributes = {"since": since} if since else {"duration": long.group(1) if long else ""}
+    return [Found("FACT", _third("work at", third), obj, 0.7, attributes, kind="work", slot="employer")]
 
 
 def _joined(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:

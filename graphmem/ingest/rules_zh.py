@@ -381,6 +381,9 @@ def predicates(rest: str, timed: bool) -> list[Found]:
     past = _PAST_WORK.match(p)
     if past:
         return _worked_at(past)
+    span = _WORK_SPAN.match(p)
+    if span and (span.group("now") or span.group("done")):
+        return _work_span(span)
     if not p or _NOT_FACT.match(p):
         return []
     for pattern, make in _RULES:
@@ -413,11 +416,22 @@ _CHANGES = {"搬到", "入职", "考上", "换工作", "辞职", "毕业于", "�
 # that sets no slot (it must not supersede where they work now). 干 counts only with a duration
 # or alone: 以前在厨房干了很多活 is no job.
 def _worked_at(m: re.Match) -> list[Found]:
-    obj = clean(_ONE.sub("", m.group("obj") or m.group("obj2")), True, 30)
+    obj = clean(_ONE.sub("", m.group("obj") or m.groupdict().get("obj2") or ""), True, 30)
     if not obj or obj[0] in _NOT_NAME or obj.startswith(("家", "这", "那")):
         return []
     attributes = {"时长": m.group("time")} if m.group("time") else None
     return [Found("FACT", "曾工作于", obj, 0.6, attributes, kind="work")]
+
+
+def _work_span(m: re.Match) -> list[Found]:
+    """在亚马逊干了十年了 (了 at the end: the span runs up to now): the employer now, for that long;
+    在亚马逊干了十年 (了 after the verb alone: a span that ended): where someone worked."""
+    if not m.group("now"):
+        return _worked_at(m)
+    obj = clean(_ONE.sub("", m.group("obj")), True, 30)
+    if not obj or obj[0] in _NOT_NAME or obj.startswith(("家", "这", "那")):
+        return []
+    return [Found("FACT", "工作于", obj, 0.7, {"时长": m.group("time")}, kind="work", slot="employer")]
 
 
 def _work_place(m: re.Match, timed: bool) -> list[Found]:
@@ -559,6 +573,10 @@ _PAST_WORK = re.compile(
     rf"^(?:(?:以前|之前|原来|曾经|过去|早年|曾)(?:也|一直|都)?在(?P<obj>{_P}{{1,20}}?)(?:工作|上班|任职|实习|打工|干)(?:了|过)?"
     rf"|在(?P<obj2>{_P}{{1,20}}?)(?:工作|上班|任职|实习|打工|干)过)"
     r"(?P<time>(?:[一二两三四五六七八九十几半\d]+多?(?:年|个月|个多月|周|天)多?)?)(?:了|的时间)?$"
+)
+_SPAN = r"[一二两三四五六七八九十几半\d]+多?(?:年|个月|个多月|周|天)多?"
+_WORK_SPAN = re.compile(
+    rf"^在(?P<obj>{_P}{{1,20}}?)(?:工作|上班|任职|打工|干)(?P<done>了)?(?P<time>{_SPAN})(?P<now>了)?$"
 )
 _RULES: list[tuple[re.Pattern, Callable]] = [
     # changes of residence and of work or school: the slot they set
