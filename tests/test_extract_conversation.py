@@ -139,10 +139,8 @@ def test_changes_of_work_supersede_the_old_employer_and_quitting_ends_it(graph, 
     assert current(graph, zh) == {"我 辞职"}  # no employer is current any more
 
 
-def test_how_long_someone_has_worked_somewhere_is_their_employer_now_and_a_span_that_ended_is_not(
-    graph, group_id
-):
-    """"have worked at X since 2019" and 在X干了十年了 (了 at the end: up to now) say where someone works
+def test_how_long_someone_has_worked_somewhere_is_their_employer_now_and_a_span_that_ended_is_not(graph, group_id):
+    """ "have worked at X since 2019" and 在X干了十年了 (了 at the end: up to now) say where someone works
     now, and supersede the employer said before; 在X干了十年 (a span that ended) is a past job: it
     supersedes nothing."""
     en, zh = group_id, f"{group_id}-zh"

@@ -452,7 +452,7 @@ def _work_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | N
 
 
 def _worked_since(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
-    """"have worked at X since 2019" / "for three years": still there, the employer now, since when or
+    """ "have worked at X since 2019" / "for three years": still there, the employer now, since when or
     for how long; "have worked at X" alone may mean any time before: none."""
     raw = m.group("obj") or ""
     long = _FOR_A_TIME.search(raw)
