@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta, timezone
 
 from graphmem.ingest.episodes import split_text
 from graphmem.ingest.models import EpisodeView
+from graphmem.ingest.people import role_of
 from graphmem.ingest.rules import RuleExtractor
 
 TZ = timezone(timedelta(hours=8))
@@ -82,6 +83,20 @@ def test_how_long_someone_has_worked_somewhere_says_whether_they_still_do():
         ("工作于", "字节"): ("employer", {"时长": "五年"}),
         ("工作于", "华为"): ("employer", {"时长": "三年"}),
     }
+
+
+def test_the_short_spoken_forms_of_family_roles_are_people():
+    # 我妈 / 我爸 / 我哥 / 我弟 / 我妹, as often said as 我妈妈: the facts are theirs; 我哥们儿 is a friend
+    found = triples(extract("我妈在医院上班。我爸退休了。我哥住在深圳。我弟考上了清华。我哥们儿住在北京。"))
+    assert {(s, t, o) for s, _, t, o in found} == {
+        ("我妈", "工作于", "医院"),
+        ("我爸", "辞职", None),
+        ("我哥", "住在", "深圳"),
+        ("我弟", "考上", "清华"),
+        ("我哥们儿", "住在", "北京"),
+    }
+    assert role_of("妈") == ("妈妈", "f") and role_of("哥们儿") == ("朋友", None)
+    assert ("我妈", "OPINION", "喜欢养", "花") in triples(extract("我哥住在深圳。我妈在医院上班。她喜欢养花。"))
 
 
 def test_english_preferences_facts_and_relations():
