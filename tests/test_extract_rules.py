@@ -99,6 +99,15 @@ def test_the_short_spoken_forms_of_family_roles_are_people():
     assert ("我妈", "OPINION", "喜欢养", "花") in triples(extract("我哥住在深圳。我妈在医院上班。她喜欢养花。"))
 
 
+def test_what_someone_is_allergic_to_is_a_fact_and_not_being_allergic_states_nothing():
+    found = triples(
+        extract("I'm allergic to peanuts. I'm not allergic to cats. My son is severely allergic to shellfish.")
+    )
+    assert found == [("I", "FACT", "am allergic to", "peanuts"), ("my son", "FACT", "is allergic to", "shellfish")]
+    found = triples(extract("我对花生过敏。我对猫毛不过敏。我女儿海鲜过敏。我有点过敏。"))
+    assert found == [("我", "FACT", "过敏", "花生"), ("我女儿", "FACT", "过敏", "海鲜")]
+
+
 def test_english_preferences_facts_and_relations():
     plan = extract(
         "My name is Alice and I work at Google. I live in Berlin. I love hiking in the Alps, "

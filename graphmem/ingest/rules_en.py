@@ -834,6 +834,15 @@ _RULES: list[tuple[re.Pattern, Make]] = [
         ),
         lambda m, t, tt: _diet("meat eater", False, t, tt),
     ),
+    # what they are allergic to: a fact about their health, kept whole; "not allergic" states nothing
+    (
+        re.compile(
+            rf"^(?:am |is |are )?(?:very |really |severely |badly |mildly |a bit |slightly )?allergic to {_X}", _I
+        ),
+        lambda m, t, tt: (
+            [Found("FACT", _third("am allergic to", t), obj, 0.8, kind="fact")] if (obj := _obj(m)) else None
+        ),
+    ),
     # likes, dislikes, and what is no longer done
     (
         re.compile(

@@ -423,6 +423,14 @@ def _worked_at(m: re.Match) -> list[Found]:
     return [Found("FACT", "曾工作于", obj, 0.6, attributes, kind="work")]
 
 
+def _allergic(m: re.Match) -> list[Found]:
+    """对花生过敏 → 过敏 花生; 不过敏 and 有点过敏 (no what) state nothing."""
+    obj = None if m.group("neg") else _object(m.group("obj"))
+    if not obj or re.fullmatch(r"(?:有点|有些|很|特别|严重|非常|比较|容易|经常|也|又|还|都)+", obj):
+        return []
+    return [Found("FACT", "过敏", obj, 0.8, kind="fact")]
+
+
 def _work_span(m: re.Match) -> list[Found]:
     """在亚马逊干了十年了 (了 at the end: the span runs up to now): the employer now, for that long;
     在亚马逊干了十年 (了 after the verb alone: a span that ended): where someone worked."""
@@ -630,6 +638,11 @@ _RULES: list[tuple[re.Pattern, Callable]] = [
     (re.compile(rf"^在(?P<obj>{_P}{{1,20}}?)(?:做|干)(?P<job>{_P}{{0,10}}(?:{_JOB_END}))$"), _work_place),
     (re.compile(rf"^(?:就职于|供职于|任职于|受雇于)(?P<obj>{_P}+)"), _slot("工作于", "work", "employer")),
     (re.compile(rf"^(?:的)?(?:工作|职业)是(?P<obj>{_P}+)"), _slot("职业是", "work", "job")),
+    # 对花生过敏 / 花生过敏: what they are allergic to, a fact about their health; 不过敏 states nothing
+    (
+        re.compile(rf"^(?:对)?(?P<obj>{_P}{{1,12}}?)(?P<neg>不|没有|并不)?(?:有点|有些|很|特别|严重)?过敏(?:了)?$"),
+        lambda m, t: _allergic(m),
+    ),
     # likes, dislikes and what is no longer done
     (re.compile(rf"^最(?:喜欢|爱)的(?P<what>{_P}{{1,10}}?)(?:是|就是)(?P<obj>{_P}+)"), lambda m, t: _favourite(m)),
     (
