@@ -108,6 +108,33 @@ def test_what_someone_is_allergic_to_is_a_fact_and_not_being_allergic_states_not
     assert found == [("我", "FACT", "过敏", "花生"), ("我女儿", "FACT", "过敏", "海鲜")]
 
 
+def test_a_birthday_an_age_a_hometown_and_a_school_finished_are_facts():
+    # the consolidator's birthday and age slots take them, so a later one replaces them
+    found = {
+        (s, t, o) for s, _, t, o in triples(extract("My birthday is on May 5th. I'm 34. My daughter just turned 7."))
+    }
+    assert found == {("I", "birthday", "May 5th"), ("I", "age", "34"), ("my daughter", "age", "7")}
+    assert not triples(extract("The meeting is at 3. My birthday party was fun."))
+    found = {
+        (s, t, o) for s, _, t, o in triples(extract("我的生日是三月五号。我今年34岁。我儿子三岁了。我老家是山东的。"))
+    }
+    assert found == {
+        ("我", "生日", "三月五号"),
+        ("我", "年龄", "34岁"),
+        ("我儿子", "年龄", "三岁"),
+        ("我", "来自", "山东"),
+    }
+    assert [(t, o, a) for _, t, o, a in _with_attributes(extract("我2015年毕业于清华。"))] == [
+        ("毕业于", "清华", {"时间": "2015"})
+    ]
+
+
+def _with_attributes(plan) -> list[tuple]:
+    return [
+        (m.memory["subject"], m.memory["topic"], m.memory["object"], m.memory.get("attributes")) for m in plan.memories
+    ]
+
+
 def test_english_preferences_facts_and_relations():
     plan = extract(
         "My name is Alice and I work at Google. I live in Berlin. I love hiking in the Alps, "

@@ -1099,8 +1099,12 @@ class _Reader:
         if not chinese:  # Chinese sentences are read for them whole, before their clauses
             body, met = rules_en.introduced(body, self.people, self.owner)
             found.extend(met)
-        if chinese and (said := rules_zh.attribute(body, carried)) is not None:
-            return [*found, said], carried
+        if chinese:
+            said = rules_zh.attribute(body, carried)
+            if said is None and time_text:  # 我的生日是三月五号: the value is the time itself
+                said = rules_zh.attribute(_ZH_SPACE.sub("", " ".join(text.split())).strip(" 。！？!?"), carried)
+            if said is not None:
+                return [*found, said], carried
         if (named := lang.role_of_someone(body, self.people, self.owner)) is not None:
             return [*found, named], carried
         subj = (

@@ -900,6 +900,11 @@ _RULES: list[tuple[re.Pattern, Make]] = [
     ),
     # who they are
     (re.compile(rf"^(?:am|is) (?:originally )?from {_X}", _I), _origin),
+    # how old: "I'm 34", "she is 7 years old" (the consolidator's age slot takes a later one)
+    (
+        re.compile(r"^(?:am|is|are|just turned|turned) (?P<obj>\d{1,3})(?: years? old)?\s*$", _I),
+        lambda m, t, tt: [Found("FACT", "age", m.group("obj"), 0.7, kind="fact")],
+    ),
     (re.compile(rf"^(?:am|is) (?:a|an) {_X}", _I), _identity),
 ]
 
@@ -942,12 +947,21 @@ _ATTRIBUTE = re.compile(
 )
 
 
+_MONTH = re.compile(r"\b(?:January|February|March|April|May|June|July|August|September|October|November|December)\b")
+
+
 def sentence_facts(sentence: str, third: bool) -> list[Found]:
     """What a sentence says of the speaker through "my": my name is …, my favourite … is …."""
     out = []
     m = re.search(r"\b[Mm]y name is (?P<obj>[A-Z][a-zA-Z'-]+(?: [A-Z][a-zA-Z'-]+)?)", sentence)
     if m:
         out.append(Found("FACT", "name", m.group("obj"), 0.8, kind="fact"))
+    m = re.search(
+        r"\b[Mm]y birthday(?: is|'s) (?:on |in )?(?P<obj>[A-Z][a-z]+(?: \d{1,2}(?:st|nd|rd|th)?)?|\d{1,2}(?:st|nd|rd|th)? (?:of )?[A-Z][a-z]+)\b",
+        sentence,
+    )
+    if m and _MONTH.search(m.group("obj")):
+        out.append(Found("FACT", "birthday", m.group("obj"), 0.8, kind="fact"))
     m = _ATTRIBUTE.search(sentence)
     if m and re.fullmatch(
         _ATTRIBUTE_VALUE[_ATTRIBUTE_NAME.get(m.group("attr").lower(), "phone number")], m.group("obj")

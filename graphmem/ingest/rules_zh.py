@@ -615,6 +615,7 @@ _RULES: list[tuple[re.Pattern, Callable]] = [
     ),
     (re.compile(rf"^(?:考上了?|考进了?|被(?P<by>{_P}+?)录取)(?P<obj>{_P}*)"), lambda m, t: _admitted(m, t)),
     (re.compile(rf"^(?:从)?(?P<obj>{_P}+?)毕业了?"), _slot("毕业于", "school", "school", ends=True)),
+    (re.compile(rf"^毕业于(?P<obj>{_P}+?)(?:了)?$"), _slot("毕业于", "school", "school", ends=True)),
     (re.compile(rf"^(?:转学|转校)(?:到|去)了?(?P<obj>{_P}+?)(?:了)?$"), _slot("转学到", "school", "school")),
     # what they eat
     (
@@ -665,6 +666,12 @@ _RULES: list[tuple[re.Pattern, Callable]] = [
     (re.compile(r"^(?:的名字)?(?:叫|是叫|名叫)(?P<obj>[^，,。！？；;!?\s]{1,12})"), _named),
     (re.compile(r"^的名字是(?P<obj>[^，,。！？；;!?\s]{1,12})"), _named),
     (re.compile(rf"^(?:来自|是从)(?P<obj>{_P}{{1,20}}?)(?:来的|过来的|人)?$"), _origin),
+    (re.compile(rf"^(?:的)?老家(?:是|在)(?P<obj>{_P}{{1,20}}?)(?:的|人)?$"), _origin),
+    # how old: 34岁 / 三岁了 (今年, a time, is read apart); the consolidator's age slot takes a later one
+    (
+        re.compile(r"^(?:已经|才|都)?(?P<obj>[\d一二两三四五六七八九十百]{1,4})(?:周)?岁(?:了|啦)?$"),
+        lambda m, t: [Found("FACT", "年龄", m.group("obj") + "岁", 0.7, kind="fact")],
+    ),
     (re.compile(rf"^是(?:一名|一个|一位|个|名|位)?(?P<obj>{_P}{{1,30}})"), _identity),
 ]
 
