@@ -124,6 +124,14 @@ def test_a_birthday_an_age_a_hometown_and_a_school_finished_are_facts():
         ("我儿子", "年龄", "三岁"),
         ("我", "来自", "山东"),
     }
+    # an age in a clause of its own is the subject's before it; how someone is (很可爱) is not a name
+    found = {(s, t, o) for s, _, t, o in triples(extract("我叫阿明，今年二十八岁。我女儿很可爱，三岁了。"))}
+    assert found == {
+        ("我", "叫", "阿明"),
+        ("我", "年龄", "二十八岁"),
+        ("我女儿", "很可爱", None),
+        ("我女儿", "年龄", "三岁"),
+    }
     assert [(t, o, a) for _, t, o, a in _with_attributes(extract("我2015年毕业于清华。"))] == [
         ("毕业于", "清华", {"时间": "2015"})
     ]

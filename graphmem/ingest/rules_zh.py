@@ -43,6 +43,7 @@ _NAME_FOLLOW = (
     r"已经|就|都|还|又|的|给|对|把|被|住|搬|从|下|上|开|买|养|有|打算|准备|不|没|，|,|。|！|？|!|\?|；|$|\s)"
 )
 _NOT_NAME = set("我你他她它这那谁哪啥每某该")
+_DEGREE = set("很太挺真超蛮特非好最更")  # degree words: what follows them says how, never who
 _TITLES = {
     "阿姨",
     "老师",
@@ -286,7 +287,8 @@ _BARE_ROLES = {
     "闺女",
 }
 _PREDICATE_START = re.compile(
-    rf"^{_ADV}(?:住|搬|在|入职|加入|跳槽|辞职|离职|辞了|换了|去|考上|毕业|从|买|养|有|打算|准备|计划|决定|不再|喜欢|爱|讨厌|是|当|做)"
+    rf"^{_ADV}(?:住|搬|在|入职|加入|跳槽|辞职|离职|辞了|换了|去|考上|毕业|从|买|养|有|打算|准备|计划|决定|不再|喜欢|爱|讨厌|是|当|做"
+    r"|[\d一二两三四五六七八九十百]{1,4}周?岁)"
 )
 
 
@@ -322,6 +324,8 @@ def _name_after(text: str) -> tuple[str | None, str]:
     for cand in cands:
         after = text[m.start("name") + len(cand) :]
         if cand[0] in _NOT_NAME or (role_of(cand) and not _called(cand, after)) or _PREDICATE_START.match(cand):
+            continue
+        if cand[0] in _DEGREE:  # 我女儿很可爱: how she is, not a name
             continue
         if len(cand) == 3 and _PREDICATE_START.match(cand[2] + after):
             return cand[:2], cand[2] + after  # 晓晓搬到广州: the name is 晓晓, 搬到 the predicate
