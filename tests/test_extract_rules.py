@@ -143,6 +143,23 @@ def _with_attributes(plan) -> list[tuple]:
     ]
 
 
+def test_what_someone_is_learning_now_and_for_how_long():
+    found = _with_attributes(
+        extract("I've been learning Spanish for six months. I'm learning to cope. I'm training for a marathon.")
+    )
+    assert [(t, o, a) for _, t, o, a in found] == [
+        ("am learning", "Spanish", {"duration": "six months"}),
+        ("am training for", "a marathon", {}),
+    ]
+    # 在学 / 正在练 (going on) or with how long; 在学校 is a place, 学做饭 alone may be a wish
+    found = _with_attributes(extract("我在学吉他。我学西班牙语半年了。我在学习Python。我在学校。我想学做饭。"))
+    assert [(t, o, a) for _, t, o, a in found if t != "想"] == [
+        ("在学", "吉他", {}),
+        ("在学", "西班牙语", {"时长": "半年"}),
+        ("在学习", "Python", {}),
+    ]
+
+
 def test_english_preferences_facts_and_relations():
     plan = extract(
         "My name is Alice and I work at Google. I live in Berlin. I love hiking in the Alps, "

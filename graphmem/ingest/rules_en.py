@@ -467,6 +467,17 @@ def _worked_since(m: re.Match, third: bool, time_text: str | None) -> list[Found
     return [Found("FACT", _third("work at", third), obj, 0.7, attributes, kind="work", slot="employer")]
 
 
+def _learning(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    raw = m.group("obj") or ""
+    long = _FOR_A_TIME.search(raw)
+    obj = clean(raw[: long.start()] if long else raw, False, 60)
+    if not obj or obj.split()[0].lower() in {"to", "how", "that", "it", "this"}:
+        return None  # "learning to cope", "learning how it works": no subject to name
+    verb = "practicing" if m.group("verb").lower() == "practising" else m.group("verb").lower()
+    topic = ("is " if third else "am ") + verb
+    return [Found("FACT", topic, obj, 0.6, {"duration": long.group(1)} if long else None, kind="fact")]
+
+
 def _joined(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     """joined / started at: a school when its name says so (started at Greenway Primary), else a
     place of work, with the job when said (joined a care home in Kent as a manager)."""
@@ -874,6 +885,15 @@ _RULES: list[tuple[re.Pattern, Make]] = [
             _I,
         ),
         _preference,
+    ),
+    # what they are learning or training for now, and for how long ("have been learning Spanish for a year")
+    (
+        re.compile(
+            rf"^(?:am |is |are |have been |has been )(?:currently |still |now |really )?(?P<verb>learning|studying|"
+            rf"training for|practicing|practising) {_X}",
+            _I,
+        ),
+        _learning,
     ),
     # plans and intentions
     (

@@ -435,6 +435,19 @@ def _allergic(m: re.Match) -> list[Found]:
     return [Found("FACT", "过敏", obj, 0.8, kind="fact")]
 
 
+def _learning(m: re.Match) -> list[Found]:
+    """What someone is learning, practising or preparing for, with how long when said; only when
+    said as going on (在学 / 正在练) or with how long (学西班牙语半年了): 学做饭 alone may be a wish."""
+    said = m.group(0)
+    if not (said.startswith(("在", "正在", "一直在")) or m.group("time")):
+        return []
+    obj = _object(m.group("obj"))
+    if not obj or obj[0] in _NOT_NAME or obj.startswith(("了", "过", "着", "的", "到")):
+        return []
+    attributes = {"时长": m.group("time")} if m.group("time") else None
+    return [Found("FACT", "在" + m.group("verb"), obj, 0.6, attributes, kind="fact")]
+
+
 def _work_span(m: re.Match) -> list[Found]:
     """在亚马逊干了十年了 (了 at the end: the span runs up to now): the employer now, for that long;
     在亚马逊干了十年 (了 after the verb alone: a span that ended): where someone worked."""
@@ -662,6 +675,14 @@ _RULES: list[tuple[re.Pattern, Callable]] = [
     (re.compile(rf"^(?:不再|再也不)(?P<verb>)(?P<obj>{_P}+?)(?:了)?$"), _stopped),
     (re.compile(rf"^不(?P<verb>{_HABIT})(?P<obj>{_P}+?)了$"), _stopped),
     (re.compile(rf"^戒了?(?P<obj>{_P}+?)(?:了)?$"), _quit_habit),
+    # 在学吉他 / 学西班牙语半年了 / 在准备考研: what they are learning or preparing for now (在学校 is a place)
+    (
+        re.compile(
+            rf"^(?:正在|一直在|在)?(?P<verb>学习|练习|学|练|准备)(?!校|院|生|堂|期|习惯)(?P<obj>{_P}{{1,12}}?)"
+            rf"(?P<time>{_SPAN})?(?:了)?$"
+        ),
+        lambda m, t: _learning(m),
+    ),
     # plans and intentions
     (re.compile(rf"^(?P<verb>打算|准备|计划|决定|想要|想|将要|要|会|将)(?P<obj>{_P}+)"), _plan),
     # possessions
