@@ -455,6 +455,7 @@ def test_weights_kept_apart_follow_the_model_and_are_skipped_without_onnx(monkey
     assert first != source and weights_apart(source) == first
     assert np.array_equal(product(first), product(source))
     made = first.stat().st_mtime_ns
+    assert first.with_suffix(".weights").stat().st_mode & 0o777 == source.stat().st_mode & 0o777
     assert weights_apart(source).stat().st_mtime_ns == made  # found, not made again
     _matmul_model(source, seed=2)  # exported again
     second = weights_apart(source)

@@ -19,7 +19,7 @@ from typing import Any, Protocol
 import numpy as np
 
 log = logging.getLogger(__name__)
-APART_VERSION = 1  # bump when how a model's weights are written apart changes
+APART_VERSION = 2  # bump when how a model's weights are written apart changes
 
 
 class OnnxInput(Protocol):
@@ -158,7 +158,7 @@ def onnx_session(path: str | Path, threads: int = 1) -> OnnxSession:
 
 def weights_apart(path: Path) -> Path:
     """``path``'s model with its weights in a file of their own beside it, made once (a second or
-    two) and found after: ``encoder.onnx`` → ``encoder.apart-v1-<size>-<mtime>.onnx`` and its
+    two) and found after: ``encoder.onnx`` → ``encoder.apart-v2-<size>-<mtime>.onnx`` and its
     ``.weights``, named for the file they were made from (a model exported again gets a new copy;
     older copies are removed). onnxruntime reads weights kept apart straight into its tensors,
     where a model that holds them inline is first parsed whole and copied: a new process's
@@ -181,6 +181,8 @@ def weights_apart(path: Path) -> Path:
         work = Path(tempfile.mkdtemp(prefix=".apart-", dir=path.parent))
         try:  # the weights land first: whoever finds the model finds its weights beside it
             onnx.save_model(model, str(work / target.name), save_as_external_data=True, location=weights.name)
+            for made in (work / weights.name, work / target.name):  # readable by whoever reads the model
+                os.chmod(made, stat.st_mode & 0o777)
             os.replace(work / weights.name, weights)
             os.replace(work / target.name, target)
         finally:
