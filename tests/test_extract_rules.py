@@ -160,6 +160,15 @@ def test_what_someone_is_learning_now_and_for_how_long():
     ]
 
 
+def test_we_at_home_is_the_speaker_and_we_at_work_is_no_one():
+    # 我们搬到上海了 / 我们家养了一只猫, as "we moved" in English: the household's, so the speaker's
+    found = {
+        (s, t, o)
+        for s, _, t, o in triples(extract("我们搬到上海了。我们家养了一只猫。我们公司搬到了浦东。我们在讨论这个问题。"))
+    }
+    assert found == {("我", "搬到", "上海"), ("我", "养了", "猫")}
+
+
 def test_english_preferences_facts_and_relations():
     plan = extract(
         "My name is Alice and I work at Google. I live in Berlin. I love hiking in the Alps, "

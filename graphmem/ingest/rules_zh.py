@@ -259,11 +259,19 @@ def subject_of(clause: str, people: People, owner: str, carried: Subject | None)
         return _relative(Subject(m.group("name"), text[m.end() :]))
     if text.startswith("我") and not text.startswith("我们"):
         return Subject(None, text[1:])
+    we = _WE_AT_HOME.match(text)
+    if we:  # 我们搬到上海了 / 我们家养了一只猫: where the speaker lives and what they keep, said for the household
+        return Subject(None, text[we.end() :])
     if text.startswith(("我们", "你", "您", "大家", "咱们", "他们", "她们", "它")):
         return None
     if carried is not None and _PREDICATE_START.match(text):
         return Subject(carried.name, text)
     return None
+
+
+# 我们 / 我们家 / 咱们 before a move, a home, a pet or a purchase: the household, so the speaker too
+# (我们公司…, 我们在讨论… stay no one's: "we" at work is not the speaker's own fact).
+_WE_AT_HOME = re.compile(r"^(?:我们|咱们)(?:家|俩|一家|全家)?(?=搬|住在|住|养了|领养了|买了)")
 
 
 # Roles said without 我 that still mean the speaker's (妈妈说…, 老板今天…): kin and the boss.
