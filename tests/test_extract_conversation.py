@@ -209,6 +209,16 @@ def test_a_new_job_said_with_its_employer_replaces_both(graph, group_id):
     }
 
 
+def test_a_promotion_replaces_the_job_before_in_both_languages(graph, group_id):
+    zh, en = group_id, f"{group_id}-en"
+    say(graph, en, ["I work as a nurse at St Mary's."], session="s1", when=JUNE)
+    say(graph, en, ["Good news: I got promoted to head nurse!"], session="s2", when=NOVEMBER)
+    say(graph, zh, ["我的工作是程序员。"], session="s1", when=JUNE)
+    say(graph, zh, ["我上个月被提拔为部门经理。"], session="s2", when=NOVEMBER)
+    assert ("I work as nurse", "I work as head nurse") in _conflicts(graph, en)
+    assert _conflicts(graph, zh) == {("我 职业是 程序员", "我 职业是 部门经理")}
+
+
 def test_a_child_spoken_of_by_role_alone_is_whom_a_later_sessions_pronoun_means(graph, group_id):
     zh, en = group_id, f"{group_id}-en"
     say(graph, en, ["My daughter goes to Oakfield nursery."], session="s1", when=JUNE)

@@ -790,6 +790,11 @@ _RULES: list[tuple[re.Pattern, Make]] = [
         _work_as,
     ),
     (re.compile(rf"^(?:am |is )?{_ADV}(?:work|works|working) as (?:a |an )?{_X}", _I), _slot("work as", "work", "job")),
+    # "got promoted to senior engineer": the job now, which replaces the one before
+    (
+        re.compile(rf"^(?:have |has )?{_ADV}(?:got |been |was |were |just got )?promoted to (?:a |an |the )?{_X}", _I),
+        _slot("work as", "work", "job"),
+    ),
     # where they study, and changes of school
     (
         re.compile(
