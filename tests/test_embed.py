@@ -347,17 +347,18 @@ def test_queries_run_on_8_bit_copies_that_give_the_float_models_vectors(model):
         assert best[0] == best[1], (q, memories[best[0]], memories[best[1]])
 
 
-def _one_matmul_model(path: Path) -> Path:
-    """An ONNX graph of one matrix product (8 → 4), enough for onnxruntime's quantiser."""
+def _one_matmul_model(path: Path, rows: int = 8, cols: int = 4, seed: int = 3) -> Path:
+    """An ONNX graph of one matrix product (rows → cols): 8 → 4 is enough for onnxruntime's
+    quantiser, 64 × 64 weights large enough to be kept apart."""
     import onnx
     from onnx import TensorProto, helper, numpy_helper
 
-    weight = numpy_helper.from_array(np.random.default_rng(3).normal(size=(8, 4)).astype(np.float32), "w")
+    weight = numpy_helper.from_array(np.random.default_rng(seed).normal(size=(rows, cols)).astype(np.float32), "w")
     graph = helper.make_graph(
         [helper.make_node("MatMul", ["x", "w"], ["y"], name="layer/MatMul")],
         "one",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 8])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4])],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, rows])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, cols])],
         [weight],
     )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
@@ -420,25 +421,6 @@ def test_a_models_weights_kept_apart_give_its_vectors_to_the_bit(model):
     assert len(model_._probe(apart)) == len(PROBES)
 
 
-def _matmul_model(path: Path, seed: int) -> Path:
-    """An ONNX graph of one 64 × 64 matrix product: weights large enough to be kept apart."""
-    import onnx
-    from onnx import TensorProto, helper, numpy_helper
-
-    weight = numpy_helper.from_array(np.random.default_rng(seed).normal(size=(64, 64)).astype(np.float32), "w")
-    graph = helper.make_graph(
-        [helper.make_node("MatMul", ["x", "w"], ["y"])],
-        "one",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 64])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 64])],
-        [weight],
-    )
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-    model.ir_version = 8
-    onnx.save(model, str(path))
-    return path
-
-
 def test_weights_kept_apart_follow_the_model_and_are_skipped_without_onnx(monkeypatch, tmp_path):
     """The copy is made once and found after; a model exported again gets a new copy (the old one
     removed, never served); without the onnx package the model itself is used."""
@@ -450,14 +432,14 @@ def test_weights_kept_apart_follow_the_model_and_are_skipped_without_onnx(monkey
         session = onnxruntime.InferenceSession(str(path), providers=["CPUExecutionProvider"])
         return session.run(None, {"x": np.ones((1, 64), np.float32)})[0]
 
-    source = _matmul_model(tmp_path / "model.onnx", seed=1)
+    source = _one_matmul_model(tmp_path / "model.onnx", 64, 64, seed=1)
     first = weights_apart(source)
     assert first != source and weights_apart(source) == first
     assert np.array_equal(product(first), product(source))
     made = first.stat().st_mtime_ns
     assert first.with_suffix(".weights").stat().st_mode & 0o777 == source.stat().st_mode & 0o777
     assert weights_apart(source).stat().st_mtime_ns == made  # found, not made again
-    _matmul_model(source, seed=2)  # exported again
+    _one_matmul_model(source, 64, 64, seed=2)  # exported again
     second = weights_apart(source)
     assert second != first and not first.exists() and not first.with_suffix(".weights").exists()
     assert np.array_equal(product(second), product(source))
