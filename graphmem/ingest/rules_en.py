@@ -433,6 +433,12 @@ _FOR_A_TIME = re.compile(
 )
 
 
+def _for_how_long(said: str) -> tuple[str, str | None]:
+    """ "Acme for three years" → ("Acme", "three years"); the words alone when they say no span."""
+    long = _FOR_A_TIME.search(said)
+    return (said[: long.start()], long.group(1)) if long else (said, None)
+
+
 def _work_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     """I work at / she works for X: the employer now. "worked at X" and "used to work at X" say
     where they worked, a fact of the past that sets no slot; "have worked" and "worked at X
@@ -443,11 +449,12 @@ def _work_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | N
     if re.search(r"\b(?:before|previously|back then|in the past)$", said, _I):
         return None
     if re.search(r"\bworked (?:at|for) |^used to ", said, _I):
-        obj = _obj(m)
-        long = _FOR_A_TIME.search(obj or "")
-        if obj and long:  # "worked at a bookshop for two summers": the place, and how long
-            return [Found("FACT", "worked at", obj[: long.start()], 0.6, {"duration": long.group(1)}, kind="work")]
-        return [Found("FACT", "worked at", obj, 0.6, kind="work")] if obj else None
+        obj, duration = _for_how_long(_obj(m) or "")  # "worked at a bookshop for two summers"
+        return (
+            [Found("FACT", "worked at", obj, 0.6, {"duration": duration} if duration else None, kind="work")]
+            if obj
+            else None
+        )
     return _slot("work at", "work", "employer")(m, third, time_text)
 
 
@@ -455,27 +462,26 @@ def _worked_since(m: re.Match, third: bool, time_text: str | None) -> list[Found
     """ "have worked at X since 2019" / "for three years": still there, the employer now, since when or
     for how long; "have worked at X" alone may mean any time before: none."""
     raw = m.group("obj") or ""
-    long = _FOR_A_TIME.search(raw)
     since = time_text if time_text and time_text.lower().startswith("since ") else None
     if not since and " since " in raw:  # since I graduated: not a time the parser reads, said as it was
         raw, _, after = raw.partition(" since ")
         since = after.strip() or None
-    obj = clean(raw[: long.start()] if long else raw, False, 60)
-    if not obj or not (since or long):
+    raw, duration = _for_how_long(raw)
+    obj = clean(raw, False, 60)
+    if not obj or not (since or duration):
         return None
-    attributes = {"since": since} if since else {"duration": long.group(1) if long else ""}
+    attributes = {"since": since} if since else {"duration": duration or ""}
     return [Found("FACT", _third("work at", third), obj, 0.7, attributes, kind="work", slot="employer")]
 
 
 def _learning(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
-    raw = m.group("obj") or ""
-    long = _FOR_A_TIME.search(raw)
-    obj = clean(raw[: long.start()] if long else raw, False, 60)
+    raw, duration = _for_how_long(m.group("obj") or "")
+    obj = clean(raw, False, 60)
     if not obj or obj.split()[0].lower() in {"to", "how", "that", "it", "this"}:
         return None  # "learning to cope", "learning how it works": no subject to name
     verb = "practicing" if m.group("verb").lower() == "practising" else m.group("verb").lower()
     topic = ("is " if third else "am ") + verb
-    return [Found("FACT", topic, obj, 0.6, {"duration": long.group(1)} if long else None, kind="fact")]
+    return [Found("FACT", topic, obj, 0.6, {"duration": duration} if duration else None, kind="fact")]
 
 
 def _joined(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:

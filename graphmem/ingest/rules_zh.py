@@ -424,12 +424,18 @@ def _slot(topic: str, kind: str, slot: str | None, ends: bool = False, memory_ty
 _CHANGES = {"搬到", "入职", "考上", "换工作", "辞职", "毕业于", "不再住在", "转学", "转学到"}
 
 
+def _organisation(said: str) -> str | None:
+    """Where someone works or studies as said (一家银行 → 银行); None for a pronoun, home or "this one"."""
+    obj = clean(_ONE.sub("", said), True, 30)
+    return None if not obj or obj[0] in _NOT_NAME or obj.startswith(("家", "这", "那")) else obj
+
+
 # 以前在亚马逊干了十年 / 曾在银行上班 / 在华为工作过两年: where someone worked, a fact of the past
 # that sets no slot (it must not supersede where they work now). 干 counts only with a duration
 # or alone: 以前在厨房干了很多活 is no job.
 def _worked_at(m: re.Match) -> list[Found]:
-    obj = clean(_ONE.sub("", m.group("obj") or m.groupdict().get("obj2") or ""), True, 30)
-    if not obj or obj[0] in _NOT_NAME or obj.startswith(("家", "这", "那")):
+    obj = _organisation(m.group("obj") or m.groupdict().get("obj2") or "")
+    if not obj:
         return []
     attributes = {"时长": m.group("time")} if m.group("time") else None
     return [Found("FACT", "曾工作于", obj, 0.6, attributes, kind="work")]
@@ -461,15 +467,15 @@ def _work_span(m: re.Match) -> list[Found]:
     在亚马逊干了十年 (了 after the verb alone: a span that ended): where someone worked."""
     if not m.group("now"):
         return _worked_at(m)
-    obj = clean(_ONE.sub("", m.group("obj")), True, 30)
-    if not obj or obj[0] in _NOT_NAME or obj.startswith(("家", "这", "那")):
+    obj = _organisation(m.group("obj"))
+    if not obj:
         return []
     return [Found("FACT", "工作于", obj, 0.7, {"时长": m.group("time")}, kind="work", slot="employer")]
 
 
 def _work_place(m: re.Match, timed: bool) -> list[Found]:
-    obj = clean(_ONE.sub("", m.group("obj")), True, 30)
-    if not obj or obj[0] in _NOT_NAME or obj.startswith(("家", "这", "那")):
+    obj = _organisation(m.group("obj"))
+    if not obj:
         return []
     out = [Found("FACT", "工作于", obj, 0.7, kind="work", slot="employer")]
     job = m.groupdict().get("job")
@@ -481,8 +487,8 @@ def _work_place(m: re.Match, timed: bool) -> list[Found]:
 
 
 def _school(m: re.Match, timed: bool) -> list[Found]:
-    obj = clean(_ONE.sub("", m.group("obj")), True, 30)
-    if not obj or obj[0] in _NOT_NAME or obj.startswith(("家", "这", "那")):
+    obj = _organisation(m.group("obj"))
+    if not obj:
         return []
     return [Found("FACT", "就读于", obj, 0.7, kind="school", slot="school")]
 
