@@ -909,6 +909,81 @@ def test_a_reply_is_found_through_the_question_it_answers(make_settings, graph, 
     assert found(kitchen).score_parts.similarity == pytest.approx(own_cosine(graph, group_id, query, kitchen), abs=1e-5)
 
 
+def test_a_reply_reads_the_same_whether_or_not_a_memory_was_drawn_from_its_question(graph, group_id):
+    # said in May; "the summer" the question names is June to August, so the turns lie outside it,
+    # while the camping plan drawn from Mel's question is dated June, inside it
+    turns = said(
+        (
+            "Mel",
+            "My kids are so excited about summer break! We're thinking about going camping next month. "
+            "Any fun plans for the summer?",
+        ),
+        ("Cam", "Researching adoption agencies, it's been a dream to have a family and give kids a loving home."),
+        ("Mel", "That's wonderful. I just finished a painting of a lake at sunrise."),
+        ("Cam", "Lovely! I went to a support group meeting yesterday, it was powerful."),
+        ("Mel", "We repainted the kitchen a pale sage green last weekend."),
+    )
+    july = said(
+        ("Cam", "The hike with my friends was so much fun, the view from the top was amazing."),
+        ("Mel", "We're back from the lake and the kids already miss the tent. Summer holidays are the best!"),
+        ("Cam", "Summer here is hot, I spend my afternoons at the library planning what comes next."),
+    )
+    may, july_8 = datetime(2025, 5, 20, 15, tzinfo=UTC), datetime(2025, 7, 8, 15, tzinfo=UTC)
+    asked = datetime(2025, 10, 1, 12, tzinfo=UTC)
+    groups = {x: f"{group_id}-{x}" for x in ("rules", "none")}
+    for x, g in groups.items():
+        graph.ingest(g, turns, session_id="s1", extractor=x, reference_time=may)
+        graph.ingest(g, july, session_id="s2", extractor=x, reference_time=july_8)
+    camping = [m for m in graph.list_memories(groups["rules"]) if "camping" in m.text]
+    assert camping and camping[0].occurred_at.startswith("2025-06")  # inside the summer asked about
+    query, reply = "What are Cam's plans for the summer?", turns[1]["content"]
+    found = {
+        x: graph.search_memories(g, query, mode="fast", reference_time=asked, profile="recall")
+        for x, g in groups.items()
+    }
+    for response in found.values():
+        assert response.plan.time_range is not None  # the range is kept; the turns outside it follow
+    # the reply is read as the answer to Mel's question in both groups, though in one that question
+    # also stands for the camping plan the search found inside the range
+    sims = {x: next(r for r in f.results if r.text == reply).score_parts.similarity for x, f in found.items()}
+    assert sims["rules"] == pytest.approx(sims["none"], abs=1e-6)
+    ranked = [r.text for r in found["rules"].results]
+    may_said = [r.text for r in found["rules"].results if r.evidence and r.evidence[0].timestamp.startswith("2025-05")]
+    assert may_said[:2] == [next(t for t in ranked if "camping" in t), reply]  # the plan asked about, then the answer
+
+
+def test_a_time_range_is_judged_alike_whether_or_not_memories_were_drawn_from_the_turns(graph, group_id):
+    # the plan Maria stated in May, against what she said on the evening the question names
+    may = said(
+        (
+            "Maria",
+            "Yep, John! Keep going and we'll make a difference! I'm currently planning a ring-toss tournament "
+            "for the homeless shelter's fundraiser later this month, I can't wait to see the impact it will make.",
+        ),
+        ("John", "That sounds like a lot of work, good luck with it."),
+    )
+    july = said(
+        ("John", "The council meeting ran long again today, so many speakers."),
+        ("Maria", "Tonight's plan: dinner with my friends from the gym, then an early night."),
+        ("John", "Enjoy your evening, talk soon."),
+    )
+    query, asked = "What did Maria plan to do on the evening of 7 July, 2025?", datetime(2025, 10, 1, tzinfo=UTC)
+    plans, firsts = {}, {}
+    for x in ("rules", "none"):
+        g = f"{group_id}-{x}"
+        graph.ingest(g, may, session_id="s1", extractor=x, reference_time=datetime(2025, 5, 20, 15, tzinfo=UTC))
+        graph.ingest(g, july, session_id="s2", extractor=x, reference_time=datetime(2025, 7, 7, 19, tzinfo=UTC))
+        found = graph.search_memories(g, query, mode="fast", reference_time=asked, profile="recall")
+        plans[x], firsts[x] = found.plan, found.results[0].text
+    assert any("ring-toss" in m.text for m in graph.list_memories(f"{group_id}-rules"))
+    # the short memory "Maria is planning a ring-toss tournament" is far closer to the question than the
+    # turn it came from; judged as the ranking reads it (by that turn), it weighs what the turn weighs
+    assert plans["none"].time_range is not None and plans["rules"].time_range == plans["none"].time_range
+    for x in ("rules", "none"):  # what she planned that evening comes first; the May plan follows
+        assert firsts[x] == july[1]["content"]
+    assert "seeds from 2025-07-07 17:00 to 21:00" in " ".join(plans["rules"].why)  # the evening, not the day
+
+
 def test_a_long_turn_is_found_by_the_one_sentence_that_answers(make_settings, graph, group_id):
     from graphmem.graph import MemoryGraph
 

@@ -51,6 +51,26 @@ class Turn:
     role: str | None = None
     sentences_read: bool = False  # its cosine already counts its sentences
 
+    def joined(self, other: Turn) -> Turn:
+        """The same turn as two searches read it (inside a time range and everywhere): what
+        either learnt of it. A turn one search reached only as a memory's source, read alone,
+        is read with its neighbours, its words and its sentences where the other matched it."""
+        words = self if self.bm25 is not None and (other.bm25 is None or self.bm25 >= other.bm25) else other
+        sentences = [s for s in (self.sentence, other.sentence) if s is not None]
+        return Turn(
+            self.id,
+            self.text or other.text,
+            max(self.cosine, other.cosine),
+            words.bm25,
+            words.word_hits,
+            max(sentences) if sentences else None,
+            self.neighbours + [n for n in other.neighbours if n not in self.neighbours],
+            self.previous or other.previous,
+            self.speaker or other.speaker,
+            self.role or other.role,
+            self.sentences_read or other.sentences_read,
+        )
+
 
 @dataclass
 class SeedReport:
@@ -67,6 +87,8 @@ def widen(inside: SeedReport, everywhere: SeedReport) -> tuple[SeedReport, set[s
     have = {c.id for c in inside.candidates}
     extra = [c for c in everywhere.candidates if c.id not in have]
     turns = {**everywhere.turns, **inside.turns}
+    for tid in everywhere.turns.keys() & inside.turns.keys():
+        turns[tid] = inside.turns[tid].joined(everywhere.turns[tid])
     merged = SeedReport(inside.candidates + extra, inside.strategy, turns, inside.speakers, inside.about)
     return merged, {c.id for c in extra}
 

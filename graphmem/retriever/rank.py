@@ -259,6 +259,27 @@ def turn_similarities(turns: dict[str, Any], speakers: list[str], similarity: Si
     return out
 
 
+def seed_similarities(candidates: list[Any], in_context: dict[str, float], similarity: Similarity) -> dict[str, float]:
+    """Each seed candidate's similarity: a turn by its similarity in context (``in_context``,
+    from ``turn_similarities``), a memory extracted from matched turns mostly by the best of them
+    (``Similarity.as_extracted``), any other memory by its own."""
+    sims = {
+        c.id: in_context[c.id] if c.kind == "episode" and c.id in in_context else similarity.of(c) for c in candidates
+    }
+    source: dict[str, str] = {}  # memory id -> the best of the turns it was extracted from
+    lead: dict[str, str] = {}  # turn id -> the memory from it closest to the query
+    for c in candidates:
+        support = [t for t in c.support if t in in_context]
+        if support and c.kind == "memory":
+            source[c.id] = t = max(support, key=in_context.__getitem__)
+            if t not in lead or sims[c.id] > sims[lead[t]]:
+                lead[t] = c.id
+    return {
+        cid: similarity.as_extracted(sim, in_context[source[cid]], lead[source[cid]] == cid) if cid in source else sim
+        for cid, sim in sims.items()
+    }
+
+
 @dataclass(frozen=True)
 class SubjectScope:
     """The ids of the memories of the subjects a query names: a memory about someone else counts
@@ -417,26 +438,9 @@ class Ranking:
         """Every seed candidate with its similarity, best first: a turn by its similarity in
         context, a memory extracted from matched turns mostly by the best of them, ``outside`` a
         time range read from the query at ``kept`` × that. Ties: found higher by more lists."""
-        candidates, similarity, in_context = list(candidates), self.similarity, self.in_context
-        sims = {
-            c.id: in_context[c.id] if c.kind == "episode" and c.id in in_context else similarity.of(c)
-            for c in candidates
-        }
-        source: dict[str, str] = {}  # memory id -> the best of the turns it was extracted from
-        lead: dict[str, str] = {}  # turn id -> the memory from it closest to the query
-        for c in candidates:
-            support = [t for t in c.support if t in in_context]
-            if support and c.kind == "memory":
-                source[c.id] = t = max(support, key=in_context.__getitem__)
-                if t not in lead or sims[c.id] > sims[lead[t]]:
-                    lead[t] = c.id
-        scored = []
-        for c in candidates:
-            sim = sims[c.id]
-            if c.id in source:
-                t = source[c.id]
-                sim = similarity.as_extracted(sim, in_context[t], lead[t] == c.id)
-            scored.append((c, sim * kept if c.id in outside else sim))
+        candidates = list(candidates)
+        sims = seed_similarities(candidates, self.in_context, self.similarity)
+        scored = [(c, sims[c.id] * kept if c.id in outside else sims[c.id]) for c in candidates]
         scored.sort(key=lambda cs: (-score_order(cs[1]), -rrf(cs[0].ranks)))
         return scored
 

@@ -43,6 +43,7 @@ from .rank import (
     Similarity,
     dialogue_query,
     score_order,
+    seed_similarities,
     time_range_verdict,
     turn_similarities,
 )
@@ -115,6 +116,16 @@ def _iso(value: datetime, tz: tzinfo) -> str:
     return (value if value.tzinfo else value.replace(tzinfo=tz)).isoformat()
 
 
+def _moment(start: datetime, end: datetime) -> str:
+    """A range's ends as the plan says them: dates, or times where the range is part of a day
+    ("the evening of 7 July": 2025-07-07 17:00 to 21:00)."""
+    if start.time() == end.time() == datetime.min.time():
+        return f"{start.date()} to {end.date()}"
+    if start.date() == end.date():
+        return f"{start.date()} {start:%H:%M} to {end:%H:%M}"
+    return f"{start:%Y-%m-%d %H:%M} to {end:%Y-%m-%d %H:%M}"
+
+
 def plan_search(inp: SearchInput, hints: PlanHints, reference_time: datetime, profile: RankingProfile) -> Plan:
     """The filters of every result and of the seeds, the time range used, what is sought."""
     tz, why = reference_time.tzinfo or UTC, list(hints.why)
@@ -142,7 +153,7 @@ def plan_search(inp: SearchInput, hints: PlanHints, reference_time: datetime, pr
         plan.time_range = PlannedTimeRange(start=start, end=end, source="argument")
     elif hints.time_range is not None:
         start_at, end_at, matched = hints.time_range
-        why.append(f"time expression {matched!r}: seeds from {start_at.date()} to {end_at.date()} (exclusive)")
+        why.append(f"time expression {matched!r}: seeds from {_moment(start_at, end_at)} (exclusive)")
         said_end = (end_at + timedelta(days=REPORTED_WITHIN_DAYS)).isoformat()
         plan.seeds = replace(hard, start=start_at.isoformat(), end=end_at.isoformat(), said_end=said_end)
         plan.time_range = PlannedTimeRange(start=plan.seeds.start, end=plan.seeds.end, source="query", matched=matched)
@@ -302,8 +313,7 @@ class Retriever:
         if wide is None:
             return report, set()
         everywhere = wide.result()
-        inside = max((similarity.of(c) for c in report.candidates), default=0.0)
-        outside = max((similarity.of(c) for c in everywhere.candidates), default=0.0)
+        inside, outside = best_seed(report, similarity), best_seed(everywhere, similarity)
         verdict = time_range_verdict(inside, outside, bool(report.candidates), plan.profile)
         if verdict == "keep":
             return report, set()
@@ -380,3 +390,11 @@ class Retriever:
             return min(cap, expand_depth), "deep"
         why.append(f"best similarity {top1:.2f} ≥ {threshold}: direct matches suffice")
         return 0, "fast"
+
+
+def best_seed(report: SeedReport, similarity: Similarity) -> float:
+    """The best similarity among a report's seeds as the ranking reads them (a turn in context, a
+    memory drawn from turns mostly by them, not by its own short text, whose cosine runs high):
+    what a time range read from the query is judged by."""
+    in_context = turn_similarities(report.turns, report.speakers, similarity)
+    return max(seed_similarities(report.candidates, in_context, similarity).values(), default=0.0)
