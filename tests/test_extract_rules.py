@@ -227,6 +227,28 @@ def test_because_and_so_make_two_memories_and_a_link_from_cause_to_effect():
     assert (by_key[link.target]["topic"], by_key[link.target]["object"]) == ("讨厌", "下雨天")
 
 
+def test_an_effect_that_only_says_what_someone_knows_or_thinks_is_no_fact():
+    # "so I know I'll be ok" said by Ivy was stored as "Ivy knows I'll be ok"
+    for line, speaker in [
+        ("Everyone around me supports me, so I know I'll be ok!", "Ivy"),
+        ("I was sick all week, so I think I'll stay home.", None),
+        ("因为身边的人都支持我，所以我知道我会没事的。", None),
+        ("因为他一直鼓励我，所以我相信自己能考上。", None),
+    ]:
+        plan = extract(line, speaker=speaker)
+        assert not plan.links, line
+        said = " ".join(f"{m.memory['topic']} {m.memory['object'] or ''}" for m in plan.memories)
+        assert not any(w in said for w in ("know", "think", "知道", "相信")), (line, said)
+    # knowing a thing, and a feeling, are still what the effect says
+    for line, effect in [
+        ("I have worked at a bank, so I know the drill.", "know the drill"),
+        ("因为下雨了，所以我觉得很累。", "很累"),
+    ]:
+        plan = extract(line)
+        [link] = plan.links
+        assert effect in {m.key: m.memory for m in plan.memories}[link.target]["topic"], line
+
+
 def test_assistant_turns_and_small_talk_give_nothing():
     assert extract("I love helping you plan trips!", role="assistant").memories == []
     assert extract("好的，谢谢。").memories == []

@@ -760,6 +760,20 @@ _ZH_NOT_FACT = re.compile(
 _ZH_REPORTS = re.compile(
     r"^(?:[也还都就又并]*)(?:不是|是|说|问|告诉|跟我说|让我|叫我|要我|觉得|认为|以为|想|希望|好像|可能|应该|也许|不知道|知道)"
 )
+# A cause or an effect kept whole is none when it only says what someone knows or thinks is so
+# ("so I know I'll be ok", 所以我相信会好的): the clause after the verb is the point, and read
+# whole with it, it makes a fact of the knowing (Ivy knows I'll be ok). Feelings stay (觉得很累).
+_EN_THOUGHT = re.compile(
+    r"^(?:(?:just|really|still|also|now|do|did|kind of|kinda)\s+)*"
+    r"(?:know|knew|think|thought|guess|believe|suppose|bet|reckon|hope|doubt|imagine|realized?|realised?|"
+    r"figured?|wonder|am sure|was sure|'m sure)\s+"
+    r"(?:that|I|I'll|I'm|I'd|I've|you|you'll|you're|he|he'll|he's|she|she'll|she's|it|it'll|it's|we|we'll|"
+    r"we're|they|they'll|they're|there|everything|things)\b",
+    re.IGNORECASE,
+)
+_ZH_THOUGHT = re.compile(
+    r"^(?:[也还都就又]*)(?:知道|认为|以为|相信|猜|觉得)(?:我|你|他|她|它|自己|大家|一切|事情|会|能|一定|肯定|应该)"
+)
 _ZH_SPACE = re.compile(rf"(?<=[{HAN_CHARS}，,])\s+|\s+(?=[{HAN_CHARS}，,])")  # a space left where a time was
 
 
@@ -934,7 +948,7 @@ class RuleExtractor:
             body = text.replace(time_text, " ") if time_text else text
             body = _ZH_SPACE.sub("", " ".join(body.split())).strip(" ，,。！？!?")
             stripped = _LEAD_ZH.sub("", body)
-            if stripped != body and _ZH_NOT_ME.match(stripped):
+            if (stripped != body and _ZH_NOT_ME.match(stripped)) or _ZH_THOUGHT.match(stripped):
                 return []
             topic = clean(stripped, True, 30)
             return [Found("EVENT" if time_text else "FACT", topic, None, 0.5)] if topic else []
@@ -1185,6 +1199,8 @@ class _Reader:
         if found or not generic:
             return found
         rest = clean(subj.rest, chinese, MAX_NAME)
+        if rest and (_ZH_THOUGHT if chinese else _EN_THOUGHT).match(rest):
+            return []
         if not rest or len(rest) > WHOLE_LIMIT or (not chinese and _points_elsewhere(rest)):
             return []  # nothing, a clause cut at the limit (a part of what it said), or one about "it"
         if not chinese and subj.name is None and self.named:
