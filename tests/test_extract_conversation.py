@@ -317,7 +317,7 @@ def test_a_plain_name_doing_what_people_do_is_someone_in_later_sessions(graph, g
     say(graph, group_id, ["She's originally from Valencia."], "s2", JUNE + timedelta(days=30))
     say(graph, group_id, ["Maria is going home in December.", "London was rainy."], "s3", NOVEMBER)
     found = facts(graph, group_id)
-    assert ("Maria", "comes", "to clean our house on Tuesdays") in found
+    assert ("Maria", "comes", "to clean our house") in found  # how often (on Tuesdays) beside it
     assert ("Maria", "is from", "Valencia") in found and not any(s == "Chloe" for s, _, _ in found)
     assert sum(s == "Maria" for s, _, _ in found) == 3
     assert not any(s in {"Tesco", "London"} for s, _, _ in found)
@@ -348,3 +348,18 @@ def test_a_speaker_addressed_by_name_is_not_what_the_clause_is_about(graph, grou
     found = facts(graph, group_id)
     assert any(s == "Maria" for s, _, _ in found)
     assert not any(s == "Gina" and ("congrat" in t or "thank" in t) for s, t, _ in found), found
+
+
+def test_a_habit_is_a_fact_with_how_often_and_no_date_in_both_languages(graph, group_id):
+    say(graph, group_id, ["I go swimming every Saturday.", "我每天早上跑步。"], when=NOVEMBER)
+    rows = graph.store.run_text(
+        "MATCH (m:Memory {group_id: $g}) RETURN m.text AS text, m.memory_type AS type, m.occurred_at AS at",
+        g=group_id,
+    )
+    habits = {r["text"]: (r["type"], r["at"]) for r in rows}
+    assert habits == {
+        "I go swimming (how often: every Saturday)": ("FACT", None),
+        "我 跑步 (频率: 每天早上)": ("FACT", None),
+    }
+    found = graph.search_memories(group_id, "How often do I go swimming?", reference_time=NOVEMBER).results
+    assert found[0].text == "I go swimming (how often: every Saturday)"

@@ -160,6 +160,29 @@ def test_what_someone_is_learning_now_and_for_how_long():
     ]
 
 
+def test_how_often_someone_does_something_is_a_habit_not_a_date():
+    # "every Saturday" was read as last Saturday: an event on 2025-11-01 with the object "swimming every"
+    found = _with_attributes(
+        extract("I go swimming every Saturday. I play tennis on weekends. I visit my grandma twice a week.")
+    )
+    assert [(t, o, a) for _, t, o, a in found] == [
+        ("go", "swimming", {"how often": "every Saturday"}),
+        ("play", "tennis", {"how often": "on weekends"}),
+        ("visit", "my grandma", {"how often": "twice a week"}),
+    ]
+    assert {m.memory["memory_type"] for m in extract("I go swimming every Saturday.").memories} == {"FACT"}
+    assert [(t, a) for _, t, _, a in _with_attributes(extract("我每天早上跑步。我周末经常去爬山。"))] == [
+        ("跑步", {"频率": "每天早上"}),
+        ("去爬山", {"频率": "周末经常"}),
+    ]
+    # a time said once stays an event; only how many times, without what, is nothing
+    [went] = extract("I went swimming last Saturday.").memories
+    assert went.memory["memory_type"] == "EVENT" and went.memory["attributes"] == {"time": "2025-11-01"}
+    assert not extract("我每周去三次。").memories and not extract("I go every day.").memories
+    # 喜欢跑步: running is what is liked (it read 喜欢跑 步)
+    assert triples(extract("我平时喜欢跑步。")) == [("我", "OPINION", "喜欢", "跑步")]
+
+
 def test_we_at_home_is_the_speaker_and_we_at_work_is_no_one():
     # 我们搬到上海了 / 我们家养了一只猫, as "we moved" in English: the household's, so the speaker's
     found = {

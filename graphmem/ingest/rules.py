@@ -760,6 +760,26 @@ _ZH_NOT_FACT = re.compile(
 _ZH_REPORTS = re.compile(
     r"^(?:[也还都就又并]*)(?:不是|是|说|问|告诉|跟我说|让我|叫我|要我|觉得|认为|以为|想|希望|好像|可能|应该|也许|不知道|知道)"
 )
+# How often someone does something: a habit, not a date ("every Saturday" is no one Saturday).
+_DAY_NAMES = "Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday"
+_EN_OFTEN = re.compile(
+    rf"\b(?:(?:every|each) (?:other |single )?(?:day|morning|afternoon|evening|night|week|weekend|month|year|"
+    rf"summer|winter|{_DAY_NAMES})|on (?:the )?(?:weekends|weekdays|weeknights|(?:{_DAY_NAMES})s)|"
+    r"(?:once|twice|three times|four times|a few times|\d+ times) (?:a|per) (?:day|week|month|year)|daily|weekly)\b",
+    re.IGNORECASE,
+)
+_ZH_OFTEN = re.compile(
+    r"(?:每(?:天|日|晚|周|星期|个星期|个周末|个月|年|逢)(?:[一二三四五六日天末])?|天天|平时|平常|"
+    r"(?:周末|晚上|早上|下班后|放学后)?(?:经常|常常|通常))"
+    r"(?:早上|早晨|上午|中午|下午|傍晚|晚上|夜里)?(?:都|也|会)?"
+)
+
+
+# A habit that says only how many times (去三次, "go twice"): what is done was said before.
+_HOW_MANY_TIMES = re.compile(r"^(?:去|来|做|练|go|goes|do|does)?\s*(?:[一二两三四五六七八九十几\d]+次|once|twice)$")
+
+_BARE_GO = {"去", "来", "go", "goes", "come", "comes"}
+
 # A cause or an effect kept whole is none when it only says what someone knows or thinks is so
 # ("so I know I'll be ok", 所以我相信会好的): the clause after the verb is the point, and read
 # whole with it, it makes a fact of the knowing (Ivy knows I'll be ok). Feelings stay (觉得很累).
@@ -1087,7 +1107,7 @@ class _Reader:
                 # says it (我表妹下个月来看我，她还给我做了一个书架: the shelf is made already)
                 self._said_here = bool(time_text and time_text in clause)
                 when = time_text if self._said_here or not rules_zh.is_future(time_text) else None
-                found, carried = self._clause(clause, True, when, carried=carried, generic=False)
+                found, carried = self._read(clause, True, when, carried)
                 ids.extend(self.add(f, True, when) for f in found)
             self._said_here = True
             return [i for i in ids if i]
@@ -1096,13 +1116,13 @@ class _Reader:
             segment = sentence[a:b].strip()
             own = self.rules._time(segment, self.ep)
             time_text = own or framing
-            found, _ = self._clause(segment, False, time_text, carried=None, generic=False)
+            found, _ = self._read(segment, False, time_text, None)
             ids.extend(self.add(f, False, time_text) for f in found)
             framing = own if own and not found else (None if own else framing)
         return [i for i in ids if i]
 
     def _clause(
-        self, text: str, chinese: bool, time_text: str | None, *, carried, generic: bool
+        self, text: str, chinese: bool, time_text: str | None, *, carried, generic: bool, habitual: bool = False
     ) -> tuple[list[Found], object]:
         """What a clause says: the relations it names, then its subject's predicate (a specific
         reading first, else, when timed or a cause or an effect, the clause kept whole)."""
@@ -1152,7 +1172,7 @@ class _Reader:
         )
         if not preds and time_text and time_text in text:  # a time word that is the object (我最喜欢春天)
             preds = self._liking_a_time(" ".join(text.split()), chinese, subj, third, carried)
-        if not preds and (time_text or generic or subj.name is not None) and subj.rest:
+        if not preds and (time_text or generic or habitual or subj.name is not None) and subj.rest:
             preds = self._whole(text, subj, chinese, time_text, generic)
         if not preds and subj.of_role and not chinese:
             preds = _of_what_is(subj.rest)
@@ -1163,6 +1183,30 @@ class _Reader:
             if subj.of_role:
                 _of_relative(f, subj.of_role, chinese)
         return found + preds, subj
+
+    def _read(self, text: str, chinese: bool, time_text: str | None, carried) -> tuple[list[Found], object]:
+        """A clause outside a cause: a habit where it says how often and states one, else ``_clause``."""
+        often = (_ZH_OFTEN if chinese else _EN_OFTEN).search(text)
+        if often is not None:
+            found, subj = self._habit(text, often, chinese, carried)
+            if any(f.memory_type != "RELATION" for f in found):
+                return found, subj
+        return self._clause(text, chinese, time_text, carried=carried, generic=False)
+
+    def _habit(self, text: str, often: re.Match, chinese: bool, carried) -> tuple[list[Found], object]:
+        """A clause that says how often (I swim every Saturday, 我每天早上跑步): what its subject does,
+        kept as a fact with how often, read without the phrase and dated by no time in it."""
+        rest = f"{text[: often.start()]}{'' if chinese else ' '}{text[often.end() :]}"
+        found, subj = self._clause(" ".join(rest.split()), chinese, None, carried=carried, generic=False, habitual=True)
+        phrase = often.group(0).rstrip("都也会")
+        found = [  # 我每周去三次, "I go every day": to where?
+            f for f in found if not (_HOW_MANY_TIMES.match(f.topic) or (f.topic in _BARE_GO and not f.object))
+        ]
+        for f in found:
+            if f.kind in ("event", "fact"):  # a liking or a plan says no more for it
+                f.memory_type, f.kind = "FACT", "fact"
+                f.attributes = {**(f.attributes or {}), ("频率" if chinese else "how often"): phrase}
+        return found, subj
 
     def _with_person(self, text: str, subj) -> list[Found]:
         """我把旧冰箱卖给了陈阿姨: what the speaker did with someone named, the person its object, so

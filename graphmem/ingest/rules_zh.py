@@ -511,21 +511,25 @@ _HABIT = "吃|喝|看|听|玩|打|弹|跑|穿|抽|养|追|唱|逛|踢|骑|做"
 
 
 def _preference(m: re.Match, timed: bool) -> list[Found]:
-    neg, verb, habit = m.group("neg"), m.group("verb"), m.group("habit")
+    neg, verb, habit = m.group("neg"), m.group("verb"), m.group("habit") or ""
     obj = clean(m.group("obj"), True, 30)
     if not obj or obj[0] in _NOT_NAME or obj in ("的", "了") or obj.startswith(("的", "什么", "哪")):
         return []
     topic, sign = _PREF_VERBS[verb]
+    if habit and habit + obj in _ACTIVITIES:  # 喜欢跑步: running is what is liked, not 步
+        habit, obj = "", habit + obj
     if neg:
         if sign < 0:  # 并不讨厌: no stance to keep
             return []
         topic = "不再喜欢" if neg in ("不再", "再也不") else "不喜欢"
     # 爱吃肉 says what someone eats as well as what they like: 我开始吃素了 replaces it
     diet = "diet" if sign > 0 and not neg and habit == "吃" and obj in _MEAT else None
-    return [Found("OPINION", topic + (habit or ""), obj, 0.6, kind="preference", slot=diet)]
+    return [Found("OPINION", topic + habit, obj, 0.6, kind="preference", slot=diet)]
 
 
 _MEAT = {"肉", "荤", "荤菜", "肉食", "大鱼大肉"}
+# A habit verb and the one character after it that make one word for the activity itself.
+_ACTIVITIES = {"跑步", "唱歌", "逛街", "做饭", "做菜", "打牌", "打球", "玩牌", "看戏"}
 
 
 def _diet(m: re.Match, timed: bool) -> list[Found]:
