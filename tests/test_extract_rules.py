@@ -183,6 +183,22 @@ def test_how_often_someone_does_something_is_a_habit_not_a_date():
     assert triples(extract("我平时喜欢跑步。")) == [("我", "OPINION", "喜欢", "跑步")]
 
 
+def test_what_a_relative_is_when_it_is_a_role_word_too():
+    # 医生 and 老师 are also roles: 妈妈是医生 was read as one role and 老师 as a nickname, giving nothing
+    assert triples(extract("我妈妈是医生。")) == [("我妈妈", "FACT", "是", "医生")]
+    assert triples(extract("我爸是老师，我妈是医生。")) == [
+        ("我爸", "FACT", "是", "老师"),
+        ("我妈", "FACT", "是", "医生"),
+    ]
+    assert triples(extract("我女儿是老师。")) == [("我女儿", "FACT", "是", "老师")]
+    assert ("我", "RELATION", "邻居", "老马") in triples(extract("我的邻居是老马。"))  # a nickname is still a name
+    # "… and my mom is a doctor" is a clause of its own
+    assert triples(extract("My dad is a teacher and my mom is a doctor.")) == [
+        ("my father", "FACT", "is a", "teacher"),
+        ("my mother", "FACT", "is a", "doctor"),
+    ]
+
+
 def test_we_at_home_is_the_speaker_and_we_at_work_is_no_one():
     # 我们搬到上海了 / 我们家养了一只猫, as "we moved" in English: the household's, so the speaker's
     found = {

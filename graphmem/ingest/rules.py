@@ -190,7 +190,9 @@ _EN_CLAUSE_END = re.compile(
     r"when|once|if|unless)\s+)?(?:it|it's|he|she|they|you|this|that|there)\b)|"
     r",\s+(?=(?:[\w']+\s+){0,3}(?:I|we)(?:'\w+)?\b)|"
     r"\s+(?=(?:and|but|so|because|cause|since|though|although|while|after|before|until|when|once|if|unless)\s+"
-    r"(?:[\w']+\s+){0,2}(?:I|we)(?:'\w+)?\b)",
+    r"(?:[\w']+\s+){0,2}(?:I|we)(?:'\w+)?\b)|"
+    # "… and my mom is a doctor": a new subject said by whose it is
+    r"\s+(?=(?:and|but|while)\s+(?:my|our)\s+[\w']+(?:\s+[\w']+)?\s+(?:is|was|are|were|works|worked|lives|lived)\b)",
     re.IGNORECASE,
 )
 # Words that may stand before the subject of a clause that states a fact: interjections,

@@ -186,6 +186,10 @@ def _that_one(text: str, people: People) -> Subject | None:
 _OURS = "我们家|我们|咱们家|咱们|咱家|我家"
 
 
+# A role said without what it teaches or treats (妈妈, 女儿, 老师): the longest first.
+_PLAIN_ROLE = "|".join(sorted(ZH_ROLES, key=len, reverse=True))
+
+
 def subject_of(clause: str, people: People, owner: str, carried: Subject | None) -> Subject | None:
     """The subject a clause opens with (lead words and times already out), or the carried one
     from the clause before when it opens with its predicate; None when it is about someone the
@@ -208,6 +212,8 @@ def subject_of(clause: str, people: People, owner: str, carried: Subject | None)
         relation, described = introduce(people, name, found[0], m.group("desc") + m.group("role"), owner, "是")
         return Subject(name, rest, relation, described=described)
     m = re.match(rf"^(?:{_OURS}|我)?(?:的)?(?P<role>{ZH_ROLE})", text)
+    if m and not _what_they_do(m.group("role")):  # 我妈妈是医生: the role is 妈妈, 医生 is what she is
+        m = re.match(rf"^(?:{_OURS}|我)?(?:的)?(?P<role>{_PLAIN_ROLE})", text)
     found = role_of(m.group("role")) if m and _what_they_do(m.group("role")) else None
     mods = ""
     if not (m and found) and text.startswith("我"):  # 我的新上司, 我大学室友: which one, then the role
@@ -315,6 +321,7 @@ def _modifier(words: str) -> bool:
     return (
         bool(tags)
         and words[0] not in "和跟与给对把被在从向想要说问找请"
+        and "是" not in words  # 爸是医生: he is one, not which one
         and all(
             t.startswith(("n", "a", "b", "s", "f", "j", "t")) or t in ("vn", "eng") or (len(w) > 1 and t == "v")
             for w, t in tags
@@ -358,7 +365,8 @@ def _called(cand: str, after: str) -> bool:
     """A name the way one calls someone, the clause ending after it: 老马, 小吴, 陈医生, 张教练."""
     if after.strip("。！!，,了啊") != "":
         return False
-    return (len(cand) == 2 and cand[0] in "小老阿") or (len(cand) == 3 and cand[1:] in _TITLES)
+    nickname = len(cand) == 2 and cand[0] in "小老阿" and role_of(cand) is None  # 老师, 老公, 阿姨: roles
+    return nickname or (len(cand) == 3 and cand[1:] in _TITLES)
 
 
 def _one_word(text: str, cand: str) -> bool:
