@@ -17,6 +17,12 @@ def say(graph, group_id, lines, session="s1", when=JUNE):
     )
 
 
+def _then(graph, group_id, first: list[str], later: list[str]) -> None:
+    """``first`` said in June, ``later`` in November, in a session of its own."""
+    say(graph, group_id, first, session="s1", when=JUNE)
+    say(graph, group_id, later, session="s2", when=NOVEMBER)
+
+
 def facts(graph, group_id) -> set[tuple]:
     rows = graph.store.run_text(
         "MATCH (m:Memory {group_id: $g}) RETURN m.subject_name AS s, m.topic_name AS t, m.object_name AS o, "
@@ -114,8 +120,7 @@ def test_each_kind_of_everyday_fact_in_english(graph, group_id):
 
 
 def test_the_readme_example_works_from_conversation(graph, group_id):
-    say(graph, group_id, ["我住在北京。"], session="s1", when=JUNE)
-    say(graph, group_id, ["我上个月搬到上海了。"], session="s2", when=NOVEMBER)
+    _then(graph, group_id, ["我住在北京。"], ["我上个月搬到上海了。"])
     report = graph.consolidate(group_id)
     assert [(c.older_text, c.newer_text) for c in report.conflicts] == [
         ("我 住在 北京", "我 搬到 上海 (时间: 2025-10)")
@@ -127,10 +132,8 @@ def test_the_readme_example_works_from_conversation(graph, group_id):
 
 def test_changes_of_work_supersede_the_old_employer_and_quitting_ends_it(graph, group_id):
     en, zh = group_id, f"{group_id}-zh"  # two users: one user's 我 and I are one person, with one employer
-    say(graph, en, ["I work at Acme."], session="s1", when=JUNE)
-    say(graph, en, ["I joined Globex last week."], session="s2", when=NOVEMBER)
-    say(graph, zh, ["我在腾讯工作。"], session="s1", when=JUNE)
-    say(graph, zh, ["我辞职了。"], session="s2", when=NOVEMBER)
+    _then(graph, en, ["I work at Acme."], ["I joined Globex last week."])
+    _then(graph, zh, ["我在腾讯工作。"], ["我辞职了。"])
     assert [(c.older_text, c.newer_text) for c in graph.consolidate(en).conflicts] == [
         ("I work at Acme", "I joined Globex (time: 2025-10-27/2025-11-02)")
     ]
@@ -144,10 +147,8 @@ def test_how_long_someone_has_worked_somewhere_is_their_employer_now_and_a_span_
     now, and supersede the employer said before; 在X干了十年 (a span that ended) is a past job: it
     supersedes nothing."""
     en, zh = group_id, f"{group_id}-zh"
-    say(graph, en, ["I work at Initech."], session="s1", when=JUNE)
-    say(graph, en, ["I've worked at Globex since September."], session="s2", when=NOVEMBER)
-    say(graph, zh, ["我在腾讯上班。"], session="s1", when=JUNE)
-    say(graph, zh, ["我在亚马逊干了十年。", "我在华为工作三年了。"], session="s2", when=NOVEMBER)
+    _then(graph, en, ["I work at Initech."], ["I've worked at Globex since September."])
+    _then(graph, zh, ["我在腾讯上班。"], ["我在亚马逊干了十年。", "我在华为工作三年了。"])
     assert _conflicts(graph, en) == {("I work at Initech", "I work at Globex")}
     assert _conflicts(graph, zh) == {("我 工作于 腾讯", "我 工作于 华为")}
     assert {"我 曾工作于 亚马逊 (时长: 十年)", "我 工作于 华为 (时长: 三年)"} <= current(graph, zh)
@@ -155,8 +156,7 @@ def test_how_long_someone_has_worked_somewhere_is_their_employer_now_and_a_span_
 
 
 def test_no_longer_supersedes_the_liking_it_ends_in_both_languages(graph, group_id):
-    say(graph, group_id, ["我爱喝可乐。", "I love coffee."], session="s1", when=JUNE)
-    say(graph, group_id, ["我不再喝可乐了。", "I don't drink coffee anymore."], session="s2", when=NOVEMBER)
+    _then(graph, group_id, ["我爱喝可乐。", "I love coffee."], ["我不再喝可乐了。", "I don't drink coffee anymore."])
     report = graph.consolidate(group_id)
     assert {(c.older_text, c.newer_text) for c in report.conflicts} == {
         ("我 爱喝 可乐", "我 不再喝 可乐"),
@@ -171,10 +171,8 @@ def _conflicts(graph, group_id) -> set[tuple[str, str]]:
 
 def test_a_new_diet_replaces_the_old_one_in_both_languages(graph, group_id):
     zh, en = group_id, f"{group_id}-en"
-    say(graph, zh, ["我平时很爱吃肉。"], session="s1", when=JUNE)
-    say(graph, zh, ["我从上个月开始吃素了。"], session="s2", when=NOVEMBER)
-    say(graph, en, ["I'm a big meat eater."], session="s1", when=JUNE)
-    say(graph, en, ["I've gone vegan since September."], session="s2", when=NOVEMBER)
+    _then(graph, zh, ["我平时很爱吃肉。"], ["我从上个月开始吃素了。"])
+    _then(graph, en, ["I'm a big meat eater."], ["I've gone vegan since September."])
     assert _conflicts(graph, zh) == {("我 爱吃 肉", "我 吃 素")}
     assert _conflicts(graph, en) == {("I am meat eater", "I am vegan")}
     # liking a dish is no diet: it stays beside the new one
@@ -184,10 +182,8 @@ def test_a_new_diet_replaces_the_old_one_in_both_languages(graph, group_id):
 
 def test_a_new_phone_number_replaces_the_old_one_said_without_a_subject(graph, group_id):
     zh, en = group_id, f"{group_id}-en"
-    say(graph, zh, ["我的手机号是13800001111。"], session="s1", when=JUNE)
-    say(graph, zh, ["我换号了，新号码是13912345678。"], session="s2", when=NOVEMBER)
-    say(graph, en, ["My phone number is 07700 900123."], session="s1", when=JUNE)
-    say(graph, en, ["Quick update: my new number is 07700 900456."], session="s2", when=NOVEMBER)
+    _then(graph, zh, ["我的手机号是13800001111。"], ["我换号了，新号码是13912345678。"])
+    _then(graph, en, ["My phone number is 07700 900123."], ["Quick update: my new number is 07700 900456."])
     assert _conflicts(graph, zh) == {("我 手机号 13800001111", "我 号码 13912345678")}
     assert _conflicts(graph, en) == {("I phone number 07700 900123", "I phone number 07700 900456")}
     results = graph.search_memories(zh, "我现在的手机号是多少？", reference_time=NOVEMBER, max_results=3).results
@@ -211,20 +207,16 @@ def test_a_new_job_said_with_its_employer_replaces_both(graph, group_id):
 
 def test_a_promotion_replaces_the_job_before_in_both_languages(graph, group_id):
     zh, en = group_id, f"{group_id}-en"
-    say(graph, en, ["I work as a nurse at St Mary's."], session="s1", when=JUNE)
-    say(graph, en, ["Good news: I got promoted to head nurse!"], session="s2", when=NOVEMBER)
-    say(graph, zh, ["我的工作是程序员。"], session="s1", when=JUNE)
-    say(graph, zh, ["我上个月被提拔为部门经理。"], session="s2", when=NOVEMBER)
+    _then(graph, en, ["I work as a nurse at St Mary's."], ["Good news: I got promoted to head nurse!"])
+    _then(graph, zh, ["我的工作是程序员。"], ["我上个月被提拔为部门经理。"])
     assert ("I work as nurse", "I work as head nurse") in _conflicts(graph, en)
     assert _conflicts(graph, zh) == {("我 职业是 程序员", "我 职业是 部门经理")}
 
 
 def test_a_child_spoken_of_by_role_alone_is_whom_a_later_sessions_pronoun_means(graph, group_id):
     zh, en = group_id, f"{group_id}-en"
-    say(graph, en, ["My daughter goes to Oakfield nursery."], session="s1", when=JUNE)
-    say(graph, en, ["She's started at Greenway Primary now."], session="s2", when=NOVEMBER)
-    say(graph, zh, ["我儿子在阳光幼儿园上学。"], session="s1", when=JUNE)
-    say(graph, zh, ["儿子转学了，现在在实验小学读书。"], session="s2", when=NOVEMBER)
+    _then(graph, en, ["My daughter goes to Oakfield nursery."], ["She's started at Greenway Primary now."])
+    _then(graph, zh, ["我儿子在阳光幼儿园上学。"], ["儿子转学了，现在在实验小学读书。"])
     assert _conflicts(graph, en) == {
         ("my daughter studies at Oakfield nursery", "my daughter enrolled at Greenway Primary")
     }
@@ -287,11 +279,9 @@ def test_a_cause_becomes_a_causality_edge_from_cause_to_effect(graph, group_id):
 def test_a_pronoun_means_the_person_spoken_of_not_one_known_only_from_a_tool_call(graph, group_id):
     zh, en = group_id, f"{group_id}-en"
     graph.create_memory(en, "I", "RELATION", "am neighbours with", "Mr Hill")  # an agent's note: a man
-    say(graph, en, ["Our landlord is Gary."], session="s1", when=JUNE)
-    say(graph, en, ["He lives downstairs."], session="s2", when=NOVEMBER)
+    _then(graph, en, ["Our landlord is Gary."], ["He lives downstairs."])
     graph.create_memory(zh, "我", "RELATION", "邻居", "王先生")
-    say(graph, zh, ["我们的房东叫老郑。"], session="s1", when=JUNE)
-    say(graph, zh, ["他住在楼下。"], session="s2", when=NOVEMBER)
+    _then(graph, zh, ["我们的房东叫老郑。"], ["他住在楼下。"])
     assert any(s == "Gary" for s, _, _ in facts(graph, en) - {("I", "am neighbours with", "Mr Hill")})
     assert not any(s == "Mr Hill" for s, _, _ in facts(graph, en))
     assert any(s == "老郑" for s, _, _ in facts(graph, zh)) and not any(s == "王先生" for s, _, _ in facts(graph, zh))
@@ -299,8 +289,7 @@ def test_a_pronoun_means_the_person_spoken_of_not_one_known_only_from_a_tool_cal
 
 def test_someone_in_a_role_to_a_relative_or_a_friend_is_theirs(graph, group_id):
     zh, en = group_id, f"{group_id}-en"
-    say(graph, en, ["My daughter's form teacher is Ms Harper."], session="s1", when=JUNE)
-    say(graph, en, ["She teaches English."], session="s2", when=NOVEMBER)
+    _then(graph, en, ["My daughter's form teacher is Ms Harper."], ["She teaches English."])
     say(graph, zh, ["我表妹小雯在杭州工作。", "小雯的男朋友叫阿杰。", "女儿的班主任是刘老师。"])
     assert {("my daughter", "form teacher", "Ms Harper"), ("Ms Harper", "teaches", "English")} <= facts(graph, en)
     found = facts(graph, zh)
@@ -363,3 +352,54 @@ def test_a_habit_is_a_fact_with_how_often_and_no_date_in_both_languages(graph, g
     }
     found = graph.search_memories(group_id, "How often do I go swimming?", reference_time=NOVEMBER).results
     assert found[0].text == "I go swimming (how often: every Saturday)"
+
+
+def test_since_when_someone_has_been_at_a_new_employer_supersedes_the_old_one_in_both_languages(graph, group_id):
+    """ "I've been at Globex since September" / 我从九月起在华为上班: where they work now, since then."""
+    en, zh = group_id, f"{group_id}-zh"
+    _then(graph, en, ["I work at Initech."], ["I've been at Globex since September."])
+    _then(graph, zh, ["我在腾讯上班。"], ["我从九月起在华为上班。"])
+    assert _conflicts(graph, en) == {("I work at Initech", "I work at Globex")}
+    assert _conflicts(graph, zh) == {("我 工作于 腾讯", "我 工作于 华为")}
+    assert "I work at Globex (since: 2025-09)" in current(graph, en)
+    assert any(text.startswith("我 工作于 华为 (起始: ") for text in current(graph, zh))
+
+
+def test_what_a_speaker_did_said_in_the_past_is_found_by_what_they_did(graph, group_id):
+    """ "I took a poetry class to help me put my feelings into words" is an event of Maria's, and a
+    question about the classes she took finds it (and through it her turn) first."""
+    turns = [
+        {"speaker": "Maria", "content": "Hey John! I took a poetry class to help me put my feelings into words."},
+        {"speaker": "John", "content": "That sounds great, Maria! I went to a homeless shelter to give out food."},
+        {"speaker": "Maria", "content": "You're so kind. The weather has been lovely this week."},
+    ]
+    report = graph.ingest(group_id, turns, session_id="s1", reference_time=JUNE)
+    assert facts(graph, group_id) == {
+        ("Maria", "took", "a poetry class to help Maria put Maria's feelings into words"),
+        ("John", "went", "to a homeless shelter to give out food"),
+    }
+    top = graph.search_memories(group_id, "What class did Maria take?", reference_time=NOVEMBER).results[0]
+    assert top.kind == "memory" and top.text.startswith("Maria took a poetry class")
+    assert [e.id for e in top.evidence] == [report.episodes[0]]
+
+
+def test_a_deed_done_to_someone_named_is_among_what_is_known_of_them(graph, group_id):
+    """ "I sold my old fridge to a woman called Brenda": the deed's object is Brenda's node, so it is
+    part of everything known about her, beside what a later session says she does."""
+    say(graph, group_id, ["I sold my old fridge to a woman called Brenda on Facebook Marketplace."], when=JUNE)
+    say(
+        graph,
+        group_id,
+        ["Brenda runs a breakfast café.", "Keith runs a bike repair shop."],
+        session="s2",
+        when=NOVEMBER,
+    )
+    rows = graph.store.run_text(
+        "MATCH (m:Memory {group_id: $g})-[:HAS_OBJECT]->(o:Object {group_id: $g, name: 'Brenda'}) RETURN m.text AS text",
+        g=group_id,
+    )
+    assert "I sold my old fridge to Brenda (place: Facebook Marketplace)" in {r["text"] for r in rows}
+    found = graph.search_memories(group_id, "What do you know about Brenda?", reference_time=NOVEMBER).results
+    texts = [r.text for r in found[:5]]
+    assert "I sold my old fridge to Brenda (place: Facebook Marketplace)" in texts
+    assert "Brenda runs a breakfast café" in texts

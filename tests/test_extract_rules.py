@@ -454,3 +454,77 @@ def test_no_fragment_of_a_long_clause_and_no_fact_about_it():
     assert texts(extract("I bought a book that changed my mind about whales.")) == [
         "I bought a book that changed my mind about whales"
     ]
+
+
+def test_a_habit_with_no_object_is_what_someone_does():
+    # "I run every morning" gave nothing: a verb alone was no fact without a time
+    assert [
+        (s, t, o, a) for s, t, o, a in _with_attributes(extract("I run every morning. My dad swims twice a week."))
+    ] == [
+        ("I", "run", None, {"how often": "every morning"}),
+        ("my father", "swims", None, {"how often": "twice a week"}),
+    ]
+    assert not extract("I run.").memories  # no how often: nothing said of a habit
+
+
+def test_since_when_someone_has_been_at_a_place_of_work_or_home():
+    found = _with_attributes(
+        extract(
+            "I've been at Google since 2019. I've been working at Pfizer since 2018. I've been at Acme for three years."
+        )
+    )
+    assert found == [
+        ("I", "work at", "Google", {"since": "2019"}),
+        ("I", "work at", "Pfizer", {"since": "2018"}),
+        ("I", "work at", "Acme", {"duration": "three years"}),
+    ]
+    # a stay is no job: at someone's place, for days, or at a school
+    assert not extract("I've been at my mom's since Friday. I've been at Disneyland for two weeks.").memories
+    zh = _with_attributes(extract("我从2019年起在谷歌工作。我从小就住在北京。"))
+    assert zh == [("我", "工作于", "谷歌", {"起始": "2019"}), ("我", "住在", "北京", {"起始": "小时候"})]
+    assert {m.memory["topic"]: m.slot for m in extract("我从2019年起在谷歌工作。").memories} == {"工作于": "employer"}
+
+
+def test_names_cars_and_how_long_something_has_been_played():
+    # each gave nothing, and 姓王 was read as the dentist's name
+    assert triples(extract("Hi, I'm Priya.")) == [("I", "FACT", "name", "Priya")]
+    assert not extract("I'm Sorry! I'm British.").memories
+    assert triples(extract("I drive an old Volvo.")) == [("I", "FACT", "drive", "Volvo")]
+    assert not extract("I drive to work.").memories
+    assert triples(extract("我开的是特斯拉。")) == [("我", "FACT", "开", "特斯拉")]
+    assert not extract("我开会开了三个小时。").memories
+    assert _with_attributes(extract("我学了三年钢琴了。我弹了十年吉他。")) == [
+        ("我", "在学", "钢琴", {"时长": "三年"}),
+        ("我", "弹过", "吉他", {"时长": "十年"}),
+    ]
+    assert not extract("我学了三天就放弃了。").memories
+    assert _with_attributes(extract("I've played piano for three years. I played soccer for five years.")) == [
+        ("I", "play", "piano", {"duration": "three years"}),
+        ("I", "played", "soccer", {"duration": "five years"}),
+    ]
+    assert triples(extract("我的牙科医生姓王。")) == [("我的牙科医生", "FACT", "姓", "王")]
+
+
+def test_a_deed_said_in_the_past_is_an_event_of_the_speaker():
+    # "I took a creative writing class" gave nothing: untimed English clauses were read only by the
+    # specific readings (a Chinese one, 我去超市买了苹果, was kept whole already)
+    found = [
+        (m.memory["subject"], m.memory["memory_type"], m.memory["topic"], m.memory["object"])
+        for m in extract(
+            "I took a creative writing class recently. We organized a toy drive for kids.", speaker="Maria"
+        ).memories
+    ]
+    assert found == [
+        ("Maria", "EVENT", "took", "a creative writing class"),
+        ("Maria", "EVENT", "organized", "a toy drive for kids"),
+    ]
+    # the person a deed was done to, known by name, is its object (where it was, beside it)
+    sold = extract("I sold my old fridge to a woman called Brenda on Facebook Marketplace.").memories[-1].memory
+    assert (sold["topic"], sold["object"], sold["attributes"]) == (
+        "sold my old fridge to",
+        "Brenda",
+        {"place": "Facebook Marketplace"},
+    )
+    # no deed: a state, a word that points back, a slot's word with no employer, how someone is now
+    for said in ("I had a blast.", "I saw it.", "I joined a gym.", "I'm staying positive.", "I've seen that film."):
+        assert not extract(said).memories, said

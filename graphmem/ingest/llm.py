@@ -37,7 +37,8 @@ Below is part of a conversation (each turn numbered, with its time and speaker).
   The speaker is 我 / I (a named speaker: their name). A person named before or known by role is the subject by NAME:
   "我表妹" / "my cousin" → the cousin's name when known; "她" / "he" → the person last named that it fits.
 - memory_type: EVENT 事件 / FACT 事实 / RELATION 关系 / OPINION 观点; importance 0–1 (日常琐事0.3，一般0.5，重要0.8);
-- attributes: 时间 time (as said, e.g. 昨天, last month), 地点 place …;
+- attributes: 时间 time (as said, e.g. 昨天, last month), 地点 place, 频率 how often (a habit: 每天早上, every Saturday; no time),
+  起始 since / 时长 duration (从2019年起, since 2019; 三年, for three years) …;
 - kind: residence | work | school | relation | preference | possession | plan | event | fact;
 - slot: 只对单值信息 only for single-valued facts: residence (住在哪), employer (在哪工作), job (职业), school (在哪上学)。
   一条"变化"（搬到、入职、换工作、辞职、毕业、moved to, joined, quit, graduated）写它改变的 slot；

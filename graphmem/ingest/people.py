@@ -180,6 +180,7 @@ def role_of(word: str) -> tuple[str, str | None] | None:
 # the owner a named speaker's one is written with (Ivy's daughter, 小王的儿子: ``theirs``).
 _UNNAMED = re.compile(r"^(?:my |我的?|[A-Z][\w-]*(?: [A-Z][\w-]*)?'s? |[\u4e00-\u9fff]{1,4}的)", re.IGNORECASE)
 _EN_MINE = re.compile(r"\b(?:my|our)\b", re.IGNORECASE)
+_EN_ME = re.compile(r"(?<=\w )(?:me|myself)\b")  # "helps me put …": whom it is done to, not its subject
 _ZH_MINE = re.compile(r"我(?!们)的")
 _ZH_MINE_LEAD = re.compile(r"^我(?![们的])")
 
@@ -194,11 +195,13 @@ def possessive(owner: str, chinese: bool) -> str:
 def theirs(text: str, speaker: str | None, lead: bool = True) -> str:
     """What a named ``speaker`` calls theirs, written as theirs: "my kids" said by Ivy is "Ivy's
     kids", 我的车 / 我女儿 said by 小王 are 小王的车 / 小王的女儿; else two speakers' "my daughter"
-    would be one node of the graph. ``lead``: a Chinese name opening with 我 (我女儿) is theirs too
-    (not in a predicate, where 我 is whom something was done to: 帮我修电脑). The user's stays "my"."""
+    would be one node of the graph; "helps me" said by Ivy is "helps Ivy". ``lead``: a Chinese name
+    opening with 我 (我女儿) is theirs too (not in a predicate, where 我 is whom something was done to:
+    帮我修电脑). The user's stays "my"."""
     if not speaker or not text:
         return text
     out = _EN_MINE.sub(possessive(speaker, False), text)
+    out = _EN_ME.sub(speaker, out)
     out = _ZH_MINE.sub(possessive(speaker, True), out)
     return _ZH_MINE_LEAD.sub(possessive(speaker, True), out) if lead else out
 

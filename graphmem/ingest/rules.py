@@ -51,6 +51,7 @@ from datetime import timedelta
 from pydantic import ValidationError as PydanticValidationError
 
 from ..lang import HAN_CHARS, is_chinese, is_user_speaker
+from ..lifecycle.rules import slot_of
 from ..types import MAX_NAME
 from . import rules_en, rules_zh
 from .models import EpisodeView, ExtractionPlan
@@ -565,6 +566,17 @@ def _said_of_named(rest: str) -> str:
     return " ".join(words)
 
 
+# Past verbs that say no deed of their own: a state, a stance, a try or a report
+_EN_NOT_DONE = frozenset(
+    "had was were did got made used wanted loved liked enjoyed hated tried seemed looked sounded felt thought "
+    "needed meant kept let put figured noticed".split()
+)
+
+
+# An object that points at what was said before ("that movie", "it", "them"): no deed of its own
+_SAID_BEFORE = re.compile(r"^(?:it|that|this|these|those|them)\b|^one$", re.IGNORECASE)
+
+
 def _is_past(verb: str) -> bool:
     """A past (or same-in-past) form: -ed, went, retook, overcame, read."""
     if verb.endswith("ed") or verb in _EN_IRREGULAR_PAST or verb in _EN_SAME_IN_PAST:
@@ -591,12 +603,15 @@ def _en_object(words: list[str], time_text: str | None) -> str | None:
     return " ".join(without_dangling(out)).strip(" ,.;:!?\"'")
 
 
-def _en_clause_fact(segment: str, time_text: str | None, third: bool, negation: bool = False) -> Found | None:
+def _en_clause_fact(
+    segment: str, time_text: str | None, third: bool, negation: bool = False, bare: bool = False
+) -> Found | None:
     """A clause whose subject is the speaker, as subject + predicate + object.
 
     ``third``: the speaker is named (Dana), so the verb agrees in the third person. ``negation``: a
     negated clause is kept, "not" in its topic (said of someone named: "doesn't work on Wednesdays"
-    is what they do; the speaker's own "I don't know" says nothing)."""
+    is what they do; the speaker's own "I don't know" says nothing). ``bare``: a verb alone is kept
+    (a habit: "I run" every morning)."""
     body = segment
     if time_text:  # the time and a word that only led to it ("about five years ago")
         body = re.sub(
@@ -718,7 +733,7 @@ def _en_clause_fact(segment: str, time_text: str | None, third: bool, negation: 
         return None
     if obj and _points_elsewhere(obj):
         return None
-    if not obj and not time_text and not happened:
+    if not obj and not time_text and not happened and not (bare and not rest and not auxes):
         return None
     companion = m.group("with")
     attributes = {"with": companion} if companion and companion.lower() not in _EN_LEAD else None
@@ -1168,16 +1183,18 @@ class _Reader:
         third = subj.name is not None or self.named
         thing = subj.of_role is not None and role_of(subj.of_role) is None  # her shop, his knee
         preds = (
-            rules_zh.predicates(subj.rest, bool(time_text))
+            rules_zh.predicates(subj.rest, bool(time_text), time_text)
             if chinese
             else (_of_what_is(subj.rest) if thing else []) or rules_en.predicates(subj.rest, third, time_text)
         )
         if not preds and time_text and time_text in text:  # a time word that is the object (我最喜欢春天)
             preds = self._liking_a_time(" ".join(text.split()), chinese, subj, third, carried)
         if not preds and (time_text or generic or habitual or subj.name is not None) and subj.rest:
-            preds = self._whole(text, subj, chinese, time_text, generic)
+            preds = self._whole(text, subj, chinese, time_text, generic, habitual)
         if not preds and subj.of_role and not chinese:
             preds = _of_what_is(subj.rest)
+        if not preds and not chinese and subj.name is None and not (time_text or generic or habitual):
+            preds = self._done(body)
         if not preds and chinese and subj.name is None and not time_text and not generic and subj.rest:
             preds = self._with_person(text, subj)
         for f in preds:
@@ -1210,6 +1227,39 @@ class _Reader:
                 f.attributes = {**(f.attributes or {}), ("频率" if chinese else "how often"): phrase}
         return found, subj
 
+    def _done(self, text: str) -> list[Found]:
+        """What the speaker did, said in the simple past with what they did it to ("I took a pottery
+        class", "we adopted a rescue dog"): an event, undated when the clause says no time. Not "have
+        done" (what someone has ever done, "I've seen that film") nor "am doing" (often how someone
+        is: "staying positive")."""
+        f = _en_clause_fact(text, None, self.named)
+        if f is None or not f.object or slot_of(f.topic) or _SAID_BEFORE.match(f.object):
+            return []  # a slot's word ("joined a gym") is the slot's reading or none
+        verb = f.topic.split()[0]
+        if not _is_past(verb) or verb in _EN_NOT_DONE:
+            return []
+        f.memory_type, f.kind = "EVENT", "event"
+        f.object = re.sub(r"(?:\s+(?:recently|lately|too|as well|again|already|so far))+$", "", f.object, flags=re.I)
+        return [self._to_person(_with_place(f))]
+
+    def _to_person(self, f: Found) -> Found:
+        """ "sold my old fridge to Brenda (at the market)": the person a deed was done to or with, when
+        known by name, is its object, so the deed and what is said of them meet at one node."""
+        obj = f.object or ""
+        for said in sorted(self.people.names.values(), key=len, reverse=True):
+            m = re.search(rf"\b{re.escape(said)}\b", obj)
+            if not m or m.start() == 0:
+                continue
+            after = obj[m.end() :].strip()
+            where = re.fullmatch(r"(?:at|in|on|via) (?:the |a |an )?(?P<where>.+)", after)
+            if after and not where:
+                break  # more is said after the person than where: kept whole
+            f.topic, f.object = f"{f.topic} {obj[: m.start()].strip()}"[:MAX_NAME], said
+            if where:
+                f.attributes = {**(f.attributes or {}), "place": where.group("where")}
+            break
+        return f
+
     def _with_person(self, text: str, subj) -> list[Found]:
         """我把旧冰箱卖给了陈阿姨: what the speaker did with someone named, the person its object, so
         the memory and what is said of them later meet at one node."""
@@ -1238,10 +1288,12 @@ class _Reader:
         kept = rules_zh.predicates(again.rest, False) if chinese else rules_en.predicates(again.rest, third, None)
         return [f for f in kept if f.kind == "preference"]
 
-    def _whole(self, text: str, subj, chinese: bool, time_text: str | None, generic: bool) -> list[Found]:
+    def _whole(
+        self, text: str, subj, chinese: bool, time_text: str | None, generic: bool, habitual: bool = False
+    ) -> list[Found]:
         """A clause no specific reading took, kept whole as its subject's predicate (an event when
         timed); in a cause or an effect, whatever it says (没吃早饭, didn't sleep well, was awful)."""
-        found = self._whole_clause(text, subj, chinese, time_text, generic)
+        found = self._whole_clause(text, subj, chinese, time_text, generic, habitual)
         if found or not generic:
             return found
         rest = clean(subj.rest, chinese, MAX_NAME)
@@ -1253,7 +1305,9 @@ class _Reader:
             rest = _said_of_named(rest)  # "I'm thrilled" said by Ivy: Ivy is thrilled
         return [Found("EVENT" if time_text else "FACT", rest, None, 0.5)]
 
-    def _whole_clause(self, text: str, subj, chinese: bool, time_text: str | None, generic: bool) -> list[Found]:
+    def _whole_clause(
+        self, text: str, subj, chinese: bool, time_text: str | None, generic: bool, habitual: bool
+    ) -> list[Found]:
         if chinese:
             if subj.name is None and not (time_text and re.match(r"^\s*在", subj.rest)):
                 return self.rules._generic_zh(text, time_text, generic=generic)
@@ -1268,7 +1322,7 @@ class _Reader:
             habit.memory_type, habit.kind = "FACT", "fact"  # 他每天在公园打太极: what they do
             return [habit]
         if subj.name is None:
-            event = _en_clause_fact(text, time_text, self.named)
+            event = _en_clause_fact(text, time_text, self.named, bare=habitual)
             if event is None and generic:
                 event = _third_person(text, time_text)
             return [_with_place(event)] if event else []
@@ -1282,7 +1336,8 @@ class _Reader:
         base = {"is": "am", "has": "have", "does": "do", "goes": "go", "was": "was"}.get(first)
         if base is None:
             base = first[:-1] if first.endswith("s") and not first.endswith("ss") and len(first) > 3 else first
-        event = _en_clause_fact("I " + " ".join(words[:lead] + [base] + words[lead + 1 :]), time_text, True, True)
+        said = "I " + " ".join(words[:lead] + [base] + words[lead + 1 :])
+        event = _en_clause_fact(said, time_text, True, True, bare=habitual)
         return [_with_place(event)] if event else []
 
     # --- one memory ---

@@ -172,7 +172,8 @@ _PERSON_DOES = re.compile(
 # Capitalised words that say what someone is, not who: my sister is British.
 _NOT_A_NAME = re.compile(
     r"^(?:[A-Z][a-z]+(?:ish|ese|ian|can|man|ic)|Catholic|Muslim|Jewish|Buddhist|Hindu|Christian|Greek|Thai|Swiss|"
-    r"Dutch|Irish|French|Vegan|Vegetarian|Fine|Great|Good|Okay|Ok|Home|Back|Here|There|Away|Done)$"
+    r"Dutch|Irish|French|Vegan|Vegetarian|Fine|Great|Good|Okay|Ok|Home|Back|Here|There|Away|Done|Sorry|Ready|"
+    r"Sure|Glad|Happy|Busy|Tired|Single|Married|In|Out|Off|On|Not|So|Just|Still|Also|Really|Very|All)$"
 )
 
 
@@ -446,6 +447,8 @@ def _work_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | N
     said = m.group(0)
     if re.match(r"^(?:have|has) worked", said, _I):
         return _worked_since(m, third, time_text)
+    if re.match(r"^(?:have|has) been working", said, _I):  # still there: since when, if said
+        return _worked_since(m, third, time_text) or _slot("work at", "work", "employer")(m, third, None)
     if re.search(r"\b(?:before|previously|back then|in the past)$", said, _I):
         return None
     if re.search(r"\bworked (?:at|for) |^used to ", said, _I):
@@ -472,6 +475,54 @@ def _worked_since(m: re.Match, third: bool, time_text: str | None) -> list[Found
         return None
     attributes = {"since": since} if since else {"duration": duration or ""}
     return [Found("FACT", _third("work at", third), obj, 0.7, attributes, kind="work", slot="employer")]
+
+
+def _been_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    """ "have been at X since 2019 / for three years": X is where they work when the span is one a job
+    has (a year, years, months) and X no school or someone's place (at Mom's since Friday)."""
+    span = f"{time_text or ''} {m.group('obj')}"
+    if not (
+        re.search(r"\bsince (?:\w+ )?\d{4}\b|\bfor (?:\w+ )?(?:years?|months?|decades?)\b", span, _I)
+        or re.search(rf"\bsince (?:last )?{_MONTH.pattern}", span)
+    ):
+        return None
+    if _SCHOOLISH.search(m.group("obj")) or re.search(r"'s?\b", m.group("obj")):
+        return None
+    return _worked_since(m, third, time_text)
+
+
+# what one plays or does for years: the verb's forms, base first ("have been playing", "played")
+_PLAYED = {
+    f: forms[0]
+    for forms in (
+        ("play", "playing", "played"),
+        ("do", "doing", "done", "did"),
+        ("practice", "practicing", "practiced", "practising", "practised"),
+        ("dance", "dancing", "danced"),
+        ("sing", "singing", "sung", "sang"),
+        ("paint", "painting", "painted"),
+        ("ski", "skiing", "skied"),
+        ("surf", "surfing", "surfed"),
+        ("climb", "climbing", "climbed"),
+        ("swim", "swimming", "swum", "swam"),
+        ("ride", "riding", "ridden", "rode"),
+    )
+    for f in forms
+}
+
+
+def _played(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    """ "have played piano for three years" / "have been doing yoga for two years": what they still do,
+    and for how long; "played soccer for five years": a span that ended, said in the past."""
+    raw, duration = _for_how_long(m.group("obj") or "")
+    obj = clean(raw, False, 60)
+    if not duration or not obj or obj.split()[0].lower() in {"it", "this", "that", "there", "with", "around"}:
+        return None
+    verb = m.group("verb").lower()
+    if not m.group("have") and (verb == _PLAYED[verb] or verb.endswith("ing")):
+        return None  # "I play piano for an hour": how long each time, no span
+    topic = _third(_PLAYED[verb], third) if m.group("have") else verb
+    return [Found("FACT", topic, obj, 0.6, {"duration": duration}, kind="fact")]
 
 
 def _learning(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
@@ -789,6 +840,8 @@ _RULES: list[tuple[re.Pattern, Make]] = [
         ),
         _work_at,
     ),
+    # "I've been at Google since 2019" / "for three years": a named employer, still there
+    (re.compile(r"^(?:have|has) been at (?:the )?(?P<obj>[A-Z][^,;:.!?]*)"), _been_at),
     (
         re.compile(
             rf"^(?:am |is )?{_ADV}(?:work|works|working) as (?:a |an )?(?P<job>[a-z][a-z -]{{1,30}}?) (?:at|for|in) (?:the )?(?P<obj>[A-Z][^,;:.!?]*)"
@@ -897,6 +950,13 @@ _RULES: list[tuple[re.Pattern, Make]] = [
         ),
         _preference,
     ),
+    # what they have played or done for how long ("have played piano for three years")
+    (
+        re.compile(
+            rf"^(?P<have>(?:have|has) (?:been )?)?(?P<verb>{'|'.join(sorted(_PLAYED, key=len, reverse=True))}) {_X}", _I
+        ),
+        _played,
+    ),
     # what they are learning or training for now, and for how long ("have been learning Spanish for a year")
     (
         re.compile(
@@ -928,6 +988,15 @@ _RULES: list[tuple[re.Pattern, Make]] = [
             _I,
         ),
         _possession,
+    ),
+    # the car someone drives: a make (a Tesla, an old Volvo) or a kind of vehicle (a pickup truck)
+    (
+        re.compile(
+            r"^(?:still |now |also )?(?:drive|drives|ride|rides) (?:a|an) (?:(?:new|old|used|little|big|black|white|"
+            r"red|blue|silver|grey|gray|green) )*(?P<obj>[A-Z][\w-]*(?: [A-Z0-9][\w-]*)*|(?:[a-z-]+ )?(?:car|truck|"
+            r"van|SUV|minivan|hatchback|sedan|pickup|motorcycle|motorbike|scooter|convertible))\b"
+        ),
+        lambda m, t, tt: [Found("FACT", "drives" if t else "drive", m.group("obj"), 0.5, kind="possession")],
     ),
     # who they are
     (re.compile(rf"^(?:am|is) (?:originally )?from {_X}", _I), _origin),
@@ -978,14 +1047,20 @@ _ATTRIBUTE = re.compile(
 )
 
 
+# "Hi, I'm Priya." / "I am Tom Baker, by the way": the speaker saying who they are, the name standing
+# alone ("I'm Dana's sister", "I'm British" say something else).
+_I_AM = re.compile(
+    r"^\W*(?:(?i:hi|hello|hey)(?: there| all| everyone)?[,!.]?\s+)?(?:I'm|I’m|I am) "
+    r"(?P<obj>[A-Z][a-z]+(?: [A-Z][a-z]+)?)(?=\s*(?:$|[,.!;])|\s+and\b)"
+)
 _MONTH = re.compile(r"\b(?:January|February|March|April|May|June|July|August|September|October|November|December)\b")
 
 
 def sentence_facts(sentence: str, third: bool) -> list[Found]:
     """What a sentence says of the speaker through "my": my name is …, my favourite … is …."""
     out = []
-    m = re.search(r"\b[Mm]y name is (?P<obj>[A-Z][a-zA-Z'-]+(?: [A-Z][a-zA-Z'-]+)?)", sentence)
-    if m:
+    m = re.search(r"\b[Mm]y name is (?P<obj>[A-Z][a-zA-Z'-]+(?: [A-Z][a-zA-Z'-]+)?)", sentence) or _I_AM.match(sentence)
+    if m and _a_name(m.group("obj")):
         out.append(Found("FACT", "name", m.group("obj"), 0.8, kind="fact"))
     m = re.search(
         r"\b[Mm]y birthday(?: is|'s) (?:on |in )?(?P<obj>[A-Z][a-z]+(?: \d{1,2}(?:st|nd|rd|th)?)?|\d{1,2}(?:st|nd|rd|th)? (?:of )?[A-Z][a-z]+)\b",

@@ -332,7 +332,7 @@ def _modifier(words: str) -> bool:
 def _name_after(text: str) -> tuple[str | None, str]:
     """A name right after a role (小雯 in 我表妹小雯是木匠 / 我女朋友叫林静), and the text after it."""
     m = re.match(rf"^(?:是|叫|名叫|，|,)?(?P<name>{_NAME})", text)
-    if not m:
+    if not m or text.startswith("姓"):  # 姓王: a surname, said of them (see _RULES)
         return None, text
     name = m.group("name")
     cands = [name] if name.isascii() else [name[:3], name[:2]] if len(name) == 3 else [name]
@@ -394,10 +394,24 @@ def _relation(role: str, name: str) -> Found:
 
 
 # --- predicates ----------------------------------------------------------------------------
-def predicates(rest: str, timed: bool) -> list[Found]:
+# 从2019年起 / 去年开始 (the time read out before) / 从小 / 从去年开始: since when what follows has held
+_SINCE = re.compile(
+    r"^(?:从|自)?(?P<when>(?<=[从自])[^，,。！？在住]{1,8}?)?(?:起|开始|以来)(?:就|一直|便|都)*|^从小(?:就|一直|便|都)*"
+)
+
+
+def predicates(rest: str, timed: bool, time_text: str | None = None) -> list[Found]:
     """What a clause says of its subject, read from the text after the subject (adverbs allowed):
-    the first rule that reads it wins."""
+    the first rule that reads it wins. ``time_text``: the time the clause said, if any."""
     p = re.sub(rf"^{_ADV}", "", rest.strip(" ，,")).strip()
+    since = _SINCE.match(p)
+    when = time_text or (since and (since.group("when") or ("小时候" if p.startswith("从小") else None)))
+    if since and when and since.end() < len(p):  # 从2019年起在谷歌工作: where they work, since 2019
+        found = predicates(p[since.end() :], False)
+        if found and all(f.memory_type == "FACT" and f.kind in ("work", "school", "residence") for f in found):
+            for f in found:
+                f.attributes = {**(f.attributes or {}), "起始": when}
+            return found
     past = _PAST_WORK.match(p)
     if past:
         return _worked_at(past)
@@ -468,6 +482,18 @@ def _learning(m: re.Match) -> list[Found]:
         return []
     attributes = {"时长": m.group("time")} if m.group("time") else None
     return [Found("FACT", "在" + m.group("verb"), obj, 0.6, attributes, kind="fact")]
+
+
+def _practised(m: re.Match) -> list[Found]:
+    """学了三年钢琴了 → 在学 钢琴 (时长 三年); 弹了十年吉他 → 弹过 吉他: the verb and what, how long."""
+    obj = _object(m.group("obj"))
+    if not obj or obj[0] in _NOT_NAME or obj[0] in "就才又都也还便没不" or obj in ("时间", "工作", "东西", "功课"):
+        return []
+    verb = m.group("verb")
+    topic = (
+        ("在" + verb) if m.group("now") and verb.startswith(("学", "练")) else verb if m.group("now") else verb + "过"
+    )
+    return [Found("FACT", topic, obj, 0.6, {"时长": m.group("time")}, kind="fact")]
 
 
 def _work_span(m: re.Match) -> list[Found]:
@@ -714,10 +740,29 @@ _RULES: list[tuple[re.Pattern, Callable]] = [
         ),
         lambda m, t: _learning(m),
     ),
+    # 学了三年钢琴了 / 弹了十年吉他: how long someone has learnt or played something (了 at the end:
+    # up to now)
+    (
+        re.compile(
+            rf"^(?:已经)?(?P<verb>学习|练习|学|练|弹|拉|吹|打|踢|跳|画|唱)了(?P<time>{_SPAN})(?:的)?"
+            rf"(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,8}}?)(?P<now>了)?$"
+        ),
+        lambda m, t: _practised(m),
+    ),
     # plans and intentions
     (re.compile(rf"^(?P<verb>打算|准备|计划|决定|想要|想|将要|要|会|将)(?P<obj>{_P}+)"), _plan),
     # possessions
     (re.compile(rf"^(?P<verb>拥有|有|买了|领养了|养了)(?P<obj>{_P}+)"), _possession),
+    # 开的是特斯拉 / 开一辆旧宝马: the car someone drives (开会, 开心, 开始 are no car)
+    (
+        re.compile(rf"^(?:开的是|开着?(?:一辆|辆)|开了?一辆)(?:新|旧|二手)?(?:的)?(?P<obj>{_P}{{2,12}}?)(?:车)?$"),
+        lambda m, t: [Found("FACT", "开", obj, 0.5, kind="possession")] if (obj := _object(m.group("obj"))) else [],
+    ),
+    # 姓王: someone's surname, not a name of its own (我的牙科医生姓王)
+    (
+        re.compile(r"^姓(?P<obj>[\u4e00-\u9fff]{1,2}?)(?:的)?[。！!]?$"),
+        lambda m, t: [Found("FACT", "姓", m.group("obj"), 0.6, kind="fact")],
+    ),
     # who they are
     (re.compile(r"^(?:的名字)?(?:叫|是叫|名叫)(?P<obj>[^，,。！？；;!?\s]{1,12})"), _named),
     (re.compile(r"^的名字是(?P<obj>[^，,。！？；;!?\s]{1,12})"), _named),
