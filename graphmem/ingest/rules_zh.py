@@ -396,7 +396,7 @@ def _relation(role: str, name: str) -> Found:
 # --- predicates ----------------------------------------------------------------------------
 # 从2019年起 / 去年开始 (the time read out before) / 从小 / 从去年开始: since when what follows has held
 _SINCE = re.compile(
-    r"^(?:从|自)?(?P<when>(?<=[从自])[^，,。！？在住]{1,8}?)?(?:起|开始|以来)(?:就|一直|便|都)*|^从小(?:就|一直|便|都)*"
+    r"^(?:[从自](?P<when>[^，,。！？在住]{0,8}?))?(?:起|开始|以来)(?:就|一直|便|都)*|^从小(?:就|一直|便|都)*"
 )
 
 
@@ -490,9 +490,10 @@ def _practised(m: re.Match) -> list[Found]:
     if not obj or obj[0] in _NOT_NAME or obj[0] in "就才又都也还便没不" or obj in ("时间", "工作", "东西", "功课"):
         return []
     verb = m.group("verb")
-    topic = (
-        ("在" + verb) if m.group("now") and verb.startswith(("学", "练")) else verb if m.group("now") else verb + "过"
-    )
+    if not m.group("now"):
+        topic = verb + "过"  # 弹了十年吉他: a span that ended
+    else:
+        topic = "在" + verb if verb.startswith(("学", "练")) else verb
     return [Found("FACT", topic, obj, 0.6, {"时长": m.group("time")}, kind="fact")]
 
 
