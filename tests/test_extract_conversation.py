@@ -403,3 +403,14 @@ def test_a_deed_done_to_someone_named_is_among_what_is_known_of_them(graph, grou
     texts = [r.text for r in found[:5]]
     assert "I sold my old fridge to Brenda (place: Facebook Marketplace)" in texts
     assert "Brenda runs a breakfast café" in texts
+
+
+def test_a_change_said_after_its_time_or_with_no_time_supersedes_the_old_fact(graph, group_id):
+    """ "Last month, I moved to Seattle" (the time first, then a comma) and 我开始在字节跳动上班了 (no
+    time at all) each gave nothing, so the old home and the old employer stayed current."""
+    en, zh = group_id, f"{group_id}-zh"
+    _then(graph, en, ["I live in Boston."], ["Last month, I moved to Seattle."])
+    _then(graph, zh, ["我在阿里巴巴工作。"], ["我开始在字节跳动上班了。"])
+    assert _conflicts(graph, en) == {("I live in Boston", "I moved to Seattle")}
+    assert _conflicts(graph, zh) == {("我 工作于 阿里巴巴", "我 入职 字节跳动")}
+    assert not any("Boston" in text for text in current(graph, en))

@@ -528,3 +528,55 @@ def test_a_deed_said_in_the_past_is_an_event_of_the_speaker():
     # no deed: a state, a word that points back, a slot's word with no employer, how someone is now
     for said in ("I had a blast.", "I saw it.", "I joined a gym.", "I'm staying positive.", "I've seen that film."):
         assert not extract(said).memories, said
+
+
+def test_a_time_said_first_with_its_comma_dates_the_clause_after_it():
+    # "Yesterday, I …" gave nothing: the comma the time left behind stood before the subject
+    said = datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
+    plan = extract("Yesterday, I took up some community work with my friends from church.", when=said)
+    assert texts(plan) == ["I took up some community work with my friends from church"]
+    assert plan.memories[0].memory["attributes"] == {"time": "2023-05-07"}
+    # a word that only led to the time goes with it ("On Sunday," "In March,")
+    assert [
+        m.memory["attributes"] for m in extract("On Sunday, we went to the farmers market.", when=said).memories
+    ] == [{"time": "2023-05-07"}]
+    moved = [m.memory for m in extract("Last month, my brother Tom moved to Seattle.", when=said).memories]
+    assert [(m["subject"], m["topic"], m["object"]) for m in moved] == [
+        ("I", "brother", "Tom"),
+        ("Tom", "moved to", "Seattle"),
+    ]
+    assert moved[1]["attributes"] == {"time": "2023-04"}
+
+
+def test_how_long_someone_has_lived_somewhere_is_where_they_live_now():
+    found = _with_attributes(extract("I've lived in Denver since 2015. My aunt has lived in Leeds for twenty years."))
+    assert found == [
+        ("I", "live in", "Denver", {"since": "2015"}),
+        ("my aunt", "lives in", "Leeds", {"duration": "twenty years"}),
+    ]
+    assert {m.memory["topic"]: m.slot for m in extract("I've lived in Denver since 2015.").memories} == {
+        "live in": "residence"
+    }
+    assert not extract("I've lived in Tokyo before, it was fun.").memories  # any time before: not now
+    # "since last March": the reader's time starts at "last"; the since is kept
+    assert _with_attributes(extract("I've been at Globex since last March.")) == [
+        ("I", "work at", "Globex", {"since": "2025-03"})
+    ]
+    zh = _with_attributes(extract("我在成都住了八年了。我姑姑在广州生活了二十年了。"))
+    assert zh == [("我", "住在", "成都", {"时长": "八年"}), ("我姑姑", "住在", "广州", {"时长": "二十年"})]
+    assert not extract("我在酒店住了两天。").memories  # a stay that ended
+
+
+def test_starting_a_job_or_a_lesson_with_no_time_said():
+    assert [(m.memory["topic"], m.memory["object"], m.slot) for m in extract("我开始在字节跳动上班了。").memories] == [
+        ("入职", "字节跳动", "employer")
+    ]
+    assert triples(extract("我开始学游泳了。")) == [("我", "FACT", "在学", "游泳")]
+
+
+def test_given_names_like_nationalities_and_time_spent_with_someone_known():
+    assert triples(extract("Hey, I'm Brian.")) == [("I", "FACT", "name", "Brian")]
+    assert not extract("My neighbour is Italian.").memories
+    plan = extract("My friend Chloe is a nurse. I had lunch with Chloe. I had a great time at the party.")
+    assert [(m.memory["topic"], m.memory["object"]) for m in plan.memories][-1] == ("had lunch with", "Chloe")
+    assert not extract("I had a great time at the party.").memories

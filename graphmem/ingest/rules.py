@@ -577,6 +577,28 @@ _EN_NOT_DONE = frozenset(
 _SAID_BEFORE = re.compile(r"^(?:it|that|this|these|those|them)\b|^one$", re.IGNORECASE)
 
 
+# A chat sentence that leaves its "I" out: a past verb first, then what it was done to ("Took a
+# short trip to Rome", "Lost my job yesterday", "Just started doing aerial yoga"), not how someone
+# feels ("Excited for the future!", "Impressed by your work") nor a question ("Got any tips?").
+_ELIDED = re.compile(
+    r"^(?P<adverbs>(?:(?:just|also|finally|recently|actually)\s+)*)(?P<verb>[A-Z][a-z]+|[a-z]+) "
+    r"(?=(?:a|an|the|my|our|some|up|off|\w+ing|(?P<to>to) [a-z]+)\b)",
+    re.IGNORECASE,
+)
+_ELIDED_BEFORE_TO = frozenset("started began decided went came moved headed".split())
+
+
+def _with_elided_subject(sentence: str) -> str:
+    text = rules_en.EN_LEAD.sub("", sentence)
+    m = _ELIDED.match(text)
+    if m is None or text.rstrip().endswith("?"):
+        return sentence
+    verb = m.group("verb").lower()
+    if not _is_past(verb) or verb in _EN_NOT_DONE or (m.group("to") and verb not in _ELIDED_BEFORE_TO):
+        return sentence
+    return f"{sentence[: len(sentence) - len(text)]}I {m.group('adverbs')}{verb} {text[m.end() :]}"
+
+
 def _is_past(verb: str) -> bool:
     """A past (or same-in-past) form: -ed, went, retook, overcame, read."""
     if verb.endswith("ed") or verb in _EN_IRREGULAR_PAST or verb in _EN_SAME_IN_PAST:
@@ -603,6 +625,21 @@ def _en_object(words: list[str], time_text: str | None) -> str | None:
     return " ".join(without_dangling(out)).strip(" ,.;:!?\"'")
 
 
+def _en_without_time(text: str, time_text: str | None) -> str:
+    """An English clause with its time taken out, and a word that only led to it ("about five
+    years ago", "on Sunday")."""
+    if not time_text:
+        return text
+    return re.sub(
+        r"(?:\b(?:about|around|roughly|nearly|almost|over|since|for|in|on|at|during|by|from)\s+)?"
+        + re.escape(time_text),
+        " ",
+        text,
+        count=1,
+        flags=re.IGNORECASE,
+    )
+
+
 def _en_clause_fact(
     segment: str, time_text: str | None, third: bool, negation: bool = False, bare: bool = False
 ) -> Found | None:
@@ -612,17 +649,7 @@ def _en_clause_fact(
     negated clause is kept, "not" in its topic (said of someone named: "doesn't work on Wednesdays"
     is what they do; the speaker's own "I don't know" says nothing). ``bare``: a verb alone is kept
     (a habit: "I run" every morning)."""
-    body = segment
-    if time_text:  # the time and a word that only led to it ("about five years ago")
-        body = re.sub(
-            r"(?:\b(?:about|around|roughly|nearly|almost|over|since|for|in|on|at|during|by|from)\s+)?"
-            + re.escape(time_text),
-            " ",
-            body,
-            count=1,
-            flags=re.IGNORECASE,
-        )
-    body = body.replace("’", "'")
+    body = _en_without_time(segment, time_text).replace("’", "'")
     m = _EN_SUBJECT.search(body)
     if m is None or not _en_lead_only(body[: m.start()]):
         return None
@@ -887,8 +914,7 @@ _EN_PRONOUN_SUBJECTS = {
 
 def _third_person(text: str, time_text: str | None) -> Found | None:
     """A causal clause about something else ("the train broke down"): its own subject and verb."""
-    body = text.replace(time_text, " ") if time_text else text
-    words = " ".join(body.split()).strip(" ,.;!?").split(" ")
+    words = " ".join(_en_without_time(text, time_text).split()).strip(" ,.;!?").split(" ")
     first = words[0].lower().split("'")[0] if words else ""
     if not first or first in _EN_PRONOUN_SUBJECTS or first in _EN_LISTENER:
         return None
@@ -965,7 +991,11 @@ class RuleExtractor:
             hit = self._find_time(text, ep.timestamp)
         except Exception:  # noqa: BLE001 - a time we cannot read is no time
             return None
-        return hit[2] if hit else None
+        if not hit:
+            return None
+        # "since last March": the reader's words start at "last"; the span starts at "since"
+        since = re.search(r"\bsince\s+" + re.escape(hit[2]), text, re.IGNORECASE)
+        return since.group(0) if since and not hit[2].lower().startswith("since") else hit[2]
 
     def _causal(self, sentence: str, chinese: bool) -> tuple[str, str] | None:
         for pattern in _ZH_CAUSAL if chinese else _EN_CAUSAL:
@@ -1083,7 +1113,7 @@ class _Reader:
                 continue
             chinese = is_chinese(sentence)
             if not chinese:
-                sentence = sentence.replace("’", "'")
+                sentence = _with_elided_subject(sentence.replace("’", "'"))
             therefore = (_ZH_THEREFORE if chinese else _EN_THEREFORE).match(sentence)
             if therefore and last is not None:
                 ids = self._sentence(sentence[therefore.end() :], chinese)
@@ -1143,8 +1173,11 @@ class _Reader:
     ) -> tuple[list[Found], object]:
         """What a clause says: the relations it names, then its subject's predicate (a specific
         reading first, else, when timed or a cause or an effect, the clause kept whole)."""
-        body = text.replace(time_text, " ") if time_text else text
-        body = _ZH_SPACE.sub("", " ".join(body.split())).strip(" 。！？!?") if chinese else " ".join(body.split())
+        if chinese:
+            body = text.replace(time_text, " ") if time_text else text
+            body = _ZH_SPACE.sub("", " ".join(body.split())).strip(" 。！？!?")
+        else:
+            body = " ".join(_en_without_time(text, time_text).split())
         lang = rules_zh if chinese else rules_en
         found: list[Found] = []
         if not chinese:  # Chinese sentences are read for them whole, before their clauses
@@ -1236,11 +1269,14 @@ class _Reader:
         if f is None or not f.object or slot_of(f.topic) or _SAID_BEFORE.match(f.object):
             return []  # a slot's word ("joined a gym") is the slot's reading or none
         verb = f.topic.split()[0]
-        if not _is_past(verb) or verb in _EN_NOT_DONE:
+        if not _is_past(verb) or (verb in _EN_NOT_DONE and verb != "had"):
             return []
         f.memory_type, f.kind = "EVENT", "event"
         f.object = re.sub(r"(?:\s+(?:recently|lately|too|as well|again|already|so far))+$", "", f.object, flags=re.I)
-        return [self._to_person(_with_place(f))]
+        done = self._to_person(_with_place(f))
+        if verb == "had" and done.object not in self.people.names.values():
+            return []  # "had a great time" is how it went; "had lunch with Chloe", time spent with her
+        return [done]
 
     def _to_person(self, f: Found) -> Found:
         """ "sold my old fridge to Brenda (at the market)": the person a deed was done to or with, when

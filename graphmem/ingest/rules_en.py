@@ -43,10 +43,11 @@ _NOT_NAMES = {
     "But",
     "So",
 }
-_LEAD = re.compile(
+EN_LEAD = re.compile(
     r"^(?:(?:oh|hey|hi|yeah|yes|yep|wow|well|so|and|but|also|plus|actually|anyway|anyways|btw|honestly|ok|okay|"
     r"um|uh|hmm|guess what|by the way|now|these days|nowadays|recently|lately|finally|then|today|tonight|"
-    r"fun fact|news|update|big news)\b[,!:.]?\s*)+",
+    r"fun fact|news|update|big news|besides that|besides|other than that|apart from that|on top of that|"
+    r"in other news|meanwhile|unfortunately|fortunately|luckily|thankfully|sadly|of course)\b[,!:.]?\s*)+",
     re.IGNORECASE,
 )
 _CONTRACTIONS = [
@@ -76,7 +77,8 @@ _NEXT_DOOR = re.compile(r"^(?:next door|downstairs|upstairs|across the (?:street
 
 def subject_of(clause: str, people: People, owner: str) -> Subject | None:
     """The subject a clause opens with, or None when it opens with no one the reader can name."""
-    text = _LEAD.sub("", clause.strip().replace("’", "'")).strip()
+    # a time said first leaves its comma behind ("Yesterday, I …" read without "Yesterday")
+    text = EN_LEAD.sub("", clause.strip().replace("’", "'").lstrip(",;: ")).strip()
     m = re.match(rf"^(?P<name>{_NAME}) (?:is|was) {_MY} (?:best |close |good |old |dear )?(?P<role>{EN_ROLE})\b", text)
     found = role_of(m.group("role")) if m else None
     if m and found and m.group("name").split()[0] not in _NOT_NAMES:
@@ -177,10 +179,17 @@ _NOT_A_NAME = re.compile(
 )
 
 
+# Given names that end like a nationality or an adjective (Brian, Eric, Duncan): names all the same.
+_NAMES_LIKE_WORDS = frozenset(
+    "Brian Ian Adrian Julian Vivian Lillian Gillian Damian Sebastian Marian Eric Dominic Norman Herman Duncan".split()
+)
+
+
 def _a_name(name: str) -> bool:
     first = name.split()[0]
-    return first not in _NOT_NAMES and not (
-        " " not in name and _NOT_A_NAME.match(name) and first[:2] not in ("Mr", "Ms", "Dr")
+    return first not in _NOT_NAMES and (
+        first in _NAMES_LIKE_WORDS
+        or not (" " not in name and _NOT_A_NAME.match(name) and first[:2] not in ("Mr", "Ms", "Dr"))
     )
 
 
@@ -428,7 +437,8 @@ _CHANGES = {"moved to", "joined", "enrolled at", "quit", "graduated from", "no l
 
 
 _FOR_A_TIME = re.compile(
-    r"\s+for\s+((?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|a few|several|many|\d+)\s+"
+    r"\s+for\s+((?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|"
+    r"(?:twenty|thirty|forty|fifty)(?:-\w+)?|a few|a couple of|several|many|\d+)\s+"
     r"(?:\w+\s+)?(?:years?|months?|weeks?|summers?|winters?|decades?))$",
     re.IGNORECASE,
 )
@@ -461,9 +471,19 @@ def _work_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | N
     return _slot("work at", "work", "employer")(m, third, time_text)
 
 
-def _worked_since(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
-    """ "have worked at X since 2019" / "for three years": still there, the employer now, since when or
-    for how long; "have worked at X" alone may mean any time before: none."""
+def _held_since(topic: str, kind: str, slot: str) -> Make:
+    """ "have worked at X since 2019" / "have lived in X for three years": still there, the slot's
+    value now, since when or for how long; "have worked at X" alone may mean any time before: none."""
+
+    def make(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+        return _since_or_for(m, topic, kind, slot, third, time_text)
+
+    return make
+
+
+def _since_or_for(
+    m: re.Match, topic: str, kind: str, slot: str, third: bool, time_text: str | None
+) -> list[Found] | None:
     raw = m.group("obj") or ""
     since = time_text if time_text and time_text.lower().startswith("since ") else None
     if not since and " since " in raw:  # since I graduated: not a time the parser reads, said as it was
@@ -474,7 +494,10 @@ def _worked_since(m: re.Match, third: bool, time_text: str | None) -> list[Found
     if not obj or not (since or duration):
         return None
     attributes = {"since": since} if since else {"duration": duration or ""}
-    return [Found("FACT", _third("work at", third), obj, 0.7, attributes, kind="work", slot="employer")]
+    return [Found("FACT", _third(topic, third), obj, 0.7, attributes, kind=kind, slot=slot)]
+
+
+_worked_since = _held_since("work at", "work", "employer")
 
 
 def _been_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
@@ -788,6 +811,7 @@ _RULES: list[tuple[re.Pattern, Make]] = [
         ),
         _slot("live in", "residence", "residence"),
     ),
+    (re.compile(rf"^(?:have|has) {_ADV}lived (?:in|at) {_X}", _I), _held_since("live in", "residence", "residence")),
     (
         re.compile(rf"^(?:am|is|are) {_ADV}(?:moving|relocating) (?:back )?to {_X}", _I),
         lambda m, t, tt: _moving(m, t, tt),
@@ -812,7 +836,7 @@ _RULES: list[tuple[re.Pattern, Make]] = [
     ),
     (
         re.compile(
-            rf"^(?:have |has )?{_ADV}(?:quit|left|resigned from|retired from) (?:my |his |her |the )?(?:job|position|work)(?: at (?:the )?{_X})?",
+            rf"^(?:have |has )?{_ADV}(?:quit|left|lost|resigned from|retired from) (?:my |his |her |the )?(?:job|position|work)(?: at (?:the )?{_X})?",
             _I,
         ),
         _slot("quit", "work", "employer", ends=True, needs_object=False),

@@ -473,9 +473,9 @@ def _allergic(m: re.Match) -> list[Found]:
 
 def _learning(m: re.Match) -> list[Found]:
     """What someone is learning, practising or preparing for, with how long when said; only when
-    said as going on (在学 / 正在练) or with how long (学西班牙语半年了): 学做饭 alone may be a wish."""
+    said as going on (在学 / 正在练 / 开始学) or with how long (学西班牙语半年了): 学做饭 alone may be a wish."""
     said = m.group(0)
-    if not (said.startswith(("在", "正在", "一直在")) or m.group("time")):
+    if not (said.startswith(("在", "正在", "一直在", "开始")) or m.group("time")):
         return []
     obj = _object(m.group("obj"))
     if not obj or obj[0] in _NOT_NAME or obj.startswith(("了", "过", "着", "的", "到")):
@@ -506,6 +506,13 @@ def _work_span(m: re.Match) -> list[Found]:
     if not obj:
         return []
     return [Found("FACT", "工作于", obj, 0.7, {"时长": m.group("time")}, kind="work", slot="employer")]
+
+
+def _lived_span(m: re.Match) -> list[Found]:
+    obj = _object(m.group("obj"))
+    if not obj or obj[0] in _NOT_NAME:
+        return []
+    return [Found("FACT", "住在", obj, 0.7, {"时长": m.group("time")}, kind="residence", slot="residence")]
 
 
 def _work_place(m: re.Match, timed: bool) -> list[Found]:
@@ -668,6 +675,8 @@ _RULES: list[tuple[re.Pattern, Callable]] = [
         _slot("住在", "residence", "residence"),
     ),
     (re.compile(rf"^在(?P<obj>{_P}{{1,12}}?)(?:住|生活)(?:了|着)?$"), _slot("住在", "residence", "residence")),
+    # 在北京住了五年了 (了 at the end: up to now): where someone lives, for that long
+    (re.compile(rf"^在(?P<obj>{_P}{{1,12}}?)(?:住|生活)了?(?P<time>{_SPAN})了$"), lambda m, t: _lived_span(m)),
     (
         re.compile(rf"^(?:入职了?|加入了?|跳槽到了?|跳槽去了?|进了|去了?)(?P<obj>{_P}+?)(?:上班|工作)?(?:了)?$"),
         lambda m, t: (
@@ -678,6 +687,8 @@ _RULES: list[tuple[re.Pattern, Callable]] = [
         ),
     ),
     (re.compile(r"^(?:换了?(?:一份|个|份)?(?:新)?工作|跳槽了)"), _slot("换工作", "work", "employer", ends=True)),
+    # 开始在谷歌工作了: a new employer (with a time, 去年开始在…, since then: see _SINCE)
+    (re.compile(rf"^开始在(?P<obj>{_P}{{1,20}}?)(?:工作|上班|任职)了?$"), _slot("入职", "work", "employer")),
     (re.compile(rf"^从(?P<obj>{_P}+?)(?:辞职|离职)了?"), _slot("辞职", "work", "employer", ends=True)),
     (
         re.compile(r"^(?:辞职|离职|辞了职|辞掉了?工作|被裁员|被裁|被解雇|被开除|退休)了?"),
@@ -736,7 +747,7 @@ _RULES: list[tuple[re.Pattern, Callable]] = [
     # 在学吉他 / 学西班牙语半年了 / 在准备考研: what they are learning or preparing for now (在学校 is a place)
     (
         re.compile(
-            rf"^(?:正在|一直在|在)?(?P<verb>学习|练习|学|练|准备)(?!校|院|生|堂|期|习惯)(?P<obj>{_P}{{1,12}}?)"
+            rf"^(?:正在|一直在|在|开始)?(?P<verb>学习|练习|学|练|准备)(?!校|院|生|堂|期|习惯)(?P<obj>{_P}{{1,12}}?)"
             rf"(?P<time>{_SPAN})?(?:了)?$"
         ),
         lambda m, t: _learning(m),
