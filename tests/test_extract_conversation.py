@@ -414,3 +414,9 @@ def test_a_change_said_after_its_time_or_with_no_time_supersedes_the_old_fact(gr
     assert _conflicts(graph, en) == {("I live in Boston", "I moved to Seattle")}
     assert _conflicts(graph, zh) == {("我 工作于 阿里巴巴", "我 入职 字节跳动")}
     assert not any("Boston" in text for text in current(graph, en))
+
+
+def test_a_move_said_without_wo_supersedes_the_old_home(graph, group_id):
+    """上个月搬到上海了 leaves 我 unsaid, as Chinese chat does: the speaker's move all the same."""
+    _then(graph, group_id, ["我住在北京。"], ["上个月搬到上海了。"])
+    assert _conflicts(graph, group_id) == {("我 住在 北京", "我 搬到 上海")}

@@ -580,3 +580,21 @@ def test_given_names_like_nationalities_and_time_spent_with_someone_known():
     plan = extract("My friend Chloe is a nurse. I had lunch with Chloe. I had a great time at the party.")
     assert [(m.memory["topic"], m.memory["object"]) for m in plan.memories][-1] == ("had lunch with", "Chloe")
     assert not extract("I had a great time at the party.").memories
+
+
+def test_a_chinese_sentence_that_leaves_wo_unsaid_is_the_speakers():
+    found = [
+        (m.memory["subject"], m.memory["topic"], m.memory["object"])
+        for m in extract("上个月搬到杭州了。刚换了工作，现在在网易上班。最近在学滑板。下周准备去成都出差。").memories
+    ]
+    assert found == [
+        ("我", "搬到", "杭州"),
+        ("我", "换工作", None),
+        ("我", "工作于", "网易"),
+        ("我", "在学", "滑板"),
+        ("我", "打算", "去成都出差"),
+    ]
+    assert [m.memory["subject"] for m in extract("上个月搬到杭州了。", speaker="小林").memories] == ["小林"]
+    # no specific reading, or what is coming rather than meant: no one's
+    for said in ("今天天气真好。", "今天好累啊。", "九月份就要开学了。", "下雨了。"):
+        assert not extract(said).memories, said

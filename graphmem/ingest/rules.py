@@ -1197,6 +1197,8 @@ class _Reader:
             else rules_en.subject_of(body, self.people, self.owner)
         )
         found.extend(lang.stated_people(body, self.people, self.owner))
+        if subj is None and chinese and carried is None and not found:
+            subj = self._unsaid_me(body, time_text)
         if subj is None:
             if chinese and not found:
                 m = _ZH_X_IS_Y.match(rules_zh.ZH_LEAD.sub("", body))
@@ -1235,6 +1237,22 @@ class _Reader:
             if subj.of_role:
                 _of_relative(f, subj.of_role, chinese)
         return found + preds, subj
+
+    def _unsaid_me(self, body: str, time_text: str | None):
+        """上个月搬到上海了, 刚换了工作, 最近在学吉他: a Chinese sentence that opens with its predicate
+        leaves 我 unsaid. The speaker, when a specific reading takes the predicate (a clause kept
+        whole needs its subject said: 今天天气真好 is no one's; 就要开学了 says what is coming, not
+        what the speaker means to do)."""
+        said = rules_zh.ZH_LEAD.sub("", body)
+        if re.match(r"^(?:就|快|马上)?(?:要|会|将)", said):
+            return None
+        people = self.people.copy()
+        implied = rules_zh.subject_of("我" + said, people, self.owner, None)
+        if implied is None or implied.name is not None or implied.relation is not None:
+            return None
+        if not rules_zh.predicates(implied.rest, bool(time_text), time_text):
+            return None
+        return implied
 
     def _read(self, text: str, chinese: bool, time_text: str | None, carried) -> tuple[list[Found], object]:
         """A clause outside a cause: a habit where it says how often and states one, else ``_clause``."""
