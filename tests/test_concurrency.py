@@ -59,3 +59,29 @@ def test_ten_threads_one_subject_one_topic(graph, neo4j_driver, group_id):
         g=group_id,
     )
     assert [(r["s"], r["t"], r["n"]) for r in rows] == [("@user", "跑步", 500)]
+
+
+def test_a_deadlock_the_driver_hides_under_a_failed_result_is_retried(graph, group_id):
+    """Under load the driver can report a deadlocked query as ``ResultFailedError`` (raised while
+    it rolls the transaction back), which it does not retry itself: the write is still retried
+    and lands once."""
+    import neo4j.exceptions as neo4j_exc
+
+    calls = []
+
+    def work(tx):
+        calls.append(1)
+        tx.run("CREATE (:Probe {group_id: $g, attempt: $n})", g=group_id, n=len(calls)).consume()
+        if len(calls) == 1:
+            deadlock = neo4j_exc.Neo4jError._hydrate_neo4j(
+                code="Neo.TransientError.Transaction.DeadlockDetected", message="deadlock detected"
+            )
+            raise neo4j_exc.ResultFailedError(None, "The result has failed.") from deadlock
+        return len(calls)
+
+    try:
+        assert graph.store.transaction(work) == 2
+        rows = graph.store.run_text("MATCH (p:Probe {group_id: $g}) RETURN p.attempt AS n", g=group_id)
+        assert [r["n"] for r in rows] == [2]  # the first attempt rolled back whole
+    finally:
+        graph.store.run_text("MATCH (p:Probe {group_id: $g}) DELETE p", write=True, g=group_id)

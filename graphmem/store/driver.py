@@ -188,7 +188,8 @@ class Store:
                     _bounded(self._ping, max(0.0, start + budget_s - time.monotonic()) + RECOVERY_GRACE_S)
                     self._healthy = True
                 result = attempt()
-            except (neo4j_exc.Neo4jError, neo4j_exc.DriverError, OSError, _Stalled) as exc:
+            except (neo4j_exc.Neo4jError, neo4j_exc.DriverError, OSError, _Stalled) as raised:
+                exc = _underlying(raised)
                 unavailable = _unavailable(exc)
                 if unavailable:
                     self._healthy = False
@@ -277,6 +278,18 @@ def _bounded(attempt: Callable[[], T], seconds: float) -> T:
     if "error" in box:
         raise box["error"]
     return box["result"]
+
+
+def _underlying(exc: BaseException) -> BaseException:
+    """The error that failed a result, when the driver raises ``ResultFailedError`` for it: on
+    rolling back a transaction whose query failed (a deadlock, say) the driver may drain the
+    failed result again and raise that wrapper, which hides a retryable error under one that
+    is not."""
+    while isinstance(exc, neo4j_exc.ResultFailedError) and isinstance(
+        exc.__cause__, (neo4j_exc.Neo4jError, neo4j_exc.DriverError)
+    ):
+        exc = exc.__cause__
+    return exc
 
 
 def _unavailable(exc: BaseException) -> bool:
