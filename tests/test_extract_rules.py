@@ -598,3 +598,41 @@ def test_a_chinese_sentence_that_leaves_wo_unsaid_is_the_speakers():
     # no specific reading, or what is coming rather than meant: no one's
     for said in ("今天天气真好。", "今天好累啊。", "九月份就要开学了。", "下雨了。"):
         assert not extract(said).memories, said
+
+
+def test_a_reply_a_manner_or_a_pointer_alone_makes_no_memory():
+    # each gave a memory that names nothing: "Maria totally agrees", "worked | hard", "sat | with her"
+    for said in (
+        "Thanks! I totally agree.",
+        "We worked hard and it paid off.",
+        "It was chaotic when we arrived, but we pulled together.",
+        "So, I sat with her and we talked.",
+        "I'm inspired by her.",
+        "I want to pass it on to others.",
+        "I want to help make that happen.",
+    ):
+        assert not extract(said, speaker="Maria").memories, said
+    # what happened, or what someone else believes, still is one
+    plan = extract("I forgot my umbrella, so I got soaked.")
+    assert texts(plan) == ["I forgot my umbrella", "I got soaked"] and len(plan.links) == 1
+    aunt = extract("My aunt believed in volunteering, so I'm inspired by her.", speaker="Maria")
+    assert texts(aunt) == ["Maria's aunt believed in volunteering"]
+    assert texts(extract("I worked hard on the garden shed.")) == ["I worked hard on the garden shed"]
+
+
+def test_a_home_country_a_setting_off_a_busy_spell_and_a_lucky_to_have():
+    found = triples(
+        extract(
+            "This scarf was a gift from my gran in my home country, Portugal. I'm off to go climbing with my "
+            "brother. I've been busy knitting a blanket. I'm so lucky to have my partner and two dogs."
+        )
+    )
+    assert found == [
+        ("I", "FACT", "is from", "Portugal"),
+        ("I", "FACT", "plan to", "go climbing with my brother"),
+        ("I", "FACT", "have been busy", "knitting a blanket"),
+        ("I", "FACT", "have", "my partner and two dogs"),
+    ]
+    assert triples(extract("I'm off to the gym.")) == [("I", "FACT", "plan to", "go to the gym")]
+    for said in ("I'm off to bed.", "I'm off to sleep, night!", "I'm so lucky to have you."):
+        assert not extract(said).memories, said

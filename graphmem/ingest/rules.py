@@ -120,15 +120,45 @@ _EN_POINTERS = {
 _EN_LISTENER = {"you", "your", "yours", "yourself", "yourselves", "ya", "u", "y'all"}
 
 
-_EN_END_POINTERS = {"it", "them", "that", "this", "those", "these"}
+_EN_END_POINTERS = {"it", "them", "that", "this", "those", "these", "him", "her"}
+# a pointer a verb's particle or "happen" follows, anywhere in the phrase: "pass it on to others",
+# "keep it up", "help make that happen"
+_EN_POINTER_PARTICLE = re.compile(
+    r"\b(?:it|them) (?:on|up|off|out|down|back|over|away|happen|work)\b|\b(?:that|this) happen\b", re.IGNORECASE
+)
+# An object that says how, not what: "worked hard", "pulled together", "did well"; no memory.
+_EN_EMPTY_OBJECTS = frozenset(
+    "hard|together|well|a lot|lots|so much|too much|much|again|too|more|better|fine|ok|okay|out|around|"
+    "a bit|a little|forever|anyway|alright|a great time|a good time|great|good".split("|")
+)
 
 
 def _ends_on_pointer(phrase: str) -> bool:
     """An English phrase whose end points back instead of naming: "help people go through it",
-    "love doing that", "make it happen"; what it is about was said before, not here. ("a song that
-    moved me" names a song: "that" before the last word leads a clause.)"""
+    "love doing that", "make it happen", "sat with her"; what it is about was said before, not here.
+    ("a song that moved me" names a song: "that" before the last word leads a clause.)"""
     words = [w.strip(",.;:!?\"'").lower() for w in phrase.split()]
-    return bool(words) and (words[-1] in _EN_END_POINTERS or (len(words) > 1 and words[-2] in {"it", "them"}))
+    return bool(words) and (
+        words[-1] in _EN_END_POINTERS
+        or (len(words) > 1 and words[-2] in {"it", "them"})
+        or _EN_POINTER_PARTICLE.search(phrase) is not None
+    )
+
+
+def _says_how_only(obj: str) -> bool:
+    """An object that is only how it was done ("really hard", "so well")."""
+    words = [_bare(w) for w in obj.split()]
+    said = " ".join(w for w in words if w not in _EN_DROPPED_ADVERBS and w not in {"very", "pretty", "quite"})
+    return said in _EN_EMPTY_OBJECTS
+
+
+def _en_reaction(predicate: str) -> bool:
+    """A predicate that only answers the other speaker: "totally agree", "really hope so", "bet"
+    ("forgot my umbrella" says what happened)."""
+    words = [_bare(w) for w in predicate.split()]
+    while words and words[0] in _EN_DROPPED_ADVERBS:
+        words = words[1:]
+    return bool(words) and words[0] in _EN_NOT_FACT_VERBS and all(w in _EN_POINTERS for w in words[1:])
 
 
 def _points_elsewhere(obj: str) -> bool:
@@ -1355,6 +1385,8 @@ class _Reader:
             return []
         if not rest or len(rest) > WHOLE_LIMIT or (not chinese and _points_elsewhere(rest)):
             return []  # nothing, a clause cut at the limit (a part of what it said), or one about "it"
+        if not chinese and subj.name is None and _en_reaction(rest):
+            return []
         if not chinese and subj.name is None and self.named:
             rest = _said_of_named(rest)  # "I'm thrilled" said by Ivy: Ivy is thrilled
         return [Found("EVENT" if time_text else "FACT", rest, None, 0.5)]
@@ -1411,6 +1443,8 @@ class _Reader:
             else:
                 attributes[k] = theirs(v, mine)
         if not chinese and found.kind != "relation" and _ends_on_pointer(obj or topic):
+            return None
+        if not chinese and obj and _says_how_only(obj):
             return None
         ident = (subject.lower(), found.memory_type, topic.lower(), (obj or "").lower())
         if ident in self._seen:

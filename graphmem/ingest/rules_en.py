@@ -732,6 +732,10 @@ def base_form(gerund: str) -> str | None:
     return stem
 
 
+# what "off to" is followed by when it sets out to do something: "I'm off to go swimming"
+_OFF_TO = frozenset("go get see meet visit pick catch play do run walk swim work watch join start buy shop".split())
+
+
 def _plan(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     """A plan or an intention, its verb phrase as said: "plans to open a bakery". A hope or a
     wish must name what is to be done (to + a verb): "I hope so", "I want 'em to stay"
@@ -749,8 +753,10 @@ def _plan(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None
         if verb is None:
             return None  # "I'm going for it"
         plan = plan[0], f"{verb} {rest}".strip()  # thinking of opening a café → plans to open a café
-    elif how.endswith("going") and _DESTINATION.match(what):
-        plan = plan[0], f"go to {what}"  # going to a conference
+    elif how.endswith("off") and not _DESTINATION.match(what) and what.split()[0].lower() not in _OFF_TO:
+        return None  # "off to bed", "off to sleep"
+    elif how.endswith(("going", "off")) and _DESTINATION.match(what):
+        plan = plan[0], f"go to {what}"  # going to a conference; off to the gym
     elif how.endswith("planning") and not m.group("to"):
         if _NOT_THINGS.match(what) or _NOT_A_VERB.match(what) is None:
             return None  # "planning a couple"; a gerund or a verb without "to" is not read
@@ -993,7 +999,7 @@ _RULES: list[tuple[re.Pattern, Make]] = [
     # plans and intentions
     (
         re.compile(
-            rf"^(?P<how>(?:am|is|are) (?:going|planning|hoping|about|thinking about|thinking of)|plan|plans|intend|intends|want|wants|would like|hope|hopes|have decided|has decided|decided|will) (?P<to>to )?{_X}",
+            rf"^(?P<how>(?:am|is|are) (?:going|planning|hoping|about|thinking about|thinking of|off)|plan|plans|intend|intends|want|wants|would like|hope|hopes|have decided|has decided|decided|will) (?P<to>to )?{_X}",
             _I,
         ),
         _plan,
@@ -1013,6 +1019,17 @@ _RULES: list[tuple[re.Pattern, Make]] = [
         ),
         _possession,
     ),
+    # "I'm lucky to have my husband and kids": whom or what they have, said as thanks
+    (
+        re.compile(
+            r"^(?:am|is|are|feel|feels) (?:so |really |very |super )?(?:lucky|blessed|grateful|thankful|fortunate) "
+            r"to have (?P<obj>(?:my|our|a|an|such|two|three|four|great|amazing|wonderful) [^,;:.!?]+)",
+            _I,
+        ),
+        lambda m, t, tt: (
+            [Found("FACT", "has" if t else "have", obj, 0.5, kind="possession")] if (obj := _obj(m)) else None
+        ),
+    ),
     # the car someone drives: a make (a Tesla, an old Volvo) or a kind of vehicle (a pickup truck)
     (
         re.compile(
@@ -1024,6 +1041,17 @@ _RULES: list[tuple[re.Pattern, Make]] = [
     ),
     # who they are
     (re.compile(rf"^(?:am|is) (?:originally )?from {_X}", _I), _origin),
+    # what keeps them busy: "I've been busy painting", "she's been busy with the move"
+    (
+        re.compile(
+            r"^(?:have|has|had) been (?:really |so |super )?busy (?P<obj>[a-z]+ing\b[^,;:.!?]*|with [^,;:.!?]+)", _I
+        ),
+        lambda m, t, tt: (
+            [Found("EVENT" if tt else "FACT", "has been busy" if t else "have been busy", _obj(m), 0.5)]
+            if _obj(m)
+            else None
+        ),
+    ),
     # how old: "I'm 34", "she is 7 years old" (the consolidator's age slot takes a later one)
     (
         re.compile(r"^(?:am|is|are|just turned|turned) (?P<obj>\d{1,3})(?: years? old)?\s*$", _I),
@@ -1086,6 +1114,12 @@ def sentence_facts(sentence: str, third: bool) -> list[Found]:
     m = re.search(r"\b[Mm]y name is (?P<obj>[A-Z][a-zA-Z'-]+(?: [A-Z][a-zA-Z'-]+)?)", sentence) or _I_AM.match(sentence)
     if m and _a_name(m.group("obj")):
         out.append(Found("FACT", "name", m.group("obj"), 0.8, kind="fact"))
+    m = re.search(
+        r"\b[Mm]y (?:home country|hometown|home town|native country),? (?:of |is |was )?(?P<obj>[A-Z][\w'-]+(?: [A-Z][\w'-]+)*)",
+        sentence,
+    )
+    if m:  # "a gift from my grandma in my home country, Sweden"
+        out.append(Found("FACT", "is from", m.group("obj"), 0.6, kind="fact"))
     m = re.search(
         r"\b[Mm]y birthday(?: is|'s) (?:on |in )?(?P<obj>[A-Z][a-z]+(?: \d{1,2}(?:st|nd|rd|th)?)?|\d{1,2}(?:st|nd|rd|th)? (?:of )?[A-Z][a-z]+)\b",
         sentence,
