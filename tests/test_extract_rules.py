@@ -636,3 +636,44 @@ def test_a_home_country_a_setting_off_a_busy_spell_and_a_lucky_to_have():
     assert triples(extract("I'm off to the gym.")) == [("I", "FACT", "plan to", "go to the gym")]
     for said in ("I'm off to bed.", "I'm off to sleep, night!", "I'm so lucky to have you."):
         assert not extract(said).memories, said
+
+
+def test_a_deed_in_an_after_clause_a_talk_given_and_what_someone_has_been_doing():
+    # each of these gave nothing: the deed sat after "after", a "FYI," or before "- want to see?"
+    assert texts(extract("I painted it after I visited the beach last week.")) == ["I visited the beach"]
+    assert texts(extract("FYI, I finished another pottery project - want to see a pic?")) == [
+        "I finished another pottery project"
+    ]
+    assert texts(extract("Just yesterday I joined a nearby church.")) == ["I joined a nearby church"]
+    assert texts(extract("I made a painting too!")) == ["I made a painting"]
+    assert texts(extract("I talked about my transgender journey at school.")) == [
+        "I talked about my transgender journey at school"
+    ]
+    assert texts(extract("I've been blogging about politics.")) == ["I have been blogging about politics"]
+    assert texts(extract("I'm still volunteering at the homeless shelter.")) == [
+        "I am volunteering at the homeless shelter"
+    ]
+    # what only says how it went, how they feel, or whom they spoke to: no memory
+    for said in (
+        "It made me cry.",
+        "I talked to him yesterday.",
+        "I talked about it with him.",
+        "I've been feeling a bit stressed.",
+        "I've been thinking about you.",
+        "I'm working on it.",
+        "After I get home, I'll call you.",
+    ):
+        assert not extract(said).memories, said
+
+
+def test_a_she_after_an_animal_is_brought_up_is_not_the_last_person():
+    # "Her name is Shadow" said of a pup gave "Sara name is Shadow"
+    plan = extract(
+        "My daughter Sara loves drawing. I just adopted this cute pup. Her name is Shadow! She is full of energy."
+    )
+    assert [s for s in (m.memory["subject"] for m in plan.memories) if s == "Sara"] == ["Sara"]  # loves drawing
+    # an animal said with a person, or before one, leaves the pronoun theirs
+    found = triples(extract("My sister Mona is a chemist. She has a tortoise called Biscuit. She works in Leeds."))
+    assert ("Mona", "FACT", "works", "in Leeds") in found
+    found = triples(extract("I adopted a kitten. My neighbour Tom is a nurse. He works nights."))
+    assert ("Tom", "FACT", "works", "nights") in found

@@ -151,6 +151,12 @@ _ZH_ROLE_ALT = "|".join(sorted(ZH_ROLES, key=len, reverse=True))
 EN_ROLE = rf"(?:(?:[A-Za-z]+ )?(?:{'|'.join(EN_ROLE_HEADS)})|{_EN_ROLE_ALT})"
 ZH_ROLE = rf"(?:[\u4e00-\u9fff]{{1,3}}?(?:{'|'.join(ZH_ROLE_HEADS)})|{_ZH_ROLE_ALT}|{'|'.join(ZH_ROLE_HEADS)})"
 
+# An animal brought up by what it is: "this cute pup", "my dog", "a new kitten"; 一只小猫, 我家狗狗
+ANIMAL = re.compile(
+    r"\b(?:a|an|this|that|my|our|new)\b(?:\s+[\w'-]+){0,2}?\s+(?:pup|puppy|puppies|dog|doggo|cat|kitten|kitty|"
+    r"kittens|horse|pony|bunny|rabbit|hamster|parrot|budgie|tortoise|turtle)\b|小狗|狗狗|小猫|猫咪|[只条][小]?[狗猫]|鹦鹉|兔子|仓鼠",
+    re.IGNORECASE,
+)
 PRONOUN_GENDER = {"她": "f", "他": "m", "she": "f", "he": "m", "her": "f", "him": "m", "his": "m"}
 # Modifiers that say which one, not what they teach: "my old teacher" is a teacher.
 _EN_NOT_MODIFIERS = {"old", "new", "former", "current", "favorite", "favourite", "own", "first", "other", "the", "a"}
@@ -272,6 +278,8 @@ class People:
     said: set[str] = field(default_factory=set)  # normalized names mentioned in what is being read
     unspoken: set[str] = field(default_factory=set)  # known only from tool calls, never from conversation
     speaker: str | None = None  # the named speaker of the turn being read (None: the user): whose "my …"
+    animal_last: bool = False  # an animal was brought up after the last person: a she or he means it
+    mentions: int = 0  # how many times anyone was mentioned, so far
 
     @classmethod
     def from_rows(cls, rows: Iterable[dict]) -> People:
@@ -317,6 +325,8 @@ class People:
             set(self.said),
             set(self.unspoken),
             self.speaker,
+            self.animal_last,
+            self.mentions,
         )
 
     def describe(self, name: str, description: str) -> None:
@@ -388,6 +398,7 @@ class People:
         key = normalize_name(name)
         if key not in self.names:
             return
+        self.animal_last, self.mentions = False, self.mentions + 1
         if key in self.recent:
             self.recent.remove(key)
         self.recent.append(key)
@@ -399,6 +410,14 @@ class People:
         canon = found[0] if found else role
         return self.roles.get((owner, normalize_name(canon)))
 
+    def bring_up(self, text: str, mentions_before: int) -> None:
+        """After reading ``text``: an animal in it (this cute pup, my dog, 一只小猫) in a sentence that
+        mentioned no one (``mentions`` is still ``mentions_before``) is what a later she or he most
+        likely means, until a person is mentioned again ("I adopted a pup. Her name is Shadow" names
+        no person; "Mona has a tortoise. She …" is Mona)."""
+        if self.mentions == mentions_before and ANIMAL.search(text):
+            self.animal_last = True
+
     def by_pronoun(self, pronoun: str) -> str | None:
         """The person a pronoun means: among those mentioned in this conversation, then those spoken
         of in earlier ones, then those known only from tool calls, the last mentioned one known to fit
@@ -406,7 +425,7 @@ class People:
         gender. None: no one fits. (Gary, the landlord named last session, is this session's "he",
         not the Mr Hill an agent once wrote down as a neighbour.)"""
         wanted = PRONOUN_GENDER.get(pronoun.lower())
-        if wanted is None:
+        if wanted is None or self.animal_last:
             return None
         tiers = (
             [k for k in self.recent if k in self.said],

@@ -152,6 +152,17 @@ def _says_how_only(obj: str) -> bool:
     return said in _EN_EMPTY_OBJECTS
 
 
+def _talked_about(verb: str, rest: list[str]) -> bool:
+    """ "talked about my transgender journey": a talk given on something named is a deed ("talked
+    to him", "talked about it" are not)."""
+    return (
+        verb in {"talked", "spoke"}
+        and len(rest) > 1
+        and _bare(rest[0]) == "about"
+        and _bare(rest[1]) in {"my", "our", "the", "a", "an"}
+    )
+
+
 def _en_reaction(predicate: str) -> bool:
     """A predicate that only answers the other speaker: "totally agree", "really hope so", "bet"
     ("forgot my umbrella" says what happened)."""
@@ -236,7 +247,7 @@ lol haha um uh hmm right sure thanks then now today tonight recently lately fina
 by the way guess what because cause since after before when while though although as until till ever in on at
 this last next past early earlier later ago morning afternoon evening night week weekend month year day days
 weeks months years monday tuesday wednesday thursday friday saturday sunday mon tue wed thu fri sat sun
-two three few couple of man omg gosh speaking luckily sadly fortunately unfortunately you know
+two three few couple of man omg gosh speaking luckily sadly fortunately unfortunately you know fyi
 """.split()
 )
 _COMPANION = r"(?:[Mm]y|[Oo]ur) [a-z]+(?: [a-z]+)?|[A-Z][a-z]+"
@@ -603,6 +614,9 @@ _EN_NOT_DONE = frozenset(
 )
 
 
+# What "made" is followed by when it made a thing ("made a painting", "made my own pots")
+_MADE_WHAT = frozenset("a an another some my our two three four five several".split())
+
 # An object that points at what was said before ("that movie", "it", "them"): no deed of its own
 _SAID_BEFORE = re.compile(r"^(?:it|that|this|these|those|them)\b|^one$", re.IGNORECASE)
 
@@ -750,7 +764,7 @@ def _en_clause_fact(
         not raw[:1].islower()
         or not verb.isalpha()
         or (verb in _EN_NOT_VERB and not do_verb)
-        or (verb in _EN_NOT_FACT_VERBS and not (third and verb in _EN_REPORTED))
+        or (verb in _EN_NOT_FACT_VERBS and not (third and verb in _EN_REPORTED) and not _talked_about(verb, rest))
         or verb in _EN_POINTERS
     ):
         return None
@@ -1071,10 +1085,16 @@ def _statement_part(sentence: str) -> str | None:
     ("我最喜欢秋天，你呢？" → 我最喜欢秋天); None for a question."""
     if not _QUESTION.search(sentence):
         return sentence
-    head, _, tail = re.sub(r"[?？\s\"'”’)）]+$", "", sentence).rpartition("，" if "，" in sentence else ",")
-    if head and _LISTENER_TAG.search(tail) and not _ASKS.search(head):
-        return head
+    body = re.sub(r"[?？\s\"'”’)）]+$", "", sentence)
+    for sep in ("，" if "，" in sentence else ",", " - ", " – ", " — "):
+        head, _, tail = body.rpartition(sep)
+        if head and (_LISTENER_TAG.search(tail) or _OFFER.match(tail.strip())) and not _ASKS.search(head):
+            return head
     return None
+
+
+# An offer put to the listener after a statement: "I finished a new vase - want to see a pic?"
+_OFFER = re.compile(r"^(?:wanna|want to|care to) (?:see|hear|know)\b", re.IGNORECASE)
 
 
 # A sentence that opens with these gives the effect of what the sentence before said.
@@ -1142,6 +1162,7 @@ class _Reader:
                 last = None
                 continue
             chinese = is_chinese(sentence)
+            mentions = self.people.mentions
             if not chinese:
                 sentence = _with_elided_subject(sentence.replace("’", "'"))
             therefore = (_ZH_THEREFORE if chinese else _EN_THEREFORE).match(sentence)
@@ -1150,9 +1171,11 @@ class _Reader:
                 if ids:
                     self.links.append(ExtractedLink(cause=last, effect=ids[0]))
                 last = ids[-1] if ids else None
+                self.people.bring_up(sentence, mentions)
                 continue
             ids = self._sentence(sentence, chinese)
             last = ids[-1] if ids else None
+            self.people.bring_up(sentence, mentions)
 
     def _sentence(self, sentence: str, chinese: bool) -> list[str]:
         """The memories of one sentence (their ids): a cause and its effect, linked, or its clauses."""
@@ -1317,7 +1340,8 @@ class _Reader:
         if f is None or not f.object or slot_of(f.topic) or _SAID_BEFORE.match(f.object):
             return []  # a slot's word ("joined a gym") is the slot's reading or none
         verb = f.topic.split()[0]
-        if not _is_past(verb) or (verb in _EN_NOT_DONE and verb != "had"):
+        made = verb == "made" and f.object.split()[0].lower() in _MADE_WHAT  # made a painting, not made me cry
+        if not _is_past(verb) or (verb in _EN_NOT_DONE and verb != "had" and not made):
             return []
         f.memory_type, f.kind = "EVENT", "event"
         f.object = re.sub(r"(?:\s+(?:recently|lately|too|as well|again|already|so far))+$", "", f.object, flags=re.I)

@@ -45,7 +45,7 @@ _NOT_NAMES = {
 }
 EN_LEAD = re.compile(
     r"^(?:(?:oh|hey|hi|yeah|yes|yep|wow|well|so|and|but|also|plus|actually|anyway|anyways|btw|honestly|ok|okay|"
-    r"um|uh|hmm|guess what|by the way|now|these days|nowadays|recently|lately|finally|then|today|tonight|"
+    r"um|uh|hmm|guess what|by the way|fyi|just|especially|right after|just after|after|before|now|these days|nowadays|recently|lately|finally|then|today|tonight|"
     r"fun fact|news|update|big news|besides that|besides|other than that|apart from that|on top of that|"
     r"in other news|meanwhile|unfortunately|fortunately|luckily|thankfully|sadly|of course)\b[,!:.]?\s*)+",
     re.IGNORECASE,
@@ -779,6 +779,33 @@ def _going(m: re.Match, third: bool, time_text: str | None) -> list[Found] | Non
     return [Found("EVENT", "plans to" if third else "plan to", f"{base} {what}", 0.6, kind="plan")]
 
 
+# What "have been …ing" says of how someone is or what they meant, not of what they have been doing
+_NOT_ONGOING = frozenset(
+    "feel think hope wonder try want wait mean need do have be get say tell ask talk chat keep hear go come "
+    "struggle deal stay live work".split()
+)
+
+
+def _ongoing(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    """What someone is in the middle of, as said ("am reading …"); with a time to come it is a plan,
+    which this does not read."""
+    obj = _obj(m)
+    if not obj or (time_text and _FUTURE.search(time_text)):
+        return None
+    topic = ("is " if third else "am ") + " ".join(m.group("verb").lower().split())
+    return [Found("FACT", topic, obj, 0.5)]
+
+
+def _been_doing(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    """ "I've been blogging about politics", "she's been learning the cello": what someone has been
+    doing lately (not how they have been feeling, nor where they live or work: those have slots)."""
+    base, obj = base_form(m.group("verb").lower()), _obj(m)
+    if base is None or base in _NOT_ONGOING or not obj:
+        return None
+    topic = f"{'has' if third else 'have'} been {m.group('verb').lower()}"
+    return [Found("EVENT" if time_text else "FACT", topic, obj, 0.5)]
+
+
 def _identity(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     obj = _obj(m)
     if not obj or re.match(r"^(?:bit|little|lot|big fan|fan|huge fan|part of|kind of|sort of)\b", obj, re.I):
@@ -1041,6 +1068,18 @@ _RULES: list[tuple[re.Pattern, Make]] = [
     ),
     # who they are
     (re.compile(rf"^(?:am|is) (?:originally )?from {_X}", _I), _origin),
+    # what they are in the middle of: "I'm currently reading The Lean Startup", "still volunteering at the shelter"
+    (
+        re.compile(
+            rf"^(?:am|is|are) (?:currently |still |also |now |really )*(?P<verb>reading|writing|building|volunteering|"
+            rf"teaching|organizing|organising|coaching|mentoring|renovating|knitting|working on|saving (?:up )?for|"
+            rf"fostering|fundraising for|raising money for|blogging about|campaigning for) {_X}",
+            _I,
+        ),
+        _ongoing,
+    ),
+    # what they have been doing lately: "I've been blogging about politics"
+    (re.compile(r"^(?:have|has) been (?P<verb>[a-z]+ing) (?P<obj>[^,;:.!?]+)", _I), _been_doing),
     # what keeps them busy: "I've been busy painting", "she's been busy with the move"
     (
         re.compile(
