@@ -677,3 +677,13 @@ def test_a_she_after_an_animal_is_brought_up_is_not_the_last_person():
     assert ("Mona", "FACT", "works", "in Leeds") in found
     found = triples(extract("I adopted a kitten. My neighbour Tom is a nurse. He works nights."))
     assert ("Tom", "FACT", "works", "nights") in found
+
+
+def test_an_object_goes_on_past_a_comma_between_two_adjectives():
+    # "creating a safe" was all that was kept of "creating a safe, inviting place …"
+    plan = extract("Now I'm passionate about creating a safe, inviting place for people to grow.", speaker="Caroline")
+    assert [m.memory["object"] for m in plan.memories] == ["creating a safe, inviting place for people to grow"]
+    plan = extract("I'm a fan of jazz, as well as old blues records.", speaker="Caroline")
+    assert [m.memory["object"] for m in plan.memories] == ["jazz, as well as old blues records"]
+    # a comma before a clause or a list's next item still ends it
+    assert [m.memory["object"] for m in extract("I have a dog, and she is lovely.").memories] == ["a dog"]

@@ -384,10 +384,31 @@ _SCHOOLISH = re.compile(
 )
 
 
+# A comma inside an object: between two adjectives after a determiner ("a safe, inviting place") and
+# before "as well as" ("both classical, as well as modern music"); the object goes on past it.
+_ADJECTIVE_COMMA = re.compile(
+    r",\s+(?!(?:and|or|but|so|which|who|that|then|because|though|if|when|while)\b)[a-z][a-z-]* [a-z]"
+)
+_AS_WELL_AS = re.compile(r",\s+as well as\b", re.IGNORECASE)
+
+
+def _past_comma(m: re.Match, group: str, raw: str) -> str:
+    """``raw`` (the object ``m`` matched up to a comma) with what follows a comma that does not end it."""
+    after = m.string[m.end(group) :]
+    coordinate = re.search(r"\b(?:a|an|the|my|our|his|her|their|this|that)\s+[a-z-]+$", raw) and _ADJECTIVE_COMMA.match(
+        after
+    )
+    if not coordinate and not _AS_WELL_AS.match(after):
+        return raw
+    rest = re.match(r"[^;:.!?]*?(?=[,;:.!?]|$)", after[1:])
+    return raw + "," + (rest.group(0) if rest else "")
+
+
 def _obj(m: re.Match, group: str = "obj") -> str | None:
     raw = m.groupdict().get(group)
     if not raw:
         return None
+    raw = _past_comma(m, group, raw)
     raw = re.sub(r"\s+(?:now|these days|anymore|any more|nowadays|again)\s*$", "", raw.strip(), flags=re.IGNORECASE)
     # how long is not where or what: "in Austin for three years" → Austin
     raw = re.sub(
