@@ -386,7 +386,6 @@ def test_negation_is_never_turned_into_its_opposite_in_chinese():
 def test_a_clause_whose_subject_is_not_the_speaker_wishes_conditions_and_questions_give_nothing():
     for said in (
         "The city I live in is lovely.",
-        "This book I read last year reminds me to pursue my dreams.",
         "If I win the lottery next year I will buy a boat.",
         "I'd love to go to Paris next year.",
         "I might go hiking next weekend.",
@@ -398,6 +397,10 @@ def test_a_clause_whose_subject_is_not_the_speaker_wishes_conditions_and_questio
         "I love that you chose pottery!",
     ):
         assert extract(said, speaker="Caroline").memories == [], said
+    # what the clause's subject does is not the speaker's; what the speaker did to it is
+    assert texts(extract("This book I read last year reminds me to pursue my dreams.", speaker="Caroline")) == [
+        "Caroline read this book"
+    ]
     # what is stated before a question put back to the listener still counts
     assert triples(extract("我最喜欢春天了，你呢？")) == [("我", "OPINION", "喜欢", "春天")]
 
@@ -687,3 +690,22 @@ def test_an_object_goes_on_past_a_comma_between_two_adjectives():
     assert [m.memory["object"] for m in plan.memories] == ["jazz, as well as old blues records"]
     # a comma before a clause or a list's next item still ends it
     assert [m.memory["object"] for m in extract("I have a dog, and she is lovely.").memories] == ["a dog"]
+
+
+def test_a_thing_named_before_the_speaker_says_what_they_did_to_it():
+    # "this pride parade I went to", "the space I designed": no memory, the deed sat in a relative clause
+    said = {
+        "One special memory for me was this pride parade I went to a few weeks ago.": "Mel went to this pride parade",
+        "Here's a peek at the space I designed.": "Mel designed the space",
+        "Check out this vase I made!": "Mel made this vase",
+        "That's the café we went to last Friday.": "Mel went to the café",
+    }
+    for line, memory in said.items():
+        assert texts(extract(line, speaker="Mel")) == [memory], line
+    # a time, a reason or a way is not what was done; a question asks
+    for line in (
+        "I'll never forget the day I met him.",
+        "It's the reason I quit.",
+        "Remember the trip we took to Rome?",
+    ):
+        assert not extract(line, speaker="Mel").memories, line

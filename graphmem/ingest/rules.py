@@ -152,6 +152,66 @@ def _says_how_only(obj: str) -> bool:
     return said in _EN_EMPTY_OBJECTS
 
 
+# The head of a noun phrase a relative clause says when, why or how of: "the day I met him" is no deed
+# done to a day.
+_EN_NOT_DONE_TO = frozenset("day time moment year week month night morning evening weekend summer way reason".split())
+_EN_NP_DETERMINERS = frozenset("this that the a an my our".split())
+_EN_WHEN_AFTER = re.compile(
+    r"(?:(?:a few|a couple of|a|one|two|three|several|\d+) (?:days?|weeks?|months?|years?) ago|last \w+|yesterday|"
+    r"today|recently|earlier|this (?:week|month|year|morning))\b",
+    re.IGNORECASE,
+)
+_EN_STRANDED = frozenset("to at in on for with about from into".split())
+
+
+def _relative_deed(segment: str, time_text: str | None) -> Found | None:
+    """A thing named before the speaker says what they did to it: "this pride parade I went to a few
+    weeks ago", "the space I designed", "that cake I baked for her" → (I) went to / designed / baked
+    it. Only a determiner and up to three plain words before "I", a past deed after it."""
+    words = _en_without_time(segment, time_text).replace("’", "'").split()
+    for i, w in enumerate(words):
+        if w not in {"I", "we", "We"} or i < 2 or i + 1 >= len(words):
+            continue
+        verb = _bare(words[i + 1])
+        if not _is_past(verb) or (verb in _EN_NOT_DONE and verb != "made") or verb in _EN_NOT_FACT_VERBS:
+            continue
+        j = i - 1
+        while j >= 0 and i - j <= 4 and _bare(words[j]) not in _EN_NP_DETERMINERS:
+            plain = re.fullmatch(r"[A-Za-z][\w'-]*", words[j])
+            if not plain or _bare(words[j]) in _EN_PREPOSITIONS | _EN_POINTERS | {
+                "and",
+                "or",
+                "but",
+                "so",
+                "is",
+                "was",
+            }:
+                break
+            j -= 1
+        if j < 0 or _bare(words[j]) not in _EN_NP_DETERMINERS or j == i - 1:
+            continue
+        head = _bare(words[i - 1])
+        if head in _EN_NOT_DONE_TO or words[i - 1].endswith((",", ".")):
+            continue
+        topic = verb
+        # "went to" at the end, or before the time: the preposition was the thing's
+        stranded = re.search(
+            rf"\b(?:I|we) {re.escape(words[i + 1])} (?P<prep>{'|'.join(_EN_STRANDED)})\b\s*(?P<next>.*)$", segment
+        )
+        if stranded and (
+            not stranded.group("next").strip(" ,.!?")
+            or (
+                time_text and re.match(rf"(?:on |in |at |during )?{re.escape(time_text)}", stranded.group("next"), re.I)
+            )
+            or _EN_WHEN_AFTER.match(stranded.group("next"))
+        ):
+            topic = f"{verb} {stranded.group('prep')}"
+        said = [words[j].lower(), *words[j + 1 : i - 1], _bare(words[i - 1])]  # "This book" → this book
+        thing = " ".join(said)
+        return Found("EVENT", topic, thing, 0.5, kind="event")
+    return None
+
+
 def _talked_about(verb: str, rest: list[str]) -> bool:
     """ "talked about my transgender journey": a talk given on something named is a deed ("talked
     to him", "talked about it" are not)."""
@@ -1217,6 +1277,8 @@ class _Reader:
             own = self.rules._time(segment, self.ep)
             time_text = own or framing
             found, _ = self._read(segment, False, time_text, None)
+            if not found and (deed := _relative_deed(segment, time_text)) is not None:
+                found = [self._to_person(deed)]
             ids.extend(self.add(f, False, time_text) for f in found)
             framing = own if own and not found else (None if own else framing)
         return [i for i in ids if i]
