@@ -261,6 +261,10 @@ class RetrievalSettings(_Section):
     # again every few dozen searches, inside one of them. It changes the host process's collector:
     # for a process that serves searches, not a library call inside someone else's application
     freeze_gc: bool = False
+    # each search adds one to the access count of the memories it returns (the access part of a
+    # profile's score); false: searches leave the counts as they are (an evaluation that asks the
+    # same questions many ways, a look that should not make what it sees more popular)
+    record_access: bool = True
 
     @model_validator(mode="after")
     def _profiles_valid(self) -> RetrievalSettings:

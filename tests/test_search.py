@@ -155,6 +155,26 @@ def test_recent_access_raises_a_memory_and_searches_record_it_in_the_background(
     assert by_id(after)[b].score_parts.access > by_id(after)[a].score_parts.access > 0
 
 
+def test_searches_told_not_to_record_access_leave_the_counts_and_the_ranking_as_they_were(
+    graph, group_id, make_settings
+):
+    """retrieval.record_access = false: asking the same question again and again (an evaluation
+    asking each case several ways) does not raise what it found in the next answer's ranking."""
+    from graphmem.graph import MemoryGraph
+
+    a = write(graph, group_id, "Caroline", "event", "went to", "a support group", {"time": "2025-11-01"})
+    query = "when did Caroline go to the support group"
+    with MemoryGraph(make_settings(retrieval={"record_access": False}), embedder=graph.embedder) as quiet:
+        for _ in range(3):
+            found = quiet.search_memories(group_id, query, mode="fast", reference_time=EVENING)
+            assert ids(found) == [a] and found.results[0].score_parts.access == 0
+        quiet._get_retriever().recorder.flush()
+    assert graph.get_memory(group_id, a).access_count == 0
+    graph.search_memories(group_id, query, mode="fast", reference_time=EVENING)  # the default records it
+    flush_access(graph)
+    assert graph.get_memory(group_id, a).access_count == 1
+
+
 def test_a_shorter_distance_raises_a_memory(graph, group_id):
     seed = write(graph, group_id, "Caroline", "event", "painted", "a sunrise over the lake")
     near = write(graph, group_id, "Melanie", "fact", "owns", "a red bicycle")

@@ -545,6 +545,9 @@ def command(
 
     say = None if as_json else (lambda msg: console.print(f"[dim]{msg}[/dim]", highlight=False))
     settings = load(config)
+    # every case is asked at several depths and profiles: a search's answers must not rise in the
+    # next one's ranking by the access counts it wrote (in the background, so by chance)
+    settings.retrieval.record_access = False
     e = settings.embedding
     embedder = RepeatedTexts(get_embedder(e.model, e.device, e.batch_size, e.backend, e.precision))
     # the bar goes to stderr: with --json, stdout holds the report alone

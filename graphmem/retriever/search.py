@@ -219,7 +219,8 @@ class Retriever:
             ranked = newer_first(self.store, group_id, ranked, inp.max_results, bool(ctx.episodes), plan.why, then)
         results = as_results(self.store, group_id, ranked[: inp.max_results], bool(ctx.episodes))
         clock.lap("evidence")
-        if memory_ids := [r.memory_id for r in results if r.kind == "memory"]:
+        memory_ids = [r.memory_id for r in results if r.kind == "memory"]
+        if memory_ids and self.settings.record_access:
             self.recorder.record(group_id, memory_ids)  # written later, in the background
         plan.why.extend(report.strategy)
         searched = SearchPlan(
