@@ -733,3 +733,12 @@ def test_forget_is_soft_and_restorable(graph, group_id):
     with pytest.raises(ValidationError) as err:
         graph.update_memory_importance(group_id, r.memory_id, 1.5)
     assert err.value.field == "importance"
+
+
+def test_a_topic_said_of_anyone_reads_in_the_first_person_after_i(graph, group_id):
+    # "I is a nurse" was how "I'm a nurse" read and was searched by; the topic stays as written
+    r = graph.create_memory(group_id, "I", "FACT", "is a", "nurse", {})
+    memory = graph.get_memory(group_id, r.memory_id)
+    assert memory.text == "I am a nurse" and memory.topic == "is a"
+    other = graph.create_memory(group_id, "Priya", "FACT", "is a", "nurse", {})
+    assert graph.get_memory(group_id, other.memory_id).text == "Priya is a nurse"

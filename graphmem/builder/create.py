@@ -26,6 +26,8 @@ def render_text(
     """The readable sentence a memory is shown and searched by: 我 吃饭 白米饭 (时间: 2025-11-05);
     a relation whose topic is a role reads as one: Ruth is my cousin, 小雯是我的表妹, Ruth is Tom's sister."""
     text = _relation_text(subject, topic, obj) if memory_type == "RELATION" and obj else None
+    if subject in ("I", "i") and topic.startswith("is "):
+        topic = "am " + topic[3:]  # a topic said of anyone ("is a", "is from") read after I: I am a nurse
     text = text or " ".join(p for p in (subject, topic, obj) if p)
     if attributes:
         text += " (" + "; ".join(f"{k}: {v}" for k, v in attributes.items()) + ")"
