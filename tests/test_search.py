@@ -897,6 +897,23 @@ def test_the_memories_of_one_turn_do_not_crowd_the_top(graph, group_id):
     assert all(first[0].score_parts.similarity - r.score_parts.similarity > 0.1 for r in first[1:])
 
 
+def test_a_turn_cut_into_fragments_ranks_no_higher_than_its_closest_one():
+    """Two fragments of one long turn, both closer to the query than the turn: the turn's place
+    is its closest fragment's, not lifted further by the other (whose smaller source share would
+    otherwise put it above the fragment that stands for the turn)."""
+    from graphmem.config import RetrievalSettings
+    from graphmem.retriever.evidence import Candidate
+    from graphmem.retriever.rank import Similarity, seed_similarities
+
+    similarity = Similarity("What did Caroline buy for her kitten?", RetrievalSettings().profile("recall"))
+    lead = Candidate("m1", "memory", {"text": "Caroline bought her kitten a scratching post"}, 0.62, support=["t1"])
+    sibling = Candidate("m2", "memory", {"text": "Caroline adopted a kitten"}, 0.58, support=["t1"])
+    turn_alone = 0.30  # a long turn about a bad week at work that ends with the kitten
+    sims = seed_similarities([sibling, lead], {"t1": turn_alone}, similarity)
+    assert sims["m1"] > turn_alone  # the closer fragment lifts its turn a little
+    assert sims["m2"] <= sims["m1"]
+
+
 def test_a_reply_is_found_through_the_question_it_answers(make_settings, graph, group_id):
     from graphmem.graph import MemoryGraph
 

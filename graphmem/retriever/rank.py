@@ -218,7 +218,8 @@ class Similarity:
     def as_extracted(self, own: float, source: float, lead: bool = True) -> float:
         """A memory extracted from turns, ``source`` the best of those turns' similarity:
         ``source_weight`` of it for the ``lead`` (the turn's memory closest to the query),
-        SIBLING_SHARE for its siblings, so one turn's fragments do not crowd the top."""
+        SIBLING_SHARE for its siblings, so one turn's fragments do not crowd the top (and never
+        above the lead: ``seed_similarities``)."""
         w = self.lifts.source_weight if lead else SIBLING_SHARE
         return (1.0 - w) * own + w * source
 
@@ -274,10 +275,14 @@ def seed_similarities(candidates: list[Any], in_context: dict[str, float], simil
             source[c.id] = t = max(support, key=in_context.__getitem__)
             if t not in lead or sims[c.id] > sims[lead[t]]:
                 lead[t] = c.id
-    return {
+    out = {
         cid: similarity.as_extracted(sim, in_context[source[cid]], lead[source[cid]] == cid) if cid in source else sim
         for cid, sim in sims.items()
     }
+    for cid, tid in source.items():  # a sibling follows the memory that stands for its turn
+        if lead[tid] != cid:
+            out[cid] = min(out[cid], out[lead[tid]])
+    return out
 
 
 @dataclass(frozen=True)
