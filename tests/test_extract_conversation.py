@@ -420,3 +420,51 @@ def test_a_move_said_without_wo_supersedes_the_old_home(graph, group_id):
     """上个月搬到上海了 leaves 我 unsaid, as Chinese chat does: the speaker's move all the same."""
     _then(graph, group_id, ["我住在北京。"], ["上个月搬到上海了。"])
     assert _conflicts(graph, group_id) == {("我 住在 北京", "我 搬到 上海")}
+
+
+def test_a_home_before_is_a_fact_of_the_past_and_the_home_now_stays_current(graph, group_id):
+    """ "I used to live in Glasgow" / 以前住在西安 / 在厦门住过三年 (a span that ended) say where someone
+    lived: a fact of the past that supersedes nothing, said after the home now; 住苏州 (住 with no 在)
+    is the home now."""
+    en, zh = group_id, f"{group_id}-zh"
+    _then(graph, en, ["I live in Leeds."], ["I used to live in Glasgow.", "I lived in Dublin for six years."])
+    _then(graph, zh, ["我住苏州。"], ["我以前住在西安。", "我在厦门住过三年。", "我在酒店住了两天。"])
+    assert _conflicts(graph, en) == set() and _conflicts(graph, zh) == set()
+    assert {"I live in Leeds", "I lived in Glasgow", "I lived in Dublin (duration: six years)"} <= current(graph, en)
+    assert {"我 住在 苏州", "我 曾住在 西安", "我 曾住在 厦门 (时长: 三年)"} <= current(graph, zh)
+    assert not any("酒店" in t for t in current(graph, zh))  # a stay is no home
+    assert graph.search_memories(zh, "我现在住哪？", reference_time=NOVEMBER, max_results=1).results[0].text == (
+        "我 住在 苏州"
+    )
+
+
+def test_whom_someone_married_is_their_spouse_and_a_later_pronoun_means_them(graph, group_id):
+    zh, en = group_id, f"{group_id}-en"
+    say(graph, en, ["I'm married to Devon.", "He teaches history at a middle school.", "I play the cello."])
+    say(graph, zh, ["我跟陈涛结婚了。", "他在一所中学教物理。", "我会拉小提琴。"])
+    assert {
+        ("I", "spouse", "Devon"),
+        ("Devon", "teaches", "history"),
+        ("Devon", "works at", "middle school"),
+        ("I", "play", "cello"),
+    } <= facts(graph, en)
+    assert {
+        ("我", "配偶", "陈涛"),
+        ("陈涛", "教", "物理"),
+        ("陈涛", "工作于", "中学"),
+        ("我", "会拉", "小提琴"),
+    } <= facts(graph, zh)
+    # a later session: "my spouse" / 我配偶 is the person named
+    say(graph, en, ["My spouse just started at Globex."], session="s2", when=NOVEMBER)
+    assert ("Devon", "joined", "Globex") in facts(graph, en)
+
+
+def test_a_list_after_a_liking_is_kept_whole(graph, group_id):
+    say(graph, group_id, ["I'm really into climbing, kayaking and trail running.", "我喜欢爬山、游泳和跑步。"])
+    found = facts(graph, group_id)
+    assert ("I", "is into", "climbing, kayaking and trail running") in found or (
+        "I",
+        "am into",
+        "climbing, kayaking and trail running",
+    ) in found
+    assert ("我", "喜欢", "爬山、游泳和跑步") in found

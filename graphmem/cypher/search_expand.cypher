@@ -92,6 +92,14 @@ RETURN collect({memory: n {.id, .group_id, .text, .memory_type, .importance, .st
                 sources: CASE WHEN $with_sources
                               THEN [(n)-[:EXTRACTED_FROM]->(e:Episode) WHERE e.group_id = $group_id | e.id] END}) AS neighbours;
 
+// name: search_memory_slots
+// Whose slot each memory states, and its topic: a question about now puts a present home or job
+// before a past one (retriever/results.py present_before_past).
+UNWIND $ids AS id
+MATCH (m:Memory {id: id})
+WHERE m.group_id = $group_id
+RETURN m.id AS id, m.topic_name AS topic, m.slot AS slot, m.subject_name AS subject;
+
 // name: search_evidence
 // The episodes (conversation turns) each memory was extracted from, oldest first.
 UNWIND $ids AS id

@@ -73,6 +73,7 @@ for _words, _canon, _g in [
     ("孙子|外孙", "孙子", "m"),
     ("孙女|外孙女", "孙女", "f"),
     ("老伴", "老伴", None),
+    ("配偶", "配偶", None),
     ("熟人", "熟人", None),
     ("闺蜜", "闺蜜", "f"),
     ("好朋友|朋友|好友|哥们儿|哥们", "朋友", None),
@@ -128,6 +129,7 @@ for _words, _canon, _g in [
     ("best friend", "best friend", None),
     ("friend|buddy|pal", "friend", None),
     ("partner", "partner", None),
+    ("spouse", "spouse", None),
     ("boss|manager|supervisor", "boss", None),  # as 老板|上司|领导: "my boss" means "my new manager Linda"
     ("colleague|coworker|co-worker", "colleague", None),
     ("roommate|flatmate|housemate", "roommate", None),

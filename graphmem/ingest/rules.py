@@ -1351,6 +1351,8 @@ class _Reader:
             f.subject = subj.name
             if subj.of_role:
                 _of_relative(f, subj.of_role, chinese)
+            elif f.memory_type == "RELATION" and f.object:  # 跟小李结婚了: 小李 is known by that role
+                self.people.learn(f.object, f.topic, owner=owner_key(subj.name) if subj.name else self.owner)
         return found + preds, subj
 
     def _unsaid_me(self, body: str, time_text: str | None):

@@ -392,9 +392,20 @@ _ADJECTIVE_COMMA = re.compile(
 _AS_WELL_AS = re.compile(r",\s+as well as\b", re.IGNORECASE)
 
 
+# the rest of a list after its first item: ", music and dance", " or tennis" (items of up to three
+# words, none a word that opens a clause); it runs to the end of the clause
+_LIST_ITEM = r"(?!(?:but|so|because|which|who|that|though|although|especially|except|when|if|while|then|since|as)\b)[\w'-]+(?:\s+[\w'-]+){0,2}"
+_LIST_REST = re.compile(
+    rf"(?:,\s*{_LIST_ITEM})*,?\s+(?:and|or)\s+{_LIST_ITEM}(?:\s+[\w'-]+){{0,3}}(?=\s*(?:[;:.!?]|$))", re.IGNORECASE
+)
+
+
 def _past_comma(m: re.Match, group: str, raw: str) -> str:
-    """``raw`` (the object ``m`` matched up to a comma) with what follows a comma that does not end it."""
+    """``raw`` (the object ``m`` matched up to a comma) with what follows a comma that does not end it:
+    the rest of a list ("art, music and dance"), a second adjective, "as well as"."""
     after = m.string[m.end(group) :]
+    if after.startswith(",") and (listed := _LIST_REST.match(after)):
+        return raw + listed.group(0)
     coordinate = re.search(r"\b(?:a|an|the|my|our|his|her|their|this|that)\s+[a-z-]+$", raw) and _ADJECTIVE_COMMA.match(
         after
     )
@@ -492,6 +503,14 @@ def _work_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | N
     return _slot("work at", "work", "employer")(m, third, time_text)
 
 
+def _lived_before(m: re.Match) -> list[Found] | None:
+    obj, duration = _obj(m), _for_how_long((m.group("obj") or "").strip())[1]
+    if not obj or (m.group("used").startswith("lived") and not duration):
+        return None  # "lived in Oslo in 2015": an event of its time, read as said
+    attributes = {"duration": duration} if duration else None
+    return [Found("FACT", "lived in", obj, 0.6, attributes, kind="residence")]
+
+
 def _held_since(topic: str, kind: str, slot: str) -> Make:
     """ "have worked at X since 2019" / "have lived in X for three years": still there, the slot's
     value now, since when or for how long; "have worked at X" alone may mean any time before: none."""
@@ -558,15 +577,45 @@ _PLAYED = {
 def _played(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     """ "have played piano for three years" / "have been doing yoga for two years": what they still do,
     and for how long; "played soccer for five years": a span that ended, said in the past."""
-    raw, duration = _for_how_long(m.group("obj") or "")
+    raw, duration = _for_how_long(_past_comma(m, "obj", m.group("obj") or ""))
     obj = clean(raw, False, 60)
-    if not duration or not obj or obj.split()[0].lower() in {"it", "this", "that", "there", "with", "around"}:
+    if not obj or obj.split()[0].lower() in {"it", "this", "that", "there", "with", "around"}:
         return None
     verb = m.group("verb").lower()
+    if not duration:  # "I play guitar": what someone plays; another verb needs how long
+        return _plays(obj, third) if verb in ("play", "plays") and not m.group("have") else None
     if not m.group("have") and (verb == _PLAYED[verb] or verb.endswith("ing")):
         return None  # "I play piano for an hour": how long each time, no span
     topic = _third(_PLAYED[verb], third) if m.group("have") else verb
     return [Found("FACT", topic, obj, 0.6, {"duration": duration}, kind="fact")]
+
+
+def _teaches(m: re.Match, third: bool) -> list[Found] | None:
+    what = clean(m.group("what"), False, 40)
+    if not what:
+        return None
+    found = [Found("FACT", _third("teach", third), what, 0.6, kind="fact")]
+    if m.group("obj") and (place := _obj(m)):
+        found.append(Found("FACT", _third("work at", third), place, 0.7, kind="work", slot="employer"))
+    return found
+
+
+def _plays(obj: str, third: bool) -> list[Found] | None:
+    """ "I play guitar" / "she plays tennis": what someone plays, an instrument or a game (not "play
+    with the kids", "play it safe", "play a role")."""
+    words = obj.lower().split()
+    if words[0] in {"a", "an", "with", "for", "to", "on", "in", "at", "by", "games", "along"} or words[-1] in {
+        "role",
+        "part",
+        "safe",
+        "dead",
+        "fair",
+    }:
+        return None
+    obj = re.sub(r"\s+for\s+.*$", "", obj)  # "piano for an hour": how long each time
+    if words[0] == "the" and len(words) > 1:
+        obj = obj.split(" ", 1)[1]
+    return [Found("FACT", _third("play", third), obj, 0.6, kind="fact")]
 
 
 def _learning(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
@@ -866,9 +915,26 @@ _RULES: list[tuple[re.Pattern, Make]] = [
         _slot("live in", "residence", "residence"),
     ),
     (re.compile(rf"^(?:have|has) {_ADV}lived (?:in|at) {_X}", _I), _held_since("live in", "residence", "residence")),
+    # "used to live in Leeds" / "lived in Leeds for ten years": a home before, which sets no slot
+    (re.compile(rf"^(?P<used>used to live|lived) (?:in|at) {_X}", _I), lambda m, t, tt: _lived_before(m)),
     (
         re.compile(rf"^(?:am|is|are) {_ADV}(?:moving|relocating) (?:back )?to {_X}", _I),
         lambda m, t, tt: _moving(m, t, tt),
+    ),
+    # what they teach, and where: "I teach math at a high school" (the school is the employer)
+    (
+        re.compile(
+            rf"^{_ADV}(?:teach|teaches) (?P<what>(?!at |in |for |with |to |them |him |her |it |people |kids |my )[a-z][\w -]*?)"
+            rf"(?: at (?:a |an |the )?(?P<obj>(?!night|weekends|home|the moment|times)[^,;:.!?]+)| (?:in|on) [^,;:.!?]+)?$",
+            _I,
+        ),
+        lambda m, t, tt: _teaches(m, t),
+    ),
+    (re.compile(rf"^{_ADV}(?:teach|teaches) at (?:a |an |the )?{_X}", _I), _slot("work at", "work", "employer")),
+    # whom they are married to: "I'm married to Alex", "married Alex last June"
+    (
+        re.compile(rf"^(?:(?:am|is|are|got|was|were) {_ADV}(?:happily )?married to|married) (?P<name>{_NAME})$"),
+        lambda m, t, tt: [_relation("spouse", m.group("name"))] if _a_name(m.group("name")) else None,
     ),
     # where they work, and changes of job
     (

@@ -415,6 +415,8 @@ def predicates(rest: str, timed: bool, time_text: str | None = None) -> list[Fou
     past = _PAST_WORK.match(p)
     if past:
         return _worked_at(past)
+    if home := _PAST_HOME.match(p):
+        return _lived_before(home)
     span = _WORK_SPAN.match(p)
     if span and (span.group("now") or span.group("done")):
         return _work_span(span)
@@ -513,6 +515,36 @@ def _lived_span(m: re.Match) -> list[Found]:
     if not obj or obj[0] in _NOT_NAME:
         return []
     return [Found("FACT", "住在", obj, 0.7, {"时长": m.group("time")}, kind="residence", slot="residence")]
+
+
+def _plays(m: re.Match) -> list[Found]:
+    verb, obj = m.group("verb") or m.group("verb2"), m.group("obj") or m.group("obj2")
+    if obj[0] in _NOT_NAME or obj[0] in "了过着得完好":
+        return []
+    return [Found("FACT", ("会" if m.group("can") else "") + verb, obj, 0.6, kind="fact")]
+
+
+def _teaches(m: re.Match) -> list[Found]:
+    """在中学教数学 → 工作于 中学, 教 数学; 教书 is the job, not a subject."""
+    what = m.group("what")
+    found = (
+        []
+        if what in ("书", "学") or what[0] in _NOT_NAME or what[0] in "了过着得"
+        else [Found("FACT", "教", what, 0.6, kind="fact")]
+    )
+    place = _organisation(m.group("obj")) if m.groupdict().get("obj") else None
+    if place:
+        found.append(Found("FACT", "工作于", place, 0.7, kind="work", slot="employer"))
+    return found
+
+
+def _lived_before(m: re.Match) -> list[Found]:
+    obj = _object(m.group("obj") or m.groupdict().get("obj2") or "")
+    span = m.group("time") or ""
+    if not obj or obj[0] in _NOT_NAME or span.endswith(("天", "周")) or re.search(_STAY, obj):
+        return []  # 在酒店住了两天: a stay, not a home
+    attributes = {"时长": span} if span else None
+    return [Found("FACT", "曾住在", obj, 0.6, attributes, kind="residence")]
 
 
 def _work_place(m: re.Match, timed: bool) -> list[Found]:
@@ -660,6 +692,13 @@ _PAST_WORK = re.compile(
     r"(?P<time>(?:[一二两三四五六七八九十几半\d]+多?(?:年|个月|个多月|周|天)多?)?)(?:了|的时间)?$"
 )
 _SPAN = r"[一二两三四五六七八九十几半\d]+多?(?:年|个月|个多月|周|天)多?"
+# 以前住在北京 / 之前在杭州住过两年: where someone lived before, a fact of the past (as _PAST_WORK)
+_PAST_HOME = re.compile(
+    rf"^(?:以前|之前|曾经|从前|原来|过去|早年|曾)(?:也|一直|都)?"
+    rf"(?:(?:住在|住|生活在)(?P<obj>{_P}{{1,12}}?)|在(?P<obj2>{_P}{{1,12}}?)(?:住|生活))(?:了|过)?(?P<time>{_SPAN})?$"
+)
+_NO_HOME = "院|校|酒店|宾馆|旅馆|民宿|了|过|在"  # after 住: a stay (住院, 住酒店), not a home
+_STAY = r"(?:酒店|宾馆|旅馆|民宿|客栈|医院|青旅|帐篷)$"
 _WORK_SPAN = re.compile(
     rf"^在(?P<obj>{_P}{{1,20}}?)(?:工作|上班|任职|打工|干)(?P<done>了)?(?P<time>{_SPAN})(?P<now>了)?$"
 )
@@ -677,6 +716,15 @@ _RULES: list[tuple[re.Pattern, Callable]] = [
     (re.compile(rf"^在(?P<obj>{_P}{{1,12}}?)(?:住|生活)(?:了|着)?$"), _slot("住在", "residence", "residence")),
     # 在北京住了五年了 (了 at the end: up to now): where someone lives, for that long
     (re.compile(rf"^在(?P<obj>{_P}{{1,12}}?)(?:住|生活)了?(?P<time>{_SPAN})了$"), lambda m, t: _lived_span(m)),
+    # 住上海 / 住上海五年了: 住 with no 在 (住院, 住校, 住酒店 are no home)
+    (re.compile(rf"^住(?!{_NO_HOME})(?P<obj>{_P}{{2,12}}?)(?P<time>{_SPAN})了$"), lambda m, t: _lived_span(m)),
+    (re.compile(rf"^住(?!{_NO_HOME})(?P<obj>{_P}{{2,12}}?)$"), _slot("住在", "residence", "residence")),
+    # 在北京住了五年 / 在北京住过 / 以前住在北京: a home before (no 了 at the end: the span ended),
+    # which sets no slot: where someone lives now is said otherwise
+    (
+        re.compile(rf"^在(?P<obj>{_P}{{1,12}}?)(?:住|生活|待)(?:过|了)(?P<time>{_SPAN})?$"),
+        lambda m, t: _lived_before(m),
+    ),
     (
         re.compile(rf"^(?:入职了?|加入了?|跳槽到了?|跳槽去了?|进了|去了?)(?P<obj>{_P}+?)(?:上班|工作)?(?:了)?$"),
         lambda m, t: (
@@ -705,6 +753,11 @@ _RULES: list[tuple[re.Pattern, Callable]] = [
             r"|^(?P<change2>(?:从)?(?:开始|又|重新)?)(?P<meat>吃肉|吃荤|是肉食(?:动物|主义者)|无肉不欢)"
         ),
         lambda m, t: _diet(m, t),
+    ),
+    # 跟小李结婚了 / 和王芳结婚三年了: whom they are married to
+    (
+        re.compile(rf"^(?:跟|和|与)(?P<obj>{_NAME})(?:结婚|结了婚)(?:了|{_SPAN}了?)?$"),
+        lambda m, t: [Found("RELATION", "配偶", m.group("obj"), 0.7, kind="relation")],
     ),
     # where they work or study now
     (
@@ -761,6 +814,17 @@ _RULES: list[tuple[re.Pattern, Callable]] = [
         ),
         lambda m, t: _practised(m),
     ),
+    # 弹钢琴 / 会拉小提琴 / 打篮球: an instrument or a game someone plays (会: can)
+    (
+        re.compile(
+            r"^(?P<can>会)?(?:(?P<verb>弹|拉|吹)(?P<obj>[\u4e00-\u9fff]{1,5}?)|(?P<verb2>打|踢|下)(?P<obj2>篮球|足球|排球|网球|"
+            r"羽毛球|乒乓球|棒球|高尔夫球?|冰球|太极拳?|架子鼓|鼓|围棋|象棋|国际象棋))$"
+        ),
+        lambda m, t: _plays(m),
+    ),
+    # 教数学 / 在中学教物理: what someone teaches, and where (the employer)
+    (re.compile(rf"^在(?P<obj>{_P}{{1,20}}?)教(?P<what>{_P}{{1,10}})$"), lambda m, t: _teaches(m)),
+    (re.compile(r"^教(?P<what>[\u4e00-\u9fffA-Za-z]{1,10})$"), lambda m, t: _teaches(m)),
     # plans and intentions
     (re.compile(rf"^(?P<verb>打算|准备|计划|决定|想要|想|将要|要|会|将)(?P<obj>{_P}+)"), _plan),
     # possessions

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from datetime import datetime
 
+from ..lifecycle.rules import past_slot
 from ..store.driver import Store
 from ..textsim import same_thing, says_change, things
 from ..types import EvidenceEpisode, PathStep, SearchResult
@@ -14,6 +15,7 @@ from .rank import parse_time
 
 EVIDENCE_PER_MEMORY = 3  # turns each result shows it was extracted from (the earliest)
 REACH = 2  # a newer change is looked for among this many × the results asked for
+PRESENT_REACH = 50  # a present home or job is looked for among at least this many results
 
 
 def newer_first(
@@ -54,6 +56,39 @@ def newer_first(
         asked = "a question about a past moment" if then else "a question about now"
         why.append(f"{asked}: {moved} newer statements of a change go before what they replace")
     return [h for h, *_ in out] + rest
+
+
+def present_before_past(store: Store, group_id: str, ranked: list[Hit], k: int, why: list[str]) -> list[Hit]:
+    """For a question about now: where someone lives or works now (a current memory of the slot)
+    goes just before where they lived or worked (``past_slot``: 曾住在 西安, "lived in Glasgow"),
+    at its score, from anywhere in the first REACH × ``k`` (PRESENT_REACH at least): said later,
+    the past one is newer and as close to the words."""
+    reach = max(REACH * k, PRESENT_REACH)
+    ranked, rest = list(ranked[:reach]), ranked[reach:]
+    ids = [h.id for h in ranked if h.kind == "memory"]
+    rows = {r["id"]: r for r in store.read("search_memory_slots", group_id=group_id, ids=ids)} if ids else {}
+
+    def now_of(past: Hit, later: Hit) -> bool:
+        a, b = rows.get(past.id), rows.get(later.id)
+        return bool(
+            a and b and b["slot"] and b["slot"] == past_slot(a["topic"] or "") and b["subject"] == a["subject"]
+        ) and not later.node.get("superseded_by")
+
+    i, moved = 0, 0
+    while i < len(ranked):
+        if not (row := rows.get(ranked[i].id)) or not past_slot(row["topic"] or ""):
+            i += 1
+            continue
+        j = next((j for j in range(i + 1, len(ranked)) if now_of(ranked[i], ranked[j])), None)
+        if j is None:
+            i += 1
+            continue
+        ranked.insert(i, ranked.pop(j))
+        ranked[i].score = max(ranked[i].score, ranked[i + 1].score)
+        moved, i = moved + 1, i + 1
+    if moved:
+        why.append(f"a question about now: {moved} present homes or jobs go before the past ones")
+    return ranked + rest
 
 
 def current_first(store: Store, group_id: str, ranked: list[Hit], policy: str, why: list[str]) -> list[Hit]:
