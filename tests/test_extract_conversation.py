@@ -468,3 +468,27 @@ def test_a_list_after_a_liking_is_kept_whole(graph, group_id):
         "climbing, kayaking and trail running",
     ) in found
     assert ("我", "喜欢", "爬山、游泳和跑步") in found
+
+
+def test_a_sibling_had_by_name_and_a_friend_since_college_are_people_a_later_role_means(graph, group_id):
+    zh, en = group_id, f"{group_id}-en"
+    say(graph, en, ["I have a younger brother named Leo.", "Jess and I have been friends since college."])
+    say(graph, zh, ["我有个弟弟叫小乐。", "我跟小静是大学同学。"])
+    assert {("I", "brother", "Leo"), ("I", "friend", "Jess")} <= facts(graph, en)
+    assert {("我", "弟弟", "小乐"), ("我", "同学", "小静")} <= facts(graph, zh)
+    assert not any(t in ("acquaintance", "熟人") for _, t, _ in facts(graph, en) | facts(graph, zh))
+    say(graph, en, ["My brother just moved to Denver."], session="s2", when=NOVEMBER)
+    say(graph, zh, ["我弟弟上个月搬到成都了。"], session="s2", when=NOVEMBER)
+    assert ("Leo", "moved to", "Denver") in facts(graph, en)
+    assert ("小乐", "搬到", "成都") in facts(graph, zh)
+
+
+def test_a_business_someone_runs_is_where_they_work_until_they_retire(graph, group_id):
+    zh, en = group_id, f"{group_id}-en"
+    _then(
+        graph, en, ["I run a small bakery on Elm Street.", "I smoke a lot."], ["I'm retired.", "I don't smoke anymore."]
+    )
+    _then(graph, zh, ["我开了一家面包店。"], ["我退休了。"])
+    assert ("I run a small bakery", "I quit") in _conflicts(graph, en)  # retiring ends the work there
+    assert _conflicts(graph, zh) == {("我 开了 面包店", "我 辞职")}
+    assert ("I", "stopped", "smoking") in facts(graph, en)

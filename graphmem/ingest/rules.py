@@ -1312,6 +1312,8 @@ class _Reader:
             else rules_en.subject_of(body, self.people, self.owner)
         )
         found.extend(lang.stated_people(body, self.people, self.owner))
+        if found and lang.said_together(body):  # 我跟小静是大学同学: the relation is all it says
+            return found, carried
         if subj is None and chinese and carried is None and not found:
             subj = self._unsaid_me(body, time_text)
         if subj is None:

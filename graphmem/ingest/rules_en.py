@@ -321,9 +321,37 @@ def role_of_someone(text: str, people: People, owner: str) -> Found | None:
     return Found("RELATION", role[0], m.group("name"), 0.7, subject=whose, kind="relation")
 
 
+# words before a role that only say which of them (a younger brother, an older sister, twin)
+_KIN_WORDS = {"younger", "older", "elder", "little", "big", "baby", "twin", "kid", "step"}
+# "Jess and I have been friends since college": someone the speaker is something to, together
+_TOGETHER = re.compile(
+    rf"^(?P<name>{_NAME}) and I (?:have been|'ve been|are|were|became|have become) (?:\w+ ){{0,2}}?"
+    r"(?P<role>best friends|friends|classmates|colleagues|coworkers|co-workers|roommates|flatmates|neighbou?rs)\b"
+)
+_TOGETHER_ROLE = {
+    "coworkers": "colleague",
+    "co-workers": "colleague",
+    "neighbours": "neighbor",
+    "neighbors": "neighbor",
+}
+
+
+def said_together(text: str) -> bool:
+    """The clause only says what the speaker and someone are to each other (``_TOGETHER``)."""
+    return _TOGETHER.match(text) is not None
+
+
 def stated_people(text: str, people: People, owner: str) -> list[Found]:
-    """Relations said inside a clause (I had lunch with my cousin Ruth): each learnt."""
+    """Relations said inside a clause (I had lunch with my cousin Ruth), and "Jess and I have been
+    friends since college": each learnt."""
     out = []
+    together = _TOGETHER.match(text)
+    if together and together.group("name").split()[0] not in _NOT_NAMES and _a_name(together.group("name")):
+        said = together.group("role").lower()
+        role = role_of(_TOGETHER_ROLE.get(said, said[:-1]))
+        if role:
+            people.learn(together.group("name"), role[0], owner=owner)
+            out.append(_relation(role[0], together.group("name")))
     for m in re.finditer(rf"(?<=\s)my (?P<role>{EN_ROLE}),? (?P<name>{_NAME})\b", text):
         role = role_of(m.group("role"))
         if role and m.group("name").split()[0] not in _NOT_NAMES:
@@ -708,9 +736,13 @@ def _preference(m: re.Match, third: bool, time_text: str | None) -> list[Found] 
 
 def _negated_preference(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     obj = _obj(m)
-    if not obj:
-        return None
     verb = m.group("verb").lower()
+    if obj and obj.lower() in ("anymore", "any more") and _base(verb) in _HABITS_ALONE:
+        obj = None  # "I don't smoke anymore": the habit itself ended
+    if not obj:
+        gerund = _HABITS_ALONE.get(_base(verb))
+        ended = m.group("longer") or re.search(r"\b(?:anymore|any more)\s*$", m.group(0), re.I)
+        return [Found("OPINION", "stopped", gerund, 0.6, kind="preference")] if gerund and ended else None
     no_longer = bool(m.group("longer")) or bool(re.search(r"\b(?:anymore|any more)\s*$", m.group(0), re.I))
     if no_longer:
         topic = f"no longer {_base(verb)}"
@@ -719,6 +751,10 @@ def _negated_preference(m: re.Match, third: bool, time_text: str | None) -> list
     else:
         topic = f"doesn't {_base(verb)}" if third else f"don't {_base(verb)}"
     return [Found("OPINION", topic, obj, 0.6, kind="preference")]
+
+
+# verbs that name a habit with no object ("I don't smoke anymore", "I no longer drink"): what stopped
+_HABITS_ALONE = {"smoke": "smoking", "drink": "drinking", "gamble": "gambling", "vape": "vaping"}
 
 
 def _stopped(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
@@ -921,6 +957,36 @@ _RULES: list[tuple[re.Pattern, Make]] = [
         re.compile(rf"^(?:am|is|are) {_ADV}(?:moving|relocating) (?:back )?to {_X}", _I),
         lambda m, t, tt: _moving(m, t, tt),
     ),
+    # the field they work in ("I work in marketing"; "in Boston", a place, is not read here), and where
+    (
+        re.compile(
+            rf"^(?:am |is )?{_ADV}(?:work|works|working) in (?P<field>(?!the |a |an |my )[a-z][a-z&-]*(?: [a-z&-]+){{0,2}}?)"
+            rf"(?: at (?:a |an |the )?(?P<obj>[^,;:.!?]+))?$"
+        ),
+        lambda m, t, tt: (
+            [Found("FACT", _third("work in", t), m.group("field"), 0.6, kind="work")]
+            + (
+                [Found("FACT", _third("work at", t), o, 0.7, kind="work", slot="employer")]
+                if m.group("obj") and (o := _obj(m))
+                else []
+            )
+        ),
+    ),
+    # a business they run: where they work ("I run a small bakery"; "run a marathon" is no business)
+    (
+        re.compile(
+            rf"^{_ADV}(?:run|runs|own and run|started) (?P<obj>(?:a |an |my own |my |our own |our |his own |her own |their own )"
+            rf"(?:[a-z-]+ ){{0,2}}(?:bakery|shop|store|cafe|café|coffee shop|restaurant|business|company|startup|"
+            rf"salon|gym|studio|bar|bookshop|bookstore|farm|clinic|agency|firm|practice|food truck))"
+            rf"(?: (?:on|in|at|near|downtown|off) [^,;:.!?]+)?$",
+            _I,
+        ),
+        lambda m, t, tt: [
+            Found("EVENT" if tt else "FACT", _third("run", t), obj, 0.7, kind="work", slot="employer")
+            for obj in [_obj(m)]
+            if obj
+        ],
+    ),
     # what they teach, and where: "I teach math at a high school" (the school is the employer)
     (
         re.compile(
@@ -974,7 +1040,9 @@ _RULES: list[tuple[re.Pattern, Make]] = [
         _slot("quit", "work", "employer", ends=True, needs_object=False),
     ),
     (
-        re.compile(r"^(?:have |has |was |got |just )*(?:been )?(?:laid off|fired|let go|retired)\b", _I),
+        re.compile(
+            r"^(?:have |has |was |got |just |am |is |are |now )*(?:been )?(?:laid off|fired|let go|retired)\b", _I
+        ),
         _slot("quit", "work", "employer", ends=True, needs_object=False),
     ),
     (
@@ -1072,7 +1140,7 @@ _RULES: list[tuple[re.Pattern, Make]] = [
     ),
     (
         re.compile(
-            rf"^(?:(?P<longer>no longer)|(?:don't|doesn't|do not|does not|never)) (?:really |much |particularly |even )?(?P<verb>like|likes|love|loves|enjoy|enjoys|drink|drinks|eat|eats|play|plays|smoke|smokes|watch|watches|go|goes|do|does|have|has) {_X}",
+            rf"^(?:(?P<longer>no longer)|(?:don't|doesn't|do not|does not|never)) (?:really |much |particularly |even )?(?P<verb>like|likes|love|loves|enjoy|enjoys|drink|drinks|eat|eats|play|plays|smoke|smokes|watch|watches|go|goes|do|does|have|has)(?: {_X})?(?=$|[,;:.!?])",
             _I,
         ),
         lambda m, t, tt: (
@@ -1324,7 +1392,12 @@ def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]
             "cat",
         }:
             continue  # a thing or a pet, not a person (a café called Lark)
-        out = introduce(people, name, "acquaintance", what, owner, "is a")
+        by_me = re.match(r"^(?:\S+\s+){0,3}?(?:I|we)(?:'ve)?\s", text[: m.start()], re.IGNORECASE)
+        if owned and found and by_me:  # "I have a younger brother named Leo": Leo is the speaker's brother
+            plain = all(w in _KIN_WORDS for w in what.lower().split()[:-1])  # a younger brother: the role says it
+            out = introduce(people, name, found[0], None if role_of(what) or plain else what, owner, "is a")
+        else:
+            out = introduce(people, name, "acquaintance", what, owner, "is a")
         if pattern is _INTRODUCED:
             text = text[: m.start()] + name + text[m.end() :]
         else:

@@ -277,7 +277,10 @@ def subject_of(clause: str, people: People, owner: str, carried: Subject | None)
 
 # 我们 / 我们家 / 咱们 before a move, a home, a pet or a purchase: the household, so the speaker too
 # (我们公司…, 我们在讨论… stay no one's: "we" at work is not the speaker's own fact).
-_WE_AT_HOME = re.compile(r"^(?:我们|咱们)(?:家|俩|一家|全家)?(?=搬|住在|住|养了|领养了|买了)")
+_WE_AT_HOME = re.compile(
+    r"^(?:我们|咱们)(?:家|俩|一家|全家)?(?=搬|住在|住|养了|领养了|买了|(?:打算|准备|计划|想)(?:搬|养|买)"
+    r"|在[^，,。！？]{1,12}?(?:住|生活|定居|安家|买了房))"
+)
 
 
 # Roles said without 我 that still mean the speaker's (妈妈说…, 老板今天…): kin and the boss.
@@ -641,6 +644,8 @@ def _possession(m: re.Match, timed: bool) -> list[Found]:
     verb, rest = m.group("verb"), m.group("obj")
     if verb == "有" and (_NOT_POSSESSED.match(rest) or not re.match(r"^(?:[一两二三四五六七八九十几]|\d)", rest)):
         return []
+    if verb != "有":  # 买了个新手机 / 养了只猫: a measure word said without 一
+        rest = re.sub(r"^(?:个|只|台|辆|套|件|部|条|匹|盆)(?!人)(?=[\u4e00-\u9fffA-Za-z]{1,})", "", rest)
     obj = _object(rest) if verb != "有" else clean(_ONE.sub("", rest), True, 30)
     if not obj or obj[0] in _NOT_NAME:
         return []
@@ -713,7 +718,10 @@ _RULES: list[tuple[re.Pattern, Callable]] = [
         re.compile(rf"^(?:住在|家在|居住在|生活在|定居在|定居于|定居)(?P<obj>{_P}+)"),
         _slot("住在", "residence", "residence"),
     ),
-    (re.compile(rf"^在(?P<obj>{_P}{{1,12}}?)(?:住|生活)(?:了|着)?$"), _slot("住在", "residence", "residence")),
+    (
+        re.compile(rf"^在(?P<obj>{_P}{{1,12}}?)(?:住|生活|定居|安家)(?:了|着|下来了?)?$"),
+        _slot("住在", "residence", "residence"),
+    ),
     # 在北京住了五年了 (了 at the end: up to now): where someone lives, for that long
     (re.compile(rf"^在(?P<obj>{_P}{{1,12}}?)(?:住|生活)了?(?P<time>{_SPAN})了$"), lambda m, t: _lived_span(m)),
     # 住上海 / 住上海五年了: 住 with no 在 (住院, 住校, 住酒店 are no home)
@@ -814,6 +822,18 @@ _RULES: list[tuple[re.Pattern, Callable]] = [
         ),
         lambda m, t: _practised(m),
     ),
+    # 做销售的 / 是做IT的: the line of work someone is in
+    (
+        re.compile(rf"^(?:是)?(?:做|搞|干)(?!饭|菜|事|作业|家务|梦)(?P<obj>{_P}{{1,8}}?)的$"),
+        _slot("职业是", "work", "job"),
+    ),
+    # 开了一家面包店: a business someone runs, where they work
+    (
+        re.compile(
+            rf"^(?:自己)?开了(?:一家|家|一个|个|一间|间)(?P<obj>{_P}{{0,8}}?(?:店|公司|餐厅|饭店|馆|工作室|厂|诊所|超市|网店|民宿))$"
+        ),
+        lambda m, t: [Found("EVENT" if t else "FACT", "开了", m.group("obj"), 0.7, kind="work", slot="employer")],
+    ),
     # 弹钢琴 / 会拉小提琴 / 打篮球: an instrument or a game someone plays (会: can)
     (
         re.compile(
@@ -829,6 +849,15 @@ _RULES: list[tuple[re.Pattern, Callable]] = [
     (re.compile(rf"^(?P<verb>打算|准备|计划|决定|想要|想|将要|要|会|将)(?P<obj>{_P}+)"), _plan),
     # possessions
     (re.compile(rf"^(?P<verb>拥有|有|买了|领养了|养了)(?P<obj>{_P}+)"), _possession),
+    # 在成都买了房: a home bought, and where
+    (
+        re.compile(
+            rf"^在(?P<place>{_P}{{1,12}}?)买了(?:一套|套|一个|个|一栋|栋)?(?P<obj>房子|房|公寓|别墅|新房|二手房)$"
+        ),
+        lambda m, t: [
+            Found("EVENT" if t else "FACT", "买了", m.group("obj"), 0.6, {"地点": m.group("place")}, kind="possession")
+        ],
+    ),
     # 开的是特斯拉 / 开一辆旧宝马: the car someone drives (开会, 开心, 开始 are no car)
     (
         re.compile(rf"^(?:开的是|开着?(?:一辆|辆)|开了?一辆)(?:新|旧|二手)?(?:的)?(?P<obj>{_P}{{2,12}}?)(?:车)?$"),
@@ -958,9 +987,30 @@ def role_of_someone(text: str, people: People, owner: str) -> Found | None:
     return Found("RELATION", role[0], name, 0.7, subject=whose, kind="relation")
 
 
+# 我跟小静是大学同学 / 我和阿杰是好朋友: someone the speaker is something to, together
+_TOGETHER = re.compile(
+    rf"^我(?:跟|和|与)(?P<name>{_NAME})(?:以前|曾经|原来|从小)?(?:是|成了|一直是|就是)(?:[\u4e00-\u9fff]{{0,4}}?)(?P<role>同学|同事|朋友|好朋友|室友|邻居|闺蜜|发小)(?:了)?$"
+)
+
+
+def _kin_word(what: str) -> str | None:
+    """The role word a description ends with (德国笔友 → 笔友)."""
+    return next((what[-n:] for n in (3, 2, 1) if len(what) >= n and role_of(what[-n:])), None)
+
+
+def said_together(text: str) -> bool:
+    """The clause only says what the speaker and someone are to each other (``_TOGETHER``)."""
+    return _TOGETHER.match(text.strip()) is not None
+
+
 def stated_people(text: str, people: People, owner: str) -> list[Found]:
-    """Relations said inside a clause, not at its start (我周末和我表妹小雯去了西湖): each learnt."""
+    """Relations said inside a clause, not at its start (我周末和我表妹小雯去了西湖), and 我跟小静是大学同学:
+    each learnt."""
     out = []
+    together = _TOGETHER.match(text.strip())
+    if together and together.group("name")[0] not in _NOT_NAME and (found := role_of(together.group("role"))):
+        people.learn(together.group("name"), found[0], owner=owner)
+        out.append(_relation(found[0], together.group("name")))
     for m in re.finditer(rf"我(?:的)?(?P<role>{ZH_ROLE})", text):
         found = role_of(m.group("role"))
         if m.start() == 0 or not found:
@@ -1012,7 +1062,13 @@ def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]
         what, name = m.group("what"), m.group("name")
         if _NOT_PEOPLE.search(what) or name[0] in _NOT_NAME or not (name.isascii() or _one_word(name, name)):
             continue
-        found = introduce(people, name, "熟人", what, owner, "是")
+        kin = role_of(what) or role_of(what[-2:]) or role_of(what[-1:])
+        if kin and re.search(r"(?:^|[，,])(?:我|我们)(?:还|也)?有$", text[: m.start()]):  # 我有个弟弟叫小乐: my 弟弟
+            kin_word = _kin_word(what) or what
+            plain = re.fullmatch(r"(?:小|大|亲|双胞胎)?", what[: len(what) - len(kin_word)]) is not None
+            found = introduce(people, name, kin[0], None if plain else what, owner, "是")
+        else:
+            found = introduce(people, name, "熟人", what, owner, "是")
         if pattern is _INTRODUCED:
             return text[: m.start()] + name + text[m.end() :], found
         before = text[: m.start()]

@@ -26,7 +26,8 @@ def newer_first(
     about the same thing (``same_thing``), at its score, from anywhere in the first REACH × ``k``:
     我把本田卖了，换了特斯拉 before 我开的是本田. Consolidation supersedes what the extractor read as a
     slot; this orders what was said and not read so. A memory is read with the turns it was
-    extracted from (when the group has turns: ``episodes``); a turn is said at its time, a memory at ``valid_from``."""
+    extracted from (when the group has turns: ``episodes``); a turn is said at its time, a memory at ``valid_from``.
+    About now, a present home or job also goes before a past one (``present_before_past``)."""
     ranked, rest = ranked[: REACH * k], ranked[REACH * k :]
     evidence: dict[str, list[dict]] = {}
     if episodes and (ids := [h.id for h in ranked if h.kind == "memory"]):
@@ -55,7 +56,8 @@ def newer_first(
     if moved:
         asked = "a question about a past moment" if then else "a question about now"
         why.append(f"{asked}: {moved} newer statements of a change go before what they replace")
-    return [h for h, *_ in out] + rest
+    ordered = [h for h, *_ in out] + rest
+    return ordered if then else present_before_past(store, group_id, ordered, k, why)
 
 
 def present_before_past(store: Store, group_id: str, ranked: list[Hit], k: int, why: list[str]) -> list[Hit]:

@@ -47,7 +47,7 @@ from .rank import (
     time_range_verdict,
     turn_similarities,
 )
-from .results import as_results, current_first, newer_first, present_before_past
+from .results import as_results, current_first, newer_first
 from .seeds import find_seeds
 from .turnvectors import TurnCache
 from .walk import RelationScope, walk
@@ -217,8 +217,6 @@ class Retriever:
         ranked = current_first(self.store, group_id, ranked, policy, plan.why)
         if (then := plan.as_of is not None) or plan.hints.now:  # after an as-of moment nothing was searched
             ranked = newer_first(self.store, group_id, ranked, inp.max_results, bool(ctx.episodes), plan.why, then)
-        if plan.hints.now and not then:
-            ranked = present_before_past(self.store, group_id, ranked, inp.max_results, plan.why)
         results = as_results(self.store, group_id, ranked[: inp.max_results], bool(ctx.episodes))
         clock.lap("evidence")
         memory_ids = [r.memory_id for r in results if r.kind == "memory"]
