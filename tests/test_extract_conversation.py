@@ -492,3 +492,11 @@ def test_a_business_someone_runs_is_where_they_work_until_they_retire(graph, gro
     assert ("I run a small bakery", "I quit") in _conflicts(graph, en)  # retiring ends the work there
     assert _conflicts(graph, zh) == {("我 开了 面包店", "我 辞职")}
     assert ("I", "stopped", "smoking") in facts(graph, en)
+
+
+def test_started_working_somewhere_or_working_remotely_for_someone_is_the_employer_now(graph, group_id):
+    en, other = group_id, f"{group_id}-b"
+    _then(graph, en, ["I work at Acme."], ["I've started working at a bakery."])
+    _then(graph, other, ["I work at Initech."], ["I'm now working remotely for Spotify."])
+    assert _conflicts(graph, en) == {("I work at Acme", "I joined a bakery")}
+    assert _conflicts(graph, other) == {("I work at Initech", "I work at Spotify")}

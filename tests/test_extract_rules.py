@@ -709,3 +709,23 @@ def test_a_thing_named_before_the_speaker_says_what_they_did_to_it():
         "Remember the trip we took to Rome?",
     ):
         assert not extract(line, speaker="Mel").memories, line
+
+
+def test_a_plan_for_a_weekday_is_the_coming_one_and_an_event_on_a_weekday_the_last():
+    wednesday = datetime(2025, 11, 5, 9, 0, tzinfo=UTC)
+
+    def times(content: str) -> list[str]:
+        plan = extract(content, when=wednesday)
+        return [v for m in plan.memories for k, v in m.memory["attributes"].items() if k in ("time", "时间")]
+
+    assert times("I'm going to Tokyo on Friday.") == ["2025-11-07"]  # said on a Wednesday: this Friday
+    assert times("I'm flying to Lisbon on Friday.") == ["2025-11-07"]
+    assert times("我周五要去东京。") == ["2025-11-07"]
+    assert times("I went to Tokyo on Friday.") == ["2025-10-31"]  # what happened: the Friday gone
+    assert times("我周五去了东京。") == ["2025-10-31"]
+
+
+def test_a_child_born_and_named_is_a_son_or_a_daughter():
+    assert ("I", "RELATION", "daughter", "Lily") in triples(extract("My wife and I just had a baby girl named Lily."))
+    assert ("I", "RELATION", "son", "Max") in triples(extract("We had a baby boy named Max last month."))
+    assert ("我", "RELATION", "儿子", "小明") in triples(extract("我有个儿子叫小明。"))

@@ -1036,8 +1036,13 @@ def _third_person(text: str, time_text: str | None) -> Found | None:
 
 
 # A plan's time that ended more than this before the turn, named without a year or a word for the
-# past (last, ago, 上, 去年, 前, 昨), is read as the next such time; a weekday just gone is not.
+# past (last, ago, 上, 去年, 前, 昨), is read as the next such time.
 PLAN_GRACE = timedelta(days=7)
+# a day of the week alone ("on Friday", 周五, 星期天): a plan's is the next one, even a day after it
+_WEEKDAY = re.compile(
+    r"^(?:on |this )?(?:mon|tues|wednes|thurs|fri|satur|sun)day\W*$|^(?:这|本)?(?:周|星期|礼拜)[一二三四五六日天]\W*$",
+    re.IGNORECASE,
+)
 _NAMED_PAST = re.compile(r"\b(?:last|ago|yesterday|before|previous|earlier)\b|[上去前昨]|\d{4}|年", re.IGNORECASE)
 
 
@@ -1073,16 +1078,21 @@ class RuleExtractor:
         """The time as an absolute value (昨天 said on 2025-11-05 → 2025-11-04) when that reads back
         the same from any reference time; None: keep the words, read against the turn's time.
         ``ahead`` (a plan): a time named without its year that has passed is the next one ("in
-        May" said in November is next May; a yearless time read alone is the last one)."""
+        May" said in November is next May, "on Friday" said on a Wednesday this Friday; a yearless
+        time read alone is the last one)."""
         try:
             tv = self._normalize(text, ep.timestamp)
             if not tv.parsed:
                 return None
-            passed = tv.end is not None and tv.end <= ep.timestamp - PLAN_GRACE
+            grace = timedelta(0) if _WEEKDAY.search(text) else PLAN_GRACE  # "on Friday" for a plan: the coming one
+            passed = tv.end is not None and tv.end <= ep.timestamp - grace
             if ahead and passed and not _NAMED_PAST.search(text):
-                later = self._normalize(text, ep.timestamp.replace(year=ep.timestamp.year + 1))
-                if later.parsed and later.start is not None and later.start > ep.timestamp:
-                    tv = later
+                # a weekday that has passed is next week's; a month or a date, next year's
+                for then in (ep.timestamp + timedelta(days=7), ep.timestamp.replace(year=ep.timestamp.year + 1)):
+                    later = self._normalize(text, then)
+                    if later.parsed and later.start is not None and later.start > ep.timestamp:
+                        tv = later
+                        break
             shown = tv.display()
             again = self._normalize(shown, ep.timestamp.replace(year=ep.timestamp.year + 7))
         except Exception:  # noqa: BLE001 - unreadable: keep the words

@@ -660,7 +660,8 @@ def _joined(m: re.Match, third: bool, time_text: str | None) -> list[Found] | No
     """joined / started at: a school when its name says so (started at Greenway Primary), else a
     place of work, with the job when said (joined a care home in Kent as a manager)."""
     obj = _obj(m)
-    if not obj or not re.search(r"\b[A-Z]", obj):
+    working = re.search(r"\bworking (?:at|for)\b", m.group(0), re.IGNORECASE)  # "started working at a bakery"
+    if not obj or not (working or re.search(r"\b[A-Z]", obj)):
         return None
     if _SCHOOLISH.search(obj):
         return _slot("enrolled at", "school", "school")(m, third, time_text)
@@ -957,6 +958,11 @@ _RULES: list[tuple[re.Pattern, Make]] = [
         re.compile(rf"^(?:am|is|are) {_ADV}(?:moving|relocating) (?:back )?to {_X}", _I),
         lambda m, t, tt: _moving(m, t, tt),
     ),
+    # "I'm flying to Lisbon on Friday": going somewhere at a time to come, a plan
+    (
+        re.compile(rf"^(?:am|is|are) {_ADV}(?P<verb>flying|driving|heading|travelling|traveling|leaving for) {_X}", _I),
+        lambda m, t, tt: _going_at(m, t, tt),
+    ),
     # the field they work in ("I work in marketing"; "in Boston", a place, is not read here), and where
     (
         re.compile(
@@ -1047,7 +1053,8 @@ _RULES: list[tuple[re.Pattern, Make]] = [
     ),
     (
         re.compile(
-            rf"^(?:am |is |are |have |has |have been |has been |used to )?{_ADV}(?:work|works|working|worked) (?:at|for) {_X}",
+            rf"^(?:am |is |are |have |has |have been |has been |used to )?{_ADV}(?:work|works|working|worked) "
+            rf"(?:(?:remotely|full[- ]time|part[- ]time|freelance|from home) )?(?:at|for) {_X}",
             _I,
         ),
         _work_at,
@@ -1270,6 +1277,25 @@ def _moving(m: re.Match, third: bool, time_text: str | None) -> list[Found] | No
     return [
         Found("EVENT" if time_text else "FACT", "plans to" if third else "plan to", f"move to {obj}", 0.6, kind="plan")
     ]
+
+
+_GOING_BASE = {
+    "flying": "fly",
+    "driving": "drive",
+    "heading": "head",
+    "travelling": "travel",
+    "traveling": "travel",
+    "leaving for": "leave for",
+}
+
+
+def _going_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    """am flying to Lisbon on Friday: a plan when a time is said and it is not one gone ("last week")."""
+    obj = _obj(m)
+    if not obj or not time_text or re.search(r"\b(?:last|ago|yesterday)\b", time_text, re.IGNORECASE):
+        return None
+    verb = _GOING_BASE[m.group("verb").lower()]
+    return [Found("EVENT", "plans to" if third else "plan to", f"{verb} {obj}", 0.6, kind="plan")]
 
 
 def _stopped_or_habit(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
