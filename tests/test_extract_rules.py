@@ -729,3 +729,13 @@ def test_a_child_born_and_named_is_a_son_or_a_daughter():
     assert ("I", "RELATION", "daughter", "Lily") in triples(extract("My wife and I just had a baby girl named Lily."))
     assert ("I", "RELATION", "son", "Max") in triples(extract("We had a baby boy named Max last month."))
     assert ("我", "RELATION", "儿子", "小明") in triples(extract("我有个儿子叫小明。"))
+
+
+def test_chinese_no_longer_at_a_workplace_ends_the_job_and_a_business_opened_is_where_one_works():
+    assert [
+        (m.memory["topic"], m.memory["object"], m.slot, m.ends) for m in extract("我现在不在腾讯了。").memories
+    ] == [("辞职", "腾讯", "employer", True)]
+    assert extract("我不在家了。").memories == []  # home is no employer
+    [opened] = extract("我哥在深圳开了一家餐厅。").memories
+    assert (opened.memory["topic"], opened.memory["object"], opened.slot) == ("开了", "餐厅", "employer")
+    assert opened.memory["attributes"] == {"地点": "深圳"}

@@ -827,12 +827,27 @@ _RULES: list[tuple[re.Pattern, Callable]] = [
         re.compile(rf"^(?:是)?(?:做|搞|干)(?!饭|菜|事|作业|家务|梦)(?P<obj>{_P}{{1,8}}?)的$"),
         _slot("职业是", "work", "job"),
     ),
-    # 开了一家面包店: a business someone runs, where they work
+    # 不在腾讯了 / 不在华为上班了: no longer works there (a home, 家, is no employer)
+    (
+        re.compile(rf"^不在(?P<obj>{_P}{{1,20}}?)(?:工作|上班|干)?了$"),
+        lambda m, t: _slot("辞职", "work", "employer", ends=True)(m, t) if _organisation(m.group("obj")) else [],
+    ),
+    # 开了一家面包店 / 在深圳开了一家餐厅: a business someone runs, where they work
     (
         re.compile(
-            rf"^(?:自己)?开了(?:一家|家|一个|个|一间|间)(?P<obj>{_P}{{0,8}}?(?:店|公司|餐厅|饭店|馆|工作室|厂|诊所|超市|网店|民宿))$"
+            rf"^(?:在(?P<place>{_P}{{1,10}}?))?(?:自己)?开了(?:一家|家|一个|个|一间|间)(?P<obj>{_P}{{0,8}}?(?:店|公司|餐厅|饭店|馆|工作室|厂|诊所|超市|网店|民宿))$"
         ),
-        lambda m, t: [Found("EVENT" if t else "FACT", "开了", m.group("obj"), 0.7, kind="work", slot="employer")],
+        lambda m, t: [
+            Found(
+                "EVENT" if t else "FACT",
+                "开了",
+                m.group("obj"),
+                0.7,
+                {"地点": m.group("place")} if m.group("place") else None,
+                kind="work",
+                slot="employer",
+            )
+        ],
     ),
     # 弹钢琴 / 会拉小提琴 / 打篮球: an instrument or a game someone plays (会: can)
     (
