@@ -250,16 +250,6 @@ def slot_of(topic: str) -> str | None:
     return None
 
 
-# Topics that say where someone lived or worked before (the extractor's words for a past home or
-# job): the slot whose present value a question about now wants before them.
-_PAST_OF_SLOT = {"曾住在": "residence", "lived in": "residence", "曾工作于": "employer", "worked at": "employer"}
-
-
-def past_slot(topic: str) -> str | None:
-    """The slot a topic tells the past of (曾住在 / "lived in" → residence), or None."""
-    return _PAST_OF_SLOT.get(topic)
-
-
 def slot_topic_keys() -> list[str]:
     """Every slot word as a loose key (what the candidate query matches topics on)."""
     return sorted(_SLOT_OF)

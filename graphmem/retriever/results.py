@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from datetime import datetime
 
-from ..lifecycle.rules import past_slot
+from ..cues import past_slot
 from ..store.driver import Store
 from ..textsim import same_thing, says_change, things
 from ..types import EvidenceEpisode, PathStep, SearchResult
