@@ -27,9 +27,10 @@ from .phrases import Found, clean
 # What may stand before a clause's subject: interjections, discourse words, times said as words.
 ZH_LEAD = re.compile(
     r"^(?:[，,、\s]|嗯|啊|哦|哈哈|哈|对了|其实|不过|而且|但是|可是|然后|后来|另外|还有|最近|刚才|"
-    r"刚刚|终于|结果|总之|说真的|老实说|你知道吗|你知道|你猜怎么着|你猜|告诉你|跟你说|今天|昨天|"
+    r"刚刚|终于|结果|总之|说真的|老实说|说实话|说实在的|坦白说|讲真|你知道吗|你知道|你猜怎么着|你猜|告诉你|跟你说|今天|昨天|"
     r"昨晚|前天|明天|周末|上周|这周|下周|早上|上午|中午|下午|晚上|早饭|午饭|晚饭|放学后|下班后|现在|"
-    r"目前|如今|这些天|这阵子|最近几天|这次|这回)+"
+    r"目前|如今|这些天|这阵子|最近几天|这次|这回"
+    r"|[\u4e00-\u9fff]{1,6}?(?:以后|之后|后)(?=[，,]?我))+"  # 实习结束后我…: when, then the speaker
 )
 # Adverbs between a subject and its verb that change nothing the memory says.
 _ADV = (
@@ -42,7 +43,7 @@ _NAME_FOLLOW = (
     r"(?=是|很|也|在|说|和|跟|喜欢|今天|昨天|明天|前天|上周|下周|上个月|下个月|去年|明年|最近|现在|去|来|要|会|刚|"
     r"已经|就|都|还|又|的|给|对|把|被|住|搬|从|下|上|开|买|养|有|打算|准备|不|没|，|,|。|！|？|!|\?|；|$|\s)"
 )
-_NOT_NAME = set("我你他她它这那谁哪啥每某该")
+_NOT_NAME = set("我你他她它这那谁哪啥每某该满")
 _DEGREE = set("很太挺真超蛮特非好最更")  # degree words: what follows them says how, never who
 _TITLES = {
     "阿姨",
@@ -68,7 +69,7 @@ _NOT_NAME_END = set("不没也都还又才就只并真很太挺再")  # 小明�
 _PRONOUN = re.compile(r"^(她|他)(?!们)")
 # A clause that only says what used to be, guesses, wishes or asks states no current fact.
 _NOT_FACT = re.compile(
-    r"^(?:以前|原来|曾经|过去|可能|也许|大概|应该|希望|要是|如果|觉得|认为|以为|听说|猜|感觉|知道|记得|怎么|为什么)"
+    r"^(?:以前|原来|曾经|过去|可能|也许|大概|应该|希望(?!能|可以|能够)|要是|如果|觉得|认为|以为|听说|猜|感觉|知道|记得|怎么|为什么)"
 )
 _JOB_END = "员|师|工|手|官|士|会计|记者|经理|主管|主编|编辑|老板|医生|司机|保安|保姆|厨子|律师|翻译|秘书|助理"
 _ONE = re.compile(r"^(?:一)(?:个|辆|只|台|套|家|所|位|条|本|部|件|份|架|把|间|栋|幢|匹|头|盆|张)")
@@ -168,6 +169,19 @@ def _relative(subj: Subject) -> Subject:
     return subj
 
 
+def _named_relative(subj: Subject, people: People) -> Subject:
+    """小琳的儿子乐乐… / 她老公阿强…: the relative named, known from now on as theirs (a relation of
+    小琳's), and the clause about them; the subject as it was when no name follows the relative."""
+    if subj.name is None or subj.of_role is None or role_of(subj.of_role) is None:
+        return subj
+    name, after = _name_after(subj.rest)
+    if not name or name in people.names.values():
+        return subj
+    people.learn_of(subj.name, name, subj.of_role, subj.of_role)
+    relation = Found("RELATION", subj.of_role, name, 0.7, subject=subj.name, kind="relation")
+    return Subject(name, after, relation)
+
+
 def _that_one(text: str, people: People) -> Subject | None:
     """那位退休老师做了手术: the person known by the words after 那位 (the longest that fits)."""
     m = _THAT_ONE.match(text)
@@ -206,7 +220,11 @@ def subject_of(clause: str, people: People, owner: str, carried: Subject | None)
         people.learn(name, role, owner=owner)
         return Subject(name, "", _relation(role, name))
     m = re.match(rf"^(?P<desc>[{HAN_CHARS}]{{1,8}}?的)(?P<role>{_KNOWN_ROLE})", text)
-    found = role_of(m.group("role")) if m and not m.group("desc").startswith(("我", "你", "他", "她")) else None
+    found = (
+        role_of(m.group("role"))
+        if m and not m.group("desc").startswith(("我", "你", "他", "她")) and not people.knows(m.group("desc")[:-1])
+        else None
+    )  # 小琳的儿子乐乐: 小琳's son (read below), not the speaker's
     name, rest = _name_after(text[m.end() :]) if m and found else (None, text)
     if m and found and name:  # 新来的同事Mia是做数据分析的: who they are, which one, their name
         relation, described = introduce(people, name, found[0], m.group("desc") + m.group("role"), owner, "是")
@@ -249,13 +267,13 @@ def subject_of(clause: str, people: People, owner: str, carried: Subject | None)
         if name is None:
             return None
         people.settle(name, m.group(1))
-        return _relative(Subject(name, text[m.end() :], pronoun=m.group(1)))
+        return _named_relative(_relative(Subject(name, text[m.end() :], pronoun=m.group(1))), people)
     for key in sorted(people.names, key=len, reverse=True):
         said = people.names[key]
         if text.startswith(said) and said not in ("我",):
             people.mention(said)
             subj = Subject(said, text[len(said) :])
-            return _relative(subj) if subj.rest.startswith("的") else subj
+            return _named_relative(_relative(subj), people) if subj.rest.startswith("的") else subj
     that = _that_one(text, people)
     if that is not None:
         return that
@@ -263,11 +281,11 @@ def subject_of(clause: str, people: People, owner: str, carried: Subject | None)
     if m and _addressed(m.group("name"), text):  # 陈阿姨开了…, 老何说…: someone named the way one calls them
         people.learn(m.group("name"))
         return _relative(Subject(m.group("name"), text[m.end() :]))
+    we = _WE_AT_HOME.match(text)
+    if we:  # 我们搬到上海了 / 我家养了一只猫: where the speaker lives and what they keep, said for the household
+        return Subject(None, text[we.end() :])
     if text.startswith("我") and not text.startswith("我们"):
         return Subject(None, text[1:])
-    we = _WE_AT_HOME.match(text)
-    if we:  # 我们搬到上海了 / 我们家养了一只猫: where the speaker lives and what they keep, said for the household
-        return Subject(None, text[we.end() :])
     if text.startswith(("我们", "你", "您", "大家", "咱们", "他们", "她们", "它")):
         return None
     if carried is not None and _PREDICATE_START.match(text):
@@ -278,8 +296,10 @@ def subject_of(clause: str, people: People, owner: str, carried: Subject | None)
 # 我们 / 我们家 / 咱们 before a move, a home, a pet or a purchase: the household, so the speaker too
 # (我们公司…, 我们在讨论… stay no one's: "we" at work is not the speaker's own fact).
 _WE_AT_HOME = re.compile(
-    r"^(?:我们|咱们)(?:家|俩|一家|全家)?(?=搬|住在|住|养了|领养了|买了|(?:打算|准备|计划|想)(?:搬|养|买)"
+    r"^(?:(?:我们|咱们)(?:家|俩|一家|全家)?(?:刚刚|刚|已经|最近|终于|也|还)*"
+    r"(?=搬|住在|住|养了|领养了|买了|(?:打算|准备|计划|想|在考虑|考虑)(?:搬|养|买)"
     r"|在[^，,。！？]{1,12}?(?:住|生活|定居|安家|买了房))"
+    r"|(?:我们家|咱们家|咱家|我家)(?=有|养))"
 )
 
 
@@ -345,6 +365,8 @@ def _name_after(text: str) -> tuple[str | None, str]:
             continue
         if cand[0] in _DEGREE:  # 我女儿很可爱: how she is, not a name
             continue
+        if len(cand) == 3 and cand[0] == cand[1]:  # 贝贝来我家: a doubled name (贝贝, 朵朵) is two characters
+            return cand[:2], cand[2] + after
         if len(cand) == 3 and _PREDICATE_START.match(cand[2] + after):
             return cand[:2], cand[2] + after  # 晓晓搬到广州: the name is 晓晓, 搬到 the predicate
         if text.startswith("是") and not (cand.isascii() or _tagged_name(text[1:], cand) or _called(cand, after)):
@@ -635,6 +657,33 @@ def _quit_habit(m: re.Match, timed: bool) -> list[Found]:
     return [Found("OPINION", "戒了", obj, 0.6, kind="preference")] if obj else []
 
 
+# 我以前抽烟，后来戒了: the habit a bare 戒了 ends, said in the clause before
+_USED_TO_QUIT = re.compile(
+    rf"(?:以前|之前|过去|原来|曾经)(?:常|经常|每天|天天|一直|也|很爱|爱)?(?P<what>(?:{_HABIT})[^，,。！？；;!?]{{1,8}}?)[，,]"
+    rf"(?P<mid>(?:后来|但是|但|可是|不过|现在|去年|前年|今年|上个月|上周|已经|早就|终于)*)(?:戒掉|戒)了"
+)
+
+
+# 比起咖啡，我更喜欢茶: the liking said, the thing it is weighed against left out
+_RATHER = re.compile(
+    r"^(?P<lead>[^，,。]{0,6}?)比起(?P<other>[^，,。]{1,10}?)[，,]?(?P<who>我|他|她)?(?=更|还是更|倒是更)"
+)
+
+
+def said_plainly(sentence: str) -> str:
+    """The sentence said the way the clause rules read it: 我以前抽烟，后来戒了 → 我后来戒了抽烟 (the habit
+    quit said in the clause that quits it); 比起咖啡我更喜欢茶 → 我更喜欢茶."""
+    rather = _RATHER.match(sentence)
+    if rather is not None:
+        sentence = f"{rather.group('lead')}{rather.group('who') or '我'}{sentence[rather.end() :]}"
+    m = _USED_TO_QUIT.search(sentence)
+    if m is None:
+        return sentence
+    what = re.sub(r"^(?:喝|吃|抽)(?:很多|好多|不少)", lambda w: w.group(0)[0], m.group("what"))
+    when = re.sub(r"后来|但是|但|可是|不过|终于|已经|早就", "", m.group("mid"))  # the time it was quit, if said
+    return sentence[: m.start()] + f"{when}戒了{what}" + sentence[m.end() :]
+
+
 _NOT_POSSESSED = re.compile(
     r"^(?:点|些|空|事|时|没有|人|一天|一次|意思|道理|问题|机会|可能|必要|兴趣|关系|用|名|钱了|压力|感觉|想法|计划|安排|约)"
 )
@@ -662,7 +711,7 @@ def _plan(m: re.Match, timed: bool) -> list[Found]:
         return []
     if verb in ("要", "会", "将") and not (timed or re.match(r"^(?:去|来|回|搬|换|参加|开始|买)", what)):
         return []
-    topic = "想" if verb.startswith("想") else "打算"
+    topic = "想" if verb.startswith(("想", "希望", "盼")) else "打算"
     return [Found("EVENT" if timed else "FACT", topic, what, 0.6, kind="plan")]
 
 
@@ -714,6 +763,14 @@ _RULES: list[tuple[re.Pattern, Callable]] = [
         _slot("搬到", "residence", "residence"),
     ),
     (re.compile(rf"^(?:不再|不)住在(?P<obj>{_P}+?)(?:了)?$"), _slot("不再住在", "residence", "residence", ends=True)),
+    # 搬出了那套公寓 / 搬离北京: the home left (a "that one" is no name: the home ends all the same)
+    (
+        re.compile(
+            rf"^(?:搬出去了?|搬出了?|搬离了?)(?:(?:那|这)(?:套|个|间|栋)?)?"
+            rf"(?:(?:公寓|房子|出租屋|宿舍|家)(?:了)?$|(?P<obj>{_P}*?)(?:了)?$)"  # the home itself: whichever it is
+        ),
+        _slot("不再住在", "residence", "residence", ends=True),
+    ),
     (
         re.compile(rf"^(?:住在|家在|居住在|生活在|定居在|定居于|定居)(?P<obj>{_P}+)"),
         _slot("住在", "residence", "residence"),
@@ -762,10 +819,37 @@ _RULES: list[tuple[re.Pattern, Callable]] = [
         ),
         lambda m, t: _diet(m, t),
     ),
-    # 跟小李结婚了 / 和王芳结婚三年了: whom they are married to
+    # 跟小李结婚了 / 和王芳结婚三年了 / 嫁给了小李: whom they are married to
     (
-        re.compile(rf"^(?:跟|和|与)(?P<obj>{_NAME})(?:结婚|结了婚)(?:了|{_SPAN}了?)?$"),
-        lambda m, t: [Found("RELATION", "配偶", m.group("obj"), 0.7, kind="relation")],
+        re.compile(
+            rf"^(?:(?:跟|和|与)(?P<obj>{_NAME})(?:结婚|结了婚)|(?:嫁给了?|娶了)(?P<obj2>{_NAME}))(?:了|{_SPAN}了?)?$"
+        ),
+        lambda m, t: [Found("RELATION", "配偶", m.group("obj") or m.group("obj2"), 0.7, kind="relation")],
+    ),
+    # 出生在山东 / 是在青岛出生的: where someone was born
+    (
+        re.compile(
+            rf"^(?:出生在|出生于|生在|出生在了)(?P<obj>{_P}{{1,12}}?)(?:的)?$|^(?:是)?在(?P<obj2>{_P}{{1,12}}?)出生的?$"
+        ),
+        lambda m, t: (
+            [Found("FACT", "出生于", o, 0.6, kind="fact")]
+            if (o := clean(m.group("obj") or m.group("obj2"), True, 20)) and o[0] not in _NOT_NAME
+            else []
+        ),
+    ),
+    # 结婚了 / 结婚三年了: married, to someone not named
+    (
+        re.compile(rf"^(?:已经)?(?:结婚|结了婚)(?:了|{_SPAN}了)$"),
+        lambda m, t: [Found("EVENT" if t else "FACT", "结婚", None, 0.6)],
+    ),
+    # 在医院找了份新工作 / 找到了工作: a new employer (where it is said), else a job changed
+    (
+        re.compile(rf"^(?:在(?P<obj>{_P}{{1,20}}?))?(?:找到|找)了?(?:一)?份(?:新)?(?:的)?工作(?:了)?$"),
+        lambda m, t: (
+            _slot("入职", "work", "employer")(m, t)
+            if m.group("obj")
+            else _slot("换工作", "work", "employer", ends=True)(m, t)
+        ),
     ),
     # where they work or study now
     (
@@ -796,7 +880,7 @@ _RULES: list[tuple[re.Pattern, Callable]] = [
     (
         re.compile(
             rf"^(?P<neg>不再|再也不|一点也不|一点都不|并不|从来不|从不|不太|不怎么|不是很|不是特别)?"
-            rf"(?:也|还|真的|真|很|非常|特别|最|超|超级|挺|蛮|一直|比较|都|就|好)*"
+            rf"(?:也|还是|还|真的|真|很|非常|特别|最|更|超|超级|挺|蛮|一直|比较|都|就|好)*"
             rf"(?P<verb>不喜欢|喜欢|喜爱|讨厌|热爱|不爱|迷上了|爱上了|爱|恨|受不了)(?P<habit>{_HABIT})?(?P<obj>{_P}+)"
         ),
         _preference,
@@ -805,6 +889,17 @@ _RULES: list[tuple[re.Pattern, Callable]] = [
     (re.compile(rf"^(?:不再|再也不)(?P<verb>)(?P<obj>{_P}+?)(?:了)?$"), _stopped),
     (re.compile(rf"^不(?P<verb>{_HABIT})(?P<obj>{_P}+?)了$"), _stopped),
     (re.compile(rf"^戒了?(?P<obj>{_P}+?)(?:了)?$"), _quit_habit),
+    # 不吃猪肉 / 从来不喝酒: a food or drink kept off (不吃早饭, 不吃了 say how much or when, not what)
+    (
+        re.compile(
+            rf"^(?:从来|从|一直|平时|基本)?不(?P<verb>吃|喝)(?!早饭|午饭|晚饭|饭|东西|太多|多|了)(?P<obj>{_P}{{1,6}})$"
+        ),
+        lambda m, t: (
+            [Found("OPINION", "不" + m.group("verb"), o, 0.6, kind="preference")]
+            if (o := clean(m.group("obj"), True, 12)) and o[0] not in _NOT_NAME
+            else []
+        ),
+    ),
     # 在学吉他 / 学西班牙语半年了 / 在准备考研: what they are learning or preparing for now (在学校 is a place)
     (
         re.compile(
@@ -826,6 +921,11 @@ _RULES: list[tuple[re.Pattern, Callable]] = [
     (
         re.compile(rf"^(?:是)?(?:做|搞|干)(?!饭|菜|事|作业|家务|梦)(?P<obj>{_P}{{1,8}}?)的$"),
         _slot("职业是", "work", "job"),
+    ),
+    # 不在北京住了: no longer lives there
+    (
+        re.compile(rf"^(?:已经|早就)?不在(?P<obj>{_P}{{1,12}}?)(?:住|生活|待)了$"),
+        _slot("不再住在", "residence", "residence", ends=True),
     ),
     # 不在腾讯了 / 不在华为上班了: no longer works there (a home, 家, is no employer)
     (
@@ -861,7 +961,10 @@ _RULES: list[tuple[re.Pattern, Callable]] = [
     (re.compile(rf"^在(?P<obj>{_P}{{1,20}}?)教(?P<what>{_P}{{1,10}})$"), lambda m, t: _teaches(m)),
     (re.compile(r"^教(?P<what>[\u4e00-\u9fffA-Za-z]{1,10})$"), lambda m, t: _teaches(m)),
     # plans and intentions
-    (re.compile(rf"^(?P<verb>打算|准备|计划|决定|想要|想|将要|要|会|将)(?P<obj>{_P}+)"), _plan),
+    (re.compile(rf"^(?:在)?(?P<verb>打算|准备|计划|决定|考虑|想要|想|将要|要|会|将)(?P<obj>{_P}+)"), _plan),
+    # 希望今年能跑一次半马 / 的计划是六月前写完论文: what someone hopes or plans to do
+    (re.compile(rf"^(?:很|一直|真)?(?P<verb>希望|盼着)(?:能|可以|能够)(?P<obj>{_P}+)"), _plan),
+    (re.compile(rf"^的(?P<verb>计划|打算)(?:是|就是)(?P<obj>{_P}+)"), _plan),
     # possessions
     (re.compile(rf"^(?P<verb>拥有|有|买了|领养了|养了)(?P<obj>{_P}+)"), _possession),
     # 在成都买了房: a home bought, and where
