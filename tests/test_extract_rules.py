@@ -9,6 +9,7 @@ from graphmem.ingest.episodes import split_text
 from graphmem.ingest.models import EpisodeView
 from graphmem.ingest.people import role_of
 from graphmem.ingest.rules import RuleExtractor
+from graphmem.lifecycle.rules import slot_of
 
 TZ = timezone(timedelta(hours=8))
 SAID_AT = datetime(2025, 11, 5, 9, 0, tzinfo=TZ)
@@ -528,9 +529,13 @@ def test_a_deed_said_in_the_past_is_an_event_of_the_speaker():
         "Brenda",
         {"place": "Facebook Marketplace"},
     )
-    # no deed: a state, a word that points back, a slot's word with no employer, how someone is now
-    for said in ("I had a blast.", "I saw it.", "I joined a gym.", "I'm staying positive.", "I've seen that film."):
+    # no deed: a state, a word that points back, how someone is now
+    for said in ("I had a blast.", "I saw it.", "I'm staying positive.", "I've seen that film."):
         assert not extract(said).memories, said
+    # a group joined is kept, but as no employer: the slot's word does not make a gym a workplace
+    (gym,) = extract("I joined a gym.").memories
+    assert (gym.memory["object"], gym.slot) == ("a gym", None)
+    assert slot_of(gym.memory["topic"]) is None
 
 
 def test_a_time_said_first_with_its_comma_dates_the_clause_after_it():
@@ -647,7 +652,7 @@ def test_a_deed_in_an_after_clause_a_talk_given_and_what_someone_has_been_doing(
     assert texts(extract("FYI, I finished another pottery project - want to see a pic?")) == [
         "I finished another pottery project"
     ]
-    assert texts(extract("Just yesterday I joined a nearby church.")) == ["I joined a nearby church"]
+    assert texts(extract("Just yesterday I joined a nearby church.")) == ["I became a member of a nearby church"]
     assert texts(extract("I made a painting too!")) == ["I made a painting"]
     assert texts(extract("I talked about my transgender journey at school.")) == [
         "I talked about my transgender journey at school"
@@ -739,3 +744,43 @@ def test_chinese_no_longer_at_a_workplace_ends_the_job_and_a_business_opened_is_
     [opened] = extract("我哥在深圳开了一家餐厅。").memories
     assert (opened.memory["topic"], opened.memory["object"], opened.slot) == ("开了", "餐厅", "employer")
     assert opened.memory["attributes"] == {"地点": "深圳"}
+
+
+def test_everyday_readings_that_gave_nothing_or_the_wrong_slot_in_both_languages():
+    def one(said: str, speaker: str | None = None) -> list[tuple]:
+        return [(m.memory["topic"], m.memory["object"], m.slot, m.ends) for m in extract(said, speaker).memories]
+
+    # a habit that "used to" be, then quit: the habit ends, never the employer
+    assert one("I used to smoke but I quit.") == [("stopped", "smoking", None, False)]
+    assert one("我以前抽烟，后来戒了。") == [("戒了", "抽烟", None, False)]
+    assert one("I quit.") == [("quit", None, "employer", True)]  # alone, it is the job that ended
+    # married, born, kept off a food
+    assert one("I'm married.") == [("is married", None, None, False)]
+    assert one("我结婚了。") == [("结婚", None, None, False)]
+    assert one("我去年嫁给了小李。", "小雯") == [("配偶", "小李", None, False)]
+    assert one("I was born in Ohio.") == [("was born in", "Ohio", None, False)]
+    assert one("我是在青岛出生的。") == [("出生于", "青岛", None, False)]
+    assert one("I don't eat pork.") == [("don't eat", "pork", None, False)]
+    assert one("我不吃猪肉。") == [("不吃", "猪肉", None, False)]
+    assert one("I don't eat much these days.") == [] and one("我不吃早饭。") == []
+    # a home left, and what the household has or bought
+    assert one("我不在北京住了。") == [("不再住在", "北京", "residence", True)]
+    assert one("我们搬出了那套公寓。") == [("不再住在", None, "residence", True)]
+    assert one("我家有一台钢琴。") == [("有", "钢琴", None, False)]
+    assert one("我们刚在郊区买了房子。") == [("买了", "房子", None, False)]
+    # plans and hopes
+    assert one("我在考虑搬去成都。") == [("打算", "搬去成都", None, False)]
+    assert [t[:2] for t in one("我希望明年能跑一次全马。")] == [("想", "跑一次全马")]
+    assert [t[:2] for t in one("My plan is to finish my thesis by June.")] == [("plan to", "finish my thesis")]
+    # a liking said against another thing, or after 说实话
+    assert one("比起咖啡我更喜欢茶。") == [("喜欢", "茶", None, False)]
+    assert one("说实话我很讨厌跑步。") == [("讨厌", "跑步", None, False)]
+    # a group joined is no employer; a new job found at a place is
+    assert one("I joined a book club.")[0][2] is None
+    assert one("我在医院找了份新工作。") == [("入职", "医院", "employer", False)]
+    # a doubled name is two characters (贝贝, not 贝贝来); 满 starts no name
+    assert ("RELATION", "朋友", "贝贝") in [t[1:] for t in triples(extract("我朋友贝贝昨天来我家了。"))]
+    assert not [t for t in triples(extract("我奶奶下周满九十岁。")) if t[1] == "RELATION"]
+    # "we" at a time said is the speaker with others; "we" at work and a goodbye are not
+    assert [t[0] for t in one("昨晚我们在一家意大利餐厅吃了饭。")] == ["在一家意大利餐厅吃了饭"]
+    assert one("上周我们公司搬到了浦东。") == [] and one("我们明天见。") == []

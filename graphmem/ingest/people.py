@@ -119,6 +119,10 @@ for _words, _canon, _g in [
     ("grandson", "grandson", "m"),
     ("granddaughter", "granddaughter", "f"),
     ("grandchild|grandkid", "grandchild", None),
+    # the ones spoken of together: "my parents are visiting", "my kids love dinosaurs" (父母 / 爸妈 in Chinese)
+    ("parents|folks", "parents", None),
+    ("kids|children", "children", None),
+    ("grandparents", "grandparents", None),
     ("acquaintance", "acquaintance", None),
     ("grandmother|grandma|granny|nana", "grandmother", "f"),
     ("grandfather|grandpa|granddad", "grandfather", "m"),

@@ -44,7 +44,7 @@ _NOT_NAMES = {
     "So",
 }
 EN_LEAD = re.compile(
-    r"^(?:(?:oh|hey|hi|yeah|yes|yep|wow|well|so|and|but|also|plus|actually|anyway|anyways|btw|honestly|ok|okay|"
+    r"^(?:(?:after that|after this|before that|after all that|once that's done|once that is done|oh|hey|hi|yeah|yes|yep|wow|well|so|and|but|also|plus|actually|anyway|anyways|btw|honestly|ok|okay|"
     r"um|uh|hmm|guess what|by the way|fyi|just|especially|right after|just after|after|before|now|these days|nowadays|recently|lately|finally|then|today|tonight|"
     r"fun fact|news|update|big news|besides that|besides|other than that|apart from that|on top of that|"
     r"in other news|meanwhile|unfortunately|fortunately|luckily|thankfully|sadly|of course)\b[,!:.]?\s*)+",
@@ -102,6 +102,8 @@ def subject_of(clause: str, people: People, owner: str) -> Subject | None:
     m = re.match(
         rf"^{_MY} (?P<mods>(?:[A-Za-z-]+ ){{0,2}}?)(?P<role>{EN_ROLE})\b,? ?(?P<name>{_NAME})?(?P<tail>,)?", text
     )
+    if m and re.match(r"\s*and (?:I|we)\b", text[m.end("role") :]):
+        m = None  # "My wife and I went …": the speaker, with her (read below)
     found = role_of(m.group("role")) if m else None
     mods = (m.group("mods") or "").strip() if m else ""
     if m and found and not (mods and _not_modifier(mods)):
@@ -131,7 +133,8 @@ def subject_of(clause: str, people: People, owner: str) -> Subject | None:
         if name is None:
             return None
         people.settle(name, m.group("pron"))
-        return Subject(name, text[m.end() + relative[1] :].strip(), of_role=relative[0])
+        subj = Subject(name, text[m.end() + relative[1] :].strip(), of_role=relative[0])
+        return _named_relative(subj, people) or subj
     m = re.match(r"^(she|he)\b", text, re.IGNORECASE)
     if m:
         name = people.by_pronoun(m.group(1))
@@ -223,7 +226,21 @@ def _with_relative(subj: Subject, people: People) -> Subject:
             subj.rest = _expand(subj.rest)
         return subj
     subj.rest, subj.of_role = subj.rest[3 + relative[1] :].strip(), relative[0]
-    return subj
+    return _named_relative(subj, people) or subj
+
+
+def _named_relative(subj: Subject, people: People) -> Subject | None:
+    """Ruth's son Leo …, her husband Mark …: the relative named, known from now on as theirs (a
+    relation of Ruth's), and the clause about them; None when no name follows the relative."""
+    if subj.name is None or subj.of_role is None or role_of(subj.of_role) is None:
+        return None
+    m = re.match(rf"^,? ?(?P<name>{_NAME})(?:,)? (?=[a-z])", subj.rest)
+    if m is None or not _a_name(m.group("name")) or m.group("name").split()[0] in _NOT_NAMES:
+        return None
+    name = m.group("name")
+    people.learn_of(subj.name, name, subj.of_role, subj.of_role)
+    relation = Found("RELATION", subj.of_role, name, 0.7, subject=subj.name, kind="relation")
+    return Subject(name, _expand(subj.rest[m.end() :]), relation)
 
 
 def _relative_at(text: str) -> tuple[str, int] | None:
@@ -521,7 +538,7 @@ def _work_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | N
         return _worked_since(m, third, time_text) or _slot("work at", "work", "employer")(m, third, None)
     if re.search(r"\b(?:before|previously|back then|in the past)$", said, _I):
         return None
-    if re.search(r"\bworked (?:at|for) |^used to ", said, _I):
+    if re.search(r"\b(?:worked|interned) (?:at|for) |^used to ", said, _I):
         obj, duration = _for_how_long(_obj(m) or "")  # "worked at a bookshop for two summers"
         return (
             [Found("FACT", "worked at", obj, 0.6, {"duration": duration} if duration else None, kind="work")]
@@ -661,7 +678,16 @@ def _joined(m: re.Match, third: bool, time_text: str | None) -> list[Found] | No
     place of work, with the job when said (joined a care home in Kent as a manager)."""
     obj = _obj(m)
     working = re.search(r"\bworking (?:at|for)\b", m.group(0), re.IGNORECASE)  # "started working at a bakery"
-    if not obj or not (working or re.search(r"\b[A-Z]", obj)):
+    if not obj:
+        return None
+    if not (working or re.search(r"\b[A-Z]", obj)):
+        # "joined a book club", "joined the choir": a group joined, no employer
+        if re.search(r"\bjoined$", m.group(0)[: m.start("obj")].strip(), re.IGNORECASE) and re.match(
+            r"^(?:a|an|the|our|my|this|that|local)\b", obj, re.IGNORECASE
+        ):
+            return [
+                Found("EVENT" if time_text else "FACT", "became a member of", obj, 0.5)
+            ]  # "joined" names the employer slot
         return None
     if _SCHOOLISH.search(obj):
         return _slot("enrolled at", "school", "school")(m, third, time_text)
@@ -754,6 +780,23 @@ def _negated_preference(m: re.Match, third: bool, time_text: str | None) -> list
     return [Found("OPINION", topic, obj, 0.6, kind="preference")]
 
 
+# after "don't eat" / "don't drink", words that say how much or what now, not a food kept off
+_NOT_A_FOOD = re.compile(
+    r"^(?:much|a |an |any|anything|that|this|it|the |enough|too|out|alone|at|with|in|on|before|after|late|"
+    r"breakfast|lunch|dinner|there|here|fast|properly|well|right|like|when|while|until|till)\b",
+    re.IGNORECASE,
+)
+
+
+def _diet_kept(m: re.Match) -> bool:
+    """ "I don't eat pork", "she doesn't drink alcohol": a food or drink kept off, said plainly
+    (not "I don't eat much", "I don't drink that")."""
+    if m.group("verb").lower() not in ("eat", "eats", "drink", "drinks"):
+        return False
+    obj = (m.group("obj") or "").strip()
+    return bool(obj) and len(obj.split()) <= 3 and not _NOT_A_FOOD.match(obj)
+
+
 # verbs that name a habit with no object ("I don't smoke anymore", "I no longer drink"): what stopped
 _HABITS_ALONE = {"smoke": "smoking", "drink": "drinking", "gamble": "gambling", "vape": "vaping"}
 
@@ -769,7 +812,7 @@ def _base(verb: str) -> str:
     verb = verb.lower()
     if verb in ("likes", "loves", "enjoys", "drinks", "eats", "plays", "watches", "smokes", "goes", "does", "has"):
         return {"goes": "go", "does": "do", "has": "have", "watches": "watch"}.get(verb, verb[:-1])
-    return verb
+    return {"liked": "like", "loved": "love", "enjoyed": "enjoy"}.get(verb, verb)
 
 
 def _fan(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
@@ -837,6 +880,42 @@ def base_form(gerund: str) -> str | None:
     if re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", stem) or re.search(r"(?:[cv]|[^i]ng)$", stem):
         return stem + "e"  # taking, hiking, moving; dancing, serving; changing (not singing)
     return stem
+
+
+def gerund(verb: str) -> str:
+    """The -ing word of a base form (smoke → smoking, run → running, play → playing, lie → lying)."""
+    word = verb.lower()
+    if word.endswith("ie"):
+        return word[:-2] + "ying"
+    if word.endswith("e") and not word.endswith(("ee", "ye", "oe")) and len(word) > 2:
+        return word[:-1] + "ing"
+    if re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", word) and len(word) <= 4:
+        return word + word[-1] + "ing"  # run, swim, jog, shop
+    return word + "ing"
+
+
+# "I used to smoke, but I quit (last year)": the habit the bare quit ends, said in the clause before
+_USED_TO_QUIT = re.compile(
+    r"\b(?P<who>I|we) used to (?P<verb>[a-z]+)(?P<obj>(?: [\w'-]+){0,4}?),?"
+    r" (?:(?:but|and|so|until) )?(?:I|we) (?:have |'ve )?(?:finally |eventually |recently |just |then )?"
+    r"(?:quit|stopped|gave (?:it |that |them )?up)(?: (?:it|that|them))?(?=$|[ ,;.!?])",
+    re.IGNORECASE,
+)
+
+
+_MY_PLAN = re.compile(r"\b(?:my|our) (?:plan|goal|dream|hope) is to\b", re.IGNORECASE)
+
+
+def said_plainly(sentence: str) -> str:
+    """The sentence said the way the clause rules read it: a habit that "used to" be and was then
+    quit as one clause ("I used to smoke but I quit last year" → "I quit smoking last year"); "my
+    plan is to …" as "I plan to …"."""
+    sentence = _MY_PLAN.sub(lambda p: "I plan to" if p.group(0)[:2].lower() == "my" else "we plan to", sentence)
+    m = _USED_TO_QUIT.search(sentence)
+    if m is None or m.group("verb").lower() in ("be", "have", "work", "live", "go", "think", "feel"):
+        return sentence
+    said = f"{m.group('who')} quit {gerund(m.group('verb'))}{m.group('obj')}"
+    return sentence[: m.start()] + said + sentence[m.end() :]
 
 
 # what "off to" is followed by when it sets out to do something: "I'm off to go swimming"
@@ -1008,6 +1087,28 @@ _RULES: list[tuple[re.Pattern, Make]] = [
         re.compile(rf"^(?:(?:am|is|are|got|was|were) {_ADV}(?:happily )?married to|married) (?P<name>{_NAME})$"),
         lambda m, t, tt: [_relation("spouse", m.group("name"))] if _a_name(m.group("name")) else None,
     ),
+    # "I'm married", "got divorced last year": married, to someone not named
+    (
+        re.compile(
+            rf"^(?P<be>am|is|are|was|were|got|have been|has been|'ve been|just got) {_ADV}(?:happily )?(?P<what>married|engaged|divorced)$",
+            _I,
+        ),
+        lambda m, t, tt: [
+            Found("EVENT", f"got {m.group('what').lower()}", None, 0.6)
+            if tt and m.group("be").lower().endswith("got")
+            else Found(
+                "FACT",
+                f"{'was' if m.group('be').lower() in ('was', 'were') else 'is'} {m.group('what').lower()}",
+                None,
+                0.6,
+            )
+        ],
+    ),
+    # "I was born in Ohio": where someone was born
+    (
+        re.compile(rf"^(?:was|were) born (?:and raised |and grew up )?(?:in|at) (?:the )?{_X}", _I),
+        lambda m, t, tt: [Found("FACT", "was born in", o, 0.6, kind="fact")] if (o := _obj(m)) else None,
+    ),
     # where they work, and changes of job
     (
         re.compile(
@@ -1053,7 +1154,7 @@ _RULES: list[tuple[re.Pattern, Make]] = [
     ),
     (
         re.compile(
-            rf"^(?:am |is |are |have |has |have been |has been |used to )?{_ADV}(?:work|works|working|worked) "
+            rf"^(?:am |is |are |have |has |have been |has been |used to )?{_ADV}(?:work|works|working|worked|interning|interned|intern|interns) "
             rf"(?:(?:remotely|full[- ]time|part[- ]time|freelance|from home) )?(?:at|for) {_X}",
             _I,
         ),
@@ -1147,7 +1248,7 @@ _RULES: list[tuple[re.Pattern, Make]] = [
     ),
     (
         re.compile(
-            rf"^(?:(?P<longer>no longer)|(?:don't|doesn't|do not|does not|never)) (?:really |much |particularly |even )?(?P<verb>like|likes|love|loves|enjoy|enjoys|drink|drinks|eat|eats|play|plays|smoke|smokes|watch|watches|go|goes|do|does|have|has)(?: {_X})?(?=$|[,;:.!?])",
+            rf"^(?:(?P<longer>no longer)|(?:don't|doesn't|do not|does not|never|(?:have|has|'ve) never)) (?:really |much |particularly |even )?(?P<verb>like|likes|liked|love|loves|loved|enjoy|enjoys|enjoyed|drink|drinks|eat|eats|play|plays|smoke|smokes|watch|watches|go|goes|do|does|have|has)(?: {_X})?(?=$|[,;:.!?])",
             _I,
         ),
         lambda m, t, tt: (
@@ -1155,6 +1256,7 @@ _RULES: list[tuple[re.Pattern, Make]] = [
             if m.group("longer")
             or m.group("verb").lower().startswith(("like", "love", "enjoy"))
             or re.search(r"\b(?:anymore|any more)\s*$", m.group(0), _I)
+            or _diet_kept(m)
             else None
         ),
     ),
