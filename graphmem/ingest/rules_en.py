@@ -700,6 +700,16 @@ def _joined(m: re.Match, third: bool, time_text: str | None) -> list[Found] | No
     return found or None
 
 
+def _left_for(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    """switched from Acme to Globex / left Acme for Globex: Globex, the employer now ("moved from
+    Boston to Denver" is a move between homes, not read here)."""
+    obj = clean(m.group("obj") or m.group("obj2"), False, 60)
+    if not obj:
+        return None
+    mtype = "EVENT" if time_text else "FACT"
+    return [Found(mtype, _third("joined", third), obj, 0.7, kind="work", slot="employer")]
+
+
 def _named_org(make: Make) -> Make:
     """Only a name (a capitalised word) is a place of work or study here: "left Acme", not "left early"."""
 
@@ -903,6 +913,17 @@ _USED_TO_QUIT = re.compile(
 )
 
 
+# "Wanted to let you know that I …", "I just have to tell you, I …": a lead-in before what is said
+_TELLING = re.compile(
+    r"(?:^|(?<=[,.!]\s))(?:I )?(?:just |really )?(?:wanted|want|had|have|needed|need|got|gotta) to "
+    r"(?:let you know|tell you|share(?: with you)?|say|update you|fill you in)(?: (?:that|about this|about it))?[,:!]?\s+"
+    r"(?=(?:I|we|my|our)\b)",
+    re.IGNORECASE,
+)
+# "Been real busy tackling a project …", "Been working on a new song": "I have been …" said short
+_BEEN_DOING = re.compile(
+    r"^(?P<lead>\W*)[Bb]een (?:(?:real|really|so|super|pretty|very|quite) )?(?:busy )?(?P<verb>[a-z]+ing)\b"
+)
 _MY_PLAN = re.compile(r"\b(?:my|our) (?:plan|goal|dream|hope) is to\b", re.IGNORECASE)
 
 
@@ -910,6 +931,8 @@ def said_plainly(sentence: str) -> str:
     """The sentence said the way the clause rules read it: a habit that "used to" be and was then
     quit as one clause ("I used to smoke but I quit last year" → "I quit smoking last year"); "my
     plan is to …" as "I plan to …"."""
+    sentence = _TELLING.sub("", sentence)
+    sentence = _BEEN_DOING.sub(lambda b: f"{b.group('lead')}I have been {b.group('verb')}", sentence)
     sentence = _MY_PLAN.sub(lambda p: "I plan to" if p.group(0)[:2].lower() == "my" else "we plan to", sentence)
     m = _USED_TO_QUIT.search(sentence)
     if m is None or m.group("verb").lower() in ("be", "have", "work", "live", "go", "think", "feel"):
@@ -986,9 +1009,12 @@ def _been_doing(m: re.Match, third: bool, time_text: str | None) -> list[Found] 
     """ "I've been blogging about politics", "she's been learning the cello": what someone has been
     doing lately (not how they have been feeling, nor where they live or work: those have slots)."""
     base, obj = base_form(m.group("verb").lower()), _obj(m)
+    verb = m.group("verb").lower()
+    if base == "work" and obj and obj.lower().startswith("on "):  # working on a song: a project, not a job
+        verb, obj, base = "working on", obj[3:], "work on"
     if base is None or base in _NOT_ONGOING or not obj:
         return None
-    topic = f"{'has' if third else 'have'} been {m.group('verb').lower()}"
+    topic = f"{'has' if third else 'have'} been {verb}"
     return [Found("EVENT" if time_text else "FACT", topic, obj, 0.5)]
 
 
@@ -1137,6 +1163,18 @@ _RULES: list[tuple[re.Pattern, Make]] = [
     (
         re.compile(rf"^(?:have |has )?{_ADV}(?:resigned|retired) from (?:the )?{_X}", _I),
         _slot("quit", "work", "employer", ends=True),
+    ),
+    # "switched from Acme to Globex", "left Acme for Globex": the employer now
+    (
+        re.compile(
+            rf"^(?:have |has )?{_ADV}(?:switched|jumped) (?:jobs |companies )?from (?:the )?(?P<old>[A-Z][\w&.' -]*?) "
+            rf"to (?:the )?(?P<obj>[A-Z][^,;:.!?]*)|^(?:have |has )?{_ADV}left (?P<old2>[A-Z][\w&.' -]*?) for (?:the )?(?P<obj2>[A-Z][^,;:.!?]*)",
+        ),
+        lambda m, t, tt: _left_for(m, t, tt),
+    ),
+    (
+        re.compile(rf"^(?:have |has )?{_ADV}(?:changed|switched) (?:jobs|careers|employers)\b", _I),
+        _slot("changed jobs", "work", "employer", ends=True, needs_object=False),
     ),
     (
         re.compile(rf"^(?:have |has )?{_ADV}(?:quit|left) {_X}", _I),
@@ -1332,12 +1370,28 @@ _RULES: list[tuple[re.Pattern, Make]] = [
     ),
     # who they are
     (re.compile(rf"^(?:am|is) (?:originally )?from {_X}", _I), _origin),
+    # what they are afraid of: "I'm terrified of heights", "she's always been scared of dogs"
+    (
+        re.compile(
+            rf"^(?:am|is|are|have been|has been|was|were) (?:always |really |very |so |super |pretty |a bit |kind of |terribly )*"
+            rf"(?:afraid|scared|terrified|frightened) of {_X}",
+            _I,
+        ),
+        lambda m, t, tt: (
+            [Found("OPINION", "is afraid of", o, 0.6, kind="preference")]
+            if (o := _obj(m))
+            and not re.match(r"^(?:it|that|this|them|him|her|you|what|how|losing|being|getting)\b", o, _I)
+            else None
+        ),
+    ),
     # what they are in the middle of: "I'm currently reading The Lean Startup", "still volunteering at the shelter"
     (
         re.compile(
             rf"^(?:am|is|are) (?:currently |still |also |now |really )*(?P<verb>reading|writing|building|volunteering|"
             rf"teaching|organizing|organising|coaching|mentoring|renovating|knitting|working on|saving (?:up )?for|"
-            rf"fostering|fundraising for|raising money for|blogging about|campaigning for) {_X}",
+            rf"fostering|fundraising for|raising money for|blogging about|campaigning for|running for|"
+            rf"painting|designing|recording|studying for|preparing for|looking for|applying for|"
+            rf"caring for|looking after|taking care of) {_X}",
             _I,
         ),
         _ongoing,

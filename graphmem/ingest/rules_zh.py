@@ -437,6 +437,8 @@ def predicates(rest: str, timed: bool, time_text: str | None = None) -> list[Fou
             for f in found:
                 f.attributes = {**(f.attributes or {}), "起始": when}
             return found
+        if found and all(f.kind == "preference" for f in found):  # 从小就怕狗: a liking or a fear held since
+            return found
     past = _PAST_WORK.match(p)
     if past:
         return _worked_at(past)
@@ -602,6 +604,8 @@ _PREF_VERBS = {
     "讨厌": ("讨厌", -1),
     "恨": ("讨厌", -1),
     "受不了": ("讨厌", -1),
+    "怕": ("怕", -1),
+    "害怕": ("怕", -1),
     "不喜欢": ("不喜欢", -1),
     "不爱": ("不喜欢", -1),
 }
@@ -615,6 +619,8 @@ def _preference(m: re.Match, timed: bool) -> list[Found]:
     if not obj or obj[0] in _NOT_NAME or obj in ("的", "了") or obj.startswith(("的", "什么", "哪")):
         return []
     topic, sign = _PREF_VERBS[verb]
+    if topic == "怕" and (len(obj) > 6 or re.match(r"^(?:来不及|会|被|要|不|没|万一|是|自己|麻烦你|打扰)", obj)):
+        return []  # 我怕来不及 / 我怕会下雨: a worry, not a fear of something
     if habit and habit + obj in _ACTIVITIES:  # 喜欢跑步: running is what is liked, not 步
         habit, obj = "", habit + obj
     if neg:
@@ -861,8 +867,21 @@ _RULES: list[tuple[re.Pattern, Callable]] = [
     (re.compile(rf"^是(?P<obj>{_P}{{1,20}}?)的学生"), _school),
     (re.compile(rf"^在(?P<obj>{_P}{{1,20}}?)(?:工作|上班|任职|实习|打工)"), _work_place),
     (re.compile(rf"^在(?P<obj>{_P}{{1,20}}?)当(?P<job>{_P}{{1,12}})$"), _work_place),
-    # 在银行做柜员 / 在公司干会计: 做 and 干 name a job only when what follows is one (员, 师, 会计 ...)
+    # 在银行做柜员 / 在公司干会计: 做 and 干 name a job only when what follows is one (员, 师, 会计 ...),
+    # or when where it is done is a workplace by name (在一家游戏公司做策划)
     (re.compile(rf"^在(?P<obj>{_P}{{1,20}}?)(?:做|干)(?P<job>{_P}{{0,10}}(?:{_JOB_END}))$"), _work_place),
+    (
+        re.compile(
+            rf"^在(?P<obj>{_P}{{0,16}}?(?:公司|企业|银行|医院|工厂|厂|事务所|工作室|研究所|集团|机构|出版社|报社|杂志社))"
+            rf"(?:做|干|当|负责)(?![了过完个])(?P<job>[^，,。！？；;!?\n了过]{{2,8}})$"  # 做了个手术 is no job
+        ),
+        _work_place,
+    ),
+    # 从腾讯跳槽到字节: the employer now (the one left is said with it)
+    (
+        re.compile(rf"^从(?P<old>{_P}{{1,12}}?)(?:跳槽|换)(?:到|去)了?(?P<obj>{_P}{{1,16}}?)(?:上班|工作)?(?:了)?$"),
+        _slot("入职", "work", "employer"),
+    ),
     (re.compile(rf"^(?:就职于|供职于|任职于|受雇于)(?P<obj>{_P}+)"), _slot("工作于", "work", "employer")),
     (re.compile(rf"^(?:的)?(?:工作|职业)是(?P<obj>{_P}+)"), _slot("职业是", "work", "job")),
     # 升职为 / 被提拔为 X: the job now, which replaces the one before
@@ -881,7 +900,7 @@ _RULES: list[tuple[re.Pattern, Callable]] = [
         re.compile(
             rf"^(?P<neg>不再|再也不|一点也不|一点都不|并不|从来不|从不|不太|不怎么|不是很|不是特别)?"
             rf"(?:也|还是|还|真的|真|很|非常|特别|最|更|超|超级|挺|蛮|一直|比较|都|就|好)*"
-            rf"(?P<verb>不喜欢|喜欢|喜爱|讨厌|热爱|不爱|迷上了|爱上了|爱|恨|受不了)(?P<habit>{_HABIT})?(?P<obj>{_P}+)"
+            rf"(?P<verb>不喜欢|喜欢|喜爱|讨厌|热爱|不爱|迷上了|爱上了|爱|恨|受不了|害怕|怕)(?P<habit>{_HABIT})?(?P<obj>{_P}+)"
         ),
         _preference,
     ),
