@@ -249,3 +249,32 @@ def test_two_named_speakers_daughters_are_two_people(graph, group_id):
     )
     assert any("teacher" in x for x in about(graph, en, "Tom's daughter"))
     assert any("老师" in x for x in about(graph, zh, "小李的女儿"))
+
+
+def test_a_relative_named_after_whose_they_are_is_theirs_and_gathers_what_is_said_of_them(graph, group_id):
+    # "Her husband Mark is a pilot" gave "Ruth · husband marks · is a pilot"; 小琳的儿子乐乐 was read
+    # as the speaker's own son
+    sessions(
+        graph,
+        group_id,
+        [
+            "My cousin Ruth lives in Leeds.",
+            "Her husband Mark is a pilot.",
+            "Ruth's son Leo just started college.",
+            "我表姐小琳住在杭州。",
+            "她老公阿强是飞行员。",
+            "小琳的儿子乐乐刚上大学。",
+        ],
+    )
+    found = memories(graph, group_id)
+    relations = {(s, t, o) for s, t, o, _ in found if o in ("Mark", "Leo", "阿强", "乐乐")}
+    assert relations == {
+        ("Ruth", "husband", "Mark"),
+        ("Ruth", "son", "Leo"),
+        ("小琳", "丈夫", "阿强"),
+        ("小琳", "儿子", "乐乐"),
+    }
+    assert any("pilot" in x for x in about(graph, group_id, "Mark"))
+    assert any("飞行员" in x for x in about(graph, group_id, "阿强"))
+    assert any("college" in x for x in about(graph, group_id, "Leo"))
+    assert any("大学" in x for x in about(graph, group_id, "乐乐"))

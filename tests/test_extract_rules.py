@@ -784,3 +784,19 @@ def test_everyday_readings_that_gave_nothing_or_the_wrong_slot_in_both_languages
     # "we" at a time said is the speaker with others; "we" at work and a goodbye are not
     assert [t[0] for t in one("昨晚我们在一家意大利餐厅吃了饭。")] == ["在一家意大利餐厅吃了饭"]
     assert one("上周我们公司搬到了浦东。") == [] and one("我们明天见。") == []
+    # a change of employer said from one to the other; a job changed, unnamed
+    assert one("I switched from Acme to Globex.") == [("joined", "Globex", "employer", False)]
+    assert one("I left Acme for Globex.") == [("joined", "Globex", "employer", False)]
+    assert one("我刚从腾讯跳槽到字节。") == [("入职", "字节", "employer", False)]
+    assert one("I changed jobs.") == [("changed jobs", None, "employer", True)]
+    assert ("工作于", "游戏公司", "employer", False) in one("我现在在一家游戏公司做策划。")
+    assert not [t for t in one("我上个月在医院做了个小手术。") if t[2]]  # 做了个手术 is no job
+    # fears; what someone is in the middle of; a lead-in before what is said
+    assert one("I'm terrified of heights.") == [("is afraid of", "heights", None, False)]
+    assert one("我从小就怕狗。") == [("怕", "狗", None, False)] and one("我怕来不及。") == []
+    assert [t[:2] for t in one("Wanted to let you know that I'm running for office again.", "John")] == [
+        ("is running for", "office")
+    ]
+    assert [t[:2] for t in one("Been real busy tackling a project for veterans.", "Maria")] == [
+        ("has been tackling", "a project for veterans")
+    ]
