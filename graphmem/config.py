@@ -135,9 +135,8 @@ class ConversationLifts(_Section):
     # when the query names a speaker, a turn said by someone else counts at this × its similarity
     # (1: who spoke does not matter)
     speaker_weight: float = Field(0.9, ge=0, le=1)
-    # a memory extracted from turns: share of the best of those turns in its similarity (the
-    # turn's closest memory never below the turn itself); lower when the extractor writes whole
-    # facts (an LLM), higher when it keeps fragments (the rules)
+    # a memory extracted from turns: share of the best of those turns in its similarity; lower
+    # when the extractor writes whole facts (an LLM), higher when it keeps fragments (the rules)
     source_weight: float = Field(0.9, ge=0, le=1)
     # a query that is a dialogue (the conversation so far): share of its latest user line in the
     # query's vector, the rest being all its user lines; earlier lines are context of the latest

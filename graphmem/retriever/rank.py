@@ -6,8 +6,7 @@ below. score = α·similarity + β·importance + γ·1/(1+distance) + δ·time_d
   ``lexical_weight`` (``_cjk`` for Chinese), as far as query and text share a script; for the part
   of a query the model cannot read w is UNREAD_LEXICAL and the words are bigram/word overlap. A
   turn is read in context ((own + c·best neighbour)/(1 + c)), as a reply, by who said it and by
-  its closest sentence; a memory extracted from turns takes ``source_weight`` of their best (the
-  closest one never below that turn);
+  its closest sentence; a memory extracted from turns takes ``source_weight`` of their best;
 - time_decay = exp(−λ·days since it happened, else since it was said), λ per memory type (``retrieval.decay``);
   access = min(1, log(1+count)/log(1+20)) × (0.5 + 0.5·exp(−days since the last read / 30)).
 
@@ -218,13 +217,11 @@ class Similarity:
 
     def as_extracted(self, own: float, source: float, lead: bool = True) -> float:
         """A memory extracted from turns, ``source`` the best of those turns' similarity:
-        ``source_weight`` of it for the ``lead`` (the turn's memory closest to the query), and
-        never below the turn itself, which it stands for (what was extracted from a turn never
-        ranks the turn lower than the turn alone would rank); SIBLING_SHARE for its siblings, so
-        one turn's fragments do not crowd the top (and never above the lead: ``seed_similarities``)."""
-        if lead:
-            return max(source, (1.0 - self.lifts.source_weight) * own + self.lifts.source_weight * source)
-        return (1.0 - SIBLING_SHARE) * own + SIBLING_SHARE * source
+        ``source_weight`` of it for the ``lead`` (the turn's memory closest to the query),
+        SIBLING_SHARE for its siblings, so one turn's fragments do not crowd the top (and never
+        above the lead: ``seed_similarities``)."""
+        w = self.lifts.source_weight if lead else SIBLING_SHARE
+        return (1.0 - w) * own + w * source
 
     def as_said_by(self, similarity: float, speaker: str | None, named: list[str]) -> float:
         """A turn said by someone other than the speakers the query names counts at
