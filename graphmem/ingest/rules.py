@@ -1150,24 +1150,6 @@ class RuleExtractor:
         return out
 
 
-# 昨晚我们在…吃了饭: "we" at a time said, a thing the speaker did with others (我们公司…, 我们老板… are
-# not the speaker)
-_ZH_WE_THEN = re.compile(
-    r"^(?:我们|咱们)(?:俩|一家|全家|几个)?(?!公司|单位|学校|部门|团队|小组|组|班|老板|领导|经理|这|那|的)"
-)
-
-
-def _we_then(body: str, time_text: str) -> rules_zh.Subject | None:
-    if not re.search(r"[0-9昨今明上下去前后刚]", time_text):  # 周末我们一起打球: a habit, not an event
-        return None
-    said = rules_zh.ZH_LEAD.sub("", body)
-    m = _ZH_WE_THEN.match(said)
-    rest = said[m.end() :].strip(" 。！!") if m else ""
-    if len(rest) < 3 or re.match(r"^(?:再)?(?:见|聊|走|说|谈|看看|一起吧)", rest):  # 我们明天见: a goodbye
-        return None
-    return rules_zh.Subject(None, rest)
-
-
 def _statement_part(sentence: str) -> str | None:
     """The sentence, or what it states before a question put back to the listener
     ("我最喜欢秋天，你呢？" → 我最喜欢秋天); None for a question."""
@@ -1347,7 +1329,7 @@ class _Reader:
         if subj is None and chinese and carried is None and not found:
             subj = self._unsaid_me(body, time_text)
         if subj is None and chinese and time_text and carried is None and not found:
-            subj = _we_then(body, time_text)
+            subj = rules_zh.we_then(body, time_text)
         if subj is None:
             if chinese and not found:
                 m = _ZH_X_IS_Y.match(rules_zh.ZH_LEAD.sub("", body))

@@ -303,6 +303,24 @@ _WE_AT_HOME = re.compile(
 )
 
 
+# 昨晚我们在…吃了饭: "we" at a time said, a thing the speaker did with others (我们公司…, 我们老板… are
+# not the speaker)
+_ZH_WE_THEN = re.compile(
+    r"^(?:我们|咱们)(?:俩|一家|全家|几个)?(?!公司|单位|学校|部门|团队|小组|组|班|老板|领导|经理|这|那|的)"
+)
+
+
+def we_then(body: str, time_text: str) -> Subject | None:
+    if not re.search(r"[0-9昨今明上下去前后刚]", time_text):  # 周末我们一起打球: a habit, not an event
+        return None
+    said = ZH_LEAD.sub("", body)
+    m = _ZH_WE_THEN.match(said)
+    rest = said[m.end() :].strip(" 。！!") if m else ""
+    if len(rest) < 3 or re.match(r"^(?:再)?(?:见|聊|走|说|谈|看看|一起吧)", rest):  # 我们明天见: a goodbye
+        return None
+    return Subject(None, rest)
+
+
 # Roles said without 我 that still mean the speaker's (妈妈说…, 老板今天…): kin and the boss.
 _KNOWN_ROLE = "|".join(sorted(ZH_ROLES, key=len, reverse=True))  # a role word of the closed list
 _BARE_ROLES = {
