@@ -470,6 +470,15 @@ def test_a_list_after_a_liking_is_kept_whole(graph, group_id):
     assert ("我", "喜欢", "爬山、游泳和跑步") in found
 
 
+def test_chinese_things_had_in_a_list_are_kept_whole_as_english_ones_are(graph, group_id):
+    # 我养了一只猫和一只狗 kept 猫 and lost the dog; the English line kept both
+    say(graph, group_id, ["我养了一只猫和一只狗。", "我买了一台电脑、一个键盘和一个鼠标。", "I have a cat and a dog."])
+    found = facts(graph, group_id)
+    assert ("我", "养了", "猫和狗") in found
+    assert ("我", "买了", "电脑、键盘和鼠标") in found
+    assert ("I", "have", "a cat and a dog") in found
+
+
 def test_a_sibling_had_by_name_and_a_friend_since_college_are_people_a_later_role_means(graph, group_id):
     zh, en = group_id, f"{group_id}-en"
     say(graph, en, ["I have a younger brother named Leo.", "Jess and I have been friends since college."])

@@ -278,3 +278,33 @@ def test_a_relative_named_after_whose_they_are_is_theirs_and_gathers_what_is_sai
     assert any("飞行员" in x for x in about(graph, group_id, "阿强"))
     assert any("college" in x for x in about(graph, group_id, "Leo"))
     assert any("大学" in x for x in about(graph, group_id, "乐乐"))
+
+
+def test_a_relative_said_along_with_someone_is_theirs_and_a_later_he_means_him(graph, group_id):
+    # "My cousin Ruth and her husband Mark came over" learnt Ruth only (Mark and "he" were lost);
+    # 小雯和她老公阿强来我家吃饭了 gave 小雯 the topic "和她老公阿强来我家吃饭"
+    sessions(
+        graph,
+        group_id,
+        [
+            "My cousin Ruth and her husband Mark came over for dinner.",
+            "He is a pilot.",
+            "我表姐小雯和她老公阿强来我家吃饭了。",
+            "他是飞行员。",
+            "Tom and his girlfriend broke up last week.",
+        ],
+    )
+    found = memories(graph, group_id)
+    relations = {(s, t, o) for s, t, o, _ in found if o in ("Ruth", "Mark", "小雯", "阿强")}
+    assert relations == {
+        ("I", "cousin", "Ruth"),
+        ("Ruth", "husband", "Mark"),
+        ("我", "表姐", "小雯"),
+        ("小雯", "丈夫", "阿强"),
+    }
+    assert any("dinner" in x for x in about(graph, group_id, "Ruth"))
+    assert any(x.startswith("来我家吃饭") for x in about(graph, group_id, "小雯"))
+    assert any("pilot" in x for x in about(graph, group_id, "Mark"))
+    assert any("飞行员" in x for x in about(graph, group_id, "阿强"))
+    # whom a breakup was with is not someone who came along: no girlfriend learnt as Tom's
+    assert not any(t == "girlfriend" for _, t, _, _ in found)

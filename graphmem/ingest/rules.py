@@ -1346,6 +1346,8 @@ class _Reader:
             found.append(subj.relation)
         if subj.described is not None:
             found.append(subj.described)
+        if subj.together is not None:
+            found.append(subj.together)
         third = subj.name is not None or self.named
         thing = subj.of_role is not None and role_of(subj.of_role) is None  # her shop, his knee
         preds = (

@@ -68,6 +68,7 @@ class Subject:
     pronoun: str | None = None
     of_role: str | None = None  # the clause is about this relative of the subject's (Ruth's husband, his grandson)
     described: Found | None = None  # what the opening says they are (as rules_zh.Subject)
+    together: Found | None = None  # a relative said with them: "Ruth and her husband Mark" (Ruth · husband · Mark)
 
 
 _MY = r"(?:[Mm]y|[Oo]ur)"
@@ -77,6 +78,41 @@ _NEXT_DOOR = re.compile(r"^(?:next door|downstairs|upstairs|across the (?:street
 
 def subject_of(clause: str, people: People, owner: str) -> Subject | None:
     """The subject a clause opens with, or None when it opens with no one the reader can name."""
+    subj = _opening(clause, people, owner)
+    return _and_their(subj, people) if subj is not None and subj.name is not None else subj
+
+
+# "Ruth and her husband Mark came over": a relative said with the subject, named or not
+_AND_THEIR = re.compile(r"^,? ?and (?:her|his|their) ")
+# what two people do to each other: the one after "and" is its other party
+_WITH_EACH_OTHER = re.compile(
+    r"^(?:(?:have|had|just|finally|recently) )*(?:split up|broke up|break up|divorced|got divorced|separated|"
+    r"got married|got engaged|married|had a (?:fight|falling out)|fell out|made up|are fighting|argued)\b"
+)
+
+
+def _and_their(subj: Subject, people: People) -> Subject:
+    """Ruth and her husband Mark came over …: Mark is Ruth's husband from now on, and the clause
+    is about Ruth (with him); "and her husband" unnamed is only left out of the clause."""
+    m = _AND_THEIR.match(subj.rest)
+    relative = _relative_at(subj.rest[m.end() :]) if m else None
+    if m is None or relative is None or role_of(relative[0]) is None:
+        return subj
+    after = subj.rest[m.end() + relative[1] :]
+    named = re.match(rf"^,? ?(?P<name>{_NAME})(?=[ ,.!;:]|$),?", after)
+    if _WITH_EACH_OTHER.match((after[named.end() :] if named else after).strip()):
+        return subj  # Tom and his girlfriend broke up: whom it was with, not who came along
+    if named and _a_name(named.group("name")) and named.group("name").split()[0] not in _NOT_NAMES:
+        name = named.group("name")
+        people.learn_of(subj.name or "", name, relative[0], relative[0])
+        subj.together = Found("RELATION", relative[0], name, 0.7, subject=subj.name, kind="relation")
+        people.mention(subj.name or "")  # the clause is still about them
+        after = after[named.end() :]
+    subj.rest = after.strip()
+    return subj
+
+
+def _opening(clause: str, people: People, owner: str) -> Subject | None:
     # a time said first leaves its comma behind ("Yesterday, I …" read without "Yesterday")
     text = EN_LEAD.sub("", clause.strip().replace("’", "'").lstrip(",;: ")).strip()
     m = re.match(rf"^(?P<name>{_NAME}) (?:is|was) {_MY} (?:best |close |good |old |dear )?(?P<role>{EN_ROLE})\b", text)

@@ -138,6 +138,7 @@ class Subject:
     pronoun: str | None = None
     of_role: str | None = None  # the clause is about this relative of the subject's (老周的老伴, 他孙子)
     described: Found | None = None  # what the opening says they are (新来的同事Mia → Mia 是 新来的同事)
+    together: Found | None = None  # a relative said with them: 小雯和她老公阿强 (小雯 · 老公 · 阿强)
 
 
 # Roles that are a person's family or household: 老周的老伴, 他孙子 is about them.
@@ -208,6 +209,39 @@ def subject_of(clause: str, people: People, owner: str, carried: Subject | None)
     """The subject a clause opens with (lead words and times already out), or the carried one
     from the clause before when it opens with its predicate; None when it is about someone the
     reader cannot name (他 with no one named, 我们, 你)."""
+    subj = _opening(clause, people, owner, carried)
+    return _and_their(subj, people) if subj is not None and subj.name is not None else subj
+
+
+_AND_THEIR = re.compile(r"^(?:和|跟|带着)(?:她|他)(?:的)?")  # 小雯和她老公阿强来了: a relative said with them
+# what two people do to each other: the one after 和 is its other party (和他女朋友分手了)
+_WITH_EACH_OTHER = re.compile(
+    r"^(?:又|已经|终于|刚|昨天|上周|上个月)*(?:分手|吵架|吵了|离婚|离了婚|闹翻|闹掰|和好|打架|分开|结婚|订婚|冷战)"
+)
+
+
+def _and_their(subj: Subject, people: People) -> Subject:
+    """小雯和她老公阿强来我家吃饭了: 阿强 is 小雯's 老公 from now on, and the clause is about 小雯
+    (with him); 和她老公 unnamed is only left out of the clause."""
+    m = _AND_THEIR.match(subj.rest)
+    role = _RELATIVE.match(subj.rest[m.end() :]) if m else None
+    found = role_of(role.group("role")) if role else None
+    if m is None or role is None or found is None:
+        return subj
+    after = subj.rest[m.end() + role.end() :]
+    name, rest = _name_after(after)
+    if _WITH_EACH_OTHER.match(rest if name else after):
+        return subj  # 王磊和他女朋友分手了: whom the breakup was with, not who came along
+    if name and name not in people.names.values():
+        people.learn_of(subj.name or "", name, found[0], found[0])
+        subj.together = Found("RELATION", found[0], name, 0.7, subject=subj.name, kind="relation")
+        people.mention(subj.name or "")  # the clause is still about them
+        after = rest
+    subj.rest = after
+    return subj
+
+
+def _opening(clause: str, people: People, owner: str, carried: Subject | None) -> Subject | None:
     text = ZH_LEAD.sub("", clause).strip()
     m = re.match(rf"^(?P<name>{_NAME})是我(?:的|最好的)?(?P<role>{ZH_ROLE})(?:$|[了啊呀吧。！!，,])", text)
     if (
@@ -713,13 +747,29 @@ _NOT_POSSESSED = re.compile(
 )
 
 
+_AND = re.compile(r"(和|、|以及|还有)")  # the joints of a list of things: 一只猫和一只狗
+
+
+def _things(rest: str) -> str | None:
+    """The things a possession names: one noun phrase, or a list of them kept whole (一只猫和一只狗
+    → 猫和狗), as an English "a cat and a dog" is; the last may be followed by what is done with it."""
+    parts = _AND.split(rest)
+    if len(parts) > 1:
+        said = [_ONE.sub("", p.strip(" ，,。！？!?")) for p in parts[::2]]
+        heads = [noun_head(p) for p in parts[::2]]
+        people = any(tag(str(h))[0][1].startswith("nr") for h in heads[1:] if h)  # 买了本书和小雯一起看
+        if all(heads) and heads[:-1] == said[:-1] and not people:  # every item but the last a whole noun phrase
+            return str(heads[0]) + "".join(j + str(h) for j, h in zip(parts[1::2], heads[1:], strict=True))
+    return _object(rest)
+
+
 def _possession(m: re.Match, timed: bool) -> list[Found]:
     verb, rest = m.group("verb"), m.group("obj")
     if verb == "有" and (_NOT_POSSESSED.match(rest) or not re.match(r"^(?:[一两二三四五六七八九十几]|\d)", rest)):
         return []
     if verb != "有":  # 买了个新手机 / 养了只猫: a measure word said without 一
         rest = re.sub(r"^(?:个|只|台|辆|套|件|部|条|匹|盆)(?!人)(?=[\u4e00-\u9fffA-Za-z]{1,})", "", rest)
-    obj = _object(rest) if verb != "有" else clean(_ONE.sub("", rest), True, 30)
+    obj = _things(rest) if verb != "有" else clean(_ONE.sub("", rest), True, 30)
     if not obj or obj[0] in _NOT_NAME:
         return []
     topic = {"拥有": "有", "买了": "买了", "买": "买了", "养了": "养了", "领养了": "领养了", "养": "养了"}.get(
