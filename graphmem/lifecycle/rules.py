@@ -103,7 +103,9 @@ SLOTS: dict[str, tuple[str, ...]] = {
         "telephone number",
     ),
     "email": ("邮箱", "电子邮箱", "邮箱地址", "邮件地址", "email", "email address", "e-mail"),
-    "name": ("名字", "叫", "姓名", "name", "named", "called"),
+    # a name said as one ("is called Ana"): not "called" alone, which is as often a phone call
+    # ("Mrs Patel called me"), nor "named", as often a pet or a child given a name
+    "name": ("名字", "叫", "姓名", "name", "is named", "is called", "goes by"),
 }
 _SLOT_OF = {}
 for _slot, _words in SLOTS.items():
