@@ -188,6 +188,8 @@ def role_of(word: str) -> tuple[str, str | None] | None:
     return None
 
 
+# Roles of people spoken of together, whom a "they" / 他们 may mean
+TOGETHER = frozenset({"parents", "children", "grandparents", "父母"})
 # The "my" / 我 of a person spoken of by role alone: my daughter → daughter, 我儿子 → 儿子; and
 # the owner a named speaker's one is written with (Ivy's daughter, 小王的儿子: ``theirs``).
 _UNNAMED = re.compile(r"^(?:my |我的?|[A-Z][\w-]*(?: [A-Z][\w-]*)?'s? |[\u4e00-\u9fff]{1,4}的)", re.IGNORECASE)
@@ -286,6 +288,8 @@ class People:
     speaker: str | None = None  # the named speaker of the turn being read (None: the user): whose "my …"
     animal_last: bool = False  # an animal was brought up after the last person: a she or he means it
     mentions: int = 0  # how many times anyone was mentioned, so far
+    turn: int = 0  # the turn being read (its place in the conversation)
+    turn_said: dict[str, int] = field(default_factory=dict)  # normalized name → the turn they were last mentioned in
 
     @classmethod
     def from_rows(cls, rows: Iterable[dict]) -> People:
@@ -333,6 +337,8 @@ class People:
             self.speaker,
             self.animal_last,
             self.mentions,
+            self.turn,
+            dict(self.turn_said),
         )
 
     def describe(self, name: str, description: str) -> None:
@@ -409,6 +415,7 @@ class People:
             self.recent.remove(key)
         self.recent.append(key)
         self.said.add(key)
+        self.turn_said[key] = self.turn
 
     def by_role(self, role: str, owner: str = USER_KEY) -> str | None:
         """The person ``owner`` named in this role, or None: 表妹 → 小雯."""
@@ -449,6 +456,22 @@ class People:
             if unknown is not None:
                 return self.names[unknown]
         return None
+
+    def together(self, name: str) -> bool:
+        """Whether ``name`` is people spoken of together (my parents, Ivy's kids, 我爸妈)."""
+        found = role_of(_UNNAMED.sub("", name))
+        return found is not None and found[0] in TOGETHER
+
+    def by_they(self) -> str | None:
+        """Whom a "they" / 他们 means: the ones spoken of together (my parents, my kids, 我爸妈) when
+        they are the last mentioned, in this turn or the one before; None otherwise ("they" is as
+        often the things just said, or people never named)."""
+        if not self.recent or self.animal_last or self.recent[-1] not in self.said:
+            return None
+        if self.turn_said.get(self.recent[-1], -2) < self.turn - 1:
+            return None
+        said = self.names[self.recent[-1]]
+        return said if self.together(said) else None
 
     def settle(self, name: str, pronoun: str) -> None:
         """A pronoun was read as ``name``: their gender is now known, and they are the last mentioned."""

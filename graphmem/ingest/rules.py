@@ -1223,7 +1223,7 @@ class _Reader:
         self.owner = owner_key(ep.speaker)
         self.named = not is_user_speaker(ep.speaker)
         self.speaker = ep.speaker.strip() if self.named and ep.speaker else None
-        self.people.speaker = self.speaker
+        self.people.speaker, self.people.turn = self.speaker, turn
         self._seen = set()
         last: str | None = None  # the last memory of the sentence before (a "so …" sentence's cause)
         for said in sentences(_CAPTION.sub("", ep.content)):
@@ -1348,7 +1348,9 @@ class _Reader:
             found.append(subj.described)
         if subj.together is not None:
             found.append(subj.together)
-        third = subj.name is not None or self.named
+        # "my parents love …" agrees as "I love …" does; anyone else named: "Ruth loves …"
+        plural = not chinese and subj.name is not None and self.people.together(subj.name)
+        third = (subj.name is not None or self.named) and not plural
         thing = subj.of_role is not None and role_of(subj.of_role) is None  # her shop, his knee
         preds = (
             rules_zh.predicates(subj.rest, bool(time_text), time_text)
@@ -1367,6 +1369,8 @@ class _Reader:
             preds = self._with_person(text, subj)
         for f in preds:
             f.subject = subj.name
+            if plural:
+                f.topic = rules_en.plural(f.topic)
             if subj.of_role:
                 _of_relative(f, subj.of_role, chinese)
             elif f.memory_type == "RELATION" and f.object:  # 跟小李结婚了: 小李 is known by that role

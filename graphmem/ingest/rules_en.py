@@ -161,7 +161,7 @@ def _opening(clause: str, people: People, owner: str) -> Subject | None:
         if mods:
             return None  # my new colleague, my other cousin: not the one named before
         people.learn(f"my {role}", gender=found[1])  # someone a pronoun may mean
-        return Subject(f"my {role}", after)
+        return _with_relative(Subject(f"my {role}", after), people)  # my son's teacher Mrs Patel …
     m = re.match(r"^(?P<pron>his|her) ", text, re.IGNORECASE)
     relative = _relative_at(text[m.end() :]) if m else None
     if m and relative:
@@ -171,6 +171,11 @@ def _opening(clause: str, people: People, owner: str) -> Subject | None:
         people.settle(name, m.group("pron"))
         subj = Subject(name, text[m.end() + relative[1] :].strip(), of_role=relative[0])
         return _named_relative(subj, people) or subj
+    m = re.match(r"^they\b", text, re.IGNORECASE)
+    together = people.by_they() if m else None
+    if m and together:  # "My parents came over. They brought a cake.": the ones spoken of together
+        people.mention(together)
+        return Subject(together, _expand(text[m.end() :]), pronoun="they")
     m = re.match(r"^(she|he)\b", text, re.IGNORECASE)
     if m:
         name = people.by_pronoun(m.group(1))
@@ -257,6 +262,7 @@ _NOT_MODIFIERS_VERBS = {"and", "or", "is", "was", "has", "had", "to", "in", "at"
 def _with_relative(subj: Subject, people: People) -> Subject:
     """Ruth's husband …: the clause is about Ruth's husband, kept as Ruth's (``of_role``)."""
     relative = _relative_at(subj.rest[3:]) if subj.rest.startswith("'s ") else None
+    relative = relative or (_role_named(subj.rest[3:]) if subj.rest.startswith("'s ") else None)
     if relative is None:
         if subj.rest.startswith("'s"):
             subj.rest = _expand(subj.rest)
@@ -277,6 +283,17 @@ def _named_relative(subj: Subject, people: People) -> Subject | None:
     people.learn_of(subj.name, name, subj.of_role, subj.of_role)
     relation = Found("RELATION", subj.of_role, name, 0.7, subject=subj.name, kind="relation")
     return Subject(name, _expand(subj.rest[m.end() :]), relation)
+
+
+def _role_named(text: str) -> tuple[str, int] | None:
+    """A role anyone may have to someone, followed by their name (teacher Mrs Patel, boss, Linda):
+    the role and where it ends; None without a name after it (my son's teacher says whom, not who)."""
+    for m in (re.match(r"^[a-z]+ [a-z]+\b", text), re.match(r"^[a-z]+\b", text)):
+        found = role_of(m.group(0)) if m else None
+        named = re.match(rf",? ?(?P<name>{_NAME})\b", text[m.end() :]) if m and found else None
+        if m and found and named and _a_name(named.group("name")):
+            return found[0], m.end()
+    return None
 
 
 def _relative_at(text: str) -> tuple[str, int] | None:
@@ -531,6 +548,12 @@ def _third(topic: str, third: bool) -> str:
     return f"{head} {tail}".strip()
 
 
+def plural(topic: str) -> str:
+    """A topic read as the speaker's, agreeing with people spoken of together: am into → are into."""
+    head, _, tail = topic.partition(" ")
+    return f"{ {'am': 'are', 'was': 'were'}.get(head, head) } {tail}".strip()
+
+
 Make = Callable[[re.Match, bool, str | None], list[Found] | None]
 
 
@@ -546,7 +569,16 @@ def _slot(topic: str, kind: str, slot: str | None, ends: bool = False, needs_obj
     return make
 
 
-_CHANGES = {"moved to", "joined", "enrolled at", "quit", "graduated from", "no longer live in", "moved out of"}
+_CHANGES = {
+    "moved to",
+    "joined",
+    "enrolled at",
+    "quit",
+    "graduated from",
+    "no longer live in",
+    "no longer work at",
+    "moved out of",
+}
 
 
 _FOR_A_TIME = re.compile(
@@ -992,7 +1024,7 @@ def _plan(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None
     if how == "will" and not (time_text and _FUTURE.search(time_text)):
         return None  # "I'll always remember that trip": not a plan
     plan = ("plans to" if third else "plan to"), what
-    if how.endswith(("thinking about", "thinking of")) or (how.endswith("going") and not m.group("to")):
+    if how.endswith(("thinking about", "thinking of", "considering")) or (how.endswith("going") and not m.group("to")):
         first, _, rest = what.partition(" ")
         verb = base_form(first)
         if verb is None:
@@ -1200,6 +1232,19 @@ _RULES: list[tuple[re.Pattern, Make]] = [
         re.compile(rf"^(?:have |has )?{_ADV}(?:resigned|retired) from (?:the )?{_X}", _I),
         _slot("quit", "work", "employer", ends=True),
     ),
+    # "I no longer work at Google", "I don't work for Acme anymore", "I'm no longer at Acme": the job ended
+    (
+        re.compile(
+            rf"^(?:(?:am |is |are )?no longer (?:work|works|working) (?:at|for)|(?:am|is|are) no longer at(?= (?-i:[A-Z]))|"
+            rf"(?:don't|doesn't|do not|does not) work (?:at|for)(?=.*\b(?:anymore|any more)\b)) (?:the )?{_X}",
+            _I,
+        ),
+        _slot("no longer work at", "work", "employer", ends=True),
+    ),
+    (
+        re.compile(r"^(?:am |is |are )?no longer (?:work|works|working) (?:there|here)\b", _I),
+        _slot("no longer work at", "work", "employer", ends=True, needs_object=False),
+    ),
     # "switched from Acme to Globex", "left Acme for Globex": the employer now
     (
         re.compile(
@@ -1315,7 +1360,7 @@ _RULES: list[tuple[re.Pattern, Make]] = [
     # likes, dislikes, and what is no longer done
     (
         re.compile(
-            rf"^(?:(?P<neg>am not|is not|isn't|'m not) (?:really )?)?(?:(?P<longer>no longer) )?(?:am |is )?(?:really |so |totally |such )?(?P<what>into|a (?:big |huge )?fan of|obsessed with|passionate about|fond of) {_X}",
+            rf"^(?:(?P<neg>am not|is not|isn't|'m not) (?:really )?)?(?:(?P<longer>no longer) )?(?:am |is |are )?(?:really |so |totally |such )?(?P<what>into|a (?:big |huge )?fan of|obsessed with|passionate about|fond of) {_X}",
             _I,
         ),
         _fan,
@@ -1364,7 +1409,7 @@ _RULES: list[tuple[re.Pattern, Make]] = [
     # plans and intentions
     (
         re.compile(
-            rf"^(?P<how>(?:am|is|are) (?:going|planning|hoping|about|thinking about|thinking of|off)|plan|plans|intend|intends|want|wants|would like|hope|hopes|have decided|has decided|decided|will) (?P<to>to )?{_X}",
+            rf"^(?P<how>(?:am|is|are) (?:going|planning|hoping|about|thinking about|thinking of|considering|off)|plan|plans|intend|intends|want|wants|would like|hope|hopes|have decided|has decided|decided|will) (?P<to>to )?{_X}",
             _I,
         ),
         _plan,
@@ -1375,6 +1420,18 @@ _RULES: list[tuple[re.Pattern, Make]] = [
             _I,
         ),
         _going,
+    ),
+    # a licence, a degree, a passport earned or issued: theirs from now on
+    (
+        re.compile(
+            r"^(?:have |has )?(?:just |finally |also |recently )*(?P<verb>got|received|earned|passed) (?:my |his |her |their |a |an )?"
+            r"(?P<obj>(?:driver'?s|driving) (?:licen[cs]e|test)|(?:bachelor'?s|master'?s|law|medical) degree|degree|diploma|"
+            r"PhD|doctorate|passport|green card|(?:work |student )?visa|black belt|pilot'?s licen[cs]e)\b",
+            _I,
+        ),
+        lambda m, t, tt: [
+            Found("EVENT" if tt else "FACT", m.group("verb").lower(), m.group("obj"), 0.6, kind="possession")
+        ],
     ),
     # possessions
     (
@@ -1451,6 +1508,18 @@ _RULES: list[tuple[re.Pattern, Make]] = [
         lambda m, t, tt: [Found("FACT", "age", m.group("obj"), 0.7, kind="fact")],
     ),
     (re.compile(rf"^(?:am|is) (?:a|an) {_X}", _I), _identity),
+    # what they used to do: "I used to play tennis in college", a fact of the past that sets nothing
+    # (not what they used to think, feel or say)
+    (
+        re.compile(
+            r"^used to (?!think|believe|feel|wonder|imagine|say|tell|know|wish|dream|be\b|get\b|have to)"
+            r"(?P<verb>[a-z]+) (?P<obj>[^,;:.!?]+)",
+            _I,
+        ),
+        lambda m, t, tt: (
+            [Found("FACT", f"used to {m.group('verb').lower()}", _obj(m), 0.5, kind="fact")] if _obj(m) else None
+        ),
+    ),
 ]
 
 

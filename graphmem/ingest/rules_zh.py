@@ -73,6 +73,8 @@ _NOT_FACT = re.compile(
 )
 _JOB_END = "员|师|工|手|官|士|会计|记者|经理|主管|主编|编辑|老板|医生|司机|保安|保姆|厨子|律师|翻译|秘书|助理"
 _ONE = re.compile(r"^(?:一)(?:个|辆|只|台|套|家|所|位|条|本|部|件|份|架|把|间|栋|幢|匹|头|盆|张)")
+# 在考虑…, 在想…: thinking about it (a plan), not a place it is done at (在考虑回学校读书)
+_NOT_THINKING = "(?!考虑|想|犹豫|打算|准备|计划|纠结|琢磨)"
 _TRAIL = re.compile(r"(?:了|啦|呀|啊|呢|吧|哦|哈|去|来|住|上班|工作|读书|上学)+$")
 
 
@@ -176,6 +178,8 @@ def _named_relative(subj: Subject, people: People) -> Subject:
     if subj.name is None or subj.of_role is None or role_of(subj.of_role) is None:
         return subj
     name, after = _name_after(subj.rest)
+    if not name and len(subj.rest) > 3 and _addressed(subj.rest[:3], subj.rest):
+        name, after = subj.rest[:3], subj.rest[3:]  # 我儿子的班主任王老师…: a surname and a title
     if not name or name in people.names.values():
         return subj
     people.learn_of(subj.name, name, subj.of_role, subj.of_role)
@@ -288,13 +292,17 @@ def _opening(clause: str, people: People, owner: str, carried: Subject | None) -
         known = people.by_role(role, owner) or people.by_description(mods + m.group("role"))
         if mods and not known:
             return None  # 我的新同事: not necessarily the one named before
-        if known:
-            people.mention(known)
-            return _relative(Subject(known, after)) if after.startswith("的") else Subject(known, after)
-        said = text[: m.end()]
-        said = said if said.startswith("我") else "我" + said
-        people.learn(said, gender=found[1])  # 我姥姥: someone a pronoun may mean
-        return _relative(Subject(said, after)) if after.startswith("的") else Subject(said, after)
+        if not known:
+            known = text[: m.end()] if text.startswith("我") else "我" + text[: m.end()]
+            people.learn(known, gender=found[1])  # 我姥姥: someone a pronoun may mean
+        people.mention(known)
+        if after.startswith("的"):  # 我儿子的班主任王老师…: their relative, named or not
+            return _named_relative(_relative(Subject(known, after)), people)
+        return Subject(known, after)
+    together = people.by_they() if text.startswith(("他们", "她们")) else None
+    if together:  # 我爸妈上周来了。他们带了很多菜: the ones spoken of together
+        people.mention(together)
+        return Subject(together, text[2:], pronoun=text[:2])
     m = _PRONOUN.match(text)
     if m:
         name = people.by_pronoun(m.group(1))
@@ -318,6 +326,9 @@ def _opening(clause: str, people: People, owner: str, carried: Subject | None) -
     we = _WE_AT_HOME.match(text)
     if we:  # 我们搬到上海了 / 我家养了一只猫: where the speaker lives and what they keep, said for the household
         return Subject(None, text[we.end() :])
+    with_them = _with_them(text, people, owner)
+    if with_them is not None:
+        return with_them
     if text.startswith("我") and not text.startswith("我们"):
         return Subject(None, text[1:])
     if text.startswith(("我们", "你", "您", "大家", "咱们", "他们", "她们", "它")):
@@ -327,11 +338,30 @@ def _opening(clause: str, people: People, owner: str, carried: Subject | None) -
     return None
 
 
-# 我们 / 我们家 / 咱们 before a move, a home, a pet or a purchase: the household, so the speaker too
-# (我们公司…, 我们在讨论… stay no one's: "we" at work is not the speaker's own fact).
+_ME_AND = re.compile(rf"^我(?:和|跟|与)(?:我)?(?:的)?(?P<role>{_PLAIN_ROLE})?")
+
+
+def _with_them(text: str, people: People, owner: str) -> Subject | None:
+    """我和老公刚在成都买了房 / 我跟小静去看了电影: what the speaker did with someone, the speaker's
+    (as "My husband and I …" is); None when it is what the two did to each other (我跟老公吵架了)
+    or no one follows."""
+    m = _ME_AND.match(text)
+    if m is None:
+        return None
+    name, rest = (None, text[m.end() :]) if m.group("role") else _name_after(text[m.end() :])
+    if (m.group("role") is None and name is None) or _WITH_EACH_OTHER.match(rest.lstrip("一起")):
+        return None
+    found = role_of(m.group("role")) if m.group("role") else None
+    if found and not people.by_role(found[0], owner):
+        people.learn("我" + m.group("role"), gender=found[1])  # 我和老公…。他… : someone a pronoun may mean
+    return Subject(None, rest)
+
+
+# 我们 / 我们家 / 咱们 before a move, a home, a pet, a purchase or a plan: the household, so the
+# speaker too (我们公司…, 我们在讨论… stay no one's: "we" at work is not the speaker's own fact).
 _WE_AT_HOME = re.compile(
     r"^(?:(?:我们|咱们)(?:家|俩|一家|全家)?(?:刚刚|刚|已经|最近|终于|也|还)*"
-    r"(?=搬|住在|住|养了|领养了|买了|(?:打算|准备|计划|想|在考虑|考虑)(?:搬|养|买)"
+    r"(?=搬|住在|住|养了|领养了|买了|打算|准备|计划|在考虑|考虑|想(?:搬|养|买|去)"
     r"|在[^，,。！？]{1,12}?(?:住|生活|定居|安家|买了房))"
     r"|(?:我们家|咱们家|咱家|我家)(?=有|养))"
 )
@@ -781,8 +811,11 @@ def _possession(m: re.Match, timed: bool) -> list[Found]:
 
 def _plan(m: re.Match, timed: bool) -> list[Found]:
     verb, what = m.group("verb"), clean(m.group("obj"), True, 30)
-    if not what or what[0] in _NOT_NAME:
-        return []
+    weighing = re.match(r"^(?:想|考虑)(?:要不要|该不该|是不是该|是否要?|要不)", verb + (what or ""))
+    if weighing:  # 在想要不要去北京工作: weighing it up, a plan of sorts
+        verb, what = "考虑", (verb + (what or ""))[weighing.end() :]
+    if not what or what[0] in _NOT_NAME or (verb == "想" and re.match(r"^(?:家|你|他|她|念|起|到|通|明白|不通)", what)):
+        return []  # 想家, 想你, 想起: missing someone, remembering, not meaning to do anything
     if verb in ("要", "会", "将") and not (timed or re.match(r"^(?:去|来|回|搬|换|参加|开始|买)", what)):
         return []
     topic = "想" if verb.startswith(("想", "希望", "盼")) else "打算"
@@ -828,7 +861,7 @@ _PAST_HOME = re.compile(
 _NO_HOME = "院|校|酒店|宾馆|旅馆|民宿|了|过|在"  # after 住: a stay (住院, 住酒店), not a home
 _STAY = r"(?:酒店|宾馆|旅馆|民宿|客栈|医院|青旅|帐篷)$"
 _WORK_SPAN = re.compile(
-    rf"^在(?P<obj>{_P}{{1,20}}?)(?:工作|上班|任职|打工|干)(?P<done>了)?(?P<time>{_SPAN})(?P<now>了)?$"
+    rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,20}}?)(?:工作|上班|任职|打工|干)(?P<done>了)?(?P<time>{_SPAN})(?P<now>了)?$"
 )
 _RULES: list[tuple[re.Pattern, Callable]] = [
     # changes of residence and of work or school: the slot they set
@@ -850,18 +883,21 @@ _RULES: list[tuple[re.Pattern, Callable]] = [
         _slot("住在", "residence", "residence"),
     ),
     (
-        re.compile(rf"^在(?P<obj>{_P}{{1,12}}?)(?:住|生活|定居|安家)(?:了|着|下来了?)?$"),
+        re.compile(rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,12}}?)(?:住|生活|定居|安家)(?:了|着|下来了?)?$"),
         _slot("住在", "residence", "residence"),
     ),
     # 在北京住了五年了 (了 at the end: up to now): where someone lives, for that long
-    (re.compile(rf"^在(?P<obj>{_P}{{1,12}}?)(?:住|生活)了?(?P<time>{_SPAN})了$"), lambda m, t: _lived_span(m)),
+    (
+        re.compile(rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,12}}?)(?:住|生活)了?(?P<time>{_SPAN})了$"),
+        lambda m, t: _lived_span(m),
+    ),
     # 住上海 / 住上海五年了: 住 with no 在 (住院, 住校, 住酒店 are no home)
     (re.compile(rf"^住(?!{_NO_HOME})(?P<obj>{_P}{{2,12}}?)(?P<time>{_SPAN})了$"), lambda m, t: _lived_span(m)),
     (re.compile(rf"^住(?!{_NO_HOME})(?P<obj>{_P}{{2,12}}?)$"), _slot("住在", "residence", "residence")),
     # 在北京住了五年 / 在北京住过 / 以前住在北京: a home before (no 了 at the end: the span ended),
     # which sets no slot: where someone lives now is said otherwise
     (
-        re.compile(rf"^在(?P<obj>{_P}{{1,12}}?)(?:住|生活|待)(?:过|了)(?P<time>{_SPAN})?$"),
+        re.compile(rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,12}}?)(?:住|生活|待)(?:过|了)(?P<time>{_SPAN})?$"),
         lambda m, t: _lived_before(m),
     ),
     (
@@ -928,19 +964,22 @@ _RULES: list[tuple[re.Pattern, Callable]] = [
     # where they work or study now
     (
         re.compile(
-            rf"^在(?P<obj>{_P}{{1,20}}?)(?:读书|上学|念书|读大学|读研究生|读研|读博士|读博|读高中|读初中|读小学|留学|读)(?P<what>{_P}*)"
+            rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,20}}?)(?:读书|上学|念书|读大学|读研究生|读研|读博士|读博|读高中|读初中|读小学|留学|读)(?P<what>{_P}*)"
         ),
         _school,
     ),
     (re.compile(rf"^是(?P<obj>{_P}{{1,20}}?)的学生"), _school),
-    (re.compile(rf"^在(?P<obj>{_P}{{1,20}}?)(?:工作|上班|任职|实习|打工)"), _work_place),
-    (re.compile(rf"^在(?P<obj>{_P}{{1,20}}?)当(?P<job>{_P}{{1,12}})$"), _work_place),
+    (re.compile(rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,20}}?)(?:工作|上班|任职|实习|打工)"), _work_place),
+    (re.compile(rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,20}}?)当(?P<job>{_P}{{1,12}})$"), _work_place),
     # 在银行做柜员 / 在公司干会计: 做 and 干 name a job only when what follows is one (员, 师, 会计 ...),
     # or when where it is done is a workplace by name (在一家游戏公司做策划)
-    (re.compile(rf"^在(?P<obj>{_P}{{1,20}}?)(?:做|干)(?P<job>{_P}{{0,10}}(?:{_JOB_END}))$"), _work_place),
+    (
+        re.compile(rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,20}}?)(?:做|干)(?P<job>{_P}{{0,10}}(?:{_JOB_END}))$"),
+        _work_place,
+    ),
     (
         re.compile(
-            rf"^在(?P<obj>{_P}{{0,16}}?(?:公司|企业|银行|医院|工厂|厂|事务所|工作室|研究所|集团|机构|出版社|报社|杂志社))"
+            rf"^在{_NOT_THINKING}(?P<obj>{_P}{{0,16}}?(?:公司|企业|银行|医院|工厂|厂|事务所|工作室|研究所|集团|机构|出版社|报社|杂志社))"
             rf"(?:做|干|当|负责)(?![了过完个])(?P<job>[^，,。！？；;!?\n了过]{{2,8}})$"  # 做了个手术 is no job
         ),
         _work_place,
@@ -1045,13 +1084,20 @@ _RULES: list[tuple[re.Pattern, Callable]] = [
         lambda m, t: _plays(m),
     ),
     # 教数学 / 在中学教物理: what someone teaches, and where (the employer)
-    (re.compile(rf"^在(?P<obj>{_P}{{1,20}}?)教(?P<what>{_P}{{1,10}})$"), lambda m, t: _teaches(m)),
+    (re.compile(rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,20}}?)教(?P<what>{_P}{{1,10}})$"), lambda m, t: _teaches(m)),
     (re.compile(r"^教(?P<what>[\u4e00-\u9fffA-Za-z]{1,10})$"), lambda m, t: _teaches(m)),
     # plans and intentions
     (re.compile(rf"^(?:在)?(?P<verb>打算|准备|计划|决定|考虑|想要|想|将要|要|会|将)(?P<obj>{_P}+)"), _plan),
     # 希望今年能跑一次半马 / 的计划是六月前写完论文: what someone hopes or plans to do
     (re.compile(rf"^(?:很|一直|真)?(?P<verb>希望|盼着)(?:能|可以|能够)(?P<obj>{_P}+)"), _plan),
     (re.compile(rf"^的(?P<verb>计划|打算)(?:是|就是)(?P<obj>{_P}+)"), _plan),
+    # a licence, a degree, a visa got: theirs from now on (拿到驾照了 / 考到了驾照)
+    (
+        re.compile(
+            r"^(?:终于|刚刚|刚|已经)*(?:拿到|考到|考下|考出|拿下|办下|取得)(?:了)?(?P<obj>驾照|驾驶证|学位|(?:学士|硕士|博士)学位|毕业证|护照|签证|绿卡|录取通知书|黑带)"
+        ),
+        lambda m, t: [Found("EVENT" if t else "FACT", "拿到", m.group("obj"), 0.6, kind="possession")],
+    ),
     # possessions
     (re.compile(rf"^(?P<verb>拥有|有|买了|领养了|养了)(?P<obj>{_P}+)"), _possession),
     # 在成都买了房: a home bought, and where
