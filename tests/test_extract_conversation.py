@@ -142,6 +142,15 @@ def test_changes_of_work_supersede_the_old_employer_and_quitting_ends_it(graph, 
     assert current(graph, zh) == {"我 辞职"}  # no employer is current any more
 
 
+def test_no_longer_working_somewhere_ends_the_job_said_before(graph, group_id):
+    # "I no longer work at Google" gave nothing: the job said a week before stayed current
+    _then(graph, group_id, ["I work at Google."], ["I no longer work at Google."])
+    assert [(c.older_text, c.newer_text) for c in graph.consolidate(group_id).conflicts] == [
+        ("I work at Google", "I no longer work at Google")
+    ]
+    assert current(graph, group_id) == {"I no longer work at Google"}
+
+
 def test_how_long_someone_has_worked_somewhere_is_their_employer_now_and_a_span_that_ended_is_not(graph, group_id):
     """ "have worked at X since 2019" and 在X干了十年了 (了 at the end: up to now) say where someone works
     now, and supersede the employer said before; 在X干了十年 (a span that ended) is a past job: it
@@ -167,6 +176,14 @@ def test_no_longer_supersedes_the_liking_it_ends_in_both_languages(graph, group_
 
 def _conflicts(graph, group_id) -> set[tuple[str, str]]:
     return {(c.older_text.split(" (")[0], c.newer_text.split(" (")[0]) for c in graph.consolidate(group_id).conflicts}
+
+
+def test_a_phone_call_is_no_name_and_a_later_call_replaces_nothing(graph, group_id):
+    # "called" was read as the name slot: calling one's dad superseded having called one's mum,
+    # as if the speaker's name had changed from "my mom" to "my dad"
+    _then(graph, group_id, ["I called my mom yesterday."], ["I called my dad this morning."])
+    assert _conflicts(graph, group_id) == set()
+    assert {t.split(" (")[0] for t in current(graph, group_id)} == {"I called my mom", "I called my dad"}
 
 
 def test_a_new_diet_replaces_the_old_one_in_both_languages(graph, group_id):

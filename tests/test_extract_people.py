@@ -308,3 +308,22 @@ def test_a_relative_said_along_with_someone_is_theirs_and_a_later_he_means_him(g
     assert any("飞行员" in x for x in about(graph, group_id, "阿强"))
     # whom a breakup was with is not someone who came along: no girlfriend learnt as Tom's
     assert not any(t == "girlfriend" for _, t, _, _ in found)
+
+
+def test_they_after_people_spoken_of_together_means_them_and_not_things_or_others(graph, group_id):
+    # "They brought a huge cake" and 他们带了很多菜 gave nothing; "my kids" took "loves"
+    sessions(
+        graph,
+        group_id,
+        [
+            "My parents came over last weekend. They brought a huge cake.",
+            "我爸妈上周来了。他们带了很多菜。",
+            "My kids love dinosaurs. They want to visit the museum.",
+            "I bought new shoes. They are really comfy.",
+        ],
+    )
+    assert any("cake" in x for x in about(graph, group_id, "my parents"))
+    assert any("带了很多菜" in x for x in about(graph, group_id, "我爸妈"))
+    assert set(about(graph, group_id, "my children")) == {"love dinosaurs", "want to visit the museum"}
+    # the shoes are no one's "they": nothing is said of the speaker's parents or kids in that session
+    assert not any("comfy" in " ".join(str(x) for x in m) for m in memories(graph, group_id))

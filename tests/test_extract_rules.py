@@ -800,3 +800,32 @@ def test_everyday_readings_that_gave_nothing_or_the_wrong_slot_in_both_languages
     assert [t[:2] for t in one("Been real busy tackling a project for veterans.", "Maria")] == [
         ("has been tackling", "a project for veterans")
     ]
+
+
+def test_everyday_readings_of_the_eighth_session_in_both_languages():
+    def one(said: str, speaker: str | None = None) -> list[tuple]:
+        return [(m.memory["topic"], m.memory["object"], m.slot, m.ends) for m in extract(said, speaker).memories]
+
+    # a job that ended, said with "no longer"; not where someone is right now
+    assert one("I no longer work at Google.") == [("no longer work at", "Google", "employer", True)]
+    assert one("I don't work at Google anymore.") == [("no longer work at", "Google", "employer", True)]
+    assert one("I'm no longer at home.") == [] and one("I don't work at Google.") == []
+    # thinking about something is a plan, not a school (在考虑回学校读书 was "就读于 考虑回学校")
+    assert one("我在考虑回学校读书。") == [("打算", "回学校读书", None, False)]
+    assert one("我在想要不要去北京工作。") == [("打算", "去北京工作", None, False)]
+    assert one("我在想家。") == [] and one("我想起了小时候。") == []
+    assert one("I'm considering going back to school.") == [("plan to", "go back to school", None, False)]
+    # "we" planning, and what the speaker did with their husband, are the speaker's
+    assert [t[:2] for t in one("我们打算三月去冰岛旅行。")] == [("打算", "去冰岛旅行")]
+    assert [t[:2] for t in one("我和老公刚在成都买了房。")] == [("买了", "房")]
+    assert one("我跟老公吵架了。") == []  # whom a quarrel was with, not who came along
+    # a licence or a degree got; a habit of the past (not a thought of the past)
+    assert one("I finally got my driver's license.") == [("got", "driver's license", None, False)]
+    assert one("我终于拿到驾照了。") == [("拿到", "驾照", None, False)]
+    assert one("I used to play tennis in college.") == [("used to play", "tennis in college", None, False)]
+    assert one("I used to think he was rude.") == []
+    # someone in a role to a relative, named right after it, is who the clause is about
+    assert ("my son", "RELATION", "teacher", "Mrs. Patel") in triples(
+        extract("My son's teacher, Mrs. Patel, called me today.")
+    )
+    assert ("我儿子", "RELATION", "班主任", "王老师") in triples(extract("我儿子的班主任王老师今天给我打电话了。"))
