@@ -1046,6 +1046,10 @@ _WEEKDAY = re.compile(
 _NAMED_PAST = re.compile(r"\b(?:last|ago|yesterday|before|previous|earlier)\b|[上去前昨]|\d{4}|年", re.IGNORECASE)
 
 
+# "…, her name is Lily": a name said after the clause that introduced its person
+_NAME_SAID_AFTER = re.compile(r",?\s*(?:and )?(?:his|her|their) name is [A-Z][\w'-]*(?: [A-Z][\w'-]*)?")
+
+
 class RuleExtractor:
     """``extract(episodes, people) -> ExtractionPlan``: memories per turn, linked to that turn.
 
@@ -1310,6 +1314,8 @@ class _Reader:
         if not chinese:  # Chinese sentences are read for them whole, before their clauses
             body, met = rules_en.introduced(body, self.people, self.owner)
             found.extend(met)
+            if met and " name is " not in body:  # the name said after the clause is no part of it
+                text = _NAME_SAID_AFTER.sub("", text)
         if chinese:
             said = rules_zh.attribute(body, carried)
             if said is None and time_text:  # 我的生日是三月五号: the value is the time itself

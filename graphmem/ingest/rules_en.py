@@ -613,7 +613,15 @@ def _work_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | N
             if obj
             else None
         )
-    return _slot("work at", "work", "employer")(m, third, time_text)
+    found = _slot("work at", "work", "employer")(m, third, time_text)
+    as_what = _AS_A_JOB.match(found[0].object or "") if found else None
+    if found and as_what:  # "works at the hospital as a nurse": where, and the job
+        found[0].object = as_what.group("org")
+        found.append(Found("FACT", _third("work as", third), as_what.group("job"), 0.7, kind="work", slot="job"))
+    return found
+
+
+_AS_A_JOB = re.compile(r"^(?P<org>.+?) as (?:a |an )?(?P<job>[a-z][a-z -]{1,40})$")
 
 
 def _lived_before(m: re.Match) -> list[Found] | None:
@@ -1631,9 +1639,10 @@ _INTRODUCED = re.compile(
 )
 # "Mia, the new analyst, joined …": a name, then what they are between commas.
 _APPOSITIVE = re.compile(rf"^(?P<name>{_NAME}), (?P<det>the|a|an|my|our) (?P<what>[A-Za-z' -]{{2,40}}?), (?=[a-z])")
-# "…, his name is Felix" / "…, she's called Ada": the name of the person the clause before introduced.
+# "…, his name is Felix" / "…, she's called Ada": the name of the person the clause before introduced
+# (its comma may have gone with a time read out of the clause: "had a baby girl last week, her name is …").
 _NAMED_AFTER = re.compile(
-    rf"\b(?:a|an) (?P<what>(?:[a-z-]+ ){{0,2}}?[a-z-]+)\b[^.;!?]*?,\s*(?:and )?(?:his|her|their) name is (?P<name>{_NAME})\b"
+    rf"\b(?:a|an) (?P<what>(?:[a-z-]+ ){{0,2}}?[a-z-]+)\b[^.;!?]*?(?:,\s*|\s+)(?:and )?(?:his|her|their) name is (?P<name>{_NAME})\b"
 )
 
 
@@ -1652,6 +1661,12 @@ def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]
         if m is None or m.group("name").split()[0] in _NOT_NAMES:
             continue
         what, name = m.group("what"), m.group("name")
+        said = re.search(r"(?:,\s*|\s+)(?:and )?(?:his|her|their) name is", m.group(0))
+        whole = (
+            m.group(0)[m.start("what") - m.start() : said.start()].split() if pattern is _NAMED_AFTER and said else []
+        )
+        if 1 < len(whole) <= 3 and all(w.isalpha() and w.islower() for w in whole):
+            what = " ".join(whole)  # "a baby girl, her name is Lily": the whole phrase, not its first word
         owned = re.search(r"\b(?:have|has|had|got|own|owns|adopted|bought|keep|keeps)\s+$", text[: m.start()])
         found = role_of(what.split()[-1]) or role_of(" ".join(what.split()[-2:]))
         if owned and not (found and found[0] not in {"dog", "cat"}):
@@ -1688,6 +1703,6 @@ def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]
         if pattern is _INTRODUCED:
             text = text[: m.start()] + name + text[m.end() :]
         else:
-            text = text[: m.start() + m.group(0).index(",")]  # the clause before the name
+            text = text[: m.start() + (said.start() if said else len(m.group(0)))]  # the clause before the name
         break
     return text, out
