@@ -829,3 +829,11 @@ def test_everyday_readings_of_the_eighth_session_in_both_languages():
         extract("My son's teacher, Mrs. Patel, called me today.")
     )
     assert ("我儿子", "RELATION", "班主任", "王老师") in triples(extract("我儿子的班主任王老师今天给我打电话了。"))
+    # where someone works and as what, each in its slot (the employer was "the hospital as a nurse")
+    assert one("My wife works at the hospital as a nurse.") == [
+        ("works at", "the hospital", "employer", False),
+        ("works as", "nurse", "job", False),
+    ]
+    # a child's name said after the clause, with a time read out of it between them
+    found = triples(extract("We had a baby girl last week, her name is Lily."))
+    assert ("I", "RELATION", "daughter", "Lily") in found and ("I", "EVENT", "had", "a baby girl") in found
