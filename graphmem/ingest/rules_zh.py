@@ -954,7 +954,7 @@ _RULES: list[tuple[re.Pattern, Callable]] = [
     ),
     # 在医院找了份新工作 / 找到了工作: a new employer (where it is said), else a job changed
     (
-        re.compile(rf"^(?:在(?P<obj>{_P}{{1,20}}?))?(?:找到|找)了?(?:一)?份(?:新)?(?:的)?工作(?:了)?$"),
+        re.compile(rf"^(?:在(?P<obj>{_P}{{1,20}}?))?(?:找到|找)了?(?:一)?(?:份)?(?:新)?(?:的)?工作(?:了)?$"),
         lambda m, t: (
             _slot("入职", "work", "employer")(m, t)
             if m.group("obj")
@@ -1314,7 +1314,8 @@ def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]
         if _NOT_PEOPLE.search(what) or name[0] in _NOT_NAME or not (name.isascii() or _one_word(name, name)):
             continue
         kin = role_of(what) or role_of(what[-2:]) or role_of(what[-1:])
-        if kin and re.search(r"(?:^|[，,])(?:我|我们)(?:还|也)?有$", text[: m.start()]):  # 我有个弟弟叫小乐: my 弟弟
+        had = r"(?:^|[，,])(?:我|我们)(?:上周|上个月|去年|前天|昨天|今年|刚刚|刚|已经|终于)*(?:还|也)?(?:有|生了|添了)$"
+        if kin and re.search(had, text[: m.start()]):  # 我有个弟弟叫小乐 / 我们上周生了个女儿，叫莉莉: my 弟弟, my 女儿
             kin_word = _kin_word(what) or what
             plain = re.fullmatch(r"(?:小|大|亲|双胞胎)?", what[: len(what) - len(kin_word)]) is not None
             found = introduce(people, name, kin[0], None if plain else what, owner, "是")
@@ -1325,6 +1326,8 @@ def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]
         before = text[: m.start()]
         if re.search(r"有$", before):  # 我有个笔友叫Jonas: someone known, not something had
             return "", found
+        if re.search(r"(?:生了|添了)$", before):  # 我们上周生了个女儿，叫莉莉: the birth, and who
+            return before + "个" + what, found
         return before + name, found
     return text, []
 
