@@ -836,6 +836,11 @@ def test_everyday_readings_of_the_eighth_session_in_both_languages():
     ]
     assert one("我在苹果找到了新工作！") == [("入职", "苹果", "employer", False)]  # was the employer "苹果找到了新"
     assert ("我", "RELATION", "女儿", "莉莉") in triples(extract("我们上周生了个女儿，叫莉莉。"))  # was 熟人
+    # a job found in a city: the job changed, its employer unsaid (not the employer 上海)
+    assert one("我老婆在上海找到了工作。") == [("换工作", None, "employer", True)]
+    # a cause said of "it": the thing the effect is about
+    plan = extract("I stopped drinking coffee because it kept me up at night.")
+    assert ("coffee", "FACT", "kept", "me up at night") in triples(plan) and len(plan.links) == 1
     # a child's name said after the clause, with a time read out of it between them
     found = triples(extract("We had a baby girl last week, her name is Lily."))
     assert ("I", "RELATION", "daughter", "Lily") in found and ("I", "EVENT", "had", "a baby girl") in found

@@ -1046,6 +1046,11 @@ _WEEKDAY = re.compile(
 _NAMED_PAST = re.compile(r"\b(?:last|ago|yesterday|before|previous|earlier)\b|[上去前昨]|\d{4}|年", re.IGNORECASE)
 
 
+# a cause said of "it" doing something (it kept me up at night): "it" is what the effect is about
+_IT_DID = re.compile(
+    r"^\s*(?P<it>it|It) (?!(?:is|was|'s|will|would|can|could|may|might|must|should|does|did|has|had|isn't|wasn't|"
+    r"doesn't|didn't|rained|snowed|poured|seems|seemed|looks|looked|feels|felt|sounds|sounded)\b)[a-z]+\b"
+)
 # "…, her name is Lily": a name said after the clause that introduced its person
 _NAME_SAID_AFTER = re.compile(r",?\s*(?:and )?(?:his|her|their) name is [A-Z][\w'-]*(?: [A-Z][\w'-]*)?")
 
@@ -1258,7 +1263,18 @@ class _Reader:
         cause_effect = self.rules._causal(sentence, chinese)
         if cause_effect:
             main: list[str | None] = []
-            for clause in cause_effect:
+            clauses = list(cause_effect)
+            said_of = None if chinese else _IT_DID.match(clauses[0])
+            if said_of:  # "I quit coffee because it kept me up": "it" is the thing the effect is about
+                people, self.people = self.people, self.people.copy()  # a look ahead: learns no one
+                try:
+                    effect = self._clause(clauses[1], False, None, carried=None, generic=True)[0]
+                finally:
+                    self.people = people
+                thing = next((f.object for f in effect if f.object and f.memory_type != "RELATION"), None)
+                if thing and len(thing.split()) <= 4:
+                    clauses[0] = thing + clauses[0][said_of.end("it") :]
+            for clause in clauses:
                 time_text = self.rules._time(clause, self.ep)
                 found = self._clause(clause, chinese, time_text, carried=None, generic=True)[0]
                 added = [self.add(f, chinese, time_text) for f in found]

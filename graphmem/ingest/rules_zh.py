@@ -90,6 +90,12 @@ _NOUNISH = ("n", "a", "b", "j", "eng", "x", "vn", "s", "f", "l", "m", "q", "k", 
 _MORPHEME = ("g", "zg")  # a bound character the tagger could not place (灵缇犬 → 灵|缇|犬): part of the noun
 
 
+def _a_place(text: str) -> bool:
+    """A city, a province or a country (上海, 广东, 日本), not a workplace: the tagger's ``ns``."""
+    words = tag(text)
+    return len(words) == 1 and words[0][1] == "ns"
+
+
 def noun_head(text: str) -> str | None:
     """The noun phrase a text opens with, up to the first verb, preposition or particle; a leading
     "one of" (一辆, 一个) dropped: 上海了 → 上海, 星巴克见了小雯 → 星巴克, 一辆新自行车 → 新自行车."""
@@ -957,7 +963,20 @@ _RULES: list[tuple[re.Pattern, Callable]] = [
         re.compile(rf"^(?:在(?P<obj>{_P}{{1,20}}?))?(?:找到|找)了?(?:一)?(?:份)?(?:新)?(?:的)?工作(?:了)?$"),
         lambda m, t: (
             _slot("入职", "work", "employer")(m, t)
-            if m.group("obj")
+            if m.group("obj") and not _a_place(m.group("obj"))
+            else [
+                Found(
+                    "EVENT" if t else "FACT",
+                    "换工作",
+                    None,
+                    0.7,
+                    {"地点": m.group("obj")},
+                    kind="work",
+                    slot="employer",
+                    ends=True,
+                )
+            ]
+            if m.group("obj")  # 在上海找到了工作: a job found in a city, its employer not said
             else _slot("换工作", "work", "employer", ends=True)(m, t)
         ),
     ),
