@@ -841,6 +841,12 @@ def test_everyday_readings_of_the_eighth_session_in_both_languages():
     # a cause said of "it": the thing the effect is about
     plan = extract("I stopped drinking coffee because it kept me up at night.")
     assert ("coffee", "FACT", "kept", "me up at night") in triples(plan) and len(plan.links) == 1
+    # a liking said with "to" or as it is felt; an intention said as excitement
+    assert one("I like to read before bed.") == [("like", "reading before bed", None, False)]
+    assert one("I'm really enjoying my new job.") == [("enjoy", "my new job", None, False)]
+    assert one("I'd like to go to Paris.")[0][0] == "want to" and one("I love to hear that!") == []
+    assert one("I'm also excited to guide aspiring dancers.") == [("plan to", "guide aspiring dancers", None, False)]
+    assert one("I'm excited about the trip.") == []
     # a child's name said after the clause, with a time read out of it between them
     found = triples(extract("We had a baby girl last week, her name is Lily."))
     assert ("I", "RELATION", "daughter", "Lily") in found and ("I", "EVENT", "had", "a baby girl") in found

@@ -47,7 +47,8 @@ EN_LEAD = re.compile(
     r"^(?:(?:after that|after this|before that|after all that|once that's done|once that is done|oh|hey|hi|yeah|yes|yep|wow|well|so|and|but|also|plus|actually|anyway|anyways|btw|honestly|ok|okay|"
     r"um|uh|hmm|guess what|by the way|fyi|just|especially|right after|just after|after|before|now|these days|nowadays|recently|lately|finally|then|today|tonight|"
     r"fun fact|news|update|big news|besides that|besides|other than that|apart from that|on top of that|"
-    r"in other news|meanwhile|unfortunately|fortunately|luckily|thankfully|sadly|of course)\b[,!:.]?\s*)+",
+    r"in other news|meanwhile|unfortunately|fortunately|luckily|thankfully|sadly|of course|"
+    r"since (?:we|I) last (?:spoke|talked|chatted|saw each other|caught up))\b[,!:.]?\s*)+",
     re.IGNORECASE,
 )
 _CONTRACTIONS = [
@@ -809,6 +810,8 @@ def _work_as(m: re.Match, third: bool, time_text: str | None) -> list[Found] | N
 
 
 _PREF = {
+    "enjoying": "enjoy",
+    "loving": "love",
     "love": "love",
     "loves": "love",
     "like": "like",
@@ -836,15 +839,28 @@ def _preference(m: re.Match, third: bool, time_text: str | None) -> list[Found] 
     obj = _obj(m)
     if not obj or obj.lower() in {"to", "too"}:
         return None
-    if obj.lower().startswith("to ") or m.group(0).lower().startswith("would"):
+    if m.group(0).lower().startswith("would"):
         return None  # "I'd like to …" is a wish
     verb = _PREF[" ".join(m.group("verb").lower().split())]
+    if obj.lower().startswith("to "):  # "I like to read before bed": reading before bed, a liking
+        doing = re.match(r"^to (?:(?:just|really|always|usually|often|sometimes|also) )*(?P<verb>[a-z]+)\b", obj, _I)
+        if (
+            doing is None
+            or verb not in ("like", "love", "enjoy", "hate", "prefer")
+            or _NOT_A_LIKING.match(doing["verb"])
+        ):
+            return None
+        obj = gerund(doing["verb"]) + obj[doing.end() :]
     topic = (
         verb
         if not third
         else {"love": "loves", "like": "likes", "enjoy": "enjoys", "hate": "hates"}.get(verb, verb + "s")
     )
     return [Found("OPINION", topic, obj, 0.6, kind="preference")]
+
+
+# after "like to": verbs that say what is being asked or said, not a thing liked (I'd like to say, I love to hear that)
+_NOT_A_LIKING = re.compile(r"^(?:say|think|know|hear|see|ask|thank|add|mention|point|tell|be|get|have)$", re.IGNORECASE)
 
 
 def _negated_preference(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
@@ -1038,6 +1054,8 @@ def _plan(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None
         if verb is None:
             return None  # "I'm going for it"
         plan = plan[0], f"{verb} {rest}".strip()  # thinking of opening a café → plans to open a café
+    elif how.endswith("excited") and not m.group("to"):
+        return None  # "excited about the trip": a feeling, no plan said
     elif how.endswith("off") and not _DESTINATION.match(what) and what.split()[0].lower() not in _OFF_TO:
         return None  # "off to bed", "off to sleep"
     elif how.endswith(("going", "off")) and _DESTINATION.match(what):
@@ -1398,6 +1416,14 @@ _RULES: list[tuple[re.Pattern, Make]] = [
         ),
         _preference,
     ),
+    # "I'm really enjoying my new job", "she's loving Berlin": a liking said as it is felt
+    (
+        re.compile(
+            rf"^(?:am|is|are) (?:really |totally |so |just |absolutely |also |still )*(?P<verb>enjoying|loving) {_X}",
+            _I,
+        ),
+        _preference,
+    ),
     # what they have played or done for how long ("have played piano for three years")
     (
         re.compile(
@@ -1417,7 +1443,7 @@ _RULES: list[tuple[re.Pattern, Make]] = [
     # plans and intentions
     (
         re.compile(
-            rf"^(?P<how>(?:am|is|are) (?:going|planning|hoping|about|thinking about|thinking of|considering|off)|plan|plans|intend|intends|want|wants|would like|hope|hopes|have decided|has decided|decided|will) (?P<to>to )?{_X}",
+            rf"^(?P<how>(?:am|is|are) (?:going|planning|hoping|about|thinking about|thinking of|considering|off|(?:so |really |super |also )*excited)|plan|plans|intend|intends|want|wants|would like|hope|hopes|have decided|has decided|decided|will) (?P<to>to )?{_X}",
             _I,
         ),
         _plan,
