@@ -327,3 +327,11 @@ def test_they_after_people_spoken_of_together_means_them_and_not_things_or_other
     assert set(about(graph, group_id, "my children")) == {"love dinosaurs", "want to visit the museum"}
     # the shoes are no one's "they": nothing is said of the speaker's parents or kids in that session
     assert not any("comfy" in " ".join(str(x) for x in m) for m in memories(graph, group_id))
+
+
+def test_someone_named_before_said_to_be_the_speakers_is_theirs_in_that_role(graph, group_id):
+    # "He is my college roommate" and 他是我大学室友 gave nothing
+    sessions(graph, group_id, ["My best friend Tom is getting married next month. He is my college roommate."])
+    sessions(graph, f"{group_id}-zh", ["我最好的朋友小李下个月结婚。他是我大学室友。"])
+    assert ("I", "roommate", "Tom") in {(s, t, o) for s, t, o, _ in memories(graph, group_id)}
+    assert ("我", "室友", "小李") in {(s, t, o) for s, t, o, _ in memories(graph, f"{group_id}-zh")}

@@ -847,6 +847,13 @@ def test_everyday_readings_of_the_eighth_session_in_both_languages():
     assert one("I'd like to go to Paris.")[0][0] == "want to" and one("I love to hear that!") == []
     assert one("I'm also excited to guide aspiring dancers.") == [("plan to", "guide aspiring dancers", None, False)]
     assert one("I'm excited about the trip.") == []
+    # the next job, said after the one before in the same sentence; not a country, not an errand
+    assert one("我以前在阿里工作，后来去了腾讯。") == [
+        ("曾工作于", "阿里", None, False),
+        ("入职", "腾讯", "employer", False),
+    ]
+    assert one("我以前在阿里工作，后来去了日本。") == [("曾工作于", "阿里", None, False)]
+    assert [t[:2] for t in one("我在银行上班，后来去了超市买菜。")] == [("工作于", "银行")]
     # a child's name said after the clause, with a time read out of it between them
     found = triples(extract("We had a baby girl last week, her name is Lily."))
     assert ("I", "RELATION", "daughter", "Lily") in found and ("I", "EVENT", "had", "a baby girl") in found

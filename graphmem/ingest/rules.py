@@ -1046,6 +1046,14 @@ _WEEKDAY = re.compile(
 _NAMED_PAST = re.compile(r"\b(?:last|ago|yesterday|before|previous|earlier)\b|[上去前昨]|\d{4}|年", re.IGNORECASE)
 
 
+# after a job said in the same sentence, the next one (以前在阿里工作，后来去了腾讯): a workplace named
+# whole, not a place (后来去了日本) nor an errand (后来去了超市买菜). English says "then joined …"; its
+# "then I moved to Google" is left as a move: without a list of places, a city and a company look alike.
+_ZH_THEN_WENT = re.compile(
+    r"^(?:后来|然后|之后|再后来)(?:又|就)?(?:去了|到了|进了|跳槽到了?|跳到了|换到了)(?P<obj>[^，,。！？]{2,12}?)(?:工作|上班)?(?:了)?$"
+)
+
+
 # a cause said of "it" doing something (it kept me up at night): "it" is what the effect is about
 _IT_DID = re.compile(
     r"^\s*(?P<it>it|It) (?!(?:is|was|'s|will|would|can|could|may|might|must|should|does|did|has|had|isn't|wasn't|"
@@ -1294,12 +1302,19 @@ class _Reader:
             if time_text and re.search(re.escape(time_text) + "的", sentence):
                 time_text = None  # 秋天的叶子: a time word naming a thing, not when
             carried = None
+            worked: Found | None = None  # a job said earlier in the sentence
             for clause in re.split(r"[，,；;：:]", sentence):
                 # the sentence's time dates each clause's event, but a time to come only the clause that
                 # says it (我表妹下个月来看我，她还给我做了一个书架: the shelf is made already)
                 self._said_here = bool(time_text and time_text in clause)
                 when = time_text if self._said_here or not rules_zh.is_future(time_text) else None
-                found, carried = self._read(clause, True, when, carried)
+                went = _ZH_THEN_WENT.match(clause.strip(" 。！？!?")) if worked is not None else None
+                joined = went.group("obj") if went and worked is not None else None
+                if joined and rules_zh.is_workplace(joined) and worked is not None:
+                    found = [Found("FACT", "入职", joined, 0.7, subject=worked.subject, kind="work", slot="employer")]
+                else:
+                    found, carried = self._read(clause, True, when, carried)
+                worked = next((f for f in found if f.kind == "work"), worked)
                 ids.extend(self.add(f, True, when) for f in found)
             self._said_here = True
             return [i for i in ids if i]
@@ -1370,6 +1385,9 @@ class _Reader:
             found.append(subj.described)
         if subj.together is not None:
             found.append(subj.together)
+        mine = lang.said_mine(subj.rest, subj.name, self.people, self.owner) if subj.name and not subj.of_role else None
+        if mine is not None:  # "He is my college roommate" / 他是我大学室友, said of someone named before
+            return [*found, mine], subj
         # "my parents love …" agrees as "I love …" does; anyone else named: "Ruth loves …"
         plural = not chinese and subj.name is not None and self.people.together(subj.name)
         third = (subj.name is not None or self.named) and not plural

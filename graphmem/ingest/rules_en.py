@@ -286,6 +286,20 @@ def _named_relative(subj: Subject, people: People) -> Subject | None:
     return Subject(name, _expand(subj.rest[m.end() :]), relation)
 
 
+def said_mine(rest: str, name: str, people: People, owner: str) -> Found | None:
+    """ "(He) is my college roommate", said of someone named before: the speaker's, in that role."""
+    m = re.match(
+        rf"^(?:is|was) (?:my|our) (?:(?:best|close|good|old|dear|childhood) )?(?P<role>[a-z]+(?: [a-z]+)?)[.!]?$",
+        rest,
+        _I,
+    )
+    found = (role_of(m.group("role")) or role_of(m.group("role").split()[-1])) if m else None
+    if found is None:
+        return None
+    people.learn(name, found[0], owner=owner)
+    return Found("RELATION", found[0], name, 0.7, subject=None, kind="relation")
+
+
 def _role_named(text: str) -> tuple[str, int] | None:
     """A role anyone may have to someone, followed by their name (teacher Mrs Patel, boss, Linda):
     the role and where it ends; None without a name after it (my son's teacher says whom, not who)."""

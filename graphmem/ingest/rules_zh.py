@@ -90,7 +90,26 @@ _NOUNISH = ("n", "a", "b", "j", "eng", "x", "vn", "s", "f", "l", "m", "q", "k", 
 _MORPHEME = ("g", "zg")  # a bound character the tagger could not place (灵缇犬 → 灵|缇|犬): part of the noun
 
 
-def _a_place(text: str) -> bool:
+def said_mine(rest: str, name: str, people: People, owner: str) -> Found | None:
+    """(他)是我大学室友, said of someone named before: the speaker's, in that role."""
+    m = re.match(rf"^(?:也)?是我(?:的|最好的)?(?P<role>[{HAN_CHARS}]{{1,6}})[。！!]?$", rest)
+    role = m.group("role") if m else ""
+    found = next((f for n in range(len(role)) if (f := role_of(role[n:]))), None)  # 大学室友: a 室友
+    if found is None:
+        return None
+    people.learn(name, found[0], owner=owner)
+    return Found("RELATION", found[0], name, 0.7, subject=None, kind="relation")
+
+
+def is_workplace(text: str) -> bool:
+    """A workplace named whole: one word not a place (腾讯, 华为), or a phrase ending in a kind of
+    workplace (一家创业公司, 市第一医院); not an errand (超市买菜)."""
+    if re.search(r"(?:公司|企业|外企|集团|银行|医院|学校|大学|中学|小学|工厂|厂|研究所|事务所|工作室)$", text):
+        return True
+    return len(tag(text)) == 1 and not is_place(text)
+
+
+def is_place(text: str) -> bool:
     """A city, a province or a country (上海, 广东, 日本), not a workplace: the tagger's ``ns``."""
     words = tag(text)
     return len(words) == 1 and words[0][1] == "ns"
@@ -963,7 +982,7 @@ _RULES: list[tuple[re.Pattern, Callable]] = [
         re.compile(rf"^(?:在(?P<obj>{_P}{{1,20}}?))?(?:找到|找)了?(?:一)?(?:份)?(?:新)?(?:的)?工作(?:了)?$"),
         lambda m, t: (
             _slot("入职", "work", "employer")(m, t)
-            if m.group("obj") and not _a_place(m.group("obj"))
+            if m.group("obj") and not is_place(m.group("obj"))
             else [
                 Found(
                     "EVENT" if t else "FACT",
