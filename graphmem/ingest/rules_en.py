@@ -289,7 +289,7 @@ def _named_relative(subj: Subject, people: People) -> Subject | None:
 def said_mine(rest: str, name: str, people: People, owner: str) -> Found | None:
     """ "(He) is my college roommate", said of someone named before: the speaker's, in that role."""
     m = re.match(
-        rf"^(?:is|was) (?:my|our) (?:(?:best|close|good|old|dear|childhood) )?(?P<role>[a-z]+(?: [a-z]+)?)[.!]?$",
+        r"^(?:is|was) (?:my|our) (?:(?:best|close|good|old|dear|childhood) )?(?P<role>[a-z]+(?: [a-z]+)?)[.!]?$",
         rest,
         _I,
     )
