@@ -854,6 +854,7 @@ def test_everyday_readings_of_the_eighth_session_in_both_languages():
     ]
     assert one("我以前在阿里工作，后来去了日本。") == [("曾工作于", "阿里", None, False)]
     assert [t[:2] for t in one("我在银行上班，后来去了超市买菜。")] == [("工作于", "银行")]
+    assert [t[:2] for t in one("我毕业后在银行上班。")] == [("工作于", "银行")]  # when, said after 我
     # a child's name said after the clause, with a time read out of it between them
     found = triples(extract("We had a baby girl last week, her name is Lily."))
     assert ("I", "RELATION", "daughter", "Lily") in found and ("I", "EVENT", "had", "a baby girl") in found

@@ -783,9 +783,15 @@ _RATHER = re.compile(
 )
 
 
+_ME_AFTER = re.compile(r"^我(?P<when>[\u4e00-\u9fff]{1,6}?(?:以后|之后|后))(?=在)")
+
+
 def said_plainly(sentence: str) -> str:
     """The sentence said the way the clause rules read it: 我以前抽烟，后来戒了 → 我后来戒了抽烟 (the habit
     quit said in the clause that quits it); 比起咖啡我更喜欢茶 → 我更喜欢茶."""
+    after = _ME_AFTER.match(sentence)
+    if after is not None:  # 我毕业后在银行上班 → 毕业后我在银行上班: when, then where the speaker is
+        sentence = f"{after.group('when')}我{sentence[after.end('when') :]}"
     rather = _RATHER.match(sentence)
     if rather is not None:
         sentence = f"{rather.group('lead')}{rather.group('who') or '我'}{sentence[rather.end() :]}"
