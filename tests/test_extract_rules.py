@@ -855,6 +855,10 @@ def test_everyday_readings_of_the_eighth_session_in_both_languages():
     assert one("我以前在阿里工作，后来去了日本。") == [("曾工作于", "阿里", None, False)]
     assert [t[:2] for t in one("我在银行上班，后来去了超市买菜。")] == [("工作于", "银行")]
     assert [t[:2] for t in one("我毕业后在银行上班。")] == [("工作于", "银行")]  # when, said after 我
+    # expecting a child; moving in together (a plan, with no place "together")
+    assert one("My wife is pregnant, so the timing is terrible.") == [("is pregnant", None, None, False)]
+    assert one("我怀孕了！") == [("怀孕", None, None, False)]
+    assert [t[:2] for t in one("We're moving in together next month.")] == [("plan to", "move in together")]
     # a child's name said after the clause, with a time read out of it between them
     found = triples(extract("We had a baby girl last week, her name is Lily."))
     assert ("I", "RELATION", "daughter", "Lily") in found and ("I", "EVENT", "had", "a baby girl") in found

@@ -1194,11 +1194,18 @@ _EN_THEREFORE = re.compile(
 _EN_PLACE = re.compile(r"\b(?:at|in) (?:the |a |an )?(?P<place>[A-Z][\w'.-]*(?: [A-Z][\w'.-]*)*|[a-z]+)$")
 
 
+# words after "in" / "at" that say how, not where ("moving in together", "in advance", "at all")
+_NOT_PLACES = frozenset(
+    "home all time bed person general fact together advance love trouble touch mind charge tears shock "
+    "fact particular short turn total private public secret peace front return".split()
+)
+
+
 def _with_place(found: Found) -> Found:
     """An English event's place, where its object ends with one (at the airport, in Soho)."""
     if found.memory_type == "EVENT" and found.object:
         m = _EN_PLACE.search(found.object)
-        if m and m.group("place").lower() not in {"home", "all", "time", "bed", "person", "general", "fact"}:
+        if m and m.group("place").lower() not in _NOT_PLACES:
             found.attributes = {**(found.attributes or {}), "place": m.group("place")}
     return found
 

@@ -1171,6 +1171,18 @@ _RULES: list[tuple[re.Pattern, Make]] = [
         re.compile(rf"^(?:am|is|are) {_ADV}(?:moving|relocating) (?:back )?to {_X}", _I),
         lambda m, t, tt: _moving(m, t, tt),
     ),
+    # "we're moving in together (next month)", "I'm moving in with Sam": a plan to share a home
+    (
+        re.compile(
+            r"^(?:am|is|are) (?:finally |officially )?moving in (?P<obj>together|with [A-Z][a-z]+|with (?:my|her|his) [a-z]+)",
+            _I,
+        ),
+        lambda m, t, tt: [
+            Found(
+                "EVENT" if tt else "FACT", "plans to" if t else "plan to", f"move in {m.group('obj')}", 0.6, kind="plan"
+            )
+        ],
+    ),
     # "I'm flying to Lisbon on Friday": going somewhere at a time to come, a plan
     (
         re.compile(rf"^(?:am|is|are) {_ADV}(?P<verb>flying|driving|heading|travelling|traveling|leaving for) {_X}", _I),
@@ -1429,6 +1441,14 @@ _RULES: list[tuple[re.Pattern, Make]] = [
             _I,
         ),
         _preference,
+    ),
+    # "I'm pregnant", "my wife is pregnant": expecting a child, a fact until it is born
+    (
+        re.compile(
+            r"^(?:am|is|are) (?:finally |now )?(?P<obj>pregnant)(?: (?:with (?:our|my|her|their) (?:first|second|third) (?:child|baby)|again))?(?=[\s,.!;]|$)",
+            _I,
+        ),
+        lambda m, t, tt: [Found("FACT", _third("am", t) + " pregnant", None, 0.8, kind="fact")],
     ),
     # "I'm really enjoying my new job", "she's loving Berlin": a liking said as it is felt
     (

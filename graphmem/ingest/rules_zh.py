@@ -1142,6 +1142,11 @@ _RULES: list[tuple[re.Pattern, Callable]] = [
         ),
         lambda m, t: [Found("EVENT" if t else "FACT", "拿到", m.group("obj"), 0.6, kind="possession")],
     ),
+    # 我怀孕了: expecting a child, a fact until it is born
+    (
+        re.compile(r"^(?:已经|终于|又)?怀孕(?:了)?(?:[，,。！!]|$)"),
+        lambda m, t: [Found("FACT", "怀孕", None, 0.8, kind="fact")],
+    ),
     # possessions
     (re.compile(rf"^(?P<verb>拥有|有|买了|领养了|养了)(?P<obj>{_P}+)"), _possession),
     # 在成都买了房: a home bought, and where
