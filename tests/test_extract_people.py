@@ -335,3 +335,21 @@ def test_someone_named_before_said_to_be_the_speakers_is_theirs_in_that_role(gra
     sessions(graph, f"{group_id}-zh", ["我最好的朋友小李下个月结婚。他是我大学室友。"])
     assert ("I", "roommate", "Tom") in {(s, t, o) for s, t, o, _ in memories(graph, group_id)}
     assert ("我", "室友", "小李") in {(s, t, o) for s, t, o, _ in memories(graph, f"{group_id}-zh")}
+
+
+def test_in_laws_and_a_child_with_a_doubled_name_are_people_a_later_pronoun_means(graph, group_id):
+    # 我婆婆 was no role (the visit was the speaker's, "婆婆要来我们家住"), 我女儿叫朵朵 gave no name
+    # (朵朵 is tagged a measure word), "my mother-in-law" was no one a "she" could mean
+    sessions(
+        graph,
+        group_id,
+        [
+            "我婆婆下个月要来我们家住。她不太喜欢城市生活。",
+            "我女儿叫朵朵。她特别喜欢画画。",
+            "My mother-in-law is visiting. She hates the city.",
+        ],
+    )
+    assert any("城市生活" in x for x in about(graph, group_id, "我婆婆"))
+    assert ("我", "女儿", "朵朵") in {(s, t, o) for s, t, o, _ in memories(graph, group_id)}
+    assert any("画画" in x for x in about(graph, group_id, "朵朵"))
+    assert any("city" in x for x in about(graph, group_id, "my mother-in-law"))

@@ -859,6 +859,7 @@ def test_everyday_readings_of_the_eighth_session_in_both_languages():
     assert one("My wife is pregnant, so the timing is terrible.") == [("is pregnant", None, None, False)]
     assert one("我怀孕了！") == [("怀孕", None, None, False)]
     assert [t[:2] for t in one("We're moving in together next month.")] == [("plan to", "move in together")]
+    assert one("我现在在找新工作。") == [("在找", "新工作", None, False)]  # was the employer "找新"
     # a child's name said after the clause, with a time read out of it between them
     found = triples(extract("We had a baby girl last week, her name is Lily."))
     assert ("I", "RELATION", "daughter", "Lily") in found and ("I", "EVENT", "had", "a baby girl") in found

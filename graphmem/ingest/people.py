@@ -72,6 +72,16 @@ for _words, _canon, _g in [
     ("侄女|外甥女", "侄女", "f"),
     ("孙子|外孙", "孙子", "m"),
     ("孙女|外孙女", "孙女", "f"),
+    ("婆婆", "婆婆", "f"),
+    ("公公", "公公", "m"),
+    ("岳母|丈母娘", "岳母", "f"),
+    ("岳父|老丈人", "岳父", "m"),
+    ("儿媳|儿媳妇", "儿媳", "f"),
+    ("女婿", "女婿", "m"),
+    ("嫂子", "嫂子", "f"),
+    ("姐夫", "姐夫", "m"),
+    ("弟媳", "弟媳", "f"),
+    ("妹夫", "妹夫", "m"),
     ("老伴", "老伴", None),
     ("配偶", "配偶", None),
     ("熟人", "熟人", None),
@@ -119,6 +129,15 @@ for _words, _canon, _g in [
     ("grandson", "grandson", "m"),
     ("granddaughter", "granddaughter", "f"),
     ("grandchild|grandkid", "grandchild", None),
+    ("mother-in-law|mother in law", "mother-in-law", "f"),
+    ("father-in-law|father in law", "father-in-law", "m"),
+    ("sister-in-law|sister in law", "sister-in-law", "f"),
+    ("brother-in-law|brother in law", "brother-in-law", "m"),
+    ("daughter-in-law|daughter in law", "daughter-in-law", "f"),
+    ("son-in-law|son in law", "son-in-law", "m"),
+    ("stepson", "stepson", "m"),
+    ("stepdaughter", "stepdaughter", "f"),
+    ("in-laws|in laws", "in-laws", None),
     # the ones spoken of together: "my parents are visiting", "my kids love dinosaurs" (父母 / 爸妈 in Chinese)
     ("parents|folks", "parents", None),
     ("kids|children", "children", None),
@@ -189,7 +208,7 @@ def role_of(word: str) -> tuple[str, str | None] | None:
 
 
 # Roles of people spoken of together, whom a "they" / 他们 may mean
-TOGETHER = frozenset({"parents", "children", "grandparents", "父母"})
+TOGETHER = frozenset({"parents", "children", "grandparents", "in-laws", "父母"})
 # The "my" / 我 of a person spoken of by role alone: my daughter → daughter, 我儿子 → 儿子; and
 # the owner a named speaker's one is written with (Ivy's daughter, 小王的儿子: ``theirs``).
 _UNNAMED = re.compile(r"^(?:my |我的?|[A-Z][\w-]*(?: [A-Z][\w-]*)?'s? |[\u4e00-\u9fff]{1,4}的)", re.IGNORECASE)

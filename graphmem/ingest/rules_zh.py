@@ -74,7 +74,7 @@ _NOT_FACT = re.compile(
 _JOB_END = "员|师|工|手|官|士|会计|记者|经理|主管|主编|编辑|老板|医生|司机|保安|保姆|厨子|律师|翻译|秘书|助理"
 _ONE = re.compile(r"^(?:一)(?:个|辆|只|台|套|家|所|位|条|本|部|件|份|架|把|间|栋|幢|匹|头|盆|张)")
 # 在考虑…, 在想…: thinking about it (a plan), not a place it is done at (在考虑回学校读书)
-_NOT_THINKING = "(?!考虑|想|犹豫|打算|准备|计划|纠结|琢磨)"
+_NOT_THINKING = "(?!考虑|想|犹豫|打算|准备|计划|纠结|琢磨|找|寻找|物色)"  # 在找新工作: looking for one
 _TRAIL = re.compile(r"(?:了|啦|呀|啊|呢|吧|哦|哈|去|来|住|上班|工作|读书|上学)+$")
 
 
@@ -474,6 +474,8 @@ def _name_after(text: str) -> tuple[str | None, str]:
             continue
         if len(cand) == 3 and cand[0] == cand[1]:  # 贝贝来我家: a doubled name (贝贝, 朵朵) is two characters
             return cand[:2], cand[2] + after
+        if len(cand) == 2 and cand[0] == cand[1] and text.startswith(("叫", "名叫")):
+            return cand, after  # 我女儿叫朵朵: a doubled name the tagger reads as a measure word
         if len(cand) == 3 and _PREDICATE_START.match(cand[2] + after):
             return cand[:2], cand[2] + after  # 晓晓搬到广州: the name is 晓晓, 搬到 the predicate
         if text.startswith("是") and not (cand.isascii() or _tagged_name(text[1:], cand) or _called(cand, after)):
@@ -1135,6 +1137,11 @@ _RULES: list[tuple[re.Pattern, Callable]] = [
     # 希望今年能跑一次半马 / 的计划是六月前写完论文: what someone hopes or plans to do
     (re.compile(rf"^(?:很|一直|真)?(?P<verb>希望|盼着)(?:能|可以|能够)(?P<obj>{_P}+)"), _plan),
     (re.compile(rf"^的(?P<verb>计划|打算)(?:是|就是)(?P<obj>{_P}+)"), _plan),
+    # 在找新工作 / 正在找房子: what they are looking for, not where they work
+    (
+        re.compile(rf"^(?:现在)?(?:在|正在)(?:找|寻找|物色)(?P<obj>{_P}{{1,12}}?)(?:了|呢)?$"),
+        lambda m, t: [Found("FACT", "在找", m.group("obj"), 0.6, kind="fact")] if _object(m.group("obj")) else [],
+    ),
     # a licence, a degree, a visa got: theirs from now on (拿到驾照了 / 考到了驾照)
     (
         re.compile(
