@@ -178,6 +178,24 @@ def _conflicts(graph, group_id) -> set[tuple[str, str]]:
     return {(c.older_text.split(" (")[0], c.newer_text.split(" (")[0]) for c in graph.consolidate(group_id).conflicts}
 
 
+def test_a_breakup_or_a_divorce_ends_the_partner_and_a_new_partner_replaces_the_old(graph, group_id):
+    # "Sam and I broke up" was an event beside "I · boyfriend · Sam", which stayed current
+    en, zh, again = group_id, f"{group_id}-zh", f"{group_id}-again"
+    _then(graph, en, ["My boyfriend Sam is a chef."], ["Sam and I broke up last month."])
+    _then(graph, zh, ["我男朋友叫小李。"], ["我和男朋友分手了。"])
+    _then(graph, again, ["My girlfriend Mia is a nurse."], ["My girlfriend Zoe loves jazz."])
+    found = _conflicts(graph, en), _conflicts(graph, zh), _conflicts(graph, again)
+    assert found == (
+        {("Sam is my boyfriend", "I broke up with Sam")},
+        {("小李是我的男朋友", "我 分手 小李")},
+        {("Mia is my girlfriend", "Zoe is my girlfriend")},
+    )
+    assert "Sam is my boyfriend" not in current(graph, en) and "小李是我的男朋友" not in current(graph, zh)
+    # someone else's breakup, and a band's, end nothing of the speaker's
+    say(graph, en, ["Tom and his girlfriend broke up.", "The band broke up."], session="s3", when=NOVEMBER)
+    assert _conflicts(graph, en) == set()
+
+
 def test_a_phone_call_is_no_name_and_a_later_call_replaces_nothing(graph, group_id):
     # "called" was read as the name slot: calling one's dad superseded having called one's mum,
     # as if the speaker's name had changed from "my mom" to "my dad"

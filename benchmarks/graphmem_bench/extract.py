@@ -156,12 +156,12 @@ def relation_of(memory: dict, slot: str | None) -> str:
     from graphmem.lifecycle.rules import is_stance_topic, is_stop, slot_of, stance
 
     topic = memory["topic"]
+    if memory["memory_type"] == "RELATION":  # the role (a partner's too: wife, 男朋友), not its slot
+        found = role_of(topic)
+        return found[0] if found else topic.lower()
     slot = slot or slot_of(topic)
     if slot:
         return slot
-    if memory["memory_type"] == "RELATION":
-        found = role_of(topic)
-        return found[0] if found else topic.lower()
     low = topic.lower()
     if memory.get("object") and is_stop(topic):
         return "stop"

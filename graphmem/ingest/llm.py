@@ -40,9 +40,10 @@ Below is part of a conversation (each turn numbered, with its time and speaker).
 - attributes: 时间 time (as said, e.g. 昨天, last month), 地点 place, 频率 how often (a habit: 每天早上, every Saturday; no time),
   起始 since / 时长 duration (从2019年起, since 2019; 三年, for three years) …;
 - kind: residence | work | school | relation | preference | possession | plan | event | fact;
-- slot: 只对单值信息 only for single-valued facts: residence (住在哪), employer (在哪工作), job (职业), school (在哪上学)。
-  一条"变化"（搬到、入职、换工作、辞职、毕业、moved to, joined, quit, graduated）写它改变的 slot；
-  ends: true 当它只是结束旧值而没有新值 (辞职了, I quit my job, moved out of)。
+- slot: 只对单值信息 only for single-valued facts: residence (住在哪), employer (在哪工作), job (职业), school (在哪上学),
+  partner (男朋友、妻子, boyfriend, wife)。
+  一条"变化"（搬到、入职、换工作、辞职、毕业、分手、离婚, moved to, joined, quit, graduated, broke up）写它改变的 slot；
+  ends: true 当它只是结束旧值而没有新值 (辞职了, I quit my job, moved out of, 我们分手了)。
 - 否定要保留 keep negation: 我不再喝可乐了 → topic "不再喝", object "可乐"; I no longer eat meat → "no longer eat", "meat".
 原因 causes: links [{cause: id, effect: id}] (因为/所以/由于/害得, because/so/that's why)。没有值得记住的内容时，调用 record_memories 并给空列表。
 Write memories in the speaker's language. Questions, greetings and small talk give nothing.

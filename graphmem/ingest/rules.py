@@ -1362,6 +1362,9 @@ class _Reader:
                 return [*found, said], carried
         if (named := lang.role_of_someone(body, self.people, self.owner)) is not None:
             return [*found, named], carried
+        if (ended := lang.partner_ended(body, self.people, self.owner)) is not None:  # a breakup, a divorce
+            ended.memory_type = "EVENT" if time_text else "FACT"
+            return [*found, ended], carried
         subj = (
             rules_zh.subject_of(body, self.people, self.owner, carried)
             if chinese

@@ -286,6 +286,31 @@ def _named_relative(subj: Subject, people: People) -> Subject | None:
     return Subject(name, _expand(subj.rest[m.end() :]), relation)
 
 
+_PARTNER_ROLE = r"(?:boyfriend|girlfriend|husband|wife|partner|fianc[eé]e?)"
+# "Sam and I broke up", "I broke up with my boyfriend", "we split up", "I got divorced", "I'm divorced now"
+_PARTNER_ENDED = re.compile(
+    rf"^(?:(?:(?P<who>[A-Z][a-z]+)|(?:my|our) (?P<role>{_PARTNER_ROLE})) and I|I and (?P<who2>[A-Z][a-z]+)|I|we|We)"
+    r"(?:'ve| have| had)? (?:just |finally |recently |officially |already )*"
+    r"(?:broke up|split up|separated|got divorced|divorced|am divorced|'m divorced|are divorced|'re divorced)"
+    rf"(?: (?:with|from) (?:(?P<who3>[A-Z][a-z]+)|(?:my|our) (?P<role3>{_PARTNER_ROLE})))?\b"
+)
+
+
+def partner_ended(text: str, people: People, owner: str) -> Found | None:
+    """A breakup or a divorce of the speaker's: the partner said (or the one known in that role, or
+    none named: whoever it is) is no longer theirs."""
+    m = _PARTNER_ENDED.match(text)
+    if m is None:
+        return None
+    who = m.group("who") or m.group("who2") or m.group("who3")
+    role = m.group("role") or m.group("role3")
+    if who is None and role is not None:
+        found = role_of(role)
+        who = people.by_role(found[0], owner) if found else None
+    topic = "divorced" if "divorced" in m.group(0) else "broke up with"
+    return Found("FACT", topic, who, 0.7, kind="relation", slot="partner", ends=True)
+
+
 def said_mine(rest: str, name: str, people: People, owner: str) -> Found | None:
     """ "(He) is my college roommate", said of someone named before: the speaker's, in that role."""
     m = re.match(

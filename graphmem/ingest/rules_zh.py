@@ -90,6 +90,27 @@ _NOUNISH = ("n", "a", "b", "j", "eng", "x", "vn", "s", "f", "l", "m", "q", "k", 
 _MORPHEME = ("g", "zg")  # a bound character the tagger could not place (灵缇犬 → 灵|缇|犬): part of the noun
 
 
+# 我和男朋友分手了 / 我跟小李分手了 / 我们分手了 / 我离婚了: a breakup or a divorce of the speaker's
+_PARTNER_ENDED = re.compile(
+    r"^(?:我(?:和|跟|与)(?:我)?(?:的)?(?P<who>[\u4e00-\u9fffA-Za-z]{1,4}?)|我们|我)(?:已经|终于|刚|刚刚|上个月|去年|上周)*"
+    r"(?P<what>分手|离婚|离了婚|分开)了?"
+)
+
+
+def partner_ended(text: str, people: People, owner: str) -> Found | None:
+    """A breakup or a divorce of the speaker's: the partner said (a name, or the one known in the role
+    said), or whoever it is when none is named, is no longer theirs."""
+    m = _PARTNER_ENDED.match(text)
+    if m is None:
+        return None
+    who = m.group("who")
+    found = role_of(who) if who else None
+    if found is not None:
+        who = people.by_role(found[0], owner)
+    topic = "离婚" if m.group("what").startswith("离") else "分手"
+    return Found("FACT", topic, who, 0.7, kind="relation", slot="partner", ends=True)
+
+
 def said_mine(rest: str, name: str, people: People, owner: str) -> Found | None:
     """(他)是我大学室友, said of someone named before: the speaker's, in that role."""
     m = re.match(rf"^(?:也)?是我(?:的|最好的)?(?P<role>[{HAN_CHARS}]{{1,6}})[。！!]?$", rest)

@@ -44,6 +44,7 @@ class Slot(str, Enum):
     JOB = "job"
     SCHOOL = "school"
     DIET = "diet"  # what someone eats: meat, vegetarian, vegan (我吃素了 replaces 我爱吃肉)
+    PARTNER = "partner"  # whom someone is with: boyfriend, wife, 丈夫 (a breakup or a divorce ends it)
 
 
 class ExtractedMemory(MemoryInput):

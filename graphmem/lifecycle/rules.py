@@ -88,6 +88,23 @@ SLOTS: dict[str, tuple[str, ...]] = {
     "age": ("年龄", "岁数", "年纪", "age", "aged", "years old"),
     "job": ("职业", "职位", "工作是", "job", "occupation", "job title", "position"),
     "marital": ("婚姻状况", "marital status"),
+    # whom someone is with, as a relation's topic: one at a time (a new one replaces, a breakup ends)
+    "partner": (
+        "男朋友",
+        "女朋友",
+        "丈夫",
+        "妻子",
+        "配偶",
+        "未婚夫",
+        "未婚妻",
+        "boyfriend",
+        "girlfriend",
+        "husband",
+        "wife",
+        "spouse",
+        "fiance",
+        "fiancee",
+    ),
     # a number or an address one is reached at (never the phone itself: 我的手机是 iPhone)
     "phone": (
         "手机号",
