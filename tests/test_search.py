@@ -914,26 +914,6 @@ def test_a_turn_cut_into_fragments_ranks_no_higher_than_its_closest_one():
     assert sims["m2"] <= sims["m1"]
 
 
-def test_a_fragment_unlike_the_query_does_not_ride_its_turn_past_a_closer_turn():
-    """A turn that matches well, cut into a fragment the question is about and one it is not: the
-    other fragment falls below its lead by as much as its text is less like the query, so a turn
-    closer to the query than that fragment keeps its place above it."""
-    from graphmem.config import RetrievalSettings
-    from graphmem.retriever.evidence import Candidate
-    from graphmem.retriever.rank import Similarity, seed_similarities
-
-    similarity = Similarity("Would Caroline pursue a career in counseling?", RetrievalSettings().profile("recall"))
-    lead = Candidate("m1", "memory", {"text": "Caroline is looking into counseling careers"}, 0.8, support=["t1"])
-    aside = Candidate("m2", "memory", {"text": "Caroline struggled with mental health"}, 0.52, support=["t1"])
-    other_turn = Candidate("t2", "episode", {"text": "I'm keen on working in mental health"}, 0.41)
-    sims = seed_similarities([lead, aside, other_turn], {"t1": 0.50, "t2": 0.41}, similarity)
-    assert sims["m1"] > sims["t2"]  # the turn, through the fragment it is about, stays first
-    assert similarity.of(aside) < sims["t2"]  # the aside is less like the query than the other turn
-    # half its turn's similarity lifted it to about 0.43, above that turn; now it stays below
-    assert sims["m2"] < sims["t2"]
-    assert sims["m1"] - sims["m2"] == pytest.approx(similarity.of(lead) - similarity.of(aside))
-
-
 def test_a_reply_is_found_through_the_question_it_answers(make_settings, graph, group_id):
     from graphmem.graph import MemoryGraph
 

@@ -219,7 +219,7 @@ class Similarity:
         """A memory extracted from turns, ``source`` the best of those turns' similarity:
         ``source_weight`` of it for the ``lead`` (the turn's memory closest to the query),
         SIBLING_SHARE for its siblings, so one turn's fragments do not crowd the top (and never
-        above the lead less the gap between their own similarities: ``seed_similarities``)."""
+        above the lead: ``seed_similarities``)."""
         w = self.lifts.source_weight if lead else SIBLING_SHARE
         return (1.0 - w) * own + w * source
 
@@ -279,12 +279,9 @@ def seed_similarities(candidates: list[Any], in_context: dict[str, float], simil
         cid: similarity.as_extracted(sim, in_context[source[cid]], lead[source[cid]] == cid) if cid in source else sim
         for cid, sim in sims.items()
     }
-    # a sibling follows the memory that stands for its turn, below it by as much as its own text
-    # is less like the query: the turn lifts its fragments alike, so one it does not answer with
-    # does not ride the turn past a turn closer to the query than that fragment
-    for cid, tid in source.items():
+    for cid, tid in source.items():  # a sibling follows the memory that stands for its turn
         if lead[tid] != cid:
-            out[cid] = min(out[cid], out[lead[tid]] - (sims[lead[tid]] - sims[cid]))
+            out[cid] = min(out[cid], out[lead[tid]])
     return out
 
 
