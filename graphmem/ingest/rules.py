@@ -1059,8 +1059,6 @@ _IT_DID = re.compile(
     r"^\s*(?P<it>it|It) (?!(?:is|was|'s|will|would|can|could|may|might|must|should|does|did|has|had|isn't|wasn't|"
     r"doesn't|didn't|rained|snowed|poured|seems|seemed|looks|looked|feels|felt|sounds|sounded)\b)[a-z]+\b"
 )
-# "…, her name is Lily": a name said after the clause that introduced its person
-_NAME_SAID_AFTER = re.compile(r",?\s*(?:and )?(?:his|her|their) name is [A-Z][\w'-]*(?: [A-Z][\w'-]*)?")
 
 
 class RuleExtractor:
@@ -1353,7 +1351,7 @@ class _Reader:
             body, met = rules_en.introduced(body, self.people, self.owner)
             found.extend(met)
             if met and " name is " not in body:  # the name said after the clause is no part of it
-                text = _NAME_SAID_AFTER.sub("", text)
+                text = rules_en.without_name_said_after(text)
         if chinese:
             said = rules_zh.attribute(body, carried)
             if said is None and time_text:  # 我的生日是三月五号: the value is the time itself

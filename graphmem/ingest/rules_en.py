@@ -1731,6 +1731,15 @@ _NAMED_AFTER = re.compile(
 )
 
 
+# "…, her name is Lily": where a name said after the clause begins (its comma may be gone with a time)
+_NAME_IS = re.compile(r"(?:,\s*|\s+)(?:and )?(?:his|her|their) name is\b")
+
+
+def without_name_said_after(text: str) -> str:
+    """The clause without the name said after it: "had a baby girl, her name is Lily" → "had a baby girl"."""
+    return re.sub(_NAME_IS.pattern + r" [A-Z][\w'-]*(?: [A-Z][\w'-]*)?", "", text)
+
+
 def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]:
     """People a clause introduces by what they are and their name: each learnt as someone the
     speaker knows, what they are said (Nina is a nurse); the clause with the name in the phrase's place."""
@@ -1746,7 +1755,7 @@ def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]
         if m is None or m.group("name").split()[0] in _NOT_NAMES:
             continue
         what, name = m.group("what"), m.group("name")
-        said = re.search(r"(?:,\s*|\s+)(?:and )?(?:his|her|their) name is", m.group(0))
+        said = _NAME_IS.search(m.group(0))
         whole = (
             m.group(0)[m.start("what") - m.start() : said.start()].split() if pattern is _NAMED_AFTER and said else []
         )
