@@ -126,7 +126,9 @@ def retrieval_bench(
     if cache:
         c = report["stats"]["embedding_cache"]
         notes.append(f"embedding cache {c['path']}: {c['hits']} hits, {c['misses']} misses (--no-cache to disable)")
-    if kind == "madial":
+    if hasattr(module, "print_tables"):  # a runner that prints its own tables
+        module.print_tables(console, scores, report, notes)
+    elif kind == "madial":
         common.print_table(
             console,
             f"MADial-Bench ({report['lang']}) memory recall@k (%)",
