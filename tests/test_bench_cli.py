@@ -201,6 +201,62 @@ def test_madial_refuses_a_folder_without_the_language_files(cli_env, tmp_path):
     assert unknown.returncode == 1 and "zh or en" in unknown.stderr
 
 
+def test_memdaily_asks_each_question_in_its_own_group_beside_the_baselines(bench, neo4j_driver):
+    folder = str(_data("memdaily_dev"))
+    out = bench("memdaily", folder, "--limit", "1", "--types", "simple", "--scenarios", "roles", "--no-cache")
+    assert "MemDaily target-message recall@k and all@5" in out
+    for row in ("overall (n=1)", "simple (n=1)", "roles (n=1)", "dense", "bm25", "graphmem default", "graphmem recall"):
+        assert row in out
+    report = json.loads(
+        bench(
+            "memdaily",
+            folder,
+            "--limit",
+            "1",
+            "--types",
+            "conditional,simple",
+            "--scenarios",
+            "items",
+            "--json",
+            "--details",
+            "--no-cache",
+        )
+    )
+    assert report["stats"]["questions"] == 2 and report["stats"]["search_errors"] == 0
+    assert report["buckets"] == ["overall", "type:simple", "type:conditional", "scenario:items"]
+    asked = report["questions"]
+    assert [q["file"] for q in asked] == ["01_simple_items", "02_conditional_items"]
+    for q in asked:  # its four messages and 40 noise events, each one turn of its own
+        ranked = q["top10"]["graphmem recall"]
+        assert len(ranked) == 10 and all(t.startswith(("m", "noise-")) for t in ranked)
+        assert q["graphmem_results"]["graphmem default"]
+    assert report["stats"]["turns"] == 2 * (4 + 40)
+    overall = report["results"]["overall"]
+    assert all(0.0 <= overall[m][k] <= 100.0 for m in report["methods"] for k in report["metrics"])
+    left = neo4j_driver.execute_query("MATCH (n) WHERE n.group_id STARTS WITH 'bench-memdaily-' RETURN count(n) AS n")
+    assert left.records[0]["n"] == 0
+
+
+def test_memdaily_says_what_folder_it_wants(cli_env, tmp_path):
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "-m", "graphmem.cli.app", "bench", "memdaily", *args],
+            capture_output=True,
+            text=True,
+            env={**os.environ, **cli_env},
+            timeout=120,
+        )
+
+    wrong = run(str(tmp_path))
+    assert wrong.returncode == 1 and len(wrong.stderr.splitlines()) == 1
+    assert "no MemDaily files" in wrong.stderr and "memdaily_dev" in wrong.stderr
+    (tmp_path / "01_simple_roles.json").write_text("[]", encoding="utf-8")
+    no_noise = run(str(tmp_path))
+    assert no_noise.returncode == 1 and "memory_zh.jsonl" in no_noise.stderr
+    unknown = run(str(_data("memdaily_dev")), "--types", "trivia")
+    assert unknown.returncode == 1 and "trivia" in unknown.stderr and "conditional" in unknown.stderr
+
+
 def test_search_bench_prints_latency_per_depth_and_where_the_time_goes(cli_env, tmp_path, neo4j_driver):
     env = {**cli_env, "XDG_CACHE_HOME": str(tmp_path / "cache")}
     result = CliRunner().invoke(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 import math
+from datetime import timedelta
 
 import pytest
 
@@ -106,3 +107,83 @@ def test_longmemeval_gold_sessions_and_dropped_questions(tmp_path):
     assert item.gold == {"answer_a"}
     assert [len(texts) for _, _, texts in item.sessions] == [1, 1, 1]  # user turns only
     assert item.question_date.isoformat() == "2023-05-30T23:40:00+00:00"
+
+
+def _memdaily_question(file: str, tid: int, targets: set[str]):
+    from datetime import UTC, datetime
+
+    from graphmem_bench.memdaily import Question, Turn, file_kind
+
+    qtype, scenario = file_kind(f"{file}.json")
+    day = datetime(2024, 4, 1, 8, 0, tzinfo=UTC)
+    messages = [Turn(f"m{i}", f"消息{i}", day.replace(day=1 + i)) for i in range(4)]
+    return Question(file, qtype, scenario, tid, 0, "问题？", day.replace(day=9), targets, messages)
+
+
+def test_memdaily_files_name_their_type_and_scenario_and_times_read_as_written():
+    from graphmem_bench.memdaily import file_kind, parse_time
+
+    assert file_kind("02_conditional_roles.json") == ("conditional", "roles")
+    assert file_kind("05_post_processing_items.json") == ("post_processing", "items")
+    with pytest.raises(ValueError):
+        file_kind("README.json")
+    when = parse_time("2024年04月01日 周一 08:39")
+    assert (when.year, when.month, when.day, when.hour, when.minute) == (2024, 4, 1, 8, 39)
+
+
+def test_memdaily_default_sample_takes_the_first_questions_of_every_file():
+    from graphmem_bench.memdaily import sample
+
+    questions = [_memdaily_question(f, tid, {"m0"}) for f in ("01_simple_roles", "02_noisy_items") for tid in range(5)]
+    taken = sample(questions, 2)
+    assert [(q.file, q.tid) for q in taken] == [
+        ("01_simple_roles", 0),
+        ("01_simple_roles", 1),
+        ("02_noisy_items", 0),
+        ("02_noisy_items", 1),
+    ]
+    assert sample(questions, 0) == questions  # 0: every question
+
+
+def test_memdaily_noise_is_earlier_seeded_and_days_are_sessions():
+    from graphmem_bench.memdaily import NOISE_DAYS, sessions, with_noise
+
+    q = _memdaily_question("01_simple_roles", 0, {"m1"})
+    events = [(f"noise-{i}", f"事件{i}") for i in range(83)]
+    turns = with_noise(q, events, n=40)
+    assert turns == with_noise(q, events, n=40)  # the same every run
+    assert turns != with_noise(q, events, n=40, seed=1)
+    noise = [t for t in turns if t.id.startswith("noise-")]
+    first = min(m.time for m in q.messages)
+    assert len(noise) == 40 and len({t.id for t in noise}) == 40
+    assert all(first - timedelta(days=NOISE_DAYS) <= t.time < first for t in noise)
+    days = sessions(turns)
+    assert len(days) == len({t.time.date() for t in turns})
+    assert all(len({m.timestamp.date() for m in c.messages}) == 1 for c in days)
+    assert sum(len(c.messages) for c in days) == 44
+
+
+def test_memdaily_results_map_through_their_evidence_and_all_at_5_needs_every_target():
+    from graphmem_bench.common import Scores
+    from graphmem_bench.memdaily import message_ranking, score
+
+    response = {
+        "results": [
+            {"kind": "memory", "memory_id": "x", "evidence": [{"id": "ep-noise"}]},
+            {"kind": "memory", "memory_id": "y", "evidence": [{"id": "ep2"}, {"id": "ep1"}]},
+            {"kind": "memory", "memory_id": "z", "evidence": [{"id": "ep2"}]},
+            {"kind": "episode", "memory_id": "ep3", "evidence": []},
+        ]
+    }
+    to_turn = {"ep1": "m1", "ep2": "m2", "ep3": "m3", "ep-noise": "noise-7"}
+    ranking = message_ranking(response, to_turn)
+    assert ranking == ["noise-7", "m2", "m1", "m3"]
+    q = _memdaily_question("04_aggregative_hybrid", 0, {"m1", "m3"})
+    scores = Scores(["graphmem"])
+    score(scores, "graphmem", ranking, q)
+    assert scores.mean("graphmem", "R@1", "overall") == 0.0
+    assert scores.mean("graphmem", "R@3", "type:aggregative") == 0.5
+    assert scores.mean("graphmem", "R@5", "scenario:hybrid") == 1.0
+    assert scores.mean("graphmem", "all@5", "overall") == 1.0
+    score(scores, "graphmem", ["m1", "noise-1", "noise-2", "noise-3", "noise-4", "m3"], q)
+    assert scores.mean("graphmem", "all@5", "overall") == 0.5  # m3 sixth: not all in the top 5
