@@ -87,17 +87,20 @@ class PlannedLink:
 class ExtractionPlan:
     """What an extractor wants written (memories in batches per reference time, then links).
     ``via_tools``: the plan is an LLM's tool calls, kept on the job so that a retry after a crash
-    finishes it instead of asking the LLM again."""
+    finishes it instead of asking the LLM again. ``refused``: the memories left out as fragments of
+    their turn (``fragments.fragment``), each as "turn n: subject | topic | object: why"."""
 
     memories: list[PlannedMemory] = field(default_factory=list)
     links: list[PlannedLink] = field(default_factory=list)
     via_tools: bool = False
+    refused: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "memories": [m.to_dict() for m in self.memories],
             "links": [link.to_dict() for link in self.links],
             "via_tools": self.via_tools,
+            "refused": self.refused,
         }
 
     @classmethod
@@ -106,6 +109,7 @@ class ExtractionPlan:
             memories=[PlannedMemory(**m) for m in data.get("memories", [])],
             links=[PlannedLink(**link) for link in data.get("links", [])],
             via_tools=bool(data.get("via_tools")),
+            refused=list(data.get("refused") or []),
         )
 
 

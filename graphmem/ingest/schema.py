@@ -6,7 +6,9 @@ each with the turn it came from, the kind of thing it says and, where it states 
 single-valued slot (where someone lives, works, studies), that slot; and causal links between
 them, cause → effect, by the memories' ids. ``to_plan`` checks an extraction against the turns
 and turns it into the plan the pipeline writes: anything invalid fails the whole extraction, so a
-half-understood answer never writes half its memories.
+half-understood answer never writes half its memories. A memory that is valid but a fragment of
+its turn (``fragments.fragment``: a function word or an unresolved pronoun as subject, a dangling
+的 or a particle as topic or object) is left out, with the links naming it; the rest is written.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from pydantic import ValidationError as PydanticValidationError
 
 from ..errors import ExtractionError
 from ..types import MemoryInput
+from .fragments import fragment
 from .models import EpisodeView, ExtractionPlan, PlannedLink, PlannedMemory
 
 
@@ -86,7 +89,8 @@ def to_plan(
     """The plan of a valid extraction: each memory checked as ``create_memory`` checks it, its turn
     within the window, its id unique, each link between two of its memories. ``absolute``: ids of
     memories whose times need no reference time (written in one batch). ``ExtractionError`` names
-    the first thing wrong."""
+    the first thing wrong. Fragments (``fragments.fragment``) are left out, each named in the
+    plan's ``refused``, and so are the links that name one."""
     if not isinstance(extraction, Extraction):
         try:
             extraction = Extraction.model_validate(extraction)
@@ -94,6 +98,7 @@ def to_plan(
             raise ExtractionError(f"the extraction does not fit its schema: {_first_error(exc)}") from None
     plan = ExtractionPlan()
     seen: set[str] = set()
+    refused: set[str] = set()
     for m in extraction.memories:
         if m.id in seen:
             raise ExtractionError(f"memory id {m.id!r} is used twice; each memory needs its own id")
@@ -101,6 +106,10 @@ def to_plan(
         if m.turn > len(episodes):
             raise ExtractionError(f"memory {m.id!r} names turn {m.turn}, but the window has {len(episodes)} turns")
         memory = MemoryInput.model_validate(m.model_dump(include=set(MemoryInput.model_fields)))
+        if why := fragment(memory):
+            refused.add(m.id)
+            plan.refused.append(f"turn {m.turn}: {memory.subject} | {memory.topic} | {memory.object or ''}: {why}")
+            continue
         ep = episodes[m.turn - 1]
         plan.memories.append(
             PlannedMemory(
@@ -121,6 +130,8 @@ def to_plan(
                 raise ExtractionError(f"link {link.cause!r} → {link.effect!r} names no memory {end!r}")
         if link.cause == link.effect:
             raise ExtractionError(f"link {link.cause!r} → {link.effect!r} links a memory to itself")
+        if link.cause in refused or link.effect in refused:
+            continue
         plan.links.append(PlannedLink(source=link.cause, target=link.effect, relation_type="because"))
     return plan
 
