@@ -897,6 +897,56 @@ def test_the_memories_of_one_turn_do_not_crowd_the_top(graph, group_id):
     assert all(first[0].score_parts.similarity - r.score_parts.similarity > 0.1 for r in first[1:])
 
 
+@pytest.mark.parametrize(
+    "lang, turns, question, answers",
+    [
+        (
+            "zh",
+            [
+                "我表妹小雯是木匠，她特别喜欢做小板凳，还养了一只猫，最近在学钢琴。",
+                "今天天气不错。",
+                "小雯下周要去北京出差。",
+                "我昨天吃了火锅。",
+                "小雯上周末在公园跑步了。",
+                "小雯最近在装修房子。",
+            ],
+            "小雯最近做了什么？",
+            ["小雯上周末在公园跑步了。", "小雯最近在装修房子。"],
+        ),
+        (
+            "en",
+            [
+                "My cousin Ruth is a carpenter, she loves building stools, she has a cat named Tom and she is "
+                "learning the piano.",
+                "The weather was nice today.",
+                "Ruth is flying to Berlin next week for work.",
+                "I had pizza yesterday.",
+                "Ruth went running in the park last weekend.",
+                "Ruth is renovating her house.",
+            ],
+            "What has Ruth been doing lately?",
+            ["Ruth went running in the park last weekend.", "Ruth is renovating her house."],
+        ),
+    ],
+)
+def test_a_turn_is_not_buried_by_another_turns_memories(graph, group_id, lang, turns, question, answers):
+    """One turn read into four memories (a cousin, her job, her hobby, her cat) takes one of the
+    first results, not four: the turns that say what she did lately come before its other
+    memories, as they would if every turn were one result."""
+    graph.ingest(
+        group_id,
+        [{"role": "user", "content": t, "timestamp": at(1 + i, 9).isoformat()} for i, t in enumerate(turns)],
+        extractor="rules",
+    )
+    results = graph.search_memories(group_id, question, max_results=4, reference_time=at(9, 9)).results
+    said_in = [[e.content for e in r.evidence] for r in results]
+    assert sum(turns[0] in e for e in said_in) >= 1  # the long turn is there, once
+    assert len({tuple(e) for e in said_in}) == len(said_in)  # no turn takes two of the four slots
+    assert all(any(a in e for e in said_in) for a in answers)
+    everything = graph.search_memories(group_id, question, max_results=20, reference_time=at(9, 9)).results
+    assert sum(turns[0] in [e.content for e in r.evidence] for r in everything) >= 3  # its other memories follow
+
+
 def test_a_turn_cut_into_fragments_ranks_no_higher_than_its_closest_one():
     """Two fragments of one long turn, both closer to the query than the turn: the turn's place
     is its closest fragment's, not lifted further by the other (whose smaller source share would

@@ -1,5 +1,6 @@
-"""The ranked hits of a search as results: superseded memories after their current version,
-the turns each was extracted from, and the ``SearchResult`` a caller reads."""
+"""The ranked hits of a search as results: one slot per turn before a turn's other memories,
+superseded memories after their current version, the turns each was extracted from, and the
+``SearchResult`` a caller reads."""
 
 from __future__ import annotations
 
@@ -16,6 +17,38 @@ from .rank import parse_time
 EVIDENCE_PER_MEMORY = 3  # turns each result shows it was extracted from (the earliest)
 REACH = 2  # a newer change is looked for among this many × the results asked for
 PRESENT_REACH = 50  # a present home or job is looked for among at least this many results
+
+
+def one_slot_per_turn(
+    store: Store, group_id: str, ranked: list[Hit], k: int, why: list[str], evidence: dict[str, list[dict]]
+) -> list[Hit]:
+    """Several memories extracted from one turn take one result slot before every other turn has
+    had its own: in the first REACH × ``k`` (PRESENT_REACH at least), a memory whose turns a result
+    above already stands for (a turn's second fragment, "我 是 嘛" after "我 住在 绿洲家园") goes
+    after the results that bring a turn of their own, in its order. The first memory of each turn
+    keeps its place and its score, and the result shows the whole turn as its evidence; the rest
+    of the turn's memories follow once no other turn is left. ``evidence``: each memory's turns
+    (``search_evidence``), read here for the hits it does not hold yet, and kept for the results."""
+    reach = max(REACH * k, PRESENT_REACH)
+    ranked, rest = ranked[:reach], ranked[reach:]
+    missing = [h.id for h in ranked if h.kind == "memory" and h.id not in evidence]
+    if missing:
+        rows = store.read("search_evidence", group_id=group_id, ids=missing, per_memory=EVIDENCE_PER_MEMORY)
+        evidence.update({row["id"]: row["evidence"] for row in rows})
+    shown: set[str] = set()
+    first, again = [], []
+    for h in ranked:
+        turns = (
+            {h.id} if h.kind == "episode" else {e["id"] for e in (*h.episodes, *evidence.get(h.id, ())) if e.get("id")}
+        )
+        (again if turns and turns <= shown else first).append(h)
+        shown |= turns
+    out = first + again
+    if any(a is not b for a, b in zip(out, ranked)):
+        for i in range(len(first), len(out)):  # below the result it now follows: the scores read as ranked
+            out[i].score = min(out[i].score, out[i - 1].score)
+        why.append(f"{len(again)} more memories of a turn already shown go after the other turns")
+    return out + rest
 
 
 def newer_first(
@@ -127,14 +160,16 @@ def current_first(store: Store, group_id: str, ranked: list[Hit], policy: str, w
     return out
 
 
-def as_results(store: Store, group_id: str, ranked: list[Hit], episodes: bool) -> list[SearchResult]:
+def as_results(
+    store: Store, group_id: str, ranked: list[Hit], episodes: bool, known: dict[str, list[dict]] | None = None
+) -> list[SearchResult]:
     """``ranked`` as results, each memory with the turns it was extracted from (a group with
-    ``episodes`` only)."""
-    memory_ids = [h.id for h in ranked if h.kind == "memory"]
-    evidence: dict[str, list[dict]] = {}
+    ``episodes`` only; ``known``: the turns already read, by memory id)."""
+    evidence = dict(known or {})
+    memory_ids = [h.id for h in ranked if h.kind == "memory" and h.id not in evidence]
     if episodes and memory_ids:
         rows = store.read("search_evidence", group_id=group_id, ids=memory_ids, per_memory=EVIDENCE_PER_MEMORY)
-        evidence = {row["id"]: row["evidence"] for row in rows}
+        evidence.update({row["id"]: row["evidence"] for row in rows})
     return [result(h, evidence.get(h.id, [])) for h in ranked]
 
 

@@ -47,7 +47,7 @@ from .rank import (
     time_range_verdict,
     turn_similarities,
 )
-from .results import as_results, current_first, newer_first
+from .results import as_results, current_first, newer_first, one_slot_per_turn
 from .seeds import find_seeds
 from .turnvectors import TurnCache
 from .walk import RelationScope, walk
@@ -212,12 +212,15 @@ class Retriever:
         walk(everywhere, corpus, hits, depth, scope, ranking, self.settings.limits, related)
         clock.lap("expand")
         ranked = self._filling(scored, hits, inp.max_results, ranking, plan.why)
+        evidence: dict[str, list[dict]] = {}  # each memory's turns, read once
+        if ctx.episodes:
+            ranked = one_slot_per_turn(self.store, group_id, ranked, inp.max_results, plan.why, evidence)
         # as of a time, a memory superseded since is what was current then: nothing goes before it
         policy = "keep" if plan.as_of is not None else inp.superseded or self.settings.superseded
         ranked = current_first(self.store, group_id, ranked, policy, plan.why)
         if (then := plan.as_of is not None) or plan.hints.now:  # after an as-of moment nothing was searched
             ranked = newer_first(self.store, group_id, ranked, inp.max_results, bool(ctx.episodes), plan.why, then)
-        results = as_results(self.store, group_id, ranked[: inp.max_results], bool(ctx.episodes))
+        results = as_results(self.store, group_id, ranked[: inp.max_results], bool(ctx.episodes), evidence)
         clock.lap("evidence")
         memory_ids = [r.memory_id for r in results if r.kind == "memory"]
         if memory_ids and self.settings.record_access:
