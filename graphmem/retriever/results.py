@@ -36,7 +36,8 @@ def one_slot_per_turn(
         rows = store.read("search_evidence", group_id=group_id, ids=missing, per_memory=EVIDENCE_PER_MEMORY)
         evidence.update({row["id"]: row["evidence"] for row in rows})
     shown: set[str] = set()
-    first, again = [], []
+    first: list[Hit] = []
+    again: list[Hit] = []
     for h in ranked:
         turns = (
             {h.id} if h.kind == "episode" else {e["id"] for e in (*h.episodes, *evidence.get(h.id, ())) if e.get("id")}
