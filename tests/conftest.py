@@ -173,6 +173,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                     f"{item.nodeid} is marked real_models but its module's graph is the hashed one: "
                     "use the real_graph fixture, or mark the module"
                 )
+    # the fast answers first; a system test's 100,000 memories and restarts after every other test
+    items.sort(key=lambda item: TIERS.index(_tier(item)))
 
 
 def _tier(item: pytest.Item) -> str:
@@ -308,7 +310,9 @@ def cli(neo4j_settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatc
                 code = 0
             except SystemExit as exc:
                 code = exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1
-        proc = subprocess.CompletedProcess(argv, code, out.getvalue().decode(), err.getvalue().decode())
+            sys.stdout.flush()  # the runner's streams are buffered: what print_json wrote
+            sys.stderr.flush()
+            proc = subprocess.CompletedProcess(argv, code, out.getvalue().decode(), err.getvalue().decode())
         if ok:
             assert proc.returncode == 0, proc.stderr
         return proc
