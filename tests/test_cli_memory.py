@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
+pytestmark = pytest.mark.real_models  # real models: `link` finds its two memories by their descriptions
+
 REF = "2025-11-05T10:00:00+08:00"
 
 
