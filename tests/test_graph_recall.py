@@ -8,6 +8,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+pytestmark = pytest.mark.real_models  # real models: recall in words the question does not use
+
 TZ = UTC
 
 

@@ -23,6 +23,8 @@ from graphmem.lifecycle.rules import loose_key, slot_of, stance
 from graphmem.lifecycle.scheduler import ConsolidationScheduler, next_delay
 from graphmem.lifecycle.work import Work
 
+pytestmark = pytest.mark.real_models  # real models: consolidation merges by meaning
+
 
 def _by_text(graph, group_id: str) -> dict[str, dict]:
     rows = graph.store.run_text("MATCH (m:Memory {group_id: $g}) RETURN m {.*, embedding: null} AS m", g=group_id)

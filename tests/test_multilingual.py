@@ -8,6 +8,8 @@ import pytest
 from graphmem import dispatch
 from graphmem.retriever.plan import RulePlanner, dialogue_turns
 
+pytestmark = pytest.mark.real_models  # real models: findable in both languages and across them
+
 # the day the memories are written and asked about: 今天 / 昨晚 / today read against a fixed time,
 # not the clock (near midnight in one zone the clock's "today" and "last night" swap places)
 REF = "2025-11-05T10:00:00+08:00"

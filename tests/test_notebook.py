@@ -6,12 +6,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from graphmem.graph import MemoryGraph
 from graphmem.store.admin import count_group_nodes, delete_group
 
 NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "relation_debugging.ipynb"
 
 
+@pytest.mark.system
 def test_relation_debugging_notebook_runs(neo4j_settings, monkeypatch, capsys):
     monkeypatch.setenv("NEO4J_URI", neo4j_settings.effective_uri())
     monkeypatch.setenv("NEO4J_USER", neo4j_settings.neo4j.user)

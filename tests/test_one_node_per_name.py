@@ -9,6 +9,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+pytestmark = pytest.mark.real_models  # real models: the walk of a search, merging under consolidation
+
 REF = "2025-11-05T10:00:00+08:00"
 
 # everyday memories around the case, so a search has something to rank against

@@ -69,6 +69,7 @@ def installed(wheel, tmp_path_factory) -> Path:
     return venv
 
 
+@pytest.mark.system
 def test_the_wheel_ships_the_library_and_no_benchmark_runner(wheel, installed, tmp_path):
     import zipfile
 
@@ -106,6 +107,7 @@ def _env(neo4j_settings, home: Path) -> dict[str, str]:
     return env
 
 
+@pytest.mark.system
 def test_wheel_installed_elsewhere_inits_writes_and_searches(installed, neo4j_settings, group_id, tmp_path):
     home = tmp_path / "user"
     home.mkdir()

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import pytest
 
+pytestmark = pytest.mark.real_models  # real models: ranking against similarity to the question
+
 T_OLD = "2024-03-10T20:00:00+08:00"
 T_NEW = "2025-06-15T20:00:00+08:00"
 T_OTHER = "2025-09-01T20:00:00+08:00"  # a later change about something else

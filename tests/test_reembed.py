@@ -23,6 +23,8 @@ from graphmem.graph import MemoryGraph
 from graphmem.server import LocalNeo4j, free_port
 from graphmem.store.reembed import LABELS, reembed
 
+pytestmark = pytest.mark.system  # system: a server of its own, a process killed half-way
+
 GRAPHMEM = str(Path(sys.executable).with_name("graphmem"))
 GROUP = "reembed-test"
 

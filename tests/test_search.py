@@ -17,6 +17,8 @@ from graphmem.retriever import estimate_tokens, format_context
 from graphmem.tools import dispatch
 from graphmem.types import PathStep, ScoreParts, SearchResponse, SearchResult
 
+pytestmark = pytest.mark.real_models  # real models: ranking, recall and search across languages
+
 TZ = timezone(timedelta(hours=8))
 
 

@@ -18,7 +18,7 @@ import pytest
 
 from graphmem.graph import MemoryGraph
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.system]  # system: 100,000 memories
 
 OTHERS = 100_000
 BATCH = 10_000

@@ -70,6 +70,7 @@ def extra():
         shutil.rmtree(root, ignore_errors=True)
 
 
+@pytest.mark.system
 def test_start_reports_and_status(extra):
     srv, info = extra
     assert not info.already_running
@@ -91,6 +92,7 @@ def test_start_reports_and_status(extra):
     assert "Bolt enabled" in "\n".join(srv.logs(200)[srv.neo4j_log])
 
 
+@pytest.mark.system
 def test_binds_loopback_only(extra):
     srv, _ = extra
     conf = srv.conf_file.read_text()
@@ -109,6 +111,7 @@ def test_binds_loopback_only(extra):
     assert listening and listening <= loopback, listening
 
 
+@pytest.mark.system
 def test_start_twice_is_idempotent(extra):
     srv, info = extra
     again = LocalNeo4j(srv.settings).start()
@@ -116,6 +119,7 @@ def test_start_twice_is_idempotent(extra):
     assert again.version.startswith("5.26")
 
 
+@pytest.mark.system
 def test_port_in_use_names_the_port(extra, tmp_path):
     srv, _ = extra
     port = srv.server.bolt_port
@@ -127,6 +131,7 @@ def test_port_in_use_names_the_port(extra, tmp_path):
     assert not other.is_running()
 
 
+@pytest.mark.system
 def test_wrong_password_is_one_line(extra):
     srv, info = extra
     with pytest.raises(Neo4jUnavailableError) as exc:
@@ -148,6 +153,7 @@ def test_unreachable_uri_is_one_line():
         check_connection("http://127.0.0.1:7474", "neo4j", "x")
 
 
+@pytest.mark.system
 def test_missing_java_is_a_clear_error(tmp_path):
     with pytest.raises(MissingToolError) as exc:
         find_java(None, 17, environ={"PATH": str(tmp_path)}, search_dirs=[])
@@ -205,6 +211,7 @@ def test_cli_status_unreachable_is_one_line(tmp_path):
     assert len(lines) == 1 and lines[0].startswith("error:") and str(port) in lines[0], res.stderr
 
 
+@pytest.mark.system
 def test_cli_against_running_server(extra, tmp_path):
     srv, info = extra
     env = _clean_env(GRAPHMEM_SERVER__HOME=str(srv.home))
@@ -241,6 +248,7 @@ def test_session_fixtures(neo4j_settings, neo4j_driver, group_id):
     assert records[0]["g"] == group_id
 
 
+@pytest.mark.system
 def test_stop_then_start_keeps_data(extra):
     """Last on purpose: restarts the module's server."""
     srv, info = extra

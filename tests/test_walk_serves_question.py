@@ -12,6 +12,8 @@ import pytest
 
 from graphmem.retriever.plan import RulePlanner
 
+pytestmark = pytest.mark.real_models  # real models: ranking of linked causes against direct matches
+
 REF = "2025-11-05T10:00:00+08:00"
 
 # everyday memories of the user around each case: they share the user node with the case and are

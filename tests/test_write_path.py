@@ -12,6 +12,8 @@ from graphmem.errors import NotFoundError, ValidationError
 from graphmem.graph import MemoryGraph
 from graphmem.tools import dispatch
 
+pytestmark = pytest.mark.real_models  # real models: concepts reused or merged by meaning
+
 REF = "2025-11-05T10:00:00+08:00"  # the seed's "today": 2025-11-05, 10:00 in China
 
 

@@ -188,6 +188,21 @@ def _jar_files(model) -> EncoderFiles:
     )
 
 
+# Embedders served in place of a configured model name, in this process (``stand_in``).
+_stand_ins: dict[str, Embedder] = {}
+
+
+def stand_in(model: str, embedder: Embedder | None) -> None:
+    """Serve ``embedder`` wherever ``model`` is configured, in this process; None: the model again.
+    For a test suite's fast deterministic stand-in: it keeps the model's name and dimension, so the
+    database sees the same model and every other setting is left as it is."""
+    with _lock:
+        if embedder is None:
+            _stand_ins.pop(model, None)
+        else:
+            _stand_ins[model] = embedder
+
+
 def get_embedder(
     model: str = DEFAULT_MODEL,
     device: str = "cpu",
@@ -198,6 +213,8 @@ def get_embedder(
     """One loaded model per (name, device, backend, precision) per process: loading takes seconds.
     ``precision``: "float32", or "int8" (a query runs on 8-bit weights, ``embed/int8.py``)."""
     with _lock:
+        if model in _stand_ins:
+            return _stand_ins[model]
         return _cached(model, device, batch_size, backend or BACKEND, precision)
 
 
