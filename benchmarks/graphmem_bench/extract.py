@@ -123,8 +123,8 @@ def _norm(text: str | None) -> str:
 
 
 def _subject_key(name: str) -> str:
-    from graphmem.ingest.people import role_of
     from graphmem.lang import USER_KEY, person_key
+    from graphmem.lexicon.roles import role_of
 
     if person_key(name) == USER_KEY:
         return "@user"
@@ -156,8 +156,8 @@ _PLANS = (
 
 def relation_of(memory: dict, slot: str | None) -> str:
     """The relation a memory states, read as consolidation reads it (see the module's docstring)."""
-    from graphmem.ingest.people import role_of
-    from graphmem.lifecycle.rules import is_stance_topic, is_stop, slot_of, stance
+    from graphmem.lexicon.roles import role_of
+    from graphmem.lexicon.topics import is_stance_topic, is_stop, slot_of, stance
 
     topic = memory["topic"]
     if memory["memory_type"] == "RELATION":  # the role (a partner's too: wife, 男朋友), not its slot
@@ -207,7 +207,7 @@ class Memory:
 
 def memories_of(session: dict) -> tuple[list[Memory], list[tuple[Memory, Memory]]]:
     """The memories of one session's plan (as ``plans`` gives it), read as the benchmark compares them."""
-    from graphmem.lifecycle.rules import slot_of
+    from graphmem.lexicon.topics import slot_of
 
     out: dict[str, Memory] = {}
     for pm in session["memories"]:

@@ -51,11 +51,12 @@ from datetime import timedelta
 from pydantic import ValidationError as PydanticValidationError
 
 from ..lang import HAN_CHARS, is_chinese, is_user_speaker
-from ..lifecycle.rules import slot_of
+from ..lexicon.roles import role_of
+from ..lexicon.topics import slot_of
 from ..types import MAX_NAME
 from . import rules_en, rules_zh
 from .models import EpisodeView, ExtractionPlan
-from .people import People, owner_key, role_of, theirs
+from .people import People, owner_key, theirs
 from .phrases import _EN_CUT, _EN_TRAIL, _LEAD_ZH, Found, clean, without_dangling
 from .schema import ExtractedLink, ExtractedMemory, Extraction, to_plan
 

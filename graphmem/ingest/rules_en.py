@@ -18,7 +18,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .people import EN_ROLE, EN_ROLES, People, introduce, role_of
+from ..lexicon.roles import EN_ROLE, EN_ROLES, role_of
+from .people import People, introduce
 from .phrases import Found, clean, without_dangling
 
 _NAME = r"(?:(?:Mr|Mrs|Ms|Dr|Miss)\.? )?[A-Z][a-z]+(?:[ -][A-Z][a-z]+)?"
@@ -1662,7 +1663,7 @@ def _stopped_or_habit(m: re.Match, third: bool, time_text: str | None) -> list[F
 
 
 # A single-valued attribute of the speaker ("my new number is …"): its topic is the attribute,
-# whose words are the consolidator's slot words (lifecycle.rules.SLOTS), so a later value replaces
+# whose words are the consolidator's slot words (lexicon.topics.SLOTS), so a later value replaces
 # it. Each attribute says what its value looks like.
 _ATTRIBUTE_NAME = {"email": "email", "e-mail": "email", "email address": "email", "e-mail address": "email"}
 _ATTRIBUTE_VALUE = {"phone number": r"\+?\(?\d[\d ()-]{4,}\d", "email": r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"}

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..lang import HAN_CHARS
-from .people import ZH_ROLE, ZH_ROLE_HEADS, ZH_ROLES, People, introduce, role_of
+from ..lexicon.roles import ZH_ROLE, ZH_ROLE_HEADS, ZH_ROLES, role_of
+from .people import People, introduce
 from .phrases import Found, clean
 
 # What may stand before a clause's subject: interjections, discourse words, times said as words.
@@ -1212,7 +1213,7 @@ _RULES: list[tuple[re.Pattern, Callable]] = [
 
 # A single-valued attribute of someone (我的手机号是…; 新号码是… after 我换号了, of whom the clause
 # before spoke): its topic is the attribute, whose words are the consolidator's slot words
-# (lifecycle.rules.SLOTS), so a later value replaces it. Each attribute says what its value looks like.
+# (lexicon.topics.SLOTS), so a later value replaces it. Each attribute says what its value looks like.
 _ATTRIBUTE_VALUE = {
     "手机号码": r"\+?[\d -]{5,}",
     "手机号": r"\+?[\d -]{5,}",
