@@ -120,3 +120,15 @@ class Found:
     kind: str = "fact"
     slot: str | None = None
     ends: bool = False
+
+
+def cause_and_effect(patterns: list[re.Pattern[str]], sentence: str) -> tuple[str, str] | None:
+    """The cause and the effect a sentence says, by the first of a language's causal patterns (groups
+    ``a`` and ``b``) that matches it, each at least two characters."""
+    for pattern in patterns:
+        m = pattern.match(sentence.strip(" 。.!！?？"))
+        if m:
+            a, b = m.group("a").strip(" ，,"), m.group("b").strip(" ，,。.!！")
+            if len(a) >= 2 and len(b) >= 2:
+                return a, b
+    return None
