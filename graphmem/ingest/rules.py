@@ -51,6 +51,7 @@ from datetime import timedelta
 from pydantic import ValidationError as PydanticValidationError
 
 from ..lang import is_chinese, is_user_speaker
+from ..lexicon.readings import said_reading
 from ..lexicon.roles import role_of
 from ..types import MAX_NAME
 from .language import Language
@@ -319,7 +320,9 @@ class _Reader:
         plural = lang.together(self.people, subj.name)
         third = (subj.name is not None or self.named) and not plural
         thing = subj.of_role is not None and role_of(subj.of_role) is None  # her shop, his knee
-        preds = (lang.of_thing(subj.rest) if thing else []) or lang.predicates(subj.rest, third, time_text)
+        preds = (lang.of_thing(subj.rest) if thing else self._said(subj.rest, time_text)) or lang.predicates(
+            subj.rest, third, time_text
+        )
         if not preds and time_text and time_text in text:  # a time word that is the object (我最喜欢春天)
             preds = self._liking_a_time(" ".join(text.split()), subj, third, carried)
         if not preds and (time_text or generic or habitual or subj.name is not None) and subj.rest:
@@ -335,6 +338,17 @@ class _Reader:
             elif f.memory_type == "RELATION" and f.object:  # 跟小李结婚了: 小李 is known by that role
                 self.people.learn(f.object, f.topic, owner=owner_key(subj.name) if subj.name else self.owner)
         return found + preds, subj
+
+    def _said(self, predicate: str, time_text: str | None) -> list[Found]:
+        """A reading of the table (``lexicon.readings``) that a person's whole predicate says in its own
+        words: its topic word in this language, its kind, slot and confidence; an event when timed."""
+        r = said_reading(predicate, self.lang.code)
+        if r is None:
+            return []
+        kind = "EVENT" if time_text or r.kind == "event" else "FACT"
+        slot = r.slot if r.marked else None
+        ends = slot is not None and bool(r.ends)
+        return [Found(kind, r.topic[self.lang.code], None, r.confidence, kind=r.kind, slot=slot, ends=ends)]
 
     def _read(self, text: str, time_text: str | None, carried) -> tuple[list[Found], object]:
         """A clause outside a cause: a habit where it says how often and states one, else ``_clause``."""

@@ -31,6 +31,9 @@ class Reading:
     confidence: float = 0.5  # the importance the rules give its memories
     words: tuple[str, ...] = field(default=())  # topic words that state it (consolidation matches them)
     gloss: str = ""  # what it is, for the LLM prompt
+    # what a subject's whole predicate says when it states this reading, per language ("passed away",
+    # 过世): read by the shared reader itself (``said_reading``), with no pattern in the language rules
+    said: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 READINGS: tuple[Reading, ...] = (
@@ -228,6 +231,16 @@ READINGS: tuple[Reading, ...] = (
 # The kinds of memory (``schema.Kind``), in the order the LLM prompt lists them.
 KINDS = ("residence", "work", "school", "relation", "preference", "possession", "plan", "event", "fact")
 BY_ID = {r.id: r for r in READINGS}
+
+
+def said_reading(predicate: str, language: str) -> Reading | None:
+    """The reading whose words (``Reading.said``) are all a subject's predicate says, in a language:
+    "passed away" said of my grandpa, 过世了 said of 我外婆. Case, end punctuation and a Chinese
+    sentence-final 了 are set aside."""
+    said = predicate.strip(" 。.!！").lower()
+    if language == "zh":
+        said = said.removesuffix("了")
+    return next((r for r in READINGS if said in r.said.get(language, ())), None)
 
 
 def marked_slots() -> list[Reading]:
