@@ -222,6 +222,15 @@ READINGS: tuple[Reading, ...] = (
             "is no longer",
         ),
     ),
+    # someone's death, in the words that say it: one topic for all of them, so "when did grandma die" finds
+    # 过世 and 去世 alike (not 走了, as often "left", nor "passed", as often an exam)
+    Reading(
+        "death",
+        "event",
+        {"zh": "去世", "en": "passed away"},
+        confidence=0.7,
+        said={"zh": ("去世", "过世", "离世", "病逝", "逝世"), "en": ("passed away", "died", "passed on")},
+    ),
     Reading("possession", "possession", {"zh": "有", "en": "have"}),
     Reading("plan", "plan", {"zh": "打算", "en": "plan to"}),
     Reading("event", "event", {"zh": "", "en": ""}),  # the clause kept whole, with its time and place
