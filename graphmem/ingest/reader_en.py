@@ -99,14 +99,9 @@ def _relative_deed(segment: str, time_text: str | None) -> Found | None:
         j = i - 1
         while j >= 0 and i - j <= 4 and _bare(words[j]) not in _EN_NP_DETERMINERS:
             plain = re.fullmatch(r"[A-Za-z][\w'-]*", words[j])
-            if not plain or _bare(words[j]) in _EN_PREPOSITIONS | _EN_POINTERS | {
-                "and",
-                "or",
-                "but",
-                "so",
-                "is",
-                "was",
-            }:
+            if not plain or _bare(words[j]) in _EN_PREPOSITIONS | _EN_POINTERS | frozenset(
+                "and or but so is was".split()
+            ):
                 break
             j -= 1
         if j < 0 or _bare(words[j]) not in _EN_NP_DETERMINERS or j == i - 1:
@@ -163,22 +158,9 @@ def _points_elsewhere(obj: str) -> bool:
     first = words[0]
     if first in {"that", "this", "these", "those", "her"} and len(words) > 1:
         # a determiner before a noun names something ("that stuff I baked"); before a clause it does not
-        return words[1] in _EN_POINTERS or words[1] in {
-            "i",
-            "we",
-            "he",
-            "she",
-            "they",
-            "is",
-            "was",
-            "are",
-            "were",
-            "'s",
-            "the",
-            "a",
-            "an",
-            "my",
-        }
+        return words[1] in _EN_POINTERS or words[1] in frozenset(
+            "i we he she they is was are were 's the a an my".split()
+        )
     return first in _EN_POINTERS
 
 

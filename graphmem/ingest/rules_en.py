@@ -23,27 +23,7 @@ from .people import People, introduce
 from .phrases import Found, clean, without_dangling
 
 _NAME = r"(?:(?:Mr|Mrs|Ms|Dr|Miss)\.? )?[A-Z][a-z]+(?:[ -][A-Z][a-z]+)?"
-_NOT_NAMES = {
-    "I",
-    "The",
-    "This",
-    "That",
-    "It",
-    "He",
-    "She",
-    "They",
-    "We",
-    "You",
-    "There",
-    "Here",
-    "Who",
-    "What",
-    "My",
-    "Our",
-    "And",
-    "But",
-    "So",
-}
+_NOT_NAMES = frozenset("I The This That It He She They We You There Here Who What My Our And But So".split())
 EN_LEAD = re.compile(
     r"^(?:(?:after that|after this|before that|after all that|once that's done|once that is done|oh|hey|hi|yeah|yes|yep|wow|well|so|and|but|also|plus|actually|anyway|anyways|btw|honestly|ok|okay|"
     r"um|uh|hmm|guess what|by the way|fyi|just|especially|right after|just after|after|before|now|these days|nowadays|recently|lately|finally|then|today|tonight|"
@@ -610,16 +590,9 @@ def _slot(topic: str, kind: str, slot: str | None, ends: bool = False, needs_obj
     return make
 
 
-_CHANGES = {
-    "moved to",
-    "joined",
-    "enrolled at",
-    "quit",
-    "graduated from",
-    "no longer live in",
-    "no longer work at",
-    "moved out of",
-}
+_CHANGES = frozenset(
+    "moved to|joined|enrolled at|quit|graduated from|no longer live in|no longer work at|moved out of".split("|")
+)
 
 
 _FOR_A_TIME = re.compile(
@@ -1766,28 +1739,10 @@ def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]
         found = role_of(what.split()[-1]) or role_of(" ".join(what.split()[-2:]))
         if owned and not (found and found[0] not in {"dog", "cat"}):
             continue  # she has a dog called Rex: a thing or a pet she has, not someone met
-        if what.split()[-1] in {
-            "place",
-            "restaurant",
-            "cafe",
-            "bar",
-            "shop",
-            "book",
-            "film",
-            "movie",
-            "song",
-            "band",
-            "show",
-            "game",
-            "app",
-            "town",
-            "village",
-            "city",
-            "street",
-            "boat",
-            "dog",
-            "cat",
-        }:
+        if what.split()[-1] in frozenset(
+            "place restaurant cafe bar shop book film movie song band show game app town village city street boat "
+            "dog cat".split()
+        ):
             continue  # a thing or a pet, not a person (a café called Lark)
         by_me = re.match(r"^(?:\S+\s+){0,3}?(?:I|we)(?:'ve)?\s", text[: m.start()], re.IGNORECASE)
         if owned and found and by_me:  # "I have a younger brother named Leo": Leo is the speaker's brother

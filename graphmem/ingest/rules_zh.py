@@ -46,26 +46,7 @@ _NAME_FOLLOW = (
 )
 _NOT_NAME = set("我你他她它这那谁哪啥每某该满")
 _DEGREE = set("很太挺真超蛮特非好最更")  # degree words: what follows them says how, never who
-_TITLES = {
-    "阿姨",
-    "老师",
-    "叔叔",
-    "先生",
-    "太太",
-    "女士",
-    "师傅",
-    "大爷",
-    "大妈",
-    "奶奶",
-    "爷爷",
-    "医生",
-    "姐姐",
-    "哥哥",
-    "教练",
-    "教授",
-    "律师",
-    "大夫",
-}
+_TITLES = frozenset("阿姨 老师 叔叔 先生 太太 女士 师傅 大爷 大妈 奶奶 爷爷 医生 姐姐 哥哥 教练 教授 律师 大夫".split())
 _NOT_NAME_END = set("不没也都还又才就只并真很太挺再")  # 小明不是我的朋友: a negation, not a name
 _PRONOUN = re.compile(r"^(她|他)(?!们)")
 # A clause that only says what used to be, guesses, wishes or asks states no current fact.
@@ -434,24 +415,7 @@ def we_then(body: str, time_text: str) -> Subject | None:
 
 # Roles said without 我 that still mean the speaker's (妈妈说…, 老板今天…): kin and the boss.
 _KNOWN_ROLE = "|".join(sorted(ZH_ROLES, key=len, reverse=True))  # a role word of the closed list
-_BARE_ROLES = {
-    "妈妈",
-    "老妈",
-    "爸爸",
-    "老爸",
-    "老婆",
-    "老公",
-    "老板",
-    "女朋友",
-    "男朋友",
-    "爷爷",
-    "奶奶",
-    "外婆",
-    "外公",
-    "儿子",
-    "女儿",
-    "闺女",
-}
+_BARE_ROLES = frozenset("妈妈 老妈 爸爸 老爸 老婆 老公 老板 女朋友 男朋友 爷爷 奶奶 外婆 外公 儿子 女儿 闺女".split())
 _PREDICATE_START = re.compile(
     rf"^{_ADV}(?:住|搬|在|入职|加入|跳槽|辞职|离职|辞了|换了|去|考上|毕业|从|买|养|有|打算|准备|计划|决定|不再|喜欢|爱|讨厌|是|当|做"
     r"|[\d一二两三四五六七八九十百]{1,4}周?岁)"

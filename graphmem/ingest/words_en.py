@@ -7,37 +7,10 @@ from __future__ import annotations
 import re
 
 # Objects that only point elsewhere: what they mean is not in the clause.
-_EN_POINTERS = {
-    "it",
-    "its",
-    "it's",
-    "that",
-    "this",
-    "them",
-    "these",
-    "those",
-    "him",
-    "her",
-    "there",
-    "here",
-    "what",
-    "how",
-    "why",
-    "whether",
-    "if",
-    "so",
-    "something",
-    "anything",
-    "everything",
-    "nothing",
-    "one",
-    "myself",
-    "ourselves",
-    "which",
-    "who",
-    "where",
-    "when",
-}
+_EN_POINTERS = frozenset(
+    "it its it's that this them these those him her there here what how why whether if so something anything "
+    "everything nothing one myself ourselves which who where when".split()
+)
 
 
 _EN_LISTENER = {"you", "your", "yours", "yourself", "yourselves", "ya", "u", "y'all"}
@@ -122,32 +95,10 @@ _EN_SUBJECT = re.compile(
 
 
 # Words that open a condition, a guess or a question: a capitalised one is no speaker's name.
-_EN_NOT_LEAD = {
-    "if",
-    "unless",
-    "once",
-    "whether",
-    "maybe",
-    "perhaps",
-    "hopefully",
-    "wish",
-    "suppose",
-    "imagine",
-    "what",
-    "why",
-    "how",
-    "where",
-    "who",
-    "which",
-    "that",
-    "the",
-    "a",
-    "an",
-    "even",
-    "whenever",
-    "someday",
-    "probably",
-}
+_EN_NOT_LEAD = frozenset(
+    "if unless once whether maybe perhaps hopefully wish suppose imagine what why how where who which that the a "
+    "an even whenever someday probably".split()
+)
 
 
 _EN_CONTRACTIONS = {"'m": "am", "'ve": "have", "'ll": "will", "'re": "are", "'d": "'d"}
@@ -197,38 +148,11 @@ _EN_AUX = (
 _EN_MODAL = {"would", "should", "could", "might", "may", "must", "shall"}  # a wish or a possibility
 
 
-_EN_DROPPED_ADVERBS = {
-    "just",
-    "really",
-    "actually",
-    "finally",
-    "also",
-    "recently",
-    "totally",
-    "truly",
-    "definitely",
-    "kinda",
-    "so",
-    "even",
-    "already",
-    "currently",
-    "now",
-    "all",
-    "both",
-    "literally",
-    "basically",
-    "honestly",
-    "seriously",
-    "officially",
-    "super",
-    "lately",
-    "first",
-    "only",
-    "sort",
-    "absolutely",
-    "somehow",
-    "luckily",
-}
+_EN_DROPPED_ADVERBS = frozenset(
+    "just really actually finally also recently totally truly definitely kinda so even already currently now all "
+    "both literally basically honestly seriously officially super lately first only sort absolutely somehow "
+    "luckily".split()
+)
 
 
 # Verbs an emphatic do stands before ("I do love it", "she did go"); before anything else do is the verb.
@@ -268,89 +192,12 @@ doubt doubted reckon share shared check checked let update chat chatted talk tal
 _EN_REPORTED = frozenset({"say", "says", "said", "tell", "tells", "told", "mention", "mentioned"})
 
 
-_EN_NOT_VERB = {
-    "a",
-    "an",
-    "the",
-    "my",
-    "our",
-    "some",
-    "these",
-    "those",
-    "this",
-    "that",
-    "it",
-    "to",
-    "so",
-    "very",
-    "really",
-    "pretty",
-    "quite",
-    "not",
-    "no",
-    "yes",
-    "yeah",
-    "all",
-    "just",
-    "more",
-    "too",
-    "last",
-    "much",
-    "many",
-    "also",
-    "still",
-    "ever",
-    "never",
-    "always",
-    "even",
-    "only",
-    "both",
-    "sure",
-    "glad",
-    "sorry",
-    "here",
-    "there",
-    "gonna",
-    "wanna",
-    "gotta",
-    "can",
-    "could",
-    "would",
-    "should",
-    "might",
-    "must",
-    "will",
-    "shall",
-    "may",
-    "do",
-    "did",
-    "does",
-    "and",
-    "or",
-    "but",
-    "if",
-    "like",
-    "in",
-    "at",
-    "on",
-    "of",
-    "for",
-    "with",
-    "from",
-    "by",
-    "as",
-    "about",
-    "one",
-    "ok",
-    "okay",
-    "totally",
-    "definitely",
-    "actually",
-    "honestly",
-    "already",
-    "hope",
-    "think",
-}
+_EN_NOT_VERB = frozenset(
+    "a an the my our some these those this that it to so very really pretty quite not no yes yeah all just more "
+    "too last much many also still ever never always even only both sure glad sorry here there gonna wanna gotta "
+    "can could would should might must will shall may do did does and or but if like in at on of for with from by "
+    "as about one ok okay totally definitely actually honestly already hope think".split()
+)
 
 
 _EN_IRREGULAR_PAST = frozenset(
@@ -377,50 +224,13 @@ brought caught taught told spent sent sold heard held left paid read put set cut
 
 
 # Participles that say something happened ("I got married last June"), not how one felt ("I was tired").
-_EN_EVENT_PARTICIPLES = {
-    "born",
-    "married",
-    "engaged",
-    "divorced",
-    "promoted",
-    "hired",
-    "fired",
-    "elected",
-    "injured",
-    "hurt",
-    "diagnosed",
-    "baptized",
-    "baptised",
-    "accepted",
-    "admitted",
-    "adopted",
-    "discharged",
-    "released",
-    "vaccinated",
-    "robbed",
-    "evicted",
-    "laid",
-    "graduated",
-}
+_EN_EVENT_PARTICIPLES = frozenset(
+    "born married engaged divorced promoted hired fired elected injured hurt diagnosed baptized baptised accepted "
+    "admitted adopted discharged released vaccinated robbed evicted laid graduated".split()
+)
 
 
-_EN_SAME_IN_PAST = {
-    "read",
-    "put",
-    "cut",
-    "hit",
-    "set",
-    "let",
-    "quit",
-    "spread",
-    "cost",
-    "hurt",
-    "beat",
-    "bet",
-    "shut",
-    "split",
-    "fit",
-}
+_EN_SAME_IN_PAST = frozenset("read put cut hit set let quit spread cost hurt beat bet shut split fit".split())
 
 
 MAX_OBJECT_WORDS = 16  # a longer run-on object cannot be told where it ends: no memory
@@ -490,79 +300,20 @@ _EN_THOUGHT = re.compile(
 )
 
 
-_EN_VERBISH = {
-    "is",
-    "was",
-    "are",
-    "were",
-    "has",
-    "had",
-    "have",
-    "will",
-    "would",
-    "can",
-    "could",
-    "did",
-    "does",
-    "do",
-    "got",
-    "gets",
-    "kept",
-    "broke",
-    "went",
-    "came",
-    "made",
-    "said",
-    "became",
-    "felt",
-    "looked",
-    "seemed",
-    "took",
-    "gave",
-    "ran",
-    "fell",
-    "left",
-    "told",
-    "won",
-    "lost",
-    "began",
-    "started",
-    "stopped",
-    "makes",
-    "keeps",
-    "needs",
-    "wants",
-    "loves",
-    "hates",
-    "likes",
-}
+_EN_VERBISH = frozenset(
+    "is was are were has had have will would can could did does do got gets kept broke went came made said became "
+    "felt looked seemed took gave ran fell left told won lost began started stopped makes keeps needs wants loves "
+    "hates likes".split()
+)
 
 
 _EN_DETERMINERS = {"the", "a", "an", "this", "that", "these", "those"}
 
 
 # A pronoun subject names nobody the clause says: "it really bugged me" is no fact about anything.
-_EN_PRONOUN_SUBJECTS = {
-    "i",
-    "we",
-    "you",
-    "it",
-    "he",
-    "she",
-    "they",
-    "this",
-    "that",
-    "there",
-    "these",
-    "those",
-    "which",
-    "who",
-    "what",
-    "everyone",
-    "someone",
-    "something",
-    "everything",
-}
+_EN_PRONOUN_SUBJECTS = frozenset(
+    "i we you it he she they this that there these those which who what everyone someone something everything".split()
+)
 
 
 # a cause said of "it" doing something (it kept me up at night): "it" is what the effect is about

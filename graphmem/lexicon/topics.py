@@ -38,42 +38,16 @@ for _slot, _words in SLOTS.items():
 # before it.
 POSITIVE = BY_ID["like"].words
 NEGATIVE = BY_ID["dislike"].words
-NEGATIONS = (
-    "不再",
-    "不",
-    "没有",
-    "没",
-    "别",
-    "再也不",
-    "no longer",
-    "not",
-    "don't",
-    "doesn't",
-    "do not",
-    "does not",
-    "never",
-    "stopped",
-    "no more",
-    "didn't",
-    "did not",
-    "won't",
+NEGATIONS = tuple(
+    "不再|不|没有|没|别|再也不|no longer|not|don't|doesn't|do not|does not|never|stopped|no more|didn't|did not|won't".split(
+        "|"
+    )
 )
 # A stance that says something stopped: it ends any liking or habit of the same object.
 STOPS = BY_ID["stop"].words
 
-CORRECTIONS = (
-    "其实",
-    "实际上",
-    "事实上",
-    "更正",
-    "纠正",
-    "说错了",
-    "actually",
-    "in fact",
-    "correction",
-    "to correct",
-    "i meant",
-    "rather",
+CORRECTIONS = tuple(
+    "其实|实际上|事实上|更正|纠正|说错了|actually|in fact|correction|to correct|i meant|rather".split("|")
 )
 
 
