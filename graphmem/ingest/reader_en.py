@@ -9,7 +9,7 @@ from typing import Any
 
 from ..lexicon.topics import slot_of
 from ..types import MAX_NAME
-from . import rules_en
+from . import en_builds, en_subjects, rules_en
 from .language import Reader
 from .people import People
 from .phrases import _EN_CUT, _EN_TRAIL, Found, cause_and_effect, clean, without_dangling
@@ -251,7 +251,7 @@ def _said_of_named(rest: str) -> str:
 
 
 def _with_elided_subject(sentence: str) -> str:
-    text = rules_en.EN_LEAD.sub("", sentence)
+    text = en_subjects.EN_LEAD.sub("", sentence)
     m = _ELIDED.match(text)
     if m is None or text.rstrip().endswith("?"):
         return sentence
@@ -473,7 +473,7 @@ class English:
 
     # --- sentences and clauses
     def plain(self, sentence: str) -> str:
-        return rules_en.said_plainly(_with_elided_subject(sentence.replace("’", "'")))
+        return en_builds.said_plainly(_with_elided_subject(sentence.replace("’", "'")))
 
     def cause_and_effect(self, sentence: str) -> tuple[str, str] | None:
         return cause_and_effect(_EN_CAUSAL, sentence)
@@ -513,14 +513,14 @@ class English:
         return clean(text, False, limit)
 
     # --- whom a clause is about
-    role_of_someone = staticmethod(rules_en.role_of_someone)
-    partner_ended = staticmethod(rules_en.partner_ended)
+    role_of_someone = staticmethod(en_subjects.role_of_someone)
+    partner_ended = staticmethod(en_subjects.partner_ended)
 
     def subject_of(self, body: str, people: People, owner: str, carried):
-        return rules_en.subject_of(body, people, owner)  # an English subject carries over no clause
+        return en_subjects.subject_of(body, people, owner)  # an English subject carries over no clause
 
-    stated_people = staticmethod(rules_en.stated_people)
-    said_together = staticmethod(rules_en.said_together)
+    stated_people = staticmethod(en_subjects.stated_people)
+    said_together = staticmethod(en_subjects.said_together)
     said_mine = staticmethod(rules_en.said_mine)
 
     def implied_subject(self, reader: Reader, body: str, time_text: str | None):
@@ -614,7 +614,7 @@ class English:
         return _said_of_named(rest) if subj.name is None and reader.named else rest  # "I'm thrilled" said by Ivy
 
     def plural(self, topic: str) -> str:
-        return rules_en.plural(topic)
+        return en_builds.plural(topic)
 
     def keeps(self, found: Found, topic: str, obj: str | None) -> bool:
         if found.kind != "relation" and _ends_on_pointer(obj or topic):

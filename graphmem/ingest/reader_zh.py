@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from ..lang import HAN_CHARS
-from . import rules_zh
+from . import rules_zh, zh_builds, zh_subjects
 from .language import Reader
 from .people import People
 from .phrases import _LEAD_ZH, Found, cause_and_effect, clean
@@ -143,7 +143,7 @@ class Chinese:
     therefore, often, thought = _ZH_THEREFORE, _ZH_OFTEN, _ZH_THOUGHT
 
     # --- sentences and clauses
-    plain = staticmethod(rules_zh.said_plainly)
+    plain = staticmethod(zh_builds.said_plainly)
 
     def cause_and_effect(self, sentence: str) -> tuple[str, str] | None:
         return cause_and_effect(_ZH_CAUSAL, sentence)
@@ -168,7 +168,7 @@ class Chinese:
             when = time_text if reader._said_here or not rules_zh.is_future(time_text) else None
             went = _ZH_THEN_WENT.match(clause.strip(" 。！？!?")) if worked is not None else None
             joined = went.group("obj") if went and worked is not None else None
-            if joined and rules_zh.is_workplace(joined) and worked is not None:
+            if joined and zh_subjects.is_workplace(joined) and worked is not None:
                 found = [Found("FACT", "入职", joined, 0.7, subject=worked.subject, kind="work", slot="employer")]
             else:
                 found, carried = reader._read(clause, when, carried)
@@ -186,30 +186,30 @@ class Chinese:
     ) -> tuple[str, str, list[Found], Found | None]:
         """A clause that names an attribute of someone (我的生日是三月五号) says only that; the people a
         Chinese sentence introduces were read for it whole, before its clauses."""
-        said = rules_zh.attribute(body, carried)
+        said = zh_builds.attribute(body, carried)
         if said is None and time_text:  # 我的生日是三月五号: the value is the time itself
-            said = rules_zh.attribute(_ZH_SPACE.sub("", " ".join(text.split())).strip(" 。！？!?"), carried)
+            said = zh_builds.attribute(_ZH_SPACE.sub("", " ".join(text.split())).strip(" 。！？!?"), carried)
         return body, text, [], said
 
     def clean(self, text: str, limit: int) -> str | None:
         return clean(text, True, limit)
 
     # --- whom a clause is about
-    subject_of = staticmethod(rules_zh.subject_of)
+    subject_of = staticmethod(zh_subjects.subject_of)
     role_of_someone = staticmethod(rules_zh.role_of_someone)
-    partner_ended = staticmethod(rules_zh.partner_ended)
+    partner_ended = staticmethod(zh_subjects.partner_ended)
     stated_people = staticmethod(rules_zh.stated_people)
     said_together = staticmethod(rules_zh.said_together)
-    said_mine = staticmethod(rules_zh.said_mine)
+    said_mine = staticmethod(zh_subjects.said_mine)
 
     def implied_subject(self, reader: Reader, body: str, time_text: str | None):
         """上个月搬到上海了, 刚换了工作, 最近在学吉他: a Chinese sentence that opens with its predicate
         leaves 我 unsaid. The speaker, when a specific reading takes the predicate (a clause kept
         whole needs its subject said: 今天天气真好 is no one's; 就要开学了 says what is coming, not
         what the speaker means to do); else, a timed clause, 我们 when it says what we then did."""
-        said = rules_zh.ZH_LEAD.sub("", body)
+        said = zh_subjects.ZH_LEAD.sub("", body)
         if not re.match(r"^(?:就|快|马上)?(?:要|会|将)", said):
-            implied = rules_zh.subject_of("我" + said, reader.people.copy(), reader.owner, None)
+            implied = zh_subjects.subject_of("我" + said, reader.people.copy(), reader.owner, None)
             if (
                 implied is not None
                 and implied.name is None
@@ -217,11 +217,11 @@ class Chinese:
                 and rules_zh.predicates(implied.rest, bool(time_text), time_text)
             ):
                 return implied
-        return rules_zh.we_then(body, time_text) if time_text else None
+        return zh_subjects.we_then(body, time_text) if time_text else None
 
     def without_subject(self, body: str, text: str, time_text: str | None, generic: bool) -> list[Found]:
         """小明是医生: what someone no one named is said to be; in a cause or an effect, the clause whole."""
-        m = _ZH_X_IS_Y.match(rules_zh.ZH_LEAD.sub("", body))
+        m = _ZH_X_IS_Y.match(zh_subjects.ZH_LEAD.sub("", body))
         f = _x_is_y_zh(m, True) if m else None
         if f is not None:
             return [f]
