@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from ..lexicon.forms import base_form, gerund
 from .phrases import Found, clean, without_dangling
 
 # --- predicates ----------------------------------------------------------------------------
@@ -453,18 +454,6 @@ _NOT_A_VERB = re.compile(
 _DESTINATION = re.compile(r"^(?:a|an|the|my|our|his|her|their|this|that|some)\b|^[A-Z0-9]")
 
 
-def gerund(verb: str) -> str:
-    """The -ing word of a base form (smoke → smoking, run → running, play → playing, lie → lying)."""
-    word = verb.lower()
-    if word.endswith("ie"):
-        return word[:-2] + "ying"
-    if word.endswith("e") and not word.endswith(("ee", "ye", "oe")) and len(word) > 2:
-        return word[:-1] + "ing"
-    if re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", word) and len(word) <= 4:
-        return word + word[-1] + "ing"  # run, swim, jog, shop
-    return word + "ing"
-
-
 def _negated_preference(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     obj = _obj(m)
     verb = m.group("verb").lower()
@@ -482,23 +471,6 @@ def _negated_preference(m: re.Match, third: bool, time_text: str | None) -> list
     else:
         topic = f"doesn't {_base(verb)}" if third else f"don't {_base(verb)}"
     return [Found("OPINION", topic, obj, 0.6, kind="preference")]
-
-
-def base_form(gerund: str) -> str | None:
-    """The base form of an -ing word (taking → take, running → run, visiting → visit); None when
-    the word is not one."""
-    word = gerund.lower()
-    if not word.endswith("ing") or len(word) < 5:
-        return None
-    stem = word[:-3]
-    syllables = len(re.findall(r"[aeiouy]+", stem))
-    if len(stem) > 2 and stem[-1] == stem[-2] and stem[-1] not in "aeiouylsz":
-        return stem[:-1]  # running, getting, planning
-    if stem.endswith("ll") and syllables > 1:
-        return stem[:-1]  # travelling, cancelling
-    if re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", stem) or re.search(r"(?:[cv]|[^i]ng)$", stem):
-        return stem + "e"  # taking, hiking, moving; dancing, serving; changing (not singing)
-    return stem
 
 
 # "I used to smoke, but I quit (last year)": the habit the bare quit ends, said in the clause before

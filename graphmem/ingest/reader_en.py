@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..lexicon.forms import is_participle, is_past
 from ..lexicon.topics import slot_of
 from ..types import MAX_NAME
 from . import en_builds, en_subjects, rules_en
@@ -29,8 +30,6 @@ from .words_en import (
     _EN_END_POINTERS,
     _EN_EVENT_PARTICIPLES,
     _EN_HAVE,
-    _EN_IRREGULAR_PARTICIPLES,
-    _EN_IRREGULAR_PAST,
     _EN_KEPT_ADVERBS,
     _EN_LEAD,
     _EN_LISTENER,
@@ -50,12 +49,10 @@ from .words_en import (
     _EN_PREPOSITIONS,
     _EN_PRONOUN_SUBJECTS,
     _EN_REPORTED,
-    _EN_SAME_IN_PAST,
     _EN_STRANDED,
     _EN_SUBJECT,
     _EN_THEREFORE,
     _EN_THOUGHT,
-    _EN_VERB_PREFIXES,
     _EN_VERBISH,
     _EN_WHEN_AFTER,
     _IT_DID,
@@ -94,7 +91,7 @@ def _relative_deed(segment: str, time_text: str | None) -> Found | None:
         if w not in {"I", "we", "We"} or i < 2 or i + 1 >= len(words):
             continue
         verb = _bare(words[i + 1])
-        if not _is_past(verb) or (verb in _EN_NOT_DONE and verb != "made") or verb in _EN_NOT_FACT_VERBS:
+        if not is_past(verb) or (verb in _EN_NOT_DONE and verb != "made") or verb in _EN_NOT_FACT_VERBS:
             continue
         j = i - 1
         while j >= 0 and i - j <= 4 and _bare(words[j]) not in _EN_NP_DETERMINERS:
@@ -245,7 +242,7 @@ def _said_of_named(rest: str) -> str:
     elif w in {"don't", "haven't"}:
         words[i] = {"don't": "doesn't", "haven't": "hasn't"}[w]
     elif w.isalpha() and w not in _EN_AUX and w not in _EN_MODAL and w not in {"was", "were", "can", "will"}:
-        if not _is_past(w) and not w.endswith(("ing", "s")):
+        if not is_past(w) and not w.endswith(("ing", "s")):
             words[i] = _third_person_present(w)
     return " ".join(words)
 
@@ -256,20 +253,9 @@ def _with_elided_subject(sentence: str) -> str:
     if m is None or text.rstrip().endswith("?"):
         return sentence
     verb = m.group("verb").lower()
-    if not _is_past(verb) or verb in _EN_NOT_DONE or (m.group("to") and verb not in _ELIDED_BEFORE_TO):
+    if not is_past(verb) or verb in _EN_NOT_DONE or (m.group("to") and verb not in _ELIDED_BEFORE_TO):
         return sentence
     return f"{sentence[: len(sentence) - len(text)]}I {m.group('adverbs')}{verb} {text[m.end() :]}"
-
-
-def _is_past(verb: str) -> bool:
-    """A past (or same-in-past) form: -ed, went, retook, overcame, read."""
-    if verb.endswith("ed") or verb in _EN_IRREGULAR_PAST or verb in _EN_SAME_IN_PAST:
-        return True
-    return any(verb.startswith(p) and verb[len(p) :] in _EN_IRREGULAR_PAST for p in _EN_VERB_PREFIXES)
-
-
-def _is_participle(word: str) -> bool:
-    return word.endswith("ed") or word in _EN_IRREGULAR_PARTICIPLES
 
 
 def _en_object(words: list[str], time_text: str | None) -> str | None:
@@ -355,7 +341,7 @@ def _en_clause_fact(
     raw = words[i]
     verb = _bare(raw)
     if "'d" in tokens:  # I'd been / I'd gone: had; I'd love / I'd go: would
-        if not _is_participle(verb):
+        if not is_participle(verb):
             return None
         tokens = ["had" if t == "'d" else t for t in tokens]
         auxes = [t for t in tokens if t not in _EN_KEPT_ADVERBS]
@@ -376,7 +362,7 @@ def _en_clause_fact(
                 return None
             raw, verb, rest = rest[0], _bare(rest[0]), rest[1:]
             auxes = [t for t in tokens if t not in _EN_KEPT_ADVERBS]
-    if auxes == ["had"] and not _is_participle(verb):  # "I had a great time": had is the verb
+    if auxes == ["had"] and not is_participle(verb):  # "I had a great time": had is the verb
         tokens, auxes, raw, verb, rest = [t for t in tokens if t != "had"], [], "had", "had", words[i:]
     if (
         not raw[:1].islower()
@@ -395,7 +381,7 @@ def _en_clause_fact(
             rest = rest[1:]
         elif not (time_text and not rest and verb in _EN_EVENT_PARTICIPLES):  # "I was born in 1990"
             return None
-    elif last in _EN_HAVE and not _is_participle(verb):
+    elif last in _EN_HAVE and not is_participle(verb):
         return None
     elif last in {"do", "does"} and not negated:  # an emphatic "I do love": the verb alone
         tokens = [t for t in tokens if t not in {"do", "does"}]
@@ -411,7 +397,7 @@ def _en_clause_fact(
         rest = []
     if rest and rest[0].lower() == "to" and len(rest) > 1 and _bare(rest[1]) in _EN_NOT_FACT_VERBS:
         return None  # "I wanted to tell …": what follows is the point
-    if third and not auxes and not _is_past(verb) and predicate[0] == verb:
+    if third and not auxes and not is_past(verb) and predicate[0] == verb:
         predicate[0] = _third_person_present(verb)
     head = [_agree(t, third) for t in tokens]
     if negated:  # "does not work", "has not seen"
@@ -559,7 +545,7 @@ class English:
             return []  # a slot's word ("joined a gym") is the slot's reading or none
         verb = f.topic.split()[0]
         made = verb == "made" and f.object.split()[0].lower() in _MADE_WHAT  # made a painting, not made me cry
-        if not _is_past(verb) or (verb in _EN_NOT_DONE and verb != "had" and not made):
+        if not is_past(verb) or (verb in _EN_NOT_DONE and verb != "had" and not made):
             return []
         f.memory_type, f.kind = "EVENT", "event"
         f.object = re.sub(r"(?:\s+(?:recently|lately|too|as well|again|already|so far))+$", "", f.object, flags=re.I)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 
+from ..lexicon.forms import gerund
 from ..lexicon.roles import role_of
 from .en_builds import (
     _ADV,
@@ -56,7 +57,6 @@ from .en_builds import (
     _third,
     _work_as,
     _worked_since,
-    gerund,
 )
 from .en_subjects import _KIN_WORDS, _NAME, _NOT_NAMES, _a_name, _relation
 from .people import People, introduce

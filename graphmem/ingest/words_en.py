@@ -200,37 +200,11 @@ _EN_NOT_VERB = frozenset(
 )
 
 
-_EN_IRREGULAR_PAST = frozenset(
-    """
-went took made got saw ran had did met bought found gave felt came left kept lost won began built brought caught
-taught told spent sent sold heard held drew drove flew grew knew swam sang ate drank wore chose broke fell rode
-wrote woke sat stood threw thought became paid led fed fought hung slept spoke stole struck swore tore understood
-shook sped forgave rang sank spun dug stuck swung hid bit lit slid fled bled bent lent meant dealt dreamt leapt
-knelt wept swept crept sought froze rose wove dove arose awoke bore shone shot spat forgot trod overcame said laid
-""".split()
-)
-
-
-_EN_VERB_PREFIXES = ("re", "over", "under", "for", "with", "mis", "out", "up", "be")
-
-
-_EN_IRREGULAR_PARTICIPLES = frozenset(
-    """
-been gone done seen taken given eaten written driven known grown shown flown drawn worn chosen broken fallen
-ridden woken thrown become begun run sung swum got gotten made had met bought found felt kept lost won built
-brought caught taught told spent sent sold heard held left paid read put set cut hit hurt quit spread born
-""".split()
-)
-
-
 # Participles that say something happened ("I got married last June"), not how one felt ("I was tired").
 _EN_EVENT_PARTICIPLES = frozenset(
     "born married engaged divorced promoted hired fired elected injured hurt diagnosed baptized baptised accepted "
     "admitted adopted discharged released vaccinated robbed evicted laid graduated".split()
 )
-
-
-_EN_SAME_IN_PAST = frozenset("read put cut hit set let quit spread cost hurt beat bet shut split fit".split())
 
 
 MAX_OBJECT_WORDS = 16  # a longer run-on object cannot be told where it ends: no memory
