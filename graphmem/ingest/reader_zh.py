@@ -7,15 +7,14 @@ import re
 from typing import Any
 
 from ..lang import HAN_CHARS
+from ..lexicon.roles import ZH_ROLES
 from . import rules_zh, zh_builds, zh_subjects
 from .language import Reader
 from .people import People
 from .phrases import _LEAD_ZH, Found, cause_and_effect, clean
 
-_ZH_RELATIONS = (
-    "好朋友|朋友|闺蜜|老婆|妻子|太太|丈夫|老公|男朋友|女朋友|未婚夫|未婚妻|姐姐|妹妹|哥哥|弟弟|妈妈|母亲|"
-    "爸爸|父亲|儿子|女儿|同事|老板|领导|室友|邻居|表哥|表姐|表弟|表妹|同学|老师|爷爷|奶奶|外公|外婆|狗|猫"
-)
+# the role words (``lexicon.roles``): after 我, a kin word makes the clause about someone else (我妈妈…)
+_ZH_RELATIONS = "|".join(sorted(ZH_ROLES, key=len, reverse=True))
 
 
 # "X也是Y" is "X是Y"; "X可能是Y" is a guess, not a fact.
