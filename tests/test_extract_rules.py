@@ -7,9 +7,9 @@ from datetime import UTC, datetime, timedelta, timezone
 
 from graphmem.ingest.episodes import split_text
 from graphmem.ingest.models import EpisodeView
-from graphmem.ingest.people import role_of
 from graphmem.ingest.rules import RuleExtractor
-from graphmem.lifecycle.rules import slot_of
+from graphmem.lexicon.roles import role_of
+from graphmem.lexicon.topics import slot_of
 
 TZ = timezone(timedelta(hours=8))
 SAID_AT = datetime(2025, 11, 5, 9, 0, tzinfo=TZ)

@@ -18,8 +18,8 @@ from lifecycle_graph import START, long_life, snapshot, write_life
 
 from graphmem.errors import ConsolidationLockedError, NotFoundError, ValidationError
 from graphmem.format import format_context
+from graphmem.lexicon.topics import loose_key, slot_of, stance
 from graphmem.lifecycle.lock import RunLock
-from graphmem.lifecycle.rules import loose_key, slot_of, stance
 from graphmem.lifecycle.scheduler import ConsolidationScheduler, next_delay
 from graphmem.lifecycle.work import Work
 

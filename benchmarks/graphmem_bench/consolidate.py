@@ -52,7 +52,7 @@ from graphmem.bench.write import machine
 from graphmem.builder.create import render_text
 from graphmem.cli._common import ConfigOption, console, open_graph, print_json
 from graphmem.cli.bench_cmd import mark
-from graphmem.lifecycle.rules import loose_key
+from graphmem.lexicon.topics import loose_key
 from graphmem.store.admin import delete_group
 
 from .common import query

@@ -1,11 +1,14 @@
-"""`graphmem bench extract [--lang zh|en] [--json]`: how well the offline extractor reads everyday talk.
+"""`graphmem bench extract [--lang zh|en] [--before REF] [--json]`: how well the offline extractor reads
+everyday talk.
 
 The labelled lines are ``data/extract_zh.txt`` and ``data/extract_en.txt`` (written for graphmem;
 their header says the format): short conversations, some in several sessions, each line with the
-facts a reader takes from it. Every conversation is read by today's extractor (``after``) and by
-the extractor of main 7d6b7fc (``before``, frozen in ``_before_rules.py``), session by session;
-the after extractor is told the people the earlier sessions named, as the pipeline tells it from
-the database. No database and no model are needed: the figures are the extractor's alone.
+facts a reader takes from it. Every conversation is read by this checkout's extractor (``after``),
+session by session, told the people the earlier sessions named, as the pipeline tells it from the
+database. No database and no model are needed: the figures are the extractor's alone. With
+``--before REF`` the extractor of an older commit (a git worktree of REF, made and removed for the
+run) reads the same lines, scored by this checkout's labels and rules, as the ``before`` column.
+The same lines run as tests, one per reading: ``tests/test_reader_lines.py``.
 
 A memory matches a labelled fact when its subject, its relation and its object agree:
 - the relation is read from the memory as consolidation reads it: the slot it states (the one its
@@ -68,6 +71,7 @@ class Fact:
 class Line:
     text: str
     session: int
+    lineno: int = 0  # its line in the data file (1-based): what a test of it is named by
     facts: list[Fact] = field(default_factory=list)
     causes: list[tuple[str, str]] = field(default_factory=list)
 
@@ -83,7 +87,7 @@ def load(lang: str) -> list[Conversation]:
     """The labelled conversations of one language."""
     out: list[Conversation] = []
     session = 0
-    for raw in (DATA / f"extract_{lang}.txt").read_text(encoding="utf-8").splitlines():
+    for lineno, raw in enumerate((DATA / f"extract_{lang}.txt").read_text(encoding="utf-8").splitlines(), 1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
@@ -96,7 +100,7 @@ def load(lang: str) -> list[Conversation]:
             out[-1].speaker = line.split(None, 1)[1]
         else:
             text, _, labels = line.partition("::")
-            item = Line(text.strip(), session)
+            item = Line(text.strip(), session, lineno)
             for label in filter(None, (x.strip() for x in labels.split(";"))):
                 parts = label.split("|")
                 if parts[0] == "cause":
@@ -119,8 +123,8 @@ def _norm(text: str | None) -> str:
 
 
 def _subject_key(name: str) -> str:
-    from graphmem.ingest.people import role_of
     from graphmem.lang import USER_KEY, person_key
+    from graphmem.lexicon.roles import role_of
 
     if person_key(name) == USER_KEY:
         return "@user"
@@ -152,8 +156,8 @@ _PLANS = (
 
 def relation_of(memory: dict, slot: str | None) -> str:
     """The relation a memory states, read as consolidation reads it (see the module's docstring)."""
-    from graphmem.ingest.people import role_of
-    from graphmem.lifecycle.rules import is_stance_topic, is_stop, slot_of, stance
+    from graphmem.lexicon.roles import role_of
+    from graphmem.lexicon.topics import is_stance_topic, is_stop, slot_of, stance
 
     topic = memory["topic"]
     if memory["memory_type"] == "RELATION":  # the role (a partner's too: wife, 男朋友), not its slot
@@ -201,25 +205,25 @@ class Memory:
     key: str
 
 
-def memories_of(plan: Any, line_of: dict[str, int]) -> tuple[list[Memory], list[tuple[Memory, Memory]]]:
-    from graphmem.lifecycle.rules import slot_of
+def memories_of(session: dict) -> tuple[list[Memory], list[tuple[Memory, Memory]]]:
+    """The memories of one session's plan (as ``plans`` gives it), read as the benchmark compares them."""
+    from graphmem.lexicon.topics import slot_of
 
     out: dict[str, Memory] = {}
-    for pm in plan.memories:
-        m = pm.memory
-        slot = getattr(pm, "slot", None) or slot_of(m["topic"])
-        out[pm.key] = Memory(
-            line=line_of[pm.episode_ids[0]],
+    for pm in session["memories"]:
+        m = pm["memory"]
+        out[pm["key"]] = Memory(
+            line=session["line_of"][pm["episode_ids"][0]],
             subject=m["subject"],
-            relation=relation_of(m, getattr(pm, "slot", None)),
+            relation=relation_of(m, pm["slot"]),
             text=" ".join([m["topic"], m.get("object") or "", *(m.get("attributes") or {}).values()]),
             object=m.get("object") or "",
             attributes=m.get("attributes") or {},
-            ends=bool(getattr(pm, "ends", False)),
-            slot=slot,
-            key=pm.key,
+            ends=pm["ends"],
+            slot=pm["slot"] or slot_of(m["topic"]),
+            key=pm["key"],
         )
-    links = [(out[x.source], out[x.target]) for x in plan.links if x.source in out and x.target in out]
+    links = [(out[x], out[y]) for x, y in session["links"] if x in out and y in out]
     return list(out.values()), links
 
 
@@ -268,62 +272,82 @@ def _episodes(conv: Conversation, session: int, first: int) -> list[Any]:
     ]
 
 
-def read(conv: Conversation, which: str) -> tuple[list[Memory], list[tuple[Memory, Memory]]]:
-    """One conversation read session by session by one extractor (``before`` or ``after``)."""
-    from graphmem.ingest.people import People
+def read(conv: Conversation, which: str = "after") -> tuple[list[Memory], list[tuple[Memory, Memory]]]:
+    """One conversation read session by session by the extractor ``graphmem`` imports from (``which``
+    is kept for callers of the older signature: ``--before`` reads with another checkout's)."""
+    return reading(plans(conv))
 
-    if which == "before":
-        from ._before_rules import RuleExtractor as Before
 
-        extractor: Any = Before()
-    else:
-        from graphmem.ingest.rules import RuleExtractor
-
-        extractor = RuleExtractor()
+def reading(sessions: list[dict]) -> tuple[list[Memory], list[tuple[Memory, Memory]]]:
+    """The memories and causal links of a conversation's plans (``plans``), as the benchmark compares them."""
     memories: list[Memory] = []
     links: list[tuple[Memory, Memory]] = []
+    for n, session in enumerate(sessions):
+        found, found_links = memories_of(session)
+        for m in found:
+            m.key = f"{n}:{m.key}"
+        memories.extend(found)
+        links.extend(found_links)
+    return memories, links
+
+
+def plans(conv: Conversation) -> list[dict]:
+    """What the extractor ``graphmem`` imports from plans for one conversation, session by session, as
+    plain data (so that an older checkout's extractor, run in a child process, hands it back as JSON):
+    per session the line of each turn, the planned memories and the causal links."""
+    from graphmem.ingest.rules import RuleExtractor
+
+    extractor: Any = RuleExtractor()
+    told = getattr(extractor, "uses_people", False)  # an extractor older than people.py is told no one
+    out: list[dict] = []
+    said: list[tuple[str, int]] = []  # (subject, line) of every memory read so far
     relations: list[tuple[dict, int]] = []  # (people_known row, when) of the sessions read
     described: list[tuple[dict, int]] = []  # (people_described row, when)
     first = 0
     for session in sorted({line.session for line in conv.lines}):
         eps = _episodes(conv, session, first)
         line_of = {ep.id: first + i for i, ep in enumerate(eps)}
-        if which == "before":
+        if not told:
             plan = extractor.extract(eps)
         else:
+            from graphmem.ingest.people import People
+
             people = People.from_rows(
-                _rows(relations, memories) + [{**d, "last_said": f"{when:06d}"} for d, when in described]
+                _rows(relations, said) + [{**d, "last_said": f"{when:06d}"} for d, when in described]
             )
             plan = extractor.extract(eps, people=people)
-        found, found_links = memories_of(plan, line_of)
-        for pm in plan.memories:
-            if pm.memory["memory_type"] == "RELATION" and pm.memory["object"]:
-                relations.append(
-                    (
-                        {"role": pm.memory["topic"], "name": pm.memory["object"], "subject": pm.memory["subject"]},
-                        line_of[pm.episode_ids[0]],
-                    )
-                )
-        for pm in plan.memories:  # what a person named with a role is said to be (people_described)
-            m = pm.memory
+        memories = [
+            {
+                "key": pm.key,
+                "episode_ids": list(pm.episode_ids),
+                "memory": dict(pm.memory),
+                "slot": getattr(pm, "slot", None),
+                "ends": bool(getattr(pm, "ends", False)),
+            }
+            for pm in plan.memories
+        ]
+        out.append({"line_of": line_of, "memories": memories, "links": [[x.source, x.target] for x in plan.links]})
+        for pm in memories:
+            m, line = pm["memory"], line_of[pm["episode_ids"][0]]
+            if m["memory_type"] == "RELATION" and m["object"]:
+                relations.append(({"role": m["topic"], "name": m["object"], "subject": m["subject"]}, line))
+        for pm in memories:  # what a person named with a role is said to be (people_described)
+            m, line = pm["memory"], line_of[pm["episode_ids"][0]]
             if m["memory_type"] == "FACT" and m["topic"] in ("is a", "是") and m.get("object"):
                 if any(r["name"] == m["subject"] for r, _ in relations):
-                    described.append(({"name": m["subject"], "description": m["object"]}, line_of[pm.episode_ids[0]]))
-        for m in found:
-            m.key = f"{session}:{m.key}"
-        memories.extend(found)
-        links.extend(found_links)
+                    described.append(({"name": m["subject"], "description": m["object"]}, line))
+        said.extend((pm["memory"]["subject"], line_of[pm["episode_ids"][0]]) for pm in memories)
         first += len(eps)
-    return memories, links
+    return out
 
 
-def _rows(relations: list[tuple[dict, int]], memories: list[Memory]) -> list[dict]:
+def _rows(relations: list[tuple[dict, int]], said: list[tuple[str, int]]) -> list[dict]:
     from graphmem.lang import USER_KEY, person_key
 
     rows = []
     for rel, when in relations:
         owner = USER_KEY if person_key(rel["subject"]) == USER_KEY else rel["subject"].casefold()
-        last = max([when] + [m.line for m in memories if m.subject == rel["name"]])
+        last = max([when] + [line for subject, line in said if subject == rel["name"]])
         rows.append({"owner": owner, "role": rel["role"], "name": rel["name"], "last_said": f"{last:06d}"})
     return rows
 
@@ -347,51 +371,72 @@ def _kind_of(m: Memory) -> str:
     }.get(m.relation, "relation")
 
 
-def score(convs: list[Conversation], which: str) -> dict:
+@dataclass
+class Verdict:
+    """How one conversation's reading agrees with its labels: each labelled fact and cause found or
+    not, each memory right or wrong (with the kind it counts under)."""
+
+    facts: list[tuple[int, Fact, bool]]  # (line, fact, found)
+    causes: list[tuple[int, tuple[str, str], bool]]  # (line, (cause, effect), found)
+    memories: list[tuple[Memory, bool, str, bool]]  # (memory, right, kind, resolved)
+    links: list[tuple[int, bool]]  # (line, right) of each causal link found
+
+
+def judge(conv: Conversation, memories: list[Memory], links: list[tuple[Memory, Memory]]) -> Verdict:
+    """One conversation's reading held against its labels (``score`` counts these; the tests name them)."""
+    verdict = Verdict([], [], [], [])
+    gold = [(i, f) for i, line in enumerate(conv.lines) for f in line.facts]
+    used: set[int] = set()
+    for i, fact in gold:
+        hit = next((j for j, m in enumerate(memories) if m.line == i and j not in used and matches(fact, m)), None)
+        verdict.facts.append((i, fact, hit is not None))
+        if hit is not None:
+            used.add(hit)
+    gold_links = [(i, c) for i, line in enumerate(conv.lines) for c in line.causes]
+    linked = {
+        id(x)
+        for a, b in links
+        if any(i == a.line and _has(a, c) and _has(b, e) for i, (c, e) in gold_links)
+        for x in (a, b)
+    }
+    for j, m in enumerate(memories):
+        facts = conv.lines[m.line].facts
+        good = j in used or any(matches(f, m) for f in facts) or id(m) in linked
+        kind = next((f.kind for f in facts if matches(f, m)), "cause" if id(m) in linked else _kind_of(m))
+        resolved = any("via" in f.flags and matches(f, m) for f in facts) or (
+            any("via" in f.flags for f in facts) and _subject_key(m.subject) not in ("@user",)
+        )
+        verdict.memories.append((m, good, kind, resolved))
+    found = [(a.line, a, b) for a, b in links]
+    for i, (cause, effect) in gold_links:
+        hit = any(line == i and _has(a, cause) and _has(b, effect) for line, a, b in found)
+        verdict.causes.append((i, (cause, effect), hit))
+    for line, a, b in found:
+        verdict.links.append((line, any(i == line and _has(a, c) and _has(b, e) for i, (c, e) in gold_links)))
+    return verdict
+
+
+def score(convs: list[Conversation], which: str = "after", read_with: Any = None) -> dict:
+    """The figures of a reading of ``convs``: this checkout's extractor's, or ``read_with(conv)``'s."""
     counts = {k: {"tp_p": 0, "n_p": 0, "tp_r": 0, "n_r": 0} for k in KINDS + ("all",)}
     noise_memories = 0
     for conv in convs:
-        memories, links = read(conv, which)
-        gold = [(i, f) for i, line in enumerate(conv.lines) for f in line.facts]
-        used: set[int] = set()
-        for i, fact in gold:
-            hit = next((j for j, m in enumerate(memories) if m.line == i and j not in used and matches(fact, m)), None)
+        verdict = judge(conv, *(read_with(conv) if read_with else read(conv)))
+        for _, fact, hit in verdict.facts:
             for k in (fact.kind, "all") + (("resolved",) if "via" in fact.flags else ()):
                 counts[k]["n_r"] += 1
-                counts[k]["tp_r"] += hit is not None
-            if hit is not None:
-                used.add(hit)
-        gold_links = [(i, c) for i, line in enumerate(conv.lines) for c in line.causes]
-        linked = {
-            id(x)
-            for a, b in links
-            if any(i == a.line and _has(a, c) and _has(b, e) for i, (c, e) in gold_links)
-            for x in (a, b)
-        }
-        for j, m in enumerate(memories):
-            facts = [f for f in conv.lines[m.line].facts]
-            good = j in used or any(matches(f, m) for f in facts) or id(m) in linked
-            if not facts and not conv.lines[m.line].causes:
+                counts[k]["tp_r"] += hit
+        for m, good, kind, resolved in verdict.memories:
+            line = conv.lines[m.line]
+            if not line.facts and not line.causes:
                 noise_memories += 1
-            kind = next((f.kind for f in facts if matches(f, m)), "cause" if id(m) in linked else _kind_of(m))
-            resolved = any("via" in f.flags and matches(f, m) for f in facts) or (
-                any("via" in f.flags for f in facts) and _subject_key(m.subject) not in ("@user",)
-            )
             for k in (kind, "all") + (("resolved",) if resolved else ()):
                 counts[k]["n_p"] += 1
                 counts[k]["tp_p"] += good
-        found = [(a.line, a, b) for a, b in links]
-        hits = 0
-        for i, (cause, effect) in gold_links:
-            if any(line == i and _has(a, cause) and _has(b, effect) for line, a, b in found):
-                hits += 1
-        good_links = sum(
-            1 for line, a, b in found if any(i == line and _has(a, c) and _has(b, e) for i, (c, e) in gold_links)
-        )
-        counts["cause"]["n_r"] += len(gold_links)
-        counts["cause"]["tp_r"] += hits
-        counts["cause"]["n_p"] += len(found)
-        counts["cause"]["tp_p"] += good_links
+        counts["cause"]["n_r"] += len(verdict.causes)
+        counts["cause"]["tp_r"] += sum(hit for _, _, hit in verdict.causes)
+        counts["cause"]["n_p"] += len(verdict.links)
+        counts["cause"]["tp_p"] += sum(good for _, good in verdict.links)
     out: dict[str, Any] = {}
     for k, c in counts.items():
         out[k] = {
@@ -409,29 +454,75 @@ def _has(m: Memory, words: str) -> bool:
     return all(_norm(w) in text for w in words.split())
 
 
-def run(langs: tuple[str, ...] = LANGS) -> dict:
+def run(langs: tuple[str, ...] = LANGS, before: str | None = None) -> dict:
     report: dict[str, Any] = {
         "benchmark": "extract",
-        "command": "graphmem bench extract" + ("" if len(langs) == 2 else f" --lang {langs[0]}"),
+        "command": "graphmem bench extract"
+        + ("" if len(langs) == 2 else f" --lang {langs[0]}")
+        + (f" --before {before}" if before else ""),
         "machine": _machine(),
         "languages": {},
     }
+    older = _score_at(before, langs) if before else {}
     for lang in langs:
         convs = load(lang)
         lines = sum(len(c.lines) for c in convs)
         started = time.perf_counter()
         after = score(convs, "after")
         seconds = time.perf_counter() - started
-        before = score(convs, "before")
         report["languages"][lang] = {
             "conversations": len(convs),
             "lines": lines,
             "noise_lines": sum(1 for c in convs for line in c.lines if not line.facts and not line.causes),
             "after": after,
-            "before": before,
             "after_seconds": round(seconds, 2),
         }
+        if before:
+            report["languages"][lang]["before"] = older[lang]
+            report["languages"][lang]["before_ref"] = older["commit"]
     return report
+
+
+def _score_at(ref: str, langs: tuple[str, ...]) -> dict:
+    """The figures of the extractor of commit ``ref``: a git worktree of it, made in a temporary
+    folder and removed after, whose ``graphmem`` a child Python imports ahead of this one's, scored
+    by this module (this checkout's labels and matching)."""
+    import os
+    import subprocess
+    import sys
+    import tempfile
+
+    repo = Path(__file__).resolve().parents[2]
+    git = ["git", "-C", str(repo)]
+    found = subprocess.run([*git, "rev-parse", "--verify", f"{ref}^{{commit}}"], capture_output=True, text=True)
+    if found.returncode != 0:
+        raise typer.BadParameter(
+            f"{ref!r} is no commit of the git checkout at {repo} (--before needs the benchmarks of a git checkout)",
+            param_hint="--before",
+        )
+    commit = found.stdout.strip()
+    with tempfile.TemporaryDirectory(prefix="graphmem-before-") as tmp:
+        tree = Path(tmp) / "tree"
+        subprocess.run([*git, "worktree", "add", "--detach", str(tree), commit], check=True, capture_output=True)
+        try:
+            env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tree), str(Path(__file__).parents[1])])}
+            code = f"from graphmem_bench.extract import _dump_plans; _dump_plans({list(langs)!r})"
+            child = subprocess.run([sys.executable, "-c", code], env=env, cwd=tmp, capture_output=True, text=True)
+            if child.returncode != 0:
+                raise RuntimeError(f"the extractor of {ref} ({commit[:7]}) failed:\n{child.stderr[-2000:]}")
+        finally:
+            subprocess.run([*git, "worktree", "remove", "--force", str(tree)], capture_output=True)
+    read = json.loads(child.stdout.strip().splitlines()[-1])
+    return {
+        **{lang: score(load(lang), "after", lambda conv, got=read[lang]: reading(got[conv.id])) for lang in langs},
+        "commit": commit,
+    }
+
+
+def _dump_plans(langs: list[str]) -> None:
+    """Print, as one line of JSON, the plans of every labelled conversation (``_score_at``'s child)."""
+    out = {lang: {conv.id: plans(conv) for conv in load(lang)} for lang in langs}
+    print(json.dumps(out, ensure_ascii=False, default=str))
 
 
 def _machine() -> dict:
@@ -442,14 +533,21 @@ def _machine() -> dict:
 
 def command(
     lang: str | None = typer.Option(None, "--lang", help="zh or en (default: both)."),
+    before: str | None = typer.Option(
+        None,
+        "--before",
+        help="A git commit (hash, tag, branch) whose extractor reads the same lines as the 'before' column, "
+        "run from a temporary git worktree of it (a git checkout is needed).",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
 ) -> None:
     """Precision and recall of the offline extractor on labelled everyday lines (Chinese and English),
     per kind (residence, work, school, relation, preference, possession, plan, event, fact, change,
-    cause, and subjects resolved through a pronoun or a role), beside the extractor of main 7d6b7fc."""
+    cause, and subjects resolved through a pronoun or a role); with --before REF, beside the extractor
+    of an older commit."""
     if lang is not None and lang not in LANGS:
         raise typer.BadParameter("zh or en", param_hint="--lang")
-    report = run((lang,) if lang else LANGS)
+    report = run((lang,) if lang else LANGS, before)
     if as_json:
         print(json.dumps(report, ensure_ascii=False, indent=2))
         return
@@ -463,23 +561,16 @@ def command(
             f"in {r['conversations']} conversations; precision / recall (found / labelled)",
             title_justify="left",
         )
-        for column in ("kind", "before P", "before R", "after P", "after R", "after found / labelled"):
+        older = ("before P", "before R") if before else ()
+        for column in ("kind", *older, "after P", "after R", "after found / labelled"):
             table.add_column(column)
         for kind in KINDS + ("all",):
-            b, a = r["before"][kind], r["after"][kind]
-            table.add_row(
-                kind,
-                _f(b["precision"]),
-                _f(b["recall"]),
-                _f(a["precision"]),
-                _f(a["recall"]),
-                f"{a['found']} / {a['labelled']}",
-            )
+            a = r["after"][kind]
+            b = (_f(r["before"][kind]["precision"]), _f(r["before"][kind]["recall"])) if before else ()
+            table.add_row(kind, *b, _f(a["precision"]), _f(a["recall"]), f"{a['found']} / {a['labelled']}")
         console.print(table)
-        console.print(
-            f"  memories from noise lines: before {r['before']['noise_memories']}, after {r['after']['noise_memories']}",
-            highlight=False,
-        )
+        noise = f"before ({r['before_ref'][:7]}) {r['before']['noise_memories']}, after " if before else ""
+        console.print(f"  memories from noise lines: {noise}{r['after']['noise_memories']}", highlight=False)
 
 
 def _f(x: float | None) -> str:

@@ -36,8 +36,8 @@ def render_text(
 
 def _relation_text(subject: str, role: str, name: str) -> str | None:
     """ "<name> is <subject>'s <role>" when ``role`` is a role word (cousin, 表妹), else None."""
-    from ..ingest.people import possessive, role_of
     from ..lang import USER_KEY, is_chinese, person_key
+    from ..lexicon.roles import possessive, role_of
 
     if role_of(role) is None:
         return None

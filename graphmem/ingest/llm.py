@@ -20,6 +20,7 @@ import httpx
 
 from ..config import LLMSettings
 from ..errors import ConfigError, ExtractionError, GraphmemError
+from ..lexicon.readings import KINDS, marked_slots
 from .models import EpisodeView, ExtractionPlan
 from .people import People
 from .schema import extraction_json_schema, to_plan
@@ -39,9 +40,8 @@ Below is part of a conversation (each turn numbered, with its time and speaker).
 - memory_type: EVENT 事件 / FACT 事实 / RELATION 关系 / OPINION 观点; importance 0–1 (日常琐事0.3，一般0.5，重要0.8);
 - attributes: 时间 time (as said, e.g. 昨天, last month), 地点 place, 频率 how often (a habit: 每天早上, every Saturday; no time),
   起始 since / 时长 duration (从2019年起, since 2019; 三年, for three years) …;
-- kind: residence | work | school | relation | preference | possession | plan | event | fact;
-- slot: 只对单值信息 only for single-valued facts: residence (住在哪), employer (在哪工作), job (职业), school (在哪上学),
-  partner (男朋友、妻子, boyfriend, wife)。
+- kind: {KINDS};
+- slot: 只对单值信息 only for single-valued facts: {SLOTS}。
   一条"变化"（搬到、入职、换工作、辞职、毕业、分手、离婚, moved to, joined, quit, graduated, broke up）写它改变的 slot；
   ends: true 当它只是结束旧值而没有新值 (辞职了, I quit my job, moved out of, 我们分手了)。
 - 否定要保留 keep negation: 我不再喝可乐了 → topic "不再喝", object "可乐"; I no longer eat meat → "no longer eat", "meat".
@@ -72,6 +72,10 @@ Write memories in the speaker's language. Questions, greetings and small talk gi
 [1] I: Thanks, that's helpful! What's the weather like tomorrow?
 → {"memories": [], "links": []}
 """
+# the kinds and slots it lists are the table of readings' (lexicon/readings.py)
+SYSTEM_PROMPT = SYSTEM_PROMPT.replace("{KINDS}", " | ".join(KINDS)).replace(
+    "{SLOTS}", ", ".join(f"{r.slot} ({r.gloss})" for r in marked_slots())
+)
 
 
 def offered_tools() -> list[dict]:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..lang import USER_KEY, person_key
+from ..lexicon.roles import ANIMAL, IDENTITY_TOPICS, NAMED_PATTERN, PRONOUN_GENDER, TOGETHER, possessive, role_of
 from ..types import normalize_name
 from .phrases import Found
 
@@ -29,186 +30,6 @@ if TYPE_CHECKING:
     from ..store.driver import Store
 
 PEOPLE_KNOWN = 200  # the newest role-named people read from a group (and as many descriptions)
-IDENTITY_TOPICS = ["is a", "是"]  # the topics that say what someone is: a description of them
-# a subject's name that is a person's (Rosa, Mrs Ortiz, Jo Lee) when no role was said of them
-NAMED_PATTERN = r"(?:(?:Mr|Mrs|Ms|Dr|Miss)\.? )?[A-Z][a-z]+(?: [A-Z][a-z]+)?"
-
-# --- role words: canonical role, gender ("f", "m" or None) ---------------------------------
-ZH_ROLES: dict[str, tuple[str, str | None]] = {}
-for _words, _canon, _g in [
-    ("表妹", "表妹", "f"),
-    ("表姐", "表姐", "f"),
-    ("表哥", "表哥", "m"),
-    ("表弟", "表弟", "m"),
-    ("堂妹", "堂妹", "f"),
-    ("堂姐", "堂姐", "f"),
-    ("堂哥", "堂哥", "m"),
-    ("堂弟", "堂弟", "m"),
-    ("姐姐|姐", "姐姐", "f"),
-    ("妹妹|妹", "妹妹", "f"),
-    ("哥哥|哥", "哥哥", "m"),
-    ("弟弟|弟", "弟弟", "m"),
-    ("妈妈|母亲|老妈|妈", "妈妈", "f"),
-    ("爸爸|父亲|老爸|爸", "爸爸", "m"),
-    ("儿子", "儿子", "m"),
-    ("女儿", "女儿", "f"),
-    ("老婆|妻子|太太|爱人", "妻子", "f"),
-    ("老公|丈夫|先生", "丈夫", "m"),
-    ("男朋友|男友", "男朋友", "m"),
-    ("女朋友|女友", "女朋友", "f"),
-    ("未婚夫", "未婚夫", "m"),
-    ("未婚妻", "未婚妻", "f"),
-    ("爷爷", "爷爷", "m"),
-    ("奶奶", "奶奶", "f"),
-    ("外公|姥爷", "外公", "m"),
-    ("外婆|姥姥", "外婆", "f"),
-    ("叔叔", "叔叔", "m"),
-    ("大伯|伯伯|伯父", "伯父", "m"),
-    ("婶婶|舅妈|姨妈|小姨", "婶婶", "f"),
-    ("舅舅", "舅舅", "m"),
-    ("阿姨", "阿姨", "f"),
-    ("姑姑", "姑姑", "f"),
-    ("侄子|外甥", "侄子", "m"),
-    ("侄女|外甥女", "侄女", "f"),
-    ("孙子|外孙", "孙子", "m"),
-    ("孙女|外孙女", "孙女", "f"),
-    ("婆婆", "婆婆", "f"),
-    ("公公", "公公", "m"),
-    ("岳母|丈母娘", "岳母", "f"),
-    ("岳父|老丈人", "岳父", "m"),
-    ("儿媳|儿媳妇", "儿媳", "f"),
-    ("女婿", "女婿", "m"),
-    ("嫂子", "嫂子", "f"),
-    ("姐夫", "姐夫", "m"),
-    ("弟媳", "弟媳", "f"),
-    ("妹夫", "妹夫", "m"),
-    ("老伴", "老伴", None),
-    ("配偶", "配偶", None),
-    ("熟人", "熟人", None),
-    ("闺蜜", "闺蜜", "f"),
-    ("最好的朋友|好朋友|朋友|好友|哥们儿|哥们", "朋友", None),
-    ("同事", "同事", None),
-    ("老板|上司|领导", "老板", None),
-    ("室友", "室友", None),
-    ("邻居", "邻居", None),
-    ("同学", "同学", None),
-    ("导师", "导师", None),
-    ("师傅", "师傅", None),
-    ("房东", "房东", None),
-    ("班主任", "班主任", None),
-    ("牙医", "牙医", None),
-    ("笔友|网友", "笔友", None),
-    ("合伙人", "合伙人", None),
-    ("爸妈|父母", "父母", None),
-    ("狗|小狗", "狗", None),
-    ("猫|小猫", "猫", None),
-]:
-    for _w in _words.split("|"):
-        ZH_ROLES[_w] = (_canon, _g)
-# Roles that may carry what they teach, coach or treat: 钢琴老师, 健身教练, 牙科医生.
-ZH_ROLE_HEADS = ("老师", "教练", "医生", "大夫", "教授", "家教")
-
-EN_ROLES: dict[str, tuple[str, str | None]] = {}
-for _words, _canon, _g in [
-    ("mother|mom|mum|mommy|mama", "mother", "f"),
-    ("father|dad|daddy|papa", "father", "m"),
-    ("sister|sis", "sister", "f"),
-    ("brother|bro", "brother", "m"),
-    ("wife", "wife", "f"),
-    ("husband", "husband", "m"),
-    ("girlfriend", "girlfriend", "f"),
-    ("boyfriend", "boyfriend", "m"),
-    ("fiancée|fiancee", "fiancee", "f"),
-    ("fiancé|fiance", "fiance", "m"),
-    ("son|baby boy", "son", "m"),
-    ("daughter|baby girl", "daughter", "f"),
-    ("aunt|auntie", "aunt", "f"),
-    ("uncle", "uncle", "m"),
-    ("niece", "niece", "f"),
-    ("nephew", "nephew", "m"),
-    ("grandson", "grandson", "m"),
-    ("granddaughter", "granddaughter", "f"),
-    ("grandchild|grandkid", "grandchild", None),
-    ("mother-in-law|mother in law", "mother-in-law", "f"),
-    ("father-in-law|father in law", "father-in-law", "m"),
-    ("sister-in-law|sister in law", "sister-in-law", "f"),
-    ("brother-in-law|brother in law", "brother-in-law", "m"),
-    ("daughter-in-law|daughter in law", "daughter-in-law", "f"),
-    ("son-in-law|son in law", "son-in-law", "m"),
-    ("stepson", "stepson", "m"),
-    ("stepdaughter", "stepdaughter", "f"),
-    ("in-laws|in laws", "in-laws", None),
-    # the ones spoken of together: "my parents are visiting", "my kids love dinosaurs" (父母 / 爸妈 in Chinese)
-    ("parents|folks", "parents", None),
-    ("kids|children", "children", None),
-    ("grandparents", "grandparents", None),
-    ("acquaintance", "acquaintance", None),
-    ("grandmother|grandma|granny|nana", "grandmother", "f"),
-    ("grandfather|grandpa|granddad", "grandfather", "m"),
-    ("stepmother|stepmom", "stepmother", "f"),
-    ("stepfather|stepdad", "stepfather", "m"),
-    ("landlady", "landlady", "f"),
-    ("cousin", "cousin", None),
-    ("best friend", "best friend", None),
-    ("friend|buddy|pal", "friend", None),
-    ("partner", "partner", None),
-    ("spouse", "spouse", None),
-    ("boss|manager|supervisor", "boss", None),  # as 老板|上司|领导: "my boss" means "my new manager Linda"
-    ("colleague|coworker|co-worker", "colleague", None),
-    ("roommate|flatmate|housemate", "roommate", None),
-    ("neighbor|neighbour", "neighbor", None),
-    ("classmate", "classmate", None),
-    ("mentor", "mentor", None),
-    ("pen pal|penpal|pen friend", "pen pal", None),
-    ("landlord", "landlord", None),
-    ("therapist", "therapist", None),
-    ("dog", "dog", None),
-    ("cat", "cat", None),
-]:
-    for _w in _words.split("|"):
-        EN_ROLES[_w] = (_canon, _g)
-# Roles that may carry what they teach, coach or treat: piano teacher, yoga instructor, family doctor.
-EN_ROLE_HEADS = ("teacher", "coach", "instructor", "tutor", "trainer", "doctor", "dentist", "professor")
-
-_EN_ROLE_ALT = "|".join(sorted((re.escape(w) for w in EN_ROLES), key=len, reverse=True))
-_ZH_ROLE_ALT = "|".join(sorted(ZH_ROLES, key=len, reverse=True))
-# "my cousin", "my piano teacher", "my best friend": a modifier only before a head that takes one.
-EN_ROLE = rf"(?:(?:[A-Za-z]+ )?(?:{'|'.join(EN_ROLE_HEADS)})|{_EN_ROLE_ALT})"
-ZH_ROLE = rf"(?:[\u4e00-\u9fff]{{1,3}}?(?:{'|'.join(ZH_ROLE_HEADS)})|{_ZH_ROLE_ALT}|{'|'.join(ZH_ROLE_HEADS)})"
-
-# An animal brought up by what it is: "this cute pup", "my dog", "a new kitten"; 一只小猫, 我家狗狗
-ANIMAL = re.compile(
-    r"\b(?:a|an|this|that|my|our|new)\b(?:\s+[\w'-]+){0,2}?\s+(?:pup|puppy|puppies|dog|doggo|cat|kitten|kitty|"
-    r"kittens|horse|pony|bunny|rabbit|hamster|parrot|budgie|tortoise|turtle)\b|小狗|狗狗|小猫|猫咪|[只条][小]?[狗猫]|鹦鹉|兔子|仓鼠",
-    re.IGNORECASE,
-)
-PRONOUN_GENDER = {"她": "f", "他": "m", "she": "f", "he": "m", "her": "f", "him": "m", "his": "m"}
-# Modifiers that say which one, not what they teach: "my old teacher" is a teacher.
-_EN_NOT_MODIFIERS = {"old", "new", "former", "current", "favorite", "favourite", "own", "first", "other", "the", "a"}
-
-
-def role_of(word: str) -> tuple[str, str | None] | None:
-    """(canonical role, gender) of a role word in Chinese or English, or None: 老婆 → (妻子, f),
-    mom → (mother, f), 钢琴老师 → (钢琴老师, None), piano teacher → (piano teacher, None)."""
-    w = " ".join(word.strip().lower().split())
-    if w in ZH_ROLES:
-        return ZH_ROLES[w]
-    if w in EN_ROLES:
-        return EN_ROLES[w]
-    if w.endswith(ZH_ROLE_HEADS) and len(w) <= 6:
-        return w, None
-    parts = w.split(" ")
-    if parts[-1] in EN_ROLE_HEADS and len(parts) <= 2:
-        if len(parts) == 2 and parts[0] in _EN_NOT_MODIFIERS:
-            return parts[-1], None
-        return w, None
-    if len(parts) == 2 and parts[0] in _EN_NOT_MODIFIERS and parts[1] in EN_ROLES:
-        return EN_ROLES[parts[1]]
-    return None
-
-
-# Roles of people spoken of together, whom a "they" / 他们 may mean
-TOGETHER = frozenset({"parents", "children", "grandparents", "in-laws", "父母"})
 # The "my" / 我 of a person spoken of by role alone: my daughter → daughter, 我儿子 → 儿子; and
 # the owner a named speaker's one is written with (Ivy's daughter, 小王的儿子: ``theirs``).
 _UNNAMED = re.compile(r"^(?:my |我的?|[A-Z][\w-]*(?: [A-Z][\w-]*)?'s? |[\u4e00-\u9fff]{1,4}的)", re.IGNORECASE)
@@ -216,13 +37,6 @@ _EN_MINE = re.compile(r"\b(?:my|our)\b", re.IGNORECASE)
 _EN_ME = re.compile(r"(?<=\w )(?:me|myself)\b")  # "helps me put …": whom it is done to, not its subject
 _ZH_MINE = re.compile(r"我(?!们)的")
 _ZH_MINE_LEAD = re.compile(r"^我(?![们的])")
-
-
-def possessive(owner: str, chinese: bool) -> str:
-    """How a named owner's things are written: Ivy's, James', 小王的."""
-    if chinese:
-        return f"{owner}的"
-    return f"{owner}'" if owner.endswith("s") else f"{owner}'s"
 
 
 def theirs(text: str, speaker: str | None, lead: bool = True) -> str:
@@ -239,25 +53,6 @@ def theirs(text: str, speaker: str | None, lead: bool = True) -> str:
     return _ZH_MINE_LEAD.sub(possessive(speaker, True), out) if lead else out
 
 
-_ROLE_WORDS = re.compile(rf"\b(?:{EN_ROLE})s?\b|{ZH_ROLE}", re.IGNORECASE)
-
-
-def roles_in(text: str) -> list[str]:
-    """The canonical roles of the role words ``text`` says, each also by its head word: 我儿子的家教
-    → 儿子的家教, 家教; "my son's tutor" → son, tutor; "the neighbours" → neighbour."""
-    out: list[str] = []
-    for m in _ROLE_WORDS.finditer(text):
-        said = m.group(0).lower()
-        heads = [h for h in (*ZH_ROLE_HEADS, *EN_ROLE_HEADS) if said.endswith(h)]
-        last = said.split()[-1]
-        for word in (said, last, last.removesuffix("s"), *heads):
-            found = role_of(word)
-            if found and normalize_name(found[0]) not in out:
-                out.append(normalize_name(found[0]))
-    return out
-
-
-# Words a description is matched on: English words and Chinese characters, fillers and "of" left out.
 _FILLERS = {"the", "a", "an", "of", "that", "this", "my", "our", "one", "guy", "lady", "woman", "man"}
 
 

@@ -20,44 +20,10 @@ _EN_TRAIL = re.compile(
     re.IGNORECASE,
 )
 # Words left dangling at the end of an object once its time is taken out ("about five years ago").
-EN_DANGLING = {
-    "about",
-    "around",
-    "for",
-    "in",
-    "on",
-    "at",
-    "to",
-    "from",
-    "of",
-    "with",
-    "by",
-    "since",
-    "until",
-    "and",
-    "or",
-    "the",
-    "a",
-    "an",
-    "like",
-    "roughly",
-    "nearly",
-    "almost",
-    "over",
-    "some",
-    "my",
-    "our",
-    "this",
-    "that",
-    "later",
-    "earlier",
-    "back",
-    "during",
-    "than",
-    "just",
-    "right",
-    "only",
-}
+EN_DANGLING = frozenset(
+    "about around for in on at to from of with by since until and or the a an like roughly nearly almost over "
+    "some my our this that later earlier back during than just right only".split()
+)
 # Where a phrase cut to its length limit cannot end: "… suppliers in the", "… prices should".
 _EN_OPEN_ENDS = EN_DANGLING | {
     *("into", "his", "her", "their", "your", "its", "who", "what", "how", "not", "very", "so"),
@@ -96,7 +62,7 @@ def _open_end_dropped(cut: str) -> str:
     return " ".join(without_dangling(words, _EN_OPEN_ENDS, keep=1)).strip(" ,.;:!?")
 
 
-def without_dangling(words: list[str], ends: set[str] = EN_DANGLING, keep: int = 0) -> list[str]:
+def without_dangling(words: list[str], ends: frozenset[str] | set[str] = EN_DANGLING, keep: int = 0) -> list[str]:
     """``words`` without the words at their end that a phrase cannot end on (``ends``; empty ones,
     punctuation alone), keeping at least ``keep`` words."""
     out = list(words)
@@ -120,3 +86,15 @@ class Found:
     kind: str = "fact"
     slot: str | None = None
     ends: bool = False
+
+
+def cause_and_effect(patterns: list[re.Pattern[str]], sentence: str) -> tuple[str, str] | None:
+    """The cause and the effect a sentence says, by the first of a language's causal patterns (groups
+    ``a`` and ``b``) that matches it, each at least two characters."""
+    for pattern in patterns:
+        m = pattern.match(sentence.strip(" 。.!！?？"))
+        if m:
+            a, b = m.group("a").strip(" ，,"), m.group("b").strip(" ，,。.!！")
+            if len(a) >= 2 and len(b) >= 2:
+                return a, b
+    return None

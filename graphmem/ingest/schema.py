@@ -40,7 +40,7 @@ class Kind(str, Enum):
 
 
 class Slot(str, Enum):
-    """Single-valued slots: a newer value replaces the current one (``lifecycle.rules``)."""
+    """Single-valued slots: a newer value replaces the current one (``lexicon.topics``)."""
 
     RESIDENCE = "residence"
     EMPLOYER = "employer"

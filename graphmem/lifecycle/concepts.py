@@ -31,10 +31,10 @@ from typing import Any
 
 from ..config import ResolutionSettings
 from ..errors import NotFoundError
+from ..lexicon.topics import loose_key
 from ..textsim import numbers_differ
 from ..types import normalize_name
 from .report import ConceptMerge
-from .rules import loose_key
 from .work import Work
 
 _INDEX = {"Topic": "topic_embedding", "Object": "object_embedding"}

@@ -24,8 +24,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from ..config import ConsolidationSettings, DecayRates
-from ..retriever.rank import days_between, parse_time
 from ..textsim import cjk_share
+from ..timeparse.stamps import days_between, parse_time
 from ..types import MemoryInput, MemoryStatus, MemoryType
 from .report import Summary
 from .work import Work

@@ -21,10 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from ..retriever.rank import parse_time
-from ..store.driver import tx_run
-from .report import Conflict, MemoryMerge
-from .rules import (
+from ..lexicon.topics import (
     is_correction,
     is_stance_topic,
     is_stop,
@@ -34,6 +31,9 @@ from .rules import (
     stance,
     strip_correction,
 )
+from ..store.driver import tx_run
+from ..timeparse.stamps import parse_time
+from .report import Conflict, MemoryMerge
 from .work import Work
 
 _NEVER = datetime.min.replace(tzinfo=UTC)  # a memory without a time sorts first

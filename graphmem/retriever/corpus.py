@@ -10,13 +10,35 @@ it waits for the answer. Rows are the queries' (``score``: a cosine in Neo4j's f
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
+from ..types import EdgeType, RelationType
 from .context import Later, SearchContext
 from .rank import Source, WordHits
 
-if TYPE_CHECKING:
-    from .walk import RelationScope
+EDGE_FANOUT = 50  # memory-to-memory edges followed per memory and level
+SAMPLE_MIN = 50  # memories looked at per concept: the first max(50, 2 × hub_fanout) Neo4j walks to
+
+
+@dataclass(frozen=True)
+class RelationScope:
+    causal: bool = True
+    ref_relations: list[str] | None = None  # None: every reference relation
+    concepts: bool = True
+
+    @classmethod
+    def from_filters(cls, relation_filters: list[RelationType] | None) -> RelationScope:
+        if not relation_filters:
+            return cls()
+        causal = any(r.edge_type is EdgeType.CAUSALITY for r in relation_filters)
+        refs = sorted({r.value for r in relation_filters if r.edge_type is EdgeType.REFERENCE})
+        return cls(causal=causal, ref_relations=refs, concepts=False)
+
+    def params(self, fanout: int, hub_cap: int) -> dict[str, Any]:
+        """What ``search_expand`` takes: the edges, and how much of a shared concept is walked."""
+        edges = {"causal": self.causal, "ref_relations": self.ref_relations, "concepts": self.concepts}
+        sample = max(SAMPLE_MIN, 2 * fanout)
+        return {**edges, "edge_fanout": EDGE_FANOUT, "fanout": fanout, "sample": sample, "hub_cap": hub_cap}
 
 
 @dataclass

@@ -15,18 +15,15 @@ from __future__ import annotations
 import math
 import threading
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..config import SearchLimits
 from ..store.driver import Store
 from ..store.fulltext import escape_terms, group_query, term_probes
 from ..store.vector import first_fetch, overfetch, to_cosine
 from .context import Later, SearchContext
-from .corpus import Memories, Neighbour, Source, TurnFinds, TurnWords
+from .corpus import Memories, Neighbour, RelationScope, Source, TurnFinds, TurnWords
 from .rank import RARE_DEGREE, SENTENCE_WEIGHT, WordHits, prerank, prerank_params
-
-if TYPE_CHECKING:
-    from .walk import RelationScope
 
 TTL_S = 60.0  # how long the size of a large group, and its speakers, are trusted
 BIG_SHARE = 0.25  # a group holding this share of all memories is not narrowed in Lucene

@@ -26,7 +26,7 @@ import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from functools import cached_property
 from typing import Any
 
@@ -38,6 +38,7 @@ from ..lang import AGENT_NAMES, CJK_CHARS, USER_NAMES
 from ..store.vector import to_cosine
 from ..textsim import cjk_share, lexical_units, overlap_units
 from ..timeparse import is_time_key
+from ..timeparse.stamps import days_between, parse_time
 from ..types import ScoreParts
 
 ACCESS_SATURATION = 20  # reads at which the frequency part reaches 1
@@ -377,20 +378,6 @@ class Paths:
 
 
 # --- the score ------------------------------------------------------------------------------------
-def parse_time(value: str | None) -> datetime | None:
-    if not value:
-        return None
-    try:
-        t = datetime.fromisoformat(value)
-    except (TypeError, ValueError):
-        return None
-    return t if t.tzinfo else t.replace(tzinfo=UTC)
-
-
-def days_between(earlier: datetime | None, later: datetime) -> float | None:
-    return None if earlier is None else max(0.0, (later - earlier).total_seconds() / 86400.0)
-
-
 class Scorer:
     """The weighted score of one search: one profile's weights, the decay rates, the reference time."""
 

@@ -10,9 +10,9 @@ from datetime import datetime
 from ..cues import past_slot
 from ..store.driver import Store
 from ..textsim import same_thing, says_change, things
+from ..timeparse.stamps import parse_time
 from ..types import EvidenceEpisode, PathStep, SearchResult
 from .evidence import Hit
-from .rank import parse_time
 
 EVIDENCE_PER_MEMORY = 3  # turns each result shows it was extracted from (the earliest)
 REACH = 2  # a newer change is looked for among this many × the results asked for

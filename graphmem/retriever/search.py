@@ -22,8 +22,8 @@ from ..access import AccessRecorder
 from ..config import RankingProfile, RetrievalSettings
 from ..cues import description_words
 from ..embed import Embedder, embed_query, unknown_share
-from ..ingest.people import IDENTITY_TOPICS, roles_in
 from ..lang import person_key
+from ..lexicon.roles import IDENTITY_TOPICS, roles_in
 from ..settle import freeze_once
 from ..store.driver import Store
 from ..store.vector_copy import VectorCache
@@ -31,7 +31,7 @@ from ..textsim import lexical_units, overlap_units
 from ..timeparse import is_rolling_window
 from ..types import PlannedAsOf, PlannedTimeRange, SearchInput, SearchPlan, SearchResponse, normalize_name
 from .context import Filters, SearchContext
-from .corpus import Corpus
+from .corpus import Corpus, RelationScope
 from .database import DatabaseMemories, DatabaseTurns, GroupFacts
 from .evidence import Hit, SeedReport, widen
 from .held import HeldMemories, HeldTurns
@@ -50,7 +50,7 @@ from .rank import (
 from .results import as_results, current_first, newer_first, one_slot_per_turn
 from .seeds import find_seeds
 from .turnvectors import TurnCache
-from .walk import RelationScope, walk
+from .walk import walk
 
 # a turn telling of what happened in a time range read from the query may be said this many days
 # after it (what happened last weekend is told on Monday)

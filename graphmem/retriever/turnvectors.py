@@ -16,7 +16,8 @@ from typing import Any
 import numpy as np
 
 from ..store.vector_copy import FETCH_BATCH, HeldVectors, VectorCache, one_blas_thread, unit
-from .rank import NAME_WORDS, SENTENCE_WEIGHT, parse_time
+from ..timeparse.stamps import parse_time
+from .rank import NAME_WORDS, SENTENCE_WEIGHT
 
 NO_TIME = float("nan")
 

@@ -17,41 +17,15 @@ question's words matched weakly, reached from its effect). Each level keeps its 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 from ..config import SearchLimits
-from ..types import EdgeType, PathStep, RelationType
+from ..types import PathStep
 from .context import SearchContext
-from .corpus import Corpus, Neighbour, Source
+from .corpus import Corpus, Neighbour, RelationScope, Source
 from .evidence import Hit
 from .rank import Ranking, score_order
 
-EDGE_FANOUT = 50  # memory-to-memory edges followed per memory and level
-SAMPLE_MIN = 50  # memories looked at per concept: the first max(50, 2 × hub_fanout) Neo4j walks to
 EXPLICIT = {"CAUSALITY": 0, "REFERENCE": 1}  # memory-to-memory edges: a step along one beats a shared concept
 LIFT_MIN = 1e-4  # a memory found before comes back from the walk when a path lifts its similarity more than this
-
-
-@dataclass(frozen=True)
-class RelationScope:
-    causal: bool = True
-    ref_relations: list[str] | None = None  # None: every reference relation
-    concepts: bool = True
-
-    @classmethod
-    def from_filters(cls, relation_filters: list[RelationType] | None) -> RelationScope:
-        if not relation_filters:
-            return cls()
-        causal = any(r.edge_type is EdgeType.CAUSALITY for r in relation_filters)
-        refs = sorted({r.value for r in relation_filters if r.edge_type is EdgeType.REFERENCE})
-        return cls(causal=causal, ref_relations=refs, concepts=False)
-
-    def params(self, fanout: int, hub_cap: int) -> dict[str, Any]:
-        """What ``search_expand`` takes: the edges, and how much of a shared concept is walked."""
-        edges = {"causal": self.causal, "ref_relations": self.ref_relations, "concepts": self.concepts}
-        sample = max(SAMPLE_MIN, 2 * fanout)
-        return {**edges, "edge_fanout": EDGE_FANOUT, "fanout": fanout, "sample": sample, "hub_cap": hub_cap}
 
 
 def walk(

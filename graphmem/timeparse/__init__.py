@@ -116,6 +116,16 @@ from .normalize import (
     is_time_key,
     normalize_time,
 )
+from .stamps import days_between, parse_time
 from .values import TimeValue
 
-__all__ = ["TimeValue", "normalize_time", "find_time_range", "is_rolling_window", "is_time_key", "warm_up"]
+__all__ = [
+    "TimeValue",
+    "normalize_time",
+    "find_time_range",
+    "is_rolling_window",
+    "is_time_key",
+    "warm_up",
+    "parse_time",
+    "days_between",
+]

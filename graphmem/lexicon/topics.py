@@ -1,14 +1,15 @@
-"""The consolidator's rules in Chinese and English: loose keys, single-valued slots, polarity,
-corrections. Pure functions (no database): what they decide is tested directly.
+"""Topic words in Chinese and English, with the pure functions that read a topic by them: loose keys,
+single-valued slots, stances, stops, corrections. Read by the consolidator (``lifecycle``), the
+extractor (``ingest``) and the benchmarks; no database.
 
 - ``loose_key``: the name two concepts are the same by, beyond the write path's key (width,
   case, spaces): punctuation and spacing dropped, traditional characters as simplified
   (臺灣 → 台湾), so ``New-York``, ``new york`` and ``NEW YORK`` or 電腦 and 电脑 are one key.
 - ``slot_of``: the single-valued attribute a topic states (residence, employer, age, ...):
   a person lives in one place, so "我搬到上海了" replaces "我住在北京".
-- ``polarity``: a topic's stance (喜欢 +1, 讨厌 / 不喜欢 / no longer like -1) over the same object;
+- ``stance``: a topic's polarity (喜欢 +1, 讨厌 / 不喜欢 / no longer like -1) over the same object;
   ``is_stop``: a stance that says something stopped (不再喝, no longer drink), which ends any liking.
-- ``correction``: a memory that says it corrects (其实 / 实际上 / actually / in fact).
+- ``is_correction``: a memory that says it corrects (其实 / 实际上 / actually / in fact).
 """
 
 from __future__ import annotations
@@ -20,202 +21,33 @@ from functools import lru_cache
 
 import zhconv
 
+from .readings import BY_ID, slot_words
+
 _DROP = re.compile(r"[\s\W_]+", re.UNICODE)
 
-# Single-valued slots: a new value replaces the old one. Each slot's words are matched against a
-# topic's loose key, whole (Chinese) or as a phrase at the start (English, after a subject).
-SLOTS: dict[str, tuple[str, ...]] = {
-    "residence": (
-        "住在",
-        "住",
-        "居住",
-        "居住在",
-        "住址",
-        "居住地",
-        "家在",
-        "搬到",
-        "搬去",
-        "搬家到",
-        "搬到了",
-        "定居",
-        "定居在",
-        "live in",
-        "lives in",
-        "living in",
-        "live at",
-        "lives at",
-        "moved to",
-        "move to",
-        "moved",
-        "relocated to",
-        "reside in",
-        "resides in",
-        "residence",
-        "home is in",
-        "address",
-    ),
-    "employer": (
-        "工作于",
-        "在工作",
-        "就职于",
-        "就职",
-        "上班",
-        "任职于",
-        "入职",
-        "入职了",
-        "加入",
-        "跳槽到",
-        "供职于",
-        "工作单位",
-        "单位",
-        "公司",
-        "雇主",
-        "work at",
-        "works at",
-        "working at",
-        "work for",
-        "works for",
-        "working for",
-        "employed by",
-        "joined",
-        "employer",
-        "company",
-        "job at",
-        "hired by",
-        "started at",
-    ),
-    "birthday": ("生日", "出生日期", "生日是", "birthday", "birthday is", "date of birth", "born on"),
-    "age": ("年龄", "岁数", "年纪", "age", "aged", "years old"),
-    "job": ("职业", "职位", "工作是", "job", "occupation", "job title", "position"),
-    "marital": ("婚姻状况", "marital status"),
-    # whom someone is with, as a relation's topic: one at a time (a new one replaces, a breakup ends)
-    "partner": (
-        "男朋友",
-        "女朋友",
-        "丈夫",
-        "妻子",
-        "配偶",
-        "未婚夫",
-        "未婚妻",
-        "boyfriend",
-        "girlfriend",
-        "husband",
-        "wife",
-        "spouse",
-        "fiance",
-        "fiancee",
-    ),
-    # a number or an address one is reached at (never the phone itself: 我的手机是 iPhone)
-    "phone": (
-        "手机号",
-        "手机号码",
-        "电话号码",
-        "电话",
-        "号码",
-        "联系电话",
-        "phone number",
-        "number",
-        "mobile number",
-        "cell number",
-        "telephone number",
-    ),
-    "email": ("邮箱", "电子邮箱", "邮箱地址", "邮件地址", "email", "email address", "e-mail"),
-    # a name said as one ("is called Ana"): not "called" alone, which is as often a phone call
-    # ("Mrs Patel called me"), nor "named", as often a pet or a child given a name
-    "name": ("名字", "叫", "姓名", "name", "is named", "is called", "goes by"),
-}
+# Single-valued slots and their words (``readings.READINGS``): a new value replaces the old one. Each
+# slot's words are matched against a topic's loose key, whole (Chinese) or as a phrase at the start
+# (English, after a subject).
+SLOTS: dict[str, tuple[str, ...]] = slot_words()
 _SLOT_OF = {}
 for _slot, _words in SLOTS.items():
     for _w in _words:
         _SLOT_OF[_DROP.sub("", unicodedata.normalize("NFKC", _w).casefold())] = _slot
 
-# Stance words. A topic's polarity is its stance word's sign, flipped by a negation before it.
-POSITIVE = (
-    "喜欢",
-    "爱",
-    "喜爱",
-    "热爱",
-    "爱吃",
-    "爱喝",
-    "偏爱",
-    "迷上",
-    "享受",
-    "like",
-    "likes",
-    "love",
-    "loves",
-    "enjoy",
-    "enjoys",
-    "prefer",
-    "prefers",
-    "adore",
-    "adores",
-    "fond of",
-    "into",
-)
-NEGATIVE = (
-    "讨厌",
-    "厌恶",
-    "恨",
-    "反感",
-    "受不了",
-    "hate",
-    "hates",
-    "dislike",
-    "dislikes",
-    "detest",
-    "detests",
-    "can't stand",
-    "cannot stand",
-)
-NEGATIONS = (
-    "不再",
-    "不",
-    "没有",
-    "没",
-    "别",
-    "再也不",
-    "no longer",
-    "not",
-    "don't",
-    "doesn't",
-    "do not",
-    "does not",
-    "never",
-    "stopped",
-    "no more",
-    "didn't",
-    "did not",
-    "won't",
+# Stance words (``readings.READINGS``). A topic's polarity is its stance word's sign, flipped by a negation
+# before it.
+POSITIVE = BY_ID["like"].words
+NEGATIVE = BY_ID["dislike"].words
+NEGATIONS = tuple(
+    "不再|不|没有|没|别|再也不|no longer|not|don't|doesn't|do not|does not|never|stopped|no more|didn't|did not|won't".split(
+        "|"
+    )
 )
 # A stance that says something stopped: it ends any liking or habit of the same object.
-STOPS = (
-    "不再",
-    "再也不",
-    "已经不",
-    "早就不",
-    "戒了",
-    "戒掉",
-    "no longer",
-    "stopped",
-    "quit",
-    "gave up",
-    "is no longer",
-)
+STOPS = BY_ID["stop"].words
 
-CORRECTIONS = (
-    "其实",
-    "实际上",
-    "事实上",
-    "更正",
-    "纠正",
-    "说错了",
-    "actually",
-    "in fact",
-    "correction",
-    "to correct",
-    "i meant",
-    "rather",
+CORRECTIONS = tuple(
+    "其实|实际上|事实上|更正|纠正|说错了|actually|in fact|correction|to correct|i meant|rather".split("|")
 )
 
 

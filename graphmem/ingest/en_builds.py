@@ -1,0 +1,608 @@
+"""English: what each pattern of ``rules_en`` builds from its match — the reading it names (``lexicon/readings.py``:
+kind, slot, confidence) with its object, time and place — and the word forms the patterns need.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from ..lexicon.forms import base_form, gerund
+from .phrases import Found, clean, without_dangling
+
+# --- predicates ----------------------------------------------------------------------------
+_ADV = (
+    r"(?:(?:just|recently|finally|actually|also|now|currently|still|really|already|officially|totally|even|all|so)\s+)*"
+)
+
+
+_X = r"(?P<obj>[^,;:.!?]+)"
+
+
+_NOT_THINGS = re.compile(
+    r"^(?:a |an |the |some |two |three |new )?(?:question|idea|feeling|meeting|appointment|problem|headache|cold|"
+    r"fever|time|chance|lot|bit|day|week|plan|dream|doubt|point|look|go|try|break|talk|chat|call|class|lesson|"
+    r"test|exam|shift|date|reason|job|deadline|interview|favor|favour|crush|sec|minute|moment|habit|tendency|"
+    r"way|hard time|good time|great time|blast|few|couple)\b",
+    re.IGNORECASE,
+)
+
+
+_FUTURE = re.compile(
+    r"\b(?:next|tomorrow|tonight|later|upcoming|coming|soon|this (?:weekend|evening|afternoon|summer|fall|winter|"
+    r"spring|friday|saturday|sunday|monday|tuesday|wednesday|thursday))\b",
+    re.IGNORECASE,
+)
+
+
+# A second predicate of the same subject: "… and joined Globex", "… and then moved to Leeds".
+_AND_THEN = re.compile(
+    r"\s+(?:and|but|and then|then)\s+(?=(?:have |has |had )?(?:just |now |also |finally |recently )?"
+    r"(?:joined|started|moved|relocated|quit|left|resigned|retired|bought|adopted|got|became|switched|"
+    r"enrolled|graduated|gave up|went|transferred|sold)\b)",
+    re.IGNORECASE,
+)
+
+
+# Where a child or a student goes: a school by its name ("Greenway Primary", "Oakfield nursery").
+_SCHOOLISH = re.compile(
+    r"\b(?:school|primary|nursery|kindergarten|pre-?school|academy|college|university|uni|high|elementary|"
+    r"montessori|sixth form|infants|juniors)\b",
+    re.IGNORECASE,
+)
+
+
+# A comma inside an object: between two adjectives after a determiner ("a safe, inviting place") and
+# before "as well as" ("both classical, as well as modern music"); the object goes on past it.
+_ADJECTIVE_COMMA = re.compile(
+    r",\s+(?!(?:and|or|but|so|which|who|that|then|because|though|if|when|while)\b)[a-z][a-z-]* [a-z]"
+)
+
+
+_AS_WELL_AS = re.compile(r",\s+as well as\b", re.IGNORECASE)
+
+
+# the rest of a list after its first item: ", music and dance", " or tennis" (items of up to three
+# words, none a word that opens a clause); it runs to the end of the clause
+_LIST_ITEM = r"(?!(?:but|so|because|which|who|that|though|although|especially|except|when|if|while|then|since|as)\b)[\w'-]+(?:\s+[\w'-]+){0,2}"
+
+
+_LIST_REST = re.compile(
+    rf"(?:,\s*{_LIST_ITEM})*,?\s+(?:and|or)\s+{_LIST_ITEM}(?:\s+[\w'-]+){{0,3}}(?=\s*(?:[;:.!?]|$))", re.IGNORECASE
+)
+
+
+def _past_comma(m: re.Match, group: str, raw: str) -> str:
+    """``raw`` (the object ``m`` matched up to a comma) with what follows a comma that does not end it:
+    the rest of a list ("art, music and dance"), a second adjective, "as well as"."""
+    after = m.string[m.end(group) :]
+    if after.startswith(",") and (listed := _LIST_REST.match(after)):
+        return raw + listed.group(0)
+    coordinate = re.search(r"\b(?:a|an|the|my|our|his|her|their|this|that)\s+[a-z-]+$", raw) and _ADJECTIVE_COMMA.match(
+        after
+    )
+    if not coordinate and not _AS_WELL_AS.match(after):
+        return raw
+    rest = re.match(r"[^;:.!?]*?(?=[,;:.!?]|$)", after[1:])
+    return raw + "," + (rest.group(0) if rest else "")
+
+
+def _obj(m: re.Match, group: str = "obj") -> str | None:
+    raw = m.groupdict().get(group)
+    if not raw:
+        return None
+    raw = _past_comma(m, group, raw)
+    raw = re.sub(r"\s+(?:now|these days|anymore|any more|nowadays|again)\s*$", "", raw.strip(), flags=re.IGNORECASE)
+    # how long is not where or what: "in Austin for three years" → Austin
+    raw = re.sub(
+        r"\s+for (?:the (?:last|past) )?(?:\w+ ){0,2}(?:years?|months?|weeks?|days?|ages|a while|decades?)$",
+        "",
+        raw,
+        flags=re.IGNORECASE,
+    )
+    obj = clean(raw, False, 60)
+    obj = " ".join(without_dangling((obj or "").split(), keep=1))  # "Acme on" once "Monday" is the time
+    if not obj:
+        return None
+    if obj.lower().split()[0] in {"it", "that", "this", "there", "here", "them", "you", "your", "what", "how", "which"}:
+        return None
+    return obj
+
+
+def _third(topic: str, third: bool) -> str:
+    """A topic agreeing with its subject: live in / lives in."""
+    if not third:
+        return topic
+    head, _, tail = topic.partition(" ")
+    irregular = {"have": "has", "do": "does", "go": "goes", "am": "is", "study": "studies"}
+    if head in irregular:
+        head = irregular[head]
+    elif head not in {"no", "moved", "joined", "quit", "graduated", "enrolled", "stopped", "bought", "adopted", "is"}:
+        head = head + ("es" if head.endswith(("s", "sh", "ch", "x")) else "s")
+    return f"{head} {tail}".strip()
+
+
+def plural(topic: str) -> str:
+    """A topic read as the speaker's, agreeing with people spoken of together: am into → are into."""
+    head, _, tail = topic.partition(" ")
+    return f"{ {'am': 'are', 'was': 'were'}.get(head, head) } {tail}".strip()
+
+
+Make = Callable[[re.Match, bool, str | None], list[Found] | None]
+
+
+_CHANGES = frozenset(
+    "moved to|joined|enrolled at|quit|graduated from|no longer live in|no longer work at|moved out of".split("|")
+)
+
+
+def _slot(topic: str, kind: str, slot: str | None, ends: bool = False, needs_object: bool = True) -> Make:
+    def make(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+        obj = _obj(m)
+        if obj is None and needs_object:
+            return None
+        timed = bool(time_text)
+        mtype = "EVENT" if timed and (ends or topic in _CHANGES) else "FACT"
+        return [Found(mtype, _third(topic, third), obj, 0.7, kind=kind, slot=slot, ends=ends)]
+
+    return make
+
+
+_FOR_A_TIME = re.compile(
+    r"\s+for\s+((?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|"
+    r"(?:twenty|thirty|forty|fifty)(?:-\w+)?|a few|a couple of|several|many|\d+)\s+"
+    r"(?:\w+\s+)?(?:years?|months?|weeks?|summers?|winters?|decades?))$",
+    re.IGNORECASE,
+)
+
+
+def _for_how_long(said: str) -> tuple[str, str | None]:
+    """ "Acme for three years" → ("Acme", "three years"); the words alone when they say no span."""
+    long = _FOR_A_TIME.search(said)
+    return (said[: long.start()], long.group(1)) if long else (said, None)
+
+
+_AS_A_JOB = re.compile(r"^(?P<org>.+?) as (?:a |an )?(?P<job>[a-z][a-z -]{1,40})$")
+
+
+def _lived_before(m: re.Match) -> list[Found] | None:
+    obj, duration = _obj(m), _for_how_long((m.group("obj") or "").strip())[1]
+    if not obj or (m.group("used").startswith("lived") and not duration):
+        return None  # "lived in Oslo in 2015": an event of its time, read as said
+    attributes = {"duration": duration} if duration else None
+    return [Found("FACT", "lived in", obj, 0.6, attributes, kind="residence")]
+
+
+def _since_or_for(
+    m: re.Match, topic: str, kind: str, slot: str, third: bool, time_text: str | None
+) -> list[Found] | None:
+    raw = m.group("obj") or ""
+    since = time_text if time_text and time_text.lower().startswith("since ") else None
+    if not since and " since " in raw:  # since I graduated: not a time the parser reads, said as it was
+        raw, _, after = raw.partition(" since ")
+        since = after.strip() or None
+    raw, duration = _for_how_long(raw)
+    obj = clean(raw, False, 60)
+    if not obj or not (since or duration):
+        return None
+    attributes = {"since": since} if since else {"duration": duration or ""}
+    return [Found("FACT", _third(topic, third), obj, 0.7, attributes, kind=kind, slot=slot)]
+
+
+def _held_since(topic: str, kind: str, slot: str) -> Make:
+    """ "have worked at X since 2019" / "have lived in X for three years": still there, the slot's
+    value now, since when or for how long; "have worked at X" alone may mean any time before: none."""
+
+    def make(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+        return _since_or_for(m, topic, kind, slot, third, time_text)
+
+    return make
+
+
+_worked_since = _held_since("work at", "work", "employer")
+
+
+# what one plays or does for years: the verb's forms, base first ("have been playing", "played")
+_PLAYED = {
+    f: forms[0]
+    for forms in (
+        ("play", "playing", "played"),
+        ("do", "doing", "done", "did"),
+        ("practice", "practicing", "practiced", "practising", "practised"),
+        ("dance", "dancing", "danced"),
+        ("sing", "singing", "sung", "sang"),
+        ("paint", "painting", "painted"),
+        ("ski", "skiing", "skied"),
+        ("surf", "surfing", "surfed"),
+        ("climb", "climbing", "climbed"),
+        ("swim", "swimming", "swum", "swam"),
+        ("ride", "riding", "ridden", "rode"),
+    )
+    for f in forms
+}
+
+
+def _teaches(m: re.Match, third: bool) -> list[Found] | None:
+    what = clean(m.group("what"), False, 40)
+    if not what:
+        return None
+    found = [Found("FACT", _third("teach", third), what, 0.6, kind="fact")]
+    if m.group("obj") and (place := _obj(m)):
+        found.append(Found("FACT", _third("work at", third), place, 0.7, kind="work", slot="employer"))
+    return found
+
+
+def _plays(obj: str, third: bool) -> list[Found] | None:
+    """ "I play guitar" / "she plays tennis": what someone plays, an instrument or a game (not "play
+    with the kids", "play it safe", "play a role")."""
+    words = obj.lower().split()
+    if words[0] in {"a", "an", "with", "for", "to", "on", "in", "at", "by", "games", "along"} or words[-1] in {
+        "role",
+        "part",
+        "safe",
+        "dead",
+        "fair",
+    }:
+        return None
+    obj = re.sub(r"\s+for\s+.*$", "", obj)  # "piano for an hour": how long each time
+    if words[0] == "the" and len(words) > 1:
+        obj = obj.split(" ", 1)[1]
+    return [Found("FACT", _third("play", third), obj, 0.6, kind="fact")]
+
+
+def _played(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    """ "have played piano for three years" / "have been doing yoga for two years": what they still do,
+    and for how long; "played soccer for five years": a span that ended, said in the past."""
+    raw, duration = _for_how_long(_past_comma(m, "obj", m.group("obj") or ""))
+    obj = clean(raw, False, 60)
+    if not obj or obj.split()[0].lower() in {"it", "this", "that", "there", "with", "around"}:
+        return None
+    verb = m.group("verb").lower()
+    if not duration:  # "I play guitar": what someone plays; another verb needs how long
+        return _plays(obj, third) if verb in ("play", "plays") and not m.group("have") else None
+    if not m.group("have") and (verb == _PLAYED[verb] or verb.endswith("ing")):
+        return None  # "I play piano for an hour": how long each time, no span
+    topic = _third(_PLAYED[verb], third) if m.group("have") else verb
+    return [Found("FACT", topic, obj, 0.6, {"duration": duration}, kind="fact")]
+
+
+def _learning(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    raw, duration = _for_how_long(m.group("obj") or "")
+    obj = clean(raw, False, 60)
+    if not obj or obj.split()[0].lower() in {"to", "how", "that", "it", "this"}:
+        return None  # "learning to cope", "learning how it works": no subject to name
+    verb = "practicing" if m.group("verb").lower() == "practising" else m.group("verb").lower()
+    topic = ("is " if third else "am ") + verb
+    return [Found("FACT", topic, obj, 0.6, {"duration": duration} if duration else None, kind="fact")]
+
+
+def _joined(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    """joined / started at: a school when its name says so (started at Greenway Primary), else a
+    place of work, with the job when said (joined a care home in Kent as a manager)."""
+    obj = _obj(m)
+    working = re.search(r"\bworking (?:at|for)\b", m.group(0), re.IGNORECASE)  # "started working at a bakery"
+    if not obj:
+        return None
+    if not (working or re.search(r"\b[A-Z]", obj)):
+        # "joined a book club", "joined the choir": a group joined, no employer
+        if re.search(r"\bjoined$", m.group(0)[: m.start("obj")].strip(), re.IGNORECASE) and re.match(
+            r"^(?:a|an|the|our|my|this|that|local)\b", obj, re.IGNORECASE
+        ):
+            return [
+                Found("EVENT" if time_text else "FACT", "became a member of", obj, 0.5)
+            ]  # "joined" names the employer slot
+        return None
+    if _SCHOOLISH.search(obj):
+        return _slot("enrolled at", "school", "school")(m, third, time_text)
+    org, _, job = obj.partition(" as ")
+    job = re.sub(r"^(?:a|an|the|our|their|its) ", "", job.strip(), flags=re.IGNORECASE)
+    found = _slot("joined", "work", "employer")(m, third, time_text) or []
+    if job and found and len(job.split()) <= 4:
+        found[0].object = org.strip()
+        found.append(Found(found[0].memory_type, _third("work as", third), job, 0.6, kind="work", slot="job"))
+    return found or None
+
+
+def _left_for(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    """switched from Acme to Globex / left Acme for Globex: Globex, the employer now ("moved from
+    Boston to Denver" is a move between homes, not read here)."""
+    obj = clean(m.group("obj") or m.group("obj2"), False, 60)
+    if not obj:
+        return None
+    mtype = "EVENT" if time_text else "FACT"
+    return [Found(mtype, _third("joined", third), obj, 0.7, kind="work", slot="employer")]
+
+
+def _named_org(make: Make) -> Make:
+    """Only a name (a capitalised word) is a place of work or study here: "left Acme", not "left early"."""
+
+    def check(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+        obj = _obj(m)
+        if not obj or not re.search(r"\b[A-Z]", obj):
+            return None
+        return make(m, third, time_text)
+
+    return check
+
+
+def _work_as(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    job, org = clean(m.group("job"), False, 40), _obj(m)
+    if not job or not org:
+        return None
+    return [
+        Found("FACT", _third("work at", third), org, 0.7, kind="work", slot="employer"),
+        Found("FACT", _third("work as", third), job, 0.6, kind="work", slot="job"),
+    ]
+
+
+_PREF = {
+    "enjoying": "enjoy",
+    "loving": "love",
+    "love": "love",
+    "loves": "love",
+    "like": "like",
+    "likes": "like",
+    "enjoy": "enjoy",
+    "enjoys": "enjoy",
+    "adore": "love",
+    "adores": "love",
+    "hate": "hate",
+    "hates": "hate",
+    "dislike": "dislike",
+    "dislikes": "dislike",
+    "despise": "hate",
+    "can't stand": "hate",
+    "cannot stand": "hate",
+    "prefer": "prefer",
+    "prefers": "prefer",
+    "loved": "love",
+    "enjoyed": "enjoy",
+    "hated": "hate",
+}
+
+
+# after "like to": verbs that say what is being asked or said, not a thing liked (I'd like to say, I love to hear that)
+_NOT_A_LIKING = re.compile(r"^(?:say|think|know|hear|see|ask|thank|add|mention|point|tell|be|get|have)$", re.IGNORECASE)
+
+
+# after "don't eat" / "don't drink", words that say how much or what now, not a food kept off
+_NOT_A_FOOD = re.compile(
+    r"^(?:much|a |an |any|anything|that|this|it|the |enough|too|out|alone|at|with|in|on|before|after|late|"
+    r"breakfast|lunch|dinner|there|here|fast|properly|well|right|like|when|while|until|till)\b",
+    re.IGNORECASE,
+)
+
+
+def _diet_kept(m: re.Match) -> bool:
+    """ "I don't eat pork", "she doesn't drink alcohol": a food or drink kept off, said plainly
+    (not "I don't eat much", "I don't drink that")."""
+    if m.group("verb").lower() not in ("eat", "eats", "drink", "drinks"):
+        return False
+    obj = (m.group("obj") or "").strip()
+    return bool(obj) and len(obj.split()) <= 3 and not _NOT_A_FOOD.match(obj)
+
+
+# verbs that name a habit with no object ("I don't smoke anymore", "I no longer drink"): what stopped
+_HABITS_ALONE = {"smoke": "smoking", "drink": "drinking", "gamble": "gambling", "vape": "vaping"}
+
+
+def _stopped(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    what = clean(m.group("obj"), False, 40)
+    if not what:
+        return None
+    return [Found("OPINION", f"stopped {m.group('verb').lower()}".strip(), what, 0.6, kind="preference")]
+
+
+def _base(verb: str) -> str:
+    verb = verb.lower()
+    if verb in ("likes", "loves", "enjoys", "drinks", "eats", "plays", "watches", "smokes", "goes", "does", "has"):
+        return {"goes": "go", "does": "do", "has": "have", "watches": "watch"}.get(verb, verb[:-1])
+    return {"liked": "like", "loved": "love", "enjoyed": "enjoy"}.get(verb, verb)
+
+
+def _fan(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    obj = _obj(m)
+    if not obj:
+        return None
+    what = " ".join(m.group("what").lower().split())
+    topic = "is a fan of" if "fan" in what else f"is {what}"
+    longer = m.group("longer") or re.search(r"\b(?:anymore|any more)\b", m.group(0), re.IGNORECASE)
+    if m.group("neg") or m.group("longer"):
+        topic = "is no longer " + topic[3:] if longer else "is not " + topic[3:]
+    return [Found("OPINION", topic, obj, 0.6, kind="preference")]
+
+
+def _possession(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    verb = m.group("verb").lower()
+    det, obj = (m.group("det") or "").lower().strip(), _obj(m)
+    if not obj:
+        return None
+    if verb in {"have", "has", "got", "have got", "has got", "own", "owns"} and _NOT_THINGS.match(
+        f"{det} {obj}".strip()
+    ):
+        return None
+    if verb in {"got", "have", "has", "have got", "has got", "own", "owns"} and not det:
+        return None
+    obj = f"{m.group('det').strip()} {obj}" if det else obj  # as said: a puppy, two cats, my own boat
+    topics = {
+        "own": "have",
+        "owns": "have",
+        "got": "have",
+        "have got": "have",
+        "has got": "have",
+        "purchased": "bought",
+    }
+    topic = topics.get(verb, verb)
+    if topic in {"have", "has"}:
+        topic = "has" if third else "have"
+    mtype = "EVENT" if time_text and topic in {"bought", "adopted"} else "FACT"
+    return [Found(mtype, topic, obj, 0.5, kind="possession")]
+
+
+_NOT_PLANS = re.compile(r"^(?:tell|say|ask|let|think|see|check|try|be|get back|talk|call|text|keep)\b", re.IGNORECASE)
+
+
+# Words a plan's verb phrase cannot start with: "I hope so", "I'm going for it", "want 'em to…".
+_NOT_A_VERB = re.compile(
+    r"^(?:a|an|the|my|our|your|his|her|their|its|this|that|these|those|some|so|it|you|me|him|them|us|em|'em|for|"
+    r"with|at|in|on|by|from|of|about|into|out|up|down|not|never|too|well|there|here|what|how)\b",
+    re.IGNORECASE,
+)
+
+
+# After "am going to", a place or an occasion, not a verb: "going to a conference".
+_DESTINATION = re.compile(r"^(?:a|an|the|my|our|his|her|their|this|that|some)\b|^[A-Z0-9]")
+
+
+def _negated_preference(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    obj = _obj(m)
+    verb = m.group("verb").lower()
+    if obj and obj.lower() in ("anymore", "any more") and _base(verb) in _HABITS_ALONE:
+        obj = None  # "I don't smoke anymore": the habit itself ended
+    if not obj:
+        gerund = _HABITS_ALONE.get(_base(verb))
+        ended = m.group("longer") or re.search(r"\b(?:anymore|any more)\s*$", m.group(0), re.I)
+        return [Found("OPINION", "stopped", gerund, 0.6, kind="preference")] if gerund and ended else None
+    no_longer = bool(m.group("longer")) or bool(re.search(r"\b(?:anymore|any more)\s*$", m.group(0), re.I))
+    if no_longer:
+        topic = f"no longer {_base(verb)}"
+    elif _base(verb) == "like":
+        topic = "dislikes" if third else "dislike"
+    else:
+        topic = f"doesn't {_base(verb)}" if third else f"don't {_base(verb)}"
+    return [Found("OPINION", topic, obj, 0.6, kind="preference")]
+
+
+# "I used to smoke, but I quit (last year)": the habit the bare quit ends, said in the clause before
+_USED_TO_QUIT = re.compile(
+    r"\b(?P<who>I|we) used to (?P<verb>[a-z]+)(?P<obj>(?: [\w'-]+){0,4}?),?"
+    r" (?:(?:but|and|so|until) )?(?:I|we) (?:have |'ve )?(?:finally |eventually |recently |just |then )?"
+    r"(?:quit|stopped|gave (?:it |that |them )?up)(?: (?:it|that|them))?(?=$|[ ,;.!?])",
+    re.IGNORECASE,
+)
+
+
+# "Wanted to let you know that I …", "I just have to tell you, I …": a lead-in before what is said
+_TELLING = re.compile(
+    r"(?:^|(?<=[,.!]\s))(?:I )?(?:just |really )?(?:wanted|want|had|have|needed|need|got|gotta) to "
+    r"(?:let you know|tell you|share(?: with you)?|say|update you|fill you in)(?: (?:that|about this|about it))?[,:!]?\s+"
+    r"(?=(?:I|we|my|our)\b)",
+    re.IGNORECASE,
+)
+
+
+# "Been real busy tackling a project …", "Been working on a new song": "I have been …" said short
+_BEEN_DOING = re.compile(
+    r"^(?P<lead>\W*)[Bb]een (?:(?:real|really|so|super|pretty|very|quite) )?(?:busy )?(?P<verb>[a-z]+ing)\b"
+)
+
+
+_MY_PLAN = re.compile(r"\b(?:my|our) (?:plan|goal|dream|hope) is to\b", re.IGNORECASE)
+
+
+def said_plainly(sentence: str) -> str:
+    """The sentence said the way the clause rules read it: a habit that "used to" be and was then
+    quit as one clause ("I used to smoke but I quit last year" → "I quit smoking last year"); "my
+    plan is to …" as "I plan to …"."""
+    sentence = _TELLING.sub("", sentence)
+    sentence = _BEEN_DOING.sub(lambda b: f"{b.group('lead')}I have been {b.group('verb')}", sentence)
+    sentence = _MY_PLAN.sub(lambda p: "I plan to" if p.group(0)[:2].lower() == "my" else "we plan to", sentence)
+    m = _USED_TO_QUIT.search(sentence)
+    if m is None or m.group("verb").lower() in ("be", "have", "work", "live", "go", "think", "feel"):
+        return sentence
+    said = f"{m.group('who')} quit {gerund(m.group('verb'))}{m.group('obj')}"
+    return sentence[: m.start()] + said + sentence[m.end() :]
+
+
+# what "off to" is followed by when it sets out to do something: "I'm off to go swimming"
+_OFF_TO = frozenset("go get see meet visit pick catch play do run walk swim work watch join start buy shop".split())
+
+
+def _plan(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    """A plan or an intention, its verb phrase as said: "plans to open a bakery". A hope or a
+    wish must name what is to be done (to + a verb): "I hope so", "I want 'em to stay"
+    are not plans."""
+    what = _obj(m)
+    if not what or _NOT_PLANS.match(what):
+        return None
+    how = " ".join(m.group("how").lower().split())
+    if how == "will" and not (time_text and _FUTURE.search(time_text)):
+        return None  # "I'll always remember that trip": not a plan
+    plan = ("plans to" if third else "plan to"), what
+    if how.endswith(("thinking about", "thinking of", "considering")) or (how.endswith("going") and not m.group("to")):
+        first, _, rest = what.partition(" ")
+        verb = base_form(first)
+        if verb is None:
+            return None  # "I'm going for it"
+        plan = plan[0], f"{verb} {rest}".strip()  # thinking of opening a café → plans to open a café
+    elif how.endswith("excited") and not m.group("to"):
+        return None  # "excited about the trip": a feeling, no plan said
+    elif how.endswith("off") and not _DESTINATION.match(what) and what.split()[0].lower() not in _OFF_TO:
+        return None  # "off to bed", "off to sleep"
+    elif how.endswith(("going", "off")) and _DESTINATION.match(what):
+        plan = plan[0], f"go to {what}"  # going to a conference; off to the gym
+    elif how.endswith("planning") and not m.group("to"):
+        if _NOT_THINGS.match(what) or _NOT_A_VERB.match(what) is None:
+            return None  # "planning a couple"; a gerund or a verb without "to" is not read
+        plan = ("plans" if third else "plan"), what  # planning a trip to Lisbon
+    elif how != "will" and (not m.group("to") or _NOT_A_VERB.match(what)):
+        return None
+    intent = how.startswith(("want", "wants", "hope", "hopes", "would like", "am hoping", "is hoping"))
+    topic = ("wants to" if third else "want to") if intent and plan[0].endswith(" to") else plan[0]
+    return [Found("EVENT" if time_text else "FACT", topic, plan[1], 0.6, kind="plan")]
+
+
+def _going(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    """am visiting / am flying to … with a time to come: a plan."""
+    if not time_text or not _FUTURE.search(time_text):
+        return None
+    what = _obj(m)
+    base = base_form(m.group("verb"))
+    if not what or base is None:
+        return None
+    return [Found("EVENT", "plans to" if third else "plan to", f"{base} {what}", 0.6, kind="plan")]
+
+
+# What "have been …ing" says of how someone is or what they meant, not of what they have been doing
+_NOT_ONGOING = frozenset(
+    "feel think hope wonder try want wait mean need do have be get say tell ask talk chat keep hear go come "
+    "struggle deal stay live work".split()
+)
+
+
+def _ongoing(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    """What someone is in the middle of, as said ("am reading …"); with a time to come it is a plan,
+    which this does not read."""
+    obj = _obj(m)
+    if not obj or (time_text and _FUTURE.search(time_text)):
+        return None
+    topic = ("is " if third else "am ") + " ".join(m.group("verb").lower().split())
+    return [Found("FACT", topic, obj, 0.5)]
+
+
+def _been_doing(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    """ "I've been blogging about politics", "she's been learning the cello": what someone has been
+    doing lately (not how they have been feeling, nor where they live or work: those have slots)."""
+    base, obj = base_form(m.group("verb").lower()), _obj(m)
+    verb = m.group("verb").lower()
+    if base == "work" and obj and obj.lower().startswith("on "):  # working on a song: a project, not a job
+        verb, obj, base = "working on", obj[3:], "work on"
+    if base is None or base in _NOT_ONGOING or not obj:
+        return None
+    topic = f"{'has' if third else 'have'} been {verb}"
+    return [Found("EVENT" if time_text else "FACT", topic, obj, 0.5)]
+
+
+def _identity(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    obj = _obj(m)
+    if not obj or re.match(r"^(?:bit|little|lot|big fan|fan|huge fan|part of|kind of|sort of)\b", obj, re.I):
+        return None
+    return [Found("FACT", "is a", obj, 0.5, kind="fact")]
+
+
+def _origin(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    obj = _obj(m)
+    return [Found("FACT", "is from", obj, 0.6, kind="fact")] if obj else None
+
+
+_I = re.IGNORECASE

@@ -1,0 +1,446 @@
+"""English: whom a clause is about. A clause opens with its subject — I, a person by name (Ruth), by
+role (my cousin, my piano teacher), by pronoun (she / he) — which ``subject_of`` reads (``people.People``
+says whom a role or a pronoun means), with the relations the opening says (my cousin Ruth, Ruth and her
+husband); and the readings of people a clause is all about (a breakup, "X is my Y").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..lexicon.roles import EN_ROLE, EN_ROLES, role_of
+from .people import People
+from .phrases import Found
+
+_NAME = r"(?:(?:Mr|Mrs|Ms|Dr|Miss)\.? )?[A-Z][a-z]+(?:[ -][A-Z][a-z]+)?"
+
+
+_NOT_NAMES = frozenset("I The This That It He She They We You There Here Who What My Our And But So".split())
+
+
+EN_LEAD = re.compile(
+    r"^(?:(?:after that|after this|before that|after all that|once that's done|once that is done|oh|hey|hi|yeah|yes|yep|wow|well|so|and|but|also|plus|actually|anyway|anyways|btw|honestly|ok|okay|"
+    r"um|uh|hmm|guess what|by the way|fyi|just|especially|right after|just after|after|before|now|these days|nowadays|recently|lately|finally|then|today|tonight|"
+    r"fun fact|news|update|big news|besides that|besides|other than that|apart from that|on top of that|"
+    r"in other news|meanwhile|unfortunately|fortunately|luckily|thankfully|sadly|of course|"
+    r"since (?:we|I) last (?:spoke|talked|chatted|saw each other|caught up))\b[,!:.]?\s*)+",
+    re.IGNORECASE,
+)
+
+
+_CONTRACTIONS = [
+    (re.compile(r"^'m\b|^ am\b"), " am"),
+    (re.compile(r"^'s\b"), " is"),
+    (re.compile(r"^'re\b"), " are"),
+    (re.compile(r"^'ve\b"), " have"),
+    (re.compile(r"^'ll\b"), " will"),
+    (re.compile(r"^'d\b"), " would"),
+]
+
+
+@dataclass
+class Subject:
+    name: str | None  # None: the speaker
+    rest: str
+    relation: Found | None = None
+    pronoun: str | None = None
+    of_role: str | None = None  # the clause is about this relative of the subject's (Ruth's husband, his grandson)
+    described: Found | None = None  # what the opening says they are (as rules_zh.Subject)
+    together: Found | None = None  # a relative said with them: "Ruth and her husband Mark" (Ruth · husband · Mark)
+
+
+_MY = r"(?:[Mm]y|[Oo]ur)"
+
+
+# Where "the … next door" lives: the speaker's neighbour.
+_NEXT_DOOR = re.compile(r"^(?:next door|downstairs|upstairs|across the (?:street|road|hall))\b", re.IGNORECASE)
+
+
+# "Ruth and her husband Mark came over": a relative said with the subject, named or not
+_AND_THEIR = re.compile(r"^,? ?and (?:her|his|their) ")
+
+
+# what two people do to each other: the one after "and" is its other party
+_WITH_EACH_OTHER = re.compile(
+    r"^(?:(?:have|had|just|finally|recently) )*(?:split up|broke up|break up|divorced|got divorced|separated|"
+    r"got married|got engaged|married|had a (?:fight|falling out)|fell out|made up|are fighting|argued)\b"
+)
+
+
+# A plain name never met before, opening a clause with what a person does for someone or for a
+# living (Rosa comes to clean our house, Sue runs the flower shop downstairs): someone. Any other
+# capitalised opening (Tesco sells …, London was …) is not taken for a person.
+_PERSON_DOES = re.compile(
+    r"^(?P<name>[A-Z][a-z]+)(?= (?:comes|came) (?:to|over|round|by)\b| (?:runs|ran|owns) (?:the|a|an|our|my) |"
+    r" (?:works|worked|teaches|taught) (?:at|as|in|for)\b| (?:lives|lived) (?:in|next door|downstairs|upstairs)\b|"
+    r" (?:cleans|looks after|babysits|walks) (?:our|my|the) )"
+)
+
+
+# Capitalised words that say what someone is, not who: my sister is British.
+_NOT_A_NAME = re.compile(
+    r"^(?:[A-Z][a-z]+(?:ish|ese|ian|can|man|ic)|Catholic|Muslim|Jewish|Buddhist|Hindu|Christian|Greek|Thai|Swiss|"
+    r"Dutch|Irish|French|Vegan|Vegetarian|Fine|Great|Good|Okay|Ok|Home|Back|Here|There|Away|Done|Sorry|Ready|"
+    r"Sure|Glad|Happy|Busy|Tired|Single|Married|In|Out|Off|On|Not|So|Just|Still|Also|Really|Very|All)$"
+)
+
+
+# Given names that end like a nationality or an adjective (Brian, Eric, Duncan): names all the same.
+_NAMES_LIKE_WORDS = frozenset(
+    "Brian Ian Adrian Julian Vivian Lillian Gillian Damian Sebastian Marian Eric Dominic Norman Herman Duncan".split()
+)
+
+
+def _a_name(name: str) -> bool:
+    first = name.split()[0]
+    return first not in _NOT_NAMES and (
+        first in _NAMES_LIKE_WORDS
+        or not (" " not in name and _NOT_A_NAME.match(name) and first[:2] not in ("Mr", "Ms", "Dr"))
+    )
+
+
+# After a role, which one it is: "in Shanghai", "with the café", "from work".
+_WHICH_ONE = re.compile(
+    r"^(?:with|in|from|at) (?:the |a |an |my |our )?(?:[A-Z][\w'-]*(?: [A-Z][\w'-]*)*|[a-z][\w'-]*) (?=[a-z])"
+)
+
+
+# Roles that are a person's family or household: "Ruth's husband", "his grandson" is about them.
+EN_RELATIVES = frozenset(
+    {c for c, _ in EN_ROLES.values()} - {"boss", "manager", "colleague", "classmate", "mentor", "landlord", "therapist"}
+)
+
+
+# Words before a role that make it someone other than the one named in it before.
+_OTHER_ONE = {"new", "other", "former", "ex", "late", "second", "third", "another"}
+
+
+_NOT_MODIFIERS_VERBS = {"and", "or", "is", "was", "has", "had", "to", "in", "at", "with"}
+
+
+def _not_modifier(mods: str) -> bool:
+    words = mods.lower().split()
+    return any(w in _OTHER_ONE or w in _NOT_MODIFIERS_VERBS for w in words)
+
+
+_PARTNER_ROLE = r"(?:boyfriend|girlfriend|husband|wife|partner|fianc[eé]e?)"
+
+
+# "Sam and I broke up", "I broke up with my boyfriend", "we split up", "I got divorced", "I'm divorced now"
+_PARTNER_ENDED = re.compile(
+    rf"^(?:(?:(?P<who>[A-Z][a-z]+)|(?:my|our) (?P<role>{_PARTNER_ROLE})) and I|I and (?P<who2>[A-Z][a-z]+)|I|we|We)"
+    r"(?:'ve| have| had)? (?:just |finally |recently |officially |already )*"
+    r"(?:broke up|split up|separated|got divorced|divorced|am divorced|'m divorced|are divorced|'re divorced)"
+    rf"(?: (?:with|from) (?:(?P<who3>[A-Z][a-z]+)|(?:my|our) (?P<role3>{_PARTNER_ROLE})))?\b"
+)
+
+
+def partner_ended(text: str, people: People, owner: str) -> Found | None:
+    """A breakup or a divorce of the speaker's: the partner said (or the one known in that role, or
+    none named: whoever it is) is no longer theirs."""
+    m = _PARTNER_ENDED.match(text)
+    if m is None:
+        return None
+    who = m.group("who") or m.group("who2") or m.group("who3")
+    role = m.group("role") or m.group("role3")
+    if who is None and role is not None:
+        found = role_of(role)
+        who = people.by_role(found[0], owner) if found else None
+    topic = "divorced" if "divorced" in m.group(0) else "broke up with"
+    return Found("FACT", topic, who, 0.7, kind="relation", slot="partner", ends=True)
+
+
+def _role_named(text: str) -> tuple[str, int] | None:
+    """A role anyone may have to someone, followed by their name (teacher Mrs Patel, boss, Linda):
+    the role and where it ends; None without a name after it (my son's teacher says whom, not who)."""
+    for m in (re.match(r"^[a-z]+ [a-z]+\b", text), re.match(r"^[a-z]+\b", text)):
+        found = role_of(m.group(0)) if m else None
+        named = re.match(rf",? ?(?P<name>{_NAME})\b", text[m.end() :]) if m and found else None
+        if m and found and named and _a_name(named.group("name")):
+            return found[0], m.end()
+    return None
+
+
+# Words after his / her / Ruth's that are no thing of theirs: an auxiliary, a quantifier, an adverb.
+_NOT_THEIR_THINGS = frozenset("own way best first last only other been got gone just also really all".split())
+
+
+def _relative_at(text: str) -> tuple[str, int] | None:
+    """The relative a text opens with (husband, best friend, grandson) and where it ends, or a
+    thing of theirs said before its verb (her shop is …, his knee hurts)."""
+    for m in (re.match(r"^[a-z]+ [a-z]+\b", text), re.match(r"^[a-z]+\b", text)):
+        found = role_of(m.group(0)) if m else None
+        if m and found and found[0] in EN_RELATIVES:
+            return found[0], m.end()
+    m = re.match(r"^(?P<noun>[a-z]+) (?P<verb>[a-z']+)\b", text)
+    if m and not m.group("noun").endswith(("ing", "ed", "ly")) and m.group("noun") not in _NOT_THEIR_THINGS:
+        verb = m.group("verb")
+        if verb in {"is", "are", "was", "were", "has", "had", "isn't", "wasn't"} or (
+            verb.endswith(("es", "ed")) and len(verb) > 4
+        ):
+            return m.group("noun"), m.end("noun")
+    return None
+
+
+def _and_their(subj: Subject, people: People) -> Subject:
+    """Ruth and her husband Mark came over …: Mark is Ruth's husband from now on, and the clause
+    is about Ruth (with him); "and her husband" unnamed is only left out of the clause."""
+    m = _AND_THEIR.match(subj.rest)
+    relative = _relative_at(subj.rest[m.end() :]) if m else None
+    if m is None or relative is None or role_of(relative[0]) is None:
+        return subj
+    after = subj.rest[m.end() + relative[1] :]
+    named = re.match(rf"^,? ?(?P<name>{_NAME})(?=[ ,.!;:]|$),?", after)
+    if _WITH_EACH_OTHER.match((after[named.end() :] if named else after).strip()):
+        return subj  # Tom and his girlfriend broke up: whom it was with, not who came along
+    if named and _a_name(named.group("name")) and named.group("name").split()[0] not in _NOT_NAMES:
+        name = named.group("name")
+        people.learn_of(subj.name or "", name, relative[0], relative[0])
+        subj.together = Found("RELATION", relative[0], name, 0.7, subject=subj.name, kind="relation")
+        people.mention(subj.name or "")  # the clause is still about them
+        after = after[named.end() :]
+    subj.rest = after.strip()
+    return subj
+
+
+# After 's, these make it "has" (she's taken up, he's been): a participle not said of a state.
+_HAS_PARTICIPLE = re.compile(
+    r"^'s (?:just |finally |already |also |recently |now )*(?:been|got|gotten|taken|done|gone|made|had|become|begun|"
+    r"started|joined|moved|bought|adopted|finished|quit|left|picked|signed|booked|found|won|lost|"
+    r"[a-z]+ed (?:up|a|an|the|her|his|to [a-z]+|[a-z]+ing)\b)",
+    re.IGNORECASE,
+)
+
+
+def _expand(rest: str, possessive: bool = False) -> str:
+    if possessive and rest.startswith("'s "):
+        return rest  # Ruth's dog …: not "Ruth is"
+    if _HAS_PARTICIPLE.match(rest):
+        return " has" + rest[2:]
+    for pattern, full in _CONTRACTIONS:
+        rest = pattern.sub(full, rest, count=1)
+    return rest.strip()
+
+
+def _named_relative(subj: Subject, people: People) -> Subject | None:
+    """Ruth's son Leo …, her husband Mark …: the relative named, known from now on as theirs (a
+    relation of Ruth's), and the clause about them; None when no name follows the relative."""
+    if subj.name is None or subj.of_role is None or role_of(subj.of_role) is None:
+        return None
+    m = re.match(rf"^,? ?(?P<name>{_NAME})(?:,)? (?=[a-z])", subj.rest)
+    if m is None or not _a_name(m.group("name")) or m.group("name").split()[0] in _NOT_NAMES:
+        return None
+    name = m.group("name")
+    people.learn_of(subj.name, name, subj.of_role, subj.of_role)
+    relation = Found("RELATION", subj.of_role, name, 0.7, subject=subj.name, kind="relation")
+    return Subject(name, _expand(subj.rest[m.end() :]), relation)
+
+
+def _with_relative(subj: Subject, people: People) -> Subject:
+    """Ruth's husband …: the clause is about Ruth's husband, kept as Ruth's (``of_role``)."""
+    relative = _relative_at(subj.rest[3:]) if subj.rest.startswith("'s ") else None
+    relative = relative or (_role_named(subj.rest[3:]) if subj.rest.startswith("'s ") else None)
+    if relative is None:
+        if subj.rest.startswith("'s"):
+            subj.rest = _expand(subj.rest)
+        return subj
+    subj.rest, subj.of_role = subj.rest[3 + relative[1] :].strip(), relative[0]
+    return _named_relative(subj, people) or subj
+
+
+def _described(text: str, people: People) -> Subject | None:
+    """ "The retired teacher next door …", "that Irish colleague …": the person known by those words
+    (a role, or what they were said to be); next door, upstairs: the speaker's neighbour."""
+    words = text.split()
+    if len(words) < 3 or words[0].lower() not in {"the", "that", "this"}:
+        return None
+    for n in range(min(4, len(words) - 2), 0, -1):
+        desc = " ".join(w.strip(",") for w in words[1 : 1 + n])
+        after = " ".join(words[1 + n :])
+        near = _NEXT_DOOR.match(after)
+        rest = after[near.end() :].strip() if near else after
+        if not rest or words[n].endswith(",") and not near:
+            continue
+        name = people.by_description(desc)
+        if name is None and near:
+            name = people.by_role("neighbor")
+        if name is not None:
+            people.mention(name)
+            return Subject(name, _expand(rest))
+    return None
+
+
+def _relation(role: str, name: str) -> Found:
+    return Found("RELATION", role, name, 0.7, kind="relation")
+
+
+def _opening(clause: str, people: People, owner: str) -> Subject | None:
+    # a time said first leaves its comma behind ("Yesterday, I …" read without "Yesterday")
+    text = EN_LEAD.sub("", clause.strip().replace("’", "'").lstrip(",;: ")).strip()
+    m = re.match(rf"^(?P<name>{_NAME}) (?:is|was) {_MY} (?:best |close |good |old |dear )?(?P<role>{EN_ROLE})\b", text)
+    found = role_of(m.group("role")) if m else None
+    if m and found and m.group("name").split()[0] not in _NOT_NAMES:
+        name, role = m.group("name"), found[0]
+        people.learn(name, role, owner=owner)
+        return Subject(name, "", _relation(role, name))
+    m = re.match(
+        rf"^{_MY} (?P<mods>(?:[A-Za-z-]+ ){{0,2}}?)(?P<role>{EN_ROLE}|[a-z]+(?: pal)?|[A-Z]{{2,4}})"
+        rf"(?P<how>'s name is| is (?:called|named)| is) (?P<name>{_NAME})(?=$|[,.!;:]|\s+(?:and|but|now)\b)",
+        text,
+    )
+    found = role_of(m.group("role")) if m else None
+    if m and (found or m.group("how") != " is") and _a_name(m.group("name")):
+        # my sister is Anna, my dentist is Dr Okafor; any noun when the name is said to be its name
+        role = found[0] if found else m.group("role").lower()
+        name, mods = m.group("name"), (m.group("mods") or "").strip()
+        people.learn(name, role, owner=owner, gender=found[1] if found else None)
+        if mods:
+            people.describe(name, f"{mods} {m.group('role')}")
+        return Subject(name, "", _relation(role, name))
+    m = re.match(
+        rf"^{_MY} (?P<mods>(?:[A-Za-z-]+ ){{0,2}}?)(?P<role>{EN_ROLE})\b,? ?(?P<name>{_NAME})?(?P<tail>,)?", text
+    )
+    if m and re.match(r"\s*and (?:I|we)\b", text[m.end("role") :]):
+        m = None  # "My wife and I went …": the speaker, with her (read below)
+    found = role_of(m.group("role")) if m else None
+    mods = (m.group("mods") or "").strip() if m else ""
+    if m and found and not (mods and _not_modifier(mods)):
+        role = found[0]
+        name = m.group("name")
+        if name and name.split()[0] not in _NOT_NAMES:
+            people.learn(name, role, owner=owner)
+            if mods:  # my Irish colleague Ruth: what she is, for "the Irish colleague" later
+                people.describe(name, f"{mods} {m.group('role')}")
+            return _with_relative(Subject(name, text[m.end() :], _relation(role, name)), people)
+        after = text[m.end("role") :].lstrip(", ")
+        where = _WHICH_ONE.match(after)
+        if where:  # my friend in Shanghai …, my cousin with the bakery …: which one, then what they did
+            after = after[where.end() :]
+        known = people.by_role(role, owner) or people.by_description(f"{mods} {m.group('role')}".strip())
+        if known:
+            people.mention(known)
+            return _with_relative(Subject(known, after), people)
+        if mods:
+            return None  # my new colleague, my other cousin: not the one named before
+        people.learn(f"my {role}", gender=found[1])  # someone a pronoun may mean
+        return _with_relative(Subject(f"my {role}", after), people)  # my son's teacher Mrs Patel …
+    m = re.match(r"^(?P<pron>his|her) ", text, re.IGNORECASE)
+    relative = _relative_at(text[m.end() :]) if m else None
+    if m and relative:
+        name = people.by_pronoun(m.group("pron"))
+        if name is None:
+            return None
+        people.settle(name, m.group("pron"))
+        subj = Subject(name, text[m.end() + relative[1] :].strip(), of_role=relative[0])
+        return _named_relative(subj, people) or subj
+    m = re.match(r"^they\b", text, re.IGNORECASE)
+    together = people.by_they() if m else None
+    if m and together:  # "My parents came over. They brought a cake.": the ones spoken of together
+        people.mention(together)
+        return Subject(together, _expand(text[m.end() :]), pronoun="they")
+    m = re.match(r"^(she|he)\b", text, re.IGNORECASE)
+    if m:
+        name = people.by_pronoun(m.group(1))
+        if name is None:
+            return None
+        people.settle(name, m.group(1))
+        return Subject(name, _expand(text[m.end() :]), pronoun=m.group(1).lower())
+    for key in sorted(people.names, key=len, reverse=True):
+        said = people.names[key]
+        # "Ruth's …", "Ruth moved …"; not "Ruth, thanks …", which speaks to her
+        if re.match(rf"^{re.escape(said)}(?:'s\b|\b(?!\s*,))", text) and said[:1].isupper():
+            people.mention(said)
+            return _with_relative(Subject(said, _expand(text[len(said) :], possessive=True)), people)
+    described = _described(text, people)
+    if described is not None:
+        return described
+    m = re.match(r"^(?P<name>(?:Mr|Mrs|Ms|Dr|Miss)\.? [A-Z][a-z]+)\b", text) or _PERSON_DOES.match(text)
+    if m and _a_name(m.group("name")):  # Mrs Ortiz …, Rosa comes to clean …: someone, named before or not
+        people.learn(m.group("name"))
+        return _with_relative(Subject(m.group("name"), _expand(text[m.end() :], possessive=True)), people)
+    m = re.match(r"^(?:(?:[Mm]y|[Oo]ur) (?P<with>[a-z]+(?: [a-z]+)?) and |[A-Z][a-z]+ and )?(?:I|[Ww]e)\b", text)
+    if m:  # "My colleagues and I went …", "We went …": the speaker, the others kept by the clause reader
+        found = role_of(m.group("with") or "")
+        if found and not people.by_role(found[0], owner):
+            people.learn(f"my {found[0]}", gender=found[1])  # "My wife and I …. She …"
+        return Subject(None, _expand(text[m.end() :]))
+    return None
+
+
+def subject_of(clause: str, people: People, owner: str) -> Subject | None:
+    """The subject a clause opens with, or None when it opens with no one the reader can name."""
+    subj = _opening(clause, people, owner)
+    return _and_their(subj, people) if subj is not None and subj.name is not None else subj
+
+
+# My daughter's form teacher is Ms Harper / Ruth's husband is called Tom: someone in a role to a
+# person the speaker knows.
+_ROLE_OF_SOMEONE = re.compile(
+    rf"^(?:{_MY} (?P<rel>{EN_ROLE})|(?P<whose>{_NAME}))'s (?P<role>{EN_ROLE}|[a-z]+(?: [a-z]+)?) "
+    rf"(?:is called|is named|is) (?P<name>{_NAME})[.!]?$"
+)
+
+
+def role_of_someone(text: str, people: People, owner: str) -> Found | None:
+    """My daughter's form teacher is Ms Harper → my daughter · form teacher · Ms Harper, Ms Harper
+    learnt as that; None when the clause says no such thing."""
+    m = _ROLE_OF_SOMEONE.match(text)
+    role = role_of(m.group("role")) if m and _a_name(m.group("name")) else None
+    if m is None or role is None:
+        return None
+    rel = role_of(m.group("rel")) if m.group("rel") else None
+    if rel is not None:
+        whose = people.by_role(rel[0], owner) or f"my {rel[0]}"
+        if not people.knows(whose):
+            people.learn(whose, gender=rel[1])
+    elif m.group("whose") and _a_name(m.group("whose")):
+        whose = m.group("whose")
+        people.learn(whose)
+    else:
+        return None
+    people.learn_of(whose, m.group("name"), role[0], m.group("role"))
+    return Found("RELATION", role[0], m.group("name"), 0.7, subject=whose, kind="relation")
+
+
+# words before a role that only say which of them (a younger brother, an older sister, twin)
+_KIN_WORDS = {"younger", "older", "elder", "little", "big", "baby", "twin", "kid", "step"}
+
+
+# "Jess and I have been friends since college": someone the speaker is something to, together
+_TOGETHER = re.compile(
+    rf"^(?P<name>{_NAME}) and I (?:have been|'ve been|are|were|became|have become) (?:\w+ ){{0,2}}?"
+    r"(?P<role>best friends|friends|classmates|colleagues|coworkers|co-workers|roommates|flatmates|neighbou?rs)\b"
+)
+
+
+_TOGETHER_ROLE = {
+    "coworkers": "colleague",
+    "co-workers": "colleague",
+    "neighbours": "neighbor",
+    "neighbors": "neighbor",
+}
+
+
+def said_together(text: str) -> bool:
+    """The clause only says what the speaker and someone are to each other (``_TOGETHER``)."""
+    return _TOGETHER.match(text) is not None
+
+
+def stated_people(text: str, people: People, owner: str) -> list[Found]:
+    """Relations said inside a clause (I had lunch with my cousin Ruth), and "Jess and I have been
+    friends since college": each learnt."""
+    out = []
+    together = _TOGETHER.match(text)
+    if together and together.group("name").split()[0] not in _NOT_NAMES and _a_name(together.group("name")):
+        said = together.group("role").lower()
+        role = role_of(_TOGETHER_ROLE.get(said, said[:-1]))
+        if role:
+            people.learn(together.group("name"), role[0], owner=owner)
+            out.append(_relation(role[0], together.group("name")))
+    for m in re.finditer(rf"(?<=\s)my (?P<role>{EN_ROLE}),? (?P<name>{_NAME})\b", text):
+        role = role_of(m.group("role"))
+        if role and m.group("name").split()[0] not in _NOT_NAMES:
+            people.learn(m.group("name"), role[0], owner=owner)
+            out.append(_relation(role[0], m.group("name")))
+    return out

@@ -1,0 +1,54 @@
+"""English word forms, asked of a lemmatiser whose tables ship inside its package (``lemminflect``,
+MIT): whether a word is a past or a participle, a verb's -ing form and an -ing word's base form. The
+reader once kept hand tables of irregular pasts and participles and rules for -ing; a lemmatiser
+knows them. Loaded the first time an English clause needs a form."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+_BE = frozenset({"was", "were"})  # a state, never a deed: the past of "be" is no past the reader reads
+
+
+@lru_cache(maxsize=1)
+def _lemminflect() -> Any:
+    import lemminflect
+
+    return lemminflect
+
+
+def _forms(word: str, tag: str) -> set[str]:
+    """Every ``tag`` form (VBD, VBN) of the verbs ``word`` may be a form of."""
+    li = _lemminflect()
+    return {f for lemma in li.getLemma(word, "VERB") for f in li.getAllInflections(lemma, "VERB").get(tag, ())}
+
+
+@lru_cache(maxsize=16384)
+def is_past(verb: str) -> bool:
+    """A past form (-ed, went, retook, overcame, read, put), not of "be"."""
+    return verb.endswith("ed") or (verb not in _BE and verb in _forms(verb, "VBD"))
+
+
+@lru_cache(maxsize=16384)
+def is_participle(word: str) -> bool:
+    """A past participle (-ed, gone, taken, born; got, as American English has it too)."""
+    return word.endswith("ed") or word == "got" or word in _forms(word, "VBN")
+
+
+@lru_cache(maxsize=16384)
+def gerund(verb: str) -> str:
+    """The -ing form of a verb (smoke → smoking, run → running, lie → lying)."""
+    found = _lemminflect().getInflection(verb.lower(), "VBG")
+    return found[0] if found else verb.lower() + "ing"
+
+
+@lru_cache(maxsize=16384)
+def base_form(word: str) -> str | None:
+    """The base form of an -ing word (taking → take, running → run, travelling → travel); None for a
+    word that is not one."""
+    word = word.lower()
+    if not word.endswith("ing") or len(word) < 5:
+        return None
+    found = _lemminflect().getLemma(word, "VERB")
+    return found[0] if found else None
