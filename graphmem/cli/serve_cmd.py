@@ -99,6 +99,11 @@ def serve(
                 soft_wrap=True,
             )
 
+        async def shutdown(self, sockets: Any = None) -> None:
+            # here, not after run(): uvicorn ends the process with the signal that stopped it
+            remove_runtime(where)
+            await super().shutdown(sockets)
+
     app = create_app(graph, gate, version=_version())
     try:
         Server(uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="on")).run()
