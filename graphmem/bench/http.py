@@ -60,7 +60,9 @@ def remote(url: str, token: str) -> Any:
     from ..http.runtime import FoundServer
 
     server = FoundServer(url, token, configured=True)
-    return RemoteGraph(server, connect(server))
+    connection = connect(server)
+    assert connection is not None  # a configured server that does not answer raises instead
+    return RemoteGraph(server, connection)
 
 
 def run_http_bench(
@@ -121,7 +123,7 @@ def _paired(graph: MemoryGraph, client: Any, group_id: str, queries: list[str], 
         b = over_http(q)
         http.append((time.perf_counter() - t) * 1000)
         same += [r.memory_id for r in a.results] == [r["memory_id"] for r in b["results"]]
-    out = {
+    out: dict[str, Any] = {
         "in_process": percentiles(in_process),
         "http": percentiles(http),
         "same_results": same,

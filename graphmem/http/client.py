@@ -1,8 +1,9 @@
 """The CLI's side of a running ``graphmem serve``: the few MemoryGraph methods its commands call
 (search, create, show, stats, ingest), answered by the server.
 
-Standard library only (``http.client``): a command sent to a warm server must start in a
-fraction of a second, so nothing here imports pydantic, the Neo4j driver or a model. Answers come
+Standard library only, and little of it: a command sent to a warm server must start in a fraction
+of a second, so nothing here imports pydantic, the Neo4j driver or a model, and plain HTTP is
+spoken over a socket (``http.client`` would bring the email package and ssl; it is used for https). Answers come
 back as ``Reply`` objects (the JSON, with its keys also readable as attributes) that the CLI
 prints as it prints the library's own models; the server's errors come back as the library's
 named errors, raised here.
@@ -13,8 +14,8 @@ named errors, raised here.
 
 from __future__ import annotations
 
-import http.client
 import json
+import socket
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode, urlsplit
@@ -65,10 +66,92 @@ def _error(status: int, data: Any) -> errors.GraphmemError:
     return kind(message)
 
 
+class Connection:
+    """HTTP/1.1 over one kept-open socket: a request with a JSON body, the status and body back."""
+
+    def __init__(self, host: str, port: int, timeout: float):
+        self.address, self.timeout = (host, port), timeout
+        self.sock: socket.socket | None = None
+
+    def connect(self) -> None:
+        self.sock = socket.create_connection(self.address, timeout=self.timeout)
+
+    def close(self) -> None:
+        if self.sock is not None:
+            self.sock.close()
+            self.sock = None
+
+    def request(self, method: str, target: str, body: bytes | None, headers: dict[str, str]) -> tuple[int, bytes]:
+        reused = self.sock is not None
+        try:
+            return self._exchange(method, target, body, headers)
+        except ConnectionError:
+            if not reused:
+                raise
+            # the server closed an idle kept-open connection before reading this request: send it again
+            self.close()
+            return self._exchange(method, target, body, headers)
+
+    def _exchange(self, method: str, target: str, body: bytes | None, headers: dict[str, str]) -> tuple[int, bytes]:
+        if self.sock is None:
+            self.connect()
+        assert self.sock is not None
+        host = f"{self.address[0]}:{self.address[1]}"
+        lines = [f"{method} {target} HTTP/1.1", f"Host: {host}", f"Content-Length: {len(body or b'')}"]
+        lines += [f"{k}: {v}" for k, v in headers.items()]
+        self.sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + (body or b""))
+        reader = self.sock.makefile("rb")
+        try:
+            status_line = reader.readline(65537)
+            if not status_line:
+                raise ConnectionError("the server closed the connection")
+            status = int(status_line.split()[1])
+            fields: dict[str, str] = {}
+            while (line := reader.readline(65537)) not in (b"\r\n", b"\n", b""):
+                name, _, value = line.decode("latin-1").partition(":")
+                fields[name.strip().lower()] = value.strip()
+            if fields.get("transfer-encoding", "").lower() == "chunked":
+                data = b"".join(iter(lambda: _chunk(reader), b""))
+            else:
+                data = reader.read(int(fields.get("content-length", "0")))
+        finally:
+            reader.close()
+        if fields.get("connection", "").lower() == "close":
+            self.close()
+        return status, data
+
+
+def _chunk(reader: Any) -> bytes:
+    size = int(reader.readline(65537).split(b";")[0], 16)
+    data = reader.read(size) if size else b""
+    reader.readline(65537)  # the CRLF after the chunk (or the empty trailer)
+    return data
+
+
+class TlsConnection:
+    """The same, for an https URL (http.client, imported only then)."""
+
+    def __init__(self, host: str, port: int | None, timeout: float):
+        import http.client
+
+        self._inner = http.client.HTTPSConnection(host, port, timeout=timeout)
+
+    def connect(self) -> None:
+        self._inner.connect()
+
+    def close(self) -> None:
+        self._inner.close()
+
+    def request(self, method: str, target: str, body: bytes | None, headers: dict[str, str]) -> tuple[int, bytes]:
+        self._inner.request(method, target, body=body, headers=headers)
+        response = self._inner.getresponse()
+        return response.status, response.read()
+
+
 class RemoteGraph:
     """What the CLI asks of a MemoryGraph, sent to a running server (one connection, kept open)."""
 
-    def __init__(self, server: FoundServer, connection: http.client.HTTPConnection):
+    def __init__(self, server: FoundServer, connection: Connection | TlsConnection):
         self.server = server
         self._connection = connection
         self._headers = {"Content-Type": "application/json", "Accept": "application/json"}
@@ -97,10 +180,8 @@ class RemoteGraph:
         target = urlsplit(self.server.url).path.rstrip("/") + path + (f"?{urlencode(params)}" if params else "")
         payload = None if body is None else json.dumps(body, ensure_ascii=False, default=str).encode("utf-8")
         try:
-            self._connection.request(method, target, body=payload, headers=headers)
-            response = self._connection.getresponse()
-            raw = response.read()
-        except OSError as exc:
+            status, raw = self._connection.request(method, target, payload, headers)
+        except (OSError, ValueError, IndexError) as exc:
             raise errors.ConfigError(
                 f"the graphmem server at {self.server.url} stopped answering ({exc}); run the command "
                 f"again (without a server it works directly) or set GRAPHMEM_HTTP__CLIENT=off"
@@ -109,8 +190,8 @@ class RemoteGraph:
             data = json.loads(raw) if raw else None
         except ValueError:
             data = None
-        if response.status >= 400:
-            raise _error(response.status, data)
+        if status >= 400:
+            raise _error(status, data)
         return _reply(data)
 
     # --- the MemoryGraph methods the CLI uses --------------------------------------------------
@@ -194,11 +275,15 @@ def _segment(value: str) -> str:
     return quote(str(value), safe="")
 
 
-def connect(server: FoundServer) -> http.client.HTTPConnection | None:
+def connect(server: FoundServer) -> Connection | TlsConnection | None:
     """An open connection to ``server``; None when a found (not configured) server does not answer."""
     parts = urlsplit(server.url)
-    kind = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
-    connection = kind(parts.hostname or "127.0.0.1", parts.port, timeout=CONNECT_TIMEOUT_S)
+    host = parts.hostname or "127.0.0.1"
+    connection: Connection | TlsConnection
+    if parts.scheme == "https":
+        connection = TlsConnection(host, parts.port, CONNECT_TIMEOUT_S)
+    else:
+        connection = Connection(host, parts.port or 80, CONNECT_TIMEOUT_S)
     try:
         connection.connect()
     except OSError as exc:
@@ -208,8 +293,8 @@ def connect(server: FoundServer) -> http.client.HTTPConnection | None:
             f"http.url is {server.url}, where no graphmem server answers ({exc}): start `graphmem serve` "
             "there, or unset http.url (GRAPHMEM_HTTP__URL) to work directly"
         ) from None
-    connection.timeout = REQUEST_TIMEOUT_S  # for the requests (and a reconnection) from now on
-    if connection.sock is not None:
+    if isinstance(connection, Connection) and connection.sock is not None:
+        connection.timeout = REQUEST_TIMEOUT_S  # for the requests (and a reconnection) from now on
         connection.sock.settimeout(REQUEST_TIMEOUT_S)
     return connection
 

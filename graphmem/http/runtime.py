@@ -15,9 +15,8 @@ import hashlib
 import json
 import os
 import tomllib
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..paths import user_cache_dir
 
@@ -25,8 +24,7 @@ DEFAULT_BOLT_PORT = 7687  # ServerSettings.bolt_port's default
 DEFAULT_DATABASE = "neo4j"  # Neo4jSettings.database's default
 
 
-@dataclass(frozen=True)
-class ClientConfig:
+class ClientConfig(NamedTuple):
     """What the CLI needs to know to reach a server: the database it would use, and [http]."""
 
     uri: str
@@ -36,8 +34,7 @@ class ClientConfig:
     client: str = "auto"
 
 
-@dataclass(frozen=True)
-class FoundServer:
+class FoundServer(NamedTuple):
     url: str
     token: str | None
     configured: bool  # http.url (a failure is an error) rather than found on this machine (a fallback)
