@@ -10,6 +10,7 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, Header, Query, Request, Response
 from fastapi.responses import FileResponse
+from fastapi.security import HTTPBearer
 from starlette.background import BackgroundTask
 
 from ..errors import ForbiddenError
@@ -21,6 +22,9 @@ from . import schemas as s
 from .auth import GROUP_HEADER, Access, Gate, refuse_group_arguments
 
 router = APIRouter(prefix="/v1")
+# declares the bearer token in the OpenAPI schema (the /docs page's Authorize button); the token
+# itself is read and checked by auth.Gate, which also refuses a scheme other than Bearer
+bearer = HTTPBearer(auto_error=False, description="A tenant token (its group) or the admin token.")
 SOURCE = "http"  # the ``source`` recorded with what the API writes
 
 
@@ -30,6 +34,7 @@ def graph_of(request: Request) -> MemoryGraph:
 
 def access_of(
     request: Request,
+    _scheme: Any = Depends(bearer),
     authorization: str | None = Header(None, include_in_schema=False),
     group: str | None = Header(
         None,
