@@ -74,7 +74,7 @@ def open_url(graph, groups) -> Iterator[str]:
 def client(url: str, token: str | None = None, **headers: str) -> httpx.Client:
     if token:
         headers["Authorization"] = f"Bearer {token}"
-    return httpx.Client(base_url=url + "/v1", headers=headers, timeout=300)
+    return httpx.Client(base_url=url + "/v1", headers=headers, timeout=900)  # minutes on a starved machine
 
 
 MOVE = [
