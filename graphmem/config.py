@@ -18,16 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic import ValidationError as PydanticValidationError
 
 from .errors import ConfigError
-
-
-def user_data_dir() -> Path:
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "graphmem"
-
-
-def user_cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "graphmem"
+from .paths import user_cache_dir, user_data_dir
 
 
 class _Section(BaseModel):
@@ -362,6 +353,25 @@ class ConsolidationSettings(_Section):
     use_llm: bool = True
 
 
+class HttpSettings(_Section):
+    """``graphmem serve`` (the HTTP API, graphmem/http/) and the CLI's use of a running one.
+
+    The group of a request comes from its bearer token (``tokens``: token -> group) or, with no
+    token, from ``group`` (only a loopback server without ``tokens`` takes requests without one).
+    ``admin_token`` may act on any group (named by the ``X-Graphmem-Group`` header) and delete
+    groups. The CLI sends its search/add/show/stats/ingest to ``url`` when set, else to the server
+    it finds on this machine for the same database, else works directly (``client = "off"``: always)."""
+
+    host: str = "127.0.0.1"  # anything but loopback needs tokens
+    port: int = Field(8766, ge=1, le=65535)
+    group: str = "default"  # the group of requests that carry no token (loopback, no tokens set)
+    tokens: dict[str, str] = Field(default_factory=dict)  # bearer token -> the one group it may use
+    admin_token: str | None = None  # any group (X-Graphmem-Group header), and deleting groups
+    url: str | None = None  # the CLI: the server to send commands to (e.g. http://10.0.0.5:8766)
+    token: str | None = None  # the CLI: the bearer token it sends to ``url``
+    client: Literal["auto", "off"] = "auto"  # the CLI: "off" never uses a server
+
+
 class Settings(_Section):
     neo4j: Neo4jSettings = Field(default_factory=Neo4jSettings)
     server: ServerSettings = Field(default_factory=ServerSettings)
@@ -371,6 +381,7 @@ class Settings(_Section):
     llm: LLMSettings = Field(default_factory=LLMSettings)
     rerank: RerankSettings = Field(default_factory=RerankSettings)
     consolidation: ConsolidationSettings = Field(default_factory=ConsolidationSettings)
+    http: HttpSettings = Field(default_factory=HttpSettings)
 
     @property
     def password_file(self) -> Path:
@@ -389,9 +400,17 @@ class Settings(_Section):
 
     def masked(self) -> dict[str, Any]:
         data = self.model_dump(mode="json")
-        for section, key in (("neo4j", "password"), ("llm", "api_key"), ("rerank", "api_key")):
+        for section, key in (
+            ("neo4j", "password"),
+            ("llm", "api_key"),
+            ("rerank", "api_key"),
+            ("http", "admin_token"),
+            ("http", "token"),
+        ):
             if data[section].get(key):
                 data[section][key] = "********"
+        tokens = data["http"]["tokens"].values()  # each token shown as a number, with its group
+        data["http"]["tokens"] = {f"******** ({i})": group for i, group in enumerate(tokens, 1)}
         return data
 
 
@@ -404,8 +423,10 @@ _NEO4J_ENV = {
 }
 
 # GRAPHMEM_* names that are not settings: the config file's path, the MCP server's token
-# (read by `graphmem mcp`), bootstrap.sh's virtualenv and the tests' dev-data folder
-_NOT_SETTINGS = frozenset({"GRAPHMEM_CONFIG", "GRAPHMEM_MCP_TOKEN", "GRAPHMEM_VENV", "GRAPHMEM_BENCH_DATA"})
+# (read by `graphmem mcp`), `graphmem serve`'s --token, bootstrap.sh's virtualenv and the tests' dev-data folder
+_NOT_SETTINGS = frozenset(
+    {"GRAPHMEM_CONFIG", "GRAPHMEM_MCP_TOKEN", "GRAPHMEM_SERVE_TOKEN", "GRAPHMEM_VENV", "GRAPHMEM_BENCH_DATA"}
+)
 
 
 def _env_overrides(environ: dict[str, str]) -> dict[str, dict[str, Any]]:

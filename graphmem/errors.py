@@ -114,3 +114,11 @@ class ImportFormatError(GraphmemError):
 
 class ConsolidationLockedError(GraphmemError):
     """Another consolidation run holds the group's lock."""
+
+
+class UnauthorizedError(GraphmemError):
+    """The HTTP API needs a bearer token and the request carried none, or one it does not know."""
+
+
+class ForbiddenError(GraphmemError):
+    """The request's token may not do this: another group than its own, or an administrator's call."""

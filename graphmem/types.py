@@ -369,23 +369,26 @@ def validate(model: type[M], data: Any) -> M:
     try:
         return model.model_validate(data)
     except PydanticValidationError as exc:
-        errors: list[dict[str, Any]] = []
-        for err in exc.errors():
-            loc = [str(p) for p in err["loc"]]
-            field = loc[0] if loc else None
-            msg = err["msg"].removeprefix("Value error, ")
-            if err["type"] == "missing":
-                msg = "is required"
-            elif err["type"] == "extra_forbidden":
-                msg = "is not a known argument"
-            where = ".".join(loc)[:SHOWN_VALUE] or None  # an unknown argument's name may be any length
-            errors.append({"field": where, "message": msg, "allowed": _ALLOWED.get(field or "")})
-        first = errors[0]
-        text = "; ".join(f"{e['field']}: {e['message']}" for e in errors[:10])
-        return_error = ValidationError(
-            f"invalid arguments: {text}", field=first["field"], allowed=first["allowed"], errors=errors
-        )
-        raise return_error from None
+        raise validation_error(exc.errors()) from None
+
+
+def validation_error(problems: list[Any]) -> ValidationError:
+    """The ValidationError for pydantic's list of problems (``exc.errors()``): every bad field with
+    a readable message and, for an enum, the values that would be accepted."""
+    errors: list[dict[str, Any]] = []
+    for err in problems:
+        loc = [str(p) for p in err["loc"]]
+        field = loc[0] if loc else None
+        msg = err["msg"].removeprefix("Value error, ")
+        if err["type"] == "missing":
+            msg = "is required"
+        elif err["type"] == "extra_forbidden":
+            msg = "is not a known argument"
+        where = ".".join(loc)[:SHOWN_VALUE] or None  # an unknown argument's name may be any length
+        errors.append({"field": where, "message": msg, "allowed": _ALLOWED.get(field or "")})
+    first = errors[0]
+    text = "; ".join(f"{e['field']}: {e['message']}" for e in errors[:10])
+    return ValidationError(f"invalid arguments: {text}", field=first["field"], allowed=first["allowed"], errors=errors)
 
 
 GROUP_ID_PUNCTUATION = "_-.:@"

@@ -23,10 +23,7 @@ def run_app(app: typer.Typer) -> None:
     try:
         app(standalone_mode=False)
     except GraphmemError as exc:
-        from rich.markup import escape
-
-        err_console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False, soft_wrap=True)
-        sys.exit(1)
+        _fail(exc)
     except (typer.Exit, SystemExit) as exc:
         code = getattr(exc, "exit_code", None)
         sys.exit(code if code is not None else getattr(exc, "code", 0))
@@ -39,6 +36,25 @@ def run_app(app: typer.Typer) -> None:
             show()
             sys.exit(code)
         raise
+
+
+def _fail(exc: GraphmemError) -> None:
+    from rich.markup import escape
+
+    err_console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False, soft_wrap=True)
+    sys.exit(1)
+
+
+def run_command(command: Any, kwargs: dict[str, Any]) -> None:
+    """Call a command function with its arguments already read (graphmem/cli/fast.py), answering
+    errors and Ctrl-C as run_app does."""
+    try:
+        command(**kwargs)
+    except GraphmemError as exc:
+        _fail(exc)
+    except KeyboardInterrupt:
+        err_console.print("aborted")
+        sys.exit(1)
 
 
 def load(config: str | None = None):
@@ -103,3 +119,18 @@ def open_graph(config: str | None = None):
 
     settings = load(config)
     return MemoryGraph(settings, embedder=_LazyEmbedder(settings))
+
+
+def server_graph(config: str | None = None) -> Any:
+    """The running `graphmem serve` for this database (or the configured http.url) as a graph the
+    search/add/show/stats/ingest commands call, or None: then they work directly. Reads no
+    settings model and loads nothing (graphmem/http/client.py)."""
+    from ..http.client import server_graph as find
+
+    return find(config)
+
+
+def open_graph_or_server(config: str | None = None) -> Any:
+    """A running server (see server_graph), else a MemoryGraph on the configured Neo4j."""
+    remote = server_graph(config)
+    return remote if remote is not None else open_graph(config)

@@ -15,6 +15,7 @@ from . import (
     neo4j_cmd,
     portability_cmd,
     search_cmd,
+    serve_cmd,
 )
 
 app = typer.Typer(
@@ -32,6 +33,7 @@ memory_cmd.register(app)
 search_cmd.register(app)
 ingest_cmd.register(app)
 mcp_cmd.register(app)
+serve_cmd.register(app)
 portability_cmd.register(app)
 lifecycle_cmd.register(app)
 

@@ -319,6 +319,47 @@ def _print_search(report: dict) -> None:
         )
 
 
+@app.command("http")
+def http(
+    size: int = typer.Option(1000, "--size", min=10, help="Memories in the synthetic group."),
+    queries: int = typer.Option(200, "--queries", min=20, help="Queries timed each way."),
+    clients: int = typer.Option(10, "--clients", min=1, help="Concurrent HTTP clients, each with its own group."),
+    seed: int = typer.Option(7, "--seed", help="Seed of the synthetic graph and queries."),
+    as_json: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
+    config: str | None = ConfigOption,
+) -> None:
+    """A search over HTTP (graphmem serve's app on a loopback port) beside the same search in-process:
+    depth-1 p50/p95 both ways on the same queries, and CLIENTS concurrent HTTP clients, each with a
+    token of its own group, counting errors and answers that hold another group's memories.
+
+    Target on a 2-core machine: HTTP p50 within 10 ms of the in-process p50; no error, no cross-group answer.
+    Needs the http extra (pip install 'graphmem[http]')."""
+    from ..bench.http import TARGET_OVERHEAD_MS, run_http_bench
+
+    progress = None if as_json else (lambda msg: console.print(f"[dim]{msg}[/dim]", highlight=False))
+    with open_graph(config) as graph:
+        report = run_http_bench(graph, size, n_queries=queries, clients=clients, seed=seed, progress=progress)
+    report["command"] = f"graphmem bench http --size {size} --queries {queries} --clients {clients} --seed {seed}"
+    if as_json:
+        print_json(report)
+        return
+    d, c = report["depth1"], report["concurrent"]
+    console.print(f"[bold]{report['command']}[/bold]  [dim]{report['machine']}[/dim]", highlight=False)
+    console.print(
+        f"depth-1 search, {report['memories']} memories, {report['queries']} queries: in-process p50 "
+        f"{d['in_process']['p50_ms']} ms (p95 {d['in_process']['p95_ms']}), HTTP p50 {d['http']['p50_ms']} ms "
+        f"(p95 {d['http']['p95_ms']}): +{d['overhead_p50_ms']} ms "
+        f"{mark(d['target_met'])} (≤ {TARGET_OVERHEAD_MS:g}); same results {d['same_results']}/{report['queries']}",
+        highlight=False,
+    )
+    console.print(
+        f"{c['clients']} concurrent HTTP clients: {c['searches']} searches, {c['errors']} errors, "
+        f"{c['cross_group_answers']} cross-group answers {mark(not c['errors'] and not c['cross_group_answers'])}, "
+        f"{c['queries_per_s']} searches/s, p50 {c['p50_ms']} ms, p99 {c['p99_ms']} ms",
+        highlight=False,
+    )
+
+
 @app.command("faults")
 def faults(
     fuzz_calls: int = typer.Option(10_000, "--fuzz", min=0, help="Fuzzed tool calls sent through dispatch."),

@@ -8,7 +8,7 @@ from typing import Any
 
 import typer
 
-from ._common import ConfigOption, console, open_graph, print_json, progress_bar
+from ._common import ConfigOption, console, open_graph, open_graph_or_server, print_json, progress_bar
 
 FORMATS = ("json", "jsonl", "text")
 EXTRACTORS = ("rules", "llm", "none")
@@ -125,7 +125,7 @@ def ingest(
     size = sum(chars for _, _, chars in parts)
     counts = dict.fromkeys(("episodes", "memories", "links", "jobs_pending", "jobs_failed", "jobs_running"), 0)
     errors: list[str] = []
-    with open_graph(config) as graph:
+    with open_graph_or_server(config) as graph:  # a running `graphmem serve` does the work when there is one
         ingestor = ingestor_for(graph)
         with progress_bar(console, disable=as_json) as bar:
             task = bar.add_task(f"ingest {file.name} (characters)", total=size)

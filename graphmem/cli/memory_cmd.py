@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 from rich.tree import Tree
 
-from ._common import ConfigOption, console, open_graph, print_json
+from ._common import ConfigOption, console, open_graph, open_graph_or_server, print_json
 
 GroupOption = typer.Option("default", "--group", "-g", help="Group (tenant) the memory belongs to.")
 
@@ -54,8 +54,7 @@ def add(
     Example: graphmem add -s 我 -t 事件 --topic 吃饭 -o 白米饭 --attr 时间=今天
     """
     from ..errors import ValidationError
-    from ..graph import as_reference_time
-    from ..types import MemoryInput, validate
+    from ..types import MemoryInput, as_reference_time, validate
 
     fields = {
         "subject": subject,
@@ -93,7 +92,7 @@ def add(
             where = f"memory {i + 1}: " if len(memories) > 1 else ""
             raise ValidationError(f"{where}{exc}", field=exc.field, allowed=exc.allowed, errors=exc.errors) from None
     reference = as_reference_time(time_ref)
-    with open_graph(config) as graph:
+    with open_graph_or_server(config) as graph:
         results = graph.create_memories(group, checked, session_id=session, reference_time=reference, source="cli")
     if json_output:
         data = [r.model_dump(mode="json") for r in results]
@@ -170,7 +169,7 @@ def show(
     config: str | None = ConfigOption,
 ) -> None:
     """Show one memory as its subgraph: subject -[type]-> topic -> object, attributes, links."""
-    with open_graph(config) as graph:
+    with open_graph_or_server(config) as graph:
         memory = graph.get_memory(group, memory_id)
         chain = graph.supersede_chain(group, memory_id)
     if as_json:

@@ -7,7 +7,7 @@ from datetime import datetime
 import typer
 from rich.table import Table
 
-from ._common import ConfigOption, console, embedder_loading, load, print_json
+from ._common import ConfigOption, console, embedder_loading, load, print_json, server_graph
 
 
 def register(app: typer.Typer) -> None:
@@ -15,7 +15,14 @@ def register(app: typer.Typer) -> None:
     app.command("stats")(stats)
 
 
-def _when(value: str | None, option: str, edge: str, reference: datetime) -> str | None:
+def _reference(at: str | None) -> datetime:
+    """--at as the reference time of --since/--until/--as-of expressions (now by default)."""
+    from ..types import as_reference_time
+
+    return as_reference_time(at)
+
+
+def _when(value: str | None, option: str, edge: str, reference: datetime | None) -> str | None:
     """--since/--until: an ISO date or datetime, or an expression such as 昨天 or "last week"
     (--since takes the start of that period, --until its end)."""
     if value is None:
@@ -23,7 +30,7 @@ def _when(value: str | None, option: str, edge: str, reference: datetime) -> str
     from ..errors import ValidationError
     from ..timeparse import normalize_time
 
-    tv = normalize_time(value, reference)
+    tv = normalize_time(value, reference or _reference(None))
     if not tv.parsed or tv.start is None:
         raise ValidationError(
             f"{option}: cannot read {value!r} as a time; use an ISO date (2025-11-05) "
@@ -34,19 +41,20 @@ def _when(value: str | None, option: str, edge: str, reference: datetime) -> str
     return moment.isoformat()
 
 
-def _as_of(value: str | None, reference: datetime) -> str | None:
+def _as_of(value: str | None, reference: datetime | None) -> str | None:
     """--as-of: an ISO date or datetime, or an expression such as 去年三月 or "last March" (a
     period means its first moment)."""
     if value is None:
         return None
+    try:
+        return datetime.fromisoformat(value.strip()).isoformat()  # read as parse_as_of reads it
+    except ValueError:
+        pass
     from ..errors import ValidationError
     from ..timeparse import normalize_time
-    from ..types import AS_OF_FORMAT, parse_as_of
+    from ..types import AS_OF_FORMAT
 
-    try:
-        return parse_as_of(value).isoformat()
-    except ValueError:
-        tv = normalize_time(value, reference)
+    tv = normalize_time(value, reference or _reference(None))
     if not tv.parsed or tv.start is None:
         raise ValidationError(
             f"--as-of: cannot read {value!r} as a time; use {AS_OF_FORMAT}, or an expression such as "
@@ -144,11 +152,14 @@ def search(
 
     if deep and fast:
         raise ValidationError("--deep and --fast exclude each other; pick one", field="mode")
-    settings = load(config)
-    embedder = embedder_loading(settings)
-    from ..graph import MemoryGraph, as_reference_time
+    graph = server_graph(config)  # a running `graphmem serve`: no model or driver to load here
+    if graph is None:
+        settings = load(config)
+        embedder = embedder_loading(settings)
+        from ..graph import MemoryGraph
 
-    reference = as_reference_time(at)
+        graph = MemoryGraph(settings, embedder=embedder)
+    reference = _reference(at) if since or until or as_of else None
     time_range = None
     if since or until:
         time_range = {
@@ -156,7 +167,7 @@ def search(
             "end": _when(until, "--until", "end", reference),
         }
     mode = "deep" if deep else "fast" if fast else None
-    with MemoryGraph(settings, embedder=embedder) as graph:
+    with graph:
         response = graph.search_memories(
             group,
             query,
@@ -168,7 +179,7 @@ def search(
             relation_filters=relations or None,
             subject=subject,
             include_archived=archived,
-            reference_time=reference,
+            reference_time=reference or at,
             profile=profile,
             superseded=superseded,
             rerank=rerank,
@@ -252,21 +263,27 @@ def stats(
     by state (pending and failed ones are retried by `graphmem extract --retry`; running ones whose
     process or server died are taken up by the next ingest or consolidation, or by `--retry`)."""
     from ..errors import ValidationError
-    from ..graph import MemoryGraph
 
     if group is not None and (all_groups or legacy):
         raise ValidationError("--all and --legacy list every group: leave out --group", field="group")
-    with MemoryGraph(load(config)) as graph:
-        if legacy:
-            from ..store.admin import legacy_groups
+    remote = None if (legacy or all_groups) else server_graph(config)
+    if remote is not None:
+        with remote:
+            data = remote.stats(group)
+    else:
+        from ..graph import MemoryGraph
 
-            _print_legacy(legacy_groups(graph.store), json_output)
-            return
-        data = graph.stats(group)
-        if all_groups:
-            from ..store.admin import group_census
+        with MemoryGraph(load(config)) as graph:
+            if legacy:
+                from ..store.admin import legacy_groups
 
-            data["groups_census"] = group_census(graph.store)
+                _print_legacy(legacy_groups(graph.store), json_output)
+                return
+            data = graph.stats(group)
+            if all_groups:
+                from ..store.admin import group_census
+
+                data["groups_census"] = group_census(graph.store)
     if json_output:
         print_json(data)
         return
