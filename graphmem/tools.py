@@ -31,6 +31,7 @@ from .errors import AmbiguousMatchError, GraphmemError, ValidationError, WriteOu
 from .types import (
     MAX_ATTRIBUTES,
     MAX_ID,
+    MAX_INGEST_CHARS,
     MAX_KEY,
     MAX_NAME,
     MAX_QUERY,
@@ -329,9 +330,58 @@ def tool_error(exc: BaseException, tool: str | None = None) -> dict:
     return out
 
 
+# A tool call's arguments, in characters (of their JSON, or of the strings in them): every field
+# at its own cap, its characters escaped as JSON (\\uXXXX: 6 for one CJK character), fits with room.
+# A longer call is refused before it is parsed or hashed, so a 5 MB value costs nothing.
+MAX_ARGUMENTS_CHARS = 200_000
+# ingest_conversation carries up to MAX_INGEST_CHARS characters of turns
+MAX_INGEST_ARGUMENTS_CHARS = 6 * MAX_INGEST_CHARS + MAX_ARGUMENTS_CHARS
+
+
+def _arguments_cap(name: str | None) -> int:
+    return MAX_INGEST_ARGUMENTS_CHARS if name == "ingest_conversation" else MAX_ARGUMENTS_CHARS
+
+
+def _oversize(size: int, cap: int, name: str | None, field: str, *, exact: bool = True) -> ValidationError:
+    what = f"a {name} call's arguments" if name else "a tool call"
+    return ValidationError(
+        f"{field}: {'' if exact else 'at least '}{size} characters; {what} may have at most {cap} "
+        "(each argument has its own cap, "
+        f"e.g. query {MAX_QUERY}, subject {MAX_NAME}); send less",
+        field=field,
+    )
+
+
+def _chars_over(value: Any, cap: int) -> int:
+    """The characters of the strings (keys included) in ``value``, counted until they pass ``cap``
+    (a count above ``cap`` means too long: the rest is not looked at)."""
+    total = 0
+    stack = [value]
+    while stack and total <= cap:
+        item = stack.pop()
+        if isinstance(item, str):
+            total += len(item)
+        elif isinstance(item, (bytes, bytearray)):
+            total += len(item)
+        elif isinstance(item, dict):
+            total += len(item)
+            for key, val in item.items():
+                stack.append(key)
+                stack.append(val)
+        elif isinstance(item, (list, tuple)):
+            total += len(item)
+            stack.extend(item)
+    return total
+
+
 def parse_tool_call(tool_call: Any) -> tuple[str, dict, str | None]:
-    """(name, arguments, call id) from an OpenAI tool call, a bare {"name", "arguments"} or their JSON."""
+    """(name, arguments, call id) from an OpenAI tool call, a bare {"name", "arguments"} or their JSON.
+
+    The length is checked before anything else: arguments longer than their tool's cap are refused
+    (a ValidationError naming the cap) before they are parsed."""
     call = tool_call
+    if isinstance(call, (str, bytes, bytearray)) and len(call) > MAX_INGEST_ARGUMENTS_CHARS:
+        raise _oversize(len(call), MAX_INGEST_ARGUMENTS_CHARS, None, "tool_call")
     if isinstance(call, (bytes, bytearray)):
         call = call.decode("utf-8", errors="replace")
     if isinstance(call, str):
@@ -350,6 +400,9 @@ def parse_tool_call(tool_call: Any) -> tuple[str, dict, str | None]:
     if not isinstance(name, str) or not name.strip():
         raise ValidationError("the tool call has no name", field="name", allowed=TOOL_NAMES)
     args = inner.get("arguments", inner.get("parameters", {}))
+    cap = _arguments_cap(name.strip())
+    if (size := _chars_over(args, cap)) > cap:
+        raise _oversize(size, cap, name.strip(), "arguments", exact=isinstance(args, (str, bytes, bytearray)))
     if isinstance(args, (bytes, bytearray)):
         args = args.decode("utf-8", errors="replace")
     if isinstance(args, str):

@@ -148,6 +148,11 @@ def _clean(value: Any, field: str, limit: int, *, allow_empty: bool = False, lin
     "" is allowed, whitespace alone still is not), longer than ``limit``."""
     if not isinstance(value, str):
         raise ValueError("must be a string")
+    # the length first: the checks below look at every character, so an oversize value is
+    # refused before any of them (a 5 MB value in a few milliseconds, not seconds)
+    text = value.strip()
+    if len(text) > limit:
+        raise ValueError(f"must be at most {limit} characters (got {len(text)})")
     allowed = "\n\t" if lines else ""
     if any(unicodedata.category(c) in ("Cc", "Cs") and c not in allowed for c in value):
         raise ValueError(
@@ -155,11 +160,8 @@ def _clean(value: Any, field: str, limit: int, *, allow_empty: bool = False, lin
             if lines
             else "must not contain control characters (newlines and tabs included) or unpaired surrogates"
         )
-    text = value.strip()
     if not text and not (allow_empty and not value):
         raise ValueError("must not be empty or only whitespace")
-    if len(text) > limit:
-        raise ValueError(f"must be at most {limit} characters (got {len(text)})")
     return text
 
 
