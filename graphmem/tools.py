@@ -1,7 +1,6 @@
 """The tool surface for LLMs: OpenAI-format function schemas and a dispatcher.
 
-``TOOLS`` is plain data (seed 004 appendix A, the Chinese enum values kept and the English ones
-accepted): hand it to any chat-completions API. ``dispatch(graph, tool_call, group_id=...)``
+``TOOLS`` is plain data: hand it to any chat-completions API. ``dispatch(graph, tool_call, group_id=...)``
 runs one call the model made and returns a JSON-serialisable dict. Whatever the model got
 wrong (bad JSON, an unknown tool, a missing or invalid argument, a description that matches
 no memory or several) comes back as ``{"success": false, "error": ..., "message": ...}`` with
@@ -239,7 +238,7 @@ UPDATE_MEMORY_IMPORTANCE = {
     "function": {
         "name": "update_memory_importance",
         "description": (
-            "修改一条记忆的重要性 Change how important a memory is (seed 004 §2.1). Name the memory by its id "
+            "修改一条记忆的重要性 Change how important a memory is. Name the memory by its id "
             "(from create_memory or search_memories) or by a description such as '我失眠'."
         ),
         "parameters": {
@@ -577,7 +576,7 @@ def _jsonable(value: Any) -> Any:
     return str(value)
 
 
-# --- the agent tools beyond the seed's four (MCP server, LangChain) -----------------------------
+# --- the agent tools beyond the four core tools (MCP server, LangChain) -----------------------------
 
 FORGET_MEMORY = {
     "type": "function",

@@ -48,7 +48,7 @@ MEMORY_TYPE_VALUES = ["事件", "事实", "关系", "观点", "event", "fact", "
 
 
 class EdgeType(str, Enum):
-    """Memory → memory edge types (seed 004 §3.3)."""
+    """Memory → memory edge types."""
 
     CAUSALITY = "CAUSALITY"
     REFERENCE = "REFERENCE"
@@ -191,7 +191,7 @@ def _importance(value: Any) -> float:
 
 
 class MemoryInput(_Input):
-    """The arguments of ``create_memory`` (seed 004 §4.2)."""
+    """The arguments of ``create_memory``."""
 
     subject: str
     memory_type: MemoryType
@@ -245,7 +245,7 @@ class MemoryInput(_Input):
 
 
 class LinkInput(_Input):
-    """The arguments of ``link_memories`` (seed 004 §4.3)."""
+    """The arguments of ``link_memories``."""
 
     source_memory_description: str
     target_memory_description: str
@@ -274,7 +274,7 @@ class TimeRange(_Input):
 
 
 class SearchInput(_Input):
-    """The arguments of ``search_memories`` (seed 004 §4.4)."""
+    """The arguments of ``search_memories``."""
 
     query: str
     memory_types: list[MemoryType] | None = None
@@ -560,7 +560,7 @@ class MemoryRecord(BaseModel):
 
 class ScoreParts(BaseModel):
     """The unweighted parts of a result's score, each in [0, 1]; score = Σ weight · part
-    with the weights in ``SearchPlan.weights`` (seed 004 §5.2)."""
+    with the weights in ``SearchPlan.weights``."""
 
     similarity: float  # to the query: cosine blended with BM25 / lexical overlap (see retriever/rank.py)
     importance: float
@@ -644,7 +644,7 @@ class PlannedAsOf(BaseModel):
 
 
 class SearchPlan(BaseModel):
-    """What the planner decided and why (seed 004 §12.3.4)."""
+    """What the planner decided and why."""
 
     planner: str = "rules"
     mode: Literal["auto", "fast", "deep"]

@@ -307,8 +307,9 @@ def extract(
         print_json({**report.model_dump(mode="json"), "counts": counts})
         return
     console.print(
-        f"retried {report.attempted} job(s): {report.done} done, {report.pending} pending, "
-        f"{report.failed} failed; {len(report.memories)} memories and {report.links} links written",
+        f"retried {count(report.attempted, 'job')}: {report.done} done, {report.pending} pending, "
+        f"{report.failed} failed; {count(len(report.memories), 'memory', 'memories')} and "
+        f"{count(report.links, 'link')} written",
         highlight=False,
     )
     for error in report.errors[:10]:
