@@ -171,12 +171,13 @@ def test_the_table_marks_current_and_superseded_and_wraps_chinese_at_a_readable_
         "found",
     ]
     rows = [[c.strip() for c in line.strip("│ ").split("│")] for line in lines if line.startswith("│")]
-    states = {row[4] for row in rows if row[4]}
+    states = {row[3] for row in rows if row[3]}
     assert {"current", "superseded"} <= states
-    # the Chinese memory is wrapped on characters at 20 or more a line, never in slivers
-    cells = [row[5] for row in rows if row[5]]
+    # the Chinese memory is wrapped on characters at 18 or more a line, never in slivers
+    cells = [row[4] for row in rows if row[4]]
     pieces = [c for c in cells if any("\u4e00" <= ch <= "\u9fff" for ch in c)]
-    assert pieces and max(len(c) for c in pieces) >= 20
+    assert pieces and max(len(c) for c in pieces) >= 18
+    assert any(c.startswith("↳ direct match") for c in cells)  # how it was found, under the text
     assert "上海浦东新区张江高科技园区附近的一个小区" in "".join(cells).replace(" ", "")
     assert "(superseded)" not in result.output  # the state says it, in its own column
 
@@ -224,11 +225,11 @@ def test_help_names_no_document_a_user_does_not_have():
     assert bad == []
 
 
-def test_a_suggested_command_carries_the_options_given(tmp_path, monkeypatch):
+def test_a_suggested_command_carries_the_options_given(cli_env, tmp_path, monkeypatch):
     from graphmem.cli import _common
 
     monkeypatch.setattr(_common.console, "width", 300)
     home = tmp_path / "my server"
-    result = CliRunner().invoke(app, ["neo4j", "status", "--home", str(home)], env={"GRAPHMEM_CONFIG": ""})
+    result = CliRunner().invoke(app, ["neo4j", "status", "--home", str(home)], env=cli_env)
     assert result.exit_code == 0, result.output
     assert f"start it with `graphmem neo4j start --home '{home}'`" in result.output

@@ -90,15 +90,18 @@ def test_a_refused_identifier_is_quoted_short(graph, group_id):
     assert len(str(info.value)) < 300 and "100002 characters" in str(info.value)
 
 
-def test_the_cli_sends_a_long_file_in_parts_within_the_cap():
-    from graphmem.cli.ingest_cmd import _parts
+def test_the_cli_reads_a_long_file_in_parts_of_one_chunk_each(tmp_path):
+    from graphmem.ingest.bulk import read_parts
+    from graphmem.ingest.episodes import CHUNK_SIZE
 
-    text = "The museum was great. " * 20_000  # 440,000 characters
-    parts = _parts(None, text, 500)
-    assert len(parts) == 3 and all(chars <= MAX_INGEST_CHARS for _, _, chars in parts)
-    assert sum(p.count("museum") for _, p, _ in parts) == 20_000
-    turns = [Message(role="user", content="x" * 150_000) for _ in range(3)]
-    assert [len(m) for m, _, _ in _parts(turns, None, 500)] == [1, 1, 1]
+    path = tmp_path / "museum.txt"
+    path.write_text("The museum was great. " * 20_000)  # 440,000 characters
+    parts = list(read_parts(path))
+    assert all(text_length(p.message.content) <= CHUNK_SIZE for p in parts)
+    assert [p.index for p in parts] == list(range(len(parts))) and len({p.key for p in parts}) == len(parts)
+    assert parts[-1].end == 440_000 and [p.end for p in parts] == sorted(p.end for p in parts)
+    assert sum(p.message.content.count("museum") for p in parts) >= 20_000  # every sentence kept
+    assert [p.key for p in read_parts(path)] == [p.key for p in parts]  # the same parts in every run
 
 
 FIVE_MB = 5 * 1024 * 1024

@@ -203,8 +203,8 @@ def search(
     _print_results(response, plan)
 
 
-WIDE = 120  # a terminal at least this wide shows every part of the score; a narrower one the similarity
-MEMORY_MIN = 40  # the memory column's least width in cells (20 Chinese characters a line)
+WIDE = 120  # a terminal at least this wide shows every part of the score, and how each result was found
+MEMORY_MIN = 36  # the memory column's least width in cells (18 Chinese characters a line)
 
 
 def state_of(result) -> str:
@@ -221,7 +221,8 @@ STATE_STYLE = {"current": "green", "superseded": "yellow", "archived": "dim", "t
 
 def _print_results(response, plan) -> None:
     """The results as a table: rank, score (and its parts on a wide terminal), type, state, the
-    memory's text (wrapped on characters, never narrower than MEMORY_MIN cells), and how it was found."""
+    memory's text (wrapped on characters, never narrower than MEMORY_MIN cells) and how it was
+    found (on a narrow terminal, under the text)."""
     from rich.text import Text
 
     ranks = {r.memory_id: rank for rank, r in enumerate(response.results, 1)}
@@ -235,16 +236,17 @@ def _print_results(response, plan) -> None:
             + (f" + {w['rerank']}·rerank" if reranked else "")
         )
         if wide
-        else f"score: {w.get('similarity')}·similarity + importance, distance, time, access"
-        + (" + rerank" if reranked else "")
-        + f" (every part with a terminal ≥ {WIDE} columns, or --json)",
+        else "score: similarity, importance, distance, time, access"
+        + (", rerank" if reranked else "")
+        + f" (each part on a terminal of {WIDE} columns, or with --json)",
         caption_justify="left",
     )
-    parts = ("sim", "imp", "dist", "time", "acc", *(("rerank",) if reranked else ())) if wide else ("sim",)
+    parts = ("sim", "imp", "dist", "time", "acc", *(("rerank",) if reranked else ())) if wide else ()
     for column in ("#", "score", *parts, "type", "state"):
         table.add_column(column, no_wrap=True, justify="right" if column == "#" else "left")
     table.add_column("memory", overflow="fold", min_width=MEMORY_MIN, ratio=1)
-    table.add_column("found", overflow="fold", max_width=28 if not wide else None)
+    if wide:
+        table.add_column("found", overflow="fold")
     for rank, r in enumerate(response.results, 1):
         p = r.score_parts
         values = {
@@ -256,14 +258,18 @@ def _print_results(response, plan) -> None:
             "rerank": f"{p.rerank:.2f}" if p.rerank is not None else "–",
         }
         state = state_of(r)
+        found = _path_text(r, ranks) + (f" (d {r.distance})" if r.distance else "")
+        memory = Text(r.text + _valid(r, plan.as_of is not None))
+        if not wide:
+            memory.append(f"\n↳ {found}", style="dim")
         table.add_row(
             str(rank),
             f"{r.score:.3f}",
             *(values[c] for c in parts),
             r.memory_type,
             Text(state, style=STATE_STYLE[state]),
-            Text(r.text + _valid(r, plan.as_of is not None)),
-            _path_text(r, ranks) + (f" (d {r.distance})" if r.distance else ""),
+            memory,
+            *((found,) if wide else ()),
         )
     console.print(table)
 
