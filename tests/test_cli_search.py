@@ -161,23 +161,16 @@ def test_the_table_marks_current_and_superseded_and_wraps_chinese_at_a_readable_
     lines = result.output.splitlines()
     assert all(len(line) <= 80 for line in lines)
     header = next(line for line in lines if "score" in line and "memory" in line)
-    assert [c.strip() for c in header.strip("┃ ").split("┃")] == [
-        "#",
-        "score",
-        "sim",
-        "type",
-        "state",
-        "memory",
-        "found",
-    ]
-    rows = [[c.strip() for c in line.strip("│ ").split("│")] for line in lines if line.startswith("│")]
+    assert [c.strip() for c in header.strip("┃ ").split("┃")] == ["#", "score", "type", "state", "memory"]
+    rows = [[c.strip() for c in line.rstrip()[1:-1].split("│")] for line in lines if line.startswith("│")]
+    assert rows and all(len(row) == 5 for row in rows), result.output
     states = {row[3] for row in rows if row[3]}
     assert {"current", "superseded"} <= states
     # the Chinese memory is wrapped on characters at 18 or more a line, never in slivers
     cells = [row[4] for row in rows if row[4]]
     pieces = [c for c in cells if any("\u4e00" <= ch <= "\u9fff" for ch in c)]
     assert pieces and max(len(c) for c in pieces) >= 18
-    assert any(c.startswith("↳ direct match") for c in cells)  # how it was found, under the text
+    assert any(c.startswith("↳ ") for c in cells)  # how it was found, under the text
     assert "上海浦东新区张江高科技园区附近的一个小区" in "".join(cells).replace(" ", "")
     assert "(superseded)" not in result.output  # the state says it, in its own column
 
