@@ -84,7 +84,7 @@ class EmbeddingSettings(_Section):
 
 
 class ResolutionSettings(_Section):
-    """When two concept names are one node (seed 004 §5.1), at write time and when consolidation
+    """When two concept names are one node, at write time and when consolidation
     merges concepts: the cosine of their names' embeddings above ``merge_threshold``, or above
     ``context_threshold`` when their memories' contexts agree (two topics of one subject and memory
     type, two objects of one topic)."""
@@ -94,7 +94,7 @@ class ResolutionSettings(_Section):
 
 
 class ScoreWeights(_Section):
-    """The five weights of the score (seed 004 §5.2): score = α·similarity + β·importance +
+    """The five weights of the score: score = α·similarity + β·importance +
     γ·1/(1+distance) + δ·time_decay + ε·access, every part in [0, 1]."""
 
     alpha_similarity: float = Field(0.4, ge=0)
@@ -185,7 +185,7 @@ def _merged(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
 
 class DecayRates(_Section):
     """How fast a memory's time-decay part falls, per memory type: exp(-rate · days) since it
-    happened (an episode decays like an EVENT) (seed 004 §5.3)."""
+    happened (an episode decays like an EVENT)."""
 
     event: float = Field(0.05, ge=0)
     fact: float = Field(0.01, ge=0)
@@ -328,7 +328,7 @@ class RerankSettings(_Section):
 
 
 class ConsolidationSettings(_Section):
-    """The lifecycle job (seed 004 §12.4): how often, in what batches, what it forgets and folds,
+    """The lifecycle job: how often, in what batches, what it forgets and folds,
     what it adds. Concept merging follows ``resolution``; the rest of its numbers are constants
     beside the steps that use them (graphmem/lifecycle/)."""
 

@@ -13,7 +13,7 @@ from .graph import MemoryGraph
 
 TZ = timezone(timedelta(hours=8))
 
-# (reference time, create_memory arguments) — seed 004 §12.5 and §4.5, and their English twins.
+# (reference time, create_memory arguments), in Chinese and their English twins.
 MEMORIES: list[tuple[str, dict[str, Any]]] = [
     (
         "10:00",
@@ -84,7 +84,7 @@ LINKS = [
 # relevance alone, where the default weights let important and often-read memories rise (what
 # suits an agent's working context), and a match across languages has a lower cosine than one in
 # the same language.
-# Facts that change (seed 002's supersede chains): said months apart; consolidation makes the newer current.
+# Facts that change: said months apart; consolidation makes the newer current.
 UPDATES: list[tuple[datetime, dict[str, Any]]] = [
     (datetime(2025, 6, 1, 9, 0, tzinfo=TZ), dict(subject="我", memory_type="事实", topic="住在", object="北京")),
     (datetime(2025, 6, 1, 9, 1, tzinfo=TZ), dict(subject="I", memory_type="fact", topic="work at", object="Acme")),

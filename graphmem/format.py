@@ -1,4 +1,4 @@
-"""Search results rendered for a prompt under their type's headings (seed 001 §4.2), best score
+"""Search results rendered for a prompt under their type's headings, best score
 first while they fit in ``max_tokens`` (one that does not fit is skipped). Tokens are estimated:
 one per CJK character, 1.3 per English word or number, one per other symbol (close to what
 GPT/Llama tokenizers count, never far below).

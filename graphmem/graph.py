@@ -344,7 +344,7 @@ class MemoryGraph:
         rerank: bool | None = None,
         as_of: datetime | str | None = None,
     ) -> SearchResponse:
-        """Hybrid seeds, Cypher BFS expansion, weighted score (seed 004 §4.4, §5.2).
+        """Hybrid seeds, Cypher BFS expansion, weighted score.
 
         Returns a ``SearchResponse``: the plan (depth, relation filters, time range and why),
         and results best first, each with its score, the parts of the score, its distance
@@ -429,7 +429,7 @@ class MemoryGraph:
         max_batches: int | None = None,
         progress: Callable[[str, int, int], None] | None = None,
     ) -> ConsolidationReport:
-        """One consolidation run over the group (seed 004 §12.4): merge duplicate concepts and
+        """One consolidation run over the group: merge duplicate concepts and
         memories, supersede contradicted facts, discover links, fold old trivia into summaries,
         decay and archive; staged memories become consolidated. ``dry_run``: report what it would
         change and change nothing. ``now``: the time decay and age are measured at (default: now).
@@ -842,7 +842,7 @@ class AsyncMemoryGraph:
         rerank: bool | None = None,
         as_of: datetime | str | None = None,
     ) -> SearchResponse:
-        """Hybrid seeds, Cypher BFS expansion, weighted score (seed 004 §4.4, §5.2).
+        """Hybrid seeds, Cypher BFS expansion, weighted score.
 
         Returns a ``SearchResponse``: the plan (depth, relation filters, time range and why),
         and results best first, each with its score, the parts of the score, its distance
@@ -891,7 +891,7 @@ class AsyncMemoryGraph:
         max_batches: int | None = None,
         progress: Callable[[str, int, int], None] | None = None,
     ) -> ConsolidationReport:
-        """One consolidation run over the group (seed 004 §12.4): merge duplicate concepts and
+        """One consolidation run over the group: merge duplicate concepts and
         memories, supersede contradicted facts, discover links, fold old trivia into summaries,
         decay and archive; staged memories become consolidated. ``dry_run``: report what it would
         change and change nothing. ``now``: the time decay and age are measured at (default: now).

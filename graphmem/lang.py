@@ -9,7 +9,7 @@ Character classes are ranges for a regex ``[...]``:
   analyzer splits into bigrams (fulltext queries, text length estimates);
 - ``CJK_PUNCTUATION``: CJK symbols and punctuation, full-width forms (token estimates).
 
-The user and the agent (seed 004 §4.5.1): 我/I/用户/user is the user, 你/you/助手/assistant the agent,
+The user and the agent: 我/I/用户/user is the user, 你/you/助手/assistant the agent,
 whatever the language; each is one Subject node per group (``USER_KEY`` / ``AGENT_KEY``).
 """
 

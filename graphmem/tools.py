@@ -1,7 +1,6 @@
 """The tool surface for LLMs: OpenAI-format function schemas and a dispatcher.
 
-``TOOLS`` is plain data (seed 004 appendix A, the Chinese enum values kept and the English ones
-accepted): hand it to any chat-completions API. ``dispatch(graph, tool_call, group_id=...)``
+``TOOLS`` is plain data: hand it to any chat-completions API. ``dispatch(graph, tool_call, group_id=...)``
 runs one call the model made and returns a JSON-serialisable dict. Whatever the model got
 wrong (bad JSON, an unknown tool, a missing or invalid argument, a description that matches
 no memory or several) comes back as ``{"success": false, "error": ..., "message": ...}`` with
@@ -31,6 +30,7 @@ from .errors import AmbiguousMatchError, GraphmemError, ValidationError, WriteOu
 from .types import (
     MAX_ATTRIBUTES,
     MAX_ID,
+    MAX_INGEST_CHARS,
     MAX_KEY,
     MAX_NAME,
     MAX_QUERY,
@@ -238,7 +238,7 @@ UPDATE_MEMORY_IMPORTANCE = {
     "function": {
         "name": "update_memory_importance",
         "description": (
-            "修改一条记忆的重要性 Change how important a memory is (seed 004 §2.1). Name the memory by its id "
+            "修改一条记忆的重要性 Change how important a memory is. Name the memory by its id "
             "(from create_memory or search_memories) or by a description such as '我失眠'."
         ),
         "parameters": {
@@ -329,9 +329,58 @@ def tool_error(exc: BaseException, tool: str | None = None) -> dict:
     return out
 
 
+# A tool call's arguments, in characters (of their JSON, or of the strings in them): every field
+# at its own cap, its characters escaped as JSON (\\uXXXX: 6 for one CJK character), fits with room.
+# A longer call is refused before it is parsed or hashed, so a 5 MB value costs nothing.
+MAX_ARGUMENTS_CHARS = 200_000
+# ingest_conversation carries up to MAX_INGEST_CHARS characters of turns
+MAX_INGEST_ARGUMENTS_CHARS = 6 * MAX_INGEST_CHARS + MAX_ARGUMENTS_CHARS
+
+
+def _arguments_cap(name: str | None) -> int:
+    return MAX_INGEST_ARGUMENTS_CHARS if name == "ingest_conversation" else MAX_ARGUMENTS_CHARS
+
+
+def _oversize(size: int, cap: int, name: str | None, field: str, *, exact: bool = True) -> ValidationError:
+    what = f"a {name} call's arguments" if name else "a tool call"
+    return ValidationError(
+        f"{field}: {'' if exact else 'at least '}{size} characters; {what} may have at most {cap} "
+        "(each argument has its own cap, "
+        f"e.g. query {MAX_QUERY}, subject {MAX_NAME}); send less",
+        field=field,
+    )
+
+
+def _chars_over(value: Any, cap: int) -> int:
+    """The characters of the strings (keys included) in ``value``, counted until they pass ``cap``
+    (a count above ``cap`` means too long: the rest is not looked at)."""
+    total = 0
+    stack = [value]
+    while stack and total <= cap:
+        item = stack.pop()
+        if isinstance(item, str):
+            total += len(item)
+        elif isinstance(item, (bytes, bytearray)):
+            total += len(item)
+        elif isinstance(item, dict):
+            total += len(item)
+            for key, val in item.items():
+                stack.append(key)
+                stack.append(val)
+        elif isinstance(item, (list, tuple)):
+            total += len(item)
+            stack.extend(item)
+    return total
+
+
 def parse_tool_call(tool_call: Any) -> tuple[str, dict, str | None]:
-    """(name, arguments, call id) from an OpenAI tool call, a bare {"name", "arguments"} or their JSON."""
+    """(name, arguments, call id) from an OpenAI tool call, a bare {"name", "arguments"} or their JSON.
+
+    The length is checked before anything else: arguments longer than their tool's cap are refused
+    (a ValidationError naming the cap) before they are parsed."""
     call = tool_call
+    if isinstance(call, (str, bytes, bytearray)) and len(call) > MAX_INGEST_ARGUMENTS_CHARS:
+        raise _oversize(len(call), MAX_INGEST_ARGUMENTS_CHARS, None, "tool_call")
     if isinstance(call, (bytes, bytearray)):
         call = call.decode("utf-8", errors="replace")
     if isinstance(call, str):
@@ -350,6 +399,9 @@ def parse_tool_call(tool_call: Any) -> tuple[str, dict, str | None]:
     if not isinstance(name, str) or not name.strip():
         raise ValidationError("the tool call has no name", field="name", allowed=TOOL_NAMES)
     args = inner.get("arguments", inner.get("parameters", {}))
+    cap = _arguments_cap(name.strip())
+    if (size := _chars_over(args, cap)) > cap:
+        raise _oversize(size, cap, name.strip(), "arguments", exact=isinstance(args, (str, bytes, bytearray)))
     if isinstance(args, (bytes, bytearray)):
         args = args.decode("utf-8", errors="replace")
     if isinstance(args, str):
@@ -524,7 +576,7 @@ def _jsonable(value: Any) -> Any:
     return str(value)
 
 
-# --- the agent tools beyond the seed's four (MCP server, LangChain) -----------------------------
+# --- the agent tools beyond the four core tools (MCP server, LangChain) -----------------------------
 
 FORGET_MEMORY = {
     "type": "function",

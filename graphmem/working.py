@@ -1,8 +1,8 @@
 """Working memory: what an agent keeps during one session, beside the long-term graph.
 
-- a scratchpad (seed 002): key -> value notes (any JSON value) with an optional time to live,
+- a scratchpad: key -> value notes (any JSON value) with an optional time to live,
   stored as ``:ScratchNote`` nodes and read back oldest first;
-- a recent-turns buffer (seed 003 short-term memory): ``:BufferedTurn`` nodes in conversation
+- a recent-turns buffer: ``:BufferedTurn`` nodes in conversation
   order, kept beside the ``:Episode`` nodes until the session ends: then they are dropped, or
   promoted into long-term memory through ``ingest`` (episodes, extracted memories);
 - ``render_context``: one prompt section with the scratchpad, the recent turns and the retrieved

@@ -42,7 +42,7 @@ def test_search_prints_rank_score_parts_and_the_path(cli, group_id, scenario):
     result = cli("search", "我为什么今天不开心？", "--group", group_id, "--at", REF)
     assert result.exit_code == 0, result.output
     out = result.output
-    header = next(line for line in out.splitlines() if "score" in line and "path" in line)
+    header = next(line for line in out.splitlines() if "score" in line and "found" in line)
     assert [c.strip() for c in header.strip("┃ ").split("┃")] == [
         "#",
         "score",
@@ -52,16 +52,17 @@ def test_search_prints_rank_score_parts_and_the_path(cli, group_id, scenario):
         "time",
         "acc",
         "type",
+        "state",
         "memory",
-        "d",
-        "path",
+        "found",
     ]
     rows = [[c.strip() for c in line.strip("│ ").split("│")] for line in out.splitlines() if "不好" in line]
     # rank 1: the mood, a direct match; rank 2: the sleep, reached from #1 backwards along CAUSALITY
-    assert rows[0][0] == "1" and rows[0][8].startswith("我 心情 不好") and rows[0][10] == "direct match"
-    assert rows[1][0] == "2" and rows[1][8].startswith("我 睡眠 不好") and rows[1][10] == "#1 ←causes←"
+    assert rows[0][0] == "1" and rows[0][9].startswith("我 心情 不好") and rows[0][10] == "direct match"
+    assert rows[1][0] == "2" and rows[1][9].startswith("我 睡眠 不好") and rows[1][10] == "#1 ←causes← (d 1)"
+    assert rows[0][8] == rows[1][8] == "current"
     # distance 1, along a cause the question asks for: a strong step, which costs no distance part
-    assert rows[1][9] == "1" and float(rows[1][4]) == 1.0
+    assert float(rows[1][4]) == 1.0
     assert "causal words" in out and "mode deep" in out
 
 
@@ -134,3 +135,94 @@ def test_stats_shows_extraction_jobs_waiting_for_a_retry(cli, graph, group_id):
     assert data["extraction_jobs"]["pending"] == 1 and data["extraction_jobs"]["done"] == 0
     text = cli("stats", "--group", group_id).output
     assert "extraction jobs: pending 1" in text and "graphmem extract --retry" in text
+
+
+def test_the_table_marks_current_and_superseded_and_wraps_chinese_at_a_readable_width(
+    graph, group_id, cli_env, monkeypatch
+):
+    from graphmem.cli import _common
+
+    old = graph.create_memory(group_id, "我", "事实", "住在", "北京", reference_time="2024-01-10T09:00:00+00:00")
+    new = graph.create_memory(
+        group_id,
+        "我",
+        "事实",
+        "搬到",
+        "上海浦东新区张江高科技园区附近的一个小区",
+        reference_time="2024-06-01T09:00:00+00:00",
+    )
+    graph.consolidate(group_id, now="2024-06-02T09:00:00+00:00")
+    assert graph.get_memory(group_id, old.memory_id).superseded_by == new.memory_id
+    monkeypatch.setattr(_common.console, "width", 80)  # an 80-column terminal
+    result = CliRunner().invoke(
+        app, ["search", "我现在住哪？", "-g", group_id, "--at", "2024-07-01T09:00:00+00:00"], env=cli_env
+    )
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert all(len(line) <= 80 for line in lines)
+    header = next(line for line in lines if "score" in line and "memory" in line)
+    assert [c.strip() for c in header.strip("┃ ").split("┃")] == ["#", "score", "type", "state", "memory"]
+    rows = [[c.strip() for c in line.rstrip()[1:-1].split("│")] for line in lines if line.startswith("│")]
+    assert rows and all(len(row) == 5 for row in rows), result.output
+    states = {row[3] for row in rows if row[3]}
+    assert {"current", "superseded"} <= states
+    # the Chinese memory is wrapped on characters at 18 or more a line, never in slivers
+    cells = [row[4] for row in rows if row[4]]
+    pieces = [c for c in cells if any("\u4e00" <= ch <= "\u9fff" for ch in c)]
+    assert pieces and max(len(c) for c in pieces) >= 18
+    assert any(c.startswith("↳ ") for c in cells)  # how it was found, under the text
+    assert "上海浦东新区张江高科技园区附近的一个小区" in "".join(cells).replace(" ", "")
+    assert "(superseded)" not in result.output  # the state says it, in its own column
+
+
+def test_the_reasons_read_as_sentences(cli, graph, group_id):
+    from graphmem.retriever.search import compared
+
+    assert compared(0.70, "is below", 0.75) == "0.70 is below the 0.75"
+    assert compared(0.699, "is below", 0.7) == "0.699 is below the 0.700"  # never "0.70 is below the 0.70"
+    assert compared(0.75, "reaches", 0.75) == "0.75 reaches the 0.75"
+    graph.create_memory(group_id, "我", "事实", "喜欢", "茶", reference_time=REF)
+    result = cli("search", "茶", "--group", group_id, "--at", REF)
+    assert result.exit_code == 0, result.output
+    assert "threshold" in result.output and " < " not in result.output and " ≥ " not in result.output
+    stats = cli("stats", "--group", group_id)
+    assert stats.exit_code == 0, stats.output
+    assert "1 memory in group" in stats.output
+
+
+def test_plurals_read_right():
+    from graphmem.cli._common import count
+
+    assert [count(1, "episode"), count(0, "episode"), count(2500, "memory", "memories")] == [
+        "1 episode",
+        "0 episodes",
+        "2,500 memories",
+    ]
+
+
+def test_help_names_no_document_a_user_does_not_have():
+    import re
+
+    from typer.main import get_command
+
+    def helps(command, path=()):
+        yield " ".join(path), command.help or ""
+        for param in getattr(command, "params", []):
+            yield " ".join(path), getattr(param, "help", None) or ""
+        for name, sub in getattr(command, "commands", {}).items():
+            yield from helps(sub, (*path, name))
+
+    texts = list(helps(get_command(app)))
+    assert len(texts) > 100
+    bad = [(where, text) for where, text in texts if re.search(r"seed 00\d|§\d|the seed's", text)]
+    assert bad == []
+
+
+def test_a_suggested_command_carries_the_options_given(cli_env, tmp_path, monkeypatch):
+    from graphmem.cli import _common
+
+    monkeypatch.setattr(_common.console, "width", 300)
+    home = tmp_path / "my server"
+    result = CliRunner().invoke(app, ["neo4j", "status", "--home", str(home)], env=cli_env)
+    assert result.exit_code == 0, result.output
+    assert f"start it with `graphmem neo4j start --home '{home}'`" in result.output

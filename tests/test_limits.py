@@ -90,12 +90,54 @@ def test_a_refused_identifier_is_quoted_short(graph, group_id):
     assert len(str(info.value)) < 300 and "100002 characters" in str(info.value)
 
 
-def test_the_cli_sends_a_long_file_in_parts_within_the_cap():
-    from graphmem.cli.ingest_cmd import _parts
+def test_the_cli_reads_a_long_file_in_parts_of_one_chunk_each(tmp_path):
+    from graphmem.ingest.bulk import read_parts
+    from graphmem.ingest.episodes import CHUNK_SIZE
 
-    text = "The museum was great. " * 20_000  # 440,000 characters
-    parts = _parts(None, text, 500)
-    assert len(parts) == 3 and all(chars <= MAX_INGEST_CHARS for _, _, chars in parts)
-    assert sum(p.count("museum") for _, p, _ in parts) == 20_000
-    turns = [Message(role="user", content="x" * 150_000) for _ in range(3)]
-    assert [len(m) for m, _, _ in _parts(turns, None, 500)] == [1, 1, 1]
+    path = tmp_path / "museum.txt"
+    path.write_text("The museum was great. " * 20_000)  # 440,000 characters
+    parts = list(read_parts(path))
+    assert all(text_length(p.message.content) <= CHUNK_SIZE for p in parts)
+    assert [p.index for p in parts] == list(range(len(parts))) and len({p.key for p in parts}) == len(parts)
+    assert parts[-1].end == 440_000 and [p.end for p in parts] == sorted(p.end for p in parts)
+    assert sum(p.message.content.count("museum") for p in parts) >= 20_000  # every sentence kept
+    assert [p.key for p in read_parts(path)] == [p.key for p in parts]  # the same parts in every run
+
+
+FIVE_MB = 5 * 1024 * 1024
+
+
+def test_a_five_megabyte_value_is_refused_before_any_other_work_with_the_cap_named(graph, group_id):
+    """create_memory, search_memories, dispatch and ingest refuse it as a ValidationError naming the
+    field and its cap (the time it takes is measured by `python -m graphmem_bench.oversize`)."""
+    from graphmem.tools import MAX_ARGUMENTS_CHARS, dispatch
+
+    big, chinese = "x" * FIVE_MB, "长" * FIVE_MB
+    with pytest.raises(ValidationError, match=f"subject: must be at most {MAX_NAME} characters") as info:
+        graph.create_memory(group_id, big, "FACT", "likes", "tea")
+    assert info.value.field == "subject"
+    with pytest.raises(ValidationError, match=r"attributes: must be at most 500 characters \(got 5242880\)"):
+        graph.create_memory(group_id, "I", "FACT", "like", "tea", attributes={"place": chinese})
+    with pytest.raises(ValidationError, match="query: must be at most 2000 characters"):
+        graph.search_memories(group_id, chinese)
+    with pytest.raises(ValidationError, match=f"at most {MAX_INGEST_CHARS}"):
+        graph.ingest(group_id, [{"role": "user", "content": "a" * 1000} for _ in range(FIVE_MB // 1000)])
+    call = {"id": "c1", "function": {"name": "search_memories", "arguments": '{"query": "' + big + '"}'}}
+    out = dispatch(graph, call, group_id=group_id)
+    assert (out["success"], out["error"], out["field"]) == (False, "ValidationError", "arguments")
+    assert (
+        f"{FIVE_MB + 13} characters; a search_memories call's arguments may have at most {MAX_ARGUMENTS_CHARS}"
+        in (out["message"])
+    )
+    parsed = {"id": "c2", "function": {"name": "create_memory", "arguments": {"subject": big, "memory_type": "FACT"}}}
+    assert dispatch(graph, parsed, group_id=group_id)["field"] == "arguments"
+    assert graph.store.run_text(SCAN, g=group_id)[0]["n"] == 0  # nothing was written
+
+
+def test_a_long_value_with_a_control_character_is_refused_for_its_length_first():
+    from graphmem.types import MemoryInput, validate
+
+    with pytest.raises(ValidationError, match="must be at most 200 characters"):
+        validate(MemoryInput, {"subject": "\x00" + "x" * 300, "memory_type": "FACT", "topic": "likes"})
+    with pytest.raises(ValidationError, match="control characters"):  # a short one still names its fault
+        validate(MemoryInput, {"subject": "\x00x", "memory_type": "FACT", "topic": "likes"})

@@ -348,3 +348,59 @@ def test_the_library_knows_no_benchmark():
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             hits += [f"{path.relative_to(ROOT)}:{n}: {what}" for what in benchmark_traces(line)]
     assert hits == [], "\n".join(hits)
+
+
+def _pypi_reachable() -> bool:
+    import urllib.request
+
+    try:
+        urllib.request.urlopen("https://pypi.org/simple/neo4j/", timeout=10).close()
+        return True
+    except OSError:
+        return False
+
+
+@pytest.mark.slow
+def test_the_dependencies_resolve_at_once_with_the_newest_driver_the_bounds_allow(tmp_path):
+    """pip resolves pyproject's dependencies without backtracking ("pip is looking at multiple
+    versions of ..."), and takes the newest neo4j driver the bounds allow, neomodel's included.
+    Resolves against PyPI (metadata only: --dry-run installs nothing)."""
+    import tomllib
+
+    from packaging.requirements import Requirement
+    from packaging.version import Version
+
+    if not _pypi_reachable():
+        pytest.skip("PyPI is not reachable from here")
+    report = tmp_path / "report.json"
+    proc = _run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--dry-run",
+            "--ignore-installed",
+            "--no-build-isolation",
+            "--report",
+            report,
+            ROOT,
+        ],
+        cwd=tmp_path,
+    )
+    said = proc.stdout + proc.stderr
+    assert "looking at multiple versions" not in said and "taking longer than usual" not in said, said
+    chosen = {
+        i["metadata"]["name"].lower(): Version(i["metadata"]["version"])
+        for i in json.loads(report.read_text())["install"]
+    }
+    bounds = {
+        (r := Requirement(line)).name.lower(): r.specifier
+        for line in tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    }
+    index = _run([sys.executable, "-m", "pip", "index", "versions", "neo4j"], cwd=tmp_path).stdout
+    published = [Version(v) for v in index.split("Available versions:", 1)[1].splitlines()[0].split(",")]
+    newest = max(v for v in published if v in bounds["neo4j"] and not v.is_prerelease)
+    assert chosen["neo4j"] == newest
+    assert chosen["neo4j-rust-ext"].release[:3] == chosen["neo4j"].release  # the extension matches the driver
+    assert "neomodel" in chosen and chosen["neomodel"] in bounds["neomodel"]

@@ -1,4 +1,4 @@
-"""MEMORY.md and USER.md: a readable mirror of what a group's graph knows (seed 002 §6.3).
+"""MEMORY.md and USER.md: a readable mirror of what a group's graph knows.
 
 The files are regenerated from the graph each time and never read back: the graph stays the
 one source of truth. MEMORY.md lists what is known by subject (the user first) and topic,

@@ -1,4 +1,4 @@
-"""Concept resolution (seed 004 §5.1, refined): which existing node a name stands for.
+"""Concept resolution: which existing node a name stands for.
 
 A name is one node within a group whatever role it plays: Marco the Object of "I met Marco" and
 Marco the Subject of "Marco flies gliders" are one ``:Concept`` node carrying both role labels.

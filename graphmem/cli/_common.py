@@ -21,7 +21,9 @@ err_console = Console(stderr=True)
 def run_app(app: typer.Typer) -> None:
     """Run the app; a GraphmemError becomes one red line and exit code 1, never a traceback."""
     try:
-        app(standalone_mode=False)
+        code = app(standalone_mode=False)  # a command's typer.Exit(code) comes back as its code
+        if isinstance(code, int) and code:
+            sys.exit(code)
     except GraphmemError as exc:
         _fail(exc)
     except (typer.Exit, SystemExit) as exc:
@@ -61,6 +63,11 @@ def load(config: str | None = None):
     from ..config import load_settings
 
     return load_settings(config)
+
+
+def count(n: int, singular: str, plural: str | None = None) -> str:
+    """``n`` and the noun that goes with it: "1 episode", "0 episodes", "2,500 memories"."""
+    return f"{n:,} {singular if n == 1 else plural or singular + 's'}"
 
 
 def progress_bar(console: Console = console, *, transient: bool = False, disable: bool = False) -> Any:

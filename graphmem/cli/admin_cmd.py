@@ -7,7 +7,7 @@ import sys
 
 import typer
 
-from ._common import ConfigOption, console, err_console, load, open_graph, print_json, progress_bar
+from ._common import ConfigOption, console, count, err_console, load, open_graph, print_json, progress_bar
 
 config_app = typer.Typer(no_args_is_help=True, help="Inspect graphmem's configuration.")
 
@@ -106,7 +106,7 @@ def reembed(
         return
     done = sum(report.embedded.values())
     console.print(
-        f"re-embedded {done} nodes with {report.model} (dimension {report.dimension})"
+        f"re-embedded {count(done, 'node')} with {report.model} (dimension {report.dimension})"
         + (f", from {report.previous_model}" if report.previous_model not in (None, report.model) else "")
         + ("; resumed an interrupted run" if report.resumed else ""),
         highlight=False,
@@ -144,7 +144,7 @@ def delete_group(
                 return
             verb = "would delete" if total else "nothing to delete:"
             console.print(
-                f"{verb} {total} nodes and {contents['edges']} relationships of group {group!r}"
+                f"{verb} {count(total, 'node')} and {count(contents['edges'], 'relationship')} of group {group!r}"
                 + (f" ({_labels(nodes)})" if total else f" no node carries the group id {group!r}"),
                 highlight=False,
                 soft_wrap=True,
@@ -158,7 +158,7 @@ def delete_group(
                     field="yes",
                 )
             console.print(
-                f"This deletes {total} nodes and {contents['edges']} relationships of group {group!r} "
+                f"This deletes {count(total, 'node')} and {count(contents['edges'], 'relationship')} of group {group!r} "
                 f"({_labels(nodes)}) for good.",
                 highlight=False,
                 soft_wrap=True,
@@ -181,7 +181,7 @@ def delete_group(
         print_json(report.model_dump(mode="json"))
         return
     console.print(
-        f"[green]deleted[/green] group {group!r}: {report.nodes} nodes ({_labels(report.deleted)}) in "
+        f"[green]deleted[/green] group {group!r}: {count(report.nodes, 'node')} ({_labels(report.deleted)}) in "
         f"{report.seconds:.1f} s" + ("; an earlier, unfinished deletion is now complete" if report.resumed else ""),
         highlight=False,
         soft_wrap=True,
@@ -205,7 +205,7 @@ def rename_group(
         print_json(report.model_dump(mode="json"))
         return
     console.print(
-        f"[green]renamed[/green] group {report.old!r} to {report.new!r}: {report.nodes} nodes in {report.seconds:.1f} s",
+        f"[green]renamed[/green] group {report.old!r} to {report.new!r}: {count(report.nodes, 'node')} in {report.seconds:.1f} s",
         highlight=False,
     )
 

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-import json
+import contextlib
+import shlex
+import signal
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import typer
 
-from ._common import ConfigOption, console, open_graph, open_graph_or_server, print_json, progress_bar
+from ._common import ConfigOption, console, count, err_console, open_graph, print_json, progress_bar
 
-FORMATS = ("json", "jsonl", "text")
 EXTRACTORS = ("rules", "llm", "none")
 
 
@@ -19,59 +22,7 @@ def register(app: typer.Typer) -> None:
     app.command("extract")(extract)
 
 
-def read_conversation(path: Path, fmt: str | None) -> tuple[list[dict] | None, str | None]:
-    """(messages, None) for json/jsonl, (None, text) for text; the format from the suffix by default."""
-    from ..errors import ValidationError
-
-    if not path.exists():
-        raise ValidationError(f"{path}: no such file", field="file")
-    fmt = fmt or {".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl"}.get(path.suffix.lower(), "text")
-    if fmt not in FORMATS:
-        raise ValidationError(f"--format: must be one of {', '.join(FORMATS)}", field="format", allowed=list(FORMATS))
-    raw = path.read_text(encoding="utf-8")
-    if fmt == "text":
-        return None, raw
-    try:
-        if fmt == "json":
-            data: Any = json.loads(raw)
-            if isinstance(data, dict):
-                data = data.get("messages")
-            if not isinstance(data, list):
-                raise ValidationError(f'{path}: expected a list of messages or {{"messages": [...]}}', field="file")
-            return data, None
-        messages = []
-        for n, line in enumerate(raw.splitlines(), 1):
-            if line.strip():
-                try:
-                    messages.append(json.loads(line))
-                except json.JSONDecodeError as exc:
-                    raise ValidationError(f"{path}:{n}: not valid JSON ({exc.msg})", field="file") from None
-        return messages, None
-    except json.JSONDecodeError as exc:
-        raise ValidationError(f"{path}: not valid JSON ({exc.msg} at line {exc.lineno})", field="file") from None
-
-
-def _parts(messages: list | None, text: str | None, batch: int) -> list[tuple[list | None, str | None, int]]:
-    """The calls a file is sent in: (messages, text, characters) each, at most ``batch`` turns and
-    MAX_INGEST_CHARS characters per call (a long text cut at sentence ends)."""
-    from ..ingest.episodes import split_text
-    from ..types import MAX_INGEST_CHARS
-
-    if messages is None:
-        pieces = split_text(text or "", MAX_INGEST_CHARS, 0) if len(text or "") > MAX_INGEST_CHARS else [text or ""]
-        return [(None, piece, len(piece)) for piece in pieces]
-    parts: list[tuple[list | None, str | None, int]] = []
-    current: list = []
-    chars = 0
-    for message in messages:
-        if current and (len(current) >= batch or chars + len(message.content) > MAX_INGEST_CHARS):
-            parts.append((current, None, chars))
-            current, chars = [], 0
-        current.append(message)
-        chars += len(message.content)
-    if current:
-        parts.append((current, None, chars))
-    return parts
+PROGRESS_LINE_PARTS = 1000  # without a terminal: one progress line per this many parts
 
 
 def ingest(
@@ -82,105 +33,221 @@ def ingest(
     ),
     group: str = typer.Option("default", "--group", "-g", help="Group (tenant) to store it in."),
     session: str | None = typer.Option(
-        None, "--session", help="Session id (default: a new one; an existing one is continued)."
+        None,
+        "--session",
+        help="Session id (default: the session an earlier run of this file stored its parts in, else a new one; "
+        "an existing session is continued).",
     ),
     fmt: str | None = typer.Option(None, "--format", "-f", help="json, jsonl or text (default: from the suffix)."),
     extractor: str | None = typer.Option(
         None,
         "--extractor",
         "-x",
-        help="rules (offline, zh+en), llm (llm.base_url base_url) or none (default: llm when configured, else rules).",
+        help="rules (offline, zh+en), llm (the endpoint configured as llm.base_url) or none "
+        "(default: llm when an endpoint is configured, else rules).",
     ),
     reference_time: str | None = typer.Option(
         None,
         "--reference-time",
         help="When the conversation took place (ISO 8601; default now), for turns without a timestamp.",
     ),
-    batch: int = typer.Option(500, "--batch", min=1, help="Turns stored per transaction."),
+    batch: int = typer.Option(
+        500, "--batch", min=1, help="At most this many parts (turns or text chunks) per transaction."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
     config: str | None = ConfigOption,
 ) -> None:
-    """Store a conversation as episodes (every turn kept, embedded, searchable) and extract memories from it.
+    """Store a conversation or a text as episodes (every turn kept, embedded, searchable) and extract memories from it.
 
-    A failed extraction never loses a turn: its job stays pending and `graphmem extract --retry` retries it.
-    A long file is sent in parts (each at most 200,000 characters, stored and extracted in segments),
-    with a progress bar in characters.
+    The file is read as a stream, in parts: a turn of a JSON or JSONL conversation, or a chunk of about
+    1,000 characters of a plain text. Each part is stored once: run the same command again after a Ctrl-C,
+    a crash or a lost server and it skips what is stored and goes on. Progress: a bar on a terminal,
+    otherwise a line every 1,000 parts (on stderr). A failed extraction never loses a turn: its job stays
+    pending and `graphmem extract --retry` retries it.
     """
-    import uuid
-
-    from ..errors import ValidationError
-    from ..graph import as_reference_time
-    from ..ingest.episodes import parse_messages
+    from ..errors import GraphmemError, ValidationError
+    from ..ingest.bulk import BulkProgress, count_chars, file_format, ingest_file
     from ..ingest.pipeline import ingestor_for
 
     if extractor is not None and extractor not in EXTRACTORS:
         raise ValidationError(
             f"--extractor: must be one of {', '.join(EXTRACTORS)}", field="extractor", allowed=list(EXTRACTORS)
         )
-    messages, text = read_conversation(file, fmt)
-    reference = as_reference_time(reference_time)
-    session = session or f"s-{uuid.uuid4().hex[:12]}"
-    parsed = parse_messages(messages) if messages is not None else None  # fail before connecting
-    parts = _parts(parsed, text, batch)
-    size = sum(chars for _, _, chars in parts)
-    counts = dict.fromkeys(("episodes", "memories", "links", "jobs_pending", "jobs_failed", "jobs_running"), 0)
-    errors: list[str] = []
-    with open_graph_or_server(config) as graph:  # a running `graphmem serve` does the work when there is one
+    if not file.exists():
+        raise ValidationError(f"{file}: no such file", field="file")
+    file_format(file, fmt)
+    done = BulkProgress(file=str(file), group_id=group, total_chars=count_chars(file))
+    bar_on = console.is_terminal and not as_json
+    with open_graph(config) as graph:
         ingestor = ingestor_for(graph)
-        with progress_bar(console, disable=as_json) as bar:
-            task = bar.add_task(f"ingest {file.name} (characters)", total=size)
-            done = 0
-            for part_messages, part_text, chars in parts:
+        with progress_bar(console, disable=not bar_on) as bar:
+            task = bar.add_task(f"ingest {file.name} (characters)", total=done.total_chars)
+            lines = _ProgressLines(file.name) if not bar_on else None
 
-                def follow(stage: str, k: int, n: int, base: int = done, chars: int = chars) -> None:
-                    if stage == "segments" and n:
-                        bar.update(task, completed=base + chars * k // n)
+            def follow(p: BulkProgress) -> None:
+                bar.update(task, completed=p.chars)
+                if lines is not None:
+                    lines.update(p)
 
-                report = ingestor.ingest(
-                    group,
-                    part_messages,
-                    part_text,
-                    session_id=session,
-                    reference_time=reference,
-                    extractor=extractor,
-                    source="cli",
-                    progress=follow,
-                )
-                errors.extend(report.errors)
-                counts["episodes"] += len(report.episodes)
-                counts["memories"] += len(report.memories)
-                counts["links"] += report.links
-                counts["jobs_pending"] += report.jobs_pending
-                counts["jobs_failed"] += report.jobs_failed
-                counts["jobs_running"] += report.jobs_running
-                done += chars
-                bar.update(task, completed=done)
+            how = None
+            try:
+                with _first_ctrl_c_ends_the_batch() as asked:
+                    ingest_file(
+                        ingestor,
+                        file,
+                        group,
+                        fmt=fmt,
+                        session_id=session,
+                        reference_time=reference_time,
+                        extractor=extractor,
+                        batch_parts=batch,
+                        progress=done,
+                        on_batch=follow,
+                        should_stop=asked,
+                    )
+                how = "interrupted" if done.stopped else None
+            except GraphmemError:
+                bar.stop()
+                _stopped(done, "stopped", file, group, fmt, extractor, reference_time, batch, config)
+                raise
+            except BaseException as exc:  # a second Ctrl-C, wherever it landed (inside the driver, too)
+                if not _interrupted(exc):
+                    raise
+                how = "interrupted"
+            if how is not None:
+                bar.stop()
+                _stopped(done, how, file, group, fmt, extractor, reference_time, batch, config)
+                raise typer.Exit(130)
+            if lines is not None:
+                lines.update(done, last=True)
     if as_json:
         print_json(
             {
-                **counts,
-                "errors": errors,
+                "episodes": done.episodes,
+                "memories": done.memories,
+                "links": done.links,
+                "jobs_pending": done.jobs_pending,
+                "jobs_failed": done.jobs_failed,
+                "jobs_running": done.jobs_running,
+                "jobs_resumed": done.jobs_resumed,
+                "errors": done.errors,
                 "group_id": group,
-                "session_id": session,
+                "session_id": done.session_id,
                 "file": str(file),
-                "parts": len(parts),
+                "parts": done.parts,
+                "parts_stored": done.stored,
+                "parts_found_stored": done.skipped,
+                "characters": done.chars,
             }
         )
         return
+    found = f" ({count(done.skipped, 'part')} stored by an earlier run, skipped)" if done.skipped else ""
     console.print(
-        f"[green]stored[/green] {counts['episodes']} episodes in session {session} of group {group}; "
-        f"extracted {counts['memories']} memories and {counts['links']} links",
+        f"[green]stored[/green] {count(done.episodes, 'episode')} in session {done.session_id} of group {group}"
+        f"{found}; extracted {count(done.memories, 'memory', 'memories')} and {count(done.links, 'link')}",
         highlight=False,
     )
-    if counts["jobs_pending"] or counts["jobs_failed"] or counts["jobs_running"]:
+    if done.jobs_pending or done.jobs_failed or done.jobs_running:
         console.print(
-            f"[yellow]{counts['jobs_pending']} extraction job(s) pending, {counts['jobs_failed']} failed, "
-            f"{counts['jobs_running']} left running[/yellow]: the turns are stored; run "
-            f"`graphmem extract --retry --group {group}`",
+            f"[yellow]{count(done.jobs_pending, 'extraction job')} pending, {done.jobs_failed} failed, "
+            f"{done.jobs_running} left running[/yellow]: the turns are stored; run "
+            f"`graphmem extract --retry --group {shlex.quote(group)}`",
             highlight=False,
         )
-    for error in errors[:5]:
+    for error in done.errors[:5]:
         console.print(f"  [dim]{error}[/dim]", highlight=False)
+
+
+@contextlib.contextmanager
+def _first_ctrl_c_ends_the_batch() -> Iterator[Callable[[], bool]]:
+    """Within: the first Ctrl-C asks the ingest to stop after the batch it is storing (what is
+    stored is then exactly the batches before); a second one stops it at once (KeyboardInterrupt,
+    a transaction in flight rolled back). Yields the question the ingest asks after each batch."""
+    asked: list[bool] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield lambda: False
+        return
+
+    def on_ctrl_c(signum: int, frame: Any) -> None:
+        if asked:
+            raise KeyboardInterrupt
+        asked.append(True)
+        err_console.print("Ctrl-C: stopping after the batch being stored (Ctrl-C again stops at once)", highlight=False)
+
+    previous = signal.signal(signal.SIGINT, on_ctrl_c)
+    try:
+        yield lambda: bool(asked)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _interrupted(exc: BaseException | None) -> bool:
+    """Whether a Ctrl-C caused ``exc`` (the driver may raise its own error while unwinding one)."""
+    seen = 0
+    while exc is not None and seen < 20:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        exc = exc.__context__ or exc.__cause__
+        seen += 1
+    return False
+
+
+class _ProgressLines:
+    """Progress without a terminal: a line on stderr every PROGRESS_LINE_PARTS parts, and at the end."""
+
+    def __init__(self, name: str):
+        import time
+
+        self.name = name
+        self.start = time.monotonic()
+        self.shown = 0
+
+    def update(self, p: Any, *, last: bool = False) -> None:
+        import time
+
+        if not last and p.parts // PROGRESS_LINE_PARTS == self.shown // PROGRESS_LINE_PARTS:
+            return
+        self.shown = p.parts
+        elapsed = max(time.monotonic() - self.start, 1e-9)
+        share = 100 * p.chars / p.total_chars if p.total_chars else 100.0
+        err_console.print(
+            f"ingest {self.name}: {p.parts:,} parts, {p.chars:,} of {p.total_chars:,} characters ({share:.0f}%), "
+            f"{p.chars / elapsed:,.0f} characters/s, {elapsed:.0f} s",
+            highlight=False,
+            soft_wrap=True,
+        )
+
+
+def _stopped(
+    done: Any,
+    how: str,
+    file: Path,
+    group: str,
+    fmt: str | None,
+    extractor: str | None,
+    reference_time: str | None,
+    batch: int,
+    config: str | None,
+) -> None:
+    """How far an ingest got, and the command that resumes it (the same options, the session)."""
+    share = 100 * done.chars / done.total_chars if done.total_chars else 0.0
+    command = ["graphmem", "ingest", str(file), "--group", group]
+    if done.session_id:
+        command += ["--session", done.session_id]
+    for flag, value in (("--format", fmt), ("--extractor", extractor), ("--reference-time", reference_time)):
+        if value is not None:
+            command += [flag, value]
+    if batch != 500:
+        command += ["--batch", str(batch)]
+    if config is not None:
+        command += ["--config", config]
+    err_console.print(
+        f"{how}: {count(done.parts, 'part')} of {file.name} handled ({done.chars:,} of {done.total_chars:,} "
+        f"characters, {share:.0f}%), {done.stored} stored by this run; nothing is stored twice. Resume with:",
+        highlight=False,
+        soft_wrap=True,
+    )
+    err_console.print("  " + shlex.join(command), highlight=False, soft_wrap=True, markup=False)
 
 
 def extract(
@@ -240,8 +307,9 @@ def extract(
         print_json({**report.model_dump(mode="json"), "counts": counts})
         return
     console.print(
-        f"retried {report.attempted} job(s): {report.done} done, {report.pending} pending, "
-        f"{report.failed} failed; {len(report.memories)} memories and {report.links} links written",
+        f"retried {count(report.attempted, 'job')}: {report.done} done, {report.pending} pending, "
+        f"{report.failed} failed; {count(len(report.memories), 'memory', 'memories')} and "
+        f"{count(report.links, 'link')} written",
         highlight=False,
     )
     for error in report.errors[:10]:

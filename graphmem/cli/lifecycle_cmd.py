@@ -9,7 +9,7 @@ from typing import Any
 import typer
 from rich.table import Table
 
-from ._common import ConfigOption, console, err_console, open_graph, print_json, progress_bar
+from ._common import ConfigOption, console, count, err_console, open_graph, print_json, progress_bar
 
 GroupOption = typer.Option("default", "--group", "-g", help="Group (tenant) to work on.")
 _EVERY = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*$")
@@ -52,7 +52,7 @@ def consolidate(
     ),
     config: str | None = ConfigOption,
 ) -> None:
-    """Consolidate a group's memories (seed 004 §12.4): merge duplicate concepts (same name in
+    """Consolidate a group's memories: merge duplicate concepts (same name in
     another width, case, spelling or script; same meaning in the same context) and duplicate
     memories; mark contradicted facts superseded by the newer one (我住在北京 → 我搬到上海了,
     I work at Acme → I joined Globex); link related memories; fold old trivia into summaries;
@@ -79,7 +79,7 @@ def consolidate(
             for r in reports:
                 _print(r)
             if all_groups:
-                console.print(f"{len(reports)} groups consolidated", highlight=False)
+                console.print(f"{count(len(reports), 'group')} consolidated", highlight=False)
 
         if interval is None:
             show(once())
@@ -151,7 +151,7 @@ def _print(report: Any) -> None:
     for x in report.conflicts[:20]:
         console.print(f"  supersede {x.older_text!r} ← {x.newer_text!r} ({x.reason})", highlight=False)
     for s in report.summaries[:10]:
-        console.print(f"  summary {s.text!r} ({len(s.sources)} memories)", highlight=False)
+        console.print(f"  summary {s.text!r} ({count(len(s.sources), 'memory', 'memories')})", highlight=False)
     shown = {"concept_merges": 20, "memory_merges": 20, "conflicts": 20, "summaries": 10}
     more = {k: len(getattr(report, k)) - n for k, n in shown.items() if len(getattr(report, k)) > n}
     if more:

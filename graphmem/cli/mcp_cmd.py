@@ -21,7 +21,7 @@ def mcp(
     tools: str = typer.Option(
         "all",
         "--tools",
-        help="'core': the seed's four tools (create_memory, link_memories, "
+        help="'core': the four core tools (create_memory, link_memories, "
         "search_memories, update_memory_importance); 'all': also forget_memory, "
         "ingest_conversation, get_memory, memory_stats.",
     ),

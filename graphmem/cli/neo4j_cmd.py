@@ -22,6 +22,14 @@ HomeOption = typer.Option(
 )
 
 
+def _command(words: str, home: Path | None, config: str | None) -> str:
+    """A `graphmem neo4j ...` command to suggest, with the --home and --config the user gave."""
+    import shlex
+
+    extra = [*(["--home", str(home)] if home is not None else []), *(["--config", config] if config else [])]
+    return " ".join(["graphmem", "neo4j", words, *map(shlex.quote, extra)])
+
+
 def _server(
     config: str | None,
     home: Path | None = None,
@@ -60,7 +68,8 @@ def start(
         console.print(f"Neo4j is already running (pid {info.pid}) at {info.uri}.", highlight=False)
         if port is not None and info.uri.rsplit(":", 1)[-1] != str(port):
             console.print(
-                f"It listens on {info.uri}, not port {port}: run `graphmem neo4j stop` first to change the port.",
+                f"It listens on {info.uri}, not port {port}: run `{_command('stop', home, config)}` first to change "
+                "the port.",
                 highlight=False,
             )
     else:
@@ -71,7 +80,7 @@ def start(
     pw_from = "NEO4J_PASSWORD / neo4j.password" if settings.neo4j.password else f"{info.password_file} (0600)"
     console.print(
         f"  URI:      {info.uri}\n  user:     {info.user}\n  password: in {pw_from}\n"
-        f"  data:     {srv.data_dir}\n  logs:     graphmem neo4j logs{f' --home {srv.home}' if home else ''}",
+        f"  data:     {srv.data_dir}\n  logs:     {_command('logs', home, config)}",
         highlight=False,
     )
     if settings.neo4j.uri and settings.neo4j.uri != info.uri:
@@ -142,7 +151,7 @@ def status(
         if st.error:
             console.print(f"[yellow]warning:[/yellow] {st.error}", highlight=False)
     else:
-        console.print("Neo4j is not running (start it with `graphmem neo4j start`).", highlight=False)
+        console.print(f"Neo4j is not running (start it with `{_command('start', home, config)}`).", highlight=False)
     console.print(
         f"  home:       {st.home}\n  on disk:    {data['store_size']} ({st.data_dir}), of which "
         f"transaction logs {data['tx_log_size']} (kept: {settings.server.tx_log_retention} beyond recovery)\n"

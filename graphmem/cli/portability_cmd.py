@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from ._common import ConfigOption, console, load, open_graph, print_json, progress_bar
+from ._common import ConfigOption, console, count, load, open_graph, print_json, progress_bar
 
 
 def register(app: typer.Typer) -> None:
@@ -55,7 +55,7 @@ def export(
         print_json(data)
         return
     console.print(
-        f"exported group [bold]{group}[/bold] to {file}: {sum(report.nodes.values())} nodes, "
+        f"exported group [bold]{group}[/bold] to {file}: {count(sum(report.nodes.values()), 'node')}, "
         f"{sum(report.edges.values())} relationships{'' if vectors else ' (no vectors)'}",
         highlight=False,
     )
@@ -97,7 +97,7 @@ def import_(
         return
     console.print(
         f"imported {file} (group {report.source_group}) into group [bold]{report.group_id}[/bold]: "
-        f"{sum(report.nodes.values())} nodes, {sum(report.edges.values())} relationships; "
+        f"{count(sum(report.nodes.values()), 'node')}, {count(sum(report.edges.values()), 'relationship')}; "
         f"{report.reason}" + (f", {report.reembedded} embeddings computed" if report.reembedded else ""),
         highlight=False,
     )
@@ -220,7 +220,7 @@ def markdown(
         print_json(report)
         return
     console.print(
-        f"wrote {report['memory_md']} ({report['memories']} memories) and {report['user_md']} "
+        f"wrote {report['memory_md']} ({count(report['memories'], 'memory', 'memories')}) and {report['user_md']} "
         f"({report['user_facts']} lines about the user)",
         highlight=False,
     )

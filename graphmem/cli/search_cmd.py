@@ -7,7 +7,7 @@ from datetime import datetime
 import typer
 from rich.table import Table
 
-from ._common import ConfigOption, console, embedder_loading, load, print_json, server_graph
+from ._common import ConfigOption, console, count, embedder_loading, load, print_json, server_graph
 
 
 def register(app: typer.Typer) -> None:
@@ -211,36 +211,76 @@ def search(
     if not response.results:
         console.print("no memories found")
         return
+    _print_results(response, plan)
+
+
+WIDE = 120  # a terminal at least this wide shows every part of the score, and how each result was found
+MEMORY_MIN = 36  # the memory column's least width in cells (18 Chinese characters a line)
+
+
+def state_of(result) -> str:
+    """What a result is now: a turn, or a memory that is current, superseded (no longer true) or archived."""
+    if result.kind != "memory":
+        return "turn"
+    if not result.current:
+        return "superseded"
+    return "archived" if result.status == "archived" else "current"
+
+
+STATE_STYLE = {"current": "green", "superseded": "yellow", "archived": "dim", "turn": "dim"}
+
+
+def _print_results(response, plan) -> None:
+    """The results as a table: rank, score (and its parts on a wide terminal), type, state, the
+    memory's text (wrapped on characters, never narrower than MEMORY_MIN cells) and how it was
+    found (on a narrow terminal, under the text)."""
+    from rich.text import Text
+
     ranks = {r.memory_id: rank for rank, r in enumerate(response.results, 1)}
     w = plan.weights
     reranked = "rerank" in w  # the reranker's part is a column of its own
+    wide = console.width >= WIDE
     table = Table(
-        caption=f"score = {w.get('similarity')}·sim + {w.get('importance')}·imp + "
-        f"{w.get('distance')}·1/(1+d) + {w.get('time_decay')}·time + {w.get('access')}·access"
-        + (f" + {w['rerank']}·rerank" if reranked else ""),
+        caption=(
+            f"score = {w.get('similarity')}·sim + {w.get('importance')}·imp + "
+            f"{w.get('distance')}·1/(1+d) + {w.get('time_decay')}·time + {w.get('access')}·access"
+            + (f" + {w['rerank']}·rerank" if reranked else "")
+        )
+        if wide
+        else "score: similarity, importance, distance, time, access"
+        + (", rerank" if reranked else "")
+        + f" (each part on a terminal of {WIDE} columns, or with --json)",
         caption_justify="left",
     )
-    columns = ("#", "score", "sim", "imp", "dist", "time", "acc", *(("rerank",) if reranked else ()))
-    for column in (*columns, "type", "memory", "d", "path"):
-        table.add_column(column, overflow="fold")
+    parts = ("sim", "imp", "dist", "time", "acc", *(("rerank",) if reranked else ())) if wide else ()
+    for column in ("#", "score", *parts, "type", "state"):
+        table.add_column(column, no_wrap=True, justify="right" if column == "#" else "left")
+    table.add_column("memory", overflow="fold", min_width=MEMORY_MIN, ratio=1)
+    if wide:
+        table.add_column("found", overflow="fold")
     for rank, r in enumerate(response.results, 1):
         p = r.score_parts
+        values = {
+            "sim": f"{p.similarity:.2f}",
+            "imp": f"{p.importance:.2f}",
+            "dist": f"{p.distance:.2f}",
+            "time": f"{p.time_decay:.2f}",
+            "acc": f"{p.access:.2f}",
+            "rerank": f"{p.rerank:.2f}" if p.rerank is not None else "–",
+        }
+        state = state_of(r)
+        found = _path_text(r, ranks) + (f" (d {r.distance})" if r.distance else "")
+        memory = Text(r.text + _valid(r, plan.as_of is not None))
+        if not wide:
+            memory.append(f"\n↳ {found}", style="dim")
         table.add_row(
             str(rank),
             f"{r.score:.3f}",
-            f"{p.similarity:.2f}",
-            f"{p.importance:.2f}",
-            f"{p.distance:.2f}",
-            f"{p.time_decay:.2f}",
-            f"{p.access:.2f}",
-            *((f"{p.rerank:.2f}" if p.rerank is not None else "–",) if reranked else ()),
+            *(values[c] for c in parts),
             r.memory_type,
-            r.text
-            + ("" if r.current else "  (superseded)")
-            + ("  (archived)" if r.status == "archived" else "")
-            + _valid(r, plan.as_of is not None),
-            str(r.distance),
-            _path_text(r, ranks),
+            Text(state, style=STATE_STYLE[state]),
+            memory,
+            *((found,) if wide else ()),
         )
     console.print(table)
 
@@ -288,8 +328,8 @@ def stats(
         print_json(data)
         return
     mem = data["memories"]
-    where = f"group {group!r}" if group else f"the whole database ({data.get('groups', 0)} groups)"
-    console.print(f"[bold]{mem['total']} memories[/bold] in {where}", highlight=False)
+    where = f"group {group!r}" if group else f"the whole database ({count(data.get('groups', 0), 'group')})"
+    console.print(f"[bold]{count(mem['total'], 'memory', 'memories')}[/bold] in {where}", highlight=False)
     odd = data.get("nonconforming_group_ids") or {}
     if odd.get("count"):
         names = ", ".join(repr(e["group_id"]) for e in odd["examples"])
@@ -316,7 +356,7 @@ def stats(
         console.print(
             f"last consolidation: [{style}]{last.get('status')}[/{style}] {last.get('started_at', '')[:19]}"
             + (f" (group {last.get('group_id')})" if not group else "")
-            + f", {last.get('processed') or 0} memories, {last.get('seconds') or 0:.1f} s; "
+            + f", {count(last.get('processed') or 0, 'memory', 'memories')}, {last.get('seconds') or 0:.1f} s; "
             f"{last.get('counts') or ''}",
             highlight=False,
             soft_wrap=True,
@@ -340,8 +380,8 @@ def stats(
         t = Table()
         t.add_column("label" if key == "nodes" else "type")
         t.add_column("count", justify="right")
-        for name, count in data[key].items():
-            t.add_row(name, str(count))
+        for name, number in data[key].items():
+            t.add_row(name, str(number))
         console.print(t)
     census = data.get("groups_census")
     if census is not None:
@@ -349,7 +389,7 @@ def stats(
 
 
 def _print_census(census: list[dict]) -> None:
-    table = Table(title=f"{len(census)} groups (every group id a node carries)", title_justify="left")
+    table = Table(title=f"{count(len(census), 'group')} (every group id a node carries)", title_justify="left")
     for column in ("group", "nodes", "memories", "turns", "other", "note"):
         table.add_column(column, justify="right" if column in ("nodes", "memories", "turns", "other") else "left")
     for g in census:
@@ -385,7 +425,9 @@ def _print_legacy(groups: list[dict], json_output: bool) -> None:
         soft_wrap=True,
     )
     for g in groups:
-        console.print(f"  {g['group_id']!r}: {g['problem']}; {g['total']} nodes", highlight=False, soft_wrap=True)
+        console.print(
+            f"  {g['group_id']!r}: {g['problem']}; {count(g['total'], 'node')}", highlight=False, soft_wrap=True
+        )
     console.print(
         "rename each with `graphmem rename-group OLD NEW` (NEW: letters, digits and _ - . : @), or delete it "
         "with `graphmem delete-group -g OLD`",

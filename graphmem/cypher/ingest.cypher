@@ -23,6 +23,13 @@ FOREACH (i IN range(0, size(coalesce(r.sentences, [])) - 1) |
                      embedding: r.sentences[i].embedding})-[:PART_OF]->(e))
 RETURN count(e) AS created;
 
+// name: episode_parts_stored
+// Which of a bulk ingest's parts are stored already (by their keys, on the episode_part_key
+// constraint's index), and in which session: a resumed run skips them and continues that session.
+UNWIND $keys AS key
+MATCH (e:Episode {group_id: $group_id, part_key: key})
+RETURN e.part_key AS key, e.session_id AS session_id;
+
 // name: episodes_chain
 // NEXT edges between consecutive episodes of a session. $pairs: [[from_id, to_id], ...].
 UNWIND $pairs AS p

@@ -96,6 +96,12 @@ CREATE CONSTRAINT consolidation_lock_group IF NOT EXISTS FOR (n:ConsolidationLoc
 // The newest turn of a group (search_probe): whether a process's copy of its turn vectors is current.
 CREATE INDEX episode_created IF NOT EXISTS FOR (n:Episode) ON (n.group_id, n.created_at);
 
+// name: schema_episode_part_key
+// One episode per part of a bulk ingest (`graphmem ingest FILE`): a part's key (its file, its
+// place in it and its content) is stored on its episode, so a run resumed after Ctrl-C, a crash or
+// a lost server never stores a part twice, even beside another run of the same file.
+CREATE CONSTRAINT episode_part_key IF NOT EXISTS FOR (n:Episode) REQUIRE (n.group_id, n.part_key) IS UNIQUE;
+
 // name: schema_memory_vector
 CREATE VECTOR INDEX memory_embedding IF NOT EXISTS FOR (n:Memory) ON n.embedding
 OPTIONS {indexConfig: {`vector.dimensions`: $dimension, `vector.similarity_function`: 'cosine'}};

@@ -208,6 +208,7 @@ class EpisodeProps(TypedDict):
     external_id: str | None
     source: str
     created_at: str
+    part_key: str | None  # a bulk ingest's part (ingest/bulk.py): one episode per key and group
 
 
 class SentenceRow(TypedDict):
@@ -285,6 +286,7 @@ class EpisodeWriter:
                         "external_id": msg.external_id,
                         "source": source,
                         "created_at": now,
+                        "part_key": None,
                     }
                     row: EpisodeRow = {
                         "id": uuid.uuid4().hex,

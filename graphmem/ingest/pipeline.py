@@ -189,6 +189,8 @@ class Ingestor:
         field = "messages" if text is None else "text"
         if text is not None and isinstance(text, str) and len(text) > MAX_INGEST_CHARS:
             raise ValidationError(_too_long(field, len(text)), field=field)
+        if text is None and (size := _turns_size(messages)) > MAX_INGEST_CHARS:
+            raise ValidationError(_too_long(field, size), field=field)  # before any turn is parsed
         parsed = text_messages(text) if text is not None else parse_messages(messages)
         size = sum(len(m.content) for m in parsed)
         if size > MAX_INGEST_CHARS:
@@ -244,32 +246,61 @@ class Ingestor:
             if done is not None:
                 return self._replay(group_id, done)
             claim = (request_id, digest)
-        batches: list[tuple[str, list[EpisodeRow]]] = []
         built = self.writer.build_sessions(
             [(c.messages, c.session_id, c.reference_time, c.embeddings) for c in conversations], source=source
         )
-        for conv, rows in zip(conversations, built):
-            if rows:
-                batches.append((conv.session_id, rows))
+        batches = [(conv.session_id, rows) for conv, rows in zip(conversations, built) if rows]
+        request = None if claim is None else (*claim, {"final": False})
+        report = self.store_built(
+            group_id,
+            batches,
+            extractor=ext,
+            session_id=conversations[0].session_id if conversations else "",
+            progress=progress,
+            request=request,
+        )
+        if report is None and claim is not None:
+            # the same request was applied meanwhile (a concurrent repeat): nothing was written
+            return self._replay(group_id, stored(self.store, group_id, claim[0], "ingest", claim[1]))
+        assert report is not None  # None only for a request applied before
+        if request_id is not None:
+            record(self.store, group_id, request_id, {"final": True, "report": report.model_dump(mode="json")})
+        return report
+
+    def store_built(
+        self,
+        group_id: str,
+        batches: list[tuple[str, list[EpisodeRow]]],
+        *,
+        extractor: Extractor | None,
+        session_id: str,
+        progress: Progress | None = None,
+        request: tuple[str, str, dict] | None = None,
+        resume: bool = True,
+    ) -> IngestReport | None:
+        """Write built episode rows (``EpisodeWriter.build_sessions``) with their extraction jobs in
+        one transaction, then run the jobs. ``request``: (request id, fingerprint, result) claimed in
+        that transaction (None is returned, nothing written, when it was applied before); the
+        report is stored in the result's "report". ``resume``: take up the group's stranded jobs too."""
         all_rows = [row for _, rows in batches for row in rows]
         jobs = (
             [
-                self.queue.new(session_id=sid, episode_ids=ids, extractor=ext.name)
-                for sid, ids in self._windows(batches, ext)
+                self.queue.new(session_id=sid, episode_ids=ids, extractor=extractor.name)
+                for sid, ids in self._windows(batches, extractor)
             ]
-            if ext is not None
+            if extractor is not None
             else []
         )
         report = IngestReport(
             group_id=group_id,
-            session_id=conversations[0].session_id if conversations else "",
+            session_id=session_id,
             episodes=[r["id"] for r in all_rows],
             jobs=[j["id"] for j in jobs],
         )
-        request = None if claim is None else (*claim, {"final": False, "report": report.model_dump(mode="json")})
-        if self.writer.write_sessions(group_id, batches, jobs, request=request) is None and claim is not None:
-            # the same request was applied meanwhile (a concurrent repeat): nothing was written
-            return self._replay(group_id, stored(self.store, group_id, claim[0], "ingest", claim[1]))
+        if request is not None:
+            request = (request[0], request[1], {**request[2], "report": report.model_dump(mode="json")})
+        if self.writer.write_sessions(group_id, batches, jobs, request=request) is None:
+            return None
         if progress:
             progress("episodes", len(all_rows), len(all_rows))
         for i, job in enumerate(jobs, 1):
@@ -281,9 +312,8 @@ class Ingestor:
                 _count_state(report, outcome.state)
             if progress:
                 progress("extract", i, len(jobs))
-        report.jobs_resumed = self.resume_stranded(group_id)
-        if request_id is not None:
-            record(self.store, group_id, request_id, {"final": True, "report": report.model_dump(mode="json")})
+        if resume:
+            report.jobs_resumed = self.resume_stranded(group_id)
         return report
 
     def _replay(self, group_id: str, done: dict) -> IngestReport:
@@ -364,7 +394,7 @@ class Ingestor:
                 if plan.via_tools and (plan.memories or plan.links):
                     # an LLM's answer is kept: a retry after a crash finishes it instead of asking again
                     self.queue.save_plan(group_id, job_id, json.dumps(plan.to_dict(), ensure_ascii=False))
-            memories, links, warnings = self._execute(group_id, job_id, plan, ext.name)
+            memories, links, warnings = self._execute(group_id, job_id, plan, ext.name, first=attempts == 1)
         except Exception as exc:  # noqa: BLE001 - any failure is recorded on the job, never lost
             error = _describe(exc)
             try:
@@ -399,14 +429,20 @@ class Ingestor:
         )
 
     def _execute(
-        self, group_id: str, job_id: str, plan: ExtractionPlan, extractor: str
+        self, group_id: str, job_id: str, plan: ExtractionPlan, extractor: str, *, first: bool = False
     ) -> tuple[list[str], int, list[str]]:
-        """Write the plan's memories that are not written yet (each with its evidence), then its links."""
-        written = {
-            r["key"]: r["id"]
-            for r in self.store.read("job_written_memories", group_id=group_id, job_id=job_id)
-            if r["key"]
-        }
+        """Write the plan's memories that are not written yet (each with its evidence), then its links.
+        ``first``: the job's first attempt, which finds nothing written before (the look-up reads
+        the group's memories: skipped, so a long ingest's jobs do not grow with the group)."""
+        written = (
+            {}
+            if first
+            else {
+                r["key"]: r["id"]
+                for r in self.store.read("job_written_memories", group_id=group_id, job_id=job_id)
+                if r["key"]
+            }
+        )
         todo = [pm for pm in plan.memories if pm.key not in written]
         source = f"extract:{extractor}"
         new_ids: list[str] = []
@@ -528,6 +564,18 @@ def segment_key(request_id: str | None, k: int) -> str | None:
     if len(key) <= MAX_ID:
         return key
     return f"seg:{hashlib.sha256(request_id.encode()).hexdigest()[:40]}#{k}"
+
+
+def _turns_size(messages: Any) -> int:
+    """The characters of the turns' contents as handed over (a string content, or ``text``), summed
+    at C speed: a list of turns far over the cap is refused before any turn is looked at."""
+    if isinstance(messages, dict):
+        messages = messages.get("messages")
+    if not isinstance(messages, (list, tuple)):
+        return 0
+    return sum(
+        len(c) for m in messages if isinstance(m, dict) and isinstance(c := m.get("content", m.get("text")), str)
+    )
 
 
 def _too_long(field: str, size: int) -> str:

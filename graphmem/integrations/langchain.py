@@ -82,7 +82,7 @@ class GraphmemTool(BaseTool):
 
 
 def graphmem_tools(graph: Any, group_id: str, *, tools: str = "all", session_id: str | None = None) -> list[BaseTool]:
-    """The graphmem tools for one group: ``tools="core"`` for the seed's four, ``"all"`` for eight."""
+    """The graphmem tools for one group: ``tools="core"`` for the four core tools, ``"all"`` for eight."""
     group_id = validate_group_id(group_id)
     if tools not in PROFILES:
         raise ValidationError(f"tools: must be one of {', '.join(PROFILES)}", field="tools", allowed=list(PROFILES))

@@ -1,6 +1,6 @@
 """`graphmem mcp`: the memory as a Model Context Protocol server (official ``mcp`` SDK, 2.x).
 
-Tools are the ones in ``graphmem.tools`` (same schemas, same ``dispatch``): the seed's four
+Tools are the ones in ``graphmem.tools`` (same schemas, same ``dispatch``): the four core tools
 (``--tools core``) or those plus forget_memory, ingest_conversation, get_memory and
 memory_stats (``--tools all``). Resources: ``graphmem://memory/{memory_id}`` (one memory) and
 ``graphmem://memories/recent`` (the group's newest memories).

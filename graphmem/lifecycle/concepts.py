@@ -1,4 +1,4 @@
-"""Merging duplicate concept nodes (seed 004 §12.4.2), and undoing a merge.
+"""Merging duplicate concept nodes, and undoing a merge.
 
 A name is one ``:Concept`` node whatever roles it plays (its role labels: Subject, Topic, Object,
 Value). Which nodes are one concept, in the order of trust:

@@ -1,4 +1,4 @@
-"""Discovering links between memories (seed 004 §12.4.3).
+"""Discovering links between memories.
 
 - REFERENCE ("相关 / related"): each memory of the batch is linked to the latest earlier memory
   sharing its topic or object, so the memories of one concept form a chain in time (each gets at
@@ -40,10 +40,10 @@ CAUSE_CUES = (
     "since then",
 )
 REFERENCE_CONFIDENCE = 0.6  # a shared concept says the two are about the same thing, not how
-REFERENCE_IMPORTANCE = 0.4  # seed 004 §12.4.3: discovered "related" links weigh little
+REFERENCE_IMPORTANCE = 0.4  # discovered "related" links weigh little
 CAUSAL_CONFIDENCE = 0.4  # a cue and closeness in time: a candidate, not a finding
 JUDGED_CONFIDENCE = 0.8  # a candidate the LLM confirmed
-CAUSAL_IMPORTANCE = 0.5  # seed 004 §12.4.3: inferred causes weigh less than told ones
+CAUSAL_IMPORTANCE = 0.5  # inferred causes weigh less than told ones
 MAX_LINKS_PER_MEMORY = 3  # REFERENCE links a memory gets in one run at most
 HUB_CAP = 200  # concepts used by more memories than this link nothing (我, 吃饭 would relate everything)
 # candidate CAUSALITY links between memories of one session said within this many seconds, when

@@ -1,6 +1,6 @@
-"""Decay to archive, and summaries of old trivia (seed 004 §5.3, seed 002's compression).
+"""Decay to archive, and summaries of old trivia.
 
-Strength (seed 004 §5.3): importance · exp(-rate · days) · (1 + ln(1 + access_count)), with the
+Strength: importance · exp(-rate · days) · (1 + ln(1 + access_count)), with the
 rate of the memory's type (``retrieval.decay``: EVENT 0.05, FACT 0.01, RELATION 0.005, OPINION
 0.03 per day) and days since it was written or last read, whichever is later: a memory fades
 when nobody needs it. Below ``archive_floor`` it is archived (status ``archived``, never

@@ -1,4 +1,4 @@
-"""An LLM judge for the consolidator (seed 004 §12.4.3), used only with ``llm.base_url`` set.
+"""An LLM judge for the consolidator, used only with ``llm.base_url`` set.
 
 Two yes/no questions through any OpenAI-compatible chat-completions endpoint: do two names mean
 the same thing (a concept merge whose similarity alone does not decide it), and is one memory

@@ -1,4 +1,4 @@
-"""Duplicate memories and conflicting ones (seed 004 §12.4, seed 002's supersede chains).
+"""Duplicate memories and conflicting ones.
 
 Duplicates: two live memories with the same parts (subject, topic, object nodes, memory type and
 attribute values, after concept merging) or the same loose text, of one subject. The older one

@@ -1,4 +1,4 @@
-"""Running the consolidator at an interval (seed 004 §12.4.4).
+"""Running the consolidator at an interval.
 
 ``ConsolidationScheduler`` (async, in-process) and ``run_every`` (the blocking loop behind
 ``graphmem consolidate --every``) share ``next_delay``: the interval after a good run; after

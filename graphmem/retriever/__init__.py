@@ -1,4 +1,4 @@
-"""The read path: plan, seeds, expand, score (seed 004 §4.4, §5.2, §12.3); ``format_context``
+"""The read path: plan, seeds, expand, score; ``format_context``
 renders its results for a prompt (``graphmem/format.py``)."""
 
 from ..format import estimate_tokens, format_context

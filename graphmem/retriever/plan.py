@@ -1,4 +1,4 @@
-"""Query planning (seed 004 §12.3.1, §12.3.4): how deep to walk, along what, and when. Rules, in
+"""Query planning: how deep to walk, along what, and when. Rules, in
 Chinese and English, the cue words below: a question about causes or effects (为什么 为啥 咋 怎么回事
 后来呢; why, how come, what's behind, what happened after …) → deep along causal edges only; about
 a person's or a thing's connections (关于 是谁 说说; about, who is, tell me about …) → deep along

@@ -1,4 +1,4 @@
-"""Ranking: every number that turns evidence into a rank (seed 004 §5.2, §5.3), with one
+"""Ranking: every number that turns evidence into a rank, with one
 ``RankingProfile`` ("default", the built-in "recall", or one from the config) and the constants
 below. score = α·similarity + β·importance + γ·1/(1+distance) + δ·time_decay + ε·access, where
 

@@ -135,7 +135,7 @@ def current_first(store: Store, group_id: str, ranked: list[Hit], policy: str, w
     if not old or policy == "keep":
         return ranked
     if policy == "hide":
-        why.append(f"{len(old)} superseded memories left out")
+        why.append(f"{len(old)} superseded {'memory' if len(old) == 1 else 'memories'} left out")
         return [h for h in ranked if not (h.kind == "memory" and h.node.get("superseded_by"))]
     by_id = {h.id: h for h in ranked}
     rows = store.read("search_current_of", group_id=group_id, ids=[h.id for h in old])
@@ -157,7 +157,9 @@ def current_first(store: Store, group_id: str, ranked: list[Hit], policy: str, w
             placed.add(c.id)
         out.append(h)
         placed.add(h.id)
-    why.append(f"{len(old)} superseded memories follow their current version")
+    why.append(
+        f"{len(old)} superseded {'memory follows its' if len(old) == 1 else 'memories follow their'} current version"
+    )
     return out
 
 

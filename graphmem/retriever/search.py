@@ -1,5 +1,5 @@
 """The Retriever: plan (``plan.py``) → corpus → seeds (``seeds.py``) → walk (``walk.py``) → score
-(``rank.py``) → results (``results.py``) (seed 004 §4.4, §5.2, §12.3).
+(``rank.py``) → results (``results.py``).
 
 The corpus: a probe counts the group's memories and turns while the query is embedded and says
 whether the process's copies of the group's vectors are current (``held.py``, else
@@ -390,10 +390,20 @@ class Retriever:
         if hints.deep:
             return min(cap, expand_depth), "deep"
         if top1 < threshold:
-            why.append(f"best similarity {top1:.2f} < {threshold}: deep")
+            why.append(f"best similarity {compared(top1, 'is below', threshold)} threshold: deep")
             return min(cap, expand_depth), "deep"
-        why.append(f"best similarity {top1:.2f} ≥ {threshold}: direct matches suffice")
+        why.append(f"best similarity {compared(top1, 'reaches', threshold)} threshold: direct matches suffice")
         return 0, "fast"
+
+
+def compared(value: float, verb: str, threshold: float) -> str:
+    """ "0.70 is below the 0.75": both numbers with as many decimals (2 to 4) as it takes for
+    them to differ when they do, so that rounding never shows "0.70 is below the 0.70"."""
+    for places in (2, 3, 4):
+        a, b = f"{value:.{places}f}", f"{threshold:.{places}f}"
+        if a != b or value == threshold:
+            break
+    return f"{a} {verb} the {b}"
 
 
 def best_seed(report: SeedReport, similarity: Similarity) -> float:

@@ -16,7 +16,8 @@ from .migrate import migrate
 # 8: one consolidation lock node per group (consolidation_lock_group)
 # 9: one node per name (the :Concept label and its constraints; store/migrate.py folds a name's
 #    nodes of several roles into one), memories' valid_from / valid_until
-SCHEMA_VERSION = 9
+# 10: one episode per part of a bulk ingest (episode_part_key)
+SCHEMA_VERSION = 10
 
 
 @dataclass
