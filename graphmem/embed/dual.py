@@ -1,6 +1,6 @@
 """A multilingual model for every text, a model of each language beside it, in one vector.
 
-``"multilingual-e5-small+bge-small-en-v1.5+bge-small-zh-v1.5"`` (the default model) stores one
+``"multilingual-e5-small+bge-small-en-v1.5+bge-small-zh-v1.5-q"`` (the default model) stores one
 vector per text: e5's vector, the English model's and the Chinese model's side by side in three
 blocks, each weighted by the text's script (s, its CJK share):
 
@@ -41,7 +41,7 @@ import numpy as np
 from ..textsim import cjk_share
 
 ENGLISH_SHARE = 0.5  # B²: the English model's share of the cosine of two English texts
-CHINESE_SHARE = 0.5  # C²: the Chinese model's share of the cosine of two Chinese texts
+CHINESE_SHARE = 0.3  # C²: the Chinese model's share of the cosine of two Chinese texts
 SMALL_BATCH = 2  # up to this many texts, the language models run beside the multilingual one (a search's query)
 _BESIDE_LOCK = threading.Lock()
 
