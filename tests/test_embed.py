@@ -196,7 +196,7 @@ def test_minilm_on_the_written_graph_gives_sentence_transformers_vectors(minilm)
         assert onnx.unknown_share(name) == torch.unknown_share(name), name
 
 
-@pytest.mark.parametrize("model", [embed.MULTILINGUAL_MODEL, embed.ENGLISH_MODEL])
+@pytest.mark.parametrize("model", [embed.MULTILINGUAL_MODEL, embed.ENGLISH_MODEL, embed.CHINESE_MODEL])
 def test_a_text_gets_the_same_vector_alone_or_in_a_batch(model):
     e = embed.get_embedder(model)
     texts = ZH + EN + [" ".join(EN)]
@@ -294,20 +294,50 @@ def test_a_query_is_segmented_without_loading_the_tokenizers_vocabulary_and_gets
     assert batch == [tokenizer.content_ids([t])[0] for t in common]
 
 
-def test_the_default_pair_reads_chinese_with_e5_alone_and_english_with_both():
-    pair = embed.get_embedder()
-    assert pair.name == embed.DEFAULT_MODEL and pair.dimension == 768
-    zh, en, mixed = pair.embed_array(["我昨天买了水果", "I bought fruit yesterday", "我昨天 bought 水果"])
-    assert np.allclose(zh[384:], 0.0) and np.linalg.norm(en[384:]) > 0.5 and 0 < np.linalg.norm(mixed[384:]) < 0.5
+def test_the_default_reads_chinese_with_e5_and_bge_zh_english_with_e5_and_bge_en():
+    """Three blocks (e5 384, bge-small-en 384, bge-small-zh 512): a Chinese text's English block
+    and an English text's Chinese block are zero, so the two language models never meet in a
+    cosine; a mixed text has some of each; every vector unit length."""
+    three = embed.get_embedder()
+    assert three.name == embed.DEFAULT_MODEL and three.dimension == 384 + 384 + 512
+    zh, en, mixed = three.embed_array(["我昨天买了水果", "I bought fruit yesterday", "我昨天 bought 水果"])
+    english, chinese = slice(384, 768), slice(768, 1280)
+    assert np.allclose(zh[english], 0.0) and np.linalg.norm(zh[chinese]) > 0.5
+    assert np.allclose(en[chinese], 0.0) and np.linalg.norm(en[english]) > 0.5
+    assert 0 < np.linalg.norm(mixed[english]) < 0.5 and 0 < np.linalg.norm(mixed[chinese]) < 0.5
     assert np.allclose(np.linalg.norm([zh, en, mixed], axis=1), 1.0, atol=1e-5)
     # a question in one language finds the memory in the other: the right one is the closer
-    q = pair.embed_query_array(["what did I buy yesterday?", "我为什么不开心？"])
-    memories = pair.embed_array(["我昨天在超市买了水果", "我今天心情不好", "I was unhappy because it rained"])
+    q = three.embed_query_array(["what did I buy yesterday?", "我为什么不开心？"])
+    memories = three.embed_array(["我昨天在超市买了水果", "我今天心情不好", "I was unhappy because it rained"])
     scores = q @ memories.T
     assert scores[0].argmax() == 0 and scores[1][1] > scores[1][0]
 
 
-@pytest.mark.parametrize("model", [embed.MULTILINGUAL_MODEL, embed.ENGLISH_MODEL])
+def test_an_english_text_gets_the_vector_the_pair_before_gave_it():
+    """English is read as before the Chinese model came: the first 768 floats of an English
+    text's vector are the pair's (e5 + bge-small-en) to the float, the Chinese block zero; so
+    English-only figures (LoCoMo, LongMemEval) cannot move."""
+    three, pair = embed.get_embedder(), embed.get_embedder(embed.PAIR_MODEL)
+    texts = EN + ["", "a", "What did Priya paint last week?"]
+    for side in ("embed_array", "embed_query_array"):
+        got, want = getattr(three, side)(texts), getattr(pair, side)(texts)
+        assert np.allclose(got[:, :768], want, atol=1e-6) and not got[:, 768:].any(), side
+
+
+def test_bge_zh_from_its_jar_reads_lower_case_latin_and_finds_the_passage():
+    """bge-small-zh-v1.5 from its Maven jar: 512 floats, Latin letters lower-cased (its vocabulary
+    has no capitals), a query read as what is stored (no instruction); a question finds its memory."""
+    bge = embed.get_embedder(embed.CHINESE_MODEL)
+    assert bge.backend == "onnx" and bge.dimension == 512 and not bge.asymmetric
+    assert bge.unknown_share("我买了 iPhone") == 0.0  # "I" and "P" would be unknown pieces
+    stored = bge.embed_array(ZH)
+    assert np.allclose(np.linalg.norm(stored, axis=1), 1.0, atol=1e-5)
+    for question, memory in (("我昨晚睡得好吗？", "昨晚我失眠了"), ("谁是医生？", "我的朋友小明是医生")):
+        best = int(np.argmax(stored @ bge.embed_query_array([question])[0]))
+        assert ZH[best].startswith(memory), (question, ZH[best])
+
+
+@pytest.mark.parametrize("model", [embed.MULTILINGUAL_MODEL, embed.ENGLISH_MODEL, embed.CHINESE_MODEL])
 def test_queries_run_on_8_bit_copies_that_give_the_float_models_vectors(model):
     """``precision="int8"`` embeds a search's query with 8-bit weights (embed/int8.py): on
     Chinese, English, mixed, odd and over-long texts its vector stays within cosine 0.98 of the
@@ -406,7 +436,7 @@ def test_an_8_bit_copy_is_named_for_its_runtime_and_a_refusal_is_remembered(tmp_
     assert int8_model(stray, straying) == stray and len(calls) == 4
 
 
-@pytest.mark.parametrize("model", [embed.MULTILINGUAL_MODEL, embed.ENGLISH_MODEL])
+@pytest.mark.parametrize("model", [embed.MULTILINGUAL_MODEL, embed.ENGLISH_MODEL, embed.CHINESE_MODEL])
 def test_a_models_weights_kept_apart_give_its_vectors_to_the_bit(model):
     """A process's sessions load each model from a copy whose weights sit in a file of their own
     (runs.weights_apart: a new process starts its sessions in half the time); the copy is the same

@@ -1,11 +1,13 @@
 """Chinese, English and mixed memories are equally findable, on the real database, with the
-default embedding model (multilingual-e5-small beside bge-small-en-v1.5)."""
+default embedding model (multilingual-e5-small beside bge-small-en-v1.5 and bge-small-zh-v1.5)."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from graphmem import dispatch
+from graphmem.embed import MULTILINGUAL_MODEL, embed_array, embed_query_array, get_embedder
 from graphmem.retriever.plan import RulePlanner, dialogue_turns
 
 pytestmark = pytest.mark.real_models  # real models: findable in both languages and across them
@@ -71,6 +73,27 @@ def test_an_english_memory_is_found_by_a_chinese_question(graph, group_id):
     graph.create_memory(group_id, subject="我", memory_type="事件", topic="看", object="电影")
     assert "guitar" in _top(graph, group_id, "我买了什么乐器？")
     assert "jogging" in _top(graph, group_id, "我在公园里做了什么运动？")
+
+
+def test_a_chinese_paraphrase_is_found_first_where_e5_alone_ranks_another_memory_higher(graph, group_id):
+    """The Chinese model beside e5 reads a question that says none of the memory's words ("what
+    happened while I walked the dog?" for "my dog got lost"); e5 alone puts the dog's trick first."""
+    for topic, obj in (
+        ("狗", "走丢了"),
+        ("狗", "会握手"),
+        ("跑步", "膝盖受伤了"),
+        ("手机", "屏幕摔碎了"),
+        ("朋友", "请我吃饭"),
+        ("工作", "被老板批评了"),
+    ):
+        graph.create_memory(group_id, subject="我", memory_type="事件", topic=topic, object=obj, reference_time=REF)
+    question = "我遛狗的时候出什么事了？"
+    results = graph.search_memories(group_id, question, reference_time=REF).results
+    assert results[0].text.startswith("我 狗 走丢了"), [r.text for r in results]
+    texts = [r.text for r in results]
+    e5 = get_embedder(MULTILINGUAL_MODEL)
+    by_e5 = embed_array(e5, texts) @ embed_query_array(e5, [question])[0]
+    assert not texts[int(np.argmax(by_e5))].startswith("我 狗 走丢了")
 
 
 @pytest.mark.parametrize(

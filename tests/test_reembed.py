@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from graphmem.config import load_settings
-from graphmem.embed import DEFAULT_MODEL, ENGLISH_MODEL
+from graphmem.embed import DEFAULT_MODEL, PAIR_MODEL
 from graphmem.errors import SchemaMismatchError
 from graphmem.graph import MemoryGraph
 from graphmem.server import LocalNeo4j, free_port
@@ -69,8 +69,10 @@ def _counts(graph: MemoryGraph) -> dict:
 
 
 def test_reembed_moves_a_database_to_another_model_and_survives_a_kill(server):
+    """From the default before the Chinese model (e5 + bge-small-en, 768 floats) to today's
+    (e5 + bge-small-en + bge-small-zh, 1280)."""
     root, info = server
-    old = _graph(root, info, ENGLISH_MODEL)
+    old = _graph(root, info, PAIR_MODEL)
     old.init_schema()
     at = datetime(2025, 11, 5, 21, 0, tzinfo=UTC)
     old.create_memory(
@@ -109,12 +111,12 @@ def test_reembed_moves_a_database_to_another_model_and_survives_a_kill(server):
         reference_time=at,
     )
     before = _counts(old)
-    assert before["dims"] == [384] and before["with_vector"] > 100
+    assert before["dims"] == [768] and before["with_vector"] > 100
 
     new = _graph(root, info, DEFAULT_MODEL)
     with pytest.raises(SchemaMismatchError) as refused:  # init on another model's database refuses
         new.init_schema()
-    assert ENGLISH_MODEL in str(refused.value) and DEFAULT_MODEL in str(refused.value)
+    assert f"model {PAIR_MODEL!r} (dimension 768)" in str(refused.value) and DEFAULT_MODEL in str(refused.value)
     assert "graphmem reembed" in str(refused.value)
 
     # a run killed half-way (kill -9 of the CLI process)
@@ -161,6 +163,6 @@ def test_reembed_moves_a_database_to_another_model_and_survives_a_kill(server):
     new.init_schema()  # the database now belongs to the new model
     assert new.search_memories(GROUP, "我昨天买了什么？", reference_time=at).results[0].text.startswith("我 购物 水果")
     with pytest.raises(SchemaMismatchError):  # and the old model is the one refused now
-        _graph(root, info, ENGLISH_MODEL).init_schema()
+        _graph(root, info, PAIR_MODEL).init_schema()
     old.close()
     new.close()

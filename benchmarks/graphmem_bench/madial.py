@@ -48,7 +48,12 @@ PUBLISHED_NAMES = {
     "Dmeta": "Dmeta (published)",
     "openai": "OpenAI (published)",
 }
-_SHORT = {"multilingual-e5-small": "e5-small", "all-MiniLM-L6-v2": "MiniLM", "bge-small-en-v1.5": "bge-en"}
+_SHORT = {
+    "multilingual-e5-small": "e5-small",
+    "all-MiniLM-L6-v2": "MiniLM",
+    "bge-small-en-v1.5": "bge-en",
+    "bge-small-zh-v1.5": "bge-zh",
+}
 _TURN = re.compile(r"^\s*<([^>]+)>\s*:\s*(.*)$")
 _CJK_RUN = re.compile(f"[{HAN_CHARS}]+")
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)

@@ -39,7 +39,7 @@ def retrieval_bench(
     ablation = bool(extra.pop("ablation", False))
     module = importlib.import_module(f"{__package__}.{kind}")
     started = time.perf_counter()
-    from graphmem.embed import ENGLISH_MODEL, MINILM_MODEL, MULTILINGUAL_MODEL, get_embedder, installed
+    from graphmem.embed import CHINESE_MODEL, ENGLISH_MODEL, MINILM_MODEL, MULTILINGUAL_MODEL, get_embedder, installed
     from graphmem.graph import MemoryGraph
 
     from . import common
@@ -56,7 +56,7 @@ def retrieval_bench(
     if kind == "madial":  # flat dense baselines: every installed model, the configured one included
         others = [
             get_embedder(m, e.device, e.batch_size, e.backend, e.precision)
-            for m in (MULTILINGUAL_MODEL, ENGLISH_MODEL, MINILM_MODEL)
+            for m in (MULTILINGUAL_MODEL, ENGLISH_MODEL, CHINESE_MODEL, MINILM_MODEL)
             if m != embedder.name and installed(m)
         ]
         if cache:

