@@ -221,9 +221,14 @@ def _stand_in_embedder():
     from graphmem.config import EmbeddingSettings
     from graphmem.embed import DEFAULT_MODEL
 
+    from graphmem.embed.e5 import _E5Base
+    from graphmem.embed.jars import jar_model
+
     assert EmbeddingSettings().model == DEFAULT_MODEL
-    # the default pair's dimension: multilingual-e5-small's 384 beside bge-small-en-v1.5's 384
-    return HashEmbedder(DEFAULT_MODEL, 768)
+    # the default's dimension, read from the models' declarations (nothing loaded): e5's block
+    # beside each language model's
+    beside = [jar_model(part) for part in DEFAULT_MODEL.split("+")[1:]]
+    return HashEmbedder(DEFAULT_MODEL, _E5Base.dimension + sum(m.dimension for m in beside if m is not None))
 
 
 _hashed = _stand_in_embedder()
