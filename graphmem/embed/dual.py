@@ -31,7 +31,9 @@ import numpy as np
 from ..textsim import cjk_share
 
 ENGLISH_SHARE = 0.5  # B²: the English model's share of the cosine of two English texts
-SMALL_BATCH = 2  # up to this many texts, the two models run side by side (a search's query)
+# up to this many texts the two models run side by side, each on one core (a search's query, a
+# create's text and its new names): below it neither model splits a batch over both cores itself
+SMALL_BATCH = 31
 _BESIDE_LOCK = threading.Lock()
 
 
@@ -85,7 +87,7 @@ class DualEmbedder:
         b = np.array([self._b * (1.0 - cjk_share(t)) for t in texts], np.float32)
         a = np.sqrt(1.0 - b * b)
         rows = [i for i in range(n) if b[i] > 0]
-        # a lone query (what a search waits for): the English model runs beside the primary one
+        # a query or a create (what a caller waits for): the English model runs beside the primary one
         beside = (
             self._beside().submit(run, self.english, [texts[i] for i in rows]) if rows and n <= SMALL_BATCH else None
         )
