@@ -12,6 +12,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import urlparse
 
 import pytest
 from typer.testing import CliRunner
@@ -276,9 +277,21 @@ def test_search_bench_prints_latency_per_depth_and_where_the_time_goes(cli_env, 
         # the query is embedded while the probe and the word queries run: embed overlaps the seeds
         assert sum(v for k, v in stages.items() if k != "embed") <= figures[depth]["p99_ms"] * 1.5
         assert stages["embed"] <= figures[depth]["p99_ms"]
+        # each step's own time, none overlapping: together they make the search's time
+        own = figures[depth]["own_p50_ms"]
+        assert {"plan", "embed_wait", "seeds_own", "rank", "expand", "evidence", "other"} <= set(own)
+        assert all(v >= 0 for k, v in own.items() if k != "other")
+        assert sum(own.values()) <= figures[depth]["p99_ms"] * 1.5
     assert figures["concurrent"]["queries_per_s"] > 0 and figures["exact_scan"]["p50_ms"] > 0
     assert figures["concurrent"]["vs_one_client"] > 0
     assert figures["depth1"]["cpu"]["client_cpu_ms"] > 0  # what a search costs this process
+    # the command reaches the server through NEO4J_URI (as with one started by `neo4j start --home`):
+    # a server on this machine is found by its port, and its CPU counted
+    if not os.environ.get("NEO4J_URI"):
+        assert report["machine"]["neo4j_pid"] is not None
+        assert all(figures[d]["cpu"]["server_cpu_ms"] > 0 for d in ("depth0", "depth1", "depth2"))
+    # the query's embedding alone: its latency and CPU
+    assert 0 < figures["embedding"]["p50_ms"] and figures["embedding"]["cpu_ms"] > 0
     assert figures["vectors_held"]["held"]  # searched again and again: the group's vectors are held
     # nothing is left behind without --keep
     left = neo4j_driver.execute_query("MATCH (n) WHERE n.group_id STARTS WITH 'bench-search-' RETURN count(n) AS n")
@@ -289,7 +302,7 @@ def test_the_cpu_meter_reads_the_local_server_and_the_ceiling_it_sets(graph, gro
     """A benchmark's CPU per call: this process's always; the server's when it is graphmem's
     local one (the tests' own server unless NEO4J_URI names another), and then the most calls/s
     the machine's cores allow at that cost."""
-    from graphmem.bench.cpu import CpuMeter
+    from graphmem.bench.cpu import LOCAL_HOSTS, CpuMeter
 
     graph.create_memory(group_id, "小明", "事实", "喜欢", "篮球")
     meter = CpuMeter(graph)
@@ -298,7 +311,8 @@ def test_the_cpu_meter_reads_the_local_server_and_the_ceiling_it_sets(graph, gro
         graph.search_memories(group_id, q)
     cpu = meter.per_call(mark, 20)
     assert cpu["client_cpu_ms"] > 0
-    if os.environ.get("NEO4J_URI"):  # a server this process did not start: its CPU is not ours to read
+    if os.environ.get("NEO4J_URI") and urlparse(os.environ["NEO4J_URI"]).hostname not in LOCAL_HOSTS:
+        # a server on another machine: its CPU cannot be read from here
         assert meter.pid is None and cpu["server_cpu_ms"] is None and cpu["ceiling_per_s"] is None
     else:
         assert meter.pid is not None and cpu["server_cpu_ms"] > 0

@@ -18,19 +18,50 @@ LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
 
 
 def _server_pid(graph) -> int | None:
-    """The pid of graphmem's local server when ``graph`` talks to it, else None (a remote or
-    Docker server's CPU cannot be read from here)."""
+    """The pid of the Neo4j ``graph`` talks to when it runs on this machine, else None (a remote
+    or Docker server's CPU cannot be read from here): graphmem's configured local server, or the
+    process listening on the URI's port (a server started with ``graphmem neo4j start --home``)."""
     from ..server.launcher import LocalNeo4j
 
     try:
         uri = urlparse(graph.store.uri)
+        if uri.hostname not in LOCAL_HOSTS or uri.port is None:
+            return None
         server = LocalNeo4j(graph.settings)
         pid = server.pid()
-        if pid is None or uri.hostname not in LOCAL_HOSTS or uri.port != server.port:
-            return None
-        return pid
+        if pid is not None and uri.port == server.port:
+            return pid
+        return listening_pid(uri.port)
     except (OSError, ValueError):
         return None
+
+
+def listening_pid(port: int) -> int | None:
+    """The pid of the process with a TCP socket listening on ``port`` (read from /proc: the
+    socket's inode, then the process holding it), None when none can be seen."""
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            with open(table) as fh:
+                next(fh)
+                for line in fh:
+                    fields = line.split()
+                    if fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port:  # 0A: LISTEN
+                        inodes.add(f"socket:[{fields[9]}]")
+        except (OSError, StopIteration, IndexError, ValueError):
+            continue
+    if not inodes:
+        return None
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            for fd in os.listdir(f"/proc/{entry}/fd"):
+                if os.readlink(f"/proc/{entry}/fd/{fd}") in inodes:
+                    return int(entry)
+        except OSError:
+            continue  # gone, or another user's
+    return None
 
 
 def _process_cpu_s(pid: int) -> float | None:

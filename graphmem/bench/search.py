@@ -563,6 +563,36 @@ def make_queries(n: int, vocab: Vocabulary, plan: dict, rng: np.random.Generator
     return out
 
 
+# the retriever's steps (SearchResponse.timings_ms): "embed" and "seeds" overlap (the query is
+# embedded while the seeds' first reads run); "embed_wait" is the part of "seeds" spent waiting for
+# the vector and "seeds_own" the rest, so the steps of OWN add up to the whole search
+STAGES = ("plan", "embed", "seeds", "rank", "expand", "evidence")
+OWN = ("plan", "embed_wait", "seeds_own", "rank", "expand", "evidence")
+
+
+def own_stages(laps: dict[str, list[float]]) -> dict[str, float]:
+    """The median of each step's own time (none overlapping), and of what is left of the total
+    ("other": the results' assembly after the evidence)."""
+    out = {k: round(float(np.median(laps[k])), 1) for k in OWN if k in laps}
+    if "total" in laps:
+        rest = np.asarray(laps["total"]) - sum(np.asarray(laps[k]) for k in OWN if k in laps)
+        out["other"] = round(float(np.median(rest)), 1)
+    return out
+
+
+def embedding_cost(graph: MemoryGraph, queries: list[str]) -> dict[str, float]:
+    """The query embedding on its own, as a search runs it (one query at a time): its latency and
+    this process's CPU for it (every thread the models use), per query."""
+    times = []
+    cpu = time.process_time()
+    for q in queries:
+        t = time.perf_counter()
+        embed_query(graph.embedder, [q])
+        times.append((time.perf_counter() - t) * 1000)
+    cpu_ms = (time.process_time() - cpu) * 1000 / max(len(queries), 1)
+    return {**percentiles(times), "cpu_ms": round(cpu_ms, 2), "queries": len(queries)}
+
+
 def percentiles(values: list[float]) -> dict[str, float]:
     a = np.asarray(values)
     return {
@@ -621,7 +651,7 @@ def measure(
             for stage, ms in r.timings_ms.items():
                 laps.setdefault(stage, []).append(ms)
         # where the time goes: the median of each stage the retriever timed (plan, embed, seeds, expand, evidence)
-        stages = {stage: round(float(np.median(v)), 1) for stage, v in laps.items() if stage != "total"}
+        stages = {stage: round(float(np.median(v)), 1) for stage, v in laps.items() if stage in STAGES}
         # what one search costs the machine, and the most searches/s its cores could serve
         cpu = meter.per_call(start, len(queries))
         out[f"depth{depth}"] = {
@@ -629,12 +659,19 @@ def measure(
             "queries": len(queries),
             "mean_results": round(float(np.mean(sizes)), 1),
             "stages_p50_ms": stages,
+            "own_p50_ms": own_stages(laps),
             "cpu": cpu,
         }
         say(
-            f"  depth {depth}: p50 {out[f'depth{depth}']['p50_ms']} ms, p99 {out[f'depth{depth}']['p99_ms']} ms "
-            f"(stages p50: {', '.join(f'{k} {v}' for k, v in stages.items())})"
+            f"  depth {depth}: p50 {out[f'depth{depth}']['p50_ms']} ms, p99 {out[f'depth{depth}']['p99_ms']} ms; "
+            f"own time of each step, p50: {', '.join(f'{k} {v}' for k, v in out[f'depth{depth}']['own_p50_ms'].items())}; "
+            f"CPU a search: client {cpu['client_cpu_ms']} ms + server {cpu['server_cpu_ms']} ms"
         )
+    out["embedding"] = embedding_cost(graph, queries)
+    say(
+        f"  the query's embedding alone: p50 {out['embedding']['p50_ms']} ms, "
+        f"CPU {out['embedding']['cpu_ms']} ms a query"
+    )
 
     lock, latencies = threading.Lock(), []
 
@@ -746,6 +783,8 @@ def run_search_bench(
             "neo4j_heap": server.get("server.memory.heap.max_size"),
             "neo4j_pagecache": server.get("server.memory.pagecache.size"),
             "embedding_model": graph.embedder.name,
+            # the server whose CPU the figures count (None: not on this machine, none counted)
+            "neo4j_pid": CpuMeter(graph).pid,
         },
         "settings": graph.settings.retrieval.model_dump(),
         "targets": TARGETS,

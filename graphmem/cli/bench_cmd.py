@@ -135,7 +135,7 @@ def _print_write(report: dict) -> None:
     console.print(
         f"  single create_memory ({s['n']} calls): p50 {s['p50_ms']} ms, p95 {s['p95_ms']} ms, "
         f"mean {s['mean_ms']} ms (embedding p50 {s['embedding_p50_ms']} ms, client CPU "
-        f"{s['client_cpu_ms']} ms per call)  "
+        f"{s['client_cpu_ms']} ms, server CPU {s.get('server_cpu_ms')} ms per call)  "
         f"target p50 ≤ {s['target_p50_ms']:g} ms: {mark(s['meets_target'])}",
         highlight=False,
     )
@@ -194,7 +194,7 @@ def search(
 
     Targets on a 2-core machine, at every size: depth 1 p50 ≤ 30 ms and p99 ≤ 80 ms, depth 2 p50 ≤ 45 ms, 10 clients ≥ 3× one client's queries/s with p99 ≤ 250 ms, ≥ 20× faster than the scan.
 
-    Each size also prints where a depth-1 search spends its time (stages) and what it costs the machine: CPU per search in this process and, when the server is graphmem's local one, in Neo4j, and the most searches/s the cores allow at that cost. Timing starts once the group's vectors are held and depth-1 latency has settled (a fresh index takes a while).
+    Each size also prints where a search spends its time (each step's own time, none overlapping: plan, embed_wait (waiting for the query's vector), seeds_own, rank, expand, evidence), the query's embedding alone, and what a search costs the machine: CPU in this process and, when the server runs on this machine (graphmem's local one, one started with --home, any process listening on the URI's port), in Neo4j, and the most searches/s the cores allow at that cost. Timing starts once the group's vectors are held and depth-1 latency has settled (a fresh index takes a while).
 
     The graph is deleted afterwards unless --keep. A run that finds a kept graph of the same size and seed (group bench-search-n<size>-s<seed>) reuses it instead of rebuilding (a 100,000 build takes minutes), with the access statistics earlier runs left; without --keep it is deleted at the end.
     """
@@ -293,19 +293,33 @@ def _print_search(report: dict) -> None:
             f"(built in {fig['build_s']} s{', reused' if fig['reused'] else ''})",
             highlight=False,
         )
+        for depth in (1, 2):
+            d = fig[f"depth{depth}"]
+            own = d.get("own_p50_ms") or {}
+            cpu = d.get("cpu") or {}
+            server = "not on this machine" if cpu.get("server_cpu_ms") is None else f"{cpu['server_cpu_ms']} ms"
+            console.print(
+                f"     depth {depth}, each step's own time, p50 ms: {', '.join(f'{k} {v}' for k, v in own.items())}; "
+                f"CPU a search: client {cpu.get('client_cpu_ms')} ms + server {server}",
+                highlight=False,
+            )
         console.print(
             f"     depth 1 stages, p50 ms: {', '.join(f'{k} {v}' for k, v in stages.items())} "
             f"(embed overlaps the probe and the word queries); group vectors "
             f"{'held in memory' if fig.get('vectors_held', {}).get('held') else 'not held'}",
             highlight=False,
         )
+        if emb := fig.get("embedding"):
+            console.print(
+                f"     the query's embedding alone: p50 {emb['p50_ms']} ms, CPU {emb['cpu_ms']} ms a query",
+                highlight=False,
+            )
         cpu, c = fig["depth1"].get("cpu") or {}, fig["concurrent"]
         if cpu.get("ceiling_per_s"):
             console.print(
-                f"     depth 1 CPU per search: client {cpu['client_cpu_ms']} ms, server "
-                f"{cpu['server_cpu_ms']} ms: {report['machine']['cores']} cores serve at most "
+                f"     depth 1: {report['machine']['cores']} cores serve at most "
                 f"{cpu['ceiling_per_s']} searches/s ({c['ceiling_vs_one_client']}× one client) at "
-                f"that cost",
+                f"that CPU cost",
                 highlight=False,
             )
     ten = report.get("tenants")

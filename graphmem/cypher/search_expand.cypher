@@ -24,7 +24,16 @@ UNWIND $frontier AS fid
 MATCH (m:Memory {id: fid})
 WHERE m.group_id = $group_id
 WITH collect(m) AS frontier
-CALL (frontier) {
+// the direct matches and the concepts and values each links, read once (a few edges each): a hub is
+// crossed to those that link it, never by reading every memory the hub links, which grows with the group
+CALL () {
+  UNWIND $related AS rid
+  MATCH (r:Memory {id: rid})
+  WHERE r.group_id = $group_id
+  RETURN collect({memory: r, links: COLLECT { MATCH (r)-[:HAS_SUBJECT|HAS_TOPIC|HAS_OBJECT]->(c) RETURN c }
+                                    + COLLECT { MATCH (r)-[:ATTRIBUTE]->(:Attribute)-[:VALUE]->(v:Value) RETURN v }}) AS related
+}
+CALL (frontier, related) {
   UNWIND frontier AS m
   CALL (m) {
     MATCH (m)-[e:CAUSALITY|REFERENCE]-(n:Memory)
@@ -50,16 +59,21 @@ CALL (frontier) {
   WITH c, edge, label, linked, key,
        COUNT { (c)<-[:HAS_SUBJECT|HAS_TOPIC|HAS_OBJECT]-() } + COUNT { (c)<-[:VALUE]-() } AS degree
   WHERE degree <= $hub_cap
-  CALL (c, degree, linked) {
+  CALL (c, degree, linked, related) {
     // one node per entity: a name reached in one role (Object) leads to its memories in every role
-    CALL (c) {
+    CALL (c, degree, related) {
+      WITH c WHERE degree <= $fanout
       MATCH (c)<-[:HAS_SUBJECT|HAS_TOPIC|HAS_OBJECT]-(n:Memory)
       RETURN n
       UNION
+      WITH c WHERE degree <= $fanout
       MATCH (c)<-[:VALUE]-(:Attribute)<-[:ATTRIBUTE]-(n:Memory)
       RETURN n
+      UNION
+      WITH c, related WHERE degree > $fanout
+      UNWIND [r IN related WHERE c IN r.links | r.memory] AS n
+      RETURN n
     }
-    WITH n WHERE degree <= $fanout OR n.id IN $related
     WITH n LIMIT $sample
     WHERE NOT n.id IN $seen AND NOT (size(linked) = 1 AND n = linked[0])
       AND ($include_archived OR n.status <> 'archived')

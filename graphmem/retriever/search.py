@@ -64,11 +64,13 @@ def seed_hit(c: Any, similarity: float, ranking: Ranking) -> Hit:
 
 
 class Clock:
-    """Each step's milliseconds (``lap``: since the step before; ``timed``: work that overlaps them)."""
+    """Each step's milliseconds (``lap``: since the step before; ``timed``: work on another thread
+    that overlaps them, and when it ended)."""
 
     def __init__(self) -> None:
         self.start = self.last = time.perf_counter()
         self.laps: dict[str, float] = {}
+        self.ended: dict[str, float] = {}
 
     def lap(self, name: str, since: float | None = None) -> None:
         now = time.perf_counter()
@@ -81,6 +83,17 @@ class Clock:
             return fn(*args)
         finally:
             self.lap(name, since=start)
+            self.ended[name] = time.perf_counter()
+
+    def split(self, name: str, overlapped: str, began: float) -> None:
+        """Step ``name`` (the lap just taken, which began at ``began``) split where ``overlapped``
+        (timed beside it) ended: ``<overlapped>_wait``, the part the step waited for it, and
+        ``<name>_own``, the rest. With the other laps they add up to the total, none overlapping."""
+        step = self.laps[name]
+        end = self.ended.get(overlapped, began)
+        wait = min(step, max(0.0, (end - began) * 1000))
+        self.laps[f"{overlapped}_wait"] = round(wait, 2)
+        self.laps[f"{name}_own"] = round(step - wait, 2)
 
 
 @dataclass
@@ -190,11 +203,13 @@ class Retriever:
             inp, self.planner.plan(inp.query, reference_time), reference_time, self.settings.profile(inp.profile)
         )
         clock.lap("plan")
+        began = clock.last
         ctx, corpus = self._open(group_id, inp, plan, clock)
         unread = unknown_share(self.embedder)
         similarity = Similarity(ctx.query, plan.profile, unread=unread(ctx.query) if unread else None)
         report, elsewhere = self._seeds(ctx, corpus, plan, similarity)
         clock.lap("seeds")
+        clock.split("seeds", "embed", began)  # the query's embedding runs beside the seeds' first reads
         scorer = Scorer(plan.profile, self.settings.decay, reference_time)
         in_context = turn_similarities(report.turns, report.speakers, similarity)
         paths = Paths(plan.sought, plan.hints.asks, self.settings.limits.hub_fanout, self._meant(ctx))
@@ -202,6 +217,7 @@ class Retriever:
         scored = ranking.candidates(report.candidates, elsewhere, plan.profile.time_range.outside)
         chosen = ranking.choose(scored, ctx.k, plan.profile.seed_min_similarity, plan.why)
         hits = {c.id: seed_hit(c, sim, ranking) for c, sim in chosen}  # the walk's seeds
+        clock.lap("rank")
         top1 = max((h.similarity for h in hits.values()), default=0.0)
         depth, mode_used = self._depth(mode, inp.expand_depth, plan.hints, top1, plan.why)
         ranking = self._described(ctx, corpus, ranking, hits) if depth and paths.described else ranking
