@@ -220,7 +220,6 @@ def _stand_in_embedder():
 
     from graphmem.config import EmbeddingSettings
     from graphmem.embed import DEFAULT_MODEL
-
     from graphmem.embed.e5 import _E5Base
     from graphmem.embed.jars import jar_model
 
