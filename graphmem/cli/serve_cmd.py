@@ -59,8 +59,8 @@ def serve(
     if token:
         tokens[token] = group
     local_token = secrets.token_urlsafe(32)  # this machine's CLI: written to a file only this user reads
-    admins = [t for t in (admin_token or h.admin_token, local_token) if t]
-    gate = Gate(host=host, group=group, tokens=tokens, admin_tokens=admins)
+    admins = [t for t in (admin_token or h.admin_token,) if t]
+    gate = Gate(host=host, group=group, tokens=tokens, admin_tokens=admins, local_token=local_token)
     try:
         import uvicorn
 

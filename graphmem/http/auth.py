@@ -54,6 +54,7 @@ class Gate:
         group: str,
         tokens: dict[str, str] | None = None,
         admin_tokens: list[str] | None = None,
+        local_token: str | None = None,
     ):
         self.group = validate_group_id(group)
         self.tokens = {token: validate_group_id(g) for token, g in (tokens or {}).items() if token}
@@ -61,11 +62,14 @@ class Gate:
         if any(len(t) < 16 for t in [*self.tokens, *self.admin_tokens]):
             raise ConfigError("an HTTP token must be at least 16 characters long: a short one can be guessed")
         self.open = is_loopback(host) and not self.tokens  # requests without a token get self.group
+        # the local token (this machine's CLI, written to a file) is no client's: it opens no bind
         if not is_loopback(host) and not self.tokens and not self.admin_tokens:
             raise ConfigError(
                 f"binding to {host} exposes the memory beyond this machine: give --token (or [http] tokens, "
                 f"or http.admin_token) so that clients must send Authorization: Bearer <token>"
             )
+        if local_token:
+            self.admin_tokens.append(local_token)
 
     def access(self, authorization: str | None, group_header: str | None) -> Access:
         token = _bearer(authorization)
