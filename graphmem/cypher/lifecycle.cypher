@@ -85,6 +85,26 @@ RETURN it.id AS id, n.id AS other_id, n.name AS other_name, n.created_at AS othe
        [l IN labels(n) WHERE l IN ['Subject', 'Topic', 'Object', 'Value']] AS other_labels,
        COUNT { (n)<-[:HAS_SUBJECT|HAS_TOPIC|HAS_OBJECT]-(:Memory) } AS other_uses;
 
+// name: lifecycle_role_people
+// The people the user named in a role (我的同事叫李明: the relation 我 | 同事 | 李明), and the
+// group's subjects named by the user's role alone (我同事, my colleague): the unnamed node of a
+// role may be the person named in it (the consolidator pairs them by the role's canonical word).
+CALL () {
+  MATCH (m:Memory {group_id: $group_id, memory_type: 'RELATION'})-[:HAS_SUBJECT]->(:Concept {kind: 'user'})
+  WHERE m.status <> 'archived' AND m.superseded_by IS NULL
+  MATCH (m)-[:HAS_TOPIC]->(t), (m)-[:HAS_OBJECT]->(p)
+  WHERE p.kind IS NULL
+  RETURN 'named' AS what, t.name AS role, p AS node
+  UNION
+  MATCH (p:Subject {group_id: $group_id})
+  WHERE p.kind IS NULL AND size(p.name) <= 24
+    AND (p.name STARTS WITH '我' OR toLower(p.name) STARTS WITH 'my ')
+  RETURN 'unnamed' AS what, null AS role, p AS node
+}
+RETURN DISTINCT what, role, node.id AS id, node.name AS name, node.created_at AS created_at,
+       [l IN labels(node) WHERE l IN ['Subject', 'Topic', 'Object', 'Value']] AS labels,
+       COUNT { (node)<-[:HAS_SUBJECT|HAS_TOPIC|HAS_OBJECT]-(:Memory) } AS uses;
+
 // name: lifecycle_concept_neighbours
 // The group's nearest concepts of the same label (vector index, global top-$fetch kept when in
 // the group), at cosine >= $min_cosine, each with whether the two are used in the same context:

@@ -136,9 +136,18 @@ _CHANGES = frozenset(
 )
 
 
+# Where a place or an employer named as a slot's value ends: at the reason, the company or the
+# purpose said after it ("moved to Berlin for a new job", "work at Acme because …", "moved to
+# Leeds with my wife", "moved to Oslo to be near Mum").
+_VALUE_ENDS = re.compile(r"\s+(?:for|because|since|so|after|when|while|with|to(?= [a-z]))\b.*$")
+_PLACE_SLOTS = ("residence", "employer")
+
+
 def _slot(topic: str, kind: str, slot: str | None, ends: bool = False, needs_object: bool = True) -> Make:
     def make(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
         obj = _obj(m)
+        if obj and slot in _PLACE_SLOTS:
+            obj = _VALUE_ENDS.sub("", obj) or obj
         if obj is None and needs_object:
             return None
         timed = bool(time_text)

@@ -9,11 +9,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..lexicon.roles import EN_ROLE, EN_ROLES, role_of
+from ..lexicon.roles import EN_ROLE, EN_ROLES, PERSON_NAME, TITLE, role_of
 from .people import People
 from .phrases import Found
 
-_NAME = r"(?:(?:Mr|Mrs|Ms|Dr|Miss)\.? )?[A-Z][a-z]+(?:[ -][A-Z][a-z]+)?"
+_NAME = PERSON_NAME
 
 
 _NOT_NAMES = frozenset("I The This That It He She They We You There Here Who What My Our And But So".split())
@@ -355,7 +355,7 @@ def _opening(clause: str, people: People, owner: str) -> Subject | None:
     described = _described(text, people)
     if described is not None:
         return described
-    m = re.match(r"^(?P<name>(?:Mr|Mrs|Ms|Dr|Miss)\.? [A-Z][a-z]+)\b", text) or _PERSON_DOES.match(text)
+    m = re.match(rf"^(?P<name>{TITLE}(?:[A-Z]\. ?){{0,2}}[A-Z][a-z]+)\b", text) or _PERSON_DOES.match(text)
     if m and _a_name(m.group("name")):  # Mrs Ortiz …, Rosa comes to clean …: someone, named before or not
         people.learn(m.group("name"))
         return _with_relative(Subject(m.group("name"), _expand(text[m.end() :], possessive=True)), people)

@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..lexicon.roles import ATTRIBUTE_WORDS as OWNERLESS
+
 # Never a subject by themselves: pronouns not resolved to a person, demonstratives, adverbs and
 # connectives that open a clause ("尤其是…", "特别是…", "到处都是…", "especially …").
 NOT_A_SUBJECT = frozenset(
@@ -40,15 +42,6 @@ NOT_A_SUBJECT = frozenset(
 # A subject that begins so is a pronoun's thing the extractor did not resolve ("其年龄", "其家乡"),
 # or an adverb the cut left in front ("就只 有高中学历" of 我的上司就只有高中学历).
 NOT_A_SUBJECT_START = ("其", "就")
-
-# A person's attribute whose owner was cut off ("学历 是 硕士" of 我的上司学历是硕士): never a subject alone.
-OWNERLESS = frozenset(
-    {
-        "学历", "身高", "体重", "年龄", "名字", "姓名", "生日", "电话", "手机号", "联系电话", "邮箱",
-        "邮箱地址", "性别", "性格", "职业", "职位", "家乡", "老家", "爱好", "兴趣爱好", "单位",
-        "name", "age", "height", "weight", "birthday", "email", "phone", "phone number",
-    }
-)  # fmt: skip
 
 # Never a topic, an object or a value by themselves: particles, pronouns, demonstratives,
 # conjunctions, measure words, articles.

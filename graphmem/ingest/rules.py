@@ -70,8 +70,9 @@ WHOLE_LIMIT = 40  # characters of a clause kept whole as its subject's predicate
 
 # --- sentence and clause splitting --------------------------------------------------------
 _SENTENCE_END = re.compile(
-    r"(?<=[。！？!?；;\n])|(?<![A-Z][a-z]\.)(?<!\b[A-Z]\.)(?<!Mrs\.)(?<=[.])\s+(?=[A-Z\"'(])"
-)  # not after a title or an initial (Mrs. Lee, Dr. Wu, St. Mary's, J. Smith)
+    r"(?<=[。！？!?；;\n])|(?<![A-Z][a-z]\.)(?<!\b[A-Z]\.)(?<!Mrs\.)(?<=[.])\s*(?=[\u4e00-\u9fff])"
+    r"|(?<![A-Z][a-z]\.)(?<!\b[A-Z]\.)(?<!Mrs\.)(?<=[.])\s+(?=[A-Z\"'(])"
+)  # not after a title or an initial (Mrs. Lee, Dr. Wu, St. Mary's, J. Smith); a Chinese sentence after an English one
 
 
 _CAPTION = re.compile(r"\s*\[image:[^\]]*\]", re.IGNORECASE)  # a picture's caption added to a turn
@@ -91,7 +92,45 @@ _ASKS = re.compile(
 
 
 def sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
+    """The sentences of a turn, each in one language: a sentence that says one part in Chinese and
+    another in English ("我每周去游泳，my brother Leo lives in Oslo") is read as two."""
+    out: list[str] = []
+    for said in _SENTENCE_END.split(text):
+        if said and said.strip():
+            out.extend(_by_language(said.strip()))
+    return out
+
+
+# The parts of a sentence between commas; English words enough to be a clause of their own (a name
+# or a brand inside a Chinese sentence — 我买了iPhone 15 — stays in it).
+_COMMA = re.compile(r"(?<=[，,；;])\s*")
+_LATIN_WORD = re.compile(r"\b[A-Za-z][A-Za-z'-]*\b")
+ENGLISH_CLAUSE_WORDS = 3
+
+
+def _by_language(sentence: str) -> list[str]:
+    """A sentence split where its clauses change language (at a comma); else the sentence."""
+    parts = [p for p in _COMMA.split(sentence) if p.strip()]
+    if len(parts) < 2:
+        return [sentence]
+
+    def lang(part: str) -> str:
+        if is_chinese(part):
+            return "zh"
+        return "en" if len(_LATIN_WORD.findall(part)) >= ENGLISH_CLAUSE_WORDS else "either"
+
+    runs: list[tuple[str, list[str]]] = []
+    for part in parts:
+        kind = lang(part)
+        if runs and (kind == "either" or runs[-1][0] in (kind, "either")):
+            runs[-1][1].append(part)
+            if runs[-1][0] == "either":
+                runs[-1] = (kind, runs[-1][1])
+        else:
+            runs.append((kind, [part]))
+    if len(runs) < 2:
+        return [sentence]
+    return [re.sub(r"[，,；;]\s*$", "", "".join(p for p in run)).strip() for _, run in runs]
 
 
 # A habit that says only how many times (去三次, "go twice"): what is done was said before.

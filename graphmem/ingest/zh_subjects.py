@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..lang import HAN_CHARS
-from ..lexicon.roles import ZH_ROLE, ZH_ROLE_HEADS, ZH_ROLES, role_of
+from ..lexicon.roles import ATTRIBUTE_WORDS, ZH_ROLE, ZH_ROLE_HEADS, ZH_ROLES, role_of
 from .people import People, introduce
 from .phrases import Found, clean
 
@@ -369,6 +369,8 @@ def _name_after(text: str) -> tuple[str | None, str]:
             continue
         if cand[0] in _DEGREE:  # 我女儿很可爱: how she is, not a name
             continue
+        if cand in ATTRIBUTE_WORDS or cand[:2] in ATTRIBUTE_WORDS:  # 我的同事家乡是成都: theirs, not a name
+            return None, text
         if len(cand) == 3 and cand[0] == cand[1]:  # 贝贝来我家: a doubled name (贝贝, 朵朵) is two characters
             return cand[:2], cand[2] + after
         if len(cand) == 2 and cand[0] == cand[1] and text.startswith(("叫", "名叫")):
@@ -488,9 +490,12 @@ def _opening(clause: str, people: People, owner: str, carried: Subject | None) -
         if mods and not known:
             return None  # 我的新同事: not necessarily the one named before
         if not known:
-            known = text[: m.end()] if text.startswith("我") else "我" + text[: m.end()]
+            # 我的同事 and 我同事: one person, one name
+            known = "我" + text[: m.end()].removeprefix("我").removeprefix("的")
             people.learn(known, gender=found[1])  # 我姥姥: someone a pronoun may mean
         people.mention(known)
+        if any(after.startswith(w) for w in ATTRIBUTE_WORDS if not w.isascii()):
+            after = "的" + after  # 我的同事家乡是成都: as 我同事的家乡是成都
         if after.startswith("的"):  # 我儿子的班主任王老师…: their relative, named or not
             return _named_relative(_relative(Subject(known, after)), people)
         return Subject(known, after)

@@ -14,8 +14,23 @@ import re
 from ..types import normalize_name
 
 IDENTITY_TOPICS = ["is a", "是"]  # the topics that say what someone is: a description of them
-# a subject's name that is a person's (Rosa, Mrs Ortiz, Jo Lee) when no role was said of them
-NAMED_PATTERN = r"(?:(?:Mr|Mrs|Ms|Dr|Miss)\.? )?[A-Z][a-z]+(?: [A-Z][a-z]+)?"
+# A person's name in English, kept whole: a title and initials before it, a second name after it
+# (Rosa, Mrs Ortiz, Dr. Okafor, Mr. T. Kim, Jo Lee, Mary-Jane, O'Brien, McKay).
+TITLE = r"(?:(?:Mr|Mrs|Ms|Dr|Miss|Prof)\.? )"
+_WORD = r"[A-Z][a-z]*(?:'[A-Z])?[a-z]+(?:[A-Z][a-z]+)?"
+PERSON_NAME = rf"{TITLE}?(?:[A-Z]\. ?){{0,2}}{_WORD}(?:[ -]{_WORD})?"
+# a subject's name that is a person's when no role was said of them
+NAMED_PATTERN = PERSON_NAME
+
+# A person's attributes (学历, 家乡, email …): said after a role they are the role's (我的同事家乡是成都),
+# never a name; alone, a subject whose owner was cut off ("学历 是 硕士" of 我的上司学历是硕士).
+ATTRIBUTE_WORDS = frozenset(
+    {
+        "学历", "身高", "体重", "年龄", "名字", "姓名", "生日", "电话", "手机号", "联系电话", "邮箱",
+        "邮箱地址", "性别", "性格", "职业", "职位", "家乡", "老家", "爱好", "兴趣爱好", "单位",
+        "name", "age", "height", "weight", "birthday", "email", "phone", "phone number",
+    }
+)  # fmt: skip
 
 # --- role words: canonical role, gender ("f", "m" or None) ---------------------------------
 ZH_ROLES: dict[str, tuple[str, str | None]] = {}

@@ -11,7 +11,10 @@ Value). Which nodes are one concept, in the order of trust:
 3. with an LLM judge, a pair between ``JUDGE_THRESHOLD`` and ``context_threshold`` whose contexts
    agree, when the judge says they name the same thing.
 A node that names a subject is merged by loose key only: 小明 and 小红 are close in any embedding
-space.
+space. One more pair is a person: the node of a role the user spoke of unnamed (我同事, my
+colleague) and the one person the user named in that role (我的同事叫李明): the named node
+survives, the role's words its alias. With two people named in one role, which one was meant is
+not known, and nothing is merged.
 
 The survivor is the node more memories use (then the older, then the smaller id): it keeps its
 id. A merge is one transaction: every edge of the merged node is recreated on the survivor with
@@ -31,6 +34,7 @@ from typing import Any
 
 from ..config import ResolutionSettings
 from ..errors import NotFoundError
+from ..lexicon.roles import role_of
 from ..lexicon.topics import loose_key
 from ..textsim import numbers_differ
 from ..types import normalize_name
@@ -119,6 +123,12 @@ class ConceptMerger:
                     pairs.append((mine.id, theirs.id, verdict, round(r["cosine"], 4)))
         merges: list[ConceptMerge] = []
         gone: dict[str, str] = {}  # merged id -> the node it went into
+        for unnamed, named in self._named_later(group_id, known):
+            merge = self.merge(group_id, named, unnamed, f"named later: {unnamed.name} = {named.name}", None, run_id)
+            if merge is not None:
+                gone[unnamed.id] = named.id
+                named.uses += unnamed.uses
+                merges.append(merge)
         # the surest first, then a stable order: a re-run after a crash decides the same way
         pairs.sort(key=lambda p: (p[2] != "same name", -(p[3] or 1.0), min(p[0], p[1]), max(p[0], p[1])))
         for a_id, b_id, reason, similarity in pairs:
@@ -133,6 +143,37 @@ class ConceptMerger:
             keep.uses += drop.uses
             merges.append(merge)
         return merges
+
+    def _named_later(self, group_id: str, known: dict[str, _Node]) -> list[tuple[_Node, _Node]]:
+        """(the unnamed node of a role of the user's, the one person named in it), for the roles
+        the batch's concepts touch."""
+        rows = self.work.read("lifecycle_role_people", group_id=group_id)
+        named: dict[str, dict[str, _Node]] = {}
+        unnamed: dict[str, list[_Node]] = {}
+        for r in rows:
+            node = _Node(r["labels"], r["id"], r["name"], r["uses"], r["created_at"])
+            if r["what"] == "named":
+                role = role_of(r["role"] or "")
+                if role is not None:
+                    named.setdefault(role[0], {})[node.id] = node
+            else:
+                said = (node.name or "").removeprefix("我").removeprefix("的")
+                said = said[3:] if said.lower().startswith("my ") else said
+                role = role_of(said) if said and said != node.name else None
+                if role is not None:
+                    unnamed.setdefault(role[0], []).append(node)
+        pairs = []
+        for role, nodes in unnamed.items():
+            people = named.get(role, {})
+            if len(people) != 1:
+                continue
+            person = next(iter(people.values()))
+            for node in nodes:
+                if node.id != person.id and (node.id in known or person.id in known):
+                    known.setdefault(person.id, person)
+                    known.setdefault(node.id, node)
+                    pairs.append((node, person))
+        return pairs
 
     def _by_meaning(self, mine: _Node, other: _Node, cosine: float, agrees: bool) -> str | None:
         s = self.settings

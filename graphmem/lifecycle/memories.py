@@ -125,7 +125,10 @@ def conflict_reason(newer: _Memory, older: _Memory) -> str | None:
     differ = new_obj is not None and old_obj is not None and new_obj != old_obj and newer.object_id != older.object_id
     new_slot, old_slot = newer.slot_name(), older.slot_name()
     if new_slot is not None and new_slot == old_slot and not older.slot_ends:
-        if newer.slot_ends and (new_obj is None or not differ):  # 我辞职了 / I quit my job at Acme
+        # 我辞职了 / I quit my job at Acme; not a value said in the same breath as the ending
+        # ("我辞职了，现在在腾讯上班": the new job is what came after it)
+        together = newer.said_at and newer.said_at == older.said_at
+        if newer.slot_ends and (new_obj is None or not differ) and not together:
             return f"{new_slot} ended: {older.object} ({newer.topic})"
         if differ and not newer.slot_ends:
             return f"{new_slot}: {older.object} → {newer.object}"

@@ -1,0 +1,146 @@
+"""Everyday talk phrased as nobody tuning the reader wrote it, read back from a real Neo4j, in
+Chinese and English: a turn that mixes the two languages, a name with a title or initials, a place
+said with the reason for going there, a colleague named three ways, and a resignation told in the
+same breath as the new job."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+pytestmark = pytest.mark.real_models  # real models: the search asks where I work now
+
+TZ = timezone(timedelta(hours=8))
+FIRST = datetime(2025, 9, 1, 9, 0, tzinfo=TZ)
+
+
+def sessions(graph, group_id, lines, consolidate: bool = False):
+    """Each line a conversation of its own, a week after the one before."""
+    for i, line in enumerate(lines):
+        graph.ingest(
+            group_id,
+            [{"role": "user", "content": line}],
+            session_id=f"s{i}",
+            reference_time=FIRST + timedelta(days=7 * i),
+        )
+    if consolidate:
+        graph.consolidate(group_id, now=(FIRST + timedelta(days=7 * len(lines))).isoformat())
+
+
+def memories(graph, group_id, current: bool = False) -> list[tuple]:
+    rows = graph.store.run_text(
+        "MATCH (m:Memory {group_id: $g}) WHERE NOT $current OR m.superseded_by IS NULL "
+        "RETURN m.subject_name AS s, m.topic_name AS t, m.object_name AS o",
+        g=group_id,
+        current=current,
+    )
+    return [(r["s"], r["t"], r["o"]) for r in rows]
+
+
+@pytest.mark.parametrize(
+    "turn",
+    ["My brother Leo lives in Oslo. 我每周去游泳。", "我每周去游泳，my brother Leo lives in Oslo."],
+)
+def test_a_turn_in_two_languages_is_read_in_each(graph, group_id, turn):
+    sessions(graph, group_id, [turn])
+    said = memories(graph, group_id)
+    assert ("Leo", "lives in", "Oslo") in said, said
+    assert any(s == "我" and "游泳" in t for s, t, _ in said), said
+    # no memory mixes the two: each clause is read in its own language
+    assert not any("Oslo" in " ".join(filter(None, m)) and "游泳" in " ".join(filter(None, m)) for m in said)
+
+
+def test_a_name_keeps_its_title_and_initials(graph, group_id):
+    sessions(graph, group_id, ["Dr. Okafor is my dentist.", "Mr. T. Kim is my landlord.", "Mr. T. Kim lives in Leeds."])
+    said = memories(graph, group_id)
+    assert ("I", "dentist", "Dr. Okafor") in said, said
+    assert ("I", "landlord", "Mr. T. Kim") in said, said
+    assert ("Mr. T. Kim", "lives in", "Leeds") in said, said
+    assert not any(o in ("Dr", "Mr", "T") for _, _, o in said), said
+
+
+def test_a_place_stops_where_the_place_ends(graph, group_id):
+    sessions(graph, group_id, ["I moved to Berlin for a new job.", "My sister moved to Leeds with her kids."])
+    said = memories(graph, group_id)
+    assert ("I", "moved to", "Berlin") in said, said
+    assert ("my sister", "moved to", "Leeds") in said, said
+
+
+@pytest.mark.parametrize(
+    ("lang", "turn", "new_job", "ended"),
+    [
+        ("zh", "我上个月辞职了，现在在腾讯上班。", "腾讯", "辞职"),
+        ("zh", "我上个月从银行辞职了，现在在一家咨询公司做顾问。", "咨询公司", "辞职"),
+        ("en", "I resigned last month; now I work at Deloitte.", "Deloitte", "quit"),
+    ],
+)
+def test_a_resignation_and_the_new_job_in_one_turn_leave_the_new_job_current(
+    graph, group_id, lang, turn, new_job, ended
+):
+    before = "我在工商银行工作。" if lang == "zh" else "I work at Barclays."
+    sessions(graph, group_id, [before, turn], consolidate=True)
+    now = memories(graph, group_id, current=True)
+    assert any(o == new_job for _, _, o in now), now
+    # the old employer is what the resignation ended
+    assert not any(o in ("工商银行", "Barclays") for _, _, o in now), now
+    question = "我现在在哪里工作？" if lang == "zh" else "Where do I work now?"
+    top = graph.search_memories(group_id, question, max_results=3).results
+    assert any(new_job in r.text for r in top), [r.text for r in top]
+    assert not (ended in top[0].text and new_job not in top[0].text), [r.text for r in top]
+
+
+def subjects(graph, group_id) -> dict[str, str]:
+    """Each memory's text → the id of its subject's node."""
+    rows = graph.store.run_text(
+        "MATCH (m:Memory {group_id: $g})-[:HAS_SUBJECT]->(s) RETURN m.text AS text, elementId(s) AS subject",
+        g=group_id,
+    )
+    return {r["text"]: r["subject"] for r in rows}
+
+
+COLLEAGUE = {
+    "zh": (
+        ["我同事的邮箱是wang@abc.com。", "我的同事家乡是成都。", "我的同事叫李明。", "他在华为工作。"],
+        ["wang@abc.com", "成都", "华为"],
+        "那个家乡是成都的人，单位是什么？",
+    ),
+    "en": (
+        [
+            "My coworker's email is sam@arup.com.",
+            "My co-worker is from Leeds.",
+            "My coworker's name is Sam.",
+            "She works at Arup.",
+        ],
+        ["sam@arup.com", "Leeds", "Arup"],
+        "The colleague who is from Leeds, where does she work?",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_colleague_said_three_ways_is_one_person(graph, group_id, lang):
+    lines, facts, _ = COLLEAGUE[lang]
+    sessions(graph, group_id, lines, consolidate=True)
+    of = subjects(graph, group_id)
+    nodes = {node for text, node in of.items() if any(f in text for f in facts)}
+    assert len(nodes) == 1, of
+    assert len([t for t in of if any(f in t for f in facts)]) == len(facts), of
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_person_picked_by_one_fact_answers_with_another(graph, group_id, lang):
+    lines, facts, question = COLLEAGUE[lang]
+    sessions(graph, group_id, [*lines, *(NOISE[lang])], consolidate=True)
+    top = graph.search_memories(group_id, question, max_results=5).results
+    assert any(facts[2] in r.text for r in top), [r.text for r in top]
+
+
+NOISE = {
+    "zh": ["我的邻居家乡是大理，在银行上班。", "我表姐在腾讯工作。", "我周末去爬山了。"],
+    "en": [
+        "My neighbour is from York and works at a bank.",
+        "My cousin works at Google.",
+        "I went hiking at the weekend.",
+    ],
+}
