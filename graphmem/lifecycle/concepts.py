@@ -163,8 +163,8 @@ class ConceptMerger:
                 if role is not None:
                     unnamed.setdefault(role[0], []).append(node)
         pairs = []
-        for role, nodes in unnamed.items():
-            people = named.get(role, {})
+        for canonical, nodes in unnamed.items():
+            people = named.get(canonical, {})
             if len(people) != 1:
                 continue
             person = next(iter(people.values()))
