@@ -71,7 +71,7 @@ def test_the_runners_are_bench_commands_through_their_entry_points():
     result = CliRunner().invoke(app, ["bench", "--help"], env={"COLUMNS": "200"})
     assert result.exit_code == 0, result.output
     listed = re.findall(r"^│ (\w+) ", result.output, re.MULTILINE)
-    assert listed == ["write", "search", "faults", *sorted(declared_runners())]
+    assert listed == ["write", "search", "http", "faults", *sorted(declared_runners())]
     assert {"locomo", "longmemeval", "madial", "consolidate"} <= set(listed)
     assert "graphmem-bench package" not in result.output  # installed: nothing to ask for
 
@@ -90,7 +90,7 @@ def test_every_runner_module_is_declared_and_every_declaration_is_a_command():
 def test_without_the_runners_bench_offers_the_library_commands_and_says_how_to_get_more(cli_env):
     helped = _graphmem("bench", "--help", entry_points=[], env=cli_env)
     assert helped.returncode == 0, helped.stderr
-    assert re.findall(r"^│ (\w+) ", helped.stdout, re.MULTILINE) == ["write", "search", "faults"]
+    assert re.findall(r"^│ (\w+) ", helped.stdout, re.MULTILINE) == ["write", "search", "http", "faults"]
     assert "graphmem-bench package: pip install -e ./benchmarks" in helped.stdout
     asked = _graphmem("bench", "locomo", "data.json", entry_points=[], env=cli_env)
     assert asked.returncode == 1 and len(asked.stderr.splitlines()) == 1

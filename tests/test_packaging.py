@@ -77,7 +77,7 @@ def test_the_wheel_ships_the_library_and_no_benchmark_runner(wheel, installed, t
     assert "graphmem/py.typed" in names and "graphmem/cypher/memory_write.cypher" in names
     # graphmem/bench holds what measures a user's own deployment (write, search, faults): no runner
     bench = sorted(n.rsplit("/", 1)[1] for n in names if n.startswith("graphmem/bench/"))
-    assert bench == ["__init__.py", "cpu.py", "faults.py", "search.py", "write.py"]
+    assert bench == ["__init__.py", "cpu.py", "faults.py", "http.py", "search.py", "write.py"]
     assert [n for n in names if n.startswith("graphmem_bench") or DATASET_NAMES.search(n)] == []
     assert [n for n in names if "bench" in n and n.endswith(".cypher")] == ["graphmem/cypher/bench.cypher"]
     # the command runs from the wheel alone, in a directory where the checkout is not importable

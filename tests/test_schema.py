@@ -41,9 +41,9 @@ def test_init_twice_changes_nothing(graph):
     for required in ("memory_embedding", "memory_text", "episode_content", "topic_key", "memory_id"):
         assert required in names
     dims = {r["name"]: r["dimension"] for r in graph.store.read("vector_index_dimensions")}
-    assert dims["memory_embedding"] == graph.embedder.dimension == 768  # the default pair: 384 + 384
+    assert dims["memory_embedding"] == graph.embedder.dimension == 1280  # the default: e5 384 + bge-en 384 + bge-zh 512
     meta = graph.store.read("meta_read")[0]
-    assert meta == {"schema_version": SCHEMA_VERSION, "model": graph.embedder.name, "dimension": 768}
+    assert meta == {"schema_version": SCHEMA_VERSION, "model": graph.embedder.name, "dimension": 1280}
 
 
 def test_fulltext_index_uses_cjk_analyzer(graph):
@@ -72,7 +72,7 @@ def test_dimension_mismatch_is_refused_naming_both(neo4j_settings, graph):
         with pytest.raises(SchemaMismatchError) as err:
             other.init_schema()
         message = str(err.value)
-        assert "768" in message and "512" in message
+        assert "1280" in message and "512" in message
         assert graph.embedder.name in message and "some-512d-model" in message
         assert "graphmem reembed" in message
         with pytest.raises(SchemaMismatchError):
@@ -80,9 +80,9 @@ def test_dimension_mismatch_is_refused_naming_both(neo4j_settings, graph):
     finally:
         other.store.close()
     # nothing was changed by the refused attempt
-    assert graph.store.read("meta_read")[0]["dimension"] == 768
+    assert graph.store.read("meta_read")[0]["dimension"] == 1280
     dims = {r["name"]: r["dimension"] for r in graph.store.read("vector_index_dimensions")}
-    assert dims["memory_embedding"] == 768
+    assert dims["memory_embedding"] == 1280
 
 
 def test_cli_init_is_idempotent(neo4j_settings, graph):

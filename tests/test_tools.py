@@ -124,7 +124,9 @@ def test_update_importance_by_id_or_by_description(graph, group_id):
     assert missing["error"] == "NotFoundError" and "no-such-id" in missing["message"]
 
 
-def test_link_errors_list_the_candidates_with_scores(graph, group_id):
+@pytest.mark.real_models  # whether a description matches nothing is a question of meaning
+def test_link_errors_list_the_candidates_with_scores(real_graph, group_id):
+    graph = real_graph
     for day in ("2025-11-03", "2025-11-04"):
         dispatch(
             graph,

@@ -47,7 +47,7 @@ from .cachefiles import written_atomically
 
 log = logging.getLogger(__name__)
 
-QUANT_VERSION = 2  # bump when the 8-bit copies or how they run change (bench caches key on it)
+QUANT_VERSION = 3  # bump when the 8-bit copies or how they run change (bench caches key on it)
 MIN_COSINE = 0.98  # a quantised model's vectors against its float model's, any text
 _KEEP_FLOAT = re.compile(r"(?<!/attention)/output/dense/MatMul$")  # the feed-forward block's second product
 PRECISIONS = ("int8", "float32")
@@ -83,6 +83,9 @@ def int8_model(float_path: Path, encode: Encode) -> Path:
     refused = target.with_suffix(".refused")
     if target.exists():
         return target
+    for stale in float_path.parent.glob(f"{float_path.stem}.int8-*"):
+        if not stale.name.startswith(target.stem):  # another version's copy (and its weights): never read again
+            stale.unlink(missing_ok=True)
     if refused.exists() and refused.read_text(encoding="utf-8").strip() == _cpu():
         log.warning("8-bit weights of %s strayed from the float model on this CPU before: using float32", float_path)
         return float_path
@@ -147,6 +150,8 @@ PROBES = [
     "We went hiking in the Alps last weekend and the view was stunning.",
     "我喜欢 basketball 和 咖啡",
     "a",
+    "Bob dislike cilantro (time: today)",  # a memory's text: subject, topic, object and an attribute
+    "我 睡眠 不好 (时间: 2025-11-04 夜间)",
     "Priya: That's great news, Tom! Well done on the new job. On Sunday we took the twins to the aquarium - "
     "they pressed their noses to the glass for an hour and talked about sharks all the way home.",
     "同事老王下个月要调去上海分公司。" * 6,

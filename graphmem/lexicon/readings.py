@@ -11,7 +11,7 @@ Generated from this table: ``topics.SLOTS`` and the stance lists (``POSITIVE``, 
 ``STOPS``), and the kinds and slots of the LLM extractor's prompt (``ingest.llm``). Checked against
 it by a test: the enums ``Kind`` and ``Slot`` of ``ingest.schema``. A new reading is a row here, and
 its patterns in the language rules (``ingest.rules_zh`` / ``ingest.rules_en``) with a labelled line
-in ``benchmarks/graphmem_bench/data/extract_{zh,en}.txt``.
+among the extraction benchmark's lines (docs/testing.md).
 """
 
 from __future__ import annotations

@@ -229,13 +229,7 @@ class Retriever:
         clock.lap("expand")
         ranked = self._filling(scored, hits, inp.max_results, ranking, plan.why)
         evidence: dict[str, list[dict]] = {}  # each memory's turns, read once
-        if ctx.episodes:
-            ranked = one_slot_per_turn(self.store, group_id, ranked, inp.max_results, plan.why, evidence)
-        # as of a time, a memory superseded since is what was current then: nothing goes before it
-        policy = "keep" if plan.as_of is not None else inp.superseded or self.settings.superseded
-        ranked = current_first(self.store, group_id, ranked, policy, plan.why)
-        if (then := plan.as_of is not None) or plan.hints.now:  # after an as-of moment nothing was searched
-            ranked = newer_first(self.store, group_id, ranked, inp.max_results, bool(ctx.episodes), plan.why, then)
+        ranked = self._in_order(group_id, ranked, inp, plan, bool(ctx.episodes), evidence)
         results = as_results(self.store, group_id, ranked[: inp.max_results], bool(ctx.episodes), evidence)
         clock.lap("evidence")
         memory_ids = [r.memory_id for r in results if r.kind == "memory"]
@@ -263,6 +257,20 @@ class Retriever:
         if self.settings.freeze_gc:
             freeze_once()  # the first search has loaded what searching needs (settle.py)
         return response
+
+    def _in_order(
+        self, group_id: str, ranked: list, inp: SearchInput, plan: Plan, turns: bool, evidence: dict[str, list[dict]]
+    ) -> list:
+        """The ranked results in the order shown: one slot per turn, the current before what it
+        replaced, the newer first for a question about now or as of a time."""
+        if turns:
+            ranked = one_slot_per_turn(self.store, group_id, ranked, inp.max_results, plan.why, evidence)
+        # as of a time, a memory superseded since is what was current then: nothing goes before it
+        policy = "keep" if plan.as_of is not None else inp.superseded or self.settings.superseded
+        ranked = current_first(self.store, group_id, ranked, policy, plan.why)
+        if (then := plan.as_of is not None) or plan.hints.now:  # after an as-of moment nothing was searched
+            ranked = newer_first(self.store, group_id, ranked, inp.max_results, turns, plan.why, then)
+        return ranked
 
     def _open(self, group_id: str, inp: SearchInput, plan: Plan, clock: Clock) -> tuple[SearchContext, Corpus]:
         """The probe runs while the query is embedded; it counts far enough to tell whether the
