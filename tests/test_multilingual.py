@@ -166,7 +166,7 @@ def test_the_agents_lines_of_a_dialogue_do_not_decide_what_is_found(graph, group
 
 
 @pytest.mark.parametrize(
-    "memories, history",
+    "memories, history, first",
     [
         (
             ("I went hiking in the Alps and climbed to a glacier.", "My cat Pixel has been sick and sees the vet."),
@@ -174,18 +174,20 @@ def test_the_agents_lines_of_a_dialogue_do_not_decide_what_is_found(graph, group
             "User: Up to the glacier, the views from the peak were amazing.\nAI: What a trip!\n"
             "User: We hiked back down past the glacier at sunset.\nAI: Lovely!\n"
             "User: Anyway, my cat Pixel is sick, coughing a lot this week.",
+            True,
         ),
         (
             ("我去阿尔卑斯山徒步，一直爬到了冰川。", "我的猫咪小白生病了，带它去看兽医。"),
             '<我>:"山路很陡，但是徒步真开心。"\n<助手>:"太好了！你爬了多高？"\n'
             '<我>:"一直爬到冰川，山顶的风景特别美。"\n<助手>:"真棒！"\n<我>:"对了，小白生病了，这周一直咳嗽。"',
+            False,  # bge-small-zh reads the two hike lines as closer to the hike than e5 alone did
         ),
     ],
 )
-def test_a_dialogue_is_answered_for_its_latest_line(make_settings, graph, group_id, memories, history):
+def test_a_dialogue_is_answered_for_its_latest_line(make_settings, graph, group_id, memories, history, first):
     # Two user lines are about the hike; the latest, what the next reply must serve, is about the
-    # cat: it weighs more than each earlier line, so the cat comes first; weighed like the others,
-    # the hike would.
+    # cat: it weighs more than each earlier line, so the cat gains on the hike (and comes first where
+    # the earlier lines are not much closer to the hike); weighed like the others, the hike leads.
     from graphmem.graph import MemoryGraph
 
     hike, cat = (
@@ -195,9 +197,16 @@ def test_a_dialogue_is_answered_for_its_latest_line(make_settings, graph, group_
         for m in memories
     )
     found = graph.search_memories(group_id, history, profile="recall", mode="fast")
-    assert found.results[0].memory_id == cat, [r.text for r in found.results]
+    if first:
+        assert found.results[0].memory_id == cat, [r.text for r in found.results]
     assert any("latest user line" in why for why in found.plan.why)
     flat = make_settings(retrieval={"ranking": {"conversation": {"latest_turn_weight": 0.0}}})
     with MemoryGraph(flat, embedder=graph.embedder) as g:
         evenly = g.search_memories(group_id, history, profile="recall", mode="fast")
     assert evenly.results[0].memory_id == hike, [r.text for r in evenly.results]
+
+    def lead(response) -> float:
+        score = {r.memory_id: r.score for r in response.results}
+        return score[cat] - score[hike]
+
+    assert lead(found) > lead(evenly) + 0.05, (lead(found), lead(evenly))

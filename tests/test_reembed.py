@@ -68,6 +68,7 @@ def _counts(graph: MemoryGraph) -> dict:
     )[0]
 
 
+@pytest.mark.real_models  # both models real: the moved database must still answer by meaning
 def test_reembed_moves_a_database_to_another_model_and_survives_a_kill(server):
     """From the default before the Chinese model (e5 + bge-small-en, 768 floats) to today's
     (e5 + bge-small-en + bge-small-zh, 1280)."""

@@ -18,7 +18,11 @@ import pytest
 
 from graphmem.graph import MemoryGraph
 
-pytestmark = [pytest.mark.slow, pytest.mark.system]  # system: 100,000 memories
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.system,
+    pytest.mark.real_models,
+]  # 100,000 memories; the same best results by meaning
 
 OTHERS = 100_000
 BATCH = 10_000
