@@ -38,7 +38,9 @@ from neomodel import (
     ZeroOrOne,
 )
 
-EMBEDDING_DIMENSIONS = 1280  # the default: e5 384 + bge-small-en 384 + bge-small-zh 512; the index follows the configured model
+EMBEDDING_DIMENSIONS = (
+    1280  # the default: e5 384 + bge-small-en 384 + bge-small-zh 512; the index follows the configured model
+)
 
 
 def _embedding(indexed: bool = True) -> ArrayProperty:
