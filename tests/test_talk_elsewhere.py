@@ -144,3 +144,20 @@ NOISE = {
         "I went hiking at the weekend.",
     ],
 }
+
+
+@pytest.mark.parametrize(
+    ("lines", "pet"),
+    [
+        (["我家的狗叫旺财。", "旺财上个月去世了。"], "旺财"),
+        (["My dog is called Max.", "Max passed away last week."], "Max"),
+        (["Our dog Max died last week."], "Max"),
+    ],
+)
+def test_a_pets_death_ends_that_the_pet_is_mine(graph, group_id, lines, pet):
+    sessions(graph, group_id, lines, consolidate=True)
+    said = memories(graph, group_id)
+    now = memories(graph, group_id, current=True)
+    assert any(o == pet for _, _, o in said), said  # the pet was mine
+    assert not any(o == pet for _, _, o in now), now  # and is no longer
+    assert any(s == pet for s, _, _ in now), now  # its death is what is current

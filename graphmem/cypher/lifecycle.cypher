@@ -355,6 +355,18 @@ SET older.superseded_by = newer.id, older.invalid_at = $invalid_at, older.valid_
       THEN newer.occurred_at ELSE $invalid_at END
 RETURN newer.id AS newer_id, older.id AS older_id;
 
+// name: lifecycle_ended_by
+// The current memories that a death ends ($items: {id, subject_id} of memories saying someone died,
+// 外婆去世了, "Max passed away"): those whose object is the one who died (我 | 狗 | Max, "I | have |
+// Max"), said before the death was: what held of them until then.
+UNWIND $items AS it
+MATCH (old:Memory {group_id: $group_id})-[:HAS_OBJECT]->(x {id: it.subject_id})
+WHERE old.id <> it.id AND old.superseded_by IS NULL AND old.status <> 'archived'
+  AND old.memory_type IN ['RELATION', 'FACT']
+MATCH (death:Memory {group_id: $group_id, id: it.id})
+WHERE coalesce(old.reference_time, old.created_at) <= coalesce(death.reference_time, death.created_at)
+RETURN it.id AS newer_id, old.id AS older_id, old.text AS older_text;
+
 // name: lifecycle_chain
 // The supersede chain through a memory: from the current one down to the oldest it replaced,
 // each with its depth below the current one and the interval in which it was the current fact.

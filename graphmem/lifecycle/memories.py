@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from ..lexicon.readings import BY_ID
 from ..lexicon.topics import (
     is_correction,
     is_stance_topic,
@@ -37,6 +38,10 @@ from .report import Conflict, MemoryMerge
 from .work import Work
 
 _NEVER = datetime.min.replace(tzinfo=UTC)  # a memory without a time sorts first
+
+
+# the topics a death is written with (the ``death`` reading's topic word in each language)
+DEATH_TOPICS = frozenset(loose_key(w) for w in BY_ID["death"].topic.values())
 
 
 @dataclass
@@ -248,7 +253,45 @@ class MemoryReconciler:
                             reason=reason,
                         )
                     )
+        conflicts += self._ended_by_death(group_id, batch, run_id, now)
         return merges, conflicts
+
+    def _ended_by_death(self, group_id: str, batch: list[_Memory], run_id: str, now: str) -> list[Conflict]:
+        """A death (the ``death`` reading's topic) ends what was current of the one who died as
+        another's: 我 | 狗 | Max and "I | have | Max" are no longer current once Max passed away."""
+        deaths = {m.id: m for m in batch if not m.archived and loose_key(m.topic) in DEATH_TOPICS}
+        if not deaths:
+            return []
+        items = [{"id": m.id, "subject_id": m.subject_id} for m in deaths.values()]
+        out: list[Conflict] = []
+        for r in self.work.read("lifecycle_ended_by", group_id=group_id, items=items):
+            death = deaths[r["newer_id"]]
+            reason = f"ended: {death.text}"
+
+            def work(tx, r=r, reason=reason, death=death):
+                return tx_run(
+                    tx,
+                    "lifecycle_supersede",
+                    group_id=group_id,
+                    newer_id=r["newer_id"],
+                    older_id=r["older_id"],
+                    reason=reason,
+                    run_id=run_id,
+                    now=now,
+                    invalid_at=death.said_at or now,
+                )
+
+            if self.work.commit(work):
+                out.append(
+                    Conflict(
+                        newer_id=death.id,
+                        older_id=r["older_id"],
+                        newer_text=death.text,
+                        older_text=r["older_text"] or "",
+                        reason=reason,
+                    )
+                )
+        return out
 
     @staticmethod
     def _duplicate_of(m: _Memory, same: list[_Memory]) -> _Memory | None:
