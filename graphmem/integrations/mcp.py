@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-import ipaddress
 import json
 import logging
 from typing import Any
 
 from ..errors import ConfigError, GraphmemError, MissingExtraError, NotFoundError, ValidationError
+from ..http.auth import GROUP_ARGUMENTS, is_loopback
 
 try:
     import mcp_types as types
@@ -45,9 +45,6 @@ RECENT_URI = "graphmem://memories/recent"
 MEMORY_URI_PREFIX = "graphmem://memory/"
 RECENT_LIMIT = 20  # memories the recent-memories resource lists
 # Argument names that would choose a tenant: refused outright, whatever the tool.
-GROUP_ARGUMENTS = frozenset(
-    {"group_id", "group", "groupid", "group_ids", "tenant", "tenant_id", "namespace", "user_id"}
-)
 RESOURCE_NOT_FOUND = -32002
 # A request body above this is refused by the HTTP transport (413) before it reaches a tool; below
 # it, any bad value comes back as a tool error quoting at most a short prefix of it (SHOWN_VALUE).
@@ -308,15 +305,6 @@ async def serve_stdio(server: Server) -> None:
 
     async with stdio_server() as (read, write):
         await server.run(read, write, server.create_initialization_options())
-
-
-def is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 class BearerGuard:
