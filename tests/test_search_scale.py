@@ -89,12 +89,14 @@ def search_all(graph: MemoryGraph, group_id: str) -> dict[str, tuple[list[str], 
 def same_above_the_floor(
     crowded: list[str], c_sims: list[float], alone: list[str], a_sims: list[float], floor: float
 ) -> bool:
-    """The same results in the same order, but for a last one at the similarity floor: BM25's length
+    """The same results in the same order, but for those at the similarity floor: BM25's length
     normalisation is index-wide in Lucene, so other tenants' texts move a text's word evidence by a
-    hair, and a result right at the floor may be in one list and not the other."""
-    shared = min(len(crowded), len(alone))
-    tail = c_sims[shared:] + a_sims[shared:]
-    return crowded[:shared] == alone[:shared] and all(sim < floor + 0.02 for sim in tail)
+    hair, and a result right at the floor may be in one list and not the other (and, with five
+    results asked for, push the last one out of the other list)."""
+    margin = floor + 0.02
+    clear_c = [i for i, sim in zip(crowded, c_sims, strict=True) if sim >= margin]
+    clear_a = [i for i, sim in zip(alone, a_sims, strict=True) if sim >= margin]
+    return bool(clear_a) and clear_c == clear_a
 
 
 def delete_prefix(graph: MemoryGraph, prefix: str) -> None:
