@@ -863,3 +863,12 @@ def test_everyday_readings_of_the_eighth_session_in_both_languages():
     # a child's name said after the clause, with a time read out of it between them
     found = triples(extract("We had a baby girl last week, her name is Lily."))
     assert ("I", "RELATION", "daughter", "Lily") in found and ("I", "EVENT", "had", "a baby girl") in found
+
+
+def test_a_birthday_is_a_fact_of_its_person_with_the_date_as_its_value():
+    # 我上司的生日是12月10号 was an event of last 10 December ("的生日是", 时间 2024-12-10): a birthday
+    # said today ranked as news of a year ago, and its date was no value a question could match
+    assert triples(extract("我上司的生日是12月10号。")) == [("我上司", "FACT", "生日", "12月10号")]
+    assert triples(extract("我同事过生日是12月10号。")) == [("我同事", "FACT", "生日", "12月10号")]
+    assert triples(extract("我叔叔的生日是在8月7号。")) == [("我叔叔", "FACT", "生日", "8月7号")]
+    assert [t[1:3] for t in triples(extract("我昨天过生日。"))] == [("EVENT", "过生日")]

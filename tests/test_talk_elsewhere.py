@@ -161,3 +161,56 @@ def test_a_pets_death_ends_that_the_pet_is_mine(graph, group_id, lines, pet):
     assert any(o == pet for _, _, o in said), said  # the pet was mine
     assert not any(o == pet for _, _, o in now), now  # and is no longer
     assert any(s == pet for s, _, _ in now), now  # its death is what is current
+
+
+BIRTHDAYS = {
+    "zh": (
+        [
+            "我的上司他们单位叫上海先锋传媒集团。",
+            "我的上司过生日是12月10号。",
+            "我上司工作的地方在上海。",
+            "我上司的联系电话是13629242290。",
+            "我叔叔的生日是在8月7号。",
+            "我婶婶的生日是在5月29号。",
+        ],
+        "我上司的生日到底是啥时候呢？",
+    ),
+    "en": (
+        [
+            "My boss works for Vantage Media Group.",
+            "My boss threw his birthday party on December 10.",
+            "My boss works in Manchester.",
+            "My boss's phone number is 07700 900123.",
+            "My uncle's birthday is on August 7.",
+            "My aunt's birthday is on May 29.",
+        ],
+        "When is my boss's birthday?",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_what_is_read_from_a_turn_does_not_bury_it(graph, group_id, lang):
+    # The turn that holds the answer came first from the turns alone and fifth (zh) or fourth (en)
+    # once read: its memory's time was the date it names (last December: decayed to nothing), and
+    # the boss's other memories, reached through the boss the question names, outranked it by
+    # their importance
+    lines, question = BIRTHDAYS[lang]
+    start = datetime(2025, 4, 1, 9, 0, tzinfo=TZ)
+
+    def position(group: str, extractor: str) -> int:
+        for i, line in enumerate(lines):
+            graph.ingest(
+                group,
+                [{"role": "user", "content": line}],
+                session_id=f"s{i}",
+                reference_time=start + timedelta(hours=12 * i),
+                extractor=extractor,
+            )
+        found = graph.search_memories(group, question, reference_time=start + timedelta(days=4), max_results=6)
+        said = list(dict.fromkeys(e.content for r in found.results for e in r.evidence))
+        return said.index(lines[1]) if lines[1] in said else len(said)
+
+    alone = position(group_id + "-turns", "none")
+    assert alone == 0
+    assert position(group_id, "rules") == alone

@@ -60,7 +60,8 @@ Mode = Literal["fast", "deep"]
 
 def seed_hit(c: Any, similarity: float, ranking: Ranking) -> Hit:
     """A direct match as a scored hit at distance 0."""
-    return Hit(c.id, c.kind, c.node, similarity, 0, sources=list(c.ranks), episodes=c.episodes).scored(ranking.scorer)
+    hit = Hit(c.id, c.kind, c.node, similarity, 0, sources=list(c.ranks), episodes=c.episodes)
+    return hit.scored(ranking.scorer).at_least(ranking.as_turn(c.id))
 
 
 class Clock:
@@ -213,7 +214,8 @@ class Retriever:
         scorer = Scorer(plan.profile, self.settings.decay, reference_time)
         in_context = turn_similarities(report.turns, report.speakers, similarity)
         paths = Paths(plan.sought, plan.hints.asks, self.settings.limits.hub_fanout, self._meant(ctx))
-        ranking = Ranking(similarity, scorer, in_context, report.speakers, report.about, paths)
+        said = {tid: t.said_at for tid, t in report.turns.items()}
+        ranking = Ranking(similarity, scorer, in_context, report.speakers, report.about, paths, said)
         scored = ranking.candidates(report.candidates, elsewhere, plan.profile.time_range.outside)
         chosen = ranking.choose(scored, ctx.k, plan.profile.seed_min_similarity, plan.why)
         hits = {c.id: seed_hit(c, sim, ranking) for c, sim in chosen}  # the walk's seeds
@@ -394,12 +396,18 @@ class Retriever:
         else), and go before what the walk reached with a lower score: a search returns what it
         was asked for, and a weak path does not push a closer direct match out."""
         key = lambda h: (-score_order(h.score), h.distance, h.id)  # noqa: E731
-        direct = {c.id: seed_hit(c, sim, ranking) for c, sim in scored if c.id not in hits}
-        ranked = sorted(hits.values(), key=key)
+        direct: dict[str, Hit] = {}
+        for c, sim in scored:  # (one the walk reached by a weak step keeps the better of the two)
+            known = hits.get(c.id)
+            if known is None or known.distance > 0:
+                h = seed_hit(c, sim, ranking)
+                if known is None or h.score > known.score:
+                    direct[c.id] = h
+        ranked = sorted((h for h in hits.values() if h.id not in direct), key=key)
         seeds = max((i + 1 for i, h in enumerate(ranked) if h.distance == 0 or h.hops == 0), default=0)
         rest = sorted(direct.values(), key=key)
         ranked = ranked[:seeds] + sorted(ranked[seeds:] + rest, key=key)
-        if shown := sum(h.id not in hits for h in ranked[:k]):
+        if shown := sum(h.id in direct for h in ranked[:k]):
             why.append(f"{shown} weaker direct matches fill the results asked for")
         return ranked
 

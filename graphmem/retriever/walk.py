@@ -91,6 +91,9 @@ def reach(
         hops = (parent.distance if parent.hops is None else parent.hops) + (0 if strong else 1)
         step = PathStep(to_id=n.node["id"], **{k: v for k, v in st.items() if k != "degree"})
         hit = Hit(n.node["id"], "memory", n.node, similarity, distance, parent.path + [step], hops=hops)
-        if hit.scored(ranking.scorer) and (best is None or hit.score > best.score):
+        hit.scored(ranking.scorer)
+        if similarity > own:  # carried: it ranks below the memory it was reached from, whatever its other parts
+            hit.score = min(hit.score, parent.score)
+        if best is None or hit.score > best.score:
             best = hit
     return best
