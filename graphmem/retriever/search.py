@@ -396,18 +396,12 @@ class Retriever:
         else), and go before what the walk reached with a lower score: a search returns what it
         was asked for, and a weak path does not push a closer direct match out."""
         key = lambda h: (-score_order(h.score), h.distance, h.id)  # noqa: E731
-        direct: dict[str, Hit] = {}
-        for c, sim in scored:  # (one the walk reached by a weak step keeps the better of the two)
-            known = hits.get(c.id)
-            if known is None or known.distance > 0:
-                h = seed_hit(c, sim, ranking)
-                if known is None or h.score > known.score:
-                    direct[c.id] = h
-        ranked = sorted((h for h in hits.values() if h.id not in direct), key=key)
+        direct = {c.id: seed_hit(c, sim, ranking) for c, sim in scored if c.id not in hits}
+        ranked = sorted(hits.values(), key=key)
         seeds = max((i + 1 for i, h in enumerate(ranked) if h.distance == 0 or h.hops == 0), default=0)
         rest = sorted(direct.values(), key=key)
         ranked = ranked[:seeds] + sorted(ranked[seeds:] + rest, key=key)
-        if shown := sum(h.id in direct for h in ranked[:k]):
+        if shown := sum(h.id not in hits for h in ranked[:k]):
             why.append(f"{shown} weaker direct matches fill the results asked for")
         return ranked
 

@@ -81,6 +81,7 @@ def reach(
     best: Hit | None = None
     anchor = next(iter(parents)) if distance == 1 else None  # whom a question that describes someone means
     direct = known is not None and known.distance == 0
+    twice = bool(ranking.paths.described)  # found by what it says and by whom (Paths.carried)
     for st in sorted(n.steps, key=lambda st: EXPLICIT.get(st["edge"], 2)):
         parent = parents.get(st["from_id"])
         if parent is None or parent.id == n.node["id"]:
@@ -92,8 +93,8 @@ def reach(
         step = PathStep(to_id=n.node["id"], **{k: v for k, v in st.items() if k != "degree"})
         hit = Hit(n.node["id"], "memory", n.node, similarity, distance, parent.path + [step], hops=hops)
         hit.scored(ranking.scorer)
-        if similarity > own:  # carried: it ranks below the memory it was reached from, whatever its other parts
-            hit.score = min(hit.score, parent.score)
+        if similarity > own and ranking.scorer.weights["similarity"] > 0 and not (anchored and direct and twice):
+            hit.score = min(hit.score, parent.score)  # what it borrowed ranks it below where it came from
         if best is None or hit.score > best.score:
             best = hit
     return best
