@@ -96,7 +96,7 @@ def same_above_the_floor(
     margin = floor + 0.02
     clear_c = [i for i, sim in zip(crowded, c_sims, strict=True) if sim >= margin]
     clear_a = [i for i, sim in zip(alone, a_sims, strict=True) if sim >= margin]
-    return bool(clear_a) and clear_c == clear_a
+    return clear_c == clear_a
 
 
 def delete_prefix(graph: MemoryGraph, prefix: str) -> None:
