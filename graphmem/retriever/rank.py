@@ -13,10 +13,10 @@ below. score = α·similarity + β·importance + γ·1/(1+distance) + δ·time_d
 A memory the walk reaches along a strong step (``Paths``) is at least CARRY × as similar as the
 memory it was reached from, and that step does not add to its distance: one rule for every
 profile, so a linked cause ranks just below the effect the question found, above weak direct
-matches, whatever the weights; carried so, it scores no higher than that memory (its importance
-or its age does not lift what it borrowed above where it came from), unless similarity has no
-weight in the profile (then nothing was borrowed) or the question describes someone and it is
-found twice (``Paths.carried``).
+matches, whatever the weights; what it borrowed lifts it up to that memory's score, not above
+(its importance or its age does not carry a borrowed similarity past where it came from): above
+it, only on its own similarity. Not where similarity has no weight in the profile (nothing was
+borrowed), nor when the question describes someone and it is found twice (``Paths.carried``).
 
 Three cuts happen in Cypher, because only the top of a large set comes back, with the same
 numbers: a turn's ``sentence_lift``, the group's IDF sum (``group_idf``) and a walk level's

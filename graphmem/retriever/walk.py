@@ -94,7 +94,9 @@ def reach(
         hit = Hit(n.node["id"], "memory", n.node, similarity, distance, parent.path + [step], hops=hops)
         hit.scored(ranking.scorer)
         if similarity > own and ranking.scorer.weights["similarity"] > 0 and not (anchored and direct and twice):
-            hit.score = min(hit.score, parent.score)  # what it borrowed ranks it below where it came from
+            # what it borrowed lifts it up to where it came from, not above: above, only on its own similarity
+            alone = Hit(n.node["id"], "memory", n.node, own, distance, hops=hops).scored(ranking.scorer)
+            hit.score = min(hit.score, max(parent.score, alone.score))
         if best is None or hit.score > best.score:
             best = hit
     return best
