@@ -872,3 +872,16 @@ def test_a_birthday_is_a_fact_of_its_person_with_the_date_as_its_value():
     assert triples(extract("我同事过生日是12月10号。")) == [("我同事", "FACT", "生日", "12月10号")]
     assert triples(extract("我叔叔的生日是在8月7号。")) == [("我叔叔", "FACT", "生日", "8月7号")]
     assert [t[1:3] for t in triples(extract("我昨天过生日。"))] == [("EVENT", "过生日")]
+
+
+def test_a_he_after_the_person_a_sentence_is_about_means_that_person():
+    # 我的上司，他是浙江杭州人 after a turn about 我爸爸 gave 我爸爸 是 浙江杭州人: a he meant the last man
+    # named, though the sentence named its topic right before it
+    assert triples(extract("我爸爸昨天去钓鱼了。我的上司，他是浙江杭州人。"))[-1] == (
+        "我上司",
+        "FACT",
+        "是",
+        "浙江杭州人",
+    )
+    # a topic of the other gender is not what the pronoun means
+    assert triples(extract("我爸爸昨天去钓鱼了。我妈妈，他是浙江杭州人。"))[-1][0] == "我爸爸"

@@ -104,6 +104,9 @@ class People:
     mentions: int = 0  # how many times anyone was mentioned, so far
     turn: int = 0  # the turn being read (its place in the conversation)
     turn_said: dict[str, int] = field(default_factory=dict)  # normalized name → the turn they were last mentioned in
+    # the sentence being read named someone as its topic, alone in a clause (我的上司，他是杭州人): its he or
+    # she means them, unless of the other gender
+    topic: str | None = None
 
     @classmethod
     def from_rows(cls, rows: Iterable[dict]) -> People:
@@ -249,11 +252,13 @@ class People:
         """The person a pronoun means: among those mentioned in this conversation, then those spoken
         of in earlier ones, then those known only from tool calls, the last mentioned one known to fit
         its gender, else the last one whose gender is unknown; never one known to be of the other
-        gender. None: no one fits. (Gary, the landlord named last session, is this session's "he",
+        gender; first the topic of the sentence, said alone before it. None: no one fits. (Gary, the landlord named last session, is this session's "he",
         not the Mr Hill an agent once wrote down as a neighbour.)"""
         wanted = PRONOUN_GENDER.get(pronoun.lower())
         if wanted is None or self.animal_last:
             return None
+        if self.topic is not None and self.gender.get(normalize_name(self.topic), wanted) == wanted:
+            return self.topic
         tiers = (
             [k for k in self.recent if k in self.said],
             [k for k in self.recent if k not in self.said and k not in self.unspoken],

@@ -293,7 +293,7 @@ class _Reader:
                 last = None
                 continue
             self.lang = language_of(sentence)
-            mentions = self.people.mentions
+            mentions, self.people.topic = self.people.mentions, None
             sentence = self.lang.plain(sentence)
             therefore = self.lang.therefore.match(sentence)
             if therefore and last is not None:
@@ -358,6 +358,8 @@ class _Reader:
             if not found:
                 found.extend(lang.without_subject(body, text, time_text, generic))
             return found, carried
+        if subj.name and not subj.rest.strip(" ，,") and not found and subj.pronoun is None:
+            self.people.topic = subj.name  # 我的上司，他…: the clause names whom the sentence is about
         if subj.relation is not None:
             found.append(subj.relation)
         if subj.described is not None:
