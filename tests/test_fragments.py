@@ -37,9 +37,10 @@ def test_fragments_of_chinese_turns_are_not_written_and_the_rest_is(graph, group
     assert not [t for t in written if t.endswith((" 字", " 念"))]
     assert any("王丽娟" in t and "表姐" in t for t in written)  # the turn's sound memory is kept
     assert any("陈静雯" in t for t in written)
-    # the birthday turn, nothing written from it, is found by itself
+    # the birthday turn comes first, read whole as 我同事's birthday (生日 6月13号), not as a fragment
     found = graph.search_memories(group_id, "我同事的生日是哪天？", reference_time=SAID, max_results=3).results
-    assert found[0].kind == "episode" and found[0].text == turns[1]
+    assert found[0].kind == "memory" and "6月13号" in found[0].text
+    assert [e.content for e in found[0].evidence] == [turns[1]]
 
 
 def test_fragments_of_an_english_turn_are_not_written(graph, group_id):

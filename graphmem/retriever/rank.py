@@ -274,8 +274,8 @@ def seed_similarities(candidates: list[Any], in_context: dict[str, float], simil
 def _seed_similarities(
     candidates: list[Any], in_context: dict[str, float], similarity: Similarity
 ) -> tuple[dict[str, float], dict[str, str]]:
-    """``seed_similarities``, and each turn's lead: memory id -> the turn it stands for (of the
-    memories drawn from a matched turn, the one closest to the query)."""
+    """``seed_similarities``, and the matched turn each memory was drawn from (the best of its turns):
+    memory id -> turn id."""
     sims = {
         c.id: in_context[c.id] if c.kind == "episode" and c.id in in_context else similarity.of(c) for c in candidates
     }
@@ -294,7 +294,7 @@ def _seed_similarities(
     for cid, tid in source.items():  # a sibling follows the memory that stands for its turn
         if lead[tid] != cid:
             out[cid] = min(out[cid], out[lead[tid]])
-    return out, {cid: tid for tid, cid in lead.items()}
+    return out, source
 
 
 @dataclass(frozen=True)
@@ -436,8 +436,8 @@ class Ranking:
     speakers: list[str]
     about: SubjectScope | None
     paths: Paths  # which steps of the walk are strong
-    said: dict[str, str | None] = field(default_factory=dict)  # turn id -> when it was said
-    # memory id -> (the turn it stands for, that turn's similarity as ranked): set by ``candidates``
+    turns: dict[str, Any] = field(default_factory=dict)  # the seeds' turns (``evidence.Turn``) by id
+    # memory id -> (the matched turn it was drawn from, that turn's similarity as ranked): set by ``candidates``
     leads: dict[str, tuple[str, float]] = field(default_factory=dict)
 
     def candidates(self, candidates: Iterable[Any], outside: set[str], kept: float) -> list[tuple[Any, float]]:
@@ -471,15 +471,15 @@ class Ranking:
         return chosen
 
     def as_turn(self, memory_id: str) -> tuple[ScoreParts, float] | None:
-        """For a memory that stands for a matched turn (``leads``): the score parts and score the
-        turn would have as a result of its own. What extraction adds may reorder the turns, never
-        bury one: the memory a turn is shown by scores at least as the turn would (its time as
-        said, not the time its words name: a birthday of last December, said today, is news of
-        today)."""
+        """For a memory drawn from a matched turn (``leads``): the score parts and score the turn
+        would have as a result of its own. What extraction adds may reorder the turns, never bury
+        one: a turn's memories score at least as the turn would (its time as said, not the time its
+        words name: a birthday of last December, said today, is news of today); of several, one
+        keeps the turn's place (``results.one_slot_per_turn``)."""
         lead = self.leads.get(memory_id)
         if lead is None:
             return None
-        said = self.said.get(lead[0])
+        said = getattr(self.turns.get(lead[0]), "said_at", None)
         parts = self.scorer.parts(lead[1], {"memory_type": "EPISODE", "occurred_at": said, "created_at": said}, 0)
         return parts, self.scorer.total(parts)
 

@@ -214,8 +214,7 @@ class Retriever:
         scorer = Scorer(plan.profile, self.settings.decay, reference_time)
         in_context = turn_similarities(report.turns, report.speakers, similarity)
         paths = Paths(plan.sought, plan.hints.asks, self.settings.limits.hub_fanout, self._meant(ctx))
-        said = {tid: t.said_at for tid, t in report.turns.items()}
-        ranking = Ranking(similarity, scorer, in_context, report.speakers, report.about, paths, said)
+        ranking = Ranking(similarity, scorer, in_context, report.speakers, report.about, paths, report.turns)
         scored = ranking.candidates(report.candidates, elsewhere, plan.profile.time_range.outside)
         chosen = ranking.choose(scored, ctx.k, plan.profile.seed_min_similarity, plan.why)
         hits = {c.id: seed_hit(c, sim, ranking) for c, sim in chosen}  # the walk's seeds
