@@ -50,7 +50,6 @@ class Turn:
     speaker: str | None = None
     role: str | None = None
     sentences_read: bool = False  # its cosine already counts its sentences
-    said_at: str | None = None  # its timestamp
 
     def joined(self, other: Turn) -> Turn:
         """The same turn as two searches read it (inside a time range and everywhere): what
@@ -70,7 +69,6 @@ class Turn:
             self.speaker or other.speaker,
             self.role or other.role,
             self.sentences_read or other.sentences_read,
-            self.said_at or other.said_at,
         )
 
 
@@ -146,11 +144,4 @@ class Hit:
             }
         self.parts = scorer.parts(self.similarity, node, self.distance if self.hops is None else self.hops)
         self.score = scorer.total(self.parts)
-        return self
-
-    def at_least(self, floor: tuple[ScoreParts, float] | None) -> Hit:
-        """The hit scored by ``floor`` (parts, score) where that is higher."""
-        if floor is not None and floor[1] > self.score:
-            self.parts, self.score = floor
-            self.similarity = max(self.similarity, floor[0].similarity)
         return self

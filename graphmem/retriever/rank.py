@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
 from typing import Any
@@ -268,14 +268,6 @@ def seed_similarities(candidates: list[Any], in_context: dict[str, float], simil
     """Each seed candidate's similarity: a turn by its similarity in context (``in_context``,
     from ``turn_similarities``), a memory extracted from matched turns mostly by the best of them
     (``Similarity.as_extracted``), any other memory by its own."""
-    return _seed_similarities(candidates, in_context, similarity)[0]
-
-
-def _seed_similarities(
-    candidates: list[Any], in_context: dict[str, float], similarity: Similarity
-) -> tuple[dict[str, float], dict[str, str]]:
-    """``seed_similarities``, and the matched turn each memory was drawn from (the best of its turns):
-    memory id -> turn id."""
     sims = {
         c.id: in_context[c.id] if c.kind == "episode" and c.id in in_context else similarity.of(c) for c in candidates
     }
@@ -294,7 +286,7 @@ def _seed_similarities(
     for cid, tid in source.items():  # a sibling follows the memory that stands for its turn
         if lead[tid] != cid:
             out[cid] = min(out[cid], out[lead[tid]])
-    return out, source
+    return out
 
 
 @dataclass(frozen=True)
@@ -436,20 +428,14 @@ class Ranking:
     speakers: list[str]
     about: SubjectScope | None
     paths: Paths  # which steps of the walk are strong
-    turns: dict[str, Any] = field(default_factory=dict)  # the seeds' turns (``evidence.Turn``) by id
-    # memory id -> (the matched turn it was drawn from, that turn's similarity as ranked): set by ``candidates``
-    leads: dict[str, tuple[str, float]] = field(default_factory=dict)
 
     def candidates(self, candidates: Iterable[Any], outside: set[str], kept: float) -> list[tuple[Any, float]]:
         """Every seed candidate with its similarity, best first: a turn by its similarity in
         context, a memory extracted from matched turns mostly by the best of them, ``outside`` a
         time range read from the query at ``kept`` × that. Ties: found higher by more lists."""
         candidates = list(candidates)
-        sims, leads = _seed_similarities(candidates, self.in_context, self.similarity)
+        sims = seed_similarities(candidates, self.in_context, self.similarity)
         scored = [(c, sims[c.id] * kept if c.id in outside else sims[c.id]) for c in candidates]
-        self.leads.update(
-            {m: (t, self.in_context[t] * kept if m in outside else self.in_context[t]) for m, t in leads.items()}
-        )
         scored.sort(key=lambda cs: (-score_order(cs[1]), -rrf(cs[0].ranks)))
         return scored
 
@@ -469,19 +455,6 @@ class Ranking:
             chosen = [(c, sim) for c, sim, _ in weighed[:FALLBACK_SEEDS]]
             why.append(f"no direct match reaches similarity {floor}: starting from the {len(chosen)} closest")
         return chosen
-
-    def as_turn(self, memory_id: str) -> tuple[ScoreParts, float] | None:
-        """For a memory drawn from a matched turn (``leads``): the score parts and score the turn
-        would have as a result of its own. What extraction adds may reorder the turns, never bury
-        one: a turn's memories score at least as the turn would (its time as said, not the time its
-        words name: a birthday of last December, said today, is news of today); of several, one
-        keeps the turn's place (``results.one_slot_per_turn``)."""
-        lead = self.leads.get(memory_id)
-        if lead is None:
-            return None
-        said = getattr(self.turns.get(lead[0]), "said_at", None)
-        parts = self.scorer.parts(lead[1], {"memory_type": "EPISODE", "occurred_at": said, "created_at": said}, 0)
-        return parts, self.scorer.total(parts)
 
     def reached(self, own: float, sources: list[Source]) -> float:
         """A memory the walk reached, like a seed: mostly the best of the turns it was extracted

@@ -60,8 +60,7 @@ Mode = Literal["fast", "deep"]
 
 def seed_hit(c: Any, similarity: float, ranking: Ranking) -> Hit:
     """A direct match as a scored hit at distance 0."""
-    hit = Hit(c.id, c.kind, c.node, similarity, 0, sources=list(c.ranks), episodes=c.episodes)
-    return hit.scored(ranking.scorer).at_least(ranking.as_turn(c.id))
+    return Hit(c.id, c.kind, c.node, similarity, 0, sources=list(c.ranks), episodes=c.episodes).scored(ranking.scorer)
 
 
 class Clock:
@@ -214,7 +213,7 @@ class Retriever:
         scorer = Scorer(plan.profile, self.settings.decay, reference_time)
         in_context = turn_similarities(report.turns, report.speakers, similarity)
         paths = Paths(plan.sought, plan.hints.asks, self.settings.limits.hub_fanout, self._meant(ctx))
-        ranking = Ranking(similarity, scorer, in_context, report.speakers, report.about, paths, report.turns)
+        ranking = Ranking(similarity, scorer, in_context, report.speakers, report.about, paths)
         scored = ranking.candidates(report.candidates, elsewhere, plan.profile.time_range.outside)
         chosen = ranking.choose(scored, ctx.k, plan.profile.seed_min_similarity, plan.why)
         hits = {c.id: seed_hit(c, sim, ranking) for c, sim in chosen}  # the walk's seeds
