@@ -252,8 +252,9 @@ class People:
         """The person a pronoun means: among those mentioned in this conversation, then those spoken
         of in earlier ones, then those known only from tool calls, the last mentioned one known to fit
         its gender, else the last one whose gender is unknown; never one known to be of the other
-        gender; first the topic of the sentence, said alone before it. None: no one fits. (Gary, the landlord named last session, is this session's "he",
-        not the Mr Hill an agent once wrote down as a neighbour.)"""
+        gender; before all of them the topic of the sentence, said alone before it. None: no one
+        fits. (Gary, the landlord named last session, is this session's "he", not the Mr Hill an
+        agent once wrote down as a neighbour.)"""
         wanted = PRONOUN_GENDER.get(pronoun.lower())
         if wanted is None or self.animal_last:
             return None
