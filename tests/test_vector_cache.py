@@ -2,7 +2,8 @@
 
 A process that searches a group more than once holds its memory vectors and finds the
 nearest memories with a matrix product. It must change nothing a user can see: the same
-results as the exact scan of the group, a memory written or forgotten a moment ago found or
+results as the exact scan of the group (two memories of the same text tie in the copy as in the
+database, wherever their rows sit), a memory written or forgotten a moment ago found or
 not found at once, never a memory of another group, and searches that work when nothing is
 held (a budget too small, or the copy turned off).
 """
@@ -11,9 +12,11 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
+import numpy as np
 import pytest
 
 from graphmem.graph import MemoryGraph
+from graphmem.store.vector_copy import GroupVectors, unit
 
 REF = datetime(2025, 11, 5, 18, 0, tzinfo=timezone(timedelta(hours=8)))
 MEMORIES = [
@@ -65,6 +68,22 @@ def hold(g: MemoryGraph, group_id: str) -> None:
 def results(g: MemoryGraph, group_id: str, query: str, depth: int) -> tuple[list, list[str]]:
     r = g.search_memories(group_id, query, mode="deep" if depth else "fast", expand_depth=depth, reference_time=REF)
     return [(x.memory_id, round(x.score_parts.similarity, 4), x.distance) for x in r.results], r.plan.why
+
+
+@pytest.mark.parametrize("rows", [3, 7, 13, 39])
+def test_equal_vectors_get_one_cosine_wherever_they_sit(rows):
+    """The database gives two memories of one text the same cosine, and ranking then breaks the tie
+    by age; a float32 product gives the last rows of a block another rounding, which would break it
+    by position instead (the copy and the database then disagree on the order)."""
+    rng = np.random.default_rng(rows)
+    same = unit(rng.standard_normal(384))
+    matrix = np.stack([same] * rows)
+    copy = GroupVectors(count=rows, latest=None, ids=tuple(f"m{i}" for i in range(rows)), matrix=matrix)
+    for _ in range(20):
+        query = unit(rng.standard_normal(384))
+        assert len(set(copy.cosine_of(query, list(copy.ids)))) == 1
+        ids, cosines = copy.nearest(query, rows)
+        assert len(set(cosines)) == 1 and ids == list(copy.ids)  # equal: in the order of the rows
 
 
 @pytest.mark.parametrize("depth", [0, 1])

@@ -2,7 +2,8 @@
 what they say and the order they were said in (as ``vectors.py`` keeps a group's memories).
 The nearest turns, scored and tied exactly as ``search_episode_scan`` (the better of a turn's
 own cosine and SENTENCE_WEIGHT × its closest sentence's; the newer first, then the order of the
-conversation), and any turn's closest sentence are matrix products. Current or not used: the
+conversation), and any turn's closest sentence: found by float32 matrix products, scored in float64
+(``exact_cosines``) so that two equal turns tie here as in the database. Current or not used: the
 probe returns the group's turn count and newest ``created_at`` (turns are only ever added).
 """
 
@@ -15,11 +16,14 @@ from typing import Any
 
 import numpy as np
 
-from ..store.vector_copy import FETCH_BATCH, HeldVectors, VectorCache, one_blas_thread, unit
+from ..store.vector_copy import FETCH_BATCH, HeldVectors, VectorCache, exact_cosines, one_blas_thread, unit
 from ..timeparse.stamps import parse_time
 from .rank import NAME_WORDS, SENTENCE_WEIGHT
 
 NO_TIME = float("nan")
+# how far below the k-th float32 score a turn may be and still be scored exactly: well above the
+# float32 product's error on unit vectors (about 1e-7)
+FLOAT32_SLACK = 1e-5
 
 
 def _epoch(stamp: str | None) -> float:
@@ -50,7 +54,8 @@ class TurnCopy(HeldVectors):
 
     def nearest(self, query: np.ndarray, k: int, start: str | None, said_end: str | None) -> list[tuple[str, float]]:
         """The top-``k`` turns said in [start, said_end), by the better of their own cosine and
-        SENTENCE_WEIGHT × their closest sentence's (plain cosines), best first, ties as the scan's."""
+        SENTENCE_WEIGHT × their closest sentence's (plain cosines), best first, ties as the scan's.
+        Found with float32 products, then the contenders' scores computed exactly (``exact_cosines``)."""
         if not self.ids or k <= 0:
             return []
         with one_blas_thread():
@@ -60,14 +65,36 @@ class TurnCopy(HeldVectors):
                 best[self.owners] = np.maximum.reduceat(self.sentences @ query, self.starts)
                 score = np.maximum(score, SENTENCE_WEIGHT * best)
         rows = np.flatnonzero(self.window(start, said_end))
-        ranked = sorted(self.contenders(rows, score[rows], k), key=lambda rv: self.key(rv[0], rv[1]))[:k]
+        near = np.asarray([r for r, _ in self.contenders(rows, score[rows], k, FLOAT32_SLACK)], np.int64)
+        exact = self.exact_scores(query, near)
+        ranked = sorted(self.contenders(near, exact, k), key=lambda rv: self.key(rv[0], rv[1]))[:k]
         return [(self.ids[r], v) for r, v in ranked]
 
+    def exact_scores(self, query: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """``nearest``'s score of each of ``rows``, computed exactly."""
+        score = exact_cosines(self.matrix[rows], query)
+        closest = self.closest_sentences(query, rows.tolist())
+        for i, r in enumerate(rows.tolist()):
+            if r in closest:
+                score[i] = max(score[i], SENTENCE_WEIGHT * closest[r])
+        return score
+
+    def closest_sentences(self, query: np.ndarray, rows: list[int]) -> dict[int, float]:
+        """The closest sentence's exact cosine of each of ``rows`` that has sentences."""
+        out: dict[int, float] = {}
+        for r in rows:
+            g = int(np.searchsorted(self.owners, r))
+            if g < len(self.owners) and self.owners[g] == r:
+                end = self.starts[g + 1] if g + 1 < len(self.starts) else len(self.sentences)
+                out[r] = float(np.max(exact_cosines(self.sentences[self.starts[g] : end], query)))
+        return out
+
     @staticmethod
-    def contenders(rows: np.ndarray, values: np.ndarray, k: int) -> list[tuple[int, float]]:
-        """The (row, value) pairs that compete for the top ``k``: every one tied with the k-th."""
+    def contenders(rows: np.ndarray, values: np.ndarray, k: int, slack: float = 0.0) -> list[tuple[int, float]]:
+        """The (row, value) pairs that compete for the top ``k``: every one tied with the k-th
+        (within ``slack`` below it)."""
         if len(rows) > k:
-            tied = values >= -np.partition(-values, k - 1)[k - 1]
+            tied = values >= -np.partition(-values, k - 1)[k - 1] - slack
             rows, values = rows[tied], values[tied]
         return list(zip(rows.tolist(), values.tolist()))
 
@@ -109,15 +136,9 @@ class TurnCopy(HeldVectors):
 
     def sentence_of(self, query: np.ndarray, ids: list[str]) -> dict[str, float]:
         """The closest sentence's cosine of each turn in ``ids`` that has sentences."""
-        out: dict[str, float] = {}
-        for i in ids:
-            r = self.row.get(i)
-            g = int(np.searchsorted(self.owners, r)) if r is not None else len(self.owners)
-            if g < len(self.owners) and self.owners[g] == r:
-                end = self.starts[g + 1] if g + 1 < len(self.starts) else len(self.sentences)
-                with one_blas_thread():
-                    out[i] = float(np.max(self.sentences[self.starts[g] : end] @ query))
-        return out
+        rows = {i: r for i in ids if (r := self.row.get(i)) is not None}
+        closest = self.closest_sentences(query, list(rows.values()))
+        return {i: closest[r] for i, r in rows.items() if r in closest}
 
 
 class TurnCache(VectorCache):

@@ -2,7 +2,8 @@
 
 Reading an embedding in Cypher is the costliest thing a search does (~30 µs each), and Neo4j 5's
 vector index answers for the whole database. A process that searches a group again keeps its
-vectors as a float32 matrix of unit rows: the exact top-k of the group alone is one product.
+vectors as a float32 matrix of unit rows: the exact top-k of the group alone is one product
+(the cosines it reports then computed in float64, alike for equal rows: ``exact_cosines``).
 Current or not used: the probe's memory count and newest ``created_at`` must match the copy's.
 A copy is (re)built in the background from the group's second search on, reading only what it
 lacks, within ``limits.vector_cache_limit`` memories and ``vector_cache_mb`` in all (least
@@ -42,6 +43,13 @@ def one_blas_thread() -> Any:
     return _BLAS.limit(limits=1, user_api="blas")
 
 
+def exact_cosines(rows: np.ndarray, query: np.ndarray) -> np.ndarray:
+    """The cosines of unit ``rows`` to a unit query, in float64 and each row summed alike wherever it
+    sits: BLAS's float32 product can differ in the last place between two equal rows, and a tie the
+    database sees (two memories of the same text) would then break one way here, another there."""
+    return (rows.astype(np.float64) * query.astype(np.float64)).sum(axis=1)
+
+
 def unit(vector: Any) -> np.ndarray:
     """A vector as float32 unit length (what the held rows are, and are multiplied with)."""
     v = np.asarray(vector, np.float32)
@@ -72,8 +80,7 @@ class HeldVectors:
         """Plain cosines of ``ids`` to the query (None for one the copy does not hold)."""
         rows = [self.row.get(i) for i in ids]
         known = [r for r in rows if r is not None]
-        with one_blas_thread():
-            values = iter((self.matrix[known].astype(np.float32, copy=False) @ query).tolist() if known else [])
+        values = iter(exact_cosines(self.matrix[known], query).tolist() if known else [])
         return [None if r is None else next(values) for r in rows]
 
 
@@ -81,15 +88,17 @@ class GroupVectors(HeldVectors):
     """A group's memory vectors."""
 
     def nearest(self, query: np.ndarray, n: int) -> tuple[list[str], list[float]]:
-        """The ``n`` nearest memories (ids, plain cosines), best first."""
+        """The ``n`` nearest memories (ids, plain cosines), best first: found with one float32
+        product, their cosines then computed exactly (``exact_cosines``)."""
         if not self.ids:
             return [], []
         with one_blas_thread():
             cos = self.matrix @ query
         n = min(n, len(cos))
         top = np.argpartition(-cos, n - 1)[:n] if n < len(cos) else np.arange(len(cos))
-        top = top[np.argsort(-cos[top], kind="stable")]
-        return [self.ids[i] for i in top], [float(cos[i]) for i in top]
+        exact = exact_cosines(self.matrix[top], query)
+        order = np.lexsort((top, -exact))
+        return [self.ids[top[i]] for i in order], [float(exact[i]) for i in order]
 
 
 class VectorCache:
