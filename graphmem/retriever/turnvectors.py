@@ -2,7 +2,7 @@
 what they say and the order they were said in (as ``vectors.py`` keeps a group's memories).
 The nearest turns, scored and tied exactly as ``search_episode_scan`` (the better of a turn's
 own cosine and SENTENCE_WEIGHT × its closest sentence's; the newer first, then the order of the
-conversation), and any turn's closest sentence: found by float32 matrix products, scored in float64
+conversation), and any turn's closest sentence: found by matrix products, then scored row by row
 (``exact_cosines``) so that two equal turns tie here as in the database. Current or not used: the
 probe returns the group's turn count and newest ``created_at`` (turns are only ever added).
 """
@@ -21,8 +21,8 @@ from ..timeparse.stamps import parse_time
 from .rank import NAME_WORDS, SENTENCE_WEIGHT
 
 NO_TIME = float("nan")
-# how far below the k-th float32 score a turn may be and still be scored exactly: well above the
-# float32 product's error on unit vectors (about 1e-7)
+# how far below the k-th score of the matrix product a turn may be and still be scored row by row:
+# well above the product's rounding on unit vectors (about 1e-7)
 FLOAT32_SLACK = 1e-5
 
 
@@ -55,7 +55,7 @@ class TurnCopy(HeldVectors):
     def nearest(self, query: np.ndarray, k: int, start: str | None, said_end: str | None) -> list[tuple[str, float]]:
         """The top-``k`` turns said in [start, said_end), by the better of their own cosine and
         SENTENCE_WEIGHT × their closest sentence's (plain cosines), best first, ties as the scan's.
-        Found with float32 products, then the contenders' scores computed exactly (``exact_cosines``)."""
+        Found with matrix products, then the contenders' scores computed row by row (``exact_cosines``)."""
         if not self.ids or k <= 0:
             return []
         with one_blas_thread():
@@ -71,7 +71,7 @@ class TurnCopy(HeldVectors):
         return [(self.ids[r], v) for r, v in ranked]
 
     def exact_scores(self, query: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        """``nearest``'s score of each of ``rows``, computed exactly."""
+        """``nearest``'s score of each of ``rows``, computed row by row."""
         score = exact_cosines(self.matrix[rows], query)
         closest = self.closest_sentences(query, rows.tolist())
         for i, r in enumerate(rows.tolist()):
@@ -80,7 +80,7 @@ class TurnCopy(HeldVectors):
         return score
 
     def closest_sentences(self, query: np.ndarray, rows: list[int]) -> dict[int, float]:
-        """The closest sentence's exact cosine of each of ``rows`` that has sentences."""
+        """The closest sentence's cosine of each of ``rows`` that has sentences."""
         out: dict[int, float] = {}
         for r in rows:
             g = int(np.searchsorted(self.owners, r))

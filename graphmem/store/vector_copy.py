@@ -3,7 +3,7 @@
 Reading an embedding in Cypher is the costliest thing a search does (~30 µs each), and Neo4j 5's
 vector index answers for the whole database. A process that searches a group again keeps its
 vectors as a float32 matrix of unit rows: the exact top-k of the group alone is one product
-(the cosines it reports then computed in float64, alike for equal rows: ``exact_cosines``).
+(the cosines it reports then computed alike for equal rows: ``exact_cosines``).
 Current or not used: the probe's memory count and newest ``created_at`` must match the copy's.
 A copy is (re)built in the background from the group's second search on, reading only what it
 lacks, within ``limits.vector_cache_limit`` memories and ``vector_cache_mb`` in all (least
@@ -44,10 +44,11 @@ def one_blas_thread() -> Any:
 
 
 def exact_cosines(rows: np.ndarray, query: np.ndarray) -> np.ndarray:
-    """The cosines of unit ``rows`` to a unit query, in float64 and each row summed alike wherever it
-    sits: BLAS's float32 product can differ in the last place between two equal rows, and a tie the
-    database sees (two memories of the same text) would then break one way here, another there."""
-    return (rows.astype(np.float64) * query.astype(np.float64)).sum(axis=1)
+    """The cosines of unit ``rows`` to a unit query in float32 (as Neo4j computes them), each row
+    summed alike wherever it sits: BLAS's matrix product gives the rows at the end of a block
+    another rounding, so two memories of the same text, tied in the database, would no longer tie
+    here and their order would follow their places in the matrix."""
+    return np.einsum("ij,j->i", rows.astype(np.float32, copy=False), query.astype(np.float32, copy=False))
 
 
 def unit(vector: Any) -> np.ndarray:
@@ -88,8 +89,8 @@ class GroupVectors(HeldVectors):
     """A group's memory vectors."""
 
     def nearest(self, query: np.ndarray, n: int) -> tuple[list[str], list[float]]:
-        """The ``n`` nearest memories (ids, plain cosines), best first: found with one float32
-        product, their cosines then computed exactly (``exact_cosines``)."""
+        """The ``n`` nearest memories (ids, plain cosines), best first: found with one matrix
+        product, their cosines then computed row by row (``exact_cosines``)."""
         if not self.ids:
             return [], []
         with one_blas_thread():
