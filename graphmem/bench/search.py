@@ -590,16 +590,21 @@ def embedding_cost(graph: MemoryGraph, queries: list[str]) -> dict[str, float]:
         embed_query(graph.embedder, [q])
         times.append((time.perf_counter() - t) * 1000)
     cpu_ms = (time.process_time() - cpu) * 1000 / max(len(queries), 1)
-    return {**percentiles(times), "cpu_ms": round(cpu_ms, 2), "queries": len(queries)}
+    return {**percentiles(times), "cpu_ms": _ms(cpu_ms), "queries": len(queries)}
+
+
+def _ms(value: float) -> float:
+    """Milliseconds to 0.1 ms, or to the microsecond below 1 ms (a cached embedding takes a few µs)."""
+    return round(value, 1) if value >= 1 else round(value, 3)
 
 
 def percentiles(values: list[float]) -> dict[str, float]:
     a = np.asarray(values)
     return {
-        "p50_ms": round(float(np.percentile(a, 50)), 1),
-        "p95_ms": round(float(np.percentile(a, 95)), 1),
-        "p99_ms": round(float(np.percentile(a, 99)), 1),
-        "mean_ms": round(float(a.mean()), 1),
+        "p50_ms": _ms(float(np.percentile(a, 50))),
+        "p95_ms": _ms(float(np.percentile(a, 95))),
+        "p99_ms": _ms(float(np.percentile(a, 99))),
+        "mean_ms": _ms(float(a.mean())),
     }
 
 
