@@ -121,3 +121,46 @@ _PAST_OF_SLOT = {"曾住在": "residence", "lived in": "residence", "曾工作�
 def past_slot(topic: str) -> str | None:
     """The slot a topic tells the past of (曾住在 / "lived in" → residence), or None."""
     return _PAST_OF_SLOT.get(topic)
+
+
+# A question that takes back what came before it ("……不对，我真正想问的是：那个活动在哪？", "…
+# scratch that, where does Tom live?"): what precedes the marker is chatter, not what is sought.
+# A marker is a retraction (真正/本来/其实/实际上 想问的是; 不对 / 等等 / 停一下 at the start of a sentence,
+# then a comma) or its English like ("what I really wanted to ask is", "scratch that", "never
+# mind that"). A plain 我想问的是 / "what I want to know is" takes nothing back (what precedes it
+# may be the question's context), and a question of several parts (另外, 还有; "also") keeps each
+# part: only the chatter inside a part before its last marker goes.
+_SENTENCE_START = r"(?:^|(?<=[。！？!?；;….\n]))\s*"
+_TAKE_BACK_ZH = re.compile(
+    r"(?:我|俺)?(?:真正|真的|本来|原本|其实|实际上)(?:我)?(?:最)?想要?(?:问|说|了解|知道|打听|请教)的?(?:问题|事情?)?(?:其实)?是(?:这个)?"
+    r"|(?:其实|实际上)我?(?:那个|的)?问题是(?:这个)?"
+    f"|{_SENTENCE_START}(?:(?:等等|等一下|停一下|不对|哦不|不是|说错了|搞错了)[，,、！!]\\s*(?:(?:诶|哎|额|呃|嗯|啊)[，,、！!]\\s*)*)+"
+)
+_TAKE_BACK_EN = re.compile(
+    r"\b(?:what I (?:really|actually) (?:want(?:ed)?|meant|mean|need(?:ed)?) to (?:ask|know|say)(?: about)?(?: is| was)?"
+    r"|what I meant (?:to ask )?(?:is|was)|my (?:real|actual) question (?:is|was)"
+    r"|scratch that|never mind (?:that|all that|all this)|forget (?:that|all that|what I said))\b",
+    re.IGNORECASE,
+)
+_PARTS = re.compile(f"{_SENTENCE_START}(?=(?:另外|还有|此外)[，,]|(?:also|and also)\\b\\s*,?)", re.IGNORECASE)
+_MARKER_TAIL = re.compile(r"^[\s:：，,、.!！]*")
+
+
+def taken_back(query: str) -> tuple[str, list[str]] | None:
+    """The query without the chatter a retraction takes back, and the markers read (None: none)."""
+    cuts = [0, *(m.start() for m in _PARTS.finditer(query) if m.start() > 0), len(query)]
+    kept, markers = [], []
+    for start, end in zip(cuts, cuts[1:]):
+        part = query[start:end]
+        last = None
+        for m in (*_TAKE_BACK_ZH.finditer(part), *_TAKE_BACK_EN.finditer(part)):
+            if m.group(0).strip() and (last is None or m.end() > last.end()):
+                last = m
+        if last is not None and part[last.end() :].strip(" \t\n:：，,、.!！"):
+            markers.append(last.group(0).strip(" ，,、"))
+            part = part[last.end() :]
+            part = part[_MARKER_TAIL.match(part).end() :]  # type: ignore[union-attr]
+        kept.append(part.strip())
+    if not markers:
+        return None
+    return " ".join(p for p in kept if p), markers

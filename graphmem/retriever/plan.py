@@ -8,7 +8,9 @@ week …) → a time range, or for a question about a state at a past time (去�
 I work in 2024?") what was current then (``as_of``) (a rolling window, 过去三天 or "the past few months", says how far back to
 look, not what to look for: ``scope_words`` are neither embedded nor matched); a dialogue (lines
 ``Speaker: text``) → what the user said (``sought``), its latest line (``latest``) weighing more; in
-auto mode, without cue words, a best match below ``limits.deep_threshold`` → deep.
+auto mode, without cue words, a best match below ``limits.deep_threshold`` → deep. A question that
+takes back what came before it (不对，我真正想问的是…; "scratch that, …": ``cues.taken_back``) is read
+and searched from the marker on: the chatter before it chooses nothing and its time words narrow nothing.
 Another planner (a small LLM) plugs in through ``QueryPlanner``.
 """
 
@@ -28,6 +30,7 @@ from ..cues import (
     STATE_PERIOD,
     asks_state,
     connection_words,
+    taken_back,
 )
 from ..lang import AGENT_NAMES, ROLE_NAMES
 from ..timeparse import find_time_range, is_rolling_window
@@ -75,6 +78,10 @@ class RulePlanner:
                 f"a dialogue of {len(turns)} turns: searched for what the user said "
                 f"({len(said)} turns), without speaker names"
             )
+        back = taken_back(query)
+        if back is not None:
+            hints.sought = query = back[0]
+            hints.why.append(f"{back[1][-1]!r} takes back what came before it: searched for {query!r}")
         causal = [w for w in CAUSAL_ZH if w in query] + [m.group(0) for m in CAUSAL_EN.finditer(query)]
         causal += [m.group(0) for m in CAUSAL_ZH_HOW.finditer(query)]
         related = connection_words(query)
