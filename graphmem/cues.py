@@ -144,6 +144,7 @@ _TAKE_BACK_EN = re.compile(
 )
 _PARTS = re.compile(f"{_SENTENCE_START}(?=(?:另外|还有|此外)[，,]|(?:also|and also)\\b\\s*,?)", re.IGNORECASE)
 _MARKER_TAIL = re.compile(r"^[\s:：，,、.!！]*")
+_LEAD_WORD = re.compile(r"^(?:另外|还有|此外|and also|also)[\s，,]*", re.IGNORECASE)
 
 
 def taken_back(query: str) -> tuple[str, list[str]] | None:
@@ -164,3 +165,15 @@ def taken_back(query: str) -> tuple[str, list[str]] | None:
     if not markers:
         return None
     return " ".join(p for p in kept if p), markers
+
+
+def question_parts(query: str) -> list[str]:
+    """The questions of a query that asks several, joined by 另外 / 还有 / 此外 or "also" at the start
+    of a sentence, each ending in a question mark ("小王的邮箱是什么？另外，那个活动在哪？"); one
+    part: the query itself."""
+    cuts = [0, *(m.start() for m in _PARTS.finditer(query) if m.start() > 0), len(query)]
+    parts = [query[a:b].strip() for a, b in zip(cuts, cuts[1:])]
+    parts = [_LEAD_WORD.sub("", p, count=1) for p in parts if p]
+    if len(parts) < 2 or not all(re.search(r"[?？]", p) for p in parts):
+        return [query]
+    return parts

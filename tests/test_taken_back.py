@@ -89,3 +89,40 @@ def test_the_memory_asked_for_comes_first_not_the_chatters(graph, group_id, memo
     first = response.results[0].text.replace(" ", "") if response.results else ""
     assert first.startswith(answer.replace(" ", "")), [r.text for r in response.results]
     assert response.plan.time_range is None  # the chatter's 上周 / last weekend narrows nothing
+
+
+@pytest.mark.parametrize(
+    "memories, question, answers",
+    [
+        (
+            [
+                ("小王", "事实", "邮箱是", "wang@example.com", None),
+                ("小王", "事实", "电话是", "13800001111", None),
+                ("小王", "事实", "公司是", "绿洲科技", None),
+                ("小王", "事实", "生日是", "5月3日", None),
+                ("阿杰", "事实", "在学", "吉他", None),
+            ],
+            "我有点忘了，小王的邮箱地址到底是什么来着？另外，阿杰在学什么？",
+            ["小王邮箱是wang@example.com", "阿杰在学吉他"],
+        ),
+        (
+            [
+                ("Tom", "fact", "email is", "tom@example.com", None),
+                ("Tom", "fact", "phone number is", "555 0100", None),
+                ("Tom", "fact", "works at", "Vantage Media", None),
+                ("Tom", "fact", "birthday is", "May 3", None),
+                ("Priya", "fact", "plays", "the cello", None),
+            ],
+            "I keep forgetting: Tom, the one who works at Vantage Media, what is his email address again? "
+            "Also, what does Priya play?",
+            ["Tom email is tom@example.com", "Priya plays the cello"],
+        ),
+    ],
+)
+def test_each_question_of_several_gets_its_answer_near_the_top(graph, group_id, memories, question, answers):
+    for subject, kind, topic, obj, attributes in memories:
+        graph.create_memory(group_id, subject, kind, topic, obj, attributes=attributes, reference_time=REF)
+    response = graph.search_memories(group_id, question, reference_time=REF)
+    first_two = {r.text.replace(" ", "") for r in response.results[:2]}
+    assert first_two == {a.replace(" ", "") for a in answers}, [r.text for r in response.results]
+    assert any("a query of 2 questions" in w for w in response.plan.why)

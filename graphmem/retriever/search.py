@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from ..access import AccessRecorder
 from ..config import RankingProfile, RetrievalSettings
-from ..cues import description_words
+from ..cues import description_words, question_parts
 from ..embed import Embedder, embed_query, unknown_share
 from ..lang import person_key
 from ..lexicon.roles import IDENTITY_TOPICS, roles_in
@@ -35,7 +35,7 @@ from .corpus import Corpus, RelationScope
 from .database import DatabaseMemories, DatabaseTurns, GroupFacts
 from .evidence import Hit, SeedReport, widen
 from .held import HeldMemories, HeldTurns
-from .plan import PlanHints, QueryPlanner, RulePlanner
+from .plan import PlanHints, QueryPlanner, RulePlanner, dialogue_turns
 from .rank import (
     Paths,
     Ranking,
@@ -198,6 +198,42 @@ class Retriever:
         self.recorder.close()
 
     def search(self, group_id: str, inp: SearchInput, reference_time: datetime) -> SearchResponse:
+        """One search; a query of several questions (``cues.question_parts``; not a dialogue) is searched question
+        by question, and their results taken in turn (the first of each, then the second of each...):
+        one embedding of them all would find each less well, and a list ranked by it favours one."""
+        parts = question_parts(inp.query) if dialogue_turns(inp.query) is None else [inp.query]
+        if len(parts) < 2:
+            return self._search(group_id, inp, reference_time)
+        answers = [self._search(group_id, inp.model_copy(update={"query": q}), reference_time, False) for q in parts]
+        results, seen = [], set()
+        for rank in range(max(len(a.results) for a in answers)):
+            for a in answers:
+                if rank < len(a.results) and (key := (a.results[rank].kind, a.results[rank].memory_id)) not in seen:
+                    seen.add(key)
+                    results.append(a.results[rank])
+        results = results[: inp.max_results]
+        self._record(group_id, [r.memory_id for r in results if r.kind == "memory"])
+        why = [f"a query of {len(parts)} questions: each searched on its own, their results taken in turn"]
+        for n, a in enumerate(answers, 1):
+            why += [f"question {n} ({a.query!r}): {w}" for w in a.plan.why]
+        timings: dict[str, float] = {}
+        for a in answers:
+            for stage, ms in a.timings_ms.items():
+                timings[stage] = round(timings.get(stage, 0.0) + ms, 2)
+        return SearchResponse(
+            query=inp.query,
+            group_id=group_id,
+            mode_used="deep" if any(a.mode_used == "deep" for a in answers) else "fast",
+            plan=answers[0].plan.model_copy(update={"why": why}),
+            results=results,
+            timings_ms=timings,
+        )
+
+    def _record(self, group_id: str, memory_ids: list[str]) -> None:
+        if memory_ids and self.settings.record_access:
+            self.recorder.record(group_id, memory_ids)  # written later, in the background
+
+    def _search(self, group_id: str, inp: SearchInput, reference_time: datetime, record: bool = True) -> SearchResponse:
         clock, mode = Clock(), inp.mode
         plan = plan_search(
             inp, self.planner.plan(inp.query, reference_time), reference_time, self.settings.profile(inp.profile)
@@ -232,9 +268,8 @@ class Retriever:
         ranked = self._in_order(group_id, ranked, inp, plan, bool(ctx.episodes), evidence)
         results = as_results(self.store, group_id, ranked[: inp.max_results], bool(ctx.episodes), evidence)
         clock.lap("evidence")
-        memory_ids = [r.memory_id for r in results if r.kind == "memory"]
-        if memory_ids and self.settings.record_access:
-            self.recorder.record(group_id, memory_ids)  # written later, in the background
+        if record:
+            self._record(group_id, [r.memory_id for r in results if r.kind == "memory"])
         plan.why.extend(report.strategy)
         searched = SearchPlan(
             planner=getattr(self.planner, "name", type(self.planner).__name__),
