@@ -3,7 +3,8 @@
 People talk to an agent the way they talk: some chatter, then "不对，我真正想问的是：…" or "scratch
 that, …". The chatter is not what they look for: its words must not choose the memories, and its
 time words (上周, last weekend) must not narrow the search. A plain 我想问的是 / "what I want to
-know is" takes nothing back, and a question of several parts (另外; "also") keeps each part.
+know is" takes nothing back, and a query of several questions (另外; "also") keeps each, searched
+question by question: each question's answer comes near the top, not only the longer one's.
 """
 
 from __future__ import annotations
