@@ -198,8 +198,8 @@ BIRTHDAYS = {
             marks=pytest.mark.xfail(
                 strict=True,
                 reason="buried today: the party's memory is dated last December (its time part near 0); a floor "
-                "at the turn's own score fixed it but made the held copies and the database disagree "
-                "(test_search_parity), and was taken out",
+                "at the turn's own score fixed it and was taken out, blamed for test_search_parity's failures, "
+                "whose cause was the copies' BLAS rounding (fixed since): not yet put back",
             ),
         ),
     ],
