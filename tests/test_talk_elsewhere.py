@@ -189,26 +189,12 @@ BIRTHDAYS = {
 }
 
 
-@pytest.mark.parametrize(
-    "lang",
-    [
-        "zh",
-        pytest.param(
-            "en",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="buried today: the party's memory is dated last December (its time part near 0); a floor "
-                "at the turn's own score fixed it and was taken out, blamed for test_search_parity's failures, "
-                "whose cause was the copies' BLAS rounding (fixed since): not yet put back",
-            ),
-        ),
-    ],
-)
+@pytest.mark.parametrize("lang", ["zh", "en"])
 def test_what_is_read_from_a_turn_does_not_bury_it(graph, group_id, lang):
     # The turn that holds the answer came first from the turns alone and fifth (zh) or fourth (en)
     # once read: its memory's time was the date it names (last December: decayed to nothing), and
     # the boss's other memories, reached through the boss the question names, outranked it by
-    # their importance. The birthday is now a fact of the boss (zh)
+    # their importance
     lines, question = BIRTHDAYS[lang]
     start = datetime(2025, 4, 1, 9, 0, tzinfo=TZ)
 

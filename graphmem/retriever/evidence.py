@@ -50,6 +50,7 @@ class Turn:
     speaker: str | None = None
     role: str | None = None
     sentences_read: bool = False  # its cosine already counts its sentences
+    said_at: str | None = None  # its timestamp
 
     def joined(self, other: Turn) -> Turn:
         """The same turn as two searches read it (inside a time range and everywhere): what
@@ -69,6 +70,7 @@ class Turn:
             self.speaker or other.speaker,
             self.role or other.role,
             self.sentences_read or other.sentences_read,
+            self.said_at or other.said_at,
         )
 
 
@@ -144,4 +146,10 @@ class Hit:
             }
         self.parts = scorer.parts(self.similarity, node, self.distance if self.hops is None else self.hops)
         self.score = scorer.total(self.parts)
+        return self
+
+    def at_least(self, floor: tuple[ScoreParts, float] | None) -> Hit:
+        """The hit scored by ``floor`` (parts, score) where that is higher."""
+        if floor is not None and floor[1] > self.score:
+            self.parts, self.score, self.similarity = *floor, max(self.similarity, floor[0].similarity)
         return self

@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
 from typing import Any
@@ -264,10 +264,13 @@ def turn_similarities(turns: dict[str, Any], speakers: list[str], similarity: Si
     return out
 
 
-def seed_similarities(candidates: list[Any], in_context: dict[str, float], similarity: Similarity) -> dict[str, float]:
+def seed_similarities(
+    candidates: list[Any], in_context: dict[str, float], similarity: Similarity
+) -> tuple[dict[str, float], dict[str, str]]:
     """Each seed candidate's similarity: a turn by its similarity in context (``in_context``,
     from ``turn_similarities``), a memory extracted from matched turns mostly by the best of them
-    (``Similarity.as_extracted``), any other memory by its own."""
+    (``Similarity.as_extracted``), any other memory by its own; and each turn's lead: memory id ->
+    the turn it stands for (of the memories drawn from a matched turn, the one closest to the query)."""
     sims = {
         c.id: in_context[c.id] if c.kind == "episode" and c.id in in_context else similarity.of(c) for c in candidates
     }
@@ -286,7 +289,7 @@ def seed_similarities(candidates: list[Any], in_context: dict[str, float], simil
     for cid, tid in source.items():  # a sibling follows the memory that stands for its turn
         if lead[tid] != cid:
             out[cid] = min(out[cid], out[lead[tid]])
-    return out
+    return out, {cid: tid for tid, cid in lead.items()}
 
 
 @dataclass(frozen=True)
@@ -428,14 +431,19 @@ class Ranking:
     speakers: list[str]
     about: SubjectScope | None
     paths: Paths  # which steps of the walk are strong
+    said: dict[str, str | None] = field(default_factory=dict)  # turn id -> when it was said
+    # memory id -> (the turn it stands for, that turn's similarity as ranked): set by ``candidates``
+    leads: dict[str, tuple[str, float]] = field(default_factory=dict)
 
     def candidates(self, candidates: Iterable[Any], outside: set[str], kept: float) -> list[tuple[Any, float]]:
         """Every seed candidate with its similarity, best first: a turn by its similarity in
         context, a memory extracted from matched turns mostly by the best of them, ``outside`` a
         time range read from the query at ``kept`` × that. Ties: found higher by more lists."""
         candidates = list(candidates)
-        sims = seed_similarities(candidates, self.in_context, self.similarity)
+        sims, leads = seed_similarities(candidates, self.in_context, self.similarity)
         scored = [(c, sims[c.id] * kept if c.id in outside else sims[c.id]) for c in candidates]
+        for m, t in leads.items():
+            self.leads[m] = (t, self.in_context[t] * (kept if m in outside else 1.0))
         scored.sort(key=lambda cs: (-score_order(cs[1]), -rrf(cs[0].ranks)))
         return scored
 
@@ -455,6 +463,17 @@ class Ranking:
             chosen = [(c, sim) for c, sim, _ in weighed[:FALLBACK_SEEDS]]
             why.append(f"no direct match reaches similarity {floor}: starting from the {len(chosen)} closest")
         return chosen
+
+    def as_turn(self, memory_id: str) -> tuple[ScoreParts, float] | None:
+        """For a memory that stands for a matched turn (``leads``): the score parts and score the turn
+        would have alone. Extraction may reorder the turns, never bury one: the memory a turn is shown by
+        scores at least as the turn (time as said: a birthday of last December, said today, is news)."""
+        lead = self.leads.get(memory_id)
+        if lead is None:
+            return None
+        said = self.said.get(lead[0])
+        parts = self.scorer.parts(lead[1], {"memory_type": "EPISODE", "occurred_at": said, "created_at": said}, 0)
+        return parts, self.scorer.total(parts)
 
     def reached(self, own: float, sources: list[Source]) -> float:
         """A memory the walk reached, like a seed: mostly the best of the turns it was extracted

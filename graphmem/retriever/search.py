@@ -16,6 +16,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta, tzinfo
+from itertools import chain, zip_longest
 from typing import Any, Literal
 
 from ..access import AccessRecorder
@@ -60,7 +61,8 @@ Mode = Literal["fast", "deep"]
 
 def seed_hit(c: Any, similarity: float, ranking: Ranking) -> Hit:
     """A direct match as a scored hit at distance 0."""
-    return Hit(c.id, c.kind, c.node, similarity, 0, sources=list(c.ranks), episodes=c.episodes).scored(ranking.scorer)
+    hit = Hit(c.id, c.kind, c.node, similarity, 0, sources=list(c.ranks), episodes=c.episodes)
+    return hit.scored(ranking.scorer).at_least(ranking.as_turn(c.id))
 
 
 class Clock:
@@ -198,35 +200,26 @@ class Retriever:
         self.recorder.close()
 
     def search(self, group_id: str, inp: SearchInput, reference_time: datetime) -> SearchResponse:
-        """One search; a query of several questions (``cues.question_parts``; not a dialogue) is searched question
-        by question, and their results taken in turn (the first of each, then the second of each...):
-        one embedding of them all would find each less well, and a list ranked by it favours one."""
+        """One search; a query of several questions (``cues.question_parts``; not a dialogue) question by
+        question, their results taken in turn: one embedding of them all finds each less well."""
         parts = question_parts(inp.query) if dialogue_turns(inp.query) is None else [inp.query]
         if len(parts) < 2:
             return self._search(group_id, inp, reference_time)
         answers = [self._search(group_id, inp.model_copy(update={"query": q}), reference_time, False) for q in parts]
         results, seen = [], set()
-        for rank in range(max(len(a.results) for a in answers)):
-            for a in answers:
-                if rank < len(a.results) and (key := (a.results[rank].kind, a.results[rank].memory_id)) not in seen:
-                    seen.add(key)
-                    results.append(a.results[rank])
+        for r in chain.from_iterable(zip_longest(*(a.results for a in answers))):
+            if r is not None and (r.kind, r.memory_id) not in seen:
+                seen.add((r.kind, r.memory_id))
+                results.append(r)
         results = results[: inp.max_results]
         self._record(group_id, [r.memory_id for r in results if r.kind == "memory"])
         why = [f"a query of {len(parts)} questions: each searched on its own, their results taken in turn"]
-        for n, a in enumerate(answers, 1):
-            why += [f"question {n} ({a.query!r}): {w}" for w in a.plan.why]
-        timings: dict[str, float] = {}
-        for a in answers:
-            for stage, ms in a.timings_ms.items():
-                timings[stage] = round(timings.get(stage, 0.0) + ms, 2)
+        why += [f"question {n} ({a.query!r}): {w}" for n, a in enumerate(answers, 1) for w in a.plan.why]
+        timings = {k: round(sum(a.timings_ms.get(k, 0.0) for a in answers), 2) for k in answers[0].timings_ms}
+        mode: Mode = "deep" if any(a.mode_used == "deep" for a in answers) else "fast"
+        plan = answers[0].plan.model_copy(update={"why": why})
         return SearchResponse(
-            query=inp.query,
-            group_id=group_id,
-            mode_used="deep" if any(a.mode_used == "deep" for a in answers) else "fast",
-            plan=answers[0].plan.model_copy(update={"why": why}),
-            results=results,
-            timings_ms=timings,
+            query=inp.query, group_id=group_id, mode_used=mode, plan=plan, results=results, timings_ms=timings
         )
 
     def _record(self, group_id: str, memory_ids: list[str]) -> None:
@@ -249,7 +242,8 @@ class Retriever:
         scorer = Scorer(plan.profile, self.settings.decay, reference_time)
         in_context = turn_similarities(report.turns, report.speakers, similarity)
         paths = Paths(plan.sought, plan.hints.asks, self.settings.limits.hub_fanout, self._meant(ctx))
-        ranking = Ranking(similarity, scorer, in_context, report.speakers, report.about, paths)
+        said = {tid: t.said_at for tid, t in report.turns.items()}
+        ranking = Ranking(similarity, scorer, in_context, report.speakers, report.about, paths, said)
         scored = ranking.candidates(report.candidates, elsewhere, plan.profile.time_range.outside)
         chosen = ranking.choose(scored, ctx.k, plan.profile.seed_min_similarity, plan.why)
         hits = {c.id: seed_hit(c, sim, ranking) for c, sim in chosen}  # the walk's seeds
@@ -470,4 +464,4 @@ def best_seed(report: SeedReport, similarity: Similarity) -> float:
     memory drawn from turns mostly by them, not by its own short text, whose cosine runs high):
     what a time range read from the query is judged by."""
     in_context = turn_similarities(report.turns, report.speakers, similarity)
-    return max(seed_similarities(report.candidates, in_context, similarity).values(), default=0.0)
+    return max(seed_similarities(report.candidates, in_context, similarity)[0].values(), default=0.0)

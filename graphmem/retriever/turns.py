@@ -151,7 +151,8 @@ def _turn(turns: dict[str, Turn], hit: dict) -> Turn:
     e = hit["episode"]
     if e["id"] not in turns:
         cosine = to_cosine(hit["score"] or 0.5)
-        turns[e["id"]] = Turn(e["id"], e.get("content") or "", cosine, speaker=e.get("speaker"), role=e.get("role"))
+        told = {"speaker": e.get("speaker"), "role": e.get("role"), "said_at": e.get("timestamp")}
+        turns[e["id"]] = Turn(e["id"], e.get("content") or "", cosine, **told)
     return turns[e["id"]]
 
 

@@ -21,8 +21,7 @@ from ..timeparse.stamps import parse_time
 from .rank import NAME_WORDS, SENTENCE_WEIGHT
 
 NO_TIME = float("nan")
-# how far below the k-th score of the matrix product a turn may be and still be scored row by row:
-# well above the product's rounding on unit vectors (about 1e-7)
+# how far below the k-th score of the matrix product a turn is still scored row by row (it rounds at ~1e-7)
 FLOAT32_SLACK = 1e-5
 
 
@@ -72,12 +71,10 @@ class TurnCopy(HeldVectors):
 
     def exact_scores(self, query: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """``nearest``'s score of each of ``rows``, computed row by row."""
-        score = exact_cosines(self.matrix[rows], query)
-        closest = self.closest_sentences(query, rows.tolist())
-        for i, r in enumerate(rows.tolist()):
-            if r in closest:
-                score[i] = max(score[i], SENTENCE_WEIGHT * closest[r])
-        return score
+        closest, own = self.closest_sentences(query, rows.tolist()), exact_cosines(self.matrix[rows], query)
+        return np.array(
+            [max(s, SENTENCE_WEIGHT * closest[r]) if r in closest else s for s, r in zip(own, rows)], np.float32
+        )
 
     def closest_sentences(self, query: np.ndarray, rows: list[int]) -> dict[int, float]:
         """The closest sentence's cosine of each of ``rows`` that has sentences."""
