@@ -32,7 +32,10 @@ from graphmem.server import (
 from graphmem.server.launcher import CHECKPOINT_INTERVAL
 
 GRAPHMEM = str(Path(sys.executable).with_name("graphmem"))
-TEST_EXTRA_CONF = "db.tx_log.preallocate=false\ndb.tx_log.rotation.size=16M\n"  # small throw-away homes
+# small throw-away homes; a flag for the JVM (server.jvm.additional, as Neo4j's own launcher reads
+# it): the JIT's first tier alone, so that the server starts on less CPU
+SHORT_LIVED_JVM = "server.jvm.additional=-XX:TieredStopAtLevel=1\n"
+TEST_EXTRA_CONF = "db.tx_log.preallocate=false\ndb.tx_log.rotation.size=16M\n" + SHORT_LIVED_JVM
 
 
 def _settings(home: Path, **server):
@@ -90,6 +93,11 @@ def test_start_reports_and_status(extra):
     assert conf.count("db.tx_log.rotation.size=") == 1 and "db.tx_log.rotation.size=16M" in conf
     assert 0 < st.tx_log_bytes <= st.store_bytes
     assert "Bolt enabled" in "\n".join(srv.logs(200)[srv.neo4j_log])
+    # a server.jvm.additional line of extra.conf reaches the JVM's command line, after graphmem's flags
+    cmdline = Path(f"/proc/{st.pid}/cmdline")
+    if cmdline.exists():
+        args = cmdline.read_bytes().decode().split("\0")
+        assert "-XX:TieredStopAtLevel=1" in args and args.index("-XX:TieredStopAtLevel=1") > args.index("-XX:+UseG1GC")
 
 
 @pytest.mark.system
@@ -184,6 +192,23 @@ def test_fetch_without_mvn_is_a_clear_error(tmp_path):
     with pytest.raises(MissingToolError) as exc:
         fetch_jars(tmp_path, "5.26.30", java, environ={"PATH": str(tmp_path)})
     assert "Maven (mvn) not found" in str(exc.value) and "apt-get install maven" in str(exc.value)
+
+
+def test_jvm_flags_of_extra_conf_follow_graphmems_own(tmp_path):
+    """``server.jvm.additional`` lines of conf/extra.conf are flags for the JVM, one a line, in their
+    order; a commented line or one without a value gives none."""
+    srv = LocalNeo4j(_settings(tmp_path, bolt_port=free_port()))
+    conf = tmp_path / "neo4j" / "conf"
+    conf.mkdir(parents=True)
+    assert srv._jvm_additional() == []  # no extra.conf
+    (conf / "extra.conf").write_text(
+        "server.jvm.additional=-XX:TieredStopAtLevel=1\n"
+        "# server.jvm.additional=-Xlog:gc\n"
+        "server.jvm.additional=\n"
+        "db.tx_log.preallocate=false\n"
+        " server.jvm.additional = -Dfoo=a=b \n"
+    )
+    assert srv._jvm_additional() == ["-XX:TieredStopAtLevel=1", "-Dfoo=a=b"]
 
 
 def test_cli_help():

@@ -458,7 +458,20 @@ class LocalNeo4j:
             opts.append("--enable-native-access=ALL-UNNAMED")
         if java.major >= 23:
             opts.append("--sun-misc-unsafe-memory-access=allow")
-        return opts
+        return opts + self._jvm_additional()
+
+    def _jvm_additional(self) -> list[str]:
+        """The JVM flags of ``server.jvm.additional`` lines in conf/extra.conf (one flag a line, as
+        Neo4j's own launcher reads them from neo4j.conf): after graphmem's, so that they win."""
+        extra = self.conf_dir / "extra.conf"
+        if not extra.is_file():
+            return []
+        key = "server.jvm.additional"
+        return [
+            value.strip()
+            for name, sep, value in (ln.partition("=") for ln in extra.read_text().splitlines())
+            if sep and name.strip() == key and value.strip()
+        ]
 
     def _ensure_password(self, java: Java, lib: Path) -> str:
         """Set the initial password before the first start; return the password to use."""
