@@ -209,6 +209,12 @@ def test_jvm_flags_of_extra_conf_follow_graphmems_own(tmp_path):
         " server.jvm.additional = -Dfoo=a=b \n"
     )
     assert srv._jvm_additional() == ["-XX:TieredStopAtLevel=1", "-Dfoo=a=b"]
+    # a setting of extra.conf replaces graphmem's own line; a commented one does not
+    (conf / "extra.conf").write_text("db.tx_log.rotation.size=16M\n# db.checkpoint.interval.time=1m\n")
+    srv._write_conf(free_port())
+    settings = [ln.split("=", 1)[0] for ln in srv.conf_file.read_text().splitlines() if "=" in ln]
+    assert settings.count("db.tx_log.rotation.size") == 1 and "db.tx_log.rotation.size=16M" in srv.conf_file.read_text()
+    assert settings.count("db.checkpoint.interval.time") == 1
 
 
 def test_cli_help():

@@ -422,13 +422,10 @@ class LocalNeo4j:
             lines.append("dbms.usage_report.enabled=false")
         extra = self.conf_dir / "extra.conf"
         if extra.is_file():
-            text = extra.read_text()
             # a setting in extra.conf replaces graphmem's own (Neo4j refuses one declared twice)
-            theirs = {
-                ln.split("=", 1)[0].strip() for ln in text.splitlines() if "=" in ln and not ln.lstrip().startswith("#")
-            }
+            theirs = {name for name, _ in self._extra_settings()}
             lines = [ln for ln in lines if ln.split("=", 1)[0] not in theirs]
-            lines += ["", "# --- conf/extra.conf ---", text]
+            lines += ["", "# --- conf/extra.conf ---", extra.read_text()]
         self.conf_dir.mkdir(parents=True, exist_ok=True)
         self.conf_file.write_text("\n".join(lines) + "\n")
 
@@ -463,15 +460,15 @@ class LocalNeo4j:
     def _jvm_additional(self) -> list[str]:
         """The JVM flags of ``server.jvm.additional`` lines in conf/extra.conf (one flag a line, as
         Neo4j's own launcher reads them from neo4j.conf): after graphmem's, so that they win."""
+        return [value for name, value in self._extra_settings() if name == "server.jvm.additional" and value]
+
+    def _extra_settings(self) -> list[tuple[str, str]]:
+        """The ``name=value`` lines of conf/extra.conf, stripped, in order (comments left out)."""
         extra = self.conf_dir / "extra.conf"
         if not extra.is_file():
             return []
-        key = "server.jvm.additional"
-        return [
-            value.strip()
-            for name, sep, value in (ln.partition("=") for ln in extra.read_text().splitlines())
-            if sep and name.strip() == key and value.strip()
-        ]
+        pairs = (ln.partition("=") for ln in extra.read_text().splitlines() if not ln.lstrip().startswith("#"))
+        return [(name.strip(), value.strip()) for name, sep, value in pairs if sep]
 
     def _ensure_password(self, java: Java, lib: Path) -> str:
         """Set the initial password before the first start; return the password to use."""
