@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import inspect
 import json
+import re
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -18,10 +20,35 @@ console = Console()
 err_console = Console(stderr=True)
 
 
+# a line that starts a list item or is indented: its paragraph is kept as written
+_LAID_OUT = re.compile(r"^(\s|[-*•\b]|\d+[.)] )")
+
+
+def prose(text: str | None) -> str | None:
+    """A docstring as ``--help`` prints it best: the line breaks inside each paragraph joined (typer
+    keeps them, so that lines broke mid-way at the terminal's width); a paragraph holding a list
+    or indented lines stays as written."""
+    if not text:
+        return text
+    paragraphs = inspect.cleandoc(text).split("\n\n")
+    return "\n\n".join(
+        p if any(_LAID_OUT.match(ln) for ln in p.splitlines()) else " ".join(p.split("\n")) for p in paragraphs
+    )
+
+
+def prose_help(command: Any) -> Any:
+    """``prose`` on the help of a click command and every command under it; the command."""
+    command.help = prose(command.help)
+    for sub in getattr(command, "commands", {}).values():
+        prose_help(sub)
+    return command
+
+
 def run_app(app: typer.Typer) -> None:
     """Run the app; a GraphmemError becomes one red line and exit code 1, never a traceback."""
     try:
-        code = app(standalone_mode=False)  # a command's typer.Exit(code) comes back as its code
+        command = prose_help(typer.main.get_command(app))
+        code = command(standalone_mode=False)  # a command's typer.Exit(code) comes back as its code
         if isinstance(code, int) and code:
             sys.exit(code)
     except GraphmemError as exc:

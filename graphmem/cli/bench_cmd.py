@@ -16,7 +16,7 @@ import typer
 from typer.core import TyperGroup
 
 from ..errors import ConfigError
-from ._common import ConfigOption, console, open_graph, print_json
+from ._common import ConfigOption, console, open_graph, print_json, prose_help
 
 if TYPE_CHECKING:  # typer's own copy of click
     from typer._click import Command, Context, HelpFormatter
@@ -69,7 +69,7 @@ def runner_command(entry: importlib.metadata.EntryPoint) -> Command:
     except Exception as exc:  # noqa: BLE001 - reported by the command, never a traceback
         anything = {"ignore_unknown_options": True, "allow_extra_args": True}  # whatever it is given, it says why
         one.command(entry.name, context_settings=anything)(_unloadable(entry, exc))
-    return typer.main.get_command(one)
+    return prose_help(typer.main.get_command(one))
 
 
 def _unloadable(entry: importlib.metadata.EntryPoint, exc: Exception) -> Callable[[], None]:
