@@ -15,6 +15,8 @@ app = typer.Typer(
     "bound to 127.0.0.1, data kept under server.home.",
 )
 
+NOT_RUNNING = 3  # `status`'s exit code for a local server that is not running (LSB's "program is not running")
+
 HomeOption = typer.Option(
     None,
     "--home",
@@ -114,6 +116,8 @@ def status(
     """Show whether the server runs: pid, version, edition, URI, size on disk (and of it the transaction logs).
 
     With NEO4J_URI set (and no --home), checks that server instead and fails with one line if it cannot be reached or refuses the credentials.
+
+    Exit code: 0 running, 3 not running (as an init script's status), 1 an error.
     """
     settings, srv = _server(config, home)
     if settings.neo4j.uri and home is None:
@@ -144,7 +148,7 @@ def status(
     data = {"mode": "local", **st.to_dict()}
     if as_json:
         print_json(data)
-        return
+        raise typer.Exit(0 if st.running else NOT_RUNNING)
     if st.running:
         what = f"Neo4j {st.version} {st.edition}" if st.version else "Neo4j"
         console.print(f"{what} is running (pid {st.pid}) at {st.uri}.", highlight=False)
@@ -158,6 +162,7 @@ def status(
         f"  password:   {st.password_file}\n  log:        {st.neo4j_log}",
         highlight=False,
     )
+    raise typer.Exit(0 if st.running else NOT_RUNNING)
 
 
 @app.command()
