@@ -218,22 +218,26 @@ def test_help_names_no_document_a_user_does_not_have():
     assert bad == []
 
 
-def test_help_paragraphs_run_on_at_the_terminals_width():
+def test_help_paragraphs_run_on_at_the_terminals_width(monkeypatch, capsys):
     """A docstring's line breaks are not the terminal's: `graphmem <command> --help` as a user runs
-    it (``run_app``) joins the lines of each paragraph; lists keep their lines."""
-    import os
-    import subprocess
+    it (``run_app``) joins the lines of each paragraph, lists keep their lines, and brackets are text,
+    not rich's markup."""
     import sys
 
-    from graphmem.cli._common import prose
+    from graphmem.cli._common import prose, run_app
 
     assert prose("One line\n    and its end.\n\n    - a\n    - b\n") == "One line and its end.\n\n- a\n- b"
-    env = {**os.environ, "COLUMNS": "150"}
-    out = subprocess.run(
-        [sys.executable, "-m", "graphmem.cli", "ingest", "--help"], capture_output=True, text=True, env=env, check=True
-    ).stdout
+    monkeypatch.setenv("COLUMNS", "150")
+
+    def help_of(*words: str) -> str:
+        monkeypatch.setattr(sys, "argv", ["graphmem", *words, "--help"])
+        run_app(app)
+        return capsys.readouterr().out
+
     # the docstring breaks after "a chunk of about"; at 150 columns the sentence runs on
-    assert "or a chunk of about 1,000 characters of a plain text" in out, out
+    assert "or a chunk of about 1,000 characters of a plain text" in help_of("ingest")
+    assert "subject -[type]-> topic" in help_of("show")
+    assert "[http] tokens in the config" in help_of("serve")
 
 
 def test_a_suggested_command_carries_the_options_given(cli_env, tmp_path, monkeypatch):

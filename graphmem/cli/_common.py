@@ -37,8 +37,15 @@ def prose(text: str | None) -> str | None:
 
 
 def prose_help(command: Any) -> Any:
-    """``prose`` on the help of a click command and every command under it; the command."""
-    command.help = prose(command.help)
+    """``prose`` on the help of a click command and every command under it, and brackets that rich
+    would take for its markup kept as text (``[http]``, ``-[type]->``); the command."""
+    from rich.markup import escape
+
+    text = prose(command.help)
+    command.help = escape(text) if text else text
+    for param in getattr(command, "params", []):
+        if getattr(param, "help", None):
+            param.help = escape(param.help)
     for sub in getattr(command, "commands", {}).values():
         prose_help(sub)
     return command
