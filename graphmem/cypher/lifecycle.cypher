@@ -261,7 +261,8 @@ RETURN m.id AS id, m.text AS text, m.memory_type AS memory_type, m.importance AS
 // same topic and object (a repeat); for $object_ids (stances) the same object; for $topic_ids
 // (corrections, single-valued attributes) the same topic; for $slot_ids any memory of the subject
 // whose topic is one of $topic_keys (the single-valued slots' words) or that names its slot (m.slot,
-// set by the extractors). Each lookup is narrow, so
+// set by the extractors); for $parting_ids (sold, 卖了) what the subject has ($possession_keys).
+// Each lookup is narrow, so
 // a hub (我 吃 米饭 three hundred times) costs its repeats, not the whole hub.
 UNWIND $ids AS id
 MATCH (m:Memory {group_id: $group_id, id: id})-[:HAS_SUBJECT]->(s:Subject)
@@ -278,6 +279,9 @@ CALL (m, s, mt, mo) {
   UNION
   MATCH (s)<-[:HAS_SUBJECT]-(d:Memory)-[:HAS_TOPIC]->(t:Topic)
   WHERE m.id IN $slot_ids AND d <> m AND (t.loose_key IN $topic_keys OR d.slot IS NOT NULL) RETURN d
+  UNION
+  MATCH (s)<-[:HAS_SUBJECT]-(d:Memory)-[:HAS_TOPIC]->(t:Topic)
+  WHERE m.id IN $parting_ids AND d <> m AND t.loose_key IN $possession_keys RETURN d
 }
 WITH DISTINCT s, d
 WHERE d.group_id = $group_id AND d.status <> 'archived' AND (d)-[:HAS_SUBJECT]->(s)
@@ -356,16 +360,27 @@ SET older.superseded_by = newer.id, older.invalid_at = $invalid_at, older.valid_
 RETURN newer.id AS newer_id, older.id AS older_id;
 
 // name: lifecycle_ended_by
-// The current memories that a death ends ($items: {id, subject_id} of memories saying someone died,
-// 外婆去世了, "Max passed away"): those whose object is the one who died (我 | 狗 | Max, "I | have |
-// Max"), said before the death was: what held of them until then.
+// The current memories that a death ends ($items: {id, subject_id, thing} of memories saying someone
+// died, 外婆去世了, "Max passed away"): those whose object is the one who died (我 | 狗 | Max, "I | have |
+// Max"); for a death of the speaker's own said without a name (it.thing: "my dog" → dog), the
+// speaker's possessions (topics $possession_keys), which the caller keeps when their object
+// (older_object) is that thing. Each said before the death was: what held until then.
 UNWIND $items AS it
-MATCH (old:Memory {group_id: $group_id})-[:HAS_OBJECT]->(x {id: it.subject_id})
-WHERE old.id <> it.id AND old.superseded_by IS NULL AND old.status <> 'archived'
-  AND old.memory_type IN ['RELATION', 'FACT']
 MATCH (death:Memory {group_id: $group_id, id: it.id})
-WHERE coalesce(old.reference_time, old.created_at) <= coalesce(death.reference_time, death.created_at)
-RETURN it.id AS newer_id, old.id AS older_id, old.text AS older_text;
+CALL (it) {
+  MATCH (old:Memory {group_id: $group_id})-[:HAS_OBJECT]->(x {id: it.subject_id})
+  RETURN old, false AS by_thing
+  UNION
+  MATCH (:Concept {group_id: $group_id, normalized_name: $user_key})<-[:HAS_SUBJECT]-(old:Memory)-[:HAS_TOPIC]->(t:Topic)
+  WHERE it.thing IS NOT NULL AND t.loose_key IN $possession_keys
+  RETURN old, true AS by_thing
+}
+WITH it, death, old, by_thing
+WHERE old.group_id = $group_id AND old.id <> it.id AND old.superseded_by IS NULL AND old.status <> 'archived'
+  AND old.memory_type IN ['RELATION', 'FACT']
+  AND coalesce(old.reference_time, old.created_at) <= coalesce(death.reference_time, death.created_at)
+RETURN it.id AS newer_id, old.id AS older_id, old.text AS older_text, by_thing,
+       [(old)-[:HAS_OBJECT]->(o) | coalesce(old.object_name, o.name)][0] AS older_object;
 
 // name: lifecycle_chain
 // The supersede chain through a memory: from the current one down to the oldest it replaced,

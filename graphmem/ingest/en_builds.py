@@ -509,11 +509,20 @@ _BEEN_DOING = re.compile(
 _MY_PLAN = re.compile(r"\b(?:my|our) (?:plan|goal|dream|hope) is to\b", re.IGNORECASE)
 
 
+# a pet put down or put to sleep is a pet that died: "we had to put our cat down" → "our cat passed away"
+_PUT_DOWN = re.compile(
+    r"\b(?:I|[Ww]e)\s+(?:(?:had|have|'ve had)\s+to\s+)?(?:put|had)\s+(?P<what>(?:my|our)\s+(?:old\s+|little\s+)?"
+    r"(?:dog|cat|puppy|pup|kitten|horse|pony|rabbit|bunny|hamster|pet)|[A-Z][a-z]+)\s+(?:put\s+)?(?:down|to\s+sleep)\b"
+    r"(?!\s+(?:for|as|on|in|to|at)\b)"  # "put Tom down for the late shift" is no death
+)
+
+
 def said_plainly(sentence: str) -> str:
     """The sentence said the way the clause rules read it: a habit that "used to" be and was then
     quit as one clause ("I used to smoke but I quit last year" → "I quit smoking last year"); "my
-    plan is to …" as "I plan to …"."""
+    plan is to …" as "I plan to …"; a pet put down as a death."""
     sentence = _TELLING.sub("", sentence)
+    sentence = _PUT_DOWN.sub(lambda p: f"{p.group('what')} passed away", sentence)
     sentence = _BEEN_DOING.sub(lambda b: f"{b.group('lead')}I have been {b.group('verb')}", sentence)
     sentence = _MY_PLAN.sub(lambda p: "I plan to" if p.group(0)[:2].lower() == "my" else "we plan to", sentence)
     m = _USED_TO_QUIT.search(sentence)

@@ -768,14 +768,15 @@ def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]
             what = " ".join(whole)  # "a baby girl, her name is Lily": the whole phrase, not its first word
         owned = re.search(r"\b(?:have|has|had|got|own|owns|adopted|bought|keep|keeps)\s+$", text[: m.start()])
         found = role_of(what.split()[-1]) or role_of(" ".join(what.split()[-2:]))
-        if owned and not (found and found[0] not in {"dog", "cat"}):
+        by_me = re.match(r"^(?:\S+\s+){0,3}?(?:I|we)(?:'ve)?\s", text[: m.start()], re.IGNORECASE)
+        pet = bool(owned and by_me and found and found[0] in {"dog", "cat"})  # "I have a dog named Max": my dog Max
+        if owned and not (found and found[0] not in {"dog", "cat"}) and not pet:
             continue  # she has a dog called Rex: a thing or a pet she has, not someone met
-        if what.split()[-1] in frozenset(
+        if not pet and what.split()[-1] in frozenset(
             "place restaurant cafe bar shop book film movie song band show game app town village city street boat "
             "dog cat".split()
         ):
             continue  # a thing or a pet, not a person (a café called Lark)
-        by_me = re.match(r"^(?:\S+\s+){0,3}?(?:I|we)(?:'ve)?\s", text[: m.start()], re.IGNORECASE)
         if owned and found and by_me:  # "I have a younger brother named Leo": Leo is the speaker's brother
             plain = all(w in _KIN_WORDS for w in what.lower().split()[:-1])  # a younger brother: the role says it
             out = introduce(people, name, found[0], None if role_of(what) or plain else what, owner, "is a")

@@ -231,7 +231,20 @@ READINGS: tuple[Reading, ...] = (
         confidence=0.7,
         said={"zh": ("去世", "过世", "离世", "病逝", "逝世"), "en": ("passed away", "died", "passed on")},
     ),
-    Reading("possession", "possession", {"zh": "有", "en": "have"}),
+    Reading(
+        "possession",
+        "possession",
+        {"zh": "有", "en": "have"},
+        ends="卖了, 送人了, sold, gave away",
+        words=("有", "养", "养了", "养着", "拥有", "have", "has", "own", "owns"),
+    ),
+    # a thing parted with: it ends the speaker's having that thing (我把车卖了 ends 我 有 车)
+    Reading(
+        "parting",
+        "possession",
+        {"zh": "卖掉", "en": "sold"},
+        words=("卖", "卖了", "卖掉", "卖掉了", "送人", "送人了", "转手", "sold", "sell", "gave away", "got rid of"),
+    ),
     Reading("plan", "plan", {"zh": "打算", "en": "plan to"}),
     Reading("event", "event", {"zh": "", "en": ""}),  # the clause kept whole, with its time and place
     Reading("fact", "fact", {"zh": "是", "en": "is a"}),

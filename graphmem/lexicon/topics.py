@@ -46,6 +46,14 @@ NEGATIONS = tuple(
 # A stance that says something stopped: it ends any liking or habit of the same object.
 STOPS = BY_ID["stop"].words
 
+# What the speaker has (I have a car, 我养了一只猫) and what parts them from it (sold, 卖了, 送人).
+POSSESSIONS = frozenset(BY_ID["possession"].words)
+PARTINGS = frozenset(BY_ID["parting"].words)
+# the words before a thing that say whose or which one it is, not what it is: "my car", "a car" and
+# 我家的那辆车 are one thing; "my old car" is not "my car" (the speaker may have a new one)
+_EN_WHOSE = re.compile(r"^(?:(?:a|an|the|my|our|one|that|this)\s+)+")
+_ZH_WHOSE = re.compile(r"^(?:我们家的|我们家|我家的|我家|我们的|我的|家里的)?(?:[那这一]?[辆只条台部个架匹头把件])?")
+
 CORRECTIONS = tuple(
     "其实|实际上|事实上|更正|纠正|说错了|actually|in fact|correction|to correct|i meant|rather".split("|")
 )
@@ -159,3 +167,19 @@ def is_stop(topic: str) -> bool:
     """Whether a topic says something stopped (不再喝, 戒了, no longer drink, stopped eating)."""
     text, _ = strip_correction(topic)
     return any(_starts_with_word(text, w) for w in STOPS)
+
+
+def thing_key(name: str) -> str:
+    """The key of a thing whoever's it is said to be: "my car", "a car", 我家的那辆车 and 车 are one."""
+    text = _EN_WHOSE.sub("", _phrase(name))
+    return loose_key(_ZH_WHOSE.sub("", text, count=1))
+
+
+def is_possession(topic: str) -> bool:
+    """Whether a topic says its subject has its object (have, owns, 有, 养了)."""
+    return _phrase(strip_correction(topic)[0]) in POSSESSIONS
+
+
+def is_parting(topic: str) -> bool:
+    """Whether a topic says its subject parted with its object (sold, gave away, 卖了, 送人)."""
+    return _phrase(strip_correction(topic)[0]) in PARTINGS

@@ -18,12 +18,17 @@ supersedes the older one: a SUPERSEDES edge newer -> older, the older's ``supers
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from ..lang import USER_KEY
 from ..lexicon.readings import BY_ID
 from ..lexicon.topics import (
+    POSSESSIONS,
     is_correction,
+    is_parting,
+    is_possession,
     is_stance_topic,
     is_stop,
     loose_key,
@@ -31,6 +36,7 @@ from ..lexicon.topics import (
     slot_topic_keys,
     stance,
     strip_correction,
+    thing_key,
 )
 from ..store.driver import tx_run
 from ..timeparse.stamps import parse_time
@@ -42,6 +48,9 @@ _NEVER = datetime.min.replace(tzinfo=UTC)  # a memory without a time sorts first
 
 # the topics a death is written with (the ``death`` reading's topic word in each language)
 DEATH_TOPICS = frozenset(loose_key(w) for w in BY_ID["death"].topic.values())
+POSSESSION_KEYS = sorted({loose_key(w) for w in POSSESSIONS})
+# a death said of the speaker's own without a name ("my dog", 我家的猫): what the speaker had ends
+_SPEAKERS_OWN = re.compile(r"^(?:my|our)\s+|^(?:我们家的|我们家|我家的|我家|我们的|我的)", re.IGNORECASE)
 
 
 @dataclass
@@ -62,6 +71,7 @@ class _Memory:
     archived: bool = False
     slot: str | None = None  # the single-valued slot its extractor named (else read from its topic)
     slot_ends: bool = False  # it ends the slot's value (quit, moved out) without giving a new one
+    subject: str = ""
 
     @classmethod
     def of(cls, r: dict) -> _Memory:
@@ -81,6 +91,7 @@ class _Memory:
             attributes={a["key"]: a["value"] for a in r["attributes"] or [] if a.get("key")},
             slot=r.get("slot"),
             slot_ends=bool(r.get("slot_ends")),
+            subject=r.get("subject") or "",
         )
 
     def slot_name(self) -> str | None:
@@ -151,6 +162,9 @@ def conflict_reason(newer: _Memory, older: _Memory) -> str | None:
             return f"stopped: {older.topic} → {newer.topic} ({newer.object})"
     if corrects and differ and loose_key(new_topic) == loose_key(old_topic):
         return f"correction: {older.object} → {newer.object}"
+    if is_parting(new_topic) and is_possession(old_topic) and older.memory_type in ("FACT", "RELATION"):
+        if newer.object and older.object and thing_key(newer.object) == thing_key(older.object):
+            return f"parted with: {older.object} ({newer.topic})"  # 我把车卖了 ends 我 有 车
     return None
 
 
@@ -170,6 +184,8 @@ class MemoryReconciler:
                 ids=ids,
                 topic_keys=slot_topic_keys(),
                 object_ids=[i for i, n in needs.items() if "object" in n],
+                parting_ids=[i for i, n in needs.items() if "thing" in n],
+                possession_keys=POSSESSION_KEYS,
                 topic_ids=[i for i, n in needs.items() if "topic" in n],
                 slot_ids=[i for i, n in needs.items() if "slot" in n],
             )
@@ -258,14 +274,24 @@ class MemoryReconciler:
 
     def _ended_by_death(self, group_id: str, batch: list[_Memory], run_id: str, now: str) -> list[Conflict]:
         """A death (the ``death`` reading's topic) ends what was current of the one who died as
-        another's: 我 | 狗 | Max and "I | have | Max" are no longer current once Max passed away."""
+        another's: 我 | 狗 | Max and "I | have | Max" are no longer current once Max passed away;
+        said of the speaker's own without a name ("my dog passed away", 我家的猫去世了), what the
+        speaker had of that kind ("I | have | a dog")."""
         deaths = {m.id: m for m in batch if not m.archived and loose_key(m.topic) in DEATH_TOPICS}
         if not deaths:
             return []
-        items = [{"id": m.id, "subject_id": m.subject_id} for m in deaths.values()]
+        things = {i: thing_key(m.subject) if _SPEAKERS_OWN.match(m.subject) else None for i, m in deaths.items()}
+        items = [{"id": m.id, "subject_id": m.subject_id, "thing": things[m.id]} for m in deaths.values()]
         out: list[Conflict] = []
-        for r in self.work.read("lifecycle_ended_by", group_id=group_id, items=items):
+        rows = self.work.read(
+            "lifecycle_ended_by", group_id=group_id, items=items, user_key=USER_KEY, possession_keys=POSSESSION_KEYS
+        )
+        ended: set[str] = set()
+        for r in rows:
             death = deaths[r["newer_id"]]
+            if r["older_id"] in ended or (r["by_thing"] and thing_key(r["older_object"] or "") != things[death.id]):
+                continue
+            ended.add(r["older_id"])
             reason = f"ended: {death.text}"
 
             def work(tx, r=r, reason=reason, death=death):
@@ -327,6 +353,8 @@ def _lookups(m: _Memory) -> set[str]:
         wanted.add("object")
     if corrects or is_correction(m.text) or any(slot_of(k) for k in m.attributes):
         wanted.add("topic")
+    if m.object and is_parting(topic):
+        wanted.add("thing")
     return wanted
 
 
@@ -343,4 +371,5 @@ def _conflict_keys(m: _Memory) -> list[ConflictKey]:
         keys.append((m.subject_id, "slot", slot))
     if m.object:
         keys.append((m.subject_id, "object", m.object_key()))
+        keys.append((m.subject_id, "thing", thing_key(m.object)))
     return keys
