@@ -12,13 +12,14 @@ Conflicts: a newer memory of the same subject that
   like jazz → no longer like jazz; or stops what the older liked doing (``rules.is_stop``):
   爱喝可乐 → 不再喝可乐, love coffee → no longer drink coffee;
 - says it corrects (其实 / actually) the same topic with another object;
+- parts with what the older one has (the ``parting`` reading: 我把车卖了 after 我有一辆车, "I sold my car"
+  after "I have a car"; "a car" and "my car" one thing by ``topics.thing_key``);
 supersedes the older one: a SUPERSEDES edge newer -> older, the older's ``superseded_by`` and
 ``invalid_at``. Only current memories are superseded, so updates form a chain.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -26,6 +27,7 @@ from ..lang import USER_KEY
 from ..lexicon.readings import BY_ID
 from ..lexicon.topics import (
     POSSESSIONS,
+    SPEAKERS_OWN,
     is_correction,
     is_parting,
     is_possession,
@@ -49,8 +51,6 @@ _NEVER = datetime.min.replace(tzinfo=UTC)  # a memory without a time sorts first
 # the topics a death is written with (the ``death`` reading's topic word in each language)
 DEATH_TOPICS = frozenset(loose_key(w) for w in BY_ID["death"].topic.values())
 POSSESSION_KEYS = sorted({loose_key(w) for w in POSSESSIONS})
-# a death said of the speaker's own without a name ("my dog", 我家的猫): what the speaker had ends
-_SPEAKERS_OWN = re.compile(r"^(?:my|our)\s+|^(?:我们家的|我们家|我家的|我家|我们的|我的)", re.IGNORECASE)
 
 
 @dataclass
@@ -71,7 +71,7 @@ class _Memory:
     archived: bool = False
     slot: str | None = None  # the single-valued slot its extractor named (else read from its topic)
     slot_ends: bool = False  # it ends the slot's value (quit, moved out) without giving a new one
-    subject: str = ""
+    subject: str = ""  # its subject's name as said ("my dog": a death of the speaker's own)
 
     @classmethod
     def of(cls, r: dict) -> _Memory:
@@ -280,7 +280,7 @@ class MemoryReconciler:
         deaths = {m.id: m for m in batch if not m.archived and loose_key(m.topic) in DEATH_TOPICS}
         if not deaths:
             return []
-        things = {i: thing_key(m.subject) if _SPEAKERS_OWN.match(m.subject) else None for i, m in deaths.items()}
+        things = {i: thing_key(m.subject) if SPEAKERS_OWN.match(m.subject) else None for i, m in deaths.items()}
         items = [{"id": m.id, "subject_id": m.subject_id, "thing": things[m.id]} for m in deaths.values()]
         out: list[Conflict] = []
         rows = self.work.read(
