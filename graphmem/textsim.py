@@ -22,6 +22,22 @@ def cjk_share(text: str) -> float:
     return sum(1 for ch in letters if HAN.match(ch)) / len(letters)
 
 
+_WORD_CHAR, _CJK_CHAR = re.compile(r"\w"), re.compile(f"[{CJK_CHARS}]")
+
+
+def says_word(word: str, text: str) -> bool:
+    """``word`` in ``text`` as whole words: not inside a longer word, though Chinese may touch it
+    (关于Ruth你记得什么). A plain search, not a pattern per word: compiling one (its CJK class) costs
+    milliseconds, and the walk asks this of every name it meets."""
+    at = text.find(word)
+    while at >= 0 and word:
+        edges = (text[at - 1 : at], text[at + len(word) : at + len(word) + 1])
+        if all(not ch or not _WORD_CHAR.match(ch) or _CJK_CHAR.match(ch) for ch in edges):
+            return True
+        at = text.find(word, at + 1)
+    return False
+
+
 def lexical_units(text: str) -> set[str]:
     text = unicodedata.normalize("NFKC", text).casefold()
     units: set[str] = set()

@@ -58,3 +58,24 @@ def test_the_user_is_one_subject_whether_written_as_a_speaker_a_subject_or_a_fil
     found = graph.search_memories(group_id, "what do I love", subject="me", mode="fast")
     texts = [r.text for r in found.results if r.kind == "memory"]
     assert texts and all("sailing" not in t for t in texts) and any("hiking" in t for t in texts)
+
+
+@pytest.mark.parametrize(
+    "word, text, said",
+    [
+        ("ruth", "关于ruth你记得什么", True),  # Chinese may touch a name written in letters
+        ("ruth", "what about ruth?", True),
+        ("ruth", "ruth", True),
+        ("ruth", "the truth about it", False),  # not inside a longer word
+        ("ruth", "ruthless", False),
+        ("ann", "joann and ann", True),  # a later whole occurrence counts
+        ("leo", "leo's bike", True),
+        ("tom", "tom1 and _tom", False),
+        ("", "anything", False),
+    ],
+)
+def test_a_name_is_said_as_whole_words(word, text, said):
+    """What the walk asks of every concept it meets: does the question name it (``Paths.names``)."""
+    from graphmem.textsim import says_word
+
+    assert says_word(word, text) is said

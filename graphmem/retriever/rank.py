@@ -37,9 +37,9 @@ import numpy as np
 
 from ..config import DecayRates, RankingProfile
 from ..cues import described
-from ..lang import AGENT_NAMES, CJK_CHARS, USER_NAMES
+from ..lang import AGENT_NAMES, USER_NAMES
 from ..store.vector import to_cosine
-from ..textsim import cjk_share, lexical_units, overlap_units
+from ..textsim import cjk_share, lexical_units, overlap_units, says_word
 from ..timeparse import is_time_key
 from ..timeparse.stamps import days_between, parse_time
 from ..types import ScoreParts
@@ -360,10 +360,7 @@ class Paths:
             return True
         if not _NAME_WORD.fullmatch(via.replace(" ", "")) or cjk_share(via) > 0:
             return len(via) >= 2 and via in query
-        # whole words: not inside a longer word, though Chinese may touch it (关于Ruth你记得什么)
-        return (
-            re.search(rf"(?:(?<!\w)|(?<=[{CJK_CHARS}])){re.escape(via)}(?:(?!\w)|(?=[{CJK_CHARS}]))", query) is not None
-        )
+        return says_word(via, query)  # whole words: not inside a longer word, though Chinese may touch it
 
     @cached_property
     def described(self) -> str | None:
