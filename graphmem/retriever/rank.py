@@ -371,12 +371,15 @@ class Paths:
         """``parents`` (best first) with ``anchor`` first when it is one of them."""
         return {self.anchor: parents[self.anchor]} | parents if self.anchor in parents else parents
 
-    def carried(self, own: float, parent: float, strong: bool, twice: bool) -> float:
-        """A reached memory's similarity: its own, or CARRY × its parent's along a strong step. When the question
-        describes someone, a direct match the anchor leads to is found ``twice``, by what it says and by whom it is
-        about: 1 − (1 − own)(1 − CARRY × parent)."""
+    def carried(self, own: float, parent: float, strong: bool, twice: bool, via: str = "") -> float:
+        """A reached memory's similarity: its own, or CARRY × its parent's along a strong step; all of it through the
+        person the question means by a role (``meant``: what else is known of them is what it asks; the score then ties
+        the parent's, which ranks first). When the question describes someone, a direct match the anchor leads to is
+        found ``twice``, by what it says and by whom it is about: 1 − (1 − own)(1 − CARRY × parent)."""
         if strong and twice and self.described:
             return 1 - (1 - own) * (1 - CARRY * parent)
+        if strong and via.casefold().strip() in self.meant:
+            return max(own, parent)
         return max(own, CARRY * parent) if strong else own
 
 

@@ -88,7 +88,7 @@ def reach(
             continue
         anchored = st["from_id"] == anchor
         strong = ranking.paths.strong(st, anchored)
-        similarity = ranking.paths.carried(own, parent.similarity, strong, anchored and direct)
+        similarity = ranking.paths.carried(own, parent.similarity, strong, anchored and direct, st.get("via") or "")
         hops = (parent.distance if parent.hops is None else parent.hops) + (0 if strong else 1)
         step = PathStep(to_id=n.node["id"], **{k: v for k, v in st.items() if k != "degree"})
         hit = Hit(n.node["id"], "memory", n.node, similarity, distance, parent.path + [step], hops=hops)
