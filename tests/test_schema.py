@@ -12,6 +12,9 @@ from graphmem.errors import SchemaMismatchError
 from graphmem.graph import MemoryGraph
 from graphmem.store.schema import SCHEMA_VERSION
 
+# under pytest-xdist, alone on the shared server: it drops indexes and rewrites the schema's version
+pytestmark = pytest.mark.exclusive
+
 
 class OtherModel:
     """An embedder with another dimension: stands for a user who switched models."""
@@ -64,6 +67,25 @@ def test_a_database_from_an_older_graphmem_gets_the_new_indexes(neo4j_settings, 
         names = {r["name"] for r in upgraded.store.read("schema_objects")}
         meta = upgraded.store.read("meta_read")[0]
     assert "episode_content_english" in names and meta["schema_version"] == SCHEMA_VERSION
+
+
+def test_processes_starting_together_on_a_database_without_indexes_all_start(neo4j_settings, graph):
+    """Two apps (an MCP server and a CLI call, say) that first use a database at the same moment
+    both install the schema: the index one of them made first is not an error for the other."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    names = ("episode_content_english", "concept_loose_key", "memory_text")
+    for _ in range(3):
+        for name in names:
+            graph.store.run_text(f"DROP INDEX {name} IF EXISTS", write=True)
+        graphs = [MemoryGraph(neo4j_settings, embedder=graph.embedder) for _ in range(4)]
+        try:
+            with ThreadPoolExecutor(len(graphs)) as pool:
+                list(pool.map(lambda g: g.init_schema(), graphs))  # re-raises what any of them raised
+        finally:
+            for g in graphs:
+                g.close()
+        assert set(names) <= {r["name"] for r in graph.store.read("schema_objects")}
 
 
 def test_dimension_mismatch_is_refused_naming_both(neo4j_settings, graph):

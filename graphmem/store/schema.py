@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from neo4j.exceptions import ClientError
+
 from ..errors import SchemaMismatchError
 from .cypher import queries
 from .driver import Store
@@ -58,6 +60,13 @@ def is_current(meta: dict | None) -> bool:
     return meta is not None and (meta.get("schema_version") or 0) >= SCHEMA_VERSION
 
 
+_MADE_BY_ANOTHER = (
+    "Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists",
+    "Neo.ClientError.Schema.IndexAlreadyExists",
+    "Neo.ClientError.Schema.ConstraintAlreadyExists",
+)
+
+
 def install_schema(store: Store, model: str, dimension: int) -> SchemaReport:
     """Create what is missing; running it twice changes nothing."""
     check_compatible(store, model, dimension)
@@ -65,7 +74,13 @@ def install_schema(store: Store, model: str, dimension: int) -> SchemaReport:
     report = SchemaReport(model=model, dimension=dimension)
     for name, query in queries().items():
         if name.startswith("schema_") and name != "schema_objects":
-            store.run_text(query, write=True, dimension=dimension)
+            try:
+                store.run_text(query, write=True, dimension=dimension)
+            except ClientError as err:
+                # IF NOT EXISTS is checked before the index is made: another process starting on the same
+                # database at the same moment made it first, which is what this statement wanted
+                if err.code not in _MADE_BY_ANOTHER:
+                    raise
     after = {r["name"] for r in store.read("schema_objects")}
     report.created = sorted(after - before)
     report.existing = sorted(after & before)
