@@ -7,6 +7,11 @@ Which Neo4j, in this order:
    (``server.cache_dir``, ``GRAPHMEM_SERVER__CACHE_DIR``) is reused across runs;
 3. if Java/Maven are missing and a Docker engine answers: testcontainers' Neo4jContainer.
 
+Under pytest-xdist (``-n 2``, what ``./bootstrap.sh test`` runs) the workers share that one local
+server: the first worker that needs it starts it, the controlling process stops it; a test marked
+``exclusive`` (it changes the schema, or compares scores that other groups' writes could move)
+holds the server alone while it runs.
+
 Settings never read a developer's ./graphmem.toml: they are built from an empty config
 file plus the variables above and ``GRAPHMEM_SERVER__*`` (e.g. ``GRAPHMEM_SERVER__VERSION``).
 
@@ -34,6 +39,9 @@ A subprocess always runs the real models.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import json
 import os
 import shutil
 import subprocess
@@ -50,6 +58,8 @@ from graphmem.server import LocalNeo4j, MissingToolError, check_connection, free
 # Smaller transaction-log preallocation keeps throw-away homes small (Neo4j's default is 256 MB
 # per database); the rest of the server configuration is the production one.
 TEST_EXTRA_CONF = "db.tx_log.preallocate=false\ndb.tx_log.rotation.size=16M\n"
+# under pytest-xdist: the folder (made by the controlling process) where the workers share one server
+SHARED_DIR = "PYTEST_GRAPHMEM_SHARED"
 
 
 def _environ_for_tests() -> dict[str, str]:
@@ -86,10 +96,12 @@ def _neo4j_overrides(_session_tmp: Path) -> dict:
         yield {"neo4j": s.neo4j.model_dump()}
         return
 
-    home = _session_tmp / "neo4j"
-    home.joinpath("conf").mkdir(parents=True)
-    home.joinpath("conf", "extra.conf").write_text(TEST_EXTRA_CONF)
-    server = {"home": str(home), "bolt_port": free_port(), "heap": "1g", "pagecache": "256m"}
+    shared = os.environ.get(SHARED_DIR)
+    if shared and (overrides := _shared_server(Path(shared), config, environ)):
+        yield overrides  # a pytest-xdist worker on the run's one server, stopped by the controlling process
+        return
+
+    server = _server_section(_session_tmp / "neo4j")
     settings = load_settings(config, environ=environ, server=server)
     local = LocalNeo4j(settings)
     try:
@@ -110,6 +122,76 @@ def _neo4j_overrides(_session_tmp: Path) -> dict:
         }
     finally:
         local.stop()
+
+
+def _shared_server(shared: Path, config: Path, environ: dict[str, str]) -> dict | None:
+    """The run's one server under pytest-xdist, started by the first worker that needs it (None
+    without Java: then each worker gets a container of its own, as without pytest-xdist)."""
+    with _locked(shared / "start.lock", fcntl.LOCK_EX):
+        state = shared / "server.json"
+        if not state.is_file():
+            server = _server_section(shared / "neo4j")
+            try:
+                info = LocalNeo4j(load_settings(config, environ=environ, server=server)).start()
+            except MissingToolError:
+                return None
+            overrides = {"neo4j": {"uri": info.uri, "user": info.user, "password": info.password}}
+            state.write_text(json.dumps({**overrides, "server": server}))
+        overrides = json.loads(state.read_text())
+    version = LocalNeo4j(load_settings(config, environ=environ, server=overrides["server"])).version
+    return {**overrides, "server": {**overrides["server"], "version": version}}
+
+
+def _server_section(home: Path) -> dict:
+    home.joinpath("conf").mkdir(parents=True, exist_ok=True)
+    home.joinpath("conf", "extra.conf").write_text(TEST_EXTRA_CONF)
+    return {"home": str(home), "bolt_port": free_port(), "heap": "1g", "pagecache": "256m"}
+
+
+@contextlib.contextmanager
+def _locked(path: Path, how: int):
+    with path.open("a") as handle:
+        fcntl.flock(handle, how)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Under pytest-xdist (``-n``), the controlling process makes the folder where the workers share
+    one server (``_neo4j_overrides``) and the lock that keeps an ``exclusive`` test alone on it."""
+    if getattr(config.option, "numprocesses", None) and not os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = Path(tempfile.mkdtemp(prefix="graphmem-tests-shared-"))
+        (shared / "graphmem.toml").write_text("# empty: tests must not read a developer's config\n")
+        os.environ[SHARED_DIR] = str(shared)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    shared = os.environ.get(SHARED_DIR)
+    if not shared or os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    state = Path(shared) / "server.json"
+    try:
+        if state.is_file():
+            server = json.loads(state.read_text())["server"]
+            LocalNeo4j(load_settings(Path(shared) / "graphmem.toml", environ={}, server=server)).stop()
+    finally:
+        shutil.rmtree(shared, ignore_errors=True)
+        os.environ.pop(SHARED_DIR, None)
+
+
+@pytest.fixture(autouse=True)
+def _one_server_shared(request: pytest.FixtureRequest):
+    """Under pytest-xdist, a test on the shared server holds it shared; one marked ``exclusive``
+    (it changes the schema or reads the whole database) holds it alone."""
+    shared = os.environ.get(SHARED_DIR)
+    if not shared or SERVER_FIXTURE not in request.fixturenames:
+        yield
+        return
+    how = fcntl.LOCK_EX if request.node.get_closest_marker("exclusive") else fcntl.LOCK_SH
+    with _locked(Path(shared) / "server.lock", how):
+        yield
 
 
 @pytest.fixture(scope="session")
@@ -173,8 +255,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                     f"{item.nodeid} is marked real_models but its module's graph is the hashed one: "
                     "use the real_graph fixture, or mark the module"
                 )
-    # the fast answers first; a system test's 100,000 memories and restarts after every other test
-    items.sort(key=lambda item: TIERS.index(_tier(item)))
+    # the fast answers first; a system test's 100,000 memories and restarts after every other test.
+    # Under pytest-xdist the long ones first instead, so that no worker is left with one at the end
+    order = TIERS[::-1] if os.environ.get("PYTEST_XDIST_WORKER") else TIERS
+    items.sort(key=lambda item: order.index(_tier(item)))
 
 
 def _tier(item: pytest.Item) -> str:
