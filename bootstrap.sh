@@ -59,10 +59,10 @@ case "$cmd" in
       echo "==> $check" >&2
       $check
     done
-    # two pytest-xdist workers sharing the run's one Neo4j (tests/conftest.py; docs/testing.md):
-    # GRAPHMEM_TEST_WORKERS=0 runs one process (for --pdb), or pass -n N yourself
+    # one process; GRAPHMEM_TEST_WORKERS=N runs N pytest-xdist workers sharing the run's one Neo4j
+    # (tests/conftest.py): not faster on two cores (docs/testing.md), worth it on more
     set +e
-    python -m pytest -n "${GRAPHMEM_TEST_WORKERS:-2}" "$@"
+    python -m pytest -n "${GRAPHMEM_TEST_WORKERS:-0}" "$@"
     rc=$?
     set -e
     if [ "$rc" -eq 5 ]; then echo "error: pytest collected no tests" >&2; exit 1; fi

@@ -7,7 +7,7 @@ Which Neo4j, in this order:
    (``server.cache_dir``, ``GRAPHMEM_SERVER__CACHE_DIR``) is reused across runs;
 3. if Java/Maven are missing and a Docker engine answers: testcontainers' Neo4jContainer.
 
-Under pytest-xdist (``-n 2``, what ``./bootstrap.sh test`` runs) the workers share that one local
+Under pytest-xdist (``-n 2``; ``GRAPHMEM_TEST_WORKERS=2 ./bootstrap.sh test``) the workers share that one local
 server: the first worker that needs it starts it, the controlling process stops it; a test marked
 ``exclusive`` (it changes the schema, or compares scores that other groups' writes could move)
 holds the server alone while it runs.
@@ -255,10 +255,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                     f"{item.nodeid} is marked real_models but its module's graph is the hashed one: "
                     "use the real_graph fixture, or mark the module"
                 )
-    # the fast answers first; a system test's 100,000 memories and restarts after every other test.
-    # Under pytest-xdist the long ones first instead, so that no worker is left with one at the end
-    order = TIERS[::-1] if os.environ.get("PYTEST_XDIST_WORKER") else TIERS
-    items.sort(key=lambda item: order.index(_tier(item)))
+    # the fast answers first; a system test's 100,000 memories and restarts after every other test
+    items.sort(key=lambda item: TIERS.index(_tier(item)))
 
 
 def _tier(item: pytest.Item) -> str:
