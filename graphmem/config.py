@@ -426,9 +426,17 @@ _NEO4J_ENV = {
 }
 
 # GRAPHMEM_* names that are not settings: the config file's path, the MCP server's token
-# (read by `graphmem mcp`), `graphmem serve`'s --token, bootstrap.sh's virtualenv and the tests' dev-data folder
+# (read by `graphmem mcp`), `graphmem serve`'s --token, bootstrap.sh's virtualenv and test workers, and the
+# tests' dev-data folder
 _NOT_SETTINGS = frozenset(
-    {"GRAPHMEM_CONFIG", "GRAPHMEM_MCP_TOKEN", "GRAPHMEM_SERVE_TOKEN", "GRAPHMEM_VENV", "GRAPHMEM_BENCH_DATA"}
+    {
+        "GRAPHMEM_CONFIG",
+        "GRAPHMEM_MCP_TOKEN",
+        "GRAPHMEM_SERVE_TOKEN",
+        "GRAPHMEM_VENV",
+        "GRAPHMEM_TEST_WORKERS",
+        "GRAPHMEM_BENCH_DATA",
+    }
 )
 
 

@@ -73,8 +73,13 @@ def test_missing_config_file_is_named(tmp_path):
 
 
 def test_documented_environment_variables_that_are_not_settings_are_accepted(tmp_path):
-    # docs/agents.md tells users to export GRAPHMEM_MCP_TOKEN; bootstrap.sh reads GRAPHMEM_VENV
-    env = {**os.environ, "GRAPHMEM_MCP_TOKEN": "t0ken", "GRAPHMEM_VENV": str(tmp_path / "venv")}
+    # docs/agents.md tells users to export GRAPHMEM_MCP_TOKEN; bootstrap.sh reads GRAPHMEM_VENV and GRAPHMEM_TEST_WORKERS
+    env = {
+        **os.environ,
+        "GRAPHMEM_MCP_TOKEN": "t0ken",
+        "GRAPHMEM_VENV": str(tmp_path / "venv"),
+        "GRAPHMEM_TEST_WORKERS": "2",
+    }
     out = subprocess.run(
         [sys.executable, "-m", "graphmem.cli.app", "config", "show", "--json"],
         capture_output=True,
