@@ -15,7 +15,7 @@ from graphmem.errors import GraphmemError
 from graphmem.store.migrate import fold_concepts
 from graphmem.store.schema import SCHEMA_VERSION
 
-# under pytest-xdist, alone on the shared server: it drops indexes and rewrites the schema's version
+# under pytest-xdist, alone on the shared server: it rewrites the schema's version and runs the migration
 pytestmark = pytest.mark.exclusive
 
 USER_PRONOUN = ("Ruth called me (time: 2024-02-03)", "me")  # an Object that is the user now
