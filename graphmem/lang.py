@@ -16,6 +16,7 @@ whatever the language; each is one Subject node per group (``USER_KEY`` / ``AGEN
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from .types import normalize_name
 
@@ -81,3 +82,20 @@ def is_user_speaker(speaker: str | None) -> bool:
     """True when a turn's speaker is the user without a name: none, a user name or a user role."""
     speaker = (speaker or "").strip()
     return not speaker or person_key(speaker) == USER_KEY or role_name(speaker) == "user"
+
+
+def in_dialogue(parties: Iterable[tuple[str | None, str | None]]) -> bool:
+    """Turns (``(speaker, role)`` each) said by more than one party: a dialogue, where a turn is read
+    with the turns around it ("Yes, last Friday!" answers the question before it). One person's
+    messages with nobody answering are notes, each written to be read alone: a note beside
+    another takes nothing of its meaning (the write path's ``episodes.with_context`` and the read
+    path's ``rank.context`` both ask this). A party is its speaker's name, else its role (an
+    unnamed user turn and one said by "我" or "I" are one party)."""
+    return len({_party(speaker, role) for speaker, role in parties}) > 1
+
+
+def _party(speaker: str | None, role: str | None) -> str:
+    if speaker and speaker.strip():
+        return person_key(speaker) or normalize_name(speaker)
+    role = role_name(role or "user")
+    return USER_KEY if role == "user" else AGENT_KEY if role == "assistant" else role

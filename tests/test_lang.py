@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from graphmem.lang import AGENT_KEY, USER_KEY, person_key, role_name
+from graphmem.lang import AGENT_KEY, USER_KEY, in_dialogue, person_key, role_name
 
 SAID = "2025-11-05T09:00:00+08:00"
 
@@ -36,6 +36,16 @@ def test_message_roles_as_chat_apis_spell_them():
         "user",
         "tool",
     ]
+
+
+def test_a_dialogue_is_turns_of_more_than_one_party():
+    # two named speakers in the user role (a dataset of two people talking), a user and the agent
+    assert in_dialogue([("Mel", "user"), ("Jo", "user")])
+    assert in_dialogue([(None, "user"), (None, "assistant"), (None, "user")])
+    # one person's notes: unnamed, named as the user ("我", "I") or by the role's other spellings
+    assert not in_dialogue([(None, "user"), (None, "user"), (None, "user")])
+    assert not in_dialogue([("我", "user"), (None, "user"), ("I", "human")])
+    assert not in_dialogue([("Mel", "user"), ("mel", "user")])
 
 
 def test_the_user_is_one_subject_whether_written_as_a_speaker_a_subject_or_a_filter(graph, group_id):

@@ -241,3 +241,49 @@ def test_what_is_read_from_a_turn_does_not_bury_it(graph, group_id, lang):
     alone = position(group_id + "-turns", "none")
     assert alone == 0
     assert position(group_id, "rules") == alone
+
+
+# one person's notes with nobody answering: a note the question asks about, and an unrelated short
+# note said right after it
+NOTES = {
+    "zh": ("我住的那个小区叫绿洲家园。", "今天在公园看到一只小乌龟，很可爱。", "我住在哪个小区？"),
+    "en": (
+        "The neighbourhood I live in is called Oasis Gardens.",
+        "Saw a tiny turtle in the park today, so cute.",
+        "Which neighbourhood do I live in?",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_note_takes_nothing_of_the_note_beside_it(graph, group_id, lang):
+    # MemDaily's messages are one user's notes, a day's in one session: the short notes beside the
+    # answer were embedded with half of its meaning and read with its similarity, and took the
+    # slots after it (a child's turtle above the second note about the neighbourhood)
+    import numpy as np
+
+    from graphmem.embed import embed_query
+
+    home, turtle, question = NOTES[lang]
+    graph.ingest(
+        group_id,
+        [{"role": "user", "content": home}, {"role": "user", "content": turtle}],
+        session_id="s1",
+        reference_time=FIRST,
+        extractor="none",
+    )
+    stored = graph.store.run_text(
+        "MATCH (e:Episode {group_id: $g}) WHERE e.content = $text RETURN e.embedding AS v", g=group_id, text=turtle
+    )[0]["v"]
+    alone = graph.embedder.embed([turtle])[0]
+    assert np.allclose(stored, alone, atol=1e-5)  # embedded as said, not with the note before it
+    found = graph.search_memories(
+        group_id, question, reference_time=FIRST + timedelta(days=1), mode="fast", profile="recall"
+    )
+    note = next(r for r in found.results if r.text == turtle)
+    q = np.asarray(embed_query(graph.embedder, [question])[0])
+    cosine = float(q @ np.asarray(alone) / (np.linalg.norm(q) * np.linalg.norm(alone)))
+    # read alone: what its own words mean (a share of words it does not say, when any), far below
+    # the note about the neighbourhood, not carried up by it
+    assert note.score_parts.similarity <= max(cosine, 0.0) + 1e-6
+    assert found.results[0].text == home

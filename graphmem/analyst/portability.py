@@ -516,7 +516,11 @@ def reembed(embedder, rows: dict[str, list[dict]], edges: list[dict], remap, pro
         sessions[e["props"].get("session_id")].append(e)
     for session in sessions.values():
         session.sort(key=lambda e: (e["props"].get("order") or 0, e["props"].get("chunk") or 0))
-        mixed = with_context([e["props"]["embedding"] for e in session], [e["props"]["content"] for e in session])
+        mixed = with_context(
+            [e["props"]["embedding"] for e in session],
+            [e["props"]["content"] for e in session],
+            [(e["props"].get("speaker"), e["props"].get("role")) for e in session],
+        )
         for e, vector in zip(session, mixed):
             e["props"]["embedding"] = vector
     return len(texts)

@@ -21,7 +21,7 @@ import neo4j
 
 from ..embed import Embedder
 from ..errors import ValidationError
-from ..lang import CJK, role_name
+from ..lang import CJK, in_dialogue, role_name
 from ..store.driver import Store, tx_run
 from ..types import MAX_ID, MAX_INGEST_CHARS
 from .models import EpisodeView, Message
@@ -78,14 +78,19 @@ CONTEXT_WEIGHT = 0.5  # how much of its neighbours a short turn's vector takes i
 CONTEXT_CHARS = 100  # turns shorter than this take the full weight; longer ones less (∝ 1/length)
 
 
-def with_context(vectors: list[list[float]], contents: Sequence[str]) -> list[list[float]]:
+def with_context(
+    vectors: list[list[float]], contents: Sequence[str], parties: Sequence[tuple[str | None, str | None]]
+) -> list[list[float]]:
     """Each episode's vector with a little of its neighbours' (the turns before and after it):
-    ``vectors`` and ``contents`` are a session's turns in order; the new vectors in that order.
+    ``vectors``, ``contents`` and ``parties`` (speaker, role) are a session's turns in order; the
+    new vectors in that order.
 
-    "Yes, last Friday!" means nothing alone: a short turn is embedded together with what was
-    said around it, v_i + w_i·(v_{i-1} + v_{i+1}) renormalised, with w_i = CONTEXT_WEIGHT ·
-    min(1, CONTEXT_CHARS / len(turn)). Long turns stand on their own (docs/benchmarks.md
-    measures the effect).
+    "Yes, last Friday!" means nothing alone: a short turn of a dialogue is embedded together with
+    what was said around it, v_i + w_i·(v_{i-1} + v_{i+1}) renormalised, with w_i =
+    CONTEXT_WEIGHT · min(1, CONTEXT_CHARS / len(turn)). Long turns stand on their own, and so do
+    notes: a turn whose neighbours and itself are one party's (``lang.in_dialogue``) answers
+    nothing around it, and one note would take in the meaning of the unrelated note beside it
+    (docs/benchmarks.md measures both).
     """
     if len(vectors) < 2:
         return vectors
@@ -94,6 +99,8 @@ def with_context(vectors: list[list[float]], contents: Sequence[str]) -> list[li
     base = np.asarray(vectors, dtype=np.float32)
     out = list(vectors)
     for i, content in enumerate(contents):
+        if not in_dialogue(parties[max(0, i - 1) : i + 2]):
+            continue
         weight = CONTEXT_WEIGHT * min(1.0, CONTEXT_CHARS / max(1, len(content)))
         mixed = base[i] + weight * base[max(0, i - 1) : i + 2].sum(axis=0) - weight * base[i]
         norm = float(np.linalg.norm(mixed))
@@ -313,7 +320,11 @@ class EpisodeWriter:
                 else:
                     built[k][i]["sentences"][j]["embedding"] = [float(x) for x in vector]
         for rows in built:
-            mixed = with_context([r["embedding"] for r in rows], [r["props"]["content"] for r in rows])
+            mixed = with_context(
+                [r["embedding"] for r in rows],
+                [r["props"]["content"] for r in rows],
+                [(r["props"].get("speaker"), r["props"].get("role")) for r in rows],
+            )
             for row, vector in zip(rows, mixed):
                 row["embedding"] = vector
         return built

@@ -5,7 +5,7 @@ below. score = α·similarity + β·importance + γ·1/(1+distance) + δ·time_d
 - similarity = (1 − w)·cosine + w·word evidence (``word_evidence``), w the profile's
   ``lexical_weight`` (``_cjk`` for Chinese), as far as query and text share a script; for the part
   of a query the model cannot read w is UNREAD_LEXICAL and the words are bigram/word overlap. A
-  turn is read in context ((own + c·best neighbour)/(1 + c)), as a reply, by who said it and by
+  turn of a dialogue is read in context ((own + c·best neighbour)/(1 + c)), as a reply, by who said it and by
   its closest sentence; a memory extracted from turns takes ``source_weight`` of their best;
 - time_decay = exp(−λ·days since it happened, else since it was said), λ per memory type (``retrieval.decay``);
   access = min(1, log(1+count)/log(1+20)) × (0.5 + 0.5·exp(−days since the last read / 30)).
@@ -37,7 +37,7 @@ import numpy as np
 
 from ..config import DecayRates, RankingProfile
 from ..cues import described
-from ..lang import AGENT_NAMES, USER_NAMES
+from ..lang import AGENT_NAMES, USER_NAMES, in_dialogue
 from ..store.vector import to_cosine
 from ..textsim import cjk_share, lexical_units, overlap_units, says_word
 from ..timeparse import is_time_key
@@ -250,10 +250,19 @@ def is_reply(asked: Any, turn: Any) -> bool:
 
 
 # --- the seeds' blend -------------------------------------------------------------------------------
+def context(turn: Any, turns: dict[str, Any], own: dict[str, float]) -> list[float]:
+    """The similarities a turn is read with: its neighbours', in a dialogue (``lang.in_dialogue``
+    of the turn and its neighbours); a note is read alone."""
+    around = [turns[n] for n in turn.neighbours if n in own]
+    if not in_dialogue((t.speaker, t.role) for t in [turn, *around]):
+        return []
+    return [own[t.id] for t in around]
+
+
 def turn_similarities(turns: dict[str, Any], speakers: list[str], similarity: Similarity) -> dict[str, float]:
     """Each matched turn's similarity read with its neighbours, as a reply, by who said it."""
     own = {t.id: similarity.of(t) for t in turns.values()}
-    out = {tid: similarity.in_context(own[tid], [own[n] for n in t.neighbours if n in own]) for tid, t in turns.items()}
+    out = {tid: similarity.in_context(own[tid], context(t, turns, own)) for tid, t in turns.items()}
     for tid, t in turns.items():
         asked = turns.get(t.previous) if t.previous in own else None
         if asked is not None and is_reply(asked, t):
