@@ -85,9 +85,8 @@ def group_idf(df: int, n: int) -> float:
 
 @dataclass(frozen=True)
 class WordHits:
-    """How one fulltext list's scores read: ``terms`` probed over a group of ``n`` texts, term by
-    term with the group's IDF (``exact``: an absolute scale) or by one Lucene query whose best hit
-    scored ``best``."""
+    """How one fulltext list's scores read: ``terms`` probed over a group of ``n`` texts, term by term with the group's
+    IDF (``exact``: an absolute scale) or by one Lucene query whose best hit scored ``best``."""
 
     terms: int
     n: int
@@ -220,17 +219,15 @@ class Similarity:
         return max(in_context, REPLY_WEIGHT * question)
 
     def as_extracted(self, own: float, source: float, lead: bool = True) -> float:
-        """A memory extracted from turns, ``source`` the best of those turns' similarity:
-        ``source_weight`` of it for the ``lead`` (the turn's memory closest to the query),
-        SIBLING_SHARE for its siblings, so one turn's fragments do not crowd the top (and never
-        above the lead: ``seed_similarities``)."""
+        """A memory extracted from turns, ``source`` the best of those turns' similarity: ``source_weight`` of it for the
+        ``lead`` (the turn's memory closest to the query), SIBLING_SHARE for its siblings, so one turn's fragments do
+        not crowd the top (and never above the lead: ``seed_similarities``)."""
         w = self.lifts.source_weight if lead else SIBLING_SHARE
         return (1.0 - w) * own + w * source
 
     def as_said_by(self, similarity: float, speaker: str | None, named: list[str]) -> float:
-        """A turn said by someone other than the speakers the query names counts at
-        ``speaker_weight`` × its similarity: "What has Priya painted?" is answered by what Priya
-        said, not by Tomasz's "Wow, Priya!"."""
+        """A turn said by someone other than the speakers the query names counts at ``speaker_weight`` × its similarity:
+        "What has Priya painted?" is answered by what Priya said, not by Tomasz's "Wow, Priya!"."""
         if not named or not speaker or names_speaker(speaker, named):
             return similarity
         return self.lifts.speaker_weight * similarity
@@ -250,19 +247,14 @@ def is_reply(asked: Any, turn: Any) -> bool:
 
 
 # --- the seeds' blend -------------------------------------------------------------------------------
-def context(turn: Any, turns: dict[str, Any], own: dict[str, float]) -> list[float]:
-    """The similarities a turn is read with: its neighbours', in a dialogue (``lang.in_dialogue``
-    of the turn and its neighbours); a note is read alone."""
-    around = [turns[n] for n in turn.neighbours if n in own]
-    if not in_dialogue((t.speaker, t.role) for t in [turn, *around]):
-        return []
-    return [own[t.id] for t in around]
-
-
 def turn_similarities(turns: dict[str, Any], speakers: list[str], similarity: Similarity) -> dict[str, float]:
-    """Each matched turn's similarity read with its neighbours, as a reply, by who said it."""
-    own = {t.id: similarity.of(t) for t in turns.values()}
-    out = {tid: similarity.in_context(own[tid], context(t, turns, own)) for tid, t in turns.items()}
+    """Each matched turn's similarity read with its neighbours (in a dialogue, ``lang.in_dialogue``: a
+    note is read alone), as a reply, by who said it."""
+    own, out = {t.id: similarity.of(t) for t in turns.values()}, {}
+    for tid, t in turns.items():
+        around = [turns[n] for n in t.neighbours if n in own]
+        talk = in_dialogue((x.speaker, x.role) for x in [t, *around])
+        out[tid] = similarity.in_context(own[tid], [own[x.id] for x in around] if talk else [])
     for tid, t in turns.items():
         asked = turns.get(t.previous) if t.previous in own else None
         if asked is not None and is_reply(asked, t):
@@ -303,9 +295,8 @@ def seed_similarities(
 
 @dataclass(frozen=True)
 class SubjectScope:
-    """The ids of the memories of the subjects a query names: a memory about someone else counts
-    at ``weight`` × its similarity (as a turn said by someone else does), unless drawn from turns
-    (weighed by who said them already)."""
+    """The ids of the memories of the subjects a query names: a memory about someone else counts at ``weight`` × its
+    similarity (as a turn said by someone else does), unless drawn from turns (weighed by who said them already)."""
 
     ids: frozenset[str]
     weight: float
