@@ -885,3 +885,38 @@ def test_a_he_after_the_person_a_sentence_is_about_means_that_person():
     )
     # a topic of the other gender is not what the pronoun means
     assert triples(extract("我爸爸昨天去钓鱼了。我妈妈，他是浙江杭州人。"))[-1][0] == "我爸爸"
+
+
+def test_what_a_person_has_is_theirs_however_it_is_said():
+    # MemDaily's everyday lines about people: 其 ("their") after a name, an attribute the tagger reads
+    # as a verb (身高, 工作地, 教育背景), the role said again by a pronoun: each read nothing before
+    assert triples(extract("张伟是我的表弟，其家乡是北京。")) == [
+        ("我", "RELATION", "表弟", "张伟"),
+        ("张伟", "FACT", "家乡是", "北京"),
+    ]
+    assert triples(extract("李晓梅是我的下属，其教育背景是博士。")) == [
+        ("我", "RELATION", "下属", "李晓梅"),
+        ("李晓梅", "FACT", "教育背景是", "博士"),
+    ]
+    assert triples(extract("我同事的身高是170厘米。")) == [("我同事", "FACT", "身高是", "170厘米")]
+    assert triples(extract("我同事的工作地是上海。")) == [("我同事", "FACT", "工作地是", "上海")]
+    assert triples(extract("我的下属学历是专科。")) == [("我下属", "FACT", "学历是", "专科")]
+    assert triples(extract("我的上司他在广东深圳上班呢。")) == [("我上司", "FACT", "工作于", "广东深圳")]
+    # 其实 is "actually", never "their"; a birthday keeps its own reading (a date, not an event)
+    assert all(t[0] != "其" for t in triples(extract("其实我同事的家乡是成都。")))
+    assert triples(extract("王婷婷是我的下属，其生日是3月5号。"))[1] == ("王婷婷", "FACT", "生日", "3月5号")
+
+
+def test_a_conjunction_after_a_role_is_no_name_and_an_aunt_by_marriage_keeps_her_word():
+    # 我的上司要么是总裁: 要么 ("either") was read as the boss's name
+    assert all("要么" not in (t[0], t[3]) for t in triples(extract("我的上司要么是总裁，要么是高级合伙人。")))
+    # a doubled name still stops before its verb (晓晓 of 晓晓搬到, not 晓晓搬)
+    assert triples(extract("我表妹晓晓搬到广州了。")) == [
+        ("我", "RELATION", "表妹", "晓晓"),
+        ("晓晓", "FACT", "搬到", "广州"),
+    ]
+    # 舅妈 (a mother's brother's wife), 婶婶 (a father's brother's wife) and 姨妈 (a mother's sister)
+    # are three people: one word for all three made a question about 舅妈 read memories about 婶婶
+    assert triples(extract("李婷是我的舅妈。")) == [("我", "RELATION", "舅妈", "李婷")]
+    assert triples(extract("王芳是我的婶婶。")) == [("我", "RELATION", "婶婶", "王芳")]
+    assert triples(extract("刘丽是我的姨妈。")) == [("我", "RELATION", "姨妈", "刘丽")]

@@ -55,6 +55,12 @@ _NOT_NAME_END = set("不没也都还又才就只并真很太挺再")  # 小明�
 
 
 _PRONOUN = re.compile(r"^(她|他)(?!们)")
+_APPOSED = re.compile(r"^(?:她|他)(?![们的])")  # 我上司他在深圳上班: the role, then its pronoun
+# what a person has (学历, 身高, 工作地 …), the longest first
+_ATTRIBUTE = re.compile("|".join(sorted((w for w in ATTRIBUTE_WORDS if not w.isascii()), key=len, reverse=True)))
+_READ_ALONE = frozenset({"生日"})  # attributes with a reading of their own (a birthday: a date, not an event)
+# 其 ("his", "her", "its") before what someone has: the subject of the clause before
+_THEIR = re.compile(rf"^其(?=(?:{_ATTRIBUTE.pattern}))")
 
 
 # A clause that only says what used to be, guesses, wishes or asks states no current fact.
@@ -213,8 +219,11 @@ def _relative(subj: Subject) -> Subject:
     theirs, kept as theirs (``of_role``)."""
     m = _RELATIVE.match(subj.rest)
     found = role_of(m.group("role")) if m else None
+    attribute = _ATTRIBUTE.match(subj.rest, 1) if subj.rest.startswith("的") else None
     if m and found and not subj.rest[m.end() :].startswith(("们", "的")):
         subj.rest, subj.of_role = subj.rest[m.end() :], found[0]
+    elif attribute and attribute.group(0) not in _READ_ALONE:  # 我同事的身高是…: theirs (a verb to the tagger)
+        subj.rest, subj.of_role = subj.rest[attribute.end() :], attribute.group(0)
     elif subj.rest.startswith("的") and len(subj.rest) > 2:
         words = tag(subj.rest[1:])
         if len(words) > 1 and words[0][1].startswith("n") and not words[0][1].startswith("nr"):
@@ -375,8 +384,8 @@ def _name_after(text: str) -> tuple[str | None, str]:
             return cand[:2], cand[2] + after
         if len(cand) == 2 and cand[0] == cand[1] and text.startswith(("叫", "名叫")):
             return cand, after  # 我女儿叫朵朵: a doubled name the tagger reads as a measure word
-        if len(cand) == 3 and _PREDICATE_START.match(cand[2] + after):
-            return cand[:2], cand[2] + after  # 晓晓搬到广州: the name is 晓晓, 搬到 the predicate
+        if len(cand) == 3 and _PREDICATE_START.match(cand[2] + after) and _one_word(text.lstrip("是叫名，,"), cand[:2]):
+            return cand[:2], cand[2] + after  # 晓晓搬到广州: the name is 晓晓, 搬到 the predicate (要么是: no name)
         if text.startswith("是") and not (cand.isascii() or _tagged_name(text[1:], cand) or _called(cand, after)):
             continue  # 我的朋友是医生: what they are, not who
         if not _one_word(text.lstrip("是叫名，,"), cand):
@@ -479,7 +488,7 @@ def _opening(clause: str, people: People, owner: str, carried: Subject | None) -
     bare = m and found and (m.group("role") in _BARE_ROLES or people.by_role(found[0], owner) is not None)
     if m and found and (text.startswith("我") or bare):
         role = found[0]
-        after = text[m.end() :]
+        after = _APPOSED.sub("", text[m.end() :])  # 我的下属他是深圳人: the pronoun says the role again
         name, rest = _name_after(after)
         if name:
             people.learn(name, role, owner=owner)
@@ -499,6 +508,10 @@ def _opening(clause: str, people: People, owner: str, carried: Subject | None) -
         if after.startswith("的"):  # 我儿子的班主任王老师…: their relative, named or not
             return _named_relative(_relative(Subject(known, after)), people)
         return Subject(known, after)
+    their = _THEIR.match(text)
+    if their and carried is not None and carried.name is not None:  # 张伟是我的表弟，其家乡是北京: 张伟's
+        people.mention(carried.name)
+        return _named_relative(_relative(Subject(carried.name, "的" + text[their.end() :], pronoun="其")), people)
     together = people.by_they() if text.startswith(("他们", "她们")) else None
     if together:  # 我爸妈上周来了。他们带了很多菜: the ones spoken of together
         people.mention(together)
