@@ -287,3 +287,19 @@ def test_a_note_takes_nothing_of_the_note_beside_it(graph, group_id, lang):
     # the note about the neighbourhood, not carried up by it
     assert note.score_parts.similarity <= max(cosine, 0.0) + 1e-6
     assert found.results[0].text == home
+
+
+def test_a_relative_asked_about_without_my_is_still_mine(graph, group_id):
+    # 舅舅的单位…? says 舅舅 bare: the speaker's uncle, whom the reader knows as 我舅舅. Read as no one
+    # the group knows, the boss's and the subordinate's employers, said in more of the question's
+    # words (单位叫), ranked above the uncle's
+    lines = [
+        "我舅舅的单位是青岛华银储蓄银行。",
+        "我上司的单位叫杭州西湖法律服务所。",
+        "我的下属单位叫杭州西湖法律服务所。",
+        "我舅舅今年50岁了。",
+    ]
+    sessions(graph, group_id, lines)
+    found = graph.search_memories(group_id, "舅舅的单位叫什么名字来着？", reference_time=FIRST + timedelta(days=30))
+    assert "青岛华银储蓄银行" in found.results[0].text
+    assert any("我舅舅" in line for line in found.plan.why)

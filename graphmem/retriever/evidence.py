@@ -96,9 +96,8 @@ def widen(inside: SeedReport, everywhere: SeedReport) -> tuple[SeedReport, set[s
 
 
 def fuse(lists: dict[str, list[Candidate]]) -> list[Candidate]:
-    """One candidate per node found by any list: its cosine (the same node's, whichever list),
-    its word hit, the matched turns and episodes of every list, its rank in each; ordered by
-    reciprocal-rank fusion."""
+    """One candidate per node found by any list: its cosine (the same node's, whichever list), its word hit, the
+    matched turns and episodes of every list, its rank in each; ordered by reciprocal-rank fusion."""
     merged: dict[str, Candidate] = {}
     for source, items in lists.items():
         for rank, item in enumerate(items, 1):

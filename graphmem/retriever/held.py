@@ -193,9 +193,8 @@ class HeldTurns(DatabaseTurns):
         return copy.memo[key]
 
     def find(self, ctx: SearchContext, words: TurnWords | None, strategy: list[str]) -> Later[TurnFinds]:
-        """The nearest turns from the copy (scored as the exact scan scores them), the turns the
-        words match ranked with it, their neighbours from it; one round trip reads the memories
-        extracted from all of them."""
+        """The nearest turns from the copy (scored as the exact scan scores them), the turns the words match ranked
+        with it, their neighbours from it; one round trip reads the memories extracted from all of them."""
         copy, query, f = self.copy, unit(ctx.vector()), ctx.filters
         start, said_end = f.start, f.params()["said_end"]
         near = copy.nearest(query, ctx.k, start, said_end)

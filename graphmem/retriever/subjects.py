@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from ..lang import CJK_CHARS
+from ..lexicon.roles import ZH_ROLES
 from ..textsim import STOPWORDS
 from ..types import normalize_name
 from .context import SearchContext
@@ -26,9 +27,8 @@ _POSSESSIVE = re.compile(r"(?:'s|’s|')$", re.IGNORECASE)
 
 
 def name_candidates(query: str, limit: int = 200) -> list[str]:
-    """The normalised names a query could be naming: its runs of up to MAX_WORDS words (a
-    possessive's "'s" dropped; a run of one word not a stop word) and the substrings of 2 to
-    MAX_HAN characters of its CJK runs."""
+    """The normalised names a query could be naming: its runs of up to MAX_WORDS words ("'s" dropped; one word not a
+    stop word), the substrings of 2 to MAX_HAN characters of its CJK runs, a role said bare as the speaker's."""
     out: dict[str, None] = {}
     words = [_POSSESSIVE.sub("", w) for w in _WORD.findall(query)]
     for n in range(1, MAX_WORDS + 1):
@@ -41,6 +41,8 @@ def name_candidates(query: str, limit: int = 200) -> list[str]:
         for size in range(2, MAX_HAN + 1):
             for i in range(len(run) - size + 1):
                 out[normalize_name(run[i : i + size])] = None
+                if run[i : i + size] in ZH_ROLES:  # 舅舅的单位…: the speaker's, as the reader names them (我舅舅)
+                    out["我" + run[i : i + size]] = None
     return [n for n in out if n and not n.startswith("@")][:limit]
 
 
