@@ -52,7 +52,7 @@ from pydantic import ValidationError as PydanticValidationError
 
 from ..lang import is_chinese, is_user_speaker
 from ..lexicon.readings import said_reading
-from ..lexicon.roles import ATTRIBUTE_WORDS, role_of
+from ..lexicon.roles import role_of
 from ..types import MAX_NAME
 from .language import Language
 from .models import EpisodeView, ExtractionPlan
@@ -65,9 +65,6 @@ from .schema import ExtractedLink, ExtractedMemory, Extraction, to_plan
 MINED_ROLES = {"user"}
 
 
-# what a person has (学历, 家乡, an email) however it is read: a fact of theirs, as their age and their
-# birthday are (the readings of those give this confidence)
-ATTRIBUTE_IMPORTANCE = 0.7
 WHOLE_LIMIT = 40  # characters of a clause kept whole as its subject's predicate; a longer one is not kept
 
 
@@ -392,8 +389,6 @@ class _Reader:
                 f.topic = lang.plural(f.topic)
             if subj.of_role:
                 _of_relative(f, subj.of_role, lang.joiner)
-                if subj.of_role in ATTRIBUTE_WORDS:
-                    f.importance = max(f.importance, ATTRIBUTE_IMPORTANCE)
             elif f.memory_type == "RELATION" and f.object:  # 跟小李结婚了: 小李 is known by that role
                 self.people.learn(f.object, f.topic, owner=owner_key(subj.name) if subj.name else self.owner)
         return found + preds, subj
