@@ -124,8 +124,8 @@ class ConversationLifts(_Section):
     turns borrows their similarity. Each is a share in [0, 1]."""
 
     # share of its best neighbour turn (right before or after it) in a turn's similarity:
-    # (own + c·neighbour) / (1 + c), in a dialogue; notes (one party's turns with nobody
-    # answering: lang.in_dialogue) are read alone whatever it is; 0: every turn alone
+    # (own + c·neighbour) / (1 + c), in a dialogue or one sitting; notes (one party's turns
+    # written apart: lang.read_together) are read alone whatever it is; 0: every turn alone
     context_weight: float = Field(0.3, ge=0, le=1)
     # when the query names a speaker, a turn said by someone else counts at this × its similarity
     # (1: who spoke does not matter)

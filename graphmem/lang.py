@@ -16,7 +16,8 @@ whatever the language; each is one Subject node per group (``USER_KEY`` / ``AGEN
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
 
 from .types import normalize_name
 
@@ -84,14 +85,31 @@ def is_user_speaker(speaker: str | None) -> bool:
     return not speaker or person_key(speaker) == USER_KEY or role_name(speaker) == "user"
 
 
-def in_dialogue(parties: Iterable[tuple[str | None, str | None]]) -> bool:
-    """Turns (``(speaker, role)`` each) said by more than one party: a dialogue, where a turn is read
-    with the turns around it ("Yes, last Friday!" answers the question before it). One person's
-    messages with nobody answering are notes, each written to be read alone: a note beside
-    another takes nothing of its meaning (the write path's ``episodes.with_context`` and the read
-    path's ``rank.context`` both ask this). A party is its speaker's name, else its role (an
-    unnamed user turn and one said by "我" or "I" are one party)."""
-    return len({_party(speaker, role) for speaker, role in parties}) > 1
+SITTING = timedelta(minutes=10)  # one party's messages this close together are one sitting, each going on from the last
+
+
+def read_together(turns: Sequence[tuple[str | None, str | None, str | None]]) -> bool:
+    """Whether turns (``(speaker, role, ISO timestamp)`` each, in order) are read with each other: a
+    dialogue (more than one party: "Yes, last Friday!" answers the question before it), or one
+    party's messages said in one sitting (within SITTING of each other: "It's red." after "I got a
+    new car"). One person's notes written apart, with nobody answering, are each written to be read
+    alone: a note beside another takes nothing of its meaning. The write path's
+    ``episodes.with_context`` and the read path's ``rank.turn_similarities`` both ask this. A party
+    is its speaker's name, else its role (an unnamed user turn and one said by "我" or "I" are one)."""
+    if len({_party(speaker, role) for speaker, role, _ in turns}) > 1:
+        return True
+    times = [_moment(said) for *_, said in turns]
+    if any(t is None for t in times):
+        return True  # a turn without a time was said with the one before
+    return max(times) - min(times) <= SITTING  # type: ignore[type-var,operator]
+
+
+def _moment(said: str | None) -> datetime | None:
+    try:
+        t = datetime.fromisoformat(said) if said else None
+    except (TypeError, ValueError):
+        return None
+    return t if t is None or t.tzinfo else t.replace(tzinfo=UTC)
 
 
 def _party(speaker: str | None, role: str | None) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from graphmem.lang import AGENT_KEY, USER_KEY, in_dialogue, person_key, role_name
+from graphmem.lang import AGENT_KEY, USER_KEY, person_key, read_together, role_name
 
 SAID = "2025-11-05T09:00:00+08:00"
 
@@ -38,14 +38,18 @@ def test_message_roles_as_chat_apis_spell_them():
     ]
 
 
-def test_a_dialogue_is_turns_of_more_than_one_party():
-    # two named speakers in the user role (a dataset of two people talking), a user and the agent
-    assert in_dialogue([("Mel", "user"), ("Jo", "user")])
-    assert in_dialogue([(None, "user"), (None, "assistant"), (None, "user")])
-    # one person's notes: unnamed, named as the user ("我", "I") or by the role's other spellings
-    assert not in_dialogue([(None, "user"), (None, "user"), (None, "user")])
-    assert not in_dialogue([("我", "user"), (None, "user"), ("I", "human")])
-    assert not in_dialogue([("Mel", "user"), ("mel", "user")])
+def test_turns_are_read_together_in_a_dialogue_or_one_sitting_and_notes_apart():
+    morning, minute, evening = "2025-11-05T09:00:00+08:00", "2025-11-05T09:01:00+08:00", "2025-11-05T21:00:00+08:00"
+    # two named speakers in the user role (a dataset of two people talking), a user and the agent: hours apart too
+    assert read_together([("Mel", "user", morning), ("Jo", "user", evening)])
+    assert read_together([(None, "user", morning), (None, "assistant", evening), (None, "user", evening)])
+    # one person's messages in one sitting ("I got a new car." / "It's red."), or without a time
+    assert read_together([(None, "user", morning), (None, "user", minute)])
+    assert read_together([(None, "user", None), (None, "user", evening)])
+    # one person's notes written hours apart: unnamed, named as the user ("我", "I") or by another spelling
+    assert not read_together([(None, "user", morning), (None, "user", evening)])
+    assert not read_together([("我", "user", morning), (None, "user", evening), ("I", "human", evening)])
+    assert not read_together([("Mel", "user", morning), ("mel", "user", evening)])
 
 
 def test_the_user_is_one_subject_whether_written_as_a_speaker_a_subject_or_a_filter(graph, group_id):

@@ -257,21 +257,19 @@ NOTES = {
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_a_note_takes_nothing_of_the_note_beside_it(graph, group_id, lang):
-    # MemDaily's messages are one user's notes, a day's in one session: the short notes beside the
-    # answer were embedded with half of its meaning and read with its similarity, and took the
+    # MemDaily's messages are one user's notes, a day's in one session, hours apart: the short notes
+    # beside the answer were embedded with half of its meaning and read with its similarity, and took the
     # slots after it (a child's turtle above the second note about the neighbourhood)
     import numpy as np
 
     from graphmem.embed import embed_query
 
     home, turtle, question = NOTES[lang]
-    graph.ingest(
-        group_id,
-        [{"role": "user", "content": home}, {"role": "user", "content": turtle}],
-        session_id="s1",
-        reference_time=FIRST,
-        extractor="none",
-    )
+    apart = [
+        {"role": "user", "content": home, "timestamp": FIRST.isoformat()},
+        {"role": "user", "content": turtle, "timestamp": (FIRST + timedelta(hours=6)).isoformat()},
+    ]  # one person's notes of one day, hours apart: the same two in one sitting are read together
+    graph.ingest(group_id, apart, session_id="s1", reference_time=FIRST, extractor="none")
     stored = graph.store.run_text(
         "MATCH (e:Episode {group_id: $g}) WHERE e.content = $text RETURN e.embedding AS v", g=group_id, text=turtle
     )[0]["v"]

@@ -519,7 +519,7 @@ def reembed(embedder, rows: dict[str, list[dict]], edges: list[dict], remap, pro
         mixed = with_context(
             [e["props"]["embedding"] for e in session],
             [e["props"]["content"] for e in session],
-            [(e["props"].get("speaker"), e["props"].get("role")) for e in session],
+            [(e["props"].get("speaker"), e["props"].get("role"), e["props"].get("timestamp")) for e in session],
         )
         for e, vector in zip(session, mixed):
             e["props"]["embedding"] = vector

@@ -21,7 +21,7 @@ import neo4j
 
 from ..embed import Embedder
 from ..errors import ValidationError
-from ..lang import CJK, in_dialogue, role_name
+from ..lang import CJK, read_together, role_name
 from ..store.driver import Store, tx_run
 from ..types import MAX_ID, MAX_INGEST_CHARS
 from .models import EpisodeView, Message
@@ -79,18 +79,18 @@ CONTEXT_CHARS = 100  # turns shorter than this take the full weight; longer ones
 
 
 def with_context(
-    vectors: list[list[float]], contents: Sequence[str], parties: Sequence[tuple[str | None, str | None]]
+    vectors: list[list[float]], contents: Sequence[str], said: Sequence[tuple[str | None, str | None, str | None]]
 ) -> list[list[float]]:
     """Each episode's vector with a little of its neighbours' (the turns before and after it):
-    ``vectors``, ``contents`` and ``parties`` (speaker, role) are a session's turns in order; the
-    new vectors in that order.
+    ``vectors``, ``contents`` and ``said`` (speaker, role, timestamp) are a session's turns in
+    order; the new vectors in that order.
 
     "Yes, last Friday!" means nothing alone: a short turn of a dialogue is embedded together with
     what was said around it, v_i + w_i·(v_{i-1} + v_{i+1}) renormalised, with w_i =
     CONTEXT_WEIGHT · min(1, CONTEXT_CHARS / len(turn)). Long turns stand on their own, and so do
-    notes: a turn whose neighbours and itself are one party's (``lang.in_dialogue``) answers
-    nothing around it, and one note would take in the meaning of the unrelated note beside it
-    (docs/benchmarks.md measures both).
+    notes: one party's messages written apart (``lang.read_together``) answer nothing around
+    them, and a note would take in the meaning of the unrelated note beside it (docs/benchmarks.md
+    measures both).
     """
     if len(vectors) < 2:
         return vectors
@@ -99,7 +99,7 @@ def with_context(
     base = np.asarray(vectors, dtype=np.float32)
     out = list(vectors)
     for i, content in enumerate(contents):
-        if not in_dialogue(parties[max(0, i - 1) : i + 2]):
+        if not read_together(said[max(0, i - 1) : i + 2]):
             continue
         weight = CONTEXT_WEIGHT * min(1.0, CONTEXT_CHARS / max(1, len(content)))
         mixed = base[i] + weight * base[max(0, i - 1) : i + 2].sum(axis=0) - weight * base[i]
@@ -323,7 +323,7 @@ class EpisodeWriter:
             mixed = with_context(
                 [r["embedding"] for r in rows],
                 [r["props"]["content"] for r in rows],
-                [(r["props"].get("speaker"), r["props"].get("role")) for r in rows],
+                [(r["props"].get("speaker"), r["props"].get("role"), r["props"].get("timestamp")) for r in rows],
             )
             for row, vector in zip(rows, mixed):
                 row["embedding"] = vector

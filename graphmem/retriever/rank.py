@@ -37,7 +37,7 @@ import numpy as np
 
 from ..config import DecayRates, RankingProfile
 from ..cues import described
-from ..lang import AGENT_NAMES, USER_NAMES, in_dialogue
+from ..lang import AGENT_NAMES, USER_NAMES, read_together
 from ..store.vector import to_cosine
 from ..textsim import cjk_share, lexical_units, overlap_units, says_word
 from ..timeparse import is_time_key
@@ -248,12 +248,12 @@ def is_reply(asked: Any, turn: Any) -> bool:
 
 # --- the seeds' blend -------------------------------------------------------------------------------
 def turn_similarities(turns: dict[str, Any], speakers: list[str], similarity: Similarity) -> dict[str, float]:
-    """Each matched turn's similarity read with its neighbours (in a dialogue, ``lang.in_dialogue``: a
+    """Each matched turn's similarity read with its neighbours (said together, ``lang.read_together``: a
     note is read alone), as a reply, by who said it."""
     own, out = {t.id: similarity.of(t) for t in turns.values()}, {}
     for tid, t in turns.items():
         around = [turns[n] for n in t.neighbours if n in own]
-        talk = in_dialogue((x.speaker, x.role) for x in [t, *around])
+        talk = read_together([(x.speaker, x.role, x.said_at) for x in [t, *around]])
         out[tid] = similarity.in_context(own[tid], [own[x.id] for x in around] if talk else [])
     for tid, t in turns.items():
         asked = turns.get(t.previous) if t.previous in own else None
