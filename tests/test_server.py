@@ -12,6 +12,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -279,6 +280,11 @@ def test_session_fixtures(neo4j_settings, neo4j_driver, group_id):
     assert records[0]["g"] == group_id
 
 
+def _logged_at(line: str) -> datetime:
+    """The time at the head of a neo4j.log line (``2026-12-03 03:40:40.726+0000 INFO  ...``)."""
+    return datetime.strptime(line[:28], "%Y-%m-%d %H:%M:%S.%f%z")
+
+
 @pytest.mark.system
 def test_stop_then_start_keeps_data(extra):
     """Last on purpose: restarts the module's server."""
@@ -289,6 +295,12 @@ def test_stop_then_start_keeps_data(extra):
         driver.execute_query("CREATE (:Probe {key: $k})", k="kept", database_="neo4j")
     assert srv.stop() is True
     assert not srv.is_running() and not srv.pid_file.exists()
+    # the stop does not sit out Bolt's idle waits (5 s for connections, 5 s for its threads to fall
+    # quiet) after the databases have stopped: the server's own log, from stopping to stopped
+    log = srv.logs(400)[srv.neo4j_log]
+    stopping = [_logged_at(line) for line in log if line.rstrip().endswith("INFO  Stopping...")]
+    stopped = [_logged_at(line) for line in log if line.rstrip().endswith("INFO  Stopped.")]
+    assert stopping and stopped and (stopped[-1] - stopping[-1]).total_seconds() < 3, log[-10:]
     assert srv.stop() is False
     assert srv.status().running is False
 
