@@ -47,6 +47,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import uuid
 from pathlib import Path
 
@@ -77,10 +78,57 @@ def _docker_available() -> bool:
         return False
 
 
-@pytest.fixture(scope="session")
-def _session_tmp() -> Path:
+def _new_session_tmp() -> Path:
     path = Path(tempfile.mkdtemp(prefix="graphmem-tests-"))
     (path / "graphmem.toml").write_text("# empty: tests must not read a developer's config\n")
+    return path
+
+
+class _EarlyStart:
+    """The session's local server, started in a thread as soon as the tests are collected, so that
+    its start overlaps the unit tier (which needs no server) instead of delaying the first
+    integration test. ``_neo4j_overrides`` waits for it."""
+
+    def __init__(self) -> None:
+        self.tmp = _new_session_tmp()
+        self.server = _server_section(self.tmp / "neo4j")
+        settings = load_settings(self.tmp / "graphmem.toml", environ=_environ_for_tests(), server=self.server)
+        self.local = LocalNeo4j(settings)
+        start = self.local.start  # bound now: a unit test refuses LocalNeo4j.start while it runs
+        self.info = None
+        self.error: BaseException | None = None
+        self.taken = False  # by _neo4j_overrides, which stops it; else pytest_unconfigure does
+
+        def run() -> None:
+            try:
+                self.info = start()
+            except BaseException as exc:  # noqa: BLE001 - handed to the fixture that waits
+                self.error = exc
+
+        self.thread = threading.Thread(target=run, name="graphmem-test-server", daemon=True)
+        self.thread.start()
+
+    def wait(self):
+        self.thread.join()
+        return self.info
+
+
+_early: _EarlyStart | None = None
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Start the session's server now when a selected test needs it and the run is to start one
+    (no ``NEO4J_URI``, not a pytest-xdist run, which shares one server its own way)."""
+    global _early
+    if session.config.option.collectonly or os.environ.get(SHARED_DIR) or _environ_for_tests().get("NEO4J_URI"):
+        return
+    if any(SERVER_FIXTURE in item.fixturenames for item in session.items):
+        _early = _EarlyStart()
+
+
+@pytest.fixture(scope="session")
+def _session_tmp() -> Path:
+    path = _early.tmp if _early is not None else _new_session_tmp()
     yield path
     shutil.rmtree(path, ignore_errors=True)
 
@@ -101,11 +149,19 @@ def _neo4j_overrides(_session_tmp: Path) -> dict:
         yield overrides  # a pytest-xdist worker on the run's one server, stopped by the controlling process
         return
 
-    server = _server_section(_session_tmp / "neo4j")
-    settings = load_settings(config, environ=environ, server=server)
-    local = LocalNeo4j(settings)
+    if _early is not None:
+        server, local = _early.server, _early.local
+    else:
+        server = _server_section(_session_tmp / "neo4j")
+        local = LocalNeo4j(load_settings(config, environ=environ, server=server))
     try:
-        info = local.start()
+        if _early is not None:
+            _early.taken = True
+            info = _early.wait()
+            if _early.error is not None:
+                raise _early.error
+        else:
+            info = local.start()
     except MissingToolError:
         if not _docker_available():
             raise
@@ -168,6 +224,10 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
+    if _early is not None and not _early.taken:  # started, but no test came to use it (-x, Ctrl-C)
+        _early.wait()
+        _early.local.stop()
+        shutil.rmtree(_early.tmp, ignore_errors=True)
     shared = os.environ.get(SHARED_DIR)
     if not shared or os.environ.get("PYTEST_XDIST_WORKER"):
         return

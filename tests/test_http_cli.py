@@ -17,6 +17,7 @@ import pytest
 
 from graphmem.config import load_settings
 from graphmem.http.runtime import client_config, find_server, runtime_file, write_runtime
+from graphmem.paths import user_cache_dir
 from graphmem.server import free_port
 
 REPO = Path(__file__).resolve().parents[1]
@@ -25,9 +26,12 @@ REPO = Path(__file__).resolve().parents[1]
 @pytest.fixture
 def serve_env(neo4j_settings, tmp_path) -> dict[str, str]:
     """The environment of a user on this machine: the test database, an empty config, a cache of
-    their own (where the server leaves its file)."""
+    their own (where the server leaves its file) holding the models this machine has fetched (as a
+    user's cache would: without them each process fetches and unpacks ~500 MB again)."""
     config = tmp_path / "graphmem.toml"
     config.write_text("# empty\n")
+    (tmp_path / "cache" / "graphmem").mkdir(parents=True)
+    (tmp_path / "cache" / "graphmem" / "models").symlink_to(user_cache_dir() / "models", target_is_directory=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GRAPHMEM_", "NEO4J_"))}
     n = neo4j_settings.neo4j
     env.update(
