@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 from .types import normalize_name
 
@@ -98,18 +98,12 @@ def read_together(turns: Sequence[tuple[str | None, str | None, str | None]]) ->
     is its speaker's name, else its role (an unnamed user turn and one said by "我" or "I" are one)."""
     if len({_party(speaker, role) for speaker, role, _ in turns}) > 1:
         return True
-    times = [_moment(said) for *_, said in turns]
+    from .timeparse.stamps import parse_time  # here: graphmem.timeparse imports this module
+
+    times = [parse_time(said) for *_, said in turns]
     if any(t is None for t in times):
         return True  # a turn without a time was said with the one before
     return max(times) - min(times) <= SITTING  # type: ignore[type-var,operator]
-
-
-def _moment(said: str | None) -> datetime | None:
-    try:
-        t = datetime.fromisoformat(said) if said else None
-    except (TypeError, ValueError):
-        return None
-    return t if t is None or t.tzinfo else t.replace(tzinfo=UTC)
 
 
 def _party(speaker: str | None, role: str | None) -> str:

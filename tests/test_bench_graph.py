@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+import typer
 
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 if str(BENCHMARKS) not in sys.path:  # the runner's package, beside graphmem (until it is installed)
@@ -78,3 +80,24 @@ def test_a_small_run_asks_every_method_and_leaves_no_group(graph):
     assert current["extracted"] and current["superseded"] is not None
     left = graph.store.run_text("MATCH (m:Memory) WHERE m.group_id STARTS WITH 'bench-graph-en-' RETURN count(m) AS n")
     assert left == [{"n": 0}]
+
+
+def test_a_run_at_a_given_moment_writes_the_cases_of_that_moment(graph):
+    """``now`` fixes the moment the cases are asked at: the years they name follow it, and the
+    report's command carries it, so a figure can be made again on another day."""
+    at = datetime(2025, 11, 5, 20, 0, tzinfo=UTC)
+    report = run_graph_bench(graph, "en", cases=1, distractors=5, workers=1, kinds=("asof",), now=at)
+    (case,) = report["cases"]
+    assert case["question"] == "Which city did I live in during 2023?"  # "{Y-2}" of the case file
+    assert report["run_at"] == at.isoformat() and "--now 2025-11-05T20:00:00+00:00" in report["command"]
+
+
+def test_a_moment_without_its_offset_is_refused():
+    from typer.testing import CliRunner
+
+    from graphmem_bench.graph import command
+
+    app = typer.Typer()
+    app.command()(command)
+    out = CliRunner().invoke(app, ["--now", "2025-11-05T20:00"])
+    assert out.exit_code != 0 and "--now" in str(out.exception or out.output)

@@ -401,10 +401,12 @@ def run_graph_bench(
     say: Say | None = None,
     kinds: tuple[str, ...] = KINDS,
     progress: Callable[[int, int], None] | None = None,
+    now: datetime | None = None,
 ) -> dict:
     """Write every case, ask every question with every method, score; returns the report. Cases
     run ``workers`` at a time (each in its own group: the server and the embedding model work
-    at once); ``progress(done, total)`` after each."""
+    at once); ``progress(done, total)`` after each. ``now``: the moment the cases are asked at
+    (default: 20:00 yesterday, local time); the same ``now`` gives the same cases on any day."""
     from concurrent.futures import ThreadPoolExecutor, as_completed
 
     from graphmem.bench.write import machine
@@ -413,7 +415,8 @@ def run_graph_bench(
     say = say or (lambda _: None)
     # the moment the cases are asked at: 20:00 yesterday, so that what a case writes hours before it
     # falls on the same day whatever the hour of the run ("yesterday" in a question means one day)
-    now = (datetime.now().astimezone() - timedelta(days=1)).replace(hour=20, minute=0, second=0, microsecond=0)
+    if now is None:
+        now = (datetime.now().astimezone() - timedelta(days=1)).replace(hour=20, minute=0, second=0, microsecond=0)
     load_before = machine().get("load_average")
     flat = FlatSearch(graph.embedder, {})
     jobs = [(kind, i, spec) for kind in kinds for i, spec in enumerate(data[kind][:cases] if cases else data[kind])]
@@ -472,7 +475,8 @@ def run_graph_bench(
         "command": f"graphmem bench graph --lang {lang}"
         + (f" --cases {cases}" if cases else "")
         + (f" --workers {workers}" if workers != 2 else "")
-        + "".join(f" --kind {k}" for k in kinds if kinds != KINDS),
+        + "".join(f" --kind {k}" for k in kinds if kinds != KINDS)
+        + f" --now {now.isoformat()}",
         "run_at": now.isoformat(),
         "distractors": distractors,
         "workers": workers,
@@ -525,6 +529,13 @@ def command(
     keep: bool = typer.Option(False, "--keep", help="Keep the groups (bench-graph-<lang>-*) to look at them."),
     workers: int = typer.Option(2, "--workers", min=1, max=8, help="Cases written and asked at a time."),
     kind: list[str] | None = typer.Option(None, "--kind", help=f"Only these kinds ({', '.join(KINDS)}); repeatable."),
+    now: str | None = typer.Option(
+        None,
+        "--now",
+        help="The moment the cases are asked at, an ISO time with its offset (2026-12-02T20:00:00+00:00; default "
+        "20:00 yesterday): what the cases say is dated back from it, so a run given the same --now (the report's "
+        "command prints it) writes the same cases on any day.",
+    ),
     config: str | None = ConfigOption,
 ) -> None:
     """Questions a graph exists to answer (why, current, as-of, everything about a person, two facts
@@ -539,6 +550,16 @@ def command(
         raise ValidationError("--lang: zh or en", field="lang", allowed=["zh", "en"])
     if set(kind or ()) - set(KINDS):
         raise ValidationError(f"--kind: one of {', '.join(KINDS)}", field="kind", allowed=list(KINDS))
+    asked_at = None
+    if now is not None:
+        try:
+            asked_at = datetime.fromisoformat(now)
+        except ValueError:
+            asked_at = None
+        if asked_at is None or asked_at.tzinfo is None:
+            raise ValidationError(
+                f"--now: an ISO time with its offset, e.g. 2026-12-02T20:00:00+00:00 (got {now!r})", field="now"
+            )
     from graphmem.cli._common import load
     from graphmem.embed import get_embedder
     from graphmem.graph import MemoryGraph
@@ -563,6 +584,7 @@ def command(
             say=say,
             kinds=tuple(kind) if kind else KINDS,
             progress=lambda done, total: bar.update(task, completed=done, total=total),
+            now=asked_at,
         )
     if as_json:
         print_json(report)

@@ -5,8 +5,8 @@ below. score = α·similarity + β·importance + γ·1/(1+distance) + δ·time_d
 - similarity = (1 − w)·cosine + w·word evidence (``word_evidence``), w the profile's
   ``lexical_weight`` (``_cjk`` for Chinese), as far as query and text share a script; for the part
   of a query the model cannot read w is UNREAD_LEXICAL and the words are bigram/word overlap. A
-  turn of a dialogue is read in context ((own + c·best neighbour)/(1 + c)), as a reply, by who said it and by
-  its closest sentence; a memory extracted from turns takes ``source_weight`` of their best;
+  turn said together with its neighbours (a dialogue, or one sitting: ``lang.read_together``) is read
+  in context ((own + c·best neighbour)/(1 + c)), as a reply, by who said it and by its closest sentence; a memory extracted from turns takes ``source_weight`` of their best;
 - time_decay = exp(−λ·days since it happened, else since it was said), λ per memory type (``retrieval.decay``);
   access = min(1, log(1+count)/log(1+20)) × (0.5 + 0.5·exp(−days since the last read / 30)).
 
