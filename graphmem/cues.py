@@ -36,7 +36,7 @@ RELATION_EN = re.compile(
 # what the description matches to the rest of what is known of them
 DESCRIBED_ZH = re.compile(r"\S的(?:[\u4e00-\u9fff]{0,4}?人|那个|那位|这个|这位)")
 DESCRIBED_EN = re.compile(  # "the X I met": someone known by what happened once, said in the past tense
-    r"\bthe [a-z]+ (?:(?:I|we) (?:[a-z]+ed|met|saw|sold|bought|lent|gave|got|had|took|told|knew|found|made|paid|sent|"
+    r"\b(?i:the) [a-z]+ (?:(?:I|we) (?:[a-z]+ed|met|saw|sold|bought|lent|gave|got|had|took|told|knew|found|made|paid|sent|"
     r"brought|taught|spoke|went|drove|rode|wrote|heard|chose|kept|lost|won|ran|sat|stood|left)|who|that)\b"
 )
 
@@ -96,7 +96,38 @@ def described(query: str) -> str | None:
     if m:  # from the start of its clause
         return query[max(query.rfind(c, 0, m.start()) for c in "，,。？?！!；;\n") + 1 : m.end()]
     m = DESCRIBED_EN.search(query)
-    return re.split(r"[,.?!;]", query[m.start() :], maxsplit=1)[0] if m else None
+    return re.split(r"[,.?!;—]", query[m.start() :], maxsplit=1)[0].strip() if m else None
+
+
+# what a question asks of the one it describes begins after these (其联系电话…, "…, what does he do"): the
+# pronoun or the comma says "of them", not what is asked
+_HEAD_NOUN = re.compile(r"^[\u4e00-\u9fff]{1,6}?(?=是|叫|有|在|怎|的|[，,？?])")
+_ASKED_LEAD = re.compile(r"^(?:[\s，,:：；;]|其|他们|她们|他|她|它|的)+")
+
+
+def asked_part(query: str, description: str) -> str | None:
+    """What a question that describes someone asks of them: the question without its description
+    (那个61岁的人是在哪里工作的？ → 是在哪里工作的？; "the colleague who lives in Leeds, what is her job?" → "what is her
+    job?"), or None when it says no word of what is asked (我住的那个小区是哪个？ asks for the one described; "What
+    does the woman who bought my fridge do?": its ask is inside the description)."""
+    at = query.find(description)
+    if at < 0 or not description:
+        return None
+    after = query[at + len(description) :]
+    if description.endswith(("那个", "这个", "那位", "这位")):  # the noun it describes: 我住的那个|小区|是哪个
+        after = _HEAD_NOUN.sub("", after, count=1)
+    rest = _ASKED_LEAD.sub("", (query[:at] + " " + after).strip())
+    return rest if asked_words(rest) else None
+
+
+# the characters of a Chinese question that say it asks, not what it asks about (是什么, 在哪里, 来着)
+_ASKING = frozenset("是什么哪里个呢吗啊呀来着多少谁怎啥的了在其他她们一下点儿干要")
+
+
+def asked_words(asked: str) -> set[str]:
+    """The words of what a question asks (``asked_part``) that a memory answering it shares: 工作 of
+    是在哪里工作的呢, none of its asking (是 在 哪里 呢) nor a pair of characters with one of them."""
+    return {u for u in description_words(asked) if not _ASKING.intersection(u) or u.isascii()}
 
 
 def description_words(description: str) -> set[str]:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
+from dataclasses import dataclass
+from typing import Any
 
 from .lang import CJK_CHARS, HAN
 
@@ -158,3 +160,16 @@ def same_thing(a: set[str], b: set[str], df: Counter[str]) -> bool:
     """Whether two statements' ``things`` say they are about the same thing (SAME_THING_DF)."""
     shared = {u for u in a & b if df[u] <= SAME_THING_DF}
     return bool(shared) and len(shared) >= SAME_THING_SHARE * min(len(a), len(b))
+
+
+@dataclass(frozen=True)
+class Fit:
+    """How well a text fits a part of a question (its description of someone, what it asks of them) as a query's
+    similarity: (1 − w)·cosine to the part's vector + w·the share of its words (``words``) the text says."""
+
+    embedding: Any  # the part's vector (a Future of it)
+    words: set[str]
+    w: float
+
+    def of(self, cosine: float | None, text: str) -> float:
+        return (1 - self.w) * (cosine or 0.0) + self.w * overlap_units(self.words, lexical_units(text))

@@ -20,7 +20,8 @@ pytestmark = pytest.mark.unit
 PACKAGE = Path(__file__).resolve().parents[1] / "graphmem"
 
 FLOORS: list[set[str]] = [
-    {"errors", "types", "lexicon", "lazy", "holders", "paths", "py"},  # words and data with no behaviour of graphmem's
+    # words and data with no behaviour of graphmem's
+    {"errors", "types", "lexicon", "lazy", "holders", "paths", "stopwatch", "py"},
     {"config", "lang", "textsim", "cues", "format", "timeparse"},  # pure functions over text, time, settings
     {"server", "embed", "store", "access", "settle", "stats", "tools", "cypher"},  # the database, the models
     {"builder", "rerank", "working"},  # the write path; reranking; the working memory

@@ -198,6 +198,48 @@ def test_the_walk_starts_from_what_the_description_matches_not_from_the_best_mat
     assert answer_id in order[:3] and order.index(answer_id) < order.index(rival_id), [r.text for r in response.results]
 
 
+# someone picked by one fact and asked another: five facts of one person (the description's match
+# first, then what is asked, then three others that share as many of the question's words), and
+# the same two kinds of fact of other people
+PICKED_BY_ONE_FACT = {
+    "zh": (
+        ("我叔叔", "事实", "年龄是", "61岁"),
+        ("我叔叔", "事实", "工作于", "广州"),
+        [
+            ("我叔叔", "事实", "邮箱地址是", "liqiang0807@gzpolice.gov.cn"),
+            ("我叔叔", "事实", "学历是", "专科"),
+            ("我叔叔", "事实", "生日是", "9月13号"),
+        ],
+        [("我同事", "事实", "工作于", "上海"), ("我上司", "事实", "年龄是", "45岁")],
+        "那个61岁的人是在哪里工作的呢？",
+    ),
+    "en": (
+        ("my colleague", "FACT", "lives in", "Leeds"),
+        ("my colleague", "FACT", "works as", "a nurse"),
+        [
+            ("my colleague", "FACT", "has the email address", "p.shah@example.org"),
+            ("my colleague", "FACT", "was born on", "March 3rd"),
+            ("my colleague", "FACT", "enjoys", "climbing"),
+        ],
+        [("my boss", "FACT", "works as", "an accountant"), ("my neighbour", "FACT", "lives in", "York")],
+        "The colleague who lives in Leeds, what is her job?",
+    ),
+}
+
+
+@pytest.mark.parametrize("profile", ["default", "recall"])
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_someone_picked_by_one_fact_answers_with_that_fact_and_the_asked_one_first(graph, group_id, lang, profile):
+    _everyday(graph, group_id, lang)
+    picked_by, asked, others, rivals, question = PICKED_BY_ONE_FACT[lang]
+    ids = [graph.create_memory(group_id, *m, reference_time=REF).memory_id for m in (picked_by, asked)]
+    for m in others + rivals:
+        graph.create_memory(group_id, *m, reference_time=REF)
+    response = graph.search_memories(group_id, question, expand_depth=1, profile=profile, reference_time=REF)
+    # whom the answer is of, then the answer: before the person's other facts and other people's
+    assert [r.memory_id for r in response.results[:2]] == ids, [r.text for r in response.results]
+
+
 @pytest.mark.parametrize("profile", ["default", "recall"])
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_a_search_returns_as_many_results_as_asked_when_the_group_holds_them(graph, group_id, lang, profile):

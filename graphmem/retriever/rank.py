@@ -39,7 +39,7 @@ from ..config import DecayRates, RankingProfile
 from ..cues import described
 from ..lang import AGENT_NAMES, USER_NAMES, read_together
 from ..store.vector import to_cosine
-from ..textsim import cjk_share, lexical_units, overlap_units, says_word
+from ..textsim import Fit, cjk_share, lexical_units, overlap_units, says_word
 from ..timeparse import is_time_key
 from ..timeparse.stamps import days_between, parse_time
 from ..types import ScoreParts
@@ -434,6 +434,7 @@ class Ranking:
     said: dict[str, str | None] = field(default_factory=dict)  # turn id -> when it was said
     # memory id -> (the turn it stands for, that turn's similarity as ranked): set by ``candidates``
     leads: dict[str, tuple[str, float]] = field(default_factory=dict)
+    asked: Fit | None = None  # what a question that describes someone asks of them (``walk.answer_described``)
 
     def candidates(self, candidates: Iterable[Any], outside: set[str], kept: float) -> list[tuple[Any, float]]:
         """Every seed candidate with its similarity, best first: a turn by its similarity in

@@ -11,8 +11,6 @@ closer; with ``time_range.outside`` > 0 ("recall") the matches outside follow at
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta, tzinfo
@@ -21,14 +19,15 @@ from typing import Any, Literal
 
 from ..access import AccessRecorder
 from ..config import RankingProfile, RetrievalSettings
-from ..cues import description_words, question_parts
+from ..cues import asked_part, asked_words, description_words, question_parts
 from ..embed import Embedder, embed_query, unknown_share
 from ..lang import person_key
 from ..lexicon.roles import IDENTITY_TOPICS, roles_in
 from ..settle import freeze_once
+from ..stopwatch import Clock
 from ..store.driver import Store
 from ..store.vector_copy import VectorCache
-from ..textsim import lexical_units, overlap_units
+from ..textsim import Fit
 from ..timeparse import is_rolling_window
 from ..types import PlannedAsOf, PlannedTimeRange, SearchInput, SearchPlan, SearchResponse, normalize_name
 from .context import Filters, SearchContext
@@ -63,39 +62,6 @@ def seed_hit(c: Any, similarity: float, ranking: Ranking) -> Hit:
     """A direct match as a scored hit at distance 0."""
     hit = Hit(c.id, c.kind, c.node, similarity, 0, sources=list(c.ranks), episodes=c.episodes)
     return hit.scored(ranking.scorer).at_least(ranking.as_turn(c.id))
-
-
-class Clock:
-    """Each step's milliseconds (``lap``: since the step before; ``timed``: work on another thread
-    that overlaps them, and when it ended)."""
-
-    def __init__(self) -> None:
-        self.start = self.last = time.perf_counter()
-        self.laps: dict[str, float] = {}
-        self.ended: dict[str, float] = {}
-
-    def lap(self, name: str, since: float | None = None) -> None:
-        now = time.perf_counter()
-        self.laps[name] = round((now - (self.last if since is None else since)) * 1000, 2)
-        self.last = now if since is None else self.last
-
-    def timed(self, name: str, fn: Callable[..., Any], *args: Any) -> Any:
-        start = time.perf_counter()
-        try:
-            return fn(*args)
-        finally:
-            self.lap(name, since=start)
-            self.ended[name] = time.perf_counter()
-
-    def split(self, name: str, overlapped: str, began: float) -> None:
-        """Step ``name`` (the lap just taken, which began at ``began``) split where ``overlapped``
-        (timed beside it) ended: ``<overlapped>_wait``, the part the step waited for it, and
-        ``<name>_own``, the rest. With the other laps they add up to the total, none overlapping."""
-        step = self.laps[name]
-        end = self.ended.get(overlapped, began)
-        wait = min(step, max(0.0, (end - began) * 1000))
-        self.laps[f"{overlapped}_wait"] = round(wait, 2)
-        self.laps[f"{name}_own"] = round(step - wait, 2)
 
 
 @dataclass
@@ -388,23 +354,22 @@ class Retriever:
         return everywhere, set()
 
     def _described(self, ctx: SearchContext, corpus: Corpus, ranking: Ranking, hits: dict[str, Hit]) -> Ranking:
-        """``ranking`` whose walk starts from the direct match nearest the words by which the question describes
-        someone (我借钱的那个人, "the guy I lent money to"), though another matches the whole question better:
-        their similarity as a query's, (1 − w)·cosine + w·the share of the description's words it says."""
-        said = ranking.paths.described or ""
+        """``ranking`` whose walk starts from the direct match that best fits (``rank.Fit``) the words by which the
+        question describes someone (我借钱的那个人, "the guy I lent money to"), though another matches the whole
+        question better, and with what it asks of them (``cues.asked_part``; ``walk.answer_described``)."""
+        said, w = ranking.paths.described or "", ranking.similarity.weight
+        ask = asked_part(ranking.paths.query, said)
+        vectors = [Future[list[float]]() for _ in range(2)]
+        for f, v in zip(vectors, embed_query(self.embedder, [said] if ask is None else [said, ask])):
+            f.set_result(v)
         rows: list[dict[str, Any]] = [{"memory": {"id": h.id}} for h in hits.values() if h.kind == "memory"]
-        vector: Future[list[float]] = Future()
-        vector.set_result(embed_query(self.embedder, [said])[0])
-        corpus.memories.fill_cosines(replace(ctx, embedding=vector), rows)
-        words, w = description_words(said), ranking.similarity.weight
-        text = {h.id: h.node.get("text") or "" for h in hits.values()}
-        fit = {
-            r["memory"]["id"]: (1 - w) * r["score"] + w * overlap_units(words, lexical_units(text[r["memory"]["id"]]))
-            for r in rows
-            if r.get("score") is not None
-        }
+        corpus.memories.fill_cosines(replace(ctx, embedding=vectors[0]), rows)
+        described = Fit(vectors[0], description_words(said), w)
+        scored = {r["memory"]["id"]: r["score"] for r in rows if r.get("score") is not None}
+        fit = {i: described.of(score, hits[i].node.get("text") or "") for i, score in scored.items()}
         anchor = max(fit, key=fit.__getitem__) if fit else None
-        return replace(ranking, paths=replace(ranking.paths, anchor=anchor))
+        asked = Fit(vectors[1], asked_words(ask), w) if ask is not None else None
+        return replace(ranking, paths=replace(ranking.paths, anchor=anchor), asked=asked)
 
     def _meant(self, ctx: SearchContext) -> frozenset[str]:
         """The people the query means by a role it says (家教, my son's tutor, the neighbour)."""

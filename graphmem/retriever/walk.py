@@ -17,12 +17,14 @@ question's words matched weakly, reached from its effect). Each level keeps its 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..config import SearchLimits
 from ..types import PathStep
 from .context import SearchContext
 from .corpus import Corpus, Neighbour, RelationScope, Source
 from .evidence import Hit
-from .rank import Ranking, score_order
+from .rank import PERSONS, Ranking, score_order
 
 EXPLICIT = {"CAUSALITY": 0, "REFERENCE": 1}  # memory-to-memory edges: a step along one beats a shared concept
 LIFT_MIN = 1e-4  # a memory found before comes back from the walk when a path lifts its similarity more than this
@@ -47,7 +49,7 @@ def walk(
         ranked = sorted(level, key=lambda h: (-score_order(h.score), h.id))
         chosen = [h for h in ranked if h.kind == "memory"][:frontier]
         if not chosen:
-            return
+            break
         parents = {h.id: h for h in chosen}  # best first: at distance 1 the first is the anchor (rank.Paths)
         parents = ranking.paths.anchored(parents) if distance == 1 else parents
         with_sources = corpus.turns.with_sources and ctx.episodes > 0
@@ -63,6 +65,7 @@ def walk(
                     h.sources, h.episodes = known.sources, known.episodes
                 hits[h.id] = h
                 level.append(h)
+    answer_described(ctx, corpus, hits, ranking)
 
 
 def reach(
@@ -100,3 +103,29 @@ def reach(
         if best is None or hit.score > best.score:
             best = hit
     return best
+
+
+ANSWER_STEP = 1e-6  # the described one's facts are set apart in the order of the ask by this much
+
+
+def answer_described(ctx: SearchContext, corpus: Corpus, hits: dict[str, Hit], ranking: Ranking) -> None:
+    """那个61岁的人在哪里工作？ is answered by the description's match, which says who that is (the anchor), and by
+    the fact reached through them (a shared subject, object or value: not a verb, the user or the agent) that best
+    fits what is asked (``textsim.Fit``; the uncle's work, not his e-mail, which shares as many of the question's
+    words), both first; the answer before the anchor when the question names them too ("Tom, the one who …")."""
+    anchor, asked, paths = hits.get(ranking.paths.anchor or ""), ranking.asked, ranking.paths
+    via = {h.id: (h.path[0].via or "").casefold().strip() for h in hits.values() if anchor and h.path}
+    led = [hits[i] for i, v in via.items() if hits[i].path[0].from_id == getattr(anchor, "id", None) and v]
+    led = [h for h in led if via[h.id] not in PERSONS and h.path[0].edge != "HAS_TOPIC"]
+    if anchor is None or asked is None or not led:
+        return
+    rows: list[dict] = [{"memory": {"id": h.id}} for h in led]
+    corpus.memories.fill_cosines(replace(ctx, embedding=asked.embedding), rows)
+    fit = {r["memory"]["id"]: asked.of(r["score"], hits[r["memory"]["id"]].node.get("text") or "") for r in rows}
+    led.sort(key=lambda h: (-fit[h.id], -h.score))
+    before = replace(paths, query=paths.query[: paths.query.find(paths.described or "")], meant=frozenset())
+    first, second = (led[0], anchor) if any(before.names(via[h.id]) for h in led) else (anchor, led[0])
+    first.score = max(h.score for h in hits.values())
+    second.score = above = first.score - ANSWER_STEP
+    for h in led[1:]:  # the others in the order of the ask, no higher than they were
+        h.score = above = min(h.score, above) - ANSWER_STEP
