@@ -51,14 +51,15 @@ def print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
 
 
-def embedder_loading(settings: Any) -> Embedder:
+def embedder_loading(settings: Any, texts: list[str] | None = None) -> Embedder:
     """The configured embedding model, its files read in the background from now on: a command
     that will embed calls this before importing the rest of graphmem, so onnxruntime builds the
-    models' sessions (which lets the interpreter go on) while the imports run."""
+    models' sessions (which lets the interpreter go on) while the imports run. ``texts``: the
+    only texts the command embeds (a search's query), so only the models they need load."""
     from ..embed import get_embedder
 
     e = settings.embedding
-    return get_embedder(e.model, e.device, e.batch_size, e.backend, e.precision)
+    return get_embedder(e.model, e.device, e.batch_size, e.backend, e.precision, warm_for=texts)
 
 
 def server_graph(config: str | None = None) -> Any:

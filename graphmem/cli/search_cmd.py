@@ -152,7 +152,7 @@ def search(
     graph = server_graph(config)  # a running `graphmem serve`: no model or driver to load here
     if graph is None:
         settings = load(config)
-        embedder = embedder_loading(settings)
+        embedder = embedder_loading(settings, [query])
         from ..graph import MemoryGraph
 
         graph = MemoryGraph(settings, embedder=embedder)
