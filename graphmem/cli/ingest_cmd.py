@@ -211,7 +211,7 @@ class _ProgressLines:
         elapsed = max(time.monotonic() - self.start, 1e-9)
         share = 100 * p.chars / p.total_chars if p.total_chars else 100.0
         err_console.print(
-            f"ingest {self.name}: {p.parts:,} parts, {p.chars:,} of {p.total_chars:,} characters ({share:.0f}%), "
+            f"ingest {self.name}: {count(p.parts, 'part')}, {p.chars:,} of {p.total_chars:,} characters ({share:.0f}%), "
             f"{p.chars / elapsed:,.0f} characters/s, {elapsed:.0f} s",
             highlight=False,
             soft_wrap=True,
