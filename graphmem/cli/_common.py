@@ -20,6 +20,7 @@ from ._plain import load as load
 from ._plain import print_json as print_json
 from ._plain import run_command as run_command
 from ._plain import server_graph as server_graph
+from ._plain import suggested as suggested
 from .options import CONFIG, typer_param
 
 if TYPE_CHECKING:

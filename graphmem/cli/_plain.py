@@ -47,6 +47,15 @@ def count(n: int, singular: str, plural: str | None = None) -> str:
     return f"{n:,} {singular if n == 1 else plural or singular + 's'}"
 
 
+def suggested(*words: str, group: str | None = None, config: str | None = None) -> str:
+    """A graphmem command to suggest, carrying the --group and --config the user gave, quoted for a
+    shell: ``suggested("extract", "--retry", group="alice")`` → "graphmem extract --retry --group alice"."""
+    import shlex
+
+    given = [*(["--group", group] if group else []), *(["--config", config] if config else [])]
+    return shlex.join(["graphmem", *words, *given])
+
+
 def print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import typer
 
-from ._common import ConfigOption, console, count, err_console, open_graph, print_json, progress_bar
+from ._common import ConfigOption, console, count, err_console, open_graph, print_json, progress_bar, suggested
 
 EXTRACTORS = ("rules", "llm", "none")
 
@@ -148,10 +148,12 @@ def ingest(
         highlight=False,
     )
     if done.jobs_pending or done.jobs_failed or done.jobs_running:
+        from rich.markup import escape
+
         console.print(
             f"[yellow]{count(done.jobs_pending, 'extraction job')} pending, {done.jobs_failed} failed, "
             f"{done.jobs_running} left running[/yellow]: the turns are stored; run "
-            f"`graphmem extract --retry --group {shlex.quote(group)}`",
+            f"`{escape(suggested('extract', '--retry', group=group, config=config))}`",
             highlight=False,
         )
     for error in done.errors[:5]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from ._plain import count, embedder_loading, load, print_json, server_graph
+from ._plain import count, embedder_loading, load, print_json, server_graph, suggested
 from .options import CONFIG, Argument, Option, typed
 
 
@@ -329,6 +329,7 @@ def stats(
     if json_output:
         print_json(data)
         return
+    from rich.markup import escape
     from rich.table import Table
 
     from ._console import console
@@ -368,7 +369,7 @@ def stats(
             soft_wrap=True,
         )
     else:
-        console.print("[dim]never consolidated (graphmem consolidate)[/dim]")
+        console.print(f"[dim]never consolidated ({escape(suggested('consolidate', group=group, config=config))})[/dim]")
     jobs = data.get("extraction_jobs") or {}
     waiting = jobs.get("pending", 0) + jobs.get("failed", 0) + jobs.get("running", 0)
     style = "yellow" if waiting else "dim"
@@ -377,7 +378,7 @@ def stats(
         f"[{style}]extraction jobs: "
         + ", ".join(f"{k} {v}" for k, v in jobs.items() if k != "stranded")
         + (f" (of the running, {stranded} stranded: their process or server died)" if stranded else "")
-        + (" (graphmem extract --retry)" if waiting else "")
+        + (f" ({escape(suggested('extract', '--retry', group=group, config=config))})" if waiting else "")
         + f"[/{style}]",
         highlight=False,
     )
