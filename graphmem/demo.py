@@ -275,7 +275,7 @@ def run_demo(settings: Settings, group: str, keep: bool = False) -> None:
             console.print(f"  + {result.text}   [dim](said {when.date()})[/dim]", highlight=False)
         report = graph.consolidate(group, now=_at("18:00"))
         console.print(
-            f"  consolidated {report.processed} memories in {report.seconds:.1f} s: "
+            f"  consolidated {report.processed} {'memory' if report.processed == 1 else 'memories'} in {report.seconds:.1f} s: "
             + ", ".join(f"{k} {v}" for k, v in report.counts.items() if v),
             highlight=False,
         )

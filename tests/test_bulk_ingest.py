@@ -136,6 +136,14 @@ def test_without_a_terminal_progress_is_a_line_per_thousand_parts(cli_env, group
     assert "stored 12 episodes in session" in result.output
 
 
+def test_a_file_of_one_part_says_so_in_the_singular(cli_env, group_id, tmp_path):
+    path = tmp_path / "note.txt"
+    path.write_text("I moved to Lisbon last year.")
+    result = CliRunner().invoke(app, ["ingest", str(path), "-g", group_id, "-x", "none"], env=cli_env)
+    assert result.exit_code == 0, result.output
+    assert "ingest note.txt: 1 part, " in result.output
+
+
 def test_a_bad_line_names_its_place_and_what_came_before_is_kept(cli_env, group_id, tmp_path, graph):
     path = tmp_path / "chat.jsonl"
     path.write_text('{"role": "user", "content": "first"}\n{"role": "user", "content": "second"}\nnot json\n')

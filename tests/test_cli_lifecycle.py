@@ -43,12 +43,15 @@ def test_consolidate_from_the_command_line_supersedes_merges_and_can_be_undone(c
     assert again.returncode == 1 and "no merge" in again.stderr
 
 
-def test_forget_and_restore_a_memory_from_the_command_line(cli, group_id):
+def test_forget_and_restore_a_memory_from_the_command_line(cli, group_id, tmp_path):
     added = json.loads(
         cli("add", "-g", group_id, "-s", "我", "-t", "事件", "--topic", "吃", "-o", "火锅", "--json-output").stdout
     )
     memory_id = added[0]["memory_id"] if isinstance(added, list) else added["memory_id"]
-    cli("forget", memory_id, "-g", group_id)
+    config = tmp_path / "graphmem.toml"
+    config.write_text("# the test server comes from NEO4J_*\n")
+    forgot = cli("forget", memory_id, "-g", group_id, "--config", str(config)).stdout
+    assert f"(restore: graphmem restore --memory {memory_id} --group {group_id} --config {config})" in forgot
     assert json.loads(cli("search", "-g", group_id, "火锅", "--json").stdout)["results"] == []
     assert json.loads(cli("search", "-g", group_id, "火锅", "--archived", "--json").stdout)["results"]
     restored = cli("restore", "--memory", memory_id, "-g", group_id).stdout

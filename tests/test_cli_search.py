@@ -118,7 +118,7 @@ def test_stats_counts_by_type_status_label_and_edge(cli, group_id, scenario):
     assert ["Memory", "2"] in rows and ["Subject", "1"] in rows and ["CAUSALITY", "1"] in rows
 
 
-def test_stats_shows_extraction_jobs_waiting_for_a_retry(cli, graph, group_id):
+def test_stats_shows_extraction_jobs_waiting_for_a_retry(cli, graph, group_id, tmp_path):
     from graphmem.errors import ExtractionError
     from graphmem.ingest.pipeline import Ingestor
 
@@ -133,8 +133,12 @@ def test_stats_shows_extraction_jobs_waiting_for_a_retry(cli, graph, group_id):
     )
     data = json.loads(cli("stats", "--group", group_id, "--json").output)
     assert data["extraction_jobs"]["pending"] == 1 and data["extraction_jobs"]["done"] == 0
-    text = cli("stats", "--group", group_id).output
-    assert "extraction jobs: pending 1" in text and "graphmem extract --retry" in text
+    config = tmp_path / "my settings.toml"
+    config.write_text("# the test server comes from NEO4J_*\n")
+    text = " ".join(cli("stats", "--group", group_id, "--config", str(config)).output.split())
+    assert "extraction jobs: pending 1" in text  # and the command to run, with the options given:
+    assert f"graphmem extract --retry --group {group_id} --config '{config}'" in text
+    assert f"never consolidated (graphmem consolidate --group {group_id} --config '{config}')" in text
 
 
 def test_the_table_marks_current_and_superseded_and_wraps_chinese_at_a_readable_width(

@@ -96,13 +96,14 @@ def run(
             done = ingest_file(graph.ingestor, path, group, extractor=extractor, source="bench", on_batch=follow)
             wall = time.perf_counter() - t0
             total = meter.per_call(start_mark, max(1, done.chars // 1000))
-            tenths = []
+            tenths, tenths_cpu = [], []  # characters/s, and this process's CPU s per 1,000 characters
             last = (0.0, 0, start_mark.client_s, start_mark.server_s)
             for k in range(1, 11):
                 goal = done.chars * k // 10
                 at = next(m for m in marks if m[1] >= goal)
                 if at[1] > last[1]:
                     tenths.append(round((at[1] - last[1]) / max(at[0] - last[0], 1e-9)))
+                    tenths_cpu.append(round((at[2] - last[2]) / (at[1] - last[1]) * 1000, 3))
                     last = at
             half = next(m for m in marks if m[1] >= done.chars // 2)
             first_half = half[1] / half[0]
@@ -127,6 +128,8 @@ def run(
                 "first_half_per_s": round(first_half),
                 "second_half_per_s": round(second_half),
                 "per_tenth_per_s": tenths,
+                # steadier than characters/s on a shared machine: does the end cost more than the start?
+                "per_tenth_client_cpu_s_per_1000": tenths_cpu,
                 "client_cpu_s_per_1000": round((total["client_cpu_ms"] or 0.0) / 1000, 3),
                 "server_cpu_s_per_1000": (
                     round(server / 1000, 3) if (server := total["server_cpu_ms"]) is not None else None
@@ -152,6 +155,7 @@ def run(
         f"{report['memories']:,} memories ({extractor}) in {report['seconds']} s: "
         f"{report['characters_per_s']:,} characters/s (first half {report['first_half_per_s']:,}, second half "
         f"{report['second_half_per_s']:,}); per tenth {report['per_tenth_per_s']}\n"
+        f"this process's CPU per 1,000 characters, per tenth: {report['per_tenth_client_cpu_s_per_1000']}\n"
         f"CPU per 1,000 characters: this process {report['client_cpu_s_per_1000']} s, Neo4j "
         f"{report['server_cpu_s_per_1000']} s\n"
         f"floor, the embedding alone per 1,000 characters: turns {f['turns_wall_s_per_1000']} s "

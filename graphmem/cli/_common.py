@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import inspect
-import json
 import re
 import sys
 from typing import TYPE_CHECKING, Any
@@ -12,12 +11,20 @@ import typer
 from rich.console import Console
 
 from ..errors import GraphmemError
+from ._console import console as console
+from ._console import err_console as err_console
+from ._plain import count as count
+from ._plain import embedder_loading as embedder_loading
+from ._plain import fail
+from ._plain import load as load
+from ._plain import print_json as print_json
+from ._plain import run_command as run_command
+from ._plain import server_graph as server_graph
+from ._plain import suggested as suggested
+from .options import CONFIG, typer_param
 
 if TYPE_CHECKING:
     from ..embed import Embedder
-
-console = Console()
-err_console = Console(stderr=True)
 
 
 # a line that starts a list item or is indented: its paragraph is kept as written
@@ -59,7 +66,7 @@ def run_app(app: typer.Typer) -> None:
         if isinstance(code, int) and code:
             sys.exit(code)
     except GraphmemError as exc:
-        _fail(exc)
+        fail(exc)
     except (typer.Exit, SystemExit) as exc:
         code = getattr(exc, "exit_code", None)
         sys.exit(code if code is not None else getattr(exc, "code", 0))
@@ -72,36 +79,6 @@ def run_app(app: typer.Typer) -> None:
             show()
             sys.exit(code)
         raise
-
-
-def _fail(exc: GraphmemError) -> None:
-    from rich.markup import escape
-
-    err_console.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False, soft_wrap=True)
-    sys.exit(1)
-
-
-def run_command(command: Any, kwargs: dict[str, Any]) -> None:
-    """Call a command function with its arguments already read (graphmem/cli/fast.py), answering
-    errors and Ctrl-C as run_app does."""
-    try:
-        command(**kwargs)
-    except GraphmemError as exc:
-        _fail(exc)
-    except KeyboardInterrupt:
-        err_console.print("aborted")
-        sys.exit(1)
-
-
-def load(config: str | None = None):
-    from ..config import load_settings
-
-    return load_settings(config)
-
-
-def count(n: int, singular: str, plural: str | None = None) -> str:
-    """``n`` and the noun that goes with it: "1 episode", "0 episodes", "2,500 memories"."""
-    return f"{n:,} {singular if n == 1 else plural or singular + 's'}"
 
 
 def progress_bar(console: Console = console, *, transient: bool = False, disable: bool = False) -> Any:
@@ -119,13 +96,7 @@ def progress_bar(console: Console = console, *, transient: bool = False, disable
     )
 
 
-def print_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")
-
-
-ConfigOption = typer.Option(
-    None, "--config", "-c", help="Path to graphmem.toml (default: ./graphmem.toml or $GRAPHMEM_CONFIG)."
-)
+ConfigOption = typer_param(CONFIG)
 
 
 class _LazyEmbedder:
@@ -144,31 +115,12 @@ class _LazyEmbedder:
         return getattr(self._inner, name)
 
 
-def embedder_loading(settings: Any) -> Embedder:
-    """The configured embedding model, its files read in the background from now on: a command
-    that will embed calls this before importing the rest of graphmem, so onnxruntime builds the
-    models' sessions (which lets the interpreter go on) while the imports run."""
-    from ..embed import get_embedder
-
-    e = settings.embedding
-    return get_embedder(e.model, e.device, e.batch_size, e.backend, e.precision)
-
-
 def open_graph(config: str | None = None):
     """A MemoryGraph on the configured Neo4j; the embedding model loads on first use."""
     from ..graph import MemoryGraph
 
     settings = load(config)
     return MemoryGraph(settings, embedder=_LazyEmbedder(settings))
-
-
-def server_graph(config: str | None = None) -> Any:
-    """The running `graphmem serve` for this database (or the configured http.url) as a graph the
-    search/add/show/stats/ingest commands call, or None: then they work directly. Reads no
-    settings model and loads nothing (graphmem/http/client.py)."""
-    from ..http.client import server_graph as find
-
-    return find(config)
 
 
 def open_graph_or_server(config: str | None = None) -> Any:

@@ -1,38 +1,43 @@
-"""`graphmem search` without building the whole typer app: its arguments read straight from the
-command's own signature, then the command function called as typer would call it.
+"""`graphmem search` without building the whole typer app, and without importing typer: its
+arguments read straight from the command's own signature (declared with graphmem/cli/options.py),
+then the command function called as typer would call it.
 
-Building the app (every command module, its parameters, pydantic adapters for each value) costs
-more CPU than a search sent to a running `graphmem serve`; this path skips it. Anything it does
-not read exactly as typer would (--help, an unknown option, a number out of range, a missing
-query) is left to typer, which answers as always. tests/test_http_cli.py holds the two readings
-equal.
+Importing typer and building the app (every command module, its parameters, pydantic adapters for
+each value) costs more CPU than a search sent to a running `graphmem serve`; this path skips both.
+Anything it does not read exactly as typer would (--help, an unknown option, a number out of range,
+a missing query) is left to typer, which answers as always. tests/test_http_cli.py holds the two
+readings equal.
 """
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable
 from typing import Any
+
+from .options import ArgumentInfo, OptionInfo
 
 FAST_COMMANDS = ("search",)
 
 
 def _spec(command: Callable) -> tuple[list[str], dict[str, tuple[str, str, Any]], dict[str, Any]]:
-    """(positional names, option name -> (parameter, kind, flag value), defaults) of a typer command."""
-    import typer.models
-
+    """(positional names, option name -> (parameter, kind, flag value), defaults) of a command
+    declared with options.Argument / options.Option."""
     positional: list[str] = []
     options: dict[str, tuple[str, str, Any]] = {}
     defaults: dict[str, Any] = {}
-    for name, parameter in inspect.signature(command).parameters.items():
-        info = parameter.default
-        annotation = str(parameter.annotation)
+    code = command.__code__  # read without inspect (which alone costs a new process ~10 ms)
+    names = code.co_varnames[: code.co_argcount]
+    declared = command.__defaults__ or ()
+    for name, info in zip(names, declared if len(declared) == len(names) else [None] * len(names)):
+        if not isinstance(info, (ArgumentInfo, OptionInfo)):
+            raise TypeError(f"{command.__name__}({name}) is not declared with graphmem.cli.options")
+        annotation = str(command.__annotations__.get(name, ""))
         defaults[name] = info.default if info.default is not ... else None
-        if isinstance(info, typer.models.ArgumentInfo):
+        if isinstance(info, ArgumentInfo):
             positional.append(name)
             continue
         kind = "list" if "list[" in annotation else "int" if annotation.startswith("int") else "str"
-        for decl in info.param_decls:
+        for decl in info.decls:
             if "/" in decl:
                 on, off = decl.split("/")
                 options[on], options[off] = (name, "flag", True), (name, "flag", False)
@@ -100,7 +105,7 @@ def answered(argv: list[str]) -> bool:
     kwargs = read_arguments(search, argv[1:])
     if kwargs is None:
         return False
-    from ._common import run_command
+    from ._plain import run_command
 
     run_command(search, kwargs)
     return True

@@ -12,7 +12,7 @@ from typing import Any
 
 import typer
 
-from ._common import ConfigOption, console, count, err_console, open_graph, print_json, progress_bar
+from ._common import ConfigOption, console, count, err_console, open_graph, print_json, progress_bar, suggested
 
 EXTRACTORS = ("rules", "llm", "none")
 
@@ -148,10 +148,12 @@ def ingest(
         highlight=False,
     )
     if done.jobs_pending or done.jobs_failed or done.jobs_running:
+        from rich.markup import escape
+
         console.print(
             f"[yellow]{count(done.jobs_pending, 'extraction job')} pending, {done.jobs_failed} failed, "
             f"{done.jobs_running} left running[/yellow]: the turns are stored; run "
-            f"`graphmem extract --retry --group {shlex.quote(group)}`",
+            f"`{escape(suggested('extract', '--retry', group=group, config=config))}`",
             highlight=False,
         )
     for error in done.errors[:5]:
@@ -211,7 +213,7 @@ class _ProgressLines:
         elapsed = max(time.monotonic() - self.start, 1e-9)
         share = 100 * p.chars / p.total_chars if p.total_chars else 100.0
         err_console.print(
-            f"ingest {self.name}: {p.parts:,} parts, {p.chars:,} of {p.total_chars:,} characters ({share:.0f}%), "
+            f"ingest {self.name}: {count(p.parts, 'part')}, {p.chars:,} of {p.total_chars:,} characters ({share:.0f}%), "
             f"{p.chars / elapsed:,.0f} characters/s, {elapsed:.0f} s",
             highlight=False,
             soft_wrap=True,

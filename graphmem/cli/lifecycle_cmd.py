@@ -9,7 +9,7 @@ from typing import Any
 import typer
 from rich.table import Table
 
-from ._common import ConfigOption, console, count, err_console, open_graph, print_json, progress_bar
+from ._common import ConfigOption, console, count, err_console, open_graph, print_json, progress_bar, suggested
 
 GroupOption = typer.Option("default", "--group", "-g", help="Group (tenant) to work on.")
 _EVERY = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([smhd]?)\s*$")
@@ -198,4 +198,5 @@ def forget(
     if as_json:
         print_json(result)
         return
-    console.print(f"archived {memory_id} (restore: graphmem restore --memory {memory_id} -g {group})", highlight=False)
+    restore = suggested("restore", "--memory", memory_id, group=group, config=config)
+    console.print(f"archived {memory_id} (restore: {restore})", highlight=False, markup=False, soft_wrap=True)

@@ -56,7 +56,7 @@ def export(
         return
     console.print(
         f"exported group [bold]{group}[/bold] to {file}: {count(sum(report.nodes.values()), 'node')}, "
-        f"{sum(report.edges.values())} relationships{'' if vectors else ' (no vectors)'}",
+        f"{count(sum(report.edges.values()), 'relationship')}{'' if vectors else ' (no vectors)'}",
         highlight=False,
     )
     for label, n in sorted(report.nodes.items()):

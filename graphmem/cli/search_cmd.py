@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
-import typer
-from rich.table import Table
-
-from ._common import ConfigOption, console, count, embedder_loading, load, print_json, server_graph
+from ._plain import count, embedder_loading, load, print_json, server_graph, suggested
+from .options import CONFIG, Argument, Option, typed
 
 
-def register(app: typer.Typer) -> None:
-    app.command("search")(search)
-    app.command("stats")(stats)
+def register(app: Any) -> None:
+    app.command("search")(typed(search))
+    app.command("stats")(typed(stats))
 
 
 def _reference(at: str | None) -> datetime:
@@ -90,58 +89,56 @@ def _path_text(result, ranks: dict[str, int]) -> str:
 
 
 def search(
-    query: str = typer.Argument(..., help="What to look for: a question or keywords, in Chinese or English."),
-    group: str = typer.Option("default", "--group", "-g", help="Group (tenant) to search."),
-    deep: bool = typer.Option(False, "--deep", help="Always walk the graph (depth ≥ 1)."),
-    fast: bool = typer.Option(False, "--fast", help="Direct matches only: never walk the graph."),
-    types: list[str] | None = typer.Option(
+    query: str = Argument(..., help="What to look for: a question or keywords, in Chinese or English."),
+    group: str = Option("default", "--group", "-g", help="Group (tenant) to search."),
+    deep: bool = Option(False, "--deep", help="Always walk the graph (depth ≥ 1)."),
+    fast: bool = Option(False, "--fast", help="Direct matches only: never walk the graph."),
+    types: list[str] | None = Option(
         None,
         "--type",
         "-t",
         help="Only these memory types (事件/事实/关系/观点 or event/fact/relation/opinion); repeatable.",
     ),
-    since: str | None = typer.Option(
-        None, "--since", help="Only memories from this time on: ISO date or 上周, yesterday…"
-    ),
-    until: str | None = typer.Option(None, "--until", help="Only memories up to the end of this time."),
-    depth: int = typer.Option(1, "--depth", min=0, max=2, help="How many memory hops to walk (0–2)."),
-    max_results: int = typer.Option(10, "--max", "-n", min=1, max=200, help="How many results."),
-    relations: list[str] | None = typer.Option(
+    since: str | None = Option(None, "--since", help="Only memories from this time on: ISO date or 上周, yesterday…"),
+    until: str | None = Option(None, "--until", help="Only memories up to the end of this time."),
+    depth: int = Option(1, "--depth", min=0, max=2, help="How many memory hops to walk (0–2)."),
+    max_results: int = Option(10, "--max", "-n", min=1, max=200, help="How many results."),
+    relations: list[str] | None = Option(
         None,
         "--relation",
         "-r",
         help="Walk only these relations (因为/所以/导致/引用/基于/相关 or because/so/causes/…); repeatable.",
     ),
-    subject: str | None = typer.Option(None, "--subject", help="Only memories about this subject (我/I for the user)."),
-    archived: bool = typer.Option(False, "--archived", help="Include archived (forgotten) memories."),
-    superseded: str | None = typer.Option(
+    subject: str | None = Option(None, "--subject", help="Only memories about this subject (我/I for the user)."),
+    archived: bool = Option(False, "--archived", help="Include archived (forgotten) memories."),
+    superseded: str | None = Option(
         None,
         "--superseded",
         help="Memories replaced by newer ones: "
         "current_first (default: the current version just before each), "
         "hide, or keep (rank them as any other).",
     ),
-    at: str | None = typer.Option(None, "--at", help="Reference time (ISO) for 'today', 'last week' and decay."),
-    as_of: str | None = typer.Option(
+    at: str | None = Option(None, "--at", help="Reference time (ISO) for 'today', 'last week' and decay."),
+    as_of: str | None = Option(
         None,
         "--as-of",
         help="What was true then: ISO date or datetime (2024-03-01), or 去年三月, 'last March' (a period: its "
         "first day). Memories valid at that time, replaced ones included, later ones left out.",
     ),
-    profile: str = typer.Option(
+    profile: str = Option(
         "default",
         "--profile",
         "-p",
         help="Score weights: default (relevance, "
         "importance, recency, use) or recall (relevance only), or one from the config.",
     ),
-    rerank: bool | None = typer.Option(
+    rerank: bool | None = Option(
         None,
         "--rerank/--no-rerank",
         help="Reorder the best results with the reranker of [rerank] in the config (default: when one is set).",
     ),
-    json_output: bool = typer.Option(False, "--json", help="Print the full response as JSON."),
-    config: str | None = ConfigOption,
+    json_output: bool = Option(False, "--json", help="Print the full response as JSON."),
+    config: str | None = CONFIG,
 ) -> None:
     """Search a group's memories: direct matches (vector + fulltext), then the graph around them
     (causes, effects, shared people and things), ranked by one score whose parts are shown.
@@ -155,7 +152,7 @@ def search(
     graph = server_graph(config)  # a running `graphmem serve`: no model or driver to load here
     if graph is None:
         settings = load(config)
-        embedder = embedder_loading(settings)
+        embedder = embedder_loading(settings, [query])
         from ..graph import MemoryGraph
 
         graph = MemoryGraph(settings, embedder=embedder)
@@ -188,6 +185,8 @@ def search(
     if json_output:
         print_json(response.model_dump(mode="json"))
         return
+    from ._console import console
+
     plan = response.plan
     console.print(
         f"[bold]{query}[/bold]  [dim]group {group!r}, mode {response.mode_used}, depth {plan.depth}"
@@ -234,7 +233,10 @@ def _print_results(response, plan) -> None:
     """The results as a table: rank, score (and its parts on a wide terminal), type, state, the
     memory's text (wrapped on characters, never narrower than MEMORY_MIN cells) and how it was
     found (on a narrow terminal, under the text)."""
+    from rich.table import Table
     from rich.text import Text
+
+    from ._console import console
 
     ranks = {r.memory_id: rank for rank, r in enumerate(response.results, 1)}
     w = plan.weights
@@ -286,18 +288,18 @@ def _print_results(response, plan) -> None:
 
 
 def stats(
-    group: str | None = typer.Option(None, "--group", "-g", help="One group; default: the whole database."),
-    all_groups: bool = typer.Option(
+    group: str | None = Option(None, "--group", "-g", help="One group; default: the whole database."),
+    all_groups: bool = Option(
         False, "--all", help="Also list every group any node belongs to, with its nodes (a scan of every node)."
     ),
-    legacy: bool = typer.Option(
+    legacy: bool = Option(
         False,
         "--legacy",
         help="Only list the groups whose stored id breaks the group id rule (written by an older "
         "version), with what is wrong and how to rename them.",
     ),
-    json_output: bool = typer.Option(False, "--json", help="Print JSON."),
-    config: str | None = ConfigOption,
+    json_output: bool = Option(False, "--json", help="Print JSON."),
+    config: str | None = CONFIG,
 ) -> None:
     """Memories by type and status; nodes by label and relationships by type; extraction jobs
     by state (pending and failed ones are retried by `graphmem extract --retry`; running ones whose
@@ -327,6 +329,11 @@ def stats(
     if json_output:
         print_json(data)
         return
+    from rich.markup import escape
+    from rich.table import Table
+
+    from ._console import console
+
     mem = data["memories"]
     where = f"group {group!r}" if group else f"the whole database ({count(data.get('groups', 0), 'group')})"
     console.print(f"[bold]{count(mem['total'], 'memory', 'memories')}[/bold] in {where}", highlight=False)
@@ -362,7 +369,7 @@ def stats(
             soft_wrap=True,
         )
     else:
-        console.print("[dim]never consolidated (graphmem consolidate)[/dim]")
+        console.print(f"[dim]never consolidated ({escape(suggested('consolidate', group=group, config=config))})[/dim]")
     jobs = data.get("extraction_jobs") or {}
     waiting = jobs.get("pending", 0) + jobs.get("failed", 0) + jobs.get("running", 0)
     style = "yellow" if waiting else "dim"
@@ -371,7 +378,7 @@ def stats(
         f"[{style}]extraction jobs: "
         + ", ".join(f"{k} {v}" for k, v in jobs.items() if k != "stranded")
         + (f" (of the running, {stranded} stranded: their process or server died)" if stranded else "")
-        + (" (graphmem extract --retry)" if waiting else "")
+        + (f" ({escape(suggested('extract', '--retry', group=group, config=config))})" if waiting else "")
         + f"[/{style}]",
         highlight=False,
     )
@@ -389,6 +396,10 @@ def stats(
 
 
 def _print_census(census: list[dict]) -> None:
+    from rich.table import Table
+
+    from ._console import console
+
     table = Table(title=f"{count(len(census), 'group')} (every group id a node carries)", title_justify="left")
     for column in ("group", "nodes", "memories", "turns", "other", "note"):
         table.add_column(column, justify="right" if column in ("nodes", "memories", "turns", "other") else "left")
@@ -415,6 +426,8 @@ def _print_legacy(groups: list[dict], json_output: bool) -> None:
     if json_output:
         print_json({"legacy_groups": groups})
         return
+    from ._console import console
+
     if not groups:
         console.print("every stored group id follows the group id rule", highlight=False)
         return

@@ -31,6 +31,7 @@ from __future__ import annotations
 import importlib.util
 import logging
 import threading
+from collections.abc import Sequence
 from functools import lru_cache
 
 from ..errors import ConfigError
@@ -167,13 +168,21 @@ def get_embedder(
     batch_size: int = 64,
     backend: str | None = None,
     precision: str = "float32",
+    warm_for: Sequence[str] | None = None,
 ) -> Embedder:
     """One loaded model per (name, device, backend, precision) per process: loading takes seconds.
-    ``precision``: "float32", or "int8" (a query runs on 8-bit weights, ``embed/int8.py``)."""
+    ``precision``: "float32", or "int8" (a query runs on 8-bit weights, ``embed/int8.py``). The
+    models' sessions start loading in the background at once: those that embedding ``warm_for``
+    needs (a command's one query: a Chinese one never loads the English model), else every one."""
     with _lock:
         if model in _stand_ins:
             return _stand_ins[model]
-        return _cached(model, device, batch_size, backend or BACKEND, precision)
+        embedder = _cached(model, device, batch_size, backend or BACKEND, precision)
+    if isinstance(embedder, DualEmbedder):
+        embedder.warm(warm_for)
+    elif (warm := getattr(embedder, "warm", None)) is not None:
+        warm()
+    return embedder
 
 
 def prepare(model: str = DEFAULT_MODEL) -> None:

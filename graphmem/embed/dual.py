@@ -102,6 +102,21 @@ class DualEmbedder:
         """The multilingual block reads every text: none is unknown to the whole."""
         return 0.0
 
+    def warm(self, texts: Sequence[str] | None = None) -> None:
+        """What embedding ``texts`` needs (None: any text) loaded in the background from now on:
+        the multilingual model always, a language model only when its script occurs in them. A
+        process that asks one Chinese question never loads the English model."""
+        shares = None if texts is None else [cjk_share(t) for t in texts]
+        needed = [self.primary] + [
+            model
+            for model, weight, script in self.readers
+            if shares is None or any(weight * script(s) > 0 for s in shares)  # as _side_by_side picks its rows
+        ]
+        for model in needed:
+            warm = getattr(model, "warm", None)
+            if warm is not None:
+                warm()
+
     def _side_by_side(self, texts: Sequence[str], query: bool) -> np.ndarray:
         n = len(texts)
         out = np.zeros((n, self.dimension), np.float32)

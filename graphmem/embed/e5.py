@@ -425,7 +425,6 @@ class E5OnnxEmbedder(RunsInThreads, _E5Base):
         self.onnx_path = folder / "encoder.onnx"
         self._load_centres(folder / f"centres-v{CENTRE_VERSION}.npz")
         self._queries_on(precision)
-        self._warm()
 
     def _probe(self, path: Path) -> np.ndarray:
         """The probe texts' query vectors by the model file ``path`` (int8.int8_model's check)."""

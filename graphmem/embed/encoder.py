@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -105,7 +106,8 @@ class OnnxEmbedder(RunsInThreads, _ReadsUnknown):
         self.asymmetric = files.query_prefix != files.passage_prefix
         self.batch_size = max(1, batch_size)
         self.workers = max(1, BATCH_WORKERS if workers is None else workers)
-        self._loading = in_background(_tokenizer, files)
+        self._loading: Future | None = None  # the tokenizer, read on a thread of its own from warm() or first use
+        self._loading_lock = threading.Lock()
         self._tok_lock = threading.Lock()  # a tokenizers.Tokenizer is not to be shared by threads at once
         self.onnx_path = files.onnx
         self._inputs: set[str] | None = None
@@ -113,15 +115,25 @@ class OnnxEmbedder(RunsInThreads, _ReadsUnknown):
         self.runs_alone = files.quantized
         self._centres = Centres(self._raw, files.centres) if files.centres else None
         self._queries_on(precision)
-        self._warm()
+
+    def warm(self) -> None:
+        """The tokenizer and the session of a lone text read in the background from now on."""
+        self._tokenizer_loading()
+        super().warm()
+
+    def _tokenizer_loading(self) -> Future:
+        with self._loading_lock:
+            if self._loading is None:
+                self._loading = in_background(_tokenizer, self.files)
+            return self._loading
 
     @property
     def _tokenizer(self) -> Any:
-        return self._loading.result()[0]
+        return self._tokenizer_loading().result()[0]
 
     @property
     def _unk(self) -> int | None:
-        return self._loading.result()[1]
+        return self._tokenizer_loading().result()[1]
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         return self.embed_array(texts).tolist()

@@ -69,10 +69,11 @@ class RunsInThreads:
     def _probe(self, path: Path) -> np.ndarray:  # pragma: no cover - interface
         raise NotImplementedError
 
-    def _warm(self) -> None:
+    def warm(self) -> None:
         """The session of a lone text (a search's query, a single create) made in the background:
-        a new process's first call then finds it loaded, or loading."""
-        in_background(self._session_for, 1)
+        a new process's first call then finds it loaded, or loading. Once: later calls do nothing."""
+        if self.__dict__.get("_warming") is None:
+            self._warming = in_background(self._session_for, 1)
 
     def _session_for(self, texts: int, query: bool = False) -> OnnxSession:
         """The session a run of ``texts`` texts uses, made on first use (a process that only

@@ -74,7 +74,11 @@ class Connection:
         self.sock: socket.socket | None = None
 
     def connect(self) -> None:
-        self.sock = socket.create_connection(self.address, timeout=self.timeout)
+        host, port = self.address
+        # an ASCII host as bytes: the name is then not run through the idna codec (its import and
+        # unicodedata's cost a new process more than the connection)
+        name = host.encode() if host.isascii() else host  # getaddrinfo takes bytes (typeshed says str)
+        self.sock = socket.create_connection((name, port), timeout=self.timeout)  # type: ignore[arg-type]
 
     def close(self) -> None:
         if self.sock is not None:
