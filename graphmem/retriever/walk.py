@@ -114,7 +114,7 @@ def answer_described(ctx: SearchContext, corpus: Corpus, hits: dict[str, Hit], r
     fits what is asked (``textsim.Fit``; the uncle's work, not his e-mail, which shares as many of the question's
     words), both first; the answer before the anchor when the question names them too ("Tom, the one who …")."""
     anchor, asked, paths = hits.get(ranking.paths.anchor or ""), ranking.asked, ranking.paths
-    via = {h.id: (h.path[0].via or "").casefold().strip() for h in hits.values() if anchor and h.path}
+    via = {h.id: (h.path[0].via or "").casefold().strip() for h in hits.values() if anchor and len(h.path) == 1}
     led = [hits[i] for i, v in via.items() if hits[i].path[0].from_id == getattr(anchor, "id", None) and v]
     led = [h for h in led if via[h.id] not in PERSONS and h.path[0].edge != "HAS_TOPIC"]
     if anchor is None or asked is None or not led:
