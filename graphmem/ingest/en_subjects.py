@@ -7,11 +7,10 @@ husband); and the readings of people a clause is all about (a breakup, "X is my 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from ..lexicon.roles import EN_ROLE, EN_ROLES, PERSON_NAME, TITLE, role_of
 from .people import People
-from .phrases import Found
+from .phrases import Found, Subject, relation
 
 _NAME = PERSON_NAME
 
@@ -37,17 +36,6 @@ _CONTRACTIONS = [
     (re.compile(r"^'ll\b"), " will"),
     (re.compile(r"^'d\b"), " would"),
 ]
-
-
-@dataclass
-class Subject:
-    name: str | None  # None: the speaker
-    rest: str
-    relation: Found | None = None
-    pronoun: str | None = None
-    of_role: str | None = None  # the clause is about this relative of the subject's (Ruth's husband, his grandson)
-    described: Found | None = None  # what the opening says they are (as rules_zh.Subject)
-    together: Found | None = None  # a relative said with them: "Ruth and her husband Mark" (Ruth · husband · Mark)
 
 
 _MY = r"(?:[Mm]y|[Oo]ur)"
@@ -197,7 +185,7 @@ def _and_their(subj: Subject, people: People) -> Subject:
     if named and _a_name(named.group("name")) and named.group("name").split()[0] not in _NOT_NAMES:
         name = named.group("name")
         people.learn_of(subj.name or "", name, relative[0], relative[0])
-        subj.together = Found("RELATION", relative[0], name, 0.7, subject=subj.name, kind="relation")
+        subj.together = relation(relative[0], name, subj.name)
         people.mention(subj.name or "")  # the clause is still about them
         after = after[named.end() :]
     subj.rest = after.strip()
@@ -233,8 +221,7 @@ def _named_relative(subj: Subject, people: People) -> Subject | None:
         return None
     name = m.group("name")
     people.learn_of(subj.name, name, subj.of_role, subj.of_role)
-    relation = Found("RELATION", subj.of_role, name, 0.7, subject=subj.name, kind="relation")
-    return Subject(name, _expand(subj.rest[m.end() :]), relation)
+    return Subject(name, _expand(subj.rest[m.end() :]), relation(subj.of_role, name, subj.name))
 
 
 def _with_relative(subj: Subject, people: People) -> Subject:
@@ -271,10 +258,6 @@ def _described(text: str, people: People) -> Subject | None:
     return None
 
 
-def _relation(role: str, name: str) -> Found:
-    return Found("RELATION", role, name, 0.7, kind="relation")
-
-
 def _opening(clause: str, people: People, owner: str) -> Subject | None:
     # a time said first leaves its comma behind ("Yesterday, I …" read without "Yesterday")
     text = EN_LEAD.sub("", clause.strip().replace("’", "'").lstrip(",;: ")).strip()
@@ -283,7 +266,7 @@ def _opening(clause: str, people: People, owner: str) -> Subject | None:
     if m and found and m.group("name").split()[0] not in _NOT_NAMES:
         name, role = m.group("name"), found[0]
         people.learn(name, role, owner=owner)
-        return Subject(name, "", _relation(role, name))
+        return Subject(name, "", relation(role, name))
     m = re.match(
         rf"^{_MY} (?P<mods>(?:[A-Za-z-]+ ){{0,2}}?)(?P<role>{EN_ROLE}|[a-z]+(?: pal)?|[A-Z]{{2,4}})"
         rf"(?P<how>'s name is| is (?:called|named)| is) (?P<name>{_NAME})(?=$|[,.!;:]|\s+(?:and|but|now)\b)",
@@ -297,7 +280,7 @@ def _opening(clause: str, people: People, owner: str) -> Subject | None:
         people.learn(name, role, owner=owner, gender=found[1] if found else None)
         if mods:
             people.describe(name, f"{mods} {m.group('role')}")
-        return Subject(name, "", _relation(role, name))
+        return Subject(name, "", relation(role, name))
     m = re.match(
         rf"^{_MY} (?P<mods>(?:[A-Za-z-]+ ){{0,2}}?)(?P<role>{EN_ROLE})\b,? ?(?P<name>{_NAME})?(?P<tail>,)?", text
     )
@@ -312,7 +295,7 @@ def _opening(clause: str, people: People, owner: str) -> Subject | None:
             people.learn(name, role, owner=owner)
             if mods:  # my Irish colleague Ruth: what she is, for "the Irish colleague" later
                 people.describe(name, f"{mods} {m.group('role')}")
-            return _with_relative(Subject(name, text[m.end() :], _relation(role, name)), people)
+            return _with_relative(Subject(name, text[m.end() :], relation(role, name)), people)
         after = text[m.end("role") :].lstrip(", ")
         where = _WHICH_ONE.match(after)
         if where:  # my friend in Shanghai …, my cousin with the bakery …: which one, then what they did
@@ -400,7 +383,7 @@ def role_of_someone(text: str, people: People, owner: str) -> Found | None:
     else:
         return None
     people.learn_of(whose, m.group("name"), role[0], m.group("role"))
-    return Found("RELATION", role[0], m.group("name"), 0.7, subject=whose, kind="relation")
+    return relation(role[0], m.group("name"), whose)
 
 
 # words before a role that only say which of them (a younger brother, an older sister, twin)
@@ -437,10 +420,10 @@ def stated_people(text: str, people: People, owner: str) -> list[Found]:
         role = role_of(_TOGETHER_ROLE.get(said, said[:-1]))
         if role:
             people.learn(together.group("name"), role[0], owner=owner)
-            out.append(_relation(role[0], together.group("name")))
+            out.append(relation(role[0], together.group("name")))
     for m in re.finditer(rf"(?<=\s)my (?P<role>{EN_ROLE}),? (?P<name>{_NAME})\b", text):
         role = role_of(m.group("role"))
         if role and m.group("name").split()[0] not in _NOT_NAMES:
             people.learn(m.group("name"), role[0], owner=owner)
-            out.append(_relation(role[0], m.group("name")))
+            out.append(relation(role[0], m.group("name")))
     return out

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from ..lang import USER_KEY, person_key
 from ..lexicon.roles import ANIMAL, IDENTITY_TOPICS, NAMED_PATTERN, PRONOUN_GENDER, TOGETHER, possessive, role_of
 from ..types import normalize_name
-from .phrases import Found
+from .phrases import Found, relation
 
 if TYPE_CHECKING:
     from ..store.driver import Store
@@ -307,7 +307,7 @@ def introduce(people: People, name: str, role: str, what: str | None, owner: str
     in ``role`` and, when said, as ``what`` they are; the relation and, for ``what``, the identity
     (``is_a``: "is a" / 是) as memories, so later sessions know them too."""
     people.learn(name, role, owner=owner)
-    out = [Found("RELATION", role, name, 0.7, kind="relation")]
+    out = [relation(role, name)]
     if what:
         people.describe(name, what)
         out.append(Found("FACT", is_a, what, 0.5, subject=name, kind="fact"))

@@ -1,5 +1,5 @@
-"""Phrases as memories hold them: a clause's object or predicate cleaned of what only leads in or
-trails off (因为…, ", but …", 了/啦, "a lot"), and ``Found``, what a clause says."""
+"""What a clause says (``Found``) and of whom (``Subject``), and phrases as memories hold them: a clause's
+object or predicate cleaned of what only leads in or trails off (因为…, ", but …", 了/啦, "a lot")."""
 
 from __future__ import annotations
 
@@ -88,13 +88,20 @@ class Found:
     ends: bool = False
 
 
-def cause_and_effect(patterns: list[re.Pattern[str]], sentence: str) -> tuple[str, str] | None:
-    """The cause and the effect a sentence says, by the first of a language's causal patterns (groups
-    ``a`` and ``b``) that matches it, each at least two characters."""
-    for pattern in patterns:
-        m = pattern.match(sentence.strip(" 。.!！?？"))
-        if m:
-            a, b = m.group("a").strip(" ，,"), m.group("b").strip(" ，,。.!！")
-            if len(a) >= 2 and len(b) >= 2:
-                return a, b
-    return None
+def relation(role: str, name: str, subject: str | None = None) -> Found:
+    """``name`` is ``subject``'s (None: the speaker's) ``role``: 我表妹小雯, Ruth's husband Mark."""
+    return Found("RELATION", role, name, 0.7, subject=subject, kind="relation")
+
+
+@dataclass
+class Subject:
+    """Whom a clause is about: ``name`` (None: the speaker), the text after it, and what the opening
+    itself says of them."""
+
+    name: str | None
+    rest: str
+    relation: Found | None = None  # a relation the opening states (我表妹小雯, my cousin Ruth)
+    pronoun: str | None = None
+    of_role: str | None = None  # the clause is about this relative or thing of theirs (老周的老伴, her shop)
+    described: Found | None = None  # what the opening says they are (新来的同事Mia → Mia 是 新来的同事)
+    together: Found | None = None  # a relative said with them (Ruth and her husband Mark, 小雯和她老公阿强)

@@ -11,9 +11,9 @@ from ..lexicon.forms import is_participle, is_past
 from ..lexicon.topics import slot_of
 from ..types import MAX_NAME
 from . import en_builds, en_subjects, rules_en
-from .language import Reader
+from .language import Language, Reader
 from .people import People
-from .phrases import _EN_CUT, _EN_TRAIL, Found, cause_and_effect, clean, without_dangling
+from .phrases import _EN_CUT, _EN_TRAIL, Found, clean, without_dangling
 from .words_en import (
     _ELIDED,
     _ELIDED_BEFORE_TO,
@@ -452,17 +452,14 @@ def _of_what_is(rest: str) -> list[Found]:
     return [Found("FACT", "is called" if m.group("how") else "is", what, 0.5)]
 
 
-class English:
-    code, me, joiner = "en", "I", " "  # see ``language.Language``
+class English(Language):
+    code, me, joiner = "en", "I", " "
     keys = {"time": "time", "how often": "how often"}
-    therefore, often, thought = _EN_THEREFORE, _EN_OFTEN, _EN_THOUGHT
+    causal, therefore, often, thought = _EN_CAUSAL, _EN_THEREFORE, _EN_OFTEN, _EN_THOUGHT
 
     # --- sentences and clauses
     def plain(self, sentence: str) -> str:
         return en_builds.said_plainly(_with_elided_subject(sentence.replace("’", "'")))
-
-    def cause_and_effect(self, sentence: str) -> tuple[str, str] | None:
-        return cause_and_effect(_EN_CAUSAL, sentence)
 
     def it_did(self, cause: str) -> re.Match[str] | None:
         return _IT_DID.match(cause)
@@ -495,9 +492,6 @@ class English:
             text = rules_en.without_name_said_after(text)
         return body, text, list(met), None
 
-    def clean(self, text: str, limit: int) -> str | None:
-        return clean(text, False, limit)
-
     # --- whom a clause is about
     role_of_someone = staticmethod(en_subjects.role_of_someone)
     partner_ended = staticmethod(en_subjects.partner_ended)
@@ -508,9 +502,6 @@ class English:
     stated_people = staticmethod(en_subjects.stated_people)
     said_together = staticmethod(en_subjects.said_together)
     said_mine = staticmethod(rules_en.said_mine)
-
-    def implied_subject(self, reader: Reader, body: str, time_text: str | None):
-        return None  # an English clause says its subject (an elided "I" is put back by ``plain``)
 
     def without_subject(self, body: str, text: str, time_text: str | None, generic: bool) -> list[Found]:
         """In a cause or an effect, a clause about something else ("the train broke down")."""

@@ -9,9 +9,8 @@ from typing import Any
 from ..lang import HAN_CHARS
 from ..lexicon.roles import ZH_ROLES
 from . import rules_zh, zh_builds, zh_subjects
-from .language import Reader
-from .people import People
-from .phrases import _LEAD_ZH, Found, cause_and_effect, clean
+from .language import Language, Reader
+from .phrases import _LEAD_ZH, Found, clean
 
 # the role words (``lexicon.roles``): after 我, a kin word makes the clause about someone else (我妈妈…)
 _ZH_RELATIONS = "|".join(sorted(ZH_ROLES, key=len, reverse=True))
@@ -136,19 +135,13 @@ def generic_clauses(text: str, time_text: str | None, *, generic: bool) -> list[
     return out
 
 
-class Chinese:
-    code, me, joiner = "zh", "我", ""  # see ``language.Language``
+class Chinese(Language):
+    code, me, joiner = "zh", "我", ""
     keys = {"time": "时间", "how often": "频率"}
-    therefore, often, thought = _ZH_THEREFORE, _ZH_OFTEN, _ZH_THOUGHT
+    causal, therefore, often, thought = _ZH_CAUSAL, _ZH_THEREFORE, _ZH_OFTEN, _ZH_THOUGHT
 
     # --- sentences and clauses
     plain = staticmethod(zh_builds.said_plainly)
-
-    def cause_and_effect(self, sentence: str) -> tuple[str, str] | None:
-        return cause_and_effect(_ZH_CAUSAL, sentence)
-
-    def it_did(self, cause: str) -> re.Match[str] | None:
-        return None
 
     def clauses(self, reader: Reader, sentence: str) -> list[str | None]:
         """The people a sentence introduces (read whole), then its comma clauses, each dated by the
@@ -190,9 +183,6 @@ class Chinese:
             said = zh_builds.attribute(_ZH_SPACE.sub("", " ".join(text.split())).strip(" 。！？!?"), carried)
         return body, text, [], said
 
-    def clean(self, text: str, limit: int) -> str | None:
-        return clean(text, True, limit)
-
     # --- whom a clause is about
     subject_of = staticmethod(zh_subjects.subject_of)
     role_of_someone = staticmethod(rules_zh.role_of_someone)
@@ -226,15 +216,9 @@ class Chinese:
             return [f]
         return generic_clauses(text, time_text, generic=True) if generic else []
 
-    def together(self, people: People, name: str | None) -> bool:
-        return False  # a Chinese verb does not agree in number
-
     # --- what it says of them
     def predicates(self, rest: str, third: bool, time_text: str | None) -> list[Found]:
         return rules_zh.predicates(rest, bool(time_text), time_text)
-
-    def of_thing(self, rest: str) -> list[Found]:
-        return []
 
     def otherwise(
         self, reader: Reader, body: str, text: str, subj, time_text: str | None, generic: bool, habitual: bool
@@ -270,15 +254,6 @@ class Chinese:
             return []
         habit.memory_type, habit.kind = "FACT", "fact"  # 他每天在公园打太极: what they do
         return [habit]
-
-    def whole_rest(self, reader: Reader, rest: str, subj) -> str | None:
-        return rest
-
-    def plural(self, topic: str) -> str:
-        return topic
-
-    def keeps(self, found: Found, topic: str, obj: str | None) -> bool:
-        return True
 
 
 CHINESE = Chinese()

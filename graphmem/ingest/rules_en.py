@@ -58,9 +58,9 @@ from .en_builds import (
     _work_as,
     _worked_since,
 )
-from .en_subjects import _KIN_WORDS, _NAME, _NOT_NAMES, _a_name, _relation
+from .en_subjects import _KIN_WORDS, _NAME, _NOT_NAMES, _a_name
 from .people import People, introduce
-from .phrases import Found, clean
+from .phrases import Found, clean, relation
 
 
 def said_mine(rest: str, name: str, people: People, owner: str) -> Found | None:
@@ -74,7 +74,7 @@ def said_mine(rest: str, name: str, people: People, owner: str) -> Found | None:
     if found is None:
         return None
     people.learn(name, found[0], owner=owner)
-    return Found("RELATION", found[0], name, 0.7, subject=None, kind="relation")
+    return relation(found[0], name)
 
 
 def _work_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
@@ -305,7 +305,7 @@ _RULES: list[tuple[re.Pattern, Make]] = [
     # whom they are married to: "I'm married to Alex", "married Alex last June"
     (
         re.compile(rf"^(?:(?:am|is|are|got|was|were) {_ADV}(?:happily )?married to|married) (?P<name>{_NAME})$"),
-        lambda m, t, tt: [_relation("spouse", m.group("name"))] if _a_name(m.group("name")) else None,
+        lambda m, t, tt: [relation("spouse", m.group("name"))] if _a_name(m.group("name")) else None,
     ),
     # "I'm married", "got divorced last year": married, to someone not named
     (

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from ..lang import HAN_CHARS
 from ..lexicon.roles import ZH_ROLE, ZH_ROLES, role_of
 from .people import People, introduce
-from .phrases import Found, clean
+from .phrases import Found, clean, relation
 from .zh_builds import (
     _HABIT,
     _NO_HOME,
@@ -71,7 +71,6 @@ from .zh_subjects import (
     _name_after,
     _object,
     _one_word,
-    _relation,
     is_place,
     noun_head,
     tag,
@@ -148,7 +147,7 @@ _RULES: list[tuple[re.Pattern, Callable]] = [
         re.compile(
             rf"^(?:(?:跟|和|与)(?P<obj>{_NAME})(?:结婚|结了婚)|(?:嫁给了?|娶了)(?P<obj2>{_NAME}))(?:了|{_SPAN}了?)?$"
         ),
-        lambda m, t: [Found("RELATION", "配偶", m.group("obj") or m.group("obj2"), 0.7, kind="relation")],
+        lambda m, t: [relation("配偶", m.group("obj") or m.group("obj2"))],
     ),
     # 出生在山东 / 是在青岛出生的: where someone was born
     (
@@ -468,7 +467,7 @@ def role_of_someone(text: str, people: People, owner: str) -> Found | None:
     else:
         return None
     people.learn_of(whose, name, role[0], m.group("role"))
-    return Found("RELATION", role[0], name, 0.7, subject=whose, kind="relation")
+    return relation(role[0], name, whose)
 
 
 # 我跟小静是大学同学 / 我和阿杰是好朋友: someone the speaker is something to, together
@@ -494,7 +493,7 @@ def stated_people(text: str, people: People, owner: str) -> list[Found]:
     together = _TOGETHER.match(text.strip())
     if together and together.group("name")[0] not in _NOT_NAME and (found := role_of(together.group("role"))):
         people.learn(together.group("name"), found[0], owner=owner)
-        out.append(_relation(found[0], together.group("name")))
+        out.append(relation(found[0], together.group("name")))
     for m in re.finditer(rf"我(?:的)?(?P<role>{ZH_ROLE})", text):
         found = role_of(m.group("role"))
         if m.start() == 0 or not found:
@@ -503,7 +502,7 @@ def stated_people(text: str, people: People, owner: str) -> list[Found]:
         name, _ = _name_after(text[m.end() :])
         if name:
             people.learn(name, role, owner=owner)
-            out.append(_relation(role, name))
+            out.append(relation(role, name))
         elif people.by_role(role, owner) is None:
             people.learn("我" + m.group("role"), gender=gender)  # 我和我老婆…，她…: a pronoun may mean her
     return out

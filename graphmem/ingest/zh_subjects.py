@@ -7,13 +7,12 @@ a pronoun means), with the relations it says; and jieba's words and tags where a
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 
 from ..lang import HAN_CHARS
 from ..lexicon.roles import ATTRIBUTE_WORDS, ZH_ROLE, ZH_ROLE_HEADS, ZH_ROLES, role_of
 from .people import People, introduce
-from .phrases import Found, clean
+from .phrases import Found, Subject, clean, relation
 
 # What may stand before a clause's subject: interjections, discourse words, times said as words.
 ZH_LEAD = re.compile(
@@ -125,7 +124,7 @@ def said_mine(rest: str, name: str, people: People, owner: str) -> Found | None:
     if found is None:
         return None
     people.learn(name, found[0], owner=owner)
-    return Found("RELATION", found[0], name, 0.7, subject=None, kind="relation")
+    return relation(found[0], name)
 
 
 def is_place(text: str) -> bool:
@@ -179,20 +178,6 @@ def _object(text: str) -> str | None:
     if head and len(head) < len(rest):
         return head
     return _TRAIL.sub("", rest) or rest
-
-
-@dataclass
-class Subject:
-    """Whom a clause is about: ``name`` (None: the speaker), the text after it, and a relation
-    the opening itself states (我表妹小雯 → 我 表妹 小雯)."""
-
-    name: str | None
-    rest: str
-    relation: Found | None = None
-    pronoun: str | None = None
-    of_role: str | None = None  # the clause is about this relative of the subject's (老周的老伴, 他孙子)
-    described: Found | None = None  # what the opening says they are (新来的同事Mia → Mia 是 新来的同事)
-    together: Found | None = None  # a relative said with them: 小雯和她老公阿强 (小雯 · 老公 · 阿强)
 
 
 # Roles that are a person's family or household: 老周的老伴, 他孙子 is about them.
@@ -406,8 +391,7 @@ def _named_relative(subj: Subject, people: People) -> Subject:
     if not name or name in people.names.values():
         return subj
     people.learn_of(subj.name, name, subj.of_role, subj.of_role)
-    relation = Found("RELATION", subj.of_role, name, 0.7, subject=subj.name, kind="relation")
-    return Subject(name, after, relation)
+    return Subject(name, after, relation(subj.of_role, name, subj.name))
 
 
 def _and_their(subj: Subject, people: People) -> Subject:
@@ -424,7 +408,7 @@ def _and_their(subj: Subject, people: People) -> Subject:
         return subj  # 王磊和他女朋友分手了: whom the breakup was with, not who came along
     if name and name not in people.names.values():
         people.learn_of(subj.name or "", name, found[0], found[0])
-        subj.together = Found("RELATION", found[0], name, 0.7, subject=subj.name, kind="relation")
+        subj.together = relation(found[0], name, subj.name)
         people.mention(subj.name or "")  # the clause is still about them
         after = rest
     subj.rest = after
@@ -447,10 +431,6 @@ def _with_them(text: str, people: People, owner: str) -> Subject | None:
     return Subject(None, rest)
 
 
-def _relation(role: str, name: str) -> Found:
-    return Found("RELATION", role, name, 0.7, kind="relation")
-
-
 def _opening(clause: str, people: People, owner: str, carried: Subject | None) -> Subject | None:
     text = ZH_LEAD.sub("", clause).strip()
     m = re.match(rf"^(?P<name>{_NAME})是我(?:的|最好的)?(?P<role>{ZH_ROLE})(?:$|[了啊呀吧。！!，,])", text)
@@ -462,7 +442,7 @@ def _opening(clause: str, people: People, owner: str, carried: Subject | None) -
     ):
         name, role = m.group("name"), found[0]
         people.learn(name, role, owner=owner)
-        return Subject(name, "", _relation(role, name))
+        return Subject(name, "", relation(role, name))
     m = re.match(rf"^(?P<desc>[{HAN_CHARS}]{{1,8}}?的)(?P<role>{_KNOWN_ROLE})", text)
     found = (
         role_of(m.group("role"))
@@ -471,8 +451,8 @@ def _opening(clause: str, people: People, owner: str, carried: Subject | None) -
     )  # 小琳的儿子乐乐: 小琳's son (read below), not the speaker's
     name, rest = _name_after(text[m.end() :]) if m and found else (None, text)
     if m and found and name:  # 新来的同事Mia是做数据分析的: who they are, which one, their name
-        relation, described = introduce(people, name, found[0], m.group("desc") + m.group("role"), owner, "是")
-        return Subject(name, rest, relation, described=described)
+        rel, described = introduce(people, name, found[0], m.group("desc") + m.group("role"), owner, "是")
+        return Subject(name, rest, rel, described=described)
     m = re.match(rf"^(?:{_OURS}|我)?(?:的)?(?P<role>{ZH_ROLE})", text)
     if m and not _what_they_do(m.group("role")):  # 我妈妈是医生: the role is 妈妈, 医生 is what she is
         m = re.match(rf"^(?:{_OURS}|我)?(?:的)?(?P<role>{_PLAIN_ROLE})", text)
@@ -494,7 +474,7 @@ def _opening(clause: str, people: People, owner: str, carried: Subject | None) -
             people.learn(name, role, owner=owner)
             if mods:
                 people.describe(name, mods + m.group("role"))
-            return Subject(name, rest, _relation(role, name))
+            return Subject(name, rest, relation(role, name))
         known = people.by_role(role, owner) or people.by_description(mods + m.group("role"))
         if mods and not known:
             return None  # 我的新同事: not necessarily the one named before
