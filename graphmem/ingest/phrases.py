@@ -4,6 +4,7 @@ object or predicate cleaned of what only leads in or trails off (因为…, ", b
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..types import MAX_NAME
@@ -69,6 +70,12 @@ def without_dangling(words: list[str], ends: frozenset[str] | set[str] = EN_DANG
     while len(out) > keep and (not (bare := out[-1].strip(",.;:!?\"'()").lower()) or bare in ends):
         out.pop()
     return out
+
+
+def patterns(*rows: tuple[str | re.Pattern[str], Callable], flags: int = 0) -> list[tuple[re.Pattern[str], Callable]]:
+    """A language's patterns in the order they are tried, each with what it builds; a pattern given as a
+    string is compiled with ``flags``."""
+    return [(p if isinstance(p, re.Pattern) else re.compile(p, flags), make) for p, make in rows]
 
 
 @dataclass

@@ -31,7 +31,6 @@ from .en_builds import (
     _PREF,
     _SCHOOLISH,
     _X,
-    Make,
     _been_doing,
     _diet_kept,
     _fan,
@@ -60,7 +59,7 @@ from .en_builds import (
 )
 from .en_subjects import _KIN_WORDS, _NAME, _NOT_NAMES, _a_name
 from .people import People, introduce
-from .phrases import Found, clean, relation
+from .phrases import Found, clean, patterns, relation
 
 
 def said_mine(rest: str, name: str, people: People, owner: str) -> Found | None:
@@ -213,18 +212,15 @@ def _been_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | N
     return _worked_since(m, third, time_text)
 
 
-_RULES: list[tuple[re.Pattern, Make]] = [
+_RULES = patterns(
     # where they live, and moves
     (
-        re.compile(rf"^(?:have |has |had )?{_ADV}(?:moved|relocated)(?: back)? (?:to|into|in to) {_X}", _I),
+        rf"^(?:have |has |had )?{_ADV}(?:moved|relocated)(?: back)? (?:to|into|in to) {_X}",
         _slot("moved to", "residence", "residence"),
     ),
+    (rf"^(?:have |has )?{_ADV}moved out of {_X}", _slot("moved out of", "residence", "residence", ends=True)),
     (
-        re.compile(rf"^(?:have |has )?{_ADV}moved out of {_X}", _I),
-        _slot("moved out of", "residence", "residence", ends=True),
-    ),
-    (
-        re.compile(rf"^(?:(?P<longer>no longer)|(?:don't|doesn't|do not|does not)) live (?:in|at) {_X}", _I),
+        rf"^(?:(?P<longer>no longer)|(?:don't|doesn't|do not|does not)) live (?:in|at) {_X}",
         lambda m, t, tt: (
             _slot("no longer live in", "residence", "residence", ends=True)(m, t, tt)
             if m.group("longer") or re.search(r"\b(?:anymore|any more)\b", m.group(0), _I)
@@ -232,25 +228,16 @@ _RULES: list[tuple[re.Pattern, Make]] = [
         ),
     ),
     (
-        re.compile(
-            rf"^(?:am |is |are |have been |has been )?{_ADV}(?:live|lives|living|reside|resides|residing|based) (?:in|at|on) {_X}",
-            _I,
-        ),
+        rf"^(?:am |is |are |have been |has been )?{_ADV}(?:live|lives|living|reside|resides|residing|based) (?:in|at|on) {_X}",
         _slot("live in", "residence", "residence"),
     ),
-    (re.compile(rf"^(?:have|has) {_ADV}lived (?:in|at) {_X}", _I), _held_since("live in", "residence", "residence")),
+    (rf"^(?:have|has) {_ADV}lived (?:in|at) {_X}", _held_since("live in", "residence", "residence")),
     # "used to live in Leeds" / "lived in Leeds for ten years": a home before, which sets no slot
-    (re.compile(rf"^(?P<used>used to live|lived) (?:in|at) {_X}", _I), lambda m, t, tt: _lived_before(m)),
-    (
-        re.compile(rf"^(?:am|is|are) {_ADV}(?:moving|relocating) (?:back )?to {_X}", _I),
-        lambda m, t, tt: _moving(m, t, tt),
-    ),
+    (rf"^(?P<used>used to live|lived) (?:in|at) {_X}", lambda m, t, tt: _lived_before(m)),
+    (rf"^(?:am|is|are) {_ADV}(?:moving|relocating) (?:back )?to {_X}", _moving),
     # "we're moving in together (next month)", "I'm moving in with Sam": a plan to share a home
     (
-        re.compile(
-            r"^(?:am|is|are) (?:finally |officially )?moving in (?P<obj>together|with [A-Z][a-z]+|with (?:my|her|his) [a-z]+)",
-            _I,
-        ),
+        r"^(?:am|is|are) (?:finally |officially )?moving in (?P<obj>together|with [A-Z][a-z]+|with (?:my|her|his) [a-z]+)",
         lambda m, t, tt: [
             Found(
                 "EVENT" if tt else "FACT", "plans to" if t else "plan to", f"move in {m.group('obj')}", 0.6, kind="plan"
@@ -259,8 +246,8 @@ _RULES: list[tuple[re.Pattern, Make]] = [
     ),
     # "I'm flying to Lisbon on Friday": going somewhere at a time to come, a plan
     (
-        re.compile(rf"^(?:am|is|are) {_ADV}(?P<verb>flying|driving|heading|travelling|traveling|leaving for) {_X}", _I),
-        lambda m, t, tt: _going_at(m, t, tt),
+        rf"^(?:am|is|are) {_ADV}(?P<verb>flying|driving|heading|travelling|traveling|leaving for) {_X}",
+        _going_at,
     ),
     # the field they work in ("I work in marketing"; "in Boston", a place, is not read here), and where
     (
@@ -279,13 +266,10 @@ _RULES: list[tuple[re.Pattern, Make]] = [
     ),
     # a business they run: where they work ("I run a small bakery"; "run a marathon" is no business)
     (
-        re.compile(
-            rf"^{_ADV}(?:run|runs|own and run|started) (?P<obj>(?:a |an |my own |my |our own |our |his own |her own |their own )"
-            rf"(?:[a-z-]+ ){{0,2}}(?:bakery|shop|store|cafe|café|coffee shop|restaurant|business|company|startup|"
-            rf"salon|gym|studio|bar|bookshop|bookstore|farm|clinic|agency|firm|practice|food truck))"
-            rf"(?: (?:on|in|at|near|downtown|off) [^,;:.!?]+)?$",
-            _I,
-        ),
+        rf"^{_ADV}(?:run|runs|own and run|started) (?P<obj>(?:a |an |my own |my |our own |our |his own |her own |their own )"
+        rf"(?:[a-z-]+ ){{0,2}}(?:bakery|shop|store|cafe|café|coffee shop|restaurant|business|company|startup|"
+        rf"salon|gym|studio|bar|bookshop|bookstore|farm|clinic|agency|firm|practice|food truck))"
+        rf"(?: (?:on|in|at|near|downtown|off) [^,;:.!?]+)?$",
         lambda m, t, tt: [
             Found("EVENT" if tt else "FACT", _third("run", t), obj, 0.7, kind="work", slot="employer")
             for obj in [_obj(m)]
@@ -294,14 +278,11 @@ _RULES: list[tuple[re.Pattern, Make]] = [
     ),
     # what they teach, and where: "I teach math at a high school" (the school is the employer)
     (
-        re.compile(
-            rf"^{_ADV}(?:teach|teaches) (?P<what>(?!at |in |for |with |to |them |him |her |it |people |kids |my )[a-z][\w -]*?)"
-            rf"(?: at (?:a |an |the )?(?P<obj>(?!night|weekends|home|the moment|times)[^,;:.!?]+)| (?:in|on) [^,;:.!?]+)?$",
-            _I,
-        ),
+        rf"^{_ADV}(?:teach|teaches) (?P<what>(?!at |in |for |with |to |them |him |her |it |people |kids |my )[a-z][\w -]*?)"
+        rf"(?: at (?:a |an |the )?(?P<obj>(?!night|weekends|home|the moment|times)[^,;:.!?]+)| (?:in|on) [^,;:.!?]+)?$",
         lambda m, t, tt: _teaches(m, t),
     ),
-    (re.compile(rf"^{_ADV}(?:teach|teaches) at (?:a |an |the )?{_X}", _I), _slot("work at", "work", "employer")),
+    (rf"^{_ADV}(?:teach|teaches) at (?:a |an |the )?{_X}", _slot("work at", "work", "employer")),
     # whom they are married to: "I'm married to Alex", "married Alex last June"
     (
         re.compile(rf"^(?:(?:am|is|are|got|was|were) {_ADV}(?:happily )?married to|married) (?P<name>{_NAME})$"),
@@ -309,10 +290,7 @@ _RULES: list[tuple[re.Pattern, Make]] = [
     ),
     # "I'm married", "got divorced last year": married, to someone not named
     (
-        re.compile(
-            rf"^(?P<be>am|is|are|was|were|got|have been|has been|'ve been|just got) {_ADV}(?:happily )?(?P<what>married|engaged|divorced)$",
-            _I,
-        ),
+        rf"^(?P<be>am|is|are|was|were|got|have been|has been|'ve been|just got) {_ADV}(?:happily )?(?P<what>married|engaged|divorced)$",
         lambda m, t, tt: [
             Found("EVENT", f"got {m.group('what').lower()}", None, 0.6)
             if tt and m.group("be").lower().endswith("got")
@@ -326,83 +304,60 @@ _RULES: list[tuple[re.Pattern, Make]] = [
     ),
     # "I was born in Ohio": where someone was born
     (
-        re.compile(rf"^(?:was|were) born (?:and raised |and grew up )?(?:in|at) (?:the )?{_X}", _I),
+        rf"^(?:was|were) born (?:and raised |and grew up )?(?:in|at) (?:the )?{_X}",
         lambda m, t, tt: [Found("FACT", "was born in", o, 0.6, kind="fact")] if (o := _obj(m)) else None,
     ),
     # where they work, and changes of job
     (
-        re.compile(
-            rf"^(?:have |has )?{_ADV}(?:joined|started (?:working )?(?:at|for|with)|(?:am|is) (?:now )?(?:starting (?:at|with|for) |joining (?:at )?))(?:the )?{_X}",
-            _I,
-        ),
+        rf"^(?:have |has )?{_ADV}(?:joined|started (?:working )?(?:at|for|with)|(?:am|is) (?:now )?(?:starting (?:at|with|for) |joining (?:at )?))(?:the )?{_X}",
         _joined,
     ),
     (
-        re.compile(
-            rf"^(?:have |has )?{_ADV}(?:started a (?:new )?job (?:at|with)|"
-            rf"got (?:a |an |the )?(?:new )?(?:job|position|offer|internship) (?:at|with|from)|got hired (?:at|by)|was hired (?:at|by)|"
-            rf"took a (?:new )?job (?:at|with)|accepted (?:a |an )?(?:job|offer|position) (?:at|from|with)|"
-            rf"(?:am|is) (?:now )?starting a new job at)(?: the)? {_X}",
-            _I,
-        ),
+        rf"^(?:have |has )?{_ADV}(?:started a (?:new )?job (?:at|with)|"
+        rf"got (?:a |an |the )?(?:new )?(?:job|position|offer|internship) (?:at|with|from)|got hired (?:at|by)|was hired (?:at|by)|"
+        rf"took a (?:new )?job (?:at|with)|accepted (?:a |an )?(?:job|offer|position) (?:at|from|with)|"
+        rf"(?:am|is) (?:now )?starting a new job at)(?: the)? {_X}",
         _slot("joined", "work", "employer"),
     ),
     (
-        re.compile(
-            rf"^(?:have |has )?{_ADV}(?:quit|left|lost|resigned from|retired from) (?:my |his |her |the )?(?:job|position|work)(?: at (?:the )?{_X})?",
-            _I,
-        ),
+        rf"^(?:have |has )?{_ADV}(?:quit|left|lost|resigned from|retired from) (?:my |his |her |the )?(?:job|position|work)(?: at (?:the )?{_X})?",
         _slot("quit", "work", "employer", ends=True, needs_object=False),
     ),
-    (
-        re.compile(rf"^(?:have |has )?{_ADV}(?:resigned|retired) from (?:the )?{_X}", _I),
-        _slot("quit", "work", "employer", ends=True),
-    ),
+    (rf"^(?:have |has )?{_ADV}(?:resigned|retired) from (?:the )?{_X}", _slot("quit", "work", "employer", ends=True)),
     # "I no longer work at Google", "I don't work for Acme anymore", "I'm no longer at Acme": the job ended
     (
-        re.compile(
-            rf"^(?:(?:am |is |are )?no longer (?:work|works|working) (?:at|for)|(?:am|is|are) no longer at(?= (?-i:[A-Z]))|"
-            rf"(?:don't|doesn't|do not|does not) work (?:at|for)(?=.*\b(?:anymore|any more)\b)) (?:the )?{_X}",
-            _I,
-        ),
+        rf"^(?:(?:am |is |are )?no longer (?:work|works|working) (?:at|for)|(?:am|is|are) no longer at(?= (?-i:[A-Z]))|"
+        rf"(?:don't|doesn't|do not|does not) work (?:at|for)(?=.*\b(?:anymore|any more)\b)) (?:the )?{_X}",
         _slot("no longer work at", "work", "employer", ends=True),
     ),
     (
-        re.compile(r"^(?:am |is |are )?no longer (?:work|works|working) (?:there|here)\b", _I),
+        r"^(?:am |is |are )?no longer (?:work|works|working) (?:there|here)\b",
         _slot("no longer work at", "work", "employer", ends=True, needs_object=False),
     ),
     # "switched from Acme to Globex", "left Acme for Globex": the employer now
     (
         re.compile(
             rf"^(?:have |has )?{_ADV}(?:switched|jumped) (?:jobs |companies )?from (?:the )?(?P<old>[A-Z][\w&.' -]*?) "
-            rf"to (?:the )?(?P<obj>[A-Z][^,;:.!?]*)|^(?:have |has )?{_ADV}left (?P<old2>[A-Z][\w&.' -]*?) for (?:the )?(?P<obj2>[A-Z][^,;:.!?]*)",
+            rf"to (?:the )?(?P<obj>[A-Z][^,;:.!?]*)|^(?:have |has )?{_ADV}left (?P<old2>[A-Z][\w&.' -]*?) for (?:the )?(?P<obj2>[A-Z][^,;:.!?]*)"
         ),
-        lambda m, t, tt: _left_for(m, t, tt),
+        _left_for,
     ),
     (
-        re.compile(rf"^(?:have |has )?{_ADV}(?:changed|switched) (?:jobs|careers|employers)\b", _I),
+        rf"^(?:have |has )?{_ADV}(?:changed|switched) (?:jobs|careers|employers)\b",
         _slot("changed jobs", "work", "employer", ends=True, needs_object=False),
     ),
+    (rf"^(?:have |has )?{_ADV}(?:quit|left) {_X}", _named_org(_slot("quit", "work", "employer", ends=True))),
     (
-        re.compile(rf"^(?:have |has )?{_ADV}(?:quit|left) {_X}", _I),
-        _named_org(_slot("quit", "work", "employer", ends=True)),
-    ),
-    (
-        re.compile(rf"^(?:have |has )?{_ADV}(?:quit|resigned|retired)\s*$", _I),
+        rf"^(?:have |has )?{_ADV}(?:quit|resigned|retired)\s*$",
         _slot("quit", "work", "employer", ends=True, needs_object=False),
     ),
     (
-        re.compile(
-            r"^(?:have |has |was |got |just |am |is |are |now )*(?:been )?(?:laid off|fired|let go|retired)\b", _I
-        ),
+        r"^(?:have |has |was |got |just |am |is |are |now )*(?:been )?(?:laid off|fired|let go|retired)\b",
         _slot("quit", "work", "employer", ends=True, needs_object=False),
     ),
     (
-        re.compile(
-            rf"^(?:am |is |are |have |has |have been |has been |used to )?{_ADV}(?:work|works|working|worked|interning|interned|intern|interns) "
-            rf"(?:(?:remotely|full[- ]time|part[- ]time|freelance|from home) )?(?:at|for) {_X}",
-            _I,
-        ),
+        rf"^(?:am |is |are |have |has |have been |has been |used to )?{_ADV}(?:work|works|working|worked|interning|interned|intern|interns) "
+        rf"(?:(?:remotely|full[- ]time|part[- ]time|freelance|from home) )?(?:at|for) {_X}",
         _work_at,
     ),
     # "I've been at Google since 2019" / "for three years": a named employer, still there
@@ -413,40 +368,28 @@ _RULES: list[tuple[re.Pattern, Make]] = [
         ),
         _work_as,
     ),
-    (re.compile(rf"^(?:am |is )?{_ADV}(?:work|works|working) as (?:a |an )?{_X}", _I), _slot("work as", "work", "job")),
+    (rf"^(?:am |is )?{_ADV}(?:work|works|working) as (?:a |an )?{_X}", _slot("work as", "work", "job")),
     # "got promoted to senior engineer": the job now, which replaces the one before
     (
-        re.compile(rf"^(?:have |has )?{_ADV}(?:got |been |was |were |just got )?promoted to (?:a |an |the )?{_X}", _I),
+        rf"^(?:have |has )?{_ADV}(?:got |been |was |were |just got )?promoted to (?:a |an |the )?{_X}",
         _slot("work as", "work", "job"),
     ),
     # where they study, and changes of school
     (
-        re.compile(
-            rf"^(?:have |has )?{_ADV}(?:got into|got accepted (?:to|into|at)|was accepted (?:to|into|at)|transferred to) {_X}",
-            _I,
-        ),
+        rf"^(?:have |has )?{_ADV}(?:got into|got accepted (?:to|into|at)|was accepted (?:to|into|at)|transferred to) {_X}",
         _named_org(_slot("enrolled at", "school", "school")),
     ),
     (
-        re.compile(
-            rf"^(?:have |has )?{_ADV}(?:enrolled (?:at|in)|started (?:college|university|school|grad school|my (?:master's|masters|phd|degree)) at)(?: the)? {_X}",
-            _I,
-        ),
+        rf"^(?:have |has )?{_ADV}(?:enrolled (?:at|in)|started (?:college|university|school|grad school|my (?:master's|masters|phd|degree)) at)(?: the)? {_X}",
         _slot("enrolled at", "school", "school"),
     ),
+    (rf"^(?:have |has )?{_ADV}graduated from {_X}", _named_org(_slot("graduated from", "school", "school", ends=True))),
     (
-        re.compile(rf"^(?:have |has )?{_ADV}graduated from {_X}", _I),
-        _named_org(_slot("graduated from", "school", "school", ends=True)),
-    ),
-    (
-        re.compile(rf"^(?:am |is )?{_ADV}(?:study|studies|studying) (?:[a-z]+ )?(?:at|in) {_X}", _I),
+        rf"^(?:am |is )?{_ADV}(?:study|studies|studying) (?:[a-z]+ )?(?:at|in) {_X}",
         _named_org(_slot("study at", "school", "school")),
     ),
     (
-        re.compile(
-            rf"^(?:am|is) (?:a |an )?(?:[a-z-]+ )?(?:student|freshman|sophomore|junior|senior|undergrad|postdoc)(?: [a-z]+)? (?:at|in) {_X}",
-            _I,
-        ),
+        rf"^(?:am|is) (?:a |an )?(?:[a-z-]+ )?(?:student|freshman|sophomore|junior|senior|undergrad|postdoc)(?: [a-z]+)? (?:at|in) {_X}",
         _named_org(_slot("study at", "school", "school")),
     ),
     (
@@ -459,43 +402,30 @@ _RULES: list[tuple[re.Pattern, Make]] = [
     (re.compile(r"^(?:am|is) (?:a|an) (?P<job>[a-z][a-z -]{1,30}?) (?:at|for) (?P<obj>[A-Z][^,;:.!?]*)"), _work_as),
     # what they eat
     (
-        re.compile(
-            r"^(?:am |is |are |have |has |'ve |'s )?(?:been |now |also |since |just |finally |recently )*"
-            r"(?P<change>gone |went |turned |become |became |switched to (?:being )?|going |started being )?"
-            r"(?:a |an )?(?:fully |strictly |completely |totally |big |huge |committed |proper |full-on )*"
-            r"(?P<obj>vegetarian|vegan|pescatarian|pescetarian|plant-based|meat[- ]eater|carnivore)s?\b(?! food| restaurant| place| recipe| dish| option| cafe| café)",
-            _I,
-        ),
+        r"^(?:am |is |are |have |has |'ve |'s )?(?:been |now |also |since |just |finally |recently )*"
+        r"(?P<change>gone |went |turned |become |became |switched to (?:being )?|going |started being )?"
+        r"(?:a |an )?(?:fully |strictly |completely |totally |big |huge |committed |proper |full-on )*"
+        r"(?P<obj>vegetarian|vegan|pescatarian|pescetarian|plant-based|meat[- ]eater|carnivore)s?\b(?! food| restaurant| place| recipe| dish| option| cafe| café)",
         lambda m, t, tt: _diet(m.group("obj"), bool(m.group("change")), t, tt),
     ),
     (
-        re.compile(
-            r"^(?:do |does )?(?:really |still |also )*(?:eat|eats) (?:a lot of |lots of |plenty of )?meat\b", _I
-        ),
+        r"^(?:do |does )?(?:really |still |also )*(?:eat|eats) (?:a lot of |lots of |plenty of )?meat\b",
         lambda m, t, tt: _diet("meat eater", False, t, tt),
     ),
     # what they are allergic to: a fact about their health, kept whole; "not allergic" states nothing
     (
-        re.compile(
-            rf"^(?:am |is |are )?(?:very |really |severely |badly |mildly |a bit |slightly )?allergic to {_X}", _I
-        ),
+        rf"^(?:am |is |are )?(?:very |really |severely |badly |mildly |a bit |slightly )?allergic to {_X}",
         lambda m, t, tt: (
             [Found("FACT", _third("am allergic to", t), obj, 0.8, kind="fact")] if (obj := _obj(m)) else None
         ),
     ),
     # likes, dislikes, and what is no longer done
     (
-        re.compile(
-            rf"^(?:(?P<neg>am not|is not|isn't|'m not) (?:really )?)?(?:(?P<longer>no longer) )?(?:am |is |are )?(?:really |so |totally |such )?(?P<what>into|a (?:big |huge )?fan of|obsessed with|passionate about|fond of) {_X}",
-            _I,
-        ),
+        rf"^(?:(?P<neg>am not|is not|isn't|'m not) (?:really )?)?(?:(?P<longer>no longer) )?(?:am |is |are )?(?:really |so |totally |such )?(?P<what>into|a (?:big |huge )?fan of|obsessed with|passionate about|fond of) {_X}",
         _fan,
     ),
     (
-        re.compile(
-            rf"^(?:(?P<longer>no longer)|(?:don't|doesn't|do not|does not|never|(?:have|has|'ve) never)) (?:really |much |particularly |even )?(?P<verb>like|likes|liked|love|loves|loved|enjoy|enjoys|enjoyed|drink|drinks|eat|eats|play|plays|smoke|smokes|watch|watches|go|goes|do|does|have|has)(?: {_X})?(?=$|[,;:.!?])",
-            _I,
-        ),
+        rf"^(?:(?P<longer>no longer)|(?:don't|doesn't|do not|does not|never|(?:have|has|'ve) never)) (?:really |much |particularly |even )?(?P<verb>like|likes|liked|love|loves|loved|enjoy|enjoys|enjoyed|drink|drinks|eat|eats|play|plays|smoke|smokes|watch|watches|go|goes|do|does|have|has)(?: {_X})?(?=$|[,;:.!?])",
         lambda m, t, tt: (
             _negated_preference(m, t, tt)
             if m.group("longer")
@@ -506,90 +436,58 @@ _RULES: list[tuple[re.Pattern, Make]] = [
         ),
     ),
     (
-        re.compile(rf"^(?:have |has )?{_ADV}(?:stopped|quit|gave up) (?P<verb>[a-z]+ing)(?: (?P<obj>[^,;:.!?]+))?", _I),
-        lambda m, t, tt: _stopped_or_habit(m, t, tt),
+        rf"^(?:have |has )?{_ADV}(?:stopped|quit|gave up) (?P<verb>[a-z]+ing)(?: (?P<obj>[^,;:.!?]+))?",
+        _stopped_or_habit,
     ),
     (
-        re.compile(
-            rf"^(?:do |does )?(?:really |absolutely |truly |totally |so |also |still |just |kinda |genuinely )*(?P<verb>love|loves|loved|like|likes|enjoy|enjoys|enjoyed|adore|adores|hate|hates|hated|dislike|dislikes|despise|can't stand|cannot stand|prefer|prefers) {_X}",
-            _I,
-        ),
+        rf"^(?:do |does )?(?:really |absolutely |truly |totally |so |also |still |just |kinda |genuinely )*(?P<verb>love|loves|loved|like|likes|enjoy|enjoys|enjoyed|adore|adores|hate|hates|hated|dislike|dislikes|despise|can't stand|cannot stand|prefer|prefers) {_X}",
         _preference,
     ),
     # "I'm pregnant", "my wife is pregnant": expecting a child, a fact until it is born
     (
-        re.compile(
-            r"^(?:am|is|are) (?:finally |now )?(?P<obj>pregnant)(?: (?:with (?:our|my|her|their) (?:first|second|third) (?:child|baby)|again))?(?=[\s,.!;]|$)",
-            _I,
-        ),
+        r"^(?:am|is|are) (?:finally |now )?(?P<obj>pregnant)(?: (?:with (?:our|my|her|their) (?:first|second|third) (?:child|baby)|again))?(?=[\s,.!;]|$)",
         lambda m, t, tt: [Found("FACT", _third("am", t) + " pregnant", None, 0.8, kind="fact")],
     ),
     # "I'm really enjoying my new job", "she's loving Berlin": a liking said as it is felt
     (
-        re.compile(
-            rf"^(?:am|is|are) (?:really |totally |so |just |absolutely |also |still )*(?P<verb>enjoying|loving) {_X}",
-            _I,
-        ),
+        rf"^(?:am|is|are) (?:really |totally |so |just |absolutely |also |still )*(?P<verb>enjoying|loving) {_X}",
         _preference,
     ),
     # what they have played or done for how long ("have played piano for three years")
-    (
-        re.compile(
-            rf"^(?P<have>(?:have|has) (?:been )?)?(?P<verb>{'|'.join(sorted(_PLAYED, key=len, reverse=True))}) {_X}", _I
-        ),
-        _played,
-    ),
+    (rf"^(?P<have>(?:have|has) (?:been )?)?(?P<verb>{'|'.join(sorted(_PLAYED, key=len, reverse=True))}) {_X}", _played),
     # what they are learning or training for now, and for how long ("have been learning Spanish for a year")
     (
-        re.compile(
-            rf"^(?:am |is |are |have been |has been )(?:currently |still |now |really )?(?P<verb>learning|studying|"
-            rf"training for|practicing|practising) {_X}",
-            _I,
-        ),
+        rf"^(?:am |is |are |have been |has been )(?:currently |still |now |really )?(?P<verb>learning|studying|"
+        rf"training for|practicing|practising) {_X}",
         _learning,
     ),
     # plans and intentions
     (
-        re.compile(
-            rf"^(?P<how>(?:am|is|are) (?:going|planning|hoping|about|thinking about|thinking of|considering|off|(?:so |really |super |also )*excited)|plan|plans|intend|intends|want|wants|would like|hope|hopes|have decided|has decided|decided|will) (?P<to>to )?{_X}",
-            _I,
-        ),
+        rf"^(?P<how>(?:am|is|are) (?:going|planning|hoping|about|thinking about|thinking of|considering|off|(?:so |really |super |also )*excited)|plan|plans|intend|intends|want|wants|would like|hope|hopes|have decided|has decided|decided|will) (?P<to>to )?{_X}",
         _plan,
     ),
     (
-        re.compile(
-            rf"^(?:am|is|are) (?P<verb>(?:visiting|flying|leaving|starting|taking|heading|going|coming|traveling|travelling|driving|getting|running|hosting|throwing|attending|seeing|meeting)) {_X}",
-            _I,
-        ),
+        rf"^(?:am|is|are) (?P<verb>(?:visiting|flying|leaving|starting|taking|heading|going|coming|traveling|travelling|driving|getting|running|hosting|throwing|attending|seeing|meeting)) {_X}",
         _going,
     ),
     # a licence, a degree, a passport earned or issued: theirs from now on
     (
-        re.compile(
-            r"^(?:have |has )?(?:just |finally |also |recently )*(?P<verb>got|received|earned|passed) (?:my |his |her |their |a |an )?"
-            r"(?P<obj>(?:driver'?s|driving) (?:licen[cs]e|test)|(?:bachelor'?s|master'?s|law|medical) degree|degree|diploma|"
-            r"PhD|doctorate|passport|green card|(?:work |student )?visa|black belt|pilot'?s licen[cs]e)\b",
-            _I,
-        ),
+        r"^(?:have |has )?(?:just |finally |also |recently )*(?P<verb>got|received|earned|passed) (?:my |his |her |their |a |an )?"
+        r"(?P<obj>(?:driver'?s|driving) (?:licen[cs]e|test)|(?:bachelor'?s|master'?s|law|medical) degree|degree|diploma|"
+        r"PhD|doctorate|passport|green card|(?:work |student )?visa|black belt|pilot'?s licen[cs]e)\b",
         lambda m, t, tt: [
             Found("EVENT" if tt else "FACT", m.group("verb").lower(), m.group("obj"), 0.6, kind="possession")
         ],
     ),
     # possessions
     (
-        re.compile(
-            rf"^(?:just |finally |also |now |recently )*(?P<verb>have got|has got|have|has|own|owns|got|bought|purchased|adopted)(?: myself| herself| himself)? (?:(?P<det>a new|an|a|two|three|four|five|\d+|my own|some|new)\s+)?{_X}",
-            _I,
-        ),
+        rf"^(?:just |finally |also |now |recently )*(?P<verb>have got|has got|have|has|own|owns|got|bought|purchased|adopted)(?: myself| herself| himself)? (?:(?P<det>a new|an|a|two|three|four|five|\d+|my own|some|new)\s+)?{_X}",
         _possession,
     ),
     # "I'm lucky to have my husband and kids": whom or what they have, said as thanks
     (
-        re.compile(
-            r"^(?:am|is|are|feel|feels) (?:so |really |very |super )?(?:lucky|blessed|grateful|thankful|fortunate) "
-            r"to have (?P<obj>(?:my|our|a|an|such|two|three|four|great|amazing|wonderful) [^,;:.!?]+)",
-            _I,
-        ),
+        r"^(?:am|is|are|feel|feels) (?:so |really |very |super )?(?:lucky|blessed|grateful|thankful|fortunate) "
+        r"to have (?P<obj>(?:my|our|a|an|such|two|three|four|great|amazing|wonderful) [^,;:.!?]+)",
         lambda m, t, tt: (
             [Found("FACT", "has" if t else "have", obj, 0.5, kind="possession")] if (obj := _obj(m)) else None
         ),
@@ -604,14 +502,11 @@ _RULES: list[tuple[re.Pattern, Make]] = [
         lambda m, t, tt: [Found("FACT", "drives" if t else "drive", m.group("obj"), 0.5, kind="possession")],
     ),
     # who they are
-    (re.compile(rf"^(?:am|is) (?:originally )?from {_X}", _I), _origin),
+    (rf"^(?:am|is) (?:originally )?from {_X}", _origin),
     # what they are afraid of: "I'm terrified of heights", "she's always been scared of dogs"
     (
-        re.compile(
-            rf"^(?:am|is|are|have been|has been|was|were) (?:always |really |very |so |super |pretty |a bit |kind of |terribly )*"
-            rf"(?:afraid|scared|terrified|frightened) of {_X}",
-            _I,
-        ),
+        rf"^(?:am|is|are|have been|has been|was|were) (?:always |really |very |so |super |pretty |a bit |kind of |terribly )*"
+        rf"(?:afraid|scared|terrified|frightened) of {_X}",
         lambda m, t, tt: (
             [Found("OPINION", "is afraid of", o, 0.6, kind="preference")]
             if (o := _obj(m))
@@ -621,23 +516,18 @@ _RULES: list[tuple[re.Pattern, Make]] = [
     ),
     # what they are in the middle of: "I'm currently reading The Lean Startup", "still volunteering at the shelter"
     (
-        re.compile(
-            rf"^(?:am|is|are) (?:currently |still |also |now |really )*(?P<verb>reading|writing|building|volunteering|"
-            rf"teaching|organizing|organising|coaching|mentoring|renovating|knitting|working on|saving (?:up )?for|"
-            rf"fostering|fundraising for|raising money for|blogging about|campaigning for|running for|"
-            rf"painting|designing|recording|studying for|preparing for|looking for|applying for|"
-            rf"caring for|looking after|taking care of) {_X}",
-            _I,
-        ),
+        rf"^(?:am|is|are) (?:currently |still |also |now |really )*(?P<verb>reading|writing|building|volunteering|"
+        rf"teaching|organizing|organising|coaching|mentoring|renovating|knitting|working on|saving (?:up )?for|"
+        rf"fostering|fundraising for|raising money for|blogging about|campaigning for|running for|"
+        rf"painting|designing|recording|studying for|preparing for|looking for|applying for|"
+        rf"caring for|looking after|taking care of) {_X}",
         _ongoing,
     ),
     # what they have been doing lately: "I've been blogging about politics"
-    (re.compile(r"^(?:have|has) been (?P<verb>[a-z]+ing) (?P<obj>[^,;:.!?]+)", _I), _been_doing),
+    (r"^(?:have|has) been (?P<verb>[a-z]+ing) (?P<obj>[^,;:.!?]+)", _been_doing),
     # what keeps them busy: "I've been busy painting", "she's been busy with the move"
     (
-        re.compile(
-            r"^(?:have|has|had) been (?:really |so |super )?busy (?P<obj>[a-z]+ing\b[^,;:.!?]*|with [^,;:.!?]+)", _I
-        ),
+        r"^(?:have|has|had) been (?:really |so |super )?busy (?P<obj>[a-z]+ing\b[^,;:.!?]*|with [^,;:.!?]+)",
         lambda m, t, tt: (
             [Found("EVENT" if tt else "FACT", "has been busy" if t else "have been busy", _obj(m), 0.5)]
             if _obj(m)
@@ -646,23 +536,21 @@ _RULES: list[tuple[re.Pattern, Make]] = [
     ),
     # how old: "I'm 34", "she is 7 years old" (the consolidator's age slot takes a later one)
     (
-        re.compile(r"^(?:am|is|are|just turned|turned) (?P<obj>\d{1,3})(?: years? old)?\s*$", _I),
+        r"^(?:am|is|are|just turned|turned) (?P<obj>\d{1,3})(?: years? old)?\s*$",
         lambda m, t, tt: [Found("FACT", "age", m.group("obj"), 0.7, kind="fact")],
     ),
-    (re.compile(rf"^(?:am|is) (?:a|an) {_X}", _I), _identity),
+    (rf"^(?:am|is) (?:a|an) {_X}", _identity),
     # what they used to do: "I used to play tennis in college", a fact of the past that sets nothing
     # (not what they used to think, feel or say)
     (
-        re.compile(
-            r"^used to (?!think|believe|feel|wonder|imagine|say|tell|know|wish|dream|be\b|get\b|have to)"
-            r"(?P<verb>[a-z]+) (?P<obj>[^,;:.!?]+)",
-            _I,
-        ),
+        r"^used to (?!think|believe|feel|wonder|imagine|say|tell|know|wish|dream|be\b|get\b|have to)"
+        r"(?P<verb>[a-z]+) (?P<obj>[^,;:.!?]+)",
         lambda m, t, tt: (
             [Found("FACT", f"used to {m.group('verb').lower()}", _obj(m), 0.5, kind="fact")] if _obj(m) else None
         ),
     ),
-]
+    flags=_I,
+)
 
 
 def predicates(rest: str, third: bool, time_text: str | None) -> list[Found]:

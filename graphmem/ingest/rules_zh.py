@@ -19,12 +19,11 @@ whom a clause is about is read in ``zh_subjects``, what each pattern builds in `
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 from ..lang import HAN_CHARS
 from ..lexicon.roles import ZH_ROLE, ZH_ROLES, role_of
 from .people import People, introduce
-from .phrases import Found, clean, relation
+from .phrases import Found, clean, patterns, relation
 from .zh_builds import (
     _HABIT,
     _NO_HOME,
@@ -76,45 +75,34 @@ from .zh_subjects import (
     tag,
 )
 
-_RULES: list[tuple[re.Pattern, Callable]] = [
+_RULES = patterns(
     # changes of residence and of work or school: the slot they set
-    (
-        re.compile(rf"^(?:搬到|搬去|搬家到|搬回到|搬回|搬进了|搬进|搬来)了?(?P<obj>{_P}+)"),
-        _slot("搬到", "residence", "residence"),
-    ),
-    (re.compile(rf"^(?:不再|不)住在(?P<obj>{_P}+?)(?:了)?$"), _slot("不再住在", "residence", "residence", ends=True)),
+    (rf"^(?:搬到|搬去|搬家到|搬回到|搬回|搬进了|搬进|搬来)了?(?P<obj>{_P}+)", _slot("搬到", "residence", "residence")),
+    (rf"^(?:不再|不)住在(?P<obj>{_P}+?)(?:了)?$", _slot("不再住在", "residence", "residence", ends=True)),
     # 搬出了那套公寓 / 搬离北京: the home left (a "that one" is no name: the home ends all the same)
     (
-        re.compile(
-            rf"^(?:搬出去了?|搬出了?|搬离了?)(?:(?:那|这)(?:套|个|间|栋)?)?"
-            rf"(?:(?:公寓|房子|出租屋|宿舍|家)(?:了)?$|(?P<obj>{_P}*?)(?:了)?$)"  # the home itself: whichever it is
-        ),
+        rf"^(?:搬出去了?|搬出了?|搬离了?)(?:(?:那|这)(?:套|个|间|栋)?)?"
+        rf"(?:(?:公寓|房子|出租屋|宿舍|家)(?:了)?$|(?P<obj>{_P}*?)(?:了)?$)",
         _slot("不再住在", "residence", "residence", ends=True),
     ),
+    (rf"^(?:住在|家在|居住在|生活在|定居在|定居于|定居)(?P<obj>{_P}+)", _slot("住在", "residence", "residence")),
     (
-        re.compile(rf"^(?:住在|家在|居住在|生活在|定居在|定居于|定居)(?P<obj>{_P}+)"),
-        _slot("住在", "residence", "residence"),
-    ),
-    (
-        re.compile(rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,12}}?)(?:住|生活|定居|安家)(?:了|着|下来了?)?$"),
+        rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,12}}?)(?:住|生活|定居|安家)(?:了|着|下来了?)?$",
         _slot("住在", "residence", "residence"),
     ),
     # 在北京住了五年了 (了 at the end: up to now): where someone lives, for that long
-    (
-        re.compile(rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,12}}?)(?:住|生活)了?(?P<time>{_SPAN})了$"),
-        lambda m, t: _lived_span(m),
-    ),
+    (rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,12}}?)(?:住|生活)了?(?P<time>{_SPAN})了$", _lived_span),
     # 住上海 / 住上海五年了: 住 with no 在 (住院, 住校, 住酒店 are no home)
-    (re.compile(rf"^住(?!{_NO_HOME})(?P<obj>{_P}{{2,12}}?)(?P<time>{_SPAN})了$"), lambda m, t: _lived_span(m)),
-    (re.compile(rf"^住(?!{_NO_HOME})(?P<obj>{_P}{{2,12}}?)$"), _slot("住在", "residence", "residence")),
+    (rf"^住(?!{_NO_HOME})(?P<obj>{_P}{{2,12}}?)(?P<time>{_SPAN})了$", _lived_span),
+    (rf"^住(?!{_NO_HOME})(?P<obj>{_P}{{2,12}}?)$", _slot("住在", "residence", "residence")),
     # 在北京住了五年 / 在北京住过 / 以前住在北京: a home before (no 了 at the end: the span ended),
     # which sets no slot: where someone lives now is said otherwise
     (
-        re.compile(rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,12}}?)(?:住|生活|待)(?:过|了)(?P<time>{_SPAN})?$"),
-        lambda m, t: _lived_before(m),
+        rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,12}}?)(?:住|生活|待)(?:过|了)(?P<time>{_SPAN})?$",
+        _lived_before,
     ),
     (
-        re.compile(rf"^(?:入职了?|加入了?|跳槽到了?|跳槽去了?|进了|去了?)(?P<obj>{_P}+?)(?:上班|工作)?(?:了)?$"),
+        rf"^(?:入职了?|加入了?|跳槽到了?|跳槽去了?|进了|去了?)(?P<obj>{_P}+?)(?:上班|工作)?(?:了)?$",
         lambda m, t: (
             _slot("入职", "work", "employer")(m, t)
             if m.group(0).startswith(("入职", "加入", "跳槽", "进了"))
@@ -122,38 +110,32 @@ _RULES: list[tuple[re.Pattern, Callable]] = [
             else []
         ),
     ),
-    (re.compile(r"^(?:换了?(?:一份|个|份)?(?:新)?工作|跳槽了)"), _slot("换工作", "work", "employer", ends=True)),
+    (r"^(?:换了?(?:一份|个|份)?(?:新)?工作|跳槽了)", _slot("换工作", "work", "employer", ends=True)),
     # 开始在谷歌工作了: a new employer (with a time, 去年开始在…, since then: see _SINCE)
-    (re.compile(rf"^开始在(?P<obj>{_P}{{1,20}}?)(?:工作|上班|任职)了?$"), _slot("入职", "work", "employer")),
-    (re.compile(rf"^从(?P<obj>{_P}+?)(?:辞职|离职)了?"), _slot("辞职", "work", "employer", ends=True)),
+    (rf"^开始在(?P<obj>{_P}{{1,20}}?)(?:工作|上班|任职)了?$", _slot("入职", "work", "employer")),
+    (rf"^从(?P<obj>{_P}+?)(?:辞职|离职)了?", _slot("辞职", "work", "employer", ends=True)),
     (
-        re.compile(r"^(?:辞职|离职|辞了职|辞掉了?工作|被裁员|被裁|被解雇|被开除|退休)了?"),
+        r"^(?:辞职|离职|辞了职|辞掉了?工作|被裁员|被裁|被解雇|被开除|退休)了?",
         _slot("辞职", "work", "employer", ends=True),
     ),
-    (re.compile(rf"^(?:考上了?|考进了?|被(?P<by>{_P}+?)录取)(?P<obj>{_P}*)"), lambda m, t: _admitted(m, t)),
-    (re.compile(rf"^(?:从)?(?P<obj>{_P}+?)毕业了?"), _slot("毕业于", "school", "school", ends=True)),
-    (re.compile(rf"^毕业于(?P<obj>{_P}+?)(?:了)?$"), _slot("毕业于", "school", "school", ends=True)),
-    (re.compile(rf"^(?:转学|转校)(?:到|去)了?(?P<obj>{_P}+?)(?:了)?$"), _slot("转学到", "school", "school")),
+    (rf"^(?:考上了?|考进了?|被(?P<by>{_P}+?)录取)(?P<obj>{_P}*)", _admitted),
+    (rf"^(?:从)?(?P<obj>{_P}+?)毕业了?", _slot("毕业于", "school", "school", ends=True)),
+    (rf"^毕业于(?P<obj>{_P}+?)(?:了)?$", _slot("毕业于", "school", "school", ends=True)),
+    (rf"^(?:转学|转校)(?:到|去)了?(?P<obj>{_P}+?)(?:了)?$", _slot("转学到", "school", "school")),
     # what they eat
     (
-        re.compile(
-            r"^(?P<change>(?:从)?(?:开始|改|改成|改为|转为|决定)?)(?:吃素|吃斋|吃全素|吃纯素|(?:是|成了|当了?)(?:一[个名位])?素食(?:者|主义者))"
-            r"|^(?P<change2>(?:从)?(?:开始|又|重新)?)(?P<meat>吃肉|吃荤|是肉食(?:动物|主义者)|无肉不欢)"
-        ),
-        lambda m, t: _diet(m, t),
+        r"^(?P<change>(?:从)?(?:开始|改|改成|改为|转为|决定)?)(?:吃素|吃斋|吃全素|吃纯素|(?:是|成了|当了?)(?:一[个名位])?素食(?:者|主义者))"
+        r"|^(?P<change2>(?:从)?(?:开始|又|重新)?)(?P<meat>吃肉|吃荤|是肉食(?:动物|主义者)|无肉不欢)",
+        _diet,
     ),
     # 跟小李结婚了 / 和王芳结婚三年了 / 嫁给了小李: whom they are married to
     (
-        re.compile(
-            rf"^(?:(?:跟|和|与)(?P<obj>{_NAME})(?:结婚|结了婚)|(?:嫁给了?|娶了)(?P<obj2>{_NAME}))(?:了|{_SPAN}了?)?$"
-        ),
+        rf"^(?:(?:跟|和|与)(?P<obj>{_NAME})(?:结婚|结了婚)|(?:嫁给了?|娶了)(?P<obj2>{_NAME}))(?:了|{_SPAN}了?)?$",
         lambda m, t: [relation("配偶", m.group("obj") or m.group("obj2"))],
     ),
     # 出生在山东 / 是在青岛出生的: where someone was born
     (
-        re.compile(
-            rf"^(?:出生在|出生于|生在|出生在了)(?P<obj>{_P}{{1,12}}?)(?:的)?$|^(?:是)?在(?P<obj2>{_P}{{1,12}}?)出生的?$"
-        ),
+        rf"^(?:出生在|出生于|生在|出生在了)(?P<obj>{_P}{{1,12}}?)(?:的)?$|^(?:是)?在(?P<obj2>{_P}{{1,12}}?)出生的?$",
         lambda m, t: (
             [Found("FACT", "出生于", o, 0.6, kind="fact")]
             if (o := clean(m.group("obj") or m.group("obj2"), True, 20)) and o[0] not in _NOT_NAME
@@ -161,13 +143,10 @@ _RULES: list[tuple[re.Pattern, Callable]] = [
         ),
     ),
     # 结婚了 / 结婚三年了: married, to someone not named
-    (
-        re.compile(rf"^(?:已经)?(?:结婚|结了婚)(?:了|{_SPAN}了)$"),
-        lambda m, t: [Found("EVENT" if t else "FACT", "结婚", None, 0.6)],
-    ),
+    (rf"^(?:已经)?(?:结婚|结了婚)(?:了|{_SPAN}了)$", lambda m, t: [Found("EVENT" if t else "FACT", "结婚", None, 0.6)]),
     # 在医院找了份新工作 / 找到了工作: a new employer (where it is said), else a job changed
     (
-        re.compile(rf"^(?:在(?P<obj>{_P}{{1,20}}?))?(?:找到|找)了?(?:一)?(?:份)?(?:新)?(?:的)?工作(?:了)?$"),
+        rf"^(?:在(?P<obj>{_P}{{1,20}}?))?(?:找到|找)了?(?:一)?(?:份)?(?:新)?(?:的)?工作(?:了)?$",
         lambda m, t: (
             _slot("入职", "work", "employer")(m, t)
             if m.group("obj") and not is_place(m.group("obj"))
@@ -189,63 +168,49 @@ _RULES: list[tuple[re.Pattern, Callable]] = [
     ),
     # where they work or study now
     (
-        re.compile(
-            rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,20}}?)(?:读书|上学|念书|读大学|读研究生|读研|读博士|读博|读高中|读初中|读小学|留学|读)(?P<what>{_P}*)"
-        ),
+        rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,20}}?)(?:读书|上学|念书|读大学|读研究生|读研|读博士|读博|读高中|读初中|读小学|留学|读)(?P<what>{_P}*)",
         _school,
     ),
-    (re.compile(rf"^是(?P<obj>{_P}{{1,20}}?)的学生"), _school),
-    (re.compile(rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,20}}?)(?:工作|上班|任职|实习|打工)"), _work_place),
-    (re.compile(rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,20}}?)当(?P<job>{_P}{{1,12}})$"), _work_place),
+    (rf"^是(?P<obj>{_P}{{1,20}}?)的学生", _school),
+    (rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,20}}?)(?:工作|上班|任职|实习|打工)", _work_place),
+    (rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,20}}?)当(?P<job>{_P}{{1,12}})$", _work_place),
     # 在银行做柜员 / 在公司干会计: 做 and 干 name a job only when what follows is one (员, 师, 会计 ...),
     # or when where it is done is a workplace by name (在一家游戏公司做策划)
+    (rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,20}}?)(?:做|干)(?P<job>{_P}{{0,10}}(?:{_JOB_END}))$", _work_place),
     (
-        re.compile(rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,20}}?)(?:做|干)(?P<job>{_P}{{0,10}}(?:{_JOB_END}))$"),
-        _work_place,
-    ),
-    (
-        re.compile(
-            rf"^在{_NOT_THINKING}(?P<obj>{_P}{{0,16}}?(?:公司|企业|银行|医院|工厂|厂|事务所|工作室|研究所|集团|机构|出版社|报社|杂志社))"
-            rf"(?:做|干|当|负责)(?![了过完个])(?P<job>[^，,。！？；;!?\n了过]{{2,8}})$"  # 做了个手术 is no job
-        ),
+        rf"^在{_NOT_THINKING}(?P<obj>{_P}{{0,16}}?(?:公司|企业|银行|医院|工厂|厂|事务所|工作室|研究所|集团|机构|出版社|报社|杂志社))"
+        rf"(?:做|干|当|负责)(?![了过完个])(?P<job>[^，,。！？；;!?\n了过]{{2,8}})$",
         _work_place,
     ),
     # 从腾讯跳槽到字节: the employer now (the one left is said with it)
     (
-        re.compile(rf"^从(?P<old>{_P}{{1,12}}?)(?:跳槽|换)(?:到|去)了?(?P<obj>{_P}{{1,16}}?)(?:上班|工作)?(?:了)?$"),
+        rf"^从(?P<old>{_P}{{1,12}}?)(?:跳槽|换)(?:到|去)了?(?P<obj>{_P}{{1,16}}?)(?:上班|工作)?(?:了)?$",
         _slot("入职", "work", "employer"),
     ),
-    (re.compile(rf"^(?:就职于|供职于|任职于|受雇于)(?P<obj>{_P}+)"), _slot("工作于", "work", "employer")),
-    (re.compile(rf"^(?:的)?(?:工作|职业)是(?P<obj>{_P}+)"), _slot("职业是", "work", "job")),
+    (rf"^(?:就职于|供职于|任职于|受雇于)(?P<obj>{_P}+)", _slot("工作于", "work", "employer")),
+    (rf"^(?:的)?(?:工作|职业)是(?P<obj>{_P}+)", _slot("职业是", "work", "job")),
     # 升职为 / 被提拔为 X: the job now, which replaces the one before
-    (
-        re.compile(rf"^(?:升职为|升职成了?|升为|升任|晋升为|被提拔为|提拔为)(?P<obj>{_P}+?)(?:了)?$"),
-        _slot("职业是", "work", "job"),
-    ),
+    (rf"^(?:升职为|升职成了?|升为|升任|晋升为|被提拔为|提拔为)(?P<obj>{_P}+?)(?:了)?$", _slot("职业是", "work", "job")),
     # 对花生过敏 / 花生过敏: what they are allergic to, a fact about their health; 不过敏 states nothing
     (
-        re.compile(rf"^(?:对)?(?P<obj>{_P}{{1,12}}?)(?P<neg>不|没有|并不)?(?:有点|有些|很|特别|严重)?过敏(?:了)?$"),
-        lambda m, t: _allergic(m),
+        rf"^(?:对)?(?P<obj>{_P}{{1,12}}?)(?P<neg>不|没有|并不)?(?:有点|有些|很|特别|严重)?过敏(?:了)?$",
+        _allergic,
     ),
     # likes, dislikes and what is no longer done
-    (re.compile(rf"^最(?:喜欢|爱)的(?P<what>{_P}{{1,10}}?)(?:是|就是)(?P<obj>{_P}+)"), lambda m, t: _favourite(m)),
+    (rf"^最(?:喜欢|爱)的(?P<what>{_P}{{1,10}}?)(?:是|就是)(?P<obj>{_P}+)", _favourite),
     (
-        re.compile(
-            rf"^(?P<neg>不再|再也不|一点也不|一点都不|并不|从来不|从不|不太|不怎么|不是很|不是特别)?"
-            rf"(?:也|还是|还|真的|真|很|非常|特别|最|更|超|超级|挺|蛮|一直|比较|都|就|好)*"
-            rf"(?P<verb>不喜欢|喜欢|喜爱|讨厌|热爱|不爱|迷上了|爱上了|爱|恨|受不了|害怕|怕)(?P<habit>{_HABIT})?(?P<obj>{_P}+)"
-        ),
+        rf"^(?P<neg>不再|再也不|一点也不|一点都不|并不|从来不|从不|不太|不怎么|不是很|不是特别)?"
+        rf"(?:也|还是|还|真的|真|很|非常|特别|最|更|超|超级|挺|蛮|一直|比较|都|就|好)*"
+        rf"(?P<verb>不喜欢|喜欢|喜爱|讨厌|热爱|不爱|迷上了|爱上了|爱|恨|受不了|害怕|怕)(?P<habit>{_HABIT})?(?P<obj>{_P}+)",
         _preference,
     ),
-    (re.compile(rf"^(?:不再|再也不|已经不|早就不)(?P<verb>{_HABIT}|去|用|开|住)(?P<obj>{_P}+?)(?:了)?$"), _stopped),
-    (re.compile(rf"^(?:不再|再也不)(?P<verb>)(?P<obj>{_P}+?)(?:了)?$"), _stopped),
-    (re.compile(rf"^不(?P<verb>{_HABIT})(?P<obj>{_P}+?)了$"), _stopped),
-    (re.compile(rf"^戒了?(?P<obj>{_P}+?)(?:了)?$"), _quit_habit),
+    (rf"^(?:不再|再也不|已经不|早就不)(?P<verb>{_HABIT}|去|用|开|住)(?P<obj>{_P}+?)(?:了)?$", _stopped),
+    (rf"^(?:不再|再也不)(?P<verb>)(?P<obj>{_P}+?)(?:了)?$", _stopped),
+    (rf"^不(?P<verb>{_HABIT})(?P<obj>{_P}+?)了$", _stopped),
+    (rf"^戒了?(?P<obj>{_P}+?)(?:了)?$", _quit_habit),
     # 不吃猪肉 / 从来不喝酒: a food or drink kept off (不吃早饭, 不吃了 say how much or when, not what)
     (
-        re.compile(
-            rf"^(?:从来|从|一直|平时|基本)?不(?P<verb>吃|喝)(?!早饭|午饭|晚饭|饭|东西|太多|多|了)(?P<obj>{_P}{{1,6}})$"
-        ),
+        rf"^(?:从来|从|一直|平时|基本)?不(?P<verb>吃|喝)(?!早饭|午饭|晚饭|饭|东西|太多|多|了)(?P<obj>{_P}{{1,6}})$",
         lambda m, t: (
             [Found("OPINION", "不" + m.group("verb"), o, 0.6, kind="preference")]
             if (o := clean(m.group("obj"), True, 12)) and o[0] not in _NOT_NAME
@@ -254,41 +219,32 @@ _RULES: list[tuple[re.Pattern, Callable]] = [
     ),
     # 在学吉他 / 学西班牙语半年了 / 在准备考研: what they are learning or preparing for now (在学校 is a place)
     (
-        re.compile(
-            rf"^(?:正在|一直在|在|开始)?(?P<verb>学习|练习|学|练|准备)(?!校|院|生|堂|期|习惯)(?P<obj>{_P}{{1,12}}?)"
-            rf"(?P<time>{_SPAN})?(?:了)?$"
-        ),
-        lambda m, t: _learning(m),
+        rf"^(?:正在|一直在|在|开始)?(?P<verb>学习|练习|学|练|准备)(?!校|院|生|堂|期|习惯)(?P<obj>{_P}{{1,12}}?)"
+        rf"(?P<time>{_SPAN})?(?:了)?$",
+        _learning,
     ),
     # 学了三年钢琴了 / 弹了十年吉他: how long someone has learnt or played something (了 at the end:
     # up to now)
     (
-        re.compile(
-            rf"^(?:已经)?(?P<verb>学习|练习|学|练|弹|拉|吹|打|踢|跳|画|唱)了(?P<time>{_SPAN})(?:的)?"
-            rf"(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,8}}?)(?P<now>了)?$"
-        ),
-        lambda m, t: _practised(m),
+        rf"^(?:已经)?(?P<verb>学习|练习|学|练|弹|拉|吹|打|踢|跳|画|唱)了(?P<time>{_SPAN})(?:的)?"
+        rf"(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,8}}?)(?P<now>了)?$",
+        _practised,
     ),
     # 做销售的 / 是做IT的: the line of work someone is in
-    (
-        re.compile(rf"^(?:是)?(?:做|搞|干)(?!饭|菜|事|作业|家务|梦)(?P<obj>{_P}{{1,8}}?)的$"),
-        _slot("职业是", "work", "job"),
-    ),
+    (rf"^(?:是)?(?:做|搞|干)(?!饭|菜|事|作业|家务|梦)(?P<obj>{_P}{{1,8}}?)的$", _slot("职业是", "work", "job")),
     # 不在北京住了: no longer lives there
     (
-        re.compile(rf"^(?:已经|早就)?不在(?P<obj>{_P}{{1,12}}?)(?:住|生活|待)了$"),
+        rf"^(?:已经|早就)?不在(?P<obj>{_P}{{1,12}}?)(?:住|生活|待)了$",
         _slot("不再住在", "residence", "residence", ends=True),
     ),
     # 不在腾讯了 / 不在华为上班了: no longer works there (a home, 家, is no employer)
     (
-        re.compile(rf"^不在(?P<obj>{_P}{{1,20}}?)(?:工作|上班|干)?了$"),
+        rf"^不在(?P<obj>{_P}{{1,20}}?)(?:工作|上班|干)?了$",
         lambda m, t: _slot("辞职", "work", "employer", ends=True)(m, t) if _organisation(m.group("obj")) else [],
     ),
     # 开了一家面包店 / 在深圳开了一家餐厅: a business someone runs, where they work
     (
-        re.compile(
-            rf"^(?:在(?P<place>{_P}{{1,10}}?))?(?:自己)?开了(?:一家|家|一个|个|一间|间)(?P<obj>{_P}{{0,8}}?(?:店|公司|餐厅|饭店|馆|工作室|厂|诊所|超市|网店|民宿))$"
-        ),
+        rf"^(?:在(?P<place>{_P}{{1,10}}?))?(?:自己)?开了(?:一家|家|一个|个|一间|间)(?P<obj>{_P}{{0,8}}?(?:店|公司|餐厅|饭店|馆|工作室|厂|诊所|超市|网店|民宿))$",
         lambda m, t: [
             Found(
                 "EVENT" if t else "FACT",
@@ -303,70 +259,61 @@ _RULES: list[tuple[re.Pattern, Callable]] = [
     ),
     # 弹钢琴 / 会拉小提琴 / 打篮球: an instrument or a game someone plays (会: can)
     (
-        re.compile(
-            r"^(?P<can>会)?(?:(?P<verb>弹|拉|吹)(?P<obj>[\u4e00-\u9fff]{1,5}?)|(?P<verb2>打|踢|下)(?P<obj2>篮球|足球|排球|网球|"
-            r"羽毛球|乒乓球|棒球|高尔夫球?|冰球|太极拳?|架子鼓|鼓|围棋|象棋|国际象棋))$"
-        ),
-        lambda m, t: _plays(m),
+        r"^(?P<can>会)?(?:(?P<verb>弹|拉|吹)(?P<obj>[\u4e00-\u9fff]{1,5}?)|(?P<verb2>打|踢|下)(?P<obj2>篮球|足球|排球|网球|"
+        r"羽毛球|乒乓球|棒球|高尔夫球?|冰球|太极拳?|架子鼓|鼓|围棋|象棋|国际象棋))$",
+        _plays,
     ),
     # 教数学 / 在中学教物理: what someone teaches, and where (the employer)
-    (re.compile(rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,20}}?)教(?P<what>{_P}{{1,10}})$"), lambda m, t: _teaches(m)),
-    (re.compile(r"^教(?P<what>[\u4e00-\u9fffA-Za-z]{1,10})$"), lambda m, t: _teaches(m)),
+    (rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,20}}?)教(?P<what>{_P}{{1,10}})$", _teaches),
+    (r"^教(?P<what>[\u4e00-\u9fffA-Za-z]{1,10})$", _teaches),
     # plans and intentions
-    (re.compile(rf"^(?:在)?(?P<verb>打算|准备|计划|决定|考虑|想要|想|将要|要|会|将)(?P<obj>{_P}+)"), _plan),
+    (rf"^(?:在)?(?P<verb>打算|准备|计划|决定|考虑|想要|想|将要|要|会|将)(?P<obj>{_P}+)", _plan),
     # 希望今年能跑一次半马 / 的计划是六月前写完论文: what someone hopes or plans to do
-    (re.compile(rf"^(?:很|一直|真)?(?P<verb>希望|盼着)(?:能|可以|能够)(?P<obj>{_P}+)"), _plan),
-    (re.compile(rf"^的(?P<verb>计划|打算)(?:是|就是)(?P<obj>{_P}+)"), _plan),
+    (rf"^(?:很|一直|真)?(?P<verb>希望|盼着)(?:能|可以|能够)(?P<obj>{_P}+)", _plan),
+    (rf"^的(?P<verb>计划|打算)(?:是|就是)(?P<obj>{_P}+)", _plan),
     # 在找新工作 / 正在找房子: what they are looking for, not where they work
     (
-        re.compile(rf"^(?:现在)?(?:在|正在)(?:找|寻找|物色)(?P<obj>{_P}{{1,12}}?)(?:了|呢)?$"),
+        rf"^(?:现在)?(?:在|正在)(?:找|寻找|物色)(?P<obj>{_P}{{1,12}}?)(?:了|呢)?$",
         lambda m, t: [Found("FACT", "在找", m.group("obj"), 0.6, kind="fact")] if _object(m.group("obj")) else [],
     ),
     # a licence, a degree, a visa got: theirs from now on (拿到驾照了 / 考到了驾照)
     (
-        re.compile(
-            r"^(?:终于|刚刚|刚|已经)*(?:拿到|考到|考下|考出|拿下|办下|取得)(?:了)?(?P<obj>驾照|驾驶证|学位|(?:学士|硕士|博士)学位|毕业证|护照|签证|绿卡|录取通知书|黑带)"
-        ),
+        r"^(?:终于|刚刚|刚|已经)*(?:拿到|考到|考下|考出|拿下|办下|取得)(?:了)?(?P<obj>驾照|驾驶证|学位|(?:学士|硕士|博士)学位|毕业证|护照|签证|绿卡|录取通知书|黑带)",
         lambda m, t: [Found("EVENT" if t else "FACT", "拿到", m.group("obj"), 0.6, kind="possession")],
     ),
     # 我怀孕了: expecting a child, a fact until it is born
-    (
-        re.compile(r"^(?:已经|终于|又)?怀孕(?:了)?(?:[，,。！!]|$)"),
-        lambda m, t: [Found("FACT", "怀孕", None, 0.8, kind="fact")],
-    ),
+    (r"^(?:已经|终于|又)?怀孕(?:了)?(?:[，,。！!]|$)", lambda m, t: [Found("FACT", "怀孕", None, 0.8, kind="fact")]),
     # possessions
-    (re.compile(rf"^(?P<verb>拥有|有|买了|领养了|养了)(?P<obj>{_P}+)"), _possession),
+    (rf"^(?P<verb>拥有|有|买了|领养了|养了)(?P<obj>{_P}+)", _possession),
     # 在成都买了房: a home bought, and where
     (
-        re.compile(
-            rf"^在(?P<place>{_P}{{1,12}}?)买了(?:一套|套|一个|个|一栋|栋)?(?P<obj>房子|房|公寓|别墅|新房|二手房)$"
-        ),
+        rf"^在(?P<place>{_P}{{1,12}}?)买了(?:一套|套|一个|个|一栋|栋)?(?P<obj>房子|房|公寓|别墅|新房|二手房)$",
         lambda m, t: [
             Found("EVENT" if t else "FACT", "买了", m.group("obj"), 0.6, {"地点": m.group("place")}, kind="possession")
         ],
     ),
     # 开的是特斯拉 / 开一辆旧宝马: the car someone drives (开会, 开心, 开始 are no car)
     (
-        re.compile(rf"^(?:开的是|开着?(?:一辆|辆)|开了?一辆)(?:新|旧|二手)?(?:的)?(?P<obj>{_P}{{2,12}}?)(?:车)?$"),
+        rf"^(?:开的是|开着?(?:一辆|辆)|开了?一辆)(?:新|旧|二手)?(?:的)?(?P<obj>{_P}{{2,12}}?)(?:车)?$",
         lambda m, t: [Found("FACT", "开", obj, 0.5, kind="possession")] if (obj := _object(m.group("obj"))) else [],
     ),
     # 姓王: someone's surname, not a name of its own (我的牙科医生姓王)
     (
-        re.compile(r"^姓(?P<obj>[\u4e00-\u9fff]{1,2}?)(?:的)?[。！!]?$"),
+        r"^姓(?P<obj>[\u4e00-\u9fff]{1,2}?)(?:的)?[。！!]?$",
         lambda m, t: [Found("FACT", "姓", m.group("obj"), 0.6, kind="fact")],
     ),
     # who they are
-    (re.compile(r"^(?:的名字)?(?:叫|是叫|名叫)(?P<obj>[^，,。！？；;!?\s]{1,12})"), _named),
-    (re.compile(r"^的名字是(?P<obj>[^，,。！？；;!?\s]{1,12})"), _named),
-    (re.compile(rf"^(?:来自|是从)(?P<obj>{_P}{{1,20}}?)(?:来的|过来的|人)?$"), _origin),
-    (re.compile(rf"^(?:的)?老家(?:是|在)(?P<obj>{_P}{{1,20}}?)(?:的|人)?$"), _origin),
+    (r"^(?:的名字)?(?:叫|是叫|名叫)(?P<obj>[^，,。！？；;!?\s]{1,12})", _named),
+    (r"^的名字是(?P<obj>[^，,。！？；;!?\s]{1,12})", _named),
+    (rf"^(?:来自|是从)(?P<obj>{_P}{{1,20}}?)(?:来的|过来的|人)?$", _origin),
+    (rf"^(?:的)?老家(?:是|在)(?P<obj>{_P}{{1,20}}?)(?:的|人)?$", _origin),
     # how old: 34岁 / 三岁了 (今年, a time, is read apart); the consolidator's age slot takes a later one
     (
-        re.compile(r"^(?:已经|才|都)?(?P<obj>[\d一二两三四五六七八九十百]{1,4})(?:周)?岁(?:了|啦)?$"),
+        r"^(?:已经|才|都)?(?P<obj>[\d一二两三四五六七八九十百]{1,4})(?:周)?岁(?:了|啦)?$",
         lambda m, t: [Found("FACT", "年龄", m.group("obj") + "岁", 0.7, kind="fact")],
     ),
-    (re.compile(rf"^是(?:一名|一个|一位|个|名|位)?(?P<obj>{_P}{{1,30}})"), _identity),
-]
+    (rf"^是(?:一名|一个|一位|个|名|位)?(?P<obj>{_P}{{1,30}})", _identity),
+)
 
 
 def predicates(rest: str, timed: bool, time_text: str | None = None) -> list[Found]:

@@ -51,7 +51,7 @@ def _worked_at(m: re.Match) -> list[Found]:
     return [Found("FACT", "曾工作于", obj, 0.6, attributes, kind="work")]
 
 
-def _allergic(m: re.Match) -> list[Found]:
+def _allergic(m: re.Match, timed: bool = False) -> list[Found]:
     """对花生过敏 → 过敏 花生; 不过敏 and 有点过敏 (no what) state nothing."""
     obj = None if m.group("neg") else _object(m.group("obj"))
     if not obj or re.fullmatch(r"(?:有点|有些|很|特别|严重|非常|比较|容易|经常|也|又|还|都)+", obj):
@@ -59,7 +59,7 @@ def _allergic(m: re.Match) -> list[Found]:
     return [Found("FACT", "过敏", obj, 0.8, kind="fact")]
 
 
-def _learning(m: re.Match) -> list[Found]:
+def _learning(m: re.Match, timed: bool = False) -> list[Found]:
     """What someone is learning, practising or preparing for, with how long when said; only when
     said as going on (在学 / 正在练 / 开始学) or with how long (学西班牙语半年了): 学做饭 alone may be a wish."""
     said = m.group(0)
@@ -72,7 +72,7 @@ def _learning(m: re.Match) -> list[Found]:
     return [Found("FACT", "在" + m.group("verb"), obj, 0.6, attributes, kind="fact")]
 
 
-def _practised(m: re.Match) -> list[Found]:
+def _practised(m: re.Match, timed: bool = False) -> list[Found]:
     """学了三年钢琴了 → 在学 钢琴 (时长 三年); 弹了十年吉他 → 弹过 吉他: the verb and what, how long."""
     obj = _object(m.group("obj"))
     if not obj or obj[0] in _NOT_NAME or obj[0] in "就才又都也还便没不" or obj in ("时间", "工作", "东西", "功课"):
@@ -96,21 +96,21 @@ def _work_span(m: re.Match) -> list[Found]:
     return [Found("FACT", "工作于", obj, 0.7, {"时长": m.group("time")}, kind="work", slot="employer")]
 
 
-def _lived_span(m: re.Match) -> list[Found]:
+def _lived_span(m: re.Match, timed: bool = False) -> list[Found]:
     obj = _object(m.group("obj"))
     if not obj or obj[0] in _NOT_NAME:
         return []
     return [Found("FACT", "住在", obj, 0.7, {"时长": m.group("time")}, kind="residence", slot="residence")]
 
 
-def _plays(m: re.Match) -> list[Found]:
+def _plays(m: re.Match, timed: bool = False) -> list[Found]:
     verb, obj = m.group("verb") or m.group("verb2"), m.group("obj") or m.group("obj2")
     if obj[0] in _NOT_NAME or obj[0] in "了过着得完好":
         return []
     return [Found("FACT", ("会" if m.group("can") else "") + verb, obj, 0.6, kind="fact")]
 
 
-def _teaches(m: re.Match) -> list[Found]:
+def _teaches(m: re.Match, timed: bool = False) -> list[Found]:
     """在中学教数学 → 工作于 中学, 教 数学; 教书 is the job, not a subject."""
     what = m.group("what")
     found = (
@@ -199,7 +199,7 @@ def _diet(m: re.Match, timed: bool) -> list[Found]:
     return [Found("EVENT" if timed and changed else "FACT", "吃", obj, 0.7, kind="fact", slot="diet")]
 
 
-def _favourite(m: re.Match) -> list[Found]:
+def _favourite(m: re.Match, timed: bool = False) -> list[Found]:
     what, obj = clean(m.group("what"), True, 20), clean(m.group("obj"), True, 30)
     return [Found("OPINION", f"最喜欢的{what}", obj, 0.6, kind="preference")] if what and obj else []
 
@@ -350,7 +350,7 @@ _NO_HOME = "院|校|酒店|宾馆|旅馆|民宿|了|过|在"  # after 住: a sta
 _STAY = r"(?:酒店|宾馆|旅馆|民宿|客栈|医院|青旅|帐篷)$"
 
 
-def _lived_before(m: re.Match) -> list[Found]:
+def _lived_before(m: re.Match, timed: bool = False) -> list[Found]:
     obj = _object(m.group("obj") or m.groupdict().get("obj2") or "")
     span = m.group("time") or ""
     if not obj or obj[0] in _NOT_NAME or span.endswith(("天", "周")) or re.search(_STAY, obj):
