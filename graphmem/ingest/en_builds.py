@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ..lexicon.forms import base_form, gerund
+from ..lexicon import word_map
+from ..lexicon.forms import base_form, gerund, lemma, third_person
 from .phrases import Found, clean, without_dangling
 
 # --- predicates ----------------------------------------------------------------------------
@@ -15,9 +16,7 @@ _ADV = (
     r"(?:(?:just|recently|finally|actually|also|now|currently|still|really|already|officially|totally|even|all|so)\s+)*"
 )
 
-
 _X = r"(?P<obj>[^,;:.!?]+)"
-
 
 _NOT_THINGS = re.compile(
     r"^(?:a |an |the |some |two |three |new )?(?:question|idea|feeling|meeting|appointment|problem|headache|cold|"
@@ -27,13 +26,11 @@ _NOT_THINGS = re.compile(
     re.IGNORECASE,
 )
 
-
 _FUTURE = re.compile(
     r"\b(?:next|tomorrow|tonight|later|upcoming|coming|soon|this (?:weekend|evening|afternoon|summer|fall|winter|"
     r"spring|friday|saturday|sunday|monday|tuesday|wednesday|thursday))\b",
     re.IGNORECASE,
 )
-
 
 # A second predicate of the same subject: "… and joined Globex", "… and then moved to Leeds".
 _AND_THEN = re.compile(
@@ -43,7 +40,6 @@ _AND_THEN = re.compile(
     re.IGNORECASE,
 )
 
-
 # Where a child or a student goes: a school by its name ("Greenway Primary", "Oakfield nursery").
 _SCHOOLISH = re.compile(
     r"\b(?:school|primary|nursery|kindergarten|pre-?school|academy|college|university|uni|high|elementary|"
@@ -51,21 +47,17 @@ _SCHOOLISH = re.compile(
     re.IGNORECASE,
 )
 
-
 # A comma inside an object: between two adjectives after a determiner ("a safe, inviting place") and
 # before "as well as" ("both classical, as well as modern music"); the object goes on past it.
 _ADJECTIVE_COMMA = re.compile(
     r",\s+(?!(?:and|or|but|so|which|who|that|then|because|though|if|when|while)\b)[a-z][a-z-]* [a-z]"
 )
 
-
 _AS_WELL_AS = re.compile(r",\s+as well as\b", re.IGNORECASE)
-
 
 # the rest of a list after its first item: ", music and dance", " or tennis" (items of up to three
 # words, none a word that opens a clause); it runs to the end of the clause
 _LIST_ITEM = r"(?!(?:but|so|because|which|who|that|though|although|especially|except|when|if|while|then|since|as)\b)[\w'-]+(?:\s+[\w'-]+){0,2}"
-
 
 _LIST_REST = re.compile(
     rf"(?:,\s*{_LIST_ITEM})*,?\s+(?:and|or)\s+{_LIST_ITEM}(?:\s+[\w'-]+){{0,3}}(?=\s*(?:[;:.!?]|$))", re.IGNORECASE
@@ -110,16 +102,11 @@ def _obj(m: re.Match, group: str = "obj") -> str | None:
 
 
 def _third(topic: str, third: bool) -> str:
-    """A topic agreeing with its subject: live in / lives in."""
-    if not third:
-        return topic
+    """A topic agreeing with its subject: live in / lives in (a past, "no longer", "quit": as they are)."""
     head, _, tail = topic.partition(" ")
-    irregular = {"have": "has", "do": "does", "go": "goes", "am": "is", "study": "studies"}
-    if head in irregular:
-        head = irregular[head]
-    elif head not in {"no", "moved", "joined", "quit", "graduated", "enrolled", "stopped", "bought", "adopted", "is"}:
-        head = head + ("es" if head.endswith(("s", "sh", "ch", "x")) else "s")
-    return f"{head} {tail}".strip()
+    if not third or head in ("no", "is", "quit") or (head != "am" and lemma(head) != head):
+        return topic
+    return f"{'is' if head == 'am' else third_person(head)} {tail}".strip()
 
 
 def plural(topic: str) -> str:
@@ -130,11 +117,9 @@ def plural(topic: str) -> str:
 
 Make = Callable[[re.Match, bool, str | None], list[Found] | None]
 
-
 _CHANGES = frozenset(
     "moved to|joined|enrolled at|quit|graduated from|no longer live in|no longer work at|moved out of".split("|")
 )
-
 
 # Where a place or an employer named as a slot's value ends: at the reason, the company or the
 # purpose said after it ("moved to Berlin for a new job", "work at Acme because …", "moved to
@@ -210,25 +195,12 @@ def _held_since(topic: str, kind: str, slot: str) -> Make:
 
 _worked_since = _held_since("work at", "work", "employer")
 
-
 # what one plays or does for years: the verb's forms, base first ("have been playing", "played")
-_PLAYED = {
-    f: forms[0]
-    for forms in (
-        ("play", "playing", "played"),
-        ("do", "doing", "done", "did"),
-        ("practice", "practicing", "practiced", "practising", "practised"),
-        ("dance", "dancing", "danced"),
-        ("sing", "singing", "sung", "sang"),
-        ("paint", "painting", "painted"),
-        ("ski", "skiing", "skied"),
-        ("surf", "surfing", "surfed"),
-        ("climb", "climbing", "climbed"),
-        ("swim", "swimming", "swum", "swam"),
-        ("ride", "riding", "ridden", "rode"),
-    )
-    for f in forms
-}
+_PLAYED = word_map(
+    "play: play|playing|played, do: do|doing|done|did, practice: practice|practicing|practiced|practising|practised, "
+    "dance: dance|dancing|danced, sing: sing|singing|sung|sang, paint: paint|painting|painted, ski: ski|skiing|skied, "
+    "surf: surf|surfing|surfed, climb: climb|climbing|climbed, swim: swim|swimming|swum|swam, ride: ride|riding|ridden|rode"
+)
 
 
 def _teaches(m: re.Match, third: bool) -> list[Found] | None:
@@ -344,35 +316,11 @@ def _work_as(m: re.Match, third: bool, time_text: str | None) -> list[Found] | N
     ]
 
 
-_PREF = {
-    "enjoying": "enjoy",
-    "loving": "love",
-    "love": "love",
-    "loves": "love",
-    "like": "like",
-    "likes": "like",
-    "enjoy": "enjoy",
-    "enjoys": "enjoy",
-    "adore": "love",
-    "adores": "love",
-    "hate": "hate",
-    "hates": "hate",
-    "dislike": "dislike",
-    "dislikes": "dislike",
-    "despise": "hate",
-    "can't stand": "hate",
-    "cannot stand": "hate",
-    "prefer": "prefer",
-    "prefers": "prefer",
-    "loved": "love",
-    "enjoyed": "enjoy",
-    "hated": "hate",
-}
-
+# a liking's verb said otherwise (its base form asked of the lemmatiser)
+_LIKING = {"adore": "love", "despise": "hate", "can't stand": "hate", "cannot stand": "hate"}
 
 # after "like to": verbs that say what is being asked or said, not a thing liked (I'd like to say, I love to hear that)
 _NOT_A_LIKING = re.compile(r"^(?:say|think|know|hear|see|ask|thank|add|mention|point|tell|be|get|have)$", re.IGNORECASE)
-
 
 # after "don't eat" / "don't drink", words that say how much or what now, not a food kept off
 _NOT_A_FOOD = re.compile(
@@ -392,7 +340,7 @@ def _diet_kept(m: re.Match) -> bool:
 
 
 # verbs that name a habit with no object ("I don't smoke anymore", "I no longer drink"): what stopped
-_HABITS_ALONE = {"smoke": "smoking", "drink": "drinking", "gamble": "gambling", "vape": "vaping"}
+_HABITS_ALONE = ("smoke", "drink", "gamble", "vape")
 
 
 def _stopped(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
@@ -400,13 +348,6 @@ def _stopped(m: re.Match, third: bool, time_text: str | None) -> list[Found] | N
     if not what:
         return None
     return [Found("OPINION", f"stopped {m.group('verb').lower()}".strip(), what, 0.6, kind="preference")]
-
-
-def _base(verb: str) -> str:
-    verb = verb.lower()
-    if verb in ("likes", "loves", "enjoys", "drinks", "eats", "plays", "watches", "smokes", "goes", "does", "has"):
-        return {"goes": "go", "does": "do", "has": "have", "watches": "watch"}.get(verb, verb[:-1])
-    return {"liked": "like", "loved": "love", "enjoyed": "enjoy"}.get(verb, verb)
 
 
 def _fan(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
@@ -433,23 +374,13 @@ def _possession(m: re.Match, third: bool, time_text: str | None) -> list[Found] 
     if verb in {"got", "have", "has", "have got", "has got", "own", "owns"} and not det:
         return None
     obj = f"{m.group('det').strip()} {obj}" if det else obj  # as said: a puppy, two cats, my own boat
-    topics = {
-        "own": "have",
-        "owns": "have",
-        "got": "have",
-        "have got": "have",
-        "has got": "have",
-        "purchased": "bought",
-    }
-    topic = topics.get(verb, verb)
-    if topic in {"have", "has"}:
-        topic = "has" if third else "have"
+    topic = {"own": "have", "owns": "have", "got": "have", "have got": "have", "has got": "have"}.get(verb, verb)
+    topic = ("has" if third else "have") if topic in ("have", "has") else "bought" if topic == "purchased" else topic
     mtype = "EVENT" if time_text and topic in {"bought", "adopted"} else "FACT"
     return [Found(mtype, topic, obj, 0.5, kind="possession")]
 
 
 _NOT_PLANS = re.compile(r"^(?:tell|say|ask|let|think|see|check|try|be|get back|talk|call|text|keep)\b", re.IGNORECASE)
-
 
 # Words a plan's verb phrase cannot start with: "I hope so", "I'm going for it", "want 'em to…".
 _NOT_A_VERB = re.compile(
@@ -458,27 +389,27 @@ _NOT_A_VERB = re.compile(
     re.IGNORECASE,
 )
 
-
 # After "am going to", a place or an occasion, not a verb: "going to a conference".
 _DESTINATION = re.compile(r"^(?:a|an|the|my|our|his|her|their|this|that|some)\b|^[A-Z0-9]")
 
 
 def _negated_preference(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
-    obj = _obj(m)
-    verb = m.group("verb").lower()
-    if obj and obj.lower() in ("anymore", "any more") and _base(verb) in _HABITS_ALONE:
+    obj, verb = _obj(m), lemma(m.group("verb").lower())
+    if obj and obj.lower() in ("anymore", "any more") and verb in _HABITS_ALONE:
         obj = None  # "I don't smoke anymore": the habit itself ended
-    if not obj:
-        gerund = _HABITS_ALONE.get(_base(verb))
-        ended = m.group("longer") or re.search(r"\b(?:anymore|any more)\s*$", m.group(0), re.I)
-        return [Found("OPINION", "stopped", gerund, 0.6, kind="preference")] if gerund and ended else None
     no_longer = bool(m.group("longer")) or bool(re.search(r"\b(?:anymore|any more)\s*$", m.group(0), re.I))
+    if not obj:
+        return (
+            [Found("OPINION", "stopped", gerund(verb), 0.6, kind="preference")]
+            if verb in _HABITS_ALONE and no_longer
+            else None
+        )
     if no_longer:
-        topic = f"no longer {_base(verb)}"
-    elif _base(verb) == "like":
+        topic = f"no longer {verb}"
+    elif verb == "like":
         topic = "dislikes" if third else "dislike"
     else:
-        topic = f"doesn't {_base(verb)}" if third else f"don't {_base(verb)}"
+        topic = f"doesn't {verb}" if third else f"don't {verb}"
     return [Found("OPINION", topic, obj, 0.6, kind="preference")]
 
 
@@ -490,7 +421,6 @@ _USED_TO_QUIT = re.compile(
     re.IGNORECASE,
 )
 
-
 # "Wanted to let you know that I …", "I just have to tell you, I …": a lead-in before what is said
 _TELLING = re.compile(
     r"(?:^|(?<=[,.!]\s))(?:I )?(?:just |really )?(?:wanted|want|had|have|needed|need|got|gotta) to "
@@ -499,15 +429,12 @@ _TELLING = re.compile(
     re.IGNORECASE,
 )
 
-
 # "Been real busy tackling a project …", "Been working on a new song": "I have been …" said short
 _BEEN_DOING = re.compile(
     r"^(?P<lead>\W*)[Bb]een (?:(?:real|really|so|super|pretty|very|quite) )?(?:busy )?(?P<verb>[a-z]+ing)\b"
 )
 
-
 _MY_PLAN = re.compile(r"\b(?:my|our) (?:plan|goal|dream|hope) is to\b", re.IGNORECASE)
-
 
 # a pet put down or put to sleep is a pet that died: "we had to put our cat down" → "our cat passed away"
 _PUT_DOWN = re.compile(

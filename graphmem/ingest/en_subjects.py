@@ -14,9 +14,7 @@ from .phrases import Found, Subject, relation
 
 _NAME = PERSON_NAME
 
-
 _NOT_NAMES = frozenset("I The This That It He She They We You There Here Who What My Our And But So".split())
-
 
 EN_LEAD = re.compile(
     r"^(?:(?:after that|after this|before that|after all that|once that's done|once that is done|oh|hey|hi|yeah|yes|yep|wow|well|so|and|but|also|plus|actually|anyway|anyways|btw|honestly|ok|okay|"
@@ -27,7 +25,6 @@ EN_LEAD = re.compile(
     re.IGNORECASE,
 )
 
-
 _CONTRACTIONS = [
     (re.compile(r"^'m\b|^ am\b"), " am"),
     (re.compile(r"^'s\b"), " is"),
@@ -37,24 +34,19 @@ _CONTRACTIONS = [
     (re.compile(r"^'d\b"), " would"),
 ]
 
-
 _MY = r"(?:[Mm]y|[Oo]ur)"
-
 
 # Where "the … next door" lives: the speaker's neighbour.
 _NEXT_DOOR = re.compile(r"^(?:next door|downstairs|upstairs|across the (?:street|road|hall))\b", re.IGNORECASE)
 
-
 # "Ruth and her husband Mark came over": a relative said with the subject, named or not
 _AND_THEIR = re.compile(r"^,? ?and (?:her|his|their) ")
-
 
 # what two people do to each other: the one after "and" is its other party
 _WITH_EACH_OTHER = re.compile(
     r"^(?:(?:have|had|just|finally|recently) )*(?:split up|broke up|break up|divorced|got divorced|separated|"
     r"got married|got engaged|married|had a (?:fight|falling out)|fell out|made up|are fighting|argued)\b"
 )
-
 
 # A plain name never met before, opening a clause with what a person does for someone or for a
 # living (Rosa comes to clean our house, Sue runs the flower shop downstairs): someone. Any other
@@ -65,14 +57,12 @@ _PERSON_DOES = re.compile(
     r" (?:cleans|looks after|babysits|walks) (?:our|my|the) )"
 )
 
-
 # Capitalised words that say what someone is, not who: my sister is British.
 _NOT_A_NAME = re.compile(
     r"^(?:[A-Z][a-z]+(?:ish|ese|ian|can|man|ic)|Catholic|Muslim|Jewish|Buddhist|Hindu|Christian|Greek|Thai|Swiss|"
     r"Dutch|Irish|French|Vegan|Vegetarian|Fine|Great|Good|Okay|Ok|Home|Back|Here|There|Away|Done|Sorry|Ready|"
     r"Sure|Glad|Happy|Busy|Tired|Single|Married|In|Out|Off|On|Not|So|Just|Still|Also|Really|Very|All)$"
 )
-
 
 # Given names that end like a nationality or an adjective (Brian, Eric, Duncan): names all the same.
 _NAMES_LIKE_WORDS = frozenset(
@@ -93,16 +83,13 @@ _WHICH_ONE = re.compile(
     r"^(?:with|in|from|at) (?:the |a |an |my |our )?(?:[A-Z][\w'-]*(?: [A-Z][\w'-]*)*|[a-z][\w'-]*) (?=[a-z])"
 )
 
-
 # Roles that are a person's family or household: "Ruth's husband", "his grandson" is about them.
 EN_RELATIVES = frozenset(
     {c for c, _ in EN_ROLES.values()} - {"boss", "manager", "colleague", "classmate", "mentor", "landlord", "therapist"}
 )
 
-
 # Words before a role that make it someone other than the one named in it before.
 _OTHER_ONE = {"new", "other", "former", "ex", "late", "second", "third", "another"}
-
 
 _NOT_MODIFIERS_VERBS = {"and", "or", "is", "was", "has", "had", "to", "in", "at", "with"}
 
@@ -113,7 +100,6 @@ def _not_modifier(mods: str) -> bool:
 
 
 _PARTNER_ROLE = r"(?:boyfriend|girlfriend|husband|wife|partner|fianc[eé]e?)"
-
 
 # "Sam and I broke up", "I broke up with my boyfriend", "we split up", "I got divorced", "I'm divorced now"
 _PARTNER_ENDED = re.compile(
@@ -389,13 +375,11 @@ def role_of_someone(text: str, people: People, owner: str) -> Found | None:
 # words before a role that only say which of them (a younger brother, an older sister, twin)
 _KIN_WORDS = {"younger", "older", "elder", "little", "big", "baby", "twin", "kid", "step"}
 
-
 # "Jess and I have been friends since college": someone the speaker is something to, together
 _TOGETHER = re.compile(
     rf"^(?P<name>{_NAME}) and I (?:have been|'ve been|are|were|became|have become) (?:\w+ ){{0,2}}?"
     r"(?P<role>best friends|friends|classmates|colleagues|coworkers|co-workers|roommates|flatmates|neighbou?rs)\b"
 )
-
 
 _TOGETHER_ROLE = {
     "coworkers": "colleague",

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..lexicon.forms import is_participle, is_past
+from ..lexicon.forms import is_participle, is_past, third_person
 from ..lexicon.topics import slot_of
 from ..types import MAX_NAME
 from . import en_builds, en_subjects, rules_en
@@ -219,16 +219,6 @@ def _agree(word: str, third: bool) -> str:
     return word
 
 
-def _third_person_present(verb: str) -> str:
-    if verb in {"have", "do", "go"}:
-        return {"have": "has", "do": "does", "go": "goes"}[verb]
-    if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
-        return verb + "es"
-    if len(verb) > 2 and verb.endswith("y") and verb[-2] not in "aeiou":
-        return verb[:-1] + "ies"
-    return verb + "s"
-
-
 def _said_of_named(rest: str) -> str:
     """A first-person predicate as said of a named speaker: its first verb in the third person
     ("am gonna keep it up" → "is gonna keep it up", "totally agree" → "totally agrees")."""
@@ -243,7 +233,7 @@ def _said_of_named(rest: str) -> str:
         words[i] = {"don't": "doesn't", "haven't": "hasn't"}[w]
     elif w.isalpha() and w not in _EN_AUX and w not in _EN_MODAL and w not in {"was", "were", "can", "will"}:
         if not is_past(w) and not w.endswith(("ing", "s")):
-            words[i] = _third_person_present(w)
+            words[i] = third_person(w)
     return " ".join(words)
 
 
@@ -398,7 +388,7 @@ def _en_clause_fact(
     if rest and rest[0].lower() == "to" and len(rest) > 1 and _bare(rest[1]) in _EN_NOT_FACT_VERBS:
         return None  # "I wanted to tell …": what follows is the point
     if third and not auxes and not is_past(verb) and predicate[0] == verb:
-        predicate[0] = _third_person_present(verb)
+        predicate[0] = third_person(verb)
     head = [_agree(t, third) for t in tokens]
     if negated:  # "does not work", "has not seen"
         head = [*head, "not"]
@@ -579,7 +569,7 @@ class English(Language):
             lead += 1
         first = words[lead].lower()
         base = {"is": "am", "has": "have", "does": "do", "goes": "go", "was": "was"}.get(first)
-        if base is None:
+        if base is None:  # lives → live; a noun as well as a verb may follow (grows tomatoes): not a lemma
             base = first[:-1] if first.endswith("s") and not first.endswith("ss") and len(first) > 3 else first
         said = "I " + " ".join(words[:lead] + [base] + words[lead + 1 :])
         event = _en_clause_fact(said, time_text, True, True, bare=habitual)

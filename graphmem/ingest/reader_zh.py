@@ -15,10 +15,8 @@ from .phrases import _LEAD_ZH, Found, clean
 # the role words (``lexicon.roles``): after 我, a kin word makes the clause about someone else (我妈妈…)
 _ZH_RELATIONS = "|".join(sorted(ZH_ROLES, key=len, reverse=True))
 
-
 # "X也是Y" is "X是Y"; "X可能是Y" is a guess, not a fact.
 _ZH_X_ADVERB = re.compile(r"(?:也|都|还|就|又|才|真的|真|确实|其实|原来|一直|曾经|已经|并)$")
-
 
 _ZH_X_GUESS = re.compile(r"(?:可能|应该|也许|大概|好像|似乎|一定|肯定|会)$")
 
@@ -40,7 +38,6 @@ def _x_is_y_zh(m: re.Match, zh: bool) -> Found | None:
 
 _ZH_X_IS_Y = re.compile(r"^(?P<x>[^，,。！？；;!?\s]{1,12}?)是(?P<y>[^，,。！？；;!?]{1,40})$")
 
-
 # --- causal clauses -----------------------------------------------------------------------
 _ZH_CAUSAL = [
     re.compile(r"^(?:因为|由于)(?P<a>.+?)[，,]\s*(?:所以|因此|于是|才|就)(?P<b>.+)$"),
@@ -50,7 +47,6 @@ _ZH_CAUSAL = [
     re.compile(r"^(?P<a>.+?)[，,]?\s*(?:所以|因此|于是|导致|结果|害得|搞得|弄得|使得)(?P<b>.+)$"),
 ]
 
-
 # What may stand before 我 in a clause about the speaker (times are taken out before).
 _ZH_LEAD = re.compile(
     r"^(?:[，,、\s]|嗯|啊|哦|哈哈|哈|对了|其实|不过|而且|但是|可是|然后|后来|另外|还有|最近|刚才|"
@@ -58,12 +54,10 @@ _ZH_LEAD = re.compile(
     r"昨晚|前天|明天|周末|上周|这周|下周|早上|上午|中午|下午|晚上|早饭|午饭|晚饭|放学后|下班后)+"
 )
 
-
 # After 我: a possessive or a kin word makes the clause about someone else (我的朋友…, 我妈妈…).
 _ZH_NOT_ME = re.compile(
     rf"^(?:(?![和跟与同给对被把在向从])(?:(?![了过着])[^的，,]){{0,3}}的|家|们家|{_ZH_RELATIONS}|妈|爸)"
 )
-
 
 # After 我: a guess, a wish or a thought (我可能…, 我想…, 我觉得…) states no fact.
 _ZH_NOT_FACT = re.compile(
@@ -71,13 +65,11 @@ _ZH_NOT_FACT = re.compile(
     r"怎么|为什么)"
 )
 
-
 # What someone else says, asks or thinks reports; it is not what they do. Nor is what they are
 # or are not (是 / 不是: an identity the specific readings take; a negated one gives none).
 _ZH_REPORTS = re.compile(
     r"^(?:[也还都就又并]*)(?:不是|是|说|问|告诉|跟我说|让我|叫我|要我|觉得|认为|以为|想|希望|好像|可能|应该|也许|不知道|知道)"
 )
-
 
 _ZH_OFTEN = re.compile(
     r"(?:每(?:天|日|晚|周|星期|个星期|个周末|个月|年|逢)(?:[一二三四五六日天末])?|天天|平时|平常|"
@@ -85,14 +77,11 @@ _ZH_OFTEN = re.compile(
     r"(?:早上|早晨|上午|中午|下午|傍晚|晚上|夜里)?(?:都|也|会)?"
 )
 
-
 _ZH_THOUGHT = re.compile(
     r"^(?:[也还都就又]*)(?:知道|认为|以为|相信|猜|觉得)(?:我|你|他|她|它|自己|大家|一切|事情|会|能|一定|肯定|应该)"
 )
 
-
 _ZH_SPACE = re.compile(rf"(?<=[{HAN_CHARS}，,])\s+|\s+(?=[{HAN_CHARS}，,])")  # a space left where a time was
-
 
 # after a job said in the same sentence, the next one (以前在阿里工作，后来去了腾讯): a workplace named
 # whole, not a place (后来去了日本) nor an errand (后来去了超市买菜). English says "then joined …"; its
@@ -100,7 +89,6 @@ _ZH_SPACE = re.compile(rf"(?<=[{HAN_CHARS}，,])\s+|\s+(?=[{HAN_CHARS}，,])")  
 _ZH_THEN_WENT = re.compile(
     r"^(?:后来|然后|之后|再后来)(?:又|就)?(?:去了|到了|进了|跳槽到了?|跳到了|换到了)(?P<obj>[^，,。！？]{2,12}?)(?:工作|上班)?(?:了)?$"
 )
-
 
 # A sentence that opens with these gives the effect of what the sentence before said.
 _ZH_THEREFORE = re.compile(r"^(?:所以|因此|于是|结果|这就是为什么|这也是为什么)[，,]?\s*")

@@ -64,9 +64,7 @@ from .schema import ExtractedLink, ExtractedMemory, Extraction, to_plan
 
 MINED_ROLES = {"user"}
 
-
 WHOLE_LIMIT = 40  # characters of a clause kept whole as its subject's predicate; a longer one is not kept
-
 
 # --- sentence and clause splitting --------------------------------------------------------
 _SENTENCE_END = re.compile(
@@ -74,15 +72,11 @@ _SENTENCE_END = re.compile(
     r"|(?<![A-Z][a-z]\.)(?<!\b[A-Z]\.)(?<!Mrs\.)(?<=[.])\s+(?=[A-Z\"'(])"
 )  # not after a title or an initial (Mrs. Lee, Dr. Wu, St. Mary's, J. Smith); a Chinese sentence after an English one
 
-
 _CAPTION = re.compile(r"\s*\[image:[^\]]*\]", re.IGNORECASE)  # a picture's caption added to a turn
-
 
 _QUESTION = re.compile(r"[?？]\s*[\"'”’)）]*$")
 
-
 _LISTENER_TAG = re.compile(r"你|您|\byou\b", re.IGNORECASE)  # "…，你呢？", "…, do you?"
-
 
 _ASKS = re.compile(
     r"为什么|什么|怎么|吗|呢|哪|谁|几|多少|\b(?:why|what|how|where|who|which|when|do|does|did|"
@@ -136,21 +130,17 @@ def _by_language(sentence: str) -> list[str]:
 # A habit that says only how many times (去三次, "go twice"): what is done was said before.
 _HOW_MANY_TIMES = re.compile(r"^(?:去|来|做|练|go|goes|do|does)?\s*(?:[一二两三四五六七八九十几\d]+次|once|twice)$")
 
-
 _BARE_GO = {"去", "来", "go", "goes", "come", "comes"}
-
 
 # A plan's time that ended more than this before the turn, named without a year or a word for the
 # past (last, ago, 上, 去年, 前, 昨), is read as the next such time.
 PLAN_GRACE = timedelta(days=7)
-
 
 # a day of the week alone ("on Friday", 周五, 星期天): a plan's is the next one, even a day after it
 _WEEKDAY = re.compile(
     r"^(?:on |this )?(?:mon|tues|wednes|thurs|fri|satur|sun)day\W*$|^(?:这|本)?(?:周|星期|礼拜)[一二三四五六日天]\W*$",
     re.IGNORECASE,
 )
-
 
 _NAMED_PAST = re.compile(r"\b(?:last|ago|yesterday|before|previous|earlier)\b|[上去前昨]|\d{4}|年", re.IGNORECASE)
 

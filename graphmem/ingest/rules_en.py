@@ -19,16 +19,16 @@ from __future__ import annotations
 
 import re
 
-from ..lexicon.forms import gerund
+from ..lexicon.forms import base_form, gerund, lemma, third_person
 from ..lexicon.roles import role_of
 from .en_builds import (
     _ADV,
     _AND_THEN,
     _AS_A_JOB,
     _I,
+    _LIKING,
     _NOT_A_LIKING,
     _PLAYED,
-    _PREF,
     _SCHOOLISH,
     _X,
     _been_doing,
@@ -108,7 +108,8 @@ def _preference(m: re.Match, third: bool, time_text: str | None) -> list[Found] 
         return None
     if m.group(0).lower().startswith("would"):
         return None  # "I'd like to …" is a wish
-    verb = _PREF[" ".join(m.group("verb").lower().split())]
+    said = " ".join(m.group("verb").lower().split())
+    verb = _LIKING.get(said) or _LIKING.get(lemma(said), lemma(said))
     if obj.lower().startswith("to "):  # "I like to read before bed": reading before bed, a liking
         doing = re.match(r"^to (?:(?:just|really|always|usually|often|sometimes|also) )*(?P<verb>[a-z]+)\b", obj, _I)
         if (
@@ -118,12 +119,7 @@ def _preference(m: re.Match, third: bool, time_text: str | None) -> list[Found] 
         ):
             return None
         obj = gerund(doing["verb"]) + obj[doing.end() :]
-    topic = (
-        verb
-        if not third
-        else {"love": "loves", "like": "likes", "enjoy": "enjoys", "hate": "hates"}.get(verb, verb + "s")
-    )
-    return [Found("OPINION", topic, obj, 0.6, kind="preference")]
+    return [Found("OPINION", third_person(verb) if third else verb, obj, 0.6, kind="preference")]
 
 
 def _diet(what: str, changed: bool, third: bool, time_text: str | None) -> list[Found] | None:
@@ -143,22 +139,13 @@ def _moving(m: re.Match, third: bool, time_text: str | None) -> list[Found] | No
     ]
 
 
-_GOING_BASE = {
-    "flying": "fly",
-    "driving": "drive",
-    "heading": "head",
-    "travelling": "travel",
-    "traveling": "travel",
-    "leaving for": "leave for",
-}
-
-
 def _going_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     """am flying to Lisbon on Friday: a plan when a time is said and it is not one gone ("last week")."""
     obj = _obj(m)
     if not obj or not time_text or re.search(r"\b(?:last|ago|yesterday)\b", time_text, re.IGNORECASE):
         return None
-    verb = _GOING_BASE[m.group("verb").lower()]
+    first, _, rest = m.group("verb").lower().partition(" ")  # leaving for → leave for
+    verb = f"{base_form(first)} {rest}".strip()
     return [Found("EVENT", "plans to" if third else "plan to", f"{verb} {obj}", 0.6, kind="plan")]
 
 
@@ -176,9 +163,7 @@ def _stopped_or_habit(m: re.Match, third: bool, time_text: str | None) -> list[F
 # it. Each attribute says what its value looks like.
 _ATTRIBUTE_NAME = {"email": "email", "e-mail": "email", "email address": "email", "e-mail address": "email"}
 
-
 _ATTRIBUTE_VALUE = {"phone number": r"\+?\(?\d[\d ()-]{4,}\d", "email": r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"}
-
 
 _ATTRIBUTE = re.compile(
     r"\b[Mm]y (?:new |current |mobile |cell |home |work )?(?P<attr>phone number|mobile number|cell number|"
@@ -186,14 +171,12 @@ _ATTRIBUTE = re.compile(
     r"(?P<obj>\+?\(?\d[\d ()-]{4,}\d|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"
 )
 
-
 # "Hi, I'm Priya." / "I am Tom Baker, by the way": the speaker saying who they are, the name standing
 # alone ("I'm Dana's sister", "I'm British" say something else).
 _I_AM = re.compile(
     r"^\W*(?:(?i:hi|hello|hey)(?: there| all| everyone)?[,!.]?\s+)?(?:I'm|I’m|I am) "
     r"(?P<obj>[A-Z][a-z]+(?: [A-Z][a-z]+)?)(?=\s*(?:$|[,.!;])|\s+and\b)"
 )
-
 
 _MONTH = re.compile(r"\b(?:January|February|March|April|May|June|July|August|September|October|November|December)\b")
 
@@ -612,17 +595,14 @@ _INTRODUCED = re.compile(
     rf"\b(?:a|an|this|one) (?P<what>(?:[A-Za-z-]+ ){{0,2}}?[a-z-]+),? (?:called|named|by the name of) (?P<name>{_NAME})\b"
 )
 
-
 # "Mia, the new analyst, joined …": a name, then what they are between commas.
 _APPOSITIVE = re.compile(rf"^(?P<name>{_NAME}), (?P<det>the|a|an|my|our) (?P<what>[A-Za-z' -]{{2,40}}?), (?=[a-z])")
-
 
 # "…, his name is Felix" / "…, she's called Ada": the name of the person the clause before introduced
 # (its comma may have gone with a time read out of the clause: "had a baby girl last week, her name is …").
 _NAMED_AFTER = re.compile(
     rf"\b(?:a|an) (?P<what>(?:[a-z-]+ ){{0,2}}?[a-z-]+)\b[^.;!?]*?(?:,\s*|\s+)(?:and )?(?:his|her|their) name is (?P<name>{_NAME})\b"
 )
-
 
 # "…, her name is Lily": where a name said after the clause begins (its comma may be gone with a time)
 _NAME_IS = re.compile(r"(?:,\s*|\s+)(?:and )?(?:his|her|their) name is\b")

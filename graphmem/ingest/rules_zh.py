@@ -461,15 +461,12 @@ _INTRODUCED = re.compile(
     rf"(?:一|这|那)?(?:个|位|名)?(?:名)?叫(?P<name>{_NAME})的(?P<what>[\u4e00-\u9fff]{{1,6}}?)(?=$|[，,。！？!?；;了])"
 )
 
-
 # 一个家教，叫小吴 / 请了个阿姨，她叫王姐: what they are, then their name.
 _NAMED_AFTER = re.compile(
     rf"(?:一)?(?:个|位|名)(?P<what>[\u4e00-\u9fff]{{1,6}}?)[，,]?(?:他|她)?(?:叫|名叫)(?P<name>{_NAME})[。！!]?$"
 )
 
-
 _NOT_PEOPLE = re.compile(r"(?:店|馆|厅|楼|书|片|电影|歌|游戏|地方|城|村|街|路|狗|猫|鱼|鸟|车|船|公司|学校)$")
-
 
 # 楼下新搬来的邻居叫Olga / 我们公司新来的CTO叫Harris: who someone described is, a sentence of its own.
 _DESCRIBED_IS_CALLED = re.compile(

@@ -6,18 +6,17 @@ from __future__ import annotations
 
 import re
 
+from ..lexicon import word_map
+
 # Objects that only point elsewhere: what they mean is not in the clause.
 _EN_POINTERS = frozenset(
     "it its it's that this them these those him her there here what how why whether if so something anything "
     "everything nothing one myself ourselves which who where when".split()
 )
 
-
 _EN_LISTENER = {"you", "your", "yours", "yourself", "yourselves", "ya", "u", "y'all"}
 
-
 _EN_END_POINTERS = {"it", "them", "that", "this", "those", "these", "him", "her"}
-
 
 # a pointer a verb's particle or "happen" follows, anywhere in the phrase: "pass it on to others",
 # "keep it up", "help make that happen"
@@ -25,21 +24,17 @@ _EN_POINTER_PARTICLE = re.compile(
     r"\b(?:it|them) (?:on|up|off|out|down|back|over|away|happen|work)\b|\b(?:that|this) happen\b", re.IGNORECASE
 )
 
-
 # An object that says how, not what: "worked hard", "pulled together", "did well"; no memory.
 _EN_EMPTY_OBJECTS = frozenset(
     "hard|together|well|a lot|lots|so much|too much|much|again|too|more|better|fine|ok|okay|out|around|"
     "a bit|a little|forever|anyway|alright|a great time|a good time|great|good".split("|")
 )
 
-
 # The head of a noun phrase a relative clause says when, why or how of: "the day I met him" is no deed
 # done to a day.
 _EN_NOT_DONE_TO = frozenset("day time moment year week month night morning evening weekend summer way reason".split())
 
-
 _EN_NP_DETERMINERS = frozenset("this that the a an my our".split())
-
 
 _EN_WHEN_AFTER = re.compile(
     r"(?:(?:a few|a couple of|a|one|two|three|several|\d+) (?:days?|weeks?|months?|years?) ago|last \w+|yesterday|"
@@ -47,9 +42,7 @@ _EN_WHEN_AFTER = re.compile(
     re.IGNORECASE,
 )
 
-
 _EN_STRANDED = frozenset("to at in on for with about from into".split())
-
 
 # --- English clauses: subject, predicate, object -------------------------------------------
 # A clause ends at a dash, a semicolon or a colon, and at a comma or a conjunction before a new
@@ -66,7 +59,6 @@ _EN_CLAUSE_END = re.compile(
     re.IGNORECASE,
 )
 
-
 # Words that may stand before the subject of a clause that states a fact: interjections,
 # conjunctions, discourse adverbs and time words. Not "if", "unless", "once" (a condition), nor
 # anything else: "the city I live in" and "a bike ride we took" are not about the speaker.
@@ -81,18 +73,14 @@ two three few couple of man omg gosh speaking luckily sadly fortunately unfortun
 """.split()
 )
 
-
 _COMPANION = r"(?:[Mm]y|[Oo]ur) [a-z]+(?: [a-z]+)?|[A-Z][a-z]+"
 
-
 _EN_COMPANION = re.compile(_COMPANION)
-
 
 _EN_SUBJECT = re.compile(
     rf"(?:(?P<with>{_COMPANION}) and )?"
     r"(?P<subj>\bI|\bi|\b[Ww]e)(?P<contr>'m|'ve|'d|'ll|'re)?(?![\w'])"
 )
-
 
 # Words that open a condition, a guess or a question: a capitalised one is no speaker's name.
 _EN_NOT_LEAD = frozenset(
@@ -100,43 +88,17 @@ _EN_NOT_LEAD = frozenset(
     "an even whenever someday probably".split()
 )
 
-
 _EN_CONTRACTIONS = {"'m": "am", "'ve": "have", "'ll": "will", "'re": "are", "'d": "'d"}
 
-
-_EN_NEGATED_AUX = {
-    "don't": "do",
-    "dont": "do",
-    "doesn't": "does",
-    "doesnt": "does",
-    "didn't": "did",
-    "didnt": "did",
-    "can't": "can",
-    "cant": "can",
-    "cannot": "can",
-    "won't": "will",
-    "haven't": "have",
-    "havent": "have",
-    "hasn't": "has",
-    "hadn't": "had",
-    "isn't": "is",
-    "aren't": "are",
-    "wasn't": "was",
-    "wasnt": "was",
-    "weren't": "were",
-    "couldn't": "could",
-    "wouldn't": "would",
-    "shouldn't": "should",
-    "mustn't": "must",
-    "ain't": "am",
-}
-
+_EN_NEGATED_AUX = word_map(  # a negated auxiliary → the auxiliary
+    "do: don't|dont, does: doesn't|doesnt, did: didn't|didnt, can: can't|cant|cannot, will: won't, have: haven't|havent, "
+    "has: hasn't, had: hadn't, is: isn't, are: aren't, was: wasn't|wasnt, were: weren't, could: couldn't, "
+    "would: wouldn't, should: shouldn't, must: mustn't, am: ain't"
+)
 
 _EN_BE = {"am", "are", "is", "was", "were", "be", "been", "being"}
 
-
 _EN_HAVE = {"have", "has", "had"}
-
 
 _EN_AUX = (
     _EN_BE
@@ -144,16 +106,13 @@ _EN_AUX = (
     | {"do", "does", "did", "will", "would", "shall", "should", "can", "could", "may", "might", "must", "'d"}
 )
 
-
 _EN_MODAL = {"would", "should", "could", "might", "may", "must", "shall"}  # a wish or a possibility
-
 
 _EN_DROPPED_ADVERBS = frozenset(
     "just really actually finally also recently totally truly definitely kinda so even already currently now all "
     "both literally basically honestly seriously officially super lately first only sort absolutely somehow "
     "luckily".split()
 )
-
 
 # Verbs an emphatic do stands before ("I do love it", "she did go"); before anything else do is the verb.
 _EN_DO_EMPHASIS = frozenset(
@@ -163,15 +122,11 @@ wish get go see try make take come look seem want wonder get not never always st
 """.split()
 )
 
-
 _EN_KEPT_ADVERBS = {"always", "usually", "often", "sometimes", "rarely", "still"}
-
 
 _EN_PARTICLES = {"up", "out", "off", "down", "back", "away", "over", "around", "along"}
 
-
 _EN_PREPOSITIONS = {"about", "of", "for", "in", "into", "with", "to", "at", "by", "on", "from", "over", "as"}
-
 
 # Verbs of saying, thinking and feeling: "I think …", "I told her …", "I wanted to tell you …"
 # report or hedge; the fact, if any, is in what follows, which is not this clause's object.
@@ -186,11 +141,9 @@ doubt doubted reckon share shared check checked let update chat chatted talk tal
 """.split()
 )
 
-
 # What someone else said is a thing they did ("Ms Harper said my daughter concentrates well"), kept
 # with what they said; the speaker's own "I said / I told her" still frames what follows.
 _EN_REPORTED = frozenset({"say", "says", "said", "tell", "tells", "told", "mention", "mentioned"})
-
 
 _EN_NOT_VERB = frozenset(
     "a an the my our some these those this that it to so very really pretty quite not no yes yeah all just more "
@@ -199,16 +152,13 @@ _EN_NOT_VERB = frozenset(
     "as about one ok okay totally definitely actually honestly already hope think".split()
 )
 
-
 # Participles that say something happened ("I got married last June"), not how one felt ("I was tired").
 _EN_EVENT_PARTICIPLES = frozenset(
     "born married engaged divorced promoted hired fired elected injured hurt diagnosed baptized baptised accepted "
     "admitted adopted discharged released vaccinated robbed evicted laid graduated".split()
 )
 
-
 MAX_OBJECT_WORDS = 16  # a longer run-on object cannot be told where it ends: no memory
-
 
 # Past verbs that say no deed of their own: a state, a stance, a try or a report
 _EN_NOT_DONE = frozenset(
@@ -216,14 +166,11 @@ _EN_NOT_DONE = frozenset(
     "needed meant kept let put figured noticed".split()
 )
 
-
 # What "made" is followed by when it made a thing ("made a painting", "made my own pots")
 _MADE_WHAT = frozenset("a an another some my our two three four five several".split())
 
-
 # An object that points at what was said before ("that movie", "it", "them"): no deed of its own
 _SAID_BEFORE = re.compile(r"^(?:it|that|this|these|those|them)\b|^one$", re.IGNORECASE)
-
 
 # A chat sentence that leaves its "I" out: a past verb first, then what it was done to ("Took a
 # short trip to Rome", "Lost my job yesterday", "Just started doing aerial yoga"), not how someone
@@ -234,9 +181,7 @@ _ELIDED = re.compile(
     re.IGNORECASE,
 )
 
-
 _ELIDED_BEFORE_TO = frozenset("started began decided went came moved headed".split())
-
 
 _EN_CAUSAL = [
     re.compile(r"^because (?:of )?(?P<a>[^,]+), (?:so )?(?P<b>.+)$", re.IGNORECASE),
@@ -248,10 +193,8 @@ _EN_CAUSAL = [
     ),
 ]
 
-
 # How often someone does something: a habit, not a date ("every Saturday" is no one Saturday).
 _DAY_NAMES = "Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday"
-
 
 _EN_OFTEN = re.compile(
     rf"\b(?:(?:every|each) (?:other |single )?(?:day|morning|afternoon|evening|night|week|weekend|month|year|"
@@ -259,7 +202,6 @@ _EN_OFTEN = re.compile(
     r"(?:once|twice|three times|four times|a few times|\d+ times) (?:a|per) (?:day|week|month|year)|daily|weekly)\b",
     re.IGNORECASE,
 )
-
 
 # A cause or an effect kept whole is none when it only says what someone knows or thinks is so
 # ("so I know I'll be ok", 所以我相信会好的): the clause after the verb is the point, and read
@@ -273,22 +215,18 @@ _EN_THOUGHT = re.compile(
     re.IGNORECASE,
 )
 
-
 _EN_VERBISH = frozenset(
     "is was are were has had have will would can could did does do got gets kept broke went came made said became "
     "felt looked seemed took gave ran fell left told won lost began started stopped makes keeps needs wants loves "
     "hates likes".split()
 )
 
-
 _EN_DETERMINERS = {"the", "a", "an", "this", "that", "these", "those"}
-
 
 # A pronoun subject names nobody the clause says: "it really bugged me" is no fact about anything.
 _EN_PRONOUN_SUBJECTS = frozenset(
     "i we you it he she they this that there these those which who what everyone someone something everything".split()
 )
-
 
 # a cause said of "it" doing something (it kept me up at night): "it" is what the effect is about
 _IT_DID = re.compile(
@@ -296,14 +234,11 @@ _IT_DID = re.compile(
     r"doesn't|didn't|rained|snowed|poured|seems|seemed|looks|looked|feels|felt|sounds|sounded)\b)[a-z]+\b"
 )
 
-
 _EN_THEREFORE = re.compile(
     r"^(?:so|that's why|that is why|this is why|which is why|because of that|as a result)[,]?\s+", re.I
 )
 
-
 _EN_PLACE = re.compile(r"\b(?:at|in) (?:the |a |an )?(?P<place>[A-Z][\w'.-]*(?: [A-Z][\w'.-]*)*|[a-z]+)$")
-
 
 # words after "in" / "at" that say how, not where ("moving in together", "in advance", "at all")
 _NOT_PLACES = frozenset(

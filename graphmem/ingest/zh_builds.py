@@ -16,7 +16,6 @@ _SINCE = re.compile(
     r"^(?:[从自](?P<when>[^，,。！？在住]{0,8}?))?(?:起|开始|以来)(?:就|一直|便|都)*|^从小(?:就|一直|便|都)*"
 )
 
-
 _CHANGES = {"搬到", "入职", "考上", "换工作", "辞职", "毕业于", "不再住在", "转学", "转学到"}
 
 
@@ -160,13 +159,10 @@ _PREF_VERBS = {
     "不爱": ("不喜欢", -1),
 }
 
-
 # Verbs a liking may carry: 爱喝 / 喜欢吃 / 不再喝 take their object as what is drunk or eaten.
 _HABIT = "吃|喝|看|听|玩|打|弹|跑|穿|抽|养|追|唱|逛|踢|骑|做"
 
-
 _MEAT = {"肉", "荤", "荤菜", "肉食", "大鱼大肉"}
-
 
 # A habit verb and the one character after it that make one word for the activity itself.
 _ACTIVITIES = {"跑步", "唱歌", "逛街", "做饭", "做菜", "打牌", "打球", "玩牌", "看戏"}
@@ -223,12 +219,10 @@ _USED_TO_QUIT = re.compile(
     rf"(?P<mid>(?:后来|但是|但|可是|不过|现在|去年|前年|今年|上个月|上周|已经|早就|终于)*)(?:戒掉|戒)了"
 )
 
-
 # 比起咖啡，我更喜欢茶: the liking said, the thing it is weighed against left out
 _RATHER = re.compile(
     r"^(?P<lead>[^，,。]{0,6}?)比起(?P<other>[^，,。]{1,10}?)[，,]?(?P<who>我|他|她)?(?=更|还是更|倒是更)"
 )
-
 
 _ME_AFTER = re.compile(r"^我(?P<when>[\u4e00-\u9fff]{1,6}?(?:以后|之后|后))(?=在)")
 
@@ -253,7 +247,6 @@ def said_plainly(sentence: str) -> str:
 _NOT_POSSESSED = re.compile(
     r"^(?:点|些|空|事|时|没有|人|一天|一次|意思|道理|问题|机会|可能|必要|兴趣|关系|用|名|钱了|压力|感觉|想法|计划|安排|约)"
 )
-
 
 _AND = re.compile(r"(和|、|以及|还有)")  # the joints of a list of things: 一只猫和一只狗
 
@@ -326,16 +319,13 @@ def _origin(m: re.Match, timed: bool) -> list[Found]:
 
 _P = r"[^，,。！？；;!?\n]"
 
-
 _PAST_WORK = re.compile(
     rf"^(?:(?:以前|之前|原来|曾经|过去|早年|曾)(?:也|一直|都)?在(?P<obj>{_P}{{1,20}}?)(?:工作|上班|任职|实习|打工|干)(?:了|过)?"
     rf"|在(?P<obj2>{_P}{{1,20}}?)(?:工作|上班|任职|实习|打工|干)过)"
     r"(?P<time>(?:[一二两三四五六七八九十几半\d]+多?(?:年|个月|个多月|周|天)多?)?)(?:了|的时间)?$"
 )
 
-
 _SPAN = r"[一二两三四五六七八九十几半\d]+多?(?:年|个月|个多月|周|天)多?"
-
 
 # 以前住在北京 / 之前在杭州住过两年: where someone lived before, a fact of the past (as _PAST_WORK)
 _PAST_HOME = re.compile(
@@ -343,9 +333,7 @@ _PAST_HOME = re.compile(
     rf"(?:(?:住在|住|生活在)(?P<obj>{_P}{{1,12}}?)|在(?P<obj2>{_P}{{1,12}}?)(?:住|生活))(?:了|过)?(?P<time>{_SPAN})?$"
 )
 
-
 _NO_HOME = "院|校|酒店|宾馆|旅馆|民宿|了|过|在"  # after 住: a stay (住院, 住酒店), not a home
-
 
 _STAY = r"(?:酒店|宾馆|旅馆|民宿|客栈|医院|青旅|帐篷)$"
 
@@ -363,7 +351,6 @@ _WORK_SPAN = re.compile(
     rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,20}}?)(?:工作|上班|任职|打工|干)(?P<done>了)?(?P<time>{_SPAN})(?P<now>了)?$"
 )
 
-
 # A single-valued attribute of someone (我的手机号是…; 新号码是… after 我换号了, of whom the clause
 # before spoke): its topic is the attribute, whose words are the consolidator's slot words
 # (lexicon.topics.SLOTS), so a later value replaces it. Each attribute says what its value looks like.
@@ -379,7 +366,6 @@ _ATTRIBUTE_VALUE = {
     "邮箱": r"\S+@\S+",
     "生日": rf"{_P}*[\d一二三四五六七八九十]+月{_P}*",
 }
-
 
 _ATTRIBUTE = re.compile(
     rf"^(?P<own>我的|我)?(?:新的|新|现在的|目前的|最新的)?(?P<attr>{'|'.join(_ATTRIBUTE_VALUE)})"

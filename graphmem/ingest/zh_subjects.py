@@ -23,16 +23,13 @@ ZH_LEAD = re.compile(
     r"|[\u4e00-\u9fff]{1,6}?(?:以后|之后|后)(?=[，,]?我))+"  # 实习结束后我…: when, then the speaker
 )
 
-
 # Adverbs between a subject and its verb that change nothing the memory says.
 _ADV = (
     r"(?:也|还|都|就|已经|终于|刚刚|刚|又|现在|目前|如今|一直|最近|真的|真|正在|正|总算|才|早就|这个月|今年|"
     r"平时|平常|平日|通常|一般|向来|总是|经常|常常)*"
 )
 
-
 _NAME = rf"[{HAN_CHARS}]{{2,3}}|[A-Z][a-z]+"
-
 
 # What may follow a name: a verb of being, a place or time word, a particle, punctuation.
 _NAME_FOLLOW = (
@@ -40,18 +37,13 @@ _NAME_FOLLOW = (
     r"已经|就|都|还|又|的|给|对|把|被|住|搬|从|下|上|开|买|养|有|打算|准备|不|没|，|,|。|！|？|!|\?|；|$|\s)"
 )
 
-
 _NOT_NAME = set("我你他她它这那谁哪啥每某该满")
-
 
 _DEGREE = set("很太挺真超蛮特非好最更")  # degree words: what follows them says how, never who
 
-
 _TITLES = frozenset("阿姨 老师 叔叔 先生 太太 女士 师傅 大爷 大妈 奶奶 爷爷 医生 姐姐 哥哥 教练 教授 律师 大夫".split())
 
-
 _NOT_NAME_END = set("不没也都还又才就只并真很太挺再")  # 小明不是我的朋友: a negation, not a name
-
 
 _PRONOUN = re.compile(r"^(她|他)(?!们)")
 _APPOSED = re.compile(r"^(?:她|他)(?![们的])")  # 我上司他在深圳上班: the role, then its pronoun
@@ -61,22 +53,17 @@ _READ_ALONE = frozenset({"生日"})  # attributes with a reading of their own (a
 # 其 ("his", "her", "its") before what someone has: the subject of the clause before
 _THEIR = re.compile(rf"^其(?=(?:{_ATTRIBUTE.pattern}))")
 
-
 # A clause that only says what used to be, guesses, wishes or asks states no current fact.
 _NOT_FACT = re.compile(
     r"^(?:以前|原来|曾经|过去|可能|也许|大概|应该|希望(?!能|可以|能够)|要是|如果|觉得|认为|以为|听说|猜|感觉|知道|记得|怎么|为什么)"
 )
 
-
 _JOB_END = "员|师|工|手|官|士|会计|记者|经理|主管|主编|编辑|老板|医生|司机|保安|保姆|厨子|律师|翻译|秘书|助理"
-
 
 _ONE = re.compile(r"^(?:一)(?:个|辆|只|台|套|家|所|位|条|本|部|件|份|架|把|间|栋|幢|匹|头|盆|张)")
 
-
 # 在考虑…, 在想…: thinking about it (a plan), not a place it is done at (在考虑回学校读书)
 _NOT_THINKING = "(?!考虑|想|犹豫|打算|准备|计划|纠结|琢磨|找|寻找|物色)"  # 在找新工作: looking for one
-
 
 _TRAIL = re.compile(r"(?:了|啦|呀|啊|呢|吧|哦|哈|去|来|住|上班|工作|读书|上学)+$")
 
@@ -91,9 +78,7 @@ def tag(text: str) -> tuple[tuple[str, str], ...]:
 
 _NOUNISH = ("n", "a", "b", "j", "eng", "x", "vn", "s", "f", "l", "m", "q", "k", "h")
 
-
 _MORPHEME = ("g", "zg")  # a bound character the tagger could not place (灵缇犬 → 灵|缇|犬): part of the noun
-
 
 # 我和男朋友分手了 / 我跟小李分手了 / 我们分手了 / 我离婚了: a breakup or a divorce of the speaker's
 _PARTNER_ENDED = re.compile(
@@ -191,9 +176,7 @@ _RELATIVES = sorted(
     reverse=True,
 )
 
-
 _RELATIVE = re.compile(rf"^(?:的)?(?P<role>{'|'.join(_RELATIVES)})")
-
 
 # 那位退休老师, 那个爱尔兰同事: someone known by a role or by what they were said to be.
 _THAT_ONE = re.compile(r"^(?:我)?(?:那位|那个|这位|这个|那名|那)(?=[\u4e00-\u9fffA-Za-z])")
@@ -233,22 +216,17 @@ def _that_one(text: str, people: People) -> Subject | None:
 # 我们房东, 我们家的阿姨, 咱家保姆: the household's role, which the speaker means as their own
 _OURS = "我们家|我们|咱们家|咱们|咱家|我家"
 
-
 # A role said without what it teaches or treats (妈妈, 女儿, 老师): the longest first.
 _PLAIN_ROLE = "|".join(sorted(ZH_ROLES, key=len, reverse=True))
 
-
 _AND_THEIR = re.compile(r"^(?:和|跟|带着)(?:她|他)(?:的)?")  # 小雯和她老公阿强来了: a relative said with them
-
 
 # what two people do to each other: the one after 和 is its other party (和他女朋友分手了)
 _WITH_EACH_OTHER = re.compile(
     r"^(?:又|已经|终于|刚|昨天|上周|上个月)*(?:分手|吵架|吵了|离婚|离了婚|闹翻|闹掰|和好|打架|分开|结婚|订婚|冷战)"
 )
 
-
 _ME_AND = re.compile(rf"^我(?:和|跟|与)(?:我)?(?:的)?(?P<role>{_PLAIN_ROLE})?")
-
 
 # 我们 / 我们家 / 咱们 before a move, a home, a pet, a purchase or a plan: the household, so the
 # speaker too (我们公司…, 我们在讨论… stay no one's: "we" at work is not the speaker's own fact).
@@ -258,7 +236,6 @@ _WE_AT_HOME = re.compile(
     r"|在[^，,。！？]{1,12}?(?:住|生活|定居|安家|买了房))"
     r"|(?:我们家|咱们家|咱家|我家)(?=有|养))"
 )
-
 
 # 昨晚我们在…吃了饭: "we" at a time said, a thing the speaker did with others (我们公司…, 我们老板… are
 # not the speaker)
@@ -281,9 +258,7 @@ def we_then(body: str, time_text: str) -> Subject | None:
 # Roles said without 我 that still mean the speaker's (妈妈说…, 老板今天…): kin and the boss.
 _KNOWN_ROLE = "|".join(sorted(ZH_ROLES, key=len, reverse=True))  # a role word of the closed list
 
-
 _BARE_ROLES = frozenset("妈妈 老妈 爸爸 老爸 老婆 老公 老板 女朋友 男朋友 爷爷 奶奶 外婆 外公 儿子 女儿 闺女".split())
-
 
 _PREDICATE_START = re.compile(
     rf"^{_ADV}(?:住|搬|在|入职|加入|跳槽|辞职|离职|辞了|换了|去|考上|毕业|从|买|养|有|打算|准备|计划|决定|不再|喜欢|爱|讨厌|是|当|做"

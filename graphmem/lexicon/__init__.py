@@ -8,3 +8,14 @@
 Extraction (``ingest``), consolidation (``lifecycle``), the write path (``builder``) and search
 (``retriever``) import from here; this package imports nothing of graphmem above ``types``.
 """
+
+
+def word_map(table: str) -> dict[str, str]:
+    """``"a: x|y, b: z"`` → {x: a, y: a, z: b}: each word after a colon (a | between them) stands for the one
+    before it."""
+    return {
+        w: key.strip()
+        for entry in table.split(",")
+        for key, _, words in [entry.partition(":")]
+        for w in words.strip().split("|")
+    }
