@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from ..lexicon import word_map
 from ..lexicon.forms import base_form, gerund, lemma, third_person
-from .phrases import Found, clean, without_dangling
+from .phrases import Found, clean, read_as, without_dangling
 
 # --- predicates ----------------------------------------------------------------------------
 _ADV = (
@@ -128,16 +128,17 @@ _VALUE_ENDS = re.compile(r"\s+(?:for|because|since|so|after|when|while|with|to(?
 _PLACE_SLOTS = ("residence", "employer")
 
 
-def _slot(topic: str, kind: str, slot: str | None, ends: bool = False, needs_object: bool = True) -> Make:
+def _slot(topic: str, reading: str, ends: bool = False, needs_object: bool = True) -> Make:
+    """A slot's reading (residence, employer, job, school) in ``topic``'s words; a change when timed."""
+
     def make(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
         obj = _obj(m)
-        if obj and slot in _PLACE_SLOTS:
+        if obj and reading in _PLACE_SLOTS:
             obj = _VALUE_ENDS.sub("", obj) or obj
         if obj is None and needs_object:
             return None
-        timed = bool(time_text)
-        mtype = "EVENT" if timed and (ends or topic in _CHANGES) else "FACT"
-        return [Found(mtype, _third(topic, third), obj, 0.7, kind=kind, slot=slot, ends=ends)]
+        mtype = "EVENT" if time_text and (ends or topic in _CHANGES) else "FACT"
+        return [read_as(reading, mtype, _third(topic, third), obj, ends=ends)]
 
     return make
 
@@ -167,33 +168,30 @@ def _lived_before(m: re.Match) -> list[Found] | None:
     return [Found("FACT", "lived in", obj, 0.6, attributes, kind="residence")]
 
 
-def _since_or_for(
-    m: re.Match, topic: str, kind: str, slot: str, third: bool, time_text: str | None
-) -> list[Found] | None:
-    raw = m.group("obj") or ""
-    since = time_text if time_text and time_text.lower().startswith("since ") else None
-    if not since and " since " in raw:  # since I graduated: not a time the parser reads, said as it was
-        raw, _, after = raw.partition(" since ")
-        since = after.strip() or None
-    raw, duration = _for_how_long(raw)
-    obj = clean(raw, False, 60)
-    if not obj or not (since or duration):
-        return None
-    attributes = {"since": since} if since else {"duration": duration or ""}
-    return [Found("FACT", _third(topic, third), obj, 0.7, attributes, kind=kind, slot=slot)]
-
-
-def _held_since(topic: str, kind: str, slot: str) -> Make:
-    """ "have worked at X since 2019" / "have lived in X for three years": still there, the slot's
-    value now, since when or for how long; "have worked at X" alone may mean any time before: none."""
+def _held_since(topic: str, reading: str) -> Make:
+    """ "have worked at X since 2019" / "have lived in X for three years": still there, the slot's value
+    now, since when or for how long; "have worked at X" alone may mean any time before: none."""
 
     def make(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
-        return _since_or_for(m, topic, kind, slot, third, time_text)
+        raw = m.group("obj") or ""
+        since = time_text if time_text and time_text.lower().startswith("since ") else None
+        if not since and " since " in raw:  # since I graduated: not a time the parser reads, said as it was
+            raw, _, after = raw.partition(" since ")
+            since = after.strip() or None
+        raw, duration = _for_how_long(raw)
+        obj = clean(raw, False, 60)
+        if not obj or not (since or duration):
+            return None
+        return [
+            read_as(
+                reading, "FACT", _third(topic, third), obj, {"since": since} if since else {"duration": duration or ""}
+            )
+        ]
 
     return make
 
 
-_worked_since = _held_since("work at", "work", "employer")
+_worked_since = _held_since("work at", "employer")
 
 # what one plays or does for years: the verb's forms, base first ("have been playing", "played")
 _PLAYED = word_map(
@@ -209,7 +207,7 @@ def _teaches(m: re.Match, third: bool) -> list[Found] | None:
         return None
     found = [Found("FACT", _third("teach", third), what, 0.6, kind="fact")]
     if m.group("obj") and (place := _obj(m)):
-        found.append(Found("FACT", _third("work at", third), place, 0.7, kind="work", slot="employer"))
+        found.append(read_as("employer", "FACT", _third("work at", third), place))
     return found
 
 
@@ -274,10 +272,10 @@ def _joined(m: re.Match, third: bool, time_text: str | None) -> list[Found] | No
             ]  # "joined" names the employer slot
         return None
     if _SCHOOLISH.search(obj):
-        return _slot("enrolled at", "school", "school")(m, third, time_text)
+        return _slot("enrolled at", "school")(m, third, time_text)
     org, _, job = obj.partition(" as ")
     job = re.sub(r"^(?:a|an|the|our|their|its) ", "", job.strip(), flags=re.IGNORECASE)
-    found = _slot("joined", "work", "employer")(m, third, time_text) or []
+    found = _slot("joined", "employer")(m, third, time_text) or []
     if job and found and len(job.split()) <= 4:
         found[0].object = org.strip()
         found.append(Found(found[0].memory_type, _third("work as", third), job, 0.6, kind="work", slot="job"))
@@ -291,7 +289,7 @@ def _left_for(m: re.Match, third: bool, time_text: str | None) -> list[Found] | 
     if not obj:
         return None
     mtype = "EVENT" if time_text else "FACT"
-    return [Found(mtype, _third("joined", third), obj, 0.7, kind="work", slot="employer")]
+    return [read_as("employer", mtype, _third("joined", third), obj)]
 
 
 def _named_org(make: Make) -> Make:
@@ -311,7 +309,7 @@ def _work_as(m: re.Match, third: bool, time_text: str | None) -> list[Found] | N
     if not job or not org:
         return None
     return [
-        Found("FACT", _third("work at", third), org, 0.7, kind="work", slot="employer"),
+        read_as("employer", "FACT", _third("work at", third), org),
         Found("FACT", _third("work as", third), job, 0.6, kind="work", slot="job"),
     ]
 
@@ -347,7 +345,7 @@ def _stopped(m: re.Match, third: bool, time_text: str | None) -> list[Found] | N
     what = clean(m.group("obj"), False, 40)
     if not what:
         return None
-    return [Found("OPINION", f"stopped {m.group('verb').lower()}".strip(), what, 0.6, kind="preference")]
+    return [read_as("stop", "OPINION", f"stopped {m.group('verb').lower()}".strip(), what)]
 
 
 def _fan(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
@@ -359,7 +357,7 @@ def _fan(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     longer = m.group("longer") or re.search(r"\b(?:anymore|any more)\b", m.group(0), re.IGNORECASE)
     if m.group("neg") or m.group("longer"):
         topic = "is no longer " + topic[3:] if longer else "is not " + topic[3:]
-    return [Found("OPINION", topic, obj, 0.6, kind="preference")]
+    return [read_as("stop" if longer else "dislike" if m.group("neg") else "like", "OPINION", topic, obj)]
 
 
 def _possession(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
@@ -377,7 +375,7 @@ def _possession(m: re.Match, third: bool, time_text: str | None) -> list[Found] 
     topic = {"own": "have", "owns": "have", "got": "have", "have got": "have", "has got": "have"}.get(verb, verb)
     topic = ("has" if third else "have") if topic in ("have", "has") else "bought" if topic == "purchased" else topic
     mtype = "EVENT" if time_text and topic in {"bought", "adopted"} else "FACT"
-    return [Found(mtype, topic, obj, 0.5, kind="possession")]
+    return [read_as("possession", mtype, topic, obj)]
 
 
 _NOT_PLANS = re.compile(r"^(?:tell|say|ask|let|think|see|check|try|be|get back|talk|call|text|keep)\b", re.IGNORECASE)
@@ -399,18 +397,14 @@ def _negated_preference(m: re.Match, third: bool, time_text: str | None) -> list
         obj = None  # "I don't smoke anymore": the habit itself ended
     no_longer = bool(m.group("longer")) or bool(re.search(r"\b(?:anymore|any more)\s*$", m.group(0), re.I))
     if not obj:
-        return (
-            [Found("OPINION", "stopped", gerund(verb), 0.6, kind="preference")]
-            if verb in _HABITS_ALONE and no_longer
-            else None
-        )
+        return [read_as("stop", "OPINION", "stopped", gerund(verb))] if verb in _HABITS_ALONE and no_longer else None
     if no_longer:
         topic = f"no longer {verb}"
     elif verb == "like":
         topic = "dislikes" if third else "dislike"
     else:
         topic = f"doesn't {verb}" if third else f"don't {verb}"
-    return [Found("OPINION", topic, obj, 0.6, kind="preference")]
+    return [read_as("stop" if no_longer else "dislike", "OPINION", topic, obj)]
 
 
 # "I used to smoke, but I quit (last year)": the habit the bare quit ends, said in the clause before
@@ -494,7 +488,7 @@ def _plan(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None
         return None
     intent = how.startswith(("want", "wants", "hope", "hopes", "would like", "am hoping", "is hoping"))
     topic = ("wants to" if third else "want to") if intent and plan[0].endswith(" to") else plan[0]
-    return [Found("EVENT" if time_text else "FACT", topic, plan[1], 0.6, kind="plan")]
+    return [read_as("plan", "EVENT" if time_text else "FACT", topic, plan[1])]
 
 
 def _going(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
@@ -505,7 +499,7 @@ def _going(m: re.Match, third: bool, time_text: str | None) -> list[Found] | Non
     base = base_form(m.group("verb"))
     if not what or base is None:
         return None
-    return [Found("EVENT", "plans to" if third else "plan to", f"{base} {what}", 0.6, kind="plan")]
+    return [read_as("plan", "EVENT", "plans to" if third else "plan to", f"{base} {what}")]
 
 
 # What "have been …ing" says of how someone is or what they meant, not of what they have been doing

@@ -10,7 +10,7 @@ import re
 
 from ..lexicon.roles import EN_ROLE, EN_ROLES, PERSON_NAME, TITLE, role_of
 from .people import People
-from .phrases import Found, Subject, relation
+from .phrases import Found, Subject, read_as, relation
 
 _NAME = PERSON_NAME
 
@@ -122,7 +122,7 @@ def partner_ended(text: str, people: People, owner: str) -> Found | None:
         found = role_of(role)
         who = people.by_role(found[0], owner) if found else None
     topic = "divorced" if "divorced" in m.group(0) else "broke up with"
-    return Found("FACT", topic, who, 0.7, kind="relation", slot="partner", ends=True)
+    return read_as("partner", "FACT", topic, who, ends=True)
 
 
 def _role_named(text: str) -> tuple[str, int] | None:

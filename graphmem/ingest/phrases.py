@@ -6,7 +6,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
+from ..lexicon.readings import BY_ID
 from ..types import MAX_NAME
 
 _EN_CUT = re.compile(
@@ -93,6 +95,17 @@ class Found:
     kind: str = "fact"
     slot: str | None = None
     ends: bool = False
+
+
+def read_as(
+    reading: str, memory_type: str, topic: str, obj: str | None, attributes: dict[str, str] | None = None, **more: Any
+) -> Found:
+    """What a clause says as one of the table's readings (``lexicon.readings``): its kind, its slot (where
+    an extractor names it) and its confidence; ``more``: the subject, whether it ends the slot."""
+    r = BY_ID[reading]
+    return Found(
+        memory_type, topic, obj, r.confidence, attributes, kind=r.kind, slot=r.slot if r.marked else None, **more
+    )
 
 
 def relation(role: str, name: str, subject: str | None = None) -> Found:

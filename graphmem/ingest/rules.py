@@ -1,45 +1,13 @@
-"""The offline rule-based extractor, Chinese and English.
+"""The offline rule-based extractor, Chinese and English: ``RuleExtractor`` and the order of reading.
 
-It reads a window of turns in order, as a listener would, and keeps what each says as whole
-facts: subject, topic and object from one clause, with the turn it came from. Whom a clause is
-about comes first (``rules_zh.subject_of`` / ``rules_en.subject_of``): the speaker (我 / I; a
-named speaker by name), a person by name, by role (我表妹, my piano teacher: the person named in
-that role, in this window or an earlier one that the pipeline's ``people_known`` brings in), or by
-pronoun (她 / he: the person named last whom it fits, ``people.People``). What it says of them
-comes next (``predicates``), each reading naming its kind (``schema.Kind``) and, for where someone
-lives, works or studies, the slot it sets or ends:
-
-- residence and moves: 我住在北京 / 我搬到上海了 / 我不住在广州了, I live in Boston / I moved to
-  Chicago / I don't live in London anymore;
-- work and school: 我在腾讯工作 / 入职 / 辞职 / 换了工作 / 考上 / 毕业, I work at / joined / quit /
-  got laid off / study at / enrolled at / graduated from;
-- relations: 我表妹小雯 / 小雯是我表妹, my cousin Ruth / Ruth is my cousin (a RELATION memory, and
-  the person becomes the subject of what the clause goes on to say);
-- likes and dislikes, and their end: 我爱喝可乐 / 我不再喝可乐了 / 戒了, I love coffee / I don't drink
-  coffee anymore / I stopped / no longer;
-- possessions (有 / 买了 / 养了, have / own / bought / adopted), plans and intentions (打算 / 准备 /
-  想, going to / planning to / want to, a clause about a time to come), name, origin, identity;
-- events: a timed clause kept whole as its subject's predicate, with its time and place
-  (我昨天在星巴克见了小雯 → 见了小雯, 地点 星巴克; I ran into a friend at the airport last night);
-- causes: 因为/由于…所以…, …害得…, X是因为Y, because / so / that's why, and a sentence opening
-  with 所以 / so / that's why after one that said something: a memory for the cause, one for the
-  effect, and a causal link from the cause to the effect.
-
-It is deliberately conservative, a wrong memory being worse than none:
-- a clause counts only where its subject opens it (after words such as "yeah", "last week",
-  其实), so "the city I live in" or "a bike ride we took" is nobody's fact, and a pronoun that fits
-  no one named gives nothing;
-- a negated English clause ("I didn't go", "I've never been") gives no memory unless it is a
-  stance or an end (I don't like → dislike, I no longer eat → no longer eat); a Chinese clause
-  is kept verbatim as its predicate, negation included (我没睡好 → 没睡好); a negated relation
-  (小明不是我的朋友) gives none;
-- wishes and possibilities (would, could, might, if …), what used to be (以前, used to) and
-  questions give none; an object that only points elsewhere (it, that, how …, you) gives none;
-- picture captions added to a turn ("[image: …]") are not the speaker's words and are not mined.
-
-The rest is left to the episodes themselves, which stay searchable. Assistant and system turns
-are not mined. The output is ``schema.Extraction``, checked by ``schema.to_plan`` as the LLM
-extractor's is.
+A window of turns is read in order, as a listener would: each sentence in its language (``Language``),
+then its causes and effects, then each clause's subject (the speaker, a person by name, role or pronoun:
+``people.People``) and what it says of them (a reading of ``lexicon/readings.py``, a language's pattern,
+else the clause kept whole when timed). It is conservative, a wrong memory being worse than none: a
+clause counts only where its subject opens it, a pronoun that fits no one gives nothing, and wishes,
+guesses, what used to be, questions and picture captions ("[image: …]") give none. Assistant and system
+turns are not mined. The output is ``schema.Extraction``, checked by ``schema.to_plan`` as the LLM
+extractor's is. docs/architecture.md, "The reader", walks through it.
 """
 
 from __future__ import annotations

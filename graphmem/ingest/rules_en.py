@@ -59,7 +59,7 @@ from .en_builds import (
 )
 from .en_subjects import _KIN_WORDS, _NAME, _NOT_NAMES, _a_name
 from .people import People, introduce
-from .phrases import Found, clean, patterns, relation
+from .phrases import Found, clean, patterns, read_as, relation
 
 
 def said_mine(rest: str, name: str, people: People, owner: str) -> Found | None:
@@ -84,7 +84,7 @@ def _work_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | N
     if re.match(r"^(?:have|has) worked", said, _I):
         return _worked_since(m, third, time_text)
     if re.match(r"^(?:have|has) been working", said, _I):  # still there: since when, if said
-        return _worked_since(m, third, time_text) or _slot("work at", "work", "employer")(m, third, None)
+        return _worked_since(m, third, time_text) or _slot("work at", "employer")(m, third, None)
     if re.search(r"\b(?:before|previously|back then|in the past)$", said, _I):
         return None
     if re.search(r"\b(?:worked|interned) (?:at|for) |^used to ", said, _I):
@@ -94,11 +94,11 @@ def _work_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | N
             if obj
             else None
         )
-    found = _slot("work at", "work", "employer")(m, third, time_text)
+    found = _slot("work at", "employer")(m, third, time_text)
     as_what = _AS_A_JOB.match(found[0].object or "") if found else None
     if found and as_what:  # "works at the hospital as a nurse": where, and the job
         found[0].object = as_what.group("org")
-        found.append(Found("FACT", _third("work as", third), as_what.group("job"), 0.7, kind="work", slot="job"))
+        found.append(read_as("job", "FACT", _third("work as", third), as_what.group("job")))
     return found
 
 
@@ -119,14 +119,15 @@ def _preference(m: re.Match, third: bool, time_text: str | None) -> list[Found] 
         ):
             return None
         obj = gerund(doing["verb"]) + obj[doing.end() :]
-    return [Found("OPINION", third_person(verb) if third else verb, obj, 0.6, kind="preference")]
+    reading = "dislike" if verb in ("hate", "dislike") else "like"
+    return [read_as(reading, "OPINION", third_person(verb) if third else verb, obj)]
 
 
 def _diet(what: str, changed: bool, third: bool, time_text: str | None) -> list[Found] | None:
     """vegan / vegetarian / a meat eater: what someone eats, a slot (a newer diet replaces the older)."""
     obj = re.sub(r"[- ]+", " ", what.lower()).replace("pescetarian", "pescatarian").replace("carnivore", "meat eater")
     mtype = "EVENT" if time_text and changed else "FACT"
-    return [Found(mtype, _third("am", third), obj, 0.7, kind="fact", slot="diet")]
+    return [read_as("diet", mtype, _third("am", third), obj)]
 
 
 def _moving(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
@@ -134,9 +135,7 @@ def _moving(m: re.Match, third: bool, time_text: str | None) -> list[Found] | No
     obj = _obj(m)
     if not obj:
         return None
-    return [
-        Found("EVENT" if time_text else "FACT", "plans to" if third else "plan to", f"move to {obj}", 0.6, kind="plan")
-    ]
+    return [read_as("plan", "EVENT" if time_text else "FACT", "plans to" if third else "plan to", f"move to {obj}")]
 
 
 def _going_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
@@ -146,7 +145,7 @@ def _going_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | 
         return None
     first, _, rest = m.group("verb").lower().partition(" ")  # leaving for → leave for
     verb = f"{base_form(first)} {rest}".strip()
-    return [Found("EVENT", "plans to" if third else "plan to", f"{verb} {obj}", 0.6, kind="plan")]
+    return [read_as("plan", "EVENT", "plans to" if third else "plan to", f"{verb} {obj}")]
 
 
 def _stopped_or_habit(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
@@ -155,7 +154,7 @@ def _stopped_or_habit(m: re.Match, third: bool, time_text: str | None) -> list[F
         return None
     if obj:
         return _stopped(m, third, time_text)
-    return [Found("OPINION", "stopped", verb, 0.6, kind="preference")]
+    return [read_as("stop", "OPINION", "stopped", verb)]
 
 
 # A single-valued attribute of the speaker ("my new number is …"): its topic is the attribute,
@@ -199,22 +198,22 @@ _RULES = patterns(
     # where they live, and moves
     (
         rf"^(?:have |has |had )?{_ADV}(?:moved|relocated)(?: back)? (?:to|into|in to) {_X}",
-        _slot("moved to", "residence", "residence"),
+        _slot("moved to", "residence"),
     ),
-    (rf"^(?:have |has )?{_ADV}moved out of {_X}", _slot("moved out of", "residence", "residence", ends=True)),
+    (rf"^(?:have |has )?{_ADV}moved out of {_X}", _slot("moved out of", "residence", ends=True)),
     (
         rf"^(?:(?P<longer>no longer)|(?:don't|doesn't|do not|does not)) live (?:in|at) {_X}",
         lambda m, t, tt: (
-            _slot("no longer live in", "residence", "residence", ends=True)(m, t, tt)
+            _slot("no longer live in", "residence", ends=True)(m, t, tt)
             if m.group("longer") or re.search(r"\b(?:anymore|any more)\b", m.group(0), _I)
             else None
         ),
     ),
     (
         rf"^(?:am |is |are |have been |has been )?{_ADV}(?:live|lives|living|reside|resides|residing|based) (?:in|at|on) {_X}",
-        _slot("live in", "residence", "residence"),
+        _slot("live in", "residence"),
     ),
-    (rf"^(?:have|has) {_ADV}lived (?:in|at) {_X}", _held_since("live in", "residence", "residence")),
+    (rf"^(?:have|has) {_ADV}lived (?:in|at) {_X}", _held_since("live in", "residence")),
     # "used to live in Leeds" / "lived in Leeds for ten years": a home before, which sets no slot
     (rf"^(?P<used>used to live|lived) (?:in|at) {_X}", lambda m, t, tt: _lived_before(m)),
     (rf"^(?:am|is|are) {_ADV}(?:moving|relocating) (?:back )?to {_X}", _moving),
@@ -240,11 +239,7 @@ _RULES = patterns(
         ),
         lambda m, t, tt: (
             [Found("FACT", _third("work in", t), m.group("field"), 0.6, kind="work")]
-            + (
-                [Found("FACT", _third("work at", t), o, 0.7, kind="work", slot="employer")]
-                if m.group("obj") and (o := _obj(m))
-                else []
-            )
+            + ([read_as("employer", "FACT", _third("work at", t), o)] if m.group("obj") and (o := _obj(m)) else [])
         ),
     ),
     # a business they run: where they work ("I run a small bakery"; "run a marathon" is no business)
@@ -254,9 +249,7 @@ _RULES = patterns(
         rf"salon|gym|studio|bar|bookshop|bookstore|farm|clinic|agency|firm|practice|food truck))"
         rf"(?: (?:on|in|at|near|downtown|off) [^,;:.!?]+)?$",
         lambda m, t, tt: [
-            Found("EVENT" if tt else "FACT", _third("run", t), obj, 0.7, kind="work", slot="employer")
-            for obj in [_obj(m)]
-            if obj
+            read_as("employer", "EVENT" if tt else "FACT", _third("run", t), obj) for obj in [_obj(m)] if obj
         ],
     ),
     # what they teach, and where: "I teach math at a high school" (the school is the employer)
@@ -265,7 +258,7 @@ _RULES = patterns(
         rf"(?: at (?:a |an |the )?(?P<obj>(?!night|weekends|home|the moment|times)[^,;:.!?]+)| (?:in|on) [^,;:.!?]+)?$",
         lambda m, t, tt: _teaches(m, t),
     ),
-    (rf"^{_ADV}(?:teach|teaches) at (?:a |an |the )?{_X}", _slot("work at", "work", "employer")),
+    (rf"^{_ADV}(?:teach|teaches) at (?:a |an |the )?{_X}", _slot("work at", "employer")),
     # whom they are married to: "I'm married to Alex", "married Alex last June"
     (
         re.compile(rf"^(?:(?:am|is|are|got|was|were) {_ADV}(?:happily )?married to|married) (?P<name>{_NAME})$"),
@@ -300,22 +293,22 @@ _RULES = patterns(
         rf"got (?:a |an |the )?(?:new )?(?:job|position|offer|internship) (?:at|with|from)|got hired (?:at|by)|was hired (?:at|by)|"
         rf"took a (?:new )?job (?:at|with)|accepted (?:a |an )?(?:job|offer|position) (?:at|from|with)|"
         rf"(?:am|is) (?:now )?starting a new job at)(?: the)? {_X}",
-        _slot("joined", "work", "employer"),
+        _slot("joined", "employer"),
     ),
     (
         rf"^(?:have |has )?{_ADV}(?:quit|left|lost|resigned from|retired from) (?:my |his |her |the )?(?:job|position|work)(?: at (?:the )?{_X})?",
-        _slot("quit", "work", "employer", ends=True, needs_object=False),
+        _slot("quit", "employer", ends=True, needs_object=False),
     ),
-    (rf"^(?:have |has )?{_ADV}(?:resigned|retired) from (?:the )?{_X}", _slot("quit", "work", "employer", ends=True)),
+    (rf"^(?:have |has )?{_ADV}(?:resigned|retired) from (?:the )?{_X}", _slot("quit", "employer", ends=True)),
     # "I no longer work at Google", "I don't work for Acme anymore", "I'm no longer at Acme": the job ended
     (
         rf"^(?:(?:am |is |are )?no longer (?:work|works|working) (?:at|for)|(?:am|is|are) no longer at(?= (?-i:[A-Z]))|"
         rf"(?:don't|doesn't|do not|does not) work (?:at|for)(?=.*\b(?:anymore|any more)\b)) (?:the )?{_X}",
-        _slot("no longer work at", "work", "employer", ends=True),
+        _slot("no longer work at", "employer", ends=True),
     ),
     (
         r"^(?:am |is |are )?no longer (?:work|works|working) (?:there|here)\b",
-        _slot("no longer work at", "work", "employer", ends=True, needs_object=False),
+        _slot("no longer work at", "employer", ends=True, needs_object=False),
     ),
     # "switched from Acme to Globex", "left Acme for Globex": the employer now
     (
@@ -327,16 +320,16 @@ _RULES = patterns(
     ),
     (
         rf"^(?:have |has )?{_ADV}(?:changed|switched) (?:jobs|careers|employers)\b",
-        _slot("changed jobs", "work", "employer", ends=True, needs_object=False),
+        _slot("changed jobs", "employer", ends=True, needs_object=False),
     ),
-    (rf"^(?:have |has )?{_ADV}(?:quit|left) {_X}", _named_org(_slot("quit", "work", "employer", ends=True))),
+    (rf"^(?:have |has )?{_ADV}(?:quit|left) {_X}", _named_org(_slot("quit", "employer", ends=True))),
     (
         rf"^(?:have |has )?{_ADV}(?:quit|resigned|retired)\s*$",
-        _slot("quit", "work", "employer", ends=True, needs_object=False),
+        _slot("quit", "employer", ends=True, needs_object=False),
     ),
     (
         r"^(?:have |has |was |got |just |am |is |are |now )*(?:been )?(?:laid off|fired|let go|retired)\b",
-        _slot("quit", "work", "employer", ends=True, needs_object=False),
+        _slot("quit", "employer", ends=True, needs_object=False),
     ),
     (
         rf"^(?:am |is |are |have |has |have been |has been |used to )?{_ADV}(?:work|works|working|worked|interning|interned|intern|interns) "
@@ -351,36 +344,36 @@ _RULES = patterns(
         ),
         _work_as,
     ),
-    (rf"^(?:am |is )?{_ADV}(?:work|works|working) as (?:a |an )?{_X}", _slot("work as", "work", "job")),
+    (rf"^(?:am |is )?{_ADV}(?:work|works|working) as (?:a |an )?{_X}", _slot("work as", "job")),
     # "got promoted to senior engineer": the job now, which replaces the one before
     (
         rf"^(?:have |has )?{_ADV}(?:got |been |was |were |just got )?promoted to (?:a |an |the )?{_X}",
-        _slot("work as", "work", "job"),
+        _slot("work as", "job"),
     ),
     # where they study, and changes of school
     (
         rf"^(?:have |has )?{_ADV}(?:got into|got accepted (?:to|into|at)|was accepted (?:to|into|at)|transferred to) {_X}",
-        _named_org(_slot("enrolled at", "school", "school")),
+        _named_org(_slot("enrolled at", "school")),
     ),
     (
         rf"^(?:have |has )?{_ADV}(?:enrolled (?:at|in)|started (?:college|university|school|grad school|my (?:master's|masters|phd|degree)) at)(?: the)? {_X}",
-        _slot("enrolled at", "school", "school"),
+        _slot("enrolled at", "school"),
     ),
-    (rf"^(?:have |has )?{_ADV}graduated from {_X}", _named_org(_slot("graduated from", "school", "school", ends=True))),
+    (rf"^(?:have |has )?{_ADV}graduated from {_X}", _named_org(_slot("graduated from", "school", ends=True))),
     (
         rf"^(?:am |is )?{_ADV}(?:study|studies|studying) (?:[a-z]+ )?(?:at|in) {_X}",
-        _named_org(_slot("study at", "school", "school")),
+        _named_org(_slot("study at", "school")),
     ),
     (
         rf"^(?:am|is) (?:a |an )?(?:[a-z-]+ )?(?:student|freshman|sophomore|junior|senior|undergrad|postdoc)(?: [a-z]+)? (?:at|in) {_X}",
-        _named_org(_slot("study at", "school", "school")),
+        _named_org(_slot("study at", "school")),
     ),
     (
         re.compile(
             rf"^{_ADV}(?:go|goes) to (?P<obj>[A-Z][^,;:.!?]*(?:University|College|School|Academy|Institute|Primary|"
             rf"[Nn]ursery|[Kk]indergarten|[Pp]reschool|[Ss]chool|High)\b[^,;:.!?]*)"
         ),
-        _slot("study at", "school", "school"),
+        _slot("study at", "school"),
     ),
     (re.compile(r"^(?:am|is) (?:a|an) (?P<job>[a-z][a-z -]{1,30}?) (?:at|for) (?P<obj>[A-Z][^,;:.!?]*)"), _work_as),
     # what they eat
@@ -471,9 +464,7 @@ _RULES = patterns(
     (
         r"^(?:am|is|are|feel|feels) (?:so |really |very |super )?(?:lucky|blessed|grateful|thankful|fortunate) "
         r"to have (?P<obj>(?:my|our|a|an|such|two|three|four|great|amazing|wonderful) [^,;:.!?]+)",
-        lambda m, t, tt: (
-            [Found("FACT", "has" if t else "have", obj, 0.5, kind="possession")] if (obj := _obj(m)) else None
-        ),
+        lambda m, t, tt: [read_as("possession", "FACT", "has" if t else "have", obj)] if (obj := _obj(m)) else None,
     ),
     # the car someone drives: a make (a Tesla, an old Volvo) or a kind of vehicle (a pickup truck)
     (
@@ -482,7 +473,7 @@ _RULES = patterns(
             r"red|blue|silver|grey|gray|green) )*(?P<obj>[A-Z][\w-]*(?: [A-Z0-9][\w-]*)*|(?:[a-z-]+ )?(?:car|truck|"
             r"van|SUV|minivan|hatchback|sedan|pickup|motorcycle|motorbike|scooter|convertible))\b"
         ),
-        lambda m, t, tt: [Found("FACT", "drives" if t else "drive", m.group("obj"), 0.5, kind="possession")],
+        lambda m, t, tt: [read_as("possession", "FACT", "drives" if t else "drive", m.group("obj"))],
     ),
     # who they are
     (rf"^(?:am|is) (?:originally )?from {_X}", _origin),
@@ -491,7 +482,7 @@ _RULES = patterns(
         rf"^(?:am|is|are|have been|has been|was|were) (?:always |really |very |so |super |pretty |a bit |kind of |terribly )*"
         rf"(?:afraid|scared|terrified|frightened) of {_X}",
         lambda m, t, tt: (
-            [Found("OPINION", "is afraid of", o, 0.6, kind="preference")]
+            [read_as("dislike", "OPINION", "is afraid of", o)]
             if (o := _obj(m))
             and not re.match(r"^(?:it|that|this|them|him|her|you|what|how|losing|being|getting)\b", o, _I)
             else None
@@ -585,7 +576,7 @@ def sentence_facts(sentence: str, third: bool) -> list[Found]:
     if m:
         what, obj = clean(m.group("what"), False, 40), clean(m.group("obj"), False)
         if what and obj and obj.lower().split()[0] not in {"it", "that", "this"}:
-            out.append(Found("OPINION", f"favorite {what}", obj, 0.6, kind="preference"))
+            out.append(read_as("like", "OPINION", f"favorite {what}", obj))
     return out
 
 

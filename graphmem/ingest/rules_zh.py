@@ -23,7 +23,7 @@ import re
 from ..lang import HAN_CHARS
 from ..lexicon.roles import ZH_ROLE, ZH_ROLES, role_of
 from .people import People, introduce
-from .phrases import Found, clean, patterns, relation
+from .phrases import Found, clean, patterns, read_as, relation
 from .zh_builds import (
     _HABIT,
     _NO_HOME,
@@ -77,24 +77,24 @@ from .zh_subjects import (
 
 _RULES = patterns(
     # changes of residence and of work or school: the slot they set
-    (rf"^(?:搬到|搬去|搬家到|搬回到|搬回|搬进了|搬进|搬来)了?(?P<obj>{_P}+)", _slot("搬到", "residence", "residence")),
-    (rf"^(?:不再|不)住在(?P<obj>{_P}+?)(?:了)?$", _slot("不再住在", "residence", "residence", ends=True)),
+    (rf"^(?:搬到|搬去|搬家到|搬回到|搬回|搬进了|搬进|搬来)了?(?P<obj>{_P}+)", _slot("搬到", "residence")),
+    (rf"^(?:不再|不)住在(?P<obj>{_P}+?)(?:了)?$", _slot("不再住在", "residence", ends=True)),
     # 搬出了那套公寓 / 搬离北京: the home left (a "that one" is no name: the home ends all the same)
     (
         rf"^(?:搬出去了?|搬出了?|搬离了?)(?:(?:那|这)(?:套|个|间|栋)?)?"
         rf"(?:(?:公寓|房子|出租屋|宿舍|家)(?:了)?$|(?P<obj>{_P}*?)(?:了)?$)",
-        _slot("不再住在", "residence", "residence", ends=True),
+        _slot("不再住在", "residence", ends=True),
     ),
-    (rf"^(?:住在|家在|居住在|生活在|定居在|定居于|定居)(?P<obj>{_P}+)", _slot("住在", "residence", "residence")),
+    (rf"^(?:住在|家在|居住在|生活在|定居在|定居于|定居)(?P<obj>{_P}+)", _slot("住在", "residence")),
     (
         rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,12}}?)(?:住|生活|定居|安家)(?:了|着|下来了?)?$",
-        _slot("住在", "residence", "residence"),
+        _slot("住在", "residence"),
     ),
     # 在北京住了五年了 (了 at the end: up to now): where someone lives, for that long
     (rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,12}}?)(?:住|生活)了?(?P<time>{_SPAN})了$", _lived_span),
     # 住上海 / 住上海五年了: 住 with no 在 (住院, 住校, 住酒店 are no home)
     (rf"^住(?!{_NO_HOME})(?P<obj>{_P}{{2,12}}?)(?P<time>{_SPAN})了$", _lived_span),
-    (rf"^住(?!{_NO_HOME})(?P<obj>{_P}{{2,12}}?)$", _slot("住在", "residence", "residence")),
+    (rf"^住(?!{_NO_HOME})(?P<obj>{_P}{{2,12}}?)$", _slot("住在", "residence")),
     # 在北京住了五年 / 在北京住过 / 以前住在北京: a home before (no 了 at the end: the span ended),
     # which sets no slot: where someone lives now is said otherwise
     (
@@ -104,24 +104,24 @@ _RULES = patterns(
     (
         rf"^(?:入职了?|加入了?|跳槽到了?|跳槽去了?|进了|去了?)(?P<obj>{_P}+?)(?:上班|工作)?(?:了)?$",
         lambda m, t: (
-            _slot("入职", "work", "employer")(m, t)
+            _slot("入职", "employer")(m, t)
             if m.group(0).startswith(("入职", "加入", "跳槽", "进了"))
             or m.group(0).endswith(("上班", "上班了", "工作了"))
             else []
         ),
     ),
-    (r"^(?:换了?(?:一份|个|份)?(?:新)?工作|跳槽了)", _slot("换工作", "work", "employer", ends=True)),
+    (r"^(?:换了?(?:一份|个|份)?(?:新)?工作|跳槽了)", _slot("换工作", "employer", ends=True)),
     # 开始在谷歌工作了: a new employer (with a time, 去年开始在…, since then: see _SINCE)
-    (rf"^开始在(?P<obj>{_P}{{1,20}}?)(?:工作|上班|任职)了?$", _slot("入职", "work", "employer")),
-    (rf"^从(?P<obj>{_P}+?)(?:辞职|离职)了?", _slot("辞职", "work", "employer", ends=True)),
+    (rf"^开始在(?P<obj>{_P}{{1,20}}?)(?:工作|上班|任职)了?$", _slot("入职", "employer")),
+    (rf"^从(?P<obj>{_P}+?)(?:辞职|离职)了?", _slot("辞职", "employer", ends=True)),
     (
         r"^(?:辞职|离职|辞了职|辞掉了?工作|被裁员|被裁|被解雇|被开除|退休)了?",
-        _slot("辞职", "work", "employer", ends=True),
+        _slot("辞职", "employer", ends=True),
     ),
     (rf"^(?:考上了?|考进了?|被(?P<by>{_P}+?)录取)(?P<obj>{_P}*)", _admitted),
-    (rf"^(?:从)?(?P<obj>{_P}+?)毕业了?", _slot("毕业于", "school", "school", ends=True)),
-    (rf"^毕业于(?P<obj>{_P}+?)(?:了)?$", _slot("毕业于", "school", "school", ends=True)),
-    (rf"^(?:转学|转校)(?:到|去)了?(?P<obj>{_P}+?)(?:了)?$", _slot("转学到", "school", "school")),
+    (rf"^(?:从)?(?P<obj>{_P}+?)毕业了?", _slot("毕业于", "school", ends=True)),
+    (rf"^毕业于(?P<obj>{_P}+?)(?:了)?$", _slot("毕业于", "school", ends=True)),
+    (rf"^(?:转学|转校)(?:到|去)了?(?P<obj>{_P}+?)(?:了)?$", _slot("转学到", "school")),
     # what they eat
     (
         r"^(?P<change>(?:从)?(?:开始|改|改成|改为|转为|决定)?)(?:吃素|吃斋|吃全素|吃纯素|(?:是|成了|当了?)(?:一[个名位])?素食(?:者|主义者))"
@@ -148,7 +148,7 @@ _RULES = patterns(
     (
         rf"^(?:在(?P<obj>{_P}{{1,20}}?))?(?:找到|找)了?(?:一)?(?:份)?(?:新)?(?:的)?工作(?:了)?$",
         lambda m, t: (
-            _slot("入职", "work", "employer")(m, t)
+            _slot("入职", "employer")(m, t)
             if m.group("obj") and not is_place(m.group("obj"))
             else [
                 Found(
@@ -163,7 +163,7 @@ _RULES = patterns(
                 )
             ]
             if m.group("obj")  # 在上海找到了工作: a job found in a city, its employer not said
-            else _slot("换工作", "work", "employer", ends=True)(m, t)
+            else _slot("换工作", "employer", ends=True)(m, t)
         ),
     ),
     # where they work or study now
@@ -185,12 +185,12 @@ _RULES = patterns(
     # 从腾讯跳槽到字节: the employer now (the one left is said with it)
     (
         rf"^从(?P<old>{_P}{{1,12}}?)(?:跳槽|换)(?:到|去)了?(?P<obj>{_P}{{1,16}}?)(?:上班|工作)?(?:了)?$",
-        _slot("入职", "work", "employer"),
+        _slot("入职", "employer"),
     ),
-    (rf"^(?:就职于|供职于|任职于|受雇于)(?P<obj>{_P}+)", _slot("工作于", "work", "employer")),
-    (rf"^(?:的)?(?:工作|职业)是(?P<obj>{_P}+)", _slot("职业是", "work", "job")),
+    (rf"^(?:就职于|供职于|任职于|受雇于)(?P<obj>{_P}+)", _slot("工作于", "employer")),
+    (rf"^(?:的)?(?:工作|职业)是(?P<obj>{_P}+)", _slot("职业是", "job")),
     # 升职为 / 被提拔为 X: the job now, which replaces the one before
-    (rf"^(?:升职为|升职成了?|升为|升任|晋升为|被提拔为|提拔为)(?P<obj>{_P}+?)(?:了)?$", _slot("职业是", "work", "job")),
+    (rf"^(?:升职为|升职成了?|升为|升任|晋升为|被提拔为|提拔为)(?P<obj>{_P}+?)(?:了)?$", _slot("职业是", "job")),
     # 对花生过敏 / 花生过敏: what they are allergic to, a fact about their health; 不过敏 states nothing
     (
         rf"^(?:对)?(?P<obj>{_P}{{1,12}}?)(?P<neg>不|没有|并不)?(?:有点|有些|很|特别|严重)?过敏(?:了)?$",
@@ -212,7 +212,7 @@ _RULES = patterns(
     (
         rf"^(?:从来|从|一直|平时|基本)?不(?P<verb>吃|喝)(?!早饭|午饭|晚饭|饭|东西|太多|多|了)(?P<obj>{_P}{{1,6}})$",
         lambda m, t: (
-            [Found("OPINION", "不" + m.group("verb"), o, 0.6, kind="preference")]
+            [read_as("dislike", "OPINION", "不" + m.group("verb"), o)]
             if (o := clean(m.group("obj"), True, 12)) and o[0] not in _NOT_NAME
             else []
         ),
@@ -231,16 +231,16 @@ _RULES = patterns(
         _practised,
     ),
     # 做销售的 / 是做IT的: the line of work someone is in
-    (rf"^(?:是)?(?:做|搞|干)(?!饭|菜|事|作业|家务|梦)(?P<obj>{_P}{{1,8}}?)的$", _slot("职业是", "work", "job")),
+    (rf"^(?:是)?(?:做|搞|干)(?!饭|菜|事|作业|家务|梦)(?P<obj>{_P}{{1,8}}?)的$", _slot("职业是", "job")),
     # 不在北京住了: no longer lives there
     (
         rf"^(?:已经|早就)?不在(?P<obj>{_P}{{1,12}}?)(?:住|生活|待)了$",
-        _slot("不再住在", "residence", "residence", ends=True),
+        _slot("不再住在", "residence", ends=True),
     ),
     # 不在腾讯了 / 不在华为上班了: no longer works there (a home, 家, is no employer)
     (
         rf"^不在(?P<obj>{_P}{{1,20}}?)(?:工作|上班|干)?了$",
-        lambda m, t: _slot("辞职", "work", "employer", ends=True)(m, t) if _organisation(m.group("obj")) else [],
+        lambda m, t: _slot("辞职", "employer", ends=True)(m, t) if _organisation(m.group("obj")) else [],
     ),
     # 开了一家面包店 / 在深圳开了一家餐厅: a business someone runs, where they work
     (
@@ -295,7 +295,7 @@ _RULES = patterns(
     # 开的是特斯拉 / 开一辆旧宝马: the car someone drives (开会, 开心, 开始 are no car)
     (
         rf"^(?:开的是|开着?(?:一辆|辆)|开了?一辆)(?:新|旧|二手)?(?:的)?(?P<obj>{_P}{{2,12}}?)(?:车)?$",
-        lambda m, t: [Found("FACT", "开", obj, 0.5, kind="possession")] if (obj := _object(m.group("obj"))) else [],
+        lambda m, t: [read_as("possession", "FACT", "开", obj)] if (obj := _object(m.group("obj"))) else [],
     ),
     # 姓王: someone's surname, not a name of its own (我的牙科医生姓王)
     (

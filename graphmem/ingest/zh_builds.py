@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from .phrases import Found, clean
+from .phrases import Found, clean, read_as
 from .zh_subjects import _NOT_NAME, _NOT_THINKING, _ONE, ZH_LEAD, Subject, _object, noun_head, tag
 
 # --- predicates ----------------------------------------------------------------------------
@@ -19,7 +19,9 @@ _SINCE = re.compile(
 _CHANGES = {"搬到", "入职", "考上", "换工作", "辞职", "毕业于", "不再住在", "转学", "转学到"}
 
 
-def _slot(topic: str, kind: str, slot: str | None, ends: bool = False, memory_type: str = "FACT") -> Callable:
+def _slot(topic: str, reading: str, ends: bool = False) -> Callable:
+    """A slot's reading (residence, employer, job, school) in ``topic``'s words; a change when timed."""
+
     def make(m: re.Match, timed: bool) -> list[Found]:
         obj = m.groupdict().get("obj")
         obj = _object(obj) if obj else None
@@ -27,8 +29,8 @@ def _slot(topic: str, kind: str, slot: str | None, ends: bool = False, memory_ty
             return []
         if obj and (obj[0] in _NOT_NAME or obj in ("哪", "哪里", "哪儿")):
             return []
-        mtype = "EVENT" if timed and memory_type == "FACT" and (ends or topic in _CHANGES) else memory_type
-        return [Found(mtype, topic, obj, 0.7 if slot else 0.5, kind=kind, slot=slot, ends=ends)]
+        mtype = "EVENT" if timed and (ends or topic in _CHANGES) else "FACT"
+        return [read_as(reading, mtype, topic, obj, ends=ends)]
 
     return make
 
@@ -119,7 +121,7 @@ def _teaches(m: re.Match, timed: bool = False) -> list[Found]:
     )
     place = _organisation(m.group("obj")) if m.groupdict().get("obj") else None
     if place:
-        found.append(Found("FACT", "工作于", place, 0.7, kind="work", slot="employer"))
+        found.append(read_as("employer", "FACT", "工作于", place))
     return found
 
 
@@ -127,7 +129,7 @@ def _work_place(m: re.Match, timed: bool) -> list[Found]:
     obj = _organisation(m.group("obj"))
     if not obj:
         return []
-    out = [Found("FACT", "工作于", obj, 0.7, kind="work", slot="employer")]
+    out = [read_as("employer", "FACT", "工作于", obj)]
     job = m.groupdict().get("job")
     if job:
         job = clean(job, True, 20)
@@ -140,7 +142,7 @@ def _school(m: re.Match, timed: bool) -> list[Found]:
     obj = _organisation(m.group("obj"))
     if not obj:
         return []
-    return [Found("FACT", "就读于", obj, 0.7, kind="school", slot="school")]
+    return [read_as("school", "FACT", "就读于", obj)]
 
 
 _PREF_VERBS = {
@@ -192,12 +194,12 @@ def _diet(m: re.Match, timed: bool) -> list[Found]:
     meat = m.group("meat")
     obj = "肉" if meat else "素"
     changed = bool(m.group("change") or m.group("change2"))
-    return [Found("EVENT" if timed and changed else "FACT", "吃", obj, 0.7, kind="fact", slot="diet")]
+    return [read_as("diet", "EVENT" if timed and changed else "FACT", "吃", obj)]
 
 
 def _favourite(m: re.Match, timed: bool = False) -> list[Found]:
     what, obj = clean(m.group("what"), True, 20), clean(m.group("obj"), True, 30)
-    return [Found("OPINION", f"最喜欢的{what}", obj, 0.6, kind="preference")] if what and obj else []
+    return [read_as("like", "OPINION", f"最喜欢的{what}", obj)] if what and obj else []
 
 
 def _stopped(m: re.Match, timed: bool) -> list[Found]:
@@ -205,12 +207,12 @@ def _stopped(m: re.Match, timed: bool) -> list[Found]:
     if not obj or obj[0] in _NOT_NAME:
         return []
     verb = m.group("verb")
-    return [Found("OPINION", "不再" + verb, obj, 0.6, kind="preference")]
+    return [read_as("stop", "OPINION", "不再" + verb, obj)]
 
 
 def _quit_habit(m: re.Match, timed: bool) -> list[Found]:
     obj = clean(m.group("obj"), True, 20)
-    return [Found("OPINION", "戒了", obj, 0.6, kind="preference")] if obj else []
+    return [read_as("stop", "OPINION", "戒了", obj)] if obj else []
 
 
 # 我以前抽烟，后来戒了: the habit a bare 戒了 ends, said in the clause before
@@ -277,7 +279,7 @@ def _possession(m: re.Match, timed: bool) -> list[Found]:
         verb, verb
     )
     mtype = "EVENT" if timed and topic != "有" else "FACT"
-    return [Found(mtype, topic, obj, 0.5, kind="possession")]
+    return [read_as("possession", mtype, topic, obj)]
 
 
 def _plan(m: re.Match, timed: bool) -> list[Found]:
@@ -290,7 +292,7 @@ def _plan(m: re.Match, timed: bool) -> list[Found]:
     if verb in ("要", "会", "将") and not (timed or re.match(r"^(?:去|来|回|搬|换|参加|开始|买)", what)):
         return []
     topic = "想" if verb.startswith(("想", "希望", "盼")) else "打算"
-    return [Found("EVENT" if timed else "FACT", topic, what, 0.6, kind="plan")]
+    return [read_as("plan", "EVENT" if timed else "FACT", topic, what)]
 
 
 def _identity(m: re.Match, timed: bool) -> list[Found]:
@@ -386,4 +388,4 @@ def _admitted(m: re.Match, timed: bool) -> list[Found]:
     obj = _object(m.group("by") or m.group("obj") or "")
     if not obj or obj[0] in _NOT_NAME:
         return []
-    return [Found("EVENT" if timed else "FACT", "考上", obj, 0.7, kind="school", slot="school")]
+    return [read_as("school", "EVENT" if timed else "FACT", "考上", obj)]

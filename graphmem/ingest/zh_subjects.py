@@ -12,7 +12,7 @@ from functools import lru_cache
 from ..lang import HAN_CHARS
 from ..lexicon.roles import ATTRIBUTE_WORDS, ZH_ROLE, ZH_ROLE_HEADS, ZH_ROLES, role_of
 from .people import People, introduce
-from .phrases import Found, Subject, clean, relation
+from .phrases import Found, Subject, clean, read_as, relation
 
 # What may stand before a clause's subject: interjections, discourse words, times said as words.
 ZH_LEAD = re.compile(
@@ -98,7 +98,7 @@ def partner_ended(text: str, people: People, owner: str) -> Found | None:
     if found is not None:
         who = people.by_role(found[0], owner)
     topic = "离婚" if m.group("what").startswith("离") else "分手"
-    return Found("FACT", topic, who, 0.7, kind="relation", slot="partner", ends=True)
+    return read_as("partner", "FACT", topic, who, ends=True)
 
 
 def said_mine(rest: str, name: str, people: People, owner: str) -> Found | None:

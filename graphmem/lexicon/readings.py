@@ -189,6 +189,7 @@ READINGS: tuple[Reading, ...] = (
         "preference",
         {"zh": "喜欢", "en": "like"},
         ends="a stop of the same object",
+        confidence=0.6,
         words=(
             *("喜欢", "爱", "喜爱", "热爱", "爱吃", "爱喝", "偏爱", "迷上", "享受", "like", "likes", "love", "loves"),
             *("enjoy", "enjoys", "prefer", "prefers", "adore", "adores", "fond of", "into"),
@@ -198,6 +199,7 @@ READINGS: tuple[Reading, ...] = (
         "dislike",
         "preference",
         {"zh": "讨厌", "en": "dislike"},
+        confidence=0.6,
         words=(
             *("讨厌", "厌恶", "恨", "反感", "受不了", "hate", "hates", "dislike", "dislikes", "detest", "detests"),
             *("can't stand", "cannot stand"),
@@ -208,6 +210,7 @@ READINGS: tuple[Reading, ...] = (
         "stop",
         "preference",
         {"zh": "不再", "en": "no longer"},
+        confidence=0.6,
         words=(
             "不再",
             "再也不",
@@ -245,7 +248,7 @@ READINGS: tuple[Reading, ...] = (
         {"zh": "卖掉", "en": "sold"},
         words=("卖", "卖了", "卖掉", "卖掉了", "送人", "送人了", "转手", "sold", "sell", "gave away", "got rid of"),
     ),
-    Reading("plan", "plan", {"zh": "打算", "en": "plan to"}),
+    Reading("plan", "plan", {"zh": "打算", "en": "plan to"}, confidence=0.6),
     Reading("event", "event", {"zh": "", "en": ""}),  # the clause kept whole, with its time and place
     Reading("fact", "fact", {"zh": "是", "en": "is a"}),
 )
