@@ -1,6 +1,6 @@
-"""English: what each pattern of ``rules_en`` builds from its match — the reading it names (``lexicon/readings.py``:
-kind, slot, confidence) with its object, time and place — and the word forms the patterns need.
-"""
+"""English: what each pattern of ``rules_en`` builds from its match — the reading it names
+(``lexicon/readings.py``) with its object, time and place — and the objects' ends; ``said_plainly``
+rewrites a sentence into the shape the patterns read."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ from collections.abc import Callable
 from ..lexicon import word_map
 from ..lexicon.forms import base_form, gerund, lemma, third_person
 from .phrases import Found, clean, read_as, without_dangling
+
+_I = re.IGNORECASE
 
 # --- predicates ----------------------------------------------------------------------------
 _ADV = (
@@ -544,4 +546,99 @@ def _origin(m: re.Match, third: bool, time_text: str | None) -> list[Found] | No
     return [Found("FACT", "is from", obj, 0.6, kind="fact")] if obj else None
 
 
-_I = re.IGNORECASE
+def _work_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    """I work at / she works for X: the employer now. "worked at X" and "used to work at X" say
+    where they worked, a fact of the past that sets no slot; "have worked" and "worked at X
+    before" give none here."""
+    said = m.group(0)
+    if re.match(r"^(?:have|has) worked", said, _I):
+        return _worked_since(m, third, time_text)
+    if re.match(r"^(?:have|has) been working", said, _I):  # still there: since when, if said
+        return _worked_since(m, third, time_text) or _slot("work at", "employer")(m, third, None)
+    if re.search(r"\b(?:before|previously|back then|in the past)$", said, _I):
+        return None
+    if re.search(r"\b(?:worked|interned) (?:at|for) |^used to ", said, _I):
+        obj, duration = _for_how_long(_obj(m) or "")  # "worked at a bookshop for two summers"
+        return (
+            [Found("FACT", "worked at", obj, 0.6, {"duration": duration} if duration else None, kind="work")]
+            if obj
+            else None
+        )
+    found = _slot("work at", "employer")(m, third, time_text)
+    as_what = _AS_A_JOB.match(found[0].object or "") if found else None
+    if found and as_what:  # "works at the hospital as a nurse": where, and the job
+        found[0].object = as_what.group("org")
+        found.append(read_as("job", "FACT", _third("work as", third), as_what.group("job")))
+    return found
+
+
+def _preference(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    obj = _obj(m)
+    if not obj or obj.lower() in {"to", "too"}:
+        return None
+    if m.group(0).lower().startswith("would"):
+        return None  # "I'd like to …" is a wish
+    said = " ".join(m.group("verb").lower().split())
+    verb = _LIKING.get(said) or _LIKING.get(lemma(said), lemma(said))
+    if obj.lower().startswith("to "):  # "I like to read before bed": reading before bed, a liking
+        doing = re.match(r"^to (?:(?:just|really|always|usually|often|sometimes|also) )*(?P<verb>[a-z]+)\b", obj, _I)
+        if (
+            doing is None
+            or verb not in ("like", "love", "enjoy", "hate", "prefer")
+            or _NOT_A_LIKING.match(doing["verb"])
+        ):
+            return None
+        obj = gerund(doing["verb"]) + obj[doing.end() :]
+    reading = "dislike" if verb in ("hate", "dislike") else "like"
+    return [read_as(reading, "OPINION", third_person(verb) if third else verb, obj)]
+
+
+def _diet(what: str, changed: bool, third: bool, time_text: str | None) -> list[Found] | None:
+    """vegan / vegetarian / a meat eater: what someone eats, a slot (a newer diet replaces the older)."""
+    obj = re.sub(r"[- ]+", " ", what.lower()).replace("pescetarian", "pescatarian").replace("carnivore", "meat eater")
+    mtype = "EVENT" if time_text and changed else "FACT"
+    return [read_as("diet", mtype, _third("am", third), obj)]
+
+
+def _moving(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    """am moving to Denver (next month): a plan; a move is a change once it happened."""
+    obj = _obj(m)
+    if not obj:
+        return None
+    return [read_as("plan", "EVENT" if time_text else "FACT", "plans to" if third else "plan to", f"move to {obj}")]
+
+
+def _going_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    """am flying to Lisbon on Friday: a plan when a time is said and it is not one gone ("last week")."""
+    obj = _obj(m)
+    if not obj or not time_text or re.search(r"\b(?:last|ago|yesterday)\b", time_text, re.IGNORECASE):
+        return None
+    first, _, rest = m.group("verb").lower().partition(" ")  # leaving for → leave for
+    verb = f"{base_form(first)} {rest}".strip()
+    return [read_as("plan", "EVENT", "plans to" if third else "plan to", f"{verb} {obj}")]
+
+
+def _stopped_or_habit(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    verb, obj = m.group("verb").lower(), m.group("obj")
+    if verb in ("working",) and obj is None:
+        return None
+    if obj:
+        return _stopped(m, third, time_text)
+    return [read_as("stop", "OPINION", "stopped", verb)]
+
+
+_MONTH = re.compile(r"\b(?:January|February|March|April|May|June|July|August|September|October|November|December)\b")
+
+
+def _been_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    """ "have been at X since 2019 / for three years": X is where they work when the span is one a job
+    has (a year, years, months) and X no school or someone's place (at Mom's since Friday)."""
+    span = f"{time_text or ''} {m.group('obj')}"
+    if not (
+        re.search(r"\bsince (?:\w+ )?\d{4}\b|\bfor (?:\w+ )?(?:years?|months?|decades?)\b", span, _I)
+        or re.search(rf"\bsince (?:last )?{_MONTH.pattern}", span)
+    ):
+        return None
+    if _SCHOOLISH.search(m.group("obj")) or re.search(r"'s?\b", m.group("obj")):
+        return None
+    return _worked_since(m, third, time_text)

@@ -1,15 +1,14 @@
-"""English: whom a clause is about. A clause opens with its subject — I, a person by name (Ruth), by
-role (my cousin, my piano teacher), by pronoun (she / he) — which ``subject_of`` reads (``people.People``
-says whom a role or a pronoun means), with the relations the opening says (my cousin Ruth, Ruth and her
-husband); and the readings of people a clause is all about (a breakup, "X is my Y").
-"""
+"""English: whom a clause is about — I, a person by name (Ruth), by role (my cousin, my piano teacher),
+by pronoun (she / he), with the relations the opening says (my cousin Ruth, Ruth and her husband Mark) —
+and the people a clause introduces or is all about (a nurse called Nina, a breakup, "X is my Y").
+``people.People`` says whom a role or a pronoun means."""
 
 from __future__ import annotations
 
 import re
 
 from ..lexicon.roles import EN_ROLE, EN_ROLES, PERSON_NAME, TITLE, role_of
-from .people import People
+from .people import People, introduce
 from .phrases import Found, Subject, read_as, relation
 
 _NAME = PERSON_NAME
@@ -411,3 +410,86 @@ def stated_people(text: str, people: People, owner: str) -> list[Found]:
             people.learn(m.group("name"), role[0], owner=owner)
             out.append(relation(role[0], m.group("name")))
     return out
+
+
+def said_mine(rest: str, name: str, people: People, owner: str) -> Found | None:
+    """ "(He) is my college roommate", said of someone named before: the speaker's, in that role."""
+    m = re.match(
+        r"^(?:is|was) (?:my|our) (?:(?:best|close|good|old|dear|childhood) )?(?P<role>[a-z]+(?: [a-z]+)?)[.!]?$",
+        rest,
+        re.IGNORECASE,
+    )
+    found = (role_of(m.group("role")) or role_of(m.group("role").split()[-1])) if m else None
+    if found is None:
+        return None
+    people.learn(name, found[0], owner=owner)
+    return relation(found[0], name)
+
+
+# "a nurse called Nina", "an old friend named Leo Park": someone introduced by what they are and
+# their name. The phrase stands for the name in the clause ("I met a nurse called Nina" → I met Nina).
+_INTRODUCED = re.compile(
+    rf"\b(?:a|an|this|one) (?P<what>(?:[A-Za-z-]+ ){{0,2}}?[a-z-]+),? (?:called|named|by the name of) (?P<name>{_NAME})\b"
+)
+
+# "Mia, the new analyst, joined …": a name, then what they are between commas.
+_APPOSITIVE = re.compile(rf"^(?P<name>{_NAME}), (?P<det>the|a|an|my|our) (?P<what>[A-Za-z' -]{{2,40}}?), (?=[a-z])")
+
+# "…, his name is Felix" / "…, she's called Ada": the name of the person the clause before introduced
+# (its comma may have gone with a time read out of the clause: "had a baby girl last week, her name is …").
+_NAMED_AFTER = re.compile(
+    rf"\b(?:a|an) (?P<what>(?:[a-z-]+ ){{0,2}}?[a-z-]+)\b[^.;!?]*?(?:,\s*|\s+)(?:and )?(?:his|her|their) name is (?P<name>{_NAME})\b"
+)
+
+# "…, her name is Lily": where a name said after the clause begins (its comma may be gone with a time)
+_NAME_IS = re.compile(r"(?:,\s*|\s+)(?:and )?(?:his|her|their) name is\b")
+
+
+def without_name_said_after(text: str) -> str:
+    """The clause without the name said after it: "had a baby girl, her name is Lily" → "had a baby girl"."""
+    return re.sub(_NAME_IS.pattern + r" [A-Z][\w'-]*(?: [A-Z][\w'-]*)?", "", text)
+
+
+def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]:
+    """People a clause introduces by what they are and their name: each learnt as someone the
+    speaker knows, what they are said (Nina is a nurse); the clause with the name in the phrase's place."""
+    out: list[Found] = []
+    m = _APPOSITIVE.match(text)
+    if m and _a_name(m.group("name")):
+        name, what = m.group("name"), m.group("what")
+        mine = role_of(what) if m.group("det") in ("my", "our") else None
+        out = introduce(people, name, mine[0] if mine else "acquaintance", None if mine else what, owner, "is a")
+        return name + " " + text[m.end() :], out
+    for pattern in (_INTRODUCED, _NAMED_AFTER):
+        m = pattern.search(text)
+        if m is None or m.group("name").split()[0] in _NOT_NAMES:
+            continue
+        what, name = m.group("what"), m.group("name")
+        said = _NAME_IS.search(m.group(0))
+        whole = (
+            m.group(0)[m.start("what") - m.start() : said.start()].split() if pattern is _NAMED_AFTER and said else []
+        )
+        if 1 < len(whole) <= 3 and all(w.isalpha() and w.islower() for w in whole):
+            what = " ".join(whole)  # "a baby girl, her name is Lily": the whole phrase, not its first word
+        owned = re.search(r"\b(?:have|has|had|got|own|owns|adopted|bought|keep|keeps)\s+$", text[: m.start()])
+        found = role_of(what.split()[-1]) or role_of(" ".join(what.split()[-2:]))
+        by_me = re.match(r"^(?:\S+\s+){0,3}?(?:I|we)(?:'ve)?\s", text[: m.start()], re.IGNORECASE)
+        pet = bool(owned and by_me and found and found[0] in {"dog", "cat"})  # "I have a dog named Max": my dog Max
+        if owned and not (found and found[0] not in {"dog", "cat"}) and not pet:
+            continue  # she has a dog called Rex: a thing or a pet she has, not someone met
+        if not pet and what.split()[-1] in frozenset(
+            "place restaurant cafe bar shop book film movie song band show game app town village city street boat "
+            "dog cat".split()
+        ):
+            continue  # a thing or a pet, not a person (a café called Lark)
+        if owned and found and by_me:  # "I have a younger brother named Leo": Leo is the speaker's brother
+            plain = all(w in _KIN_WORDS for w in what.lower().split()[:-1])  # a younger brother: the role says it
+            out = introduce(people, name, found[0], None if role_of(what) or plain else what, owner, "is a")
+        else:
+            out = introduce(people, name, "acquaintance", what, owner, "is a")
+        if pattern is _INTRODUCED:
+            text = text[: m.start()] + name + text[m.end() :]
+        else:
+            text = text[: m.start() + (said.start() if said else len(m.group(0)))]  # the clause before the name
+        break
+    return text, out

@@ -665,9 +665,9 @@ class English(Language):
         self, reader: Reader, body: str, text: str, time_text: str | None, carried: Any
     ) -> tuple[str, str, list[Found], Found | None]:
         """The people a clause introduces ("my cousin Ruth"); the name said after the clause is no part of it."""
-        body, met = rules_en.introduced(body, reader.people, reader.owner)
+        body, met = en_subjects.introduced(body, reader.people, reader.owner)
         if met and " name is " not in body:
-            text = rules_en.without_name_said_after(text)
+            text = en_subjects.without_name_said_after(text)
         return body, text, list(met), None
 
     # --- whom a clause is about
@@ -679,7 +679,7 @@ class English(Language):
 
     stated_people = staticmethod(en_subjects.stated_people)
     said_together = staticmethod(en_subjects.said_together)
-    said_mine = staticmethod(rules_en.said_mine)
+    said_mine = staticmethod(en_subjects.said_mine)
 
     def without_subject(self, body: str, text: str, time_text: str | None, generic: bool) -> list[Found]:
         """In a cause or an effect, a clause about something else ("the train broke down")."""

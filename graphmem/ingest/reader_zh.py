@@ -8,7 +8,7 @@ from typing import Any
 
 from ..lang import HAN_CHARS
 from ..lexicon.roles import ZH_ROLES
-from . import rules_zh, zh_builds, zh_subjects
+from . import rules_zh, zh_subjects
 from .language import Language, Reader
 from .phrases import _LEAD_ZH, Found, clean
 
@@ -129,12 +129,12 @@ class Chinese(Language):
     causal, therefore, often, thought = _ZH_CAUSAL, _ZH_THEREFORE, _ZH_OFTEN, _ZH_THOUGHT
 
     # --- sentences and clauses
-    plain = staticmethod(zh_builds.said_plainly)
+    plain = staticmethod(rules_zh.said_plainly)
 
     def clauses(self, reader: Reader, sentence: str) -> list[str | None]:
         """The people a sentence introduces (read whole), then its comma clauses, each dated by the
         sentence's time unless that time is to come and said in another clause."""
-        sentence, met = rules_zh.introduced(sentence, reader.people, reader.owner)
+        sentence, met = zh_subjects.introduced(sentence, reader.people, reader.owner)
         ids = [reader.add(f, None) for f in met]
         time_text = reader.rules._time(sentence, reader.ep)
         if time_text and re.search(re.escape(time_text) + "的", sentence):
@@ -166,17 +166,17 @@ class Chinese(Language):
     ) -> tuple[str, str, list[Found], Found | None]:
         """A clause that names an attribute of someone (我的生日是三月五号) says only that; the people a
         Chinese sentence introduces were read for it whole, before its clauses."""
-        said = zh_builds.attribute(body, carried)
+        said = rules_zh.attribute(body, carried)
         if said is None and time_text:  # 我的生日是三月五号: the value is the time itself
-            said = zh_builds.attribute(_ZH_SPACE.sub("", " ".join(text.split())).strip(" 。！？!?"), carried)
+            said = rules_zh.attribute(_ZH_SPACE.sub("", " ".join(text.split())).strip(" 。！？!?"), carried)
         return body, text, [], said
 
     # --- whom a clause is about
     subject_of = staticmethod(zh_subjects.subject_of)
-    role_of_someone = staticmethod(rules_zh.role_of_someone)
+    role_of_someone = staticmethod(zh_subjects.role_of_someone)
     partner_ended = staticmethod(zh_subjects.partner_ended)
-    stated_people = staticmethod(rules_zh.stated_people)
-    said_together = staticmethod(rules_zh.said_together)
+    stated_people = staticmethod(zh_subjects.stated_people)
+    said_together = staticmethod(zh_subjects.said_together)
     said_mine = staticmethod(zh_subjects.said_mine)
 
     def implied_subject(self, reader: Reader, body: str, time_text: str | None):
@@ -215,7 +215,7 @@ class Chinese(Language):
         the memory and what is said of them later meet at one node."""
         if subj.name is not None or time_text or generic or not subj.rest:
             return []
-        who = rules_zh.person_in(subj.rest, reader.people)
+        who = zh_subjects.person_in(subj.rest, reader.people)
         if who is None:
             return []
         found = generic_clauses(text, None, generic=False)

@@ -1,47 +1,37 @@
-"""English clauses: whom a clause is about, and what it says of them.
+"""English patterns: what a clause says of its subject (``predicates``), tried in order, the first that
+reads it wins (what each builds: ``en_builds``); and what a whole sentence says of the speaker
+(``sentence_facts``: my name is …, my birthday is …).
 
-A clause opens with its subject — I, a person by name (Ruth), by role (my cousin, my piano
-teacher), by pronoun (she / he) — which ``subject_of`` reads (``people.People`` says whom a role
-or a pronoun means); ``predicates`` reads the rest: where they live or moved to, where they work
-or study (and quitting, joining, graduating), what they like or no longer do, what they have or
-bought, what they plan, and their name, origin or what they are. The verbs are read in every
-person (live / lives / living), so "she lives in Oslo" is read as "I live in Oslo" is.
-
-Only the present and what changed set a slot: "I live in Oslo", "I moved to Oslo", "I live in
-Oslo now"; "I used to live in Oslo" sets none. A negated clause states nothing unless it is a
-stance or an end: "I don't like jazz", "I no longer drink coffee", "I don't live in Oslo anymore".
-
-Here: the patterns, in the order they are tried (``_RULES``), and the readings of whole sentences;
-whom a clause is about is read in ``en_subjects``, what each pattern builds in ``en_builds``.
+The verbs are read in every person (live / lives / living). Only the present and what changed set a
+slot ("I used to live in Oslo" sets none); a negated clause states nothing unless it is a stance or an
+end ("I don't like jazz", "I don't live in Oslo anymore").
 """
 
 from __future__ import annotations
 
 import re
 
-from ..lexicon.forms import base_form, gerund, lemma, third_person
-from ..lexicon.roles import role_of
 from .en_builds import (
     _ADV,
     _AND_THEN,
-    _AS_A_JOB,
     _I,
-    _LIKING,
-    _NOT_A_LIKING,
+    _MONTH,
     _PLAYED,
-    _SCHOOLISH,
     _X,
+    _been_at,
     _been_doing,
+    _diet,
     _diet_kept,
     _fan,
-    _for_how_long,
     _going,
+    _going_at,
     _held_since,
     _identity,
     _joined,
     _learning,
     _left_for,
     _lived_before,
+    _moving,
     _named_org,
     _negated_preference,
     _obj,
@@ -50,112 +40,16 @@ from .en_builds import (
     _plan,
     _played,
     _possession,
+    _preference,
     _slot,
-    _stopped,
+    _stopped_or_habit,
     _teaches,
     _third,
     _work_as,
-    _worked_since,
+    _work_at,
 )
-from .en_subjects import _KIN_WORDS, _NAME, _NOT_NAMES, _a_name
-from .people import People, introduce
+from .en_subjects import _NAME, _a_name
 from .phrases import Found, clean, patterns, read_as, relation
-
-
-def said_mine(rest: str, name: str, people: People, owner: str) -> Found | None:
-    """ "(He) is my college roommate", said of someone named before: the speaker's, in that role."""
-    m = re.match(
-        r"^(?:is|was) (?:my|our) (?:(?:best|close|good|old|dear|childhood) )?(?P<role>[a-z]+(?: [a-z]+)?)[.!]?$",
-        rest,
-        _I,
-    )
-    found = (role_of(m.group("role")) or role_of(m.group("role").split()[-1])) if m else None
-    if found is None:
-        return None
-    people.learn(name, found[0], owner=owner)
-    return relation(found[0], name)
-
-
-def _work_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
-    """I work at / she works for X: the employer now. "worked at X" and "used to work at X" say
-    where they worked, a fact of the past that sets no slot; "have worked" and "worked at X
-    before" give none here."""
-    said = m.group(0)
-    if re.match(r"^(?:have|has) worked", said, _I):
-        return _worked_since(m, third, time_text)
-    if re.match(r"^(?:have|has) been working", said, _I):  # still there: since when, if said
-        return _worked_since(m, third, time_text) or _slot("work at", "employer")(m, third, None)
-    if re.search(r"\b(?:before|previously|back then|in the past)$", said, _I):
-        return None
-    if re.search(r"\b(?:worked|interned) (?:at|for) |^used to ", said, _I):
-        obj, duration = _for_how_long(_obj(m) or "")  # "worked at a bookshop for two summers"
-        return (
-            [Found("FACT", "worked at", obj, 0.6, {"duration": duration} if duration else None, kind="work")]
-            if obj
-            else None
-        )
-    found = _slot("work at", "employer")(m, third, time_text)
-    as_what = _AS_A_JOB.match(found[0].object or "") if found else None
-    if found and as_what:  # "works at the hospital as a nurse": where, and the job
-        found[0].object = as_what.group("org")
-        found.append(read_as("job", "FACT", _third("work as", third), as_what.group("job")))
-    return found
-
-
-def _preference(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
-    obj = _obj(m)
-    if not obj or obj.lower() in {"to", "too"}:
-        return None
-    if m.group(0).lower().startswith("would"):
-        return None  # "I'd like to …" is a wish
-    said = " ".join(m.group("verb").lower().split())
-    verb = _LIKING.get(said) or _LIKING.get(lemma(said), lemma(said))
-    if obj.lower().startswith("to "):  # "I like to read before bed": reading before bed, a liking
-        doing = re.match(r"^to (?:(?:just|really|always|usually|often|sometimes|also) )*(?P<verb>[a-z]+)\b", obj, _I)
-        if (
-            doing is None
-            or verb not in ("like", "love", "enjoy", "hate", "prefer")
-            or _NOT_A_LIKING.match(doing["verb"])
-        ):
-            return None
-        obj = gerund(doing["verb"]) + obj[doing.end() :]
-    reading = "dislike" if verb in ("hate", "dislike") else "like"
-    return [read_as(reading, "OPINION", third_person(verb) if third else verb, obj)]
-
-
-def _diet(what: str, changed: bool, third: bool, time_text: str | None) -> list[Found] | None:
-    """vegan / vegetarian / a meat eater: what someone eats, a slot (a newer diet replaces the older)."""
-    obj = re.sub(r"[- ]+", " ", what.lower()).replace("pescetarian", "pescatarian").replace("carnivore", "meat eater")
-    mtype = "EVENT" if time_text and changed else "FACT"
-    return [read_as("diet", mtype, _third("am", third), obj)]
-
-
-def _moving(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
-    """am moving to Denver (next month): a plan; a move is a change once it happened."""
-    obj = _obj(m)
-    if not obj:
-        return None
-    return [read_as("plan", "EVENT" if time_text else "FACT", "plans to" if third else "plan to", f"move to {obj}")]
-
-
-def _going_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
-    """am flying to Lisbon on Friday: a plan when a time is said and it is not one gone ("last week")."""
-    obj = _obj(m)
-    if not obj or not time_text or re.search(r"\b(?:last|ago|yesterday)\b", time_text, re.IGNORECASE):
-        return None
-    first, _, rest = m.group("verb").lower().partition(" ")  # leaving for → leave for
-    verb = f"{base_form(first)} {rest}".strip()
-    return [read_as("plan", "EVENT", "plans to" if third else "plan to", f"{verb} {obj}")]
-
-
-def _stopped_or_habit(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
-    verb, obj = m.group("verb").lower(), m.group("obj")
-    if verb in ("working",) and obj is None:
-        return None
-    if obj:
-        return _stopped(m, third, time_text)
-    return [read_as("stop", "OPINION", "stopped", verb)]
-
 
 # A single-valued attribute of the speaker ("my new number is …"): its topic is the attribute,
 # whose words are the consolidator's slot words (lexicon.topics.SLOTS), so a later value replaces
@@ -176,22 +70,6 @@ _I_AM = re.compile(
     r"^\W*(?:(?i:hi|hello|hey)(?: there| all| everyone)?[,!.]?\s+)?(?:I'm|I’m|I am) "
     r"(?P<obj>[A-Z][a-z]+(?: [A-Z][a-z]+)?)(?=\s*(?:$|[,.!;])|\s+and\b)"
 )
-
-_MONTH = re.compile(r"\b(?:January|February|March|April|May|June|July|August|September|October|November|December)\b")
-
-
-def _been_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
-    """ "have been at X since 2019 / for three years": X is where they work when the span is one a job
-    has (a year, years, months) and X no school or someone's place (at Mom's since Friday)."""
-    span = f"{time_text or ''} {m.group('obj')}"
-    if not (
-        re.search(r"\bsince (?:\w+ )?\d{4}\b|\bfor (?:\w+ )?(?:years?|months?|decades?)\b", span, _I)
-        or re.search(rf"\bsince (?:last )?{_MONTH.pattern}", span)
-    ):
-        return None
-    if _SCHOOLISH.search(m.group("obj")) or re.search(r"'s?\b", m.group("obj")):
-        return None
-    return _worked_since(m, third, time_text)
 
 
 _RULES = patterns(
@@ -578,72 +456,3 @@ def sentence_facts(sentence: str, third: bool) -> list[Found]:
         if what and obj and obj.lower().split()[0] not in {"it", "that", "this"}:
             out.append(read_as("like", "OPINION", f"favorite {what}", obj))
     return out
-
-
-# "a nurse called Nina", "an old friend named Leo Park": someone introduced by what they are and
-# their name. The phrase stands for the name in the clause ("I met a nurse called Nina" → I met Nina).
-_INTRODUCED = re.compile(
-    rf"\b(?:a|an|this|one) (?P<what>(?:[A-Za-z-]+ ){{0,2}}?[a-z-]+),? (?:called|named|by the name of) (?P<name>{_NAME})\b"
-)
-
-# "Mia, the new analyst, joined …": a name, then what they are between commas.
-_APPOSITIVE = re.compile(rf"^(?P<name>{_NAME}), (?P<det>the|a|an|my|our) (?P<what>[A-Za-z' -]{{2,40}}?), (?=[a-z])")
-
-# "…, his name is Felix" / "…, she's called Ada": the name of the person the clause before introduced
-# (its comma may have gone with a time read out of the clause: "had a baby girl last week, her name is …").
-_NAMED_AFTER = re.compile(
-    rf"\b(?:a|an) (?P<what>(?:[a-z-]+ ){{0,2}}?[a-z-]+)\b[^.;!?]*?(?:,\s*|\s+)(?:and )?(?:his|her|their) name is (?P<name>{_NAME})\b"
-)
-
-# "…, her name is Lily": where a name said after the clause begins (its comma may be gone with a time)
-_NAME_IS = re.compile(r"(?:,\s*|\s+)(?:and )?(?:his|her|their) name is\b")
-
-
-def without_name_said_after(text: str) -> str:
-    """The clause without the name said after it: "had a baby girl, her name is Lily" → "had a baby girl"."""
-    return re.sub(_NAME_IS.pattern + r" [A-Z][\w'-]*(?: [A-Z][\w'-]*)?", "", text)
-
-
-def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]:
-    """People a clause introduces by what they are and their name: each learnt as someone the
-    speaker knows, what they are said (Nina is a nurse); the clause with the name in the phrase's place."""
-    out: list[Found] = []
-    m = _APPOSITIVE.match(text)
-    if m and _a_name(m.group("name")):
-        name, what = m.group("name"), m.group("what")
-        mine = role_of(what) if m.group("det") in ("my", "our") else None
-        out = introduce(people, name, mine[0] if mine else "acquaintance", None if mine else what, owner, "is a")
-        return name + " " + text[m.end() :], out
-    for pattern in (_INTRODUCED, _NAMED_AFTER):
-        m = pattern.search(text)
-        if m is None or m.group("name").split()[0] in _NOT_NAMES:
-            continue
-        what, name = m.group("what"), m.group("name")
-        said = _NAME_IS.search(m.group(0))
-        whole = (
-            m.group(0)[m.start("what") - m.start() : said.start()].split() if pattern is _NAMED_AFTER and said else []
-        )
-        if 1 < len(whole) <= 3 and all(w.isalpha() and w.islower() for w in whole):
-            what = " ".join(whole)  # "a baby girl, her name is Lily": the whole phrase, not its first word
-        owned = re.search(r"\b(?:have|has|had|got|own|owns|adopted|bought|keep|keeps)\s+$", text[: m.start()])
-        found = role_of(what.split()[-1]) or role_of(" ".join(what.split()[-2:]))
-        by_me = re.match(r"^(?:\S+\s+){0,3}?(?:I|we)(?:'ve)?\s", text[: m.start()], re.IGNORECASE)
-        pet = bool(owned and by_me and found and found[0] in {"dog", "cat"})  # "I have a dog named Max": my dog Max
-        if owned and not (found and found[0] not in {"dog", "cat"}) and not pet:
-            continue  # she has a dog called Rex: a thing or a pet she has, not someone met
-        if not pet and what.split()[-1] in frozenset(
-            "place restaurant cafe bar shop book film movie song band show game app town village city street boat "
-            "dog cat".split()
-        ):
-            continue  # a thing or a pet, not a person (a café called Lark)
-        if owned and found and by_me:  # "I have a younger brother named Leo": Leo is the speaker's brother
-            plain = all(w in _KIN_WORDS for w in what.lower().split()[:-1])  # a younger brother: the role says it
-            out = introduce(people, name, found[0], None if role_of(what) or plain else what, owner, "is a")
-        else:
-            out = introduce(people, name, "acquaintance", what, owner, "is a")
-        if pattern is _INTRODUCED:
-            text = text[: m.start()] + name + text[m.end() :]
-        else:
-            text = text[: m.start() + (said.start() if said else len(m.group(0)))]  # the clause before the name
-        break
-    return text, out

@@ -1,8 +1,8 @@
-"""Chinese: whom a clause is about. A clause opens with its subject — 我, a person by name (小雯), by role
-(我表妹, 我的钢琴老师), by pronoun (她 / 他) — or with none, when it goes on about the subject of the clause
-before (我辞职了，下个月入职字节跳动); ``subject_of`` reads that opening (``people.People`` says whom a role or
-a pronoun means), with the relations it says; and jieba's words and tags where an open part must end.
-"""
+"""Chinese: whom a clause is about — 我, a person by name (小雯), by role (我表妹, 我的钢琴老师), by pronoun
+(她 / 他), or none when it goes on about the subject of the clause before (我辞职了，下个月入职字节跳动) —
+with the relations the opening says, and the people a clause introduces or is all about (一个叫Nina的护士,
+女儿的班主任是刘老师). ``people.People`` says whom a role or a pronoun means; jieba's words and tags
+(``tag``, ``noun_head``) say where an open part ends."""
 
 from __future__ import annotations
 
@@ -512,3 +512,147 @@ def subject_of(clause: str, people: People, owner: str, carried: Subject | None)
     reader cannot name (他 with no one named, 我们, 你)."""
     subj = _opening(clause, people, owner, carried)
     return _and_their(subj, people) if subj is not None and subj.name is not None else subj
+
+
+# 女儿的班主任是刘老师 / 小雯的男朋友叫阿杰: someone in a role to a person the speaker knows.
+_ROLE_OF_SOMEONE = re.compile(
+    rf"^(?:我的|我)?(?P<whose>{ZH_ROLE}|{_NAME})的(?P<role>{ZH_ROLE})(?:是|叫|名叫)(?P<name>{_NAME})[。！!]?$"
+)
+
+
+def role_of_someone(text: str, people: People, owner: str) -> Found | None:
+    """女儿的班主任是刘老师 → 我女儿 · 班主任 · 刘老师, 刘老师 learnt as that; None when the clause
+    says no such thing."""
+    m = _ROLE_OF_SOMEONE.match(text)
+    role = role_of(m.group("role")) if m else None
+    name = m.group("name") if m else ""
+    if (
+        m is None
+        or role is None
+        or name[0] in _NOT_NAME
+        or name[0] in "个位名一"
+        or name in ZH_ROLES
+        or name[:2] in ZH_ROLES
+    ):
+        return None
+    rel = role_of(m.group("whose"))
+    if rel is not None:
+        whose = people.by_role(rel[0], owner) or f"我{m.group('whose')}"
+        if not people.knows(whose):
+            people.learn(whose, gender=rel[1])
+    elif people.knows(m.group("whose")):
+        whose = m.group("whose")
+    else:
+        return None
+    people.learn_of(whose, name, role[0], m.group("role"))
+    return relation(role[0], name, whose)
+
+
+# 我跟小静是大学同学 / 我和阿杰是好朋友: someone the speaker is something to, together
+_TOGETHER = re.compile(
+    rf"^我(?:跟|和|与)(?P<name>{_NAME})(?:以前|曾经|原来|从小)?(?:是|成了|一直是|就是)(?:[\u4e00-\u9fff]{{0,4}}?)(?P<role>同学|同事|朋友|好朋友|室友|邻居|闺蜜|发小)(?:了)?$"
+)
+
+
+def _kin_word(what: str) -> str | None:
+    """The role word a description ends with (德国笔友 → 笔友)."""
+    return next((what[-n:] for n in (3, 2, 1) if len(what) >= n and role_of(what[-n:])), None)
+
+
+def said_together(text: str) -> bool:
+    """The clause only says what the speaker and someone are to each other (``_TOGETHER``)."""
+    return _TOGETHER.match(text.strip()) is not None
+
+
+def stated_people(text: str, people: People, owner: str) -> list[Found]:
+    """Relations said inside a clause, not at its start (我周末和我表妹小雯去了西湖), and 我跟小静是大学同学:
+    each learnt."""
+    out = []
+    together = _TOGETHER.match(text.strip())
+    if together and together.group("name")[0] not in _NOT_NAME and (found := role_of(together.group("role"))):
+        people.learn(together.group("name"), found[0], owner=owner)
+        out.append(relation(found[0], together.group("name")))
+    for m in re.finditer(rf"我(?:的)?(?P<role>{ZH_ROLE})", text):
+        found = role_of(m.group("role"))
+        if m.start() == 0 or not found:
+            continue
+        role, gender = found
+        name, _ = _name_after(text[m.end() :])
+        if name:
+            people.learn(name, role, owner=owner)
+            out.append(relation(role, name))
+        elif people.by_role(role, owner) is None:
+            people.learn("我" + m.group("role"), gender=gender)  # 我和我老婆…，她…: a pronoun may mean her
+    return out
+
+
+# 一个叫Nina的护士 / 叫小吴的家教: someone introduced by their name and what they are; the phrase
+# stands for the name in the clause (我认识了一个叫Nina的护士 → 我认识了Nina).
+_INTRODUCED = re.compile(
+    rf"(?:一|这|那)?(?:个|位|名)?(?:名)?叫(?P<name>{_NAME})的(?P<what>[\u4e00-\u9fff]{{1,6}}?)(?=$|[，,。！？!?；;了])"
+)
+
+# 一个家教，叫小吴 / 请了个阿姨，她叫王姐: what they are, then their name.
+_NAMED_AFTER = re.compile(
+    rf"(?:一)?(?:个|位|名)(?P<what>[\u4e00-\u9fff]{{1,6}}?)[，,]?(?:他|她)?(?:叫|名叫)(?P<name>{_NAME})[。！!]?$"
+)
+
+_NOT_PEOPLE = re.compile(r"(?:店|馆|厅|楼|书|片|电影|歌|游戏|地方|城|村|街|路|狗|猫|鱼|鸟|车|船|公司|学校)$")
+
+# 楼下新搬来的邻居叫Olga / 我们公司新来的CTO叫Harris: who someone described is, a sentence of its own.
+_DESCRIBED_IS_CALLED = re.compile(
+    rf"^(?P<desc>[^，,。！？!?]{{1,14}}?的)(?P<what>[{HAN_CHARS}A-Za-z]{{1,6}}?)(?:叫|名叫|叫做)(?P<name>{_NAME})[。！!]?$"
+)
+
+
+def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]:
+    """People a clause introduces by name and what they are: each learnt as someone the speaker
+    knows, what they are said (Nina 是 护士); the clause with the name in the phrase's place."""
+    named = role_of_someone(text.strip(), people, owner)
+    if named is not None:
+        return "", [named]
+    m = _DESCRIBED_IS_CALLED.match(text.strip())
+    if m and m.group("desc") not in ("我的", "我们的", "的") and not _NOT_PEOPLE.search(m.group("what")):
+        name, what = m.group("name"), m.group("what")
+        known_role = role_of(what)
+        role = known_role[0] if known_role else "熟人"
+        return "", introduce(people, name, role, m.group("desc") + what, owner, "是")
+    for pattern in (_INTRODUCED, _NAMED_AFTER):
+        m = pattern.search(text)
+        if m is None:
+            continue
+        what, name = m.group("what"), m.group("name")
+        if _NOT_PEOPLE.search(what) or name[0] in _NOT_NAME or not (name.isascii() or _one_word(name, name)):
+            continue
+        kin = role_of(what) or role_of(what[-2:]) or role_of(what[-1:])
+        had = r"(?:^|[，,])(?:我|我们)(?:上周|上个月|去年|前天|昨天|今年|刚刚|刚|已经|终于)*(?:还|也)?(?:有|生了|添了)$"
+        if kin and re.search(had, text[: m.start()]):  # 我有个弟弟叫小乐 / 我们上周生了个女儿，叫莉莉: my 弟弟, my 女儿
+            kin_word = _kin_word(what) or what
+            plain = re.fullmatch(r"(?:小|大|亲|双胞胎)?", what[: len(what) - len(kin_word)]) is not None
+            found = introduce(people, name, kin[0], None if plain else what, owner, "是")
+        else:
+            found = introduce(people, name, "熟人", what, owner, "是")
+        if pattern is _INTRODUCED:
+            return text[: m.start()] + name + text[m.end() :], found
+        before = text[: m.start()]
+        if re.search(r"有$", before):  # 我有个笔友叫Jonas: someone known, not something had
+            return "", found
+        if re.search(r"(?:生了|添了)$", before):  # 我们上周生了个女儿，叫莉莉: the birth, and who
+            return before + "个" + what, found
+        return before + name, found
+    return text, []
+
+
+def person_in(text: str, people: People) -> str | None:
+    """A person a clause names inside it (…卖给了陈阿姨, …和小雯吃饭): one known by name, or a surname
+    with a title (陈阿姨, 李老师) the way one calls them."""
+    for key in sorted(people.names, key=len, reverse=True):
+        said = people.names[key]
+        if len(said) >= 2 and not said.startswith("我") and said in text:
+            return said
+    m = re.search(
+        rf"[{HAN_CHARS}](?:{'|'.join(sorted(_TITLES, key=len, reverse=True))})(?=$|[^{HAN_CHARS}]|[了的说和])", text
+    )
+    if m and m.group(0)[0] not in _NOT_NAME and not role_of(m.group(0)[:1]) and not role_of(m.group(0)):
+        return m.group(0)
+    return None
