@@ -169,8 +169,7 @@ def _and_their(subj: Subject, people: People) -> Subject:
         return subj  # Tom and his girlfriend broke up: whom it was with, not who came along
     if named and _a_name(named.group("name")) and named.group("name").split()[0] not in _NOT_NAMES:
         name = named.group("name")
-        people.learn_of(subj.name or "", name, relative[0], relative[0])
-        subj.together = relation(relative[0], name, subj.name)
+        subj.together = people.learn_of(subj.name or "", name, relative[0], relative[0])
         people.mention(subj.name or "")  # the clause is still about them
         after = after[named.end() :]
     subj.rest = after.strip()
@@ -205,8 +204,7 @@ def _named_relative(subj: Subject, people: People) -> Subject | None:
     if m is None or not _a_name(m.group("name")) or m.group("name").split()[0] in _NOT_NAMES:
         return None
     name = m.group("name")
-    people.learn_of(subj.name, name, subj.of_role, subj.of_role)
-    return Subject(name, _expand(subj.rest[m.end() :]), relation(subj.of_role, name, subj.name))
+    return Subject(name, _expand(subj.rest[m.end() :]), people.learn_of(subj.name, name, subj.of_role, subj.of_role))
 
 
 def _with_relative(subj: Subject, people: People) -> Subject:
@@ -250,8 +248,7 @@ def _opening(clause: str, people: People, owner: str) -> Subject | None:
     found = role_of(m.group("role")) if m else None
     if m and found and m.group("name").split()[0] not in _NOT_NAMES:
         name, role = m.group("name"), found[0]
-        people.learn(name, role, owner=owner)
-        return Subject(name, "", relation(role, name))
+        return Subject(name, "", people.known_as(name, role, owner))
     m = re.match(
         rf"^{_MY} (?P<mods>(?:[A-Za-z-]+ ){{0,2}}?)(?P<role>{EN_ROLE}|[a-z]+(?: pal)?|[A-Z]{{2,4}})"
         rf"(?P<how>'s name is| is (?:called|named)| is) (?P<name>{_NAME})(?=$|[,.!;:]|\s+(?:and|but|now)\b)",
@@ -367,8 +364,7 @@ def role_of_someone(text: str, people: People, owner: str) -> Found | None:
         people.learn(whose)
     else:
         return None
-    people.learn_of(whose, m.group("name"), role[0], m.group("role"))
-    return relation(role[0], m.group("name"), whose)
+    return people.learn_of(whose, m.group("name"), role[0], m.group("role"))
 
 
 # words before a role that only say which of them (a younger brother, an older sister, twin)
@@ -402,13 +398,11 @@ def stated_people(text: str, people: People, owner: str) -> list[Found]:
         said = together.group("role").lower()
         role = role_of(_TOGETHER_ROLE.get(said, said[:-1]))
         if role:
-            people.learn(together.group("name"), role[0], owner=owner)
-            out.append(relation(role[0], together.group("name")))
+            out.append(people.known_as(together.group("name"), role[0], owner))
     for m in re.finditer(rf"(?<=\s)my (?P<role>{EN_ROLE}),? (?P<name>{_NAME})\b", text):
         role = role_of(m.group("role"))
         if role and m.group("name").split()[0] not in _NOT_NAMES:
-            people.learn(m.group("name"), role[0], owner=owner)
-            out.append(relation(role[0], m.group("name")))
+            out.append(people.known_as(m.group("name"), role[0], owner))
     return out
 
 
@@ -422,8 +416,7 @@ def said_mine(rest: str, name: str, people: People, owner: str) -> Found | None:
     found = (role_of(m.group("role")) or role_of(m.group("role").split()[-1])) if m else None
     if found is None:
         return None
-    people.learn(name, found[0], owner=owner)
-    return relation(found[0], name)
+    return people.known_as(name, found[0], owner)
 
 
 # "a nurse called Nina", "an old friend named Leo Park": someone introduced by what they are and

@@ -213,12 +213,18 @@ class People:
         self.names.setdefault(key, name)
         self.mention(name)
 
-    def learn_of(self, whose: str, name: str, role: str, said: str) -> None:
+    def known_as(self, name: str, role: str, owner: str = USER_KEY) -> Found:
+        """``name`` is the speaker's ``role`` (my cousin Ruth, 小雯是我表妹), learnt: the relation that says so."""
+        self.learn(name, role, owner=owner)
+        return relation(role, name)
+
+    def learn_of(self, whose: str, name: str, role: str, said: str) -> Found:
         """Someone in a role to a person the speaker knows (my daughter's form teacher, Ms Harper;
         女儿的班主任刘老师): theirs in ``role``, and known by the words ``said``, so a later "the form
-        teacher" or 班主任 means them. They become the last mentioned."""
+        teacher" or 班主任 means them. They become the last mentioned. The relation that says so."""
         self.learn(name, role, owner=normalize_name(whose))
         self.describe(name, said)
+        return relation(role, name, whose)
 
     def knows(self, name: str) -> bool:
         return normalize_name(name) in self.names
@@ -306,8 +312,7 @@ def introduce(people: People, name: str, role: str, what: str | None, owner: str
     """Someone the speaker introduces (a nurse called Nina, 叫小吴的家教, my neighbour Tom): learnt
     in ``role`` and, when said, as ``what`` they are; the relation and, for ``what``, the identity
     (``is_a``: "is a" / 是) as memories, so later sessions know them too."""
-    people.learn(name, role, owner=owner)
-    out = [relation(role, name)]
+    out = [people.known_as(name, role, owner)]
     if what:
         people.describe(name, what)
         out.append(Found("FACT", is_a, what, 0.5, subject=name, kind="fact"))

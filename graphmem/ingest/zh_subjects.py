@@ -108,8 +108,7 @@ def said_mine(rest: str, name: str, people: People, owner: str) -> Found | None:
     found = next((f for n in range(len(role)) if (f := role_of(role[n:]))), None)  # 大学室友: a 室友
     if found is None:
         return None
-    people.learn(name, found[0], owner=owner)
-    return relation(found[0], name)
+    return people.known_as(name, found[0], owner)
 
 
 def is_place(text: str) -> bool:
@@ -365,8 +364,7 @@ def _named_relative(subj: Subject, people: People) -> Subject:
         name, after = subj.rest[:3], subj.rest[3:]  # 我儿子的班主任王老师…: a surname and a title
     if not name or name in people.names.values():
         return subj
-    people.learn_of(subj.name, name, subj.of_role, subj.of_role)
-    return Subject(name, after, relation(subj.of_role, name, subj.name))
+    return Subject(name, after, people.learn_of(subj.name, name, subj.of_role, subj.of_role))
 
 
 def _and_their(subj: Subject, people: People) -> Subject:
@@ -382,8 +380,7 @@ def _and_their(subj: Subject, people: People) -> Subject:
     if _WITH_EACH_OTHER.match(rest if name else after):
         return subj  # 王磊和他女朋友分手了: whom the breakup was with, not who came along
     if name and name not in people.names.values():
-        people.learn_of(subj.name or "", name, found[0], found[0])
-        subj.together = relation(found[0], name, subj.name)
+        subj.together = people.learn_of(subj.name or "", name, found[0], found[0])
         people.mention(subj.name or "")  # the clause is still about them
         after = rest
     subj.rest = after
@@ -416,8 +413,7 @@ def _opening(clause: str, people: People, owner: str, carried: Subject | None) -
         and (found := role_of(m.group("role")))
     ):
         name, role = m.group("name"), found[0]
-        people.learn(name, role, owner=owner)
-        return Subject(name, "", relation(role, name))
+        return Subject(name, "", people.known_as(name, role, owner))
     m = re.match(rf"^(?P<desc>[{HAN_CHARS}]{{1,8}}?的)(?P<role>{_KNOWN_ROLE})", text)
     found = (
         role_of(m.group("role"))
@@ -544,8 +540,7 @@ def role_of_someone(text: str, people: People, owner: str) -> Found | None:
         whose = m.group("whose")
     else:
         return None
-    people.learn_of(whose, name, role[0], m.group("role"))
-    return relation(role[0], name, whose)
+    return people.learn_of(whose, name, role[0], m.group("role"))
 
 
 # 我跟小静是大学同学 / 我和阿杰是好朋友: someone the speaker is something to, together
@@ -570,8 +565,7 @@ def stated_people(text: str, people: People, owner: str) -> list[Found]:
     out = []
     together = _TOGETHER.match(text.strip())
     if together and together.group("name")[0] not in _NOT_NAME and (found := role_of(together.group("role"))):
-        people.learn(together.group("name"), found[0], owner=owner)
-        out.append(relation(found[0], together.group("name")))
+        out.append(people.known_as(together.group("name"), found[0], owner))
     for m in re.finditer(rf"我(?:的)?(?P<role>{ZH_ROLE})", text):
         found = role_of(m.group("role"))
         if m.start() == 0 or not found:
@@ -579,8 +573,7 @@ def stated_people(text: str, people: People, owner: str) -> list[Found]:
         role, gender = found
         name, _ = _name_after(text[m.end() :])
         if name:
-            people.learn(name, role, owner=owner)
-            out.append(relation(role, name))
+            out.append(people.known_as(name, role, owner))
         elif people.by_role(role, owner) is None:
             people.learn("我" + m.group("role"), gender=gender)  # 我和我老婆…，她…: a pronoun may mean her
     return out
