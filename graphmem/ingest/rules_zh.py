@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from ..lexicon import word_map
+from ..lexicon.readings import words_of
 from .phrases import Found, clean, patterns, read_as, relation
 from .zh_subjects import (
     _ADV,
@@ -164,21 +166,7 @@ def _school(m: re.Match, timed: bool) -> list[Found]:
     return [read_as("school", "FACT", "就读于", obj)]
 
 
-_PREF_VERBS = {
-    "喜欢": ("喜欢", 1),
-    "喜爱": ("喜欢", 1),
-    "爱": ("爱", 1),
-    "热爱": ("爱", 1),
-    "迷上了": ("喜欢", 1),
-    "爱上了": ("喜欢", 1),
-    "讨厌": ("讨厌", -1),
-    "恨": ("讨厌", -1),
-    "受不了": ("讨厌", -1),
-    "怕": ("怕", -1),
-    "害怕": ("怕", -1),
-    "不喜欢": ("不喜欢", -1),
-    "不爱": ("不喜欢", -1),
-}
+_LIKING = word_map("喜欢: 喜欢|喜爱|迷上了|爱上了, 爱: 爱|热爱, 讨厌: 讨厌|恨|受不了, 怕: 怕|害怕, 不喜欢: 不喜欢|不爱")
 
 # Verbs a liking may carry: 爱喝 / 喜欢吃 / 不再喝 take their object as what is drunk or eaten.
 _HABIT = "吃|喝|看|听|玩|打|弹|跑|穿|抽|养|追|唱|逛|踢|骑|做"
@@ -194,7 +182,8 @@ def _preference(m: re.Match, timed: bool) -> list[Found]:
     obj = clean(m.group("obj"), True, 30)
     if not obj or obj[0] in _NOT_NAME or obj in ("的", "了") or obj.startswith(("的", "什么", "哪")):
         return []
-    topic, sign = _PREF_VERBS[verb]
+    topic = _LIKING[verb]
+    sign = 1 if topic in ("喜欢", "爱") else -1
     if topic == "怕" and (len(obj) > 6 or re.match(r"^(?:来不及|会|被|要|不|没|万一|是|自己|麻烦你|打扰)", obj)):
         return []  # 我怕来不及 / 我怕会下雨: a worry, not a fear of something
     if habit and habit + obj in _ACTIVITIES:  # 喜欢跑步: running is what is liked, not 步
@@ -372,19 +361,13 @@ _WORK_SPAN = re.compile(
     rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,20}}?)(?:工作|上班|任职|打工|干)(?P<done>了)?(?P<time>{_SPAN})(?P<now>了)?$"
 )
 
+
 # A single-valued attribute of someone (我的手机号是…; 新号码是… after 我换号了, of whom the clause
 # before spoke): its topic is the attribute, whose words are the consolidator's slot words
 # (lexicon.topics.SLOTS), so a later value replaces it. Each attribute says what its value looks like.
-_ATTRIBUTE_VALUE = {
-    "手机号码": r"\+?[\d -]{5,}",
-    "手机号": r"\+?[\d -]{5,}",
-    "电话号码": r"\+?[\d -]{5,}",
-    "联系电话": r"\+?[\d -]{5,}",
-    "电话": r"\+?[\d -]{5,}",
-    "号码": r"\+?[\d -]{5,}",
-    "电子邮箱": r"\S+@\S+",
-    "邮箱地址": r"\S+@\S+",
-    "邮箱": r"\S+@\S+",
+_ATTRIBUTE_VALUE = {  # the phone's and the email's words of the table, the longest first
+    **{w: r"\+?[\d -]{5,}" for w in sorted(words_of("phone", "zh"), key=len, reverse=True)},
+    **{w: r"\S+@\S+" for w in sorted(words_of("email", "zh"), key=len, reverse=True)},
     "生日": rf"{_P}*[\d一二三四五六七八九十]+月{_P}*",
 }
 

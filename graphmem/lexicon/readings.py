@@ -268,6 +268,11 @@ def said_reading(predicate: str, language: str) -> Reading | None:
     return next((r for r in READINGS if said in r.said.get(language, ())), None)
 
 
+def words_of(reading: str, language: str) -> list[str]:
+    """A reading's topic words in one language: 手机号, 电话 … of the phone's."""
+    return [w for w in BY_ID[reading].words if w.isascii() == (language == "en")]
+
+
 def marked_slots() -> list[Reading]:
     """The readings whose slot an extractor names on a memory (``schema.Slot``)."""
     return [r for r in READINGS if r.marked]
