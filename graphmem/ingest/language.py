@@ -92,6 +92,11 @@ class Language(Protocol):
     def predicates(self, rest: str, third: bool, time_text: str | None) -> list[Found]:
         """The specific readings of a subject's predicate (``rest``), each naming its kind and slot."""
 
+    def dated_attribute(self, rest: str) -> str | None:
+        """The attribute a predicate gives a time as its value (生日是 of 我上司的生日是12月10号): a fact
+        about someone, the date its value, not an event of that day."""
+        return None
+
     def of_thing(self, rest: str) -> list[Found]:
         """What a thing of someone's is (her shop is called Petal)."""
         return []

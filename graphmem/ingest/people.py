@@ -1,17 +1,9 @@
 """Who the conversation is about: people named with a role, and whom a role or a pronoun means.
 
-A person enters the conversation with a role and a name (我表妹小雯, my cousin Ruth, 小雯是我表妹).
-Later a role alone (我表妹, my piano teacher) means the person the speaker named in that role,
-in this conversation or an earlier one (the database's ``people_known`` query brings the earlier
-ones in), and a pronoun (她 / 他, she / he) the person named last whose gender it fits: 她 and she
-never mean someone known as a man, 他 and he never someone known as a woman, and of the people it
-may mean, one known to fit comes before one whose gender is not known. A pronoun that fits nobody
-gives no memory: a wrong subject is worse than none.
-
-The role words are closed lists (kin, partners, the people of work and school), each with the
-gender it implies, and a teacher, coach or doctor may carry what they teach or treat (钢琴老师,
-piano teacher). Role names are stored canonical (老婆 → 妻子, mom → mother), so one Topic node
-stands for one role.
+A role alone (我表妹, my piano teacher) means the person the speaker named in that role, in this
+conversation or an earlier one (``people_known``); a pronoun (她 / 他, she / he) the person named last
+whose gender it fits, never one known to be of the other gender. A pronoun that fits nobody gives no
+memory: a wrong subject is worse than none. Roles are stored canonical (老婆 → 妻子, mom → mother).
 """
 
 from __future__ import annotations

@@ -81,6 +81,9 @@ _ZH_THOUGHT = re.compile(
     r"^(?:[也还都就又]*)(?:知道|认为|以为|相信|猜|觉得)(?:我|你|他|她|它|自己|大家|一切|事情|会|能|一定|肯定|应该)"
 )
 
+# what is left of a clause once its time is read when a birthday is its value (的生日是 of 我上司的生日是12月10号)
+_DATED_ATTRIBUTE = re.compile(r"^的?(?:生日(?:是在|是|在|为)?|过生日是在?)[。！!]?$")
+
 _ZH_SPACE = re.compile(rf"(?<=[{HAN_CHARS}，,])\s+|\s+(?=[{HAN_CHARS}，,])")  # a space left where a time was
 
 # after a job said in the same sentence, the next one (以前在阿里工作，后来去了腾讯): a workplace named
@@ -207,6 +210,9 @@ class Chinese(Language):
     # --- what it says of them
     def predicates(self, rest: str, third: bool, time_text: str | None) -> list[Found]:
         return rules_zh.predicates(rest, bool(time_text), time_text)
+
+    def dated_attribute(self, rest: str) -> str | None:
+        return "生日" if _DATED_ATTRIBUTE.match("".join(rest.split())) else None
 
     def otherwise(
         self, reader: Reader, body: str, text: str, subj, time_text: str | None, generic: bool, habitual: bool

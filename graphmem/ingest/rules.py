@@ -179,17 +179,6 @@ class RuleExtractor:
         return since.group(0) if since and not hit[2].lower().startswith("since") else hit[2]
 
 
-# an attribute whose value is a date that comes back every year: what is left of a clause once
-# its time is read (的生日是 of 我上司的生日是12月10号, 过生日是 of 我同事过生日是12月10号)
-_DATED_ATTRIBUTE = re.compile(r"^的?(?:生日(?:是在|是|在|为)?|过生日是在?)[。！!]?$")
-
-
-def dated_attribute(rest: str) -> str | None:
-    """The attribute a clause gives a date as its value (生日), or None: a birthday is a fact
-    about someone, its date the value, not an event of that day."""
-    return "生日" if _DATED_ATTRIBUTE.match("".join(rest.split())) else None
-
-
 def _statement_part(sentence: str) -> str | None:
     """The sentence, or what it states before a question put back to the listener
     ("我最喜欢秋天，你呢？" → 我最喜欢秋天); None for a question."""
@@ -335,7 +324,7 @@ class _Reader:
         )
         if not preds and time_text and time_text in text:  # a time word that is the object (我最喜欢春天)
             preds = self._liking_a_time(" ".join(text.split()), subj, third, carried)
-        if not preds and time_text and (attribute := dated_attribute(subj.rest)):  # 生日是12月10号
+        if not preds and time_text and (attribute := lang.dated_attribute(subj.rest)):  # 生日是12月10号
             preds = [Found("FACT", attribute, time_text, 0.7, kind="fact")]
         if not preds and (time_text or generic or habitual or subj.name is not None) and subj.rest:
             preds = self._whole(text, subj, time_text, generic, habitual)
