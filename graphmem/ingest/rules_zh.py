@@ -468,18 +468,7 @@ _RULES = patterns(
         lambda m, t: (
             _slot("入职", "employer")(m, t)
             if m.group("obj") and not is_place(m.group("obj"))
-            else [
-                Found(
-                    "EVENT" if t else "FACT",
-                    "换工作",
-                    None,
-                    0.7,
-                    {"地点": m.group("obj")},
-                    kind="work",
-                    slot="employer",
-                    ends=True,
-                )
-            ]
+            else [read_as("employer", "EVENT" if t else "FACT", "换工作", None, {"地点": m.group("obj")}, ends=True)]
             if m.group("obj")  # 在上海找到了工作: a job found in a city, its employer not said
             else _slot("换工作", "employer", ends=True)(m, t)
         ),
@@ -564,14 +553,12 @@ _RULES = patterns(
     (
         rf"^(?:在(?P<place>{_P}{{1,10}}?))?(?:自己)?开了(?:一家|家|一个|个|一间|间)(?P<obj>{_P}{{0,8}}?(?:店|公司|餐厅|饭店|馆|工作室|厂|诊所|超市|网店|民宿))$",
         lambda m, t: [
-            Found(
+            read_as(
+                "employer",
                 "EVENT" if t else "FACT",
                 "开了",
                 m.group("obj"),
-                0.7,
                 {"地点": m.group("place")} if m.group("place") else None,
-                kind="work",
-                slot="employer",
             )
         ],
     ),

@@ -1,17 +1,11 @@
 """The readings: every kind of thing the extractors take from talk, declared once.
 
-A reading is one kind of fact a person can state (where they live, whom they are with, what they
-like …). Its row says the kind a memory of it has (``schema.Kind``), the slot its value fills and
-whether that slot holds one value at a time (a newer value replaces the current one), whether an
-extractor names that slot on the memory (``schema.Slot``; the other slots consolidation reads off
-the topic words), what ends it, the importance the rules give it, its topic word in each language,
-and the topic words that state it (what consolidation's ``slot_of`` and ``stance`` match).
-
-Generated from this table: ``topics.SLOTS`` and the stance lists (``POSITIVE``, ``NEGATIVE``,
-``STOPS``), and the kinds and slots of the LLM extractor's prompt (``ingest.llm``). Checked against
-it by a test: the enums ``Kind`` and ``Slot`` of ``ingest.schema``. A new reading is a row here, and
-its patterns in the language rules (``ingest.rules_zh`` / ``ingest.rules_en``) with a labelled line
-among the extraction benchmark's lines (docs/testing.md).
+A reading is one kind of fact a person can state (where they live, whom they are with, what they like …);
+its row's fields say what a memory of it carries. Generated from this table: ``topics.SLOTS`` and the
+stance lists, and the kinds and slots of the LLM extractor's prompt (``ingest.llm``); the enums ``Kind``
+and ``Slot`` of ``ingest.schema`` are checked against it (tests/test_readings.py). A new reading is a row
+here, its patterns in the language rules (``ingest.rules_zh`` / ``rules_en``) naming it, and labelled
+lines among the extraction benchmark's (docs/architecture.md, "Where a new reading goes").
 """
 
 from __future__ import annotations

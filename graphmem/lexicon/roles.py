@@ -1,10 +1,7 @@
-"""Role words in Chinese and English: kin, partners, the people of work and school, and pets, each
-with its canonical name and the gender it implies; the heads that may carry what they teach or
-treat (钢琴老师, piano teacher); pronouns and their gender; how a named owner's things are written.
-
-Role names are stored canonical (老婆 → 妻子, mom → mother), so one Topic node stands for one role.
-The extractor (``ingest.people``, ``ingest.rules_*``), the write path (``builder.create``) and the
-search (``retriever.search``) read them from here.
+"""Role words in Chinese and English (kin, partners, the people of work and school, pets), each with its
+canonical name (老婆 → 妻子, mom → mother: one Topic node a role) and the gender it implies; the heads
+that may carry what they teach or treat (钢琴老师, piano teacher); pronouns; how a named owner's things
+are written. Read by extraction, the write path (``builder.create``) and search (``retriever``).
 """
 
 from __future__ import annotations
