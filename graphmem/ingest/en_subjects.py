@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from ..lexicon.roles import EN_ROLE, EN_ROLES, PERSON_NAME, TITLE, role_of
+from ..lexicon.roles import EN_ROLE, EN_ROLES, NOT_KIN, PERSON_NAME, TITLE, role_of
 from .people import People, introduce
 from .phrases import Found, Subject, read_as, relation
 
@@ -83,9 +83,7 @@ _WHICH_ONE = re.compile(
 )
 
 # Roles that are a person's family or household: "Ruth's husband", "his grandson" is about them.
-EN_RELATIVES = frozenset(
-    {c for c, _ in EN_ROLES.values()} - {"boss", "manager", "colleague", "classmate", "mentor", "landlord", "therapist"}
-)
+EN_RELATIVES = frozenset({c for c, _ in EN_ROLES.values()} - NOT_KIN)
 
 # Words before a role that make it someone other than the one named in it before.
 _OTHER_ONE = {"new", "other", "former", "ex", "late", "second", "third", "another"}

@@ -14,7 +14,16 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..lang import USER_KEY, person_key
-from ..lexicon.roles import ANIMAL, IDENTITY_TOPICS, NAMED_PATTERN, PRONOUN_GENDER, TOGETHER, possessive, role_of
+from ..lexicon.roles import (
+    ANIMAL,
+    IDENTITY_TOPICS,
+    NAMED_PATTERN,
+    PRONOUN_GENDER,
+    TOGETHER,
+    possessive,
+    role_of,
+    title_gender,
+)
 from ..types import normalize_name
 from .phrases import Found, relation
 
@@ -53,18 +62,6 @@ def _content_words(text: str) -> list[str]:
     if re.search(r"[\u4e00-\u9fff]", text):
         return [c for c in text if "\u4e00" <= c <= "\u9fff" and c not in "的那这个位"]
     return [w for w in re.findall(r"[a-z]+", text) if w not in _FILLERS]
-
-
-def _titled(name: str) -> str | None:
-    """The gender a name's title says: Mr Patel, 王先生 → m; Mrs Lee, Ms Park, Miss Ada, 陈阿姨, 李女士 → f."""
-    m = re.match(r"^(Mr|Mrs|Ms|Miss)\b", name)
-    if m:
-        return "m" if m.group(1) == "Mr" else "f"
-    if name.endswith(("先生", "大爷", "叔叔", "大伯")):
-        return "m"
-    if name.endswith(("女士", "太太", "阿姨", "大妈", "小姐", "姐")):
-        return "f"
-    return None
 
 
 def _head_word(description: str) -> str:
@@ -199,7 +196,7 @@ class People:
             canon, implied = found if found else (role, None)
             self.roles[(owner, normalize_name(canon))] = name
             gender = gender or implied
-        gender = gender or _titled(name)
+        gender = gender or title_gender(name)
         if gender and key not in self.gender:
             self.gender[key] = gender
         self.names.setdefault(key, name)

@@ -7,13 +7,10 @@ import re
 from typing import Any
 
 from ..lang import HAN_CHARS
-from ..lexicon.roles import ZH_ROLES
+from ..lexicon.roles import ZH_ROLE_WORDS
 from . import rules_zh, zh_subjects
 from .language import Language, Reader
 from .phrases import _LEAD_ZH, Found, clean
-
-# the role words (``lexicon.roles``): after 我, a kin word makes the clause about someone else (我妈妈…)
-_ZH_RELATIONS = "|".join(sorted(ZH_ROLES, key=len, reverse=True))
 
 # "X也是Y" is "X是Y"; "X可能是Y" is a guess, not a fact.
 _ZH_X_ADVERB = re.compile(r"(?:也|都|还|就|又|才|真的|真|确实|其实|原来|一直|曾经|已经|并)$")
@@ -56,7 +53,7 @@ _ZH_LEAD = re.compile(
 
 # After 我: a possessive or a kin word makes the clause about someone else (我的朋友…, 我妈妈…).
 _ZH_NOT_ME = re.compile(
-    rf"^(?:(?![和跟与同给对被把在向从])(?:(?![了过着])[^的，,]){{0,3}}的|家|们家|{_ZH_RELATIONS}|妈|爸)"
+    rf"^(?:(?![和跟与同给对被把在向从])(?:(?![了过着])[^的，,]){{0,3}}的|家|们家|{ZH_ROLE_WORDS}|妈|爸)"
 )
 
 # After 我: a guess, a wish or a thought (我可能…, 我想…, 我觉得…) states no fact.

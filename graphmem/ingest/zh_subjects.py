@@ -10,7 +10,16 @@ import re
 from functools import lru_cache
 
 from ..lang import HAN_CHARS
-from ..lexicon.roles import ATTRIBUTE_WORDS, ZH_ROLE, ZH_ROLE_HEADS, ZH_ROLES, role_of
+from ..lexicon.roles import (
+    ATTRIBUTE_WORDS,
+    NOT_KIN,
+    ZH_ROLE,
+    ZH_ROLE_HEADS,
+    ZH_ROLE_WORDS,
+    ZH_ROLES,
+    ZH_TITLES,
+    role_of,
+)
 from .people import People, introduce
 from .phrases import Found, Subject, clean, read_as, relation
 
@@ -40,8 +49,6 @@ _NAME_FOLLOW = (
 _NOT_NAME = set("我你他她它这那谁哪啥每某该满")
 
 _DEGREE = set("很太挺真超蛮特非好最更")  # degree words: what follows them says how, never who
-
-_TITLES = frozenset("阿姨 老师 叔叔 先生 太太 女士 师傅 大爷 大妈 奶奶 爷爷 医生 姐姐 哥哥 教练 教授 律师 大夫".split())
 
 _NOT_NAME_END = set("不没也都还又才就只并真很太挺再")  # 小明不是我的朋友: a negation, not a name
 
@@ -165,15 +172,7 @@ def _object(text: str) -> str | None:
 
 
 # Roles that are a person's family or household: 老周的老伴, 他孙子 is about them.
-_RELATIVES = sorted(
-    (
-        w
-        for w, (c, _) in ZH_ROLES.items()
-        if c not in {"同事", "老板", "同学", "导师", "师傅", "房东", "合伙人", "熟人"}
-    ),
-    key=len,
-    reverse=True,
-)
+_RELATIVES = sorted((w for w, (c, _) in ZH_ROLES.items() if c not in NOT_KIN), key=len, reverse=True)
 
 _RELATIVE = re.compile(rf"^(?:的)?(?P<role>{'|'.join(_RELATIVES)})")
 
@@ -216,7 +215,6 @@ def _that_one(text: str, people: People) -> Subject | None:
 _OURS = "我们家|我们|咱们家|咱们|咱家|我家"
 
 # A role said without what it teaches or treats (妈妈, 女儿, 老师): the longest first.
-_PLAIN_ROLE = "|".join(sorted(ZH_ROLES, key=len, reverse=True))
 
 _AND_THEIR = re.compile(r"^(?:和|跟|带着)(?:她|他)(?:的)?")  # 小雯和她老公阿强来了: a relative said with them
 
@@ -225,7 +223,7 @@ _WITH_EACH_OTHER = re.compile(
     r"^(?:又|已经|终于|刚|昨天|上周|上个月)*(?:分手|吵架|吵了|离婚|离了婚|闹翻|闹掰|和好|打架|分开|结婚|订婚|冷战)"
 )
 
-_ME_AND = re.compile(rf"^我(?:和|跟|与)(?:我)?(?:的)?(?P<role>{_PLAIN_ROLE})?")
+_ME_AND = re.compile(rf"^我(?:和|跟|与)(?:我)?(?:的)?(?P<role>{ZH_ROLE_WORDS})?")
 
 # 我们 / 我们家 / 咱们 before a move, a home, a pet, a purchase or a plan: the household, so the
 # speaker too (我们公司…, 我们在讨论… stay no one's: "we" at work is not the speaker's own fact).
@@ -255,7 +253,6 @@ def we_then(body: str, time_text: str) -> Subject | None:
 
 
 # Roles said without 我 that still mean the speaker's (妈妈说…, 老板今天…): kin and the boss.
-_KNOWN_ROLE = "|".join(sorted(ZH_ROLES, key=len, reverse=True))  # a role word of the closed list
 
 _BARE_ROLES = frozenset("妈妈 老妈 爸爸 老爸 老婆 老公 老板 女朋友 男朋友 爷爷 奶奶 外婆 外公 儿子 女儿 闺女".split())
 
@@ -291,7 +288,7 @@ def _what_they_do(role: str) -> bool:
 def _addressed(cand: str, text: str) -> bool:
     """A surname and a title (陈阿姨, 李老师) or a nickname (老何, 小敏) the tagger reads as a name."""
     if len(cand) == 3:
-        return cand[1:] in _TITLES and cand[0] not in _NOT_NAME and not role_of(cand[:1])
+        return cand[1:] in ZH_TITLES and cand[0] not in _NOT_NAME and not role_of(cand[:1])
     words = tag(text)
     return bool(words) and words[0][0] == cand and words[0][1] == "nr"
 
@@ -301,7 +298,7 @@ def _called(cand: str, after: str) -> bool:
     if after.strip("。！!，,了啊") != "":
         return False
     nickname = len(cand) == 2 and cand[0] in "小老阿" and role_of(cand) is None  # 老师, 老公, 阿姨: roles
-    return nickname or (len(cand) == 3 and cand[1:] in _TITLES)
+    return nickname or (len(cand) == 3 and cand[1:] in ZH_TITLES)
 
 
 def _one_word(text: str, cand: str) -> bool:
@@ -309,7 +306,7 @@ def _one_word(text: str, cand: str) -> bool:
     word (结婚, 要去维); a nickname (小刘, 老王, 阿杰) always does."""
     if len(cand) == 2 and cand[0] in "小老阿":
         return True
-    if len(cand) == 3 and cand[1:] in _TITLES:  # 陈阿姨, 李老师: a surname and how one addresses them
+    if len(cand) == 3 and cand[1:] in ZH_TITLES:  # 陈阿姨, 李老师: a surname and how one addresses them
         return True
     words = tag(text)
     return (
@@ -414,7 +411,7 @@ def _opening(clause: str, people: People, owner: str, carried: Subject | None) -
     ):
         name, role = m.group("name"), found[0]
         return Subject(name, "", people.known_as(name, role, owner))
-    m = re.match(rf"^(?P<desc>[{HAN_CHARS}]{{1,8}}?的)(?P<role>{_KNOWN_ROLE})", text)
+    m = re.match(rf"^(?P<desc>[{HAN_CHARS}]{{1,8}}?的)(?P<role>{ZH_ROLE_WORDS})", text)
     found = (
         role_of(m.group("role"))
         if m and not m.group("desc").startswith(("我", "你", "他", "她")) and not people.knows(m.group("desc")[:-1])
@@ -426,7 +423,7 @@ def _opening(clause: str, people: People, owner: str, carried: Subject | None) -
         return Subject(name, rest, rel, described=described)
     m = re.match(rf"^(?:{_OURS}|我)?(?:的)?(?P<role>{ZH_ROLE})", text)
     if m and not _what_they_do(m.group("role")):  # 我妈妈是医生: the role is 妈妈, 医生 is what she is
-        m = re.match(rf"^(?:{_OURS}|我)?(?:的)?(?P<role>{_PLAIN_ROLE})", text)
+        m = re.match(rf"^(?:{_OURS}|我)?(?:的)?(?P<role>{ZH_ROLE_WORDS})", text)
     found = role_of(m.group("role")) if m and _what_they_do(m.group("role")) else None
     mods = ""
     if not (m and found) and text.startswith("我"):  # 我的新上司, 我大学室友: which one, then the role
@@ -644,7 +641,7 @@ def person_in(text: str, people: People) -> str | None:
         if len(said) >= 2 and not said.startswith("我") and said in text:
             return said
     m = re.search(
-        rf"[{HAN_CHARS}](?:{'|'.join(sorted(_TITLES, key=len, reverse=True))})(?=$|[^{HAN_CHARS}]|[了的说和])", text
+        rf"[{HAN_CHARS}](?:{'|'.join(sorted(ZH_TITLES, key=len, reverse=True))})(?=$|[^{HAN_CHARS}]|[了的说和])", text
     )
     if m and m.group(0)[0] not in _NOT_NAME and not role_of(m.group(0)[:1]) and not role_of(m.group(0)):
         return m.group(0)

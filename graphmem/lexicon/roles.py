@@ -75,11 +75,21 @@ EN_ROLES = _roles(
 # Roles that may carry what they teach, coach or treat: piano teacher, yoga instructor, family doctor.
 EN_ROLE_HEADS = ("teacher", "coach", "instructor", "tutor", "trainer", "doctor", "dentist", "professor")
 
+# Roles of work, school and acquaintance: not a person's family or household (Ruth's husband, 老周的老伴
+# and his grandson are about Ruth and 老周; her colleague is not)
+NOT_KIN = frozenset(
+    "boss manager colleague classmate mentor landlord therapist 同事 老板 同学 导师 师傅 房东 合伙人 熟人".split()
+)
+# How one addresses someone by surname and title (陈阿姨, 李老师, 王先生)
+ZH_TITLES = frozenset(
+    "阿姨 老师 叔叔 先生 太太 女士 师傅 大爷 大妈 奶奶 爷爷 医生 姐姐 哥哥 教练 教授 律师 大夫".split()
+)
+
 _EN_ROLE_ALT = "|".join(sorted((re.escape(w) for w in EN_ROLES), key=len, reverse=True))
-_ZH_ROLE_ALT = "|".join(sorted(ZH_ROLES, key=len, reverse=True))
+ZH_ROLE_WORDS = "|".join(sorted(ZH_ROLES, key=len, reverse=True))  # the role words of the list, the longest first
 # "my cousin", "my piano teacher", "my best friend": a modifier only before a head that takes one.
 EN_ROLE = rf"(?:(?:[A-Za-z]+ )?(?:{'|'.join(EN_ROLE_HEADS)})|{_EN_ROLE_ALT})"
-ZH_ROLE = rf"(?:[\u4e00-\u9fff]{{1,3}}?(?:{'|'.join(ZH_ROLE_HEADS)})|{_ZH_ROLE_ALT}|{'|'.join(ZH_ROLE_HEADS)})"
+ZH_ROLE = rf"(?:[\u4e00-\u9fff]{{1,3}}?(?:{'|'.join(ZH_ROLE_HEADS)})|{ZH_ROLE_WORDS}|{'|'.join(ZH_ROLE_HEADS)})"
 
 # An animal brought up by what it is: "this cute pup", "my dog", "a new kitten"; 一只小猫, 我家狗狗
 ANIMAL = re.compile(
@@ -114,6 +124,18 @@ def role_of(word: str) -> tuple[str, str | None] | None:
 
 # Roles of people spoken of together, whom a "they" / 他们 may mean
 TOGETHER = frozenset({"parents", "children", "grandparents", "in-laws", "父母"})
+
+
+def title_gender(name: str) -> str | None:
+    """The gender a name's title says: Mr Patel, 王先生 → m; Mrs Lee, Ms Park, Miss Ada, 陈阿姨, 李女士 → f."""
+    m = re.match(r"^(Mr|Mrs|Ms|Miss)\b", name)
+    if m:
+        return "m" if m.group(1) == "Mr" else "f"
+    if name.endswith(("先生", "大爷", "叔叔", "大伯")):
+        return "m"
+    if name.endswith(("女士", "太太", "阿姨", "大妈", "小姐", "姐")):
+        return "f"
+    return None
 
 
 def possessive(owner: str, chinese: bool) -> str:
