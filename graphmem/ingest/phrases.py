@@ -110,7 +110,7 @@ def read_as(
 
 def relation(role: str, name: str, subject: str | None = None) -> Found:
     """``name`` is ``subject``'s (None: the speaker's) ``role``: 我表妹小雯, Ruth's husband Mark."""
-    return Found("RELATION", role, name, 0.7, subject=subject, kind="relation")
+    return read_as("relation", "RELATION", role, name, subject=subject)
 
 
 @dataclass

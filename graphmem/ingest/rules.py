@@ -25,7 +25,7 @@ from ..types import MAX_NAME
 from .language import Language
 from .models import EpisodeView, ExtractionPlan
 from .people import People, owner_key, theirs
-from .phrases import Found
+from .phrases import Found, read_as
 from .reader_en import ENGLISH
 from .reader_zh import CHINESE
 from .schema import ExtractedLink, ExtractedMemory, Extraction, to_plan
@@ -346,10 +346,8 @@ class _Reader:
         r = said_reading(predicate, self.lang.code)
         if r is None:
             return []
-        kind = "EVENT" if time_text or r.kind == "event" else "FACT"
-        slot = r.slot if r.marked else None
-        ends = slot is not None and bool(r.ends)
-        return [Found(kind, r.topic[self.lang.code], None, r.confidence, kind=r.kind, slot=slot, ends=ends)]
+        mtype = "EVENT" if time_text or r.kind == "event" else "FACT"
+        return [read_as(r.id, mtype, r.topic[self.lang.code], None, ends=r.marked and bool(r.ends))]
 
     def _read(self, text: str, time_text: str | None, carried) -> tuple[list[Found], object]:
         """A clause outside a cause: a habit where it says how often and states one, else ``_clause``."""
