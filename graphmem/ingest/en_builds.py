@@ -1,23 +1,24 @@
-"""English: what each pattern of ``rules_en`` builds from its match — the reading it names (``lexicon/readings.py``:
-kind, slot, confidence) with its object, time and place — and the word forms the patterns need.
-"""
+"""English: what each pattern of ``rules_en`` builds from its match — the reading it names
+(``lexicon/readings.py``) with its object, time and place — and the objects' ends; ``said_plainly``
+rewrites a sentence into the shape the patterns read."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
 
-from ..lexicon.forms import base_form, gerund
-from .phrases import Found, clean, without_dangling
+from ..lexicon import word_map
+from ..lexicon.forms import base_form, gerund, lemma, third_person
+from .phrases import Found, clean, read_as, without_dangling
+
+_I = re.IGNORECASE
 
 # --- predicates ----------------------------------------------------------------------------
 _ADV = (
     r"(?:(?:just|recently|finally|actually|also|now|currently|still|really|already|officially|totally|even|all|so)\s+)*"
 )
 
-
 _X = r"(?P<obj>[^,;:.!?]+)"
-
 
 _NOT_THINGS = re.compile(
     r"^(?:a |an |the |some |two |three |new )?(?:question|idea|feeling|meeting|appointment|problem|headache|cold|"
@@ -27,13 +28,11 @@ _NOT_THINGS = re.compile(
     re.IGNORECASE,
 )
 
-
 _FUTURE = re.compile(
     r"\b(?:next|tomorrow|tonight|later|upcoming|coming|soon|this (?:weekend|evening|afternoon|summer|fall|winter|"
     r"spring|friday|saturday|sunday|monday|tuesday|wednesday|thursday))\b",
     re.IGNORECASE,
 )
-
 
 # A second predicate of the same subject: "… and joined Globex", "… and then moved to Leeds".
 _AND_THEN = re.compile(
@@ -43,7 +42,6 @@ _AND_THEN = re.compile(
     re.IGNORECASE,
 )
 
-
 # Where a child or a student goes: a school by its name ("Greenway Primary", "Oakfield nursery").
 _SCHOOLISH = re.compile(
     r"\b(?:school|primary|nursery|kindergarten|pre-?school|academy|college|university|uni|high|elementary|"
@@ -51,21 +49,17 @@ _SCHOOLISH = re.compile(
     re.IGNORECASE,
 )
 
-
 # A comma inside an object: between two adjectives after a determiner ("a safe, inviting place") and
 # before "as well as" ("both classical, as well as modern music"); the object goes on past it.
 _ADJECTIVE_COMMA = re.compile(
     r",\s+(?!(?:and|or|but|so|which|who|that|then|because|though|if|when|while)\b)[a-z][a-z-]* [a-z]"
 )
 
-
 _AS_WELL_AS = re.compile(r",\s+as well as\b", re.IGNORECASE)
-
 
 # the rest of a list after its first item: ", music and dance", " or tennis" (items of up to three
 # words, none a word that opens a clause); it runs to the end of the clause
 _LIST_ITEM = r"(?!(?:but|so|because|which|who|that|though|although|especially|except|when|if|while|then|since|as)\b)[\w'-]+(?:\s+[\w'-]+){0,2}"
-
 
 _LIST_REST = re.compile(
     rf"(?:,\s*{_LIST_ITEM})*,?\s+(?:and|or)\s+{_LIST_ITEM}(?:\s+[\w'-]+){{0,3}}(?=\s*(?:[;:.!?]|$))", re.IGNORECASE
@@ -110,16 +104,11 @@ def _obj(m: re.Match, group: str = "obj") -> str | None:
 
 
 def _third(topic: str, third: bool) -> str:
-    """A topic agreeing with its subject: live in / lives in."""
-    if not third:
-        return topic
+    """A topic agreeing with its subject: live in / lives in (a past, "no longer", "quit": as they are)."""
     head, _, tail = topic.partition(" ")
-    irregular = {"have": "has", "do": "does", "go": "goes", "am": "is", "study": "studies"}
-    if head in irregular:
-        head = irregular[head]
-    elif head not in {"no", "moved", "joined", "quit", "graduated", "enrolled", "stopped", "bought", "adopted", "is"}:
-        head = head + ("es" if head.endswith(("s", "sh", "ch", "x")) else "s")
-    return f"{head} {tail}".strip()
+    if not third or head in ("no", "is", "quit") or (head != "am" and lemma(head) != head):
+        return topic
+    return f"{'is' if head == 'am' else third_person(head)} {tail}".strip()
 
 
 def plural(topic: str) -> str:
@@ -130,11 +119,9 @@ def plural(topic: str) -> str:
 
 Make = Callable[[re.Match, bool, str | None], list[Found] | None]
 
-
 _CHANGES = frozenset(
     "moved to|joined|enrolled at|quit|graduated from|no longer live in|no longer work at|moved out of".split("|")
 )
-
 
 # Where a place or an employer named as a slot's value ends: at the reason, the company or the
 # purpose said after it ("moved to Berlin for a new job", "work at Acme because …", "moved to
@@ -143,16 +130,17 @@ _VALUE_ENDS = re.compile(r"\s+(?:for|because|since|so|after|when|while|with|to(?
 _PLACE_SLOTS = ("residence", "employer")
 
 
-def _slot(topic: str, kind: str, slot: str | None, ends: bool = False, needs_object: bool = True) -> Make:
+def _slot(topic: str, reading: str, ends: bool = False, needs_object: bool = True) -> Make:
+    """A slot's reading (residence, employer, job, school) in ``topic``'s words; a change when timed."""
+
     def make(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
         obj = _obj(m)
-        if obj and slot in _PLACE_SLOTS:
+        if obj and reading in _PLACE_SLOTS:
             obj = _VALUE_ENDS.sub("", obj) or obj
         if obj is None and needs_object:
             return None
-        timed = bool(time_text)
-        mtype = "EVENT" if timed and (ends or topic in _CHANGES) else "FACT"
-        return [Found(mtype, _third(topic, third), obj, 0.7, kind=kind, slot=slot, ends=ends)]
+        mtype = "EVENT" if time_text and (ends or topic in _CHANGES) else "FACT"
+        return [read_as(reading, mtype, _third(topic, third), obj, ends=ends)]
 
     return make
 
@@ -182,53 +170,37 @@ def _lived_before(m: re.Match) -> list[Found] | None:
     return [Found("FACT", "lived in", obj, 0.6, attributes, kind="residence")]
 
 
-def _since_or_for(
-    m: re.Match, topic: str, kind: str, slot: str, third: bool, time_text: str | None
-) -> list[Found] | None:
-    raw = m.group("obj") or ""
-    since = time_text if time_text and time_text.lower().startswith("since ") else None
-    if not since and " since " in raw:  # since I graduated: not a time the parser reads, said as it was
-        raw, _, after = raw.partition(" since ")
-        since = after.strip() or None
-    raw, duration = _for_how_long(raw)
-    obj = clean(raw, False, 60)
-    if not obj or not (since or duration):
-        return None
-    attributes = {"since": since} if since else {"duration": duration or ""}
-    return [Found("FACT", _third(topic, third), obj, 0.7, attributes, kind=kind, slot=slot)]
-
-
-def _held_since(topic: str, kind: str, slot: str) -> Make:
-    """ "have worked at X since 2019" / "have lived in X for three years": still there, the slot's
-    value now, since when or for how long; "have worked at X" alone may mean any time before: none."""
+def _held_since(topic: str, reading: str) -> Make:
+    """ "have worked at X since 2019" / "have lived in X for three years": still there, the slot's value
+    now, since when or for how long; "have worked at X" alone may mean any time before: none."""
 
     def make(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
-        return _since_or_for(m, topic, kind, slot, third, time_text)
+        raw = m.group("obj") or ""
+        since = time_text if time_text and time_text.lower().startswith("since ") else None
+        if not since and " since " in raw:  # since I graduated: not a time the parser reads, said as it was
+            raw, _, after = raw.partition(" since ")
+            since = after.strip() or None
+        raw, duration = _for_how_long(raw)
+        obj = clean(raw, False, 60)
+        if not obj or not (since or duration):
+            return None
+        return [
+            read_as(
+                reading, "FACT", _third(topic, third), obj, {"since": since} if since else {"duration": duration or ""}
+            )
+        ]
 
     return make
 
 
-_worked_since = _held_since("work at", "work", "employer")
-
+_worked_since = _held_since("work at", "employer")
 
 # what one plays or does for years: the verb's forms, base first ("have been playing", "played")
-_PLAYED = {
-    f: forms[0]
-    for forms in (
-        ("play", "playing", "played"),
-        ("do", "doing", "done", "did"),
-        ("practice", "practicing", "practiced", "practising", "practised"),
-        ("dance", "dancing", "danced"),
-        ("sing", "singing", "sung", "sang"),
-        ("paint", "painting", "painted"),
-        ("ski", "skiing", "skied"),
-        ("surf", "surfing", "surfed"),
-        ("climb", "climbing", "climbed"),
-        ("swim", "swimming", "swum", "swam"),
-        ("ride", "riding", "ridden", "rode"),
-    )
-    for f in forms
-}
+_PLAYED = word_map(
+    "play: play|playing|played, do: do|doing|done|did, practice: practice|practicing|practiced|practising|practised, "
+    "dance: dance|dancing|danced, sing: sing|singing|sung|sang, paint: paint|painting|painted, ski: ski|skiing|skied, "
+    "surf: surf|surfing|surfed, climb: climb|climbing|climbed, swim: swim|swimming|swum|swam, ride: ride|riding|ridden|rode"
+)
 
 
 def _teaches(m: re.Match, third: bool) -> list[Found] | None:
@@ -237,7 +209,7 @@ def _teaches(m: re.Match, third: bool) -> list[Found] | None:
         return None
     found = [Found("FACT", _third("teach", third), what, 0.6, kind="fact")]
     if m.group("obj") and (place := _obj(m)):
-        found.append(Found("FACT", _third("work at", third), place, 0.7, kind="work", slot="employer"))
+        found.append(read_as("employer", "FACT", _third("work at", third), place))
     return found
 
 
@@ -302,10 +274,10 @@ def _joined(m: re.Match, third: bool, time_text: str | None) -> list[Found] | No
             ]  # "joined" names the employer slot
         return None
     if _SCHOOLISH.search(obj):
-        return _slot("enrolled at", "school", "school")(m, third, time_text)
+        return _slot("enrolled at", "school")(m, third, time_text)
     org, _, job = obj.partition(" as ")
     job = re.sub(r"^(?:a|an|the|our|their|its) ", "", job.strip(), flags=re.IGNORECASE)
-    found = _slot("joined", "work", "employer")(m, third, time_text) or []
+    found = _slot("joined", "employer")(m, third, time_text) or []
     if job and found and len(job.split()) <= 4:
         found[0].object = org.strip()
         found.append(Found(found[0].memory_type, _third("work as", third), job, 0.6, kind="work", slot="job"))
@@ -319,7 +291,7 @@ def _left_for(m: re.Match, third: bool, time_text: str | None) -> list[Found] | 
     if not obj:
         return None
     mtype = "EVENT" if time_text else "FACT"
-    return [Found(mtype, _third("joined", third), obj, 0.7, kind="work", slot="employer")]
+    return [read_as("employer", mtype, _third("joined", third), obj)]
 
 
 def _named_org(make: Make) -> Make:
@@ -339,40 +311,16 @@ def _work_as(m: re.Match, third: bool, time_text: str | None) -> list[Found] | N
     if not job or not org:
         return None
     return [
-        Found("FACT", _third("work at", third), org, 0.7, kind="work", slot="employer"),
+        read_as("employer", "FACT", _third("work at", third), org),
         Found("FACT", _third("work as", third), job, 0.6, kind="work", slot="job"),
     ]
 
 
-_PREF = {
-    "enjoying": "enjoy",
-    "loving": "love",
-    "love": "love",
-    "loves": "love",
-    "like": "like",
-    "likes": "like",
-    "enjoy": "enjoy",
-    "enjoys": "enjoy",
-    "adore": "love",
-    "adores": "love",
-    "hate": "hate",
-    "hates": "hate",
-    "dislike": "dislike",
-    "dislikes": "dislike",
-    "despise": "hate",
-    "can't stand": "hate",
-    "cannot stand": "hate",
-    "prefer": "prefer",
-    "prefers": "prefer",
-    "loved": "love",
-    "enjoyed": "enjoy",
-    "hated": "hate",
-}
-
+# a liking's verb said otherwise (its base form asked of the lemmatiser)
+_LIKING = {"adore": "love", "despise": "hate", "can't stand": "hate", "cannot stand": "hate"}
 
 # after "like to": verbs that say what is being asked or said, not a thing liked (I'd like to say, I love to hear that)
 _NOT_A_LIKING = re.compile(r"^(?:say|think|know|hear|see|ask|thank|add|mention|point|tell|be|get|have)$", re.IGNORECASE)
-
 
 # after "don't eat" / "don't drink", words that say how much or what now, not a food kept off
 _NOT_A_FOOD = re.compile(
@@ -392,21 +340,14 @@ def _diet_kept(m: re.Match) -> bool:
 
 
 # verbs that name a habit with no object ("I don't smoke anymore", "I no longer drink"): what stopped
-_HABITS_ALONE = {"smoke": "smoking", "drink": "drinking", "gamble": "gambling", "vape": "vaping"}
+_HABITS_ALONE = ("smoke", "drink", "gamble", "vape")
 
 
 def _stopped(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     what = clean(m.group("obj"), False, 40)
     if not what:
         return None
-    return [Found("OPINION", f"stopped {m.group('verb').lower()}".strip(), what, 0.6, kind="preference")]
-
-
-def _base(verb: str) -> str:
-    verb = verb.lower()
-    if verb in ("likes", "loves", "enjoys", "drinks", "eats", "plays", "watches", "smokes", "goes", "does", "has"):
-        return {"goes": "go", "does": "do", "has": "have", "watches": "watch"}.get(verb, verb[:-1])
-    return {"liked": "like", "loved": "love", "enjoyed": "enjoy"}.get(verb, verb)
+    return [read_as("stop", "OPINION", f"stopped {m.group('verb').lower()}".strip(), what)]
 
 
 def _fan(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
@@ -418,7 +359,7 @@ def _fan(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     longer = m.group("longer") or re.search(r"\b(?:anymore|any more)\b", m.group(0), re.IGNORECASE)
     if m.group("neg") or m.group("longer"):
         topic = "is no longer " + topic[3:] if longer else "is not " + topic[3:]
-    return [Found("OPINION", topic, obj, 0.6, kind="preference")]
+    return [read_as("stop" if longer else "dislike" if m.group("neg") else "like", "OPINION", topic, obj)]
 
 
 def _possession(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
@@ -433,23 +374,13 @@ def _possession(m: re.Match, third: bool, time_text: str | None) -> list[Found] 
     if verb in {"got", "have", "has", "have got", "has got", "own", "owns"} and not det:
         return None
     obj = f"{m.group('det').strip()} {obj}" if det else obj  # as said: a puppy, two cats, my own boat
-    topics = {
-        "own": "have",
-        "owns": "have",
-        "got": "have",
-        "have got": "have",
-        "has got": "have",
-        "purchased": "bought",
-    }
-    topic = topics.get(verb, verb)
-    if topic in {"have", "has"}:
-        topic = "has" if third else "have"
+    topic = {"own": "have", "owns": "have", "got": "have", "have got": "have", "has got": "have"}.get(verb, verb)
+    topic = ("has" if third else "have") if topic in ("have", "has") else "bought" if topic == "purchased" else topic
     mtype = "EVENT" if time_text and topic in {"bought", "adopted"} else "FACT"
-    return [Found(mtype, topic, obj, 0.5, kind="possession")]
+    return [read_as("possession", mtype, topic, obj)]
 
 
 _NOT_PLANS = re.compile(r"^(?:tell|say|ask|let|think|see|check|try|be|get back|talk|call|text|keep)\b", re.IGNORECASE)
-
 
 # Words a plan's verb phrase cannot start with: "I hope so", "I'm going for it", "want 'em to…".
 _NOT_A_VERB = re.compile(
@@ -458,28 +389,24 @@ _NOT_A_VERB = re.compile(
     re.IGNORECASE,
 )
 
-
 # After "am going to", a place or an occasion, not a verb: "going to a conference".
 _DESTINATION = re.compile(r"^(?:a|an|the|my|our|his|her|their|this|that|some)\b|^[A-Z0-9]")
 
 
 def _negated_preference(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
-    obj = _obj(m)
-    verb = m.group("verb").lower()
-    if obj and obj.lower() in ("anymore", "any more") and _base(verb) in _HABITS_ALONE:
+    obj, verb = _obj(m), lemma(m.group("verb").lower())
+    if obj and obj.lower() in ("anymore", "any more") and verb in _HABITS_ALONE:
         obj = None  # "I don't smoke anymore": the habit itself ended
-    if not obj:
-        gerund = _HABITS_ALONE.get(_base(verb))
-        ended = m.group("longer") or re.search(r"\b(?:anymore|any more)\s*$", m.group(0), re.I)
-        return [Found("OPINION", "stopped", gerund, 0.6, kind="preference")] if gerund and ended else None
     no_longer = bool(m.group("longer")) or bool(re.search(r"\b(?:anymore|any more)\s*$", m.group(0), re.I))
+    if not obj:
+        return [read_as("stop", "OPINION", "stopped", gerund(verb))] if verb in _HABITS_ALONE and no_longer else None
     if no_longer:
-        topic = f"no longer {_base(verb)}"
-    elif _base(verb) == "like":
+        topic = f"no longer {verb}"
+    elif verb == "like":
         topic = "dislikes" if third else "dislike"
     else:
-        topic = f"doesn't {_base(verb)}" if third else f"don't {_base(verb)}"
-    return [Found("OPINION", topic, obj, 0.6, kind="preference")]
+        topic = f"doesn't {verb}" if third else f"don't {verb}"
+    return [read_as("stop" if no_longer else "dislike", "OPINION", topic, obj)]
 
 
 # "I used to smoke, but I quit (last year)": the habit the bare quit ends, said in the clause before
@@ -490,7 +417,6 @@ _USED_TO_QUIT = re.compile(
     re.IGNORECASE,
 )
 
-
 # "Wanted to let you know that I …", "I just have to tell you, I …": a lead-in before what is said
 _TELLING = re.compile(
     r"(?:^|(?<=[,.!]\s))(?:I )?(?:just |really )?(?:wanted|want|had|have|needed|need|got|gotta) to "
@@ -499,15 +425,12 @@ _TELLING = re.compile(
     re.IGNORECASE,
 )
 
-
 # "Been real busy tackling a project …", "Been working on a new song": "I have been …" said short
 _BEEN_DOING = re.compile(
     r"^(?P<lead>\W*)[Bb]een (?:(?:real|really|so|super|pretty|very|quite) )?(?:busy )?(?P<verb>[a-z]+ing)\b"
 )
 
-
 _MY_PLAN = re.compile(r"\b(?:my|our) (?:plan|goal|dream|hope) is to\b", re.IGNORECASE)
-
 
 # a pet put down or put to sleep is a pet that died: "we had to put our cat down" → "our cat passed away"
 _PUT_DOWN = re.compile(
@@ -567,7 +490,7 @@ def _plan(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None
         return None
     intent = how.startswith(("want", "wants", "hope", "hopes", "would like", "am hoping", "is hoping"))
     topic = ("wants to" if third else "want to") if intent and plan[0].endswith(" to") else plan[0]
-    return [Found("EVENT" if time_text else "FACT", topic, plan[1], 0.6, kind="plan")]
+    return [read_as("plan", "EVENT" if time_text else "FACT", topic, plan[1])]
 
 
 def _going(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
@@ -578,7 +501,7 @@ def _going(m: re.Match, third: bool, time_text: str | None) -> list[Found] | Non
     base = base_form(m.group("verb"))
     if not what or base is None:
         return None
-    return [Found("EVENT", "plans to" if third else "plan to", f"{base} {what}", 0.6, kind="plan")]
+    return [read_as("plan", "EVENT", "plans to" if third else "plan to", f"{base} {what}")]
 
 
 # What "have been …ing" says of how someone is or what they meant, not of what they have been doing
@@ -623,4 +546,99 @@ def _origin(m: re.Match, third: bool, time_text: str | None) -> list[Found] | No
     return [Found("FACT", "is from", obj, 0.6, kind="fact")] if obj else None
 
 
-_I = re.IGNORECASE
+def _work_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    """I work at / she works for X: the employer now. "worked at X" and "used to work at X" say
+    where they worked, a fact of the past that sets no slot; "have worked" and "worked at X
+    before" give none here."""
+    said = m.group(0)
+    if re.match(r"^(?:have|has) worked", said, _I):
+        return _worked_since(m, third, time_text)
+    if re.match(r"^(?:have|has) been working", said, _I):  # still there: since when, if said
+        return _worked_since(m, third, time_text) or _slot("work at", "employer")(m, third, None)
+    if re.search(r"\b(?:before|previously|back then|in the past)$", said, _I):
+        return None
+    if re.search(r"\b(?:worked|interned) (?:at|for) |^used to ", said, _I):
+        obj, duration = _for_how_long(_obj(m) or "")  # "worked at a bookshop for two summers"
+        return (
+            [Found("FACT", "worked at", obj, 0.6, {"duration": duration} if duration else None, kind="work")]
+            if obj
+            else None
+        )
+    found = _slot("work at", "employer")(m, third, time_text)
+    as_what = _AS_A_JOB.match(found[0].object or "") if found else None
+    if found and as_what:  # "works at the hospital as a nurse": where, and the job
+        found[0].object = as_what.group("org")
+        found.append(read_as("job", "FACT", _third("work as", third), as_what.group("job")))
+    return found
+
+
+def _preference(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    obj = _obj(m)
+    if not obj or obj.lower() in {"to", "too"}:
+        return None
+    if m.group(0).lower().startswith("would"):
+        return None  # "I'd like to …" is a wish
+    said = " ".join(m.group("verb").lower().split())
+    verb = _LIKING.get(said) or _LIKING.get(lemma(said), lemma(said))
+    if obj.lower().startswith("to "):  # "I like to read before bed": reading before bed, a liking
+        doing = re.match(r"^to (?:(?:just|really|always|usually|often|sometimes|also) )*(?P<verb>[a-z]+)\b", obj, _I)
+        if (
+            doing is None
+            or verb not in ("like", "love", "enjoy", "hate", "prefer")
+            or _NOT_A_LIKING.match(doing["verb"])
+        ):
+            return None
+        obj = gerund(doing["verb"]) + obj[doing.end() :]
+    reading = "dislike" if verb in ("hate", "dislike") else "like"
+    return [read_as(reading, "OPINION", third_person(verb) if third else verb, obj)]
+
+
+def _diet(what: str, changed: bool, third: bool, time_text: str | None) -> list[Found] | None:
+    """vegan / vegetarian / a meat eater: what someone eats, a slot (a newer diet replaces the older)."""
+    obj = re.sub(r"[- ]+", " ", what.lower()).replace("pescetarian", "pescatarian").replace("carnivore", "meat eater")
+    mtype = "EVENT" if time_text and changed else "FACT"
+    return [read_as("diet", mtype, _third("am", third), obj)]
+
+
+def _moving(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    """am moving to Denver (next month): a plan; a move is a change once it happened."""
+    obj = _obj(m)
+    if not obj:
+        return None
+    return [read_as("plan", "EVENT" if time_text else "FACT", "plans to" if third else "plan to", f"move to {obj}")]
+
+
+def _going_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    """am flying to Lisbon on Friday: a plan when a time is said and it is not one gone ("last week")."""
+    obj = _obj(m)
+    if not obj or not time_text or re.search(r"\b(?:last|ago|yesterday)\b", time_text, re.IGNORECASE):
+        return None
+    first, _, rest = m.group("verb").lower().partition(" ")  # leaving for → leave for
+    verb = f"{base_form(first)} {rest}".strip()
+    return [read_as("plan", "EVENT", "plans to" if third else "plan to", f"{verb} {obj}")]
+
+
+def _stopped_or_habit(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    verb, obj = m.group("verb").lower(), m.group("obj")
+    if verb in ("working",) and obj is None:
+        return None
+    if obj:
+        return _stopped(m, third, time_text)
+    return [read_as("stop", "OPINION", "stopped", verb)]
+
+
+_MONTH = re.compile(r"\b(?:January|February|March|April|May|June|July|August|September|October|November|December)\b")
+
+
+def _been_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    """ "have been at X since 2019 / for three years": X is where they work when the span is one a job
+    has (a year, years, months) and X no school or someone's place (at Mom's since Friday)."""
+    span = f"{time_text or ''} {m.group('obj')}"
+    if not (
+        re.search(r"\bsince (?:\w+ )?\d{4}\b|\bfor (?:\w+ )?(?:years?|months?|decades?)\b", span, _I)
+        or re.search(rf"\bsince (?:last )?{_MONTH.pattern}", span)
+    ):
+        return None
+    if _SCHOOLISH.search(m.group("obj")) or re.search(r"'s?\b", m.group("obj")):
+        return None
+    return _worked_since(m, third, time_text)

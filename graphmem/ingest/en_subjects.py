@@ -1,23 +1,19 @@
-"""English: whom a clause is about. A clause opens with its subject — I, a person by name (Ruth), by
-role (my cousin, my piano teacher), by pronoun (she / he) — which ``subject_of`` reads (``people.People``
-says whom a role or a pronoun means), with the relations the opening says (my cousin Ruth, Ruth and her
-husband); and the readings of people a clause is all about (a breakup, "X is my Y").
-"""
+"""English: whom a clause is about — I, a person by name (Ruth), by role (my cousin, my piano teacher),
+by pronoun (she / he), with the relations the opening says (my cousin Ruth, Ruth and her husband Mark) —
+and the people a clause introduces or is all about (a nurse called Nina, a breakup, "X is my Y").
+``people.People`` says whom a role or a pronoun means."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
-from ..lexicon.roles import EN_ROLE, EN_ROLES, PERSON_NAME, TITLE, role_of
-from .people import People
-from .phrases import Found
+from ..lexicon.roles import EN_ROLE, EN_ROLES, NOT_KIN, PERSON_NAME, TITLE, role_of
+from .people import People, introduce
+from .phrases import Found, Subject, read_as, relation
 
 _NAME = PERSON_NAME
 
-
 _NOT_NAMES = frozenset("I The This That It He She They We You There Here Who What My Our And But So".split())
-
 
 EN_LEAD = re.compile(
     r"^(?:(?:after that|after this|before that|after all that|once that's done|once that is done|oh|hey|hi|yeah|yes|yep|wow|well|so|and|but|also|plus|actually|anyway|anyways|btw|honestly|ok|okay|"
@@ -28,7 +24,6 @@ EN_LEAD = re.compile(
     re.IGNORECASE,
 )
 
-
 _CONTRACTIONS = [
     (re.compile(r"^'m\b|^ am\b"), " am"),
     (re.compile(r"^'s\b"), " is"),
@@ -38,35 +33,19 @@ _CONTRACTIONS = [
     (re.compile(r"^'d\b"), " would"),
 ]
 
-
-@dataclass
-class Subject:
-    name: str | None  # None: the speaker
-    rest: str
-    relation: Found | None = None
-    pronoun: str | None = None
-    of_role: str | None = None  # the clause is about this relative of the subject's (Ruth's husband, his grandson)
-    described: Found | None = None  # what the opening says they are (as rules_zh.Subject)
-    together: Found | None = None  # a relative said with them: "Ruth and her husband Mark" (Ruth · husband · Mark)
-
-
 _MY = r"(?:[Mm]y|[Oo]ur)"
-
 
 # Where "the … next door" lives: the speaker's neighbour.
 _NEXT_DOOR = re.compile(r"^(?:next door|downstairs|upstairs|across the (?:street|road|hall))\b", re.IGNORECASE)
 
-
 # "Ruth and her husband Mark came over": a relative said with the subject, named or not
 _AND_THEIR = re.compile(r"^,? ?and (?:her|his|their) ")
-
 
 # what two people do to each other: the one after "and" is its other party
 _WITH_EACH_OTHER = re.compile(
     r"^(?:(?:have|had|just|finally|recently) )*(?:split up|broke up|break up|divorced|got divorced|separated|"
     r"got married|got engaged|married|had a (?:fight|falling out)|fell out|made up|are fighting|argued)\b"
 )
-
 
 # A plain name never met before, opening a clause with what a person does for someone or for a
 # living (Rosa comes to clean our house, Sue runs the flower shop downstairs): someone. Any other
@@ -77,14 +56,12 @@ _PERSON_DOES = re.compile(
     r" (?:cleans|looks after|babysits|walks) (?:our|my|the) )"
 )
 
-
 # Capitalised words that say what someone is, not who: my sister is British.
 _NOT_A_NAME = re.compile(
     r"^(?:[A-Z][a-z]+(?:ish|ese|ian|can|man|ic)|Catholic|Muslim|Jewish|Buddhist|Hindu|Christian|Greek|Thai|Swiss|"
     r"Dutch|Irish|French|Vegan|Vegetarian|Fine|Great|Good|Okay|Ok|Home|Back|Here|There|Away|Done|Sorry|Ready|"
     r"Sure|Glad|Happy|Busy|Tired|Single|Married|In|Out|Off|On|Not|So|Just|Still|Also|Really|Very|All)$"
 )
-
 
 # Given names that end like a nationality or an adjective (Brian, Eric, Duncan): names all the same.
 _NAMES_LIKE_WORDS = frozenset(
@@ -105,16 +82,11 @@ _WHICH_ONE = re.compile(
     r"^(?:with|in|from|at) (?:the |a |an |my |our )?(?:[A-Z][\w'-]*(?: [A-Z][\w'-]*)*|[a-z][\w'-]*) (?=[a-z])"
 )
 
-
 # Roles that are a person's family or household: "Ruth's husband", "his grandson" is about them.
-EN_RELATIVES = frozenset(
-    {c for c, _ in EN_ROLES.values()} - {"boss", "manager", "colleague", "classmate", "mentor", "landlord", "therapist"}
-)
-
+EN_RELATIVES = frozenset({c for c, _ in EN_ROLES.values()} - NOT_KIN)
 
 # Words before a role that make it someone other than the one named in it before.
 _OTHER_ONE = {"new", "other", "former", "ex", "late", "second", "third", "another"}
-
 
 _NOT_MODIFIERS_VERBS = {"and", "or", "is", "was", "has", "had", "to", "in", "at", "with"}
 
@@ -125,7 +97,6 @@ def _not_modifier(mods: str) -> bool:
 
 
 _PARTNER_ROLE = r"(?:boyfriend|girlfriend|husband|wife|partner|fianc[eé]e?)"
-
 
 # "Sam and I broke up", "I broke up with my boyfriend", "we split up", "I got divorced", "I'm divorced now"
 _PARTNER_ENDED = re.compile(
@@ -148,7 +119,7 @@ def partner_ended(text: str, people: People, owner: str) -> Found | None:
         found = role_of(role)
         who = people.by_role(found[0], owner) if found else None
     topic = "divorced" if "divorced" in m.group(0) else "broke up with"
-    return Found("FACT", topic, who, 0.7, kind="relation", slot="partner", ends=True)
+    return read_as("partner", "FACT", topic, who, ends=True)
 
 
 def _role_named(text: str) -> tuple[str, int] | None:
@@ -196,8 +167,7 @@ def _and_their(subj: Subject, people: People) -> Subject:
         return subj  # Tom and his girlfriend broke up: whom it was with, not who came along
     if named and _a_name(named.group("name")) and named.group("name").split()[0] not in _NOT_NAMES:
         name = named.group("name")
-        people.learn_of(subj.name or "", name, relative[0], relative[0])
-        subj.together = Found("RELATION", relative[0], name, 0.7, subject=subj.name, kind="relation")
+        subj.together = people.learn_of(subj.name or "", name, relative[0], relative[0])
         people.mention(subj.name or "")  # the clause is still about them
         after = after[named.end() :]
     subj.rest = after.strip()
@@ -232,9 +202,7 @@ def _named_relative(subj: Subject, people: People) -> Subject | None:
     if m is None or not _a_name(m.group("name")) or m.group("name").split()[0] in _NOT_NAMES:
         return None
     name = m.group("name")
-    people.learn_of(subj.name, name, subj.of_role, subj.of_role)
-    relation = Found("RELATION", subj.of_role, name, 0.7, subject=subj.name, kind="relation")
-    return Subject(name, _expand(subj.rest[m.end() :]), relation)
+    return Subject(name, _expand(subj.rest[m.end() :]), people.learn_of(subj.name, name, subj.of_role, subj.of_role))
 
 
 def _with_relative(subj: Subject, people: People) -> Subject:
@@ -271,10 +239,6 @@ def _described(text: str, people: People) -> Subject | None:
     return None
 
 
-def _relation(role: str, name: str) -> Found:
-    return Found("RELATION", role, name, 0.7, kind="relation")
-
-
 def _opening(clause: str, people: People, owner: str) -> Subject | None:
     # a time said first leaves its comma behind ("Yesterday, I …" read without "Yesterday")
     text = EN_LEAD.sub("", clause.strip().replace("’", "'").lstrip(",;: ")).strip()
@@ -282,8 +246,7 @@ def _opening(clause: str, people: People, owner: str) -> Subject | None:
     found = role_of(m.group("role")) if m else None
     if m and found and m.group("name").split()[0] not in _NOT_NAMES:
         name, role = m.group("name"), found[0]
-        people.learn(name, role, owner=owner)
-        return Subject(name, "", _relation(role, name))
+        return Subject(name, "", people.known_as(name, role, owner))
     m = re.match(
         rf"^{_MY} (?P<mods>(?:[A-Za-z-]+ ){{0,2}}?)(?P<role>{EN_ROLE}|[a-z]+(?: pal)?|[A-Z]{{2,4}})"
         rf"(?P<how>'s name is| is (?:called|named)| is) (?P<name>{_NAME})(?=$|[,.!;:]|\s+(?:and|but|now)\b)",
@@ -297,7 +260,7 @@ def _opening(clause: str, people: People, owner: str) -> Subject | None:
         people.learn(name, role, owner=owner, gender=found[1] if found else None)
         if mods:
             people.describe(name, f"{mods} {m.group('role')}")
-        return Subject(name, "", _relation(role, name))
+        return Subject(name, "", relation(role, name))
     m = re.match(
         rf"^{_MY} (?P<mods>(?:[A-Za-z-]+ ){{0,2}}?)(?P<role>{EN_ROLE})\b,? ?(?P<name>{_NAME})?(?P<tail>,)?", text
     )
@@ -312,7 +275,7 @@ def _opening(clause: str, people: People, owner: str) -> Subject | None:
             people.learn(name, role, owner=owner)
             if mods:  # my Irish colleague Ruth: what she is, for "the Irish colleague" later
                 people.describe(name, f"{mods} {m.group('role')}")
-            return _with_relative(Subject(name, text[m.end() :], _relation(role, name)), people)
+            return _with_relative(Subject(name, text[m.end() :], relation(role, name)), people)
         after = text[m.end("role") :].lstrip(", ")
         where = _WHICH_ONE.match(after)
         if where:  # my friend in Shanghai …, my cousin with the bakery …: which one, then what they did
@@ -399,20 +362,17 @@ def role_of_someone(text: str, people: People, owner: str) -> Found | None:
         people.learn(whose)
     else:
         return None
-    people.learn_of(whose, m.group("name"), role[0], m.group("role"))
-    return Found("RELATION", role[0], m.group("name"), 0.7, subject=whose, kind="relation")
+    return people.learn_of(whose, m.group("name"), role[0], m.group("role"))
 
 
 # words before a role that only say which of them (a younger brother, an older sister, twin)
 _KIN_WORDS = {"younger", "older", "elder", "little", "big", "baby", "twin", "kid", "step"}
-
 
 # "Jess and I have been friends since college": someone the speaker is something to, together
 _TOGETHER = re.compile(
     rf"^(?P<name>{_NAME}) and I (?:have been|'ve been|are|were|became|have become) (?:\w+ ){{0,2}}?"
     r"(?P<role>best friends|friends|classmates|colleagues|coworkers|co-workers|roommates|flatmates|neighbou?rs)\b"
 )
-
 
 _TOGETHER_ROLE = {
     "coworkers": "colleague",
@@ -436,11 +396,91 @@ def stated_people(text: str, people: People, owner: str) -> list[Found]:
         said = together.group("role").lower()
         role = role_of(_TOGETHER_ROLE.get(said, said[:-1]))
         if role:
-            people.learn(together.group("name"), role[0], owner=owner)
-            out.append(_relation(role[0], together.group("name")))
+            out.append(people.known_as(together.group("name"), role[0], owner))
     for m in re.finditer(rf"(?<=\s)my (?P<role>{EN_ROLE}),? (?P<name>{_NAME})\b", text):
         role = role_of(m.group("role"))
         if role and m.group("name").split()[0] not in _NOT_NAMES:
-            people.learn(m.group("name"), role[0], owner=owner)
-            out.append(_relation(role[0], m.group("name")))
+            out.append(people.known_as(m.group("name"), role[0], owner))
     return out
+
+
+def said_mine(rest: str, name: str, people: People, owner: str) -> Found | None:
+    """ "(He) is my college roommate", said of someone named before: the speaker's, in that role."""
+    m = re.match(
+        r"^(?:is|was) (?:my|our) (?:(?:best|close|good|old|dear|childhood) )?(?P<role>[a-z]+(?: [a-z]+)?)[.!]?$",
+        rest,
+        re.IGNORECASE,
+    )
+    found = (role_of(m.group("role")) or role_of(m.group("role").split()[-1])) if m else None
+    if found is None:
+        return None
+    return people.known_as(name, found[0], owner)
+
+
+# "a nurse called Nina", "an old friend named Leo Park": someone introduced by what they are and
+# their name. The phrase stands for the name in the clause ("I met a nurse called Nina" → I met Nina).
+_INTRODUCED = re.compile(
+    rf"\b(?:a|an|this|one) (?P<what>(?:[A-Za-z-]+ ){{0,2}}?[a-z-]+),? (?:called|named|by the name of) (?P<name>{_NAME})\b"
+)
+
+# "Mia, the new analyst, joined …": a name, then what they are between commas.
+_APPOSITIVE = re.compile(rf"^(?P<name>{_NAME}), (?P<det>the|a|an|my|our) (?P<what>[A-Za-z' -]{{2,40}}?), (?=[a-z])")
+
+# "…, his name is Felix" / "…, she's called Ada": the name of the person the clause before introduced
+# (its comma may have gone with a time read out of the clause: "had a baby girl last week, her name is …").
+_NAMED_AFTER = re.compile(
+    rf"\b(?:a|an) (?P<what>(?:[a-z-]+ ){{0,2}}?[a-z-]+)\b[^.;!?]*?(?:,\s*|\s+)(?:and )?(?:his|her|their) name is (?P<name>{_NAME})\b"
+)
+
+# "…, her name is Lily": where a name said after the clause begins (its comma may be gone with a time)
+_NAME_IS = re.compile(r"(?:,\s*|\s+)(?:and )?(?:his|her|their) name is\b")
+
+
+def without_name_said_after(text: str) -> str:
+    """The clause without the name said after it: "had a baby girl, her name is Lily" → "had a baby girl"."""
+    return re.sub(_NAME_IS.pattern + r" [A-Z][\w'-]*(?: [A-Z][\w'-]*)?", "", text)
+
+
+def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]:
+    """People a clause introduces by what they are and their name: each learnt as someone the
+    speaker knows, what they are said (Nina is a nurse); the clause with the name in the phrase's place."""
+    out: list[Found] = []
+    m = _APPOSITIVE.match(text)
+    if m and _a_name(m.group("name")):
+        name, what = m.group("name"), m.group("what")
+        mine = role_of(what) if m.group("det") in ("my", "our") else None
+        out = introduce(people, name, mine[0] if mine else "acquaintance", None if mine else what, owner, "is a")
+        return name + " " + text[m.end() :], out
+    for pattern in (_INTRODUCED, _NAMED_AFTER):
+        m = pattern.search(text)
+        if m is None or m.group("name").split()[0] in _NOT_NAMES:
+            continue
+        what, name = m.group("what"), m.group("name")
+        said = _NAME_IS.search(m.group(0))
+        whole = (
+            m.group(0)[m.start("what") - m.start() : said.start()].split() if pattern is _NAMED_AFTER and said else []
+        )
+        if 1 < len(whole) <= 3 and all(w.isalpha() and w.islower() for w in whole):
+            what = " ".join(whole)  # "a baby girl, her name is Lily": the whole phrase, not its first word
+        owned = re.search(r"\b(?:have|has|had|got|own|owns|adopted|bought|keep|keeps)\s+$", text[: m.start()])
+        found = role_of(what.split()[-1]) or role_of(" ".join(what.split()[-2:]))
+        by_me = re.match(r"^(?:\S+\s+){0,3}?(?:I|we)(?:'ve)?\s", text[: m.start()], re.IGNORECASE)
+        pet = bool(owned and by_me and found and found[0] in {"dog", "cat"})  # "I have a dog named Max": my dog Max
+        if owned and not (found and found[0] not in {"dog", "cat"}) and not pet:
+            continue  # she has a dog called Rex: a thing or a pet she has, not someone met
+        if not pet and what.split()[-1] in frozenset(
+            "place restaurant cafe bar shop book film movie song band show game app town village city street boat "
+            "dog cat".split()
+        ):
+            continue  # a thing or a pet, not a person (a café called Lark)
+        if owned and found and by_me:  # "I have a younger brother named Leo": Leo is the speaker's brother
+            plain = all(w in _KIN_WORDS for w in what.lower().split()[:-1])  # a younger brother: the role says it
+            out = introduce(people, name, found[0], None if role_of(what) or plain else what, owner, "is a")
+        else:
+            out = introduce(people, name, "acquaintance", what, owner, "is a")
+        if pattern is _INTRODUCED:
+            text = text[: m.start()] + name + text[m.end() :]
+        else:
+            text = text[: m.start() + (said.start() if said else len(m.group(0)))]  # the clause before the name
+        break
+    return text, out

@@ -1,11 +1,9 @@
 """What the offline reader asks of a language: split a sentence into clauses, find whom a clause is
 about, read what it says of them.
 
-``rules._Reader`` holds the order a sentence is read in, once for every language; an implementation
-(``reader_zh.CHINESE``, ``reader_en.ENGLISH``) holds the words and patterns of one language and
-answers the questions below. ``rules.language_of`` picks the implementation for a sentence. The patterns
-themselves stay in the language's rule modules (``rules_zh``, ``rules_en``: the readings of the table
-in ``lexicon/readings.py``, each pattern naming the reading it produces).
+``rules._Reader`` holds the order of reading, once for every language; a subclass (``reader_zh.CHINESE``,
+``reader_en.ENGLISH``) answers these questions with its own words and patterns. The defaults here are
+what a language that has nothing to say about a question answers.
 """
 
 from __future__ import annotations
@@ -14,7 +12,7 @@ import re
 from typing import Any, Protocol
 
 from .people import People
-from .phrases import Found
+from .phrases import Found, Subject, clean
 
 Reader = Any  # rules._Reader: the window being read (its people, its memories), passed back to the language
 
@@ -24,6 +22,7 @@ class Language(Protocol):
     me: str  # how an unnamed speaker is written as a subject: 我, I
     joiner: str  # what joins two pieces of a phrase: "" in Chinese, " " in English
     keys: dict[str, str]  # the attribute keys it writes: "time", "how often"
+    causal: list[re.Pattern[str]]  # a cause and its effect in one sentence (groups a, b)
     therefore: re.Pattern[str]  # a sentence opening that gives the effect of the sentence before
     often: re.Pattern[str]  # how often (a habit)
     thought: re.Pattern[str]  # a clause that only says what someone thinks, hopes, wonders
@@ -31,16 +30,25 @@ class Language(Protocol):
     # --- sentences and clauses
     def plain(self, sentence: str) -> str:
         """The sentence as the patterns read it (fillers out, an elided "I" put back …)."""
+        return sentence
 
     def cause_and_effect(self, sentence: str) -> tuple[str, str] | None:
-        """A sentence that says a cause and its effect (因为…所以…, … because …): the two clauses."""
+        """The cause and the effect a sentence says (因为…所以…, … because …), each two characters or more."""
+        for pattern in self.causal:
+            m = pattern.match(sentence.strip(" 。.!！?？"))
+            if m:
+                a, b = m.group("a").strip(" ，,"), m.group("b").strip(" ，,。.!！")
+                if len(a) >= 2 and len(b) >= 2:
+                    return a, b
+        return None
 
     def it_did(self, cause: str) -> re.Match[str] | None:
         """A cause said of "it" doing something: "it" is what the effect is about."""
+        return None
 
     def clauses(self, reader: Reader, sentence: str) -> list[str | None]:
-        """A sentence that is no cause and effect, split into its clauses and each read (through
-        ``reader._read`` and ``reader.add``): the ids of the memories added."""
+        """A sentence that is no cause and effect, its clauses each read (``reader._read``, ``reader.add``):
+        the ids of the memories added."""
 
     def body(self, text: str, time_text: str | None) -> str:
         """A clause with its time taken out and its spaces set right."""
@@ -48,56 +56,70 @@ class Language(Protocol):
     def opening(
         self, reader: Reader, body: str, text: str, time_text: str | None, carried: Any
     ) -> tuple[str, str, list[Found], Found | None]:
-        """What a clause says before its subject is looked for: (body, text, the people it
-        introduces, a reading that is all it says, or None)."""
+        """(body, text, the people the clause introduces, a reading that is all it says, or None)."""
+        return body, text, [], None
 
     def clean(self, text: str, limit: int) -> str | None:
         """A phrase trimmed to what a memory keeps of it."""
+        return clean(text, self.code == "zh", limit)
 
     # --- whom a clause is about
-    def subject_of(self, body: str, people: People, owner: str, carried: Any): ...
+    def subject_of(self, clause: str, people: People, owner: str, carried: Subject | None) -> Subject | None: ...
 
-    def role_of_someone(self, body: str, people: People, owner: str) -> Found | None: ...
+    def role_of_someone(self, text: str, people: People, owner: str) -> Found | None: ...
 
-    def partner_ended(self, body: str, people: People, owner: str) -> Found | None: ...
+    def partner_ended(self, text: str, people: People, owner: str) -> Found | None: ...
 
-    def stated_people(self, body: str, people: People, owner: str) -> list[Found]: ...
+    def stated_people(self, text: str, people: People, owner: str) -> list[Found]: ...
 
-    def said_together(self, body: str) -> bool: ...
+    def said_together(self, text: str) -> bool: ...
 
     def said_mine(self, rest: str, name: str, people: People, owner: str) -> Found | None: ...
 
-    def implied_subject(self, reader: Reader, body: str, time_text: str | None):
+    def implied_subject(self, reader: Reader, body: str, time_text: str | None) -> Subject | None:
         """The subject a clause leaves unsaid (上个月搬到上海了: 我), or None."""
+        return None
 
     def without_subject(self, body: str, text: str, time_text: str | None, generic: bool) -> list[Found]:
         """What a clause whose subject is no one known says (小明是医生; the train broke down)."""
+        return []
 
     def together(self, people: People, name: str | None) -> bool:
         """Whether a named subject is several people (my parents), so that its verbs agree so."""
+        return False
 
     # --- what it says of them
     def predicates(self, rest: str, third: bool, time_text: str | None) -> list[Found]:
         """The specific readings of a subject's predicate (``rest``), each naming its kind and slot."""
 
+    def dated_attribute(self, rest: str) -> str | None:
+        """The attribute a predicate gives a time as its value (生日是 of 我上司的生日是12月10号): a fact
+        about someone, the date its value, not an event of that day."""
+        return None
+
     def of_thing(self, rest: str) -> list[Found]:
         """What a thing of someone's is (her shop is called Petal)."""
+        return []
 
     def otherwise(
-        self, reader: Reader, body: str, text: str, subj, time_text: str | None, generic: bool, habitual: bool
+        self, reader: Reader, body: str, text: str, subj: Subject, time_text: str | None, generic: bool, habitual: bool
     ) -> list[Found]:
         """The readings of a predicate no specific pattern took: a deed, a thing done with someone."""
+        return []
 
     def whole_clause(
-        self, reader: Reader, text: str, subj, time_text: str | None, generic: bool, habitual: bool
+        self, reader: Reader, text: str, subj: Subject, time_text: str | None, generic: bool, habitual: bool
     ) -> list[Found]:
         """A clause kept whole as its subject's predicate (an event when timed), or nothing."""
 
-    def whole_rest(self, reader: Reader, rest: str, subj) -> str | None:
+    def whole_rest(self, reader: Reader, rest: str, subj: Subject) -> str | None:
         """A cause's or an effect's predicate as kept whole, or None when it says nothing of its own."""
+        return rest
 
     def plural(self, topic: str) -> str:
         """A topic's verb agreeing with several subjects."""
+        return topic
 
     def keeps(self, found: Found, topic: str, obj: str | None) -> bool:
         """Whether a memory says something of its own (not "it", not only how)."""
+        return True

@@ -1,17 +1,9 @@
 """Who the conversation is about: people named with a role, and whom a role or a pronoun means.
 
-A person enters the conversation with a role and a name (我表妹小雯, my cousin Ruth, 小雯是我表妹).
-Later a role alone (我表妹, my piano teacher) means the person the speaker named in that role,
-in this conversation or an earlier one (the database's ``people_known`` query brings the earlier
-ones in), and a pronoun (她 / 他, she / he) the person named last whose gender it fits: 她 and she
-never mean someone known as a man, 他 and he never someone known as a woman, and of the people it
-may mean, one known to fit comes before one whose gender is not known. A pronoun that fits nobody
-gives no memory: a wrong subject is worse than none.
-
-The role words are closed lists (kin, partners, the people of work and school), each with the
-gender it implies, and a teacher, coach or doctor may carry what they teach or treat (钢琴老师,
-piano teacher). Role names are stored canonical (老婆 → 妻子, mom → mother), so one Topic node
-stands for one role.
+A role alone (我表妹, my piano teacher) means the person the speaker named in that role, in this
+conversation or an earlier one (``people_known``); a pronoun (她 / 他, she / he) the person named last
+whose gender it fits, never one known to be of the other gender. A pronoun that fits nobody gives no
+memory: a wrong subject is worse than none. Roles are stored canonical (老婆 → 妻子, mom → mother).
 """
 
 from __future__ import annotations
@@ -22,9 +14,18 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..lang import USER_KEY, person_key
-from ..lexicon.roles import ANIMAL, IDENTITY_TOPICS, NAMED_PATTERN, PRONOUN_GENDER, TOGETHER, possessive, role_of
+from ..lexicon.roles import (
+    ANIMAL,
+    IDENTITY_TOPICS,
+    NAMED_PATTERN,
+    PRONOUN_GENDER,
+    TOGETHER,
+    possessive,
+    role_of,
+    title_gender,
+)
 from ..types import normalize_name
-from .phrases import Found
+from .phrases import Found, relation
 
 if TYPE_CHECKING:
     from ..store.driver import Store
@@ -61,18 +62,6 @@ def _content_words(text: str) -> list[str]:
     if re.search(r"[\u4e00-\u9fff]", text):
         return [c for c in text if "\u4e00" <= c <= "\u9fff" and c not in "的那这个位"]
     return [w for w in re.findall(r"[a-z]+", text) if w not in _FILLERS]
-
-
-def _titled(name: str) -> str | None:
-    """The gender a name's title says: Mr Patel, 王先生 → m; Mrs Lee, Ms Park, Miss Ada, 陈阿姨, 李女士 → f."""
-    m = re.match(r"^(Mr|Mrs|Ms|Miss)\b", name)
-    if m:
-        return "m" if m.group(1) == "Mr" else "f"
-    if name.endswith(("先生", "大爷", "叔叔", "大伯")):
-        return "m"
-    if name.endswith(("女士", "太太", "阿姨", "大妈", "小姐", "姐")):
-        return "f"
-    return None
 
 
 def _head_word(description: str) -> str:
@@ -207,18 +196,24 @@ class People:
             canon, implied = found if found else (role, None)
             self.roles[(owner, normalize_name(canon))] = name
             gender = gender or implied
-        gender = gender or _titled(name)
+        gender = gender or title_gender(name)
         if gender and key not in self.gender:
             self.gender[key] = gender
         self.names.setdefault(key, name)
         self.mention(name)
 
-    def learn_of(self, whose: str, name: str, role: str, said: str) -> None:
+    def known_as(self, name: str, role: str, owner: str = USER_KEY) -> Found:
+        """``name`` is the speaker's ``role`` (my cousin Ruth, 小雯是我表妹), learnt: the relation that says so."""
+        self.learn(name, role, owner=owner)
+        return relation(role, name)
+
+    def learn_of(self, whose: str, name: str, role: str, said: str) -> Found:
         """Someone in a role to a person the speaker knows (my daughter's form teacher, Ms Harper;
         女儿的班主任刘老师): theirs in ``role``, and known by the words ``said``, so a later "the form
-        teacher" or 班主任 means them. They become the last mentioned."""
+        teacher" or 班主任 means them. They become the last mentioned. The relation that says so."""
         self.learn(name, role, owner=normalize_name(whose))
         self.describe(name, said)
+        return relation(role, name, whose)
 
     def knows(self, name: str) -> bool:
         return normalize_name(name) in self.names
@@ -306,8 +301,7 @@ def introduce(people: People, name: str, role: str, what: str | None, owner: str
     """Someone the speaker introduces (a nurse called Nina, 叫小吴的家教, my neighbour Tom): learnt
     in ``role`` and, when said, as ``what`` they are; the relation and, for ``what``, the identity
     (``is_a``: "is a" / 是) as memories, so later sessions know them too."""
-    people.learn(name, role, owner=owner)
-    out = [Found("RELATION", role, name, 0.7, kind="relation")]
+    out = [people.known_as(name, role, owner)]
     if what:
         people.describe(name, what)
         out.append(Found("FACT", is_a, what, 0.5, subject=name, kind="fact"))

@@ -1,11 +1,14 @@
-"""Phrases as memories hold them: a clause's object or predicate cleaned of what only leads in or
-trails off (因为…, ", but …", 了/啦, "a lot"), and ``Found``, what a clause says."""
+"""What a clause says (``Found``) and of whom (``Subject``), and phrases as memories hold them: a clause's
+object or predicate cleaned of what only leads in or trails off (因为…, ", but …", 了/啦, "a lot")."""
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
+from ..lexicon.readings import BY_ID
 from ..types import MAX_NAME
 
 _EN_CUT = re.compile(
@@ -71,6 +74,12 @@ def without_dangling(words: list[str], ends: frozenset[str] | set[str] = EN_DANG
     return out
 
 
+def patterns(*rows: tuple[str | re.Pattern[str], Callable], flags: int = 0) -> list[tuple[re.Pattern[str], Callable]]:
+    """A language's patterns in the order they are tried, each with what it builds; a pattern given as a
+    string is compiled with ``flags``."""
+    return [(p if isinstance(p, re.Pattern) else re.compile(p, flags), make) for p, make in rows]
+
+
 @dataclass
 class Found:
     """One thing a clause says, before it becomes an ``ExtractedMemory``: its subject (None: the
@@ -88,13 +97,31 @@ class Found:
     ends: bool = False
 
 
-def cause_and_effect(patterns: list[re.Pattern[str]], sentence: str) -> tuple[str, str] | None:
-    """The cause and the effect a sentence says, by the first of a language's causal patterns (groups
-    ``a`` and ``b``) that matches it, each at least two characters."""
-    for pattern in patterns:
-        m = pattern.match(sentence.strip(" 。.!！?？"))
-        if m:
-            a, b = m.group("a").strip(" ，,"), m.group("b").strip(" ，,。.!！")
-            if len(a) >= 2 and len(b) >= 2:
-                return a, b
-    return None
+def read_as(
+    reading: str, memory_type: str, topic: str, obj: str | None, attributes: dict[str, str] | None = None, **more: Any
+) -> Found:
+    """What a clause says as one of the table's readings (``lexicon.readings``): its kind, its slot (where
+    an extractor names it) and its confidence; ``more``: the subject, whether it ends the slot."""
+    r = BY_ID[reading]
+    return Found(
+        memory_type, topic, obj, r.confidence, attributes, kind=r.kind, slot=r.slot if r.marked else None, **more
+    )
+
+
+def relation(role: str, name: str, subject: str | None = None) -> Found:
+    """``name`` is ``subject``'s (None: the speaker's) ``role``: 我表妹小雯, Ruth's husband Mark."""
+    return read_as("relation", "RELATION", role, name, subject=subject)
+
+
+@dataclass
+class Subject:
+    """Whom a clause is about: ``name`` (None: the speaker), the text after it, and what the opening
+    itself says of them."""
+
+    name: str | None
+    rest: str
+    relation: Found | None = None  # a relation the opening states (我表妹小雯, my cousin Ruth)
+    pronoun: str | None = None
+    of_role: str | None = None  # the clause is about this relative or thing of theirs (老周的老伴, her shop)
+    described: Found | None = None  # what the opening says they are (新来的同事Mia → Mia 是 新来的同事)
+    together: Found | None = None  # a relative said with them (Ruth and her husband Mark, 小雯和她老公阿强)

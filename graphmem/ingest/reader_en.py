@@ -1,65 +1,259 @@
 """English for the offline reader (``language.Language``): a sentence's clauses, whom each is about and
-what it says of them, read with the patterns of ``rules_en`` and the clause reading below (subject,
-predicate, object; a deed done to a thing named first; a clause about something else)."""
+what it says of them, read with the patterns of ``rules_en`` and the clause reading here (subject,
+predicate, object; a deed done to a thing named first; a clause about something else), over closed sets
+of function words. What a lemmatiser knows is asked of it (``lexicon.forms``)."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
-from ..lexicon.forms import is_participle, is_past
+from ..lexicon import word_map
+from ..lexicon.forms import is_participle, is_past, third_person
 from ..lexicon.topics import slot_of
 from ..types import MAX_NAME
 from . import en_builds, en_subjects, rules_en
-from .language import Reader
+from .language import Language, Reader
 from .people import People
-from .phrases import _EN_CUT, _EN_TRAIL, Found, cause_and_effect, clean, without_dangling
-from .words_en import (
-    _ELIDED,
-    _ELIDED_BEFORE_TO,
-    _EN_AUX,
-    _EN_BE,
-    _EN_CAUSAL,
-    _EN_CLAUSE_END,
-    _EN_COMPANION,
-    _EN_CONTRACTIONS,
-    _EN_DETERMINERS,
-    _EN_DO_EMPHASIS,
-    _EN_DROPPED_ADVERBS,
-    _EN_EMPTY_OBJECTS,
-    _EN_END_POINTERS,
-    _EN_EVENT_PARTICIPLES,
-    _EN_HAVE,
-    _EN_KEPT_ADVERBS,
-    _EN_LEAD,
-    _EN_LISTENER,
-    _EN_MODAL,
-    _EN_NEGATED_AUX,
-    _EN_NOT_DONE,
-    _EN_NOT_DONE_TO,
-    _EN_NOT_FACT_VERBS,
-    _EN_NOT_LEAD,
-    _EN_NOT_VERB,
-    _EN_NP_DETERMINERS,
-    _EN_OFTEN,
-    _EN_PARTICLES,
-    _EN_PLACE,
-    _EN_POINTER_PARTICLE,
-    _EN_POINTERS,
-    _EN_PREPOSITIONS,
-    _EN_PRONOUN_SUBJECTS,
-    _EN_REPORTED,
-    _EN_STRANDED,
-    _EN_SUBJECT,
-    _EN_THEREFORE,
-    _EN_THOUGHT,
-    _EN_VERBISH,
-    _EN_WHEN_AFTER,
-    _IT_DID,
-    _MADE_WHAT,
-    _NOT_PLACES,
-    _SAID_BEFORE,
-    MAX_OBJECT_WORDS,
+from .phrases import _EN_CUT, _EN_TRAIL, Found, clean, without_dangling
+
+# --- the words: closed sets of function words, verbs that say no deed of their own, clause openings
+# Objects that only point elsewhere: what they mean is not in the clause.
+_POINTERS = frozenset(
+    "it its it's that this them these those him her there here what how why whether if so something anything "
+    "everything nothing one myself ourselves which who where when".split()
+)
+
+_LISTENER = {"you", "your", "yours", "yourself", "yourselves", "ya", "u", "y'all"}
+
+_END_POINTERS = {"it", "them", "that", "this", "those", "these", "him", "her"}
+
+# a pointer a verb's particle or "happen" follows, anywhere in the phrase: "pass it on to others",
+# "keep it up", "help make that happen"
+_POINTER_PARTICLE = re.compile(
+    r"\b(?:it|them) (?:on|up|off|out|down|back|over|away|happen|work)\b|\b(?:that|this) happen\b", re.IGNORECASE
+)
+
+# An object that says how, not what: "worked hard", "pulled together", "did well"; no memory.
+_EMPTY_OBJECTS = frozenset(
+    "hard|together|well|a lot|lots|so much|too much|much|again|too|more|better|fine|ok|okay|out|around|"
+    "a bit|a little|forever|anyway|alright|a great time|a good time|great|good".split("|")
+)
+
+# The head of a noun phrase a relative clause says when, why or how of: "the day I met him" is no deed
+# done to a day.
+_NOT_DONE_TO = frozenset("day time moment year week month night morning evening weekend summer way reason".split())
+
+_NP_DETERMINERS = frozenset("this that the a an my our".split())
+
+_WHEN_AFTER = re.compile(
+    r"(?:(?:a few|a couple of|a|one|two|three|several|\d+) (?:days?|weeks?|months?|years?) ago|last \w+|yesterday|"
+    r"today|recently|earlier|this (?:week|month|year|morning))\b",
+    re.IGNORECASE,
+)
+
+_STRANDED = frozenset("to at in on for with about from into".split())
+
+# --- English clauses: subject, predicate, object -------------------------------------------
+# A clause ends at a dash, a semicolon or a colon, and at a comma or a conjunction before a new
+# subject ("…, it was so powerful", "… and I").
+_CLAUSE_END = re.compile(
+    r"\s+[-–—]+\s+|\s*[;:]\s+|"
+    r",\s+(?=(?:(?:and|but|so|or|then|plus|because|cause|since|though|although|while|as|after|before|until|"
+    r"when|once|if|unless)\s+)?(?:it|it's|he|she|they|you|this|that|there)\b)|"
+    r",\s+(?=(?:[\w']+\s+){0,3}(?:I|we)(?:'\w+)?\b)|"
+    r"\s+(?=(?:and|but|so|because|cause|since|though|although|while|after|before|until|when|once|if|unless)\s+"
+    r"(?:[\w']+\s+){0,2}(?:I|we)(?:'\w+)?\b)|"
+    # "… and my mom is a doctor": a new subject said by whose it is
+    r"\s+(?=(?:and|but|while)\s+(?:my|our)\s+[\w']+(?:\s+[\w']+)?\s+(?:is|was|are|were|works|worked|lives|lived)\b)",
+    re.IGNORECASE,
+)
+
+# Words that may stand before the subject of a clause that states a fact: interjections,
+# conjunctions, discourse adverbs and time words. Not "if", "unless", "once" (a condition), nor
+# anything else: "the city I live in" and "a bike ride we took" are not about the speaker.
+_LEAD = frozenset(
+    """
+oh hey hi hello yeah yes yep yup wow whoa well so and but also plus actually anyway anyways btw honestly ok okay
+lol haha um uh hmm right sure thanks then now today tonight recently lately finally just still again too really
+by the way guess what because cause since after before when while though although as until till ever in on at
+this last next past early earlier later ago morning afternoon evening night week weekend month year day days
+weeks months years monday tuesday wednesday thursday friday saturday sunday mon tue wed thu fri sat sun
+two three few couple of man omg gosh speaking luckily sadly fortunately unfortunately you know fyi
+""".split()
+)
+
+_COMPANION = r"(?:[Mm]y|[Oo]ur) [a-z]+(?: [a-z]+)?|[A-Z][a-z]+"
+
+_COMPANION_RE = re.compile(_COMPANION)
+
+_SUBJECT = re.compile(
+    rf"(?:(?P<with>{_COMPANION}) and )?"
+    r"(?P<subj>\bI|\bi|\b[Ww]e)(?P<contr>'m|'ve|'d|'ll|'re)?(?![\w'])"
+)
+
+# Words that open a condition, a guess or a question: a capitalised one is no speaker's name.
+_NOT_LEAD = frozenset(
+    "if unless once whether maybe perhaps hopefully wish suppose imagine what why how where who which that the a "
+    "an even whenever someday probably".split()
+)
+
+_CONTRACTIONS = {"'m": "am", "'ve": "have", "'ll": "will", "'re": "are", "'d": "'d"}
+
+_NEGATED_AUX = word_map(  # a negated auxiliary → the auxiliary
+    "do: don't|dont, does: doesn't|doesnt, did: didn't|didnt, can: can't|cant|cannot, will: won't, have: haven't|havent, "
+    "has: hasn't, had: hadn't, is: isn't, are: aren't, was: wasn't|wasnt, were: weren't, could: couldn't, "
+    "would: wouldn't, should: shouldn't, must: mustn't, am: ain't"
+)
+
+_BE = {"am", "are", "is", "was", "were", "be", "been", "being"}
+
+_HAVE = {"have", "has", "had"}
+
+_AUX = (
+    _BE
+    | _HAVE
+    | {"do", "does", "did", "will", "would", "shall", "should", "can", "could", "may", "might", "must", "'d"}
+)
+
+_MODAL = {"would", "should", "could", "might", "may", "must", "shall"}  # a wish or a possibility
+
+_DROPPED_ADVERBS = frozenset(
+    "just really actually finally also recently totally truly definitely kinda so even already currently now all "
+    "both literally basically honestly seriously officially super lately first only sort absolutely somehow "
+    "luckily".split()
+)
+
+# Verbs an emphatic do stands before ("I do love it", "she did go"); before anything else do is the verb.
+_DO_EMPHASIS = frozenset(
+    """
+love like enjoy hope want miss need remember think believe know feel have care mean appreciate agree understand
+wish get go see try make take come look seem want wonder get not never always still really also just
+""".split()
+)
+
+_KEPT_ADVERBS = {"always", "usually", "often", "sometimes", "rarely", "still"}
+
+_PARTICLES = {"up", "out", "off", "down", "back", "away", "over", "around", "along"}
+
+_PREPOSITIONS = {"about", "of", "for", "in", "into", "with", "to", "at", "by", "on", "from", "over", "as"}
+
+# Verbs of saying, thinking and feeling: "I think …", "I told her …", "I wanted to tell you …"
+# report or hedge; the fact, if any, is in what follows, which is not this clause's object.
+_NOT_FACT_VERBS = frozenset(
+    """
+think thinks thought guess guessed mean means meant know knows knew hope hopes hoped hoping wish wishes wished
+feel feels felt feeling bet agree agreed wonder wondered wondering suppose supposed believe believed imagine
+imagined understand understood appreciate appreciated remember remembered remembering forget forgot forgotten
+say says said saying tell tells told telling ask asks asked asking thank thanked wait waiting need needs needed
+mention mentioned realize realized realise realised hear heard recall recalled promise promised admit admitted
+doubt doubted reckon share shared check checked let update chat chatted talk talked reach reached owe
+""".split()
+)
+
+# What someone else said is a thing they did ("Ms Harper said my daughter concentrates well"), kept
+# with what they said; the speaker's own "I said / I told her" still frames what follows.
+_REPORTED = frozenset({"say", "says", "said", "tell", "tells", "told", "mention", "mentioned"})
+
+_NOT_VERB = frozenset(
+    "a an the my our some these those this that it to so very really pretty quite not no yes yeah all just more "
+    "too last much many also still ever never always even only both sure glad sorry here there gonna wanna gotta "
+    "can could would should might must will shall may do did does and or but if like in at on of for with from by "
+    "as about one ok okay totally definitely actually honestly already hope think".split()
+)
+
+# Participles that say something happened ("I got married last June"), not how one felt ("I was tired").
+_EVENT_PARTICIPLES = frozenset(
+    "born married engaged divorced promoted hired fired elected injured hurt diagnosed baptized baptised accepted "
+    "admitted adopted discharged released vaccinated robbed evicted laid graduated".split()
+)
+
+MAX_OBJECT_WORDS = 16  # a longer run-on object cannot be told where it ends: no memory
+
+# Past verbs that say no deed of their own: a state, a stance, a try or a report
+_NOT_DONE = frozenset(
+    "had was were did got made used wanted loved liked enjoyed hated tried seemed looked sounded felt thought "
+    "needed meant kept let put figured noticed".split()
+)
+
+# What "made" is followed by when it made a thing ("made a painting", "made my own pots")
+_MADE_WHAT = frozenset("a an another some my our two three four five several".split())
+
+# An object that points at what was said before ("that movie", "it", "them"): no deed of its own
+_SAID_BEFORE = re.compile(r"^(?:it|that|this|these|those|them)\b|^one$", re.IGNORECASE)
+
+# A chat sentence that leaves its "I" out: a past verb first, then what it was done to ("Took a
+# short trip to Rome", "Lost my job yesterday", "Just started doing aerial yoga"), not how someone
+# feels ("Excited for the future!", "Impressed by your work") nor a question ("Got any tips?").
+_ELIDED = re.compile(
+    r"^(?P<adverbs>(?:(?:just|also|finally|recently|actually)\s+)*)(?P<verb>[A-Z][a-z]+|[a-z]+) "
+    r"(?=(?:a|an|the|my|our|some|up|off|\w+ing|(?P<to>to) [a-z]+)\b)",
+    re.IGNORECASE,
+)
+
+_ELIDED_BEFORE_TO = frozenset("started began decided went came moved headed".split())
+
+_CAUSAL = [
+    re.compile(r"^because (?:of )?(?P<a>[^,]+), (?:so )?(?P<b>.+)$", re.IGNORECASE),
+    re.compile(r"^(?P<b>.+?),? because (?:of )?(?P<a>[^,;]+)", re.IGNORECASE),
+    re.compile(
+        r"^(?P<a>.+?)(?:,| -|;) (?:so|therefore|which is why|that's why|and so) "
+        r"(?P<b>(?:I|we|he|she|they|it|my|our)\b.+)$",
+        re.IGNORECASE,
+    ),
+]
+
+# How often someone does something: a habit, not a date ("every Saturday" is no one Saturday).
+_DAY_NAMES = "Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday"
+
+_OFTEN = re.compile(
+    rf"\b(?:(?:every|each) (?:other |single )?(?:day|morning|afternoon|evening|night|week|weekend|month|year|"
+    rf"summer|winter|{_DAY_NAMES})|on (?:the )?(?:weekends|weekdays|weeknights|(?:{_DAY_NAMES})s)|"
+    r"(?:once|twice|three times|four times|a few times|\d+ times) (?:a|per) (?:day|week|month|year)|daily|weekly)\b",
+    re.IGNORECASE,
+)
+
+# A cause or an effect kept whole is none when it only says what someone knows or thinks is so
+# ("so I know I'll be ok", 所以我相信会好的): the clause after the verb is the point, and read
+# whole with it, it makes a fact of the knowing (Ivy knows I'll be ok). Feelings stay (觉得很累).
+_THOUGHT = re.compile(
+    r"^(?:(?:just|really|still|also|now|do|did|kind of|kinda)\s+)*"
+    r"(?:know|knew|think|thought|guess|believe|suppose|bet|reckon|hope|doubt|imagine|realized?|realised?|"
+    r"figured?|wonder|am sure|was sure|'m sure)\s+"
+    r"(?:that|I|I'll|I'm|I'd|I've|you|you'll|you're|he|he'll|he's|she|she'll|she's|it|it'll|it's|we|we'll|"
+    r"we're|they|they'll|they're|there|everything|things)\b",
+    re.IGNORECASE,
+)
+
+_VERBISH = frozenset(
+    "is was are were has had have will would can could did does do got gets kept broke went came made said became "
+    "felt looked seemed took gave ran fell left told won lost began started stopped makes keeps needs wants loves "
+    "hates likes".split()
+)
+
+_DETERMINERS = {"the", "a", "an", "this", "that", "these", "those"}
+
+# A pronoun subject names nobody the clause says: "it really bugged me" is no fact about anything.
+_PRONOUN_SUBJECTS = frozenset(
+    "i we you it he she they this that there these those which who what everyone someone something everything".split()
+)
+
+# a cause said of "it" doing something (it kept me up at night): "it" is what the effect is about
+_IT_DID = re.compile(
+    r"^\s*(?P<it>it|It) (?!(?:is|was|'s|will|would|can|could|may|might|must|should|does|did|has|had|isn't|wasn't|"
+    r"doesn't|didn't|rained|snowed|poured|seems|seemed|looks|looked|feels|felt|sounds|sounded)\b)[a-z]+\b"
+)
+
+_THEREFORE = re.compile(
+    r"^(?:so|that's why|that is why|this is why|which is why|because of that|as a result)[,]?\s+", re.I
+)
+
+_PLACE = re.compile(r"\b(?:at|in) (?:the |a |an )?(?P<place>[A-Z][\w'.-]*(?: [A-Z][\w'.-]*)*|[a-z]+)$")
+
+# words after "in" / "at" that say how, not where ("moving in together", "in advance", "at all")
+_NOT_PLACES = frozenset(
+    "home all time bed person general fact together advance love trouble touch mind charge tears shock "
+    "fact particular short turn total private public secret peace front return".split()
 )
 
 
@@ -69,54 +263,52 @@ def _ends_on_pointer(phrase: str) -> bool:
     ("a song that moved me" names a song: "that" before the last word leads a clause.)"""
     words = [w.strip(",.;:!?\"'").lower() for w in phrase.split()]
     return bool(words) and (
-        words[-1] in _EN_END_POINTERS
+        words[-1] in _END_POINTERS
         or (len(words) > 1 and words[-2] in {"it", "them"})
-        or _EN_POINTER_PARTICLE.search(phrase) is not None
+        or _POINTER_PARTICLE.search(phrase) is not None
     )
 
 
 def _says_how_only(obj: str) -> bool:
     """An object that is only how it was done ("really hard", "so well")."""
     words = [_bare(w) for w in obj.split()]
-    said = " ".join(w for w in words if w not in _EN_DROPPED_ADVERBS and w not in {"very", "pretty", "quite"})
-    return said in _EN_EMPTY_OBJECTS
+    said = " ".join(w for w in words if w not in _DROPPED_ADVERBS and w not in {"very", "pretty", "quite"})
+    return said in _EMPTY_OBJECTS
 
 
 def _relative_deed(segment: str, time_text: str | None) -> Found | None:
     """A thing named before the speaker says what they did to it: "this pride parade I went to a few
     weeks ago", "the space I designed", "that cake I baked for her" → (I) went to / designed / baked
     it. Only a determiner and up to three plain words before "I", a past deed after it."""
-    words = _en_without_time(segment, time_text).replace("’", "'").split()
+    words = _without_time(segment, time_text).replace("’", "'").split()
     for i, w in enumerate(words):
         if w not in {"I", "we", "We"} or i < 2 or i + 1 >= len(words):
             continue
         verb = _bare(words[i + 1])
-        if not is_past(verb) or (verb in _EN_NOT_DONE and verb != "made") or verb in _EN_NOT_FACT_VERBS:
+        if not is_past(verb) or (verb in _NOT_DONE and verb != "made") or verb in _NOT_FACT_VERBS:
             continue
         j = i - 1
-        while j >= 0 and i - j <= 4 and _bare(words[j]) not in _EN_NP_DETERMINERS:
+        while j >= 0 and i - j <= 4 and _bare(words[j]) not in _NP_DETERMINERS:
             plain = re.fullmatch(r"[A-Za-z][\w'-]*", words[j])
-            if not plain or _bare(words[j]) in _EN_PREPOSITIONS | _EN_POINTERS | frozenset(
-                "and or but so is was".split()
-            ):
+            if not plain or _bare(words[j]) in _PREPOSITIONS | _POINTERS | frozenset("and or but so is was".split()):
                 break
             j -= 1
-        if j < 0 or _bare(words[j]) not in _EN_NP_DETERMINERS or j == i - 1:
+        if j < 0 or _bare(words[j]) not in _NP_DETERMINERS or j == i - 1:
             continue
         head = _bare(words[i - 1])
-        if head in _EN_NOT_DONE_TO or words[i - 1].endswith((",", ".")):
+        if head in _NOT_DONE_TO or words[i - 1].endswith((",", ".")):
             continue
         topic = verb
         # "went to" at the end, or before the time: the preposition was the thing's
         stranded = re.search(
-            rf"\b(?:I|we) {re.escape(words[i + 1])} (?P<prep>{'|'.join(_EN_STRANDED)})\b\s*(?P<next>.*)$", segment
+            rf"\b(?:I|we) {re.escape(words[i + 1])} (?P<prep>{'|'.join(_STRANDED)})\b\s*(?P<next>.*)$", segment
         )
         if stranded and (
             not stranded.group("next").strip(" ,.!?")
             or (
                 time_text and re.match(rf"(?:on |in |at |during )?{re.escape(time_text)}", stranded.group("next"), re.I)
             )
-            or _EN_WHEN_AFTER.match(stranded.group("next"))
+            or _WHEN_AFTER.match(stranded.group("next"))
         ):
             topic = f"{verb} {stranded.group('prep')}"
         said = [words[j].lower(), *words[j + 1 : i - 1], _bare(words[i - 1])]  # "This book" → this book
@@ -136,13 +328,13 @@ def _talked_about(verb: str, rest: list[str]) -> bool:
     )
 
 
-def _en_reaction(predicate: str) -> bool:
+def _reaction(predicate: str) -> bool:
     """A predicate that only answers the other speaker: "totally agree", "really hope so", "bet"
     ("forgot my umbrella" says what happened)."""
     words = [_bare(w) for w in predicate.split()]
-    while words and words[0] in _EN_DROPPED_ADVERBS:
+    while words and words[0] in _DROPPED_ADVERBS:
         words = words[1:]
-    return bool(words) and words[0] in _EN_NOT_FACT_VERBS and all(w in _EN_POINTERS for w in words[1:])
+    return bool(words) and words[0] in _NOT_FACT_VERBS and all(w in _POINTERS for w in words[1:])
 
 
 def _points_elsewhere(obj: str) -> bool:
@@ -150,18 +342,16 @@ def _points_elsewhere(obj: str) -> bool:
     words = [w.strip(",.;:!?\"'").lower() for w in obj.split()]
     if not words:
         return True
-    if any(w in _EN_LISTENER for w in words):
+    if any(w in _LISTENER for w in words):
         return True
     first = words[0]
     if first in {"that", "this", "these", "those", "her"} and len(words) > 1:
         # a determiner before a noun names something ("that stuff I baked"); before a clause it does not
-        return words[1] in _EN_POINTERS or words[1] in frozenset(
-            "i we he she they is was are were 's the a an my".split()
-        )
-    return first in _EN_POINTERS
+        return words[1] in _POINTERS or words[1] in frozenset("i we he she they is was are were 's the a an my".split())
+    return first in _POINTERS
 
 
-def _en_words(text: str) -> list[str]:
+def _words(text: str) -> list[str]:
     return [w for w in text.split() if w]
 
 
@@ -169,25 +359,23 @@ def _bare(word: str) -> str:
     return word.strip(",.;:!?\"'()").lower()
 
 
-def _en_lead_only(text: str) -> bool:
+def _lead_only(text: str) -> bool:
     """Whether what stands before a subject is only lead-in words (yeah, last week, a name: Sam)."""
-    for word in _en_words(text):
+    for word in _words(text):
         bare = word.strip(",.;:!?\"'()…")
         if not bare or bare[0].isdigit() or not any(ch.isalpha() for ch in bare):  # numbers, emoji, dashes
             continue
-        if bare.lower() in _EN_NOT_LEAD or (
-            bare.lower() not in _EN_LEAD and not (bare[0].isupper() and bare.isalpha())
-        ):
+        if bare.lower() in _NOT_LEAD or (bare.lower() not in _LEAD and not (bare[0].isupper() and bare.isalpha())):
             return False
     return True
 
 
-def _en_segments(sentence: str) -> list[tuple[int, int]]:
+def _segments(sentence: str) -> list[tuple[int, int]]:
     """The clauses of an English sentence as spans; a lead-in alone ("Last Friday,") joins the
     clause after it."""
     starts, ends = [0], []
-    for m in _EN_CLAUSE_END.finditer(sentence):
-        if _EN_COMPANION.fullmatch(sentence[starts[-1] : m.start()].strip(" ,")):
+    for m in _CLAUSE_END.finditer(sentence):
+        if _COMPANION_RE.fullmatch(sentence[starts[-1] : m.start()].strip(" ,")):
             continue  # "My colleagues and I went …": one subject, not two clauses
         if m.start() > starts[-1]:
             ends.append(m.start())
@@ -199,7 +387,7 @@ def _en_segments(sentence: str) -> list[tuple[int, int]]:
     for a, b in spans:
         if pending is not None:
             a, pending = pending, None
-        if _en_lead_only(sentence[a:b]) and (a, b) != spans[-1]:
+        if _lead_only(sentence[a:b]) and (a, b) != spans[-1]:
             pending = a
             continue
         merged.append((a, b))
@@ -219,31 +407,21 @@ def _agree(word: str, third: bool) -> str:
     return word
 
 
-def _third_person_present(verb: str) -> str:
-    if verb in {"have", "do", "go"}:
-        return {"have": "has", "do": "does", "go": "goes"}[verb]
-    if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
-        return verb + "es"
-    if len(verb) > 2 and verb.endswith("y") and verb[-2] not in "aeiou":
-        return verb[:-1] + "ies"
-    return verb + "s"
-
-
 def _said_of_named(rest: str) -> str:
     """A first-person predicate as said of a named speaker: its first verb in the third person
     ("am gonna keep it up" → "is gonna keep it up", "totally agree" → "totally agrees")."""
     words = rest.split()
     i = 0
-    while i < len(words) - 1 and words[i].lower() in _EN_DROPPED_ADVERBS | _EN_KEPT_ADVERBS:
+    while i < len(words) - 1 and words[i].lower() in _DROPPED_ADVERBS | _KEPT_ADVERBS:
         i += 1
     w = words[i].lower() if words else ""
     if w in {"am", "have", "do"}:
         words[i] = _agree(w, True)
     elif w in {"don't", "haven't"}:
         words[i] = {"don't": "doesn't", "haven't": "hasn't"}[w]
-    elif w.isalpha() and w not in _EN_AUX and w not in _EN_MODAL and w not in {"was", "were", "can", "will"}:
+    elif w.isalpha() and w not in _AUX and w not in _MODAL and w not in {"was", "were", "can", "will"}:
         if not is_past(w) and not w.endswith(("ing", "s")):
-            words[i] = _third_person_present(w)
+            words[i] = third_person(w)
     return " ".join(words)
 
 
@@ -253,27 +431,27 @@ def _with_elided_subject(sentence: str) -> str:
     if m is None or text.rstrip().endswith("?"):
         return sentence
     verb = m.group("verb").lower()
-    if not is_past(verb) or verb in _EN_NOT_DONE or (m.group("to") and verb not in _ELIDED_BEFORE_TO):
+    if not is_past(verb) or verb in _NOT_DONE or (m.group("to") and verb not in _ELIDED_BEFORE_TO):
         return sentence
     return f"{sentence[: len(sentence) - len(text)]}I {m.group('adverbs')}{verb} {text[m.end() :]}"
 
 
-def _en_object(words: list[str], time_text: str | None) -> str | None:
+def _object(words: list[str], time_text: str | None) -> str | None:
     """The object of a clause: up to where the clause ends, time words and fillers taken out."""
     text = " ".join(words)
     if time_text:
         text = re.sub(re.escape(time_text), " ", text, flags=re.IGNORECASE)
     text = re.sub(r"\s+([,.;:!?])", r"\1", " ".join(text.split()))
     text = _EN_TRAIL.sub("", _EN_CUT.sub("", text)).strip(" ,.;:!?\"'")
-    out = _en_words(text)
+    out = _words(text)
     if len(out) > MAX_OBJECT_WORDS:
-        out = _en_words(text.split(",", 1)[0])
+        out = _words(text.split(",", 1)[0])
         if len(out) > MAX_OBJECT_WORDS:
             return None
     return " ".join(without_dangling(out)).strip(" ,.;:!?\"'")
 
 
-def _en_without_time(text: str, time_text: str | None) -> str:
+def _without_time(text: str, time_text: str | None) -> str:
     """An English clause with its time taken out, and a word that only led to it ("about five
     years ago", "on Sunday")."""
     if not time_text:
@@ -288,7 +466,7 @@ def _en_without_time(text: str, time_text: str | None) -> str:
     )
 
 
-def _en_clause_fact(
+def _clause_fact(
     segment: str, time_text: str | None, third: bool, negation: bool = False, bare: bool = False
 ) -> Found | None:
     """A clause whose subject is the speaker, as subject + predicate + object.
@@ -297,46 +475,46 @@ def _en_clause_fact(
     negated clause is kept, "not" in its topic (said of someone named: "doesn't work on Wednesdays"
     is what they do; the speaker's own "I don't know" says nothing). ``bare``: a verb alone is kept
     (a habit: "I run" every morning)."""
-    body = _en_without_time(segment, time_text).replace("’", "'")
-    m = _EN_SUBJECT.search(body)
-    if m is None or not _en_lead_only(body[: m.start()]):
+    body = _without_time(segment, time_text).replace("’", "'")
+    m = _SUBJECT.search(body)
+    if m is None or not _lead_only(body[: m.start()]):
         return None
-    words = [w for w in _en_words(body[m.end() :]) if any(ch.isalnum() for ch in w)]
+    words = [w for w in _words(body[m.end() :]) if any(ch.isalnum() for ch in w)]
     tokens: list[str] = []  # the predicate before its verb: auxiliaries, kept adverbs
     contr = (m.group("contr") or "").lower()
     if contr:
-        tokens.append(_EN_CONTRACTIONS[contr])
+        tokens.append(_CONTRACTIONS[contr])
     negated, i, do_verb = False, 0, False
     while i < len(words):
         w = words[i].lower().replace("’", "'")
         nxt = _bare(words[i + 1]) if i + 1 < len(words) else ""
-        if w in _EN_NEGATED_AUX:
-            tokens.append(_EN_NEGATED_AUX[w])
+        if w in _NEGATED_AUX:
+            tokens.append(_NEGATED_AUX[w])
             negated = True
         elif w in {"not", "never"} or (w == "no" and nxt == "longer"):
             negated = True
             i += w == "no"
-        elif w in {"do", "does", "did"} and nxt and nxt not in _EN_DO_EMPHASIS and nxt not in _EN_AUX:
+        elif w in {"do", "does", "did"} and nxt and nxt not in _DO_EMPHASIS and nxt not in _AUX:
             do_verb = True
             break  # "he does tai chi": do is the verb ("I do love jazz": only emphasis)
-        elif w in _EN_AUX:
+        elif w in _AUX:
             tokens.append(w)
         elif w == "used" and nxt == "to":
             tokens.append("used to")
             i += 1
         elif w in {"kind", "sort"} and nxt == "of":
             i += 1
-        elif w in _EN_DROPPED_ADVERBS:
+        elif w in _DROPPED_ADVERBS:
             pass
-        elif w in _EN_KEPT_ADVERBS:
+        elif w in _KEPT_ADVERBS:
             tokens.append(w)
         else:
             break
         i += 1
     if (negated and not negation) or i >= len(words):
         return None
-    auxes = [t for t in tokens if t not in _EN_KEPT_ADVERBS]
-    if any(a in _EN_MODAL for a in auxes) or (negated and not auxes):  # "never eats": not read
+    auxes = [t for t in tokens if t not in _KEPT_ADVERBS]
+    if any(a in _MODAL for a in auxes) or (negated and not auxes):  # "never eats": not read
         return None
     raw = words[i]
     verb = _bare(raw)
@@ -344,7 +522,7 @@ def _en_clause_fact(
         if not is_participle(verb):
             return None
         tokens = ["had" if t == "'d" else t for t in tokens]
-        auxes = [t for t in tokens if t not in _EN_KEPT_ADVERBS]
+        auxes = [t for t in tokens if t not in _KEPT_ADVERBS]
     rest = words[i + 1 :]
     if verb in {"gonna", "going"} and (verb == "gonna" or (rest and _bare(rest[0]) == "to")):
         after = _bare(rest[1]) if verb == "going" and len(rest) > 1 else (_bare(rest[0]) if rest else "")
@@ -361,49 +539,49 @@ def _en_clause_fact(
             if not rest:
                 return None
             raw, verb, rest = rest[0], _bare(rest[0]), rest[1:]
-            auxes = [t for t in tokens if t not in _EN_KEPT_ADVERBS]
+            auxes = [t for t in tokens if t not in _KEPT_ADVERBS]
     if auxes == ["had"] and not is_participle(verb):  # "I had a great time": had is the verb
         tokens, auxes, raw, verb, rest = [t for t in tokens if t != "had"], [], "had", "had", words[i:]
     if (
         not raw[:1].islower()
         or not verb.isalpha()
-        or (verb in _EN_NOT_VERB and not do_verb)
-        or (verb in _EN_NOT_FACT_VERBS and not (third and verb in _EN_REPORTED) and not _talked_about(verb, rest))
-        or verb in _EN_POINTERS
+        or (verb in _NOT_VERB and not do_verb)
+        or (verb in _NOT_FACT_VERBS and not (third and verb in _REPORTED) and not _talked_about(verb, rest))
+        or verb in _POINTERS
     ):
         return None
     last = auxes[-1] if auxes else None
     predicate = [verb]
-    if last in _EN_BE and not verb.endswith("ing") and verb != "going":
+    if last in _BE and not verb.endswith("ing") and verb != "going":
         # be + adjective or participle: only with its preposition ("passionate about", "born in")
-        if rest and _bare(rest[0]) in _EN_PREPOSITIONS and verb not in _EN_PREPOSITIONS:
+        if rest and _bare(rest[0]) in _PREPOSITIONS and verb not in _PREPOSITIONS:
             predicate.append(_bare(rest[0]))
             rest = rest[1:]
-        elif not (time_text and not rest and verb in _EN_EVENT_PARTICIPLES):  # "I was born in 1990"
+        elif not (time_text and not rest and verb in _EVENT_PARTICIPLES):  # "I was born in 1990"
             return None
-    elif last in _EN_HAVE and not is_participle(verb):
+    elif last in _HAVE and not is_participle(verb):
         return None
     elif last in {"do", "does"} and not negated:  # an emphatic "I do love": the verb alone
         tokens = [t for t in tokens if t not in {"do", "does"}]
         auxes = [t for t in auxes if t not in {"do", "does"}]
     happened = False  # "got married", "got promoted": what happened, said with no object
-    if verb in {"got", "get", "gets", "getting"} and rest and _bare(rest[0]) in _EN_EVENT_PARTICIPLES:
+    if verb in {"got", "get", "gets", "getting"} and rest and _bare(rest[0]) in _EVENT_PARTICIPLES:
         predicate.append(_bare(rest[0]))
         rest, happened = rest[1:], True
-    if rest and _bare(rest[0]) in _EN_PARTICLES and predicate == [verb] and not raw.endswith((",", ".")):
+    if rest and _bare(rest[0]) in _PARTICLES and predicate == [verb] and not raw.endswith((",", ".")):
         predicate.append(_bare(rest[0]))
         rest = rest[1:]
     if raw.endswith((",", ".", "!", "?", ";")):
         rest = []
-    if rest and rest[0].lower() == "to" and len(rest) > 1 and _bare(rest[1]) in _EN_NOT_FACT_VERBS:
+    if rest and rest[0].lower() == "to" and len(rest) > 1 and _bare(rest[1]) in _NOT_FACT_VERBS:
         return None  # "I wanted to tell …": what follows is the point
     if third and not auxes and not is_past(verb) and predicate[0] == verb:
-        predicate[0] = _third_person_present(verb)
+        predicate[0] = third_person(verb)
     head = [_agree(t, third) for t in tokens]
     if negated:  # "does not work", "has not seen"
         head = [*head, "not"]
     topic = " ".join(head + predicate)
-    obj = _en_object(rest, time_text)
+    obj = _object(rest, time_text)
     if obj is None or (obj == "" and rest and not time_text):
         return None
     if obj and _points_elsewhere(obj):
@@ -411,21 +589,21 @@ def _en_clause_fact(
     if not obj and not time_text and not happened and not (bare and not rest and not auxes):
         return None
     companion = m.group("with")
-    attributes = {"with": companion} if companion and companion.lower() not in _EN_LEAD else None
+    attributes = {"with": companion} if companion and companion.lower() not in _LEAD else None
     return Found("EVENT" if time_text else "FACT", topic[:MAX_NAME], obj or None, 0.5, attributes)
 
 
 def _third_person(text: str, time_text: str | None) -> Found | None:
     """A causal clause about something else ("the train broke down"): its own subject and verb."""
-    words = " ".join(_en_without_time(text, time_text).split()).strip(" ,.;!?").split(" ")
+    words = " ".join(_without_time(text, time_text).split()).strip(" ,.;!?").split(" ")
     first = words[0].lower().split("'")[0] if words else ""
-    if not first or first in _EN_PRONOUN_SUBJECTS or first in _EN_LISTENER:
+    if not first or first in _PRONOUN_SUBJECTS or first in _LISTENER:
         return None
     for i, word in enumerate(words[:5]):
         w = word.lower()
-        if i and (w in _EN_VERBISH or (w.endswith("ed") and len(w) > 3)):
-            subject = " ".join(x for x in words[:i] if x.lower() not in _EN_DETERMINERS)
-            if not subject or any(x.lower() in _EN_PRONOUN_SUBJECTS | _EN_LISTENER for x in words[:i]):
+        if i and (w in _VERBISH or (w.endswith("ed") and len(w) > 3)):
+            subject = " ".join(x for x in words[:i] if x.lower() not in _DETERMINERS)
+            if not subject or any(x.lower() in _PRONOUN_SUBJECTS | _LISTENER for x in words[:i]):
                 return None
             obj = clean(" ".join(words[i + 1 :]), False)
             if obj and _points_elsewhere(obj):
@@ -437,7 +615,7 @@ def _third_person(text: str, time_text: str | None) -> Found | None:
 def _with_place(found: Found) -> Found:
     """An English event's place, where its object ends with one (at the airport, in Soho)."""
     if found.memory_type == "EVENT" and found.object:
-        m = _EN_PLACE.search(found.object)
+        m = _PLACE.search(found.object)
         if m and m.group("place").lower() not in _NOT_PLACES:
             found.attributes = {**(found.attributes or {}), "place": m.group("place")}
     return found
@@ -452,17 +630,14 @@ def _of_what_is(rest: str) -> list[Found]:
     return [Found("FACT", "is called" if m.group("how") else "is", what, 0.5)]
 
 
-class English:
-    code, me, joiner = "en", "I", " "  # see ``language.Language``
+class English(Language):
+    code, me, joiner = "en", "I", " "
     keys = {"time": "time", "how often": "how often"}
-    therefore, often, thought = _EN_THEREFORE, _EN_OFTEN, _EN_THOUGHT
+    causal, therefore, often, thought = _CAUSAL, _THEREFORE, _OFTEN, _THOUGHT
 
     # --- sentences and clauses
     def plain(self, sentence: str) -> str:
         return en_builds.said_plainly(_with_elided_subject(sentence.replace("’", "'")))
-
-    def cause_and_effect(self, sentence: str) -> tuple[str, str] | None:
-        return cause_and_effect(_EN_CAUSAL, sentence)
 
     def it_did(self, cause: str) -> re.Match[str] | None:
         return _IT_DID.match(cause)
@@ -472,7 +647,7 @@ class English:
         its own time or by one said in a clause of its own before it ("Last month was busy - I …")."""
         ids = [reader.add(f, None) for f in rules_en.sentence_facts(sentence, reader.named)]
         framing = None
-        for a, b in _en_segments(sentence):
+        for a, b in _segments(sentence):
             segment = sentence[a:b].strip()
             own = reader.rules._time(segment, reader.ep)
             time_text = own or framing
@@ -484,19 +659,16 @@ class English:
         return ids
 
     def body(self, text: str, time_text: str | None) -> str:
-        return " ".join(_en_without_time(text, time_text).split())
+        return " ".join(_without_time(text, time_text).split())
 
     def opening(
         self, reader: Reader, body: str, text: str, time_text: str | None, carried: Any
     ) -> tuple[str, str, list[Found], Found | None]:
         """The people a clause introduces ("my cousin Ruth"); the name said after the clause is no part of it."""
-        body, met = rules_en.introduced(body, reader.people, reader.owner)
+        body, met = en_subjects.introduced(body, reader.people, reader.owner)
         if met and " name is " not in body:
-            text = rules_en.without_name_said_after(text)
+            text = en_subjects.without_name_said_after(text)
         return body, text, list(met), None
-
-    def clean(self, text: str, limit: int) -> str | None:
-        return clean(text, False, limit)
 
     # --- whom a clause is about
     role_of_someone = staticmethod(en_subjects.role_of_someone)
@@ -507,10 +679,7 @@ class English:
 
     stated_people = staticmethod(en_subjects.stated_people)
     said_together = staticmethod(en_subjects.said_together)
-    said_mine = staticmethod(rules_en.said_mine)
-
-    def implied_subject(self, reader: Reader, body: str, time_text: str | None):
-        return None  # an English clause says its subject (an elided "I" is put back by ``plain``)
+    said_mine = staticmethod(en_subjects.said_mine)
 
     def without_subject(self, body: str, text: str, time_text: str | None, generic: bool) -> list[Found]:
         """In a cause or an effect, a clause about something else ("the train broke down")."""
@@ -540,12 +709,12 @@ class English:
         class", "we adopted a rescue dog"): an event, undated when the clause says no time. Not "have
         done" (what someone has ever done, "I've seen that film") nor "am doing" (often how someone
         is: "staying positive")."""
-        f = _en_clause_fact(text, None, reader.named)
+        f = _clause_fact(text, None, reader.named)
         if f is None or not f.object or slot_of(f.topic) or _SAID_BEFORE.match(f.object):
             return []  # a slot's word ("joined a gym") is the slot's reading or none
         verb = f.topic.split()[0]
         made = verb == "made" and f.object.split()[0].lower() in _MADE_WHAT  # made a painting, not made me cry
-        if not is_past(verb) or (verb in _EN_NOT_DONE and verb != "had" and not made):
+        if not is_past(verb) or (verb in _NOT_DONE and verb != "had" and not made):
             return []
         f.memory_type, f.kind = "EVENT", "event"
         f.object = re.sub(r"(?:\s+(?:recently|lately|too|as well|again|already|so far))+$", "", f.object, flags=re.I)
@@ -576,7 +745,7 @@ class English:
         self, reader: Reader, text: str, subj, time_text: str | None, generic: bool, habitual: bool
     ) -> list[Found]:
         if subj.name is None:
-            event = _en_clause_fact(text, time_text, reader.named, bare=habitual)
+            event = _clause_fact(text, time_text, reader.named, bare=habitual)
             if event is None and generic:
                 event = _third_person(text, time_text)
             return [_with_place(event)] if event else []
@@ -584,18 +753,18 @@ class English:
         if not words:
             return []
         lead = 0  # adverbs before the verb stay as said: "still lives" → "I still live"
-        while lead < len(words) - 1 and words[lead].lower() in _EN_DROPPED_ADVERBS | _EN_KEPT_ADVERBS:
+        while lead < len(words) - 1 and words[lead].lower() in _DROPPED_ADVERBS | _KEPT_ADVERBS:
             lead += 1
         first = words[lead].lower()
         base = {"is": "am", "has": "have", "does": "do", "goes": "go", "was": "was"}.get(first)
-        if base is None:
+        if base is None:  # lives → live; a noun as well as a verb may follow (grows tomatoes): not a lemma
             base = first[:-1] if first.endswith("s") and not first.endswith("ss") and len(first) > 3 else first
         said = "I " + " ".join(words[:lead] + [base] + words[lead + 1 :])
-        event = _en_clause_fact(said, time_text, True, True, bare=habitual)
+        event = _clause_fact(said, time_text, True, True, bare=habitual)
         return [_with_place(event)] if event else []
 
     def whole_rest(self, reader: Reader, rest: str, subj) -> str | None:
-        if _points_elsewhere(rest) or (subj.name is None and _en_reaction(rest)):
+        if _points_elsewhere(rest) or (subj.name is None and _reaction(rest)):
             return None
         return _said_of_named(rest) if subj.name is None and reader.named else rest  # "I'm thrilled" said by Ivy
 

@@ -7,43 +7,36 @@ import re
 from typing import Any
 
 from ..lang import HAN_CHARS
-from ..lexicon.roles import ZH_ROLES
-from . import rules_zh, zh_builds, zh_subjects
-from .language import Reader
-from .people import People
-from .phrases import _LEAD_ZH, Found, cause_and_effect, clean
-
-# the role words (``lexicon.roles``): after 我, a kin word makes the clause about someone else (我妈妈…)
-_ZH_RELATIONS = "|".join(sorted(ZH_ROLES, key=len, reverse=True))
-
+from ..lexicon.roles import ZH_ROLE_WORDS
+from . import rules_zh, zh_subjects
+from .language import Language, Reader
+from .phrases import _LEAD_ZH, Found, clean
 
 # "X也是Y" is "X是Y"; "X可能是Y" is a guess, not a fact.
-_ZH_X_ADVERB = re.compile(r"(?:也|都|还|就|又|才|真的|真|确实|其实|原来|一直|曾经|已经|并)$")
+_X_ADVERB = re.compile(r"(?:也|都|还|就|又|才|真的|真|确实|其实|原来|一直|曾经|已经|并)$")
+
+_X_GUESS = re.compile(r"(?:可能|应该|也许|大概|好像|似乎|一定|肯定|会)$")
 
 
-_ZH_X_GUESS = re.compile(r"(?:可能|应该|也许|大概|好像|似乎|一定|肯定|会)$")
-
-
-def _x_is_y_zh(m: re.Match, zh: bool) -> Found | None:
+def _x_is_y(m: re.Match) -> Found | None:
     x, y = clean(m.group("x"), True, 20), clean(m.group("y"), True, 40)
     if not x or not y or x[0] in "这那它他她你我谁哪什如要假" or len(x) > 12 or y[0] in "不没":
         return None
     topic = "是"
     if x.endswith("不"):  # 小明不是医生: 小明 不是 医生, never 小明 是 医生
         x, topic = x[:-1], "不是"
-    if _ZH_X_GUESS.search(x):
+    if _X_GUESS.search(x):
         return None
-    x = _ZH_X_ADVERB.sub("", x)
+    x = _X_ADVERB.sub("", x)
     if not x or x[-1] in "不没":
         return None
     return Found("FACT", topic, y, 0.5, subject=x)
 
 
-_ZH_X_IS_Y = re.compile(r"^(?P<x>[^，,。！？；;!?\s]{1,12}?)是(?P<y>[^，,。！？；;!?]{1,40})$")
-
+_X_IS_Y = re.compile(r"^(?P<x>[^，,。！？；;!?\s]{1,12}?)是(?P<y>[^，,。！？；;!?]{1,40})$")
 
 # --- causal clauses -----------------------------------------------------------------------
-_ZH_CAUSAL = [
+_CAUSAL = [
     re.compile(r"^(?:因为|由于)(?P<a>.+?)[，,]\s*(?:所以|因此|于是|才|就)(?P<b>.+)$"),
     re.compile(r"^(?:因为|由于)(?P<a>.+?)[，,](?P<b>.+)$"),
     re.compile(r"^(?P<b>.+?)[，,]\s*(?:是)?因为(?P<a>.+)$"),
@@ -51,60 +44,54 @@ _ZH_CAUSAL = [
     re.compile(r"^(?P<a>.+?)[，,]?\s*(?:所以|因此|于是|导致|结果|害得|搞得|弄得|使得)(?P<b>.+)$"),
 ]
 
-
 # What may stand before 我 in a clause about the speaker (times are taken out before).
-_ZH_LEAD = re.compile(
+_LEAD = re.compile(
     r"^(?:[，,、\s]|嗯|啊|哦|哈哈|哈|对了|其实|不过|而且|但是|可是|然后|后来|另外|还有|最近|刚才|"
     r"刚刚|终于|结果|总之|说真的|老实说|你知道吗|你知道|你猜怎么着|你猜|告诉你|跟你说|今天|昨天|"
     r"昨晚|前天|明天|周末|上周|这周|下周|早上|上午|中午|下午|晚上|早饭|午饭|晚饭|放学后|下班后)+"
 )
 
-
 # After 我: a possessive or a kin word makes the clause about someone else (我的朋友…, 我妈妈…).
-_ZH_NOT_ME = re.compile(
-    rf"^(?:(?![和跟与同给对被把在向从])(?:(?![了过着])[^的，,]){{0,3}}的|家|们家|{_ZH_RELATIONS}|妈|爸)"
+_NOT_ME = re.compile(
+    rf"^(?:(?![和跟与同给对被把在向从])(?:(?![了过着])[^的，,]){{0,3}}的|家|们家|{ZH_ROLE_WORDS}|妈|爸)"
 )
 
-
 # After 我: a guess, a wish or a thought (我可能…, 我想…, 我觉得…) states no fact.
-_ZH_NOT_FACT = re.compile(
+_NOT_FACT = re.compile(
     r"^(?:可能|也许|大概|应该|想|希望|要是|如果|觉得|认为|以为|听说|猜|感觉|知道|记得|相信|不知道|"
     r"怎么|为什么)"
 )
 
-
 # What someone else says, asks or thinks reports; it is not what they do. Nor is what they are
 # or are not (是 / 不是: an identity the specific readings take; a negated one gives none).
-_ZH_REPORTS = re.compile(
+_REPORTS = re.compile(
     r"^(?:[也还都就又并]*)(?:不是|是|说|问|告诉|跟我说|让我|叫我|要我|觉得|认为|以为|想|希望|好像|可能|应该|也许|不知道|知道)"
 )
 
-
-_ZH_OFTEN = re.compile(
+_OFTEN = re.compile(
     r"(?:每(?:天|日|晚|周|星期|个星期|个周末|个月|年|逢)(?:[一二三四五六日天末])?|天天|平时|平常|"
     r"(?:周末|晚上|早上|下班后|放学后)?(?:经常|常常|通常))"
     r"(?:早上|早晨|上午|中午|下午|傍晚|晚上|夜里)?(?:都|也|会)?"
 )
 
-
-_ZH_THOUGHT = re.compile(
+_THOUGHT = re.compile(
     r"^(?:[也还都就又]*)(?:知道|认为|以为|相信|猜|觉得)(?:我|你|他|她|它|自己|大家|一切|事情|会|能|一定|肯定|应该)"
 )
 
+# what is left of a clause once its time is read when a birthday is its value (的生日是 of 我上司的生日是12月10号)
+_DATED_ATTRIBUTE = re.compile(r"^的?(?:生日(?:是在|是|在|为)?|过生日是在?)[。！!]?$")
 
-_ZH_SPACE = re.compile(rf"(?<=[{HAN_CHARS}，,])\s+|\s+(?=[{HAN_CHARS}，,])")  # a space left where a time was
-
+_SPACE = re.compile(rf"(?<=[{HAN_CHARS}，,])\s+|\s+(?=[{HAN_CHARS}，,])")  # a space left where a time was
 
 # after a job said in the same sentence, the next one (以前在阿里工作，后来去了腾讯): a workplace named
 # whole, not a place (后来去了日本) nor an errand (后来去了超市买菜). English says "then joined …"; its
 # "then I moved to Google" is left as a move: without a list of places, a city and a company look alike.
-_ZH_THEN_WENT = re.compile(
+_THEN_WENT = re.compile(
     r"^(?:后来|然后|之后|再后来)(?:又|就)?(?:去了|到了|进了|跳槽到了?|跳到了|换到了)(?P<obj>[^，,。！？]{2,12}?)(?:工作|上班)?(?:了)?$"
 )
 
-
 # A sentence that opens with these gives the effect of what the sentence before said.
-_ZH_THEREFORE = re.compile(r"^(?:所以|因此|于是|结果|这就是为什么|这也是为什么)[，,]?\s*")
+_THEREFORE = re.compile(r"^(?:所以|因此|于是|结果|这就是为什么|这也是为什么)[，,]?\s*")
 
 
 def generic_clauses(text: str, time_text: str | None, *, generic: bool) -> list[Found]:
@@ -113,9 +100,9 @@ def generic_clauses(text: str, time_text: str | None, *, generic: bool) -> list[
     lead-in words) is one; a clause about someone else (天气真好, 我妈妈…) is none."""
     if generic:
         body = text.replace(time_text, " ") if time_text else text
-        body = _ZH_SPACE.sub("", " ".join(body.split())).strip(" ，,。！？!?")
+        body = _SPACE.sub("", " ".join(body.split())).strip(" ，,。！？!?")
         stripped = _LEAD_ZH.sub("", body)
-        if (stripped != body and _ZH_NOT_ME.match(stripped)) or _ZH_THOUGHT.match(stripped):
+        if (stripped != body and _NOT_ME.match(stripped)) or _THOUGHT.match(stripped):
             return []
         topic = clean(stripped, True, 30)
         return [Found("EVENT" if time_text else "FACT", topic, None, 0.5)] if topic else []
@@ -124,11 +111,11 @@ def generic_clauses(text: str, time_text: str | None, *, generic: bool) -> list[
     out = []
     for clause in re.split(r"[，,；;：:]", text):
         body = clause.replace(time_text, " ") if time_text else clause
-        body = _ZH_LEAD.sub("", _ZH_SPACE.sub("", " ".join(body.split())).strip(" 。！？!?"))
+        body = _LEAD.sub("", _SPACE.sub("", " ".join(body.split())).strip(" 。！？!?"))
         if not body.startswith("我"):
             continue
         stripped = _LEAD_ZH.sub("", body)
-        if _ZH_NOT_ME.match(stripped) or _ZH_NOT_FACT.match(stripped):
+        if _NOT_ME.match(stripped) or _NOT_FACT.match(stripped):
             continue
         topic = clean(stripped, True, 30)
         if topic:
@@ -136,24 +123,18 @@ def generic_clauses(text: str, time_text: str | None, *, generic: bool) -> list[
     return out
 
 
-class Chinese:
-    code, me, joiner = "zh", "我", ""  # see ``language.Language``
+class Chinese(Language):
+    code, me, joiner = "zh", "我", ""
     keys = {"time": "时间", "how often": "频率"}
-    therefore, often, thought = _ZH_THEREFORE, _ZH_OFTEN, _ZH_THOUGHT
+    causal, therefore, often, thought = _CAUSAL, _THEREFORE, _OFTEN, _THOUGHT
 
     # --- sentences and clauses
-    plain = staticmethod(zh_builds.said_plainly)
-
-    def cause_and_effect(self, sentence: str) -> tuple[str, str] | None:
-        return cause_and_effect(_ZH_CAUSAL, sentence)
-
-    def it_did(self, cause: str) -> re.Match[str] | None:
-        return None
+    plain = staticmethod(rules_zh.said_plainly)
 
     def clauses(self, reader: Reader, sentence: str) -> list[str | None]:
         """The people a sentence introduces (read whole), then its comma clauses, each dated by the
         sentence's time unless that time is to come and said in another clause."""
-        sentence, met = rules_zh.introduced(sentence, reader.people, reader.owner)
+        sentence, met = zh_subjects.introduced(sentence, reader.people, reader.owner)
         ids = [reader.add(f, None) for f in met]
         time_text = reader.rules._time(sentence, reader.ep)
         if time_text and re.search(re.escape(time_text) + "的", sentence):
@@ -165,7 +146,7 @@ class Chinese:
             # says it (我表妹下个月来看我，她还给我做了一个书架: the shelf is made already)
             reader._said_here = bool(time_text and time_text in clause)
             when = time_text if reader._said_here or not rules_zh.is_future(time_text) else None
-            went = _ZH_THEN_WENT.match(clause.strip(" 。！？!?")) if worked is not None else None
+            went = _THEN_WENT.match(clause.strip(" 。！？!?")) if worked is not None else None
             joined = went.group("obj") if went and worked is not None else None
             if joined and zh_subjects.is_workplace(joined) and worked is not None:
                 found = [Found("FACT", "入职", joined, 0.7, subject=worked.subject, kind="work", slot="employer")]
@@ -178,27 +159,24 @@ class Chinese:
 
     def body(self, text: str, time_text: str | None) -> str:
         body = text.replace(time_text, " ") if time_text else text
-        return _ZH_SPACE.sub("", " ".join(body.split())).strip(" 。！？!?")
+        return _SPACE.sub("", " ".join(body.split())).strip(" 。！？!?")
 
     def opening(
         self, reader: Reader, body: str, text: str, time_text: str | None, carried: Any
     ) -> tuple[str, str, list[Found], Found | None]:
         """A clause that names an attribute of someone (我的生日是三月五号) says only that; the people a
         Chinese sentence introduces were read for it whole, before its clauses."""
-        said = zh_builds.attribute(body, carried)
+        said = rules_zh.attribute(body, carried)
         if said is None and time_text:  # 我的生日是三月五号: the value is the time itself
-            said = zh_builds.attribute(_ZH_SPACE.sub("", " ".join(text.split())).strip(" 。！？!?"), carried)
+            said = rules_zh.attribute(_SPACE.sub("", " ".join(text.split())).strip(" 。！？!?"), carried)
         return body, text, [], said
-
-    def clean(self, text: str, limit: int) -> str | None:
-        return clean(text, True, limit)
 
     # --- whom a clause is about
     subject_of = staticmethod(zh_subjects.subject_of)
-    role_of_someone = staticmethod(rules_zh.role_of_someone)
+    role_of_someone = staticmethod(zh_subjects.role_of_someone)
     partner_ended = staticmethod(zh_subjects.partner_ended)
-    stated_people = staticmethod(rules_zh.stated_people)
-    said_together = staticmethod(rules_zh.said_together)
+    stated_people = staticmethod(zh_subjects.stated_people)
+    said_together = staticmethod(zh_subjects.said_together)
     said_mine = staticmethod(zh_subjects.said_mine)
 
     def implied_subject(self, reader: Reader, body: str, time_text: str | None):
@@ -220,21 +198,18 @@ class Chinese:
 
     def without_subject(self, body: str, text: str, time_text: str | None, generic: bool) -> list[Found]:
         """小明是医生: what someone no one named is said to be; in a cause or an effect, the clause whole."""
-        m = _ZH_X_IS_Y.match(zh_subjects.ZH_LEAD.sub("", body))
-        f = _x_is_y_zh(m, True) if m else None
+        m = _X_IS_Y.match(zh_subjects.ZH_LEAD.sub("", body))
+        f = _x_is_y(m) if m else None
         if f is not None:
             return [f]
         return generic_clauses(text, time_text, generic=True) if generic else []
-
-    def together(self, people: People, name: str | None) -> bool:
-        return False  # a Chinese verb does not agree in number
 
     # --- what it says of them
     def predicates(self, rest: str, third: bool, time_text: str | None) -> list[Found]:
         return rules_zh.predicates(rest, bool(time_text), time_text)
 
-    def of_thing(self, rest: str) -> list[Found]:
-        return []
+    def dated_attribute(self, rest: str) -> str | None:
+        return "生日" if _DATED_ATTRIBUTE.match("".join(rest.split())) else None
 
     def otherwise(
         self, reader: Reader, body: str, text: str, subj, time_text: str | None, generic: bool, habitual: bool
@@ -243,7 +218,7 @@ class Chinese:
         the memory and what is said of them later meet at one node."""
         if subj.name is not None or time_text or generic or not subj.rest:
             return []
-        who = rules_zh.person_in(subj.rest, reader.people)
+        who = zh_subjects.person_in(subj.rest, reader.people)
         if who is None:
             return []
         found = generic_clauses(text, None, generic=False)
@@ -261,24 +236,15 @@ class Chinese:
         if subj.name is None and not (time_text and re.match(r"^\s*在", subj.rest)):
             return generic_clauses(text, time_text, generic=generic)
         if time_text:
-            if subj.name is not None and _ZH_REPORTS.match(subj.rest):
+            if subj.name is not None and _REPORTS.match(subj.rest):
                 return []  # 老马说明年…: what he says, not what he does
             event = rules_zh.event(subj.rest, time_text if reader._said_here else None)
             return [event] if event else []
-        habit = rules_zh.event(subj.rest) if not _ZH_REPORTS.match(subj.rest) else None
+        habit = rules_zh.event(subj.rest) if not _REPORTS.match(subj.rest) else None
         if habit is None or habit.kind == "plan":
             return []
         habit.memory_type, habit.kind = "FACT", "fact"  # 他每天在公园打太极: what they do
         return [habit]
-
-    def whole_rest(self, reader: Reader, rest: str, subj) -> str | None:
-        return rest
-
-    def plural(self, topic: str) -> str:
-        return topic
-
-    def keeps(self, found: Found, topic: str, obj: str | None) -> bool:
-        return True
 
 
 CHINESE = Chinese()

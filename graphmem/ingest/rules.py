@@ -1,45 +1,13 @@
-"""The offline rule-based extractor, Chinese and English.
+"""The offline rule-based extractor, Chinese and English: ``RuleExtractor`` and the order of reading.
 
-It reads a window of turns in order, as a listener would, and keeps what each says as whole
-facts: subject, topic and object from one clause, with the turn it came from. Whom a clause is
-about comes first (``rules_zh.subject_of`` / ``rules_en.subject_of``): the speaker (我 / I; a
-named speaker by name), a person by name, by role (我表妹, my piano teacher: the person named in
-that role, in this window or an earlier one that the pipeline's ``people_known`` brings in), or by
-pronoun (她 / he: the person named last whom it fits, ``people.People``). What it says of them
-comes next (``predicates``), each reading naming its kind (``schema.Kind``) and, for where someone
-lives, works or studies, the slot it sets or ends:
-
-- residence and moves: 我住在北京 / 我搬到上海了 / 我不住在广州了, I live in Boston / I moved to
-  Chicago / I don't live in London anymore;
-- work and school: 我在腾讯工作 / 入职 / 辞职 / 换了工作 / 考上 / 毕业, I work at / joined / quit /
-  got laid off / study at / enrolled at / graduated from;
-- relations: 我表妹小雯 / 小雯是我表妹, my cousin Ruth / Ruth is my cousin (a RELATION memory, and
-  the person becomes the subject of what the clause goes on to say);
-- likes and dislikes, and their end: 我爱喝可乐 / 我不再喝可乐了 / 戒了, I love coffee / I don't drink
-  coffee anymore / I stopped / no longer;
-- possessions (有 / 买了 / 养了, have / own / bought / adopted), plans and intentions (打算 / 准备 /
-  想, going to / planning to / want to, a clause about a time to come), name, origin, identity;
-- events: a timed clause kept whole as its subject's predicate, with its time and place
-  (我昨天在星巴克见了小雯 → 见了小雯, 地点 星巴克; I ran into a friend at the airport last night);
-- causes: 因为/由于…所以…, …害得…, X是因为Y, because / so / that's why, and a sentence opening
-  with 所以 / so / that's why after one that said something: a memory for the cause, one for the
-  effect, and a causal link from the cause to the effect.
-
-It is deliberately conservative, a wrong memory being worse than none:
-- a clause counts only where its subject opens it (after words such as "yeah", "last week",
-  其实), so "the city I live in" or "a bike ride we took" is nobody's fact, and a pronoun that fits
-  no one named gives nothing;
-- a negated English clause ("I didn't go", "I've never been") gives no memory unless it is a
-  stance or an end (I don't like → dislike, I no longer eat → no longer eat); a Chinese clause
-  is kept verbatim as its predicate, negation included (我没睡好 → 没睡好); a negated relation
-  (小明不是我的朋友) gives none;
-- wishes and possibilities (would, could, might, if …), what used to be (以前, used to) and
-  questions give none; an object that only points elsewhere (it, that, how …, you) gives none;
-- picture captions added to a turn ("[image: …]") are not the speaker's words and are not mined.
-
-The rest is left to the episodes themselves, which stay searchable. Assistant and system turns
-are not mined. The output is ``schema.Extraction``, checked by ``schema.to_plan`` as the LLM
-extractor's is.
+A window of turns is read in order, as a listener would: each sentence in its language (``Language``),
+then its causes and effects, then each clause's subject (the speaker, a person by name, role or pronoun:
+``people.People``) and what it says of them (a reading of ``lexicon/readings.py``, a language's pattern,
+else the clause kept whole when timed). It is conservative, a wrong memory being worse than none: a
+clause counts only where its subject opens it, a pronoun that fits no one gives nothing, and wishes,
+guesses, what used to be, questions and picture captions ("[image: …]") give none. Assistant and system
+turns are not mined. The output is ``schema.Extraction``, checked by ``schema.to_plan`` as the LLM
+extractor's is. docs/architecture.md, "The reader", walks through it.
 """
 
 from __future__ import annotations
@@ -57,16 +25,14 @@ from ..types import MAX_NAME
 from .language import Language
 from .models import EpisodeView, ExtractionPlan
 from .people import People, owner_key, theirs
-from .phrases import Found
+from .phrases import Found, read_as
 from .reader_en import ENGLISH
 from .reader_zh import CHINESE
 from .schema import ExtractedLink, ExtractedMemory, Extraction, to_plan
 
 MINED_ROLES = {"user"}
 
-
 WHOLE_LIMIT = 40  # characters of a clause kept whole as its subject's predicate; a longer one is not kept
-
 
 # --- sentence and clause splitting --------------------------------------------------------
 _SENTENCE_END = re.compile(
@@ -74,15 +40,11 @@ _SENTENCE_END = re.compile(
     r"|(?<![A-Z][a-z]\.)(?<!\b[A-Z]\.)(?<!Mrs\.)(?<=[.])\s+(?=[A-Z\"'(])"
 )  # not after a title or an initial (Mrs. Lee, Dr. Wu, St. Mary's, J. Smith); a Chinese sentence after an English one
 
-
 _CAPTION = re.compile(r"\s*\[image:[^\]]*\]", re.IGNORECASE)  # a picture's caption added to a turn
-
 
 _QUESTION = re.compile(r"[?？]\s*[\"'”’)）]*$")
 
-
 _LISTENER_TAG = re.compile(r"你|您|\byou\b", re.IGNORECASE)  # "…，你呢？", "…, do you?"
-
 
 _ASKS = re.compile(
     r"为什么|什么|怎么|吗|呢|哪|谁|几|多少|\b(?:why|what|how|where|who|which|when|do|does|did|"
@@ -136,21 +98,17 @@ def _by_language(sentence: str) -> list[str]:
 # A habit that says only how many times (去三次, "go twice"): what is done was said before.
 _HOW_MANY_TIMES = re.compile(r"^(?:去|来|做|练|go|goes|do|does)?\s*(?:[一二两三四五六七八九十几\d]+次|once|twice)$")
 
-
 _BARE_GO = {"去", "来", "go", "goes", "come", "comes"}
-
 
 # A plan's time that ended more than this before the turn, named without a year or a word for the
 # past (last, ago, 上, 去年, 前, 昨), is read as the next such time.
 PLAN_GRACE = timedelta(days=7)
-
 
 # a day of the week alone ("on Friday", 周五, 星期天): a plan's is the next one, even a day after it
 _WEEKDAY = re.compile(
     r"^(?:on |this )?(?:mon|tues|wednes|thurs|fri|satur|sun)day\W*$|^(?:这|本)?(?:周|星期|礼拜)[一二三四五六日天]\W*$",
     re.IGNORECASE,
 )
-
 
 _NAMED_PAST = re.compile(r"\b(?:last|ago|yesterday|before|previous|earlier)\b|[上去前昨]|\d{4}|年", re.IGNORECASE)
 
@@ -219,17 +177,6 @@ class RuleExtractor:
         # "since last March": the reader's words start at "last"; the span starts at "since"
         since = re.search(r"\bsince\s+" + re.escape(hit[2]), text, re.IGNORECASE)
         return since.group(0) if since and not hit[2].lower().startswith("since") else hit[2]
-
-
-# an attribute whose value is a date that comes back every year: what is left of a clause once
-# its time is read (的生日是 of 我上司的生日是12月10号, 过生日是 of 我同事过生日是12月10号)
-_DATED_ATTRIBUTE = re.compile(r"^的?(?:生日(?:是在|是|在|为)?|过生日是在?)[。！!]?$")
-
-
-def dated_attribute(rest: str) -> str | None:
-    """The attribute a clause gives a date as its value (生日), or None: a birthday is a fact
-    about someone, its date the value, not an event of that day."""
-    return "生日" if _DATED_ATTRIBUTE.match("".join(rest.split())) else None
 
 
 def _statement_part(sentence: str) -> str | None:
@@ -377,7 +324,7 @@ class _Reader:
         )
         if not preds and time_text and time_text in text:  # a time word that is the object (我最喜欢春天)
             preds = self._liking_a_time(" ".join(text.split()), subj, third, carried)
-        if not preds and time_text and (attribute := dated_attribute(subj.rest)):  # 生日是12月10号
+        if not preds and time_text and (attribute := lang.dated_attribute(subj.rest)):  # 生日是12月10号
             preds = [Found("FACT", attribute, time_text, 0.7, kind="fact")]
         if not preds and (time_text or generic or habitual or subj.name is not None) and subj.rest:
             preds = self._whole(text, subj, time_text, generic, habitual)
@@ -399,10 +346,8 @@ class _Reader:
         r = said_reading(predicate, self.lang.code)
         if r is None:
             return []
-        kind = "EVENT" if time_text or r.kind == "event" else "FACT"
-        slot = r.slot if r.marked else None
-        ends = slot is not None and bool(r.ends)
-        return [Found(kind, r.topic[self.lang.code], None, r.confidence, kind=r.kind, slot=slot, ends=ends)]
+        mtype = "EVENT" if time_text or r.kind == "event" else "FACT"
+        return [read_as(r.id, mtype, r.topic[self.lang.code], None, ends=r.marked and bool(r.ends))]
 
     def _read(self, text: str, time_text: str | None, carried) -> tuple[list[Found], object]:
         """A clause outside a cause: a habit where it says how often and states one, else ``_clause``."""

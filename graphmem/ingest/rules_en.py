@@ -1,48 +1,37 @@
-"""English clauses: whom a clause is about, and what it says of them.
+"""English patterns: what a clause says of its subject (``predicates``), tried in order, the first that
+reads it wins (what each builds: ``en_builds``); and what a whole sentence says of the speaker
+(``sentence_facts``: my name is …, my birthday is …).
 
-A clause opens with its subject — I, a person by name (Ruth), by role (my cousin, my piano
-teacher), by pronoun (she / he) — which ``subject_of`` reads (``people.People`` says whom a role
-or a pronoun means); ``predicates`` reads the rest: where they live or moved to, where they work
-or study (and quitting, joining, graduating), what they like or no longer do, what they have or
-bought, what they plan, and their name, origin or what they are. The verbs are read in every
-person (live / lives / living), so "she lives in Oslo" is read as "I live in Oslo" is.
-
-Only the present and what changed set a slot: "I live in Oslo", "I moved to Oslo", "I live in
-Oslo now"; "I used to live in Oslo" sets none. A negated clause states nothing unless it is a
-stance or an end: "I don't like jazz", "I no longer drink coffee", "I don't live in Oslo anymore".
-
-Here: the patterns, in the order they are tried (``_RULES``), and the readings of whole sentences;
-whom a clause is about is read in ``en_subjects``, what each pattern builds in ``en_builds``.
+The verbs are read in every person (live / lives / living). Only the present and what changed set a
+slot ("I used to live in Oslo" sets none); a negated clause states nothing unless it is a stance or an
+end ("I don't like jazz", "I don't live in Oslo anymore").
 """
 
 from __future__ import annotations
 
 import re
 
-from ..lexicon.forms import gerund
-from ..lexicon.roles import role_of
 from .en_builds import (
     _ADV,
     _AND_THEN,
-    _AS_A_JOB,
     _I,
-    _NOT_A_LIKING,
+    _MONTH,
     _PLAYED,
-    _PREF,
-    _SCHOOLISH,
     _X,
-    Make,
+    _been_at,
     _been_doing,
+    _diet,
     _diet_kept,
     _fan,
-    _for_how_long,
     _going,
+    _going_at,
     _held_since,
     _identity,
     _joined,
     _learning,
     _left_for,
     _lived_before,
+    _moving,
     _named_org,
     _negated_preference,
     _obj,
@@ -51,142 +40,29 @@ from .en_builds import (
     _plan,
     _played,
     _possession,
+    _preference,
     _slot,
-    _stopped,
+    _stopped_or_habit,
     _teaches,
     _third,
     _work_as,
-    _worked_since,
+    _work_at,
 )
-from .en_subjects import _KIN_WORDS, _NAME, _NOT_NAMES, _a_name, _relation
-from .people import People, introduce
-from .phrases import Found, clean
-
-
-def said_mine(rest: str, name: str, people: People, owner: str) -> Found | None:
-    """ "(He) is my college roommate", said of someone named before: the speaker's, in that role."""
-    m = re.match(
-        r"^(?:is|was) (?:my|our) (?:(?:best|close|good|old|dear|childhood) )?(?P<role>[a-z]+(?: [a-z]+)?)[.!]?$",
-        rest,
-        _I,
-    )
-    found = (role_of(m.group("role")) or role_of(m.group("role").split()[-1])) if m else None
-    if found is None:
-        return None
-    people.learn(name, found[0], owner=owner)
-    return Found("RELATION", found[0], name, 0.7, subject=None, kind="relation")
-
-
-def _work_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
-    """I work at / she works for X: the employer now. "worked at X" and "used to work at X" say
-    where they worked, a fact of the past that sets no slot; "have worked" and "worked at X
-    before" give none here."""
-    said = m.group(0)
-    if re.match(r"^(?:have|has) worked", said, _I):
-        return _worked_since(m, third, time_text)
-    if re.match(r"^(?:have|has) been working", said, _I):  # still there: since when, if said
-        return _worked_since(m, third, time_text) or _slot("work at", "work", "employer")(m, third, None)
-    if re.search(r"\b(?:before|previously|back then|in the past)$", said, _I):
-        return None
-    if re.search(r"\b(?:worked|interned) (?:at|for) |^used to ", said, _I):
-        obj, duration = _for_how_long(_obj(m) or "")  # "worked at a bookshop for two summers"
-        return (
-            [Found("FACT", "worked at", obj, 0.6, {"duration": duration} if duration else None, kind="work")]
-            if obj
-            else None
-        )
-    found = _slot("work at", "work", "employer")(m, third, time_text)
-    as_what = _AS_A_JOB.match(found[0].object or "") if found else None
-    if found and as_what:  # "works at the hospital as a nurse": where, and the job
-        found[0].object = as_what.group("org")
-        found.append(Found("FACT", _third("work as", third), as_what.group("job"), 0.7, kind="work", slot="job"))
-    return found
-
-
-def _preference(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
-    obj = _obj(m)
-    if not obj or obj.lower() in {"to", "too"}:
-        return None
-    if m.group(0).lower().startswith("would"):
-        return None  # "I'd like to …" is a wish
-    verb = _PREF[" ".join(m.group("verb").lower().split())]
-    if obj.lower().startswith("to "):  # "I like to read before bed": reading before bed, a liking
-        doing = re.match(r"^to (?:(?:just|really|always|usually|often|sometimes|also) )*(?P<verb>[a-z]+)\b", obj, _I)
-        if (
-            doing is None
-            or verb not in ("like", "love", "enjoy", "hate", "prefer")
-            or _NOT_A_LIKING.match(doing["verb"])
-        ):
-            return None
-        obj = gerund(doing["verb"]) + obj[doing.end() :]
-    topic = (
-        verb
-        if not third
-        else {"love": "loves", "like": "likes", "enjoy": "enjoys", "hate": "hates"}.get(verb, verb + "s")
-    )
-    return [Found("OPINION", topic, obj, 0.6, kind="preference")]
-
-
-def _diet(what: str, changed: bool, third: bool, time_text: str | None) -> list[Found] | None:
-    """vegan / vegetarian / a meat eater: what someone eats, a slot (a newer diet replaces the older)."""
-    obj = re.sub(r"[- ]+", " ", what.lower()).replace("pescetarian", "pescatarian").replace("carnivore", "meat eater")
-    mtype = "EVENT" if time_text and changed else "FACT"
-    return [Found(mtype, _third("am", third), obj, 0.7, kind="fact", slot="diet")]
-
-
-def _moving(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
-    """am moving to Denver (next month): a plan; a move is a change once it happened."""
-    obj = _obj(m)
-    if not obj:
-        return None
-    return [
-        Found("EVENT" if time_text else "FACT", "plans to" if third else "plan to", f"move to {obj}", 0.6, kind="plan")
-    ]
-
-
-_GOING_BASE = {
-    "flying": "fly",
-    "driving": "drive",
-    "heading": "head",
-    "travelling": "travel",
-    "traveling": "travel",
-    "leaving for": "leave for",
-}
-
-
-def _going_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
-    """am flying to Lisbon on Friday: a plan when a time is said and it is not one gone ("last week")."""
-    obj = _obj(m)
-    if not obj or not time_text or re.search(r"\b(?:last|ago|yesterday)\b", time_text, re.IGNORECASE):
-        return None
-    verb = _GOING_BASE[m.group("verb").lower()]
-    return [Found("EVENT", "plans to" if third else "plan to", f"{verb} {obj}", 0.6, kind="plan")]
-
-
-def _stopped_or_habit(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
-    verb, obj = m.group("verb").lower(), m.group("obj")
-    if verb in ("working",) and obj is None:
-        return None
-    if obj:
-        return _stopped(m, third, time_text)
-    return [Found("OPINION", "stopped", verb, 0.6, kind="preference")]
-
+from .en_subjects import _NAME, _a_name
+from .phrases import Found, clean, patterns, read_as, relation
 
 # A single-valued attribute of the speaker ("my new number is …"): its topic is the attribute,
 # whose words are the consolidator's slot words (lexicon.topics.SLOTS), so a later value replaces
 # it. Each attribute says what its value looks like.
 _ATTRIBUTE_NAME = {"email": "email", "e-mail": "email", "email address": "email", "e-mail address": "email"}
 
-
 _ATTRIBUTE_VALUE = {"phone number": r"\+?\(?\d[\d ()-]{4,}\d", "email": r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"}
-
 
 _ATTRIBUTE = re.compile(
     r"\b[Mm]y (?:new |current |mobile |cell |home |work )?(?P<attr>phone number|mobile number|cell number|"
     r"telephone number|number|e-?mail(?: address)?) (?:is now|is|'s|has changed to|changed to) "
     r"(?P<obj>\+?\(?\d[\d ()-]{4,}\d|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"
 )
-
 
 # "Hi, I'm Priya." / "I am Tom Baker, by the way": the speaker saying who they are, the name standing
 # alone ("I'm Dana's sister", "I'm British" say something else).
@@ -196,61 +72,32 @@ _I_AM = re.compile(
 )
 
 
-_MONTH = re.compile(r"\b(?:January|February|March|April|May|June|July|August|September|October|November|December)\b")
-
-
-def _been_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
-    """ "have been at X since 2019 / for three years": X is where they work when the span is one a job
-    has (a year, years, months) and X no school or someone's place (at Mom's since Friday)."""
-    span = f"{time_text or ''} {m.group('obj')}"
-    if not (
-        re.search(r"\bsince (?:\w+ )?\d{4}\b|\bfor (?:\w+ )?(?:years?|months?|decades?)\b", span, _I)
-        or re.search(rf"\bsince (?:last )?{_MONTH.pattern}", span)
-    ):
-        return None
-    if _SCHOOLISH.search(m.group("obj")) or re.search(r"'s?\b", m.group("obj")):
-        return None
-    return _worked_since(m, third, time_text)
-
-
-_RULES: list[tuple[re.Pattern, Make]] = [
+_RULES = patterns(
     # where they live, and moves
     (
-        re.compile(rf"^(?:have |has |had )?{_ADV}(?:moved|relocated)(?: back)? (?:to|into|in to) {_X}", _I),
-        _slot("moved to", "residence", "residence"),
+        rf"^(?:have |has |had )?{_ADV}(?:moved|relocated)(?: back)? (?:to|into|in to) {_X}",
+        _slot("moved to", "residence"),
     ),
+    (rf"^(?:have |has )?{_ADV}moved out of {_X}", _slot("moved out of", "residence", ends=True)),
     (
-        re.compile(rf"^(?:have |has )?{_ADV}moved out of {_X}", _I),
-        _slot("moved out of", "residence", "residence", ends=True),
-    ),
-    (
-        re.compile(rf"^(?:(?P<longer>no longer)|(?:don't|doesn't|do not|does not)) live (?:in|at) {_X}", _I),
+        rf"^(?:(?P<longer>no longer)|(?:don't|doesn't|do not|does not)) live (?:in|at) {_X}",
         lambda m, t, tt: (
-            _slot("no longer live in", "residence", "residence", ends=True)(m, t, tt)
+            _slot("no longer live in", "residence", ends=True)(m, t, tt)
             if m.group("longer") or re.search(r"\b(?:anymore|any more)\b", m.group(0), _I)
             else None
         ),
     ),
     (
-        re.compile(
-            rf"^(?:am |is |are |have been |has been )?{_ADV}(?:live|lives|living|reside|resides|residing|based) (?:in|at|on) {_X}",
-            _I,
-        ),
-        _slot("live in", "residence", "residence"),
+        rf"^(?:am |is |are |have been |has been )?{_ADV}(?:live|lives|living|reside|resides|residing|based) (?:in|at|on) {_X}",
+        _slot("live in", "residence"),
     ),
-    (re.compile(rf"^(?:have|has) {_ADV}lived (?:in|at) {_X}", _I), _held_since("live in", "residence", "residence")),
+    (rf"^(?:have|has) {_ADV}lived (?:in|at) {_X}", _held_since("live in", "residence")),
     # "used to live in Leeds" / "lived in Leeds for ten years": a home before, which sets no slot
-    (re.compile(rf"^(?P<used>used to live|lived) (?:in|at) {_X}", _I), lambda m, t, tt: _lived_before(m)),
-    (
-        re.compile(rf"^(?:am|is|are) {_ADV}(?:moving|relocating) (?:back )?to {_X}", _I),
-        lambda m, t, tt: _moving(m, t, tt),
-    ),
+    (rf"^(?P<used>used to live|lived) (?:in|at) {_X}", lambda m, t, tt: _lived_before(m)),
+    (rf"^(?:am|is|are) {_ADV}(?:moving|relocating) (?:back )?to {_X}", _moving),
     # "we're moving in together (next month)", "I'm moving in with Sam": a plan to share a home
     (
-        re.compile(
-            r"^(?:am|is|are) (?:finally |officially )?moving in (?P<obj>together|with [A-Z][a-z]+|with (?:my|her|his) [a-z]+)",
-            _I,
-        ),
+        r"^(?:am|is|are) (?:finally |officially )?moving in (?P<obj>together|with [A-Z][a-z]+|with (?:my|her|his) [a-z]+)",
         lambda m, t, tt: [
             Found(
                 "EVENT" if tt else "FACT", "plans to" if t else "plan to", f"move in {m.group('obj')}", 0.6, kind="plan"
@@ -259,8 +106,8 @@ _RULES: list[tuple[re.Pattern, Make]] = [
     ),
     # "I'm flying to Lisbon on Friday": going somewhere at a time to come, a plan
     (
-        re.compile(rf"^(?:am|is|are) {_ADV}(?P<verb>flying|driving|heading|travelling|traveling|leaving for) {_X}", _I),
-        lambda m, t, tt: _going_at(m, t, tt),
+        rf"^(?:am|is|are) {_ADV}(?P<verb>flying|driving|heading|travelling|traveling|leaving for) {_X}",
+        _going_at,
     ),
     # the field they work in ("I work in marketing"; "in Boston", a place, is not read here), and where
     (
@@ -270,49 +117,34 @@ _RULES: list[tuple[re.Pattern, Make]] = [
         ),
         lambda m, t, tt: (
             [Found("FACT", _third("work in", t), m.group("field"), 0.6, kind="work")]
-            + (
-                [Found("FACT", _third("work at", t), o, 0.7, kind="work", slot="employer")]
-                if m.group("obj") and (o := _obj(m))
-                else []
-            )
+            + ([read_as("employer", "FACT", _third("work at", t), o)] if m.group("obj") and (o := _obj(m)) else [])
         ),
     ),
     # a business they run: where they work ("I run a small bakery"; "run a marathon" is no business)
     (
-        re.compile(
-            rf"^{_ADV}(?:run|runs|own and run|started) (?P<obj>(?:a |an |my own |my |our own |our |his own |her own |their own )"
-            rf"(?:[a-z-]+ ){{0,2}}(?:bakery|shop|store|cafe|café|coffee shop|restaurant|business|company|startup|"
-            rf"salon|gym|studio|bar|bookshop|bookstore|farm|clinic|agency|firm|practice|food truck))"
-            rf"(?: (?:on|in|at|near|downtown|off) [^,;:.!?]+)?$",
-            _I,
-        ),
+        rf"^{_ADV}(?:run|runs|own and run|started) (?P<obj>(?:a |an |my own |my |our own |our |his own |her own |their own )"
+        rf"(?:[a-z-]+ ){{0,2}}(?:bakery|shop|store|cafe|café|coffee shop|restaurant|business|company|startup|"
+        rf"salon|gym|studio|bar|bookshop|bookstore|farm|clinic|agency|firm|practice|food truck))"
+        rf"(?: (?:on|in|at|near|downtown|off) [^,;:.!?]+)?$",
         lambda m, t, tt: [
-            Found("EVENT" if tt else "FACT", _third("run", t), obj, 0.7, kind="work", slot="employer")
-            for obj in [_obj(m)]
-            if obj
+            read_as("employer", "EVENT" if tt else "FACT", _third("run", t), obj) for obj in [_obj(m)] if obj
         ],
     ),
     # what they teach, and where: "I teach math at a high school" (the school is the employer)
     (
-        re.compile(
-            rf"^{_ADV}(?:teach|teaches) (?P<what>(?!at |in |for |with |to |them |him |her |it |people |kids |my )[a-z][\w -]*?)"
-            rf"(?: at (?:a |an |the )?(?P<obj>(?!night|weekends|home|the moment|times)[^,;:.!?]+)| (?:in|on) [^,;:.!?]+)?$",
-            _I,
-        ),
+        rf"^{_ADV}(?:teach|teaches) (?P<what>(?!at |in |for |with |to |them |him |her |it |people |kids |my )[a-z][\w -]*?)"
+        rf"(?: at (?:a |an |the )?(?P<obj>(?!night|weekends|home|the moment|times)[^,;:.!?]+)| (?:in|on) [^,;:.!?]+)?$",
         lambda m, t, tt: _teaches(m, t),
     ),
-    (re.compile(rf"^{_ADV}(?:teach|teaches) at (?:a |an |the )?{_X}", _I), _slot("work at", "work", "employer")),
+    (rf"^{_ADV}(?:teach|teaches) at (?:a |an |the )?{_X}", _slot("work at", "employer")),
     # whom they are married to: "I'm married to Alex", "married Alex last June"
     (
         re.compile(rf"^(?:(?:am|is|are|got|was|were) {_ADV}(?:happily )?married to|married) (?P<name>{_NAME})$"),
-        lambda m, t, tt: [_relation("spouse", m.group("name"))] if _a_name(m.group("name")) else None,
+        lambda m, t, tt: [relation("spouse", m.group("name"))] if _a_name(m.group("name")) else None,
     ),
     # "I'm married", "got divorced last year": married, to someone not named
     (
-        re.compile(
-            rf"^(?P<be>am|is|are|was|were|got|have been|has been|'ve been|just got) {_ADV}(?:happily )?(?P<what>married|engaged|divorced)$",
-            _I,
-        ),
+        rf"^(?P<be>am|is|are|was|were|got|have been|has been|'ve been|just got) {_ADV}(?:happily )?(?P<what>married|engaged|divorced)$",
         lambda m, t, tt: [
             Found("EVENT", f"got {m.group('what').lower()}", None, 0.6)
             if tt and m.group("be").lower().endswith("got")
@@ -326,83 +158,60 @@ _RULES: list[tuple[re.Pattern, Make]] = [
     ),
     # "I was born in Ohio": where someone was born
     (
-        re.compile(rf"^(?:was|were) born (?:and raised |and grew up )?(?:in|at) (?:the )?{_X}", _I),
+        rf"^(?:was|were) born (?:and raised |and grew up )?(?:in|at) (?:the )?{_X}",
         lambda m, t, tt: [Found("FACT", "was born in", o, 0.6, kind="fact")] if (o := _obj(m)) else None,
     ),
     # where they work, and changes of job
     (
-        re.compile(
-            rf"^(?:have |has )?{_ADV}(?:joined|started (?:working )?(?:at|for|with)|(?:am|is) (?:now )?(?:starting (?:at|with|for) |joining (?:at )?))(?:the )?{_X}",
-            _I,
-        ),
+        rf"^(?:have |has )?{_ADV}(?:joined|started (?:working )?(?:at|for|with)|(?:am|is) (?:now )?(?:starting (?:at|with|for) |joining (?:at )?))(?:the )?{_X}",
         _joined,
     ),
     (
-        re.compile(
-            rf"^(?:have |has )?{_ADV}(?:started a (?:new )?job (?:at|with)|"
-            rf"got (?:a |an |the )?(?:new )?(?:job|position|offer|internship) (?:at|with|from)|got hired (?:at|by)|was hired (?:at|by)|"
-            rf"took a (?:new )?job (?:at|with)|accepted (?:a |an )?(?:job|offer|position) (?:at|from|with)|"
-            rf"(?:am|is) (?:now )?starting a new job at)(?: the)? {_X}",
-            _I,
-        ),
-        _slot("joined", "work", "employer"),
+        rf"^(?:have |has )?{_ADV}(?:started a (?:new )?job (?:at|with)|"
+        rf"got (?:a |an |the )?(?:new )?(?:job|position|offer|internship) (?:at|with|from)|got hired (?:at|by)|was hired (?:at|by)|"
+        rf"took a (?:new )?job (?:at|with)|accepted (?:a |an )?(?:job|offer|position) (?:at|from|with)|"
+        rf"(?:am|is) (?:now )?starting a new job at)(?: the)? {_X}",
+        _slot("joined", "employer"),
     ),
     (
-        re.compile(
-            rf"^(?:have |has )?{_ADV}(?:quit|left|lost|resigned from|retired from) (?:my |his |her |the )?(?:job|position|work)(?: at (?:the )?{_X})?",
-            _I,
-        ),
-        _slot("quit", "work", "employer", ends=True, needs_object=False),
+        rf"^(?:have |has )?{_ADV}(?:quit|left|lost|resigned from|retired from) (?:my |his |her |the )?(?:job|position|work)(?: at (?:the )?{_X})?",
+        _slot("quit", "employer", ends=True, needs_object=False),
     ),
-    (
-        re.compile(rf"^(?:have |has )?{_ADV}(?:resigned|retired) from (?:the )?{_X}", _I),
-        _slot("quit", "work", "employer", ends=True),
-    ),
+    (rf"^(?:have |has )?{_ADV}(?:resigned|retired) from (?:the )?{_X}", _slot("quit", "employer", ends=True)),
     # "I no longer work at Google", "I don't work for Acme anymore", "I'm no longer at Acme": the job ended
     (
-        re.compile(
-            rf"^(?:(?:am |is |are )?no longer (?:work|works|working) (?:at|for)|(?:am|is|are) no longer at(?= (?-i:[A-Z]))|"
-            rf"(?:don't|doesn't|do not|does not) work (?:at|for)(?=.*\b(?:anymore|any more)\b)) (?:the )?{_X}",
-            _I,
-        ),
-        _slot("no longer work at", "work", "employer", ends=True),
+        rf"^(?:(?:am |is |are )?no longer (?:work|works|working) (?:at|for)|(?:am|is|are) no longer at(?= (?-i:[A-Z]))|"
+        rf"(?:don't|doesn't|do not|does not) work (?:at|for)(?=.*\b(?:anymore|any more)\b)) (?:the )?{_X}",
+        _slot("no longer work at", "employer", ends=True),
     ),
     (
-        re.compile(r"^(?:am |is |are )?no longer (?:work|works|working) (?:there|here)\b", _I),
-        _slot("no longer work at", "work", "employer", ends=True, needs_object=False),
+        r"^(?:am |is |are )?no longer (?:work|works|working) (?:there|here)\b",
+        _slot("no longer work at", "employer", ends=True, needs_object=False),
     ),
     # "switched from Acme to Globex", "left Acme for Globex": the employer now
     (
         re.compile(
             rf"^(?:have |has )?{_ADV}(?:switched|jumped) (?:jobs |companies )?from (?:the )?(?P<old>[A-Z][\w&.' -]*?) "
-            rf"to (?:the )?(?P<obj>[A-Z][^,;:.!?]*)|^(?:have |has )?{_ADV}left (?P<old2>[A-Z][\w&.' -]*?) for (?:the )?(?P<obj2>[A-Z][^,;:.!?]*)",
+            rf"to (?:the )?(?P<obj>[A-Z][^,;:.!?]*)|^(?:have |has )?{_ADV}left (?P<old2>[A-Z][\w&.' -]*?) for (?:the )?(?P<obj2>[A-Z][^,;:.!?]*)"
         ),
-        lambda m, t, tt: _left_for(m, t, tt),
+        _left_for,
     ),
     (
-        re.compile(rf"^(?:have |has )?{_ADV}(?:changed|switched) (?:jobs|careers|employers)\b", _I),
-        _slot("changed jobs", "work", "employer", ends=True, needs_object=False),
+        rf"^(?:have |has )?{_ADV}(?:changed|switched) (?:jobs|careers|employers)\b",
+        _slot("changed jobs", "employer", ends=True, needs_object=False),
+    ),
+    (rf"^(?:have |has )?{_ADV}(?:quit|left) {_X}", _named_org(_slot("quit", "employer", ends=True))),
+    (
+        rf"^(?:have |has )?{_ADV}(?:quit|resigned|retired)\s*$",
+        _slot("quit", "employer", ends=True, needs_object=False),
     ),
     (
-        re.compile(rf"^(?:have |has )?{_ADV}(?:quit|left) {_X}", _I),
-        _named_org(_slot("quit", "work", "employer", ends=True)),
+        r"^(?:have |has |was |got |just |am |is |are |now )*(?:been )?(?:laid off|fired|let go|retired)\b",
+        _slot("quit", "employer", ends=True, needs_object=False),
     ),
     (
-        re.compile(rf"^(?:have |has )?{_ADV}(?:quit|resigned|retired)\s*$", _I),
-        _slot("quit", "work", "employer", ends=True, needs_object=False),
-    ),
-    (
-        re.compile(
-            r"^(?:have |has |was |got |just |am |is |are |now )*(?:been )?(?:laid off|fired|let go|retired)\b", _I
-        ),
-        _slot("quit", "work", "employer", ends=True, needs_object=False),
-    ),
-    (
-        re.compile(
-            rf"^(?:am |is |are |have |has |have been |has been |used to )?{_ADV}(?:work|works|working|worked|interning|interned|intern|interns) "
-            rf"(?:(?:remotely|full[- ]time|part[- ]time|freelance|from home) )?(?:at|for) {_X}",
-            _I,
-        ),
+        rf"^(?:am |is |are |have |has |have been |has been |used to )?{_ADV}(?:work|works|working|worked|interning|interned|intern|interns) "
+        rf"(?:(?:remotely|full[- ]time|part[- ]time|freelance|from home) )?(?:at|for) {_X}",
         _work_at,
     ),
     # "I've been at Google since 2019" / "for three years": a named employer, still there
@@ -413,89 +222,64 @@ _RULES: list[tuple[re.Pattern, Make]] = [
         ),
         _work_as,
     ),
-    (re.compile(rf"^(?:am |is )?{_ADV}(?:work|works|working) as (?:a |an )?{_X}", _I), _slot("work as", "work", "job")),
+    (rf"^(?:am |is )?{_ADV}(?:work|works|working) as (?:a |an )?{_X}", _slot("work as", "job")),
     # "got promoted to senior engineer": the job now, which replaces the one before
     (
-        re.compile(rf"^(?:have |has )?{_ADV}(?:got |been |was |were |just got )?promoted to (?:a |an |the )?{_X}", _I),
-        _slot("work as", "work", "job"),
+        rf"^(?:have |has )?{_ADV}(?:got |been |was |were |just got )?promoted to (?:a |an |the )?{_X}",
+        _slot("work as", "job"),
     ),
     # where they study, and changes of school
     (
-        re.compile(
-            rf"^(?:have |has )?{_ADV}(?:got into|got accepted (?:to|into|at)|was accepted (?:to|into|at)|transferred to) {_X}",
-            _I,
-        ),
-        _named_org(_slot("enrolled at", "school", "school")),
+        rf"^(?:have |has )?{_ADV}(?:got into|got accepted (?:to|into|at)|was accepted (?:to|into|at)|transferred to) {_X}",
+        _named_org(_slot("enrolled at", "school")),
     ),
     (
-        re.compile(
-            rf"^(?:have |has )?{_ADV}(?:enrolled (?:at|in)|started (?:college|university|school|grad school|my (?:master's|masters|phd|degree)) at)(?: the)? {_X}",
-            _I,
-        ),
-        _slot("enrolled at", "school", "school"),
+        rf"^(?:have |has )?{_ADV}(?:enrolled (?:at|in)|started (?:college|university|school|grad school|my (?:master's|masters|phd|degree)) at)(?: the)? {_X}",
+        _slot("enrolled at", "school"),
+    ),
+    (rf"^(?:have |has )?{_ADV}graduated from {_X}", _named_org(_slot("graduated from", "school", ends=True))),
+    (
+        rf"^(?:am |is )?{_ADV}(?:study|studies|studying) (?:[a-z]+ )?(?:at|in) {_X}",
+        _named_org(_slot("study at", "school")),
     ),
     (
-        re.compile(rf"^(?:have |has )?{_ADV}graduated from {_X}", _I),
-        _named_org(_slot("graduated from", "school", "school", ends=True)),
-    ),
-    (
-        re.compile(rf"^(?:am |is )?{_ADV}(?:study|studies|studying) (?:[a-z]+ )?(?:at|in) {_X}", _I),
-        _named_org(_slot("study at", "school", "school")),
-    ),
-    (
-        re.compile(
-            rf"^(?:am|is) (?:a |an )?(?:[a-z-]+ )?(?:student|freshman|sophomore|junior|senior|undergrad|postdoc)(?: [a-z]+)? (?:at|in) {_X}",
-            _I,
-        ),
-        _named_org(_slot("study at", "school", "school")),
+        rf"^(?:am|is) (?:a |an )?(?:[a-z-]+ )?(?:student|freshman|sophomore|junior|senior|undergrad|postdoc)(?: [a-z]+)? (?:at|in) {_X}",
+        _named_org(_slot("study at", "school")),
     ),
     (
         re.compile(
             rf"^{_ADV}(?:go|goes) to (?P<obj>[A-Z][^,;:.!?]*(?:University|College|School|Academy|Institute|Primary|"
             rf"[Nn]ursery|[Kk]indergarten|[Pp]reschool|[Ss]chool|High)\b[^,;:.!?]*)"
         ),
-        _slot("study at", "school", "school"),
+        _slot("study at", "school"),
     ),
     (re.compile(r"^(?:am|is) (?:a|an) (?P<job>[a-z][a-z -]{1,30}?) (?:at|for) (?P<obj>[A-Z][^,;:.!?]*)"), _work_as),
     # what they eat
     (
-        re.compile(
-            r"^(?:am |is |are |have |has |'ve |'s )?(?:been |now |also |since |just |finally |recently )*"
-            r"(?P<change>gone |went |turned |become |became |switched to (?:being )?|going |started being )?"
-            r"(?:a |an )?(?:fully |strictly |completely |totally |big |huge |committed |proper |full-on )*"
-            r"(?P<obj>vegetarian|vegan|pescatarian|pescetarian|plant-based|meat[- ]eater|carnivore)s?\b(?! food| restaurant| place| recipe| dish| option| cafe| café)",
-            _I,
-        ),
+        r"^(?:am |is |are |have |has |'ve |'s )?(?:been |now |also |since |just |finally |recently )*"
+        r"(?P<change>gone |went |turned |become |became |switched to (?:being )?|going |started being )?"
+        r"(?:a |an )?(?:fully |strictly |completely |totally |big |huge |committed |proper |full-on )*"
+        r"(?P<obj>vegetarian|vegan|pescatarian|pescetarian|plant-based|meat[- ]eater|carnivore)s?\b(?! food| restaurant| place| recipe| dish| option| cafe| café)",
         lambda m, t, tt: _diet(m.group("obj"), bool(m.group("change")), t, tt),
     ),
     (
-        re.compile(
-            r"^(?:do |does )?(?:really |still |also )*(?:eat|eats) (?:a lot of |lots of |plenty of )?meat\b", _I
-        ),
+        r"^(?:do |does )?(?:really |still |also )*(?:eat|eats) (?:a lot of |lots of |plenty of )?meat\b",
         lambda m, t, tt: _diet("meat eater", False, t, tt),
     ),
     # what they are allergic to: a fact about their health, kept whole; "not allergic" states nothing
     (
-        re.compile(
-            rf"^(?:am |is |are )?(?:very |really |severely |badly |mildly |a bit |slightly )?allergic to {_X}", _I
-        ),
+        rf"^(?:am |is |are )?(?:very |really |severely |badly |mildly |a bit |slightly )?allergic to {_X}",
         lambda m, t, tt: (
             [Found("FACT", _third("am allergic to", t), obj, 0.8, kind="fact")] if (obj := _obj(m)) else None
         ),
     ),
     # likes, dislikes, and what is no longer done
     (
-        re.compile(
-            rf"^(?:(?P<neg>am not|is not|isn't|'m not) (?:really )?)?(?:(?P<longer>no longer) )?(?:am |is |are )?(?:really |so |totally |such )?(?P<what>into|a (?:big |huge )?fan of|obsessed with|passionate about|fond of) {_X}",
-            _I,
-        ),
+        rf"^(?:(?P<neg>am not|is not|isn't|'m not) (?:really )?)?(?:(?P<longer>no longer) )?(?:am |is |are )?(?:really |so |totally |such )?(?P<what>into|a (?:big |huge )?fan of|obsessed with|passionate about|fond of) {_X}",
         _fan,
     ),
     (
-        re.compile(
-            rf"^(?:(?P<longer>no longer)|(?:don't|doesn't|do not|does not|never|(?:have|has|'ve) never)) (?:really |much |particularly |even )?(?P<verb>like|likes|liked|love|loves|loved|enjoy|enjoys|enjoyed|drink|drinks|eat|eats|play|plays|smoke|smokes|watch|watches|go|goes|do|does|have|has)(?: {_X})?(?=$|[,;:.!?])",
-            _I,
-        ),
+        rf"^(?:(?P<longer>no longer)|(?:don't|doesn't|do not|does not|never|(?:have|has|'ve) never)) (?:really |much |particularly |even )?(?P<verb>like|likes|liked|love|loves|loved|enjoy|enjoys|enjoyed|drink|drinks|eat|eats|play|plays|smoke|smokes|watch|watches|go|goes|do|does|have|has)(?: {_X})?(?=$|[,;:.!?])",
         lambda m, t, tt: (
             _negated_preference(m, t, tt)
             if m.group("longer")
@@ -506,93 +290,59 @@ _RULES: list[tuple[re.Pattern, Make]] = [
         ),
     ),
     (
-        re.compile(rf"^(?:have |has )?{_ADV}(?:stopped|quit|gave up) (?P<verb>[a-z]+ing)(?: (?P<obj>[^,;:.!?]+))?", _I),
-        lambda m, t, tt: _stopped_or_habit(m, t, tt),
+        rf"^(?:have |has )?{_ADV}(?:stopped|quit|gave up) (?P<verb>[a-z]+ing)(?: (?P<obj>[^,;:.!?]+))?",
+        _stopped_or_habit,
     ),
     (
-        re.compile(
-            rf"^(?:do |does )?(?:really |absolutely |truly |totally |so |also |still |just |kinda |genuinely )*(?P<verb>love|loves|loved|like|likes|enjoy|enjoys|enjoyed|adore|adores|hate|hates|hated|dislike|dislikes|despise|can't stand|cannot stand|prefer|prefers) {_X}",
-            _I,
-        ),
+        rf"^(?:do |does )?(?:really |absolutely |truly |totally |so |also |still |just |kinda |genuinely )*(?P<verb>love|loves|loved|like|likes|enjoy|enjoys|enjoyed|adore|adores|hate|hates|hated|dislike|dislikes|despise|can't stand|cannot stand|prefer|prefers) {_X}",
         _preference,
     ),
     # "I'm pregnant", "my wife is pregnant": expecting a child, a fact until it is born
     (
-        re.compile(
-            r"^(?:am|is|are) (?:finally |now )?(?P<obj>pregnant)(?: (?:with (?:our|my|her|their) (?:first|second|third) (?:child|baby)|again))?(?=[\s,.!;]|$)",
-            _I,
-        ),
+        r"^(?:am|is|are) (?:finally |now )?(?P<obj>pregnant)(?: (?:with (?:our|my|her|their) (?:first|second|third) (?:child|baby)|again))?(?=[\s,.!;]|$)",
         lambda m, t, tt: [Found("FACT", _third("am", t) + " pregnant", None, 0.8, kind="fact")],
     ),
     # "I'm really enjoying my new job", "she's loving Berlin": a liking said as it is felt
     (
-        re.compile(
-            rf"^(?:am|is|are) (?:really |totally |so |just |absolutely |also |still )*(?P<verb>enjoying|loving) {_X}",
-            _I,
-        ),
+        rf"^(?:am|is|are) (?:really |totally |so |just |absolutely |also |still )*(?P<verb>enjoying|loving) {_X}",
         _preference,
     ),
     # what they have played or done for how long ("have played piano for three years")
-    (
-        re.compile(
-            rf"^(?P<have>(?:have|has) (?:been )?)?(?P<verb>{'|'.join(sorted(_PLAYED, key=len, reverse=True))}) {_X}", _I
-        ),
-        _played,
-    ),
+    (rf"^(?P<have>(?:have|has) (?:been )?)?(?P<verb>{'|'.join(sorted(_PLAYED, key=len, reverse=True))}) {_X}", _played),
     # what they are learning or training for now, and for how long ("have been learning Spanish for a year")
     (
-        re.compile(
-            rf"^(?:am |is |are |have been |has been )(?:currently |still |now |really )?(?P<verb>learning|studying|"
-            rf"training for|practicing|practising) {_X}",
-            _I,
-        ),
+        rf"^(?:am |is |are |have been |has been )(?:currently |still |now |really )?(?P<verb>learning|studying|"
+        rf"training for|practicing|practising) {_X}",
         _learning,
     ),
     # plans and intentions
     (
-        re.compile(
-            rf"^(?P<how>(?:am|is|are) (?:going|planning|hoping|about|thinking about|thinking of|considering|off|(?:so |really |super |also )*excited)|plan|plans|intend|intends|want|wants|would like|hope|hopes|have decided|has decided|decided|will) (?P<to>to )?{_X}",
-            _I,
-        ),
+        rf"^(?P<how>(?:am|is|are) (?:going|planning|hoping|about|thinking about|thinking of|considering|off|(?:so |really |super |also )*excited)|plan|plans|intend|intends|want|wants|would like|hope|hopes|have decided|has decided|decided|will) (?P<to>to )?{_X}",
         _plan,
     ),
     (
-        re.compile(
-            rf"^(?:am|is|are) (?P<verb>(?:visiting|flying|leaving|starting|taking|heading|going|coming|traveling|travelling|driving|getting|running|hosting|throwing|attending|seeing|meeting)) {_X}",
-            _I,
-        ),
+        rf"^(?:am|is|are) (?P<verb>(?:visiting|flying|leaving|starting|taking|heading|going|coming|traveling|travelling|driving|getting|running|hosting|throwing|attending|seeing|meeting)) {_X}",
         _going,
     ),
     # a licence, a degree, a passport earned or issued: theirs from now on
     (
-        re.compile(
-            r"^(?:have |has )?(?:just |finally |also |recently )*(?P<verb>got|received|earned|passed) (?:my |his |her |their |a |an )?"
-            r"(?P<obj>(?:driver'?s|driving) (?:licen[cs]e|test)|(?:bachelor'?s|master'?s|law|medical) degree|degree|diploma|"
-            r"PhD|doctorate|passport|green card|(?:work |student )?visa|black belt|pilot'?s licen[cs]e)\b",
-            _I,
-        ),
+        r"^(?:have |has )?(?:just |finally |also |recently )*(?P<verb>got|received|earned|passed) (?:my |his |her |their |a |an )?"
+        r"(?P<obj>(?:driver'?s|driving) (?:licen[cs]e|test)|(?:bachelor'?s|master'?s|law|medical) degree|degree|diploma|"
+        r"PhD|doctorate|passport|green card|(?:work |student )?visa|black belt|pilot'?s licen[cs]e)\b",
         lambda m, t, tt: [
             Found("EVENT" if tt else "FACT", m.group("verb").lower(), m.group("obj"), 0.6, kind="possession")
         ],
     ),
     # possessions
     (
-        re.compile(
-            rf"^(?:just |finally |also |now |recently )*(?P<verb>have got|has got|have|has|own|owns|got|bought|purchased|adopted)(?: myself| herself| himself)? (?:(?P<det>a new|an|a|two|three|four|five|\d+|my own|some|new)\s+)?{_X}",
-            _I,
-        ),
+        rf"^(?:just |finally |also |now |recently )*(?P<verb>have got|has got|have|has|own|owns|got|bought|purchased|adopted)(?: myself| herself| himself)? (?:(?P<det>a new|an|a|two|three|four|five|\d+|my own|some|new)\s+)?{_X}",
         _possession,
     ),
     # "I'm lucky to have my husband and kids": whom or what they have, said as thanks
     (
-        re.compile(
-            r"^(?:am|is|are|feel|feels) (?:so |really |very |super )?(?:lucky|blessed|grateful|thankful|fortunate) "
-            r"to have (?P<obj>(?:my|our|a|an|such|two|three|four|great|amazing|wonderful) [^,;:.!?]+)",
-            _I,
-        ),
-        lambda m, t, tt: (
-            [Found("FACT", "has" if t else "have", obj, 0.5, kind="possession")] if (obj := _obj(m)) else None
-        ),
+        r"^(?:am|is|are|feel|feels) (?:so |really |very |super )?(?:lucky|blessed|grateful|thankful|fortunate) "
+        r"to have (?P<obj>(?:my|our|a|an|such|two|three|four|great|amazing|wonderful) [^,;:.!?]+)",
+        lambda m, t, tt: [read_as("possession", "FACT", "has" if t else "have", obj)] if (obj := _obj(m)) else None,
     ),
     # the car someone drives: a make (a Tesla, an old Volvo) or a kind of vehicle (a pickup truck)
     (
@@ -601,19 +351,16 @@ _RULES: list[tuple[re.Pattern, Make]] = [
             r"red|blue|silver|grey|gray|green) )*(?P<obj>[A-Z][\w-]*(?: [A-Z0-9][\w-]*)*|(?:[a-z-]+ )?(?:car|truck|"
             r"van|SUV|minivan|hatchback|sedan|pickup|motorcycle|motorbike|scooter|convertible))\b"
         ),
-        lambda m, t, tt: [Found("FACT", "drives" if t else "drive", m.group("obj"), 0.5, kind="possession")],
+        lambda m, t, tt: [read_as("possession", "FACT", "drives" if t else "drive", m.group("obj"))],
     ),
     # who they are
-    (re.compile(rf"^(?:am|is) (?:originally )?from {_X}", _I), _origin),
+    (rf"^(?:am|is) (?:originally )?from {_X}", _origin),
     # what they are afraid of: "I'm terrified of heights", "she's always been scared of dogs"
     (
-        re.compile(
-            rf"^(?:am|is|are|have been|has been|was|were) (?:always |really |very |so |super |pretty |a bit |kind of |terribly )*"
-            rf"(?:afraid|scared|terrified|frightened) of {_X}",
-            _I,
-        ),
+        rf"^(?:am|is|are|have been|has been|was|were) (?:always |really |very |so |super |pretty |a bit |kind of |terribly )*"
+        rf"(?:afraid|scared|terrified|frightened) of {_X}",
         lambda m, t, tt: (
-            [Found("OPINION", "is afraid of", o, 0.6, kind="preference")]
+            [read_as("dislike", "OPINION", "is afraid of", o)]
             if (o := _obj(m))
             and not re.match(r"^(?:it|that|this|them|him|her|you|what|how|losing|being|getting)\b", o, _I)
             else None
@@ -621,23 +368,18 @@ _RULES: list[tuple[re.Pattern, Make]] = [
     ),
     # what they are in the middle of: "I'm currently reading The Lean Startup", "still volunteering at the shelter"
     (
-        re.compile(
-            rf"^(?:am|is|are) (?:currently |still |also |now |really )*(?P<verb>reading|writing|building|volunteering|"
-            rf"teaching|organizing|organising|coaching|mentoring|renovating|knitting|working on|saving (?:up )?for|"
-            rf"fostering|fundraising for|raising money for|blogging about|campaigning for|running for|"
-            rf"painting|designing|recording|studying for|preparing for|looking for|applying for|"
-            rf"caring for|looking after|taking care of) {_X}",
-            _I,
-        ),
+        rf"^(?:am|is|are) (?:currently |still |also |now |really )*(?P<verb>reading|writing|building|volunteering|"
+        rf"teaching|organizing|organising|coaching|mentoring|renovating|knitting|working on|saving (?:up )?for|"
+        rf"fostering|fundraising for|raising money for|blogging about|campaigning for|running for|"
+        rf"painting|designing|recording|studying for|preparing for|looking for|applying for|"
+        rf"caring for|looking after|taking care of) {_X}",
         _ongoing,
     ),
     # what they have been doing lately: "I've been blogging about politics"
-    (re.compile(r"^(?:have|has) been (?P<verb>[a-z]+ing) (?P<obj>[^,;:.!?]+)", _I), _been_doing),
+    (r"^(?:have|has) been (?P<verb>[a-z]+ing) (?P<obj>[^,;:.!?]+)", _been_doing),
     # what keeps them busy: "I've been busy painting", "she's been busy with the move"
     (
-        re.compile(
-            r"^(?:have|has|had) been (?:really |so |super )?busy (?P<obj>[a-z]+ing\b[^,;:.!?]*|with [^,;:.!?]+)", _I
-        ),
+        r"^(?:have|has|had) been (?:really |so |super )?busy (?P<obj>[a-z]+ing\b[^,;:.!?]*|with [^,;:.!?]+)",
         lambda m, t, tt: (
             [Found("EVENT" if tt else "FACT", "has been busy" if t else "have been busy", _obj(m), 0.5)]
             if _obj(m)
@@ -646,23 +388,21 @@ _RULES: list[tuple[re.Pattern, Make]] = [
     ),
     # how old: "I'm 34", "she is 7 years old" (the consolidator's age slot takes a later one)
     (
-        re.compile(r"^(?:am|is|are|just turned|turned) (?P<obj>\d{1,3})(?: years? old)?\s*$", _I),
+        r"^(?:am|is|are|just turned|turned) (?P<obj>\d{1,3})(?: years? old)?\s*$",
         lambda m, t, tt: [Found("FACT", "age", m.group("obj"), 0.7, kind="fact")],
     ),
-    (re.compile(rf"^(?:am|is) (?:a|an) {_X}", _I), _identity),
+    (rf"^(?:am|is) (?:a|an) {_X}", _identity),
     # what they used to do: "I used to play tennis in college", a fact of the past that sets nothing
     # (not what they used to think, feel or say)
     (
-        re.compile(
-            r"^used to (?!think|believe|feel|wonder|imagine|say|tell|know|wish|dream|be\b|get\b|have to)"
-            r"(?P<verb>[a-z]+) (?P<obj>[^,;:.!?]+)",
-            _I,
-        ),
+        r"^used to (?!think|believe|feel|wonder|imagine|say|tell|know|wish|dream|be\b|get\b|have to)"
+        r"(?P<verb>[a-z]+) (?P<obj>[^,;:.!?]+)",
         lambda m, t, tt: (
             [Found("FACT", f"used to {m.group('verb').lower()}", _obj(m), 0.5, kind="fact")] if _obj(m) else None
         ),
     ),
-]
+    flags=_I,
+)
 
 
 def predicates(rest: str, third: bool, time_text: str | None) -> list[Found]:
@@ -714,77 +454,5 @@ def sentence_facts(sentence: str, third: bool) -> list[Found]:
     if m:
         what, obj = clean(m.group("what"), False, 40), clean(m.group("obj"), False)
         if what and obj and obj.lower().split()[0] not in {"it", "that", "this"}:
-            out.append(Found("OPINION", f"favorite {what}", obj, 0.6, kind="preference"))
+            out.append(read_as("like", "OPINION", f"favorite {what}", obj))
     return out
-
-
-# "a nurse called Nina", "an old friend named Leo Park": someone introduced by what they are and
-# their name. The phrase stands for the name in the clause ("I met a nurse called Nina" → I met Nina).
-_INTRODUCED = re.compile(
-    rf"\b(?:a|an|this|one) (?P<what>(?:[A-Za-z-]+ ){{0,2}}?[a-z-]+),? (?:called|named|by the name of) (?P<name>{_NAME})\b"
-)
-
-
-# "Mia, the new analyst, joined …": a name, then what they are between commas.
-_APPOSITIVE = re.compile(rf"^(?P<name>{_NAME}), (?P<det>the|a|an|my|our) (?P<what>[A-Za-z' -]{{2,40}}?), (?=[a-z])")
-
-
-# "…, his name is Felix" / "…, she's called Ada": the name of the person the clause before introduced
-# (its comma may have gone with a time read out of the clause: "had a baby girl last week, her name is …").
-_NAMED_AFTER = re.compile(
-    rf"\b(?:a|an) (?P<what>(?:[a-z-]+ ){{0,2}}?[a-z-]+)\b[^.;!?]*?(?:,\s*|\s+)(?:and )?(?:his|her|their) name is (?P<name>{_NAME})\b"
-)
-
-
-# "…, her name is Lily": where a name said after the clause begins (its comma may be gone with a time)
-_NAME_IS = re.compile(r"(?:,\s*|\s+)(?:and )?(?:his|her|their) name is\b")
-
-
-def without_name_said_after(text: str) -> str:
-    """The clause without the name said after it: "had a baby girl, her name is Lily" → "had a baby girl"."""
-    return re.sub(_NAME_IS.pattern + r" [A-Z][\w'-]*(?: [A-Z][\w'-]*)?", "", text)
-
-
-def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]:
-    """People a clause introduces by what they are and their name: each learnt as someone the
-    speaker knows, what they are said (Nina is a nurse); the clause with the name in the phrase's place."""
-    out: list[Found] = []
-    m = _APPOSITIVE.match(text)
-    if m and _a_name(m.group("name")):
-        name, what = m.group("name"), m.group("what")
-        mine = role_of(what) if m.group("det") in ("my", "our") else None
-        out = introduce(people, name, mine[0] if mine else "acquaintance", None if mine else what, owner, "is a")
-        return name + " " + text[m.end() :], out
-    for pattern in (_INTRODUCED, _NAMED_AFTER):
-        m = pattern.search(text)
-        if m is None or m.group("name").split()[0] in _NOT_NAMES:
-            continue
-        what, name = m.group("what"), m.group("name")
-        said = _NAME_IS.search(m.group(0))
-        whole = (
-            m.group(0)[m.start("what") - m.start() : said.start()].split() if pattern is _NAMED_AFTER and said else []
-        )
-        if 1 < len(whole) <= 3 and all(w.isalpha() and w.islower() for w in whole):
-            what = " ".join(whole)  # "a baby girl, her name is Lily": the whole phrase, not its first word
-        owned = re.search(r"\b(?:have|has|had|got|own|owns|adopted|bought|keep|keeps)\s+$", text[: m.start()])
-        found = role_of(what.split()[-1]) or role_of(" ".join(what.split()[-2:]))
-        by_me = re.match(r"^(?:\S+\s+){0,3}?(?:I|we)(?:'ve)?\s", text[: m.start()], re.IGNORECASE)
-        pet = bool(owned and by_me and found and found[0] in {"dog", "cat"})  # "I have a dog named Max": my dog Max
-        if owned and not (found and found[0] not in {"dog", "cat"}) and not pet:
-            continue  # she has a dog called Rex: a thing or a pet she has, not someone met
-        if not pet and what.split()[-1] in frozenset(
-            "place restaurant cafe bar shop book film movie song band show game app town village city street boat "
-            "dog cat".split()
-        ):
-            continue  # a thing or a pet, not a person (a café called Lark)
-        if owned and found and by_me:  # "I have a younger brother named Leo": Leo is the speaker's brother
-            plain = all(w in _KIN_WORDS for w in what.lower().split()[:-1])  # a younger brother: the role says it
-            out = introduce(people, name, found[0], None if role_of(what) or plain else what, owner, "is a")
-        else:
-            out = introduce(people, name, "acquaintance", what, owner, "is a")
-        if pattern is _INTRODUCED:
-            text = text[: m.start()] + name + text[m.end() :]
-        else:
-            text = text[: m.start() + (said.start() if said else len(m.group(0)))]  # the clause before the name
-        break
-    return text, out

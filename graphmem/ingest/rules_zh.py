@@ -1,19 +1,10 @@
-"""Chinese clauses: whom a clause is about, and what it says of them.
+"""Chinese patterns: what a clause says of its subject (``predicates``), tried in order, the first that
+reads it wins, each with what it builds (the reading it names, ``lexicon/readings.py``, with its object and
+time); and a timed clause kept whole as an event (``event``).
 
-A clause opens with its subject — 我, a person by name (小雯), by role (我表妹, 我的钢琴老师), by
-pronoun (她 / 他) — or with none, when it goes on about the subject of the clause before
-(我辞职了，下个月入职字节跳动). ``subject_of`` reads that opening (``people.People`` says whom a
-role or a pronoun means); ``predicates`` reads what follows: where they live or moved to, where
-they work or study (and quitting, changing jobs, graduating), what they like or no longer do, what
-they have or bought, what they plan, and their name or what they are.
-
-Function words carry the reading: 住在 / 搬到 / 在…工作 / 不再 / 打算 are a closed set, and what
-stands between them is the open part (a place, a company, a thing). Where that open part ends
-before an open-class word (在星巴克|见了小雯, 一辆|新自行车) the segmenter decides: ``rjieba``
-(jieba's dictionary inside the package, loaded the first time Chinese text is read, about 0.3 s).
-
-Here: the patterns, in the order they are tried (``_RULES``), and the readings of whole sentences;
-whom a clause is about is read in ``zh_subjects``, what each pattern builds in ``zh_builds``.
+Function words carry the reading: 住在 / 搬到 / 在…工作 / 不再 / 打算 are a closed set, and what stands
+between them is the open part (a place, a company, a thing). Where the open part ends before an open-class
+word (在星巴克|见了小雯, 一辆|新自行车), jieba's words and tags decide (``zh_subjects.tag``).
 """
 
 from __future__ import annotations
@@ -21,44 +12,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ..lang import HAN_CHARS
-from ..lexicon.roles import ZH_ROLE, ZH_ROLES, role_of
-from .people import People, introduce
-from .phrases import Found, clean
-from .zh_builds import (
-    _HABIT,
-    _NO_HOME,
-    _P,
-    _PAST_HOME,
-    _PAST_WORK,
-    _SINCE,
-    _SPAN,
-    _WORK_SPAN,
-    _admitted,
-    _allergic,
-    _diet,
-    _favourite,
-    _identity,
-    _learning,
-    _lived_before,
-    _lived_span,
-    _named,
-    _organisation,
-    _origin,
-    _plan,
-    _plays,
-    _possession,
-    _practised,
-    _preference,
-    _quit_habit,
-    _school,
-    _slot,
-    _stopped,
-    _teaches,
-    _work_place,
-    _work_span,
-    _worked_at,
-)
+from ..lexicon import word_map
+from ..lexicon.readings import words_of
+from .phrases import Found, clean, patterns, read_as, relation
 from .zh_subjects import (
     _ADV,
     _JOB_END,
@@ -67,94 +23,437 @@ from .zh_subjects import (
     _NOT_NAME,
     _NOT_THINKING,
     _ONE,
-    _TITLES,
-    _name_after,
+    ZH_LEAD,
+    Subject,
     _object,
-    _one_word,
-    _relation,
     is_place,
     noun_head,
     tag,
 )
 
-_RULES: list[tuple[re.Pattern, Callable]] = [
+# --- predicates ----------------------------------------------------------------------------
+# 从2019年起 / 去年开始 (the time read out before) / 从小 / 从去年开始: since when what follows has held
+_SINCE = re.compile(
+    r"^(?:[从自](?P<when>[^，,。！？在住]{0,8}?))?(?:起|开始|以来)(?:就|一直|便|都)*|^从小(?:就|一直|便|都)*"
+)
+
+_CHANGES = {"搬到", "入职", "考上", "换工作", "辞职", "毕业于", "不再住在", "转学", "转学到"}
+
+
+def _slot(topic: str, reading: str, ends: bool = False) -> Callable:
+    """A slot's reading (residence, employer, job, school) in ``topic``'s words; a change when timed."""
+
+    def make(m: re.Match, timed: bool) -> list[Found]:
+        obj = m.groupdict().get("obj")
+        obj = _object(obj) if obj else None
+        if obj is None and not ends:
+            return []
+        if obj and (obj[0] in _NOT_NAME or obj in ("哪", "哪里", "哪儿")):
+            return []
+        mtype = "EVENT" if timed and (ends or topic in _CHANGES) else "FACT"
+        return [read_as(reading, mtype, topic, obj, ends=ends)]
+
+    return make
+
+
+def _organisation(said: str) -> str | None:
+    """Where someone works or studies as said (一家银行 → 银行); None for a pronoun, home or "this one"."""
+    obj = clean(_ONE.sub("", said), True, 30)
+    return None if not obj or obj[0] in _NOT_NAME or obj.startswith(("家", "这", "那")) else obj
+
+
+# 以前在亚马逊干了十年 / 曾在银行上班 / 在华为工作过两年: where someone worked, a fact of the past
+# that sets no slot (it must not supersede where they work now). 干 counts only with a duration
+# or alone: 以前在厨房干了很多活 is no job.
+def _worked_at(m: re.Match) -> list[Found]:
+    obj = _organisation(m.group("obj") or m.groupdict().get("obj2") or "")
+    if not obj:
+        return []
+    attributes = {"时长": m.group("time")} if m.group("time") else None
+    return [Found("FACT", "曾工作于", obj, 0.6, attributes, kind="work")]
+
+
+def _allergic(m: re.Match, timed: bool = False) -> list[Found]:
+    """对花生过敏 → 过敏 花生; 不过敏 and 有点过敏 (no what) state nothing."""
+    obj = None if m.group("neg") else _object(m.group("obj"))
+    if not obj or re.fullmatch(r"(?:有点|有些|很|特别|严重|非常|比较|容易|经常|也|又|还|都)+", obj):
+        return []
+    return [Found("FACT", "过敏", obj, 0.8, kind="fact")]
+
+
+def _learning(m: re.Match, timed: bool = False) -> list[Found]:
+    """What someone is learning, practising or preparing for, with how long when said; only when
+    said as going on (在学 / 正在练 / 开始学) or with how long (学西班牙语半年了): 学做饭 alone may be a wish."""
+    said = m.group(0)
+    if not (said.startswith(("在", "正在", "一直在", "开始")) or m.group("time")):
+        return []
+    obj = _object(m.group("obj"))
+    if not obj or obj[0] in _NOT_NAME or obj.startswith(("了", "过", "着", "的", "到")):
+        return []
+    attributes = {"时长": m.group("time")} if m.group("time") else None
+    return [Found("FACT", "在" + m.group("verb"), obj, 0.6, attributes, kind="fact")]
+
+
+def _practised(m: re.Match, timed: bool = False) -> list[Found]:
+    """学了三年钢琴了 → 在学 钢琴 (时长 三年); 弹了十年吉他 → 弹过 吉他: the verb and what, how long."""
+    obj = _object(m.group("obj"))
+    if not obj or obj[0] in _NOT_NAME or obj[0] in "就才又都也还便没不" or obj in ("时间", "工作", "东西", "功课"):
+        return []
+    verb = m.group("verb")
+    if not m.group("now"):
+        topic = verb + "过"  # 弹了十年吉他: a span that ended
+    else:
+        topic = "在" + verb if verb.startswith(("学", "练")) else verb
+    return [Found("FACT", topic, obj, 0.6, {"时长": m.group("time")}, kind="fact")]
+
+
+def _work_span(m: re.Match) -> list[Found]:
+    """在亚马逊干了十年了 (了 at the end: the span runs up to now): the employer now, for that long;
+    在亚马逊干了十年 (了 after the verb alone: a span that ended): where someone worked."""
+    if not m.group("now"):
+        return _worked_at(m)
+    obj = _organisation(m.group("obj"))
+    if not obj:
+        return []
+    return [Found("FACT", "工作于", obj, 0.7, {"时长": m.group("time")}, kind="work", slot="employer")]
+
+
+def _lived_span(m: re.Match, timed: bool = False) -> list[Found]:
+    obj = _object(m.group("obj"))
+    if not obj or obj[0] in _NOT_NAME:
+        return []
+    return [Found("FACT", "住在", obj, 0.7, {"时长": m.group("time")}, kind="residence", slot="residence")]
+
+
+def _plays(m: re.Match, timed: bool = False) -> list[Found]:
+    verb, obj = m.group("verb") or m.group("verb2"), m.group("obj") or m.group("obj2")
+    if obj[0] in _NOT_NAME or obj[0] in "了过着得完好":
+        return []
+    return [Found("FACT", ("会" if m.group("can") else "") + verb, obj, 0.6, kind="fact")]
+
+
+def _teaches(m: re.Match, timed: bool = False) -> list[Found]:
+    """在中学教数学 → 工作于 中学, 教 数学; 教书 is the job, not a subject."""
+    what = m.group("what")
+    found = (
+        []
+        if what in ("书", "学") or what[0] in _NOT_NAME or what[0] in "了过着得"
+        else [Found("FACT", "教", what, 0.6, kind="fact")]
+    )
+    place = _organisation(m.group("obj")) if m.groupdict().get("obj") else None
+    if place:
+        found.append(read_as("employer", "FACT", "工作于", place))
+    return found
+
+
+def _work_place(m: re.Match, timed: bool) -> list[Found]:
+    obj = _organisation(m.group("obj"))
+    if not obj:
+        return []
+    out = [read_as("employer", "FACT", "工作于", obj)]
+    job = m.groupdict().get("job")
+    if job:
+        job = clean(job, True, 20)
+        if job:
+            out.append(Found("FACT", "职业是", job, 0.6, kind="work", slot="job"))
+    return out
+
+
+def _school(m: re.Match, timed: bool) -> list[Found]:
+    obj = _organisation(m.group("obj"))
+    if not obj:
+        return []
+    return [read_as("school", "FACT", "就读于", obj)]
+
+
+_LIKING = word_map("喜欢: 喜欢|喜爱|迷上了|爱上了, 爱: 爱|热爱, 讨厌: 讨厌|恨|受不了, 怕: 怕|害怕, 不喜欢: 不喜欢|不爱")
+
+# Verbs a liking may carry: 爱喝 / 喜欢吃 / 不再喝 take their object as what is drunk or eaten.
+_HABIT = "吃|喝|看|听|玩|打|弹|跑|穿|抽|养|追|唱|逛|踢|骑|做"
+
+_MEAT = {"肉", "荤", "荤菜", "肉食", "大鱼大肉"}
+
+# A habit verb and the one character after it that make one word for the activity itself.
+_ACTIVITIES = {"跑步", "唱歌", "逛街", "做饭", "做菜", "打牌", "打球", "玩牌", "看戏"}
+
+
+def _preference(m: re.Match, timed: bool) -> list[Found]:
+    neg, verb, habit = m.group("neg"), m.group("verb"), m.group("habit") or ""
+    obj = clean(m.group("obj"), True, 30)
+    if not obj or obj[0] in _NOT_NAME or obj in ("的", "了") or obj.startswith(("的", "什么", "哪")):
+        return []
+    topic = _LIKING[verb]
+    sign = 1 if topic in ("喜欢", "爱") else -1
+    if topic == "怕" and (len(obj) > 6 or re.match(r"^(?:来不及|会|被|要|不|没|万一|是|自己|麻烦你|打扰)", obj)):
+        return []  # 我怕来不及 / 我怕会下雨: a worry, not a fear of something
+    if habit and habit + obj in _ACTIVITIES:  # 喜欢跑步: running is what is liked, not 步
+        habit, obj = "", habit + obj
+    if neg:
+        if sign < 0:  # 并不讨厌: no stance to keep
+            return []
+        topic = "不再喜欢" if neg in ("不再", "再也不") else "不喜欢"
+    # 爱吃肉 says what someone eats as well as what they like: 我开始吃素了 replaces it
+    diet = "diet" if sign > 0 and not neg and habit == "吃" and obj in _MEAT else None
+    return [Found("OPINION", topic + habit, obj, 0.6, kind="preference", slot=diet)]
+
+
+def _diet(m: re.Match, timed: bool) -> list[Found]:
+    """吃素 / 是素食者 / 吃肉: what someone eats, a slot (a newer diet replaces the older)."""
+    meat = m.group("meat")
+    obj = "肉" if meat else "素"
+    changed = bool(m.group("change") or m.group("change2"))
+    return [read_as("diet", "EVENT" if timed and changed else "FACT", "吃", obj)]
+
+
+def _favourite(m: re.Match, timed: bool = False) -> list[Found]:
+    what, obj = clean(m.group("what"), True, 20), clean(m.group("obj"), True, 30)
+    return [read_as("like", "OPINION", f"最喜欢的{what}", obj)] if what and obj else []
+
+
+def _stopped(m: re.Match, timed: bool) -> list[Found]:
+    obj = clean(m.group("obj"), True, 30)
+    if not obj or obj[0] in _NOT_NAME:
+        return []
+    verb = m.group("verb")
+    return [read_as("stop", "OPINION", "不再" + verb, obj)]
+
+
+def _quit_habit(m: re.Match, timed: bool) -> list[Found]:
+    obj = clean(m.group("obj"), True, 20)
+    return [read_as("stop", "OPINION", "戒了", obj)] if obj else []
+
+
+# 我以前抽烟，后来戒了: the habit a bare 戒了 ends, said in the clause before
+_USED_TO_QUIT = re.compile(
+    rf"(?:以前|之前|过去|原来|曾经)(?:常|经常|每天|天天|一直|也|很爱|爱)?(?P<what>(?:{_HABIT})[^，,。！？；;!?]{{1,8}}?)[，,]"
+    rf"(?P<mid>(?:后来|但是|但|可是|不过|现在|去年|前年|今年|上个月|上周|已经|早就|终于)*)(?:戒掉|戒)了"
+)
+
+# 比起咖啡，我更喜欢茶: the liking said, the thing it is weighed against left out
+_RATHER = re.compile(
+    r"^(?P<lead>[^，,。]{0,6}?)比起(?P<other>[^，,。]{1,10}?)[，,]?(?P<who>我|他|她)?(?=更|还是更|倒是更)"
+)
+
+_ME_AFTER = re.compile(r"^我(?P<when>[\u4e00-\u9fff]{1,6}?(?:以后|之后|后))(?=在)")
+
+
+def said_plainly(sentence: str) -> str:
+    """The sentence said the way the clause rules read it: 我以前抽烟，后来戒了 → 我后来戒了抽烟 (the habit
+    quit said in the clause that quits it); 比起咖啡我更喜欢茶 → 我更喜欢茶."""
+    after = _ME_AFTER.match(sentence)
+    if after is not None:  # 我毕业后在银行上班 → 毕业后我在银行上班: when, then where the speaker is
+        sentence = f"{after.group('when')}我{sentence[after.end('when') :]}"
+    rather = _RATHER.match(sentence)
+    if rather is not None:
+        sentence = f"{rather.group('lead')}{rather.group('who') or '我'}{sentence[rather.end() :]}"
+    m = _USED_TO_QUIT.search(sentence)
+    if m is None:
+        return sentence
+    what = re.sub(r"^(?:喝|吃|抽)(?:很多|好多|不少)", lambda w: w.group(0)[0], m.group("what"))
+    when = re.sub(r"后来|但是|但|可是|不过|终于|已经|早就", "", m.group("mid"))  # the time it was quit, if said
+    return sentence[: m.start()] + f"{when}戒了{what}" + sentence[m.end() :]
+
+
+_NOT_POSSESSED = re.compile(
+    r"^(?:点|些|空|事|时|没有|人|一天|一次|意思|道理|问题|机会|可能|必要|兴趣|关系|用|名|钱了|压力|感觉|想法|计划|安排|约)"
+)
+
+_AND = re.compile(r"(和|、|以及|还有)")  # the joints of a list of things: 一只猫和一只狗
+
+
+def _things(rest: str) -> str | None:
+    """The things a possession names: one noun phrase, or a list of them kept whole (一只猫和一只狗
+    → 猫和狗), as an English "a cat and a dog" is; the last may be followed by what is done with it."""
+    parts = _AND.split(rest)
+    if len(parts) > 1:
+        said = [_ONE.sub("", p.strip(" ，,。！？!?")) for p in parts[::2]]
+        heads = [noun_head(p) for p in parts[::2]]
+        people = any(tag(str(h))[0][1].startswith("nr") for h in heads[1:] if h)  # 买了本书和小雯一起看
+        if all(heads) and heads[:-1] == said[:-1] and not people:  # every item but the last a whole noun phrase
+            return str(heads[0]) + "".join(j + str(h) for j, h in zip(parts[1::2], heads[1:], strict=True))
+    return _object(rest)
+
+
+def _possession(m: re.Match, timed: bool) -> list[Found]:
+    verb, rest = m.group("verb"), m.group("obj")
+    if verb == "有" and (_NOT_POSSESSED.match(rest) or not re.match(r"^(?:[一两二三四五六七八九十几]|\d)", rest)):
+        return []
+    if verb != "有":  # 买了个新手机 / 养了只猫: a measure word said without 一
+        rest = re.sub(r"^(?:个|只|台|辆|套|件|部|条|匹|盆)(?!人)(?=[\u4e00-\u9fffA-Za-z]{1,})", "", rest)
+    obj = _things(rest) if verb != "有" else clean(_ONE.sub("", rest), True, 30)
+    if not obj or obj[0] in _NOT_NAME:
+        return []
+    topic = {"拥有": "有", "买了": "买了", "买": "买了", "养了": "养了", "领养了": "领养了", "养": "养了"}.get(
+        verb, verb
+    )
+    mtype = "EVENT" if timed and topic != "有" else "FACT"
+    return [read_as("possession", mtype, topic, obj)]
+
+
+def _plan(m: re.Match, timed: bool) -> list[Found]:
+    verb, what = m.group("verb"), clean(m.group("obj"), True, 30)
+    weighing = re.match(r"^(?:想|考虑)(?:要不要|该不该|是不是该|是否要?|要不)", verb + (what or ""))
+    if weighing:  # 在想要不要去北京工作: weighing it up, a plan of sorts
+        verb, what = "考虑", (verb + (what or ""))[weighing.end() :]
+    if not what or what[0] in _NOT_NAME or (verb == "想" and re.match(r"^(?:家|你|他|她|念|起|到|通|明白|不通)", what)):
+        return []  # 想家, 想你, 想起: missing someone, remembering, not meaning to do anything
+    if verb in ("要", "会", "将") and not (timed or re.match(r"^(?:去|来|回|搬|换|参加|开始|买)", what)):
+        return []
+    topic = "想" if verb.startswith(("想", "希望", "盼")) else "打算"
+    return [read_as("plan", "EVENT" if timed else "FACT", topic, what)]
+
+
+def _identity(m: re.Match, timed: bool) -> list[Found]:
+    obj = clean(m.group("obj"), True, 30)
+    if (
+        not obj
+        or obj[0] in _NOT_NAME
+        or obj.endswith("的")
+        or re.match(r"^(?:说|觉得|想|不|没|在|因为|从|为了|这样|那样|真的)", obj)
+    ):
+        return []
+    return [Found("FACT", "是", obj, 0.5, kind="fact")]
+
+
+def _named(m: re.Match, timed: bool) -> list[Found]:
+    obj = m.group("obj")
+    if obj[0] in _NOT_NAME or obj in ("醒", "车", "外卖") or obj.startswith(("了", "过", "着")):
+        return []
+    return [Found("FACT", "叫", obj, 0.8, kind="fact")]
+
+
+def _origin(m: re.Match, timed: bool) -> list[Found]:
+    obj = _object(m.group("obj"))
+    return [Found("FACT", "来自", obj, 0.6, kind="fact")] if obj else []
+
+
+_P = r"[^，,。！？；;!?\n]"
+
+_PAST_WORK = re.compile(
+    rf"^(?:(?:以前|之前|原来|曾经|过去|早年|曾)(?:也|一直|都)?在(?P<obj>{_P}{{1,20}}?)(?:工作|上班|任职|实习|打工|干)(?:了|过)?"
+    rf"|在(?P<obj2>{_P}{{1,20}}?)(?:工作|上班|任职|实习|打工|干)过)"
+    r"(?P<time>(?:[一二两三四五六七八九十几半\d]+多?(?:年|个月|个多月|周|天)多?)?)(?:了|的时间)?$"
+)
+
+_SPAN = r"[一二两三四五六七八九十几半\d]+多?(?:年|个月|个多月|周|天)多?"
+
+# 以前住在北京 / 之前在杭州住过两年: where someone lived before, a fact of the past (as _PAST_WORK)
+_PAST_HOME = re.compile(
+    rf"^(?:以前|之前|曾经|从前|原来|过去|早年|曾)(?:也|一直|都)?"
+    rf"(?:(?:住在|住|生活在)(?P<obj>{_P}{{1,12}}?)|在(?P<obj2>{_P}{{1,12}}?)(?:住|生活))(?:了|过)?(?P<time>{_SPAN})?$"
+)
+
+_NO_HOME = "院|校|酒店|宾馆|旅馆|民宿|了|过|在"  # after 住: a stay (住院, 住酒店), not a home
+
+_STAY = r"(?:酒店|宾馆|旅馆|民宿|客栈|医院|青旅|帐篷)$"
+
+
+def _lived_before(m: re.Match, timed: bool = False) -> list[Found]:
+    obj = _object(m.group("obj") or m.groupdict().get("obj2") or "")
+    span = m.group("time") or ""
+    if not obj or obj[0] in _NOT_NAME or span.endswith(("天", "周")) or re.search(_STAY, obj):
+        return []  # 在酒店住了两天: a stay, not a home
+    attributes = {"时长": span} if span else None
+    return [Found("FACT", "曾住在", obj, 0.6, attributes, kind="residence")]
+
+
+_WORK_SPAN = re.compile(
+    rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,20}}?)(?:工作|上班|任职|打工|干)(?P<done>了)?(?P<time>{_SPAN})(?P<now>了)?$"
+)
+
+
+# A single-valued attribute of someone (我的手机号是…; 新号码是… after 我换号了, of whom the clause
+# before spoke): its topic is the attribute, whose words are the consolidator's slot words
+# (lexicon.topics.SLOTS), so a later value replaces it. Each attribute says what its value looks like.
+_ATTRIBUTE_VALUE = {  # the phone's and the email's words of the table, the longest first
+    **{w: r"\+?[\d -]{5,}" for w in sorted(words_of("phone", "zh"), key=len, reverse=True)},
+    **{w: r"\S+@\S+" for w in sorted(words_of("email", "zh"), key=len, reverse=True)},
+    "生日": rf"{_P}*[\d一二三四五六七八九十]+月{_P}*",
+}
+
+_ATTRIBUTE = re.compile(
+    rf"^(?P<own>我的|我)?(?:新的|新|现在的|目前的|最新的)?(?P<attr>{'|'.join(_ATTRIBUTE_VALUE)})"
+    rf"(?:现在|已经|也)?(?:是|换成了|换成|改成了|改成|改为|变成了|变成)(?P<obj>{_P}+?)(?:了|啦)?$"
+)
+
+
+def attribute(clause: str, carried: Subject | None) -> Found | None:
+    """我的手机号是13800001111 → 我 手机号 13800001111; None when the clause says no attribute."""
+    m = _ATTRIBUTE.match(ZH_LEAD.sub("", clause).strip())
+    if not m or not re.fullmatch(_ATTRIBUTE_VALUE[m.group("attr")], m.group("obj").strip()):
+        return None
+    whose = None if m.group("own") or carried is None else carried.name
+    return Found("FACT", m.group("attr"), m.group("obj").strip(), 0.7, subject=whose, kind="fact")
+
+
+def _admitted(m: re.Match, timed: bool) -> list[Found]:
+    obj = _object(m.group("by") or m.group("obj") or "")
+    if not obj or obj[0] in _NOT_NAME:
+        return []
+    return [read_as("school", "EVENT" if timed else "FACT", "考上", obj)]
+
+
+_RULES = patterns(
     # changes of residence and of work or school: the slot they set
-    (
-        re.compile(rf"^(?:搬到|搬去|搬家到|搬回到|搬回|搬进了|搬进|搬来)了?(?P<obj>{_P}+)"),
-        _slot("搬到", "residence", "residence"),
-    ),
-    (re.compile(rf"^(?:不再|不)住在(?P<obj>{_P}+?)(?:了)?$"), _slot("不再住在", "residence", "residence", ends=True)),
+    (rf"^(?:搬到|搬去|搬家到|搬回到|搬回|搬进了|搬进|搬来)了?(?P<obj>{_P}+)", _slot("搬到", "residence")),
+    (rf"^(?:不再|不)住在(?P<obj>{_P}+?)(?:了)?$", _slot("不再住在", "residence", ends=True)),
     # 搬出了那套公寓 / 搬离北京: the home left (a "that one" is no name: the home ends all the same)
     (
-        re.compile(
-            rf"^(?:搬出去了?|搬出了?|搬离了?)(?:(?:那|这)(?:套|个|间|栋)?)?"
-            rf"(?:(?:公寓|房子|出租屋|宿舍|家)(?:了)?$|(?P<obj>{_P}*?)(?:了)?$)"  # the home itself: whichever it is
-        ),
-        _slot("不再住在", "residence", "residence", ends=True),
+        rf"^(?:搬出去了?|搬出了?|搬离了?)(?:(?:那|这)(?:套|个|间|栋)?)?"
+        rf"(?:(?:公寓|房子|出租屋|宿舍|家)(?:了)?$|(?P<obj>{_P}*?)(?:了)?$)",
+        _slot("不再住在", "residence", ends=True),
     ),
+    (rf"^(?:住在|家在|居住在|生活在|定居在|定居于|定居)(?P<obj>{_P}+)", _slot("住在", "residence")),
     (
-        re.compile(rf"^(?:住在|家在|居住在|生活在|定居在|定居于|定居)(?P<obj>{_P}+)"),
-        _slot("住在", "residence", "residence"),
-    ),
-    (
-        re.compile(rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,12}}?)(?:住|生活|定居|安家)(?:了|着|下来了?)?$"),
-        _slot("住在", "residence", "residence"),
+        rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,12}}?)(?:住|生活|定居|安家)(?:了|着|下来了?)?$",
+        _slot("住在", "residence"),
     ),
     # 在北京住了五年了 (了 at the end: up to now): where someone lives, for that long
-    (
-        re.compile(rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,12}}?)(?:住|生活)了?(?P<time>{_SPAN})了$"),
-        lambda m, t: _lived_span(m),
-    ),
+    (rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,12}}?)(?:住|生活)了?(?P<time>{_SPAN})了$", _lived_span),
     # 住上海 / 住上海五年了: 住 with no 在 (住院, 住校, 住酒店 are no home)
-    (re.compile(rf"^住(?!{_NO_HOME})(?P<obj>{_P}{{2,12}}?)(?P<time>{_SPAN})了$"), lambda m, t: _lived_span(m)),
-    (re.compile(rf"^住(?!{_NO_HOME})(?P<obj>{_P}{{2,12}}?)$"), _slot("住在", "residence", "residence")),
+    (rf"^住(?!{_NO_HOME})(?P<obj>{_P}{{2,12}}?)(?P<time>{_SPAN})了$", _lived_span),
+    (rf"^住(?!{_NO_HOME})(?P<obj>{_P}{{2,12}}?)$", _slot("住在", "residence")),
     # 在北京住了五年 / 在北京住过 / 以前住在北京: a home before (no 了 at the end: the span ended),
     # which sets no slot: where someone lives now is said otherwise
     (
-        re.compile(rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,12}}?)(?:住|生活|待)(?:过|了)(?P<time>{_SPAN})?$"),
-        lambda m, t: _lived_before(m),
+        rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,12}}?)(?:住|生活|待)(?:过|了)(?P<time>{_SPAN})?$",
+        _lived_before,
     ),
     (
-        re.compile(rf"^(?:入职了?|加入了?|跳槽到了?|跳槽去了?|进了|去了?)(?P<obj>{_P}+?)(?:上班|工作)?(?:了)?$"),
+        rf"^(?:入职了?|加入了?|跳槽到了?|跳槽去了?|进了|去了?)(?P<obj>{_P}+?)(?:上班|工作)?(?:了)?$",
         lambda m, t: (
-            _slot("入职", "work", "employer")(m, t)
+            _slot("入职", "employer")(m, t)
             if m.group(0).startswith(("入职", "加入", "跳槽", "进了"))
             or m.group(0).endswith(("上班", "上班了", "工作了"))
             else []
         ),
     ),
-    (re.compile(r"^(?:换了?(?:一份|个|份)?(?:新)?工作|跳槽了)"), _slot("换工作", "work", "employer", ends=True)),
+    (r"^(?:换了?(?:一份|个|份)?(?:新)?工作|跳槽了)", _slot("换工作", "employer", ends=True)),
     # 开始在谷歌工作了: a new employer (with a time, 去年开始在…, since then: see _SINCE)
-    (re.compile(rf"^开始在(?P<obj>{_P}{{1,20}}?)(?:工作|上班|任职)了?$"), _slot("入职", "work", "employer")),
-    (re.compile(rf"^从(?P<obj>{_P}+?)(?:辞职|离职)了?"), _slot("辞职", "work", "employer", ends=True)),
+    (rf"^开始在(?P<obj>{_P}{{1,20}}?)(?:工作|上班|任职)了?$", _slot("入职", "employer")),
+    (rf"^从(?P<obj>{_P}+?)(?:辞职|离职)了?", _slot("辞职", "employer", ends=True)),
     (
-        re.compile(r"^(?:辞职|离职|辞了职|辞掉了?工作|被裁员|被裁|被解雇|被开除|退休)了?"),
-        _slot("辞职", "work", "employer", ends=True),
+        r"^(?:辞职|离职|辞了职|辞掉了?工作|被裁员|被裁|被解雇|被开除|退休)了?",
+        _slot("辞职", "employer", ends=True),
     ),
-    (re.compile(rf"^(?:考上了?|考进了?|被(?P<by>{_P}+?)录取)(?P<obj>{_P}*)"), lambda m, t: _admitted(m, t)),
-    (re.compile(rf"^(?:从)?(?P<obj>{_P}+?)毕业了?"), _slot("毕业于", "school", "school", ends=True)),
-    (re.compile(rf"^毕业于(?P<obj>{_P}+?)(?:了)?$"), _slot("毕业于", "school", "school", ends=True)),
-    (re.compile(rf"^(?:转学|转校)(?:到|去)了?(?P<obj>{_P}+?)(?:了)?$"), _slot("转学到", "school", "school")),
+    (rf"^(?:考上了?|考进了?|被(?P<by>{_P}+?)录取)(?P<obj>{_P}*)", _admitted),
+    (rf"^(?:从)?(?P<obj>{_P}+?)毕业了?", _slot("毕业于", "school", ends=True)),
+    (rf"^毕业于(?P<obj>{_P}+?)(?:了)?$", _slot("毕业于", "school", ends=True)),
+    (rf"^(?:转学|转校)(?:到|去)了?(?P<obj>{_P}+?)(?:了)?$", _slot("转学到", "school")),
     # what they eat
     (
-        re.compile(
-            r"^(?P<change>(?:从)?(?:开始|改|改成|改为|转为|决定)?)(?:吃素|吃斋|吃全素|吃纯素|(?:是|成了|当了?)(?:一[个名位])?素食(?:者|主义者))"
-            r"|^(?P<change2>(?:从)?(?:开始|又|重新)?)(?P<meat>吃肉|吃荤|是肉食(?:动物|主义者)|无肉不欢)"
-        ),
-        lambda m, t: _diet(m, t),
+        r"^(?P<change>(?:从)?(?:开始|改|改成|改为|转为|决定)?)(?:吃素|吃斋|吃全素|吃纯素|(?:是|成了|当了?)(?:一[个名位])?素食(?:者|主义者))"
+        r"|^(?P<change2>(?:从)?(?:开始|又|重新)?)(?P<meat>吃肉|吃荤|是肉食(?:动物|主义者)|无肉不欢)",
+        _diet,
     ),
     # 跟小李结婚了 / 和王芳结婚三年了 / 嫁给了小李: whom they are married to
     (
-        re.compile(
-            rf"^(?:(?:跟|和|与)(?P<obj>{_NAME})(?:结婚|结了婚)|(?:嫁给了?|娶了)(?P<obj2>{_NAME}))(?:了|{_SPAN}了?)?$"
-        ),
-        lambda m, t: [Found("RELATION", "配偶", m.group("obj") or m.group("obj2"), 0.7, kind="relation")],
+        rf"^(?:(?:跟|和|与)(?P<obj>{_NAME})(?:结婚|结了婚)|(?:嫁给了?|娶了)(?P<obj2>{_NAME}))(?:了|{_SPAN}了?)?$",
+        lambda m, t: [relation("配偶", m.group("obj") or m.group("obj2"))],
     ),
     # 出生在山东 / 是在青岛出生的: where someone was born
     (
-        re.compile(
-            rf"^(?:出生在|出生于|生在|出生在了)(?P<obj>{_P}{{1,12}}?)(?:的)?$|^(?:是)?在(?P<obj2>{_P}{{1,12}}?)出生的?$"
-        ),
+        rf"^(?:出生在|出生于|生在|出生在了)(?P<obj>{_P}{{1,12}}?)(?:的)?$|^(?:是)?在(?P<obj2>{_P}{{1,12}}?)出生的?$",
         lambda m, t: (
             [Found("FACT", "出生于", o, 0.6, kind="fact")]
             if (o := clean(m.group("obj") or m.group("obj2"), True, 20)) and o[0] not in _NOT_NAME
@@ -162,212 +461,164 @@ _RULES: list[tuple[re.Pattern, Callable]] = [
         ),
     ),
     # 结婚了 / 结婚三年了: married, to someone not named
-    (
-        re.compile(rf"^(?:已经)?(?:结婚|结了婚)(?:了|{_SPAN}了)$"),
-        lambda m, t: [Found("EVENT" if t else "FACT", "结婚", None, 0.6)],
-    ),
+    (rf"^(?:已经)?(?:结婚|结了婚)(?:了|{_SPAN}了)$", lambda m, t: [Found("EVENT" if t else "FACT", "结婚", None, 0.6)]),
     # 在医院找了份新工作 / 找到了工作: a new employer (where it is said), else a job changed
     (
-        re.compile(rf"^(?:在(?P<obj>{_P}{{1,20}}?))?(?:找到|找)了?(?:一)?(?:份)?(?:新)?(?:的)?工作(?:了)?$"),
+        rf"^(?:在(?P<obj>{_P}{{1,20}}?))?(?:找到|找)了?(?:一)?(?:份)?(?:新)?(?:的)?工作(?:了)?$",
         lambda m, t: (
-            _slot("入职", "work", "employer")(m, t)
+            _slot("入职", "employer")(m, t)
             if m.group("obj") and not is_place(m.group("obj"))
-            else [
-                Found(
-                    "EVENT" if t else "FACT",
-                    "换工作",
-                    None,
-                    0.7,
-                    {"地点": m.group("obj")},
-                    kind="work",
-                    slot="employer",
-                    ends=True,
-                )
-            ]
+            else [read_as("employer", "EVENT" if t else "FACT", "换工作", None, {"地点": m.group("obj")}, ends=True)]
             if m.group("obj")  # 在上海找到了工作: a job found in a city, its employer not said
-            else _slot("换工作", "work", "employer", ends=True)(m, t)
+            else _slot("换工作", "employer", ends=True)(m, t)
         ),
     ),
     # where they work or study now
     (
-        re.compile(
-            rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,20}}?)(?:读书|上学|念书|读大学|读研究生|读研|读博士|读博|读高中|读初中|读小学|留学|读)(?P<what>{_P}*)"
-        ),
+        rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,20}}?)(?:读书|上学|念书|读大学|读研究生|读研|读博士|读博|读高中|读初中|读小学|留学|读)(?P<what>{_P}*)",
         _school,
     ),
-    (re.compile(rf"^是(?P<obj>{_P}{{1,20}}?)的学生"), _school),
-    (re.compile(rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,20}}?)(?:工作|上班|任职|实习|打工)"), _work_place),
-    (re.compile(rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,20}}?)当(?P<job>{_P}{{1,12}})$"), _work_place),
+    (rf"^是(?P<obj>{_P}{{1,20}}?)的学生", _school),
+    (rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,20}}?)(?:工作|上班|任职|实习|打工)", _work_place),
+    (rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,20}}?)当(?P<job>{_P}{{1,12}})$", _work_place),
     # 在银行做柜员 / 在公司干会计: 做 and 干 name a job only when what follows is one (员, 师, 会计 ...),
     # or when where it is done is a workplace by name (在一家游戏公司做策划)
+    (rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,20}}?)(?:做|干)(?P<job>{_P}{{0,10}}(?:{_JOB_END}))$", _work_place),
     (
-        re.compile(rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,20}}?)(?:做|干)(?P<job>{_P}{{0,10}}(?:{_JOB_END}))$"),
-        _work_place,
-    ),
-    (
-        re.compile(
-            rf"^在{_NOT_THINKING}(?P<obj>{_P}{{0,16}}?(?:公司|企业|银行|医院|工厂|厂|事务所|工作室|研究所|集团|机构|出版社|报社|杂志社))"
-            rf"(?:做|干|当|负责)(?![了过完个])(?P<job>[^，,。！？；;!?\n了过]{{2,8}})$"  # 做了个手术 is no job
-        ),
+        rf"^在{_NOT_THINKING}(?P<obj>{_P}{{0,16}}?(?:公司|企业|银行|医院|工厂|厂|事务所|工作室|研究所|集团|机构|出版社|报社|杂志社))"
+        rf"(?:做|干|当|负责)(?![了过完个])(?P<job>[^，,。！？；;!?\n了过]{{2,8}})$",
         _work_place,
     ),
     # 从腾讯跳槽到字节: the employer now (the one left is said with it)
     (
-        re.compile(rf"^从(?P<old>{_P}{{1,12}}?)(?:跳槽|换)(?:到|去)了?(?P<obj>{_P}{{1,16}}?)(?:上班|工作)?(?:了)?$"),
-        _slot("入职", "work", "employer"),
+        rf"^从(?P<old>{_P}{{1,12}}?)(?:跳槽|换)(?:到|去)了?(?P<obj>{_P}{{1,16}}?)(?:上班|工作)?(?:了)?$",
+        _slot("入职", "employer"),
     ),
-    (re.compile(rf"^(?:就职于|供职于|任职于|受雇于)(?P<obj>{_P}+)"), _slot("工作于", "work", "employer")),
-    (re.compile(rf"^(?:的)?(?:工作|职业)是(?P<obj>{_P}+)"), _slot("职业是", "work", "job")),
+    (rf"^(?:就职于|供职于|任职于|受雇于)(?P<obj>{_P}+)", _slot("工作于", "employer")),
+    (rf"^(?:的)?(?:工作|职业)是(?P<obj>{_P}+)", _slot("职业是", "job")),
     # 升职为 / 被提拔为 X: the job now, which replaces the one before
-    (
-        re.compile(rf"^(?:升职为|升职成了?|升为|升任|晋升为|被提拔为|提拔为)(?P<obj>{_P}+?)(?:了)?$"),
-        _slot("职业是", "work", "job"),
-    ),
+    (rf"^(?:升职为|升职成了?|升为|升任|晋升为|被提拔为|提拔为)(?P<obj>{_P}+?)(?:了)?$", _slot("职业是", "job")),
     # 对花生过敏 / 花生过敏: what they are allergic to, a fact about their health; 不过敏 states nothing
     (
-        re.compile(rf"^(?:对)?(?P<obj>{_P}{{1,12}}?)(?P<neg>不|没有|并不)?(?:有点|有些|很|特别|严重)?过敏(?:了)?$"),
-        lambda m, t: _allergic(m),
+        rf"^(?:对)?(?P<obj>{_P}{{1,12}}?)(?P<neg>不|没有|并不)?(?:有点|有些|很|特别|严重)?过敏(?:了)?$",
+        _allergic,
     ),
     # likes, dislikes and what is no longer done
-    (re.compile(rf"^最(?:喜欢|爱)的(?P<what>{_P}{{1,10}}?)(?:是|就是)(?P<obj>{_P}+)"), lambda m, t: _favourite(m)),
+    (rf"^最(?:喜欢|爱)的(?P<what>{_P}{{1,10}}?)(?:是|就是)(?P<obj>{_P}+)", _favourite),
     (
-        re.compile(
-            rf"^(?P<neg>不再|再也不|一点也不|一点都不|并不|从来不|从不|不太|不怎么|不是很|不是特别)?"
-            rf"(?:也|还是|还|真的|真|很|非常|特别|最|更|超|超级|挺|蛮|一直|比较|都|就|好)*"
-            rf"(?P<verb>不喜欢|喜欢|喜爱|讨厌|热爱|不爱|迷上了|爱上了|爱|恨|受不了|害怕|怕)(?P<habit>{_HABIT})?(?P<obj>{_P}+)"
-        ),
+        rf"^(?P<neg>不再|再也不|一点也不|一点都不|并不|从来不|从不|不太|不怎么|不是很|不是特别)?"
+        rf"(?:也|还是|还|真的|真|很|非常|特别|最|更|超|超级|挺|蛮|一直|比较|都|就|好)*"
+        rf"(?P<verb>不喜欢|喜欢|喜爱|讨厌|热爱|不爱|迷上了|爱上了|爱|恨|受不了|害怕|怕)(?P<habit>{_HABIT})?(?P<obj>{_P}+)",
         _preference,
     ),
-    (re.compile(rf"^(?:不再|再也不|已经不|早就不)(?P<verb>{_HABIT}|去|用|开|住)(?P<obj>{_P}+?)(?:了)?$"), _stopped),
-    (re.compile(rf"^(?:不再|再也不)(?P<verb>)(?P<obj>{_P}+?)(?:了)?$"), _stopped),
-    (re.compile(rf"^不(?P<verb>{_HABIT})(?P<obj>{_P}+?)了$"), _stopped),
-    (re.compile(rf"^戒了?(?P<obj>{_P}+?)(?:了)?$"), _quit_habit),
+    (rf"^(?:不再|再也不|已经不|早就不)(?P<verb>{_HABIT}|去|用|开|住)(?P<obj>{_P}+?)(?:了)?$", _stopped),
+    (rf"^(?:不再|再也不)(?P<verb>)(?P<obj>{_P}+?)(?:了)?$", _stopped),
+    (rf"^不(?P<verb>{_HABIT})(?P<obj>{_P}+?)了$", _stopped),
+    (rf"^戒了?(?P<obj>{_P}+?)(?:了)?$", _quit_habit),
     # 不吃猪肉 / 从来不喝酒: a food or drink kept off (不吃早饭, 不吃了 say how much or when, not what)
     (
-        re.compile(
-            rf"^(?:从来|从|一直|平时|基本)?不(?P<verb>吃|喝)(?!早饭|午饭|晚饭|饭|东西|太多|多|了)(?P<obj>{_P}{{1,6}})$"
-        ),
+        rf"^(?:从来|从|一直|平时|基本)?不(?P<verb>吃|喝)(?!早饭|午饭|晚饭|饭|东西|太多|多|了)(?P<obj>{_P}{{1,6}})$",
         lambda m, t: (
-            [Found("OPINION", "不" + m.group("verb"), o, 0.6, kind="preference")]
+            [read_as("dislike", "OPINION", "不" + m.group("verb"), o)]
             if (o := clean(m.group("obj"), True, 12)) and o[0] not in _NOT_NAME
             else []
         ),
     ),
     # 在学吉他 / 学西班牙语半年了 / 在准备考研: what they are learning or preparing for now (在学校 is a place)
     (
-        re.compile(
-            rf"^(?:正在|一直在|在|开始)?(?P<verb>学习|练习|学|练|准备)(?!校|院|生|堂|期|习惯)(?P<obj>{_P}{{1,12}}?)"
-            rf"(?P<time>{_SPAN})?(?:了)?$"
-        ),
-        lambda m, t: _learning(m),
+        rf"^(?:正在|一直在|在|开始)?(?P<verb>学习|练习|学|练|准备)(?!校|院|生|堂|期|习惯)(?P<obj>{_P}{{1,12}}?)"
+        rf"(?P<time>{_SPAN})?(?:了)?$",
+        _learning,
     ),
     # 学了三年钢琴了 / 弹了十年吉他: how long someone has learnt or played something (了 at the end:
     # up to now)
     (
-        re.compile(
-            rf"^(?:已经)?(?P<verb>学习|练习|学|练|弹|拉|吹|打|踢|跳|画|唱)了(?P<time>{_SPAN})(?:的)?"
-            rf"(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,8}}?)(?P<now>了)?$"
-        ),
-        lambda m, t: _practised(m),
+        rf"^(?:已经)?(?P<verb>学习|练习|学|练|弹|拉|吹|打|踢|跳|画|唱)了(?P<time>{_SPAN})(?:的)?"
+        rf"(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,8}}?)(?P<now>了)?$",
+        _practised,
     ),
     # 做销售的 / 是做IT的: the line of work someone is in
-    (
-        re.compile(rf"^(?:是)?(?:做|搞|干)(?!饭|菜|事|作业|家务|梦)(?P<obj>{_P}{{1,8}}?)的$"),
-        _slot("职业是", "work", "job"),
-    ),
+    (rf"^(?:是)?(?:做|搞|干)(?!饭|菜|事|作业|家务|梦)(?P<obj>{_P}{{1,8}}?)的$", _slot("职业是", "job")),
     # 不在北京住了: no longer lives there
     (
-        re.compile(rf"^(?:已经|早就)?不在(?P<obj>{_P}{{1,12}}?)(?:住|生活|待)了$"),
-        _slot("不再住在", "residence", "residence", ends=True),
+        rf"^(?:已经|早就)?不在(?P<obj>{_P}{{1,12}}?)(?:住|生活|待)了$",
+        _slot("不再住在", "residence", ends=True),
     ),
     # 不在腾讯了 / 不在华为上班了: no longer works there (a home, 家, is no employer)
     (
-        re.compile(rf"^不在(?P<obj>{_P}{{1,20}}?)(?:工作|上班|干)?了$"),
-        lambda m, t: _slot("辞职", "work", "employer", ends=True)(m, t) if _organisation(m.group("obj")) else [],
+        rf"^不在(?P<obj>{_P}{{1,20}}?)(?:工作|上班|干)?了$",
+        lambda m, t: _slot("辞职", "employer", ends=True)(m, t) if _organisation(m.group("obj")) else [],
     ),
     # 开了一家面包店 / 在深圳开了一家餐厅: a business someone runs, where they work
     (
-        re.compile(
-            rf"^(?:在(?P<place>{_P}{{1,10}}?))?(?:自己)?开了(?:一家|家|一个|个|一间|间)(?P<obj>{_P}{{0,8}}?(?:店|公司|餐厅|饭店|馆|工作室|厂|诊所|超市|网店|民宿))$"
-        ),
+        rf"^(?:在(?P<place>{_P}{{1,10}}?))?(?:自己)?开了(?:一家|家|一个|个|一间|间)(?P<obj>{_P}{{0,8}}?(?:店|公司|餐厅|饭店|馆|工作室|厂|诊所|超市|网店|民宿))$",
         lambda m, t: [
-            Found(
+            read_as(
+                "employer",
                 "EVENT" if t else "FACT",
                 "开了",
                 m.group("obj"),
-                0.7,
                 {"地点": m.group("place")} if m.group("place") else None,
-                kind="work",
-                slot="employer",
             )
         ],
     ),
     # 弹钢琴 / 会拉小提琴 / 打篮球: an instrument or a game someone plays (会: can)
     (
-        re.compile(
-            r"^(?P<can>会)?(?:(?P<verb>弹|拉|吹)(?P<obj>[\u4e00-\u9fff]{1,5}?)|(?P<verb2>打|踢|下)(?P<obj2>篮球|足球|排球|网球|"
-            r"羽毛球|乒乓球|棒球|高尔夫球?|冰球|太极拳?|架子鼓|鼓|围棋|象棋|国际象棋))$"
-        ),
-        lambda m, t: _plays(m),
+        r"^(?P<can>会)?(?:(?P<verb>弹|拉|吹)(?P<obj>[\u4e00-\u9fff]{1,5}?)|(?P<verb2>打|踢|下)(?P<obj2>篮球|足球|排球|网球|"
+        r"羽毛球|乒乓球|棒球|高尔夫球?|冰球|太极拳?|架子鼓|鼓|围棋|象棋|国际象棋))$",
+        _plays,
     ),
     # 教数学 / 在中学教物理: what someone teaches, and where (the employer)
-    (re.compile(rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,20}}?)教(?P<what>{_P}{{1,10}})$"), lambda m, t: _teaches(m)),
-    (re.compile(r"^教(?P<what>[\u4e00-\u9fffA-Za-z]{1,10})$"), lambda m, t: _teaches(m)),
+    (rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,20}}?)教(?P<what>{_P}{{1,10}})$", _teaches),
+    (r"^教(?P<what>[\u4e00-\u9fffA-Za-z]{1,10})$", _teaches),
     # plans and intentions
-    (re.compile(rf"^(?:在)?(?P<verb>打算|准备|计划|决定|考虑|想要|想|将要|要|会|将)(?P<obj>{_P}+)"), _plan),
+    (rf"^(?:在)?(?P<verb>打算|准备|计划|决定|考虑|想要|想|将要|要|会|将)(?P<obj>{_P}+)", _plan),
     # 希望今年能跑一次半马 / 的计划是六月前写完论文: what someone hopes or plans to do
-    (re.compile(rf"^(?:很|一直|真)?(?P<verb>希望|盼着)(?:能|可以|能够)(?P<obj>{_P}+)"), _plan),
-    (re.compile(rf"^的(?P<verb>计划|打算)(?:是|就是)(?P<obj>{_P}+)"), _plan),
+    (rf"^(?:很|一直|真)?(?P<verb>希望|盼着)(?:能|可以|能够)(?P<obj>{_P}+)", _plan),
+    (rf"^的(?P<verb>计划|打算)(?:是|就是)(?P<obj>{_P}+)", _plan),
     # 在找新工作 / 正在找房子: what they are looking for, not where they work
     (
-        re.compile(rf"^(?:现在)?(?:在|正在)(?:找|寻找|物色)(?P<obj>{_P}{{1,12}}?)(?:了|呢)?$"),
+        rf"^(?:现在)?(?:在|正在)(?:找|寻找|物色)(?P<obj>{_P}{{1,12}}?)(?:了|呢)?$",
         lambda m, t: [Found("FACT", "在找", m.group("obj"), 0.6, kind="fact")] if _object(m.group("obj")) else [],
     ),
     # a licence, a degree, a visa got: theirs from now on (拿到驾照了 / 考到了驾照)
     (
-        re.compile(
-            r"^(?:终于|刚刚|刚|已经)*(?:拿到|考到|考下|考出|拿下|办下|取得)(?:了)?(?P<obj>驾照|驾驶证|学位|(?:学士|硕士|博士)学位|毕业证|护照|签证|绿卡|录取通知书|黑带)"
-        ),
+        r"^(?:终于|刚刚|刚|已经)*(?:拿到|考到|考下|考出|拿下|办下|取得)(?:了)?(?P<obj>驾照|驾驶证|学位|(?:学士|硕士|博士)学位|毕业证|护照|签证|绿卡|录取通知书|黑带)",
         lambda m, t: [Found("EVENT" if t else "FACT", "拿到", m.group("obj"), 0.6, kind="possession")],
     ),
     # 我怀孕了: expecting a child, a fact until it is born
-    (
-        re.compile(r"^(?:已经|终于|又)?怀孕(?:了)?(?:[，,。！!]|$)"),
-        lambda m, t: [Found("FACT", "怀孕", None, 0.8, kind="fact")],
-    ),
+    (r"^(?:已经|终于|又)?怀孕(?:了)?(?:[，,。！!]|$)", lambda m, t: [Found("FACT", "怀孕", None, 0.8, kind="fact")]),
     # possessions
-    (re.compile(rf"^(?P<verb>拥有|有|买了|领养了|养了)(?P<obj>{_P}+)"), _possession),
+    (rf"^(?P<verb>拥有|有|买了|领养了|养了)(?P<obj>{_P}+)", _possession),
     # 在成都买了房: a home bought, and where
     (
-        re.compile(
-            rf"^在(?P<place>{_P}{{1,12}}?)买了(?:一套|套|一个|个|一栋|栋)?(?P<obj>房子|房|公寓|别墅|新房|二手房)$"
-        ),
+        rf"^在(?P<place>{_P}{{1,12}}?)买了(?:一套|套|一个|个|一栋|栋)?(?P<obj>房子|房|公寓|别墅|新房|二手房)$",
         lambda m, t: [
             Found("EVENT" if t else "FACT", "买了", m.group("obj"), 0.6, {"地点": m.group("place")}, kind="possession")
         ],
     ),
     # 开的是特斯拉 / 开一辆旧宝马: the car someone drives (开会, 开心, 开始 are no car)
     (
-        re.compile(rf"^(?:开的是|开着?(?:一辆|辆)|开了?一辆)(?:新|旧|二手)?(?:的)?(?P<obj>{_P}{{2,12}}?)(?:车)?$"),
-        lambda m, t: [Found("FACT", "开", obj, 0.5, kind="possession")] if (obj := _object(m.group("obj"))) else [],
+        rf"^(?:开的是|开着?(?:一辆|辆)|开了?一辆)(?:新|旧|二手)?(?:的)?(?P<obj>{_P}{{2,12}}?)(?:车)?$",
+        lambda m, t: [read_as("possession", "FACT", "开", obj)] if (obj := _object(m.group("obj"))) else [],
     ),
     # 姓王: someone's surname, not a name of its own (我的牙科医生姓王)
     (
-        re.compile(r"^姓(?P<obj>[\u4e00-\u9fff]{1,2}?)(?:的)?[。！!]?$"),
+        r"^姓(?P<obj>[\u4e00-\u9fff]{1,2}?)(?:的)?[。！!]?$",
         lambda m, t: [Found("FACT", "姓", m.group("obj"), 0.6, kind="fact")],
     ),
     # who they are
-    (re.compile(r"^(?:的名字)?(?:叫|是叫|名叫)(?P<obj>[^，,。！？；;!?\s]{1,12})"), _named),
-    (re.compile(r"^的名字是(?P<obj>[^，,。！？；;!?\s]{1,12})"), _named),
-    (re.compile(rf"^(?:来自|是从)(?P<obj>{_P}{{1,20}}?)(?:来的|过来的|人)?$"), _origin),
-    (re.compile(rf"^(?:的)?老家(?:是|在)(?P<obj>{_P}{{1,20}}?)(?:的|人)?$"), _origin),
+    (r"^(?:的名字)?(?:叫|是叫|名叫)(?P<obj>[^，,。！？；;!?\s]{1,12})", _named),
+    (r"^的名字是(?P<obj>[^，,。！？；;!?\s]{1,12})", _named),
+    (rf"^(?:来自|是从)(?P<obj>{_P}{{1,20}}?)(?:来的|过来的|人)?$", _origin),
+    (rf"^(?:的)?老家(?:是|在)(?P<obj>{_P}{{1,20}}?)(?:的|人)?$", _origin),
     # how old: 34岁 / 三岁了 (今年, a time, is read apart); the consolidator's age slot takes a later one
     (
-        re.compile(r"^(?:已经|才|都)?(?P<obj>[\d一二两三四五六七八九十百]{1,4})(?:周)?岁(?:了|啦)?$"),
+        r"^(?:已经|才|都)?(?P<obj>[\d一二两三四五六七八九十百]{1,4})(?:周)?岁(?:了|啦)?$",
         lambda m, t: [Found("FACT", "年龄", m.group("obj") + "岁", 0.7, kind="fact")],
     ),
-    (re.compile(rf"^是(?:一名|一个|一位|个|名|位)?(?P<obj>{_P}{{1,30}})"), _identity),
-]
+    (rf"^是(?:一名|一个|一位|个|名|位)?(?P<obj>{_P}{{1,30}})", _identity),
+)
 
 
 def predicates(rest: str, timed: bool, time_text: str | None = None) -> list[Found]:
@@ -435,150 +686,3 @@ def event(rest: str, time_text: str | None = None) -> Found | None:
     if future:  # 她下个月回国: what a time to come says someone does is a plan
         return Found("EVENT", "将", topic, 0.5, attributes, kind="plan")
     return Found("EVENT", topic, None, 0.5, attributes, kind="event")
-
-
-# 女儿的班主任是刘老师 / 小雯的男朋友叫阿杰: someone in a role to a person the speaker knows.
-_ROLE_OF_SOMEONE = re.compile(
-    rf"^(?:我的|我)?(?P<whose>{ZH_ROLE}|{_NAME})的(?P<role>{ZH_ROLE})(?:是|叫|名叫)(?P<name>{_NAME})[。！!]?$"
-)
-
-
-def role_of_someone(text: str, people: People, owner: str) -> Found | None:
-    """女儿的班主任是刘老师 → 我女儿 · 班主任 · 刘老师, 刘老师 learnt as that; None when the clause
-    says no such thing."""
-    m = _ROLE_OF_SOMEONE.match(text)
-    role = role_of(m.group("role")) if m else None
-    name = m.group("name") if m else ""
-    if (
-        m is None
-        or role is None
-        or name[0] in _NOT_NAME
-        or name[0] in "个位名一"
-        or name in ZH_ROLES
-        or name[:2] in ZH_ROLES
-    ):
-        return None
-    rel = role_of(m.group("whose"))
-    if rel is not None:
-        whose = people.by_role(rel[0], owner) or f"我{m.group('whose')}"
-        if not people.knows(whose):
-            people.learn(whose, gender=rel[1])
-    elif people.knows(m.group("whose")):
-        whose = m.group("whose")
-    else:
-        return None
-    people.learn_of(whose, name, role[0], m.group("role"))
-    return Found("RELATION", role[0], name, 0.7, subject=whose, kind="relation")
-
-
-# 我跟小静是大学同学 / 我和阿杰是好朋友: someone the speaker is something to, together
-_TOGETHER = re.compile(
-    rf"^我(?:跟|和|与)(?P<name>{_NAME})(?:以前|曾经|原来|从小)?(?:是|成了|一直是|就是)(?:[\u4e00-\u9fff]{{0,4}}?)(?P<role>同学|同事|朋友|好朋友|室友|邻居|闺蜜|发小)(?:了)?$"
-)
-
-
-def _kin_word(what: str) -> str | None:
-    """The role word a description ends with (德国笔友 → 笔友)."""
-    return next((what[-n:] for n in (3, 2, 1) if len(what) >= n and role_of(what[-n:])), None)
-
-
-def said_together(text: str) -> bool:
-    """The clause only says what the speaker and someone are to each other (``_TOGETHER``)."""
-    return _TOGETHER.match(text.strip()) is not None
-
-
-def stated_people(text: str, people: People, owner: str) -> list[Found]:
-    """Relations said inside a clause, not at its start (我周末和我表妹小雯去了西湖), and 我跟小静是大学同学:
-    each learnt."""
-    out = []
-    together = _TOGETHER.match(text.strip())
-    if together and together.group("name")[0] not in _NOT_NAME and (found := role_of(together.group("role"))):
-        people.learn(together.group("name"), found[0], owner=owner)
-        out.append(_relation(found[0], together.group("name")))
-    for m in re.finditer(rf"我(?:的)?(?P<role>{ZH_ROLE})", text):
-        found = role_of(m.group("role"))
-        if m.start() == 0 or not found:
-            continue
-        role, gender = found
-        name, _ = _name_after(text[m.end() :])
-        if name:
-            people.learn(name, role, owner=owner)
-            out.append(_relation(role, name))
-        elif people.by_role(role, owner) is None:
-            people.learn("我" + m.group("role"), gender=gender)  # 我和我老婆…，她…: a pronoun may mean her
-    return out
-
-
-# 一个叫Nina的护士 / 叫小吴的家教: someone introduced by their name and what they are; the phrase
-# stands for the name in the clause (我认识了一个叫Nina的护士 → 我认识了Nina).
-_INTRODUCED = re.compile(
-    rf"(?:一|这|那)?(?:个|位|名)?(?:名)?叫(?P<name>{_NAME})的(?P<what>[\u4e00-\u9fff]{{1,6}}?)(?=$|[，,。！？!?；;了])"
-)
-
-
-# 一个家教，叫小吴 / 请了个阿姨，她叫王姐: what they are, then their name.
-_NAMED_AFTER = re.compile(
-    rf"(?:一)?(?:个|位|名)(?P<what>[\u4e00-\u9fff]{{1,6}}?)[，,]?(?:他|她)?(?:叫|名叫)(?P<name>{_NAME})[。！!]?$"
-)
-
-
-_NOT_PEOPLE = re.compile(r"(?:店|馆|厅|楼|书|片|电影|歌|游戏|地方|城|村|街|路|狗|猫|鱼|鸟|车|船|公司|学校)$")
-
-
-# 楼下新搬来的邻居叫Olga / 我们公司新来的CTO叫Harris: who someone described is, a sentence of its own.
-_DESCRIBED_IS_CALLED = re.compile(
-    rf"^(?P<desc>[^，,。！？!?]{{1,14}}?的)(?P<what>[{HAN_CHARS}A-Za-z]{{1,6}}?)(?:叫|名叫|叫做)(?P<name>{_NAME})[。！!]?$"
-)
-
-
-def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]:
-    """People a clause introduces by name and what they are: each learnt as someone the speaker
-    knows, what they are said (Nina 是 护士); the clause with the name in the phrase's place."""
-    named = role_of_someone(text.strip(), people, owner)
-    if named is not None:
-        return "", [named]
-    m = _DESCRIBED_IS_CALLED.match(text.strip())
-    if m and m.group("desc") not in ("我的", "我们的", "的") and not _NOT_PEOPLE.search(m.group("what")):
-        name, what = m.group("name"), m.group("what")
-        known_role = role_of(what)
-        role = known_role[0] if known_role else "熟人"
-        return "", introduce(people, name, role, m.group("desc") + what, owner, "是")
-    for pattern in (_INTRODUCED, _NAMED_AFTER):
-        m = pattern.search(text)
-        if m is None:
-            continue
-        what, name = m.group("what"), m.group("name")
-        if _NOT_PEOPLE.search(what) or name[0] in _NOT_NAME or not (name.isascii() or _one_word(name, name)):
-            continue
-        kin = role_of(what) or role_of(what[-2:]) or role_of(what[-1:])
-        had = r"(?:^|[，,])(?:我|我们)(?:上周|上个月|去年|前天|昨天|今年|刚刚|刚|已经|终于)*(?:还|也)?(?:有|生了|添了)$"
-        if kin and re.search(had, text[: m.start()]):  # 我有个弟弟叫小乐 / 我们上周生了个女儿，叫莉莉: my 弟弟, my 女儿
-            kin_word = _kin_word(what) or what
-            plain = re.fullmatch(r"(?:小|大|亲|双胞胎)?", what[: len(what) - len(kin_word)]) is not None
-            found = introduce(people, name, kin[0], None if plain else what, owner, "是")
-        else:
-            found = introduce(people, name, "熟人", what, owner, "是")
-        if pattern is _INTRODUCED:
-            return text[: m.start()] + name + text[m.end() :], found
-        before = text[: m.start()]
-        if re.search(r"有$", before):  # 我有个笔友叫Jonas: someone known, not something had
-            return "", found
-        if re.search(r"(?:生了|添了)$", before):  # 我们上周生了个女儿，叫莉莉: the birth, and who
-            return before + "个" + what, found
-        return before + name, found
-    return text, []
-
-
-def person_in(text: str, people: People) -> str | None:
-    """A person a clause names inside it (…卖给了陈阿姨, …和小雯吃饭): one known by name, or a surname
-    with a title (陈阿姨, 李老师) the way one calls them."""
-    for key in sorted(people.names, key=len, reverse=True):
-        said = people.names[key]
-        if len(said) >= 2 and not said.startswith("我") and said in text:
-            return said
-    m = re.search(
-        rf"[{HAN_CHARS}](?:{'|'.join(sorted(_TITLES, key=len, reverse=True))})(?=$|[^{HAN_CHARS}]|[了的说和])", text
-    )
-    if m and m.group(0)[0] not in _NOT_NAME and not role_of(m.group(0)[:1]) and not role_of(m.group(0)):
-        return m.group(0)
-    return None

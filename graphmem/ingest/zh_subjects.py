@@ -1,19 +1,27 @@
-"""Chinese: whom a clause is about. A clause opens with its subject — 我, a person by name (小雯), by role
-(我表妹, 我的钢琴老师), by pronoun (她 / 他) — or with none, when it goes on about the subject of the clause
-before (我辞职了，下个月入职字节跳动); ``subject_of`` reads that opening (``people.People`` says whom a role or
-a pronoun means), with the relations it says; and jieba's words and tags where an open part must end.
-"""
+"""Chinese: whom a clause is about — 我, a person by name (小雯), by role (我表妹, 我的钢琴老师), by pronoun
+(她 / 他), or none when it goes on about the subject of the clause before (我辞职了，下个月入职字节跳动) —
+with the relations the opening says, and the people a clause introduces or is all about (一个叫Nina的护士,
+女儿的班主任是刘老师). ``people.People`` says whom a role or a pronoun means; jieba's words and tags
+(``tag``, ``noun_head``) say where an open part ends."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 
 from ..lang import HAN_CHARS
-from ..lexicon.roles import ATTRIBUTE_WORDS, ZH_ROLE, ZH_ROLE_HEADS, ZH_ROLES, role_of
+from ..lexicon.roles import (
+    ATTRIBUTE_WORDS,
+    NOT_KIN,
+    ZH_ROLE,
+    ZH_ROLE_HEADS,
+    ZH_ROLE_WORDS,
+    ZH_ROLES,
+    ZH_TITLES,
+    role_of,
+)
 from .people import People, introduce
-from .phrases import Found, clean
+from .phrases import Found, Subject, clean, read_as, relation
 
 # What may stand before a clause's subject: interjections, discourse words, times said as words.
 ZH_LEAD = re.compile(
@@ -24,16 +32,13 @@ ZH_LEAD = re.compile(
     r"|[\u4e00-\u9fff]{1,6}?(?:以后|之后|后)(?=[，,]?我))+"  # 实习结束后我…: when, then the speaker
 )
 
-
 # Adverbs between a subject and its verb that change nothing the memory says.
 _ADV = (
     r"(?:也|还|都|就|已经|终于|刚刚|刚|又|现在|目前|如今|一直|最近|真的|真|正在|正|总算|才|早就|这个月|今年|"
     r"平时|平常|平日|通常|一般|向来|总是|经常|常常)*"
 )
 
-
 _NAME = rf"[{HAN_CHARS}]{{2,3}}|[A-Z][a-z]+"
-
 
 # What may follow a name: a verb of being, a place or time word, a particle, punctuation.
 _NAME_FOLLOW = (
@@ -41,18 +46,11 @@ _NAME_FOLLOW = (
     r"已经|就|都|还|又|的|给|对|把|被|住|搬|从|下|上|开|买|养|有|打算|准备|不|没|，|,|。|！|？|!|\?|；|$|\s)"
 )
 
-
 _NOT_NAME = set("我你他她它这那谁哪啥每某该满")
-
 
 _DEGREE = set("很太挺真超蛮特非好最更")  # degree words: what follows them says how, never who
 
-
-_TITLES = frozenset("阿姨 老师 叔叔 先生 太太 女士 师傅 大爷 大妈 奶奶 爷爷 医生 姐姐 哥哥 教练 教授 律师 大夫".split())
-
-
 _NOT_NAME_END = set("不没也都还又才就只并真很太挺再")  # 小明不是我的朋友: a negation, not a name
-
 
 _PRONOUN = re.compile(r"^(她|他)(?!们)")
 _APPOSED = re.compile(r"^(?:她|他)(?![们的])")  # 我上司他在深圳上班: the role, then its pronoun
@@ -62,22 +60,17 @@ _READ_ALONE = frozenset({"生日"})  # attributes with a reading of their own (a
 # 其 ("his", "her", "its") before what someone has: the subject of the clause before
 _THEIR = re.compile(rf"^其(?=(?:{_ATTRIBUTE.pattern}))")
 
-
 # A clause that only says what used to be, guesses, wishes or asks states no current fact.
 _NOT_FACT = re.compile(
     r"^(?:以前|原来|曾经|过去|可能|也许|大概|应该|希望(?!能|可以|能够)|要是|如果|觉得|认为|以为|听说|猜|感觉|知道|记得|怎么|为什么)"
 )
 
-
 _JOB_END = "员|师|工|手|官|士|会计|记者|经理|主管|主编|编辑|老板|医生|司机|保安|保姆|厨子|律师|翻译|秘书|助理"
-
 
 _ONE = re.compile(r"^(?:一)(?:个|辆|只|台|套|家|所|位|条|本|部|件|份|架|把|间|栋|幢|匹|头|盆|张)")
 
-
 # 在考虑…, 在想…: thinking about it (a plan), not a place it is done at (在考虑回学校读书)
 _NOT_THINKING = "(?!考虑|想|犹豫|打算|准备|计划|纠结|琢磨|找|寻找|物色)"  # 在找新工作: looking for one
-
 
 _TRAIL = re.compile(r"(?:了|啦|呀|啊|呢|吧|哦|哈|去|来|住|上班|工作|读书|上学)+$")
 
@@ -92,9 +85,7 @@ def tag(text: str) -> tuple[tuple[str, str], ...]:
 
 _NOUNISH = ("n", "a", "b", "j", "eng", "x", "vn", "s", "f", "l", "m", "q", "k", "h")
 
-
 _MORPHEME = ("g", "zg")  # a bound character the tagger could not place (灵缇犬 → 灵|缇|犬): part of the noun
-
 
 # 我和男朋友分手了 / 我跟小李分手了 / 我们分手了 / 我离婚了: a breakup or a divorce of the speaker's
 _PARTNER_ENDED = re.compile(
@@ -114,7 +105,7 @@ def partner_ended(text: str, people: People, owner: str) -> Found | None:
     if found is not None:
         who = people.by_role(found[0], owner)
     topic = "离婚" if m.group("what").startswith("离") else "分手"
-    return Found("FACT", topic, who, 0.7, kind="relation", slot="partner", ends=True)
+    return read_as("partner", "FACT", topic, who, ends=True)
 
 
 def said_mine(rest: str, name: str, people: People, owner: str) -> Found | None:
@@ -124,8 +115,7 @@ def said_mine(rest: str, name: str, people: People, owner: str) -> Found | None:
     found = next((f for n in range(len(role)) if (f := role_of(role[n:]))), None)  # 大学室友: a 室友
     if found is None:
         return None
-    people.learn(name, found[0], owner=owner)
-    return Found("RELATION", found[0], name, 0.7, subject=None, kind="relation")
+    return people.known_as(name, found[0], owner)
 
 
 def is_place(text: str) -> bool:
@@ -181,34 +171,10 @@ def _object(text: str) -> str | None:
     return _TRAIL.sub("", rest) or rest
 
 
-@dataclass
-class Subject:
-    """Whom a clause is about: ``name`` (None: the speaker), the text after it, and a relation
-    the opening itself states (我表妹小雯 → 我 表妹 小雯)."""
-
-    name: str | None
-    rest: str
-    relation: Found | None = None
-    pronoun: str | None = None
-    of_role: str | None = None  # the clause is about this relative of the subject's (老周的老伴, 他孙子)
-    described: Found | None = None  # what the opening says they are (新来的同事Mia → Mia 是 新来的同事)
-    together: Found | None = None  # a relative said with them: 小雯和她老公阿强 (小雯 · 老公 · 阿强)
-
-
 # Roles that are a person's family or household: 老周的老伴, 他孙子 is about them.
-_RELATIVES = sorted(
-    (
-        w
-        for w, (c, _) in ZH_ROLES.items()
-        if c not in {"同事", "老板", "同学", "导师", "师傅", "房东", "合伙人", "熟人"}
-    ),
-    key=len,
-    reverse=True,
-)
-
+_RELATIVES = sorted((w for w, (c, _) in ZH_ROLES.items() if c not in NOT_KIN), key=len, reverse=True)
 
 _RELATIVE = re.compile(rf"^(?:的)?(?P<role>{'|'.join(_RELATIVES)})")
-
 
 # 那位退休老师, 那个爱尔兰同事: someone known by a role or by what they were said to be.
 _THAT_ONE = re.compile(r"^(?:我)?(?:那位|那个|这位|这个|那名|那)(?=[\u4e00-\u9fffA-Za-z])")
@@ -248,22 +214,16 @@ def _that_one(text: str, people: People) -> Subject | None:
 # 我们房东, 我们家的阿姨, 咱家保姆: the household's role, which the speaker means as their own
 _OURS = "我们家|我们|咱们家|咱们|咱家|我家"
 
-
 # A role said without what it teaches or treats (妈妈, 女儿, 老师): the longest first.
-_PLAIN_ROLE = "|".join(sorted(ZH_ROLES, key=len, reverse=True))
-
 
 _AND_THEIR = re.compile(r"^(?:和|跟|带着)(?:她|他)(?:的)?")  # 小雯和她老公阿强来了: a relative said with them
-
 
 # what two people do to each other: the one after 和 is its other party (和他女朋友分手了)
 _WITH_EACH_OTHER = re.compile(
     r"^(?:又|已经|终于|刚|昨天|上周|上个月)*(?:分手|吵架|吵了|离婚|离了婚|闹翻|闹掰|和好|打架|分开|结婚|订婚|冷战)"
 )
 
-
-_ME_AND = re.compile(rf"^我(?:和|跟|与)(?:我)?(?:的)?(?P<role>{_PLAIN_ROLE})?")
-
+_ME_AND = re.compile(rf"^我(?:和|跟|与)(?:我)?(?:的)?(?P<role>{ZH_ROLE_WORDS})?")
 
 # 我们 / 我们家 / 咱们 before a move, a home, a pet, a purchase or a plan: the household, so the
 # speaker too (我们公司…, 我们在讨论… stay no one's: "we" at work is not the speaker's own fact).
@@ -273,7 +233,6 @@ _WE_AT_HOME = re.compile(
     r"|在[^，,。！？]{1,12}?(?:住|生活|定居|安家|买了房))"
     r"|(?:我们家|咱们家|咱家|我家)(?=有|养))"
 )
-
 
 # 昨晚我们在…吃了饭: "we" at a time said, a thing the speaker did with others (我们公司…, 我们老板… are
 # not the speaker)
@@ -294,11 +253,8 @@ def we_then(body: str, time_text: str) -> Subject | None:
 
 
 # Roles said without 我 that still mean the speaker's (妈妈说…, 老板今天…): kin and the boss.
-_KNOWN_ROLE = "|".join(sorted(ZH_ROLES, key=len, reverse=True))  # a role word of the closed list
-
 
 _BARE_ROLES = frozenset("妈妈 老妈 爸爸 老爸 老婆 老公 老板 女朋友 男朋友 爷爷 奶奶 外婆 外公 儿子 女儿 闺女".split())
-
 
 _PREDICATE_START = re.compile(
     rf"^{_ADV}(?:住|搬|在|入职|加入|跳槽|辞职|离职|辞了|换了|去|考上|毕业|从|买|养|有|打算|准备|计划|决定|不再|喜欢|爱|讨厌|是|当|做"
@@ -332,7 +288,7 @@ def _what_they_do(role: str) -> bool:
 def _addressed(cand: str, text: str) -> bool:
     """A surname and a title (陈阿姨, 李老师) or a nickname (老何, 小敏) the tagger reads as a name."""
     if len(cand) == 3:
-        return cand[1:] in _TITLES and cand[0] not in _NOT_NAME and not role_of(cand[:1])
+        return cand[1:] in ZH_TITLES and cand[0] not in _NOT_NAME and not role_of(cand[:1])
     words = tag(text)
     return bool(words) and words[0][0] == cand and words[0][1] == "nr"
 
@@ -342,7 +298,7 @@ def _called(cand: str, after: str) -> bool:
     if after.strip("。！!，,了啊") != "":
         return False
     nickname = len(cand) == 2 and cand[0] in "小老阿" and role_of(cand) is None  # 老师, 老公, 阿姨: roles
-    return nickname or (len(cand) == 3 and cand[1:] in _TITLES)
+    return nickname or (len(cand) == 3 and cand[1:] in ZH_TITLES)
 
 
 def _one_word(text: str, cand: str) -> bool:
@@ -350,7 +306,7 @@ def _one_word(text: str, cand: str) -> bool:
     word (结婚, 要去维); a nickname (小刘, 老王, 阿杰) always does."""
     if len(cand) == 2 and cand[0] in "小老阿":
         return True
-    if len(cand) == 3 and cand[1:] in _TITLES:  # 陈阿姨, 李老师: a surname and how one addresses them
+    if len(cand) == 3 and cand[1:] in ZH_TITLES:  # 陈阿姨, 李老师: a surname and how one addresses them
         return True
     words = tag(text)
     return (
@@ -405,9 +361,7 @@ def _named_relative(subj: Subject, people: People) -> Subject:
         name, after = subj.rest[:3], subj.rest[3:]  # 我儿子的班主任王老师…: a surname and a title
     if not name or name in people.names.values():
         return subj
-    people.learn_of(subj.name, name, subj.of_role, subj.of_role)
-    relation = Found("RELATION", subj.of_role, name, 0.7, subject=subj.name, kind="relation")
-    return Subject(name, after, relation)
+    return Subject(name, after, people.learn_of(subj.name, name, subj.of_role, subj.of_role))
 
 
 def _and_their(subj: Subject, people: People) -> Subject:
@@ -423,8 +377,7 @@ def _and_their(subj: Subject, people: People) -> Subject:
     if _WITH_EACH_OTHER.match(rest if name else after):
         return subj  # 王磊和他女朋友分手了: whom the breakup was with, not who came along
     if name and name not in people.names.values():
-        people.learn_of(subj.name or "", name, found[0], found[0])
-        subj.together = Found("RELATION", found[0], name, 0.7, subject=subj.name, kind="relation")
+        subj.together = people.learn_of(subj.name or "", name, found[0], found[0])
         people.mention(subj.name or "")  # the clause is still about them
         after = rest
     subj.rest = after
@@ -447,10 +400,6 @@ def _with_them(text: str, people: People, owner: str) -> Subject | None:
     return Subject(None, rest)
 
 
-def _relation(role: str, name: str) -> Found:
-    return Found("RELATION", role, name, 0.7, kind="relation")
-
-
 def _opening(clause: str, people: People, owner: str, carried: Subject | None) -> Subject | None:
     text = ZH_LEAD.sub("", clause).strip()
     m = re.match(rf"^(?P<name>{_NAME})是我(?:的|最好的)?(?P<role>{ZH_ROLE})(?:$|[了啊呀吧。！!，,])", text)
@@ -461,9 +410,8 @@ def _opening(clause: str, people: People, owner: str, carried: Subject | None) -
         and (found := role_of(m.group("role")))
     ):
         name, role = m.group("name"), found[0]
-        people.learn(name, role, owner=owner)
-        return Subject(name, "", _relation(role, name))
-    m = re.match(rf"^(?P<desc>[{HAN_CHARS}]{{1,8}}?的)(?P<role>{_KNOWN_ROLE})", text)
+        return Subject(name, "", people.known_as(name, role, owner))
+    m = re.match(rf"^(?P<desc>[{HAN_CHARS}]{{1,8}}?的)(?P<role>{ZH_ROLE_WORDS})", text)
     found = (
         role_of(m.group("role"))
         if m and not m.group("desc").startswith(("我", "你", "他", "她")) and not people.knows(m.group("desc")[:-1])
@@ -471,11 +419,11 @@ def _opening(clause: str, people: People, owner: str, carried: Subject | None) -
     )  # 小琳的儿子乐乐: 小琳's son (read below), not the speaker's
     name, rest = _name_after(text[m.end() :]) if m and found else (None, text)
     if m and found and name:  # 新来的同事Mia是做数据分析的: who they are, which one, their name
-        relation, described = introduce(people, name, found[0], m.group("desc") + m.group("role"), owner, "是")
-        return Subject(name, rest, relation, described=described)
+        rel, described = introduce(people, name, found[0], m.group("desc") + m.group("role"), owner, "是")
+        return Subject(name, rest, rel, described=described)
     m = re.match(rf"^(?:{_OURS}|我)?(?:的)?(?P<role>{ZH_ROLE})", text)
     if m and not _what_they_do(m.group("role")):  # 我妈妈是医生: the role is 妈妈, 医生 is what she is
-        m = re.match(rf"^(?:{_OURS}|我)?(?:的)?(?P<role>{_PLAIN_ROLE})", text)
+        m = re.match(rf"^(?:{_OURS}|我)?(?:的)?(?P<role>{ZH_ROLE_WORDS})", text)
     found = role_of(m.group("role")) if m and _what_they_do(m.group("role")) else None
     mods = ""
     if not (m and found) and text.startswith("我"):  # 我的新上司, 我大学室友: which one, then the role
@@ -494,7 +442,7 @@ def _opening(clause: str, people: People, owner: str, carried: Subject | None) -
             people.learn(name, role, owner=owner)
             if mods:
                 people.describe(name, mods + m.group("role"))
-            return Subject(name, rest, _relation(role, name))
+            return Subject(name, rest, relation(role, name))
         known = people.by_role(role, owner) or people.by_description(mods + m.group("role"))
         if mods and not known:
             return None  # 我的新同事: not necessarily the one named before
@@ -557,3 +505,144 @@ def subject_of(clause: str, people: People, owner: str, carried: Subject | None)
     reader cannot name (他 with no one named, 我们, 你)."""
     subj = _opening(clause, people, owner, carried)
     return _and_their(subj, people) if subj is not None and subj.name is not None else subj
+
+
+# 女儿的班主任是刘老师 / 小雯的男朋友叫阿杰: someone in a role to a person the speaker knows.
+_ROLE_OF_SOMEONE = re.compile(
+    rf"^(?:我的|我)?(?P<whose>{ZH_ROLE}|{_NAME})的(?P<role>{ZH_ROLE})(?:是|叫|名叫)(?P<name>{_NAME})[。！!]?$"
+)
+
+
+def role_of_someone(text: str, people: People, owner: str) -> Found | None:
+    """女儿的班主任是刘老师 → 我女儿 · 班主任 · 刘老师, 刘老师 learnt as that; None when the clause
+    says no such thing."""
+    m = _ROLE_OF_SOMEONE.match(text)
+    role = role_of(m.group("role")) if m else None
+    name = m.group("name") if m else ""
+    if (
+        m is None
+        or role is None
+        or name[0] in _NOT_NAME
+        or name[0] in "个位名一"
+        or name in ZH_ROLES
+        or name[:2] in ZH_ROLES
+    ):
+        return None
+    rel = role_of(m.group("whose"))
+    if rel is not None:
+        whose = people.by_role(rel[0], owner) or f"我{m.group('whose')}"
+        if not people.knows(whose):
+            people.learn(whose, gender=rel[1])
+    elif people.knows(m.group("whose")):
+        whose = m.group("whose")
+    else:
+        return None
+    return people.learn_of(whose, name, role[0], m.group("role"))
+
+
+# 我跟小静是大学同学 / 我和阿杰是好朋友: someone the speaker is something to, together
+_TOGETHER = re.compile(
+    rf"^我(?:跟|和|与)(?P<name>{_NAME})(?:以前|曾经|原来|从小)?(?:是|成了|一直是|就是)(?:[\u4e00-\u9fff]{{0,4}}?)(?P<role>同学|同事|朋友|好朋友|室友|邻居|闺蜜|发小)(?:了)?$"
+)
+
+
+def _kin_word(what: str) -> str | None:
+    """The role word a description ends with (德国笔友 → 笔友)."""
+    return next((what[-n:] for n in (3, 2, 1) if len(what) >= n and role_of(what[-n:])), None)
+
+
+def said_together(text: str) -> bool:
+    """The clause only says what the speaker and someone are to each other (``_TOGETHER``)."""
+    return _TOGETHER.match(text.strip()) is not None
+
+
+def stated_people(text: str, people: People, owner: str) -> list[Found]:
+    """Relations said inside a clause, not at its start (我周末和我表妹小雯去了西湖), and 我跟小静是大学同学:
+    each learnt."""
+    out = []
+    together = _TOGETHER.match(text.strip())
+    if together and together.group("name")[0] not in _NOT_NAME and (found := role_of(together.group("role"))):
+        out.append(people.known_as(together.group("name"), found[0], owner))
+    for m in re.finditer(rf"我(?:的)?(?P<role>{ZH_ROLE})", text):
+        found = role_of(m.group("role"))
+        if m.start() == 0 or not found:
+            continue
+        role, gender = found
+        name, _ = _name_after(text[m.end() :])
+        if name:
+            out.append(people.known_as(name, role, owner))
+        elif people.by_role(role, owner) is None:
+            people.learn("我" + m.group("role"), gender=gender)  # 我和我老婆…，她…: a pronoun may mean her
+    return out
+
+
+# 一个叫Nina的护士 / 叫小吴的家教: someone introduced by their name and what they are; the phrase
+# stands for the name in the clause (我认识了一个叫Nina的护士 → 我认识了Nina).
+_INTRODUCED = re.compile(
+    rf"(?:一|这|那)?(?:个|位|名)?(?:名)?叫(?P<name>{_NAME})的(?P<what>[\u4e00-\u9fff]{{1,6}}?)(?=$|[，,。！？!?；;了])"
+)
+
+# 一个家教，叫小吴 / 请了个阿姨，她叫王姐: what they are, then their name.
+_NAMED_AFTER = re.compile(
+    rf"(?:一)?(?:个|位|名)(?P<what>[\u4e00-\u9fff]{{1,6}}?)[，,]?(?:他|她)?(?:叫|名叫)(?P<name>{_NAME})[。！!]?$"
+)
+
+_NOT_PEOPLE = re.compile(r"(?:店|馆|厅|楼|书|片|电影|歌|游戏|地方|城|村|街|路|狗|猫|鱼|鸟|车|船|公司|学校)$")
+
+# 楼下新搬来的邻居叫Olga / 我们公司新来的CTO叫Harris: who someone described is, a sentence of its own.
+_DESCRIBED_IS_CALLED = re.compile(
+    rf"^(?P<desc>[^，,。！？!?]{{1,14}}?的)(?P<what>[{HAN_CHARS}A-Za-z]{{1,6}}?)(?:叫|名叫|叫做)(?P<name>{_NAME})[。！!]?$"
+)
+
+
+def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]:
+    """People a clause introduces by name and what they are: each learnt as someone the speaker
+    knows, what they are said (Nina 是 护士); the clause with the name in the phrase's place."""
+    named = role_of_someone(text.strip(), people, owner)
+    if named is not None:
+        return "", [named]
+    m = _DESCRIBED_IS_CALLED.match(text.strip())
+    if m and m.group("desc") not in ("我的", "我们的", "的") and not _NOT_PEOPLE.search(m.group("what")):
+        name, what = m.group("name"), m.group("what")
+        known_role = role_of(what)
+        role = known_role[0] if known_role else "熟人"
+        return "", introduce(people, name, role, m.group("desc") + what, owner, "是")
+    for pattern in (_INTRODUCED, _NAMED_AFTER):
+        m = pattern.search(text)
+        if m is None:
+            continue
+        what, name = m.group("what"), m.group("name")
+        if _NOT_PEOPLE.search(what) or name[0] in _NOT_NAME or not (name.isascii() or _one_word(name, name)):
+            continue
+        kin = role_of(what) or role_of(what[-2:]) or role_of(what[-1:])
+        had = r"(?:^|[，,])(?:我|我们)(?:上周|上个月|去年|前天|昨天|今年|刚刚|刚|已经|终于)*(?:还|也)?(?:有|生了|添了)$"
+        if kin and re.search(had, text[: m.start()]):  # 我有个弟弟叫小乐 / 我们上周生了个女儿，叫莉莉: my 弟弟, my 女儿
+            kin_word = _kin_word(what) or what
+            plain = re.fullmatch(r"(?:小|大|亲|双胞胎)?", what[: len(what) - len(kin_word)]) is not None
+            found = introduce(people, name, kin[0], None if plain else what, owner, "是")
+        else:
+            found = introduce(people, name, "熟人", what, owner, "是")
+        if pattern is _INTRODUCED:
+            return text[: m.start()] + name + text[m.end() :], found
+        before = text[: m.start()]
+        if re.search(r"有$", before):  # 我有个笔友叫Jonas: someone known, not something had
+            return "", found
+        if re.search(r"(?:生了|添了)$", before):  # 我们上周生了个女儿，叫莉莉: the birth, and who
+            return before + "个" + what, found
+        return before + name, found
+    return text, []
+
+
+def person_in(text: str, people: People) -> str | None:
+    """A person a clause names inside it (…卖给了陈阿姨, …和小雯吃饭): one known by name, or a surname
+    with a title (陈阿姨, 李老师) the way one calls them."""
+    for key in sorted(people.names, key=len, reverse=True):
+        said = people.names[key]
+        if len(said) >= 2 and not said.startswith("我") and said in text:
+            return said
+    m = re.search(
+        rf"[{HAN_CHARS}](?:{'|'.join(sorted(ZH_TITLES, key=len, reverse=True))})(?=$|[^{HAN_CHARS}]|[了的说和])", text
+    )
+    if m and m.group(0)[0] not in _NOT_NAME and not role_of(m.group(0)[:1]) and not role_of(m.group(0)):
+        return m.group(0)
+    return None

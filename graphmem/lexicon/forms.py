@@ -1,7 +1,6 @@
-"""English word forms, asked of a lemmatiser whose tables ship inside its package (``lemminflect``,
-MIT): whether a word is a past or a participle, a verb's -ing form and an -ing word's base form. The
-reader once kept hand tables of irregular pasts and participles and rules for -ing; a lemmatiser
-knows them. Loaded the first time an English clause needs a form."""
+"""English word forms, asked of a lemmatiser whose tables ship inside its package (``lemminflect``, MIT)
+instead of hand tables of irregular verbs: pasts and participles, base, -ing and third-person forms.
+Loaded the first time an English clause needs a form."""
 
 from __future__ import annotations
 
@@ -34,6 +33,20 @@ def is_past(verb: str) -> bool:
 def is_participle(word: str) -> bool:
     """A past participle (-ed, gone, taken, born; got, as American English has it too)."""
     return word.endswith("ed") or word == "got" or word in _forms(word, "VBN")
+
+
+@lru_cache(maxsize=16384)
+def lemma(verb: str) -> str:
+    """A verb's base form (loves → love, has → have, watched → watch); the word itself when it is none."""
+    found = _lemminflect().getLemma(verb, "VERB")
+    return found[0] if found else verb
+
+
+@lru_cache(maxsize=16384)
+def third_person(verb: str) -> str:
+    """A base form in the third person present (live → lives, teach → teaches, study → studies)."""
+    found = _lemminflect().getInflection(verb, "VBZ")
+    return found[0] if found else verb + "s"
 
 
 @lru_cache(maxsize=16384)

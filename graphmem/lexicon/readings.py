@@ -1,17 +1,11 @@
 """The readings: every kind of thing the extractors take from talk, declared once.
 
-A reading is one kind of fact a person can state (where they live, whom they are with, what they
-like …). Its row says the kind a memory of it has (``schema.Kind``), the slot its value fills and
-whether that slot holds one value at a time (a newer value replaces the current one), whether an
-extractor names that slot on the memory (``schema.Slot``; the other slots consolidation reads off
-the topic words), what ends it, the importance the rules give it, its topic word in each language,
-and the topic words that state it (what consolidation's ``slot_of`` and ``stance`` match).
-
-Generated from this table: ``topics.SLOTS`` and the stance lists (``POSITIVE``, ``NEGATIVE``,
-``STOPS``), and the kinds and slots of the LLM extractor's prompt (``ingest.llm``). Checked against
-it by a test: the enums ``Kind`` and ``Slot`` of ``ingest.schema``. A new reading is a row here, and
-its patterns in the language rules (``ingest.rules_zh`` / ``ingest.rules_en``) with a labelled line
-among the extraction benchmark's lines (docs/testing.md).
+A reading is one kind of fact a person can state (where they live, whom they are with, what they like …);
+its row's fields say what a memory of it carries. Generated from this table: ``topics.SLOTS`` and the
+stance lists, and the kinds and slots of the LLM extractor's prompt (``ingest.llm``); the enums ``Kind``
+and ``Slot`` of ``ingest.schema`` are checked against it (tests/test_readings.py). A new reading is a row
+here, its patterns in the language rules (``ingest.rules_zh`` / ``rules_en``) naming it, and labelled
+lines among the extraction benchmark's (docs/architecture.md, "Where a new reading goes").
 """
 
 from __future__ import annotations
@@ -189,6 +183,7 @@ READINGS: tuple[Reading, ...] = (
         "preference",
         {"zh": "喜欢", "en": "like"},
         ends="a stop of the same object",
+        confidence=0.6,
         words=(
             *("喜欢", "爱", "喜爱", "热爱", "爱吃", "爱喝", "偏爱", "迷上", "享受", "like", "likes", "love", "loves"),
             *("enjoy", "enjoys", "prefer", "prefers", "adore", "adores", "fond of", "into"),
@@ -198,6 +193,7 @@ READINGS: tuple[Reading, ...] = (
         "dislike",
         "preference",
         {"zh": "讨厌", "en": "dislike"},
+        confidence=0.6,
         words=(
             *("讨厌", "厌恶", "恨", "反感", "受不了", "hate", "hates", "dislike", "dislikes", "detest", "detests"),
             *("can't stand", "cannot stand"),
@@ -208,6 +204,7 @@ READINGS: tuple[Reading, ...] = (
         "stop",
         "preference",
         {"zh": "不再", "en": "no longer"},
+        confidence=0.6,
         words=(
             "不再",
             "再也不",
@@ -245,7 +242,7 @@ READINGS: tuple[Reading, ...] = (
         {"zh": "卖掉", "en": "sold"},
         words=("卖", "卖了", "卖掉", "卖掉了", "送人", "送人了", "转手", "sold", "sell", "gave away", "got rid of"),
     ),
-    Reading("plan", "plan", {"zh": "打算", "en": "plan to"}),
+    Reading("plan", "plan", {"zh": "打算", "en": "plan to"}, confidence=0.6),
     Reading("event", "event", {"zh": "", "en": ""}),  # the clause kept whole, with its time and place
     Reading("fact", "fact", {"zh": "是", "en": "is a"}),
 )
@@ -263,6 +260,11 @@ def said_reading(predicate: str, language: str) -> Reading | None:
     if language == "zh":
         said = said.removesuffix("了")
     return next((r for r in READINGS if said in r.said.get(language, ())), None)
+
+
+def words_of(reading: str, language: str) -> list[str]:
+    """A reading's topic words in one language: 手机号, 电话 … of the phone's."""
+    return [w for w in BY_ID[reading].words if w.isascii() == (language == "en")]
 
 
 def marked_slots() -> list[Reading]:

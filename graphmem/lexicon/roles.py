@@ -1,10 +1,7 @@
-"""Role words in Chinese and English: kin, partners, the people of work and school, and pets, each
-with its canonical name and the gender it implies; the heads that may carry what they teach or
-treat (钢琴老师, piano teacher); pronouns and their gender; how a named owner's things are written.
-
-Role names are stored canonical (老婆 → 妻子, mom → mother), so one Topic node stands for one role.
-The extractor (``ingest.people``, ``ingest.rules_*``), the write path (``builder.create``) and the
-search (``retriever.search``) read them from here.
+"""Role words in Chinese and English (kin, partners, the people of work and school, pets), each with its
+canonical name (老婆 → 妻子, mom → mother: one Topic node a role) and the gender it implies; the heads
+that may carry what they teach or treat (钢琴老师, piano teacher); pronouns; how a named owner's things
+are written. Read by extraction, the write path (``builder.create``) and search (``retriever``).
 """
 
 from __future__ import annotations
@@ -33,151 +30,66 @@ ATTRIBUTE_WORDS = frozenset(
     }
 )  # fmt: skip
 
-# --- role words: canonical role, gender ("f", "m" or None) ---------------------------------
-ZH_ROLES: dict[str, tuple[str, str | None]] = {}
-for _words, _canon, _g in [
-    ("表妹", "表妹", "f"),
-    ("表姐", "表姐", "f"),
-    ("表哥", "表哥", "m"),
-    ("表弟", "表弟", "m"),
-    ("堂妹", "堂妹", "f"),
-    ("堂姐", "堂姐", "f"),
-    ("堂哥", "堂哥", "m"),
-    ("堂弟", "堂弟", "m"),
-    ("姐姐|姐", "姐姐", "f"),
-    ("妹妹|妹", "妹妹", "f"),
-    ("哥哥|哥", "哥哥", "m"),
-    ("弟弟|弟", "弟弟", "m"),
-    ("妈妈|母亲|老妈|妈", "妈妈", "f"),
-    ("爸爸|父亲|老爸|爸", "爸爸", "m"),
-    ("儿子", "儿子", "m"),
-    ("女儿", "女儿", "f"),
-    ("老婆|妻子|太太|爱人", "妻子", "f"),
-    ("老公|丈夫|先生", "丈夫", "m"),
-    ("男朋友|男友", "男朋友", "m"),
-    ("女朋友|女友", "女朋友", "f"),
-    ("未婚夫", "未婚夫", "m"),
-    ("未婚妻", "未婚妻", "f"),
-    ("爷爷", "爷爷", "m"),
-    ("奶奶", "奶奶", "f"),
-    ("外公|姥爷", "外公", "m"),
-    ("外婆|姥姥", "外婆", "f"),
-    ("叔叔", "叔叔", "m"),
-    ("大伯|伯伯|伯父", "伯父", "m"),
-    ("婶婶|婶子", "婶婶", "f"),
-    ("舅妈|舅母", "舅妈", "f"),
-    ("姨妈|小姨|姨母", "姨妈", "f"),
-    ("舅舅", "舅舅", "m"),
-    ("阿姨", "阿姨", "f"),
-    ("姑姑", "姑姑", "f"),
-    ("侄子|外甥", "侄子", "m"),
-    ("侄女|外甥女", "侄女", "f"),
-    ("孙子|外孙", "孙子", "m"),
-    ("孙女|外孙女", "孙女", "f"),
-    ("婆婆", "婆婆", "f"),
-    ("公公", "公公", "m"),
-    ("岳母|丈母娘", "岳母", "f"),
-    ("岳父|老丈人", "岳父", "m"),
-    ("儿媳|儿媳妇", "儿媳", "f"),
-    ("女婿", "女婿", "m"),
-    ("嫂子", "嫂子", "f"),
-    ("姐夫", "姐夫", "m"),
-    ("弟媳", "弟媳", "f"),
-    ("妹夫", "妹夫", "m"),
-    ("老伴", "老伴", None),
-    ("配偶", "配偶", None),
-    ("熟人", "熟人", None),
-    ("闺蜜", "闺蜜", "f"),
-    ("最好的朋友|好朋友|朋友|好友|哥们儿|哥们", "朋友", None),
-    ("同事", "同事", None),
-    ("老板|上司|领导", "老板", None),
-    ("下属|手下", "下属", None),
-    ("室友", "室友", None),
-    ("邻居", "邻居", None),
-    ("同学", "同学", None),
-    ("导师", "导师", None),
-    ("师傅", "师傅", None),
-    ("房东", "房东", None),
-    ("班主任", "班主任", None),
-    ("牙医", "牙医", None),
-    ("笔友|网友", "笔友", None),
-    ("合伙人", "合伙人", None),
-    ("爸妈|父母", "父母", None),
-    ("狗|小狗", "狗", None),
-    ("猫|小猫", "猫", None),
-]:
-    for _w in _words.split("|"):
-        ZH_ROLES[_w] = (_canon, _g)
+
+def _roles(table: str) -> dict[str, tuple[str, str | None]]:
+    """Role words from ``words gender`` entries, a comma between them: the words with a | between them,
+    the first the canonical role unless another follows an =; the gender f, m or - (none said)."""
+    out: dict[str, tuple[str, str | None]] = {}
+    for entry in table.split(","):
+        said, gender = entry.strip().rsplit(" ", 1)
+        words, _, canon = said.partition("=")
+        for w in words.split("|"):
+            out[w] = (canon or words.split("|")[0], None if gender == "-" else gender)
+    return out
+
+
+# --- role words: canonical role, gender
+ZH_ROLES = _roles(
+    "表妹 f, 表姐 f, 表哥 m, 表弟 m, 堂妹 f, 堂姐 f, 堂哥 m, 堂弟 m, 姐姐|姐 f, 妹妹|妹 f, 哥哥|哥 m, 弟弟|弟 m, "
+    "妈妈|母亲|老妈|妈 f, 爸爸|父亲|老爸|爸 m, 儿子 m, 女儿 f, 老婆|妻子|太太|爱人=妻子 f, 老公|丈夫|先生=丈夫 m, "
+    "男朋友|男友 m, 女朋友|女友 f, 未婚夫 m, 未婚妻 f, 爷爷 m, 奶奶 f, 外公|姥爷 m, 外婆|姥姥 f, 叔叔 m, "
+    "大伯|伯伯|伯父=伯父 m, 婶婶|婶子 f, 舅妈|舅母 f, 姨妈|小姨|姨母 f, 舅舅 m, 阿姨 f, 姑姑 f, 侄子|外甥 m, "
+    "侄女|外甥女 f, 孙子|外孙 m, 孙女|外孙女 f, 婆婆 f, 公公 m, 岳母|丈母娘 f, 岳父|老丈人 m, 儿媳|儿媳妇 f, "
+    "女婿 m, 嫂子 f, 姐夫 m, 弟媳 f, 妹夫 m, 老伴 -, 配偶 -, 熟人 -, 闺蜜 f, "
+    "最好的朋友|好朋友|朋友|好友|哥们儿|哥们=朋友 -, 同事 -, 老板|上司|领导 -, 下属|手下 -, 室友 -, 邻居 -, 同学 -, "
+    "导师 -, 师傅 -, 房东 -, 班主任 -, 牙医 -, 笔友|网友 -, 合伙人 -, 爸妈|父母=父母 -, 狗|小狗 -, 猫|小猫 -"
+)
 # Roles that may carry what they teach, coach or treat: 钢琴老师, 健身教练, 牙科医生.
 ZH_ROLE_HEADS = ("老师", "教练", "医生", "大夫", "教授", "家教")
 
-EN_ROLES: dict[str, tuple[str, str | None]] = {}
-for _words, _canon, _g in [
-    ("mother|mom|mum|mommy|mama", "mother", "f"),
-    ("father|dad|daddy|papa", "father", "m"),
-    ("sister|sis", "sister", "f"),
-    ("brother|bro", "brother", "m"),
-    ("wife", "wife", "f"),
-    ("husband", "husband", "m"),
-    ("girlfriend", "girlfriend", "f"),
-    ("boyfriend", "boyfriend", "m"),
-    ("fiancée|fiancee", "fiancee", "f"),
-    ("fiancé|fiance", "fiance", "m"),
-    ("son|baby boy", "son", "m"),
-    ("daughter|baby girl", "daughter", "f"),
-    ("aunt|auntie", "aunt", "f"),
-    ("uncle", "uncle", "m"),
-    ("niece", "niece", "f"),
-    ("nephew", "nephew", "m"),
-    ("grandson", "grandson", "m"),
-    ("granddaughter", "granddaughter", "f"),
-    ("grandchild|grandkid", "grandchild", None),
-    ("mother-in-law|mother in law", "mother-in-law", "f"),
-    ("father-in-law|father in law", "father-in-law", "m"),
-    ("sister-in-law|sister in law", "sister-in-law", "f"),
-    ("brother-in-law|brother in law", "brother-in-law", "m"),
-    ("daughter-in-law|daughter in law", "daughter-in-law", "f"),
-    ("son-in-law|son in law", "son-in-law", "m"),
-    ("stepson", "stepson", "m"),
-    ("stepdaughter", "stepdaughter", "f"),
-    ("in-laws|in laws", "in-laws", None),
-    # the ones spoken of together: "my parents are visiting", "my kids love dinosaurs" (父母 / 爸妈 in Chinese)
-    ("parents|folks", "parents", None),
-    ("kids|children", "children", None),
-    ("grandparents", "grandparents", None),
-    ("acquaintance", "acquaintance", None),
-    ("grandmother|grandma|granny|nana", "grandmother", "f"),
-    ("grandfather|grandpa|granddad", "grandfather", "m"),
-    ("stepmother|stepmom", "stepmother", "f"),
-    ("stepfather|stepdad", "stepfather", "m"),
-    ("landlady", "landlady", "f"),
-    ("cousin", "cousin", None),
-    ("best friend", "best friend", None),
-    ("friend|buddy|pal", "friend", None),
-    ("partner", "partner", None),
-    ("spouse", "spouse", None),
-    ("boss|manager|supervisor", "boss", None),  # as 老板|上司|领导: "my boss" means "my new manager Linda"
-    ("colleague|coworker|co-worker", "colleague", None),
-    ("roommate|flatmate|housemate", "roommate", None),
-    ("neighbor|neighbour", "neighbor", None),
-    ("classmate", "classmate", None),
-    ("mentor", "mentor", None),
-    ("pen pal|penpal|pen friend", "pen pal", None),
-    ("landlord", "landlord", None),
-    ("therapist", "therapist", None),
-    ("dog", "dog", None),
-    ("cat", "cat", None),
-]:
-    for _w in _words.split("|"):
-        EN_ROLES[_w] = (_canon, _g)
+# the ones spoken of together (parents, kids …) are whom a "they" may mean (父母 / 爸妈 in Chinese);
+# boss, manager and supervisor are one role, as 老板 / 上司 / 领导: "my boss" means "my new manager Linda"
+EN_ROLES = _roles(
+    "mother|mom|mum|mommy|mama f, father|dad|daddy|papa m, sister|sis f, brother|bro m, wife f, husband m, "
+    "girlfriend f, boyfriend m, fiancée|fiancee=fiancee f, fiancé|fiance=fiance m, son|baby boy m, "
+    "daughter|baby girl f, aunt|auntie f, uncle m, niece f, nephew m, grandson m, granddaughter f, "
+    "grandchild|grandkid -, mother-in-law|mother in law f, father-in-law|father in law m, "
+    "sister-in-law|sister in law f, brother-in-law|brother in law m, daughter-in-law|daughter in law f, "
+    "son-in-law|son in law m, stepson m, stepdaughter f, in-laws|in laws -, parents|folks -, "
+    "kids|children=children -, grandparents -, acquaintance -, grandmother|grandma|granny|nana f, "
+    "grandfather|grandpa|granddad m, stepmother|stepmom f, stepfather|stepdad m, landlady f, cousin -, best friend -, "
+    "friend|buddy|pal -, partner -, spouse -, boss|manager|supervisor -, colleague|coworker|co-worker -, "
+    "roommate|flatmate|housemate -, neighbor|neighbour -, classmate -, mentor -, pen pal|penpal|pen friend -, "
+    "landlord -, therapist -, dog -, cat -"
+)
 # Roles that may carry what they teach, coach or treat: piano teacher, yoga instructor, family doctor.
 EN_ROLE_HEADS = ("teacher", "coach", "instructor", "tutor", "trainer", "doctor", "dentist", "professor")
 
+# Roles of work, school and acquaintance: not a person's family or household (Ruth's husband, 老周的老伴
+# and his grandson are about Ruth and 老周; her colleague is not)
+NOT_KIN = frozenset(
+    "boss manager colleague classmate mentor landlord therapist 同事 老板 同学 导师 师傅 房东 合伙人 熟人".split()
+)
+# How one addresses someone by surname and title (陈阿姨, 李老师, 王先生)
+ZH_TITLES = frozenset(
+    "阿姨 老师 叔叔 先生 太太 女士 师傅 大爷 大妈 奶奶 爷爷 医生 姐姐 哥哥 教练 教授 律师 大夫".split()
+)
+
 _EN_ROLE_ALT = "|".join(sorted((re.escape(w) for w in EN_ROLES), key=len, reverse=True))
-_ZH_ROLE_ALT = "|".join(sorted(ZH_ROLES, key=len, reverse=True))
+ZH_ROLE_WORDS = "|".join(sorted(ZH_ROLES, key=len, reverse=True))  # the role words of the list, the longest first
 # "my cousin", "my piano teacher", "my best friend": a modifier only before a head that takes one.
 EN_ROLE = rf"(?:(?:[A-Za-z]+ )?(?:{'|'.join(EN_ROLE_HEADS)})|{_EN_ROLE_ALT})"
-ZH_ROLE = rf"(?:[\u4e00-\u9fff]{{1,3}}?(?:{'|'.join(ZH_ROLE_HEADS)})|{_ZH_ROLE_ALT}|{'|'.join(ZH_ROLE_HEADS)})"
+ZH_ROLE = rf"(?:[\u4e00-\u9fff]{{1,3}}?(?:{'|'.join(ZH_ROLE_HEADS)})|{ZH_ROLE_WORDS}|{'|'.join(ZH_ROLE_HEADS)})"
 
 # An animal brought up by what it is: "this cute pup", "my dog", "a new kitten"; 一只小猫, 我家狗狗
 ANIMAL = re.compile(
@@ -212,6 +124,18 @@ def role_of(word: str) -> tuple[str, str | None] | None:
 
 # Roles of people spoken of together, whom a "they" / 他们 may mean
 TOGETHER = frozenset({"parents", "children", "grandparents", "in-laws", "父母"})
+
+
+def title_gender(name: str) -> str | None:
+    """The gender a name's title says: Mr Patel, 王先生 → m; Mrs Lee, Ms Park, Miss Ada, 陈阿姨, 李女士 → f."""
+    m = re.match(r"^(Mr|Mrs|Ms|Miss)\b", name)
+    if m:
+        return "m" if m.group(1) == "Mr" else "f"
+    if name.endswith(("先生", "大爷", "叔叔", "大伯")):
+        return "m"
+    if name.endswith(("女士", "太太", "阿姨", "大妈", "小姐", "姐")):
+        return "f"
+    return None
 
 
 def possessive(owner: str, chinese: bool) -> str:

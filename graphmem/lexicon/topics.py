@@ -1,15 +1,8 @@
-"""Topic words in Chinese and English, with the pure functions that read a topic by them: loose keys,
-single-valued slots, stances, stops, corrections. Read by the consolidator (``lifecycle``), the
-extractor (``ingest``) and the benchmarks; no database.
-
-- ``loose_key``: the name two concepts are the same by, beyond the write path's key (width,
-  case, spaces): punctuation and spacing dropped, traditional characters as simplified
-  (臺灣 → 台湾), so ``New-York``, ``new york`` and ``NEW YORK`` or 電腦 and 电脑 are one key.
-- ``slot_of``: the single-valued attribute a topic states (residence, employer, age, ...):
-  a person lives in one place, so "我搬到上海了" replaces "我住在北京".
-- ``stance``: a topic's polarity (喜欢 +1, 讨厌 / 不喜欢 / no longer like -1) over the same object;
-  ``is_stop``: a stance that says something stopped (不再喝, no longer drink), which ends any liking.
-- ``is_correction``: a memory that says it corrects (其实 / 实际上 / actually / in fact).
+"""Topic words in Chinese and English (the readings' words, ``readings.py``), with the pure functions
+that read a topic by them: the loose key two names are the same by (width, case, punctuation, 臺灣 →
+台湾), the single-valued slot a topic states (住在 / moved to → residence: a newer value replaces the
+older), a topic's stance (喜欢 +1, 讨厌 / no longer like -1) and whether it stops something, and
+corrections (其实, actually). Read by consolidation (``lifecycle``), extraction and the benchmarks.
 """
 
 from __future__ import annotations
