@@ -920,3 +920,28 @@ def test_a_conjunction_after_a_role_is_no_name_and_an_aunt_by_marriage_keeps_her
     assert triples(extract("李婷是我的舅妈。")) == [("我", "RELATION", "舅妈", "李婷")]
     assert triples(extract("王芳是我的婶婶。")) == [("我", "RELATION", "婶婶", "王芳")]
     assert triples(extract("刘丽是我的姨妈。")) == [("我", "RELATION", "姨妈", "刘丽")]
+
+
+def test_a_degree_someone_graduated_with_is_their_education_not_their_name_or_school():
+    # 我的下属是博士毕业的 was "my subordinate is called 博士", and every later fact of them was 博士's
+    lines = ["我的下属是博士毕业的。", "我下属的联系电话是18410644724。"]
+    eps = [
+        EpisodeView(id=f"ep{i}", session_id="s1", role="user", content=text, timestamp=SAID_AT, order=i, speaker=None)
+        for i, text in enumerate(lines)
+    ]
+    assert triples(RuleExtractor().extract(eps)) == [
+        ("我下属", "FACT", "学历是", "博士"),
+        ("我下属", "FACT", "联系电话是", "18410644724"),
+    ]
+    assert triples(extract("我表哥是清华毕业的。")) == [("我表哥", "FACT", "毕业于", "清华")]
+
+
+def test_what_someone_is_said_to_be_with_ge_is_not_their_name():
+    # 我的下属是个老师 named the subordinate "个老师", and their later facts were 个老师's
+    lines = ["我的下属是个老师。", "我下属的生日是12月8日。"]
+    eps = [
+        EpisodeView(id=f"ep{i}", session_id="s1", role="user", content=text, timestamp=SAID_AT, order=i, speaker=None)
+        for i, text in enumerate(lines)
+    ]
+    subjects = {m[0] for m in triples(RuleExtractor().extract(eps))}
+    assert subjects == {"我下属"}, triples(RuleExtractor().extract(eps))

@@ -37,6 +37,7 @@ _SINCE = re.compile(
     r"^(?:[从自](?P<when>[^，,。！？在住]{0,8}?))?(?:起|开始|以来)(?:就|一直|便|都)*|^从小(?:就|一直|便|都)*"
 )
 
+_DEGREES = "博士|硕士|学士|本科|专科|大专|研究生|高中|初中|中专|小学"
 _CHANGES = {"搬到", "入职", "考上", "换工作", "辞职", "毕业于", "不再住在", "转学", "转学到"}
 
 
@@ -437,7 +438,12 @@ _RULES = patterns(
         _slot("辞职", "employer", ends=True),
     ),
     (rf"^(?:考上了?|考进了?|被(?P<by>{_P}+?)录取)(?P<obj>{_P}*)", _admitted),
-    (rf"^(?:从)?(?P<obj>{_P}+?)毕业了?", _slot("毕业于", "school", ends=True)),
+    # 是博士毕业的: how far they studied (a degree, as 学历是博士 says it), not where
+    (
+        rf"^(?:是)?(?:一?[个名位])?(?P<obj>{_DEGREES})(?:学历)?毕业(?:的|了)?$",
+        lambda m, t: [Found("FACT", "学历是", m["obj"], 0.5)],
+    ),
+    (rf"^(?:从|是)?(?:一?[个名位])?(?P<obj>{_P}+?)毕业了?", _slot("毕业于", "school", ends=True)),
     (rf"^毕业于(?P<obj>{_P}+?)(?:了)?$", _slot("毕业于", "school", ends=True)),
     (rf"^(?:转学|转校)(?:到|去)了?(?P<obj>{_P}+?)(?:了)?$", _slot("转学到", "school")),
     # what they eat

@@ -46,7 +46,7 @@ _NAME_FOLLOW = (
     r"已经|就|都|还|又|的|给|对|把|被|住|搬|从|下|上|开|买|养|有|打算|准备|不|没|，|,|。|！|？|!|\?|；|$|\s)"
 )
 
-_NOT_NAME = set("我你他她它这那谁哪啥每某该满")
+_NOT_NAME = set("我你他她它这那谁哪啥每某该满个")  # 个: 是个老师 says what they are
 
 _DEGREE = set("很太挺真超蛮特非好最更")  # degree words: what follows them says how, never who
 
@@ -341,9 +341,14 @@ def _name_after(text: str) -> tuple[str | None, str]:
         if len(cand) == 2 and cand[0] == cand[1] and text.startswith(("叫", "名叫")):
             return cand, after  # 我女儿叫朵朵: a doubled name the tagger reads as a measure word
         if len(cand) == 3 and _PREDICATE_START.match(cand[2] + after) and _one_word(text.lstrip("是叫名，,"), cand[:2]):
-            return cand[:2], cand[2] + after  # 晓晓搬到广州: the name is 晓晓, 搬到 the predicate (要么是: no name)
+            cand, after = (
+                cand[:2],
+                cand[2] + after,
+            )  # 晓晓搬到广州: the name is 晓晓, 搬到 the predicate (要么是: no name)
+            if not text.startswith("是") or _tagged_name(text[1:], cand) or _called(cand, after):
+                return cand, after
         if text.startswith("是") and not (cand.isascii() or _tagged_name(text[1:], cand) or _called(cand, after)):
-            continue  # 我的朋友是医生: what they are, not who
+            continue  # 我的朋友是医生, 我的下属是博士毕业的: what they are, not who
         if not _one_word(text.lstrip("是叫名，,"), cand):
             continue
         if re.match(_NAME_FOLLOW, after) or _tagged_name(text.lstrip("是叫名，,"), cand):
