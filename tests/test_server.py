@@ -304,8 +304,16 @@ def test_stop_then_start_keeps_data(extra):
     assert srv.stop() is False
     assert srv.status().running is False
 
+    # a clean stop leaves the classes the server loaded in an archive of the jar cache (unless one of
+    # this version and JDK was there already), which the next JVM maps instead of loading them again
+    archive = srv.class_archive(srv.find_java())
+    assert archive.is_file() and not list(srv.home.glob("*.jsa.part"))
+
     again = srv.start()
     assert not again.already_running and again.password == info.password
     with neo4j.GraphDatabase.driver(again.uri, auth=again.auth) as driver:
         records, _, _ = driver.execute_query("MATCH (p:Probe) RETURN p.key AS key", database_="neo4j")
     assert [r["key"] for r in records] == ["kept"]
+    maps = Path(f"/proc/{again.pid}/maps")
+    if maps.exists():
+        assert str(archive) in maps.read_text()  # the JVM took it (one it refuses is not mapped)
