@@ -55,10 +55,12 @@ import pytest
 
 from graphmem.config import Settings, load_settings
 from graphmem.server import LocalNeo4j, MissingToolError, check_connection, free_port
+from graphmem.server.launcher import SHORT_LIVED_CONF
 
 # Smaller transaction-log preallocation keeps throw-away homes small (Neo4j's default is 256 MB
-# per database); the rest of the server configuration is the production one.
-TEST_EXTRA_CONF = "db.tx_log.preallocate=false\ndb.tx_log.rotation.size=16M\n"
+# per database), and the JIT of a server that lives minutes (SHORT_LIVED_CONF: its first tier alone);
+# the rest of the server configuration is the production one.
+TEST_EXTRA_CONF = "db.tx_log.preallocate=false\ndb.tx_log.rotation.size=16M\n" + SHORT_LIVED_CONF
 # under pytest-xdist: the folder (made by the controlling process) where the workers share one server
 SHARED_DIR = "PYTEST_GRAPHMEM_SHARED"
 

@@ -30,13 +30,12 @@ from graphmem.server import (
     free_port,
     required_java_major,
 )
-from graphmem.server.launcher import CHECKPOINT_INTERVAL
+from graphmem.server.launcher import CHECKPOINT_INTERVAL, SHORT_LIVED_CONF
 
 GRAPHMEM = str(Path(sys.executable).with_name("graphmem"))
-# small throw-away homes; a flag for the JVM (server.jvm.additional, as Neo4j's own launcher reads
-# it): the JIT's first tier alone, so that the server starts on less CPU
-SHORT_LIVED_JVM = "server.jvm.additional=-XX:TieredStopAtLevel=1\n"
-TEST_EXTRA_CONF = "db.tx_log.preallocate=false\ndb.tx_log.rotation.size=16M\n" + SHORT_LIVED_JVM
+# small throw-away homes; flags for the JVM (server.jvm.additional, as Neo4j's own launcher reads
+# them): the JIT's first tier alone, so that the server starts on less CPU
+TEST_EXTRA_CONF = "db.tx_log.preallocate=false\ndb.tx_log.rotation.size=16M\n" + SHORT_LIVED_CONF
 
 
 def _settings(home: Path, **server):
