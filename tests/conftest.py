@@ -55,10 +55,19 @@ import pytest
 
 from graphmem.config import Settings, load_settings
 from graphmem.server import LocalNeo4j, MissingToolError, check_connection, free_port
+from graphmem.server.launcher import SHORT_LIVED_CONF
 
 # Smaller transaction-log preallocation keeps throw-away homes small (Neo4j's default is 256 MB
-# per database); the rest of the server configuration is the production one.
-TEST_EXTRA_CONF = "db.tx_log.preallocate=false\ndb.tx_log.rotation.size=16M\n"
+# per database); the JIT of a server that lives minutes (SHORT_LIVED_CONF: its first tier alone);
+# and a plan per query text and parameter types, not also per size of each list and string parameter
+# (Neo4j 5 keys its plan cache by their sizes, 0, 1, up to 10, up to 100...): the engine's lists of
+# ids vary from call to call, and a server that plans on a cold JIT spends most of its CPU planning
+# (docs/testing.md). Plans, not results: the rest of the server configuration is the production one.
+TEST_EXTRA_CONF = (
+    "db.tx_log.preallocate=false\ndb.tx_log.rotation.size=16M\n"
+    + SHORT_LIVED_CONF
+    + "internal.cypher.use_parameter_size=false\n"
+)
 # under pytest-xdist: the folder (made by the controlling process) where the workers share one server
 SHARED_DIR = "PYTEST_GRAPHMEM_SHARED"
 

@@ -10,6 +10,7 @@ import pytest
 from graphmem.config import load_settings
 from graphmem.errors import ValidationError
 from graphmem.server import LocalNeo4j, free_port
+from graphmem.server.launcher import SHORT_LIVED_CONF
 
 # system: starts its own server and restarts it twice (about two minutes)
 pytestmark = [pytest.mark.slow, pytest.mark.system]
@@ -23,7 +24,7 @@ def test_backup_then_restore_brings_back_every_memory(graph, tmp_path, monkeypat
 
     home, config = tmp_path / "neo4j", tmp_path / "graphmem.toml"
     home.joinpath("conf").mkdir(parents=True)
-    home.joinpath("conf", "extra.conf").write_text("db.tx_log.preallocate=false\n")
+    home.joinpath("conf", "extra.conf").write_text("db.tx_log.preallocate=false\n" + SHORT_LIVED_CONF)
     config.write_text("# empty\n")
     server = {"home": str(home), "bolt_port": free_port(), "heap": "512m", "pagecache": "64m"}
     env = {

@@ -28,6 +28,7 @@ from graphmem.errors import (
     WriteOutcomeUnknownError,
 )
 from graphmem.server import MissingToolError
+from graphmem.server.launcher import SHORT_LIVED_JVM
 from graphmem.store.admin import delete_group
 from graphmem.tools import dispatch
 
@@ -37,7 +38,8 @@ pytestmark = pytest.mark.faults
 @pytest.fixture(scope="module")
 def scratch(neo4j_settings, tmp_path_factory):
     """A second local Neo4j for this module, which the tests kill -9, restart and finally stop."""
-    server = faults.Scratch.create(neo4j_settings, tmp_path_factory.mktemp("scratch") / "neo4j")
+    home = tmp_path_factory.mktemp("scratch") / "neo4j"
+    server = faults.Scratch.create(neo4j_settings, home, jvm=SHORT_LIVED_JVM)
     try:
         server.start()
     except MissingToolError as exc:

@@ -21,6 +21,7 @@ from graphmem.embed import DEFAULT_MODEL, PAIR_MODEL
 from graphmem.errors import SchemaMismatchError
 from graphmem.graph import MemoryGraph
 from graphmem.server import LocalNeo4j, free_port
+from graphmem.server.launcher import SHORT_LIVED_CONF
 from graphmem.store.reembed import LABELS, reembed
 
 pytestmark = pytest.mark.system  # system: a server of its own, a process killed half-way
@@ -34,7 +35,9 @@ def server():
     root = Path(tempfile.mkdtemp(prefix="graphmem-reembed-test-"))
     (root / "graphmem.toml").write_text("")
     (root / "neo4j" / "conf").mkdir(parents=True)
-    (root / "neo4j" / "conf" / "extra.conf").write_text("db.tx_log.preallocate=false\ndb.tx_log.rotation.size=16M\n")
+    (root / "neo4j" / "conf" / "extra.conf").write_text(
+        "db.tx_log.preallocate=false\ndb.tx_log.rotation.size=16M\n" + SHORT_LIVED_CONF
+    )
     env = {k: v for k, v in os.environ.items() if k.startswith("GRAPHMEM_SERVER__")}
     settings = load_settings(
         root / "graphmem.toml",

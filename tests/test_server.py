@@ -30,13 +30,12 @@ from graphmem.server import (
     free_port,
     required_java_major,
 )
-from graphmem.server.launcher import CHECKPOINT_INTERVAL
+from graphmem.server.launcher import CHECKPOINT_INTERVAL, SHORT_LIVED_CONF
 
 GRAPHMEM = str(Path(sys.executable).with_name("graphmem"))
-# small throw-away homes; a flag for the JVM (server.jvm.additional, as Neo4j's own launcher reads
-# it): the JIT's first tier alone, so that the server starts on less CPU
-SHORT_LIVED_JVM = "server.jvm.additional=-XX:TieredStopAtLevel=1\n"
-TEST_EXTRA_CONF = "db.tx_log.preallocate=false\ndb.tx_log.rotation.size=16M\n" + SHORT_LIVED_JVM
+# small throw-away homes; flags for the JVM (server.jvm.additional, as Neo4j's own launcher reads
+# them): the JIT's first tier alone, so that the server starts on less CPU
+TEST_EXTRA_CONF = "db.tx_log.preallocate=false\ndb.tx_log.rotation.size=16M\n" + SHORT_LIVED_CONF
 
 
 def _settings(home: Path, **server):
@@ -304,8 +303,16 @@ def test_stop_then_start_keeps_data(extra):
     assert srv.stop() is False
     assert srv.status().running is False
 
+    # a clean stop leaves the classes the server loaded in an archive of the jar cache (unless one of
+    # this version and JDK was there already), which the next JVM maps instead of loading them again
+    archive = srv.class_archive(srv.find_java())
+    assert archive.is_file() and not list(srv.home.glob("*.jsa.part"))
+
     again = srv.start()
     assert not again.already_running and again.password == info.password
     with neo4j.GraphDatabase.driver(again.uri, auth=again.auth) as driver:
         records, _, _ = driver.execute_query("MATCH (p:Probe) RETURN p.key AS key", database_="neo4j")
     assert [r["key"] for r in records] == ["kept"]
+    maps = Path(f"/proc/{again.pid}/maps")
+    if maps.exists():
+        assert str(archive) in maps.read_text()  # the JVM took it (one it refuses is not mapped)

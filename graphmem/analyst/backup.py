@@ -52,7 +52,7 @@ def _admin(local, args: list[str]) -> None:
     local.conf_dir.mkdir(parents=True, exist_ok=True)
     if not local.conf_file.is_file():
         local._write_conf(local.server.bolt_port)
-    cmd = [str(java.executable), "-Xmx512m", "-cp", f"{lib}/*", ADMIN_TOOL, *args]
+    cmd = [str(java.executable), "-Xmx512m", *local._class_sharing(java), "-cp", f"{lib}/*", ADMIN_TOOL, *args]
     try:
         out = subprocess.run(
             cmd, capture_output=True, text=True, env=local._env(java), cwd=local.home, timeout=ADMIN_TIMEOUT_S

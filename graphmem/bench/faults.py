@@ -72,11 +72,15 @@ class Scratch:
     restarts: list[float] = field(default_factory=list)
 
     @classmethod
-    def create(cls, base: Settings, home: Path, *, heap: str = "512m", pagecache: str = "128m") -> Scratch:
+    def create(
+        cls, base: Settings, home: Path, *, heap: str = "512m", pagecache: str = "128m", jvm: tuple[str, ...] = ()
+    ) -> Scratch:
+        """``jvm``: flags for its JVM (``server.jvm.additional``), e.g. ``launcher.SHORT_LIVED_JVM``."""
         from ..server import LocalNeo4j, free_port
 
         home.joinpath("conf").mkdir(parents=True, exist_ok=True)
-        home.joinpath("conf", "extra.conf").write_text(SCRATCH_CONF)
+        flags = "".join(f"server.jvm.additional={flag}\n" for flag in jvm)
+        home.joinpath("conf", "extra.conf").write_text(SCRATCH_CONF + flags)
         settings = base.model_copy(deep=True)
         settings.server.home = home
         settings.server.bolt_port = free_port()
