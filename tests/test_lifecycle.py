@@ -434,3 +434,32 @@ def test_a_name_merged_away_and_written_again_joins_the_node_it_went_into(graph,
     obj = next(c for c in again.concepts if c.role == "object")
     assert obj.id == merge.survivor_id and obj.reused and obj.reason == "merged name"
     assert graph.store.run_text("MATCH (o:Object {group_id: $g}) RETURN count(o) AS n", g=group_id)[0]["n"] == 1
+
+
+def test_a_name_merged_into_a_node_merged_again_joins_where_that_went(graph, group_id):
+    """臺灣 went into 台湾, and 台湾 since into a third node: 臺灣 written again joins the third."""
+    graph.create_memory(group_id, "我", "EVENT", "去", "臺灣", reference_time=START)
+    graph.create_memory(group_id, "我", "EVENT", "去过", "台湾", reference_time=START + timedelta(days=1))
+    third = graph.create_memory(group_id, "我", "EVENT", "喜欢", "宝岛", reference_time=START + timedelta(days=2))
+    first = graph.consolidate(group_id).concept_merges[0]
+    keep = next(c.id for c in third.concepts if c.role == "object")
+    graph.store.write(  # the lifecycle's own fold of the survivor into the third node
+        "lifecycle_merge_concept",
+        group_id=group_id,
+        label="Object",
+        keep_id=keep,
+        gone_id=first.survivor_id,
+        merge_id="merge-again",
+        props_json="{}",
+        undoable=True,
+        reason="test",
+        similarity=None,
+        run_id="test",
+        now=(START + timedelta(days=3)).isoformat(),
+    )
+    again = graph.create_memory(
+        group_id, "我", "EVENT", "想去", first.merged_name, reference_time=START + timedelta(days=4)
+    )
+    obj = next(c for c in again.concepts if c.role == "object")
+    assert obj.id == keep and obj.reused and obj.reason == "merged name"
+    assert graph.store.run_text("MATCH (o:Object {group_id: $g}) RETURN count(o) AS n", g=group_id)[0]["n"] == 1

@@ -94,6 +94,28 @@ def test_equal_vectors_get_one_cosine_wherever_they_sit(rows):
         assert len(set(cosines)) == 1 and ids == list(copy.ids)  # equal: in the order of the rows
 
 
+@pytest.mark.parametrize("zero", [slice(768, 1280), slice(384, 768), slice(0, 0)])
+def test_a_question_in_one_language_finds_what_its_whole_vector_finds(zero):
+    """The default model's question is zero in the block of the language it is not written in (an
+    English one has no Chinese block); the copy's product then reads only the other columns. The
+    nearest memories and their cosines are those the whole rows give, in English, Chinese and mixed
+    groups alike."""
+    rng = np.random.default_rng(zero.start)
+    matrix = rng.standard_normal((500, 1280)).astype(np.float32)
+    matrix[:200, 768:] = 0  # English memories: no Chinese block
+    matrix[200:400, 384:768] = 0  # Chinese memories: no English block
+    matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
+    copy = GroupVectors(count=500, latest=None, ids=tuple(f"m{i}" for i in range(500)), matrix=matrix)
+    for _ in range(10):
+        query = rng.standard_normal(1280).astype(np.float32)
+        query[zero] = 0
+        query = unit(query)
+        whole = matrix.astype(np.float64) @ query.astype(np.float64)
+        ids, cosines = copy.nearest(query, 60)
+        assert ids == [f"m{r}" for r in np.argsort(-whole, kind="stable")[:60]]
+        assert np.allclose(cosines, np.sort(whole)[::-1][:60], atol=1e-6)
+
+
 @pytest.mark.parametrize("depth", [0, 1])
 def test_held_vectors_return_what_the_exact_scan_returns(make_settings, graph, group_id, depth):
     held = held_graph(make_settings, graph)

@@ -47,8 +47,9 @@ CALL (it) {
   WITH n, rec ORDER BY rec.merged_at DESC LIMIT 1
   OPTIONAL MATCH (s:Concept {id: rec.survivor_id}) WHERE s.group_id = $group_id
   OPTIONAL CALL (rec, s) {
-    WITH rec, s WHERE rec IS NOT NULL AND s IS NULL
-    MATCH (later:Concept {group_id: $group_id}) WHERE rec.survivor_id IN coalesce(later.merged_ids, [])
+    // (an UNWIND of nothing, not a WHERE: Neo4j would apply the WHERE after reading every :Concept node)
+    UNWIND CASE WHEN rec IS NOT NULL AND s IS NULL THEN [rec.survivor_id] ELSE [] END AS gone
+    MATCH (later:Concept {group_id: $group_id}) WHERE gone IN coalesce(later.merged_ids, [])
     RETURN later LIMIT 1
   }
   WITH n, coalesce(s, later) AS s2

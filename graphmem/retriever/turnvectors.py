@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ..store.vector_copy import FETCH_BATCH, HeldVectors, VectorCache, exact_cosines, one_blas_thread, unit
+from ..store.vector_copy import FETCH_BATCH, HeldVectors, VectorCache, exact_cosines, products, unit
 from ..timeparse.stamps import parse_time
 from .rank import NAME_WORDS, SENTENCE_WEIGHT
 
@@ -57,12 +57,11 @@ class TurnCopy(HeldVectors):
         Found with matrix products, then the contenders' scores computed row by row (``exact_cosines``)."""
         if not self.ids or k <= 0:
             return []
-        with one_blas_thread():
-            score = self.matrix @ query
-            if len(self.starts):
-                best = np.full(len(self.ids), -np.inf, np.float32)
-                best[self.owners] = np.maximum.reduceat(self.sentences @ query, self.starts)
-                score = np.maximum(score, SENTENCE_WEIGHT * best)
+        score = products(self.matrix, query)
+        if len(self.starts):
+            best = np.full(len(self.ids), -np.inf, np.float32)
+            best[self.owners] = np.maximum.reduceat(products(self.sentences, query), self.starts)
+            score = np.maximum(score, SENTENCE_WEIGHT * best)
         rows = np.flatnonzero(self.window(start, said_end))
         near = np.asarray([r for r, _ in self.contenders(rows, score[rows], k, FLOAT32_SLACK)], np.int64)
         exact = self.exact_scores(query, near)

@@ -63,7 +63,8 @@ logging.getLogger("neo4j").addHandler(logging.NullHandler())
 
 
 class Store:
-    """Runs named queries from ``graphmem/cypher/`` in managed transactions (retried on transient errors)."""
+    """Runs named queries from ``graphmem/cypher/``: writes in managed transactions, reads in
+    auto-commit ones (each retried on transient errors, ``_attempts``)."""
 
     def __init__(self, settings: Settings):
         self.settings = settings
@@ -223,9 +224,20 @@ class Store:
         sent = lean_params(params)
 
         def attempt() -> list[dict[str, Any]]:
-            records, _, _ = self.driver.execute_query(
-                query, sent, database_=self.database, routing_=RoutingControl.WRITE if write else RoutingControl.READ
-            )
+            if write:
+                records, _, _ = self.driver.execute_query(
+                    query, sent, database_=self.database, routing_=RoutingControl.WRITE
+                )
+            else:
+                # a read in an auto-commit transaction: one round trip (run and pull), where a managed
+                # one adds a second for its commit; the bookmarks execute_query keeps (what this driver
+                # wrote) are waited for as before, so a read still sees this process's writes in a cluster
+                with self.driver.session(
+                    database=self.database,
+                    default_access_mode=neo4j.READ_ACCESS,
+                    bookmark_manager=self.driver.execute_query_bookmark_manager,
+                ) as session:
+                    records = list(session.run(query, sent))
             return [_row(r) for r in records]
 
         return self._attempts(attempt)
