@@ -8,7 +8,7 @@ from typing import Any
 import typer
 from rich.table import Table
 
-from ._common import ConfigOption, console, open_graph, print_json
+from ._common import ConfigOption, console, count, open_graph, print_json
 
 app = typer.Typer(
     no_args_is_help=True,
@@ -109,7 +109,7 @@ def run(
             table.add_row(column, _cell(value))
         console.print(table)
         return
-    table = Table(title=f"{q.name} ({group}): {len(rows)} rows", title_justify="left")
+    table = Table(title=f"{q.name} ({group}): {count(len(rows), 'row')}", title_justify="left")
     for column in rows[0]:
         table.add_column(column, overflow="fold")
     for row in rows:

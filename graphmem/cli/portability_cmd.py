@@ -98,7 +98,7 @@ def import_(
     console.print(
         f"imported {file} (group {report.source_group}) into group [bold]{report.group_id}[/bold]: "
         f"{count(sum(report.nodes.values()), 'node')}, {count(sum(report.edges.values()), 'relationship')}; "
-        f"{report.reason}" + (f", {report.reembedded} embeddings computed" if report.reembedded else ""),
+        f"{report.reason}" + (f", {count(report.reembedded, 'embedding')} computed" if report.reembedded else ""),
         highlight=False,
     )
 

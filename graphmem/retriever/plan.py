@@ -76,7 +76,7 @@ class RulePlanner:
                 hints.latest = said[-1]
             hints.why.append(
                 f"a dialogue of {len(turns)} turns: searched for what the user said "
-                f"({len(said)} turns), without speaker names"
+                f"({len(said)} turn{'' if len(said) == 1 else 's'}), without speaker names"
             )
         back = taken_back(query)
         if back is not None:

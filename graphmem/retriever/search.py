@@ -394,7 +394,7 @@ class Retriever:
         rest = sorted(direct.values(), key=key)
         ranked = ranked[:seeds] + sorted(ranked[seeds:] + rest, key=key)
         if shown := sum(h.id not in hits for h in ranked[:k]):
-            why.append(f"{shown} weaker direct matches fill the results asked for")
+            why.append(f"{shown} weaker direct {'match fills' if shown == 1 else 'matches fill'} the results asked for")
         return ranked
 
     def _depth(self, mode: str, expand_depth: int, hints: PlanHints, top1: float, why: list[str]) -> tuple[int, Mode]:
