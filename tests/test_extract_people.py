@@ -353,3 +353,27 @@ def test_in_laws_and_a_child_with_a_doubled_name_are_people_a_later_pronoun_mean
     assert ("我", "女儿", "朵朵") in {(s, t, o) for s, t, o, _ in memories(graph, group_id)}
     assert any("画画" in x for x in about(graph, group_id, "朵朵"))
     assert any("city" in x for x in about(graph, group_id, "my mother-in-law"))
+
+
+def subject_nodes(graph, group_id) -> dict[str, str]:
+    """Each memory's object (or topic) → the id of the node it is about (its :Subject)."""
+    rows = graph.store.run_text(
+        "MATCH (m:Memory {group_id: $g})-[:HAS_SUBJECT]->(s) RETURN coalesce(m.object_name, m.topic_name) AS what, "
+        "s.id AS node",
+        g=group_id,
+    )
+    return {r["what"]: r["node"] for r in rows}
+
+
+def test_a_role_said_bare_with_what_a_person_has_is_the_speakers_one_person(graph, group_id):
+    # 下属的老家是成都 said no 我: it was a subject of its own (下属的老家 是 成都), not the subordinate
+    # whose e-mail and education the other notes give, as 我下属 / 我的下属
+    sessions(
+        graph,
+        group_id,
+        ["下属的老家是成都。", "我下属的邮箱是liu@abc.com。", "我的下属的学历是硕士。"],
+    )
+    of = subject_nodes(graph, group_id)
+    assert {"成都", "liu@abc.com", "硕士"} <= set(of), of
+    assert len({of["成都"], of["liu@abc.com"], of["硕士"]}) == 1, of
+    assert ("我下属", "老家是", "成都") in {(s, t, o) for s, t, o, _ in memories(graph, group_id)}

@@ -438,7 +438,10 @@ def _opening(clause: str, people: People, owner: str, carried: Subject | None) -
         m = m if mods else None
     # a role said bare (房东上周来修了热水器) is the speaker's own when a family role or the boss, or
     # when the speaker named someone in that role before
-    bare = m and found and (m.group("role") in _BARE_ROLES or people.by_role(found[0], owner) is not None)
+    # or when what follows is what a person has (下属的老家是成都, 同事邮箱是…): a question says a role so
+    # (舅舅的单位…?) and means the speaker's (retriever.subjects), and so does a note
+    has = m and found and _ATTRIBUTE.match(text[m.end() :].removeprefix("的")) is not None
+    bare = m and found and (m.group("role") in _BARE_ROLES or people.by_role(found[0], owner) is not None or has)
     if m and found and (text.startswith("我") or bare):
         role = found[0]
         after = _APPOSED.sub("", text[m.end() :])  # 我的下属他是深圳人: the pronoun says the role again
