@@ -377,3 +377,38 @@ def test_a_role_said_bare_with_what_a_person_has_is_the_speakers_one_person(grap
     assert {"成都", "liu@abc.com", "硕士"} <= set(of), of
     assert len({of["成都"], of["liu@abc.com"], of["硕士"]}) == 1, of
     assert ("我下属", "老家是", "成都") in {(s, t, o) for s, t, o, _ in memories(graph, group_id)}
+
+
+def test_someones_email_and_phone_number_are_read_as_the_speakers_own_are(graph, group_id):
+    # 我表哥的邮箱地址是… was a clause kept whole (邮箱地址是 | li_ming1108@westlakesales.co, cut at 30
+    # characters), 电话号码是13225162475 a topic with no value, and "my cousin's phone number is …"
+    # nothing; and the cousin's birthday (read by its reading, 0.7) outweighed all else said of them.
+    # Now someone's e-mail and number are read as the speaker's own are (the reading's word, the whole
+    # value), and what they have weighs as any fact about them: the speaker's own keep their weight
+    lines = {
+        "zh": [
+            "我表哥的生日是11月8号。",
+            "我表哥的邮箱地址是li_ming1108@westlakesales.com。",
+            "我表弟电话号码是13225162475。",
+        ],
+        "en": [
+            "My coworker's email is sam.long.name@arupgroupengineering.com.",
+            "My cousin's phone number is 07700 900123.",
+            "My email is me@example.com.",
+        ],
+    }
+    for lang, said in lines.items():
+        sessions(graph, f"{group_id}-{lang}", said)
+    rows = graph.store.run_text(
+        "MATCH (m:Memory) WHERE m.group_id STARTS WITH $g "
+        "RETURN m.subject_name AS s, m.topic_name AS t, m.object_name AS o, m.importance AS i",
+        g=group_id,
+    )
+    got = {(r["s"], r["t"], r["o"]): r["i"] for r in rows}
+    assert got[("我表哥", "邮箱地址", "li_ming1108@westlakesales.com")] == got[("我表哥", "生日", "11月8号")], got
+    assert (
+        got[("I", "email", "me@example.com")] > got[("my colleague", "email", "sam.long.name@arupgroupengineering.com")]
+    )
+    assert ("我表弟", "电话号码", "13225162475") in got, got
+    assert ("my colleague", "email", "sam.long.name@arupgroupengineering.com") in got, got
+    assert ("my cousin", "phone number", "07700 900123") in got, got

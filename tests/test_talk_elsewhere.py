@@ -304,3 +304,17 @@ def test_a_relative_asked_about_without_my_is_still_mine(graph, group_id):
     )
     assert "青岛华银储蓄银行" in found.results[0].text
     assert any("我舅舅" in line for line in found.plan.why)
+
+
+def test_a_relatives_email_asked_for_comes_before_their_birthday(graph, group_id):
+    # the birthday was read by its reading (importance 0.7), the e-mail as a clause kept whole (0.5): under
+    # "default", where importance weighs, "我表哥的邮箱地址是多少" ranked the birthday first
+    lines = [
+        "我表哥的邮箱地址是li_ming1108@westlakesales.com。",
+        "我表哥在浙江杭州工作。",
+        "我表哥学历是本科。",
+        "我表哥的生日是11月8号。",
+    ]
+    sessions(graph, group_id, lines)
+    found = graph.search_memories(group_id, "我表哥的邮箱地址是多少来着？", reference_time=FIRST + timedelta(days=30))
+    assert "li_ming1108@westlakesales.com" in found.results[0].text, [r.text for r in found.results]
