@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
+import pytest
+
 TZ = timezone(timedelta(hours=8))
 FIRST = datetime(2025, 9, 1, 9, 0, tzinfo=TZ)
 
@@ -412,3 +414,44 @@ def test_someones_email_and_phone_number_are_read_as_the_speakers_own_are(graph,
     assert ("我表弟", "电话号码", "13225162475") in got, got
     assert ("my colleague", "email", "sam.long.name@arupgroupengineering.com") in got, got
     assert ("my cousin", "phone number", "07700 900123") in got, got
+
+
+NAMED_LATER = {
+    "zh": (
+        [
+            "我的上司只有高中学历。",
+            "我的上司的邮箱地址是zhao@szfc.com。",
+            "我的上司名叫赵雅琳。",
+            "我的上司在深圳上班。",
+        ],
+        "赵雅琳",
+    ),
+    "en": (
+        [
+            "My coworker's email is sam@arup.com.",
+            "My co-worker is from Leeds.",
+            "My coworker's name is Sam.",
+            "She works at Arup.",
+        ],
+        "Sam",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_a_role_named_later_is_one_node_from_the_write_that_names_them(graph, group_id, lang):
+    # the notes before the name were the role's node (我上司, my colleague), the ones after it the name's:
+    # two nodes until a consolidation joined them
+    lines, name = NAMED_LATER[lang]
+    sessions(graph, group_id, lines)
+    rows = graph.store.run_text(
+        "MATCH (m:Memory {group_id: $g})-[:HAS_SUBJECT]->(s) WHERE s.kind IS NULL RETURN s.id AS node, s.name AS name "
+        "UNION MATCH (m:Memory {group_id: $g, memory_type: 'RELATION'})-[:HAS_OBJECT]->(p) RETURN p.id AS node, "
+        "p.name AS name",
+        g=group_id,
+    )
+    assert {(r["node"], r["name"]) for r in rows} == {(rows[0]["node"], name)}, rows
+    # a question that says the role finds the person's memories through them
+    question = "我上司的学历是什么？" if lang == "zh" else "What is my colleague's email?"
+    found = graph.search_memories(group_id, question, mode="deep")
+    assert any(name in line for line in found.plan.why), found.plan.why
