@@ -425,6 +425,13 @@ NAMED_LATER = {
             "我的上司在深圳上班。",
         ],
         "赵雅琳",
+        "我上司的学历是什么？",
+    ),
+    # 我表姐的名字叫张丽娟 was an acquaintance (我 | 熟人 | 张丽娟) described as "我表姐的名字"
+    "zh-名字": (
+        ["我表姐的邮箱是zhang@abc.com。", "我表姐的名字叫张丽娟。", "她在杭州工作。"],
+        "张丽娟",
+        "我表姐的邮箱是什么？",
     ),
     "en": (
         [
@@ -434,15 +441,16 @@ NAMED_LATER = {
             "She works at Arup.",
         ],
         "Sam",
+        "What is my colleague's email?",
     ),
 }
 
 
-@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize("lang", list(NAMED_LATER))
 def test_a_role_named_later_is_one_node_from_the_write_that_names_them(graph, group_id, lang):
     # the notes before the name were the role's node (我上司, my colleague), the ones after it the name's:
     # two nodes until a consolidation joined them
-    lines, name = NAMED_LATER[lang]
+    lines, name, question = NAMED_LATER[lang]
     sessions(graph, group_id, lines)
     rows = graph.store.run_text(
         "MATCH (m:Memory {group_id: $g})-[:HAS_SUBJECT]->(s) WHERE s.kind IS NULL RETURN s.id AS node, s.name AS name "
@@ -452,6 +460,5 @@ def test_a_role_named_later_is_one_node_from_the_write_that_names_them(graph, gr
     )
     assert {(r["node"], r["name"]) for r in rows} == {(rows[0]["node"], name)}, rows
     # a question that says the role finds the person's memories through them
-    question = "我上司的学历是什么？" if lang == "zh" else "What is my colleague's email?"
     found = graph.search_memories(group_id, question, mode="deep")
     assert any(name in line for line in found.plan.why), found.plan.why

@@ -603,10 +603,27 @@ _DESCRIBED_IS_CALLED = re.compile(
 )
 
 
+# 我表姐的名字叫张丽娟 / 我的上司名字叫赵宇轩 / 我同事的姓名是王丽娜: the name of the speaker's one in a role
+_ROLE_NAMED = re.compile(
+    rf"^(?:我的|我)(?P<role>{ZH_ROLE_WORDS})(?:的){{0,2}}(?:名字|姓名)(?:是|叫做|叫)(?P<name>{_NAME})[。！!]?$"
+)
+
+
+def role_named(text: str, people: People, owner: str) -> Found | None:
+    """我表姐的名字叫张丽娟 → 我 · 表姐 · 张丽娟, learnt so (not an acquaintance described as 我表姐的名字);
+    None when the clause says no such thing."""
+    m = _ROLE_NAMED.match(text)
+    found = role_of(m.group("role")) if m else None
+    name = m.group("name") if m else ""
+    if found is None or name[0] in _NOT_NAME or role_of(name) or role_of(name[:2]):
+        return None
+    return people.known_as(name, found[0], owner)
+
+
 def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]:
     """People a clause introduces by name and what they are: each learnt as someone the speaker
     knows, what they are said (Nina 是 护士); the clause with the name in the phrase's place."""
-    named = role_of_someone(text.strip(), people, owner)
+    named = role_named(text.strip(), people, owner) or role_of_someone(text.strip(), people, owner)
     if named is not None:
         return "", [named]
     m = _DESCRIBED_IS_CALLED.match(text.strip())
