@@ -20,7 +20,7 @@ from pydantic import ValidationError as PydanticValidationError
 
 from ..lang import is_chinese, is_user_speaker
 from ..lexicon.readings import said_reading
-from ..lexicon.roles import role_of
+from ..lexicon.roles import ATTRIBUTE_WORDS, role_of
 from ..types import MAX_NAME
 from .language import Language
 from .models import EpisodeView, ExtractionPlan
@@ -32,8 +32,9 @@ from .schema import ExtractedLink, ExtractedMemory, Extraction, to_plan
 
 MINED_ROLES = {"user"}
 
-# the importance of what someone else has, said as theirs (their birthday, e-mail, phone number): a fact about
-# them as any other (their hometown, their education), not one of the speaker's own slots (their reading's)
+# the importance of what someone else has, said as theirs (their birthday, e-mail, phone number, 单位叫…): a
+# fact about them as any other (their hometown, their education), not one of the speaker's own slots (their
+# reading's), nor what a reading of the words weighs said of oneself (叫: one's name)
 THEIRS = 0.5
 WHOLE_LIMIT = 40  # characters of a clause kept whole as its subject's predicate; a longer one is not kept
 
@@ -345,6 +346,8 @@ class _Reader:
                 f.topic = lang.plural(f.topic)
             if subj.of_role:
                 _of_relative(f, subj.of_role, lang.joiner)
+                if subj.of_role in ATTRIBUTE_WORDS:  # 我上司的单位叫…: what they have, not their name (叫)
+                    f.importance = THEIRS
             elif f.memory_type == "RELATION" and f.object:  # 跟小李结婚了: 小李 is known by that role
                 self.people.learn(f.object, f.topic, owner=owner_key(subj.name) if subj.name else self.owner)
         return found + preds, subj
