@@ -125,7 +125,9 @@ def answer_described(ctx: SearchContext, corpus: Corpus, hits: dict[str, Hit], r
     led.sort(key=lambda h: (-fit[h.id], -h.score))
     before = replace(paths, query=paths.query[: paths.query.find(paths.described or "")], meant=frozenset())
     first, second = (led[0], anchor) if any(before.names(via[h.id]) for h in led) else (anchor, led[0])
-    first.score = max(h.score for h in hits.values())
+    # above every other hit, not level with one (another's same fact that the question's words match best:
+    # a tie goes by id)
+    first.score = max(h.score for h in hits.values()) + 2 * ANSWER_STEP
     second.score = above = first.score - ANSWER_STEP
     for h in led[1:]:  # the others in the order of the ask, no higher than they were
         h.score = above = min(h.score, above) - ANSWER_STEP
