@@ -464,3 +464,19 @@ def test_a_role_named_later_is_one_node_from_the_write_that_names_them(graph, gr
     # a question that says the role finds the person's memories through them
     found = graph.search_memories(group_id, question, mode="deep")
     assert any(name in line for line in found.plan.why), found.plan.why
+
+
+def test_a_role_written_unnamed_after_its_one_person_was_named_is_that_person(graph, group_id):
+    # through the API, in either order: the relation first, then a fact of 我上司 (a new node until a
+    # consolidation), or the fact first, then the relation
+    graph.create_memory(group_id, "我", "关系", "上司", "赵雅琳")
+    graph.create_memory(group_id, "我上司", "事实", "学历是", "高中")
+    graph.create_memory(group_id, "my colleague", "FACT", "email is", "sam@arup.com")
+    graph.create_memory(group_id, "I", "RELATION", "colleague", "Sam")
+    rows = graph.store.run_text(
+        "MATCH (m:Memory {group_id: $g}) OPTIONAL MATCH (m)-[:HAS_SUBJECT]->(s) WHERE s.kind IS NULL "
+        "OPTIONAL MATCH (m)-[:HAS_OBJECT]->(o) WHERE m.memory_type = 'RELATION' "
+        "RETURN coalesce(s.name, o.name) AS name, count(DISTINCT coalesce(s, o)) AS nodes",
+        g=group_id,
+    )
+    assert {r["name"] for r in rows} == {"赵雅琳", "Sam"}, rows
