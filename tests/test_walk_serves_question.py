@@ -330,3 +330,21 @@ def test_the_described_ones_facts_are_above_a_rivals_fact_not_level_with_it(grap
     said = [(r.text, r.score) for r in top]
     assert all(any(f in r.text for r in top[:2]) for f in facts) and all("我叔叔" in r.text for r in top[:2]), said
     assert top[1].score > top[2].score, said
+
+
+def test_the_asked_fact_reached_through_the_person_from_another_of_theirs_is_second(graph, group_id):
+    # the subordinate named later (one node: 李晓梅): the walk reached her phone from 李晓梅是我的下属, not
+    # from the description's match, and only what was reached from that match was ordered by the ask
+    lines = ["我下属的联系电话是19893872439。", "我的下属有博士学位。", "我的下属叫李晓梅。", "我的下属是个工程师。"]
+    lines += ["我的下属喜欢画画。", "王静的电话号码是15592731062。", "张丽华的联系电话是15335135635。"]
+    start = datetime(2024, 4, 1, 9, 0, tzinfo=timezone(timedelta(hours=8)))
+    for i, line in enumerate(lines):
+        graph.ingest(
+            group_id,
+            [{"role": "user", "content": line}],
+            session_id=f"d{i}",
+            reference_time=start + timedelta(hours=13 * i),
+        )
+    question = "那个姓名是李晓梅的人，其联系电话的后6位之和是多少？"
+    response = graph.search_memories(group_id, question, profile="recall", reference_time=start + timedelta(days=6))
+    assert any("19893872439" in r.text for r in response.results[:2]), [(r.text, r.score) for r in response.results]

@@ -115,7 +115,11 @@ def answer_described(ctx: SearchContext, corpus: Corpus, hits: dict[str, Hit], r
     words), both first; the answer before the anchor when the question names them too ("Tom, the one who …")."""
     anchor, asked, paths = hits.get(ranking.paths.anchor or ""), ranking.asked, ranking.paths
     via = {h.id: (h.path[0].via or "").casefold().strip() for h in hits.values() if anchor and len(h.path) == 1}
-    led = [hits[i] for i, v in via.items() if hits[i].path[0].from_id == getattr(anchor, "id", None) and v]
+    # one step from the anchor through its person: reached from the anchor, or through the same node from
+    # another of theirs (the walk keeps one path a memory: 李晓梅's phone, reached from 李晓梅是我的下属)
+    at = getattr(anchor, "id", None)
+    through = {v for i, v in via.items() if hits[i].path[0].from_id == at and v}
+    led = [hits[i] for i, v in via.items() if i != at and v and (hits[i].path[0].from_id == at or v in through)]
     led = [h for h in led if via[h.id] not in PERSONS and h.path[0].edge != "HAS_TOPIC"]
     if anchor is None or asked is None or not led:
         return
