@@ -393,6 +393,7 @@ def test_someones_email_and_phone_number_are_read_as_the_speakers_own_are(graph,
             "我表哥的邮箱地址是li_ming1108@westlakesales.com。",
             "我表弟电话号码是13225162475。",
             "我叔叔的电话号是15398950313。",
+            "李婷婷的邮箱地址是litingting0623@pdxzyz.com。",
         ],
         "en": [
             "My coworker's email is sam.long.name@arupgroupengineering.com.",
@@ -414,6 +415,8 @@ def test_someones_email_and_phone_number_are_read_as_the_speakers_own_are(graph,
     )
     assert ("我表弟", "电话号码", "13225162475") in got, got
     assert ("我叔叔", "电话号", "15398950313") in got, got
+    # a person named the first time by what they have is a person (李婷婷, not 李婷婷的邮箱地址)
+    assert ("李婷婷", "邮箱地址", "litingting0623@pdxzyz.com") in got, got
     assert ("my colleague", "email", "sam.long.name@arupgroupengineering.com") in got, got
     assert ("my cousin", "phone number", "07700 900123") in got, got
 

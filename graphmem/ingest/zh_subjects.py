@@ -405,6 +405,17 @@ def _with_them(text: str, people: People, owner: str) -> Subject | None:
     return Subject(None, rest)
 
 
+def _named_with_theirs(text: str) -> str | None:
+    """The name a clause opens with when what follows is what a person has (李婷婷的邮箱地址是…,
+    张丽华的名字…): the tagger's person name, of two or three characters, then 的 and an attribute word."""
+    words = tag(text)
+    name = words[0][0] if words and words[0][1].startswith("nr") else ""
+    after = text[len(name) :]
+    if 2 <= len(name) <= 3 and after.startswith("的") and _ATTRIBUTE.match(after, 1):
+        return name
+    return None
+
+
 def _opening(clause: str, people: People, owner: str, carried: Subject | None) -> Subject | None:
     text = ZH_LEAD.sub("", clause).strip()
     m = re.match(rf"^(?P<name>{_NAME})是我(?:的|最好的)?(?P<role>{ZH_ROLE})(?:$|[了啊呀吧。！!，,])", text)
@@ -488,6 +499,10 @@ def _opening(clause: str, people: People, owner: str, carried: Subject | None) -
     that = _that_one(text, people)
     if that is not None:
         return that
+    named = _named_with_theirs(text)
+    if named is not None:  # 李婷婷的邮箱地址是…: a person named the first time, by what they have
+        people.learn(named)
+        return _relative(Subject(named, text[len(named) :]))
     m = re.match(rf"^(?P<name>[{HAN_CHARS}]{{3}}|[小老阿][{HAN_CHARS}])(?=[^的们])", text)
     if m and _addressed(m.group("name"), text):  # 陈阿姨开了…, 老何说…: someone named the way one calls them
         people.learn(m.group("name"))
