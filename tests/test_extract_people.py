@@ -483,3 +483,12 @@ def test_a_role_written_unnamed_after_its_one_person_was_named_is_that_person(gr
         g=group_id,
     )
     assert {r["name"] for r in rows} == {"赵雅琳", "Sam"}, rows
+
+
+def test_a_role_named_by_its_name_keeps_the_name_said_and_a_doubled_de_is_no_name(graph, group_id):
+    # the naming is a relation (one node) and what it says (名字叫: a question asks for a name in those
+    # words); 我妈妈的的名字… named the mother 的的, and every later fact of hers was 的的's (then refused)
+    sessions(graph, group_id, ["我的同事名字叫张雅静。", "我妈妈的的名字叫李晓燕。", "我妈妈的单位叫上海育才中学。"])
+    got = {(s, t, o) for s, t, o, _ in memories(graph, group_id)}
+    assert {("我", "同事", "张雅静"), ("张雅静", "名字叫", "张雅静"), ("我", "妈妈", "李晓燕")} <= got, got
+    assert ("李晓燕", "单位叫", "上海育才中学") in got, got

@@ -46,7 +46,7 @@ _NAME_FOLLOW = (
     r"已经|就|都|还|又|的|给|对|把|被|住|搬|从|下|上|开|买|养|有|打算|准备|不|没|，|,|。|！|？|!|\?|；|$|\s)"
 )
 
-_NOT_NAME = set("我你他她它这那谁哪啥每某该满个")  # 个: 是个老师 says what they are
+_NOT_NAME = set("我你他她它这那谁哪啥每某该满个的")  # 个: 是个老师 says what they are; 的的: a slip, no name
 
 _DEGREE = set("很太挺真超蛮特非好最更")  # degree words: what follows them says how, never who
 
@@ -638,7 +638,10 @@ def role_named(text: str, people: People, owner: str) -> Found | None:
 def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]:
     """People a clause introduces by name and what they are: each learnt as someone the speaker
     knows, what they are said (Nina 是 护士); the clause with the name in the phrase's place."""
-    named = role_named(text.strip(), people, owner) or role_of_someone(text.strip(), people, owner)
+    named = role_named(text.strip(), people, owner)
+    if named is not None:  # and the clause read as what they have (张丽娟 名字叫 张丽娟): asked by its words
+        return text, [named]
+    named = role_of_someone(text.strip(), people, owner)
     if named is not None:
         return "", [named]
     m = _DESCRIBED_IS_CALLED.match(text.strip())
