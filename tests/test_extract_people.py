@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
+import pytest
+
 TZ = timezone(timedelta(hours=8))
 FIRST = datetime(2025, 9, 1, 9, 0, tzinfo=TZ)
 
@@ -353,3 +355,140 @@ def test_in_laws_and_a_child_with_a_doubled_name_are_people_a_later_pronoun_mean
     assert ("我", "女儿", "朵朵") in {(s, t, o) for s, t, o, _ in memories(graph, group_id)}
     assert any("画画" in x for x in about(graph, group_id, "朵朵"))
     assert any("city" in x for x in about(graph, group_id, "my mother-in-law"))
+
+
+def subject_nodes(graph, group_id) -> dict[str, str]:
+    """Each memory's object (or topic) → the id of the node it is about (its :Subject)."""
+    rows = graph.store.run_text(
+        "MATCH (m:Memory {group_id: $g})-[:HAS_SUBJECT]->(s) RETURN coalesce(m.object_name, m.topic_name) AS what, "
+        "s.id AS node",
+        g=group_id,
+    )
+    return {r["what"]: r["node"] for r in rows}
+
+
+def test_a_role_said_bare_with_what_a_person_has_is_the_speakers_one_person(graph, group_id):
+    # 下属的老家是成都 said no 我: it was a subject of its own (下属的老家 是 成都), not the subordinate
+    # whose e-mail and education the other notes give, as 我下属 / 我的下属
+    sessions(
+        graph,
+        group_id,
+        ["下属的老家是成都。", "我下属的邮箱是liu@abc.com。", "我的下属的学历是硕士。"],
+    )
+    of = subject_nodes(graph, group_id)
+    assert {"成都", "liu@abc.com", "硕士"} <= set(of), of
+    assert len({of["成都"], of["liu@abc.com"], of["硕士"]}) == 1, of
+    assert ("我下属", "老家是", "成都") in {(s, t, o) for s, t, o, _ in memories(graph, group_id)}
+
+
+def test_someones_email_and_phone_number_are_read_as_the_speakers_own_are(graph, group_id):
+    # 我表哥的邮箱地址是… was a clause kept whole (邮箱地址是 | li_ming1108@westlakesales.co, cut at 30
+    # characters), 电话号码是13225162475 a topic with no value, and "my cousin's phone number is …"
+    # nothing; and the cousin's birthday (read by its reading, 0.7) outweighed all else said of them.
+    # Now someone's e-mail and number are read as the speaker's own are (the reading's word, the whole
+    # value), and what they have weighs as any fact about them: the speaker's own keep their weight
+    lines = {
+        "zh": [
+            "我表哥的生日是11月8号。",
+            "我表哥的邮箱地址是li_ming1108@westlakesales.com。",
+            "我表弟电话号码是13225162475。",
+            "我叔叔的电话号是15398950313。",
+            "李婷婷的邮箱地址是litingting0623@pdxzyz.com。",
+        ],
+        "en": [
+            "My coworker's email is sam.long.name@arupgroupengineering.com.",
+            "My cousin's phone number is 07700 900123.",
+            "My email is me@example.com.",
+        ],
+    }
+    for lang, said in lines.items():
+        sessions(graph, f"{group_id}-{lang}", said)
+    rows = graph.store.run_text(
+        "MATCH (m:Memory) WHERE m.group_id STARTS WITH $g "
+        "RETURN m.subject_name AS s, m.topic_name AS t, m.object_name AS o, m.importance AS i",
+        g=group_id,
+    )
+    got = {(r["s"], r["t"], r["o"]): r["i"] for r in rows}
+    assert got[("我表哥", "邮箱地址", "li_ming1108@westlakesales.com")] == got[("我表哥", "生日", "11月8号")], got
+    assert (
+        got[("I", "email", "me@example.com")] > got[("my colleague", "email", "sam.long.name@arupgroupengineering.com")]
+    )
+    assert ("我表弟", "电话号码", "13225162475") in got, got
+    assert ("我叔叔", "电话号", "15398950313") in got, got
+    # a person named the first time by what they have is a person (李婷婷, not 李婷婷的邮箱地址)
+    assert ("李婷婷", "邮箱地址", "litingting0623@pdxzyz.com") in got, got
+    assert ("my colleague", "email", "sam.long.name@arupgroupengineering.com") in got, got
+    assert ("my cousin", "phone number", "07700 900123") in got, got
+
+
+NAMED_LATER = {
+    "zh": (
+        [
+            "我的上司只有高中学历。",
+            "我的上司的邮箱地址是zhao@szfc.com。",
+            "我的上司名叫赵雅琳。",
+            "我的上司在深圳上班。",
+        ],
+        "赵雅琳",
+        "我上司的学历是什么？",
+    ),
+    # 我表姐的名字叫张丽娟 was an acquaintance (我 | 熟人 | 张丽娟) described as "我表姐的名字"
+    "zh-名字": (
+        ["我表姐的邮箱是zhang@abc.com。", "我表姐的名字叫张丽娟。", "她在杭州工作。"],
+        "张丽娟",
+        "我表姐的邮箱是什么？",
+    ),
+    "en": (
+        [
+            "My coworker's email is sam@arup.com.",
+            "My co-worker is from Leeds.",
+            "My coworker's name is Sam.",
+            "She works at Arup.",
+        ],
+        "Sam",
+        "What is my colleague's email?",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", list(NAMED_LATER))
+def test_a_role_named_later_is_one_node_from_the_write_that_names_them(graph, group_id, lang):
+    # the notes before the name were the role's node (我上司, my colleague), the ones after it the name's:
+    # two nodes until a consolidation joined them
+    lines, name, question = NAMED_LATER[lang]
+    sessions(graph, group_id, lines)
+    rows = graph.store.run_text(
+        "MATCH (m:Memory {group_id: $g})-[:HAS_SUBJECT]->(s) WHERE s.kind IS NULL RETURN s.id AS node, s.name AS name "
+        "UNION MATCH (m:Memory {group_id: $g, memory_type: 'RELATION'})-[:HAS_OBJECT]->(p) RETURN p.id AS node, "
+        "p.name AS name",
+        g=group_id,
+    )
+    assert {(r["node"], r["name"]) for r in rows} == {(rows[0]["node"], name)}, rows
+    # a question that says the role finds the person's memories through them
+    found = graph.search_memories(group_id, question, mode="deep")
+    assert any(name in line for line in found.plan.why), found.plan.why
+
+
+def test_a_role_written_unnamed_after_its_one_person_was_named_is_that_person(graph, group_id):
+    # through the API, in either order: the relation first, then a fact of 我上司 (a new node until a
+    # consolidation), or the fact first, then the relation
+    graph.create_memory(group_id, "我", "关系", "上司", "赵雅琳")
+    graph.create_memory(group_id, "我上司", "事实", "学历是", "高中")
+    graph.create_memory(group_id, "my colleague", "FACT", "email is", "sam@arup.com")
+    graph.create_memory(group_id, "I", "RELATION", "colleague", "Sam")
+    rows = graph.store.run_text(
+        "MATCH (m:Memory {group_id: $g}) OPTIONAL MATCH (m)-[:HAS_SUBJECT]->(s) WHERE s.kind IS NULL "
+        "OPTIONAL MATCH (m)-[:HAS_OBJECT]->(o) WHERE m.memory_type = 'RELATION' "
+        "RETURN coalesce(s.name, o.name) AS name, count(DISTINCT coalesce(s, o)) AS nodes",
+        g=group_id,
+    )
+    assert {r["name"] for r in rows} == {"赵雅琳", "Sam"}, rows
+
+
+def test_a_role_named_by_its_name_keeps_the_name_said_and_a_doubled_de_is_no_name(graph, group_id):
+    # the naming is a relation (one node) and what it says (名字叫: a question asks for a name in those
+    # words); 我妈妈的的名字… named the mother 的的, and every later fact of hers was 的的's (then refused)
+    sessions(graph, group_id, ["我的同事名字叫张雅静。", "我妈妈的的名字叫李晓燕。", "我妈妈的单位叫上海育才中学。"])
+    got = {(s, t, o) for s, t, o, _ in memories(graph, group_id)}
+    assert {("我", "同事", "张雅静"), ("张雅静", "名字叫", "张雅静"), ("我", "妈妈", "李晓燕")} <= got, got
+    assert ("李晓燕", "单位叫", "上海育才中学") in got, got

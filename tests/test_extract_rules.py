@@ -931,7 +931,7 @@ def test_a_degree_someone_graduated_with_is_their_education_not_their_name_or_sc
     ]
     assert triples(RuleExtractor().extract(eps)) == [
         ("我下属", "FACT", "学历是", "博士"),
-        ("我下属", "FACT", "联系电话是", "18410644724"),
+        ("我下属", "FACT", "联系电话", "18410644724"),
     ]
     assert triples(extract("我表哥是清华毕业的。")) == [("我表哥", "FACT", "毕业于", "清华")]
 

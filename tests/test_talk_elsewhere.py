@@ -287,11 +287,13 @@ def test_a_note_takes_nothing_of_the_note_beside_it(graph, group_id, lang):
     assert found.results[0].text == home
 
 
-def test_a_relative_asked_about_without_my_is_still_mine(graph, group_id):
+@pytest.mark.parametrize("profile", ["recall", "default"])
+def test_a_relative_asked_about_without_my_is_still_mine(graph, group_id, profile):
     # 舅舅的单位…? says 舅舅 bare: the speaker's uncle, whom the reader knows as 我舅舅. Read as no one
     # the group knows, the boss's and the subordinate's employers, said in more of the question's
-    # words (单位叫), could rank above the uncle's. Under "recall" (relevance first): under "default"
-    # the readings' importance still decides (单位叫 is read as an employer, 0.8; 单位是 generically, 0.5)
+    # words (单位叫), could rank above the uncle's. And under "default", where importance weighs, the boss's
+    # 单位叫 weighed 0.8 (叫 read as a name is one's own name's weight), the uncle's 单位是 0.5: what someone
+    # has weighs as anything said of them, however it is said
     lines = [
         "我舅舅的单位是青岛华银储蓄银行。",
         "我上司的单位叫杭州西湖法律服务所。",
@@ -300,7 +302,21 @@ def test_a_relative_asked_about_without_my_is_still_mine(graph, group_id):
     ]
     sessions(graph, group_id, lines)
     found = graph.search_memories(
-        group_id, "舅舅的单位叫什么名字来着？", reference_time=FIRST + timedelta(days=30), profile="recall"
+        group_id, "舅舅的单位叫什么名字来着？", reference_time=FIRST + timedelta(days=30), profile=profile
     )
-    assert "青岛华银储蓄银行" in found.results[0].text
+    assert "青岛华银储蓄银行" in found.results[0].text, [r.text for r in found.results]
     assert any("我舅舅" in line for line in found.plan.why)
+
+
+def test_a_relatives_email_asked_for_comes_before_their_birthday(graph, group_id):
+    # the birthday was read by its reading (importance 0.7), the e-mail as a clause kept whole (0.5): under
+    # "default", where importance weighs, "我表哥的邮箱地址是多少" ranked the birthday first
+    lines = [
+        "我表哥的邮箱地址是li_ming1108@westlakesales.com。",
+        "我表哥在浙江杭州工作。",
+        "我表哥学历是本科。",
+        "我表哥的生日是11月8号。",
+    ]
+    sessions(graph, group_id, lines)
+    found = graph.search_memories(group_id, "我表哥的邮箱地址是多少来着？", reference_time=FIRST + timedelta(days=30))
+    assert "li_ming1108@westlakesales.com" in found.results[0].text, [r.text for r in found.results]

@@ -6,7 +6,7 @@ everyday wording in both languages."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 
 import pytest
 
@@ -294,3 +294,57 @@ def test_the_planner_reads_everyday_cause_and_connection_questions(query, asks):
     hints = RulePlanner().plan(query, datetime(2025, 11, 5))
     assert hints.asks == asks
     assert hints.deep is (True if asks else None)
+
+
+# someone picked by one fact and asked another, when another person's fact of the asked kind matches the
+# question best (我下属 年龄 36岁 for 年龄是什么): one person's notes, hours apart
+PICKED_OVER_A_RIVAL = {
+    "zh": (
+        [
+            "我叔叔的邮箱是liuyuxuan0913@qdrayy.com。",
+            "我叔叔在山东青岛上班呢。",
+            "我叔叔今年61岁。",
+            "我叔叔特别爱看书。",
+        ]
+        + ["我舅舅今年62岁了。", "我上司都43岁了。", "我的下属今年36岁。"],
+        ("61岁", "书"),
+        "等等，诶，等等，那个兴趣爱好是阅读的人，年龄是什么？",
+    ),
+}
+
+
+def test_the_described_ones_facts_are_above_a_rivals_fact_not_level_with_it(graph, group_id):
+    # the described one's facts were set level with the best other hit (the subordinate's age, which the
+    # question's words match best), and a tie goes by id: the subordinate's age came first half the time
+    lines, facts, question = PICKED_OVER_A_RIVAL["zh"]
+    start = datetime(2024, 4, 1, 9, 0, tzinfo=timezone(timedelta(hours=8)))
+    for i, line in enumerate(lines):
+        graph.ingest(
+            group_id,
+            [{"role": "user", "content": line}],
+            session_id=f"d{i}",
+            reference_time=start + timedelta(hours=13 * i),
+        )
+    response = graph.search_memories(group_id, question, profile="default", reference_time=start + timedelta(days=6))
+    top = response.results
+    said = [(r.text, r.score) for r in top]
+    assert all(any(f in r.text for r in top[:2]) for f in facts) and all("我叔叔" in r.text for r in top[:2]), said
+    assert top[1].score > top[2].score, said
+
+
+def test_the_asked_fact_reached_through_the_person_from_another_of_theirs_is_second(graph, group_id):
+    # the subordinate named later (one node: 李晓梅): the walk reached her phone from 李晓梅是我的下属, not
+    # from the description's match, and only what was reached from that match was ordered by the ask
+    lines = ["我下属的联系电话是19893872439。", "我的下属有博士学位。", "我的下属叫李晓梅。", "我的下属是个工程师。"]
+    lines += ["我的下属喜欢画画。", "王静的电话号码是15592731062。", "张丽华的联系电话是15335135635。"]
+    start = datetime(2024, 4, 1, 9, 0, tzinfo=timezone(timedelta(hours=8)))
+    for i, line in enumerate(lines):
+        graph.ingest(
+            group_id,
+            [{"role": "user", "content": line}],
+            session_id=f"d{i}",
+            reference_time=start + timedelta(hours=13 * i),
+        )
+    question = "那个姓名是李晓梅的人，其联系电话的后6位之和是多少？"
+    response = graph.search_memories(group_id, question, profile="recall", reference_time=start + timedelta(days=6))
+    assert any("19893872439" in r.text for r in response.results[:2]), [(r.text, r.score) for r in response.results]

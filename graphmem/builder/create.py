@@ -13,6 +13,7 @@ from ..embed import Embedder
 from ..store.driver import Store, tx_run
 from ..timeparse import is_time_key, normalize_time
 from ..types import CreateResult, MemoryInput, MemoryStatus, normalize_name
+from .people import join_named_roles, roles_touched
 from .requests import claim, fingerprint, finish, stored
 from .resolve import Concept, ConceptResolver
 
@@ -120,6 +121,13 @@ def prepare(memory: MemoryInput, reference_time: datetime) -> Prepared:
         time_values=time_values,
         concepts=concepts,
     )
+
+
+def _said(p: Prepared) -> tuple[str, str, str | None, str, str | None]:
+    """(memory type, subject, the subject's kind, topic, object) of a resolved memory."""
+    subject = next(c for c in p.concepts if c.role == "subject")
+    m = p.memory
+    return m.memory_type.value, m.subject, subject.kind, m.topic, m.object
 
 
 class MemoryWriter:
@@ -239,7 +247,14 @@ class MemoryWriter:
         self.resolver.resolve(group_id, [(p.memory.memory_type, p.concepts) for p in chunk], tx=tx)
         rows = [self._row(p, session_id, reference_time, source, status, now, extras[i]) for i, p in enumerate(chunk)]
         by_id = {r["memory_id"]: r for r in tx_run(tx, "create_memories", group_id=group_id, rows=rows)}
-        return [self._result(p, by_id[p.id], status) for p in chunk]
+        results = [self._result(p, by_id[p.id], status) for p in chunk]
+        # 我的上司叫赵雅琳 after notes about 我上司: one person, one node, from this write on
+        joined = join_named_roles(tx, group_id, roles_touched(_said(p) for p in chunk), now=now)
+        if joined:
+            said = "; ".join(f"{j['merged']} is {j['survivor']} (named later)" for j in joined)
+            for r in results:
+                r.message += f"; {said}"
+        return results
 
     def embed(self, prepared: list[Prepared]) -> None:
         """Embed memories prepared with ``prepare`` (texts and new concept names)."""

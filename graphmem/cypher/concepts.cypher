@@ -87,3 +87,26 @@ CALL (it, found) {
       | c.ref] END}) AS hits
 }
 RETURN it.label AS label, it.key AS key, id, name, node_key, alias, embedded, hits;
+
+// name: role_people
+// For each role of $roles ({role, topics: the normalised words of the role, unnamed: the normalised names
+// the user's one in it is written with, 我同事, 我的同事, my colleague}): the people the user named in it
+// (the Object of a current RELATION memory of the user's whose Topic is a word of the role: 我 | 同事 |
+// 李明), and the nodes of the user's one said unnamed. Looked up by name (the (group_id, normalized_name)
+// constraints), never by a scan of the group.
+UNWIND $roles AS r
+CALL (r) {
+  UNWIND r.topics AS word
+  MATCH (:Topic {group_id: $group_id, normalized_name: word})<-[:HAS_TOPIC]-(m:Memory)-[:HAS_OBJECT]->(p)
+  WHERE m.memory_type = 'RELATION' AND m.status <> 'archived' AND m.superseded_by IS NULL AND p.kind IS NULL
+    AND EXISTS { (m)-[:HAS_SUBJECT]->(:Concept {kind: 'user'}) }
+  RETURN collect(DISTINCT {id: p.id, name: p.name}) AS named
+}
+CALL (r) {
+  UNWIND r.unnamed AS key
+  MATCH (u:Concept {group_id: $group_id, normalized_name: key})
+  WHERE u.kind IS NULL
+  RETURN collect(DISTINCT {id: u.id, name: u.name,
+                           label: [l IN labels(u) WHERE l IN ['Subject', 'Topic', 'Object', 'Value']][0]}) AS unnamed
+}
+RETURN r.role AS role, named, unnamed;

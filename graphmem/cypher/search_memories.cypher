@@ -210,9 +210,16 @@ RETURN m.id AS id, n {.id, .group_id, .text, .memory_type, .importance, .status,
 // runs, normalised as names are: retriever/subjects.py), and up to $cap of each one's memories
 // (the newest) that pass the filters, each with its topic, so the caller can keep the best of
 // each topic. Looked up by the (group_id, normalized_name) constraint: no scan of the group's
-// subjects. $embedding null: the caller holds the group's vectors and computes the cosines.
+// subjects; a name folded into another node (its :ConceptMerge record: 我上司 once the boss was named
+// 赵雅琳) finds the node it went into. $embedding null: the caller holds the group's vectors and
+// computes the cosines.
 UNWIND $names AS name
-MATCH (s:Subject {group_id: $group_id, normalized_name: name})
+OPTIONAL MATCH (named:Subject {group_id: $group_id, normalized_name: name})
+OPTIONAL MATCH (rec:ConceptMerge {group_id: $group_id, merged_key: name})
+  WHERE named IS NULL AND rec.undone_at IS NULL
+OPTIONAL MATCH (folded:Subject {id: rec.survivor_id}) WHERE folded.group_id = $group_id
+WITH DISTINCT coalesce(named, folded) AS s
+WHERE s IS NOT NULL
 CALL (s) {
   MATCH (s)<-[:HAS_SUBJECT]-(m:Memory)
   WHERE m.group_id = $group_id AND m.embedding IS NOT NULL

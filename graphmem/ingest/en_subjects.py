@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from ..lexicon.readings import words_of
 from ..lexicon.roles import EN_ROLE, EN_ROLES, NOT_KIN, PERSON_NAME, TITLE, role_of
 from .people import People, introduce
 from .phrases import Found, Subject, read_as, relation
@@ -137,6 +138,16 @@ def _role_named(text: str) -> tuple[str, int] | None:
 _NOT_THEIR_THINGS = frozenset("own way best first last only other been got gone just also really all".split())
 
 
+# what someone has that a reading of its own reads, said in more words than one (phone number, e-mail address)
+_THEIR_ATTRIBUTE = re.compile(
+    "^(?:"
+    + "|".join(
+        sorted((re.escape(w) for w in (*words_of("phone", "en"), *words_of("email", "en"))), key=len, reverse=True)
+    )
+    + r")(?= (?:is|was|'s|has)\b)"
+)
+
+
 def _relative_at(text: str) -> tuple[str, int] | None:
     """The relative a text opens with (husband, best friend, grandson) and where it ends, or a
     thing of theirs said before its verb (her shop is …, his knee hurts)."""
@@ -144,6 +155,9 @@ def _relative_at(text: str) -> tuple[str, int] | None:
         found = role_of(m.group(0)) if m else None
         if m and found and found[0] in EN_RELATIVES:
             return found[0], m.end()
+    m = _THEIR_ATTRIBUTE.match(text)
+    if m:  # her phone number is …: a thing of theirs in more than one word
+        return m.group(0), m.end()
     m = re.match(r"^(?P<noun>[a-z]+) (?P<verb>[a-z']+)\b", text)
     if m and not m.group("noun").endswith(("ing", "ed", "ly")) and m.group("noun") not in _NOT_THEIR_THINGS:
         verb = m.group("verb")

@@ -208,6 +208,9 @@ class Chinese(Language):
     def predicates(self, rest: str, third: bool, time_text: str | None) -> list[Found]:
         return rules_zh.predicates(rest, bool(time_text), time_text)
 
+    def attribute_of(self, what: str, rest: str) -> Found | None:
+        return rules_zh.attribute(what + rest, None)
+
     def dated_attribute(self, rest: str) -> str | None:
         return "生日" if _DATED_ATTRIBUTE.match("".join(rest.split())) else None
 

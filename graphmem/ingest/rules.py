@@ -20,7 +20,7 @@ from pydantic import ValidationError as PydanticValidationError
 
 from ..lang import is_chinese, is_user_speaker
 from ..lexicon.readings import said_reading
-from ..lexicon.roles import role_of
+from ..lexicon.roles import ATTRIBUTE_WORDS, role_of
 from ..types import MAX_NAME
 from .language import Language
 from .models import EpisodeView, ExtractionPlan
@@ -32,6 +32,10 @@ from .schema import ExtractedLink, ExtractedMemory, Extraction, to_plan
 
 MINED_ROLES = {"user"}
 
+# the importance of what someone else has, said as theirs (their birthday, e-mail, phone number, 单位叫…): a
+# fact about them as any other (their hometown, their education), not one of the speaker's own slots (their
+# reading's), nor what a reading of the words weighs said of oneself (叫: one's name)
+THEIRS = 0.5
 WHOLE_LIMIT = 40  # characters of a clause kept whole as its subject's predicate; a longer one is not kept
 
 # --- sentence and clause splitting --------------------------------------------------------
@@ -316,6 +320,12 @@ class _Reader:
         mine = lang.said_mine(subj.rest, subj.name, self.people, self.owner) if subj.name and not subj.of_role else None
         if mine is not None:  # "He is my college roommate" / 他是我大学室友, said of someone named before
             return [*found, mine], subj
+        # 我表哥的邮箱是…: their e-mail, read as the speaker's own is (its topic, its whole value), as weighty
+        # as anything else said of them (THEIRS)
+        had = lang.attribute_of(subj.of_role, subj.rest) if subj.of_role and role_of(subj.of_role) is None else None
+        if had is not None:
+            had.subject, had.importance = subj.name, had.importance if subj.name is None else THEIRS
+            return [*found, had], subj
         plural = lang.together(self.people, subj.name)
         third = (subj.name is not None or self.named) and not plural
         thing = subj.of_role is not None and role_of(subj.of_role) is None  # her shop, his knee
@@ -325,7 +335,7 @@ class _Reader:
         if not preds and time_text and time_text in text:  # a time word that is the object (我最喜欢春天)
             preds = self._liking_a_time(" ".join(text.split()), subj, third, carried)
         if not preds and time_text and (attribute := lang.dated_attribute(subj.rest)):  # 生日是12月10号
-            preds = [Found("FACT", attribute, time_text, 0.7, kind="fact")]
+            preds = [Found("FACT", attribute, time_text, 0.7 if subj.name is None else THEIRS, kind="fact")]
         if not preds and (time_text or generic or habitual or subj.name is not None) and subj.rest:
             preds = self._whole(text, subj, time_text, generic, habitual)
         if not preds:
@@ -336,6 +346,8 @@ class _Reader:
                 f.topic = lang.plural(f.topic)
             if subj.of_role:
                 _of_relative(f, subj.of_role, lang.joiner)
+                if subj.of_role in ATTRIBUTE_WORDS:  # 我上司的单位叫…: what they have, not their name (叫)
+                    f.importance = THEIRS
             elif f.memory_type == "RELATION" and f.object:  # 跟小李结婚了: 小李 is known by that role
                 self.people.learn(f.object, f.topic, owner=owner_key(subj.name) if subj.name else self.owner)
         return found + preds, subj

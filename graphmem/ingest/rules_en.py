@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from ..lexicon.readings import words_of
 from .en_builds import (
     _ADV,
     _AND_THEN,
@@ -56,6 +57,8 @@ from .phrases import Found, clean, patterns, read_as, relation
 # it. Each attribute says what its value looks like.
 _ATTRIBUTE_NAME = {"email": "email", "e-mail": "email", "email address": "email", "e-mail address": "email"}
 
+THEIR_NUMBER = frozenset(words_of("phone", "en"))  # phone number, mobile number …: one's number
+
 _ATTRIBUTE_VALUE = {"phone number": r"\+?\(?\d[\d ()-]{4,}\d", "email": r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"}
 
 _ATTRIBUTE = re.compile(
@@ -63,6 +66,19 @@ _ATTRIBUTE = re.compile(
     r"telephone number|number|e-?mail(?: address)?) (?:is now|is|'s|has changed to|changed to) "
     r"(?P<obj>\+?\(?\d[\d ()-]{4,}\d|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"
 )
+
+
+def attribute_of(what: str, rest: str) -> Found | None:
+    """Someone's e-mail or phone number ("my cousin's email is …", what = email, rest = "is …"): read as
+    the speaker's own is; None when ``what`` is neither or the value does not look like one."""
+    name = _ATTRIBUTE_NAME.get(what.lower()) or ("phone number" if what.lower() in THEIR_NUMBER else None)
+    m = (
+        re.fullmatch(rf"(?:is now|is|'s|has changed to|changed to) (?P<obj>{_ATTRIBUTE_VALUE[name]})[.!]?", rest)
+        if name
+        else None
+    )
+    return Found("FACT", name, m.group("obj"), 0.7) if name and m else None
+
 
 # "Hi, I'm Priya." / "I am Tom Baker, by the way": the speaker saying who they are, the name standing
 # alone ("I'm Dana's sister", "I'm British" say something else).

@@ -46,7 +46,7 @@ _NAME_FOLLOW = (
     r"已经|就|都|还|又|的|给|对|把|被|住|搬|从|下|上|开|买|养|有|打算|准备|不|没|，|,|。|！|？|!|\?|；|$|\s)"
 )
 
-_NOT_NAME = set("我你他她它这那谁哪啥每某该满个")  # 个: 是个老师 says what they are
+_NOT_NAME = set("我你他她它这那谁哪啥每某该满个的")  # 个: 是个老师 says what they are; 的的: a slip, no name
 
 _DEGREE = set("很太挺真超蛮特非好最更")  # degree words: what follows them says how, never who
 
@@ -405,6 +405,17 @@ def _with_them(text: str, people: People, owner: str) -> Subject | None:
     return Subject(None, rest)
 
 
+def _named_with_theirs(text: str) -> str | None:
+    """The name a clause opens with when what follows is what a person has (李婷婷的邮箱地址是…,
+    张丽华的名字…): the tagger's person name, of two or three characters, then 的 and an attribute word."""
+    words = tag(text)
+    name = words[0][0] if words and words[0][1].startswith("nr") else ""
+    after = text[len(name) :]
+    if 2 <= len(name) <= 3 and after.startswith("的") and _ATTRIBUTE.match(after, 1):
+        return name
+    return None
+
+
 def _opening(clause: str, people: People, owner: str, carried: Subject | None) -> Subject | None:
     text = ZH_LEAD.sub("", clause).strip()
     m = re.match(rf"^(?P<name>{_NAME})是我(?:的|最好的)?(?P<role>{ZH_ROLE})(?:$|[了啊呀吧。！!，,])", text)
@@ -438,7 +449,10 @@ def _opening(clause: str, people: People, owner: str, carried: Subject | None) -
         m = m if mods else None
     # a role said bare (房东上周来修了热水器) is the speaker's own when a family role or the boss, or
     # when the speaker named someone in that role before
-    bare = m and found and (m.group("role") in _BARE_ROLES or people.by_role(found[0], owner) is not None)
+    # or when what follows is what a person has (下属的老家是成都, 同事邮箱是…): a question says a role so
+    # (舅舅的单位…?) and means the speaker's (retriever.subjects), and so does a note
+    has = m and found and _ATTRIBUTE.match(text[m.end() :].removeprefix("的")) is not None
+    bare = m and found and (m.group("role") in _BARE_ROLES or people.by_role(found[0], owner) is not None or has)
     if m and found and (text.startswith("我") or bare):
         role = found[0]
         after = _APPOSED.sub("", text[m.end() :])  # 我的下属他是深圳人: the pronoun says the role again
@@ -485,6 +499,10 @@ def _opening(clause: str, people: People, owner: str, carried: Subject | None) -
     that = _that_one(text, people)
     if that is not None:
         return that
+    named = _named_with_theirs(text)
+    if named is not None:  # 李婷婷的邮箱地址是…: a person named the first time, by what they have
+        people.learn(named)
+        return _relative(Subject(named, text[len(named) :]))
     m = re.match(rf"^(?P<name>[{HAN_CHARS}]{{3}}|[小老阿][{HAN_CHARS}])(?=[^的们])", text)
     if m and _addressed(m.group("name"), text):  # 陈阿姨开了…, 老何说…: someone named the way one calls them
         people.learn(m.group("name"))
@@ -600,9 +618,29 @@ _DESCRIBED_IS_CALLED = re.compile(
 )
 
 
+# 我表姐的名字叫张丽娟 / 我的上司名字叫赵宇轩 / 我同事的姓名是王丽娜: the name of the speaker's one in a role
+_ROLE_NAMED = re.compile(
+    rf"^(?:我的|我)(?P<role>{ZH_ROLE_WORDS})(?:的){{0,2}}(?:名字|姓名)(?:是|叫做|叫)(?P<name>{_NAME})[。！!]?$"
+)
+
+
+def role_named(text: str, people: People, owner: str) -> Found | None:
+    """我表姐的名字叫张丽娟 → 我 · 表姐 · 张丽娟, learnt so (not an acquaintance described as 我表姐的名字);
+    None when the clause says no such thing."""
+    m = _ROLE_NAMED.match(text)
+    found = role_of(m.group("role")) if m else None
+    name = m.group("name") if m else ""
+    if found is None or name[0] in _NOT_NAME or role_of(name) or role_of(name[:2]):
+        return None
+    return people.known_as(name, found[0], owner)
+
+
 def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]:
     """People a clause introduces by name and what they are: each learnt as someone the speaker
     knows, what they are said (Nina 是 护士); the clause with the name in the phrase's place."""
+    named = role_named(text.strip(), people, owner)
+    if named is not None:  # and the clause read as what they have (张丽娟 名字叫 张丽娟): asked by its words
+        return text, [named]
     named = role_of_someone(text.strip(), people, owner)
     if named is not None:
         return "", [named]

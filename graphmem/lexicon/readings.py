@@ -141,8 +141,8 @@ READINGS: tuple[Reading, ...] = (
         single=True,
         confidence=0.7,
         words=(
-            *("手机号", "手机号码", "电话号码", "电话", "号码", "联系电话", "phone number", "number", "mobile number"),
-            *("cell number", "telephone number"),
+            *("手机号", "手机号码", "电话号码", "电话号", "电话", "号码", "联系电话", "phone number", "number"),
+            *("mobile number", "cell number", "telephone number"),
         ),
     ),
     Reading(

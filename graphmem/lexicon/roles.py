@@ -122,6 +122,13 @@ def role_of(word: str) -> tuple[str, str | None] | None:
     return None
 
 
+def role_words(role: str) -> list[str]:
+    """The words of a canonical role in both languages (老板 → 老板, 上司, 领导; boss → boss, manager,
+    supervisor); a role no table lists (钢琴老师) is its own word."""
+    words = [w for w, (canon, _) in (*ZH_ROLES.items(), *EN_ROLES.items()) if canon == role]
+    return words or [role]
+
+
 # Roles of people spoken of together, whom a "they" / 他们 may mean
 TOGETHER = frozenset({"parents", "children", "grandparents", "in-laws", "父母"})
 

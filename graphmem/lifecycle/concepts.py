@@ -26,12 +26,12 @@ its properties. ``unmerge`` recreates it and moves its edges back.
 from __future__ import annotations
 
 import json
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from ..builder.people import fold, unnamed_role
 from ..config import ResolutionSettings
 from ..errors import NotFoundError
 from ..lexicon.roles import role_of
@@ -156,12 +156,8 @@ class ConceptMerger:
                 role = role_of(r["role"] or "")
                 if role is not None:
                     named.setdefault(role[0], {})[node.id] = node
-            else:
-                said = (node.name or "").removeprefix("我").removeprefix("的")
-                said = said[3:] if said.lower().startswith("my ") else said
-                role = role_of(said) if said and said != node.name else None
-                if role is not None:
-                    unnamed.setdefault(role[0], []).append(node)
+            elif (canonical := unnamed_role(node.name or "")) is not None:
+                unnamed.setdefault(canonical, []).append(node)
         pairs = []
         for canonical, nodes in unnamed.items():
             people = named.get(canonical, {})
@@ -192,32 +188,11 @@ class ConceptMerger:
     def merge(
         self, group_id: str, keep: _Node, drop: _Node, reason: str, similarity: float | None, run_id: str
     ) -> ConceptMerge | None:
-        merge_id = uuid.uuid4().hex
-
-        def work(tx):
-            from ..store.driver import tx_run
-
-            props = tx_run(tx, "lifecycle_concept_props", group_id=group_id, id=drop.id)
-            if not props:
-                return None
-            rows = tx_run(
-                tx,
-                "lifecycle_merge_concept",
-                group_id=group_id,
-                label=drop.label,
-                keep_id=keep.id,
-                gone_id=drop.id,
-                merge_id=merge_id,
-                props_json=json.dumps(props[0]["props"]),
-                undoable=True,
-                reason=reason,
-                similarity=similarity,
-                run_id=run_id,
-                now=datetime.now(UTC).isoformat(),
-            )
-            return rows[0] if rows else None
-
-        if self.work.commit(work) is None:
+        drop_node = {"id": drop.id, "label": drop.label}
+        merge_id = self.work.commit(
+            lambda tx: fold(tx, group_id, {"id": keep.id}, drop_node, reason, similarity, run_id)
+        )
+        if merge_id is None:
             return None
         return ConceptMerge(
             label=drop.label,

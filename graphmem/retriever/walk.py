@@ -115,7 +115,11 @@ def answer_described(ctx: SearchContext, corpus: Corpus, hits: dict[str, Hit], r
     words), both first; the answer before the anchor when the question names them too ("Tom, the one who …")."""
     anchor, asked, paths = hits.get(ranking.paths.anchor or ""), ranking.asked, ranking.paths
     via = {h.id: (h.path[0].via or "").casefold().strip() for h in hits.values() if anchor and len(h.path) == 1}
-    led = [hits[i] for i, v in via.items() if hits[i].path[0].from_id == getattr(anchor, "id", None) and v]
+    # one step from the anchor through its person: reached from the anchor, or through the same node from
+    # another of theirs (the walk keeps one path a memory: 李晓梅's phone, reached from 李晓梅是我的下属)
+    at = getattr(anchor, "id", None)
+    through = {v for i, v in via.items() if hits[i].path[0].from_id == at and v}
+    led = [hits[i] for i, v in via.items() if i != at and v and (hits[i].path[0].from_id == at or v in through)]
     led = [h for h in led if via[h.id] not in PERSONS and h.path[0].edge != "HAS_TOPIC"]
     if anchor is None or asked is None or not led:
         return
@@ -125,7 +129,9 @@ def answer_described(ctx: SearchContext, corpus: Corpus, hits: dict[str, Hit], r
     led.sort(key=lambda h: (-fit[h.id], -h.score))
     before = replace(paths, query=paths.query[: paths.query.find(paths.described or "")], meant=frozenset())
     first, second = (led[0], anchor) if any(before.names(via[h.id]) for h in led) else (anchor, led[0])
-    first.score = max(h.score for h in hits.values())
+    # above every other hit, not level with one (another's same fact that the question's words match best:
+    # a tie goes by id)
+    first.score = max(h.score for h in hits.values()) + 2 * ANSWER_STEP
     second.score = above = first.score - ANSWER_STEP
     for h in led[1:]:  # the others in the order of the ask, no higher than they were
         h.score = above = min(h.score, above) - ANSWER_STEP
