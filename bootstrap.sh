@@ -59,10 +59,10 @@ case "$cmd" in
       echo "==> $check" >&2
       $check
     done
-    # one process; GRAPHMEM_TEST_WORKERS=N runs N pytest-xdist workers sharing the run's one Neo4j
-    # (tests/conftest.py): not faster on two cores (docs/testing.md), worth it on more
+    # two pytest-xdist workers sharing the run's one Neo4j (tests/conftest.py): on two cores the
+    # tests' own CPU overlaps the server's (docs/testing.md); GRAPHMEM_TEST_WORKERS=N for N (0: one process)
     set +e
-    python -m pytest -n "${GRAPHMEM_TEST_WORKERS:-0}" "$@"
+    python -m pytest -n "${GRAPHMEM_TEST_WORKERS:-2}" "$@"
     rc=$?
     set -e
     if [ "$rc" -eq 5 ]; then echo "error: pytest collected no tests" >&2; exit 1; fi
