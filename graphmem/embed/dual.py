@@ -76,6 +76,10 @@ class DualEmbedder:
         self.readers: list[tuple[Any, float, Callable[[float], float]]] = [(english, math.sqrt(english_share), _latin)]
         if chinese is not None:
             self.readers.append((chinese, math.sqrt(chinese_share), _cjk))
+        if hasattr(primary, "small_run_threads"):
+            # a query runs the language model beside the multilingual one: one thread each fills two
+            # cores, where a second thread of the multilingual model's only makes the two take turns
+            primary.small_run_threads = 1
         models = [primary] + [m for m, _, _ in self.readers]
         self.name = "+".join(m.name for m in models)
         self.dimension = sum(int(m.dimension) for m in models)

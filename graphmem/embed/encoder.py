@@ -87,7 +87,7 @@ class OnnxEmbedder(RunsInThreads, _ReadsUnknown):
 
     backend = "onnx"
     THREAD_PREFIX = "graphmem-onnx"
-    small_run_threads = 1  # a lone query runs on one thread: in the pair it runs beside e5's two
+    small_run_threads = 1  # a lone query runs on one thread: in the pair it runs beside e5, one core each
 
     def __init__(
         self, files: EncoderFiles, batch_size: int = 64, workers: int | None = None, precision: str = "float32"
