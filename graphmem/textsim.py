@@ -173,3 +173,7 @@ class Fit:
 
     def of(self, cosine: float | None, text: str) -> float:
         return (1 - self.w) * (cosine or 0.0) + self.w * overlap_units(self.words, lexical_units(text))
+
+    def says_some(self, text: str) -> bool:
+        """Whether ``text`` says any of the part's words (always, for a part without words)."""
+        return not self.words or bool(self.words & lexical_units(text))

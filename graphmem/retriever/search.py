@@ -11,6 +11,7 @@ closer; with ``time_range.outside`` > 0 ("recall") the matches outside follow at
 
 from __future__ import annotations
 
+import math
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta, tzinfo
@@ -55,13 +56,22 @@ from .walk import walk
 # a turn telling of what happened in a time range read from the query may be said this many days
 # after it (what happened last weekend is told on Monday)
 REPORTED_WITHIN_DAYS = 7.0
+UNREACHED = math.inf  # the hops of a direct match that is no seed: a distance part of 0
 Mode = Literal["fast", "deep"]
 
 
-def seed_hit(c: Any, similarity: float, ranking: Ranking) -> Hit:
-    """A direct match as a scored hit at distance 0."""
+def _text(hit: Hit) -> str:
+    return hit.node.get("text") or ""
+
+
+def seed_hit(c: Any, similarity: float, ranking: Ranking, seed: bool = True) -> Hit:
+    """A direct match as a scored hit at distance 0. One that is no seed (below the seeds' floor, or
+    past the k seeds) was reached from no seed: its distance part is 0, so a memory the walk reached
+    from a seed goes before an unconnected one as close to the query."""
     hit = Hit(c.id, c.kind, c.node, similarity, 0, sources=list(c.ranks), episodes=c.episodes)
-    return hit.scored(ranking.scorer).at_least(ranking.as_turn(c.id))
+    if not seed:
+        hit.hops = UNREACHED
+    return hit.scored(ranking.scorer).at_least(ranking.as_turn(c.id, hit.hops or 0))
 
 
 @dataclass
@@ -366,7 +376,10 @@ class Retriever:
         corpus.memories.fill_cosines(replace(ctx, embedding=vectors[0]), rows)
         described = Fit(vectors[0], description_words(said), w)
         scored = {r["memory"]["id"]: r["score"] for r in rows if r.get("score") is not None}
-        fit = {i: described.of(score, hits[i].node.get("text") or "") for i, score in scored.items()}
+        # the one described is said with a word of its description (我参观的那个: 参观), not only near it in meaning
+        fit = {
+            i: described.of(score, text) for i, score in scored.items() if described.says_some(text := _text(hits[i]))
+        }
         anchor = max(fit, key=fit.__getitem__) if fit else None
         asked = Fit(vectors[1], asked_words(ask), w) if ask is not None else None
         return replace(ranking, paths=replace(ranking.paths, anchor=anchor), asked=asked)
@@ -388,7 +401,7 @@ class Retriever:
         else), and go before what the walk reached with a lower score: a search returns what it
         was asked for, and a weak path does not push a closer direct match out."""
         key = lambda h: (-score_order(h.score), h.distance, h.id)  # noqa: E731
-        direct = {c.id: seed_hit(c, sim, ranking) for c, sim in scored if c.id not in hits}
+        direct = {c.id: seed_hit(c, sim, ranking, seed=False) for c, sim in scored if c.id not in hits}
         ranked = sorted(hits.values(), key=key)
         seeds = max((i + 1 for i, h in enumerate(ranked) if h.distance == 0 or h.hops == 0), default=0)
         rest = sorted(direct.values(), key=key)
