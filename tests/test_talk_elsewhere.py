@@ -341,8 +341,8 @@ EVENT_FACTS = [
 @pytest.mark.parametrize("profile", ["default", "recall"])
 def test_a_fact_the_walk_reaches_ranks_no_lower_than_it_matched(graph, group_id, profile):
     # The place's turn came fourth from the turns alone and ninth once read: the walk reached its
-    # memory from the event's time (one hop: a distance part of 1/2), and that hit replaced the
-    # memory's own weak direct match (distance part 1), so notes matching nothing outranked it
+    # memory from the event's time in one step (a distance part of 1/2), while direct matches too
+    # weak to seed the walk, sharing nothing with the question, counted as seeds (distance part 1)
     start = datetime(2024, 4, 1, 9, 0, tzinfo=TZ)
     question = "那个时间是2024-04-12 9:00的活动，哪一个符合它的活动地点描述？"
 

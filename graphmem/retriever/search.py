@@ -11,7 +11,6 @@ closer; with ``time_range.outside`` > 0 ("recall") the matches outside follow at
 
 from __future__ import annotations
 
-import math
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta, tzinfo
@@ -56,7 +55,9 @@ from .walk import walk
 # a turn telling of what happened in a time range read from the query may be said this many days
 # after it (what happened last weekend is told on Monday)
 REPORTED_WITHIN_DAYS = 7.0
-UNREACHED = math.inf  # the hops of a direct match that is no seed: a distance part of 0
+# the hops a direct match that is no seed counts: no nearer the seeds than what the walk reached in
+# one step, so a memory the walk reached along a link competes with it by what else it has
+UNREACHED = 1
 Mode = Literal["fast", "deep"]
 
 
@@ -66,8 +67,8 @@ def _text(hit: Hit) -> str:
 
 def seed_hit(c: Any, similarity: float, ranking: Ranking, seed: bool = True) -> Hit:
     """A direct match as a scored hit at distance 0. One that is no seed (below the seeds' floor, or
-    past the k seeds) was reached from no seed: its distance part is 0, so a memory the walk reached
-    from a seed goes before an unconnected one as close to the query."""
+    past the k seeds) counts UNREACHED hops: a memory the walk reached from a seed in one step is not
+    put after an unconnected one for its distance alone."""
     hit = Hit(c.id, c.kind, c.node, similarity, 0, sources=list(c.ranks), episodes=c.episodes)
     if not seed:
         hit.hops = UNREACHED
