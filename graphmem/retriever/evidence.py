@@ -131,7 +131,7 @@ class Hit:
     episodes: list[dict] = field(default_factory=list)
     score: float = 0.0
     parts: ScoreParts | None = None
-    hops: float | None = None  # the hops its distance part counts (a strong step is not one: rank.Paths)
+    hops: int | None = None  # the hops its distance part counts (a strong step is not one: rank.Paths)
 
     def scored(self, scorer: Scorer) -> Hit:
         """The hit with its score and the parts of it (a turn scores as an event said then)."""

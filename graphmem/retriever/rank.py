@@ -404,7 +404,7 @@ class Scorer:
         recency = 0.0 if days is None else math.exp(-days / ACCESS_RECENCY_DAYS)
         return frequency * (0.5 + 0.5 * recency)
 
-    def parts(self, similarity: float, memory: dict, distance: float) -> ScoreParts:
+    def parts(self, similarity: float, memory: dict, distance: int) -> ScoreParts:
         importance, kind = memory.get("importance"), memory.get("memory_type") or "FACT"
         happened = memory.get("occurred_at") or memory.get("reference_time")  # else when it was said
         return ScoreParts(
@@ -465,7 +465,7 @@ class Ranking:
             why.append(f"no direct match reaches similarity {floor}: starting from the {len(chosen)} closest")
         return chosen
 
-    def as_turn(self, memory_id: str, hops: float = 0) -> tuple[ScoreParts, float] | None:
+    def as_turn(self, memory_id: str, hops: int = 0) -> tuple[ScoreParts, float] | None:
         """For a memory that stands for a matched turn (``leads``): the score parts and score the turn
         would have alone. Extraction may reorder the turns, never bury one: the memory a turn is shown by
         scores at least as the turn (time as said: a birthday of last December, said today, is news)."""
