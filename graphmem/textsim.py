@@ -173,3 +173,8 @@ class Fit:
 
     def of(self, cosine: float | None, text: str) -> float:
         return (1 - self.w) * (cosine or 0.0) + self.w * overlap_units(self.words, lexical_units(text))
+
+    def says_some(self, text: str) -> bool:
+        """Whether ``text`` says any of the part's words (always, for a part without words): the one a question
+        describes is said with a word of the description (我参观的那个: 参观), not only near it in meaning."""
+        return not self.words or bool(self.words & lexical_units(text))

@@ -945,3 +945,10 @@ def test_what_someone_is_said_to_be_with_ge_is_not_their_name():
     ]
     subjects = {m[0] for m in triples(RuleExtractor().extract(eps))}
     assert subjects == {"我下属"}, triples(RuleExtractor().extract(eps))
+
+
+def test_a_time_of_day_is_not_cut_at_its_colon():
+    # a colon ends a clause (提醒：…) but not inside 9:00: the hour alone was read as the value
+    found = triples(extract("建筑招聘会的时间是2024-04-12 9:00。"))
+    assert not any(str(o).endswith(("12 9", " 9")) for *_, o in found), found
+    assert ("我", "EVENT", "开会", None) in triples(extract("提醒：我明天开会。"))

@@ -320,3 +320,82 @@ def test_a_relatives_email_asked_for_comes_before_their_birthday(graph, group_id
     sessions(graph, group_id, lines)
     found = graph.search_memories(group_id, "我表哥的邮箱地址是多少来着？", reference_time=FIRST + timedelta(days=30))
     assert "li_ming1108@westlakesales.com" in found.results[0].text, [r.text for r in found.results]
+
+
+# an event's facts said one per turn, and other days' notes; the question picks the event by its
+# time and asks for its place, which the question's words barely match
+EVENT_FACTS = [
+    "我将要参加建筑招聘会。",
+    "建筑招聘会的地点是广东深圳。",
+    "建筑招聘会的主要内容是深圳建筑行业招聘会，瓦工职位，寻求优质就业机会。",
+    "建筑招聘会的时间是2024-04-12 9:00。",
+    "瓦工技艺创新分享会的地点是广东深圳。",
+    "今天和表哥一起在公园野餐，玩得很开心。",
+    "周末去海边放风筝，感觉非常放松。",
+    "在学校的篮球比赛中表现出色，赢了一只篮球。",
+    "和同学一起做科学项目，模拟了一个太阳系模型。",
+    "期待的游泳活动因为台风取消了，很失望。",
+]
+
+
+@pytest.mark.parametrize("profile", ["default", "recall"])
+def test_a_fact_the_walk_reaches_ranks_no_lower_than_it_matched(graph, group_id, profile):
+    # The place's turn came fourth from the turns alone and ninth once read: the walk reached its
+    # memory from the event's time in one step (a distance part of 1/2), while direct matches too
+    # weak to seed the walk, sharing nothing with the question, counted as seeds (distance part 1)
+    start = datetime(2024, 4, 1, 9, 0, tzinfo=TZ)
+    question = "那个时间是2024-04-12 9:00的活动，哪一个符合它的活动地点描述？"
+
+    def position(group: str, extractor: str) -> int:
+        for i, line in enumerate(EVENT_FACTS):
+            graph.ingest(
+                group,
+                [{"role": "user", "content": line}],
+                session_id=f"s{i}",
+                reference_time=start + timedelta(hours=12 * i),
+                extractor=extractor,
+            )
+        found = graph.search_memories(
+            group, question, reference_time=start + timedelta(days=10), max_results=10, profile=profile
+        )
+        said = list(dict.fromkeys(e.content for r in found.results for e in r.evidence))
+        return said.index(EVENT_FACTS[1]) if EVENT_FACTS[1] in said else len(said)
+
+    alone = position(group_id + "-turns", "none")
+    assert alone <= 3
+    assert position(group_id, "rules") <= alone
+
+
+PARK = [
+    "我去参观的那个公园是人民公园。",
+    "人民公园真心是个放松的好地方，树多阴凉，空气也新鲜。",
+    "我爸爸向老师说明了原因。",
+    "我爸爸送给我一个红蓝色的奥特曼玩具作为生日礼物。",
+    "我的手机是苹果iPhone14。",
+    "在公园和朋友一起玩荡秋千，非常开心。",
+]
+
+
+@pytest.mark.parametrize("profile", ["default", "recall"])
+def test_the_one_a_question_describes_is_said_with_its_words(graph, group_id, profile):
+    # "我参观的那个公园" describes the park by a visit: the walk started from the memory that fit the
+    # description best, and when the turn that says it gave no memory, that was one about my father
+    # (near in meaning to 我参观的那个, sharing no word of it), whose facts then came first
+    start = datetime(2024, 4, 1, 9, 0, tzinfo=TZ)
+    for i, line in enumerate(PARK):
+        graph.ingest(
+            group_id,
+            [{"role": "user", "content": line}],
+            session_id=f"s{i}",
+            reference_time=start + timedelta(hours=5 * i),
+        )
+    found = graph.search_memories(
+        group_id,
+        "我参观的那个公园是啥公园来着？",
+        reference_time=start + timedelta(days=3),
+        max_results=6,
+        profile=profile,
+    )
+    said = list(dict.fromkeys(e.content for r in found.results for e in r.evidence))
+    assert said[0] == PARK[0], said
+    assert not any("我爸爸" in s for s in said[:2]), said

@@ -91,6 +91,8 @@ _THEN_WENT = re.compile(
 )
 
 # A sentence that opens with these gives the effect of what the sentence before said.
+# commas and colons end a clause; a colon between digits is a time of day (9:00), not a break
+_CLAUSE_BREAK = re.compile(r"[，,；;]|(?<!\d)[：:]|[：:](?!\d)")
 _THEREFORE = re.compile(r"^(?:所以|因此|于是|结果|这就是为什么|这也是为什么)[，,]?\s*")
 
 
@@ -109,7 +111,7 @@ def generic_clauses(text: str, time_text: str | None, *, generic: bool) -> list[
     if time_text and re.search(re.escape(time_text) + "的", text):
         return []  # 秋天的叶子: a time word naming a thing, not when
     out = []
-    for clause in re.split(r"[，,；;：:]", text):
+    for clause in _CLAUSE_BREAK.split(text):
         body = clause.replace(time_text, " ") if time_text else clause
         body = _LEAD.sub("", _SPACE.sub("", " ".join(body.split())).strip(" 。！？!?"))
         if not body.startswith("我"):
@@ -141,7 +143,7 @@ class Chinese(Language):
             time_text = None  # 秋天的叶子: a time word naming a thing, not when
         carried = None
         worked: Found | None = None  # a job said earlier in the sentence
-        for clause in re.split(r"[，,；;：:]", sentence):
+        for clause in _CLAUSE_BREAK.split(sentence):
             # the sentence's time dates each clause's event, but a time to come only the clause that
             # says it (我表妹下个月来看我，她还给我做了一个书架: the shelf is made already)
             reader._said_here = bool(time_text and time_text in clause)

@@ -465,7 +465,7 @@ class Ranking:
             why.append(f"no direct match reaches similarity {floor}: starting from the {len(chosen)} closest")
         return chosen
 
-    def as_turn(self, memory_id: str) -> tuple[ScoreParts, float] | None:
+    def as_turn(self, memory_id: str, hops: int = 0) -> tuple[ScoreParts, float] | None:
         """For a memory that stands for a matched turn (``leads``): the score parts and score the turn
         would have alone. Extraction may reorder the turns, never bury one: the memory a turn is shown by
         scores at least as the turn (time as said: a birthday of last December, said today, is news)."""
@@ -473,7 +473,7 @@ class Ranking:
         if lead is None:
             return None
         said = self.said.get(lead[0])
-        parts = self.scorer.parts(lead[1], {"memory_type": "EPISODE", "occurred_at": said, "created_at": said}, 0)
+        parts = self.scorer.parts(lead[1], {"memory_type": "EPISODE", "occurred_at": said, "created_at": said}, hops)
         return parts, self.scorer.total(parts)
 
     def reached(self, own: float, sources: list[Source]) -> float:

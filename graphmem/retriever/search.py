@@ -55,13 +55,14 @@ from .walk import walk
 # a turn telling of what happened in a time range read from the query may be said this many days
 # after it (what happened last weekend is told on Monday)
 REPORTED_WITHIN_DAYS = 7.0
+UNREACHED = 1  # the hops of a direct match that is no seed: as near the seeds as the walk's first step
 Mode = Literal["fast", "deep"]
 
 
-def seed_hit(c: Any, similarity: float, ranking: Ranking) -> Hit:
-    """A direct match as a scored hit at distance 0."""
-    hit = Hit(c.id, c.kind, c.node, similarity, 0, sources=list(c.ranks), episodes=c.episodes)
-    return hit.scored(ranking.scorer).at_least(ranking.as_turn(c.id))
+def seed_hit(c: Any, similarity: float, ranking: Ranking, hops: int = 0) -> Hit:
+    """A direct match as a scored hit at distance 0 whose distance part counts ``hops`` (UNREACHED: no seed)."""
+    hit = Hit(c.id, c.kind, c.node, similarity, 0, sources=list(c.ranks), episodes=c.episodes, hops=hops or None)
+    return hit.scored(ranking.scorer).at_least(ranking.as_turn(c.id, hops))
 
 
 @dataclass
@@ -366,7 +367,8 @@ class Retriever:
         corpus.memories.fill_cosines(replace(ctx, embedding=vectors[0]), rows)
         described = Fit(vectors[0], description_words(said), w)
         scored = {r["memory"]["id"]: r["score"] for r in rows if r.get("score") is not None}
-        fit = {i: described.of(score, hits[i].node.get("text") or "") for i, score in scored.items()}
+        texts = {i: hits[i].node.get("text") or "" for i in scored}
+        fit = {i: described.of(score, texts[i]) for i, score in scored.items() if described.says_some(texts[i])}
         anchor = max(fit, key=fit.__getitem__) if fit else None
         asked = Fit(vectors[1], asked_words(ask), w) if ask is not None else None
         return replace(ranking, paths=replace(ranking.paths, anchor=anchor), asked=asked)
@@ -382,13 +384,12 @@ class Retriever:
     def _filling(
         scored: list[tuple[Any, float]], hits: dict[str, Hit], k: int, ranking: Ranking, why: list[str]
     ) -> list[Hit]:
-        """The hits, best first, and the direct matches below the seeds' floor: those follow
-        every seed and every memory the walk reached by strong steps alone (rank.Paths: a trip of
-        months ago of the person the question names goes before a weak match about something
-        else), and go before what the walk reached with a lower score: a search returns what it
-        was asked for, and a weak path does not push a closer direct match out."""
+        """The hits, best first, and the direct matches below the seeds' floor: those follow every seed and every
+        memory the walk reached by strong steps alone (rank.Paths: a trip of months ago of the person the question
+        names goes before a weak match about something else), and go before what the walk reached with a lower
+        score: a search returns what it was asked for, and a weak path does not push a closer direct match out."""
         key = lambda h: (-score_order(h.score), h.distance, h.id)  # noqa: E731
-        direct = {c.id: seed_hit(c, sim, ranking) for c, sim in scored if c.id not in hits}
+        direct = {c.id: seed_hit(c, sim, ranking, UNREACHED) for c, sim in scored if c.id not in hits}
         ranked = sorted(hits.values(), key=key)
         seeds = max((i + 1 for i, h in enumerate(ranked) if h.distance == 0 or h.hops == 0), default=0)
         rest = sorted(direct.values(), key=key)
@@ -425,8 +426,7 @@ def compared(value: float, verb: str, threshold: float) -> str:
 
 
 def best_seed(report: SeedReport, similarity: Similarity) -> float:
-    """The best similarity among a report's seeds as the ranking reads them (a turn in context, a
-    memory drawn from turns mostly by them, not by its own short text, whose cosine runs high):
-    what a time range read from the query is judged by."""
+    """The best similarity among a report's seeds as the ranking reads them (a turn in context, a memory drawn
+    from turns mostly by them, not by its own short text): what a time range read from the query is judged by."""
     in_context = turn_similarities(report.turns, report.speakers, similarity)
     return max(seed_similarities(report.candidates, in_context, similarity)[0].values(), default=0.0)
