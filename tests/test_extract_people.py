@@ -331,6 +331,23 @@ def test_they_after_people_spoken_of_together_means_them_and_not_things_or_other
     assert not any("comfy" in " ".join(str(x) for x in m) for m in memories(graph, group_id))
 
 
+def test_a_she_or_a_he_is_never_people_spoken_of_together(graph, group_id):
+    # "She is really into fashion" after "my parents" made the parents into fashion (and 她 after 我爸妈, 我爸妈
+    # into climbing): people spoken of together are a "they", never a she or a he
+    sessions(
+        graph,
+        group_id,
+        [
+            "My parents came over for dinner last night. She is really into fashion.",
+            "My sister came over. My parents came too. She is really into fashion.",
+            "我爸妈昨天来了。她最近迷上了攀岩。",
+        ],
+    )
+    assert not any("fashion" in x for x in about(graph, group_id, "my parents"))
+    assert not any("攀岩" in x for x in about(graph, group_id, "我爸妈"))
+    assert any("fashion" in x for x in about(graph, group_id, "my sister"))
+
+
 def test_someone_named_before_said_to_be_the_speakers_is_theirs_in_that_role(graph, group_id):
     # "He is my college roommate" and 他是我大学室友 gave nothing
     sessions(graph, group_id, ["My best friend Tom is getting married next month. He is my college roommate."])
