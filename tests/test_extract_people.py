@@ -438,6 +438,36 @@ def test_someones_email_and_phone_number_are_read_as_the_speakers_own_are(graph,
     assert ("my cousin", "phone number", "07700 900123") in got, got
 
 
+def test_someones_birthday_and_e_mail_address_said_by_role_are_theirs(graph, group_id):
+    # "my cousin's birthday is May 3" gave nothing (the date was read as the clause's time, leaving "is"),
+    # nor did "e-mail address" (not a word of the e-mail reading); each is now the role's person's, as their
+    # e-mail and phone number were, what they do and who their husband is on the same people
+    sessions(
+        graph,
+        group_id,
+        [
+            "My manager's email is ann.lee@acme.com",
+            "my cousin's birthday is May 3",
+            "My colleague's e-mail address is priya.n@arup.com.",
+            "my manager's phone number is 07700 900123.",
+            "my cousin works as a nurse",
+            "My manager's birthday is on December 10.",
+        ],
+    )
+    rows = graph.store.run_text(
+        "MATCH (m:Memory {group_id: $g})-[:HAS_SUBJECT]->(s) "
+        "RETURN s.name AS s, m.topic_name AS t, m.object_name AS o, s.id AS node",
+        g=group_id,
+    )
+    node = {(r["s"], r["t"], r["o"]): r["node"] for r in rows}
+    assert ("my cousin", "birthday", "May 3") in node, node
+    assert ("my boss", "birthday", "December 10") in node, node
+    assert ("my colleague", "email", "priya.n@arup.com") in node, node
+    cousin = {node[("my cousin", "birthday", "May 3")], node[("my cousin", "works as", "nurse")]}
+    manager = {node[("my boss", t, o)] for t, o in [("email", "ann.lee@acme.com"), ("birthday", "December 10")]}
+    assert len(cousin) == 1 and len(manager) == 1 and cousin != manager, node
+
+
 NAMED_LATER = {
     "zh": (
         [

@@ -693,8 +693,8 @@ class English(Language):
     def predicates(self, rest: str, third: bool, time_text: str | None) -> list[Found]:
         return rules_en.predicates(rest, third, time_text)
 
-    def attribute_of(self, what: str, rest: str) -> Found | None:
-        return rules_en.attribute_of(what, rest)
+    def attribute_of(self, what: str, rest: str, when: str | None = None) -> Found | None:
+        return rules_en.attribute_of(what, rest, when)
 
     def of_thing(self, rest: str) -> list[Found]:
         return _of_what_is(rest)

@@ -55,7 +55,7 @@ from .phrases import Found, clean, patterns, read_as, relation
 # A single-valued attribute of the speaker ("my new number is …"): its topic is the attribute,
 # whose words are the consolidator's slot words (lexicon.topics.SLOTS), so a later value replaces
 # it. Each attribute says what its value looks like.
-_ATTRIBUTE_NAME = {"email": "email", "e-mail": "email", "email address": "email", "e-mail address": "email"}
+_ATTRIBUTE_NAME = {**{w: "email" for w in words_of("email", "en")}, "birthday": "birthday"}
 
 THEIR_NUMBER = frozenset(words_of("phone", "en"))  # phone number, mobile number …: one's number
 
@@ -68,10 +68,14 @@ _ATTRIBUTE = re.compile(
 )
 
 
-def attribute_of(what: str, rest: str) -> Found | None:
-    """Someone's e-mail or phone number ("my cousin's email is …", what = email, rest = "is …"): read as
-    the speaker's own is; None when ``what`` is neither or the value does not look like one."""
+def attribute_of(what: str, rest: str, when: str | None = None) -> Found | None:
+    """Someone's e-mail, phone number or birthday ("my cousin's email is …", what = email, rest = "is …";
+    "my cousin's birthday is May 3", rest = "is", the date read as the clause's time ``when``): read as
+    the speaker's own is; None when ``what`` is none of them or the value does not look like one."""
     name = _ATTRIBUTE_NAME.get(what.lower()) or ("phone number" if what.lower() in THEIR_NUMBER else None)
+    if name == "birthday":  # a date: a month's name or a number (not "next week")
+        dated = when and re.fullmatch(r"(?:is|was|'s)", rest.strip(" .!")) and re.search(rf"{_MONTH.pattern}|\d", when)
+        return Found("FACT", name, re.sub(r"^(?:on|in) ", "", when.strip(" .!")), 0.7) if when and dated else None
     m = (
         re.fullmatch(rf"(?:is now|is|'s|has changed to|changed to) (?P<obj>{_ATTRIBUTE_VALUE[name]})[.!]?", rest)
         if name
