@@ -73,6 +73,8 @@ def test_a_place_stops_where_the_place_ends(graph, group_id):
         ("zh", "我上个月辞职了，现在在腾讯上班。", "腾讯", "辞职"),
         ("zh", "我上个月从银行辞职了，现在在一家咨询公司做顾问。", "咨询公司", "辞职"),
         ("en", "I resigned last month; now I work at Deloitte.", "Deloitte", "quit"),
+        # the bank unnamed and the new job after "and now": only the resignation was read (as no employer's)
+        ("en", "I quit the bank last month and now work as a consultant at a small firm.", "a small firm", "quit"),
     ],
 )
 def test_a_resignation_and_the_new_job_in_one_turn_leave_the_new_job_current(

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from ..lexicon.readings import words_of
+from ..lexicon.topics import WORKPLACES
 from .en_builds import (
     _ADV,
     _AND_THEN,
@@ -92,6 +93,9 @@ _I_AM = re.compile(
 )
 
 
+# an employer's head noun, when its name is not said (lexicon.topics.WORKPLACES)
+_WORKPLACE = "|".join(w.replace("-", " ") for w in WORKPLACES)
+
 _RULES = patterns(
     # where they live, and moves
     (
@@ -143,8 +147,7 @@ _RULES = patterns(
     # a business they run: where they work ("I run a small bakery"; "run a marathon" is no business)
     (
         rf"^{_ADV}(?:run|runs|own and run|started) (?P<obj>(?:a |an |my own |my |our own |our |his own |her own |their own )"
-        rf"(?:[a-z-]+ ){{0,2}}(?:bakery|shop|store|cafe|café|coffee shop|restaurant|business|company|startup|"
-        rf"salon|gym|studio|bar|bookshop|bookstore|farm|clinic|agency|firm|practice|food truck))"
+        rf"(?:[a-z-]+ ){{0,2}}(?:{_WORKPLACE}|gym))"
         rf"(?: (?:on|in|at|near|downtown|off) [^,;:.!?]+)?$",
         lambda m, t, tt: [
             read_as("employer", "EVENT" if tt else "FACT", _third("run", t), obj) for obj in [_obj(m)] if obj
@@ -220,6 +223,11 @@ _RULES = patterns(
         rf"^(?:have |has )?{_ADV}(?:changed|switched) (?:jobs|careers|employers)\b",
         _slot("changed jobs", "employer", ends=True, needs_object=False),
     ),
+    # "quit the bank": a place of work not named ("left the bank" is as often the building)
+    (
+        rf"^(?:have |has )?{_ADV}quit (?:the |my |a |an )?(?P<obj>(?:[a-z-]+ ){{0,2}}?(?:{_WORKPLACE}))$",
+        _slot("quit", "employer", ends=True),
+    ),
     (rf"^(?:have |has )?{_ADV}(?:quit|left) {_X}", _named_org(_slot("quit", "employer", ends=True))),
     (
         rf"^(?:have |has )?{_ADV}(?:quit|resigned|retired)\s*$",
@@ -238,7 +246,8 @@ _RULES = patterns(
     (re.compile(r"^(?:have|has) been at (?:the )?(?P<obj>[A-Z][^,;:.!?]*)"), _been_at),
     (
         re.compile(
-            rf"^(?:am |is )?{_ADV}(?:work|works|working) as (?:a |an )?(?P<job>[a-z][a-z -]{{1,30}}?) (?:at|for|in) (?:the )?(?P<obj>[A-Z][^,;:.!?]*)"
+            rf"^(?:am |is )?{_ADV}(?:work|works|working) as (?:a |an )?(?P<job>[a-z][a-z -]{{1,30}}?) "
+            rf"(?:(?:at|for|in) (?:the )?(?=[A-Z])|(?:at|for) (?=(?:a|an|the) [a-z]))(?P<obj>[^,;:.!?]*)"
         ),
         _work_as,
     ),
