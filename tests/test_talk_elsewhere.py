@@ -138,6 +138,31 @@ def test_a_person_picked_by_one_fact_answers_with_another(graph, group_id, lang)
     assert any(facts[2] in r.text for r in top), [r.text for r in top]
 
 
+# a colleague named with her role, then by name, then "she"; other people's jobs and homes beside her
+PICKED_EN = [
+    "I had lunch with my colleague Priya.",
+    "Priya lives in Leeds.",
+    "She works as an architect.",
+    "My boss lives in London and works as an accountant.",
+]
+
+
+@pytest.mark.parametrize("profile", ["default", "recall"])
+@pytest.mark.parametrize(
+    "question",
+    ["the colleague who lives in Leeds — what does she do?", "The colleague who lives in Leeds, what is her job?"],
+)
+def test_a_colleague_picked_by_where_she_lives_answers_with_what_she_does(graph, group_id, question, profile):
+    # the walk reached her job from where she lives, through her node, but "what does she do" asks in
+    # function words alone (no ask: nothing reordered), and "Priya is my colleague", reached the same way,
+    # fitted "her job" best: the job came third or fourth, below the boss's
+    sessions(graph, group_id, [*PICKED_EN, *NOISE["en"]], consolidate=True)
+    of = subjects(graph, group_id)
+    assert of["Priya lives in Leeds"] == of["Priya works as architect"], of  # one node, named then "she"
+    top = graph.search_memories(group_id, question, max_results=5, profile=profile).results
+    assert {r.text for r in top[:2]} == {"Priya lives in Leeds", "Priya works as architect"}, [r.text for r in top]
+
+
 NOISE = {
     "zh": ["我的邻居家乡是大理，在银行上班。", "我表姐在腾讯工作。", "我周末去爬山了。"],
     "en": [

@@ -368,7 +368,7 @@ class Retriever:
         scored = {r["memory"]["id"]: r["score"] for r in rows if r.get("score") is not None}
         fit = {i: described.of(score, hits[i].node.get("text") or "") for i, score in scored.items()}
         anchor = max(fit, key=fit.__getitem__) if fit else None
-        asked = Fit(vectors[1], asked_words(ask), w) if ask is not None else None
+        asked = Fit(vectors[1], asked_words(ask), w, description_words(said)) if ask is not None else None
         return replace(ranking, paths=replace(ranking.paths, anchor=anchor), asked=asked)
 
     def _meant(self, ctx: SearchContext) -> frozenset[str]:
