@@ -495,6 +495,13 @@ NAMED_LATER = {
         "Sam",
         "What is my colleague's email?",
     ),
+    # "Her name is Priya" said of the colleague met by role alone was a fact of "my colleague" (name is |
+    # Priya), and "Priya works as …" a second person
+    "en-her-name": (
+        ["My colleague lives in Leeds.", "Her name is Priya.", "Priya works as an architect.", "She is from York."],
+        "Priya",
+        "Where does my colleague live?",
+    ),
 }
 
 
