@@ -452,6 +452,8 @@ def test_someones_birthday_and_e_mail_address_said_by_role_are_theirs(graph, gro
             "my manager's phone number is 07700 900123.",
             "my cousin works as a nurse",
             "My manager's birthday is on December 10.",
+            # two of hers in one sentence: "email is | a@b.com and her phone number is …" was one memory
+            "My sister's email is sis@b.com and her phone number is 07700 900456.",
         ],
     )
     rows = graph.store.run_text(
@@ -463,6 +465,7 @@ def test_someones_birthday_and_e_mail_address_said_by_role_are_theirs(graph, gro
     assert ("my cousin", "birthday", "May 3") in node, node
     assert ("my boss", "birthday", "December 10") in node, node
     assert ("my colleague", "email", "priya.n@arup.com") in node, node
+    assert {("my sister", "email", "sis@b.com"), ("my sister", "phone number", "07700 900456")} <= set(node), node
     cousin = {node[("my cousin", "birthday", "May 3")], node[("my cousin", "works as", "nurse")]}
     manager = {node[("my boss", t, o)] for t, o in [("email", "ann.lee@acme.com"), ("birthday", "December 10")]}
     assert len(cousin) == 1 and len(manager) == 1 and cousin != manager, node

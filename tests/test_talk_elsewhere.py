@@ -75,6 +75,7 @@ def test_a_place_stops_where_the_place_ends(graph, group_id):
         ("en", "I resigned last month; now I work at Deloitte.", "Deloitte", "quit"),
         # the bank unnamed and the new job after "and now": only the resignation was read (as no employer's)
         ("en", "I quit the bank last month and now work as a consultant at a small firm.", "a small firm", "quit"),
+        ("en", "I quit my job last month and now I'm a consultant at a small firm.", "a small firm", "quit"),
     ],
 )
 def test_a_resignation_and_the_new_job_in_one_turn_leave_the_new_job_current(

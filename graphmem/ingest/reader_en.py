@@ -65,7 +65,9 @@ _CLAUSE_END = re.compile(
     r"\s+(?=(?:and|but|so|because|cause|since|though|although|while|after|before|until|when|once|if|unless)\s+"
     r"(?:[\w']+\s+){0,2}(?:I|we)(?:'\w+)?\b)|"
     # "… and my mom is a doctor": a new subject said by whose it is
-    r"\s+(?=(?:and|but|while)\s+(?:my|our)\s+[\w']+(?:\s+[\w']+)?\s+(?:is|was|are|were|works|worked|lives|lived)\b)",
+    r"\s+(?=(?:and|but|while)\s+(?:my|our)\s+[\w']+(?:\s+[\w']+)?\s+(?:is|was|are|were|works|worked|lives|lived)\b)|"
+    # "… and her birthday is May 3": something of theirs said in a clause of its own
+    r"\s+(?=(?:and|but|while)\s+(?:his|her)\s+[\w']+(?:\s+[\w']+)?\s+(?:is|was)\b)",
     re.IGNORECASE,
 )
 

@@ -282,7 +282,13 @@ _RULES = patterns(
         ),
         _slot("study at", "school"),
     ),
-    (re.compile(r"^(?:am|is) (?:a|an) (?P<job>[a-z][a-z -]{1,30}?) (?:at|for) (?P<obj>[A-Z][^,;:.!?]*)"), _work_as),
+    (
+        re.compile(
+            rf"^(?:am|is) (?:a|an) (?P<job>[a-z][a-z -]{{1,30}}?) (?:at|for) "
+            rf"(?P<obj>[A-Z][^,;:.!?]*|(?:a|an|the) (?:[a-z-]+ ){{0,2}}?(?:{_WORKPLACE})\b[^,;:.!?]*)"
+        ),
+        _work_as,
+    ),
     # what they eat
     (
         r"^(?:am |is |are |have |has |'ve |'s )?(?:been |now |also |since |just |finally |recently )*"
