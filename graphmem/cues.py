@@ -103,6 +103,8 @@ def described(query: str) -> str | None:
 # pronoun or the comma says "of them", not what is asked
 _HEAD_NOUN = re.compile(r"^[\u4e00-\u9fff]{1,6}?(?=是|叫|有|在|怎|的|[，,？?])")
 _ASKED_LEAD = re.compile(r"^(?:[\s，,:：；;]|其|他们|她们|他|她|它|的)+")
+# "what does she do?": what someone does (for a living), asked in function words alone
+_WHAT_THEY_DO = re.compile(r"\bwhat (?:does|do|did) (?:she|he|they) do\b", re.IGNORECASE)
 
 
 def asked_part(query: str, description: str) -> str | None:
@@ -117,7 +119,7 @@ def asked_part(query: str, description: str) -> str | None:
     if description.endswith(("那个", "这个", "那位", "这位")):  # the noun it describes: 我住的那个|小区|是哪个
         after = _HEAD_NOUN.sub("", after, count=1)
     rest = _ASKED_LEAD.sub("", (query[:at] + " " + after).strip())
-    return rest if asked_words(rest) else None
+    return rest if asked_words(rest) or _WHAT_THEY_DO.search(rest) else None
 
 
 # the characters of a Chinese question that say it asks, not what it asks about (是什么, 在哪里, 来着)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .lang import CJK_CHARS, HAN
@@ -165,14 +165,21 @@ def same_thing(a: set[str], b: set[str], df: Counter[str]) -> bool:
 @dataclass(frozen=True)
 class Fit:
     """How well a text fits a part of a question (its description of someone, what it asks of them) as a query's
-    similarity: (1 − w)·cosine to the part's vector + w·the share of its words (``words``) the text says."""
+    similarity: (1 − w)·cosine to the part's vector + w·the share of its words (``words``) the text says; one below
+    any other (by 1) when it says more of the question's other part (``apart``): "Priya is my colleague" says whom
+    "the colleague who lives in Leeds" means, not what is asked of her."""
 
     embedding: Any  # the part's vector (a Future of it)
     words: set[str]
     w: float
+    apart: set[str] = field(default_factory=set)
 
     def of(self, cosine: float | None, text: str) -> float:
-        return (1 - self.w) * (cosine or 0.0) + self.w * overlap_units(self.words, lexical_units(text))
+        units = lexical_units(text)
+        fit = (1 - self.w) * (cosine or 0.0) + self.w * overlap_units(self.words, units)
+        # the other part's words, not pairs of characters: 工程 of 南京科创工程有限公司 is in 首席工程师 too
+        apart = {u for u in self.apart if u.isascii() and u.isalpha()}
+        return fit - 1 if overlap_units(apart, units) > overlap_units(self.words, units) else fit
 
     def says_some(self, text: str) -> bool:
         """Whether ``text`` says any of the part's words (always, for a part without words): the one a question

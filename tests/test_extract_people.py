@@ -331,6 +331,23 @@ def test_they_after_people_spoken_of_together_means_them_and_not_things_or_other
     assert not any("comfy" in " ".join(str(x) for x in m) for m in memories(graph, group_id))
 
 
+def test_a_she_or_a_he_is_never_people_spoken_of_together(graph, group_id):
+    # "She is really into fashion" after "my parents" made the parents into fashion (and 她 after 我爸妈, 我爸妈
+    # into climbing): people spoken of together are a "they", never a she or a he
+    sessions(
+        graph,
+        group_id,
+        [
+            "My parents came over for dinner last night. She is really into fashion.",
+            "My sister came over. My parents came too. She is really into fashion.",
+            "我爸妈昨天来了。她最近迷上了攀岩。",
+        ],
+    )
+    assert not any("fashion" in x for x in about(graph, group_id, "my parents"))
+    assert not any("攀岩" in x for x in about(graph, group_id, "我爸妈"))
+    assert any("fashion" in x for x in about(graph, group_id, "my sister"))
+
+
 def test_someone_named_before_said_to_be_the_speakers_is_theirs_in_that_role(graph, group_id):
     # "He is my college roommate" and 他是我大学室友 gave nothing
     sessions(graph, group_id, ["My best friend Tom is getting married next month. He is my college roommate."])
@@ -421,6 +438,39 @@ def test_someones_email_and_phone_number_are_read_as_the_speakers_own_are(graph,
     assert ("my cousin", "phone number", "07700 900123") in got, got
 
 
+def test_someones_birthday_and_e_mail_address_said_by_role_are_theirs(graph, group_id):
+    # "my cousin's birthday is May 3" gave nothing (the date was read as the clause's time, leaving "is"),
+    # nor did "e-mail address" (not a word of the e-mail reading); each is now the role's person's, as their
+    # e-mail and phone number were, what they do and who their husband is on the same people
+    sessions(
+        graph,
+        group_id,
+        [
+            "My manager's email is ann.lee@acme.com",
+            "my cousin's birthday is May 3",
+            "My colleague's e-mail address is priya.n@arup.com.",
+            "my manager's phone number is 07700 900123.",
+            "my cousin works as a nurse",
+            "My manager's birthday is on December 10.",
+            # two of hers in one sentence: "email is | a@b.com and her phone number is …" was one memory
+            "My sister's email is sis@b.com and her phone number is 07700 900456.",
+        ],
+    )
+    rows = graph.store.run_text(
+        "MATCH (m:Memory {group_id: $g})-[:HAS_SUBJECT]->(s) "
+        "RETURN s.name AS s, m.topic_name AS t, m.object_name AS o, s.id AS node",
+        g=group_id,
+    )
+    node = {(r["s"], r["t"], r["o"]): r["node"] for r in rows}
+    assert ("my cousin", "birthday", "May 3") in node, node
+    assert ("my boss", "birthday", "December 10") in node, node
+    assert ("my colleague", "email", "priya.n@arup.com") in node, node
+    assert {("my sister", "email", "sis@b.com"), ("my sister", "phone number", "07700 900456")} <= set(node), node
+    cousin = {node[("my cousin", "birthday", "May 3")], node[("my cousin", "works as", "nurse")]}
+    manager = {node[("my boss", t, o)] for t, o in [("email", "ann.lee@acme.com"), ("birthday", "December 10")]}
+    assert len(cousin) == 1 and len(manager) == 1 and cousin != manager, node
+
+
 NAMED_LATER = {
     "zh": (
         [
@@ -447,6 +497,13 @@ NAMED_LATER = {
         ],
         "Sam",
         "What is my colleague's email?",
+    ),
+    # "Her name is Priya" said of the colleague met by role alone was a fact of "my colleague" (name is |
+    # Priya), and "Priya works as …" a second person
+    "en-her-name": (
+        ["My colleague lives in Leeds.", "Her name is Priya.", "Priya works as an architect.", "She is from York."],
+        "Priya",
+        "Where does my colleague live?",
     ),
 }
 

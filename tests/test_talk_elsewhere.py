@@ -73,6 +73,9 @@ def test_a_place_stops_where_the_place_ends(graph, group_id):
         ("zh", "我上个月辞职了，现在在腾讯上班。", "腾讯", "辞职"),
         ("zh", "我上个月从银行辞职了，现在在一家咨询公司做顾问。", "咨询公司", "辞职"),
         ("en", "I resigned last month; now I work at Deloitte.", "Deloitte", "quit"),
+        # the bank unnamed and the new job after "and now": only the resignation was read (as no employer's)
+        ("en", "I quit the bank last month and now work as a consultant at a small firm.", "a small firm", "quit"),
+        ("en", "I quit my job last month and now I'm a consultant at a small firm.", "a small firm", "quit"),
     ],
 )
 def test_a_resignation_and_the_new_job_in_one_turn_leave_the_new_job_current(
@@ -134,6 +137,31 @@ def test_a_person_picked_by_one_fact_answers_with_another(graph, group_id, lang)
     sessions(graph, group_id, [*lines, *(NOISE[lang])], consolidate=True)
     top = graph.search_memories(group_id, question, max_results=5).results
     assert any(facts[2] in r.text for r in top), [r.text for r in top]
+
+
+# a colleague named with her role, then by name, then "she"; other people's jobs and homes beside her
+PICKED_EN = [
+    "I had lunch with my colleague Priya.",
+    "Priya lives in Leeds.",
+    "She works as an architect.",
+    "My boss lives in London and works as an accountant.",
+]
+
+
+@pytest.mark.parametrize("profile", ["default", "recall"])
+@pytest.mark.parametrize(
+    "question",
+    ["the colleague who lives in Leeds — what does she do?", "The colleague who lives in Leeds, what is her job?"],
+)
+def test_a_colleague_picked_by_where_she_lives_answers_with_what_she_does(graph, group_id, question, profile):
+    # the walk reached her job from where she lives, through her node, but "what does she do" asks in
+    # function words alone (no ask: nothing reordered), and "Priya is my colleague", reached the same way,
+    # fitted "her job" best: the job came third or fourth, below the boss's
+    sessions(graph, group_id, [*PICKED_EN, *NOISE["en"]], consolidate=True)
+    of = subjects(graph, group_id)
+    assert of["Priya lives in Leeds"] == of["Priya works as architect"], of  # one node, named then "she"
+    top = graph.search_memories(group_id, question, max_results=5, profile=profile).results
+    assert {r.text for r in top[:2]} == {"Priya lives in Leeds", "Priya works as architect"}, [r.text for r in top]
 
 
 NOISE = {

@@ -38,7 +38,7 @@ _FUTURE = re.compile(
 _AND_THEN = re.compile(
     r"\s+(?:and|but|and then|then)\s+(?=(?:have |has |had )?(?:just |now |also |finally |recently )?"
     r"(?:joined|started|moved|relocated|quit|left|resigned|retired|bought|adopted|got|became|switched|"
-    r"enrolled|graduated|gave up|went|transferred|sold)\b)",
+    r"enrolled|graduated|gave up|went|transferred|sold|now (?:work|works|working))\b)",
     re.IGNORECASE,
 )
 

@@ -9,6 +9,7 @@ import re
 
 from ..lexicon.readings import words_of
 from ..lexicon.roles import EN_ROLE, EN_ROLES, NOT_KIN, PERSON_NAME, TITLE, role_of
+from ..types import normalize_name
 from .people import People, introduce
 from .phrases import Found, Subject, read_as, relation
 
@@ -302,6 +303,13 @@ def _opening(clause: str, people: People, owner: str) -> Subject | None:
             return None  # my new colleague, my other cousin: not the one named before
         people.learn(f"my {role}", gender=found[1])  # someone a pronoun may mean
         return _with_relative(Subject(f"my {role}", after), people)  # my son's teacher Mrs Patel …
+    m = re.match(rf"^(?P<pron>(?i:his|her)) name(?:'s| is) (?P<name>{_NAME})(?=$|[,.!;:]|\s+(?:and|but)\b)", text)
+    whose = people.by_pronoun(m.group("pron")) if m else None
+    found = role_of(whose[3:]) if whose and whose.startswith("my ") else None
+    if m and whose and found and _a_name(m.group("name")):  # "My colleague … Her name is Priya": the one by role
+        people.settle(whose, m.group("pron"))
+        people.learn(m.group("name"), found[0], owner=owner, gender=people.gender.get(normalize_name(whose)))
+        return Subject(m.group("name"), "", relation(found[0], m.group("name")))
     m = re.match(r"^(?P<pron>his|her) ", text, re.IGNORECASE)
     relative = _relative_at(text[m.end() :]) if m else None
     if m and relative:

@@ -97,10 +97,11 @@ class Language(Protocol):
         about someone, the date its value, not an event of that day."""
         return None
 
-    def attribute_of(self, what: str, rest: str) -> Found | None:
-        """What someone has that a reading of its own reads (their e-mail, their phone number), said of
-        them as the speaker says their own (我表哥的邮箱是…, "my cousin's email is …"): ``what`` the
-        attribute's word, ``rest`` what follows it. The reading's topic and value, or None."""
+    def attribute_of(self, what: str, rest: str, when: str | None = None) -> Found | None:
+        """What someone has that a reading of its own reads (their e-mail, their phone number, their
+        birthday), said of them as the speaker says their own (我表哥的邮箱是…, "my cousin's email is …"):
+        ``what`` the attribute's word, ``rest`` what follows it, ``when`` the time the clause names (a
+        birthday's value). The reading's topic and value, or None."""
         return None
 
     def of_thing(self, rest: str) -> list[Found]:

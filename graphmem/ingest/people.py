@@ -263,6 +263,8 @@ class People:
         for keys in tiers:
             unknown = None
             for key in reversed(keys):
+                if self.together(self.names[key]):
+                    continue  # my parents, 我爸妈: a they, never a she or a he
                 g = self.gender.get(key)
                 if g == wanted:
                     return self.names[key]

@@ -65,7 +65,9 @@ _CLAUSE_END = re.compile(
     r"\s+(?=(?:and|but|so|because|cause|since|though|although|while|after|before|until|when|once|if|unless)\s+"
     r"(?:[\w']+\s+){0,2}(?:I|we)(?:'\w+)?\b)|"
     # "… and my mom is a doctor": a new subject said by whose it is
-    r"\s+(?=(?:and|but|while)\s+(?:my|our)\s+[\w']+(?:\s+[\w']+)?\s+(?:is|was|are|were|works|worked|lives|lived)\b)",
+    r"\s+(?=(?:and|but|while)\s+(?:my|our)\s+[\w']+(?:\s+[\w']+)?\s+(?:is|was|are|were|works|worked|lives|lived)\b)|"
+    # "… and her birthday is May 3": something of theirs said in a clause of its own
+    r"\s+(?=(?:and|but|while)\s+(?:his|her)\s+[\w']+(?:\s+[\w']+)?\s+(?:is|was)\b)",
     re.IGNORECASE,
 )
 
@@ -693,8 +695,8 @@ class English(Language):
     def predicates(self, rest: str, third: bool, time_text: str | None) -> list[Found]:
         return rules_en.predicates(rest, third, time_text)
 
-    def attribute_of(self, what: str, rest: str) -> Found | None:
-        return rules_en.attribute_of(what, rest)
+    def attribute_of(self, what: str, rest: str, when: str | None = None) -> Found | None:
+        return rules_en.attribute_of(what, rest, when)
 
     def of_thing(self, rest: str) -> list[Found]:
         return _of_what_is(rest)

@@ -210,7 +210,7 @@ class Chinese(Language):
     def predicates(self, rest: str, third: bool, time_text: str | None) -> list[Found]:
         return rules_zh.predicates(rest, bool(time_text), time_text)
 
-    def attribute_of(self, what: str, rest: str) -> Found | None:
+    def attribute_of(self, what: str, rest: str, when: str | None = None) -> Found | None:
         return rules_zh.attribute(what + rest, None)
 
     def dated_attribute(self, rest: str) -> str | None:

@@ -320,9 +320,13 @@ class _Reader:
         mine = lang.said_mine(subj.rest, subj.name, self.people, self.owner) if subj.name and not subj.of_role else None
         if mine is not None:  # "He is my college roommate" / 他是我大学室友, said of someone named before
             return [*found, mine], subj
-        # 我表哥的邮箱是…: their e-mail, read as the speaker's own is (its topic, its whole value), as weighty
-        # as anything else said of them (THEIRS)
-        had = lang.attribute_of(subj.of_role, subj.rest) if subj.of_role and role_of(subj.of_role) is None else None
+        # 我表哥的邮箱是…, "my cousin's birthday is May 3": theirs, read as the speaker's own is (its topic, its
+        # whole value), as weighty as anything else said of them (THEIRS)
+        had = (
+            lang.attribute_of(subj.of_role, subj.rest, time_text)
+            if subj.of_role and role_of(subj.of_role) is None
+            else None
+        )
         if had is not None:
             had.subject, had.importance = subj.name, had.importance if subj.name is None else THEIRS
             return [*found, had], subj

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from ..lexicon.readings import words_of
+from ..lexicon.topics import WORKPLACES
 from .en_builds import (
     _ADV,
     _AND_THEN,
@@ -55,7 +56,7 @@ from .phrases import Found, clean, patterns, read_as, relation
 # A single-valued attribute of the speaker ("my new number is …"): its topic is the attribute,
 # whose words are the consolidator's slot words (lexicon.topics.SLOTS), so a later value replaces
 # it. Each attribute says what its value looks like.
-_ATTRIBUTE_NAME = {"email": "email", "e-mail": "email", "email address": "email", "e-mail address": "email"}
+_ATTRIBUTE_NAME = {**{w: "email" for w in words_of("email", "en")}, "birthday": "birthday"}
 
 THEIR_NUMBER = frozenset(words_of("phone", "en"))  # phone number, mobile number …: one's number
 
@@ -68,10 +69,14 @@ _ATTRIBUTE = re.compile(
 )
 
 
-def attribute_of(what: str, rest: str) -> Found | None:
-    """Someone's e-mail or phone number ("my cousin's email is …", what = email, rest = "is …"): read as
-    the speaker's own is; None when ``what`` is neither or the value does not look like one."""
+def attribute_of(what: str, rest: str, when: str | None = None) -> Found | None:
+    """Someone's e-mail, phone number or birthday ("my cousin's email is …", what = email, rest = "is …";
+    "my cousin's birthday is May 3", rest = "is", the date read as the clause's time ``when``): read as
+    the speaker's own is; None when ``what`` is none of them or the value does not look like one."""
     name = _ATTRIBUTE_NAME.get(what.lower()) or ("phone number" if what.lower() in THEIR_NUMBER else None)
+    if name == "birthday":  # a date: a month's name or a number (not "next week")
+        dated = when and re.fullmatch(r"(?:is|was|'s)", rest.strip(" .!")) and re.search(rf"{_MONTH.pattern}|\d", when)
+        return Found("FACT", name, re.sub(r"^(?:on|in) ", "", when.strip(" .!")), 0.7) if when and dated else None
     m = (
         re.fullmatch(rf"(?:is now|is|'s|has changed to|changed to) (?P<obj>{_ATTRIBUTE_VALUE[name]})[.!]?", rest)
         if name
@@ -87,6 +92,9 @@ _I_AM = re.compile(
     r"(?P<obj>[A-Z][a-z]+(?: [A-Z][a-z]+)?)(?=\s*(?:$|[,.!;])|\s+and\b)"
 )
 
+
+# an employer's head noun, when its name is not said (lexicon.topics.WORKPLACES)
+_WORKPLACE = "|".join(w.replace("-", " ") for w in WORKPLACES)
 
 _RULES = patterns(
     # where they live, and moves
@@ -139,8 +147,7 @@ _RULES = patterns(
     # a business they run: where they work ("I run a small bakery"; "run a marathon" is no business)
     (
         rf"^{_ADV}(?:run|runs|own and run|started) (?P<obj>(?:a |an |my own |my |our own |our |his own |her own |their own )"
-        rf"(?:[a-z-]+ ){{0,2}}(?:bakery|shop|store|cafe|café|coffee shop|restaurant|business|company|startup|"
-        rf"salon|gym|studio|bar|bookshop|bookstore|farm|clinic|agency|firm|practice|food truck))"
+        rf"(?:[a-z-]+ ){{0,2}}(?:{_WORKPLACE}|gym))"
         rf"(?: (?:on|in|at|near|downtown|off) [^,;:.!?]+)?$",
         lambda m, t, tt: [
             read_as("employer", "EVENT" if tt else "FACT", _third("run", t), obj) for obj in [_obj(m)] if obj
@@ -216,6 +223,11 @@ _RULES = patterns(
         rf"^(?:have |has )?{_ADV}(?:changed|switched) (?:jobs|careers|employers)\b",
         _slot("changed jobs", "employer", ends=True, needs_object=False),
     ),
+    # "quit the bank": a place of work not named ("left the bank" is as often the building)
+    (
+        rf"^(?:have |has )?{_ADV}quit (?:the |my |a |an )?(?P<obj>(?:[a-z-]+ ){{0,2}}?(?:{_WORKPLACE}))$",
+        _slot("quit", "employer", ends=True),
+    ),
     (rf"^(?:have |has )?{_ADV}(?:quit|left) {_X}", _named_org(_slot("quit", "employer", ends=True))),
     (
         rf"^(?:have |has )?{_ADV}(?:quit|resigned|retired)\s*$",
@@ -234,7 +246,8 @@ _RULES = patterns(
     (re.compile(r"^(?:have|has) been at (?:the )?(?P<obj>[A-Z][^,;:.!?]*)"), _been_at),
     (
         re.compile(
-            rf"^(?:am |is )?{_ADV}(?:work|works|working) as (?:a |an )?(?P<job>[a-z][a-z -]{{1,30}}?) (?:at|for|in) (?:the )?(?P<obj>[A-Z][^,;:.!?]*)"
+            rf"^(?:am |is )?{_ADV}(?:work|works|working) as (?:a |an )?(?P<job>[a-z][a-z -]{{1,30}}?) "
+            rf"(?:(?:at|for|in) (?:the )?(?=[A-Z])|(?:at|for) (?=(?:a|an|the) [a-z]))(?P<obj>[^,;:.!?]*)"
         ),
         _work_as,
     ),
@@ -269,7 +282,13 @@ _RULES = patterns(
         ),
         _slot("study at", "school"),
     ),
-    (re.compile(r"^(?:am|is) (?:a|an) (?P<job>[a-z][a-z -]{1,30}?) (?:at|for) (?P<obj>[A-Z][^,;:.!?]*)"), _work_as),
+    (
+        re.compile(
+            rf"^(?:am|is) (?:a|an) (?P<job>[a-z][a-z -]{{1,30}}?) (?:at|for) "
+            rf"(?P<obj>[A-Z][^,;:.!?]*|(?:a|an|the) (?:[a-z-]+ ){{0,2}}?(?:{_WORKPLACE})\b[^,;:.!?]*)"
+        ),
+        _work_as,
+    ),
     # what they eat
     (
         r"^(?:am |is |are |have |has |'ve |'s )?(?:been |now |also |since |just |finally |recently )*"

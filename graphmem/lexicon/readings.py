@@ -152,7 +152,7 @@ READINGS: tuple[Reading, ...] = (
         slot="email",
         single=True,
         confidence=0.7,
-        words=("邮箱", "电子邮箱", "邮箱地址", "邮件地址", "email", "email address", "e-mail"),
+        words=("邮箱", "电子邮箱", "邮箱地址", "邮件地址", "email", "email address", "e-mail", "e-mail address"),
     ),
     # a name said as one ("is called Ana"): not "called" alone, which is as often a phone call
     # ("Mrs Patel called me"), nor "named", as often a pet or a child given a name

@@ -42,6 +42,12 @@ STOPS = BY_ID["stop"].words
 # What the speaker has (I have a car, 我养了一只猫) and what parts them from it (sold, 卖了, 送人).
 POSSESSIONS = frozenset(BY_ID["possession"].words)
 PARTINGS = frozenset(BY_ID["parting"].words)
+# What an employer is called when its name is not said ("I run a small bakery", "I quit the bank"): the head
+# nouns of a place of work, in English
+WORKPLACES = tuple(
+    "bakery shop store cafe café restaurant business company startup salon studio bar bookshop bookstore "
+    "farm clinic agency firm practice food-truck bank hospital factory hotel charity council newspaper".split()
+)
 # the words before a thing that say whose or which one it is, not what it is: "my car", "a car" and
 # 我家的那辆车 are one thing; "my old car" is not "my car" (the speaker may have a new one)
 _EN_WHOSE = re.compile(r"^(?:(?:a|an|the|my|our|one|that|this)\s+)+")

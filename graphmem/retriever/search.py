@@ -370,7 +370,7 @@ class Retriever:
         texts = {i: hits[i].node.get("text") or "" for i in scored}
         fit = {i: described.of(score, texts[i]) for i, score in scored.items() if described.says_some(texts[i])}
         anchor = max(fit, key=fit.__getitem__) if fit else None
-        asked = Fit(vectors[1], asked_words(ask), w) if ask is not None else None
+        asked = Fit(vectors[1], asked_words(ask), w, description_words(said)) if ask is not None else None
         return replace(ranking, paths=replace(ranking.paths, anchor=anchor), asked=asked)
 
     def _meant(self, ctx: SearchContext) -> frozenset[str]:
