@@ -1033,7 +1033,9 @@ def test_a_reply_reads_the_same_whether_or_not_a_memory_was_drawn_from_its_quest
     # the reply is read as the answer to Mel's question in both groups, though in one that question
     # also stands for the camping plan the search found inside the range
     sims = {x: next(r for r in f.results if r.text == reply).score_parts.similarity for x, f in found.items()}
-    assert sims["rules"] == pytest.approx(sims["none"], abs=1e-6)
+    # (to float rounding: a group's search may read the process's float32 copy of its vectors or
+    # Neo4j's doubles, depending on when the copy is ready, and the two differ in the fifth decimal)
+    assert sims["rules"] == pytest.approx(sims["none"], abs=1e-4)
     ranked = [r.text for r in found["rules"].results]
     may_said = [r.text for r in found["rules"].results if r.evidence and r.evidence[0].timestamp.startswith("2025-05")]
     assert may_said[:2] == [next(t for t in ranked if "camping" in t), reply]  # the plan asked about, then the answer
