@@ -1033,8 +1033,7 @@ def test_a_reply_reads_the_same_whether_or_not_a_memory_was_drawn_from_its_quest
     # the reply is read as the answer to Mel's question in both groups, though in one that question
     # also stands for the camping plan the search found inside the range
     sims = {x: next(r for r in f.results if r.text == reply).score_parts.similarity for x, f in found.items()}
-    # (to float rounding: in a CI run with two workers the two read 1.8e-5 apart; a reply not read
-    # as the answer would be a tenth or more below)
+    # (to float rounding: in a CI run with two workers the two read 1.8e-5 apart)
     assert sims["rules"] == pytest.approx(sims["none"], abs=1e-4)
     ranked = [r.text for r in found["rules"].results]
     may_said = [r.text for r in found["rules"].results if r.evidence and r.evidence[0].timestamp.startswith("2025-05")]
