@@ -5,7 +5,8 @@ A process that searches a group again holds the group's memory vectors
 (graphmem/retriever/turnvectors.py); the search then reads its nearest texts, word hits,
 neighbours and cosines from them instead of asking Neo4j. That must change nothing a user can
 see: the same results in the same order, at the same distances, with the same paths and
-evidence, and scores equal up to the float32 copies against Neo4j's doubles (1e-5). Checked for
+evidence, and scores equal up to the float32 copies against Neo4j's doubles and the fulltext index's drift
+(``SCORE_TOLERANCE``). Checked for
 Chinese, English and mixed queries, depths 0 to 2, every filter (memory types, subject, a time
 range given and one read from the query, as of a past time), every built-in profile, in a group of memories
 written and linked by hand and in a conversation ingested with named speakers; and for a group
@@ -26,6 +27,9 @@ from graphmem.textsim import cjk_share
 # the length of every text in the index, so another group's writes between the two searches of a
 # comparison move a word score in its fifth decimal
 pytestmark = pytest.mark.exclusive
+# the float32 copies against Neo4j's doubles differ below 1e-5; a word score also moved by 1.7e-5 between the two
+# searches of a comparison in a CI run with two workers (the index refreshing writes made before it began)
+SCORE_TOLERANCE = 1e-4
 
 REF = datetime(2025, 11, 5, 18, 0, tzinfo=UTC)
 NO_ACCESS = {"ranking": {"weights": {"epsilon_access": 0.0}}}  # searches record access: keep it out of scores
@@ -281,7 +285,7 @@ def test_the_copies_and_the_database_give_the_same_results(corpora, group, profi
         assert held_copies(plain_why) == (False, False), plain_why
         assert held_copies(plain_why) == (False, False), plain_why
         assert len(want) > 1 or filtering != "none", (query, want)
-        assert_same(got, want, 1e-5, (group, profile, depth, filtering, query))
+        assert_same(got, want, SCORE_TOLERANCE, (group, profile, depth, filtering, query))
     # the nearest memories come from the copy unless a time range or a subject passes few of them
     # (the database filters first); the turns' copy serves every search of the conversation
     # (a range with nothing in it is dropped: then the copy serves)
@@ -301,7 +305,7 @@ def test_as_of_a_past_time_the_copies_and_the_database_agree(corpora, group, pro
     for query in GROUPS[group][1]:
         want, _ = searched(plain, groups[group], query, depth, profile, **_filters("as_of", group))
         got, _ = searched(held, groups[group], query, depth, profile, **_filters("as_of", group))
-        assert_same(got, want, 1e-5, (group, profile, depth, "as_of", query))
+        assert_same(got, want, SCORE_TOLERANCE, (group, profile, depth, "as_of", query))
 
 
 def test_the_queries_cover_both_languages_and_their_mix():
