@@ -15,17 +15,18 @@ TZ = timezone(timedelta(hours=8))
 FIRST = datetime(2025, 9, 1, 9, 0, tzinfo=TZ)
 
 
-def sessions(graph, group_id, lines, consolidate: bool = False):
-    """Each line a conversation of its own, a week after the one before."""
+def sessions(graph, group_id, lines, consolidate=False, start=FIRST, apart=timedelta(days=7), extractor=None):
+    """Each line a conversation of its own, ``apart`` after the one before (a week by default)."""
     for i, line in enumerate(lines):
         graph.ingest(
             group_id,
             [{"role": "user", "content": line}],
             session_id=f"s{i}",
-            reference_time=FIRST + timedelta(days=7 * i),
+            reference_time=start + apart * i,
+            extractor=extractor,
         )
     if consolidate:
-        graph.consolidate(group_id, now=(FIRST + timedelta(days=7 * len(lines))).isoformat())
+        graph.consolidate(group_id, now=(start + apart * len(lines)).isoformat())
 
 
 def memories(graph, group_id, current: bool = False) -> list[tuple]:
@@ -375,14 +376,7 @@ def test_a_fact_the_walk_reaches_ranks_no_lower_than_it_matched(graph, group_id,
     question = "那个时间是2024-04-12 9:00的活动，哪一个符合它的活动地点描述？"
 
     def position(group: str, extractor: str) -> int:
-        for i, line in enumerate(EVENT_FACTS):
-            graph.ingest(
-                group,
-                [{"role": "user", "content": line}],
-                session_id=f"s{i}",
-                reference_time=start + timedelta(hours=12 * i),
-                extractor=extractor,
-            )
+        sessions(graph, group, EVENT_FACTS, start=start, apart=timedelta(hours=12), extractor=extractor)
         found = graph.search_memories(
             group, question, reference_time=start + timedelta(days=10), max_results=10, profile=profile
         )
@@ -410,13 +404,7 @@ def test_the_one_a_question_describes_is_said_with_its_words(graph, group_id, pr
     # description best, and when the turn that says it gave no memory, that was one about my father
     # (near in meaning to 我参观的那个, sharing no word of it), whose facts then came first
     start = datetime(2024, 4, 1, 9, 0, tzinfo=TZ)
-    for i, line in enumerate(PARK):
-        graph.ingest(
-            group_id,
-            [{"role": "user", "content": line}],
-            session_id=f"s{i}",
-            reference_time=start + timedelta(hours=5 * i),
-        )
+    sessions(graph, group_id, PARK, start=start, apart=timedelta(hours=5))
     found = graph.search_memories(
         group_id,
         "我参观的那个公园是啥公园来着？",
