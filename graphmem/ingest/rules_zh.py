@@ -387,6 +387,20 @@ def attribute(clause: str, carried: Subject | None) -> Found | None:
     return Found("FACT", m.group("attr"), m.group("obj").strip(), 0.7, subject=whose, kind="fact")
 
 
+# 老家在山东青岛 / 的家乡是成都的 / 籍贯是在河北 / 老家在广州那边呢: where someone is from, said of their hometown
+_HOMETOWN = re.compile(
+    rf"^(?:的)?(?P<attr>老家|家乡|籍贯)(?:是在|是|在)(?P<obj>{_P}{{1,20}}?)(?:那边|那儿|一带)?(?:的|人)?(?:呢|啊|呀)?$"
+)
+
+
+def hometown(clause: str) -> Found | None:
+    """Someone's hometown, said with 是 or 在 (我叔叔老家在山东青岛的 → 老家是 山东青岛): the word said for it, as
+    其家乡是北京 reads (家乡是 北京); None when the clause says no hometown."""
+    m = _HOMETOWN.match(clause)
+    obj = _object(m.group("obj")) if m else None
+    return Found("FACT", m.group("attr") + "是", obj, 0.6, kind="fact") if m and obj else None
+
+
 def _admitted(m: re.Match, timed: bool) -> list[Found]:
     obj = _object(m.group("by") or m.group("obj") or "")
     if not obj or obj[0] in _NOT_NAME:
@@ -617,7 +631,13 @@ _RULES = patterns(
     (r"^(?:的名字)?(?:叫|是叫|名叫)(?P<obj>[^，,。！？；;!?\s]{1,12})", _named),
     (r"^的名字是(?P<obj>[^，,。！？；;!?\s]{1,12})", _named),
     (rf"^(?:来自|是从)(?P<obj>{_P}{{1,20}}?)(?:来的|过来的|人)?$", _origin),
-    (rf"^(?:的)?老家(?:是|在)(?P<obj>{_P}{{1,20}}?)(?:的|人)?$", _origin),
+    (_HOMETOWN.pattern, _origin),
+    # 他们家是山西太原的 / 她家是浙江宁波那边的: their family's place, where they are from (她家是开饭店的
+    # says what the family does: a place must open it)
+    (
+        rf"^(?:他们|她们|他|她)?家是(?:在)?(?P<obj>{_P}{{1,20}}?)(?:那边|那儿|一带)?的(?:呢|啊|呀)?$",
+        lambda m, t: _origin(m, t) if tag(m.group("obj"))[0][1] == "ns" else [],
+    ),
     # how old: 34岁 / 三岁了 (今年, a time, is read apart); the consolidator's age slot takes a later one
     (
         r"^(?:已经|才|都)?(?P<obj>[\d一二两三四五六七八九十百]{1,4})(?:周)?岁(?:了|啦)?$",
