@@ -924,6 +924,16 @@ def test_a_hometown_said_with_zai_or_a_trailing_de_is_the_persons_hometown():
     assert all(t[2] != "来自" for t in triples(extract("我同事他们家是开饭店的。")))
 
 
+def test_a_job_said_as_what_someone_does_or_works_as_is_the_job():
+    # 工作是做翻译的 gave the job "做" (a fragment); 是当农民的 read nothing
+    assert triples(extract("我的同事工作是做翻译的。")) == [("我同事", "FACT", "职业是", "翻译")]
+    assert triples(extract("我表妹她是当农民的。")) == [("我表妹", "FACT", "职业是", "农民")]
+    assert triples(extract("我上司是当老师的。")) == [("我上司", "FACT", "职业是", "老师")]
+    # 当时, 当地 say when or where, not a job
+    assert all(t[2] != "职业是" for t in triples(extract("我是当时最小的。")))
+    assert all(t[2] != "职业是" for t in triples(extract("我表哥是当地的。")))
+
+
 def test_a_conjunction_after_a_role_is_no_name_and_an_aunt_by_marriage_keeps_her_word():
     # 我的上司要么是总裁: 要么 ("either") was read as the boss's name
     assert all("要么" not in (t[0], t[3]) for t in triples(extract("我的上司要么是总裁，要么是高级合伙人。")))

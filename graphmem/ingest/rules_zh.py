@@ -515,6 +515,8 @@ _RULES = patterns(
         _slot("入职", "employer"),
     ),
     (rf"^(?:就职于|供职于|任职于|受雇于)(?P<obj>{_P}+)", _slot("工作于", "employer")),
+    # 工作是做翻译的: the line of work, said as what they do (a bare 做 was taken for the job)
+    (rf"^(?:的)?(?:工作|职业)是(?:做|搞|干|当)(?P<obj>{_P}{{1,8}}?)的$", _slot("职业是", "job")),
     (rf"^(?:的)?(?:工作|职业)是(?P<obj>{_P}+)", _slot("职业是", "job")),
     # 升职为 / 被提拔为 X: the job now, which replaces the one before
     (rf"^(?:升职为|升职成了?|升为|升任|晋升为|被提拔为|提拔为)(?P<obj>{_P}+?)(?:了)?$", _slot("职业是", "job")),
@@ -558,7 +560,9 @@ _RULES = patterns(
         _practised,
     ),
     # 做销售的 / 是做IT的: the line of work someone is in
+    # 是当农民的: what someone works as (当时, 当天, 当地 say when or where)
     (rf"^(?:是)?(?:做|搞|干)(?!饭|菜|事|作业|家务|梦)(?P<obj>{_P}{{1,8}}?)的$", _slot("职业是", "job")),
+    (rf"^(?:是)?当(?!时|天|地|年|初|然|中|面|晚|场|下)(?P<obj>{_P}{{1,8}}?)的$", _slot("职业是", "job")),
     # 不在北京住了: no longer lives there
     (
         rf"^(?:已经|早就)?不在(?P<obj>{_P}{{1,12}}?)(?:住|生活|待)了$",
