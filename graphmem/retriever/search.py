@@ -22,7 +22,7 @@ from ..config import RankingProfile, RetrievalSettings
 from ..cues import asked_part, asked_words, description_words, question_parts
 from ..embed import Embedder, embed_query, unknown_share
 from ..lang import person_key
-from ..lexicon.roles import IDENTITY_TOPICS, roles_in
+from ..lexicon.roles import IDENTITY_TOPICS, roles_in, roles_said
 from ..settle import freeze_once
 from ..stopwatch import Clock
 from ..store.driver import Store
@@ -208,7 +208,8 @@ class Retriever:
         clock.split("seeds", "embed", began)  # the query's embedding runs beside the seeds' first reads
         scorer = Scorer(plan.profile, self.settings.decay, reference_time)
         in_context = turn_similarities(report.turns, report.speakers, similarity)
-        paths = Paths(plan.sought, plan.hints.asks, self.settings.limits.hub_fanout, self._meant(ctx))
+        meant, theirs = self._meant(ctx)
+        paths = Paths(plan.sought, plan.hints.asks, self.settings.limits.hub_fanout, meant, theirs=theirs)
         said = {tid: t.said_at for tid, t in report.turns.items()}
         ranking = Ranking(similarity, scorer, in_context, report.speakers, report.about, paths, said)
         scored = ranking.candidates(report.candidates, elsewhere, plan.profile.time_range.outside)
@@ -373,12 +374,18 @@ class Retriever:
         asked = Fit(vectors[1], asked_words(ask), w, description_words(said)) if ask is not None else None
         return replace(ranking, paths=replace(ranking.paths, anchor=anchor), asked=asked)
 
-    def _meant(self, ctx: SearchContext) -> frozenset[str]:
-        """The people the query means by a role it says (家教, my son's tutor, the neighbour)."""
+    def _meant(self, ctx: SearchContext) -> tuple[frozenset[str], frozenset[str]]:
+        """The people the query means by a role it says (家教, my son's tutor, the neighbour), and the memories about
+        them."""
         if not (roles := roles_in(ctx.query)):
-            return frozenset()
-        rows = self.store.read("search_people_meant", group_id=ctx.group_id, roles=roles, identity=IDENTITY_TOPICS)
-        return frozenset(n.casefold() for n in rows[0]["names"] if n)
+            return frozenset(), frozenset()
+        said = {*roles, *(normalize_name(w) for w in roles_said(ctx.query))}
+        # the speaker's one in the role, named by no name: as the reader calls them (我叔叔, my cousin)
+        unnamed = [normalize_name(f"{mine}{role}") for role in said for mine in ("我", "my ")]
+        rows = self.store.read(
+            "search_people_meant", group_id=ctx.group_id, roles=roles, identity=IDENTITY_TOPICS, unnamed=unnamed
+        )
+        return frozenset(n.casefold() for n in rows[0]["names"] if n), frozenset(rows[0]["theirs"])
 
     @staticmethod
     def _filling(

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..config import SearchLimits
+from ..cues import asked_of_role
 from ..types import PathStep
 from .context import SearchContext
 from .corpus import Corpus, Neighbour, RelationScope, Source
@@ -66,6 +67,7 @@ def walk(
                 hits[h.id] = h
                 level.append(h)
     answer_described(ctx, corpus, hits, ranking)
+    answer_meant(hits, ranking)
 
 
 def reach(
@@ -94,7 +96,7 @@ def reach(
         similarity = ranking.paths.carried(own, parent.similarity, strong, anchored and direct, st.get("via") or "")
         hops = (parent.distance if parent.hops is None else parent.hops) + (0 if strong else 1)
         step = PathStep(to_id=n.node["id"], **{k: v for k, v in st.items() if k != "degree"})
-        hit = Hit(n.node["id"], "memory", n.node, similarity, distance, parent.path + [step], hops=hops)
+        hit = Hit(n.node["id"], "memory", n.node, similarity, distance, parent.path + [step], hops=hops, own=own)
         hit.scored(ranking.scorer)
         if similarity > own and ranking.scorer.weights["similarity"] > 0 and not (anchored and direct and twice):
             # what it borrowed lifts it up to where it came from, not above: above, only on its own similarity
@@ -135,3 +137,22 @@ def answer_described(ctx: SearchContext, corpus: Corpus, hits: dict[str, Hit], r
     second.score = above = first.score - ANSWER_STEP
     for h in led[1:]:  # the others in the order of the ask, no higher than they were
         h.score = above = min(h.score, above) - ANSWER_STEP
+
+
+def answer_meant(hits: dict[str, Hit], ranking: Ranking) -> None:
+    """我叔叔的家乡是哪里？ names the uncle by a role and asks his hometown. Every memory of his says the role as the
+    question does, and the walk lifts them together to the best of them (``rank.Paths.carried``), so the role alone
+    ranked them by how weighty their kind is: where he works, or 陈宇轩是我的叔叔 (who holds the role), above the
+    hometown asked for. Of the memories about him the search found, the one the question matched best on its own
+    takes the best of their places, and so on down; a memory about anyone else keeps its rank. Not when the question
+    asks only who they are (their name: ``cues.asked_of_role``), which the memory naming them answers."""
+    paths = ranking.paths
+    if paths.described or not paths.theirs or asked_of_role(paths.query) is None:
+        return
+    theirs = [h for h in hits.values() if h.kind == "memory" and h.id in paths.theirs]
+    if len(theirs) < 2:
+        return
+    places = sorted((h.score for h in theirs), reverse=True)
+    above: float | None = None
+    for h, place in zip(sorted(theirs, key=lambda h: (-h.matched, -h.score, h.id)), places):
+        h.score = above = place if above is None else min(place, above - ANSWER_STEP)
