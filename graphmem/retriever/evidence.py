@@ -134,11 +134,6 @@ class Hit:
     hops: int | None = None  # the hops its distance part counts (a strong step is not one: rank.Paths)
     own: float | None = None  # its own similarity, before a path lifted it (None: not lifted)
 
-    @property
-    def matched(self) -> float:
-        """How similar it is to the question itself, not lifted by a path to another memory."""
-        return self.similarity if self.own is None else self.own
-
     def scored(self, scorer: Scorer) -> Hit:
         """The hit with its score and the parts of it (a turn scores as an event said then)."""
         node, when = self.node, self.node.get("timestamp")

@@ -140,19 +140,16 @@ def answer_described(ctx: SearchContext, corpus: Corpus, hits: dict[str, Hit], r
 
 
 def answer_meant(hits: dict[str, Hit], ranking: Ranking) -> None:
-    """我叔叔的家乡是哪里？ names the uncle by a role and asks his hometown. Every memory of his says the role as the
-    question does, and the walk lifts them together to the best of them (``rank.Paths.carried``), so the role alone
-    ranked them by how weighty their kind is: where he works, or 陈宇轩是我的叔叔 (who holds the role), above the
-    hometown asked for. Of the memories about him the search found, the one the question matched best on its own
-    takes the best of their places, and so on down; a memory about anyone else keeps its rank. Not when the question
-    asks only who they are (their name: ``cues.asked_of_role``), which the memory naming them answers."""
-    paths = ranking.paths
-    if paths.described or not paths.theirs or asked_of_role(paths.query) is None:
-        return
+    """我叔叔的家乡是哪里？: the walk lifts every memory of the uncle to the best of them (``rank.Paths.carried``), so his
+    work or 陈宇轩是我的叔叔 (who holds the role) outweighed the hometown asked. Of the memories about the people a role
+    means, the one the question matched best on its own takes the best of their places, and so on down; anyone else's
+    keep theirs. Not when it asks only who they are (``cues.asked_of_role``): the memory naming them answers that."""
+    paths, above = ranking.paths, float("inf")
     theirs = [h for h in hits.values() if h.kind == "memory" and h.id in paths.theirs]
-    if len(theirs) < 2:
+    if paths.described or len(theirs) < 2 or asked_of_role(paths.query) is None:
         return
     places = sorted((h.score for h in theirs), reverse=True)
-    above: float | None = None
-    for h, place in zip(sorted(theirs, key=lambda h: (-h.matched, -h.score, h.id)), places):
-        h.score = above = place if above is None else min(place, above - ANSWER_STEP)
+    for h, place in zip(
+        sorted(theirs, key=lambda h: (-(h.similarity if h.own is None else h.own), -h.score, h.id)), places
+    ):
+        h.score = above = min(place, above - ANSWER_STEP)
