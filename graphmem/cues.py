@@ -129,22 +129,15 @@ def asked_part(query: str, description: str) -> str | None:
 _MINE = re.compile(r"(?:我的|我|\bmy\s+)$", re.IGNORECASE)  # the speaker's, said before a role
 
 
-def asked_of_role(query: str) -> str | None:
-    """What a question that names someone by a role asks of them: the question without the role and the speaker's
-    我/my before it (我叔叔的家乡是哪里？ → 家乡是哪里？; "Where does my cousin work?" → "Where does work?"), or None
-    when it names no role, says no word of what is asked (我表妹是哪里的人？ asks in function words alone) or asks
-    only their name."""
-    said = roles_said(query)
+def asks_only_name(query: str) -> bool:
+    """Whether a question that names someone by a role asks only who they are: their name (我上司叫什么名字？, "What is
+    my boss's name?"), with the role and the speaker's 我/my before it left out."""
     ask = query
-    for role in said:
+    for role in roles_said(query):
         at = ask.find(role)
         mine = _MINE.search(ask[:at]) if at >= 0 else None
         ask = ask if at < 0 else ask[: mine.start() if mine else at] + " " + ask[at + len(role) :]
-    rest = _ASKED_LEAD.sub("", " ".join(ask.split()))
-    words = asked_words(rest)
-    if words and not asked_words(_NAME_WORDS.sub(" ", rest)):
-        return None  # 我上司叫什么名字？: their name, which the memory that says who holds the role answers
-    return rest if said and (words or _WHAT_THEY_DO.search(rest)) else None
+    return bool(asked_words(ask)) and not asked_words(_NAME_WORDS.sub(" ", ask))
 
 
 # 名字, 叫, name …: a question that asks only these asks who someone is

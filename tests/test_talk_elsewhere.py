@@ -438,3 +438,20 @@ def test_what_is_asked_of_a_relative_named_by_role_comes_first(graph, group_id, 
     )
     said = list(dict.fromkeys(e.content for r in found.results for e in r.evidence))
     assert said[0] == UNCLE[0], said
+
+
+def test_what_is_asked_of_an_unnamed_relative_comes_first(graph, group_id):
+    # no name said: the reader knows him as 我叔叔, and under "default", where importance weighs, his job and
+    # workplace (read as weightier kinds) came before what he likes, which the question asks
+    lines = [
+        "我叔叔是干工程师这行的。",
+        "我叔叔在南京上班。",
+        "我的叔叔特别爱好钓鱼和下棋。",
+        "我表姐特别爱玩电子游戏。",
+    ]
+    sessions(graph, group_id, lines, start=FIRST, apart=timedelta(hours=6))
+    found = graph.search_memories(
+        group_id, "我叔叔平时都喜欢干些啥呢？", reference_time=FIRST + timedelta(days=3), profile="default"
+    )
+    said = list(dict.fromkeys(e.content for r in found.results for e in r.evidence))
+    assert said[0] == lines[2], said

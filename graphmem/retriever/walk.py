@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..config import SearchLimits
-from ..cues import asked_of_role
+from ..cues import asks_only_name
 from ..types import PathStep
 from .context import SearchContext
 from .corpus import Corpus, Neighbour, RelationScope, Source
@@ -143,10 +143,10 @@ def answer_meant(hits: dict[str, Hit], ranking: Ranking) -> None:
     """我叔叔的家乡是哪里？: the walk lifts every memory of the uncle to the best of them (``rank.Paths.carried``), so his
     work or 陈宇轩是我的叔叔 (who holds the role) outweighed the hometown asked. Of the memories about the people a role
     means, the one the question matched best on its own takes the best of their places, and so on down; anyone else's
-    keep theirs. Not when it asks only who they are (``cues.asked_of_role``): the memory naming them answers that."""
+    keep theirs. Not when it asks only who they are (``cues.asks_only_name``): the memory naming them answers that."""
     paths, above = ranking.paths, float("inf")
     theirs = [h for h in hits.values() if h.kind == "memory" and h.id in paths.theirs]
-    if paths.described or len(theirs) < 2 or asked_of_role(paths.query) is None:
+    if paths.described or len(theirs) < 2 or asks_only_name(paths.query):
         return
     places = sorted((h.score for h in theirs), reverse=True)
     for h, place in zip(
