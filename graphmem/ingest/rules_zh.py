@@ -394,7 +394,7 @@ _HOMETOWN = re.compile(
 
 
 def hometown(clause: str) -> Found | None:
-    """Someone's hometown, said with 是 or 在 (我叔叔老家在山东青岛的 → 老家是 山东青岛): the word said for it, as
+    """Someone's hometown, said with 是 or 在 (我叔叔老家是山东青岛的 → 老家是 山东青岛): the word said for it, as
     其家乡是北京 reads (家乡是 北京); None when the clause says no hometown."""
     m = _HOMETOWN.match(clause)
     obj = _object(m.group("obj")) if m else None
@@ -560,8 +560,8 @@ _RULES = patterns(
         _practised,
     ),
     # 做销售的 / 是做IT的: the line of work someone is in
-    # 是当农民的: what someone works as (当时, 当天, 当地 say when or where)
     (rf"^(?:是)?(?:做|搞|干)(?!饭|菜|事|作业|家务|梦)(?P<obj>{_P}{{1,8}}?)的$", _slot("职业是", "job")),
+    # 是当农民的: what someone works as (当时, 当天, 当地 say when or where)
     (rf"^(?:是)?当(?!时|天|地|年|初|然|中|面|晚|场|下)(?P<obj>{_P}{{1,8}}?)的$", _slot("职业是", "job")),
     # 不在北京住了: no longer lives there
     (
