@@ -7,7 +7,11 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
+from .lang import CJK_CHARS
+from .lexicon.readings import BY_ID
+from .lexicon.roles import ZH_ROLES, roles_said
 from .textsim import STOPWORDS, lexical_units
+from .types import normalize_name
 
 # cue words of a question about causes or effects (substrings for Chinese, whole words for English)
 CAUSAL_ZH = tuple(
@@ -122,6 +126,24 @@ def asked_part(query: str, description: str) -> str | None:
     return rest if asked_words(rest) or _WHAT_THEY_DO.search(rest) else None
 
 
+_MINE = re.compile(r"(?:我的|我|\bmy\s+)$", re.IGNORECASE)  # the speaker's, said before a role
+
+
+def asks_only_name(query: str) -> bool:
+    """Whether a question that names someone by a role asks only who they are: their name (我上司叫什么名字？, "What is
+    my boss's name?"), with the role and the speaker's 我/my before it left out."""
+    ask = query
+    for role in roles_said(query):
+        at = ask.find(role)
+        mine = _MINE.search(ask[:at]) if at >= 0 else None
+        ask = ask if at < 0 else ask[: mine.start() if mine else at] + " " + ask[at + len(role) :]
+    return bool(asked_words(ask)) and not asked_words(_NAME_WORDS.sub(" ", ask))
+
+
+# 名字, 叫, name …: a question that asks only these asks who someone is
+_NAME_WORDS = re.compile("|".join(sorted(map(re.escape, BY_ID["name"].words), key=len, reverse=True)), re.IGNORECASE)
+
+
 # the characters of a Chinese question that say it asks, not what it asks about (是什么, 在哪里, 来着)
 _ASKING = frozenset("是什么哪里个呢吗啊呀来着多少谁怎啥的了在其他她们一下点儿干要")
 
@@ -210,3 +232,32 @@ def question_parts(query: str) -> list[str]:
     if len(parts) < 2 or not all(re.search(r"[?？]", p) for p in parts):
         return [query]
     return parts
+
+
+# --- the names a question may say (retriever.subjects looks them up) ---
+MAX_WORDS = 3  # a name is at most this many words ("Jean Luc Picard")
+MAX_HAN = 4  # ... or this many CJK characters (欧阳小明)
+_LETTERS = f"[^\\W_{CJK_CHARS}]+"  # a word's letters and digits, CJK apart
+_WORD = re.compile(f"{_LETTERS}(?:[-'’]{_LETTERS})*")
+_CJK_RUN = re.compile(f"[{CJK_CHARS}]+")
+_POSSESSIVE = re.compile(r"(?:'s|’s|')$", re.IGNORECASE)
+
+
+def name_candidates(query: str, limit: int = 200) -> list[str]:
+    """The normalised names a query could be naming: its runs of up to MAX_WORDS words ("'s" dropped; one word not a
+    stop word), the substrings of 2 to MAX_HAN characters of its CJK runs, a role said bare as the speaker's."""
+    out: dict[str, None] = {}
+    words = [_POSSESSIVE.sub("", w) for w in _WORD.findall(query)]
+    for n in range(1, MAX_WORDS + 1):
+        for i in range(len(words) - n + 1):
+            run = words[i : i + n]
+            if n == 1 and run[0].casefold() in STOPWORDS:
+                continue
+            out[normalize_name(" ".join(run))] = None
+    for run in _CJK_RUN.findall(query):
+        for size in range(2, MAX_HAN + 1):
+            for i in range(len(run) - size + 1):
+                out[normalize_name(run[i : i + size])] = None
+                if run[i : i + size] in ZH_ROLES:  # 舅舅的单位…: the speaker's, as the reader names them (我舅舅)
+                    out["我" + run[i : i + size]] = None
+    return [n for n in out if n and not n.startswith("@")][:limit]

@@ -907,6 +907,33 @@ def test_what_a_person_has_is_theirs_however_it_is_said():
     assert triples(extract("王婷婷是我的下属，其生日是3月5号。"))[1] == ("王婷婷", "FACT", "生日", "3月5号")
 
 
+def test_a_hometown_said_with_zai_or_a_trailing_de_is_the_persons_hometown():
+    # 我叔叔老家是山东青岛的 / 我表哥的老家在广州 read nothing (其家乡是北京 was read): a question about the uncle's
+    # hometown then found the turn only as a plain episode, below every other fact of his
+    assert triples(extract("我叔叔老家是山东青岛的。")) == [("我叔叔", "FACT", "老家是", "山东青岛")]
+    assert triples(extract("我表哥的老家在广州。")) == [("我表哥", "FACT", "老家是", "广州")]
+    assert triples(extract("我婶婶的老家是在河北保定。"))[0][:3] == ("我婶婶", "FACT", "老家是")
+    assert triples(extract("我表妹的家乡在浙江杭州呢。")) == [("我表妹", "FACT", "家乡是", "浙江杭州")]
+    assert triples(extract("张伟是我的表弟，其老家在北京。"))[1] == ("张伟", "FACT", "老家是", "北京")
+    # said of the speaker: where they are from, as 我来自… says it
+    assert triples(extract("我的家乡在湖北武汉。")) == [("我", "FACT", "来自", "湖北武汉")]
+    assert triples(extract("我老家是山东济南的。")) == [("我", "FACT", "来自", "山东济南")]
+    # 他们家是X的: where their family is from; what the family does is no place
+    assert triples(extract("我同事他们家是山西太原的。")) == [("我同事", "FACT", "来自", "山西太原")]
+    assert triples(extract("我叔叔他们家是浙江宁波那边的。")) == [("我叔叔", "FACT", "来自", "浙江宁波")]
+    assert all(t[2] != "来自" for t in triples(extract("我同事他们家是开饭店的。")))
+
+
+def test_a_job_said_as_what_someone_does_or_works_as_is_the_job():
+    # 工作是做翻译的 gave the job "做" (a fragment); 是当农民的 read nothing
+    assert triples(extract("我的同事工作是做翻译的。")) == [("我同事", "FACT", "职业是", "翻译")]
+    assert triples(extract("我表妹她是当农民的。")) == [("我表妹", "FACT", "职业是", "农民")]
+    assert triples(extract("我上司是当老师的。")) == [("我上司", "FACT", "职业是", "老师")]
+    # 当时, 当地 say when or where, not a job
+    assert all(t[2] != "职业是" for t in triples(extract("我是当时最小的。")))
+    assert all(t[2] != "职业是" for t in triples(extract("我表哥是当地的。")))
+
+
 def test_a_conjunction_after_a_role_is_no_name_and_an_aunt_by_marriage_keeps_her_word():
     # 我的上司要么是总裁: 要么 ("either") was read as the boss's name
     assert all("要么" not in (t[0], t[3]) for t in triples(extract("我的上司要么是总裁，要么是高级合伙人。")))

@@ -415,3 +415,43 @@ def test_the_one_a_question_describes_is_said_with_its_words(graph, group_id, pr
     said = list(dict.fromkeys(e.content for r in found.results for e in r.evidence))
     assert said[0] == PARK[0], said
     assert not any("我爸爸" in s for s in said[:2]), said
+
+
+# a relative named by role, then by name; their facts one a turn, of kinds of different weight
+UNCLE = [
+    "我叔叔老家在山西大同。",
+    "我叔叔在成都工作。",
+    "我叔叔的名字叫王建国。",
+    "我叔叔特别喜欢钓鱼。",
+    "我表姐的老家在湖南长沙。",
+]
+
+
+@pytest.mark.parametrize("profile", ["default", "recall"])
+def test_what_is_asked_of_a_relative_named_by_role_comes_first(graph, group_id, profile):
+    # 我叔叔老家在山西大同 read nothing, and the turn came below every fact of his that was read; read, it came below
+    # 王建国是我的叔叔: every memory of someone the question names by role says the role as well as the question does,
+    # the walk lifts them together, and the weightiest kind came first (who he is, where he works)
+    sessions(graph, group_id, UNCLE, start=FIRST, apart=timedelta(hours=6))
+    found = graph.search_memories(
+        group_id, "我叔叔的家乡是哪里来着？", reference_time=FIRST + timedelta(days=3), profile=profile
+    )
+    said = list(dict.fromkeys(e.content for r in found.results for e in r.evidence))
+    assert said[0] == UNCLE[0], said
+
+
+def test_what_is_asked_of_an_unnamed_relative_comes_first(graph, group_id):
+    # no name said: the reader knows him as 我叔叔, and under "default", where importance weighs, his job and
+    # workplace (read as weightier kinds) came before what he likes, which the question asks
+    lines = [
+        "我叔叔是干工程师这行的。",
+        "我叔叔在南京上班。",
+        "我的叔叔特别爱好钓鱼和下棋。",
+        "我表姐特别爱玩电子游戏。",
+    ]
+    sessions(graph, group_id, lines, start=FIRST, apart=timedelta(hours=6))
+    found = graph.search_memories(
+        group_id, "我叔叔平时都喜欢干些啥呢？", reference_time=FIRST + timedelta(days=3), profile="default"
+    )
+    said = list(dict.fromkeys(e.content for r in found.results for e in r.evidence))
+    assert said[0] == lines[2], said

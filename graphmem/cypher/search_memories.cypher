@@ -244,12 +244,18 @@ RETURN s.name AS subject, rows;
 // and the Subject of a current identity fact ($identity topics: is a, 是) whose Object ends with the
 // role (小吴 是 家教, Felix is a tutor). Read from the role's and the identity topics' nodes, not from
 // a scan of the group's memories; the walk's step through them is strong (retriever/rank.Paths).
+// theirs: the ids of the memories about them, those that say who they are among them, and about
+// the speaker's one in the role that no name was given ($unnamed: 我叔叔, my cousin, as the reader
+// names them) (retriever/walk.answer_meant).
 UNWIND $roles AS role
 OPTIONAL MATCH (:Topic {group_id: $group_id, normalized_name: role})<-[:HAS_TOPIC]-(m:Memory)-[:HAS_OBJECT]->(p)
   WHERE m.memory_type = 'RELATION' AND m.status <> 'archived' AND m.superseded_by IS NULL
-WITH collect(DISTINCT p.name) AS by_role
+WITH collect(DISTINCT p) AS by_role
 OPTIONAL MATCH (i:Topic {group_id: $group_id})<-[:HAS_TOPIC]-(f:Memory)-[:HAS_OBJECT]->(o), (f)-[:HAS_SUBJECT]->(s)
   WHERE i.normalized_name IN $identity AND f.memory_type = 'FACT' AND f.status <> 'archived'
     AND f.superseded_by IS NULL AND any(role IN $roles WHERE o.normalized_name ENDS WITH role)
-WITH by_role, collect(DISTINCT s.name) AS described
-RETURN by_role + described AS names;
+WITH by_role, collect(DISTINCT s) AS described
+OPTIONAL MATCH (u:Subject {group_id: $group_id}) WHERE u.normalized_name IN $unnamed
+WITH by_role + described AS people, collect(DISTINCT u) AS unnamed
+RETURN [q IN people | q.name] AS names,
+       reduce(ids = [], q IN people + unnamed | ids + [(q)<-[:HAS_SUBJECT|HAS_OBJECT]-(x:Memory) | x.id]) AS theirs;

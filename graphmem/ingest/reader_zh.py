@@ -211,7 +211,7 @@ class Chinese(Language):
         return rules_zh.predicates(rest, bool(time_text), time_text)
 
     def attribute_of(self, what: str, rest: str, when: str | None = None) -> Found | None:
-        return rules_zh.attribute(what + rest, None)
+        return rules_zh.attribute(what + rest, None) or rules_zh.hometown(what + rest)
 
     def dated_attribute(self, rest: str) -> str | None:
         return "生日" if _DATED_ATTRIBUTE.match("".join(rest.split())) else None

@@ -387,6 +387,20 @@ def attribute(clause: str, carried: Subject | None) -> Found | None:
     return Found("FACT", m.group("attr"), m.group("obj").strip(), 0.7, subject=whose, kind="fact")
 
 
+# 老家在山东青岛 / 的家乡是成都的 / 籍贯是在河北 / 老家在广州那边呢: where someone is from, said of their hometown
+_HOMETOWN = re.compile(
+    rf"^(?:的)?(?P<attr>老家|家乡|籍贯)(?:是在|是|在)(?P<obj>{_P}{{1,20}}?)(?:那边|那儿|一带)?(?:的|人)?(?:呢|啊|呀)?$"
+)
+
+
+def hometown(clause: str) -> Found | None:
+    """Someone's hometown, said with 是 or 在 (我叔叔老家是山东青岛的 → 老家是 山东青岛): the word said for it, as
+    其家乡是北京 reads (家乡是 北京); None when the clause says no hometown."""
+    m = _HOMETOWN.match(clause)
+    obj = _object(m.group("obj")) if m else None
+    return Found("FACT", m.group("attr") + "是", obj, 0.6, kind="fact") if m and obj else None
+
+
 def _admitted(m: re.Match, timed: bool) -> list[Found]:
     obj = _object(m.group("by") or m.group("obj") or "")
     if not obj or obj[0] in _NOT_NAME:
@@ -501,6 +515,8 @@ _RULES = patterns(
         _slot("入职", "employer"),
     ),
     (rf"^(?:就职于|供职于|任职于|受雇于)(?P<obj>{_P}+)", _slot("工作于", "employer")),
+    # 工作是做翻译的: the line of work, said as what they do (a bare 做 was taken for the job)
+    (rf"^(?:的)?(?:工作|职业)是(?:做|搞|干|当)(?P<obj>{_P}{{1,8}}?)的$", _slot("职业是", "job")),
     (rf"^(?:的)?(?:工作|职业)是(?P<obj>{_P}+)", _slot("职业是", "job")),
     # 升职为 / 被提拔为 X: the job now, which replaces the one before
     (rf"^(?:升职为|升职成了?|升为|升任|晋升为|被提拔为|提拔为)(?P<obj>{_P}+?)(?:了)?$", _slot("职业是", "job")),
@@ -545,6 +561,8 @@ _RULES = patterns(
     ),
     # 做销售的 / 是做IT的: the line of work someone is in
     (rf"^(?:是)?(?:做|搞|干)(?!饭|菜|事|作业|家务|梦)(?P<obj>{_P}{{1,8}}?)的$", _slot("职业是", "job")),
+    # 是当农民的: what someone works as (当时, 当天, 当地 say when or where)
+    (rf"^(?:是)?当(?!时|天|地|年|初|然|中|面|晚|场|下)(?P<obj>{_P}{{1,8}}?)的$", _slot("职业是", "job")),
     # 不在北京住了: no longer lives there
     (
         rf"^(?:已经|早就)?不在(?P<obj>{_P}{{1,12}}?)(?:住|生活|待)了$",
@@ -617,7 +635,13 @@ _RULES = patterns(
     (r"^(?:的名字)?(?:叫|是叫|名叫)(?P<obj>[^，,。！？；;!?\s]{1,12})", _named),
     (r"^的名字是(?P<obj>[^，,。！？；;!?\s]{1,12})", _named),
     (rf"^(?:来自|是从)(?P<obj>{_P}{{1,20}}?)(?:来的|过来的|人)?$", _origin),
-    (rf"^(?:的)?老家(?:是|在)(?P<obj>{_P}{{1,20}}?)(?:的|人)?$", _origin),
+    (_HOMETOWN.pattern, _origin),
+    # 他们家是山西太原的 / 她家是浙江宁波那边的: their family's place, where they are from (她家是开饭店的
+    # says what the family does: a place must open it)
+    (
+        rf"^(?:他们|她们|他|她)?家是(?:在)?(?P<obj>{_P}{{1,20}}?)(?:那边|那儿|一带)?的(?:呢|啊|呀)?$",
+        lambda m, t: _origin(m, t) if tag(m.group("obj"))[0][1] == "ns" else [],
+    ),
     # how old: 34岁 / 三岁了 (今年, a time, is read apart); the consolidator's age slot takes a later one
     (
         r"^(?:已经|才|都)?(?P<obj>[\d一二两三四五六七八九十百]{1,4})(?:周)?岁(?:了|啦)?$",

@@ -155,6 +155,18 @@ def possessive(owner: str, chinese: bool) -> str:
 _ROLE_WORDS = re.compile(rf"\b(?:{EN_ROLE})s?\b|{ZH_ROLE}", re.IGNORECASE)
 
 
+def roles_said(text: str) -> list[str]:
+    """The role words ``text`` says, as said: 我叔叔的家乡… → 叔叔; "my son's tutor" → son's tutor."""
+    return [m.group(0) for m in _ROLE_WORDS.finditer(text)]
+
+
+def unnamed_in(text: str, roles: list[str]) -> list[str]:
+    """The names the reader gives the speaker's ones in the roles ``text`` says (``roles``: their canonical words)
+    when no name was said for them (我叔叔, my cousin): the role as said or canonical, after 我 or "my"."""
+    said = {*roles, *(normalize_name(w) for w in roles_said(text))}
+    return [normalize_name(f"{mine}{role}") for role in said for mine in ("我", "my ")]
+
+
 def roles_in(text: str) -> list[str]:
     """The canonical roles of the role words ``text`` says, each also by its head word: 我儿子的家教
     → 儿子的家教, 家教; "my son's tutor" → son, tutor; "the neighbours" → neighbour."""

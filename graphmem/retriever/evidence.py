@@ -132,6 +132,7 @@ class Hit:
     score: float = 0.0
     parts: ScoreParts | None = None
     hops: int | None = None  # the hops its distance part counts (a strong step is not one: rank.Paths)
+    own: float | None = None  # its own similarity, before a path lifted it (None: not lifted)
 
     def scored(self, scorer: Scorer) -> Hit:
         """The hit with its score and the parts of it (a turn scores as an event said then)."""

@@ -339,6 +339,7 @@ class Paths:
     hub: int  # a concept linked to more memories (the speaker, a frequent topic) says little even when named
     meant: frozenset[str] = frozenset()  # people the query names by a role or description (家教 → 小吴), casefolded
     anchor: str | None = None  # the direct match nearest the words that describe someone; None: the best match
+    theirs: frozenset[str] = frozenset()  # the memories about the ``meant``, who they are among them (陈宇轩是我的叔叔)
 
     def strong(self, step: dict, anchor: bool = False) -> bool:
         if step["edge"] in EXPLICIT_EDGES:

@@ -15,14 +15,14 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta, tzinfo
 from itertools import chain, zip_longest
-from typing import Any, Literal
+from typing import Any, Literal, TypedDict
 
 from ..access import AccessRecorder
 from ..config import RankingProfile, RetrievalSettings
 from ..cues import asked_part, asked_words, description_words, question_parts
 from ..embed import Embedder, embed_query, unknown_share
 from ..lang import person_key
-from ..lexicon.roles import IDENTITY_TOPICS, roles_in
+from ..lexicon.roles import IDENTITY_TOPICS, roles_in, unnamed_in
 from ..settle import freeze_once
 from ..stopwatch import Clock
 from ..store.driver import Store
@@ -63,6 +63,11 @@ def seed_hit(c: Any, similarity: float, ranking: Ranking, hops: int = 0) -> Hit:
     """A direct match as a scored hit at distance 0 whose distance part counts ``hops`` (UNREACHED: no seed)."""
     hit = Hit(c.id, c.kind, c.node, similarity, 0, sources=list(c.ranks), episodes=c.episodes, hops=hops or None)
     return hit.scored(ranking.scorer).at_least(ranking.as_turn(c.id, hops))
+
+
+class Meant(TypedDict, total=False):
+    meant: frozenset[str]  # the people a query means by a role (rank.Paths)
+    theirs: frozenset[str]  # the memories about them
 
 
 @dataclass
@@ -208,7 +213,7 @@ class Retriever:
         clock.split("seeds", "embed", began)  # the query's embedding runs beside the seeds' first reads
         scorer = Scorer(plan.profile, self.settings.decay, reference_time)
         in_context = turn_similarities(report.turns, report.speakers, similarity)
-        paths = Paths(plan.sought, plan.hints.asks, self.settings.limits.hub_fanout, self._meant(ctx))
+        paths = Paths(plan.sought, plan.hints.asks, self.settings.limits.hub_fanout, **self._meant(ctx))
         said = {tid: t.said_at for tid, t in report.turns.items()}
         ranking = Ranking(similarity, scorer, in_context, report.speakers, report.about, paths, said)
         scored = ranking.candidates(report.candidates, elsewhere, plan.profile.time_range.outside)
@@ -373,12 +378,16 @@ class Retriever:
         asked = Fit(vectors[1], asked_words(ask), w, description_words(said)) if ask is not None else None
         return replace(ranking, paths=replace(ranking.paths, anchor=anchor), asked=asked)
 
-    def _meant(self, ctx: SearchContext) -> frozenset[str]:
-        """The people the query means by a role it says (家教, my son's tutor, the neighbour)."""
+    def _meant(self, ctx: SearchContext) -> Meant:
+        """The people the query means by a role it says (家教, my son's tutor, the neighbour), and the memories about
+        them (and about the speaker's one in the role who has no name)."""
         if not (roles := roles_in(ctx.query)):
-            return frozenset()
-        rows = self.store.read("search_people_meant", group_id=ctx.group_id, roles=roles, identity=IDENTITY_TOPICS)
-        return frozenset(n.casefold() for n in rows[0]["names"] if n)
+            return {"meant": frozenset()}
+        unnamed = unnamed_in(ctx.query, roles)
+        rows = self.store.read(
+            "search_people_meant", group_id=ctx.group_id, roles=roles, identity=IDENTITY_TOPICS, unnamed=unnamed
+        )
+        return {"meant": frozenset(n.casefold() for n in rows[0]["names"] if n), "theirs": frozenset(rows[0]["theirs"])}
 
     @staticmethod
     def _filling(

@@ -10,11 +10,12 @@ query is embedded), then the turns' round trip, then the memories' while it runs
 
 from __future__ import annotations
 
+from ..cues import name_candidates
 from ..textsim import content_words
 from .context import SearchContext
 from .corpus import Corpus
 from .evidence import Candidate, SeedReport, Turn, fuse, memory_candidate
-from .subjects import name_candidates, subject_seeds
+from .subjects import subject_seeds
 from .turns import ask_speakers, attach_sentences, attach_sources, speakers, turn_lists, turn_words
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..config import SearchLimits
+from ..cues import asks_only_name
 from ..types import PathStep
 from .context import SearchContext
 from .corpus import Corpus, Neighbour, RelationScope, Source
@@ -66,6 +67,7 @@ def walk(
                 hits[h.id] = h
                 level.append(h)
     answer_described(ctx, corpus, hits, ranking)
+    answer_meant(hits, ranking)
 
 
 def reach(
@@ -94,7 +96,7 @@ def reach(
         similarity = ranking.paths.carried(own, parent.similarity, strong, anchored and direct, st.get("via") or "")
         hops = (parent.distance if parent.hops is None else parent.hops) + (0 if strong else 1)
         step = PathStep(to_id=n.node["id"], **{k: v for k, v in st.items() if k != "degree"})
-        hit = Hit(n.node["id"], "memory", n.node, similarity, distance, parent.path + [step], hops=hops)
+        hit = Hit(n.node["id"], "memory", n.node, similarity, distance, parent.path + [step], hops=hops, own=own)
         hit.scored(ranking.scorer)
         if similarity > own and ranking.scorer.weights["similarity"] > 0 and not (anchored and direct and twice):
             # what it borrowed lifts it up to where it came from, not above: above, only on its own similarity
@@ -135,3 +137,19 @@ def answer_described(ctx: SearchContext, corpus: Corpus, hits: dict[str, Hit], r
     second.score = above = first.score - ANSWER_STEP
     for h in led[1:]:  # the others in the order of the ask, no higher than they were
         h.score = above = min(h.score, above) - ANSWER_STEP
+
+
+def answer_meant(hits: dict[str, Hit], ranking: Ranking) -> None:
+    """我叔叔的家乡是哪里？: the walk lifts every memory of the uncle to the best of them (``rank.Paths.carried``), so his
+    work or 陈宇轩是我的叔叔 (who holds the role) outweighed the hometown asked. Of the memories about the people a role
+    means, the one the question matched best on its own takes the best of their places, and so on down; anyone else's
+    keep theirs. Not when it asks only who they are (``cues.asks_only_name``): the memory naming them answers that."""
+    paths, above = ranking.paths, float("inf")
+    theirs = [h for h in hits.values() if h.kind == "memory" and h.id in paths.theirs]
+    if paths.described or len(theirs) < 2 or asks_only_name(paths.query):
+        return
+    places = sorted((h.score for h in theirs), reverse=True)
+    for h, place in zip(
+        sorted(theirs, key=lambda h: (-(h.similarity if h.own is None else h.own), -h.score, h.id)), places
+    ):
+        h.score = above = min(place, above - ANSWER_STEP)
