@@ -43,9 +43,6 @@ from .sides import embed_array, embed_query_array
 
 ENGLISH_SHARE = 0.5  # B²: the English model's share of the cosine of two English texts
 CHINESE_SHARE = 0.3  # C²: the Chinese model's share of the cosine of two Chinese texts
-# up to this many texts the two models run side by side, each on one core (a search's query, a
-# create's text and its new names): below it neither model splits a batch over both cores itself
-SMALL_BATCH = 31
 _BESIDE_LOCK = threading.Lock()
 
 
@@ -134,8 +131,10 @@ class DualEmbedder:
             w = np.array([weight * script(s) for s in shares], np.float32)
             left -= w * w
             rows = [i for i in range(n) if w[i] > 0]
-            # a query or a create (what a caller waits for): the language models run beside the primary one
-            beside = self._beside().submit(run, model, [texts[i] for i in rows]) if rows and n <= SMALL_BATCH else None
+            # the language models run beside the primary one: a query or a create (what a caller waits for)
+            # fills two cores; a batch, whose models each split their runs over both cores, no longer leaves
+            # one idle while a model tokenises its texts (Python, one thread) or runs its last few texts
+            beside = self._beside().submit(run, model, [texts[i] for i in rows]) if rows else None
             blocks.append((model, start, rows, w, beside))
             start += int(model.dimension)
         a = np.sqrt(np.clip(left, 0.0, 1.0))
