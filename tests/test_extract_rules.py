@@ -952,3 +952,15 @@ def test_a_time_of_day_is_not_cut_at_its_colon():
     found = triples(extract("建筑招聘会的时间是2024-04-12 9:00。"))
     assert not any(str(o).endswith(("12 9", " 9")) for *_, o in found), found
     assert ("我", "EVENT", "开会", None) in triples(extract("提醒：我明天开会。"))
+
+
+def test_a_review_s_remark_after_jiushi_is_not_what_the_speaker_is():
+    # 就是…/真是… opening a clause that names no one is "it's just that …": a remark about the thing reviewed,
+    # not the speaker being it (我 是 晚上有点儿吵), nor where they live (住着特别舒服 is how it is to live there)
+    review = "我家住的那个金色家园真心不错，住着特别舒服。就是晚上有点儿吵，有时候会影响到睡觉。"
+    found = triples(extract(review))
+    assert not any(t in ("是", "住在") for _, _, t, _ in found), found
+    found = triples(extract("松下空气净化器效果真心不错。就是体积有点大。刚去完世界之窗，真是太让人惊喜了！"))
+    assert not any(s == "我" and t == "是" for s, _, t, _ in found), found
+    # said with its subject, 就是 is still what someone is
+    assert ("我", "FACT", "是", "医生") in triples(extract("我就是医生。"))

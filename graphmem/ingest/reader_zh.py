@@ -187,7 +187,7 @@ class Chinese(Language):
         whole needs its subject said: 今天天气真好 is no one's; 就要开学了 says what is coming, not
         what the speaker means to do); else, a timed clause, 我们 when it says what we then did."""
         said = zh_subjects.ZH_LEAD.sub("", body)
-        if not re.match(r"^(?:就|快|马上)?(?:要|会|将)", said):
+        if not (re.match(r"^(?:就|快|马上)?(?:要|会|将)", said) or zh_subjects.CONNECTIVE_IS.match(said)):
             implied = zh_subjects.subject_of("我" + said, reader.people.copy(), reader.owner, None)
             if (
                 implied is not None

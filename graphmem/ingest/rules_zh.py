@@ -344,7 +344,9 @@ _PAST_HOME = re.compile(
     rf"(?:(?:住在|住|生活在)(?P<obj>{_P}{{1,12}}?)|在(?P<obj2>{_P}{{1,12}}?)(?:住|生活))(?:了|过)?(?P<time>{_SPAN})?$"
 )
 
-_NO_HOME = "院|校|酒店|宾馆|旅馆|民宿|了|过|在"  # after 住: a stay (住院, 住酒店), not a home
+_NO_HOME = (
+    "院|校|酒店|宾馆|旅馆|民宿|了|过|着|在"  # after 住: a stay (住院, 住酒店), not a home; 住着: how it is to live in
+)
 
 _STAY = r"(?:酒店|宾馆|旅馆|民宿|客栈|医院|青旅|帐篷)$"
 
