@@ -964,3 +964,16 @@ def test_a_review_s_remark_after_jiushi_is_not_what_the_speaker_is():
     assert not any(s == "我" and t == "是" for s, _, t, _ in found), found
     # said with its subject, 就是 is still what someone is
     assert ("我", "FACT", "是", "医生") in triples(extract("我就是医生。"))
+
+
+def test_a_name_said_after_a_role_names_that_person_and_what_follows_is_theirs():
+    # the name in a clause after the role ("…, her name's Priya"), in a relative clause ("whose name is Tom"),
+    # and what the sentence goes on to say of her ("Her name's Priya and she works as an architect")
+    found = triples(extract("My colleague lives in Leeds, her name's Priya."))
+    assert ("I", "RELATION", "colleague", "Priya") in found and ("Priya", "FACT", "lives in", "Leeds") in found, found
+    found = triples(extract("My neighbour, whose name is Tom, is a nurse."))
+    assert ("I", "RELATION", "neighbor", "Tom") in found and ("Tom", "FACT", "is a", "nurse") in found, found
+    found = triples(extract("My colleague lives in Leeds. Her name's Priya and she works as an architect."))
+    assert ("Priya", "FACT", "works as", "architect") in found, found
+    # a name said after a thing is no one's of that role
+    assert not any(t == "RELATION" for _, t, _, _ in triples(extract("My new job is great, her name is Lisa.")))
