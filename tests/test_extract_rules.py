@@ -977,3 +977,13 @@ def test_a_name_said_after_a_role_names_that_person_and_what_follows_is_theirs()
     assert ("Priya", "FACT", "works as", "architect") in found, found
     # a name said after a thing is no one's of that role
     assert not any(t == "RELATION" for _, t, _, _ in triples(extract("My new job is great, her name is Lisa.")))
+
+
+def test_a_cause_and_effect_about_someone_named_is_not_the_speaker_s():
+    # 小明参加了…，因为十分紧张…: both halves are 小明's; neither is read as the speaker's, while a half that says
+    # 我 stays the speaker's
+    assert not triples(extract("小明参加了学校的美术比赛，因为十分紧张没有画好，最终没有得奖。"))
+    assert not triples(extract("Bart在期待去动物园，但是因为下雨活动被取消而感到悲伤。"))
+    found = triples(extract("小明生病了，所以我去医院看他。"))
+    assert [t for s, _, t, _ in found if s == "我"] == ["去医院看他"], found
+    assert ("我", "FACT", "加班到很晚", None) in triples(extract("因为加班到很晚，所以我今天很累。"))

@@ -40,8 +40,9 @@ NOT_A_SUBJECT = frozenset(
 )  # fmt: skip
 
 # A subject that begins so is a pronoun's thing the extractor did not resolve ("其年龄", "其家乡"),
-# or an adverb the cut left in front ("就只 有高中学历" of 我的上司就只有高中学历).
-NOT_A_SUBJECT_START = ("其", "就")
+# an adverb the cut left in front ("就只 有高中学历" of 我的上司就只有高中学历, "都没有获奖 是 …"), or a
+# preposition whose doer was cut off ("与老师 进行有效沟通").
+NOT_A_SUBJECT_START = ("其", "就", "只", "与", "跟", "把", "都没", "都不", "都是", "都很", "都在", "都有")
 
 # Never a topic, an object or a value by themselves: particles, pronouns, demonstratives,
 # conjunctions, measure words, articles.

@@ -173,6 +173,11 @@ class Chinese(Language):
             said = rules_zh.attribute(_SPACE.sub("", " ".join(text.split())).strip(" 。！？!?"), carried)
         return body, text, [], said
 
+    def about_someone_named(self, clause: str) -> bool:
+        """小明参加了比赛, Bart在期待…: a clause whose first word is a name (or a Latin word) is about that one."""
+        words = rules_zh.tag(_LEAD_ZH.sub("", clause.strip(" ，,")))
+        return bool(words) and words[0][1] in ("nr", "nrt", "nrfg", "eng")
+
     # --- whom a clause is about
     subject_of = staticmethod(zh_subjects.subject_of)
     role_of_someone = staticmethod(zh_subjects.role_of_someone)

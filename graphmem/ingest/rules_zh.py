@@ -298,6 +298,8 @@ def _plan(m: re.Match, timed: bool) -> list[Found]:
         verb, what = "考虑", (verb + (what or ""))[weighing.end() :]
     if not what or what[0] in _NOT_NAME or (verb == "想" and re.match(r"^(?:家|你|他|她|念|起|到|通|明白|不通)", what)):
         return []  # 想家, 想你, 想起: missing someone, remembering, not meaning to do anything
+    if re.match(r"^(?:了|过)(?!解)", what):
+        return []  # 准备了晚饭, 想过: done or thought of before, not meant to be done
     if verb in ("要", "会", "将") and not (timed or re.match(r"^(?:去|来|回|搬|换|参加|开始|买)", what)):
         return []
     topic = "想" if verb.startswith(("想", "希望", "盼")) else "打算"
