@@ -987,3 +987,18 @@ def test_a_cause_and_effect_about_someone_named_is_not_the_speaker_s():
     found = triples(extract("小明生病了，所以我去医院看他。"))
     assert [t for s, _, t, _ in found if s == "我"] == ["去医院看他"], found
     assert ("我", "FACT", "加班到很晚", None) in triples(extract("因为加班到很晚，所以我今天很累。"))
+
+
+def test_the_one_the_speaker_lives_in_uses_or_went_to_is_named_as_theirs():
+    # 我住的那个小区叫X: where the speaker lives; 我用的手机是X: what they use; 我刚才路过的景区是X: where they went
+    assert ("我", "FACT", "住在", "世纪花园") in triples(extract("我住的那个小区叫世纪花园。"))
+    assert ("我", "FACT", "用", "华为Mate60") in triples(extract("我用的手机是华为Mate60。"))
+    assert any(
+        s == "我" and t == "路过" and o == "海滨公园" for s, _, t, o in triples(extract("我刚才路过的景区是海滨公园。"))
+    )
+    # what it is like, an e-mail address, a question: not a thing named
+    assert ("我下属", "FACT", "邮箱", "li_ting@example.com") in triples(
+        extract("我下属用的邮箱是li_ting@example.com。")
+    )
+    assert not triples(extract("我参观的那家医院是专门看骨科的。"))
+    assert not triples(extract("我去的那家餐厅是什么来着？"))

@@ -398,7 +398,35 @@ def _admitted(m: re.Match, timed: bool) -> list[Found]:
     return [read_as("school", "EVENT" if timed else "FACT", "考上", obj)]
 
 
+_NOT_THE_ONE = r"^(?:我|你|他|她|谁|哪|什么|太|很|挺|特别|非常|真|超|好|让|有点|比较)"
+
+
+def _the_one(m: re.Match, timed: bool) -> list[Found]:
+    """我住的那个小区叫世纪花园 / 我用的手机是华为Mate60 / 我刚才路过的景区是海滨公园: "the N I V is Y" says the
+    speaker Vs Y: where they live, what they use or wear, where they went."""
+    verb, said = m.group("verb"), m.group("obj").strip()
+    if (said_attr := attribute("我的" + m.group("what") + "是" + said, None)) is not None:
+        return [said_attr]  # 我用的邮箱是…: the e-mail address, not a thing used
+    said = _ONE.sub("", said)  # 是一家肿瘤医院: the hospital
+    obj = clean(said, True, 30) if verb in ("喜欢", "爱") else _object(said)  # 喜欢的事就是去听音乐会: a deed
+    if not obj or obj[0] in _NOT_NAME or said.endswith("的") or re.match(_NOT_THE_ONE, obj):
+        return []  # 是专门看骨科的, 真是太让人满意了: what it is like, not which one
+    if verb == "住":
+        return [read_as("residence", "FACT", "住在", obj)]
+    if verb in ("喜欢", "爱"):
+        return [read_as("like", "FACT", "喜欢", obj)]
+    if verb in ("用", "穿", "戴", "开", "买"):
+        return [read_as("possession", "EVENT" if timed and verb == "买" else "FACT", verb, obj)]
+    return [Found("EVENT" if timed else "FACT", verb, obj, 0.5, kind="event")]
+
+
 _RULES = patterns(
+    # 我住的那个小区叫世纪花园: the one the speaker lives in, uses, went to, named
+    (
+        r"^(?P<verb>住|用|穿|戴|开|买|喜欢|爱|去|逛|路过|经过|参观)(?:了|过)?的(?:那|这|一)?(?:个|家|款|台|双|辆|所|座)?"
+        rf"(?P<what>{_P}{{0,6}}?)[，,]?(?:就是|是|叫做|叫|名叫)(?P<obj>{_P}{{2,30}})$",
+        _the_one,
+    ),
     # changes of residence and of work or school: the slot they set
     (rf"^(?:搬到|搬去|搬家到|搬回到|搬回|搬进了|搬进|搬来)了?(?P<obj>{_P}+)", _slot("搬到", "residence")),
     (rf"^(?:不再|不)住在(?P<obj>{_P}+?)(?:了)?$", _slot("不再住在", "residence", ends=True)),
