@@ -1002,3 +1002,13 @@ def test_the_one_the_speaker_lives_in_uses_or_went_to_is_named_as_theirs():
     )
     assert not triples(extract("我参观的那家医院是专门看骨科的。"))
     assert not triples(extract("我去的那家餐厅是什么来着？"))
+
+
+def test_what_the_speaker_thinks_of_a_thing_they_name_is_a_fact_of_that_thing():
+    # 华为Mate60真心好用: the phone is the memory's subject, one step from 我用的手机是华为Mate60 in the graph
+    assert ("华为Mate60", "FACT", "真心好用", None) in triples(extract("华为Mate60真心好用，系统超流畅。"))
+    assert ("小米12", "FACT", "这手机性能真不错", None) in triples(extract("小米12这手机性能真不错。"))
+    assert ("LG双门冰箱", "FACT", "真的太给力", None) in triples(extract("这款LG双门冰箱真的太给力了。"))
+    # no thing named: the weather, a problem, an aspect spoken of
+    for line in ("今天天气真不错。", "这个问题真难。", "屏幕效果真的很棒。"):
+        assert not triples(extract(line)), line
