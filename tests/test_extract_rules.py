@@ -1009,6 +1009,11 @@ def test_what_the_speaker_thinks_of_a_thing_they_name_is_a_fact_of_that_thing():
     assert ("华为Mate60", "FACT", "真心好用", None) in triples(extract("华为Mate60真心好用，系统超流畅。"))
     assert ("小米12", "FACT", "这手机性能真不错", None) in triples(extract("小米12这手机性能真不错。"))
     assert ("LG双门冰箱", "FACT", "真的太给力", None) in triples(extract("这款LG双门冰箱真的太给力了。"))
+    # the thing liked is named as the review names it: LG的那个双门冰箱的 is the LG double-door fridge
+    assert ("我", "OPINION", "喜欢", "LG双门冰箱") in triples(extract("我挺喜欢LG的那个双门冰箱的。"))
+    assert ("我", "OPINION", "喜欢", "华为Mate60") in triples(
+        extract("我特别中意华为Mate60这款手机，我喜欢华为Mate60这款手机。")
+    )
     # no thing named: the weather, a problem, an aspect spoken of
     for line in ("今天天气真不错。", "这个问题真难。", "屏幕效果真的很棒。"):
         assert not triples(extract(line)), line

@@ -178,11 +178,20 @@ _MEAT = {"肉", "荤", "荤菜", "肉食", "大鱼大肉"}
 _ACTIVITIES = {"跑步", "唱歌", "逛街", "做饭", "做菜", "打牌", "打球", "玩牌", "看戏"}
 
 
+# 欧莱雅的那款奇焕润发精油, LG的那个双门冰箱的: a brand's "that one" thing, named as one (as a review names it);
+# 华为Mate60这款手机的: a name, then what kind of thing it is
+_THAT_ONE_OF = re.compile(
+    r"^(?P<brand>[^的，,]{1,12}?)(?P<of>的)?(?:那|这)(?:个|款|台|家|双|部|辆)(?P<thing>[^的，,]{2,16}?)的?$"
+)
+
+
 def _preference(m: re.Match, timed: bool) -> list[Found]:
     neg, verb, habit = m.group("neg"), m.group("verb"), m.group("habit") or ""
     obj = clean(m.group("obj"), True, 30)
     if not obj or obj[0] in _NOT_NAME or obj in ("的", "了") or obj.startswith(("的", "什么", "哪")):
         return []
+    if that := _THAT_ONE_OF.match(obj):  # LG的那个双门冰箱(的): one name; 华为Mate60这款手机: the phone named
+        obj = that.group("brand") + (that.group("thing") if that.group("of") else "")
     topic = _LIKING[verb]
     sign = 1 if topic in ("喜欢", "爱") else -1
     if topic == "怕" and (len(obj) > 6 or re.match(r"^(?:来不及|会|被|要|不|没|万一|是|自己|麻烦你|打扰)", obj)):
