@@ -979,3 +979,68 @@ def test_a_time_of_day_is_not_cut_at_its_colon():
     found = triples(extract("建筑招聘会的时间是2024-04-12 9:00。"))
     assert not any(str(o).endswith(("12 9", " 9")) for *_, o in found), found
     assert ("我", "EVENT", "开会", None) in triples(extract("提醒：我明天开会。"))
+
+
+def test_a_review_s_remark_after_jiushi_is_not_what_the_speaker_is():
+    # 就是…/真是… opening a clause that names no one is "it's just that …": a remark about the thing reviewed,
+    # not the speaker being it (我 是 晚上有点儿吵), nor where they live (住着特别舒服 is how it is to live there)
+    review = "我家住的那个金色家园真心不错，住着特别舒服。就是晚上有点儿吵，有时候会影响到睡觉。"
+    found = triples(extract(review))
+    assert not any(t in ("是", "住在") for _, _, t, _ in found), found
+    found = triples(extract("松下空气净化器效果真心不错。就是体积有点大。刚去完世界之窗，真是太让人惊喜了！"))
+    assert not any(s == "我" and t == "是" for s, _, t, _ in found), found
+    # said with its subject, 就是 is still what someone is
+    assert ("我", "FACT", "是", "医生") in triples(extract("我就是医生。"))
+
+
+def test_a_name_said_after_a_role_names_that_person_and_what_follows_is_theirs():
+    # the name in a clause after the role ("…, her name's Priya"), in a relative clause ("whose name is Tom"),
+    # and what the sentence goes on to say of her ("Her name's Priya and she works as an architect")
+    found = triples(extract("My colleague lives in Leeds, her name's Priya."))
+    assert ("I", "RELATION", "colleague", "Priya") in found and ("Priya", "FACT", "lives in", "Leeds") in found, found
+    found = triples(extract("My neighbour, whose name is Tom, is a nurse."))
+    assert ("I", "RELATION", "neighbor", "Tom") in found and ("Tom", "FACT", "is a", "nurse") in found, found
+    found = triples(extract("My colleague lives in Leeds. Her name's Priya and she works as an architect."))
+    assert ("Priya", "FACT", "works as", "architect") in found, found
+    # a name said after a thing is no one's of that role
+    assert not any(t == "RELATION" for _, t, _, _ in triples(extract("My new job is great, her name is Lisa.")))
+
+
+def test_a_cause_and_effect_about_someone_named_is_not_the_speaker_s():
+    # 小明参加了…，因为十分紧张…: both halves are 小明's; neither is read as the speaker's, while a half that says
+    # 我 stays the speaker's
+    assert not triples(extract("小明参加了学校的美术比赛，因为十分紧张没有画好，最终没有得奖。"))
+    assert not triples(extract("Bart在期待去动物园，但是因为下雨活动被取消而感到悲伤。"))
+    found = triples(extract("小明生病了，所以我去医院看他。"))
+    assert [t for s, _, t, _ in found if s == "我"] == ["去医院看他"], found
+    assert ("我", "FACT", "加班到很晚", None) in triples(extract("因为加班到很晚，所以我今天很累。"))
+
+
+def test_the_one_the_speaker_lives_in_uses_or_went_to_is_named_as_theirs():
+    # 我住的那个小区叫X: where the speaker lives; 我用的手机是X: what they use; 我刚才路过的景区是X: where they went
+    assert ("我", "FACT", "住在", "世纪花园") in triples(extract("我住的那个小区叫世纪花园。"))
+    assert ("我", "FACT", "用", "华为Mate60") in triples(extract("我用的手机是华为Mate60。"))
+    assert any(
+        s == "我" and t == "路过" and o == "海滨公园" for s, _, t, o in triples(extract("我刚才路过的景区是海滨公园。"))
+    )
+    # what it is like, an e-mail address, a question: not a thing named
+    assert ("我下属", "FACT", "邮箱", "li_ting@example.com") in triples(
+        extract("我下属用的邮箱是li_ting@example.com。")
+    )
+    assert not triples(extract("我参观的那家医院是专门看骨科的。"))
+    assert not triples(extract("我去的那家餐厅是什么来着？"))
+
+
+def test_what_the_speaker_thinks_of_a_thing_they_name_is_a_fact_of_that_thing():
+    # 华为Mate60真心好用: the phone is the memory's subject, one step from 我用的手机是华为Mate60 in the graph
+    assert ("华为Mate60", "FACT", "真心好用", None) in triples(extract("华为Mate60真心好用，系统超流畅。"))
+    assert ("小米12", "FACT", "这手机性能真不错", None) in triples(extract("小米12这手机性能真不错。"))
+    assert ("LG双门冰箱", "FACT", "真的太给力", None) in triples(extract("这款LG双门冰箱真的太给力了。"))
+    # the thing liked is named as the review names it: LG的那个双门冰箱的 is the LG double-door fridge
+    assert ("我", "OPINION", "喜欢", "LG双门冰箱") in triples(extract("我挺喜欢LG的那个双门冰箱的。"))
+    assert ("我", "OPINION", "喜欢", "华为Mate60") in triples(
+        extract("我特别中意华为Mate60这款手机，我喜欢华为Mate60这款手机。")
+    )
+    # no thing named: the weather, a problem, an aspect spoken of
+    for line in ("今天天气真不错。", "这个问题真难。", "屏幕效果真的很棒。"):
+        assert not triples(extract(line)), line

@@ -65,6 +65,10 @@ def test_fragments_of_an_english_turn_are_not_written(graph, group_id):
         ("李梓轩的生日", "是", "在", {}, True),
         ("我", "是", "如果透气性再好点", {}, True),
         ("就只", "有", "高中学历", {}, True),
+        ("都没有获奖", "是", "感觉非常开心", {}, True),  # an adverb the cut left in front
+        ("与老师", "进行有效沟通", None, {}, True),  # a preposition whose doer was cut off
+        ("我", "就是有时候高峰期", None, {}, True),  # a remark's clause kept whole
+        ("跟我", "一起", "去", {}, True),
         ("干的", "工作于", "上海", {}, True),
         ("she", "is", "a nurse", {}, True),
         ("It", "is", "nice", {}, True),
@@ -78,6 +82,7 @@ def test_fragments_of_an_english_turn_are_not_written(graph, group_id):
         ("我", "打算", "参加泳购狂欢派对", {}, False),
         ("my son", "age", "6", {}, False),
         ("我", "住在", "上海", {"地点": "家"}, False),
+        ("都江堰", "是", "景区", {}, False),  # a place's name begins with 都
         ("I", "live in", "Berlin", {}, False),
     ],
 )

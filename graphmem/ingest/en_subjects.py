@@ -254,9 +254,14 @@ def _described(text: str, people: People) -> Subject | None:
     return None
 
 
+# "my neighbour, whose name is Tom, is a nurse": the name said in a clause of its own, read as "my neighbour Tom is …"
+_WHOSE_NAME = re.compile(rf"(?<=[a-z]),? (?:whose|who's) name is (?P<name>{_NAME}),? ?")
+
+
 def _opening(clause: str, people: People, owner: str) -> Subject | None:
     # a time said first leaves its comma behind ("Yesterday, I …" read without "Yesterday")
     text = EN_LEAD.sub("", clause.strip().replace("’", "'").lstrip(",;: ")).strip()
+    text = _WHOSE_NAME.sub(r" \g<name> ", text, count=1).replace("  ", " ")  # my neighbour, whose name is Tom, …
     m = re.match(rf"^(?P<name>{_NAME}) (?:is|was) {_MY} (?:best |close |good |old |dear )?(?P<role>{EN_ROLE})\b", text)
     found = role_of(m.group("role")) if m else None
     if m and found and m.group("name").split()[0] not in _NOT_NAMES:
@@ -309,7 +314,9 @@ def _opening(clause: str, people: People, owner: str) -> Subject | None:
     if m and whose and found and _a_name(m.group("name")):  # "My colleague … Her name is Priya": the one by role
         people.settle(whose, m.group("pron"))
         people.learn(m.group("name"), found[0], owner=owner, gender=people.gender.get(normalize_name(whose)))
-        return Subject(m.group("name"), "", relation(found[0], m.group("name")))
+        more = re.match(r"\s+(?:and|but)\s+(?:(?:she|he|they)\s+)?(?=[a-z])", text[m.end() :])
+        rest = text[m.end() + more.end() :] if more else ""  # "… and she works as an architect": hers too
+        return Subject(m.group("name"), rest, relation(found[0], m.group("name")))
     m = re.match(r"^(?P<pron>his|her) ", text, re.IGNORECASE)
     relative = _relative_at(text[m.end() :]) if m else None
     if m and relative:
@@ -449,13 +456,15 @@ _INTRODUCED = re.compile(
 _APPOSITIVE = re.compile(rf"^(?P<name>{_NAME}), (?P<det>the|a|an|my|our) (?P<what>[A-Za-z' -]{{2,40}}?), (?=[a-z])")
 
 # "…, his name is Felix" / "…, she's called Ada": the name of the person the clause before introduced
+# ("my colleague lives in Leeds, her name's Priya": the one of that role)
 # (its comma may have gone with a time read out of the clause: "had a baby girl last week, her name is …").
 _NAMED_AFTER = re.compile(
-    rf"\b(?:a|an) (?P<what>(?:[a-z-]+ ){{0,2}}?[a-z-]+)\b[^.;!?]*?(?:,\s*|\s+)(?:and )?(?:his|her|their) name is (?P<name>{_NAME})\b"
+    rf"\b(?P<det>a|an|(?i:my)) (?P<what>(?:[a-z-]+ ){{0,2}}?[a-z-]+)\b[^.;!?]*?(?:,\s*|\s+)(?:and )?(?:his|her|their) name"
+    rf"(?: is|'s) (?P<name>{_NAME})\b"
 )
 
 # "…, her name is Lily": where a name said after the clause begins (its comma may be gone with a time)
-_NAME_IS = re.compile(r"(?:,\s*|\s+)(?:and )?(?:his|her|their) name is\b")
+_NAME_IS = re.compile(r"(?:,\s*|\s+)(?:and )?(?:his|her|their) name(?: is|'s)(?=\s)")
 
 
 def without_name_said_after(text: str) -> str:
@@ -495,7 +504,12 @@ def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]
             "dog cat".split()
         ):
             continue  # a thing or a pet, not a person (a café called Lark)
-        if owned and found and by_me:  # "I have a younger brother named Leo": Leo is the speaker's brother
+        by_role = pattern is _NAMED_AFTER and m.group("det").lower() == "my"
+        if by_role and found is None:
+            continue  # my new job …, her name is …: no one of a role the phrase names
+        if by_role and found is not None:
+            out = introduce(people, name, found[0], None, owner, "is a")
+        elif owned and found and by_me:  # "I have a younger brother named Leo": Leo is the speaker's brother
             plain = all(w in _KIN_WORDS for w in what.lower().split()[:-1])  # a younger brother: the role says it
             out = introduce(people, name, found[0], None if role_of(what) or plain else what, owner, "is a")
         else:

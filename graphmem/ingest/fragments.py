@@ -40,8 +40,9 @@ NOT_A_SUBJECT = frozenset(
 )  # fmt: skip
 
 # A subject that begins so is a pronoun's thing the extractor did not resolve ("其年龄", "其家乡"),
-# or an adverb the cut left in front ("就只 有高中学历" of 我的上司就只有高中学历).
-NOT_A_SUBJECT_START = ("其", "就")
+# an adverb the cut left in front ("就只 有高中学历" of 我的上司就只有高中学历, "都没有获奖 是 …"), or a
+# preposition whose doer was cut off ("与老师 进行有效沟通").
+NOT_A_SUBJECT_START = ("其", "就", "只", "与", "跟", "把", "都没", "都不", "都是", "都很", "都在", "都有")
 
 # Never a topic, an object or a value by themselves: particles, pronouns, demonstratives,
 # conjunctions, measure words, articles.
@@ -76,7 +77,8 @@ FUNCTION_WORDS = PARTICLES | frozenset(
 # "的那个小区叫绿洲家园"); 地 and 得 begin words too (地铁, 得奖).
 DANGLING_START = ("的",)
 
-# An object that opens a clause of its own is the next clause, not the thing ("我 是 如果透气性再好点").
+# An object or a topic that opens a clause of its own is the next clause, not the thing ("我 是 如果透气性再好点",
+# "我 | 就是有时候高峰期": the remark after a review, kept whole).
 CLAUSE_START = ("如果", "要是", "假如", "虽然", "但是", "不过", "可是", "而且", "就是")
 
 # An object that ends with 在 has lost the place after it ("我 去 公园在"), unless 在 ends a word.
@@ -100,7 +102,7 @@ def fragment(memory: Any) -> str | None:
     if len(subject) <= 2 and subject.endswith("的") and not subject.isascii():
         return f"subject {subject!r} is a verb made a noun, whose doer was cut off"  # 干的 of 我的上司干的是记者
     topic = (memory.topic or "").strip()
-    if _whole(topic, PARTICLES) or topic.startswith(DANGLING_START):
+    if _whole(topic, PARTICLES) or topic.startswith(DANGLING_START + CLAUSE_START):
         return f"topic {topic!r} is cut from its words"
     obj = (memory.object or "").strip()
     if memory.object is not None and (

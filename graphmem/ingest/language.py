@@ -42,6 +42,11 @@ class Language(Protocol):
                     return a, b
         return None
 
+    def about_someone_named(self, clause: str) -> bool:
+        """A clause that opens with a name (小明参加了比赛): what it and a cause or an effect said with it
+        leave unsaid is theirs, not the speaker's."""
+        return False
+
     def it_did(self, cause: str) -> re.Match[str] | None:
         """A cause said of "it" doing something: "it" is what the effect is about."""
         return None

@@ -33,6 +33,39 @@ def _x_is_y(m: re.Match) -> Found | None:
     return Found("FACT", topic, y, 0.5, subject=x)
 
 
+# 华为Mate60真心好用 / 这款LG双门冰箱真的太给力了 / 小米12这手机性能真不错: a thing named, then what the
+# speaker thinks of it, after a "really" that says it is a judgement
+_OPINION = re.compile(
+    r"^(?:这款|这个|这家|这台|这双|这部|那个|那款|那家)?(?P<x>[^，,。！？；;!?\s]{3,24}?)(?P<how>真心|真的|真是|确实|实在|真)"
+)
+_NOUN_TAGS = ("n", "nr", "nrt", "nrfg", "ns", "nt", "nz", "eng", "m")
+_NAMED_TAGS = ("nr", "ns", "nt", "nz", "eng", "m")  # a name, a place, a brand, a Latin word or a number
+
+
+def _opinion(body: str) -> Found | None:
+    """What the speaker thinks of a thing they name (华为Mate60 真心好用): the thing the memory's subject, so that
+    what else was said of it (我用的手机是华为Mate60) is one step away. The name is the nouns before the judgement,
+    up to 这/那 (小米12这手机性能: 小米12) or a last 的 (OPPOReno7的设计); None unless every word of it is a noun,
+    a name or a number, one of them a name (今天天气, 这个问题, 屏幕效果 are no thing named)."""
+    m = _OPINION.match(body)
+    if m is None:
+        return None
+    words = list(rules_zh.tag(m.group("x")))
+    cut = next((i for i, (w, _) in enumerate(words) if w.startswith(("这", "那"))), len(words))
+    if cut == len(words) and len(words) > 2 and words[-2][0] == "的" and len(words[-1][0]) <= 2:
+        cut = len(words) - 2  # OPPOReno7的设计: the phone, its design
+    name = [(w, t) for w, t in words[:cut]]
+    if not name or name[-1][0] == "的" or any(w != "的" and not t.startswith(_NOUN_TAGS) for w, t in name):
+        return None
+    if not any(t.startswith(_NAMED_TAGS) for _, t in name):
+        return None  # 屏幕效果, 性价比, 这家医院: a thing spoken of, not named
+    x = "".join(w for w, _ in name)
+    if len(x) < 3 or re.match(r"^(?:今天|昨天|最近|现在|这里|那里)", x):
+        return None
+    topic = clean(body[m.start("x") + len(x) :].lstrip("的"), True, 30)  # 这手机性能真不错, 设计真的很简洁
+    return Found("FACT", topic, None, 0.5, subject=x, kind="fact") if topic else None
+
+
 _X_IS_Y = re.compile(r"^(?P<x>[^，,。！？；;!?\s]{1,12}?)是(?P<y>[^，,。！？；;!?]{1,40})$")
 
 # --- causal clauses -----------------------------------------------------------------------
@@ -173,6 +206,11 @@ class Chinese(Language):
             said = rules_zh.attribute(_SPACE.sub("", " ".join(text.split())).strip(" 。！？!?"), carried)
         return body, text, [], said
 
+    def about_someone_named(self, clause: str) -> bool:
+        """小明参加了比赛, Bart在期待…: a clause whose first word is a name (or a Latin word) is about that one."""
+        words = rules_zh.tag(_LEAD_ZH.sub("", clause.strip(" ，,")))
+        return bool(words) and words[0][1] in ("nr", "nrt", "nrfg", "eng")
+
     # --- whom a clause is about
     subject_of = staticmethod(zh_subjects.subject_of)
     role_of_someone = staticmethod(zh_subjects.role_of_someone)
@@ -187,7 +225,7 @@ class Chinese(Language):
         whole needs its subject said: 今天天气真好 is no one's; 就要开学了 says what is coming, not
         what the speaker means to do); else, a timed clause, 我们 when it says what we then did."""
         said = zh_subjects.ZH_LEAD.sub("", body)
-        if not re.match(r"^(?:就|快|马上)?(?:要|会|将)", said):
+        if not (re.match(r"^(?:就|快|马上)?(?:要|会|将)", said) or zh_subjects.CONNECTIVE_IS.match(said)):
             implied = zh_subjects.subject_of("我" + said, reader.people.copy(), reader.owner, None)
             if (
                 implied is not None
@@ -204,6 +242,8 @@ class Chinese(Language):
         f = _x_is_y(m) if m else None
         if f is not None:
             return [f]
+        if (said := _opinion(zh_subjects.ZH_LEAD.sub("", body))) is not None:
+            return [said]
         return generic_clauses(text, time_text, generic=True) if generic else []
 
     # --- what it says of them

@@ -275,15 +275,23 @@ class _Reader:
             thing = next((f.object for f in effect if f.object and f.memory_type != "RELATION"), None)
             if thing and len(thing.split()) <= 4:
                 clauses[0] = thing + clauses[0][said_of.end("it") :]
+        named = any(
+            self.lang.about_someone_named(c) for c in clauses
+        )  # 小明生病了，所以…: the unsaid subject is theirs
         for clause in clauses:
             time_text = self.rules._time(clause, self.ep)
-            found = self._clause(clause, time_text, carried=None, generic=True)[0]
+            generic = not named or self._says_subject(clause, time_text)
+            found = self._clause(clause, time_text, carried=None, generic=generic)[0]
             added = [self.add(f, time_text) for f in found]
             lead = [i for f, i in zip(found, added) if i and f.memory_type != "RELATION"] or [i for i in added if i]
             main.append(lead[0] if lead else None)
         if main[0] and main[1]:
             self.links.append(ExtractedLink(cause=main[0], effect=main[1]))
         return [i for i in main if i]
+
+    def _says_subject(self, clause: str, time_text: str | None) -> bool:
+        """Whether a clause says whom it is about (a look ahead: learns no one)."""
+        return self.lang.subject_of(self.lang.body(clause, time_text), self.people.copy(), self.owner, None) is not None
 
     def _clause(
         self, text: str, time_text: str | None, *, carried, generic: bool, habitual: bool = False

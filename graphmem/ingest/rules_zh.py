@@ -178,11 +178,20 @@ _MEAT = {"肉", "荤", "荤菜", "肉食", "大鱼大肉"}
 _ACTIVITIES = {"跑步", "唱歌", "逛街", "做饭", "做菜", "打牌", "打球", "玩牌", "看戏"}
 
 
+# 欧莱雅的那款奇焕润发精油, LG的那个双门冰箱的: a brand's "that one" thing, named as one (as a review names it);
+# 华为Mate60这款手机的: a name, then what kind of thing it is
+_THAT_ONE_OF = re.compile(
+    r"^(?P<brand>[^的，,]{1,12}?)(?P<of>的)?(?:那|这)(?:个|款|台|家|双|部|辆)(?P<thing>[^的，,]{2,16}?)的?$"
+)
+
+
 def _preference(m: re.Match, timed: bool) -> list[Found]:
     neg, verb, habit = m.group("neg"), m.group("verb"), m.group("habit") or ""
     obj = clean(m.group("obj"), True, 30)
     if not obj or obj[0] in _NOT_NAME or obj in ("的", "了") or obj.startswith(("的", "什么", "哪")):
         return []
+    if that := _THAT_ONE_OF.match(obj):  # LG的那个双门冰箱(的): one name; 华为Mate60这款手机: the phone named
+        obj = that.group("brand") + (that.group("thing") if that.group("of") else "")
     topic = _LIKING[verb]
     sign = 1 if topic in ("喜欢", "爱") else -1
     if topic == "怕" and (len(obj) > 6 or re.match(r"^(?:来不及|会|被|要|不|没|万一|是|自己|麻烦你|打扰)", obj)):
@@ -298,6 +307,8 @@ def _plan(m: re.Match, timed: bool) -> list[Found]:
         verb, what = "考虑", (verb + (what or ""))[weighing.end() :]
     if not what or what[0] in _NOT_NAME or (verb == "想" and re.match(r"^(?:家|你|他|她|念|起|到|通|明白|不通)", what)):
         return []  # 想家, 想你, 想起: missing someone, remembering, not meaning to do anything
+    if re.match(r"^(?:了|过)(?!解)", what):
+        return []  # 准备了晚饭, 想过: done or thought of before, not meant to be done
     if verb in ("要", "会", "将") and not (timed or re.match(r"^(?:去|来|回|搬|换|参加|开始|买)", what)):
         return []
     topic = "想" if verb.startswith(("想", "希望", "盼")) else "打算"
@@ -344,7 +355,9 @@ _PAST_HOME = re.compile(
     rf"(?:(?:住在|住|生活在)(?P<obj>{_P}{{1,12}}?)|在(?P<obj2>{_P}{{1,12}}?)(?:住|生活))(?:了|过)?(?P<time>{_SPAN})?$"
 )
 
-_NO_HOME = "院|校|酒店|宾馆|旅馆|民宿|了|过|在"  # after 住: a stay (住院, 住酒店), not a home
+_NO_HOME = (
+    "院|校|酒店|宾馆|旅馆|民宿|了|过|着|在"  # after 住: a stay (住院, 住酒店), not a home; 住着: how it is to live in
+)
 
 _STAY = r"(?:酒店|宾馆|旅馆|民宿|客栈|医院|青旅|帐篷)$"
 
@@ -408,7 +421,35 @@ def _admitted(m: re.Match, timed: bool) -> list[Found]:
     return [read_as("school", "EVENT" if timed else "FACT", "考上", obj)]
 
 
+_NOT_THE_ONE = r"^(?:我|你|他|她|谁|哪|什么|太|很|挺|特别|非常|真|超|好|让|有点|比较)"
+
+
+def _the_one(m: re.Match, timed: bool) -> list[Found]:
+    """我住的那个小区叫世纪花园 / 我用的手机是华为Mate60 / 我刚才路过的景区是海滨公园: "the N I V is Y" says the
+    speaker Vs Y: where they live, what they use or wear, where they went."""
+    verb, said = m.group("verb"), m.group("obj").strip()
+    if (said_attr := attribute("我的" + m.group("what") + "是" + said, None)) is not None:
+        return [said_attr]  # 我用的邮箱是…: the e-mail address, not a thing used
+    said = _ONE.sub("", said)  # 是一家肿瘤医院: the hospital
+    obj = clean(said, True, 30) if verb in ("喜欢", "爱") else _object(said)  # 喜欢的事就是去听音乐会: a deed
+    if not obj or obj[0] in _NOT_NAME or said.endswith("的") or re.match(_NOT_THE_ONE, obj):
+        return []  # 是专门看骨科的, 真是太让人满意了: what it is like, not which one
+    if verb == "住":
+        return [read_as("residence", "FACT", "住在", obj)]
+    if verb in ("喜欢", "爱"):
+        return [read_as("like", "FACT", "喜欢", obj)]
+    if verb in ("用", "穿", "戴", "开", "买"):
+        return [read_as("possession", "EVENT" if timed and verb == "买" else "FACT", verb, obj)]
+    return [Found("EVENT" if timed else "FACT", verb, obj, 0.5, kind="event")]
+
+
 _RULES = patterns(
+    # 我住的那个小区叫世纪花园: the one the speaker lives in, uses, went to, named
+    (
+        r"^(?P<verb>住|用|穿|戴|开|买|喜欢|爱|去|逛|路过|经过|参观)(?:了|过)?的(?:那|这|一)?(?:个|家|款|台|双|辆|所|座)?"
+        rf"(?P<what>{_P}{{0,6}}?)[，,]?(?:就是|是|叫做|叫|名叫)(?P<obj>{_P}{{2,30}})$",
+        _the_one,
+    ),
     # changes of residence and of work or school: the slot they set
     (rf"^(?:搬到|搬去|搬家到|搬回到|搬回|搬进了|搬进|搬来)了?(?P<obj>{_P}+)", _slot("搬到", "residence")),
     (rf"^(?:不再|不)住在(?P<obj>{_P}+?)(?:了)?$", _slot("不再住在", "residence", ends=True)),

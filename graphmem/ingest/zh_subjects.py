@@ -256,6 +256,10 @@ def we_then(body: str, time_text: str) -> Subject | None:
 
 _BARE_ROLES = frozenset("妈妈 老妈 爸爸 老爸 老婆 老公 老板 女朋友 男朋友 爷爷 奶奶 外婆 外公 儿子 女儿 闺女".split())
 
+# 就是/只是/可是/真是… opening a clause that says no subject: "it's just that", "it really is" — what follows
+# is a remark (就是晚上有点儿吵, 真是太让人惊喜了), not what the speaker or the one spoken of before is.
+CONNECTIVE_IS = re.compile(r"^(?:就|只|可|但|倒|要|真|不过|而且|尤其|特别|主要|反正)是")
+
 _PREDICATE_START = re.compile(
     rf"^{_ADV}(?:住|搬|在|入职|加入|跳槽|辞职|离职|辞了|换了|去|考上|毕业|从|买|养|有|打算|准备|计划|决定|不再|喜欢|爱|讨厌|是|当|做"
     r"|[\d一二两三四五六七八九十百]{1,4}周?岁)"
@@ -517,7 +521,7 @@ def _opening(clause: str, people: People, owner: str, carried: Subject | None) -
         return Subject(None, text[1:])
     if text.startswith(("我们", "你", "您", "大家", "咱们", "他们", "她们", "它")):
         return None
-    if carried is not None and _PREDICATE_START.match(text):
+    if carried is not None and _PREDICATE_START.match(text) and not CONNECTIVE_IS.match(text):
         return Subject(carried.name, text)
     return None
 
