@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta, timezone
 from graphmem.ingest.episodes import split_text
 from graphmem.ingest.models import EpisodeView
 from graphmem.ingest.rules import RuleExtractor
-from graphmem.lexicon.roles import role_of
+from graphmem.lexicon.roles import role_of, roles_in, unnamed_in
 from graphmem.lexicon.topics import slot_of
 
 TZ = timezone(timedelta(hours=8))
@@ -1044,3 +1044,16 @@ def test_what_the_speaker_thinks_of_a_thing_they_name_is_a_fact_of_that_thing():
     # no thing named: the weather, a problem, an aspect spoken of
     for line in ("今天天气真不错。", "这个问题真难。", "屏幕效果真的很棒。"):
         assert not triples(extract(line)), line
+
+
+def test_a_role_that_only_says_whose_the_asked_one_is_is_not_whom_a_question_means():
+    # "my son's tutor", 我儿子的家教: the search orders the tutor's memories by the question (walk.answer_meant); the
+    # son's own (my son is in year three) are not among them, else they take the tutor's places
+    for question, owner, asked in (
+        ("What is my son's tutor studying?", "my son", "my tutor"),
+        ("Where does my cousin's husband work?", "my cousin", "my husband"),
+        ("我儿子的家教是什么学历？", "我儿子", "我家教"),
+    ):
+        meant = unnamed_in(question, roles_in(question))
+        assert owner not in meant and asked in meant, (question, meant)
+    assert "我叔叔" in unnamed_in("我叔叔的家乡到底是哪里呀？", roles_in("我叔叔的家乡到底是哪里呀？"))

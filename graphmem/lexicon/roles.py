@@ -160,10 +160,25 @@ def roles_said(text: str) -> list[str]:
     return [m.group(0) for m in _ROLE_WORDS.finditer(text)]
 
 
+def _owns(text: str, m: re.Match, found: list[re.Match]) -> bool:
+    """The role word ``m`` is followed by 's and another role word ("my cousin's husband")."""
+    return text[m.end() : m.end() + 2] in ("'s", "’s") and any(m.end() < n.start() <= m.end() + 3 for n in found)
+
+
 def unnamed_in(text: str, roles: list[str]) -> list[str]:
     """The names the reader gives the speaker's ones in the roles ``text`` says (``roles``: their canonical words)
-    when no name was said for them (我叔叔, my cousin): the role as said or canonical, after 我 or "my"."""
-    said = {*roles, *(normalize_name(w) for w in roles_said(text))}
+    when no name was said for them (我叔叔, my cousin): the role as said or canonical, after 我 or "my"; not a role
+    that only says whose the asked one is (the son of "my son's tutor")."""
+    found = list(_ROLE_WORDS.finditer(text))
+    # "my son's tutor", 我儿子的家教: the son is how the tutor is found, not whom the text asks about
+    owners = {
+        normalize_name(part)
+        for m in found
+        for part in re.split(r"(?:'s|’s)\s+|的", m.group(0))[:-1] + ([m.group(0)] if _owns(text, m, found) else [])
+        if part
+    }
+    owners |= {normalize_name(role[0]) for part in owners if (role := role_of(part))}
+    said = {*roles, *(normalize_name(m.group(0)) for m in found)} - owners
     return [normalize_name(f"{mine}{role}") for role in said for mine in ("我", "my ")]
 
 
