@@ -264,6 +264,24 @@ def _one_server_shared(request: pytest.FixtureRequest):
 
 
 @pytest.fixture(scope="session")
+def server_lock():
+    """``with server_lock():`` for a module's setup on the shared server: held alone, as an ``exclusive`` test
+    is, so that no schema test drops an index the setup reads (a test's own lock comes after its module's
+    fixtures are set up)."""
+
+    @contextlib.contextmanager
+    def hold():
+        shared = os.environ.get(SHARED_DIR)
+        if not shared:
+            yield
+            return
+        with _locked(Path(shared) / "server.lock", fcntl.LOCK_EX):
+            yield
+
+    return hold
+
+
+@pytest.fixture(scope="session")
 def make_settings(_session_tmp: Path, _neo4j_overrides: dict):
     """Factory: ``make_settings(**sections)`` -> Settings for the session's Neo4j."""
 

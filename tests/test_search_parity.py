@@ -238,7 +238,7 @@ def assert_same(got: list[tuple], want: list[tuple], tolerance: float, what: obj
 
 
 @pytest.fixture(scope="module")
-def corpora(make_settings, graph):
+def corpora(make_settings, graph, server_lock):
     """(the database alone, a process holding the groups' copies, the group ids): both graphs
     read the same two groups."""
     limits = {"seed_k": SEED_K}
@@ -248,9 +248,10 @@ def corpora(make_settings, graph):
     held = MemoryGraph(make_settings(retrieval={**NO_ACCESS, "limits": limits}), embedder=graph.embedder)
     groups = {name: "t-" + uuid.uuid4().hex[:12] for name in GROUPS}
     try:
-        for name, group_id in groups.items():
-            GROUPS[name][0](held, group_id)
-            hold(held, group_id, turns=name == "conversation")
+        with server_lock():  # the module's tests are exclusive: so is building what they read
+            for name, group_id in groups.items():
+                GROUPS[name][0](held, group_id)
+                hold(held, group_id, turns=name == "conversation")
         yield plain, held, groups
     finally:
         plain.close()
