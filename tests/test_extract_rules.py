@@ -1046,6 +1046,27 @@ def test_what_the_speaker_thinks_of_a_thing_they_name_is_a_fact_of_that_thing():
         assert not triples(extract(line)), line
 
 
+def test_a_thing_reviewed_as_it_is_used_or_by_its_parts_is_the_thing_liked():
+    # 松下的空气净化器 and 松下空气净化器 are one thing: the liking and the review meet at one node
+    assert ("我", "OPINION", "喜欢", "松下空气净化器") in triples(extract("我特别钟爱松下的空气净化器。"))
+    assert ("我", "OPINION", "最喜欢的家电", "格力空调") in triples(extract("我最喜欢的家电是格力的空调。"))
+    assert ("松下空气净化器", "FACT", "用起来真不错", None) in triples(
+        extract("松下空气净化器用起来真不错，净化的效果特别棒。")
+    )
+    assert ("松下空气净化器", "FACT", "效果真心不错", None) in triples(extract("松下空气净化器效果真心不错。"))
+    # a part of a thing named (after its 的), or a judgement said as the speaker's own
+    assert ("小米电视4A", "FACT", "画质和性价比真的让我挺满意的", None) in triples(
+        extract("小米电视4A的画质和性价比真的让我挺满意的。")
+    )
+    assert ("iPhone13", "FACT", "性能挺稳定的", None) in triples(extract("我认为iPhone13的性能挺稳定的。"))
+    # whose a thing is stays said: a friend's car, a person's dog
+    assert ("我", "FACT", "买了", "朋友的车") in triples(extract("我买了朋友的车。"))
+    assert ("我", "OPINION", "喜欢", "小王的狗") in triples(extract("我喜欢小王的狗。"))
+    # a part of what was spoken of, the weather, a place: no thing named
+    for line in ("智能系统用起来也很顺滑。", "我觉得今天的天气挺好的。", "我觉得这家医院的服务真好。"):
+        assert not any(t[0] not in ("我",) for t in triples(extract(line))), line
+
+
 def test_a_role_that_only_says_whose_the_asked_one_is_is_not_whom_a_question_means():
     # "my son's tutor", 我儿子的家教: the search orders the tutor's memories by the question (walk.answer_meant); the
     # son's own (my son is in year three) are not among them, else they take the tutor's places

@@ -38,31 +38,71 @@ def _x_is_y(m: re.Match) -> Found | None:
 _OPINION = re.compile(
     r"^(?:这款|这个|这家|这台|这双|这部|那个|那款|那家)?(?P<x>[^，,。！？；;!?\s]{3,24}?)(?P<how>真心|真的|真是|确实|实在|真)"
 )
+# 松下空气净化器用起来真不错: a thing as it is used, worn, eaten …: what follows is how it is
+_IN_USE = re.compile(
+    r"^(?:这款|这个|这台|这双|这部|那个|那款)?(?P<x>[^，,。！？；;!?\s]{3,24}?)我?"
+    r"(?P<how>(?:用|吃|穿|开|戴|玩|喝)起来|用着|穿着|开着|戴着)"
+)
+# 我觉得iPhone13的性能挺稳定的: the speaker's judgement of a thing (or of a part of it, after 的)
+_I_THINK = re.compile(r"^我(?:个人)?(?:认为|觉得|感觉)")
+_ITS = re.compile(r"^(?:这款|这个|这台|这部|那个|那款)?(?P<x>[^，,。！？；;!?\s]{2,16}?)的")
+# What a review judges of a thing or a place (松下空气净化器效果真心不错: the purifier, its effect)
+_ASPECTS = frozenset(
+    "效果 性能 质量 品质 设计 外观 做工 画质 音质 音效 口感 味道 服务 价格 性价比 续航 屏幕 系统 颜值 手感 "
+    "功能 配置 材质 款式 尺寸 颜色 环境 绿化 交通 位置 氛围 装修 风景 景色 设施 建设 东西 货品 商品 种类 "
+    "品种".split()
+)
 _NOUN_TAGS = ("n", "nr", "nrt", "nrfg", "ns", "nt", "nz", "eng", "m")
 _NAMED_TAGS = ("nr", "ns", "nt", "nz", "eng", "m")  # a name, a place, a brand, a Latin word or a number
 
 
-def _opinion(body: str) -> Found | None:
-    """What the speaker thinks of a thing they name (华为Mate60 真心好用): the thing the memory's subject, so that
-    what else was said of it (我用的手机是华为Mate60) is one step away. The name is the nouns before the judgement,
-    up to 这/那 (小米12这手机性能: 小米12) or a last 的 (OPPOReno7的设计); None unless every word of it is a noun,
-    a name or a number, one of them a name (今天天气, 这个问题, 屏幕效果 are no thing named)."""
-    m = _OPINION.match(body)
+def _a_thing(words: list[tuple[str, str]], in_use: bool) -> str | None:
+    """The name of a thing, or None: every word a noun, a name or a number (and the 的 between a maker
+    and its thing), one of them a name unless it is said to be in use or to have a part judged (屏幕效果,
+    这家医院, 今天天气 are no thing named)."""
+    if not words or words[-1][0] == "的" or any(w != "的" and not t.startswith(_NOUN_TAGS) for w, t in words):
+        return None
+    if words[-1][0] in _ASPECTS:  # 屏幕效果: a part judged, of nothing named
+        return None
+    if not in_use and not any(t.startswith(_NAMED_TAGS) for _, t in words):
+        return None
+    x = "".join(w for w, _ in words)
+    if len(x) < 3 or re.match(r"^(?:今天|昨天|最近|现在|这里|那里)", x):
+        return None
+    return rules_zh.thing_name(x)
+
+
+def _opinion(body: str, judged: bool = False) -> Found | None:
+    """What the speaker thinks of a thing they name (华为Mate60 真心好用, 松下空气净化器 用起来真不错): the thing
+    the memory's subject, so that what else was said of it (我用的手机是华为Mate60) is one step away. The
+    name is the nouns before the judgement, up to 这/那 (小米12这手机性能: 小米12) or the 的 after a thing
+    named (OPPOReno7的设计, 小米电视4A的画质和性价比). ``judged``: the clause is said to be a judgement (我觉得…),
+    so a thing named and its part are enough (iPhone13的性能挺稳定的)."""
+    m = _IN_USE.match(body) or _OPINION.match(body) or (_ITS.match(body) if judged else None)
     if m is None:
         return None
     words = list(rules_zh.tag(m.group("x")))
     cut = next((i for i, (w, _) in enumerate(words) if w.startswith(("这", "那"))), len(words))
-    if cut == len(words) and len(words) > 2 and words[-2][0] == "的" and len(words[-1][0]) <= 2:
-        cut = len(words) - 2  # OPPOReno7的设计: the phone, its design
-    name = [(w, t) for w, t in words[:cut]]
-    if not name or name[-1][0] == "的" or any(w != "的" and not t.startswith(_NOUN_TAGS) for w, t in name):
+    of = next((i for i, (w, _) in enumerate(words[:cut]) if w == "的"), None)
+    if (
+        of is not None
+        and of + 1 < cut
+        and (words[of + 1][0] in _ASPECTS or (of + 2 == cut and len(words[of + 1][0]) <= 2))
+    ):
+        cut = of  # 小米电视4A的画质, OPPOReno7的设计: the thing, then the part of it judged
+    in_use = m.re is _IN_USE
+    if in_use and re.match(r"^(?:也|还|都|又)", body[m.end("how") :]):
+        return None  # 智能系统用起来也很顺滑: a part of what the sentence spoke of, not a thing named
+    while cut > 1 and words[cut - 1][0] in _ASPECTS:  # 松下空气净化器效果: the purifier, its effect judged
+        cut, in_use = cut - 1, True
+    said = "".join(w for w, _ in words[:cut])
+    x = _a_thing(words[:cut], in_use=in_use)
+    if x is None and (that := rules_zh.that_one(m.group("x"))) is not None:  # 欧莱雅的那个精油, 美的那款电饭煲
+        x = that if all(t.startswith(_NOUN_TAGS) for _, t in rules_zh.tag(that[:2])) else None
+        said = m.group("x")
+    if x is None:
         return None
-    if not any(t.startswith(_NAMED_TAGS) for _, t in name):
-        return None  # 屏幕效果, 性价比, 这家医院: a thing spoken of, not named
-    x = "".join(w for w, _ in name)
-    if len(x) < 3 or re.match(r"^(?:今天|昨天|最近|现在|这里|那里)", x):
-        return None
-    topic = clean(body[m.start("x") + len(x) :].lstrip("的"), True, 30)  # 这手机性能真不错, 设计真的很简洁
+    topic = clean(body[m.start("x") + len(said) :].lstrip("的"), True, 30)  # 这手机性能真不错, 设计真的很简洁
     return Found("FACT", topic, None, 0.5, subject=x, kind="fact") if topic else None
 
 
@@ -204,6 +244,8 @@ class Chinese(Language):
         said = rules_zh.attribute(body, carried)
         if said is None and time_text:  # 我的生日是三月五号: the value is the time itself
             said = rules_zh.attribute(_SPACE.sub("", " ".join(text.split())).strip(" 。！？!?"), carried)
+        if said is None and (think := _I_THINK.match(body)):  # 我觉得iPhone13的性能挺稳定的: of the phone
+            said = _opinion(body[think.end() :], judged=True)
         return body, text, [], said
 
     def about_someone_named(self, clause: str) -> bool:

@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 from ..lexicon import word_map
 from ..lexicon.readings import words_of
+from ..lexicon.roles import role_of
 from .phrases import Found, clean, patterns, read_as, relation
 from .zh_subjects import (
     _ADV,
@@ -167,7 +168,9 @@ def _school(m: re.Match, timed: bool) -> list[Found]:
     return [read_as("school", "FACT", "就读于", obj)]
 
 
-_LIKING = word_map("喜欢: 喜欢|喜爱|迷上了|爱上了, 爱: 爱|热爱, 讨厌: 讨厌|恨|受不了, 怕: 怕|害怕, 不喜欢: 不喜欢|不爱")
+_LIKING = word_map(
+    "喜欢: 喜欢|喜爱|钟爱|偏爱|迷上了|爱上了, 爱: 爱|热爱, 讨厌: 讨厌|恨|受不了, 怕: 怕|害怕, 不喜欢: 不喜欢|不爱"
+)
 
 # Verbs a liking may carry: 爱喝 / 喜欢吃 / 不再喝 take their object as what is drunk or eaten.
 _HABIT = "吃|喝|看|听|玩|打|弹|跑|穿|抽|养|追|唱|逛|踢|骑|做"
@@ -181,8 +184,45 @@ _ACTIVITIES = {"跑步", "唱歌", "逛街", "做饭", "做菜", "打牌", "打�
 # 欧莱雅的那款奇焕润发精油, LG的那个双门冰箱的: a brand's "that one" thing, named as one (as a review names it);
 # 华为Mate60这款手机的: a name, then what kind of thing it is
 _THAT_ONE_OF = re.compile(
-    r"^(?P<brand>[^的，,]{1,12}?)(?P<of>的)?(?:那|这)(?:个|款|台|家|双|部|辆)(?P<thing>[^的，,]{2,16}?)的?$"
+    r"^(?P<brand>[^的，,]{1,12}?)(?P<of>的)?(?:那|这)(?P<one>个|款|台|家|双|部|辆)(?P<thing>[^的，,]{2,16}?)的?$"
 )
+
+
+def that_one(said: str) -> str | None:
+    """The thing "that one of a maker" names, or None: LG的那个双门冰箱 and LG这款双门冰箱 → LG双门冰箱, 美的那款电饭煲
+    → 美的电饭煲 (美的 a maker's name, its 的 no possessive); a model or a place named, then its kind:
+    华为Mate60这款手机 → 华为Mate60, 绿洲家园这个地方 → 绿洲家园."""
+    m = _THAT_ONE_OF.match(said)
+    if m is None:
+        return None
+    brand, thing = m.group("brand"), m.group("thing")
+    if m.group("of") and all(w != "的" for w, _ in tag(said[: m.end("of") + 1])):
+        brand += "的"  # 美的那款: the 的 is the maker's name's own
+    elif m.group("of"):
+        return brand + thing
+    maker = m.group("one") in ("款", "台", "部") and not any(c.isdigit() for c in brand)  # a product line
+    return brand + thing if maker else brand
+
+
+# A maker's or a place's thing: its words nouns (a name, a brand, a place, a Latin word or a number),
+# no person's name, pronoun or role (小王的狗, 朋友的车 stay whose they are)
+_MAKER_TAGS = ("n", "nz", "nt", "ns", "eng", "m")
+
+
+def thing_name(said: str) -> str:
+    """松下的空气净化器 → 松下空气净化器, 北京的烤鸭 → 北京烤鸭: one thing, said with or without 的, named one
+    way, so that a liking, a possession and a review of it meet at one node; anything else as said."""
+    maker, of, thing = said.partition("的")
+    if not of or "的" in thing or len(maker) < 2 or role_of(maker) is not None:
+        return said
+    left, right = tag(maker), tag(thing)
+    if not right or not all(t in _MAKER_TAGS for _, t in right):
+        return said
+    # a maker the tagger takes for a person's name (欧莱雅, 亚瑟士) makes one thing with a model's name
+    model = any(t in ("eng", "m") for _, t in right)
+    if all(t in _MAKER_TAGS or (model and t.startswith("nr")) for _, t in left):
+        return maker + thing
+    return said
 
 
 def _preference(m: re.Match, timed: bool) -> list[Found]:
@@ -190,8 +230,8 @@ def _preference(m: re.Match, timed: bool) -> list[Found]:
     obj = clean(m.group("obj"), True, 30)
     if not obj or obj[0] in _NOT_NAME or obj in ("的", "了") or obj.startswith(("的", "什么", "哪")):
         return []
-    if that := _THAT_ONE_OF.match(obj):  # LG的那个双门冰箱(的): one name; 华为Mate60这款手机: the phone named
-        obj = that.group("brand") + (that.group("thing") if that.group("of") else "")
+    obj = that_one(obj) or obj  # LG的那个双门冰箱(的): one name; 华为Mate60这款手机: the phone named
+    obj = thing_name(obj)
     topic = _LIKING[verb]
     sign = 1 if topic in ("喜欢", "爱") else -1
     if topic == "怕" and (len(obj) > 6 or re.match(r"^(?:来不及|会|被|要|不|没|万一|是|自己|麻烦你|打扰)", obj)):
@@ -217,7 +257,7 @@ def _diet(m: re.Match, timed: bool) -> list[Found]:
 
 def _favourite(m: re.Match, timed: bool = False) -> list[Found]:
     what, obj = clean(m.group("what"), True, 20), clean(m.group("obj"), True, 30)
-    return [read_as("like", "OPINION", f"最喜欢的{what}", obj)] if what and obj else []
+    return [read_as("like", "OPINION", f"最喜欢的{what}", thing_name(obj))] if what and obj else []
 
 
 def _stopped(m: re.Match, timed: bool) -> list[Found]:
@@ -293,6 +333,7 @@ def _possession(m: re.Match, timed: bool) -> list[Found]:
     obj = _things(rest) if verb != "有" else clean(_ONE.sub("", rest), True, 30)
     if not obj or obj[0] in _NOT_NAME:
         return []
+    obj = thing_name(obj)
     topic = {"拥有": "有", "买了": "买了", "买": "买了", "养了": "养了", "领养了": "领养了", "养": "养了"}.get(
         verb, verb
     )
@@ -436,6 +477,7 @@ def _the_one(m: re.Match, timed: bool) -> list[Found]:
         return []  # 是专门看骨科的, 真是太让人满意了: what it is like, not which one
     if verb == "住":
         return [read_as("residence", "FACT", "住在", obj)]
+    obj = thing_name(obj)
     if verb in ("喜欢", "爱"):
         return [read_as("like", "FACT", "喜欢", obj)]
     if verb in ("用", "穿", "戴", "开", "买"):
@@ -571,7 +613,7 @@ _RULES = patterns(
     (
         rf"^(?P<neg>不再|再也不|一点也不|一点都不|并不|从来不|从不|不太|不怎么|不是很|不是特别)?"
         rf"(?:也|还是|还|真的|真|很|非常|特别|最|更|超|超级|挺|蛮|一直|比较|都|就|好)*"
-        rf"(?P<verb>不喜欢|喜欢|喜爱|讨厌|热爱|不爱|迷上了|爱上了|爱|恨|受不了|害怕|怕)(?P<habit>{_HABIT})?(?P<obj>{_P}+)",
+        rf"(?P<verb>不喜欢|喜欢|喜爱|钟爱|偏爱|讨厌|热爱|不爱|迷上了|爱上了|爱|恨|受不了|害怕|怕)(?P<habit>{_HABIT})?(?P<obj>{_P}+)",
         _preference,
     ),
     (rf"^(?:不再|再也不|已经不|早就不)(?P<verb>{_HABIT}|去|用|开|住)(?P<obj>{_P}+?)(?:了)?$", _stopped),
