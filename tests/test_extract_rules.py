@@ -1059,11 +1059,26 @@ def test_a_thing_reviewed_as_it_is_used_or_by_its_parts_is_the_thing_liked():
         extract("小米电视4A的画质和性价比真的让我挺满意的。")
     )
     assert ("iPhone13", "FACT", "性能挺稳定的", None) in triples(extract("我认为iPhone13的性能挺稳定的。"))
+    # a thing the speaker has, a made thing by its measure word, a judgement said as the speaker's own
+    assert ("iPhone13", "FACT", "真心好用", None) in triples(extract("我的iPhone13真心好用。"))
+    assert ("戴森吹风机", "FACT", "用起来真方便", None) in triples(extract("我家的戴森吹风机用起来真方便。"))
+    assert ("华为手表", "FACT", "续航真的很给力", None) in triples(extract("我最近买的华为手表续航真的很给力。"))
+    assert ("松下空气净化器", "FACT", "真的很安静", None) in triples(extract("这台松下空气净化器真的很安静。"))
+    assert ("小米手环", "FACT", "挺好用的", None) in triples(extract("我觉得小米手环挺好用的。"))
+    assert ("耐克跑鞋", "FACT", "穿起来真舒服", None) in triples(extract("耐克的跑鞋穿起来真舒服。"))
     # whose a thing is stays said: a friend's car, a person's dog
     assert ("我", "FACT", "买了", "朋友的车") in triples(extract("我买了朋友的车。"))
     assert ("我", "OPINION", "喜欢", "小王的狗") in triples(extract("我喜欢小王的狗。"))
     # a part of what was spoken of, the weather, a place: no thing named
-    for line in ("智能系统用起来也很顺滑。", "我觉得今天的天气挺好的。", "我觉得这家医院的服务真好。"):
+    for line in (
+        "智能系统用起来也很顺滑。",
+        "我觉得今天的天气挺好的。",
+        "我觉得这家医院的服务真好。",
+        "我觉得北京天气挺好的。",
+        "我个人觉得香味有点太浓了。",
+        "我的工作真的很累。",
+        "我觉得老师讲课挺好的。",
+    ):
         assert not any(t[0] not in ("我",) for t in triples(extract(line))), line
 
 

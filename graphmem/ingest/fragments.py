@@ -42,7 +42,23 @@ NOT_A_SUBJECT = frozenset(
 # A subject that begins so is a pronoun's thing the extractor did not resolve ("其年龄", "其家乡"),
 # an adverb the cut left in front ("就只 有高中学历" of 我的上司就只有高中学历, "都没有获奖 是 …"), or a
 # preposition whose doer was cut off ("与老师 进行有效沟通").
-NOT_A_SUBJECT_START = ("其", "就", "只", "与", "跟", "把", "都没", "都不", "都是", "都很", "都在", "都有")
+NOT_A_SUBJECT_START = (
+    "其",
+    "就",
+    "只",
+    "与",
+    "跟",
+    "把",
+    "都没",
+    "都不",
+    "都是",
+    "都很",
+    "都在",
+    "都有",
+    "我觉得",
+    "我认为",
+    "我感觉",
+)
 
 # Never a topic, an object or a value by themselves: particles, pronouns, demonstratives,
 # conjunctions, measure words, articles.
@@ -98,7 +114,7 @@ def fragment(memory: Any) -> str | None:
     if _whole(subject, NOT_A_SUBJECT) or _whole(subject, OWNERLESS):
         return f"subject {subject!r} stands for no one"
     if subject.startswith(NOT_A_SUBJECT_START):
-        return f"subject {subject!r} is an unresolved pronoun's or begins with an adverb"
+        return f"subject {subject!r} is an unresolved pronoun's, begins with an adverb or says what someone thinks"
     if len(subject) <= 2 and subject.endswith("的") and not subject.isascii():
         return f"subject {subject!r} is a verb made a noun, whose doer was cut off"  # 干的 of 我的上司干的是记者
     topic = (memory.topic or "").strip()

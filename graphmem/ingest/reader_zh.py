@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from ..lang import HAN_CHARS
-from ..lexicon.roles import ZH_ROLE_WORDS
+from ..lexicon.roles import ZH_ROLE_WORDS, role_of
 from . import rules_zh, zh_subjects
 from .language import Language, Reader
 from .phrases import _LEAD_ZH, Found, clean
@@ -35,22 +35,25 @@ def _x_is_y(m: re.Match) -> Found | None:
 
 # 华为Mate60真心好用 / 这款LG双门冰箱真的太给力了 / 小米12这手机性能真不错: a thing named, then what the
 # speaker thinks of it, after a "really" that says it is a judgement
-_OPINION = re.compile(
-    r"^(?:这款|这个|这家|这台|这双|这部|那个|那款|那家)?(?P<x>[^，,。！？；;!?\s]{3,24}?)(?P<how>真心|真的|真是|确实|实在|真)"
-)
+# 这台, 那双 …: the measure words of a made thing (款 a model, 台 a machine, 部 a phone, 双 shoes, 辆 a car)
+_THIS = r"^(?:(?:这|那)(?P<one>款|台|双|部|辆)|这个|这家|那个|那家)?"
+_OPINION = re.compile(_THIS + r"(?P<x>[^，,。！？；;!?\s]{3,24}?)(?P<how>真心|真的|真是|确实|实在|真)")
 # 松下空气净化器用起来真不错: a thing as it is used, worn, eaten …: what follows is how it is
 _IN_USE = re.compile(
-    r"^(?:这款|这个|这台|这双|这部|那个|那款)?(?P<x>[^，,。！？；;!?\s]{3,24}?)我?"
-    r"(?P<how>(?:用|吃|穿|开|戴|玩|喝)起来|用着|穿着|开着|戴着)"
+    _THIS + r"(?P<x>[^，,。！？；;!?\s]{3,24}?)我?(?P<how>(?:用|吃|穿|开|戴|玩|喝)起来|用着|穿着|开着|戴着)"
 )
-# 我觉得iPhone13的性能挺稳定的: the speaker's judgement of a thing (or of a part of it, after 的)
+# 我觉得iPhone13的性能挺稳定的, 我觉得小米手环挺好用的: the speaker's judgement of a thing (or of a part of it)
 _I_THINK = re.compile(r"^我(?:个人)?(?:认为|觉得|感觉)")
-_ITS = re.compile(r"^(?:这款|这个|这台|这部|那个|那款)?(?P<x>[^，,。！？；;!?\s]{2,16}?)的")
+_ITS = re.compile(
+    _THIS + r"(?P<x>[^，,。！？；;!?\s]{2,16}?)(?:的|(?P<how>挺|很|特别|非常|太|超|蛮|还挺|还蛮|有点|有些|比较))"
+)
+# 我的iPhone13, 我家的戴森吹风机, 我最近买的华为手表: a thing the speaker has
+_MINE = re.compile(r"^我(?:们)?(?:家)?(?:的|(?:最近|刚|刚刚|新|前阵子)?(?:买|入手|换|用)的|在用的)")
 # What a review judges of a thing or a place (松下空气净化器效果真心不错: the purifier, its effect)
 _ASPECTS = frozenset(
     "效果 性能 质量 品质 设计 外观 做工 画质 音质 音效 口感 味道 服务 价格 性价比 续航 屏幕 系统 颜值 手感 "
     "功能 配置 材质 款式 尺寸 颜色 环境 绿化 交通 位置 氛围 装修 风景 景色 设施 建设 东西 货品 商品 种类 "
-    "品种".split()
+    "品种 天气".split()
 )
 _NOUN_TAGS = ("n", "nr", "nrt", "nrfg", "ns", "nt", "nz", "eng", "m")
 _NAMED_TAGS = ("nr", "ns", "nt", "nz", "eng", "m")  # a name, a place, a brand, a Latin word or a number
@@ -60,7 +63,11 @@ def _a_thing(words: list[tuple[str, str]], in_use: bool) -> str | None:
     """The name of a thing, or None: every word a noun, a name or a number (and the 的 between a maker
     and its thing), one of them a name unless it is said to be in use or to have a part judged (屏幕效果,
     这家医院, 今天天气 are no thing named)."""
-    if not words or words[-1][0] == "的" or any(w != "的" and not t.startswith(_NOUN_TAGS) for w, t in words):
+    if not words or not words[-1][1].startswith(_NOUN_TAGS) or role_of(words[0][0]) is not None:
+        return None  # 同事小王: a person, not a thing
+    # a word that modifies the noun after it (降噪耳机, 电动牙刷) when the clause says it is a thing
+    modifier = ("v", "vn", "a", "b") if in_use else ()
+    if any(w != "的" and not (t.startswith(_NOUN_TAGS) or t in modifier) for w, t in words[:-1]):
         return None
     if words[-1][0] in _ASPECTS:  # 屏幕效果: a part judged, of nothing named
         return None
@@ -81,17 +88,18 @@ def _opinion(body: str, judged: bool = False) -> Found | None:
     m = _IN_USE.match(body) or _OPINION.match(body) or (_ITS.match(body) if judged else None)
     if m is None:
         return None
+    thing = m.group("one") is not None or judged  # 这台…, 我觉得…: the clause says it is a made thing judged
     words = list(rules_zh.tag(m.group("x")))
     cut = next((i for i, (w, _) in enumerate(words) if w.startswith(("这", "那"))), len(words))
     of = next((i for i, (w, _) in enumerate(words[:cut]) if w == "的"), None)
     if (
         of is not None
         and of + 1 < cut
-        and (words[of + 1][0] in _ASPECTS or (of + 2 == cut and len(words[of + 1][0]) <= 2))
+        and (words[of + 1][0] in _ASPECTS or (m.re is not _IN_USE and of + 2 == cut and len(words[of + 1][0]) <= 2))
     ):
-        cut = of  # 小米电视4A的画质, OPPOReno7的设计: the thing, then the part of it judged
-    in_use = m.re is _IN_USE
-    if in_use and re.match(r"^(?:也|还|都|又)", body[m.end("how") :]):
+        cut = of  # 小米电视4A的画质, 戴森吹风机的风力: the thing, then the part of it judged (耐克的跑鞋穿起来: the shoes)
+    in_use = m.re is _IN_USE or thing
+    if m.re is _IN_USE and re.match(r"^(?:也|还|都|又)", body[m.end("how") :]):
         return None  # 智能系统用起来也很顺滑: a part of what the sentence spoke of, not a thing named
     while cut > 1 and words[cut - 1][0] in _ASPECTS:  # 松下空气净化器效果: the purifier, its effect judged
         cut, in_use = cut - 1, True
@@ -246,6 +254,8 @@ class Chinese(Language):
             said = rules_zh.attribute(_SPACE.sub("", " ".join(text.split())).strip(" 。！？!?"), carried)
         if said is None and (think := _I_THINK.match(body)):  # 我觉得iPhone13的性能挺稳定的: of the phone
             said = _opinion(body[think.end() :], judged=True)
+        if said is None and (mine := _MINE.match(body)):  # 我的iPhone13真心好用: of the phone
+            said = _opinion(body[mine.end() :], judged=False)
         return body, text, [], said
 
     def about_someone_named(self, clause: str) -> bool:

@@ -216,7 +216,8 @@ def thing_name(said: str) -> str:
     if not of or "的" in thing or len(maker) < 2 or role_of(maker) is not None:
         return said
     left, right = tag(maker), tag(thing)
-    if not right or not all(t in _MAKER_TAGS for _, t in right):
+    # the thing's words nouns, or words that modify the last (奇焕润发精油, 降噪耳机)
+    if not right or right[-1][1] not in _MAKER_TAGS or not all(t in (*_MAKER_TAGS, "v", "vn", "b") for _, t in right):
         return said
     # a maker the tagger takes for a person's name (欧莱雅, 亚瑟士) makes one thing with a model's name
     model = any(t in ("eng", "m") for _, t in right)
