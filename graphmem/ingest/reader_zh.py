@@ -35,8 +35,8 @@ def _x_is_y(m: re.Match) -> Found | None:
 
 # 华为Mate60真心好用 / 这款LG双门冰箱真的太给力了 / 小米12这手机性能真不错: a thing named, then what the
 # speaker thinks of it, after a "really" that says it is a judgement
-# 这台, 那双 …: the measure words of a made thing (款 a model, 台 a machine, 部 a phone, 双 shoes, 辆 a car)
-_THIS = r"^(?:(?:这|那)(?P<one>款|台|双|部|辆)|这个|这家|那个|那家)?"
+# 这台, 那双 …: a made thing, by its measure word; 这个, 那家: anything
+_THIS = rf"^(?:(?:这|那)(?P<one>{rules_zh.MADE_ONE})|这个|这家|那个|那家)?"
 _OPINION = re.compile(_THIS + r"(?P<x>[^，,。！？；;!?\s]{3,24}?)(?P<how>真心|真的|真是|确实|实在|真)")
 # 松下空气净化器用起来真不错: a thing as it is used, worn, eaten …: what follows is how it is
 _IN_USE = re.compile(

@@ -172,6 +172,12 @@ _LIKING = word_map(
     "喜欢: 喜欢|喜爱|钟爱|偏爱|迷上了|爱上了, 爱: 爱|热爱, 讨厌: 讨厌|恨|受不了, 怕: 怕|害怕, 不喜欢: 不喜欢|不爱"
 )
 
+# The liking verbs as one alternation, the longest first (不喜欢 before 喜欢, 热爱 before 爱)
+_LIKING_VERBS = "|".join(sorted(_LIKING, key=len, reverse=True))
+
+# The measure words of a made thing: 款 a model, 台 a machine, 部 a phone, 双 shoes, 辆 a car
+MADE_ONE = "款|台|双|部|辆"
+
 # Verbs a liking may carry: 爱喝 / 喜欢吃 / 不再喝 take their object as what is drunk or eaten.
 _HABIT = "吃|喝|看|听|玩|打|弹|跑|穿|抽|养|追|唱|逛|踢|骑|做"
 
@@ -184,7 +190,7 @@ _ACTIVITIES = {"跑步", "唱歌", "逛街", "做饭", "做菜", "打牌", "打�
 # 欧莱雅的那款奇焕润发精油, LG的那个双门冰箱的: a brand's "that one" thing, named as one (as a review names it);
 # 华为Mate60这款手机的: a name, then what kind of thing it is
 _THAT_ONE_OF = re.compile(
-    r"^(?P<brand>[^的，,]{1,12}?)(?P<of>的)?(?:那|这)(?P<one>个|款|台|家|双|部|辆)(?P<thing>[^的，,]{2,16}?)的?$"
+    rf"^(?P<brand>[^的，,]{{1,12}}?)(?P<of>的)?(?:那|这)(?P<one>个|家|{MADE_ONE})(?P<thing>[^的，,]{{2,16}}?)的?$"
 )
 
 
@@ -614,7 +620,7 @@ _RULES = patterns(
     (
         rf"^(?P<neg>不再|再也不|一点也不|一点都不|并不|从来不|从不|不太|不怎么|不是很|不是特别)?"
         rf"(?:也|还是|还|真的|真|很|非常|特别|最|更|超|超级|挺|蛮|一直|比较|都|就|好)*"
-        rf"(?P<verb>不喜欢|喜欢|喜爱|钟爱|偏爱|讨厌|热爱|不爱|迷上了|爱上了|爱|恨|受不了|害怕|怕)(?P<habit>{_HABIT})?(?P<obj>{_P}+)",
+        rf"(?P<verb>{_LIKING_VERBS})(?P<habit>{_HABIT})?(?P<obj>{_P}+)",
         _preference,
     ),
     (rf"^(?:不再|再也不|已经不|早就不)(?P<verb>{_HABIT}|去|用|开|住)(?P<obj>{_P}+?)(?:了)?$", _stopped),
