@@ -42,18 +42,17 @@ _DEGREES = "博士|硕士|学士|本科|专科|大专|研究生|高中|初中|�
 _CHANGES = {"搬到", "入职", "考上", "换工作", "辞职", "毕业于", "不再住在", "转学", "转学到"}
 
 
-def _slot(topic: str, reading: str, ends: bool = False) -> Callable:
-    """A slot's reading (residence, employer, job, school) in ``topic``'s words; a change when timed."""
+def _slot(topic: str, reading: str, ends: bool = False, of: Callable = _object) -> Callable:
+    """A slot's reading (residence, employer, job, school) in ``topic``'s words, its object cleaned by ``of``
+    and how long when said (``time``); a change when timed."""
 
     def make(m: re.Match, timed: bool) -> list[Found]:
-        obj = m.groupdict().get("obj")
-        obj = _object(obj) if obj else None
-        if obj is None and not ends:
-            return []
-        if obj and (obj[0] in _NOT_NAME or obj in ("哪", "哪里", "哪儿")):
+        said, span = m.groupdict().get("obj"), m.groupdict().get("time")
+        obj = of(said) if said else None
+        if (obj is None and not ends) or (obj and obj[0] in _NOT_NAME):
             return []
         mtype = "EVENT" if timed and (ends or topic in _CHANGES) else "FACT"
-        return [read_as(reading, mtype, topic, obj, ends=ends)]
+        return [read_as(reading, mtype, topic, obj, {"时长": span} if span else None, ends=ends)]
 
     return make
 
@@ -109,24 +108,6 @@ def _practised(m: re.Match, timed: bool = False) -> list[Found]:
     return [Found("FACT", topic, obj, 0.6, {"时长": m.group("time")}, kind="fact")]
 
 
-def _work_span(m: re.Match) -> list[Found]:
-    """在亚马逊干了十年了 (了 at the end: the span runs up to now): the employer now, for that long;
-    在亚马逊干了十年 (了 after the verb alone: a span that ended): where someone worked."""
-    if not m.group("now"):
-        return _worked_at(m)
-    obj = _organisation(m.group("obj"))
-    if not obj:
-        return []
-    return [Found("FACT", "工作于", obj, 0.7, {"时长": m.group("time")}, kind="work", slot="employer")]
-
-
-def _lived_span(m: re.Match, timed: bool = False) -> list[Found]:
-    obj = _object(m.group("obj"))
-    if not obj or obj[0] in _NOT_NAME:
-        return []
-    return [Found("FACT", "住在", obj, 0.7, {"时长": m.group("time")}, kind="residence", slot="residence")]
-
-
 def _plays(m: re.Match, timed: bool = False) -> list[Found]:
     verb, obj = m.group("verb") or m.group("verb2"), m.group("obj") or m.group("obj2")
     if obj[0] in _NOT_NAME or obj[0] in "了过着得完好":
@@ -159,13 +140,6 @@ def _work_place(m: re.Match, timed: bool) -> list[Found]:
         if job:
             out.append(Found("FACT", "职业是", job, 0.6, kind="work", slot="job"))
     return out
-
-
-def _school(m: re.Match, timed: bool) -> list[Found]:
-    obj = _organisation(m.group("obj"))
-    if not obj:
-        return []
-    return [read_as("school", "FACT", "就读于", obj)]
 
 
 _LIKING = word_map(
@@ -514,9 +488,9 @@ _RULES = patterns(
         _slot("住在", "residence"),
     ),
     # 在北京住了五年了 (了 at the end: up to now): where someone lives, for that long
-    (rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,12}}?)(?:住|生活)了?(?P<time>{_SPAN})了$", _lived_span),
+    (rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,12}}?)(?:住|生活)了?(?P<time>{_SPAN})了$", _slot("住在", "residence")),
     # 住上海 / 住上海五年了: 住 with no 在 (住院, 住校, 住酒店 are no home)
-    (rf"^住(?!{_NO_HOME})(?P<obj>{_P}{{2,12}}?)(?P<time>{_SPAN})了$", _lived_span),
+    (rf"^住(?!{_NO_HOME})(?P<obj>{_P}{{2,12}}?)(?P<time>{_SPAN})了$", _slot("住在", "residence")),
     (rf"^住(?!{_NO_HOME})(?P<obj>{_P}{{2,12}}?)$", _slot("住在", "residence")),
     # 在北京住了五年 / 在北京住过 / 以前住在北京: a home before (no 了 at the end: the span ended),
     # which sets no slot: where someone lives now is said otherwise
@@ -586,9 +560,9 @@ _RULES = patterns(
     # where they work or study now
     (
         rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,20}}?)(?:读书|上学|念书|读大学|读研究生|读研|读博士|读博|读高中|读初中|读小学|留学|读)(?P<what>{_P}*)",
-        _school,
+        _slot("就读于", "school", of=_organisation),
     ),
-    (rf"^是(?P<obj>{_P}{{1,20}}?)的学生", _school),
+    (rf"^是(?P<obj>{_P}{{1,20}}?)的学生", _slot("就读于", "school", of=_organisation)),
     (rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,20}}?)(?:工作|上班|任职|实习|打工)", _work_place),
     (rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,20}}?)当(?P<job>{_P}{{1,12}})$", _work_place),
     # 在银行做柜员 / 在公司干会计: 做 and 干 name a job only when what follows is one (员, 师, 会计 ...),
@@ -761,8 +735,10 @@ def predicates(rest: str, timed: bool, time_text: str | None = None) -> list[Fou
     if home := _PAST_HOME.match(p):
         return _lived_before(home)
     span = _WORK_SPAN.match(p)
-    if span and (span.group("now") or span.group("done")):
-        return _work_span(span)
+    if span and span.group("now"):  # 在亚马逊干了十年了 (了 at the end: the span runs up to now): the employer now
+        return _slot("工作于", "employer", of=_organisation)(span, False)
+    if span and span.group("done"):  # 在亚马逊干了十年 (了 after the verb alone): a span that ended
+        return _worked_at(span)
     if not p or _NOT_FACT.match(p):
         return []
     for pattern, make in _RULES:
