@@ -216,8 +216,6 @@ def _that_one(text: str, people: People) -> Subject | None:
 # 我们房东, 我们家的阿姨, 咱家保姆: the household's role, which the speaker means as their own
 _OURS = "我们家|我们|咱们家|咱们|咱家|我家"
 
-# A role said without what it teaches or treats (妈妈, 女儿, 老师): the longest first.
-
 _AND_THEIR = re.compile(r"^(?:和|跟|带着)(?:她|他)(?:的)?")  # 小雯和她老公阿强来了: a relative said with them
 
 # what two people do to each other: the one after 和 is its other party (和他女朋友分手了)
@@ -255,7 +253,6 @@ def we_then(body: str, time_text: str) -> Subject | None:
 
 
 # Roles said without 我 that still mean the speaker's (妈妈说…, 老板今天…): kin and the boss.
-
 _BARE_ROLES = frozenset("妈妈 老妈 爸爸 老爸 老婆 老公 老板 女朋友 男朋友 爷爷 奶奶 外婆 外公 儿子 女儿 闺女".split())
 
 # 就是/只是/可是/真是… opening a clause that says no subject: "it's just that", "it really is" — what follows
@@ -291,12 +288,17 @@ def _what_they_do(role: str) -> bool:
     return _modifier(role[: -len(head)])
 
 
+def _first_tag(text: str, cand: str) -> str | None:
+    """The tagger's tag of ``text``'s first word when that word is ``cand``, else None."""
+    words = tag(text)
+    return words[0][1] if words and words[0][0] == cand else None
+
+
 def _addressed(cand: str, text: str) -> bool:
     """A surname and a title (陈阿姨, 李老师) or a nickname (老何, 小敏) the tagger reads as a name."""
     if len(cand) == 3:
         return cand[1:] in ZH_TITLES and cand[0] not in _NOT_NAME and not role_of(cand[:1])
-    words = tag(text)
-    return bool(words) and words[0][0] == cand and words[0][1] == "nr"
+    return _first_tag(text, cand) == "nr"
 
 
 def _called(cand: str, after: str) -> bool:
@@ -314,17 +316,12 @@ def _one_word(text: str, cand: str) -> bool:
         return True
     if len(cand) == 3 and cand[1:] in ZH_TITLES:  # 陈阿姨, 李老师: a surname and how one addresses them
         return True
-    words = tag(text)
-    return (
-        bool(words)
-        and words[0][0] == cand
-        and not words[0][1].startswith(("v", "d", "p", "c", "u", "r", "m", "q", "t", "f", "a"))
-    )
+    t = _first_tag(text, cand)
+    return t is not None and not t.startswith(("v", "d", "p", "c", "u", "r", "m", "q", "t", "f", "a"))
 
 
 def _tagged_name(text: str, cand: str) -> bool:
-    words = tag(text)
-    return bool(words) and words[0][0] == cand and words[0][1].startswith("nr")
+    return (_first_tag(text, cand) or "").startswith("nr")
 
 
 def _name_after(text: str) -> tuple[str | None, str]:
@@ -334,6 +331,7 @@ def _name_after(text: str) -> tuple[str | None, str]:
         return None, text
     name = m.group("name")
     cands = [name] if name.isascii() else [name[:3], name[:2]] if len(name) == 3 else [name]
+    bare = text.lstrip("是叫名，,")
     for cand in cands:
         after = text[m.start("name") + len(cand) :]
         if cand[0] in _NOT_NAME or (role_of(cand) and not _called(cand, after)) or _PREDICATE_START.match(cand):
@@ -346,18 +344,14 @@ def _name_after(text: str) -> tuple[str | None, str]:
             return cand[:2], cand[2] + after
         if len(cand) == 2 and cand[0] == cand[1] and text.startswith(("叫", "名叫")):
             return cand, after  # 我女儿叫朵朵: a doubled name the tagger reads as a measure word
-        if len(cand) == 3 and _PREDICATE_START.match(cand[2] + after) and _one_word(text.lstrip("是叫名，,"), cand[:2]):
-            cand, after = (
-                cand[:2],
-                cand[2] + after,
-            )  # 晓晓搬到广州: the name is 晓晓, 搬到 the predicate (要么是: no name)
+        if len(cand) == 3 and _PREDICATE_START.match(cand[2] + after) and _one_word(bare, cand[:2]):
+            # 晓晓搬到广州: the name is 晓晓, 搬到 the predicate (要么是: no name)
+            cand, after = cand[:2], cand[2] + after
             if not text.startswith("是") or _tagged_name(text[1:], cand) or _called(cand, after):
                 return cand, after
         if text.startswith("是") and not (cand.isascii() or _tagged_name(text[1:], cand) or _called(cand, after)):
             continue  # 我的朋友是医生, 我的下属是博士毕业的: what they are, not who
-        if not _one_word(text.lstrip("是叫名，,"), cand):
-            continue
-        if re.match(_NAME_FOLLOW, after) or _tagged_name(text.lstrip("是叫名，,"), cand):
+        if _one_word(bare, cand) and (re.match(_NAME_FOLLOW, after) or _tagged_name(bare, cand)):
             return cand, after
     return None, text
 
@@ -431,8 +425,7 @@ def _opening(clause: str, people: People, owner: str, carried: Subject | None) -
         and m.group("name")[-1] not in _NOT_NAME_END
         and (found := role_of(m.group("role")))
     ):
-        name, role = m.group("name"), found[0]
-        return Subject(name, "", people.known_as(name, role, owner))
+        return Subject(m["name"], "", people.known_as(m["name"], found[0], owner))
     m = re.match(rf"^(?P<desc>[{HAN_CHARS}]{{1,8}}?的)(?P<role>{ZH_ROLE_WORDS})", text)
     found = (
         role_of(m.group("role"))
