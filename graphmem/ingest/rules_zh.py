@@ -461,8 +461,8 @@ def _fact(topic: str, confidence: float = 0.6, kind: str = "fact", change: bool 
     ]
 
 
-def _where(m: re.Match) -> dict[str, str] | None:
-    return {"地点": m.group("place")} if m.group("place") else None
+def _where(m: re.Match, group: str = "place") -> dict[str, str] | None:
+    return {"地点": m.group(group)} if m.group(group) else None
 
 
 # the slots' readings most patterns make
@@ -496,15 +496,8 @@ _RULES = patterns(
     # 在北京住了五年 / 在北京住过 / 以前住在北京: a home before (no 了 at the end: the span ended),
     # which sets no slot: where someone lives now is said otherwise
     (rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,12}}?)(?:住|生活|待)(?:过|了)(?P<time>{_SPAN})?$", _lived_before),
-    (
-        rf"^(?:入职了?|加入了?|跳槽到了?|跳槽去了?|进了|去了?)(?P<obj>{_P}+?)(?:上班|工作)?(?:了)?$",
-        lambda m, t: (
-            _JOINED(m, t)
-            if m.group(0).startswith(("入职", "加入", "跳槽", "进了"))
-            or m.group(0).endswith(("上班", "上班了", "工作了"))
-            else []
-        ),
-    ),
+    (rf"^(?:入职了?|加入了?|跳槽到了?|跳槽去了?|进了)(?P<obj>{_P}+?)(?:上班|工作)?(?:了)?$", _JOINED),
+    (rf"^去了?(?P<obj>{_P}+?)(?:上班了?|工作了)$", _JOINED),  # 去腾讯上班了 (去腾讯 alone: a visit)
     (r"^(?:换了?(?:一份|个|份)?(?:新)?工作|跳槽了)", _slot("换工作", "employer", ends=True)),
     # 开始在谷歌工作了: a new employer (with a time, 去年开始在…, since then: see _SINCE)
     (rf"^开始在(?P<obj>{_P}{{1,20}}?)(?:工作|上班|任职)了?$", _JOINED),
@@ -541,12 +534,10 @@ _RULES = patterns(
     # 在医院找了份新工作 / 找到了工作: a new employer (where it is said), else a job changed
     (
         rf"^(?:在(?P<obj>{_P}{{1,20}}?))?(?:找到|找)了?(?:一)?(?:份)?(?:新)?(?:的)?工作(?:了)?$",
-        lambda m, t: (
+        lambda m, t: (  # 在上海找到了工作: a job found in a city, its employer not said
             _JOINED(m, t)
-            if m.group("obj") and not is_place(m.group("obj"))
-            else [read_as("employer", "EVENT" if t else "FACT", "换工作", None, {"地点": m.group("obj")}, ends=True)]
-            if m.group("obj")  # 在上海找到了工作: a job found in a city, its employer not said
-            else _slot("换工作", "employer", ends=True)(m, t)
+            if m["obj"] and not is_place(m["obj"])
+            else [read_as("employer", "EVENT" if t else "FACT", "换工作", None, _where(m, "obj"), ends=True)]
         ),
     ),
     # where they work or study now
