@@ -184,24 +184,17 @@ def generic_clauses(text: str, time_text: str | None, *, generic: bool) -> list[
     """A Chinese clause about the speaker as its predicate, kept whole: 失眠 / 去超市买了苹果;
     EVENT when timed. Outside a causal clause, each comma clause that opens with 我 (after
     lead-in words) is one; a clause about someone else (天气真好, 我妈妈…) is none."""
-    if generic:
-        body = _body(text, time_text).strip(" ，,")
-        stripped = _LEAD_ZH.sub("", body)
-        if (stripped != body and _NOT_ME.match(stripped)) or _THOUGHT.match(stripped):
-            return []
-        topic = clean(stripped, True, 30)
-        return [Found("EVENT" if time_text else "FACT", topic, None, 0.5)] if topic else []
-    if time_text and re.search(re.escape(time_text) + "的", text):
+    if not generic and time_text and re.search(re.escape(time_text) + "的", text):
         return []  # 秋天的叶子: a time word naming a thing, not when
     out = []
-    for clause in _CLAUSE_BREAK.split(text):
-        body = _LEAD.sub("", _body(clause, time_text))
-        if not body.startswith("我"):
-            continue
+    for clause in [text] if generic else _CLAUSE_BREAK.split(text):
+        body = _body(clause, time_text).strip(" ，,") if generic else _LEAD.sub("", _body(clause, time_text))
         stripped = _LEAD_ZH.sub("", body)
-        if _NOT_ME.match(stripped) or _NOT_FACT.match(stripped):
-            continue
-        topic = clean(stripped, True, 30)
+        if generic:
+            other = bool((stripped != body and _NOT_ME.match(stripped)) or _THOUGHT.match(stripped))
+        else:
+            other = not body.startswith("我") or bool(_NOT_ME.match(stripped) or _NOT_FACT.match(stripped))
+        topic = None if other else clean(stripped, True, 30)
         if topic:
             out.append(Found("EVENT" if time_text else "FACT", topic, None, 0.5))
     return out
@@ -231,9 +224,8 @@ class Chinese(Language):
             reader._said_here = bool(time_text and time_text in clause)
             when = time_text if reader._said_here or not rules_zh.is_future(time_text) else None
             went = _THEN_WENT.match(clause.strip(" 。！？!?")) if worked is not None else None
-            joined = went.group("obj") if went and worked is not None else None
-            if joined and zh_subjects.is_workplace(joined) and worked is not None:
-                found = [Found("FACT", "入职", joined, 0.7, subject=worked.subject, kind="work", slot="employer")]
+            if went and worked is not None and zh_subjects.is_workplace(went["obj"]):
+                found = [Found("FACT", "入职", went["obj"], 0.7, subject=worked.subject, kind="work", slot="employer")]
             else:
                 found, carried = reader._read(clause, when, carried)
             worked = next((f for f in found if f.kind == "work"), worked)

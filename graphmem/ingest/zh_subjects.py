@@ -115,9 +115,7 @@ def said_mine(rest: str, name: str, people: People, owner: str) -> Found | None:
     m = re.match(rf"^(?:也)?是我(?:的|最好的)?(?P<role>[{HAN_CHARS}]{{1,6}})[。！!]?$", rest)
     role = m.group("role") if m else ""
     found = next((f for n in range(len(role)) if (f := role_of(role[n:]))), None)  # 大学室友: a 室友
-    if found is None:
-        return None
-    return people.known_as(name, found[0], owner)
+    return people.known_as(name, found[0], owner) if found else None
 
 
 def is_place(text: str) -> bool:
@@ -645,10 +643,8 @@ def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]
         return "", [named]
     m = _DESCRIBED_IS_CALLED.match(text.strip())
     if m and m.group("desc") not in ("我的", "我们的", "的") and not _NOT_PEOPLE.search(m.group("what")):
-        name, what = m.group("name"), m.group("what")
-        known_role = role_of(what)
-        role = known_role[0] if known_role else "熟人"
-        return "", introduce(people, name, role, m.group("desc") + what, owner, "是")
+        role = (role_of(m["what"]) or ("熟人",))[0]
+        return "", introduce(people, m["name"], role, m["desc"] + m["what"], owner, "是")
     for pattern in (_INTRODUCED, _NAMED_AFTER):
         m = pattern.search(text)
         if m is None:
@@ -658,12 +654,12 @@ def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]
             continue
         kin = role_of(what) or role_of(what[-2:]) or role_of(what[-1:])
         had = r"(?:^|[，,])(?:我|我们)(?:上周|上个月|去年|前天|昨天|今年|刚刚|刚|已经|终于)*(?:还|也)?(?:有|生了|添了)$"
+        role, said = "熟人", what
         if kin and re.search(had, text[: m.start()]):  # 我有个弟弟叫小乐 / 我们上周生了个女儿，叫莉莉: my 弟弟, my 女儿
             kin_word = _kin_word(what) or what
             plain = re.fullmatch(r"(?:小|大|亲|双胞胎)?", what[: len(what) - len(kin_word)]) is not None
-            found = introduce(people, name, kin[0], None if plain else what, owner, "是")
-        else:
-            found = introduce(people, name, "熟人", what, owner, "是")
+            role, said = kin[0], None if plain else what
+        found = introduce(people, name, role, said, owner, "是")
         if pattern is _INTRODUCED:
             return text[: m.start()] + name + text[m.end() :], found
         before = text[: m.start()]
