@@ -350,13 +350,13 @@ def _origin(m: re.Match, timed: bool) -> list[Found]:
 
 _P = r"[^，,。！？；;!?\n]"
 
-_PAST_WORK = re.compile(
-    rf"^(?:(?:以前|之前|原来|曾经|过去|早年|曾)(?:也|一直|都)?在(?P<obj>{_P}{{1,20}}?)(?:工作|上班|任职|实习|打工|干)(?:了|过)?"
-    rf"|在(?P<obj2>{_P}{{1,20}}?)(?:工作|上班|任职|实习|打工|干)过)"
-    r"(?P<time>(?:[一二两三四五六七八九十几半\d]+多?(?:年|个月|个多月|周|天)多?)?)(?:了|的时间)?$"
-)
+_SPAN = r"[一二两三四五六七八九十几半\d]+多?(?:年|个月|个多月|周|天)多?"  # how long: 三年, 两个多月, 半年多
 
-_SPAN = r"[一二两三四五六七八九十几半\d]+多?(?:年|个月|个多月|周|天)多?"
+_WORKED = "(?:工作|上班|任职|实习|打工|干)"
+_PAST_WORK = re.compile(
+    rf"^(?:(?:以前|之前|原来|曾经|过去|早年|曾)(?:也|一直|都)?在(?P<obj>{_P}{{1,20}}?){_WORKED}(?:了|过)?"
+    rf"|在(?P<obj2>{_P}{{1,20}}?){_WORKED}过)(?P<time>(?:{_SPAN})?)(?:了|的时间)?$"
+)
 
 # 以前住在北京 / 之前在杭州住过两年: where someone lived before, a fact of the past (as _PAST_WORK)
 _PAST_HOME = re.compile(
@@ -364,9 +364,8 @@ _PAST_HOME = re.compile(
     rf"(?:(?:住在|住|生活在)(?P<obj>{_P}{{1,12}}?)|在(?P<obj2>{_P}{{1,12}}?)(?:住|生活))(?:了|过)?(?P<time>{_SPAN})?$"
 )
 
-_NO_HOME = (
-    "院|校|酒店|宾馆|旅馆|民宿|了|过|着|在"  # after 住: a stay (住院, 住酒店), not a home; 住着: how it is to live in
-)
+# after 住: a stay (住院, 住酒店), not a home; 住着: how it is to live in
+_NO_HOME = "院|校|酒店|宾馆|旅馆|民宿|了|过|着|在"
 
 _STAY = r"(?:酒店|宾馆|旅馆|民宿|客栈|医院|青旅|帐篷)$"
 
@@ -425,9 +424,7 @@ def hometown(clause: str) -> Found | None:
 
 def _admitted(m: re.Match, timed: bool) -> list[Found]:
     obj = _object(m.group("by") or m.group("obj") or "")
-    if not obj or obj[0] in _NOT_NAME:
-        return []
-    return [read_as("school", "EVENT" if timed else "FACT", "考上", obj)]
+    return [read_as("school", "EVENT" if timed else "FACT", "考上", obj)] if obj and obj[0] not in _NOT_NAME else []
 
 
 _NOT_THE_ONE = r"^(?:我|你|他|她|谁|哪|什么|太|很|挺|特别|非常|真|超|好|让|有点|比较)"
@@ -688,8 +685,7 @@ def predicates(rest: str, timed: bool, time_text: str | None = None) -> list[Fou
             return found
         if found and all(f.kind == "preference" for f in found):  # 从小就怕狗: a liking or a fear held since
             return found
-    past = _PAST_WORK.match(p)
-    if past:
+    if past := _PAST_WORK.match(p):
         return _worked_at(past)
     if home := _PAST_HOME.match(p):
         return _lived_before(home)
@@ -701,11 +697,8 @@ def predicates(rest: str, timed: bool, time_text: str | None = None) -> list[Fou
     if not p or _NOT_FACT.match(p):
         return []
     for pattern, make in _RULES:
-        m = pattern.match(p)
-        if m:
-            found = make(m, timed)
-            if found:
-                return found
+        if (m := pattern.match(p)) and (found := make(m, timed)):
+            return found
     return []
 
 
@@ -724,12 +717,9 @@ def event(rest: str, time_text: str | None = None) -> Found | None:
     p = re.sub(rf"^{_ADV}", "", rest.strip(" ，,。！？!?")).strip()
     if not p or _NOT_FACT.match(p):
         return None
-    future = is_future(time_text)
     attributes = None
     m = re.match(rf"^在(?P<place>{_P}+)", p)
-    if m and tag(m.group("place"))[0][1].startswith("v"):
-        m = None  # 在学做饭: 在 says it is going on, not where
-    if m:
+    if m and not tag(m.group("place"))[0][1].startswith("v"):  # 在学做饭: 在 says it is going on, not where
         said = _ONE.sub("", m.group("place"))  # 在一家游戏公司做美术: the place is 游戏公司
         place = noun_head(said)
         after = said[len(place) :] if place else ""
@@ -738,6 +728,6 @@ def event(rest: str, time_text: str | None = None) -> Found | None:
     topic = clean(p, True, 30)
     if not topic:
         return None
-    if future:  # 她下个月回国: what a time to come says someone does is a plan
+    if is_future(time_text):  # 她下个月回国: what a time to come says someone does is a plan
         return Found("EVENT", "将", topic, 0.5, attributes, kind="plan")
     return Found("EVENT", topic, None, 0.5, attributes, kind="event")
