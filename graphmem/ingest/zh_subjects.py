@@ -417,19 +417,12 @@ def _named_with_theirs(text: str) -> str | None:
 def _opening(clause: str, people: People, owner: str, carried: Subject | None) -> Subject | None:
     text = ZH_LEAD.sub("", clause).strip()
     m = re.match(rf"^(?P<name>{_NAME})是我(?:的|最好的)?(?P<role>{ZH_ROLE})(?:$|[了啊呀吧。！!，,])", text)
-    if (
-        m
-        and m.group("name")[0] not in _NOT_NAME
-        and m.group("name")[-1] not in _NOT_NAME_END
-        and (found := role_of(m.group("role")))
-    ):
+    if m and m["name"][0] not in _NOT_NAME and m["name"][-1] not in _NOT_NAME_END and (found := role_of(m["role"])):
         return Subject(m["name"], "", people.known_as(m["name"], found[0], owner))
     m = re.match(rf"^(?P<desc>[{HAN_CHARS}]{{1,8}}?的)(?P<role>{ZH_ROLE_WORDS})", text)
-    found = (
-        role_of(m.group("role"))
-        if m and not m.group("desc").startswith(("我", "你", "他", "她")) and not people.knows(m.group("desc")[:-1])
-        else None
-    )  # 小琳的儿子乐乐: 小琳's son (read below), not the speaker's
+    # 小琳的儿子乐乐: 小琳's son (read below), not the speaker's
+    whose = m["desc"][:-1] if m and not m["desc"].startswith(("我", "你", "他", "她")) else None
+    found = role_of(m["role"]) if m and whose is not None and not people.knows(whose) else None
     name, rest = _name_after(text[m.end() :]) if m and found else (None, text)
     if m and found and name:  # 新来的同事Mia是做数据分析的: who they are, which one, their name
         rel, described = introduce(people, name, found[0], m.group("desc") + m.group("role"), owner, "是")
@@ -480,35 +473,31 @@ def _opening(clause: str, people: People, owner: str, carried: Subject | None) -
     if together:  # 我爸妈上周来了。他们带了很多菜: the ones spoken of together
         people.mention(together)
         return Subject(together, text[2:], pronoun=text[:2])
-    m = _PRONOUN.match(text)
-    if m:
-        name = people.by_pronoun(m.group(1))
+    if m := _PRONOUN.match(text):
+        name = people.by_pronoun(m[1])
         if name is None:
             return None
-        people.settle(name, m.group(1))
-        return _named_relative(_relative(Subject(name, text[m.end() :], pronoun=m.group(1))), people)
-    for key in sorted(people.names, key=len, reverse=True):
-        said = people.names[key]
-        if text.startswith(said) and said not in ("我",):
+        people.settle(name, m[1])
+        return _named_relative(_relative(Subject(name, text[m.end() :], pronoun=m[1])), people)
+    for said in (people.names[key] for key in sorted(people.names, key=len, reverse=True)):
+        if text.startswith(said) and said != "我":
             people.mention(said)
             subj = Subject(said, text[len(said) :])
             return _named_relative(_relative(subj), people) if subj.rest.startswith("的") else subj
-    that = _that_one(text, people)
-    if that is not None:
+    if (that := _that_one(text, people)) is not None:
         return that
-    named = _named_with_theirs(text)
-    if named is not None:  # 李婷婷的邮箱地址是…: a person named the first time, by what they have
+    if (
+        named := _named_with_theirs(text)
+    ) is not None:  # 李婷婷的邮箱地址是…: a person named the first time, by what they have
         people.learn(named)
         return _relative(Subject(named, text[len(named) :]))
     m = re.match(rf"^(?P<name>[{HAN_CHARS}]{{3}}|[小老阿][{HAN_CHARS}])(?=[^的们])", text)
     if m and _addressed(m.group("name"), text):  # 陈阿姨开了…, 老何说…: someone named the way one calls them
         people.learn(m.group("name"))
         return _relative(Subject(m.group("name"), text[m.end() :]))
-    we = _WE_AT_HOME.match(text)
-    if we:  # 我们搬到上海了 / 我家养了一只猫: where the speaker lives and what they keep, said for the household
+    if we := _WE_AT_HOME.match(text):  # 我们搬到上海了 / 我家养了一只猫: where the speaker lives, what they keep
         return Subject(None, text[we.end() :])
-    with_them = _with_them(text, people, owner)
-    if with_them is not None:
+    if (with_them := _with_them(text, people, owner)) is not None:
         return with_them
     if text.startswith("我") and not text.startswith("我们"):
         return Subject(None, text[1:])
@@ -674,8 +663,7 @@ def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]
 def person_in(text: str, people: People) -> str | None:
     """A person a clause names inside it (…卖给了陈阿姨, …和小雯吃饭): one known by name, or a surname
     with a title (陈阿姨, 李老师) the way one calls them."""
-    for key in sorted(people.names, key=len, reverse=True):
-        said = people.names[key]
+    for said in (people.names[key] for key in sorted(people.names, key=len, reverse=True)):
         if len(said) >= 2 and not said.startswith("我") and said in text:
             return said
     m = re.search(
