@@ -214,15 +214,6 @@ def _that_one(text: str, people: People) -> Subject | None:
 # 我们房东, 我们家的阿姨, 咱家保姆: the household's role, which the speaker means as their own
 _OURS = "我们家|我们|咱们家|咱们|咱家|我家"
 
-_AND_THEIR = re.compile(r"^(?:和|跟|带着)(?:她|他)(?:的)?")  # 小雯和她老公阿强来了: a relative said with them
-
-# what two people do to each other: the one after 和 is its other party (和他女朋友分手了)
-_WITH_EACH_OTHER = re.compile(
-    r"^(?:又|已经|终于|刚|昨天|上周|上个月)*(?:分手|吵架|吵了|离婚|离了婚|闹翻|闹掰|和好|打架|分开|结婚|订婚|冷战)"
-)
-
-_ME_AND = re.compile(rf"^我(?:和|跟|与)(?:我)?(?:的)?(?P<role>{ZH_ROLE_WORDS})?")
-
 # 我们 / 我们家 / 咱们 before a move, a home, a pet, a purchase or a plan: the household, so the
 # speaker too (我们公司…, 我们在讨论… stay no one's: "we" at work is not the speaker's own fact).
 _WE_AT_HOME = re.compile(
@@ -367,6 +358,14 @@ def _named_relative(subj: Subject, people: People) -> Subject:
     return Subject(name, after, people.learn_of(subj.name, name, subj.of_role, subj.of_role))
 
 
+_AND_THEIR = re.compile(r"^(?:和|跟|带着)(?:她|他)(?:的)?")  # 小雯和她老公阿强来了: a relative said with them
+
+# what two people do to each other: the one after 和 is its other party (和他女朋友分手了)
+_WITH_EACH_OTHER = re.compile(
+    r"^(?:又|已经|终于|刚|昨天|上周|上个月)*(?:分手|吵架|吵了|离婚|离了婚|闹翻|闹掰|和好|打架|分开|结婚|订婚|冷战)"
+)
+
+
 def _and_their(subj: Subject, people: People) -> Subject:
     """小雯和她老公阿强来我家吃饭了: 阿强 is 小雯's 老公 from now on, and the clause is about 小雯
     (with him); 和她老公 unnamed is only left out of the clause."""
@@ -385,6 +384,9 @@ def _and_their(subj: Subject, people: People) -> Subject:
         after = rest
     subj.rest = after
     return subj
+
+
+_ME_AND = re.compile(rf"^我(?:和|跟|与)(?:我)?(?:的)?(?P<role>{ZH_ROLE_WORDS})?")
 
 
 def _with_them(text: str, people: People, owner: str) -> Subject | None:
