@@ -63,7 +63,7 @@ def _organisation(said: str) -> str | None:
     return None if not obj or obj[0] in _NOT_NAME or obj.startswith(("家", "这", "那")) else obj
 
 
-def _said(text: str | None, limit: int = 30) -> str | None:
+def _open_part(text: str | None, limit: int = 30) -> str | None:
     """An open part cleaned to what a memory keeps; None when nothing is left or it opens with a pronoun."""
     obj = clean(text, True, limit)
     return obj if obj and obj[0] not in _NOT_NAME else None
@@ -137,7 +137,7 @@ def _teaches(m: re.Match, timed: bool = False) -> list[Found]:
     what = m.group("what")
     subject = what not in ("书", "学") and what[0] not in _NOT_NAME and what[0] not in "了过着得"
     found = [Found("FACT", "教", what, 0.6, kind="fact")] if subject else []
-    return found + _work_place(m, timed) if m.groupdict().get("obj") else found
+    return (found + _work_place(m, timed)) if m.groupdict().get("obj") else found
 
 
 _LIKING = word_map(
@@ -206,7 +206,7 @@ def thing_name(said: str) -> str:
 
 def _preference(m: re.Match, timed: bool) -> list[Found]:
     neg, verb, habit = m.group("neg"), m.group("verb"), m.group("habit") or ""
-    obj = _said(m.group("obj"))
+    obj = _open_part(m.group("obj"))
     if not obj or obj in ("的", "了") or obj.startswith(("的", "什么", "哪")):
         return []
     obj = that_one(obj) or obj  # LG的那个双门冰箱(的): one name; 华为Mate60这款手机: the phone named
@@ -240,7 +240,7 @@ def _favourite(m: re.Match, timed: bool = False) -> list[Found]:
 
 
 def _stopped(m: re.Match, timed: bool) -> list[Found]:
-    obj = _said(m.group("obj"))
+    obj = _open_part(m.group("obj"))
     return [read_as("stop", "OPINION", "不再" + m.group("verb"), obj)] if obj else []
 
 
@@ -330,7 +330,7 @@ def _plan(m: re.Match, timed: bool) -> list[Found]:
 
 
 def _identity(m: re.Match, timed: bool) -> list[Found]:
-    obj = _said(m.group("obj"))
+    obj = _open_part(m.group("obj"))
     if not obj or obj.endswith("的") or re.match(r"^(?:说|觉得|想|不|没|在|因为|从|为了|这样|那样|真的)", obj):
         return []
     return [Found("FACT", "是", obj, 0.5, kind="fact")]
@@ -522,7 +522,7 @@ _RULES = patterns(
         rf"^(?:出生在|出生于|生在|出生在了)(?P<obj>{_P}{{1,12}}?)(?:的)?$|^(?:是)?在(?P<obj2>{_P}{{1,12}}?)出生的?$",
         lambda m, t: (
             [Found("FACT", "出生于", o, 0.6, kind="fact")]
-            if (o := _said(m.group("obj") or m.group("obj2"), 20))
+            if (o := _open_part(m.group("obj") or m.group("obj2"), 20))
             else []
         ),
     ),
@@ -579,7 +579,7 @@ _RULES = patterns(
     (
         rf"^(?:从来|从|一直|平时|基本)?不(?P<verb>吃|喝)(?!早饭|午饭|晚饭|饭|东西|太多|多|了)(?P<obj>{_P}{{1,6}})$",
         lambda m, t: (
-            [read_as("dislike", "OPINION", "不" + m.group("verb"), o)] if (o := _said(m.group("obj"), 12)) else []
+            [read_as("dislike", "OPINION", "不" + m.group("verb"), o)] if (o := _open_part(m.group("obj"), 12)) else []
         ),
     ),
     # 在学吉他 / 学西班牙语半年了 / 在准备考研: what they are learning or preparing for now (在学校 is a place)
