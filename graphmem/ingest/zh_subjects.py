@@ -138,23 +138,14 @@ def noun_head(text: str) -> str | None:
     text = _ONE.sub("", text.strip(" ，,。！？!?"))
     if not text:
         return None
-    out = []
-    for i, (word, t) in enumerate(tag(text)):
-        if (
-            t.startswith("n")
-            or t.startswith(_NOUNISH)
-            and not (t == "x" and not word.isascii())
-            or (t in _MORPHEME and len(word) == 1)
-        ):
-            out.append(word)
-            continue
-        if word == "的" and out and i + 1 < len(tag(text)):
-            out.append(word)
-            continue
-        if t.startswith("v") and not out:  # 字节跳动, 攀岩: a verb-looking name said as an object
-            out.append(word)
-            continue
-        break
+    words, out = tag(text), list[str]()
+    for i, (word, t) in enumerate(words):
+        noun = t.startswith("n") or (t.startswith(_NOUNISH) and not (t == "x" and not word.isascii()))
+        of = word == "的" and bool(out) and i + 1 < len(words)  # 的 between two words of the phrase
+        named = t.startswith("v") and not out  # 字节跳动, 攀岩: a verb-looking name said as an object
+        if not (noun or (t in _MORPHEME and len(word) == 1) or of or named):
+            break
+        out.append(word)
     head = "".join(out).rstrip("的")
     head = _TRAIL.sub("", head) if len(head) > 1 else head
     return head or None
