@@ -138,7 +138,8 @@ def noun_head(text: str) -> str | None:
     text = _ONE.sub("", text.strip(" ，,。！？!?"))
     if not text:
         return None
-    words, out = tag(text), list[str]()
+    words = tag(text)
+    out: list[str] = []
     for i, (word, t) in enumerate(words):
         noun = t.startswith("n") or (t.startswith(_NOUNISH) and not (t == "x" and not word.isascii()))
         of = word == "的" and bool(out) and i + 1 < len(words)  # 的 between two words of the phrase
