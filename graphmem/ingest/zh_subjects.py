@@ -127,9 +127,8 @@ def is_place(text: str) -> bool:
 def is_workplace(text: str) -> bool:
     """A workplace named whole: one word not a place (腾讯, 华为), or a phrase ending in a kind of
     workplace (一家创业公司, 市第一医院); not an errand (超市买菜)."""
-    if re.search(r"(?:公司|企业|外企|集团|银行|医院|学校|大学|中学|小学|工厂|厂|研究所|事务所|工作室)$", text):
-        return True
-    return len(tag(text)) == 1 and not is_place(text)
+    kind = re.search(r"(?:公司|企业|外企|集团|银行|医院|学校|大学|中学|小学|工厂|厂|研究所|事务所|工作室)$", text)
+    return kind is not None or (len(tag(text)) == 1 and not is_place(text))
 
 
 def noun_head(text: str) -> str | None:
@@ -293,9 +292,8 @@ def _called(cand: str, after: str) -> bool:
 def _one_word(text: str, cand: str) -> bool:
     """Whether a name candidate reads as one word of its own here and not as a verb or a function
     word (结婚, 要去维); a nickname (小刘, 老王, 阿杰) always does."""
-    if len(cand) == 2 and cand[0] in "小老阿":
-        return True
-    if len(cand) == 3 and cand[1:] in ZH_TITLES:  # 陈阿姨, 李老师: a surname and how one addresses them
+    # 陈阿姨, 李老师: a surname and how one addresses them
+    if (len(cand) == 2 and cand[0] in "小老阿") or (len(cand) == 3 and cand[1:] in ZH_TITLES):
         return True
     t = _first_tag(text, cand)
     return t is not None and not t.startswith(("v", "d", "p", "c", "u", "r", "m", "q", "t", "f", "a"))
