@@ -520,15 +520,8 @@ def role_of_someone(text: str, people: People, owner: str) -> Found | None:
     m = _ROLE_OF_SOMEONE.match(text)
     role = role_of(m.group("role")) if m else None
     name = m.group("name") if m else ""
-    if (
-        m is None
-        or role is None
-        or name[0] in _NOT_NAME
-        or name[0] in "个位名一"
-        or name in ZH_ROLES
-        or name[:2] in ZH_ROLES
-    ):
-        return None
+    if m is None or role is None or name[0] in "个位名一" or name[0] in _NOT_NAME or ZH_ROLES.keys() & {name, name[:2]}:
+        return None  # 女儿的班主任是个好人, 是我们: no name
     rel = role_of(m.group("whose"))
     if rel is not None:
         whose = people.by_role(rel[0], owner) or f"我{m.group('whose')}"
