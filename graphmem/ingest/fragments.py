@@ -42,23 +42,7 @@ NOT_A_SUBJECT = frozenset(
 # A subject that begins so is a pronoun's thing the extractor did not resolve ("其年龄", "其家乡"),
 # an adverb the cut left in front ("就只 有高中学历" of 我的上司就只有高中学历, "都没有获奖 是 …"), or a
 # preposition whose doer was cut off ("与老师 进行有效沟通").
-NOT_A_SUBJECT_START = (
-    "其",
-    "就",
-    "只",
-    "与",
-    "跟",
-    "把",
-    "都没",
-    "都不",
-    "都是",
-    "都很",
-    "都在",
-    "都有",
-    "我觉得",
-    "我认为",
-    "我感觉",
-)
+NOT_A_SUBJECT_START = tuple("其 就 只 与 跟 把 都没 都不 都是 都很 都在 都有 我觉得 我认为 我感觉".split())
 
 # Never a topic, an object or a value by themselves: particles, pronouns, demonstratives,
 # conjunctions, measure words, articles.

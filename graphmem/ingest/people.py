@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from ..lang import USER_KEY, person_key
@@ -131,21 +131,11 @@ class People:
         return people
 
     def copy(self) -> People:
-        described = {k: list(v) for k, v in self.described.items()}
-        return People(
-            dict(self.roles),
-            dict(self.gender),
-            list(self.recent),
-            dict(self.names),
-            described,
-            set(self.said),
-            set(self.unspoken),
-            self.speaker,
-            self.animal_last,
-            self.mentions,
-            self.turn,
-            dict(self.turn_said),
-        )
+        """A copy to read ahead with (what it learns, this one does not); the sentence's topic is not carried."""
+        out = replace(self, topic=None, described={k: list(v) for k, v in self.described.items()})
+        for name in ("roles", "gender", "recent", "names", "said", "unspoken", "turn_said"):
+            setattr(out, name, getattr(self, name).copy())
+        return out
 
     def describe(self, name: str, description: str) -> None:
         """What a person is said to be (a retired maths teacher, 退休的中学老师): a later "the retired
@@ -178,11 +168,7 @@ class People:
             have = {w for d in said for x in _content_words(d) for w in (x, x.removesuffix("s"))}
             if not all(w in have for w in wanted):
                 continue
-            if chinese and any(head in d for d in said):
-                return self.names[key]
-            if not chinese and any(
-                head in {x for x in _content_words(d)} | {x.removesuffix("s") for x in _content_words(d)} for d in said
-            ):
+            if any(head in d for d in said) if chinese else head in have:
                 return self.names[key]
         return None
 

@@ -126,11 +126,7 @@ _CAUSAL = [
 ]
 
 # What may stand before 我 in a clause about the speaker (times are taken out before).
-_LEAD = re.compile(
-    r"^(?:[，,、\s]|嗯|啊|哦|哈哈|哈|对了|其实|不过|而且|但是|可是|然后|后来|另外|还有|最近|刚才|"
-    r"刚刚|终于|结果|总之|说真的|老实说|你知道吗|你知道|你猜怎么着|你猜|告诉你|跟你说|今天|昨天|"
-    r"昨晚|前天|明天|周末|上周|这周|下周|早上|上午|中午|下午|晚上|早饭|午饭|晚饭|放学后|下班后)+"
-)
+_LEAD = re.compile(rf"^(?:{zh_subjects.LEAD_WORDS})+")
 
 # After 我: a possessive or a kin word makes the clause about someone else (我的朋友…, 我妈妈…).
 _NOT_ME = re.compile(
@@ -164,6 +160,13 @@ _DATED_ATTRIBUTE = re.compile(r"^的?(?:生日(?:是在|是|在|为)?|过生日�
 
 _SPACE = re.compile(rf"(?<=[{HAN_CHARS}，,])\s+|\s+(?=[{HAN_CHARS}，,])")  # a space left where a time was
 
+
+def _body(text: str, time_text: str | None) -> str:
+    """A clause with its time taken out and its spaces set right."""
+    body = text.replace(time_text, " ") if time_text else text
+    return _SPACE.sub("", " ".join(body.split())).strip(" 。！？!?")
+
+
 # after a job said in the same sentence, the next one (以前在阿里工作，后来去了腾讯): a workplace named
 # whole, not a place (后来去了日本) nor an errand (后来去了超市买菜). English says "then joined …"; its
 # "then I moved to Google" is left as a move: without a list of places, a city and a company look alike.
@@ -181,26 +184,17 @@ def generic_clauses(text: str, time_text: str | None, *, generic: bool) -> list[
     """A Chinese clause about the speaker as its predicate, kept whole: 失眠 / 去超市买了苹果;
     EVENT when timed. Outside a causal clause, each comma clause that opens with 我 (after
     lead-in words) is one; a clause about someone else (天气真好, 我妈妈…) is none."""
-    if generic:
-        body = text.replace(time_text, " ") if time_text else text
-        body = _SPACE.sub("", " ".join(body.split())).strip(" ，,。！？!?")
-        stripped = _LEAD_ZH.sub("", body)
-        if (stripped != body and _NOT_ME.match(stripped)) or _THOUGHT.match(stripped):
-            return []
-        topic = clean(stripped, True, 30)
-        return [Found("EVENT" if time_text else "FACT", topic, None, 0.5)] if topic else []
-    if time_text and re.search(re.escape(time_text) + "的", text):
+    if not generic and time_text and re.search(re.escape(time_text) + "的", text):
         return []  # 秋天的叶子: a time word naming a thing, not when
     out = []
-    for clause in _CLAUSE_BREAK.split(text):
-        body = clause.replace(time_text, " ") if time_text else clause
-        body = _LEAD.sub("", _SPACE.sub("", " ".join(body.split())).strip(" 。！？!?"))
-        if not body.startswith("我"):
-            continue
+    for clause in [text] if generic else _CLAUSE_BREAK.split(text):
+        body = _body(clause, time_text).strip(" ，,") if generic else _LEAD.sub("", _body(clause, time_text))
         stripped = _LEAD_ZH.sub("", body)
-        if _NOT_ME.match(stripped) or _NOT_FACT.match(stripped):
-            continue
-        topic = clean(stripped, True, 30)
+        if generic:
+            other = bool((stripped != body and _NOT_ME.match(stripped)) or _THOUGHT.match(stripped))
+        else:
+            other = not body.startswith("我") or bool(_NOT_ME.match(stripped) or _NOT_FACT.match(stripped))
+        topic = None if other else clean(stripped, True, 30)
         if topic:
             out.append(Found("EVENT" if time_text else "FACT", topic, None, 0.5))
     return out
@@ -230,9 +224,8 @@ class Chinese(Language):
             reader._said_here = bool(time_text and time_text in clause)
             when = time_text if reader._said_here or not rules_zh.is_future(time_text) else None
             went = _THEN_WENT.match(clause.strip(" 。！？!?")) if worked is not None else None
-            joined = went.group("obj") if went and worked is not None else None
-            if joined and zh_subjects.is_workplace(joined) and worked is not None:
-                found = [Found("FACT", "入职", joined, 0.7, subject=worked.subject, kind="work", slot="employer")]
+            if went and worked is not None and zh_subjects.is_workplace(went["obj"]):
+                found = [Found("FACT", "入职", went["obj"], 0.7, subject=worked.subject, kind="work", slot="employer")]
             else:
                 found, carried = reader._read(clause, when, carried)
             worked = next((f for f in found if f.kind == "work"), worked)
@@ -240,9 +233,7 @@ class Chinese(Language):
         reader._said_here = True
         return ids
 
-    def body(self, text: str, time_text: str | None) -> str:
-        body = text.replace(time_text, " ") if time_text else text
-        return _SPACE.sub("", " ".join(body.split())).strip(" 。！？!?")
+    body = staticmethod(_body)
 
     def opening(
         self, reader: Reader, body: str, text: str, time_text: str | None, carried: Any
@@ -251,7 +242,7 @@ class Chinese(Language):
         Chinese sentence introduces were read for it whole, before its clauses."""
         said = rules_zh.attribute(body, carried)
         if said is None and time_text:  # 我的生日是三月五号: the value is the time itself
-            said = rules_zh.attribute(_SPACE.sub("", " ".join(text.split())).strip(" 。！？!?"), carried)
+            said = rules_zh.attribute(_body(text, None), carried)
         if said is None and (think := _I_THINK.match(body)):  # 我觉得iPhone13的性能挺稳定的: of the phone
             said = _opinion(body[think.end() :], judged=True)
         if said is None and (mine := _MINE.match(body)):  # 我的iPhone13真心好用: of the phone

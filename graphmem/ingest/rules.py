@@ -246,15 +246,10 @@ class _Reader:
             self.lang = language_of(sentence)
             mentions, self.people.topic = self.people.mentions, None
             sentence = self.lang.plain(sentence)
-            therefore = self.lang.therefore.match(sentence)
-            if therefore and last is not None:
-                ids = self._sentence(sentence[therefore.end() :])
-                if ids:
-                    self.links.append(ExtractedLink(cause=last, effect=ids[0]))
-                last = ids[-1] if ids else None
-                self.people.bring_up(sentence, mentions)
-                continue
-            ids = self._sentence(sentence)
+            therefore = self.lang.therefore.match(sentence) if last is not None else None
+            ids = self._sentence(sentence[therefore.end() :] if therefore else sentence)
+            if therefore and ids and last:  # 所以…, "so …": the effect of what the sentence before said
+                self.links.append(ExtractedLink(cause=last, effect=ids[0]))
             last = ids[-1] if ids else None
             self.people.bring_up(sentence, mentions)
 
@@ -275,9 +270,8 @@ class _Reader:
             thing = next((f.object for f in effect if f.object and f.memory_type != "RELATION"), None)
             if thing and len(thing.split()) <= 4:
                 clauses[0] = thing + clauses[0][said_of.end("it") :]
-        named = any(
-            self.lang.about_someone_named(c) for c in clauses
-        )  # 小明生病了，所以…: the unsaid subject is theirs
+        # 小明生病了，所以…: the unsaid subject is theirs
+        named = any(self.lang.about_someone_named(c) for c in clauses)
         for clause in clauses:
             time_text = self.rules._time(clause, self.ep)
             generic = not named or self._says_subject(clause, time_text)
@@ -319,12 +313,7 @@ class _Reader:
             return found, carried
         if subj.name and not subj.rest.strip(" ，,") and not found and subj.pronoun is None:
             self.people.topic = subj.name  # 我的上司，他…: the clause names whom the sentence is about
-        if subj.relation is not None:
-            found.append(subj.relation)
-        if subj.described is not None:
-            found.append(subj.described)
-        if subj.together is not None:
-            found.append(subj.together)
+        found.extend(f for f in (subj.relation, subj.described, subj.together) if f is not None)
         mine = lang.said_mine(subj.rest, subj.name, self.people, self.owner) if subj.name and not subj.of_role else None
         if mine is not None:  # "He is my college roommate" / 他是我大学室友, said of someone named before
             return [*found, mine], subj

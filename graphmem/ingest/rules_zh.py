@@ -42,18 +42,17 @@ _DEGREES = "博士|硕士|学士|本科|专科|大专|研究生|高中|初中|�
 _CHANGES = {"搬到", "入职", "考上", "换工作", "辞职", "毕业于", "不再住在", "转学", "转学到"}
 
 
-def _slot(topic: str, reading: str, ends: bool = False) -> Callable:
-    """A slot's reading (residence, employer, job, school) in ``topic``'s words; a change when timed."""
+def _slot(topic: str, reading: str, ends: bool = False, of: Callable = _object) -> Callable:
+    """A slot's reading (residence, employer, job, school) in ``topic``'s words, its object cleaned by ``of``
+    and how long when said (``time``); a change when timed."""
 
     def make(m: re.Match, timed: bool) -> list[Found]:
-        obj = m.groupdict().get("obj")
-        obj = _object(obj) if obj else None
-        if obj is None and not ends:
-            return []
-        if obj and (obj[0] in _NOT_NAME or obj in ("哪", "哪里", "哪儿")):
+        said, span = m.groupdict().get("obj"), m.groupdict().get("time")
+        obj = of(said) if said else None
+        if (obj is None and not ends) or (obj and obj[0] in _NOT_NAME):
             return []
         mtype = "EVENT" if timed and (ends or topic in _CHANGES) else "FACT"
-        return [read_as(reading, mtype, topic, obj, ends=ends)]
+        return [read_as(reading, mtype, topic, obj, {"时长": span} if span else None, ends=ends)]
 
     return make
 
@@ -62,6 +61,12 @@ def _organisation(said: str) -> str | None:
     """Where someone works or studies as said (一家银行 → 银行); None for a pronoun, home or "this one"."""
     obj = clean(_ONE.sub("", said), True, 30)
     return None if not obj or obj[0] in _NOT_NAME or obj.startswith(("家", "这", "那")) else obj
+
+
+def _open_part(text: str | None, limit: int = 30) -> str | None:
+    """An open part cleaned to what a memory keeps; None when nothing is left or it opens with a pronoun."""
+    obj = clean(text, True, limit)
+    return obj if obj and obj[0] not in _NOT_NAME else None
 
 
 # 以前在亚马逊干了十年 / 曾在银行上班 / 在华为工作过两年: where someone worked, a fact of the past
@@ -109,24 +114,6 @@ def _practised(m: re.Match, timed: bool = False) -> list[Found]:
     return [Found("FACT", topic, obj, 0.6, {"时长": m.group("time")}, kind="fact")]
 
 
-def _work_span(m: re.Match) -> list[Found]:
-    """在亚马逊干了十年了 (了 at the end: the span runs up to now): the employer now, for that long;
-    在亚马逊干了十年 (了 after the verb alone: a span that ended): where someone worked."""
-    if not m.group("now"):
-        return _worked_at(m)
-    obj = _organisation(m.group("obj"))
-    if not obj:
-        return []
-    return [Found("FACT", "工作于", obj, 0.7, {"时长": m.group("time")}, kind="work", slot="employer")]
-
-
-def _lived_span(m: re.Match, timed: bool = False) -> list[Found]:
-    obj = _object(m.group("obj"))
-    if not obj or obj[0] in _NOT_NAME:
-        return []
-    return [Found("FACT", "住在", obj, 0.7, {"时长": m.group("time")}, kind="residence", slot="residence")]
-
-
 def _plays(m: re.Match, timed: bool = False) -> list[Found]:
     verb, obj = m.group("verb") or m.group("verb2"), m.group("obj") or m.group("obj2")
     if obj[0] in _NOT_NAME or obj[0] in "了过着得完好":
@@ -134,38 +121,23 @@ def _plays(m: re.Match, timed: bool = False) -> list[Found]:
     return [Found("FACT", ("会" if m.group("can") else "") + verb, obj, 0.6, kind="fact")]
 
 
+def _work_place(m: re.Match, timed: bool) -> list[Found]:
+    """在银行当柜员 → 工作于 银行, 职业是 柜员 (the job when said)."""
+    obj, job = _organisation(m.group("obj")), clean(m.groupdict().get("job"), True, 20)
+    if not obj:
+        return []
+    return [
+        read_as("employer", "FACT", "工作于", obj),
+        *([Found("FACT", "职业是", job, 0.6, kind="work", slot="job")] if job else []),
+    ]
+
+
 def _teaches(m: re.Match, timed: bool = False) -> list[Found]:
     """在中学教数学 → 工作于 中学, 教 数学; 教书 is the job, not a subject."""
     what = m.group("what")
-    found = (
-        []
-        if what in ("书", "学") or what[0] in _NOT_NAME or what[0] in "了过着得"
-        else [Found("FACT", "教", what, 0.6, kind="fact")]
-    )
-    place = _organisation(m.group("obj")) if m.groupdict().get("obj") else None
-    if place:
-        found.append(read_as("employer", "FACT", "工作于", place))
-    return found
-
-
-def _work_place(m: re.Match, timed: bool) -> list[Found]:
-    obj = _organisation(m.group("obj"))
-    if not obj:
-        return []
-    out = [read_as("employer", "FACT", "工作于", obj)]
-    job = m.groupdict().get("job")
-    if job:
-        job = clean(job, True, 20)
-        if job:
-            out.append(Found("FACT", "职业是", job, 0.6, kind="work", slot="job"))
-    return out
-
-
-def _school(m: re.Match, timed: bool) -> list[Found]:
-    obj = _organisation(m.group("obj"))
-    if not obj:
-        return []
-    return [read_as("school", "FACT", "就读于", obj)]
+    subject = what not in ("书", "学") and what[0] not in _NOT_NAME and what[0] not in "了过着得"
+    found = [Found("FACT", "教", what, 0.6, kind="fact")] if subject else []
+    return (found + _work_place(m, timed)) if m.groupdict().get("obj") else found
 
 
 _LIKING = word_map(
@@ -234,8 +206,8 @@ def thing_name(said: str) -> str:
 
 def _preference(m: re.Match, timed: bool) -> list[Found]:
     neg, verb, habit = m.group("neg"), m.group("verb"), m.group("habit") or ""
-    obj = clean(m.group("obj"), True, 30)
-    if not obj or obj[0] in _NOT_NAME or obj in ("的", "了") or obj.startswith(("的", "什么", "哪")):
+    obj = _open_part(m.group("obj"))
+    if not obj or obj in ("的", "了") or obj.startswith(("的", "什么", "哪")):
         return []
     obj = that_one(obj) or obj  # LG的那个双门冰箱(的): one name; 华为Mate60这款手机: the phone named
     obj = thing_name(obj)
@@ -268,11 +240,8 @@ def _favourite(m: re.Match, timed: bool = False) -> list[Found]:
 
 
 def _stopped(m: re.Match, timed: bool) -> list[Found]:
-    obj = clean(m.group("obj"), True, 30)
-    if not obj or obj[0] in _NOT_NAME:
-        return []
-    verb = m.group("verb")
-    return [read_as("stop", "OPINION", "不再" + verb, obj)]
+    obj = _open_part(m.group("obj"))
+    return [read_as("stop", "OPINION", "不再" + m.group("verb"), obj)] if obj else []
 
 
 def _quit_habit(m: re.Match, timed: bool) -> list[Found]:
@@ -341,11 +310,8 @@ def _possession(m: re.Match, timed: bool) -> list[Found]:
     if not obj or obj[0] in _NOT_NAME:
         return []
     obj = thing_name(obj)
-    topic = {"拥有": "有", "买了": "买了", "买": "买了", "养了": "养了", "领养了": "领养了", "养": "养了"}.get(
-        verb, verb
-    )
-    mtype = "EVENT" if timed and topic != "有" else "FACT"
-    return [read_as("possession", mtype, topic, obj)]
+    topic = "有" if verb == "拥有" else verb
+    return [read_as("possession", "EVENT" if timed and topic != "有" else "FACT", topic, obj)]
 
 
 def _plan(m: re.Match, timed: bool) -> list[Found]:
@@ -364,13 +330,8 @@ def _plan(m: re.Match, timed: bool) -> list[Found]:
 
 
 def _identity(m: re.Match, timed: bool) -> list[Found]:
-    obj = clean(m.group("obj"), True, 30)
-    if (
-        not obj
-        or obj[0] in _NOT_NAME
-        or obj.endswith("的")
-        or re.match(r"^(?:说|觉得|想|不|没|在|因为|从|为了|这样|那样|真的)", obj)
-    ):
+    obj = _open_part(m.group("obj"))
+    if not obj or obj.endswith("的") or re.match(r"^(?:说|觉得|想|不|没|在|因为|从|为了|这样|那样|真的)", obj):
         return []
     return [Found("FACT", "是", obj, 0.5, kind="fact")]
 
@@ -389,13 +350,13 @@ def _origin(m: re.Match, timed: bool) -> list[Found]:
 
 _P = r"[^，,。！？；;!?\n]"
 
-_PAST_WORK = re.compile(
-    rf"^(?:(?:以前|之前|原来|曾经|过去|早年|曾)(?:也|一直|都)?在(?P<obj>{_P}{{1,20}}?)(?:工作|上班|任职|实习|打工|干)(?:了|过)?"
-    rf"|在(?P<obj2>{_P}{{1,20}}?)(?:工作|上班|任职|实习|打工|干)过)"
-    r"(?P<time>(?:[一二两三四五六七八九十几半\d]+多?(?:年|个月|个多月|周|天)多?)?)(?:了|的时间)?$"
-)
+_SPAN = r"[一二两三四五六七八九十几半\d]+多?(?:年|个月|个多月|周|天)多?"  # how long: 三年, 两个多月, 半年多
 
-_SPAN = r"[一二两三四五六七八九十几半\d]+多?(?:年|个月|个多月|周|天)多?"
+_WORKED = "(?:工作|上班|任职|实习|打工|干)"
+_PAST_WORK = re.compile(
+    rf"^(?:(?:以前|之前|原来|曾经|过去|早年|曾)(?:也|一直|都)?在(?P<obj>{_P}{{1,20}}?){_WORKED}(?:了|过)?"
+    rf"|在(?P<obj2>{_P}{{1,20}}?){_WORKED}过)(?P<time>(?:{_SPAN})?)(?:了|的时间)?$"
+)
 
 # 以前住在北京 / 之前在杭州住过两年: where someone lived before, a fact of the past (as _PAST_WORK)
 _PAST_HOME = re.compile(
@@ -403,9 +364,8 @@ _PAST_HOME = re.compile(
     rf"(?:(?:住在|住|生活在)(?P<obj>{_P}{{1,12}}?)|在(?P<obj2>{_P}{{1,12}}?)(?:住|生活))(?:了|过)?(?P<time>{_SPAN})?$"
 )
 
-_NO_HOME = (
-    "院|校|酒店|宾馆|旅馆|民宿|了|过|着|在"  # after 住: a stay (住院, 住酒店), not a home; 住着: how it is to live in
-)
+# after 住: a stay (住院, 住酒店), not a home; 住着: how it is to live in
+_NO_HOME = "院|校|酒店|宾馆|旅馆|民宿|了|过|着|在"
 
 _STAY = r"(?:酒店|宾馆|旅馆|民宿|客栈|医院|青旅|帐篷)$"
 
@@ -464,9 +424,7 @@ def hometown(clause: str) -> Found | None:
 
 def _admitted(m: re.Match, timed: bool) -> list[Found]:
     obj = _object(m.group("by") or m.group("obj") or "")
-    if not obj or obj[0] in _NOT_NAME:
-        return []
-    return [read_as("school", "EVENT" if timed else "FACT", "考上", obj)]
+    return [read_as("school", "EVENT" if timed else "FACT", "考上", obj)] if obj and obj[0] not in _NOT_NAME else []
 
 
 _NOT_THE_ONE = r"^(?:我|你|他|她|谁|哪|什么|太|很|挺|特别|非常|真|超|好|让|有点|比较)"
@@ -492,6 +450,23 @@ def _the_one(m: re.Match, timed: bool) -> list[Found]:
     return [Found("EVENT" if timed else "FACT", verb, obj, 0.5, kind="event")]
 
 
+def _fact(topic: str, confidence: float = 0.6, kind: str = "fact", change: bool = False) -> Callable:
+    """A reading a pattern says whole: ``topic`` and what it matched as ``obj``, if any; an event when timed for a
+    ``change`` (got, married)."""
+    return lambda m, t: [
+        Found("EVENT" if t and change else "FACT", topic, m.groupdict().get("obj"), confidence, kind=kind)
+    ]
+
+
+def _where(m: re.Match, group: str = "place") -> dict[str, str] | None:
+    return {"地点": m.group(group)} if m.group(group) else None
+
+
+# the slots' readings most patterns make
+_HOME, _LEFT_HOME = _slot("住在", "residence"), _slot("不再住在", "residence", ends=True)
+_JOINED, _QUIT, _JOB = _slot("入职", "employer"), _slot("辞职", "employer", ends=True), _slot("职业是", "job")
+_STUDIES, _GRADUATED = _slot("就读于", "school", of=_organisation), _slot("毕业于", "school", ends=True)
+
 _RULES = patterns(
     # 我住的那个小区叫世纪花园: the one the speaker lives in, uses, went to, named
     (
@@ -501,54 +476,35 @@ _RULES = patterns(
     ),
     # changes of residence and of work or school: the slot they set
     (rf"^(?:搬到|搬去|搬家到|搬回到|搬回|搬进了|搬进|搬来)了?(?P<obj>{_P}+)", _slot("搬到", "residence")),
-    (rf"^(?:不再|不)住在(?P<obj>{_P}+?)(?:了)?$", _slot("不再住在", "residence", ends=True)),
+    (rf"^(?:不再|不)住在(?P<obj>{_P}+?)(?:了)?$", _LEFT_HOME),
     # 搬出了那套公寓 / 搬离北京: the home left (a "that one" is no name: the home ends all the same)
     (
         rf"^(?:搬出去了?|搬出了?|搬离了?)(?:(?:那|这)(?:套|个|间|栋)?)?"
         rf"(?:(?:公寓|房子|出租屋|宿舍|家)(?:了)?$|(?P<obj>{_P}*?)(?:了)?$)",
-        _slot("不再住在", "residence", ends=True),
+        _LEFT_HOME,
     ),
-    (rf"^(?:住在|家在|居住在|生活在|定居在|定居于|定居)(?P<obj>{_P}+)", _slot("住在", "residence")),
-    (
-        rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,12}}?)(?:住|生活|定居|安家)(?:了|着|下来了?)?$",
-        _slot("住在", "residence"),
-    ),
+    (rf"^(?:住在|家在|居住在|生活在|定居在|定居于|定居)(?P<obj>{_P}+)", _HOME),
+    (rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,12}}?)(?:住|生活|定居|安家)(?:了|着|下来了?)?$", _HOME),
     # 在北京住了五年了 (了 at the end: up to now): where someone lives, for that long
-    (rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,12}}?)(?:住|生活)了?(?P<time>{_SPAN})了$", _lived_span),
+    (rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,12}}?)(?:住|生活)了?(?P<time>{_SPAN})了$", _HOME),
     # 住上海 / 住上海五年了: 住 with no 在 (住院, 住校, 住酒店 are no home)
-    (rf"^住(?!{_NO_HOME})(?P<obj>{_P}{{2,12}}?)(?P<time>{_SPAN})了$", _lived_span),
-    (rf"^住(?!{_NO_HOME})(?P<obj>{_P}{{2,12}}?)$", _slot("住在", "residence")),
+    (rf"^住(?!{_NO_HOME})(?P<obj>{_P}{{2,12}}?)(?P<time>{_SPAN})了$", _HOME),
+    (rf"^住(?!{_NO_HOME})(?P<obj>{_P}{{2,12}}?)$", _HOME),
     # 在北京住了五年 / 在北京住过 / 以前住在北京: a home before (no 了 at the end: the span ended),
     # which sets no slot: where someone lives now is said otherwise
-    (
-        rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,12}}?)(?:住|生活|待)(?:过|了)(?P<time>{_SPAN})?$",
-        _lived_before,
-    ),
-    (
-        rf"^(?:入职了?|加入了?|跳槽到了?|跳槽去了?|进了|去了?)(?P<obj>{_P}+?)(?:上班|工作)?(?:了)?$",
-        lambda m, t: (
-            _slot("入职", "employer")(m, t)
-            if m.group(0).startswith(("入职", "加入", "跳槽", "进了"))
-            or m.group(0).endswith(("上班", "上班了", "工作了"))
-            else []
-        ),
-    ),
+    (rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,12}}?)(?:住|生活|待)(?:过|了)(?P<time>{_SPAN})?$", _lived_before),
+    (rf"^(?:入职了?|加入了?|跳槽到了?|跳槽去了?|进了)(?P<obj>{_P}+?)(?:上班|工作)?(?:了)?$", _JOINED),
+    (rf"^去了?(?P<obj>{_P}+?)(?:上班了?|工作了)$", _JOINED),  # 去腾讯上班了 (去腾讯 alone: a visit)
     (r"^(?:换了?(?:一份|个|份)?(?:新)?工作|跳槽了)", _slot("换工作", "employer", ends=True)),
     # 开始在谷歌工作了: a new employer (with a time, 去年开始在…, since then: see _SINCE)
-    (rf"^开始在(?P<obj>{_P}{{1,20}}?)(?:工作|上班|任职)了?$", _slot("入职", "employer")),
-    (rf"^从(?P<obj>{_P}+?)(?:辞职|离职)了?", _slot("辞职", "employer", ends=True)),
-    (
-        r"^(?:辞职|离职|辞了职|辞掉了?工作|被裁员|被裁|被解雇|被开除|退休)了?",
-        _slot("辞职", "employer", ends=True),
-    ),
+    (rf"^开始在(?P<obj>{_P}{{1,20}}?)(?:工作|上班|任职)了?$", _JOINED),
+    (rf"^从(?P<obj>{_P}+?)(?:辞职|离职)了?", _QUIT),
+    (r"^(?:辞职|离职|辞了职|辞掉了?工作|被裁员|被裁|被解雇|被开除|退休)了?", _QUIT),
     (rf"^(?:考上了?|考进了?|被(?P<by>{_P}+?)录取)(?P<obj>{_P}*)", _admitted),
     # 是博士毕业的: how far they studied (a degree, as 学历是博士 says it), not where
-    (
-        rf"^(?:是)?(?:一?[个名位])?(?P<obj>{_DEGREES})(?:学历)?毕业(?:的|了)?$",
-        lambda m, t: [Found("FACT", "学历是", m["obj"], 0.5)],
-    ),
-    (rf"^(?:从|是)?(?:一?[个名位])?(?P<obj>{_P}+?)毕业了?", _slot("毕业于", "school", ends=True)),
-    (rf"^毕业于(?P<obj>{_P}+?)(?:了)?$", _slot("毕业于", "school", ends=True)),
+    (rf"^(?:是)?(?:一?[个名位])?(?P<obj>{_DEGREES})(?:学历)?毕业(?:的|了)?$", _fact("学历是", 0.5)),
+    (rf"^(?:从|是)?(?:一?[个名位])?(?P<obj>{_P}+?)毕业了?", _GRADUATED),
+    (rf"^毕业于(?P<obj>{_P}+?)(?:了)?$", _GRADUATED),
     (rf"^(?:转学|转校)(?:到|去)了?(?P<obj>{_P}+?)(?:了)?$", _slot("转学到", "school")),
     # what they eat
     (
@@ -566,29 +522,27 @@ _RULES = patterns(
         rf"^(?:出生在|出生于|生在|出生在了)(?P<obj>{_P}{{1,12}}?)(?:的)?$|^(?:是)?在(?P<obj2>{_P}{{1,12}}?)出生的?$",
         lambda m, t: (
             [Found("FACT", "出生于", o, 0.6, kind="fact")]
-            if (o := clean(m.group("obj") or m.group("obj2"), True, 20)) and o[0] not in _NOT_NAME
+            if (o := _open_part(m.group("obj") or m.group("obj2"), 20))
             else []
         ),
     ),
     # 结婚了 / 结婚三年了: married, to someone not named
-    (rf"^(?:已经)?(?:结婚|结了婚)(?:了|{_SPAN}了)$", lambda m, t: [Found("EVENT" if t else "FACT", "结婚", None, 0.6)]),
+    (rf"^(?:已经)?(?:结婚|结了婚)(?:了|{_SPAN}了)$", _fact("结婚", change=True)),
     # 在医院找了份新工作 / 找到了工作: a new employer (where it is said), else a job changed
     (
         rf"^(?:在(?P<obj>{_P}{{1,20}}?))?(?:找到|找)了?(?:一)?(?:份)?(?:新)?(?:的)?工作(?:了)?$",
-        lambda m, t: (
-            _slot("入职", "employer")(m, t)
-            if m.group("obj") and not is_place(m.group("obj"))
-            else [read_as("employer", "EVENT" if t else "FACT", "换工作", None, {"地点": m.group("obj")}, ends=True)]
-            if m.group("obj")  # 在上海找到了工作: a job found in a city, its employer not said
-            else _slot("换工作", "employer", ends=True)(m, t)
+        lambda m, t: (  # 在上海找到了工作: a job found in a city, its employer not said
+            _JOINED(m, t)
+            if m["obj"] and not is_place(m["obj"])
+            else [read_as("employer", "EVENT" if t else "FACT", "换工作", None, _where(m, "obj"), ends=True)]
         ),
     ),
     # where they work or study now
     (
         rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,20}}?)(?:读书|上学|念书|读大学|读研究生|读研|读博士|读博|读高中|读初中|读小学|留学|读)(?P<what>{_P}*)",
-        _school,
+        _STUDIES,
     ),
-    (rf"^是(?P<obj>{_P}{{1,20}}?)的学生", _school),
+    (rf"^是(?P<obj>{_P}{{1,20}}?)的学生", _STUDIES),
     (rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,20}}?)(?:工作|上班|任职|实习|打工)", _work_place),
     (rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,20}}?)当(?P<job>{_P}{{1,12}})$", _work_place),
     # 在银行做柜员 / 在公司干会计: 做 and 干 name a job only when what follows is one (员, 师, 会计 ...),
@@ -600,21 +554,15 @@ _RULES = patterns(
         _work_place,
     ),
     # 从腾讯跳槽到字节: the employer now (the one left is said with it)
-    (
-        rf"^从(?P<old>{_P}{{1,12}}?)(?:跳槽|换)(?:到|去)了?(?P<obj>{_P}{{1,16}}?)(?:上班|工作)?(?:了)?$",
-        _slot("入职", "employer"),
-    ),
+    (rf"^从(?P<old>{_P}{{1,12}}?)(?:跳槽|换)(?:到|去)了?(?P<obj>{_P}{{1,16}}?)(?:上班|工作)?(?:了)?$", _JOINED),
     (rf"^(?:就职于|供职于|任职于|受雇于)(?P<obj>{_P}+)", _slot("工作于", "employer")),
     # 工作是做翻译的: the line of work, said as what they do (a bare 做 was taken for the job)
-    (rf"^(?:的)?(?:工作|职业)是(?:做|搞|干|当)(?P<obj>{_P}{{1,8}}?)的$", _slot("职业是", "job")),
-    (rf"^(?:的)?(?:工作|职业)是(?P<obj>{_P}+)", _slot("职业是", "job")),
+    (rf"^(?:的)?(?:工作|职业)是(?:做|搞|干|当)(?P<obj>{_P}{{1,8}}?)的$", _JOB),
+    (rf"^(?:的)?(?:工作|职业)是(?P<obj>{_P}+)", _JOB),
     # 升职为 / 被提拔为 X: the job now, which replaces the one before
-    (rf"^(?:升职为|升职成了?|升为|升任|晋升为|被提拔为|提拔为)(?P<obj>{_P}+?)(?:了)?$", _slot("职业是", "job")),
+    (rf"^(?:升职为|升职成了?|升为|升任|晋升为|被提拔为|提拔为)(?P<obj>{_P}+?)(?:了)?$", _JOB),
     # 对花生过敏 / 花生过敏: what they are allergic to, a fact about their health; 不过敏 states nothing
-    (
-        rf"^(?:对)?(?P<obj>{_P}{{1,12}}?)(?P<neg>不|没有|并不)?(?:有点|有些|很|特别|严重)?过敏(?:了)?$",
-        _allergic,
-    ),
+    (rf"^(?:对)?(?P<obj>{_P}{{1,12}}?)(?P<neg>不|没有|并不)?(?:有点|有些|很|特别|严重)?过敏(?:了)?$", _allergic),
     # likes, dislikes and what is no longer done
     (rf"^最(?:喜欢|爱)的(?P<what>{_P}{{1,10}}?)(?:是|就是)(?P<obj>{_P}+)", _favourite),
     (
@@ -631,9 +579,7 @@ _RULES = patterns(
     (
         rf"^(?:从来|从|一直|平时|基本)?不(?P<verb>吃|喝)(?!早饭|午饭|晚饭|饭|东西|太多|多|了)(?P<obj>{_P}{{1,6}})$",
         lambda m, t: (
-            [read_as("dislike", "OPINION", "不" + m.group("verb"), o)]
-            if (o := clean(m.group("obj"), True, 12)) and o[0] not in _NOT_NAME
-            else []
+            [read_as("dislike", "OPINION", "不" + m.group("verb"), o)] if (o := _open_part(m.group("obj"), 12)) else []
         ),
     ),
     # 在学吉他 / 学西班牙语半年了 / 在准备考研: what they are learning or preparing for now (在学校 is a place)
@@ -650,31 +596,20 @@ _RULES = patterns(
         _practised,
     ),
     # 做销售的 / 是做IT的: the line of work someone is in
-    (rf"^(?:是)?(?:做|搞|干)(?!饭|菜|事|作业|家务|梦)(?P<obj>{_P}{{1,8}}?)的$", _slot("职业是", "job")),
+    (rf"^(?:是)?(?:做|搞|干)(?!饭|菜|事|作业|家务|梦)(?P<obj>{_P}{{1,8}}?)的$", _JOB),
     # 是当农民的: what someone works as (当时, 当天, 当地 say when or where)
-    (rf"^(?:是)?当(?!时|天|地|年|初|然|中|面|晚|场|下)(?P<obj>{_P}{{1,8}}?)的$", _slot("职业是", "job")),
+    (rf"^(?:是)?当(?!时|天|地|年|初|然|中|面|晚|场|下)(?P<obj>{_P}{{1,8}}?)的$", _JOB),
     # 不在北京住了: no longer lives there
-    (
-        rf"^(?:已经|早就)?不在(?P<obj>{_P}{{1,12}}?)(?:住|生活|待)了$",
-        _slot("不再住在", "residence", ends=True),
-    ),
+    (rf"^(?:已经|早就)?不在(?P<obj>{_P}{{1,12}}?)(?:住|生活|待)了$", _LEFT_HOME),
     # 不在腾讯了 / 不在华为上班了: no longer works there (a home, 家, is no employer)
     (
         rf"^不在(?P<obj>{_P}{{1,20}}?)(?:工作|上班|干)?了$",
-        lambda m, t: _slot("辞职", "employer", ends=True)(m, t) if _organisation(m.group("obj")) else [],
+        lambda m, t: _QUIT(m, t) if _organisation(m.group("obj")) else [],
     ),
     # 开了一家面包店 / 在深圳开了一家餐厅: a business someone runs, where they work
     (
         rf"^(?:在(?P<place>{_P}{{1,10}}?))?(?:自己)?开了(?:一家|家|一个|个|一间|间)(?P<obj>{_P}{{0,8}}?(?:店|公司|餐厅|饭店|馆|工作室|厂|诊所|超市|网店|民宿))$",
-        lambda m, t: [
-            read_as(
-                "employer",
-                "EVENT" if t else "FACT",
-                "开了",
-                m.group("obj"),
-                {"地点": m.group("place")} if m.group("place") else None,
-            )
-        ],
+        lambda m, t: [read_as("employer", "EVENT" if t else "FACT", "开了", m["obj"], _where(m))],
     ),
     # 弹钢琴 / 会拉小提琴 / 打篮球: an instrument or a game someone plays (会: can)
     (
@@ -698,18 +633,16 @@ _RULES = patterns(
     # a licence, a degree, a visa got: theirs from now on (拿到驾照了 / 考到了驾照)
     (
         r"^(?:终于|刚刚|刚|已经)*(?:拿到|考到|考下|考出|拿下|办下|取得)(?:了)?(?P<obj>驾照|驾驶证|学位|(?:学士|硕士|博士)学位|毕业证|护照|签证|绿卡|录取通知书|黑带)",
-        lambda m, t: [Found("EVENT" if t else "FACT", "拿到", m.group("obj"), 0.6, kind="possession")],
+        _fact("拿到", kind="possession", change=True),
     ),
     # 我怀孕了: expecting a child, a fact until it is born
-    (r"^(?:已经|终于|又)?怀孕(?:了)?(?:[，,。！!]|$)", lambda m, t: [Found("FACT", "怀孕", None, 0.8, kind="fact")]),
+    (r"^(?:已经|终于|又)?怀孕(?:了)?(?:[，,。！!]|$)", _fact("怀孕", 0.8)),
     # possessions
     (rf"^(?P<verb>拥有|有|买了|领养了|养了)(?P<obj>{_P}+)", _possession),
     # 在成都买了房: a home bought, and where
     (
         rf"^在(?P<place>{_P}{{1,12}}?)买了(?:一套|套|一个|个|一栋|栋)?(?P<obj>房子|房|公寓|别墅|新房|二手房)$",
-        lambda m, t: [
-            Found("EVENT" if t else "FACT", "买了", m.group("obj"), 0.6, {"地点": m.group("place")}, kind="possession")
-        ],
+        lambda m, t: [Found("EVENT" if t else "FACT", "买了", m["obj"], 0.6, _where(m), kind="possession")],
     ),
     # 开的是特斯拉 / 开一辆旧宝马: the car someone drives (开会, 开心, 开始 are no car)
     (
@@ -717,10 +650,7 @@ _RULES = patterns(
         lambda m, t: [read_as("possession", "FACT", "开", obj)] if (obj := _object(m.group("obj"))) else [],
     ),
     # 姓王: someone's surname, not a name of its own (我的牙科医生姓王)
-    (
-        r"^姓(?P<obj>[\u4e00-\u9fff]{1,2}?)(?:的)?[。！!]?$",
-        lambda m, t: [Found("FACT", "姓", m.group("obj"), 0.6, kind="fact")],
-    ),
+    (r"^姓(?P<obj>[\u4e00-\u9fff]{1,2}?)(?:的)?[。！!]?$", _fact("姓")),
     # who they are
     (r"^(?:的名字)?(?:叫|是叫|名叫)(?P<obj>[^，,。！？；;!?\s]{1,12})", _named),
     (r"^的名字是(?P<obj>[^，,。！？；;!?\s]{1,12})", _named),
@@ -755,22 +685,20 @@ def predicates(rest: str, timed: bool, time_text: str | None = None) -> list[Fou
             return found
         if found and all(f.kind == "preference" for f in found):  # 从小就怕狗: a liking or a fear held since
             return found
-    past = _PAST_WORK.match(p)
-    if past:
+    if past := _PAST_WORK.match(p):
         return _worked_at(past)
     if home := _PAST_HOME.match(p):
         return _lived_before(home)
     span = _WORK_SPAN.match(p)
-    if span and (span.group("now") or span.group("done")):
-        return _work_span(span)
+    if span and span.group("now"):  # 在亚马逊干了十年了 (了 at the end: the span runs up to now): the employer now
+        return _slot("工作于", "employer", of=_organisation)(span, False)
+    if span and span.group("done"):  # 在亚马逊干了十年 (了 after the verb alone): a span that ended
+        return _worked_at(span)
     if not p or _NOT_FACT.match(p):
         return []
     for pattern, make in _RULES:
-        m = pattern.match(p)
-        if m:
-            found = make(m, timed)
-            if found:
-                return found
+        if (m := pattern.match(p)) and (found := make(m, timed)):
+            return found
     return []
 
 
@@ -789,12 +717,9 @@ def event(rest: str, time_text: str | None = None) -> Found | None:
     p = re.sub(rf"^{_ADV}", "", rest.strip(" ，,。！？!?")).strip()
     if not p or _NOT_FACT.match(p):
         return None
-    future = is_future(time_text)
     attributes = None
     m = re.match(rf"^在(?P<place>{_P}+)", p)
-    if m and tag(m.group("place"))[0][1].startswith("v"):
-        m = None  # 在学做饭: 在 says it is going on, not where
-    if m:
+    if m and not tag(m.group("place"))[0][1].startswith("v"):  # 在学做饭: 在 says it is going on, not where
         said = _ONE.sub("", m.group("place"))  # 在一家游戏公司做美术: the place is 游戏公司
         place = noun_head(said)
         after = said[len(place) :] if place else ""
@@ -803,6 +728,6 @@ def event(rest: str, time_text: str | None = None) -> Found | None:
     topic = clean(p, True, 30)
     if not topic:
         return None
-    if future:  # 她下个月回国: what a time to come says someone does is a plan
+    if is_future(time_text):  # 她下个月回国: what a time to come says someone does is a plan
         return Found("EVENT", "将", topic, 0.5, attributes, kind="plan")
     return Found("EVENT", topic, None, 0.5, attributes, kind="event")

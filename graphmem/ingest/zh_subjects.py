@@ -24,11 +24,13 @@ from .people import People, introduce
 from .phrases import Found, Subject, clean, read_as, relation
 
 # What may stand before a clause's subject: interjections, discourse words, times said as words.
+LEAD_WORDS = (
+    r"[，,、\s]|嗯|啊|哦|哈哈|哈|对了|其实|不过|而且|但是|可是|然后|后来|另外|还有|最近|刚才|刚刚|终于|结果|总之|说真的|"
+    r"老实说|你知道吗|你知道|你猜怎么着|你猜|告诉你|跟你说|今天|昨天|昨晚|前天|明天|周末|上周|这周|下周|早上|上午|中午|"
+    r"下午|晚上|早饭|午饭|晚饭|放学后|下班后"
+)
 ZH_LEAD = re.compile(
-    r"^(?:[，,、\s]|嗯|啊|哦|哈哈|哈|对了|其实|不过|而且|但是|可是|然后|后来|另外|还有|最近|刚才|"
-    r"刚刚|终于|结果|总之|说真的|老实说|说实话|说实在的|坦白说|讲真|你知道吗|你知道|你猜怎么着|你猜|告诉你|跟你说|今天|昨天|"
-    r"昨晚|前天|明天|周末|上周|这周|下周|早上|上午|中午|下午|晚上|早饭|午饭|晚饭|放学后|下班后|现在|"
-    r"目前|如今|这些天|这阵子|最近几天|这次|这回"
+    rf"^(?:{LEAD_WORDS}|说实话|说实在的|坦白说|讲真|现在|目前|如今|这些天|这阵子|最近几天|这次|这回"
     r"|[\u4e00-\u9fff]{1,6}?(?:以后|之后|后)(?=[，,]?我))+"  # 实习结束后我…: when, then the speaker
 )
 
@@ -113,9 +115,7 @@ def said_mine(rest: str, name: str, people: People, owner: str) -> Found | None:
     m = re.match(rf"^(?:也)?是我(?:的|最好的)?(?P<role>[{HAN_CHARS}]{{1,6}})[。！!]?$", rest)
     role = m.group("role") if m else ""
     found = next((f for n in range(len(role)) if (f := role_of(role[n:]))), None)  # 大学室友: a 室友
-    if found is None:
-        return None
-    return people.known_as(name, found[0], owner)
+    return people.known_as(name, found[0], owner) if found else None
 
 
 def is_place(text: str) -> bool:
@@ -127,9 +127,8 @@ def is_place(text: str) -> bool:
 def is_workplace(text: str) -> bool:
     """A workplace named whole: one word not a place (腾讯, 华为), or a phrase ending in a kind of
     workplace (一家创业公司, 市第一医院); not an errand (超市买菜)."""
-    if re.search(r"(?:公司|企业|外企|集团|银行|医院|学校|大学|中学|小学|工厂|厂|研究所|事务所|工作室)$", text):
-        return True
-    return len(tag(text)) == 1 and not is_place(text)
+    kind = re.search(r"(?:公司|企业|外企|集团|银行|医院|学校|大学|中学|小学|工厂|厂|研究所|事务所|工作室)$", text)
+    return kind is not None or (len(tag(text)) == 1 and not is_place(text))
 
 
 def noun_head(text: str) -> str | None:
@@ -138,23 +137,15 @@ def noun_head(text: str) -> str | None:
     text = _ONE.sub("", text.strip(" ，,。！？!?"))
     if not text:
         return None
-    out = []
-    for i, (word, t) in enumerate(tag(text)):
-        if (
-            t.startswith("n")
-            or t.startswith(_NOUNISH)
-            and not (t == "x" and not word.isascii())
-            or (t in _MORPHEME and len(word) == 1)
-        ):
-            out.append(word)
-            continue
-        if word == "的" and out and i + 1 < len(tag(text)):
-            out.append(word)
-            continue
-        if t.startswith("v") and not out:  # 字节跳动, 攀岩: a verb-looking name said as an object
-            out.append(word)
-            continue
-        break
+    words = tag(text)
+    out: list[str] = []
+    for i, (word, t) in enumerate(words):
+        noun = t.startswith("n") or (t.startswith(_NOUNISH) and not (t == "x" and not word.isascii()))
+        of = word == "的" and bool(out) and i + 1 < len(words)  # 的 between two words of the phrase
+        named = t.startswith("v") and not out  # 字节跳动, 攀岩: a verb-looking name said as an object
+        if not (noun or (t in _MORPHEME and len(word) == 1) or of or named):
+            break
+        out.append(word)
     head = "".join(out).rstrip("的")
     head = _TRAIL.sub("", head) if len(head) > 1 else head
     return head or None
@@ -214,17 +205,6 @@ def _that_one(text: str, people: People) -> Subject | None:
 # 我们房东, 我们家的阿姨, 咱家保姆: the household's role, which the speaker means as their own
 _OURS = "我们家|我们|咱们家|咱们|咱家|我家"
 
-# A role said without what it teaches or treats (妈妈, 女儿, 老师): the longest first.
-
-_AND_THEIR = re.compile(r"^(?:和|跟|带着)(?:她|他)(?:的)?")  # 小雯和她老公阿强来了: a relative said with them
-
-# what two people do to each other: the one after 和 is its other party (和他女朋友分手了)
-_WITH_EACH_OTHER = re.compile(
-    r"^(?:又|已经|终于|刚|昨天|上周|上个月)*(?:分手|吵架|吵了|离婚|离了婚|闹翻|闹掰|和好|打架|分开|结婚|订婚|冷战)"
-)
-
-_ME_AND = re.compile(rf"^我(?:和|跟|与)(?:我)?(?:的)?(?P<role>{ZH_ROLE_WORDS})?")
-
 # 我们 / 我们家 / 咱们 before a move, a home, a pet, a purchase or a plan: the household, so the
 # speaker too (我们公司…, 我们在讨论… stay no one's: "we" at work is not the speaker's own fact).
 _WE_AT_HOME = re.compile(
@@ -253,7 +233,6 @@ def we_then(body: str, time_text: str) -> Subject | None:
 
 
 # Roles said without 我 that still mean the speaker's (妈妈说…, 老板今天…): kin and the boss.
-
 _BARE_ROLES = frozenset("妈妈 老妈 爸爸 老爸 老婆 老公 老板 女朋友 男朋友 爷爷 奶奶 外婆 外公 儿子 女儿 闺女".split())
 
 # 就是/只是/可是/真是… opening a clause that says no subject: "it's just that", "it really is" — what follows
@@ -289,12 +268,17 @@ def _what_they_do(role: str) -> bool:
     return _modifier(role[: -len(head)])
 
 
+def _first_tag(text: str, cand: str) -> str | None:
+    """The tagger's tag of ``text``'s first word when that word is ``cand``, else None."""
+    words = tag(text)
+    return words[0][1] if words and words[0][0] == cand else None
+
+
 def _addressed(cand: str, text: str) -> bool:
     """A surname and a title (陈阿姨, 李老师) or a nickname (老何, 小敏) the tagger reads as a name."""
     if len(cand) == 3:
         return cand[1:] in ZH_TITLES and cand[0] not in _NOT_NAME and not role_of(cand[:1])
-    words = tag(text)
-    return bool(words) and words[0][0] == cand and words[0][1] == "nr"
+    return _first_tag(text, cand) == "nr"
 
 
 def _called(cand: str, after: str) -> bool:
@@ -308,21 +292,15 @@ def _called(cand: str, after: str) -> bool:
 def _one_word(text: str, cand: str) -> bool:
     """Whether a name candidate reads as one word of its own here and not as a verb or a function
     word (结婚, 要去维); a nickname (小刘, 老王, 阿杰) always does."""
-    if len(cand) == 2 and cand[0] in "小老阿":
+    # 陈阿姨, 李老师: a surname and how one addresses them
+    if (len(cand) == 2 and cand[0] in "小老阿") or (len(cand) == 3 and cand[1:] in ZH_TITLES):
         return True
-    if len(cand) == 3 and cand[1:] in ZH_TITLES:  # 陈阿姨, 李老师: a surname and how one addresses them
-        return True
-    words = tag(text)
-    return (
-        bool(words)
-        and words[0][0] == cand
-        and not words[0][1].startswith(("v", "d", "p", "c", "u", "r", "m", "q", "t", "f", "a"))
-    )
+    t = _first_tag(text, cand)
+    return t is not None and not t.startswith(("v", "d", "p", "c", "u", "r", "m", "q", "t", "f", "a"))
 
 
 def _tagged_name(text: str, cand: str) -> bool:
-    words = tag(text)
-    return bool(words) and words[0][0] == cand and words[0][1].startswith("nr")
+    return (_first_tag(text, cand) or "").startswith("nr")
 
 
 def _name_after(text: str) -> tuple[str | None, str]:
@@ -332,6 +310,7 @@ def _name_after(text: str) -> tuple[str | None, str]:
         return None, text
     name = m.group("name")
     cands = [name] if name.isascii() else [name[:3], name[:2]] if len(name) == 3 else [name]
+    bare = text.lstrip("是叫名，,")
     for cand in cands:
         after = text[m.start("name") + len(cand) :]
         if cand[0] in _NOT_NAME or (role_of(cand) and not _called(cand, after)) or _PREDICATE_START.match(cand):
@@ -344,18 +323,14 @@ def _name_after(text: str) -> tuple[str | None, str]:
             return cand[:2], cand[2] + after
         if len(cand) == 2 and cand[0] == cand[1] and text.startswith(("叫", "名叫")):
             return cand, after  # 我女儿叫朵朵: a doubled name the tagger reads as a measure word
-        if len(cand) == 3 and _PREDICATE_START.match(cand[2] + after) and _one_word(text.lstrip("是叫名，,"), cand[:2]):
-            cand, after = (
-                cand[:2],
-                cand[2] + after,
-            )  # 晓晓搬到广州: the name is 晓晓, 搬到 the predicate (要么是: no name)
+        if len(cand) == 3 and _PREDICATE_START.match(cand[2] + after) and _one_word(bare, cand[:2]):
+            # 晓晓搬到广州: the name is 晓晓, 搬到 the predicate (要么是: no name)
+            cand, after = cand[:2], cand[2] + after
             if not text.startswith("是") or _tagged_name(text[1:], cand) or _called(cand, after):
                 return cand, after
         if text.startswith("是") and not (cand.isascii() or _tagged_name(text[1:], cand) or _called(cand, after)):
             continue  # 我的朋友是医生, 我的下属是博士毕业的: what they are, not who
-        if not _one_word(text.lstrip("是叫名，,"), cand):
-            continue
-        if re.match(_NAME_FOLLOW, after) or _tagged_name(text.lstrip("是叫名，,"), cand):
+        if _one_word(bare, cand) and (re.match(_NAME_FOLLOW, after) or _tagged_name(bare, cand)):
             return cand, after
     return None, text
 
@@ -371,6 +346,14 @@ def _named_relative(subj: Subject, people: People) -> Subject:
     if not name or name in people.names.values():
         return subj
     return Subject(name, after, people.learn_of(subj.name, name, subj.of_role, subj.of_role))
+
+
+_AND_THEIR = re.compile(r"^(?:和|跟|带着)(?:她|他)(?:的)?")  # 小雯和她老公阿强来了: a relative said with them
+
+# what two people do to each other: the one after 和 is its other party (和他女朋友分手了)
+_WITH_EACH_OTHER = re.compile(
+    r"^(?:又|已经|终于|刚|昨天|上周|上个月)*(?:分手|吵架|吵了|离婚|离了婚|闹翻|闹掰|和好|打架|分开|结婚|订婚|冷战)"
+)
 
 
 def _and_their(subj: Subject, people: People) -> Subject:
@@ -391,6 +374,9 @@ def _and_their(subj: Subject, people: People) -> Subject:
         after = rest
     subj.rest = after
     return subj
+
+
+_ME_AND = re.compile(rf"^我(?:和|跟|与)(?:我)?(?:的)?(?P<role>{ZH_ROLE_WORDS})?")
 
 
 def _with_them(text: str, people: People, owner: str) -> Subject | None:
@@ -423,20 +409,12 @@ def _named_with_theirs(text: str) -> str | None:
 def _opening(clause: str, people: People, owner: str, carried: Subject | None) -> Subject | None:
     text = ZH_LEAD.sub("", clause).strip()
     m = re.match(rf"^(?P<name>{_NAME})是我(?:的|最好的)?(?P<role>{ZH_ROLE})(?:$|[了啊呀吧。！!，,])", text)
-    if (
-        m
-        and m.group("name")[0] not in _NOT_NAME
-        and m.group("name")[-1] not in _NOT_NAME_END
-        and (found := role_of(m.group("role")))
-    ):
-        name, role = m.group("name"), found[0]
-        return Subject(name, "", people.known_as(name, role, owner))
+    if m and m["name"][0] not in _NOT_NAME and m["name"][-1] not in _NOT_NAME_END and (found := role_of(m["role"])):
+        return Subject(m["name"], "", people.known_as(m["name"], found[0], owner))
     m = re.match(rf"^(?P<desc>[{HAN_CHARS}]{{1,8}}?的)(?P<role>{ZH_ROLE_WORDS})", text)
-    found = (
-        role_of(m.group("role"))
-        if m and not m.group("desc").startswith(("我", "你", "他", "她")) and not people.knows(m.group("desc")[:-1])
-        else None
-    )  # 小琳的儿子乐乐: 小琳's son (read below), not the speaker's
+    # 小琳的儿子乐乐: 小琳's son (read below), not the speaker's
+    whose = m["desc"][:-1] if m and not m["desc"].startswith(("我", "你", "他", "她")) else None
+    found = role_of(m["role"]) if m and whose is not None and not people.knows(whose) else None
     name, rest = _name_after(text[m.end() :]) if m and found else (None, text)
     if m and found and name:  # 新来的同事Mia是做数据分析的: who they are, which one, their name
         rel, described = introduce(people, name, found[0], m.group("desc") + m.group("role"), owner, "是")
@@ -487,35 +465,31 @@ def _opening(clause: str, people: People, owner: str, carried: Subject | None) -
     if together:  # 我爸妈上周来了。他们带了很多菜: the ones spoken of together
         people.mention(together)
         return Subject(together, text[2:], pronoun=text[:2])
-    m = _PRONOUN.match(text)
-    if m:
-        name = people.by_pronoun(m.group(1))
+    if m := _PRONOUN.match(text):
+        name = people.by_pronoun(m[1])
         if name is None:
             return None
-        people.settle(name, m.group(1))
-        return _named_relative(_relative(Subject(name, text[m.end() :], pronoun=m.group(1))), people)
-    for key in sorted(people.names, key=len, reverse=True):
-        said = people.names[key]
-        if text.startswith(said) and said not in ("我",):
+        people.settle(name, m[1])
+        return _named_relative(_relative(Subject(name, text[m.end() :], pronoun=m[1])), people)
+    for said in (people.names[key] for key in sorted(people.names, key=len, reverse=True)):
+        if text.startswith(said) and said != "我":
             people.mention(said)
             subj = Subject(said, text[len(said) :])
             return _named_relative(_relative(subj), people) if subj.rest.startswith("的") else subj
-    that = _that_one(text, people)
-    if that is not None:
+    if (that := _that_one(text, people)) is not None:
         return that
-    named = _named_with_theirs(text)
-    if named is not None:  # 李婷婷的邮箱地址是…: a person named the first time, by what they have
+    if (
+        named := _named_with_theirs(text)
+    ) is not None:  # 李婷婷的邮箱地址是…: a person named the first time, by what they have
         people.learn(named)
         return _relative(Subject(named, text[len(named) :]))
     m = re.match(rf"^(?P<name>[{HAN_CHARS}]{{3}}|[小老阿][{HAN_CHARS}])(?=[^的们])", text)
     if m and _addressed(m.group("name"), text):  # 陈阿姨开了…, 老何说…: someone named the way one calls them
         people.learn(m.group("name"))
         return _relative(Subject(m.group("name"), text[m.end() :]))
-    we = _WE_AT_HOME.match(text)
-    if we:  # 我们搬到上海了 / 我家养了一只猫: where the speaker lives and what they keep, said for the household
+    if we := _WE_AT_HOME.match(text):  # 我们搬到上海了 / 我家养了一只猫: where the speaker lives, what they keep
         return Subject(None, text[we.end() :])
-    with_them = _with_them(text, people, owner)
-    if with_them is not None:
+    if (with_them := _with_them(text, people, owner)) is not None:
         return with_them
     if text.startswith("我") and not text.startswith("我们"):
         return Subject(None, text[1:])
@@ -546,15 +520,8 @@ def role_of_someone(text: str, people: People, owner: str) -> Found | None:
     m = _ROLE_OF_SOMEONE.match(text)
     role = role_of(m.group("role")) if m else None
     name = m.group("name") if m else ""
-    if (
-        m is None
-        or role is None
-        or name[0] in _NOT_NAME
-        or name[0] in "个位名一"
-        or name in ZH_ROLES
-        or name[:2] in ZH_ROLES
-    ):
-        return None
+    if m is None or role is None or name[0] in "个位名一" or name[0] in _NOT_NAME or ZH_ROLES.keys() & {name, name[:2]}:
+        return None  # 女儿的班主任是个好人, 是我们: no name
     rel = role_of(m.group("whose"))
     if rel is not None:
         whose = people.by_role(rel[0], owner) or f"我{m.group('whose')}"
@@ -650,10 +617,8 @@ def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]
         return "", [named]
     m = _DESCRIBED_IS_CALLED.match(text.strip())
     if m and m.group("desc") not in ("我的", "我们的", "的") and not _NOT_PEOPLE.search(m.group("what")):
-        name, what = m.group("name"), m.group("what")
-        known_role = role_of(what)
-        role = known_role[0] if known_role else "熟人"
-        return "", introduce(people, name, role, m.group("desc") + what, owner, "是")
+        role = (role_of(m["what"]) or ("熟人",))[0]
+        return "", introduce(people, m["name"], role, m["desc"] + m["what"], owner, "是")
     for pattern in (_INTRODUCED, _NAMED_AFTER):
         m = pattern.search(text)
         if m is None:
@@ -663,12 +628,12 @@ def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]
             continue
         kin = role_of(what) or role_of(what[-2:]) or role_of(what[-1:])
         had = r"(?:^|[，,])(?:我|我们)(?:上周|上个月|去年|前天|昨天|今年|刚刚|刚|已经|终于)*(?:还|也)?(?:有|生了|添了)$"
+        role, said = "熟人", what
         if kin and re.search(had, text[: m.start()]):  # 我有个弟弟叫小乐 / 我们上周生了个女儿，叫莉莉: my 弟弟, my 女儿
             kin_word = _kin_word(what) or what
             plain = re.fullmatch(r"(?:小|大|亲|双胞胎)?", what[: len(what) - len(kin_word)]) is not None
-            found = introduce(people, name, kin[0], None if plain else what, owner, "是")
-        else:
-            found = introduce(people, name, "熟人", what, owner, "是")
+            role, said = kin[0], None if plain else what
+        found = introduce(people, name, role, said, owner, "是")
         if pattern is _INTRODUCED:
             return text[: m.start()] + name + text[m.end() :], found
         before = text[: m.start()]
@@ -683,8 +648,7 @@ def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]
 def person_in(text: str, people: People) -> str | None:
     """A person a clause names inside it (…卖给了陈阿姨, …和小雯吃饭): one known by name, or a surname
     with a title (陈阿姨, 李老师) the way one calls them."""
-    for key in sorted(people.names, key=len, reverse=True):
-        said = people.names[key]
+    for said in (people.names[key] for key in sorted(people.names, key=len, reverse=True)):
         if len(said) >= 2 and not said.startswith("我") and said in text:
             return said
     m = re.search(
