@@ -190,11 +190,8 @@ def held_since(topic: str, reading: str) -> Make:
         obj = clean(raw, False, 60)
         if not obj or not (since or duration):
             return None
-        return [
-            read_as(
-                reading, "FACT", agree(topic, third), obj, {"since": since} if since else {"duration": duration or ""}
-            )
-        ]
+        attributes = {"since": since} if since else {"duration": duration or ""}
+        return [read_as(reading, "FACT", agree(topic, third), obj, attributes)]
 
     return make
 
@@ -223,13 +220,9 @@ def _plays(obj: str, third: bool) -> list[Found] | None:
     """ "I play guitar" / "she plays tennis": what someone plays, an instrument or a game (not "play
     with the kids", "play it safe", "play a role")."""
     words = obj.lower().split()
-    if words[0] in {"a", "an", "with", "for", "to", "on", "in", "at", "by", "games", "along"} or words[-1] in {
-        "role",
-        "part",
-        "safe",
-        "dead",
-        "fair",
-    }:
+    if words[0] in {"a", "an", "with", "for", "to", "on", "in", "at", "by", "games", "along"}:
+        return None
+    if words[-1] in {"role", "part", "safe", "dead", "fair"}:
         return None
     obj = re.sub(r"\s+for\s+.*$", "", obj)  # "piano for an hour": how long each time
     if words[0] == "the" and len(words) > 1:
@@ -349,13 +342,6 @@ def _diet_kept(m: re.Match) -> bool:
 _HABITS_ALONE = ("smoke", "drink", "gamble", "vape")
 
 
-def _stopped(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
-    what = clean(m.group("obj"), False, 40)
-    if not what:
-        return None
-    return [read_as("stop", "OPINION", f"stopped {m.group('verb').lower()}".strip(), what)]
-
-
 def fan(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     obj = said_object(m)
     if not obj:
@@ -373,15 +359,11 @@ def possession(m: re.Match, third: bool, time_text: str | None) -> list[Found] |
     det, obj = (m.group("det") or "").lower().strip(), said_object(m)
     if not obj:
         return None
-    if verb in {"have", "has", "got", "have got", "has got", "own", "owns"} and _NOT_THINGS.match(
-        f"{det} {obj}".strip()
-    ):
-        return None
-    if verb in {"got", "have", "has", "have got", "has got", "own", "owns"} and not det:
+    having = verb in {"have", "has", "got", "have got", "has got", "own", "owns"}
+    if having and (not det or _NOT_THINGS.match(f"{det} {obj}".strip())):
         return None
     obj = f"{m.group('det').strip()} {obj}" if det else obj  # as said: a puppy, two cats, my own boat
-    topic = {"own": "have", "owns": "have", "got": "have", "have got": "have", "has got": "have"}.get(verb, verb)
-    topic = ("has" if third else "have") if topic in ("have", "has") else "bought" if topic == "purchased" else topic
+    topic = agree("have", third) if having else "bought" if verb == "purchased" else verb
     mtype = "EVENT" if time_text and topic in {"bought", "adopted"} else "FACT"
     return [read_as("possession", mtype, topic, obj)]
 
@@ -566,11 +548,8 @@ def work_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | No
         return None
     if re.search(r"\b(?:worked|interned) (?:at|for) |^used to ", said, _I):
         obj, duration = _for_how_long(said_object(m) or "")  # "worked at a bookshop for two summers"
-        return (
-            [Found("FACT", "worked at", obj, 0.6, {"duration": duration} if duration else None, kind="work")]
-            if obj
-            else None
-        )
+        attributes = {"duration": duration} if duration else None
+        return [Found("FACT", "worked at", obj, 0.6, attributes, kind="work")] if obj else None
     found = reading("work at", "employer")(m, third, time_text)
     as_what = _AS_A_JOB.match(found[0].object or "") if found else None
     if found and as_what:  # "works at the hospital as a nurse": where, and the job
@@ -589,11 +568,7 @@ def preference(m: re.Match, third: bool, time_text: str | None) -> list[Found] |
     verb = _LIKING.get(said) or _LIKING.get(lemma(said), lemma(said))
     if obj.lower().startswith("to "):  # "I like to read before bed": reading before bed, a liking
         doing = re.match(r"^to (?:(?:just|really|always|usually|often|sometimes|also) )*(?P<verb>[a-z]+)\b", obj, _I)
-        if (
-            doing is None
-            or verb not in ("like", "love", "enjoy", "hate", "prefer")
-            or _NOT_A_LIKING.match(doing["verb"])
-        ):
+        if doing is None or verb not in ("like", "love", "enjoy", "hate", "prefer") or _NOT_A_LIKING.match(doing[1]):
             return None
         obj = gerund(doing["verb"]) + obj[doing.end() :]
     reading = "dislike" if verb in ("hate", "dislike") else "like"
@@ -626,12 +601,12 @@ def going_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | N
 
 
 def stopped_or_habit(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    """ "stopped smoking", "gave up eating meat": a habit or a doing that ended (not "stopped working")."""
     verb, obj = m.group("verb").lower(), m.group("obj")
-    if verb in ("working",) and obj is None:
-        return None
-    if obj:
-        return _stopped(m, third, time_text)
-    return [read_as("stop", "OPINION", "stopped", verb)]
+    if obj is None:
+        return None if verb == "working" else [read_as("stop", "OPINION", "stopped", verb)]
+    what = clean(obj, False, 40)
+    return [read_as("stop", "OPINION", f"stopped {verb}", what)] if what else None
 
 
 MONTH = re.compile(r"\b(?:January|February|March|April|May|June|July|August|September|October|November|December)\b")

@@ -180,7 +180,7 @@ def _and_their(subj: Subject, people: People) -> Subject:
     named = re.match(rf"^,? ?(?P<name>{_NAME})(?=[ ,.!;:]|$),?", after)
     if _WITH_EACH_OTHER.match((after[named.end() :] if named else after).strip()):
         return subj  # Tom and his girlfriend broke up: whom it was with, not who came along
-    if named and _a_name(named.group("name")) and named.group("name").split()[0] not in _NOT_NAMES:
+    if named and _a_name(named.group("name")):
         name = named.group("name")
         subj.together = people.learn_of(subj.name or "", name, relative[0], relative[0])
         people.mention(subj.name or "")  # the clause is still about them
@@ -214,7 +214,7 @@ def _named_relative(subj: Subject, people: People) -> Subject | None:
     if subj.name is None or subj.of_role is None or role_of(subj.of_role) is None:
         return None
     m = re.match(rf"^,? ?(?P<name>{_NAME})(?:,)? (?=[a-z])", subj.rest)
-    if m is None or not _a_name(m.group("name")) or m.group("name").split()[0] in _NOT_NAMES:
+    if m is None or not _a_name(m.group("name")):
         return None
     name = m.group("name")
     return Subject(name, _expand(subj.rest[m.end() :]), people.learn_of(subj.name, name, subj.of_role, subj.of_role))
@@ -421,7 +421,7 @@ def stated_people(text: str, people: People, owner: str) -> list[Found]:
     friends since college": each learnt."""
     out = []
     together = _TOGETHER.match(text)
-    if together and together.group("name").split()[0] not in _NOT_NAMES and _a_name(together.group("name")):
+    if together and _a_name(together.group("name")):
         said = together.group("role").lower()
         role = role_of(_TOGETHER_ROLE.get(said, said[:-1]))
         if role:
