@@ -111,10 +111,7 @@ _RULES = patterns(
         lambda m, t, tt: [read_as("plan", "EVENT" if tt else "FACT", agree("plan to", t), f"move in {m['obj']}")],
     ),
     # "I'm flying to Lisbon on Friday": going somewhere at a time to come, a plan
-    (
-        rf"^(?:am|is|are) {_ADV}(?P<verb>flying|driving|heading|travelling|traveling|leaving for) {_X}",
-        build.going_at,
-    ),
+    (rf"^(?:am|is|are) {_ADV}(?P<verb>flying|driving|heading|travelling|traveling|leaving for) {_X}", build.going_at),
     # the field they work in ("I work in marketing"; "in Boston", a place, is not read here), and where
     (
         re.compile(
@@ -153,10 +150,7 @@ _RULES = patterns(
         build.marital,
     ),
     # "I was born in Ohio": where someone was born
-    (
-        rf"^(?:was|were) born (?:and raised |and grew up )?(?:in|at) (?:the )?{_X}",
-        build.fact("was born in"),
-    ),
+    (rf"^(?:was|were) born (?:and raised |and grew up )?(?:in|at) (?:the )?{_X}", build.fact("was born in")),
     # where they work, and changes of job
     (
         rf"{_DID}(?:joined|started (?:working )?(?:at|for|with)|(?:am|is) (?:now )?(?:starting (?:at|with|for) |joining (?:at )?))(?:the )?{_X}",
@@ -197,19 +191,10 @@ _RULES = patterns(
         build.reading("changed jobs", "employer", ends=True, needs_object=False),
     ),
     # "quit the bank": a place of work not named ("left the bank" is as often the building)
-    (
-        rf"{_DID}quit (?:the |my |a |an )?(?P<obj>(?:[a-z-]+ ){{0,2}}?(?:{_WORKPLACE}))$",
-        _QUIT,
-    ),
+    (rf"{_DID}quit (?:the |my |a |an )?(?P<obj>(?:[a-z-]+ ){{0,2}}?(?:{_WORKPLACE}))$", _QUIT),
     (rf"{_DID}(?:quit|left) {_X}", build.named_org(_QUIT)),
-    (
-        rf"{_DID}(?:quit|resigned|retired)\s*$",
-        _QUIT_ALONE,
-    ),
-    (
-        r"^(?:have |has |was |got |just |am |is |are |now )*(?:been )?(?:laid off|fired|let go|retired)\b",
-        _QUIT_ALONE,
-    ),
+    (rf"{_DID}(?:quit|resigned|retired)\s*$", _QUIT_ALONE),
+    (r"^(?:have |has |was |got |just |am |is |are |now )*(?:been )?(?:laid off|fired|let go|retired)\b", _QUIT_ALONE),
     (
         rf"^(?:am |is |are |have |has |have been |has been |used to )?{_ADV}(?:work|works|working|worked|interning|interned|intern|interns) "
         rf"(?:(?:remotely|full[- ]time|part[- ]time|freelance|from home) )?(?:at|for) {_X}",
@@ -226,10 +211,7 @@ _RULES = patterns(
     ),
     (rf"^(?:am |is )?{_ADV}(?:work|works|working) as (?:a |an )?{_X}", build.reading("work as", "job")),
     # "got promoted to senior engineer": the job now, which replaces the one before
-    (
-        rf"{_DID}(?:got |been |was |were |just got )?promoted to (?:a |an |the )?{_X}",
-        build.reading("work as", "job"),
-    ),
+    (rf"{_DID}(?:got |been |was |were |just got )?promoted to (?:a |an |the )?{_X}", build.reading("work as", "job")),
     # where they study, and changes of school
     (
         rf"{_DID}(?:got into|got accepted (?:to|into|at)|was accepted (?:to|into|at)|transferred to) {_X}",
@@ -288,10 +270,7 @@ _RULES = patterns(
         rf"^(?:(?P<longer>no longer)|(?:don't|doesn't|do not|does not|never|(?:have|has|'ve) never)) (?:really |much |particularly |even )?(?P<verb>like|likes|liked|love|loves|loved|enjoy|enjoys|enjoyed|drink|drinks|eat|eats|play|plays|smoke|smokes|watch|watches|go|goes|do|does|have|has)(?: {_X})?(?=$|[,;:.!?])",
         build.negated_preference,
     ),
-    (
-        rf"{_DID}(?:stopped|quit|gave up) (?P<verb>[a-z]+ing)(?: (?P<obj>[^,;:.!?]+))?",
-        build.stopped_or_habit,
-    ),
+    (rf"{_DID}(?:stopped|quit|gave up) (?P<verb>[a-z]+ing)(?: (?P<obj>[^,;:.!?]+))?", build.stopped_or_habit),
     (
         rf"^(?:do |does )?(?:really |absolutely |truly |totally |so |also |still |just |kinda |genuinely )*(?P<verb>love|loves|loved|like|likes|enjoy|enjoys|enjoyed|adore|adores|hate|hates|hated|dislike|dislikes|despise|can't stand|cannot stand|prefer|prefers) {_X}",
         build.preference,
