@@ -26,14 +26,8 @@ EN_LEAD = re.compile(
     re.IGNORECASE,
 )
 
-_CONTRACTIONS = [
-    (re.compile(r"^'m\b|^ am\b"), " am"),
-    (re.compile(r"^'s\b"), " is"),
-    (re.compile(r"^'re\b"), " are"),
-    (re.compile(r"^'ve\b"), " have"),
-    (re.compile(r"^'ll\b"), " will"),
-    (re.compile(r"^'d\b"), " would"),
-]
+_CONTRACTED = re.compile(r"^'(?:m|s|re|ve|ll|d)\b")
+_CONTRACTIONS = {"'m": " am", "'s": " is", "'re": " are", "'ve": " have", "'ll": " will", "'d": " would"}
 
 _MY = r"(?:[Mm]y|[Oo]ur)"
 
@@ -91,11 +85,6 @@ EN_RELATIVES = frozenset({c for c, _ in EN_ROLES.values()} - NOT_KIN)
 _OTHER_ONE = {"new", "other", "former", "ex", "late", "second", "third", "another"}
 
 _NOT_MODIFIERS_VERBS = {"and", "or", "is", "was", "has", "had", "to", "in", "at", "with"}
-
-
-def _not_modifier(mods: str) -> bool:
-    words = mods.lower().split()
-    return any(w in _OTHER_ONE or w in _NOT_MODIFIERS_VERBS for w in words)
 
 
 _PARTNER_ROLE = r"(?:boyfriend|girlfriend|husband|wife|partner|fianc[eé]e?)"
@@ -203,9 +192,7 @@ def _expand(rest: str, possessive: bool = False) -> str:
         return rest  # Ruth's dog …: not "Ruth is"
     if _HAS_PARTICIPLE.match(rest):
         return " has" + rest[2:]
-    for pattern, full in _CONTRACTIONS:
-        rest = pattern.sub(full, rest, count=1)
-    return rest.strip()
+    return _CONTRACTED.sub(lambda c: _CONTRACTIONS[c.group(0)], rest, count=1).strip()
 
 
 def _named_relative(subj: Subject, people: People) -> Subject | None:
@@ -265,8 +252,7 @@ def _opening(clause: str, people: People, owner: str) -> Subject | None:
     m = re.match(rf"^(?P<name>{_NAME}) (?:is|was) {_MY} (?:best |close |good |old |dear )?(?P<role>{EN_ROLE})\b", text)
     found = role_of(m.group("role")) if m else None
     if m and found and m.group("name").split()[0] not in _NOT_NAMES:
-        name, role = m.group("name"), found[0]
-        return Subject(name, "", people.known_as(name, role, owner))
+        return Subject(m["name"], "", people.known_as(m["name"], found[0], owner))
     m = re.match(
         rf"^{_MY} (?P<mods>(?:[A-Za-z-]+ ){{0,2}}?)(?P<role>{EN_ROLE}|[a-z]+(?: pal)?|[A-Z]{{2,4}})"
         rf"(?P<how>'s name is| is (?:called|named)| is) (?P<name>{_NAME})(?=$|[,.!;:]|\s+(?:and|but|now)\b)",
@@ -288,7 +274,7 @@ def _opening(clause: str, people: People, owner: str) -> Subject | None:
         m = None  # "My wife and I went …": the speaker, with her (read below)
     found = role_of(m.group("role")) if m else None
     mods = (m.group("mods") or "").strip() if m else ""
-    if m and found and not (mods and _not_modifier(mods)):
+    if m and found and not any(w in _OTHER_ONE | _NOT_MODIFIERS_VERBS for w in mods.lower().split()):
         role = found[0]
         name = m.group("name")
         if name and name.split()[0] not in _NOT_NAMES:
