@@ -297,25 +297,18 @@ def _relative_deed(segment: str, time_text: str | None) -> Found | None:
             j -= 1
         if j < 0 or _bare(words[j]) not in _NP_DETERMINERS or j == i - 1:
             continue
-        head = _bare(words[i - 1])
-        if head in _NOT_DONE_TO or words[i - 1].endswith((",", ".")):
+        if _bare(words[i - 1]) in _NOT_DONE_TO or words[i - 1].endswith((",", ".")):
             continue
-        topic = verb
         # "went to" at the end, or before the time: the preposition was the thing's
         stranded = re.search(
             rf"\b(?:I|we) {re.escape(words[i + 1])} (?P<prep>{'|'.join(_STRANDED)})\b\s*(?P<next>.*)$", segment
         )
-        if stranded and (
-            not stranded.group("next").strip(" ,.!?")
-            or (
-                time_text and re.match(rf"(?:on |in |at |during )?{re.escape(time_text)}", stranded.group("next"), re.I)
-            )
-            or _WHEN_AFTER.match(stranded.group("next"))
-        ):
-            topic = f"{verb} {stranded.group('prep')}"
-        said = [words[j].lower(), *words[j + 1 : i - 1], _bare(words[i - 1])]  # "This book" → this book
-        thing = " ".join(said)
-        return Found("EVENT", topic, thing, 0.5, kind="event")
+        after = stranded.group("next") if stranded else ""
+        timed = time_text and re.match(rf"(?:on |in |at |during )?{re.escape(time_text)}", after, re.I)
+        if stranded and (not after.strip(" ,.!?") or timed or _WHEN_AFTER.match(after)):
+            verb = f"{verb} {stranded.group('prep')}"
+        thing = " ".join([words[j].lower(), *words[j + 1 : i - 1], _bare(words[i - 1])])  # "This book" → this book
+        return Found("EVENT", verb, thing, 0.5, kind="event")
     return None
 
 
@@ -523,12 +516,9 @@ def _clause_fact(
         auxes = [t for t in tokens if t not in _KEPT_ADVERBS]
     rest = words[i + 1 :]
     if verb in {"gonna", "going"} and (verb == "gonna" or (rest and _bare(rest[0]) == "to")):
-        after = _bare(rest[1]) if verb == "going" and len(rest) > 1 else (_bare(rest[0]) if rest else "")
-        goes_somewhere = verb == "going" and (
-            after in {"a", "an", "the", "my", "our", "this", "that", "some"}
-            or (len(rest) > 1 and rest[1][:1].isupper())
-            or after[:1].isdigit()
-        )
+        after = _bare(rest[1]) if len(rest) > 1 else ""  # going to a place, to Rome, to 5 …
+        named = len(rest) > 1 and rest[1][:1].isupper()
+        goes_somewhere = verb == "going" and (after in _NP_DETERMINERS | {"some"} or named or after[:1].isdigit())
         if not goes_somewhere:  # going to + verb: a plan ("was going to": one given up)
             if any(a in {"was", "were"} for a in auxes):
                 return None
