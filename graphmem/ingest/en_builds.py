@@ -57,10 +57,8 @@ def _past_comma(m: re.Match, group: str, raw: str) -> str:
     after = m.string[m.end(group) :]
     if after.startswith(",") and (listed := _LIST_REST.match(after)):
         return raw + listed.group(0)
-    coordinate = re.search(r"\b(?:a|an|the|my|our|his|her|their|this|that)\s+[a-z-]+$", raw) and _ADJECTIVE_COMMA.match(
-        after
-    )
-    if not coordinate and not _AS_WELL_AS.match(after):
+    determined = re.search(r"\b(?:a|an|the|my|our|his|her|their|this|that)\s+[a-z-]+$", raw)
+    if not (determined and _ADJECTIVE_COMMA.match(after)) and not _AS_WELL_AS.match(after):
         return raw
     rest = re.match(r"[^;:.!?]*?(?=[,;:.!?]|$)", after[1:])
     return raw + "," + (rest.group(0) if rest else "")

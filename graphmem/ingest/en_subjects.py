@@ -458,6 +458,12 @@ def without_name_said_after(text: str) -> str:
     return re.sub(_NAME_IS.pattern + r" [A-Z][\w'-]*(?: [A-Z][\w'-]*)?", "", text)
 
 
+# what is named like someone and is not: a café called Lark, a dog named Rex
+_THINGS = frozenset(
+    "place restaurant cafe bar shop book film movie song band show game app town village city street boat dog cat".split()
+)
+
+
 def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]:
     """People a clause introduces by what they are and their name: each learnt as someone the
     speaker knows, what they are said (Nina is a nurse); the clause with the name in the phrase's place."""
@@ -485,10 +491,7 @@ def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]
         pet = bool(owned and by_me and found and found[0] in {"dog", "cat"})  # "I have a dog named Max": my dog Max
         if owned and not (found and found[0] not in {"dog", "cat"}) and not pet:
             continue  # she has a dog called Rex: a thing or a pet she has, not someone met
-        if not pet and what.split()[-1] in frozenset(
-            "place restaurant cafe bar shop book film movie song band show game app town village city street boat "
-            "dog cat".split()
-        ):
+        if not pet and what.split()[-1] in _THINGS:
             continue  # a thing or a pet, not a person (a café called Lark)
         by_role = pattern is _NAMED_AFTER and m.group("det").lower() == "my"
         if by_role and found is None:

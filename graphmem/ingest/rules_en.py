@@ -65,12 +65,10 @@ def attribute_of(what: str, rest: str, when: str | None = None) -> Found | None:
     if name == "birthday":  # a date: a month's name or a number (not "next week")
         dated = when and re.fullmatch(r"(?:is|was|'s)", rest.strip(" .!")) and re.search(rf"{MONTH.pattern}|\d", when)
         return Found("FACT", name, re.sub(r"^(?:on|in) ", "", when.strip(" .!")), 0.7) if when and dated else None
-    m = (
-        re.fullmatch(rf"(?:is now|is|'s|has changed to|changed to) (?P<obj>{_ATTRIBUTE_VALUE[name]})[.!]?", rest)
-        if name
-        else None
-    )
-    return Found("FACT", name, m.group("obj"), 0.7) if name and m else None
+    if name is None:
+        return None
+    m = re.fullmatch(rf"(?:is now|is|'s|has changed to|changed to) (?P<obj>{_ATTRIBUTE_VALUE[name]})[.!]?", rest)
+    return Found("FACT", name, m.group("obj"), 0.7) if m else None
 
 
 # "Hi, I'm Priya." / "I am Tom Baker, by the way": the speaker saying who they are, the name standing
@@ -417,10 +415,9 @@ def sentence_facts(sentence: str, third: bool) -> list[Found]:
     if m and MONTH.search(m.group("obj")):
         out.append(Found("FACT", "birthday", m.group("obj"), 0.8, kind="fact"))
     m = _ATTRIBUTE.search(sentence)
-    if m and re.fullmatch(
-        _ATTRIBUTE_VALUE[_ATTRIBUTE_NAME.get(m.group("attr").lower(), "phone number")], m.group("obj")
-    ):
-        out.append(Found("FACT", _ATTRIBUTE_NAME.get(m.group("attr").lower(), "phone number"), m.group("obj"), 0.7))
+    attr = _ATTRIBUTE_NAME.get(m.group("attr").lower(), "phone number") if m else ""
+    if m and re.fullmatch(_ATTRIBUTE_VALUE[attr], m.group("obj")):
+        out.append(Found("FACT", attr, m.group("obj"), 0.7))
     m = re.search(
         r"\b[Mm]y (?:all[- ]time |absolute |very |new )?favou?rite (?P<what>[a-z][\w' -]{0,30}?) "
         r"(?:is|are|was|has to be) (?P<obj>[^,;:.!?]+)",
