@@ -64,19 +64,20 @@ def _past_comma(m: re.Match, group: str, raw: str) -> str:
     return raw + "," + (rest.group(0) if rest else "")
 
 
+# how long is not where or what: "in Austin for three years" → Austin
+_HOW_LONG = re.compile(
+    r"\s+for (?:the (?:last|past) )?(?:\w+ ){0,2}(?:years?|months?|weeks?|days?|ages|a while|decades?)$", _I
+)
+
+
 def said_object(m: re.Match, group: str = "obj") -> str | None:
+    """The object a pattern matched (``group``), as a memory holds it; None when it names nothing."""
     raw = m.groupdict().get(group)
     if not raw:
         return None
     raw = _past_comma(m, group, raw)
     raw = re.sub(r"\s+(?:now|these days|anymore|any more|nowadays|again)\s*$", "", raw.strip(), flags=re.IGNORECASE)
-    # how long is not where or what: "in Austin for three years" → Austin
-    raw = re.sub(
-        r"\s+for (?:the (?:last|past) )?(?:\w+ ){0,2}(?:years?|months?|weeks?|days?|ages|a while|decades?)$",
-        "",
-        raw,
-        flags=re.IGNORECASE,
-    )
+    raw = _HOW_LONG.sub("", raw)
     obj = clean(raw, False, 60)
     obj = " ".join(without_dangling((obj or "").split(), keep=1))  # "Acme on" once "Monday" is the time
     if not obj:
@@ -262,13 +263,10 @@ def joined(m: re.Match, third: bool, time_text: str | None) -> list[Found] | Non
     if not obj:
         return None
     if not (working or re.search(r"\b[A-Z]", obj)):
-        # "joined a book club", "joined the choir": a group joined, no employer
-        if re.search(r"\bjoined$", m.group(0)[: m.start("obj")].strip(), re.IGNORECASE) and re.match(
-            r"^(?:a|an|the|our|my|this|that|local)\b", obj, re.IGNORECASE
-        ):
-            return [
-                Found("EVENT" if time_text else "FACT", "became a member of", obj, 0.5)
-            ]  # "joined" names the employer slot
+        # "joined a book club", "joined the choir": a group joined, no employer ("joined" names that slot)
+        joined = re.search(r"\bjoined$", m.group(0)[: m.start("obj")].strip(), _I)
+        if joined and re.match(r"^(?:a|an|the|our|my|this|that|local)\b", obj, _I):
+            return [Found("EVENT" if time_text else "FACT", "became a member of", obj, 0.5)]
         return None
     if _SCHOOLISH.search(obj):
         return reading("enrolled at", "school")(m, third, time_text)

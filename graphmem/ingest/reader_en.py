@@ -442,19 +442,15 @@ def _object(words: list[str], time_text: str | None) -> str | None:
     return " ".join(without_dangling(out)).strip(" ,.;:!?\"'")
 
 
+_LEADS_TO_TIME = r"(?:\b(?:about|around|roughly|nearly|almost|over|since|for|in|on|at|during|by|from)\s+)?"
+
+
 def _without_time(text: str, time_text: str | None) -> str:
     """An English clause with its time taken out, and a word that only led to it ("about five
     years ago", "on Sunday")."""
     if not time_text:
         return text
-    return re.sub(
-        r"(?:\b(?:about|around|roughly|nearly|almost|over|since|for|in|on|at|during|by|from)\s+)?"
-        + re.escape(time_text),
-        " ",
-        text,
-        count=1,
-        flags=re.IGNORECASE,
-    )
+    return re.sub(_LEADS_TO_TIME + re.escape(time_text), " ", text, count=1, flags=re.IGNORECASE)
 
 
 def _clause_fact(
