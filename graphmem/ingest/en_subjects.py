@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from ..lexicon import word_map
 from ..lexicon.readings import words_of
 from ..lexicon.roles import EN_ROLE, EN_ROLES, NOT_KIN, PERSON_NAME, TITLE, role_of
 from ..types import normalize_name
@@ -389,12 +390,7 @@ _TOGETHER = re.compile(
     r"(?P<role>best friends|friends|classmates|colleagues|coworkers|co-workers|roommates|flatmates|neighbou?rs)\b"
 )
 
-_TOGETHER_ROLE = {
-    "coworkers": "colleague",
-    "co-workers": "colleague",
-    "neighbours": "neighbor",
-    "neighbors": "neighbor",
-}
+_TOGETHER_ROLE = word_map("colleague: coworkers|co-workers, neighbor: neighbours|neighbors")  # else: friends → friend
 
 
 def said_together(text: str) -> bool:
