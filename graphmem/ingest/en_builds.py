@@ -13,13 +13,6 @@ from .phrases import Found, clean, read_as, without_dangling
 
 _I = re.IGNORECASE
 
-# --- predicates ----------------------------------------------------------------------------
-_ADV = (
-    r"(?:(?:just|recently|finally|actually|also|now|currently|still|really|already|officially|totally|even|all|so)\s+)*"
-)
-
-_X = r"(?P<obj>[^,;:.!?]+)"
-
 _NOT_THINGS = re.compile(
     r"^(?:a |an |the |some |two |three |new )?(?:question|idea|feeling|meeting|appointment|problem|headache|cold|"
     r"fever|time|chance|lot|bit|day|week|plan|dream|doubt|point|look|go|try|break|talk|chat|call|class|lesson|"
@@ -31,14 +24,6 @@ _NOT_THINGS = re.compile(
 _FUTURE = re.compile(
     r"\b(?:next|tomorrow|tonight|later|upcoming|coming|soon|this (?:weekend|evening|afternoon|summer|fall|winter|"
     r"spring|friday|saturday|sunday|monday|tuesday|wednesday|thursday))\b",
-    re.IGNORECASE,
-)
-
-# A second predicate of the same subject: "… and joined Globex", "… and then moved to Leeds".
-_AND_THEN = re.compile(
-    r"\s+(?:and|but|and then|then)\s+(?=(?:have |has |had )?(?:just |now |also |finally |recently )?"
-    r"(?:joined|started|moved|relocated|quit|left|resigned|retired|bought|adopted|got|became|switched|"
-    r"enrolled|graduated|gave up|went|transferred|sold|now (?:work|works|working))\b)",
     re.IGNORECASE,
 )
 
@@ -72,28 +57,27 @@ def _past_comma(m: re.Match, group: str, raw: str) -> str:
     after = m.string[m.end(group) :]
     if after.startswith(",") and (listed := _LIST_REST.match(after)):
         return raw + listed.group(0)
-    coordinate = re.search(r"\b(?:a|an|the|my|our|his|her|their|this|that)\s+[a-z-]+$", raw) and _ADJECTIVE_COMMA.match(
-        after
-    )
-    if not coordinate and not _AS_WELL_AS.match(after):
+    determined = re.search(r"\b(?:a|an|the|my|our|his|her|their|this|that)\s+[a-z-]+$", raw)
+    if not (determined and _ADJECTIVE_COMMA.match(after)) and not _AS_WELL_AS.match(after):
         return raw
     rest = re.match(r"[^;:.!?]*?(?=[,;:.!?]|$)", after[1:])
     return raw + "," + (rest.group(0) if rest else "")
 
 
-def _obj(m: re.Match, group: str = "obj") -> str | None:
+# how long is not where or what: "in Austin for three years" → Austin
+_HOW_LONG = re.compile(
+    r"\s+for (?:the (?:last|past) )?(?:\w+ ){0,2}(?:years?|months?|weeks?|days?|ages|a while|decades?)$", _I
+)
+
+
+def said_object(m: re.Match, group: str = "obj") -> str | None:
+    """The object a pattern matched (``group``), as a memory holds it; None when it names nothing."""
     raw = m.groupdict().get(group)
     if not raw:
         return None
     raw = _past_comma(m, group, raw)
     raw = re.sub(r"\s+(?:now|these days|anymore|any more|nowadays|again)\s*$", "", raw.strip(), flags=re.IGNORECASE)
-    # how long is not where or what: "in Austin for three years" → Austin
-    raw = re.sub(
-        r"\s+for (?:the (?:last|past) )?(?:\w+ ){0,2}(?:years?|months?|weeks?|days?|ages|a while|decades?)$",
-        "",
-        raw,
-        flags=re.IGNORECASE,
-    )
+    raw = _HOW_LONG.sub("", raw)
     obj = clean(raw, False, 60)
     obj = " ".join(without_dangling((obj or "").split(), keep=1))  # "Acme on" once "Monday" is the time
     if not obj:
@@ -103,7 +87,7 @@ def _obj(m: re.Match, group: str = "obj") -> str | None:
     return obj
 
 
-def _third(topic: str, third: bool) -> str:
+def agree(topic: str, third: bool) -> str:
     """A topic agreeing with its subject: live in / lives in (a past, "no longer", "quit": as they are)."""
     head, _, tail = topic.partition(" ")
     if not third or head in ("no", "is", "quit") or (head != "am" and lemma(head) != head):
@@ -130,17 +114,38 @@ _VALUE_ENDS = re.compile(r"\s+(?:for|because|since|so|after|when|while|with|to(?
 _PLACE_SLOTS = ("residence", "employer")
 
 
-def _slot(topic: str, reading: str, ends: bool = False, needs_object: bool = True) -> Make:
-    """A slot's reading (residence, employer, job, school) in ``topic``'s words; a change when timed."""
+def reading(topic: str, name: str, ends: bool = False, needs_object: bool = True) -> Make:
+    """The reading ``name`` (a slot's: residence, employer, job, school) in ``topic``'s words; a change
+    when timed."""
 
     def make(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
-        obj = _obj(m)
-        if obj and reading in _PLACE_SLOTS:
+        obj = said_object(m)
+        if obj and name in _PLACE_SLOTS:
             obj = _VALUE_ENDS.sub("", obj) or obj
         if obj is None and needs_object:
             return None
         mtype = "EVENT" if time_text and (ends or topic in _CHANGES) else "FACT"
-        return [read_as(reading, mtype, _third(topic, third), obj, ends=ends)]
+        return [read_as(name, mtype, agree(topic, third), obj, ends=ends)]
+
+    return make
+
+
+def marital(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    """ "I'm married", "got divorced last year": married, to someone not named; got so at a time, an event."""
+    be, what = m.group("be").lower(), m.group("what").lower()
+    if time_text and be.endswith("got"):
+        return [Found("EVENT", f"got {what}", None, 0.6)]
+    return [Found("FACT", f"{'was' if be in ('was', 'were') else 'is'} {what}", None, 0.6)]
+
+
+def fact(topic: str, importance: float = 0.6, timed: bool = False) -> Make:
+    """A fact of the subject's in ``topic``'s words, its object as said; an event when ``timed`` and a
+    time is said."""
+
+    def make(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+        obj = said_object(m)
+        mtype = "EVENT" if timed and time_text else "FACT"
+        return [Found(mtype, agree(topic, third), obj, importance, kind="fact")] if obj else None
 
     return make
 
@@ -162,15 +167,15 @@ def _for_how_long(said: str) -> tuple[str, str | None]:
 _AS_A_JOB = re.compile(r"^(?P<org>.+?) as (?:a |an )?(?P<job>[a-z][a-z -]{1,40})$")
 
 
-def _lived_before(m: re.Match) -> list[Found] | None:
-    obj, duration = _obj(m), _for_how_long((m.group("obj") or "").strip())[1]
+def lived_before(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    obj, duration = said_object(m), _for_how_long((m.group("obj") or "").strip())[1]
     if not obj or (m.group("used").startswith("lived") and not duration):
         return None  # "lived in Oslo in 2015": an event of its time, read as said
     attributes = {"duration": duration} if duration else None
     return [Found("FACT", "lived in", obj, 0.6, attributes, kind="residence")]
 
 
-def _held_since(topic: str, reading: str) -> Make:
+def held_since(topic: str, reading: str) -> Make:
     """ "have worked at X since 2019" / "have lived in X for three years": still there, the slot's value
     now, since when or for how long; "have worked at X" alone may mean any time before: none."""
 
@@ -184,32 +189,29 @@ def _held_since(topic: str, reading: str) -> Make:
         obj = clean(raw, False, 60)
         if not obj or not (since or duration):
             return None
-        return [
-            read_as(
-                reading, "FACT", _third(topic, third), obj, {"since": since} if since else {"duration": duration or ""}
-            )
-        ]
+        attributes = {"since": since} if since else {"duration": duration or ""}
+        return [read_as(reading, "FACT", agree(topic, third), obj, attributes)]
 
     return make
 
 
-_worked_since = _held_since("work at", "employer")
+_worked_since = held_since("work at", "employer")
 
 # what one plays or does for years: the verb's forms, base first ("have been playing", "played")
-_PLAYED = word_map(
+PLAYED = word_map(
     "play: play|playing|played, do: do|doing|done|did, practice: practice|practicing|practiced|practising|practised, "
     "dance: dance|dancing|danced, sing: sing|singing|sung|sang, paint: paint|painting|painted, ski: ski|skiing|skied, "
     "surf: surf|surfing|surfed, climb: climb|climbing|climbed, swim: swim|swimming|swum|swam, ride: ride|riding|ridden|rode"
 )
 
 
-def _teaches(m: re.Match, third: bool) -> list[Found] | None:
+def teaches(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     what = clean(m.group("what"), False, 40)
     if not what:
         return None
-    found = [Found("FACT", _third("teach", third), what, 0.6, kind="fact")]
-    if m.group("obj") and (place := _obj(m)):
-        found.append(read_as("employer", "FACT", _third("work at", third), place))
+    found = [Found("FACT", agree("teach", third), what, 0.6, kind="fact")]
+    if m.group("obj") and (place := said_object(m)):
+        found.append(read_as("employer", "FACT", agree("work at", third), place))
     return found
 
 
@@ -217,21 +219,17 @@ def _plays(obj: str, third: bool) -> list[Found] | None:
     """ "I play guitar" / "she plays tennis": what someone plays, an instrument or a game (not "play
     with the kids", "play it safe", "play a role")."""
     words = obj.lower().split()
-    if words[0] in {"a", "an", "with", "for", "to", "on", "in", "at", "by", "games", "along"} or words[-1] in {
-        "role",
-        "part",
-        "safe",
-        "dead",
-        "fair",
-    }:
+    if words[0] in {"a", "an", "with", "for", "to", "on", "in", "at", "by", "games", "along"}:
+        return None
+    if words[-1] in {"role", "part", "safe", "dead", "fair"}:
         return None
     obj = re.sub(r"\s+for\s+.*$", "", obj)  # "piano for an hour": how long each time
     if words[0] == "the" and len(words) > 1:
         obj = obj.split(" ", 1)[1]
-    return [Found("FACT", _third("play", third), obj, 0.6, kind="fact")]
+    return [Found("FACT", agree("play", third), obj, 0.6, kind="fact")]
 
 
-def _played(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+def played(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     """ "have played piano for three years" / "have been doing yoga for two years": what they still do,
     and for how long; "played soccer for five years": a span that ended, said in the past."""
     raw, duration = _for_how_long(_past_comma(m, "obj", m.group("obj") or ""))
@@ -241,13 +239,13 @@ def _played(m: re.Match, third: bool, time_text: str | None) -> list[Found] | No
     verb = m.group("verb").lower()
     if not duration:  # "I play guitar": what someone plays; another verb needs how long
         return _plays(obj, third) if verb in ("play", "plays") and not m.group("have") else None
-    if not m.group("have") and (verb == _PLAYED[verb] or verb.endswith("ing")):
+    if not m.group("have") and (verb == PLAYED[verb] or verb.endswith("ing")):
         return None  # "I play piano for an hour": how long each time, no span
-    topic = _third(_PLAYED[verb], third) if m.group("have") else verb
+    topic = agree(PLAYED[verb], third) if m.group("have") else verb
     return [Found("FACT", topic, obj, 0.6, {"duration": duration}, kind="fact")]
 
 
-def _learning(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+def learning(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     raw, duration = _for_how_long(m.group("obj") or "")
     obj = clean(raw, False, 60)
     if not obj or obj.split()[0].lower() in {"to", "how", "that", "it", "this"}:
@@ -257,48 +255,45 @@ def _learning(m: re.Match, third: bool, time_text: str | None) -> list[Found] | 
     return [Found("FACT", topic, obj, 0.6, {"duration": duration} if duration else None, kind="fact")]
 
 
-def _joined(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+def joined(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     """joined / started at: a school when its name says so (started at Greenway Primary), else a
     place of work, with the job when said (joined a care home in Kent as a manager)."""
-    obj = _obj(m)
+    obj = said_object(m)
     working = re.search(r"\bworking (?:at|for)\b", m.group(0), re.IGNORECASE)  # "started working at a bakery"
     if not obj:
         return None
     if not (working or re.search(r"\b[A-Z]", obj)):
-        # "joined a book club", "joined the choir": a group joined, no employer
-        if re.search(r"\bjoined$", m.group(0)[: m.start("obj")].strip(), re.IGNORECASE) and re.match(
-            r"^(?:a|an|the|our|my|this|that|local)\b", obj, re.IGNORECASE
-        ):
-            return [
-                Found("EVENT" if time_text else "FACT", "became a member of", obj, 0.5)
-            ]  # "joined" names the employer slot
+        # "joined a book club", "joined the choir": a group joined, no employer ("joined" names that slot)
+        joined = re.search(r"\bjoined$", m.group(0)[: m.start("obj")].strip(), _I)
+        if joined and re.match(r"^(?:a|an|the|our|my|this|that|local)\b", obj, _I):
+            return [Found("EVENT" if time_text else "FACT", "became a member of", obj, 0.5)]
         return None
     if _SCHOOLISH.search(obj):
-        return _slot("enrolled at", "school")(m, third, time_text)
+        return reading("enrolled at", "school")(m, third, time_text)
     org, _, job = obj.partition(" as ")
     job = re.sub(r"^(?:a|an|the|our|their|its) ", "", job.strip(), flags=re.IGNORECASE)
-    found = _slot("joined", "employer")(m, third, time_text) or []
+    found = reading("joined", "employer")(m, third, time_text) or []
     if job and found and len(job.split()) <= 4:
         found[0].object = org.strip()
-        found.append(Found(found[0].memory_type, _third("work as", third), job, 0.6, kind="work", slot="job"))
+        found.append(Found(found[0].memory_type, agree("work as", third), job, 0.6, kind="work", slot="job"))
     return found or None
 
 
-def _left_for(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+def left_for(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     """switched from Acme to Globex / left Acme for Globex: Globex, the employer now ("moved from
     Boston to Denver" is a move between homes, not read here)."""
     obj = clean(m.group("obj") or m.group("obj2"), False, 60)
     if not obj:
         return None
     mtype = "EVENT" if time_text else "FACT"
-    return [read_as("employer", mtype, _third("joined", third), obj)]
+    return [read_as("employer", mtype, agree("joined", third), obj)]
 
 
-def _named_org(make: Make) -> Make:
+def named_org(make: Make) -> Make:
     """Only a name (a capitalised word) is a place of work or study here: "left Acme", not "left early"."""
 
     def check(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
-        obj = _obj(m)
+        obj = said_object(m)
         if not obj or not re.search(r"\b[A-Z]", obj):
             return None
         return make(m, third, time_text)
@@ -306,13 +301,13 @@ def _named_org(make: Make) -> Make:
     return check
 
 
-def _work_as(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
-    job, org = clean(m.group("job"), False, 40), _obj(m)
+def work_as(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    job, org = clean(m.group("job"), False, 40), said_object(m)
     if not job or not org:
         return None
     return [
-        read_as("employer", "FACT", _third("work at", third), org),
-        Found("FACT", _third("work as", third), job, 0.6, kind="work", slot="job"),
+        read_as("employer", "FACT", agree("work at", third), org),
+        Found("FACT", agree("work as", third), job, 0.6, kind="work", slot="job"),
     ]
 
 
@@ -343,15 +338,8 @@ def _diet_kept(m: re.Match) -> bool:
 _HABITS_ALONE = ("smoke", "drink", "gamble", "vape")
 
 
-def _stopped(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
-    what = clean(m.group("obj"), False, 40)
-    if not what:
-        return None
-    return [read_as("stop", "OPINION", f"stopped {m.group('verb').lower()}".strip(), what)]
-
-
-def _fan(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
-    obj = _obj(m)
+def fan(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    obj = said_object(m)
     if not obj:
         return None
     what = " ".join(m.group("what").lower().split())
@@ -362,20 +350,16 @@ def _fan(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     return [read_as("stop" if longer else "dislike" if m.group("neg") else "like", "OPINION", topic, obj)]
 
 
-def _possession(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+def possession(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     verb = m.group("verb").lower()
-    det, obj = (m.group("det") or "").lower().strip(), _obj(m)
+    det, obj = (m.group("det") or "").lower().strip(), said_object(m)
     if not obj:
         return None
-    if verb in {"have", "has", "got", "have got", "has got", "own", "owns"} and _NOT_THINGS.match(
-        f"{det} {obj}".strip()
-    ):
-        return None
-    if verb in {"got", "have", "has", "have got", "has got", "own", "owns"} and not det:
+    having = verb in {"have", "has", "got", "have got", "has got", "own", "owns"}
+    if having and (not det or _NOT_THINGS.match(f"{det} {obj}".strip())):
         return None
     obj = f"{m.group('det').strip()} {obj}" if det else obj  # as said: a puppy, two cats, my own boat
-    topic = {"own": "have", "owns": "have", "got": "have", "have got": "have", "has got": "have"}.get(verb, verb)
-    topic = ("has" if third else "have") if topic in ("have", "has") else "bought" if topic == "purchased" else topic
+    topic = agree("have", third) if having else "bought" if verb == "purchased" else verb
     mtype = "EVENT" if time_text and topic in {"bought", "adopted"} else "FACT"
     return [read_as("possession", mtype, topic, obj)]
 
@@ -393,11 +377,17 @@ _NOT_A_VERB = re.compile(
 _DESTINATION = re.compile(r"^(?:a|an|the|my|our|his|her|their|this|that|some)\b|^[A-Z0-9]")
 
 
-def _negated_preference(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
-    obj, verb = _obj(m), lemma(m.group("verb").lower())
+def negated_preference(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    """ "I don't like jazz", "I no longer smoke", "I don't eat pork": a stance or an end; any other
+    negated verb states nothing unless it is no longer done."""
+    said_ended = re.search(r"\b(?:anymore|any more)\s*$", m.group(0), re.I)
+    liking = m.group("verb").lower().startswith(("like", "love", "enjoy"))
+    if not (m.group("longer") or liking or said_ended or _diet_kept(m)):
+        return None
+    obj, verb = said_object(m), lemma(m.group("verb").lower())
     if obj and obj.lower() in ("anymore", "any more") and verb in _HABITS_ALONE:
         obj = None  # "I don't smoke anymore": the habit itself ended
-    no_longer = bool(m.group("longer")) or bool(re.search(r"\b(?:anymore|any more)\s*$", m.group(0), re.I))
+    no_longer = bool(m.group("longer")) or bool(said_ended)
     if not obj:
         return [read_as("stop", "OPINION", "stopped", gerund(verb))] if verb in _HABITS_ALONE and no_longer else None
     if no_longer:
@@ -459,11 +449,11 @@ def said_plainly(sentence: str) -> str:
 _OFF_TO = frozenset("go get see meet visit pick catch play do run walk swim work watch join start buy shop".split())
 
 
-def _plan(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+def intention(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     """A plan or an intention, its verb phrase as said: "plans to open a bakery". A hope or a
     wish must name what is to be done (to + a verb): "I hope so", "I want 'em to stay"
     are not plans."""
-    what = _obj(m)
+    what = said_object(m)
     if not what or _NOT_PLANS.match(what):
         return None
     how = " ".join(m.group("how").lower().split())
@@ -493,11 +483,11 @@ def _plan(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None
     return [read_as("plan", "EVENT" if time_text else "FACT", topic, plan[1])]
 
 
-def _going(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+def going(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     """am visiting / am flying to … with a time to come: a plan."""
     if not time_text or not _FUTURE.search(time_text):
         return None
-    what = _obj(m)
+    what = said_object(m)
     base = base_form(m.group("verb"))
     if not what or base is None:
         return None
@@ -511,20 +501,20 @@ _NOT_ONGOING = frozenset(
 )
 
 
-def _ongoing(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+def ongoing(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     """What someone is in the middle of, as said ("am reading …"); with a time to come it is a plan,
     which this does not read."""
-    obj = _obj(m)
+    obj = said_object(m)
     if not obj or (time_text and _FUTURE.search(time_text)):
         return None
     topic = ("is " if third else "am ") + " ".join(m.group("verb").lower().split())
     return [Found("FACT", topic, obj, 0.5)]
 
 
-def _been_doing(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+def been_doing(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     """ "I've been blogging about politics", "she's been learning the cello": what someone has been
     doing lately (not how they have been feeling, nor where they live or work: those have slots)."""
-    base, obj = base_form(m.group("verb").lower()), _obj(m)
+    base, obj = base_form(m.group("verb").lower()), said_object(m)
     verb = m.group("verb").lower()
     if base == "work" and obj and obj.lower().startswith("on "):  # working on a song: a project, not a job
         verb, obj, base = "working on", obj[3:], "work on"
@@ -534,19 +524,14 @@ def _been_doing(m: re.Match, third: bool, time_text: str | None) -> list[Found] 
     return [Found("EVENT" if time_text else "FACT", topic, obj, 0.5)]
 
 
-def _identity(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
-    obj = _obj(m)
+def identity(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    obj = said_object(m)
     if not obj or re.match(r"^(?:bit|little|lot|big fan|fan|huge fan|part of|kind of|sort of)\b", obj, re.I):
         return None
     return [Found("FACT", "is a", obj, 0.5, kind="fact")]
 
 
-def _origin(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
-    obj = _obj(m)
-    return [Found("FACT", "is from", obj, 0.6, kind="fact")] if obj else None
-
-
-def _work_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+def work_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     """I work at / she works for X: the employer now. "worked at X" and "used to work at X" say
     where they worked, a fact of the past that sets no slot; "have worked" and "worked at X
     before" give none here."""
@@ -554,26 +539,23 @@ def _work_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | N
     if re.match(r"^(?:have|has) worked", said, _I):
         return _worked_since(m, third, time_text)
     if re.match(r"^(?:have|has) been working", said, _I):  # still there: since when, if said
-        return _worked_since(m, third, time_text) or _slot("work at", "employer")(m, third, None)
+        return _worked_since(m, third, time_text) or reading("work at", "employer")(m, third, None)
     if re.search(r"\b(?:before|previously|back then|in the past)$", said, _I):
         return None
     if re.search(r"\b(?:worked|interned) (?:at|for) |^used to ", said, _I):
-        obj, duration = _for_how_long(_obj(m) or "")  # "worked at a bookshop for two summers"
-        return (
-            [Found("FACT", "worked at", obj, 0.6, {"duration": duration} if duration else None, kind="work")]
-            if obj
-            else None
-        )
-    found = _slot("work at", "employer")(m, third, time_text)
+        obj, duration = _for_how_long(said_object(m) or "")  # "worked at a bookshop for two summers"
+        attributes = {"duration": duration} if duration else None
+        return [Found("FACT", "worked at", obj, 0.6, attributes, kind="work")] if obj else None
+    found = reading("work at", "employer")(m, third, time_text)
     as_what = _AS_A_JOB.match(found[0].object or "") if found else None
     if found and as_what:  # "works at the hospital as a nurse": where, and the job
         found[0].object = as_what.group("org")
-        found.append(read_as("job", "FACT", _third("work as", third), as_what.group("job")))
+        found.append(read_as("job", "FACT", agree("work as", third), as_what.group("job")))
     return found
 
 
-def _preference(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
-    obj = _obj(m)
+def preference(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    obj = said_object(m)
     if not obj or obj.lower() in {"to", "too"}:
         return None
     if m.group(0).lower().startswith("would"):
@@ -582,35 +564,31 @@ def _preference(m: re.Match, third: bool, time_text: str | None) -> list[Found] 
     verb = _LIKING.get(said) or _LIKING.get(lemma(said), lemma(said))
     if obj.lower().startswith("to "):  # "I like to read before bed": reading before bed, a liking
         doing = re.match(r"^to (?:(?:just|really|always|usually|often|sometimes|also) )*(?P<verb>[a-z]+)\b", obj, _I)
-        if (
-            doing is None
-            or verb not in ("like", "love", "enjoy", "hate", "prefer")
-            or _NOT_A_LIKING.match(doing["verb"])
-        ):
+        if doing is None or verb not in ("like", "love", "enjoy", "hate", "prefer") or _NOT_A_LIKING.match(doing[1]):
             return None
         obj = gerund(doing["verb"]) + obj[doing.end() :]
     reading = "dislike" if verb in ("hate", "dislike") else "like"
     return [read_as(reading, "OPINION", third_person(verb) if third else verb, obj)]
 
 
-def _diet(what: str, changed: bool, third: bool, time_text: str | None) -> list[Found] | None:
+def diet(what: str, changed: bool, third: bool, time_text: str | None) -> list[Found] | None:
     """vegan / vegetarian / a meat eater: what someone eats, a slot (a newer diet replaces the older)."""
     obj = re.sub(r"[- ]+", " ", what.lower()).replace("pescetarian", "pescatarian").replace("carnivore", "meat eater")
     mtype = "EVENT" if time_text and changed else "FACT"
-    return [read_as("diet", mtype, _third("am", third), obj)]
+    return [read_as("diet", mtype, agree("am", third), obj)]
 
 
-def _moving(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+def moving(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     """am moving to Denver (next month): a plan; a move is a change once it happened."""
-    obj = _obj(m)
+    obj = said_object(m)
     if not obj:
         return None
     return [read_as("plan", "EVENT" if time_text else "FACT", "plans to" if third else "plan to", f"move to {obj}")]
 
 
-def _going_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+def going_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     """am flying to Lisbon on Friday: a plan when a time is said and it is not one gone ("last week")."""
-    obj = _obj(m)
+    obj = said_object(m)
     if not obj or not time_text or re.search(r"\b(?:last|ago|yesterday)\b", time_text, re.IGNORECASE):
         return None
     first, _, rest = m.group("verb").lower().partition(" ")  # leaving for → leave for
@@ -618,25 +596,25 @@ def _going_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | 
     return [read_as("plan", "EVENT", "plans to" if third else "plan to", f"{verb} {obj}")]
 
 
-def _stopped_or_habit(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+def stopped_or_habit(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    """ "stopped smoking", "gave up eating meat": a habit or a doing that ended (not "stopped working")."""
     verb, obj = m.group("verb").lower(), m.group("obj")
-    if verb in ("working",) and obj is None:
-        return None
-    if obj:
-        return _stopped(m, third, time_text)
-    return [read_as("stop", "OPINION", "stopped", verb)]
+    if obj is None:
+        return None if verb == "working" else [read_as("stop", "OPINION", "stopped", verb)]
+    what = clean(obj, False, 40)
+    return [read_as("stop", "OPINION", f"stopped {verb}", what)] if what else None
 
 
-_MONTH = re.compile(r"\b(?:January|February|March|April|May|June|July|August|September|October|November|December)\b")
+MONTH = re.compile(r"\b(?:January|February|March|April|May|June|July|August|September|October|November|December)\b")
 
 
-def _been_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+def been_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     """ "have been at X since 2019 / for three years": X is where they work when the span is one a job
     has (a year, years, months) and X no school or someone's place (at Mom's since Friday)."""
     span = f"{time_text or ''} {m.group('obj')}"
     if not (
         re.search(r"\bsince (?:\w+ )?\d{4}\b|\bfor (?:\w+ )?(?:years?|months?|decades?)\b", span, _I)
-        or re.search(rf"\bsince (?:last )?{_MONTH.pattern}", span)
+        or re.search(rf"\bsince (?:last )?{MONTH.pattern}", span)
     ):
         return None
     if _SCHOOLISH.search(m.group("obj")) or re.search(r"'s?\b", m.group("obj")):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from ..lexicon import word_map
 from ..lexicon.readings import words_of
 from ..lexicon.roles import EN_ROLE, EN_ROLES, NOT_KIN, PERSON_NAME, TITLE, role_of
 from ..types import normalize_name
@@ -26,14 +27,8 @@ EN_LEAD = re.compile(
     re.IGNORECASE,
 )
 
-_CONTRACTIONS = [
-    (re.compile(r"^'m\b|^ am\b"), " am"),
-    (re.compile(r"^'s\b"), " is"),
-    (re.compile(r"^'re\b"), " are"),
-    (re.compile(r"^'ve\b"), " have"),
-    (re.compile(r"^'ll\b"), " will"),
-    (re.compile(r"^'d\b"), " would"),
-]
+_CONTRACTED = re.compile(r"^'(?:m|s|re|ve|ll|d)\b")
+_CONTRACTIONS = {"'m": " am", "'s": " is", "'re": " are", "'ve": " have", "'ll": " will", "'d": " would"}
 
 _MY = r"(?:[Mm]y|[Oo]ur)"
 
@@ -91,11 +86,6 @@ EN_RELATIVES = frozenset({c for c, _ in EN_ROLES.values()} - NOT_KIN)
 _OTHER_ONE = {"new", "other", "former", "ex", "late", "second", "third", "another"}
 
 _NOT_MODIFIERS_VERBS = {"and", "or", "is", "was", "has", "had", "to", "in", "at", "with"}
-
-
-def _not_modifier(mods: str) -> bool:
-    words = mods.lower().split()
-    return any(w in _OTHER_ONE or w in _NOT_MODIFIERS_VERBS for w in words)
 
 
 _PARTNER_ROLE = r"(?:boyfriend|girlfriend|husband|wife|partner|fianc[eé]e?)"
@@ -180,7 +170,7 @@ def _and_their(subj: Subject, people: People) -> Subject:
     named = re.match(rf"^,? ?(?P<name>{_NAME})(?=[ ,.!;:]|$),?", after)
     if _WITH_EACH_OTHER.match((after[named.end() :] if named else after).strip()):
         return subj  # Tom and his girlfriend broke up: whom it was with, not who came along
-    if named and _a_name(named.group("name")) and named.group("name").split()[0] not in _NOT_NAMES:
+    if named and _a_name(named.group("name")):
         name = named.group("name")
         subj.together = people.learn_of(subj.name or "", name, relative[0], relative[0])
         people.mention(subj.name or "")  # the clause is still about them
@@ -203,9 +193,7 @@ def _expand(rest: str, possessive: bool = False) -> str:
         return rest  # Ruth's dog …: not "Ruth is"
     if _HAS_PARTICIPLE.match(rest):
         return " has" + rest[2:]
-    for pattern, full in _CONTRACTIONS:
-        rest = pattern.sub(full, rest, count=1)
-    return rest.strip()
+    return _CONTRACTED.sub(lambda c: _CONTRACTIONS[c.group(0)], rest, count=1).strip()
 
 
 def _named_relative(subj: Subject, people: People) -> Subject | None:
@@ -214,7 +202,7 @@ def _named_relative(subj: Subject, people: People) -> Subject | None:
     if subj.name is None or subj.of_role is None or role_of(subj.of_role) is None:
         return None
     m = re.match(rf"^,? ?(?P<name>{_NAME})(?:,)? (?=[a-z])", subj.rest)
-    if m is None or not _a_name(m.group("name")) or m.group("name").split()[0] in _NOT_NAMES:
+    if m is None or not _a_name(m.group("name")):
         return None
     name = m.group("name")
     return Subject(name, _expand(subj.rest[m.end() :]), people.learn_of(subj.name, name, subj.of_role, subj.of_role))
@@ -265,8 +253,7 @@ def _opening(clause: str, people: People, owner: str) -> Subject | None:
     m = re.match(rf"^(?P<name>{_NAME}) (?:is|was) {_MY} (?:best |close |good |old |dear )?(?P<role>{EN_ROLE})\b", text)
     found = role_of(m.group("role")) if m else None
     if m and found and m.group("name").split()[0] not in _NOT_NAMES:
-        name, role = m.group("name"), found[0]
-        return Subject(name, "", people.known_as(name, role, owner))
+        return Subject(m["name"], "", people.known_as(m["name"], found[0], owner))
     m = re.match(
         rf"^{_MY} (?P<mods>(?:[A-Za-z-]+ ){{0,2}}?)(?P<role>{EN_ROLE}|[a-z]+(?: pal)?|[A-Z]{{2,4}})"
         rf"(?P<how>'s name is| is (?:called|named)| is) (?P<name>{_NAME})(?=$|[,.!;:]|\s+(?:and|but|now)\b)",
@@ -288,7 +275,7 @@ def _opening(clause: str, people: People, owner: str) -> Subject | None:
         m = None  # "My wife and I went …": the speaker, with her (read below)
     found = role_of(m.group("role")) if m else None
     mods = (m.group("mods") or "").strip() if m else ""
-    if m and found and not (mods and _not_modifier(mods)):
+    if m and found and not any(w in _OTHER_ONE | _NOT_MODIFIERS_VERBS for w in mods.lower().split()):
         role = found[0]
         name = m.group("name")
         if name and name.split()[0] not in _NOT_NAMES:
@@ -403,12 +390,7 @@ _TOGETHER = re.compile(
     r"(?P<role>best friends|friends|classmates|colleagues|coworkers|co-workers|roommates|flatmates|neighbou?rs)\b"
 )
 
-_TOGETHER_ROLE = {
-    "coworkers": "colleague",
-    "co-workers": "colleague",
-    "neighbours": "neighbor",
-    "neighbors": "neighbor",
-}
+_TOGETHER_ROLE = word_map("colleague: coworkers|co-workers, neighbor: neighbours|neighbors")  # else: friends → friend
 
 
 def said_together(text: str) -> bool:
@@ -421,7 +403,7 @@ def stated_people(text: str, people: People, owner: str) -> list[Found]:
     friends since college": each learnt."""
     out = []
     together = _TOGETHER.match(text)
-    if together and together.group("name").split()[0] not in _NOT_NAMES and _a_name(together.group("name")):
+    if together and _a_name(together.group("name")):
         said = together.group("role").lower()
         role = role_of(_TOGETHER_ROLE.get(said, said[:-1]))
         if role:
@@ -472,6 +454,12 @@ def without_name_said_after(text: str) -> str:
     return re.sub(_NAME_IS.pattern + r" [A-Z][\w'-]*(?: [A-Z][\w'-]*)?", "", text)
 
 
+# what is named like someone and is not: a café called Lark, a dog named Rex
+_THINGS = frozenset(
+    "place restaurant cafe bar shop book film movie song band show game app town village city street boat dog cat".split()
+)
+
+
 def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]:
     """People a clause introduces by what they are and their name: each learnt as someone the
     speaker knows, what they are said (Nina is a nurse); the clause with the name in the phrase's place."""
@@ -499,10 +487,7 @@ def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]
         pet = bool(owned and by_me and found and found[0] in {"dog", "cat"})  # "I have a dog named Max": my dog Max
         if owned and not (found and found[0] not in {"dog", "cat"}) and not pet:
             continue  # she has a dog called Rex: a thing or a pet she has, not someone met
-        if not pet and what.split()[-1] in frozenset(
-            "place restaurant cafe bar shop book film movie song band show game app town village city street boat "
-            "dog cat".split()
-        ):
+        if not pet and what.split()[-1] in _THINGS:
             continue  # a thing or a pet, not a person (a café called Lark)
         by_role = pattern is _NAMED_AFTER and m.group("det").lower() == "my"
         if by_role and found is None:

@@ -297,25 +297,18 @@ def _relative_deed(segment: str, time_text: str | None) -> Found | None:
             j -= 1
         if j < 0 or _bare(words[j]) not in _NP_DETERMINERS or j == i - 1:
             continue
-        head = _bare(words[i - 1])
-        if head in _NOT_DONE_TO or words[i - 1].endswith((",", ".")):
+        if _bare(words[i - 1]) in _NOT_DONE_TO or words[i - 1].endswith((",", ".")):
             continue
-        topic = verb
         # "went to" at the end, or before the time: the preposition was the thing's
         stranded = re.search(
             rf"\b(?:I|we) {re.escape(words[i + 1])} (?P<prep>{'|'.join(_STRANDED)})\b\s*(?P<next>.*)$", segment
         )
-        if stranded and (
-            not stranded.group("next").strip(" ,.!?")
-            or (
-                time_text and re.match(rf"(?:on |in |at |during )?{re.escape(time_text)}", stranded.group("next"), re.I)
-            )
-            or _WHEN_AFTER.match(stranded.group("next"))
-        ):
-            topic = f"{verb} {stranded.group('prep')}"
-        said = [words[j].lower(), *words[j + 1 : i - 1], _bare(words[i - 1])]  # "This book" → this book
-        thing = " ".join(said)
-        return Found("EVENT", topic, thing, 0.5, kind="event")
+        after = stranded.group("next") if stranded else ""
+        timed = time_text and re.match(rf"(?:on |in |at |during )?{re.escape(time_text)}", after, re.I)
+        if stranded and (not after.strip(" ,.!?") or timed or _WHEN_AFTER.match(after)):
+            verb = f"{verb} {stranded.group('prep')}"
+        thing = " ".join([words[j].lower(), *words[j + 1 : i - 1], _bare(words[i - 1])])  # "This book" → this book
+        return Found("EVENT", verb, thing, 0.5, kind="event")
     return None
 
 
@@ -342,9 +335,7 @@ def _reaction(predicate: str) -> bool:
 def _points_elsewhere(obj: str) -> bool:
     """An English object that names nothing by itself: it, that you …, how it …, your painting."""
     words = [w.strip(",.;:!?\"'").lower() for w in obj.split()]
-    if not words:
-        return True
-    if any(w in _LISTENER for w in words):
+    if not words or any(w in _LISTENER for w in words):
         return True
     first = words[0]
     if first in {"that", "this", "these", "those", "her"} and len(words) > 1:
@@ -353,17 +344,13 @@ def _points_elsewhere(obj: str) -> bool:
     return first in _POINTERS
 
 
-def _words(text: str) -> list[str]:
-    return [w for w in text.split() if w]
-
-
 def _bare(word: str) -> str:
     return word.strip(",.;:!?\"'()").lower()
 
 
 def _lead_only(text: str) -> bool:
     """Whether what stands before a subject is only lead-in words (yeah, last week, a name: Sam)."""
-    for word in _words(text):
+    for word in text.split():
         bare = word.strip(",.;:!?\"'()…")
         if not bare or bare[0].isdigit() or not any(ch.isalpha() for ch in bare):  # numbers, emoji, dashes
             continue
@@ -396,26 +383,28 @@ def _segments(sentence: str) -> list[tuple[int, int]]:
     return merged
 
 
+# an auxiliary as said of the speaker and of anyone else: we're → I am / Dana is
+_AGREE = {"am": ("am", "is"), "have": ("have", "has"), "do": ("do", "does"), "was": ("was", "was")}
+_AGREE |= {"are": _AGREE["am"], "is": _AGREE["am"], "has": _AGREE["have"], "does": _AGREE["do"], "were": _AGREE["was"]}
+
+
 def _agree(word: str, third: bool) -> str:
-    """An auxiliary agreeing with the subject: am/is, have/has, do/does (we're → I am / Dana is)."""
-    if word in {"am", "are", "is"}:
-        return "is" if third else "am"
-    if word in {"have", "has"}:
-        return "has" if third else "have"
-    if word in {"do", "does"}:
-        return "does" if third else "do"
-    if word in {"was", "were"}:
-        return "was"
-    return word
+    return _AGREE[word][third] if word in _AGREE else word
+
+
+def _first_verb(words: list[str]) -> int:
+    """Where a predicate's verb is: after the adverbs before it (at its last word at most)."""
+    i = 0
+    while i < len(words) - 1 and words[i].lower() in _DROPPED_ADVERBS | _KEPT_ADVERBS:
+        i += 1
+    return i
 
 
 def _said_of_named(rest: str) -> str:
     """A first-person predicate as said of a named speaker: its first verb in the third person
     ("am gonna keep it up" → "is gonna keep it up", "totally agree" → "totally agrees")."""
     words = rest.split()
-    i = 0
-    while i < len(words) - 1 and words[i].lower() in _DROPPED_ADVERBS | _KEPT_ADVERBS:
-        i += 1
+    i = _first_verb(words)
     w = words[i].lower() if words else ""
     if w in {"am", "have", "do"}:
         words[i] = _agree(w, True)
@@ -445,12 +434,15 @@ def _object(words: list[str], time_text: str | None) -> str | None:
         text = re.sub(re.escape(time_text), " ", text, flags=re.IGNORECASE)
     text = re.sub(r"\s+([,.;:!?])", r"\1", " ".join(text.split()))
     text = _EN_TRAIL.sub("", _EN_CUT.sub("", text)).strip(" ,.;:!?\"'")
-    out = _words(text)
+    out = text.split()
     if len(out) > MAX_OBJECT_WORDS:
-        out = _words(text.split(",", 1)[0])
+        out = text.split(",", 1)[0].split()
         if len(out) > MAX_OBJECT_WORDS:
             return None
     return " ".join(without_dangling(out)).strip(" ,.;:!?\"'")
+
+
+_LEADS_TO_TIME = r"(?:\b(?:about|around|roughly|nearly|almost|over|since|for|in|on|at|during|by|from)\s+)?"
 
 
 def _without_time(text: str, time_text: str | None) -> str:
@@ -458,14 +450,7 @@ def _without_time(text: str, time_text: str | None) -> str:
     years ago", "on Sunday")."""
     if not time_text:
         return text
-    return re.sub(
-        r"(?:\b(?:about|around|roughly|nearly|almost|over|since|for|in|on|at|during|by|from)\s+)?"
-        + re.escape(time_text),
-        " ",
-        text,
-        count=1,
-        flags=re.IGNORECASE,
-    )
+    return re.sub(_LEADS_TO_TIME + re.escape(time_text), " ", text, count=1, flags=re.IGNORECASE)
 
 
 def _clause_fact(
@@ -481,7 +466,7 @@ def _clause_fact(
     m = _SUBJECT.search(body)
     if m is None or not _lead_only(body[: m.start()]):
         return None
-    words = [w for w in _words(body[m.end() :]) if any(ch.isalnum() for ch in w)]
+    words = [w for w in body[m.end() :].split() if any(ch.isalnum() for ch in w)]
     tokens: list[str] = []  # the predicate before its verb: auxiliaries, kept adverbs
     contr = (m.group("contr") or "").lower()
     if contr:
@@ -527,12 +512,9 @@ def _clause_fact(
         auxes = [t for t in tokens if t not in _KEPT_ADVERBS]
     rest = words[i + 1 :]
     if verb in {"gonna", "going"} and (verb == "gonna" or (rest and _bare(rest[0]) == "to")):
-        after = _bare(rest[1]) if verb == "going" and len(rest) > 1 else (_bare(rest[0]) if rest else "")
-        goes_somewhere = verb == "going" and (
-            after in {"a", "an", "the", "my", "our", "this", "that", "some"}
-            or (len(rest) > 1 and rest[1][:1].isupper())
-            or after[:1].isdigit()
-        )
+        after = _bare(rest[1]) if len(rest) > 1 else ""  # going to a place, to Rome, to 5 …
+        named = len(rest) > 1 and rest[1][:1].isupper()
+        goes_somewhere = verb == "going" and (after in _NP_DETERMINERS | {"some"} or named or after[:1].isdigit())
         if not goes_somewhere:  # going to + verb: a plan ("was going to": one given up)
             if any(a in {"was", "were"} for a in auxes):
                 return None
@@ -692,14 +674,10 @@ class English(Language):
         return name is not None and people.together(name)  # "my parents love …" agrees as "I love …"
 
     # --- what it says of them
-    def predicates(self, rest: str, third: bool, time_text: str | None) -> list[Found]:
-        return rules_en.predicates(rest, third, time_text)
-
-    def attribute_of(self, what: str, rest: str, when: str | None = None) -> Found | None:
-        return rules_en.attribute_of(what, rest, when)
-
-    def of_thing(self, rest: str) -> list[Found]:
-        return _of_what_is(rest)
+    predicates = staticmethod(rules_en.predicates)
+    attribute_of = staticmethod(rules_en.attribute_of)
+    of_thing = staticmethod(_of_what_is)
+    plural = staticmethod(en_builds.plural)
 
     def otherwise(
         self, reader: Reader, body: str, text: str, subj, time_text: str | None, generic: bool, habitual: bool
@@ -757,9 +735,7 @@ class English(Language):
         words = subj.rest.split()
         if not words:
             return []
-        lead = 0  # adverbs before the verb stay as said: "still lives" → "I still live"
-        while lead < len(words) - 1 and words[lead].lower() in _DROPPED_ADVERBS | _KEPT_ADVERBS:
-            lead += 1
+        lead = _first_verb(words)  # adverbs before the verb stay as said: "still lives" → "I still live"
         first = words[lead].lower()
         base = {"is": "am", "has": "have", "does": "do", "goes": "go", "was": "was"}.get(first)
         if base is None:  # lives → live; a noun as well as a verb may follow (grows tomatoes): not a lemma
@@ -772,9 +748,6 @@ class English(Language):
         if _points_elsewhere(rest) or (subj.name is None and _reaction(rest)):
             return None
         return _said_of_named(rest) if subj.name is None and reader.named else rest  # "I'm thrilled" said by Ivy
-
-    def plural(self, topic: str) -> str:
-        return en_builds.plural(topic)
 
     def keeps(self, found: Found, topic: str, obj: str | None) -> bool:
         if found.kind != "relation" and _ends_on_pointer(obj or topic):

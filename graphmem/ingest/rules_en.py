@@ -13,45 +13,33 @@ import re
 
 from ..lexicon.readings import words_of
 from ..lexicon.topics import WORKPLACES
-from .en_builds import (
-    _ADV,
-    _AND_THEN,
-    _I,
-    _MONTH,
-    _PLAYED,
-    _X,
-    _been_at,
-    _been_doing,
-    _diet,
-    _diet_kept,
-    _fan,
-    _going,
-    _going_at,
-    _held_since,
-    _identity,
-    _joined,
-    _learning,
-    _left_for,
-    _lived_before,
-    _moving,
-    _named_org,
-    _negated_preference,
-    _obj,
-    _ongoing,
-    _origin,
-    _plan,
-    _played,
-    _possession,
-    _preference,
-    _slot,
-    _stopped_or_habit,
-    _teaches,
-    _third,
-    _work_as,
-    _work_at,
-)
+from . import en_builds as build
+from .en_builds import MONTH, PLAYED, agree, said_object
 from .en_subjects import _NAME, _a_name
 from .phrases import Found, clean, patterns, read_as, relation
+
+_I = re.IGNORECASE
+
+_ADV = (
+    r"(?:(?:just|recently|finally|actually|also|now|currently|still|really|already|officially|totally|even|all|so)\s+)*"
+)
+
+_X = r"(?P<obj>[^,;:.!?]+)"
+
+# a deed, said in the past or the perfect: "(have) (just) moved"
+_DID = rf"^(?:have |has )?{_ADV}"
+
+# said to have ended: "I don't live there anymore"
+_ANYMORE = r"(?=[^,;:.!?]*\b(?:anymore|any more)\b)"
+
+# A second predicate of the same subject: "… and joined Globex", "… and then moved to Leeds".
+_AND_THEN = re.compile(
+    r"\s+(?:and|but|and then|then)\s+(?=(?:have |has |had )?(?:just |now |also |finally |recently )?"
+    r"(?:joined|started|moved|relocated|quit|left|resigned|retired|bought|adopted|got|became|switched|"
+    r"enrolled|graduated|gave up|went|transferred|sold|now (?:work|works|working))\b)",
+    re.IGNORECASE,
+)
+
 
 # A single-valued attribute of the speaker ("my new number is …"): its topic is the attribute,
 # whose words are the consolidator's slot words (lexicon.topics.SLOTS), so a later value replaces
@@ -75,14 +63,12 @@ def attribute_of(what: str, rest: str, when: str | None = None) -> Found | None:
     the speaker's own is; None when ``what`` is none of them or the value does not look like one."""
     name = _ATTRIBUTE_NAME.get(what.lower()) or ("phone number" if what.lower() in THEIR_NUMBER else None)
     if name == "birthday":  # a date: a month's name or a number (not "next week")
-        dated = when and re.fullmatch(r"(?:is|was|'s)", rest.strip(" .!")) and re.search(rf"{_MONTH.pattern}|\d", when)
+        dated = when and re.fullmatch(r"(?:is|was|'s)", rest.strip(" .!")) and re.search(rf"{MONTH.pattern}|\d", when)
         return Found("FACT", name, re.sub(r"^(?:on|in) ", "", when.strip(" .!")), 0.7) if when and dated else None
-    m = (
-        re.fullmatch(rf"(?:is now|is|'s|has changed to|changed to) (?P<obj>{_ATTRIBUTE_VALUE[name]})[.!]?", rest)
-        if name
-        else None
-    )
-    return Found("FACT", name, m.group("obj"), 0.7) if name and m else None
+    if name is None:
+        return None
+    m = re.fullmatch(rf"(?:is now|is|'s|has changed to|changed to) (?P<obj>{_ATTRIBUTE_VALUE[name]})[.!]?", rest)
+    return Found("FACT", name, m.group("obj"), 0.7) if m else None
 
 
 # "Hi, I'm Priya." / "I am Tom Baker, by the way": the speaker saying who they are, the name standing
@@ -96,43 +82,34 @@ _I_AM = re.compile(
 # an employer's head noun, when its name is not said (lexicon.topics.WORKPLACES)
 _WORKPLACE = "|".join(w.replace("-", " ") for w in WORKPLACES)
 
+_QUIT, _QUIT_ALONE = build.reading("quit", "employer", ends=True), build.reading("quit", "employer", True, False)
+
 _RULES = patterns(
     # where they live, and moves
     (
         rf"^(?:have |has |had )?{_ADV}(?:moved|relocated)(?: back)? (?:to|into|in to) {_X}",
-        _slot("moved to", "residence"),
+        build.reading("moved to", "residence"),
     ),
-    (rf"^(?:have |has )?{_ADV}moved out of {_X}", _slot("moved out of", "residence", ends=True)),
+    (rf"{_DID}moved out of {_X}", build.reading("moved out of", "residence", ends=True)),
     (
-        rf"^(?:(?P<longer>no longer)|(?:don't|doesn't|do not|does not)) live (?:in|at) {_X}",
-        lambda m, t, tt: (
-            _slot("no longer live in", "residence", ends=True)(m, t, tt)
-            if m.group("longer") or re.search(r"\b(?:anymore|any more)\b", m.group(0), _I)
-            else None
-        ),
+        rf"^(?:no longer|(?:don't|doesn't|do not|does not){_ANYMORE}) live (?:in|at) {_X}",
+        build.reading("no longer live in", "residence", ends=True),
     ),
     (
         rf"^(?:am |is |are |have been |has been )?{_ADV}(?:live|lives|living|reside|resides|residing|based) (?:in|at|on) {_X}",
-        _slot("live in", "residence"),
+        build.reading("live in", "residence"),
     ),
-    (rf"^(?:have|has) {_ADV}lived (?:in|at) {_X}", _held_since("live in", "residence")),
+    (rf"^(?:have|has) {_ADV}lived (?:in|at) {_X}", build.held_since("live in", "residence")),
     # "used to live in Leeds" / "lived in Leeds for ten years": a home before, which sets no slot
-    (rf"^(?P<used>used to live|lived) (?:in|at) {_X}", lambda m, t, tt: _lived_before(m)),
-    (rf"^(?:am|is|are) {_ADV}(?:moving|relocating) (?:back )?to {_X}", _moving),
+    (rf"^(?P<used>used to live|lived) (?:in|at) {_X}", build.lived_before),
+    (rf"^(?:am|is|are) {_ADV}(?:moving|relocating) (?:back )?to {_X}", build.moving),
     # "we're moving in together (next month)", "I'm moving in with Sam": a plan to share a home
     (
         r"^(?:am|is|are) (?:finally |officially )?moving in (?P<obj>together|with [A-Z][a-z]+|with (?:my|her|his) [a-z]+)",
-        lambda m, t, tt: [
-            Found(
-                "EVENT" if tt else "FACT", "plans to" if t else "plan to", f"move in {m.group('obj')}", 0.6, kind="plan"
-            )
-        ],
+        lambda m, t, tt: [read_as("plan", "EVENT" if tt else "FACT", agree("plan to", t), f"move in {m['obj']}")],
     ),
     # "I'm flying to Lisbon on Friday": going somewhere at a time to come, a plan
-    (
-        rf"^(?:am|is|are) {_ADV}(?P<verb>flying|driving|heading|travelling|traveling|leaving for) {_X}",
-        _going_at,
-    ),
+    (rf"^(?:am|is|are) {_ADV}(?P<verb>flying|driving|heading|travelling|traveling|leaving for) {_X}", build.going_at),
     # the field they work in ("I work in marketing"; "in Boston", a place, is not read here), and where
     (
         re.compile(
@@ -140,8 +117,8 @@ _RULES = patterns(
             rf"(?: at (?:a |an |the )?(?P<obj>[^,;:.!?]+))?$"
         ),
         lambda m, t, tt: (
-            [Found("FACT", _third("work in", t), m.group("field"), 0.6, kind="work")]
-            + ([read_as("employer", "FACT", _third("work at", t), o)] if m.group("obj") and (o := _obj(m)) else [])
+            [Found("FACT", agree("work in", t), m["field"], 0.6, kind="work")]
+            + [read_as("employer", "FACT", agree("work at", t), o) for o in [said_object(m)] if o]
         ),
     ),
     # a business they run: where they work ("I run a small bakery"; "run a marathon" is no business)
@@ -150,16 +127,16 @@ _RULES = patterns(
         rf"(?:[a-z-]+ ){{0,2}}(?:{_WORKPLACE}|gym))"
         rf"(?: (?:on|in|at|near|downtown|off) [^,;:.!?]+)?$",
         lambda m, t, tt: [
-            read_as("employer", "EVENT" if tt else "FACT", _third("run", t), obj) for obj in [_obj(m)] if obj
+            read_as("employer", "EVENT" if tt else "FACT", agree("run", t), o) for o in [said_object(m)] if o
         ],
     ),
     # what they teach, and where: "I teach math at a high school" (the school is the employer)
     (
         rf"^{_ADV}(?:teach|teaches) (?P<what>(?!at |in |for |with |to |them |him |her |it |people |kids |my )[a-z][\w -]*?)"
         rf"(?: at (?:a |an |the )?(?P<obj>(?!night|weekends|home|the moment|times)[^,;:.!?]+)| (?:in|on) [^,;:.!?]+)?$",
-        lambda m, t, tt: _teaches(m, t),
+        build.teaches,
     ),
-    (rf"^{_ADV}(?:teach|teaches) at (?:a |an |the )?{_X}", _slot("work at", "employer")),
+    (rf"^{_ADV}(?:teach|teaches) at (?:a |an |the )?{_X}", build.reading("work at", "employer")),
     # whom they are married to: "I'm married to Alex", "married Alex last June"
     (
         re.compile(rf"^(?:(?:am|is|are|got|was|were) {_ADV}(?:happily )?married to|married) (?P<name>{_NAME})$"),
@@ -168,126 +145,102 @@ _RULES = patterns(
     # "I'm married", "got divorced last year": married, to someone not named
     (
         rf"^(?P<be>am|is|are|was|were|got|have been|has been|'ve been|just got) {_ADV}(?:happily )?(?P<what>married|engaged|divorced)$",
-        lambda m, t, tt: [
-            Found("EVENT", f"got {m.group('what').lower()}", None, 0.6)
-            if tt and m.group("be").lower().endswith("got")
-            else Found(
-                "FACT",
-                f"{'was' if m.group('be').lower() in ('was', 'were') else 'is'} {m.group('what').lower()}",
-                None,
-                0.6,
-            )
-        ],
+        build.marital,
     ),
     # "I was born in Ohio": where someone was born
-    (
-        rf"^(?:was|were) born (?:and raised |and grew up )?(?:in|at) (?:the )?{_X}",
-        lambda m, t, tt: [Found("FACT", "was born in", o, 0.6, kind="fact")] if (o := _obj(m)) else None,
-    ),
+    (rf"^(?:was|were) born (?:and raised |and grew up )?(?:in|at) (?:the )?{_X}", build.fact("was born in")),
     # where they work, and changes of job
     (
-        rf"^(?:have |has )?{_ADV}(?:joined|started (?:working )?(?:at|for|with)|(?:am|is) (?:now )?(?:starting (?:at|with|for) |joining (?:at )?))(?:the )?{_X}",
-        _joined,
+        rf"{_DID}(?:joined|started (?:working )?(?:at|for|with)|(?:am|is) (?:now )?(?:starting (?:at|with|for) |joining (?:at )?))(?:the )?{_X}",
+        build.joined,
     ),
     (
-        rf"^(?:have |has )?{_ADV}(?:started a (?:new )?job (?:at|with)|"
+        rf"{_DID}(?:started a (?:new )?job (?:at|with)|"
         rf"got (?:a |an |the )?(?:new )?(?:job|position|offer|internship) (?:at|with|from)|got hired (?:at|by)|was hired (?:at|by)|"
         rf"took a (?:new )?job (?:at|with)|accepted (?:a |an )?(?:job|offer|position) (?:at|from|with)|"
         rf"(?:am|is) (?:now )?starting a new job at)(?: the)? {_X}",
-        _slot("joined", "employer"),
+        build.reading("joined", "employer"),
     ),
     (
-        rf"^(?:have |has )?{_ADV}(?:quit|left|lost|resigned from|retired from) (?:my |his |her |the )?(?:job|position|work)(?: at (?:the )?{_X})?",
-        _slot("quit", "employer", ends=True, needs_object=False),
+        rf"{_DID}(?:quit|left|lost|resigned from|retired from) (?:my |his |her |the )?(?:job|position|work)(?: at (?:the )?{_X})?",
+        _QUIT_ALONE,
     ),
-    (rf"^(?:have |has )?{_ADV}(?:resigned|retired) from (?:the )?{_X}", _slot("quit", "employer", ends=True)),
+    (rf"{_DID}(?:resigned|retired) from (?:the )?{_X}", _QUIT),
     # "I no longer work at Google", "I don't work for Acme anymore", "I'm no longer at Acme": the job ended
     (
         rf"^(?:(?:am |is |are )?no longer (?:work|works|working) (?:at|for)|(?:am|is|are) no longer at(?= (?-i:[A-Z]))|"
         rf"(?:don't|doesn't|do not|does not) work (?:at|for)(?=.*\b(?:anymore|any more)\b)) (?:the )?{_X}",
-        _slot("no longer work at", "employer", ends=True),
+        build.reading("no longer work at", "employer", ends=True),
     ),
     (
         r"^(?:am |is |are )?no longer (?:work|works|working) (?:there|here)\b",
-        _slot("no longer work at", "employer", ends=True, needs_object=False),
+        build.reading("no longer work at", "employer", ends=True, needs_object=False),
     ),
     # "switched from Acme to Globex", "left Acme for Globex": the employer now
     (
         re.compile(
-            rf"^(?:have |has )?{_ADV}(?:switched|jumped) (?:jobs |companies )?from (?:the )?(?P<old>[A-Z][\w&.' -]*?) "
+            rf"{_DID}(?:switched|jumped) (?:jobs |companies )?from (?:the )?(?P<old>[A-Z][\w&.' -]*?) "
             rf"to (?:the )?(?P<obj>[A-Z][^,;:.!?]*)|^(?:have |has )?{_ADV}left (?P<old2>[A-Z][\w&.' -]*?) for (?:the )?(?P<obj2>[A-Z][^,;:.!?]*)"
         ),
-        _left_for,
+        build.left_for,
     ),
     (
-        rf"^(?:have |has )?{_ADV}(?:changed|switched) (?:jobs|careers|employers)\b",
-        _slot("changed jobs", "employer", ends=True, needs_object=False),
+        rf"{_DID}(?:changed|switched) (?:jobs|careers|employers)\b",
+        build.reading("changed jobs", "employer", ends=True, needs_object=False),
     ),
     # "quit the bank": a place of work not named ("left the bank" is as often the building)
-    (
-        rf"^(?:have |has )?{_ADV}quit (?:the |my |a |an )?(?P<obj>(?:[a-z-]+ ){{0,2}}?(?:{_WORKPLACE}))$",
-        _slot("quit", "employer", ends=True),
-    ),
-    (rf"^(?:have |has )?{_ADV}(?:quit|left) {_X}", _named_org(_slot("quit", "employer", ends=True))),
-    (
-        rf"^(?:have |has )?{_ADV}(?:quit|resigned|retired)\s*$",
-        _slot("quit", "employer", ends=True, needs_object=False),
-    ),
-    (
-        r"^(?:have |has |was |got |just |am |is |are |now )*(?:been )?(?:laid off|fired|let go|retired)\b",
-        _slot("quit", "employer", ends=True, needs_object=False),
-    ),
+    (rf"{_DID}quit (?:the |my |a |an )?(?P<obj>(?:[a-z-]+ ){{0,2}}?(?:{_WORKPLACE}))$", _QUIT),
+    (rf"{_DID}(?:quit|left) {_X}", build.named_org(_QUIT)),
+    (rf"{_DID}(?:quit|resigned|retired)\s*$", _QUIT_ALONE),
+    (r"^(?:have |has |was |got |just |am |is |are |now )*(?:been )?(?:laid off|fired|let go|retired)\b", _QUIT_ALONE),
     (
         rf"^(?:am |is |are |have |has |have been |has been |used to )?{_ADV}(?:work|works|working|worked|interning|interned|intern|interns) "
         rf"(?:(?:remotely|full[- ]time|part[- ]time|freelance|from home) )?(?:at|for) {_X}",
-        _work_at,
+        build.work_at,
     ),
     # "I've been at Google since 2019" / "for three years": a named employer, still there
-    (re.compile(r"^(?:have|has) been at (?:the )?(?P<obj>[A-Z][^,;:.!?]*)"), _been_at),
+    (re.compile(r"^(?:have|has) been at (?:the )?(?P<obj>[A-Z][^,;:.!?]*)"), build.been_at),
     (
         re.compile(
             rf"^(?:am |is )?{_ADV}(?:work|works|working) as (?:a |an )?(?P<job>[a-z][a-z -]{{1,30}}?) "
             rf"(?:(?:at|for|in) (?:the )?(?=[A-Z])|(?:at|for) (?=(?:a|an|the) [a-z]))(?P<obj>[^,;:.!?]*)"
         ),
-        _work_as,
+        build.work_as,
     ),
-    (rf"^(?:am |is )?{_ADV}(?:work|works|working) as (?:a |an )?{_X}", _slot("work as", "job")),
+    (rf"^(?:am |is )?{_ADV}(?:work|works|working) as (?:a |an )?{_X}", build.reading("work as", "job")),
     # "got promoted to senior engineer": the job now, which replaces the one before
-    (
-        rf"^(?:have |has )?{_ADV}(?:got |been |was |were |just got )?promoted to (?:a |an |the )?{_X}",
-        _slot("work as", "job"),
-    ),
+    (rf"{_DID}(?:got |been |was |were |just got )?promoted to (?:a |an |the )?{_X}", build.reading("work as", "job")),
     # where they study, and changes of school
     (
-        rf"^(?:have |has )?{_ADV}(?:got into|got accepted (?:to|into|at)|was accepted (?:to|into|at)|transferred to) {_X}",
-        _named_org(_slot("enrolled at", "school")),
+        rf"{_DID}(?:got into|got accepted (?:to|into|at)|was accepted (?:to|into|at)|transferred to) {_X}",
+        build.named_org(build.reading("enrolled at", "school")),
     ),
     (
-        rf"^(?:have |has )?{_ADV}(?:enrolled (?:at|in)|started (?:college|university|school|grad school|my (?:master's|masters|phd|degree)) at)(?: the)? {_X}",
-        _slot("enrolled at", "school"),
+        rf"{_DID}(?:enrolled (?:at|in)|started (?:college|university|school|grad school|my (?:master's|masters|phd|degree)) at)(?: the)? {_X}",
+        build.reading("enrolled at", "school"),
     ),
-    (rf"^(?:have |has )?{_ADV}graduated from {_X}", _named_org(_slot("graduated from", "school", ends=True))),
+    (rf"{_DID}graduated from {_X}", build.named_org(build.reading("graduated from", "school", ends=True))),
     (
         rf"^(?:am |is )?{_ADV}(?:study|studies|studying) (?:[a-z]+ )?(?:at|in) {_X}",
-        _named_org(_slot("study at", "school")),
+        build.named_org(build.reading("study at", "school")),
     ),
     (
         rf"^(?:am|is) (?:a |an )?(?:[a-z-]+ )?(?:student|freshman|sophomore|junior|senior|undergrad|postdoc)(?: [a-z]+)? (?:at|in) {_X}",
-        _named_org(_slot("study at", "school")),
+        build.named_org(build.reading("study at", "school")),
     ),
     (
         re.compile(
             rf"^{_ADV}(?:go|goes) to (?P<obj>[A-Z][^,;:.!?]*(?:University|College|School|Academy|Institute|Primary|"
             rf"[Nn]ursery|[Kk]indergarten|[Pp]reschool|[Ss]chool|High)\b[^,;:.!?]*)"
         ),
-        _slot("study at", "school"),
+        build.reading("study at", "school"),
     ),
     (
         re.compile(
             rf"^(?:am|is) (?:a|an) (?P<job>[a-z][a-z -]{{1,30}}?) (?:at|for) "
             rf"(?P<obj>[A-Z][^,;:.!?]*|(?:a|an|the) (?:[a-z-]+ ){{0,2}}?(?:{_WORKPLACE})\b[^,;:.!?]*)"
         ),
-        _work_as,
+        build.work_as,
     ),
     # what they eat
     (
@@ -295,69 +248,60 @@ _RULES = patterns(
         r"(?P<change>gone |went |turned |become |became |switched to (?:being )?|going |started being )?"
         r"(?:a |an )?(?:fully |strictly |completely |totally |big |huge |committed |proper |full-on )*"
         r"(?P<obj>vegetarian|vegan|pescatarian|pescetarian|plant-based|meat[- ]eater|carnivore)s?\b(?! food| restaurant| place| recipe| dish| option| cafe| café)",
-        lambda m, t, tt: _diet(m.group("obj"), bool(m.group("change")), t, tt),
+        lambda m, t, tt: build.diet(m.group("obj"), bool(m.group("change")), t, tt),
     ),
     (
         r"^(?:do |does )?(?:really |still |also )*(?:eat|eats) (?:a lot of |lots of |plenty of )?meat\b",
-        lambda m, t, tt: _diet("meat eater", False, t, tt),
+        lambda m, t, tt: build.diet("meat eater", False, t, tt),
     ),
     # what they are allergic to: a fact about their health, kept whole; "not allergic" states nothing
     (
         rf"^(?:am |is |are )?(?:very |really |severely |badly |mildly |a bit |slightly )?allergic to {_X}",
-        lambda m, t, tt: (
-            [Found("FACT", _third("am allergic to", t), obj, 0.8, kind="fact")] if (obj := _obj(m)) else None
-        ),
+        build.fact("am allergic to", 0.8),
     ),
     # likes, dislikes, and what is no longer done
     (
         rf"^(?:(?P<neg>am not|is not|isn't|'m not) (?:really )?)?(?:(?P<longer>no longer) )?(?:am |is |are )?(?:really |so |totally |such )?(?P<what>into|a (?:big |huge )?fan of|obsessed with|passionate about|fond of) {_X}",
-        _fan,
+        build.fan,
     ),
     (
         rf"^(?:(?P<longer>no longer)|(?:don't|doesn't|do not|does not|never|(?:have|has|'ve) never)) (?:really |much |particularly |even )?(?P<verb>like|likes|liked|love|loves|loved|enjoy|enjoys|enjoyed|drink|drinks|eat|eats|play|plays|smoke|smokes|watch|watches|go|goes|do|does|have|has)(?: {_X})?(?=$|[,;:.!?])",
-        lambda m, t, tt: (
-            _negated_preference(m, t, tt)
-            if m.group("longer")
-            or m.group("verb").lower().startswith(("like", "love", "enjoy"))
-            or re.search(r"\b(?:anymore|any more)\s*$", m.group(0), _I)
-            or _diet_kept(m)
-            else None
-        ),
+        build.negated_preference,
     ),
-    (
-        rf"^(?:have |has )?{_ADV}(?:stopped|quit|gave up) (?P<verb>[a-z]+ing)(?: (?P<obj>[^,;:.!?]+))?",
-        _stopped_or_habit,
-    ),
+    (rf"{_DID}(?:stopped|quit|gave up) (?P<verb>[a-z]+ing)(?: (?P<obj>[^,;:.!?]+))?", build.stopped_or_habit),
     (
         rf"^(?:do |does )?(?:really |absolutely |truly |totally |so |also |still |just |kinda |genuinely )*(?P<verb>love|loves|loved|like|likes|enjoy|enjoys|enjoyed|adore|adores|hate|hates|hated|dislike|dislikes|despise|can't stand|cannot stand|prefer|prefers) {_X}",
-        _preference,
+        build.preference,
     ),
     # "I'm pregnant", "my wife is pregnant": expecting a child, a fact until it is born
     (
         r"^(?:am|is|are) (?:finally |now )?(?P<obj>pregnant)(?: (?:with (?:our|my|her|their) (?:first|second|third) (?:child|baby)|again))?(?=[\s,.!;]|$)",
-        lambda m, t, tt: [Found("FACT", _third("am", t) + " pregnant", None, 0.8, kind="fact")],
+        lambda m, t, tt: [Found("FACT", agree("am", t) + " pregnant", None, 0.8, kind="fact")],
     ),
     # "I'm really enjoying my new job", "she's loving Berlin": a liking said as it is felt
     (
         rf"^(?:am|is|are) (?:really |totally |so |just |absolutely |also |still )*(?P<verb>enjoying|loving) {_X}",
-        _preference,
+        build.preference,
     ),
     # what they have played or done for how long ("have played piano for three years")
-    (rf"^(?P<have>(?:have|has) (?:been )?)?(?P<verb>{'|'.join(sorted(_PLAYED, key=len, reverse=True))}) {_X}", _played),
+    (
+        rf"^(?P<have>(?:have|has) (?:been )?)?(?P<verb>{'|'.join(sorted(PLAYED, key=len, reverse=True))}) {_X}",
+        build.played,
+    ),
     # what they are learning or training for now, and for how long ("have been learning Spanish for a year")
     (
         rf"^(?:am |is |are |have been |has been )(?:currently |still |now |really )?(?P<verb>learning|studying|"
         rf"training for|practicing|practising) {_X}",
-        _learning,
+        build.learning,
     ),
     # plans and intentions
     (
         rf"^(?P<how>(?:am|is|are) (?:going|planning|hoping|about|thinking about|thinking of|considering|off|(?:so |really |super |also )*excited)|plan|plans|intend|intends|want|wants|would like|hope|hopes|have decided|has decided|decided|will) (?P<to>to )?{_X}",
-        _plan,
+        build.intention,
     ),
     (
         rf"^(?:am|is|are) (?P<verb>(?:visiting|flying|leaving|starting|taking|heading|going|coming|traveling|travelling|driving|getting|running|hosting|throwing|attending|seeing|meeting)) {_X}",
-        _going,
+        build.going,
     ),
     # a licence, a degree, a passport earned or issued: theirs from now on
     (
@@ -371,13 +315,13 @@ _RULES = patterns(
     # possessions
     (
         rf"^(?:just |finally |also |now |recently )*(?P<verb>have got|has got|have|has|own|owns|got|bought|purchased|adopted)(?: myself| herself| himself)? (?:(?P<det>a new|an|a|two|three|four|five|\d+|my own|some|new)\s+)?{_X}",
-        _possession,
+        build.possession,
     ),
     # "I'm lucky to have my husband and kids": whom or what they have, said as thanks
     (
         r"^(?:am|is|are|feel|feels) (?:so |really |very |super )?(?:lucky|blessed|grateful|thankful|fortunate) "
         r"to have (?P<obj>(?:my|our|a|an|such|two|three|four|great|amazing|wonderful) [^,;:.!?]+)",
-        lambda m, t, tt: [read_as("possession", "FACT", "has" if t else "have", obj)] if (obj := _obj(m)) else None,
+        build.reading("have", "possession"),
     ),
     # the car someone drives: a make (a Tesla, an old Volvo) or a kind of vehicle (a pickup truck)
     (
@@ -389,14 +333,14 @@ _RULES = patterns(
         lambda m, t, tt: [read_as("possession", "FACT", "drives" if t else "drive", m.group("obj"))],
     ),
     # who they are
-    (rf"^(?:am|is) (?:originally )?from {_X}", _origin),
+    (rf"^(?:am|is) (?:originally )?from {_X}", build.fact("is from")),
     # what they are afraid of: "I'm terrified of heights", "she's always been scared of dogs"
     (
         rf"^(?:am|is|are|have been|has been|was|were) (?:always |really |very |so |super |pretty |a bit |kind of |terribly )*"
         rf"(?:afraid|scared|terrified|frightened) of {_X}",
         lambda m, t, tt: (
             [read_as("dislike", "OPINION", "is afraid of", o)]
-            if (o := _obj(m))
+            if (o := said_object(m))
             and not re.match(r"^(?:it|that|this|them|him|her|you|what|how|losing|being|getting)\b", o, _I)
             else None
         ),
@@ -408,33 +352,27 @@ _RULES = patterns(
         rf"fostering|fundraising for|raising money for|blogging about|campaigning for|running for|"
         rf"painting|designing|recording|studying for|preparing for|looking for|applying for|"
         rf"caring for|looking after|taking care of) {_X}",
-        _ongoing,
+        build.ongoing,
     ),
     # what they have been doing lately: "I've been blogging about politics"
-    (r"^(?:have|has) been (?P<verb>[a-z]+ing) (?P<obj>[^,;:.!?]+)", _been_doing),
+    (r"^(?:have|has) been (?P<verb>[a-z]+ing) (?P<obj>[^,;:.!?]+)", build.been_doing),
     # what keeps them busy: "I've been busy painting", "she's been busy with the move"
     (
         r"^(?:have|has|had) been (?:really |so |super )?busy (?P<obj>[a-z]+ing\b[^,;:.!?]*|with [^,;:.!?]+)",
-        lambda m, t, tt: (
-            [Found("EVENT" if tt else "FACT", "has been busy" if t else "have been busy", _obj(m), 0.5)]
-            if _obj(m)
-            else None
-        ),
+        build.fact("have been busy", 0.5, timed=True),
     ),
     # how old: "I'm 34", "she is 7 years old" (the consolidator's age slot takes a later one)
     (
         r"^(?:am|is|are|just turned|turned) (?P<obj>\d{1,3})(?: years? old)?\s*$",
         lambda m, t, tt: [Found("FACT", "age", m.group("obj"), 0.7, kind="fact")],
     ),
-    (rf"^(?:am|is) (?:a|an) {_X}", _identity),
+    (rf"^(?:am|is) (?:a|an) {_X}", build.identity),
     # what they used to do: "I used to play tennis in college", a fact of the past that sets nothing
     # (not what they used to think, feel or say)
     (
         r"^used to (?!think|believe|feel|wonder|imagine|say|tell|know|wish|dream|be\b|get\b|have to)"
         r"(?P<verb>[a-z]+) (?P<obj>[^,;:.!?]+)",
-        lambda m, t, tt: (
-            [Found("FACT", f"used to {m.group('verb').lower()}", _obj(m), 0.5, kind="fact")] if _obj(m) else None
-        ),
+        lambda m, t, tt: [Found("FACT", f"used to {m['verb'].lower()}", o, 0.5)] if (o := said_object(m)) else None,
     ),
     flags=_I,
 )
@@ -474,13 +412,12 @@ def sentence_facts(sentence: str, third: bool) -> list[Found]:
         r"\b[Mm]y birthday(?: is|'s) (?:on |in )?(?P<obj>[A-Z][a-z]+(?: \d{1,2}(?:st|nd|rd|th)?)?|\d{1,2}(?:st|nd|rd|th)? (?:of )?[A-Z][a-z]+)\b",
         sentence,
     )
-    if m and _MONTH.search(m.group("obj")):
+    if m and MONTH.search(m.group("obj")):
         out.append(Found("FACT", "birthday", m.group("obj"), 0.8, kind="fact"))
     m = _ATTRIBUTE.search(sentence)
-    if m and re.fullmatch(
-        _ATTRIBUTE_VALUE[_ATTRIBUTE_NAME.get(m.group("attr").lower(), "phone number")], m.group("obj")
-    ):
-        out.append(Found("FACT", _ATTRIBUTE_NAME.get(m.group("attr").lower(), "phone number"), m.group("obj"), 0.7))
+    attr = _ATTRIBUTE_NAME.get(m.group("attr").lower(), "phone number") if m else ""
+    if m and re.fullmatch(_ATTRIBUTE_VALUE[attr], m.group("obj")):
+        out.append(Found("FACT", attr, m.group("obj"), 0.7))
     m = re.search(
         r"\b[Mm]y (?:all[- ]time |absolute |very |new )?favou?rite (?P<what>[a-z][\w' -]{0,30}?) "
         r"(?:is|are|was|has to be) (?P<obj>[^,;:.!?]+)",
