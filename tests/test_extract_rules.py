@@ -1082,6 +1082,16 @@ def test_a_thing_reviewed_as_it_is_used_or_by_its_parts_is_the_thing_liked():
         assert not any(t[0] not in ("我",) for t in triples(extract(line))), line
 
 
+def test_a_thing_named_by_what_the_speaker_does_with_it_then_it_is_one_thing():
+    # 我将要参加的X，它的…: the plan is to attend X (as 我将要参加X says it), and 它 is X
+    found = triples(extract("我将要参加的快递行业年度盛典，它的规模是八千人。"))
+    assert ("我", "FACT", "打算", "参加快递行业年度盛典") in found
+    assert triples(extract("我将要参加快递行业年度盛典。")) == [("我", "FACT", "打算", "参加快递行业年度盛典")]
+    assert any(t[0].startswith("快递行业年度盛典") and "八千人" in (t[2] + (t[3] or "")) for t in found)
+    # a time word taken out leaves no subject that opens with 的 (今天的天气: of no one)
+    assert not any(t[0].startswith("的") for t in triples(extract("今天的天气是晴天。")))
+
+
 def test_a_role_that_only_says_whose_the_asked_one_is_is_not_whom_a_question_means():
     # "my son's tutor", 我儿子的家教: the search orders the tutor's memories by the question (walk.answer_meant); the
     # son's own (my son is in year three) are not among them, else they take the tutor's places

@@ -20,7 +20,7 @@ _X_GUESS = re.compile(r"(?:可能|应该|也许|大概|好像|似乎|一定|肯�
 
 def _x_is_y(m: re.Match) -> Found | None:
     x, y = clean(m.group("x"), True, 20), clean(m.group("y"), True, 40)
-    if not x or not y or x[0] in "这那它他她你我谁哪什如要假" or len(x) > 12 or y[0] in "不没":
+    if not x or not y or x[0] in "这那它他她你我谁哪什如要假的" or len(x) > 12 or y[0] in "不没":
         return None
     topic = "是"
     if x.endswith("不"):  # 小明不是医生: 小明 不是 医生, never 小明 是 医生
@@ -171,6 +171,21 @@ _THEN_WENT = re.compile(
     r"^(?:后来|然后|之后|再后来)(?:又|就)?(?:去了|到了|进了|跳槽到了?|跳到了|换到了)(?P<obj>[^，,。！？]{2,12}?)(?:工作|上班)?(?:了)?$"
 )
 
+# 我将要参加的AI论坛，它的规模是六千人: a clause that names a thing by what the speaker does with it, then
+# 它 for the thing: the sentence is read as 我将要参加AI论坛，AI论坛的规模是六千人
+_IT_AFTER = re.compile(r"^(?P<head>[^，,。！？；;]*?)的(?P<x>[^，,。！？；;的]{2,24})[，,]\s*它(?=的|是)")
+_THIS_ONE = re.compile(rf"^(?:(?:这|那)(?:个|家|{rules_zh.MADE_ONE}))")
+
+
+def _it_named(sentence: str) -> str:
+    """The sentence with its 它 said as the thing the clause before named (the sentence when it has none)."""
+    m = _IT_AFTER.match(sentence)
+    if m is None or not m.group("head").startswith("我"):
+        return sentence
+    x = _THIS_ONE.sub("", m.group("x"))
+    return f"{m.group('head')}{m.group('x')}，{x}{sentence[m.end() :]}" if len(x) >= 2 else sentence
+
+
 # A sentence that opens with these gives the effect of what the sentence before said.
 # commas and colons end a clause; a colon between digits is a time of day (9:00), not a break
 _CLAUSE_BREAK = re.compile(r"[，,；;]|(?<!\d)[：:]|[：:](?!\d)")
@@ -217,7 +232,7 @@ class Chinese(Language):
     def clauses(self, reader: Reader, sentence: str) -> list[str | None]:
         """The people a sentence introduces (read whole), then its comma clauses, each dated by the
         sentence's time unless that time is to come and said in another clause."""
-        sentence, met = zh_subjects.introduced(sentence, reader.people, reader.owner)
+        sentence, met = zh_subjects.introduced(_it_named(sentence), reader.people, reader.owner)
         ids = [reader.add(f, None) for f in met]
         time_text = reader.rules._time(sentence, reader.ep)
         if time_text and re.search(re.escape(time_text) + "的", sentence):
