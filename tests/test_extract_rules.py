@@ -1092,6 +1092,25 @@ def test_a_thing_named_by_what_the_speaker_does_with_it_then_it_is_one_thing():
     assert not any(t[0].startswith("的") for t in triples(extract("今天的天气是晴天。")))
 
 
+def test_a_trade_said_by_what_is_done_in_it_is_the_job():
+    assert ("我同事", "FACT", "职业是", "送快递") in triples(extract("我的同事是送快递的。"))
+    assert ("我表哥", "FACT", "职业是", "开出租车") in triples(extract("我表哥是开出租车的。"))
+    # a joke, a gift, a feeling: no trade
+    for line in ("这个是开玩笑的。", "那本书是送给你的。", "他是开心的。"):
+        assert not any(t[2] == "职业是" for t in triples(extract(line))), line
+
+
+def test_a_he_after_someone_named_in_the_same_turn_is_them():
+    # 他 is the colleague just named, not the cousin of the turn before, whose gender is known
+    ex = RuleExtractor()
+    turns = ["我表哥是医生。", "我同事是护士，他住在北京。"]
+    eps = [
+        EpisodeView(id=f"e{i}", session_id="s1", role="user", content=t, timestamp=SAID_AT, order=i)
+        for i, t in enumerate(turns)
+    ]
+    assert ("我同事", "FACT", "住在", "北京") in triples(ex.extract(eps))
+
+
 def test_a_role_that_only_says_whose_the_asked_one_is_is_not_whom_a_question_means():
     # "my son's tutor", 我儿子的家教: the search orders the tutor's memories by the question (walk.answer_meant); the
     # son's own (my son is in year three) are not among them, else they take the tutor's places
