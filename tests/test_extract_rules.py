@@ -1066,6 +1066,9 @@ def test_a_thing_reviewed_as_it_is_used_or_by_its_parts_is_the_thing_liked():
     assert ("松下空气净化器", "FACT", "真的很安静", None) in triples(extract("这台松下空气净化器真的很安静。"))
     assert ("小米手环", "FACT", "挺好用的", None) in triples(extract("我觉得小米手环挺好用的。"))
     assert ("耐克跑鞋", "FACT", "穿起来真舒服", None) in triples(extract("耐克的跑鞋穿起来真舒服。"))
+    # a place named by its kind, a part of a thing judged though no 真 says it is a judgement
+    assert ("荔枝公园", "FACT", "真心不错", None) in triples(extract("荔枝公园真心不错，空气也新鲜。"))
+    assert ("大润发", "FACT", "货品挺全的", None) in triples(extract("大润发的货品挺全的，购物挺方便的。"))
     # whose a thing is stays said: a friend's car, a person's dog
     assert ("我", "FACT", "买了", "朋友的车") in triples(extract("我买了朋友的车。"))
     assert ("我", "OPINION", "喜欢", "小王的狗") in triples(extract("我喜欢小王的狗。"))
@@ -1077,9 +1080,43 @@ def test_a_thing_reviewed_as_it_is_used_or_by_its_parts_is_the_thing_liked():
         "我觉得北京天气挺好的。",
         "我个人觉得香味有点太浓了。",
         "我的工作真的很累。",
+        "北京的天气挺好的。",
+        "这个公园真不错。",
+        "但这款手机的设计还是让我觉得挺有意思的。",
         "我觉得老师讲课挺好的。",
     ):
         assert not any(t[0] not in ("我",) for t in triples(extract(line))), line
+
+
+def test_a_thing_named_by_what_the_speaker_does_with_it_then_it_is_one_thing():
+    # 我将要参加的X，它的…: the plan is to attend X (as 我将要参加X says it), and 它 is X
+    found = triples(extract("我将要参加的快递行业年度盛典，它的规模是八千人。"))
+    assert ("我", "FACT", "打算", "参加快递行业年度盛典") in found
+    assert triples(extract("我将要参加快递行业年度盛典。")) == [("我", "FACT", "打算", "参加快递行业年度盛典")]
+    assert any(t[0].startswith("快递行业年度盛典") and "八千人" in (t[2] + (t[3] or "")) for t in found)
+    # 我刚才路过的那个商场，是大悦城: the comma before 是 breaks no clause (never 我 是 大悦城)
+    assert triples(extract("我刚才路过的那个商场，是大悦城。")) == [("我", "FACT", "路过", "大悦城")]
+    # a time word taken out leaves no subject that opens with 的 (今天的天气: of no one)
+    assert not any(t[0].startswith("的") for t in triples(extract("今天的天气是晴天。")))
+
+
+def test_a_trade_said_by_what_is_done_in_it_is_the_job():
+    assert ("我同事", "FACT", "职业是", "送快递") in triples(extract("我的同事是送快递的。"))
+    assert ("我表哥", "FACT", "职业是", "开出租车") in triples(extract("我表哥是开出租车的。"))
+    # a joke, a gift, a feeling: no trade
+    for line in ("这个是开玩笑的。", "那本书是送给你的。", "他是开心的。"):
+        assert not any(t[2] == "职业是" for t in triples(extract(line))), line
+
+
+def test_a_he_after_someone_named_in_the_same_turn_is_them():
+    # 他 is the colleague just named, not the cousin of the turn before, whose gender is known
+    ex = RuleExtractor()
+    turns = ["我表哥是医生。", "我同事是护士，他住在北京。"]
+    eps = [
+        EpisodeView(id=f"e{i}", session_id="s1", role="user", content=t, timestamp=SAID_AT, order=i)
+        for i, t in enumerate(turns)
+    ]
+    assert ("我同事", "FACT", "住在", "北京") in triples(ex.extract(eps))
 
 
 def test_a_role_that_only_says_whose_the_asked_one_is_is_not_whom_a_question_means():

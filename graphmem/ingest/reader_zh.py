@@ -20,7 +20,7 @@ _X_GUESS = re.compile(r"(?:可能|应该|也许|大概|好像|似乎|一定|肯�
 
 def _x_is_y(m: re.Match) -> Found | None:
     x, y = clean(m.group("x"), True, 20), clean(m.group("y"), True, 40)
-    if not x or not y or x[0] in "这那它他她你我谁哪什如要假" or len(x) > 12 or y[0] in "不没":
+    if not x or not y or x[0] in "这那它他她你我谁哪什如要假的" or len(x) > 12 or y[0] in "不没":
         return None
     topic = "是"
     if x.endswith("不"):  # 小明不是医生: 小明 不是 医生, never 小明 是 医生
@@ -55,6 +55,10 @@ _ASPECTS = frozenset(
     "功能 配置 材质 款式 尺寸 颜色 环境 绿化 交通 位置 氛围 装修 风景 景色 设施 建设 东西 货品 商品 种类 "
     "品种 天气".split()
 )
+# the kinds of place a name ends in (荔枝公园, 万象城, 胸科医院): a place named, though no word of it is a name
+_A_PLACE = re.compile(
+    r"(?:公园|广场|商场|城|医院|小区|花园|家园|大厦|中心|超市|市场|景区|博物馆|图书馆|体育馆|酒店|餐厅|饭店)$"
+)
 _NOUN_TAGS = ("n", "nr", "nrt", "nrfg", "ns", "nt", "nz", "eng", "m")
 _NAMED_TAGS = ("nr", "ns", "nt", "nz", "eng", "m")  # a name, a place, a brand, a Latin word or a number
 
@@ -72,11 +76,18 @@ def _a_thing(words: list[tuple[str, str]], in_use: bool) -> str | None:
     if words[-1][0] in _ASPECTS:  # 屏幕效果: a part judged, of nothing named
         return None
     if not in_use and not any(t.startswith(_NAMED_TAGS) for _, t in words):
-        return None
+        if not _A_PLACE.search(words[-1][0]) or any(w == "的" for w, _ in words):
+            return None  # 荔枝公园, 万象城: a place named by its kind is named (参观的骨科医院 is no name)
     x = "".join(w for w, _ in words)
     if len(x) < 3 or re.match(r"^(?:今天|昨天|最近|现在|这里|那里)", x):
         return None
     return rules_zh.thing_name(x)
+
+
+def _an_aspect(said: str) -> bool:
+    """Whether ``said`` opens with what a review judges of a thing (货品挺全的, 画质真好)."""
+    words = rules_zh.tag(said)
+    return bool(words) and words[0][0] in _ASPECTS and words[0][0] != "天气" and len(words) > 1
 
 
 def _opinion(body: str, judged: bool = False) -> Found | None:
@@ -85,7 +96,10 @@ def _opinion(body: str, judged: bool = False) -> Found | None:
     name is the nouns before the judgement, up to 这/那 (小米12这手机性能: 小米12) or the 的 after a thing
     named (OPPOReno7的设计, 小米电视4A的画质和性价比). ``judged``: the clause is said to be a judgement (我觉得…),
     so a thing named and its part are enough (iPhone13的性能挺稳定的)."""
-    m = _IN_USE.match(body) or _OPINION.match(body) or (_ITS.match(body) if judged else None)
+    its = _ITS.match(body)
+    if its is not None and not judged and not (its.group("how") is None and _an_aspect(body[its.end() :])):
+        its = None  # 大润发的货品挺全的: a part of it judged, so a judgement though no 真 says so
+    m = _IN_USE.match(body) or _OPINION.match(body) or its
     if m is None:
         return None
     thing = m.group("one") is not None or judged  # 这台…, 我觉得…: the clause says it is a made thing judged
@@ -106,7 +120,8 @@ def _opinion(body: str, judged: bool = False) -> Found | None:
     said = "".join(w for w, _ in words[:cut])
     x = _a_thing(words[:cut], in_use=in_use)
     if x is None and (that := rules_zh.that_one(m.group("x"))) is not None:  # 欧莱雅的那个精油, 美的那款电饭煲
-        x = that if all(t.startswith(_NOUN_TAGS) for _, t in rules_zh.tag(that[:2])) else None
+        maker = all(t.startswith(_NOUN_TAGS) or w == "的" for w, t in words[:cut])  # 但这款手机: no maker
+        x = that if maker and all(t.startswith(_NOUN_TAGS) for _, t in rules_zh.tag(that[:2])) else None
         said = m.group("x")
     if x is None:
         return None
@@ -174,6 +189,24 @@ _THEN_WENT = re.compile(
     r"^(?:后来|然后|之后|再后来)(?:又|就)?(?:去了|到了|进了|跳槽到了?|跳到了|换到了)(?P<obj>[^，,。！？]{2,12}?)(?:工作|上班)?(?:了)?$"
 )
 
+# 我将要参加的AI论坛，它的规模是六千人: a clause that names a thing by what the speaker does with it, then
+# 它 for the thing: the sentence is read as 我将要参加AI论坛，AI论坛的规模是六千人
+_IT_AFTER = re.compile(r"^(?P<head>我[^，,。！？；;的]+)的(?P<x>[^，,。！？；;的]{2,24})[，,]\s*它(?=的|是)")
+_IS_AFTER = re.compile(r"^(?P<head>我[^，,。！？；;的]+的[^，,。！？；;的]{1,24})[，,]\s*(?=是)")
+_THIS_ONE = re.compile(rf"^(?:(?:这|那)(?:个|家|{rules_zh.MADE_ONE}))")
+
+
+def _it_named(sentence: str) -> str:
+    """The sentence with its 它 said as the thing the clause before named (the sentence when it has none)."""
+    if (named := _IS_AFTER.match(sentence)) is not None:  # 我刚才路过的那个商场，是大悦城: one clause
+        return named.group("head") + sentence[named.end() :]
+    m = _IT_AFTER.match(sentence)
+    if m is None:
+        return sentence
+    x = _THIS_ONE.sub("", m.group("x"))
+    return f"{m.group('head')}{m.group('x')}，{x}{sentence[m.end() :]}" if len(x) >= 2 else sentence
+
+
 # A sentence that opens with these gives the effect of what the sentence before said.
 # commas and colons end a clause; a colon between digits is a time of day (9:00), not a break
 _CLAUSE_BREAK = re.compile(r"[，,；;]|(?<!\d)[：:]|[：:](?!\d)")
@@ -211,7 +244,7 @@ class Chinese(Language):
     def clauses(self, reader: Reader, sentence: str) -> list[str | None]:
         """The people a sentence introduces (read whole), then its comma clauses, each dated by the
         sentence's time unless that time is to come and said in another clause."""
-        sentence, met = zh_subjects.introduced(sentence, reader.people, reader.owner)
+        sentence, met = zh_subjects.introduced(_it_named(sentence), reader.people, reader.owner)
         ids = [reader.add(f, None) for f in met]
         time_text = reader.rules._time(sentence, reader.ep)
         if time_text and re.search(re.escape(time_text) + "的", sentence):

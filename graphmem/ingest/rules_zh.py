@@ -597,6 +597,11 @@ _RULES = patterns(
     ),
     # 做销售的 / 是做IT的: the line of work someone is in
     (rf"^(?:是)?(?:做|搞|干)(?!饭|菜|事|作业|家务|梦)(?P<obj>{_P}{{1,8}}?)的$", _JOB),
+    # 是送快递的 / 是开出租车的 / 是教书的: a trade said by what is done in it, the doing its name
+    (
+        rf"^是(?P<obj>(?:送|开|卖|修|教|种|养|拉|扫|拍)(?![了过着给完你我他她它]|玩笑|心|会|始|门){_P}{{1,5}}?)的$",
+        lambda m, timed: [read_as("job", "FACT", "职业是", m.group("obj"))],  # 送快递: the doing whole
+    ),
     # 是当农民的: what someone works as (当时, 当天, 当地 say when or where)
     (rf"^(?:是)?当(?!时|天|地|年|初|然|中|面|晚|场|下)(?P<obj>{_P}{{1,8}}?)的$", _JOB),
     # 不在北京住了: no longer lives there
