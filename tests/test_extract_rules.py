@@ -1119,6 +1119,19 @@ def test_a_he_after_someone_named_in_the_same_turn_is_them():
     assert ("我同事", "FACT", "住在", "北京") in triples(ex.extract(eps))
 
 
+def test_an_english_thing_named_and_judged_is_a_fact_of_the_thing():
+    # the thing the subject, as 华为Mate60真心好用 is of the phone: what else is said of it is one step away
+    assert ("Panasonic air purifier", "FACT", "works really well", None) in triples(
+        extract("The Panasonic air purifier works really well, but it is loud.")
+    )
+    assert ("Sony headphones", "FACT", "are amazing", None) in triples(extract("My new Sony headphones are amazing."))
+    assert ("Central Park", "FACT", "is really nice", None) in triples(extract("Central Park is really nice."))
+    assert ("iPhone 13", "FACT", "is pretty solid", None) in triples(extract("Honestly the iPhone 13 is pretty solid."))
+    # nothing named, a person, a place's food: no thing judged
+    for line in ("Coffee is great.", "My job is great.", "Tom is great.", "My mom is great.", "The weather was nice."):
+        assert not any(t[2].startswith(("is ", "was ")) for t in triples(extract(line))), line
+
+
 def test_a_role_that_only_says_whose_the_asked_one_is_is_not_whom_a_question_means():
     # "my son's tutor", 我儿子的家教: the search orders the tutor's memories by the question (walk.answer_meant); the
     # son's own (my son is in year three) are not among them, else they take the tutor's places

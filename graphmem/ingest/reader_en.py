@@ -10,6 +10,7 @@ from typing import Any
 
 from ..lexicon import word_map
 from ..lexicon.forms import is_participle, is_past, third_person
+from ..lexicon.roles import role_of
 from ..lexicon.topics import slot_of
 from ..types import MAX_NAME
 from . import en_builds, en_subjects, rules_en
@@ -577,6 +578,46 @@ def _clause_fact(
     return Found("EVENT" if time_text else "FACT", topic[:MAX_NAME], obj or None, 0.5, attributes)
 
 
+# "The Panasonic air purifier works really well", "Central Park is really nice": what the speaker thinks of a
+# thing named, the thing the memory's subject (as 华为Mate60真心好用), so what else is said of it is one step away
+_JUDGED = (
+    r"good|great|nice|amazing|awesome|excellent|fantastic|wonderful|perfect|brilliant|lovely|beautiful|"
+    r"comfortable|reliable|impressive|solid|bad|terrible|awful|disappointing|noisy|overpriced|worth it|well|fine"
+)
+_REVIEW = re.compile(
+    r"^(?:(?:honestly|really|actually|and|but|so|well|oh|wow),?\s+)*(?P<det>(?:the|my|our|this|that|these|those)\s+)?"
+    r"(?:(?:new|old|current)\s+)?(?P<x>[^,;:]+?)\s+"
+    r"(?P<how>(?:is|are|was|were|works|worked|has been|have been|runs|looks|sounds|feels|tastes)\s+"
+    r"(?:(?:really|so|very|pretty|quite|super|absolutely|just|honestly|incredibly|amazingly|surprisingly)\s+)*"
+    rf"(?:{_JUDGED})\b[^,;]*)(?:[,;].*)?$",  # what follows a comma is the next thing said
+    re.IGNORECASE,
+)
+# the kinds of place a name ends in (Central Park, Westfield Mall): a place named, not a person
+_A_PLACE = re.compile(
+    r"\b(?:park|mall|museum|hotel|cafe|café|restaurant|hospital|cent(?:er|re)|gardens?|square|beach|lake|gym|"
+    r"market|library|zoo|stadium|theat(?:er|re)|bakery|bar)$",
+    re.IGNORECASE,
+)
+
+
+def _review(body: str) -> Found | None:
+    """What the speaker thinks of a thing they name ("my Sony headphones are amazing"): a name of at most
+    five words, one of them capitalised or holding a digit (Panasonic, iPhone 13), said as a thing (after
+    the or my, or ending in a kind of place: Central Park) and not a person (my brother Tom, Tom); no
+    pronoun and no preposition in it ("the food at Luigi's", "my job" name no thing)."""
+    m = _REVIEW.match(body.strip(" .!?"))
+    if m is None:
+        return None
+    words = m.group("x").split()
+    if not 1 <= len(words) <= 5 or any(w.lower() in _PRONOUN_SUBJECTS | _POINTERS | _PREPOSITIONS for w in words):
+        return None
+    if not any(any(c.isdigit() or c.isupper() for c in w) for w in words):
+        return None  # my job, the weather: nothing named
+    if any(role_of(w) is not None for w in words) or not (m.group("det") or _A_PLACE.search(m.group("x"))):
+        return None  # my brother Tom, Tom: a person
+    return Found("FACT", m.group("how").lower(), None, 0.5, subject=" ".join(words)[:MAX_NAME], kind="fact")
+
+
 def _third_person(text: str, time_text: str | None) -> Found | None:
     """A causal clause about something else ("the train broke down"): its own subject and verb."""
     words = " ".join(_without_time(text, time_text).split()).strip(" ,.;!?").split(" ")
@@ -652,7 +693,7 @@ class English(Language):
         body, met = en_subjects.introduced(body, reader.people, reader.owner)
         if met and " name is " not in body:
             text = en_subjects.without_name_said_after(text)
-        return body, text, list(met), None
+        return body, text, list(met), None if met else _review(body)  # the Panasonic air purifier works well
 
     # --- whom a clause is about
     role_of_someone = staticmethod(en_subjects.role_of_someone)
