@@ -1096,6 +1096,14 @@ def test_a_thing_named_by_what_the_speaker_does_with_it_then_it_is_one_thing():
     assert any(t[0].startswith("快递行业年度盛典") and "八千人" in (t[2] + (t[3] or "")) for t in found)
     # 我刚才路过的那个商场，是大悦城: the comma before 是 breaks no clause (never 我 是 大悦城)
     assert triples(extract("我刚才路过的那个商场，是大悦城。")) == [("我", "FACT", "路过", "大悦城")]
+    assert triples(extract("我刚才路过的那个商场，叫万象城。")) == [
+        ("我", "FACT", "路过", "万象城")
+    ]  # no one called so
+    assert triples(extract("我住的那个小区，叫金色家园。")) == [("我", "FACT", "住在", "金色家园")]
+    # the one gone to to see, gone to often; a hospital said with its measure word, a brand that opens with 家
+    assert triples(extract("我去参观的公园是人民公园。")) == [("我", "FACT", "参观", "人民公园")]
+    assert triples(extract("我去的医院是家肿瘤医院。")) == [("我", "FACT", "去", "肿瘤医院")]
+    assert triples(extract("我常去的超市是家乐福。")) == [("我", "FACT", "去", "家乐福")]
     # a time word taken out leaves no subject that opens with 的 (今天的天气: of no one)
     assert not any(t[0].startswith("的") for t in triples(extract("今天的天气是晴天。")))
 

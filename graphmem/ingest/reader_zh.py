@@ -192,14 +192,18 @@ _THEN_WENT = re.compile(
 # 我将要参加的AI论坛，它的规模是六千人: a clause that names a thing by what the speaker does with it, then
 # 它 for the thing: the sentence is read as 我将要参加AI论坛，AI论坛的规模是六千人
 _IT_AFTER = re.compile(r"^(?P<head>我[^，,。！？；;的]+)的(?P<x>[^，,。！？；;的]{2,24})[，,]\s*它(?=的|是)")
-_IS_AFTER = re.compile(r"^(?P<head>我[^，,。！？；;的]+的[^，,。！？；;的]{1,24})[，,]\s*(?=是)")
+_IS_AFTER = re.compile(
+    r"^(?P<head>[^，,。！？；;我的]{0,4}我[^，,。！？；;的]+的[^，,。！？；;的]{1,24})[，,]\s*(?P<is>就是|是|叫做|名叫|叫)"
+)
 _THIS_ONE = re.compile(rf"^(?:(?:这|那)(?:个|家|{rules_zh.MADE_ONE}))")
 
 
 def _it_named(sentence: str) -> str:
-    """The sentence with its 它 said as the thing the clause before named (the sentence when it has none)."""
-    if (named := _IS_AFTER.match(sentence)) is not None:  # 我刚才路过的那个商场，是大悦城: one clause
-        return named.group("head") + sentence[named.end() :]
+    """The sentence with its 它 said as the thing the clause before named, and a thing named then 是 or 叫
+    after a comma said as one clause (我住的那个小区，叫金色家园 as 我住的那个小区是金色家园); else the sentence."""
+    if (named := _IS_AFTER.match(sentence)) is not None:
+        said = "就是" if named.group("is") == "就是" else "是"  # 叫 names it as 是 does: no person named 金色家园
+        return f"{named.group('head')}{said}{sentence[named.end() :]}"
     m = _IT_AFTER.match(sentence)
     if m is None:
         return sentence

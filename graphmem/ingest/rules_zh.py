@@ -437,6 +437,7 @@ def _the_one(m: re.Match, timed: bool) -> list[Found]:
     if (said_attr := attribute("我的" + m.group("what") + "是" + said, None)) is not None:
         return [said_attr]  # 我用的邮箱是…: the e-mail address, not a thing used
     said = _ONE.sub("", said)  # 是一家肿瘤医院: the hospital
+    said = re.sub(r"^家(?=.{2,}(?:医院|公司|餐厅|饭店|酒店|银行|商场|超市|店)$)", "", said)  # 是家肿瘤医院 (not 家乐福)
     obj = clean(said, True, 30) if verb in ("喜欢", "爱") else _object(said)  # 喜欢的事就是去听音乐会: a deed
     if not obj or obj[0] in _NOT_NAME or said.endswith("的") or re.match(_NOT_THE_ONE, obj):
         return []  # 是专门看骨科的, 真是太让人满意了: what it is like, not which one
@@ -468,9 +469,9 @@ _JOINED, _QUIT, _JOB = _slot("入职", "employer"), _slot("辞职", "employer", 
 _STUDIES, _GRADUATED = _slot("就读于", "school", of=_organisation), _slot("毕业于", "school", ends=True)
 
 _RULES = patterns(
-    # 我住的那个小区叫世纪花园: the one the speaker lives in, uses, went to, named
+    # 我住的那个小区叫世纪花园, 我去参观的公园是人民公园: the one the speaker lives in, uses, went to, named
     (
-        r"^(?P<verb>住|用|穿|戴|开|买|喜欢|爱|去|逛|路过|经过|参观)(?:了|过)?的(?:那|这|一)?(?:个|家|款|台|双|辆|所|座)?"
+        r"^(?:常|经常|最常|平时|平常)?(?:去|来)?(?P<verb>住|用|穿|戴|开|买|喜欢|爱|去|逛|路过|经过|参观)(?:了|过)?的(?:那|这|一)?(?:个|家|款|台|双|辆|所|座)?"
         rf"(?P<what>{_P}{{0,6}}?)[，,]?(?:就是|是|叫做|叫|名叫)(?P<obj>{_P}{{2,30}})$",
         _the_one,
     ),
