@@ -212,7 +212,8 @@ RETURN m.id AS id, n {.id, .group_id, .text, .memory_type, .importance, .status,
 // each topic. Looked up by the (group_id, normalized_name) constraint: no scan of the group's
 // subjects; a name folded into another node (its :ConceptMerge record: 我上司 once the boss was named
 // 赵雅琳) finds the node it went into. $embedding null: the caller holds the group's vectors and
-// computes the cosines.
+// computes the cosines. One row, {subject, rows} per subject found: it can share a round trip with
+// the word query sent at the same moment (store/cypher.py together).
 UNWIND $names AS name
 OPTIONAL MATCH (named:Subject {group_id: $group_id, normalized_name: name})
 OPTIONAL MATCH (rec:ConceptMerge {group_id: $group_id, merged_key: name})
@@ -236,7 +237,7 @@ CALL (s) {
                   score: CASE WHEN $embedding IS NOT NULL THEN vector.similarity.cosine(m.embedding, $embedding) END})
          AS rows
 }
-RETURN s.name AS subject, rows;
+RETURN collect({subject: s.name, rows: rows}) AS subjects;
 
 // name: search_people_meant
 // The people a question means by a role it says ($roles: canonical role words, 家教, tutor,

@@ -79,43 +79,53 @@ class DatabaseMemories:
             for r in rows:
                 r["score"] = scores.get(r["memory"]["id"])
 
-    def word_hits(self, ctx: SearchContext, words: str) -> Later[tuple[list[dict], WordHits]] | None:
-        embedding, probes, k = self.vector(ctx), [], ctx.k
-        if ctx.memories <= self.limits.exact_scan_limit:
-            probes = term_probes(words, ctx.group_id)
-            name, asked = "search_fulltext_terms", ({"probes": probes, "n": ctx.memories} if probes else None)
-        else:
-            lucene, fetch = group_query(words, ctx.group_id), k * 3
-            # A group that is most of the index gains nothing from narrowing in Lucene (a phrase
-            # query on group_id costs more than the text query itself): filter in Cypher instead.
-            size, total = self.facts.size(ctx.group_id)
-            share, terms = size / max(total, 1), escape_terms(words)
-            if share >= BIG_SHARE and terms:
-                lucene, fetch = f"text:({' '.join(terms)})", math.ceil(k * 3 / share)
-            asked, name = ({"lucene": lucene, "fetch": fetch} if lucene else None), "search_fulltext"
-        if asked is None:
-            return None
-        job = self.store.submit(name, k=k, **asked, **ctx.params(embedding))
+    def matches(
+        self, ctx: SearchContext, words: str, names: list[str]
+    ) -> tuple[Later[tuple[list[dict], WordHits]] | None, Later[list[dict]] | None]:
+        """The top k by words (None: no word to match) and the memories of the group's subjects
+        named ``names`` (None: none named), asked in one round trip."""
+        embedding, k = self.vector(ctx), ctx.k
+        words_asked = self._word_query(ctx, words)
+        reads, params = [], ctx.params(embedding)
+        if words_asked is not None:
+            reads.append(words_asked[0])
+            params.update(words_asked[1], k=k)
+        if names:
+            reads.append("search_subject_memories")
+            params.update(names=names, cap=self.limits.subject_cap)
+        if not reads:
+            return None, None
+        job = self.store.submit("+".join(reads), **params)
 
-        def answer() -> tuple[list[dict], WordHits]:
+        def by_words() -> tuple[list[dict], WordHits]:
             rows = job.result()[0]["hits"]
             if embedding is None:
                 self.fill_cosines(ctx, rows)
-            return rows, WordHits.of(rows, len(probes), ctx.memories, self.limits.exact_scan_limit)
+            probes = len(params.get("probes", ()))
+            return rows, WordHits.of(rows, probes, ctx.memories, self.limits.exact_scan_limit)
 
-        return answer
-
-    def subject(self, ctx: SearchContext, names: list[str]) -> Later[list[dict]]:
-        embedding, cap = self.vector(ctx), self.limits.subject_cap
-        job = self.store.submit("search_subject_memories", names=names, cap=cap, **ctx.params(embedding))
-
-        def answer() -> list[dict]:
-            rows = job.result()
+        def subjects() -> list[dict]:
+            rows = job.result()[0]["subjects"]
             if embedding is None:
                 self.fill_cosines(ctx, [r for row in rows for r in row["rows"]])
             return rows
 
-        return answer
+        return (by_words if words_asked is not None else None), (subjects if names else None)
+
+    def _word_query(self, ctx: SearchContext, words: str) -> tuple[str, dict[str, Any]] | None:
+        """The word query for ``words`` and its parameters (None: no word to match): a group up to
+        exact_scan_limit memories term by term with its own statistics, a larger one in one Lucene query."""
+        if ctx.memories <= self.limits.exact_scan_limit:
+            probes = term_probes(words, ctx.group_id)
+            return ("search_fulltext_terms", {"probes": probes, "n": ctx.memories}) if probes else None
+        lucene, fetch = group_query(words, ctx.group_id), ctx.k * 3
+        # A group that is most of the index gains nothing from narrowing in Lucene (a phrase
+        # query on group_id costs more than the text query itself): filter in Cypher instead.
+        size, total = self.facts.size(ctx.group_id)
+        share, terms = size / max(total, 1), escape_terms(words)
+        if share >= BIG_SHARE and terms:
+            lucene, fetch = f"text:({' '.join(terms)})", math.ceil(ctx.k * 3 / share)
+        return ("search_fulltext", {"lucene": lucene, "fetch": fetch}) if lucene else None
 
     def nearest(self, ctx: SearchContext, strategy: list[str]) -> tuple[list[str], Later[list[dict]]]:
         return [], lambda: self.scan_or_index(ctx, strategy)

@@ -26,9 +26,8 @@ def find_seeds(ctx: SearchContext, corpus: Corpus, subject_cap: int, exact_limit
     words = content_words(ctx.query)
     memories, turns = corpus.memories, corpus.turns
     names = ask_speakers(ctx, turns, words) if ctx.episodes else None
-    by_words = memories.word_hits(ctx, words) if ctx.memories else None
     named = name_candidates(ctx.query) if ctx.memories and subject_cap else []
-    about_job = memories.subject(ctx, named) if named else None
+    by_words, about_job = memories.matches(ctx, words, named) if ctx.memories else (None, None)
     said, turn_job = [], None
     if ctx.episodes:  # who the query names, then the turns its words match
         said = speakers(ctx, turns, words, names, strategy)
