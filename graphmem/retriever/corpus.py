@@ -78,9 +78,9 @@ class Memories(Protocol):
     """A group's memories. Rows: {memory, score} (+ bm25 for word hits, topic for a subject's)."""
 
     # the top k by words (None: no word to match) and the memories of the group's subjects named
-    # ``names`` ([{subject, rows}]; None: no name), sent together
+    # ``names`` ([{subject, rows}]; None: no name), sent together (``sent``: already, with the probe)
     def matches(
-        self, ctx: SearchContext, words: str, names: list[str]
+        self, ctx: SearchContext, words: str, names: list[str], sent: Any = None
     ) -> tuple[Later[tuple[list[dict], WordHits]] | None, Later[list[dict]] | None]: ...
     # the top k by meaning, and the ids asked about before the answer
     def nearest(self, ctx: SearchContext, strategy: list[str]) -> tuple[list[str], Later[list[dict]]]: ...

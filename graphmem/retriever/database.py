@@ -15,6 +15,8 @@ from __future__ import annotations
 import math
 import threading
 import time
+from concurrent.futures import Future
+from dataclasses import dataclass
 from typing import Any
 
 from ..config import SearchLimits
@@ -58,6 +60,21 @@ class GroupFacts:
         return self._get("search_group_speakers", group_id)["speakers"]
 
 
+@dataclass(frozen=True)
+class MatchReads:
+    """A search's word and subject queries as one statement: its name ("a+b", store/cypher.py
+    together) and parameters, what it asks, and whether the caller fills in the cosines."""
+
+    name: str
+    params: dict[str, Any]
+    words: bool
+    names: bool
+    cosines_here: bool
+
+
+Sent = tuple[MatchReads, Future]  # a statement of match_reads, and its answer on the way
+
+
 class DatabaseMemories:
     """A group's memories in Neo4j. ``vector`` and ``fill_cosines`` are where an implementation
     that holds the cosines itself differs (``held.HeldMemories``)."""
@@ -79,38 +96,47 @@ class DatabaseMemories:
             for r in rows:
                 r["score"] = scores.get(r["memory"]["id"])
 
-    def matches(
-        self, ctx: SearchContext, words: str, names: list[str]
-    ) -> tuple[Later[tuple[list[dict], WordHits]] | None, Later[list[dict]] | None]:
-        """The top k by words (None: no word to match) and the memories of the group's subjects
-        named ``names`` (None: none named), asked in one round trip."""
-        embedding, k = self.vector(ctx), ctx.k
+    def match_reads(self, ctx: SearchContext, words: str, names: list[str]) -> MatchReads | None:
+        """The statement that asks for the top k by ``words`` and the memories of the group's
+        subjects named ``names`` in one round trip (None: neither is asked)."""
+        embedding = self.vector(ctx)
         words_asked = self._word_query(ctx, words)
         reads, params = [], ctx.params(embedding)
         if words_asked is not None:
             reads.append(words_asked[0])
-            params.update(words_asked[1], k=k)
+            params.update(words_asked[1], k=ctx.k)
         if names:
             reads.append("search_subject_memories")
-            params.update(names=names, cap=self.limits.subject_cap)
+            params.update(names=names, per_subject=self.limits.subject_cap)
         if not reads:
+            return None
+        return MatchReads("+".join(reads), params, words_asked is not None, bool(names), embedding is None)
+
+    def matches(
+        self, ctx: SearchContext, words: str, names: list[str], sent: Sent | None = None
+    ) -> tuple[Later[tuple[list[dict], WordHits]] | None, Later[list[dict]] | None]:
+        """The top k by words (None: no word to match) and the memories of the group's subjects
+        named ``names`` (None: none named), asked in one round trip; ``sent``: that statement, sent
+        already (with the probe, ``Retriever._open``)."""
+        reads = sent[0] if sent is not None else self.match_reads(ctx, words, names)
+        if reads is None:
             return None, None
-        job = self.store.submit("+".join(reads), **params)
+        answer = sent[1] if sent is not None else self.store.submit(reads.name, **reads.params)
 
         def by_words() -> tuple[list[dict], WordHits]:
-            rows = job.result()[0]["hits"]
-            if embedding is None:
+            rows = answer.result()[0]["hits"]
+            if reads.cosines_here:
                 self.fill_cosines(ctx, rows)
-            probes = len(params.get("probes", ()))
+            probes = len(reads.params.get("probes", ()))
             return rows, WordHits.of(rows, probes, ctx.memories, self.limits.exact_scan_limit)
 
         def subjects() -> list[dict]:
-            rows = job.result()[0]["subjects"]
-            if embedding is None:
+            rows = answer.result()[0]["subjects"]
+            if reads.cosines_here:
                 self.fill_cosines(ctx, [r for row in rows for r in row["rows"]])
             return rows
 
-        return (by_words if words_asked is not None else None), (subjects if names else None)
+        return (by_words if reads.words else None), (subjects if reads.names else None)
 
     def _word_query(self, ctx: SearchContext, words: str) -> tuple[str, dict[str, Any]] | None:
         """The word query for ``words`` and its parameters (None: no word to match): a group up to
