@@ -13,66 +13,23 @@ every time (the newer first, then the order of the conversation or the text).
 from __future__ import annotations
 
 import math
-import threading
-import time
 from concurrent.futures import Future
-from dataclasses import dataclass
 from typing import Any
 
 from ..config import SearchLimits
 from ..store.driver import Store
 from ..store.fulltext import escape_terms, group_query, term_probes
+from ..store.group_facts import GroupFacts
 from ..store.vector import first_fetch, overfetch, to_cosine
 from .context import Later, SearchContext
 from .corpus import Memories, Neighbour, RelationScope, Source, TurnFinds, TurnWords
 from .rank import RARE_DEGREE, SENTENCE_WEIGHT, WordHits, prerank, prerank_params
 
-TTL_S = 60.0  # how long the size of a large group, and its speakers, are trusted
 BIG_SHARE = 0.25  # a group holding this share of all memories is not narrowed in Lucene
 LEVEL_MAX = 100000  # a walk level's cut when the caller makes it (every neighbour comes back)
 
 
-class GroupFacts:
-    """What a process remembers of large groups between searches: their size and the index's
-    (a count over 100,000 memories), their speakers (a DISTINCT over 100,000 turns: ~80 ms)."""
-
-    def __init__(self, store: Store):
-        self.store = store
-        self._kept: dict[tuple[str, str], tuple[float, Any]] = {}
-        self._lock = threading.Lock()
-
-    def _get(self, name: str, group_id: str) -> Any:
-        now = time.monotonic()
-        with self._lock:
-            kept = self._kept.get((name, group_id))
-        if kept is None or now - kept[0] >= TTL_S:
-            kept = (now, self.store.read(name, group_id=group_id)[0])
-            with self._lock:
-                self._kept[(name, group_id)] = kept
-        return kept[1]
-
-    def size(self, group_id: str) -> tuple[int, int]:
-        """(the group's memories, every memory in the index)."""
-        row = self._get("search_group_size", group_id)
-        return row["group_size"], row["total"]
-
-    def speakers(self, group_id: str) -> list[str]:
-        return self._get("search_group_speakers", group_id)["speakers"]
-
-
-@dataclass(frozen=True)
-class MatchReads:
-    """A search's word and subject queries as one statement: its name ("a+b", store/cypher.py
-    together) and parameters, what it asks, and whether the caller fills in the cosines."""
-
-    name: str
-    params: dict[str, Any]
-    words: bool
-    names: bool
-    cosines_here: bool
-
-
-Sent = tuple[MatchReads, Future]  # a statement of match_reads, and its answer on the way
+Sent = tuple[str, dict[str, Any], Future]  # a statement of match_reads, its parameters and its answer
 
 
 class DatabaseMemories:
@@ -96,62 +53,52 @@ class DatabaseMemories:
             for r in rows:
                 r["score"] = scores.get(r["memory"]["id"])
 
-    def match_reads(self, ctx: SearchContext, words: str, names: list[str]) -> MatchReads | None:
-        """The statement that asks for the top k by ``words`` and the memories of the group's
-        subjects named ``names`` in one round trip (None: neither is asked)."""
-        embedding = self.vector(ctx)
-        words_asked = self._word_query(ctx, words)
-        reads, params = [], ctx.params(embedding)
-        if words_asked is not None:
-            reads.append(words_asked[0])
-            params.update(words_asked[1], k=ctx.k)
+    def match_reads(self, ctx: SearchContext, words: str, names: list[str]) -> tuple[str, dict[str, Any]] | None:
+        """The statement that asks for the top k by ``words`` and the memories of the group's subjects
+        named ``names`` in one round trip (store/cypher.py together), and its parameters (None: neither)."""
+        reads, params = [], {**ctx.params(self.vector(ctx)), "k": ctx.k, "probes": []}
+        if ctx.memories <= self.limits.exact_scan_limit:  # term by term, with the group's own statistics
+            params.update(probes=term_probes(words, ctx.group_id), n=ctx.memories)
+            reads += ["search_fulltext_terms"] if params["probes"] else []
+        else:
+            lucene, fetch = group_query(words, ctx.group_id), ctx.k * 3
+            # A group that is most of the index gains nothing from narrowing in Lucene (a phrase
+            # query on group_id costs more than the text query itself): filter in Cypher instead.
+            size, total = self.facts.size(ctx.group_id)
+            share, terms = size / max(total, 1), escape_terms(words)
+            if share >= BIG_SHARE and terms:
+                lucene, fetch = f"text:({' '.join(terms)})", math.ceil(ctx.k * 3 / share)
+            params.update(lucene=lucene, fetch=fetch)
+            reads += ["search_fulltext"] if lucene else []
         if names:
             reads.append("search_subject_memories")
             params.update(names=names, per_subject=self.limits.subject_cap)
-        if not reads:
-            return None
-        return MatchReads("+".join(reads), params, words_asked is not None, bool(names), embedding is None)
+        return ("+".join(reads), params) if reads else None
 
     def matches(
         self, ctx: SearchContext, words: str, names: list[str], sent: Sent | None = None
     ) -> tuple[Later[tuple[list[dict], WordHits]] | None, Later[list[dict]] | None]:
-        """The top k by words (None: no word to match) and the memories of the group's subjects
-        named ``names`` (None: none named), asked in one round trip; ``sent``: that statement, sent
-        already (with the probe, ``Retriever._open``)."""
-        reads = sent[0] if sent is not None else self.match_reads(ctx, words, names)
+        """The top k by words (None: no word to match) and the memories of the group's subjects named
+        ``names`` (None: none named), in one round trip; ``sent``: that statement, sent with the probe."""
+        reads = sent[:2] if sent is not None else self.match_reads(ctx, words, names)
         if reads is None:
             return None, None
-        answer = sent[1] if sent is not None else self.store.submit(reads.name, **reads.params)
+        (name, params), here = reads, reads[1]["embedding"] is None  # here: the cosines filled in here
+        answer = sent[2] if sent is not None else self.store.submit(name, **params)
 
         def by_words() -> tuple[list[dict], WordHits]:
             rows = answer.result()[0]["hits"]
-            if reads.cosines_here:
+            if here:
                 self.fill_cosines(ctx, rows)
-            probes = len(reads.params.get("probes", ()))
-            return rows, WordHits.of(rows, probes, ctx.memories, self.limits.exact_scan_limit)
+            return rows, WordHits.of(rows, len(params["probes"]), ctx.memories, self.limits.exact_scan_limit)
 
         def subjects() -> list[dict]:
             rows = answer.result()[0]["subjects"]
-            if reads.cosines_here:
+            if here:
                 self.fill_cosines(ctx, [r for row in rows for r in row["rows"]])
             return rows
 
-        return (by_words if reads.words else None), (subjects if reads.names else None)
-
-    def _word_query(self, ctx: SearchContext, words: str) -> tuple[str, dict[str, Any]] | None:
-        """The word query for ``words`` and its parameters (None: no word to match): a group up to
-        exact_scan_limit memories term by term with its own statistics, a larger one in one Lucene query."""
-        if ctx.memories <= self.limits.exact_scan_limit:
-            probes = term_probes(words, ctx.group_id)
-            return ("search_fulltext_terms", {"probes": probes, "n": ctx.memories}) if probes else None
-        lucene, fetch = group_query(words, ctx.group_id), ctx.k * 3
-        # A group that is most of the index gains nothing from narrowing in Lucene (a phrase
-        # query on group_id costs more than the text query itself): filter in Cypher instead.
-        size, total = self.facts.size(ctx.group_id)
-        share, terms = size / max(total, 1), escape_terms(words)
-        if share >= BIG_SHARE and terms:
-            lucene, fetch = f"text:({' '.join(terms)})", math.ceil(ctx.k * 3 / share)
-        return ("search_fulltext", {"lucene": lucene, "fetch": fetch}) if lucene else None
+        return (None if name == "search_subject_memories" else by_words), (subjects if names else None)
 
     def nearest(self, ctx: SearchContext, strategy: list[str]) -> tuple[list[str], Later[list[dict]]]:
         return [], lambda: self.scan_or_index(ctx, strategy)

@@ -26,13 +26,14 @@ from ..lexicon.roles import IDENTITY_TOPICS, roles_in, unnamed_in
 from ..settle import freeze_once
 from ..stopwatch import Clock
 from ..store.driver import Store
+from ..store.group_facts import GroupFacts
 from ..store.vector_copy import VectorCache
 from ..textsim import Fit
 from ..timeparse import is_rolling_window
 from ..types import PlannedAsOf, PlannedTimeRange, SearchInput, SearchPlan, SearchResponse, normalize_name
 from .context import Filters, SearchContext
 from .corpus import Corpus, RelationScope
-from .database import DatabaseMemories, DatabaseTurns, GroupFacts, Sent
+from .database import DatabaseMemories, DatabaseTurns, Sent
 from .evidence import Hit, SeedReport, widen
 from .held import HeldMemories, HeldTurns
 from .plan import PlanHints, QueryPlanner, RulePlanner, dialogue_turns
@@ -278,38 +279,30 @@ class Retriever:
     ) -> tuple[SearchContext, Corpus, Sent | None]:
         """The probe runs while the query is embedded; it counts far enough to tell whether the
         process may hold the group's vectors (not for a group seen above that a moment ago:
-        counting costs more the further it goes). When the process holds a copy of them, the
-        memories' word and subject queries go with it in one statement, asked as they are asked of
-        that copy; they are used when the probe finds it current (``sent``), else asked again."""
+        counting costs more the further it goes). With a copy of them held, the memories' word and
+        subject queries as that copy asks them go along, used when the probe finds it current."""
         limits = self.settings.limits
         holdable = self.vectors.enabled and not self.vectors.too_large(group_id)
         cache_limit = limits.vector_cache_limit if holdable else -1
-        cap = max(limits.exact_scan_limit, cache_limit)
-        k = max(limits.seed_k, inp.max_results)
-        embedding = self._embed(plan, clock)
+        cap, k = max(limits.exact_scan_limit, cache_limit), max(limits.seed_k, inp.max_results)
+        embedding, top = self._embed(plan, clock), limits.exact_scan_limit + 1
 
-        def context(memories: int, episodes: int) -> SearchContext:
-            # the seed steps read counts capped where their strategies change
-            memories, episodes = min(memories, limits.exact_scan_limit + 1), min(episodes, limits.exact_scan_limit + 1)
-            return SearchContext(
-                group_id, plan.sought, plan.seeds, plan.profile, embedding, k, inp.max_results, memories, episodes
-            )
+        def context(memories: int, episodes: int) -> SearchContext:  # counts capped where the seed steps change
+            args = (embedding, k, inp.max_results, min(memories, top), min(episodes, top))
+            return SearchContext(group_id, plan.sought, plan.seeds, plan.profile, *args)
 
-        held, reads = self.vectors.peek(group_id) if holdable else None, None
-        if held is not None:
-            guess = context(held.count, 0)
-            reads = HeldMemories(self.store, self.facts, limits, held).match_reads(
-                guess, *matched_by(guess, limits.subject_cap)
-            )
-        asked = {"group_id": group_id, "cap": cap + 1, "cache_limit": cache_limit}
-        if reads is not None:
-            probing = self.store.submit(f"search_probe+{reads.name}", **{**reads.params, **asked})
-        else:
-            probing = self.store.submit("search_probe", **asked)
+        held = self.vectors.peek(group_id) if holdable else None
+        guess = context(held.count if held is not None else 0, 0)
+        memories = HeldMemories(self.store, self.facts, limits, held) if held is not None else None
+        reads = memories.match_reads(guess, *matched_by(guess, limits.subject_cap)) if memories else None
+        name, params = (f"search_probe+{reads[0]}", reads[1]) if reads else ("search_probe", {})
+        probing = self.store.submit(
+            name, **{**params, "group_id": group_id, "cap": cap + 1, "cache_limit": cache_limit}
+        )
         probe = probing.result()[0]
         ctx, corpus = context(probe["memories"], probe["episodes"]), self._corpus(group_id, probe, holdable)
-        current = reads is not None and isinstance(corpus.memories, HeldMemories) and ctx.memories == guess.memories
-        return ctx, corpus, ((reads, probing) if current and reads is not None else None)
+        current = isinstance(corpus.memories, HeldMemories) and ctx.memories == guess.memories
+        return ctx, corpus, ((*reads, probing) if reads and current else None)
 
     def _corpus(self, group_id: str, probe: dict[str, Any], holdable: bool) -> Corpus:
         """The held copies of the group's vectors when current (a large group's lookup copy), else the database."""

@@ -22,15 +22,13 @@ from .turns import ask_speakers, attach_sentences, attach_sources, speakers, tur
 
 
 def matched_by(ctx: SearchContext, subject_cap: int) -> tuple[str, list[str]]:
-    """The words a search's memories are matched by, and the names of subjects it asks about
-    (``subject_cap`` 0: none)."""
+    """The words a search's memories are matched by, and the subjects' names it may say (none: ``subject_cap`` 0)."""
     return content_words(ctx.query), (name_candidates(ctx.query) if ctx.memories and subject_cap else [])
 
 
 def find_seeds(ctx: SearchContext, corpus: Corpus, subject_cap: int, exact_limit: int, sent: Any = None) -> SeedReport:
-    """The candidates of one search (``subject_cap`` 0: no subject list; ``exact_limit``: the
-    largest group whose turns are matched term by term; ``sent``: the memories' word and subject
-    queries, sent already with the probe)."""
+    """The candidates of one search (``subject_cap`` 0: no subject list; ``exact_limit``: the largest group whose
+    turns are matched term by term; ``sent``: the memories' word and subject queries, sent with the probe)."""
     strategy: list[str] = []
     words, named = matched_by(ctx, subject_cap)
     memories, turns = corpus.memories, corpus.turns
