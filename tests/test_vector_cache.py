@@ -154,6 +154,37 @@ def test_a_memory_written_or_forgotten_after_the_copy_is_seen_at_once(make_setti
         g.close()
 
 
+def test_a_held_groups_search_is_three_round_trips(make_settings, graph, group_id):
+    """With the group's vectors held and current, the memories' word and subject queries go with the
+    probe: a search at depth 1 asks the server three times (the probe with them, the copy's nearest
+    memories, the walk's level), and finds what the exact scan finds."""
+    g = held_graph(make_settings, graph)
+    scanned = held_graph(make_settings, graph, vector_cache_mb=0)
+    asked: list[str] = []
+    try:
+        write(g, group_id)
+        hold(g, group_id)
+        run = g.store.run
+
+        def counted(name: str, /, *, write: bool = False, **params):
+            if not write:  # (the access statistics are written later, in the background)
+                asked.append(name)
+            return run(name, write=write, **params)
+
+        g.store.run = counted  # the real server answers: only the statements are counted
+        got, why = results(g, group_id, "what instrument does Melanie play", 1)
+        assert asked == [
+            "search_probe+search_fulltext_terms+search_subject_memories",
+            "search_memories_by_ids",
+            "search_expand",
+        ], asked
+        assert any("subject: the query names melanie" in w.casefold() for w in why), why
+        assert same_results(got, results(scanned, group_id, "what instrument does Melanie play", 1)[0])
+    finally:
+        g.close()
+        scanned.close()
+
+
 def test_held_vectors_never_cross_groups(make_settings, graph, group_id):
     other = group_id + "-other"
     g = held_graph(make_settings, graph)

@@ -207,12 +207,13 @@ RETURN m.id AS id, n {.id, .group_id, .text, .memory_type, .importance, .status,
 // name: search_subject_memories
 // A question about someone ("What does Anna like?", "小明喜欢什么？") gathers from all they are
 // known for: the subjects of the group whose name is one of $names (the query's words and word
-// runs, normalised as names are: retriever/subjects.py), and up to $cap of each one's memories
+// runs, normalised as names are: retriever/subjects.py), and up to $per_subject of each one's memories
 // (the newest) that pass the filters, each with its topic, so the caller can keep the best of
 // each topic. Looked up by the (group_id, normalized_name) constraint: no scan of the group's
 // subjects; a name folded into another node (its :ConceptMerge record: 我上司 once the boss was named
 // 赵雅琳) finds the node it went into. $embedding null: the caller holds the group's vectors and
-// computes the cosines.
+// computes the cosines. One row, {subject, rows} per subject found: it can share a round trip with
+// the word query sent at the same moment (store/cypher.py together).
 UNWIND $names AS name
 OPTIONAL MATCH (named:Subject {group_id: $group_id, normalized_name: name})
 OPTIONAL MATCH (rec:ConceptMerge {group_id: $group_id, merged_key: name})
@@ -228,7 +229,7 @@ CALL (s) {
     AND ($start IS NULL OR datetime(coalesce(m.occurred_at, m.reference_time, m.created_at)) >= datetime($start))
     AND ($end IS NULL OR datetime(coalesce(m.occurred_at, m.reference_time, m.created_at)) < datetime($end))
     AND ($as_of IS NULL OR (datetime(coalesce(m.valid_from, m.occurred_at, m.reference_time, m.created_at)) <= datetime($as_of_end) AND (m.valid_until IS NULL OR datetime(m.valid_until) > datetime($as_of))))
-  WITH m ORDER BY coalesce(m.occurred_at, m.reference_time, m.created_at) DESC, m.id LIMIT $cap
+  WITH m ORDER BY coalesce(m.occurred_at, m.reference_time, m.created_at) DESC, m.id LIMIT $per_subject
   OPTIONAL MATCH (m)-[:HAS_TOPIC]->(t:Topic)
   RETURN collect({memory: m {.id, .group_id, .text, .memory_type, .importance, .status, .occurred_at, .reference_time, .created_at,
                              .access_count, .last_accessed_at, .superseded_by, .valid_from, .valid_until},
@@ -236,7 +237,7 @@ CALL (s) {
                   score: CASE WHEN $embedding IS NOT NULL THEN vector.similarity.cosine(m.embedding, $embedding) END})
          AS rows
 }
-RETURN s.name AS subject, rows;
+RETURN collect({subject: s.name, rows: rows}) AS subjects;
 
 // name: search_people_meant
 // The people a question means by a role it says ($roles: canonical role words, 家教, tutor,

@@ -77,10 +77,11 @@ class TurnFinds:
 class Memories(Protocol):
     """A group's memories. Rows: {memory, score} (+ bm25 for word hits, topic for a subject's)."""
 
-    # the top k by words (None: no word to match)
-    def word_hits(self, ctx: SearchContext, words: str) -> Later[tuple[list[dict], WordHits]] | None: ...
-    # the memories of the group's subjects named ``names``: [{subject, rows}]
-    def subject(self, ctx: SearchContext, names: list[str]) -> Later[list[dict]]: ...
+    # the top k by words (None: no word to match) and the memories of the group's subjects named
+    # ``names`` ([{subject, rows}]; None: no name), sent together (``sent``: already, with the probe)
+    def matches(
+        self, ctx: SearchContext, words: str, names: list[str], sent: Any = None
+    ) -> tuple[Later[tuple[list[dict], WordHits]] | None, Later[list[dict]] | None]: ...
     # the top k by meaning, and the ids asked about before the answer
     def nearest(self, ctx: SearchContext, strategy: list[str]) -> tuple[list[str], Later[list[dict]]]: ...
     # the ``score`` of rows read without the query's vector

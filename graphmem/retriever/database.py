@@ -13,49 +13,23 @@ every time (the newer first, then the order of the conversation or the text).
 from __future__ import annotations
 
 import math
-import threading
-import time
+from concurrent.futures import Future
 from typing import Any
 
 from ..config import SearchLimits
 from ..store.driver import Store
 from ..store.fulltext import escape_terms, group_query, term_probes
+from ..store.group_facts import GroupFacts
 from ..store.vector import first_fetch, overfetch, to_cosine
 from .context import Later, SearchContext
 from .corpus import Memories, Neighbour, RelationScope, Source, TurnFinds, TurnWords
 from .rank import RARE_DEGREE, SENTENCE_WEIGHT, WordHits, prerank, prerank_params
 
-TTL_S = 60.0  # how long the size of a large group, and its speakers, are trusted
 BIG_SHARE = 0.25  # a group holding this share of all memories is not narrowed in Lucene
 LEVEL_MAX = 100000  # a walk level's cut when the caller makes it (every neighbour comes back)
 
 
-class GroupFacts:
-    """What a process remembers of large groups between searches: their size and the index's
-    (a count over 100,000 memories), their speakers (a DISTINCT over 100,000 turns: ~80 ms)."""
-
-    def __init__(self, store: Store):
-        self.store = store
-        self._kept: dict[tuple[str, str], tuple[float, Any]] = {}
-        self._lock = threading.Lock()
-
-    def _get(self, name: str, group_id: str) -> Any:
-        now = time.monotonic()
-        with self._lock:
-            kept = self._kept.get((name, group_id))
-        if kept is None or now - kept[0] >= TTL_S:
-            kept = (now, self.store.read(name, group_id=group_id)[0])
-            with self._lock:
-                self._kept[(name, group_id)] = kept
-        return kept[1]
-
-    def size(self, group_id: str) -> tuple[int, int]:
-        """(the group's memories, every memory in the index)."""
-        row = self._get("search_group_size", group_id)
-        return row["group_size"], row["total"]
-
-    def speakers(self, group_id: str) -> list[str]:
-        return self._get("search_group_speakers", group_id)["speakers"]
+Sent = tuple[str, dict[str, Any], Future]  # a statement of match_reads, its parameters and its answer
 
 
 class DatabaseMemories:
@@ -79,43 +53,52 @@ class DatabaseMemories:
             for r in rows:
                 r["score"] = scores.get(r["memory"]["id"])
 
-    def word_hits(self, ctx: SearchContext, words: str) -> Later[tuple[list[dict], WordHits]] | None:
-        embedding, probes, k = self.vector(ctx), [], ctx.k
-        if ctx.memories <= self.limits.exact_scan_limit:
-            probes = term_probes(words, ctx.group_id)
-            name, asked = "search_fulltext_terms", ({"probes": probes, "n": ctx.memories} if probes else None)
+    def match_reads(self, ctx: SearchContext, words: str, names: list[str]) -> tuple[str, dict[str, Any]] | None:
+        """The statement that asks for the top k by ``words`` and the memories of the group's subjects
+        named ``names`` in one round trip (store/cypher.py together), and its parameters (None: neither)."""
+        reads, params = [], {**ctx.params(self.vector(ctx)), "k": ctx.k, "probes": []}
+        if ctx.memories <= self.limits.exact_scan_limit:  # term by term, with the group's own statistics
+            params.update(probes=term_probes(words, ctx.group_id), n=ctx.memories)
+            reads += ["search_fulltext_terms"] if params["probes"] else []
         else:
-            lucene, fetch = group_query(words, ctx.group_id), k * 3
+            lucene, fetch = group_query(words, ctx.group_id), ctx.k * 3
             # A group that is most of the index gains nothing from narrowing in Lucene (a phrase
             # query on group_id costs more than the text query itself): filter in Cypher instead.
             size, total = self.facts.size(ctx.group_id)
             share, terms = size / max(total, 1), escape_terms(words)
             if share >= BIG_SHARE and terms:
-                lucene, fetch = f"text:({' '.join(terms)})", math.ceil(k * 3 / share)
-            asked, name = ({"lucene": lucene, "fetch": fetch} if lucene else None), "search_fulltext"
-        if asked is None:
-            return None
-        job = self.store.submit(name, k=k, **asked, **ctx.params(embedding))
+                lucene, fetch = f"text:({' '.join(terms)})", math.ceil(ctx.k * 3 / share)
+            params.update(lucene=lucene, fetch=fetch)
+            reads += ["search_fulltext"] if lucene else []
+        if names:
+            reads.append("search_subject_memories")
+            params.update(names=names, per_subject=self.limits.subject_cap)
+        return ("+".join(reads), params) if reads else None
 
-        def answer() -> tuple[list[dict], WordHits]:
-            rows = job.result()[0]["hits"]
-            if embedding is None:
+    def matches(
+        self, ctx: SearchContext, words: str, names: list[str], sent: Sent | None = None
+    ) -> tuple[Later[tuple[list[dict], WordHits]] | None, Later[list[dict]] | None]:
+        """The top k by words (None: no word to match) and the memories of the group's subjects named
+        ``names`` (None: none named), in one round trip; ``sent``: that statement, sent with the probe."""
+        reads = sent[:2] if sent is not None else self.match_reads(ctx, words, names)
+        if reads is None:
+            return None, None
+        (name, params), here = reads, reads[1]["embedding"] is None  # here: the cosines filled in here
+        answer = sent[2] if sent is not None else self.store.submit(name, **params)
+
+        def by_words() -> tuple[list[dict], WordHits]:
+            rows = answer.result()[0]["hits"]
+            if here:
                 self.fill_cosines(ctx, rows)
-            return rows, WordHits.of(rows, len(probes), ctx.memories, self.limits.exact_scan_limit)
+            return rows, WordHits.of(rows, len(params["probes"]), ctx.memories, self.limits.exact_scan_limit)
 
-        return answer
-
-    def subject(self, ctx: SearchContext, names: list[str]) -> Later[list[dict]]:
-        embedding, cap = self.vector(ctx), self.limits.subject_cap
-        job = self.store.submit("search_subject_memories", names=names, cap=cap, **ctx.params(embedding))
-
-        def answer() -> list[dict]:
-            rows = job.result()
-            if embedding is None:
+        def subjects() -> list[dict]:
+            rows = answer.result()[0]["subjects"]
+            if here:
                 self.fill_cosines(ctx, [r for row in rows for r in row["rows"]])
             return rows
 
-        return answer
+        return (None if name == "search_subject_memories" else by_words), (subjects if names else None)
 
     def nearest(self, ctx: SearchContext, strategy: list[str]) -> tuple[list[str], Later[list[dict]]]:
         return [], lambda: self.scan_or_index(ctx, strategy)

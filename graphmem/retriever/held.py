@@ -15,11 +15,12 @@ import numpy as np
 
 from ..config import SearchLimits
 from ..store.driver import Store
+from ..store.group_facts import GroupFacts
 from ..store.vector import neo4j_score
 from ..store.vector_copy import GroupVectors, HeldVectors, unit
 from .context import Later, SearchContext
 from .corpus import Memories, Neighbour, Source, TurnFinds, TurnWords
-from .database import DatabaseMemories, DatabaseTurns, GroupFacts
+from .database import DatabaseMemories, DatabaseTurns
 from .rank import WordHits, group_idf
 from .turnvectors import TurnCopy
 

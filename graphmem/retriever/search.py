@@ -26,13 +26,14 @@ from ..lexicon.roles import IDENTITY_TOPICS, roles_in, unnamed_in
 from ..settle import freeze_once
 from ..stopwatch import Clock
 from ..store.driver import Store
+from ..store.group_facts import GroupFacts
 from ..store.vector_copy import VectorCache
 from ..textsim import Fit
 from ..timeparse import is_rolling_window
 from ..types import PlannedAsOf, PlannedTimeRange, SearchInput, SearchPlan, SearchResponse, normalize_name
 from .context import Filters, SearchContext
 from .corpus import Corpus, RelationScope
-from .database import DatabaseMemories, DatabaseTurns, GroupFacts
+from .database import DatabaseMemories, DatabaseTurns, Sent
 from .evidence import Hit, SeedReport, widen
 from .held import HeldMemories, HeldTurns
 from .plan import PlanHints, QueryPlanner, RulePlanner, dialogue_turns
@@ -48,7 +49,7 @@ from .rank import (
     turn_similarities,
 )
 from .results import as_results, current_first, newer_first, one_slot_per_turn
-from .seeds import find_seeds
+from .seeds import find_seeds, matched_by
 from .turnvectors import TurnCache
 from .walk import walk
 
@@ -205,10 +206,10 @@ class Retriever:
         )
         clock.lap("plan")
         began = clock.last
-        ctx, corpus = self._open(group_id, inp, plan, clock)
+        ctx, corpus, sent = self._open(group_id, inp, plan, clock)
         unread = unknown_share(self.embedder)
         similarity = Similarity(ctx.query, plan.profile, unread=unread(ctx.query) if unread else None)
-        report, elsewhere = self._seeds(ctx, corpus, plan, similarity)
+        report, elsewhere = self._seeds(ctx, corpus, plan, similarity, sent)
         clock.lap("seeds")
         clock.split("seeds", "embed", began)  # the query's embedding runs beside the seeds' first reads
         scorer = Scorer(plan.profile, self.settings.decay, reference_time)
@@ -273,24 +274,35 @@ class Retriever:
             ranked = newer_first(self.store, group_id, ranked, inp.max_results, turns, plan.why, then)
         return ranked
 
-    def _open(self, group_id: str, inp: SearchInput, plan: Plan, clock: Clock) -> tuple[SearchContext, Corpus]:
+    def _open(
+        self, group_id: str, inp: SearchInput, plan: Plan, clock: Clock
+    ) -> tuple[SearchContext, Corpus, Sent | None]:
         """The probe runs while the query is embedded; it counts far enough to tell whether the
         process may hold the group's vectors (not for a group seen above that a moment ago:
-        counting costs more the further it goes)."""
+        counting costs more the further it goes). With a copy of them held, the memories' word and
+        subject queries as that copy asks them go along, used when the probe finds it current."""
         limits = self.settings.limits
         holdable = self.vectors.enabled and not self.vectors.too_large(group_id)
         cache_limit = limits.vector_cache_limit if holdable else -1
-        cap = max(limits.exact_scan_limit, cache_limit)
-        probing = self.store.submit("search_probe", group_id=group_id, cap=cap + 1, cache_limit=cache_limit)
-        embedding = self._embed(plan, clock)
-        probe = probing.result()[0]
-        # the seed steps read counts capped where their strategies change
-        memories, episodes = (min(probe[n], limits.exact_scan_limit + 1) for n in ("memories", "episodes"))
-        k = max(limits.seed_k, inp.max_results)
-        ctx = SearchContext(
-            group_id, plan.sought, plan.seeds, plan.profile, embedding, k, inp.max_results, memories, episodes
+        cap, k = max(limits.exact_scan_limit, cache_limit), max(limits.seed_k, inp.max_results)
+        embedding, top = self._embed(plan, clock), limits.exact_scan_limit + 1
+
+        def context(memories: int, episodes: int) -> SearchContext:  # counts capped where the seed steps change
+            args = (embedding, k, inp.max_results, min(memories, top), min(episodes, top))
+            return SearchContext(group_id, plan.sought, plan.seeds, plan.profile, *args)
+
+        held = self.vectors.peek(group_id) if holdable else None
+        guess = context(held.count if held is not None else 0, 0)
+        memories = HeldMemories(self.store, self.facts, limits, held) if held is not None else None
+        reads = memories.match_reads(guess, *matched_by(guess, limits.subject_cap)) if memories else None
+        name, params = (f"search_probe+{reads[0]}", reads[1]) if reads else ("search_probe", {})
+        probing = self.store.submit(
+            name, **{**params, "group_id": group_id, "cap": cap + 1, "cache_limit": cache_limit}
         )
-        return ctx, self._corpus(group_id, probe, holdable)
+        probe = probing.result()[0]
+        ctx, corpus = context(probe["memories"], probe["episodes"]), self._corpus(group_id, probe, holdable)
+        current = isinstance(corpus.memories, HeldMemories) and ctx.memories == guess.memories
+        return ctx, corpus, ((*reads, probing) if reads and current else None)
 
     def _corpus(self, group_id: str, probe: dict[str, Any], holdable: bool) -> Corpus:
         """The held copies of the group's vectors when current (a large group's lookup copy), else the database."""
@@ -320,18 +332,19 @@ class Retriever:
         return dialogue_query(whole, last, profile)
 
     def _seeds(
-        self, ctx: SearchContext, corpus: Corpus, plan: Plan, similarity: Similarity
+        self, ctx: SearchContext, corpus: Corpus, plan: Plan, similarity: Similarity, sent: Sent | None = None
     ) -> tuple[SeedReport, set[str]]:
         """The seeds' evidence, and the ids found only outside a time range read from the query
-        (searched beside it, all time, and judged by ``rank.time_range_verdict``)."""
+        (searched beside it, all time, and judged by ``rank.time_range_verdict``). ``sent``: the
+        memories' word and subject queries of ``ctx``, sent with the probe."""
         limits = self.settings.limits
 
-        def find(at: SearchContext) -> SeedReport:
-            return find_seeds(at, corpus, limits.subject_cap, limits.exact_scan_limit)
+        def find(at: SearchContext, sent: Sent | None = None) -> SeedReport:
+            return find_seeds(at, corpus, limits.subject_cap, limits.exact_scan_limit, sent)
 
         soft = plan.time_range is not None and plan.time_range.source == "query"
         wide = self._pool.submit(find, replace(ctx, filters=plan.hard)) if soft else None
-        report = find(ctx)
+        report = find(ctx, sent)
         ctx.vector()  # (waited for in an empty group too: the search leaves no work behind)
         if not report.candidates and plan.as_of is not None and plan.as_of.source == "query":
             # a past time read from the question, and nothing known to hold then: as if unasked

@@ -10,6 +10,8 @@ query is embedded), then the turns' round trip, then the memories' while it runs
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..cues import name_candidates
 from ..textsim import content_words
 from .context import SearchContext
@@ -19,16 +21,19 @@ from .subjects import subject_seeds
 from .turns import ask_speakers, attach_sentences, attach_sources, speakers, turn_lists, turn_words
 
 
-def find_seeds(ctx: SearchContext, corpus: Corpus, subject_cap: int, exact_limit: int) -> SeedReport:
-    """The candidates of one search (``subject_cap`` 0: no subject list; ``exact_limit``: the
-    largest group whose turns are matched term by term)."""
+def matched_by(ctx: SearchContext, subject_cap: int) -> tuple[str, list[str]]:
+    """The words a search's memories are matched by, and the subjects' names it may say (none: ``subject_cap`` 0)."""
+    return content_words(ctx.query), (name_candidates(ctx.query) if ctx.memories and subject_cap else [])
+
+
+def find_seeds(ctx: SearchContext, corpus: Corpus, subject_cap: int, exact_limit: int, sent: Any = None) -> SeedReport:
+    """The candidates of one search (``subject_cap`` 0: no subject list; ``exact_limit``: the largest group whose
+    turns are matched term by term; ``sent``: the memories' word and subject queries, sent with the probe)."""
     strategy: list[str] = []
-    words = content_words(ctx.query)
+    words, named = matched_by(ctx, subject_cap)
     memories, turns = corpus.memories, corpus.turns
     names = ask_speakers(ctx, turns, words) if ctx.episodes else None
-    by_words = memories.word_hits(ctx, words) if ctx.memories else None
-    named = name_candidates(ctx.query) if ctx.memories and subject_cap else []
-    about_job = memories.subject(ctx, named) if named else None
+    by_words, about_job = memories.matches(ctx, words, named, sent) if ctx.memories else (None, None)
     said, turn_job = [], None
     if ctx.episodes:  # who the query names, then the turns its words match
         said = speakers(ctx, turns, words, names, strategy)

@@ -157,6 +157,13 @@ class VectorCache:
                 self._start(group_id, None if copy is None or copy.lookup_only else copy, False)
         return None
 
+    def peek(self, group_id: str) -> GroupVectors | None:
+        """The group's whole copy when one is held, current or not (``get`` tells which), without
+        counting a search or starting a build."""
+        with self._lock:
+            copy = self._groups.get(group_id)
+        return copy if copy is not None and not copy.lookup_only else None
+
     def lookup(self, group_id: str) -> GroupVectors | None:
         """A large group's copy (above the limit, seen so a moment ago), for the cosines of the
         memories a query names by id; read again in the background every LOOKUP_REFRESH_S. None
