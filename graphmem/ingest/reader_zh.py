@@ -55,10 +55,8 @@ _ASPECTS = frozenset(
     "功能 配置 材质 款式 尺寸 颜色 环境 绿化 交通 位置 氛围 装修 风景 景色 设施 建设 东西 货品 商品 种类 "
     "品种 天气".split()
 )
-# the kinds of place a name ends in (荔枝公园, 万象城, 胸科医院): a place named, though no word of it is a name
-_A_PLACE = re.compile(
-    r"(?:公园|广场|商场|城|医院|小区|花园|家园|大厦|中心|超市|市场|景区|博物馆|图书馆|体育馆|酒店|餐厅|饭店)$"
-)
+_ASPECT_STARTS = tuple(_ASPECTS)
+_A_PLACE = re.compile(rf"(?:{rules_zh.PLACE_KINDS})$")
 _NOUN_TAGS = ("n", "nr", "nrt", "nrfg", "ns", "nt", "nz", "eng", "m")
 _NAMED_TAGS = ("nr", "ns", "nt", "nz", "eng", "m")  # a name, a place, a brand, a Latin word or a number
 
@@ -86,6 +84,8 @@ def _a_thing(words: list[tuple[str, str]], in_use: bool) -> str | None:
 
 def _an_aspect(said: str) -> bool:
     """Whether ``said`` opens with what a review judges of a thing (货品挺全的, 画质真好)."""
+    if not said.startswith(_ASPECT_STARTS):  # most clauses: no tagging
+        return False
     words = rules_zh.tag(said)
     return bool(words) and words[0][0] in _ASPECTS and words[0][0] != "天气" and len(words) > 1
 

@@ -149,6 +149,8 @@ _LIKING_VERBS = "|".join(sorted(_LIKING, key=len, reverse=True))
 
 # The measure words of a made thing: 款 a model, 台 a machine, 部 a phone, 双 shoes, 辆 a car
 MADE_ONE = "款|台|双|部|辆"
+# the kinds of place a name ends in (荔枝公园, 万象城, 胸科医院): a place named, though no word of it is a name
+PLACE_KINDS = "公园|广场|商场|城|医院|小区|花园|家园|大厦|中心|超市|市场|景区|博物馆|图书馆|体育馆|酒店|餐厅|饭店"
 
 # Verbs a liking may carry: 爱喝 / 喜欢吃 / 不再喝 take their object as what is drunk or eaten.
 _HABIT = "吃|喝|看|听|玩|打|弹|跑|穿|抽|养|追|唱|逛|踢|骑|做"
@@ -437,7 +439,7 @@ def _the_one(m: re.Match, timed: bool) -> list[Found]:
     if (said_attr := attribute("我的" + m.group("what") + "是" + said, None)) is not None:
         return [said_attr]  # 我用的邮箱是…: the e-mail address, not a thing used
     said = _ONE.sub("", said)  # 是一家肿瘤医院: the hospital
-    said = re.sub(r"^家(?=.{2,}(?:医院|公司|餐厅|饭店|酒店|银行|商场|超市|店)$)", "", said)  # 是家肿瘤医院 (not 家乐福)
+    said = re.sub(rf"^家(?=.{{2,}}(?:{PLACE_KINDS}|公司|银行|店)$)", "", said)  # 是家肿瘤医院 (not 家乐福)
     obj = clean(said, True, 30) if verb in ("喜欢", "爱") else _object(said)  # 喜欢的事就是去听音乐会: a deed
     if not obj or obj[0] in _NOT_NAME or said.endswith("的") or re.match(_NOT_THE_ONE, obj):
         return []  # 是专门看骨科的, 真是太让人满意了: what it is like, not which one
