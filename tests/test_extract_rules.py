@@ -1151,3 +1151,32 @@ def test_a_role_that_only_says_whose_the_asked_one_is_is_not_whom_a_question_mea
         meant = unnamed_in(question, roles_in(question))
         assert owner not in meant and asked in meant, (question, meant)
     assert "我叔叔" in unnamed_in("我叔叔的家乡到底是哪里呀？", roles_in("我叔叔的家乡到底是哪里呀？"))
+
+
+def test_a_grandparent_or_pet_that_zou_le_died_and_a_thing_sold_with_ba_is_parted_with():
+    assert ("我外婆", "EVENT", "去世", None) in triples(extract("我外婆去年走了。"))
+    assert ("我家的狗", "EVENT", "去世", None) in triples(extract("我家的狗上周走了。"))
+    # of anyone else 走了 is as often "left": a visit that ended is no death
+    assert not any(t[2] == "去世" for t in triples(extract("我妈昨天走了。")))
+    # 把 … 卖了: the thing parted with, whose having it ends (the parting reading, as "I sold my car")
+    assert ("我", "FACT", "卖掉", "车") in triples(extract("我把车卖了，现在坐地铁上班。"))
+    assert ("我", "EVENT", "卖掉", "宝马") in triples(extract("我上个月把我的宝马卖了。"))
+    assert ("我", "FACT", "卖掉", "旧电脑") in triples(extract("我卖掉了我的旧电脑。"))
+    assert ("我", "FACT", "送人", "猫") in triples(extract("我把猫送人了。"))
+    for line in ("我把作业交了。", "我把钱花光了。"):
+        assert not any(t[2] in ("卖掉", "送人") for t in triples(extract(line))), line
+
+
+def test_someone_named_first_by_what_only_a_person_does_or_between_commas_is_read():
+    # a name no one introduced, opening a death, a move, a wedding: someone
+    assert ("Tom", "EVENT", "passed away", None) in triples(extract("Tom passed away last year."))
+    assert ("Anna", "EVENT", "moved to", "Oslo") in triples(extract("Anna moved to Oslo in May."))
+    # a pet named after its kind, put down "on Sunday": its death, the pet the speaker's
+    found = triples(extract("We had to put our old dog Rex down on Sunday."))
+    assert ("Rex", "EVENT", "passed away", None) in found and ("I", "RELATION", "dog", "Rex") in found, found
+    assert not any(t[2] == "passed away" for t in triples(extract("We put Tom down on the rota.")))
+    # a role, its name between commas, then a he: one person
+    found = triples(extract("I have a coworker, Sam, and he lives in Leeds."))
+    assert ("I", "RELATION", "colleague", "Sam") in found and ("Sam", "FACT", "lives in", "Leeds") in found, found
+    # a name between commas after no role speaks to someone
+    assert not any(t[1] == "RELATION" for t in triples(extract("We threw a party, Sarah, you should have come.")))

@@ -199,8 +199,10 @@ def test_a_pets_death_ends_that_the_pet_is_mine(graph, group_id, lines, pet):
         (["We have a dog.", "We had to put our dog down yesterday."], ("I", "have", "a dog"), "passed away"),
         (["I have a dog named Max.", "We had to put Max down last week."], ("I", "dog", "Max"), "passed away"),
         (["I have a car.", "I sold my car last month."], ("I", "have", "a car"), "sold"),
+        (["我有一辆车。", "我上个月把车卖了。"], ("我", "有", "车"), "卖掉"),
+        (["我养了一只狗。", "我家的狗上周走了。"], ("我", "养了", "狗"), "去世"),
     ],
-    ids=["zh-pet-died", "en-pet-put-down", "en-named-pet-put-down", "en-car-sold"],
+    ids=["zh-pet-died", "en-pet-put-down", "en-named-pet-put-down", "en-car-sold", "zh-car-sold", "zh-pet-gone"],
 )
 def test_an_unnamed_pets_death_or_a_thing_sold_ends_having_it(graph, group_id, lines, had, ended_by):
     """What the speaker had stops being current when it dies or is sold, though the pet was never

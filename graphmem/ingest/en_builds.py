@@ -425,8 +425,10 @@ _MY_PLAN = re.compile(r"\b(?:my|our) (?:plan|goal|dream|hope) is to\b", re.IGNOR
 # a pet put down or put to sleep is a pet that died: "we had to put our cat down" → "our cat passed away"
 _PUT_DOWN = re.compile(
     r"\b(?:I|[Ww]e)\s+(?:(?:had|have|'ve had)\s+to\s+)?(?:put|had)\s+(?P<what>(?:my|our)\s+(?:old\s+|little\s+)?"
-    r"(?:dog|cat|puppy|pup|kitten|horse|pony|rabbit|bunny|hamster|pet)|[A-Z][a-z]+)\s+(?:put\s+)?(?:down|to\s+sleep)\b"
-    r"(?!\s+(?:for|as|on|in|to|at)\b)"  # "put Tom down for the late shift" is no death
+    r"(?:dog|cat|puppy|pup|kitten|horse|pony|rabbit|bunny|hamster|pet)(?:\s+[A-Z][a-z]+)?|[A-Z][a-z]+)\s+(?:put\s+)?"
+    r"(?:down|to\s+sleep)\b"
+    # "put Tom down for the late shift", "on the list" is no death; "down on Sunday", "in 2019" say when
+    r"(?!\s+(?:for|as|to|at)\b|\s+(?:on|in)\s+(?![A-Z\d]))"
 )
 
 

@@ -50,7 +50,9 @@ _WITH_EACH_OTHER = re.compile(
 _PERSON_DOES = re.compile(
     r"^(?P<name>[A-Z][a-z]+)(?= (?:comes|came) (?:to|over|round|by)\b| (?:runs|ran|owns) (?:the|a|an|our|my) |"
     r" (?:works|worked|teaches|taught) (?:at|as|in|for)\b| (?:lives|lived) (?:in|next door|downstairs|upstairs)\b|"
-    r" (?:cleans|looks after|babysits|walks) (?:our|my|the) )"
+    r" (?:cleans|looks after|babysits|walks) (?:our|my|the) |"
+    # what only a person (or a pet) does: "Tom passed away", "Rex died", "Anna moved to Oslo", "Sam got married"
+    r" (?:passed away|died|moved (?:to|into|back|abroad|away)|got (?:married|engaged|divorced|promoted|fired)|retired)\b)"
 )
 
 # Capitalised words that say what someone is, not who: my sister is British.
@@ -430,8 +432,10 @@ def said_mine(rest: str, name: str, people: People, owner: str) -> Found | None:
 
 # "a nurse called Nina", "an old friend named Leo Park": someone introduced by what they are and
 # their name. The phrase stands for the name in the clause ("I met a nurse called Nina" → I met Nina).
+# "a colleague named Tom", and, of a role only, "a coworker, Sam, …" (the name between commas)
 _INTRODUCED = re.compile(
-    rf"\b(?:a|an|this|one) (?P<what>(?:[A-Za-z-]+ ){{0,2}}?[a-z-]+),? (?:called|named|by the name of) (?P<name>{_NAME})\b"
+    rf"\b(?:a|an|this|one) (?P<what>(?:[A-Za-z-]+ ){{0,2}}?[a-z-]+)(?:,? (?:called|named|by the name of) |(?P<apposed>, ))"
+    rf"(?P<name>{_NAME})\b(?(apposed)(?=,|[.;!]|$))"
 )
 
 # "Mia, the new analyst, joined …": a name, then what they are between commas.
@@ -483,6 +487,8 @@ def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]
             what = " ".join(whole)  # "a baby girl, her name is Lily": the whole phrase, not its first word
         owned = re.search(r"\b(?:have|has|had|got|own|owns|adopted|bought|keep|keeps)\s+$", text[: m.start()])
         found = role_of(what.split()[-1]) or role_of(" ".join(what.split()[-2:]))
+        if m.groupdict().get("apposed") and found is None:
+            continue  # "a party, Sarah, …" speaks to Sarah: only a role is named between commas
         by_me = re.match(r"^(?:\S+\s+){0,3}?(?:I|we)(?:'ve)?\s", text[: m.start()], re.IGNORECASE)
         pet = bool(owned and by_me and found and found[0] in {"dog", "cat"})  # "I have a dog named Max": my dog Max
         if owned and not (found and found[0] not in {"dog", "cat"}) and not pet:

@@ -263,11 +263,17 @@ _RATHER = re.compile(
 )
 
 _ME_AFTER = re.compile(r"^我(?P<when>[\u4e00-\u9fff]{1,6}?(?:以后|之后|后))(?=在)")
+# 外婆去年走了, 我家的狗上周走了: of a grandparent or a pet, 走了 with nowhere after it is a death (of anyone
+# else as often "left": 我妈昨天走了 may be a visit that ended)
+_GONE = re.compile(
+    r"(?P<who>爷爷|奶奶|外公|外婆|姥姥|姥爷|祖父|祖母|狗狗|狗|猫咪|猫)(?P<when>[^，,。！？!?走]{0,8}?)(?:已经)?走了(?=$|[，,。！？!?])"
+)
 
 
 def said_plainly(sentence: str) -> str:
     """The sentence said the way the clause rules read it: 我以前抽烟，后来戒了 → 我后来戒了抽烟 (the habit
-    quit said in the clause that quits it); 比起咖啡我更喜欢茶 → 我更喜欢茶."""
+    quit said in the clause that quits it); 比起咖啡我更喜欢茶 → 我更喜欢茶; 外婆去年走了 → 外婆去年去世了."""
+    sentence = _GONE.sub(lambda g: f"{g.group('who')}{g.group('when')}去世了", sentence)
     after = _ME_AFTER.match(sentence)
     if after is not None:  # 我毕业后在银行上班 → 毕业后我在银行上班: when, then where the speaker is
         sentence = f"{after.group('when')}我{sentence[after.end('when') :]}"
@@ -314,6 +320,16 @@ def _possession(m: re.Match, timed: bool) -> list[Found]:
     obj = thing_name(obj)
     topic = "有" if verb == "拥有" else verb
     return [read_as("possession", "EVENT" if timed and topic != "有" else "FACT", topic, obj)]
+
+
+def _parted(m: re.Match, timed: bool) -> list[Found]:
+    """我把车卖了, 卖掉了我的旧电脑, 把猫送人了: a thing parted with, which ends the speaker's having it."""
+    said = re.sub(r"^(?:我们家|我家|我们|我)的?", "", m.group("obj") or m.group("obj2"))  # 我的宝马: the speaker's
+    obj = clean(_ONE.sub("", said), True, 30)
+    if not obj or obj[0] in _NOT_NAME:
+        return []
+    topic = "送人" if "送" in m.group(0) else "卖掉"
+    return [read_as("parting", "EVENT" if timed else "FACT", topic, thing_name(obj))]
 
 
 def _plan(m: re.Match, timed: bool) -> list[Found]:
@@ -476,6 +492,11 @@ _RULES = patterns(
         r"^(?:常|经常|最常|平时|平常)?(?:去|来)?(?P<verb>住|用|穿|戴|开|买|喜欢|爱|去|逛|路过|经过|参观)(?:了|过)?的(?:那|这|一)?(?:个|家|款|台|双|辆|所|座)?"
         rf"(?P<what>{_P}{{0,6}}?)[，,]?(?:就是|是|叫做|叫|名叫)(?P<obj>{_P}{{2,30}})$",
         _the_one,
+    ),
+    # 把车卖了 / 卖掉了我的旧电脑 / 把猫送人了 (to no one named: 卖给了陈阿姨 names whom, read elsewhere)
+    (
+        rf"^把(?P<obj>{_P}{{1,12}}?)(?:卖了|卖掉了?|送人了?|转手了?)$|^(?:卖了|卖掉了?)(?P<obj2>{_P}{{1,12}}?)(?:了)?$",
+        _parted,
     ),
     # changes of residence and of work or school: the slot they set
     (rf"^(?:搬到|搬去|搬家到|搬回到|搬回|搬进了|搬进|搬来)了?(?P<obj>{_P}+)", _slot("搬到", "residence")),
