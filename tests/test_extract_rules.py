@@ -1180,3 +1180,15 @@ def test_someone_named_first_by_what_only_a_person_does_or_between_commas_is_rea
     assert ("I", "RELATION", "colleague", "Sam") in found and ("Sam", "FACT", "lives in", "Leeds") in found, found
     # a name between commas after no role speaks to someone
     assert not any(t[1] == "RELATION" for t in triples(extract("We threw a party, Sarah, you should have come.")))
+
+
+def test_a_relatives_job_is_not_their_name_and_school_friends_are_roles():
+    # 是护士 says what the colleague's wife is; 是李娜, 是刘老师 (a surname and a title) who she is
+    found = triples(extract("我同事的老婆是护士。"))
+    assert not any(t[1] == "RELATION" and t[3] == "护士" for t in found), found
+    assert ("我同事", "FACT", "妻子是", "护士") in found
+    assert ("我同事", "RELATION", "妻子", "李娜") in triples(extract("我同事的老婆是李娜。"))
+    assert ("我女儿", "RELATION", "班主任", "刘老师") in triples(extract("女儿的班主任是刘老师。"))
+    # a school friend, a roommate from university, a childhood friend: people the speaker knows
+    assert ("我大学室友", "FACT", "职业是", "律师") in triples(extract("我的大学室友现在在深圳当律师。"))
+    assert any(t[0] == "我发小" for t in triples(extract("我发小在杭州开了一家奶茶店。")))

@@ -522,6 +522,8 @@ def role_of_someone(text: str, people: People, owner: str) -> Found | None:
     name = m.group("name") if m else ""
     if m is None or role is None or name[0] in "个位名一" or name[0] in _NOT_NAME or ZH_ROLES.keys() & {name, name[:2]}:
         return None  # 女儿的班主任是个好人, 是我们: no name
+    if re.search(rf"(?:{_JOB_END})$", name) and not (len(name) == 3 and name[1:] in ZH_TITLES):
+        return None  # 我同事的老婆是护士: what she is, not who (刘老师 is a surname and a title)
     rel = role_of(m.group("whose"))
     if rel is not None:
         whose = people.by_role(rel[0], owner) or f"我{m.group('whose')}"
