@@ -1192,3 +1192,14 @@ def test_a_relatives_job_is_not_their_name_and_school_friends_are_roles():
     # a school friend, a roommate from university, a childhood friend: people the speaker knows
     assert ("我大学室友", "FACT", "职业是", "律师") in triples(extract("我的大学室友现在在深圳当律师。"))
     assert any(t[0] == "我发小" for t in triples(extract("我发小在杭州开了一家奶茶店。")))
+
+
+def test_a_pronoun_after_and_and_a_role_named_later_are_the_one_person():
+    # "… and she lives in Perth", no comma: the aunt's too (the clause was lost in the job's)
+    found = triples(extract("My aunt is a pharmacist and she lives in Perth."))
+    assert ("my aunt", "FACT", "lives in", "Perth") in found and ("my aunt", "FACT", "is a", "pharmacist") in found
+    # a role had, then named by "her name is" or "she's called": the speaker's manager, Linda
+    for said in ("I have a new manager. Her name is Linda.", "I have a new manager. She's called Linda."):
+        assert ("I", "RELATION", "boss", "Linda") in triples(extract(said)), said
+    found = triples(extract("I have a new manager. She's called Linda and she used to work at IBM."))
+    assert ("Linda", "FACT", "worked at", "IBM") in found, found

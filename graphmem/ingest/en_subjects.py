@@ -297,7 +297,13 @@ def _opening(clause: str, people: People, owner: str) -> Subject | None:
             return None  # my new colleague, my other cousin: not the one named before
         people.learn(f"my {role}", gender=found[1])  # someone a pronoun may mean
         return _with_relative(Subject(f"my {role}", after), people)  # my son's teacher Mrs Patel …
-    m = re.match(rf"^(?P<pron>(?i:his|her)) name(?:'s| is) (?P<name>{_NAME})(?=$|[,.!;:]|\s+(?:and|but)\b)", text)
+    m = re.match(
+        rf"^(?:(?P<pron>(?i:his|her)) name(?:'s| is)|(?P<pron2>(?i:he|she))(?:'s| is) (?:called|named)) "
+        rf"(?P<name>{_NAME})(?=$|[,.!;:]|\s+(?:and|but)\b)",
+        text,
+    )
+    if m and m.group("pron2"):  # "She's called Linda", as "Her name is Linda"
+        m = re.match(rf"^(?P<pron>\w+)(?:'s| is) (?:called|named) (?P<name>{_NAME})", text)
     whose = people.by_pronoun(m.group("pron")) if m else None
     found = role_of(whose[3:]) if whose and whose.startswith("my ") else None
     if m and whose and found and _a_name(m.group("name")):  # "My colleague … Her name is Priya": the one by role
@@ -464,10 +470,20 @@ _THINGS = frozenset(
 )
 
 
+# "I have a new manager.": someone of a role, not named yet, whom a she or "her name is …" may mean next
+_HAVE_ONE = re.compile(
+    rf"^(?:I|[Ww]e)(?:'ve| have| now have| got| have got)? (?:got )?(?:a|an) (?:new )?(?P<role>{EN_ROLE})[.!]?$"
+)
+
+
 def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]:
     """People a clause introduces by what they are and their name: each learnt as someone the
     speaker knows, what they are said (Nina is a nurse); the clause with the name in the phrase's place."""
     out: list[Found] = []
+    one = _HAVE_ONE.match(text.strip())
+    found_one = role_of(one.group("role")) if one else None
+    if found_one and found_one[0] not in {"dog", "cat"}:
+        people.learn(f"my {found_one[0]}", gender=found_one[1])
     m = _APPOSITIVE.match(text)
     if m and _a_name(m.group("name")):
         name, what = m.group("name"), m.group("what")

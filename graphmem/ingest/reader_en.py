@@ -65,10 +65,11 @@ _CLAUSE_END = re.compile(
     r",\s+(?=(?:[\w']+\s+){0,3}(?:I|we)(?:'\w+)?\b)|"
     r"\s+(?=(?:and|but|so|because|cause|since|though|although|while|after|before|until|when|once|if|unless)\s+"
     r"(?:[\w']+\s+){0,2}(?:I|we)(?:'\w+)?\b)|"
-    # "… and my mom is a doctor": a new subject said by whose it is
-    r"\s+(?=(?:and|but|while)\s+(?:my|our)\s+[\w']+(?:\s+[\w']+)?\s+(?:is|was|are|were|works|worked|lives|lived)\b)|"
-    # "… and her birthday is May 3": something of theirs said in a clause of its own
-    r"\s+(?=(?:and|but|while)\s+(?:his|her)\s+[\w']+(?:\s+[\w']+)?\s+(?:is|was)\b)",
+    # "… and she lives in Perth", "… and my mom is a doctor", "… and her birthday is May 3": a new subject after
+    # "and" (a pronoun, someone by whose they are, something of theirs) opens a clause of its own, comma or not
+    r"\s+(?=(?:and|but|while)\s+(?:(?:he|she|they)(?:'s|'re)?\s+(?:is|are|lives|live|works|work|teaches|studies|"
+    r"used to|loves|love|likes|like|owns|own|runs|moved|got)|(?:my|our)\s+[\w']+(?:\s+[\w']+)?\s+(?:is|was|are|"
+    r"were|works|worked|lives|lived)|(?:his|her)\s+[\w']+(?:\s+[\w']+)?\s+(?:is|was))\b)",
     re.IGNORECASE,
 )
 
