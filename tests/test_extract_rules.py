@@ -1203,3 +1203,12 @@ def test_a_pronoun_after_and_and_a_role_named_later_are_the_one_person():
         assert ("I", "RELATION", "boss", "Linda") in triples(extract(said)), said
     found = triples(extract("I have a new manager. She's called Linda and she used to work at IBM."))
     assert ("Linda", "FACT", "worked at", "IBM") in found, found
+
+
+def test_what_someone_is_ends_where_a_place_named_begins():
+    vet = extract("My sister-in-law is a vet in Bath.").memories[-1].memory
+    assert (vet["topic"], vet["object"], vet["attributes"]) == ("is a", "vet", {"place": "Bath"})
+    found = triples(extract("My neighbour Linda is a retired teacher from Cork."))
+    assert ("Linda", "FACT", "is a", "retired teacher") in found and ("Linda", "FACT", "is from", "Cork") in found
+    # no place named: the whole of it
+    assert ("my father", "FACT", "is a", "teacher in training") in triples(extract("My dad is a teacher in training."))

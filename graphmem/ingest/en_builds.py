@@ -530,7 +530,16 @@ def identity(m: re.Match, third: bool, time_text: str | None) -> list[Found] | N
     obj = said_object(m)
     if not obj or re.match(r"^(?:bit|little|lot|big fan|fan|huge fan|part of|kind of|sort of)\b", obj, re.I):
         return None
-    return [Found("FACT", "is a", obj, 0.5, kind="fact")]
+    # "a vet in Bath", "a retired teacher from Cork": what they are ends where a place named begins
+    where = re.match(r"^(?P<what>.+?) (?P<how>in|at|from) (?P<place>[A-Z][\w'.-]*(?: [A-Z][\w'.-]*)*)$", obj)
+    if where is None:
+        return [Found("FACT", "is a", obj, 0.5, kind="fact")]
+    if where.group("how") == "from":
+        return [
+            Found("FACT", "is a", where["what"], 0.5, kind="fact"),
+            Found("FACT", "is from", where["place"], 0.6, kind="fact"),
+        ]
+    return [Found("FACT", "is a", where["what"], 0.5, {"place": where["place"]}, kind="fact")]
 
 
 def work_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
