@@ -1212,3 +1212,23 @@ def test_what_someone_is_ends_where_a_place_named_begins():
     assert ("Linda", "FACT", "is a", "retired teacher") in found and ("Linda", "FACT", "is from", "Cork") in found
     # no place named: the whole of it
     assert ("my father", "FACT", "is a", "teacher in training") in triples(extract("My dad is a teacher in training."))
+
+
+def test_a_school_and_its_degree_a_subordinate_and_a_remark_after_and_honestly():
+    found = triples(extract("My coworker Emily graduated from Stanford with a master's degree."))
+    assert ("Emily", "FACT", "graduated from", "Stanford") in found and (
+        "Emily",
+        "FACT",
+        "has",
+        "master's degree",
+    ) in found
+    found = triples(extract("My subordinate Kevin has a PhD in chemistry."))
+    assert ("I", "RELATION", "subordinate", "Kevin") in found and (
+        "Kevin",
+        "FACT",
+        "has",
+        "a PhD in chemistry",
+    ) in found
+    # ", and honestly it's been great" is a remark of its own, not part of what is used
+    used = triples(extract("I've been using a Dell XPS 13 for work, and honestly it's been great."))
+    assert ("I", "FACT", "have been using", "a Dell XPS 13 for work") in used, used

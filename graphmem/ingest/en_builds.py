@@ -301,6 +301,14 @@ def named_org(make: Make) -> Make:
     return check
 
 
+def graduated(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    """The school someone graduated from (a name), and the degree it gave when said with it."""
+    school = named_org(reading("graduated from", "school", ends=True))(m, third, time_text)
+    if school and m.group("degree"):
+        school.append(Found("FACT", agree("have", third), clean(m.group("degree"), False, 40), 0.6, kind="fact"))
+    return school
+
+
 def work_as(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     job, org = clean(m.group("job"), False, 40), said_object(m)
     if not job or not org:

@@ -61,7 +61,7 @@ _STRANDED = frozenset("to at in on for with about from into".split())
 _CLAUSE_END = re.compile(
     r"\s+[-–—]+\s+|\s*[;:]\s+|"
     r",\s+(?=(?:(?:and|but|so|or|then|plus|because|cause|since|though|although|while|as|after|before|until|"
-    r"when|once|if|unless)\s+)?(?:it|it's|he|she|they|you|this|that|there)\b)|"
+    r"when|once|if|unless)\s+(?:[a-z]+ly,?\s+)?)?(?:it|it's|he|she|they|you|this|that|there)\b)|"
     r",\s+(?=(?:[\w']+\s+){0,3}(?:I|we)(?:'\w+)?\b)|"
     r"\s+(?=(?:and|but|so|because|cause|since|though|although|while|after|before|until|when|once|if|unless)\s+"
     r"(?:[\w']+\s+){0,2}(?:I|we)(?:'\w+)?\b)|"

@@ -219,7 +219,11 @@ _RULES = patterns(
         rf"{_DID}(?:enrolled (?:at|in)|started (?:college|university|school|grad school|my (?:master's|masters|phd|degree)) at)(?: the)? {_X}",
         build.reading("enrolled at", "school"),
     ),
-    (rf"{_DID}graduated from {_X}", build.named_org(build.reading("graduated from", "school", ends=True))),
+    # "graduated from Stanford with a master's degree": the school, then the degree it gave
+    (
+        rf"{_DID}graduated from (?P<obj>[^,;:.!?]+?)(?: with (?:a |an |his |her |my |their )?(?P<degree>[^,;:.!?]+))?$",
+        build.graduated,
+    ),
     (
         rf"^(?:am |is )?{_ADV}(?:study|studies|studying) (?:[a-z]+ )?(?:at|in) {_X}",
         build.named_org(build.reading("study at", "school")),

@@ -69,7 +69,7 @@ EN_ROLES = _roles(
     "son-in-law|son in law m, stepson m, stepdaughter f, in-laws|in laws -, parents|folks -, "
     "kids|children=children -, grandparents -, acquaintance -, grandmother|grandma|granny|nana f, "
     "grandfather|grandpa|granddad m, stepmother|stepmom f, stepfather|stepdad m, landlady f, cousin -, best friend -, "
-    "friend|buddy|pal -, partner -, spouse -, boss|manager|supervisor -, colleague|coworker|co-worker -, "
+    "friend|buddy|pal -, partner -, spouse -, boss|manager|supervisor -, colleague|coworker|co-worker -, subordinate -, "
     "roommate|flatmate|housemate -, neighbor|neighbour -, classmate -, mentor -, pen pal|penpal|pen friend -, "
     "landlord -, therapist -, dog -, cat -"
 )
@@ -79,7 +79,7 @@ EN_ROLE_HEADS = ("teacher", "coach", "instructor", "tutor", "trainer", "doctor",
 # Roles of work, school and acquaintance: not a person's family or household (Ruth's husband, 老周的老伴
 # and his grandson are about Ruth and 老周; her colleague is not)
 NOT_KIN = frozenset(
-    "boss manager colleague classmate mentor landlord therapist 同事 老板 同学 导师 师傅 房东 合伙人 熟人".split()
+    "boss manager colleague subordinate classmate mentor landlord therapist 同事 老板 同学 导师 师傅 房东 合伙人 熟人".split()
 )
 # How one addresses someone by surname and title (陈阿姨, 李老师, 王先生)
 ZH_TITLES = frozenset(
