@@ -1232,3 +1232,15 @@ def test_a_school_and_its_degree_a_subordinate_and_a_remark_after_and_honestly()
     # ", and honestly it's been great" is a remark of its own, not part of what is used
     used = triples(extract("I've been using a Dell XPS 13 for work, and honestly it's been great."))
     assert ("I", "FACT", "have been using", "a Dell XPS 13 for work") in used, used
+
+
+def test_a_pets_death_said_plainly_and_a_job_left_said_with_its_employer():
+    assert ("my hamster", "EVENT", "passed away", None) in triples(extract("Our hamster died last night."))
+    assert ("我猫", "EVENT", "去世", None) in triples(extract("我的猫死了。"))
+    assert ("我家狗狗", "EVENT", "去世", None) in triples(extract("我家狗狗上个月去世了。"))
+    assert ("我们家的仓鼠", "EVENT", "去世", None) in triples(extract("我们家的仓鼠昨天死了。"))
+    assert ("我", "FACT", "辞职", "银行") in triples(extract("我辞掉了银行的工作，去了一家创业公司。"))
+    assert ("I", "FACT", "quit", "Amazon") in triples(extract("I got laid off from Amazon and I'm now freelancing."))
+    # a startup called Nimbus is a company, not someone met
+    found = triples(extract("I left Google last month and joined a startup called Nimbus."))
+    assert not any(t[1] == "RELATION" for t in found), found

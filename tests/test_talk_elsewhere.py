@@ -201,8 +201,19 @@ def test_a_pets_death_ends_that_the_pet_is_mine(graph, group_id, lines, pet):
         (["I have a car.", "I sold my car last month."], ("I", "have", "a car"), "sold"),
         (["我有一辆车。", "我上个月把车卖了。"], ("我", "有", "车"), "卖掉"),
         (["我养了一只狗。", "我家的狗上周走了。"], ("我", "养了", "狗"), "去世"),
+        (["我养了一只猫。", "我的猫死了。"], ("我", "养了", "猫"), "去世"),
+        (["We have a hamster.", "Our hamster died last night."], ("I", "have", "a hamster"), "passed away"),
     ],
-    ids=["zh-pet-died", "en-pet-put-down", "en-named-pet-put-down", "en-car-sold", "zh-car-sold", "zh-pet-gone"],
+    ids=[
+        "zh-pet-died",
+        "en-pet-put-down",
+        "en-named-pet-put-down",
+        "en-car-sold",
+        "zh-car-sold",
+        "zh-pet-gone",
+        "zh-pet-si-le",
+        "en-hamster-died",
+    ],
 )
 def test_an_unnamed_pets_death_or_a_thing_sold_ends_having_it(graph, group_id, lines, had, ended_by):
     """What the speaker had stops being current when it dies or is sold, though the pet was never

@@ -9,7 +9,7 @@ import re
 
 from ..lexicon import word_map
 from ..lexicon.readings import words_of
-from ..lexicon.roles import EN_ROLE, EN_ROLES, NOT_KIN, PERSON_NAME, TITLE, role_of
+from ..lexicon.roles import EN_ROLE, EN_ROLES, NOT_KIN, PERSON_NAME, PETS, TITLE, role_of
 from ..types import normalize_name
 from .people import People, introduce
 from .phrases import Found, Subject, read_as, relation
@@ -466,7 +466,8 @@ def without_name_said_after(text: str) -> str:
 
 # what is named like someone and is not: a café called Lark, a dog named Rex
 _THINGS = frozenset(
-    "place restaurant cafe bar shop book film movie song band show game app town village city street boat dog cat".split()
+    "place restaurant cafe bar shop book film movie song band show game app town village city street boat dog cat "
+    "startup company firm business brand store".split()
 )
 
 
@@ -482,7 +483,7 @@ def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]
     out: list[Found] = []
     one = _HAVE_ONE.match(text.strip())
     found_one = role_of(one.group("role")) if one else None
-    if found_one and found_one[0] not in {"dog", "cat"}:
+    if found_one and found_one[0] not in PETS:
         people.learn(f"my {found_one[0]}", gender=found_one[1])
     m = _APPOSITIVE.match(text)
     if m and _a_name(m.group("name")):
@@ -506,8 +507,8 @@ def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]
         if m.groupdict().get("apposed") and found is None:
             continue  # "a party, Sarah, …" speaks to Sarah: only a role is named between commas
         by_me = re.match(r"^(?:\S+\s+){0,3}?(?:I|we)(?:'ve)?\s", text[: m.start()], re.IGNORECASE)
-        pet = bool(owned and by_me and found and found[0] in {"dog", "cat"})  # "I have a dog named Max": my dog Max
-        if owned and not (found and found[0] not in {"dog", "cat"}) and not pet:
+        pet = bool(owned and by_me and found and found[0] in PETS)  # "I have a dog named Max": my dog Max
+        if owned and not (found and found[0] not in PETS) and not pet:
             continue  # she has a dog called Rex: a thing or a pet she has, not someone met
         if not pet and what.split()[-1] in _THINGS:
             continue  # a thing or a pet, not a person (a café called Lark)

@@ -192,6 +192,12 @@ _RULES = patterns(
     (rf"{_DID}quit (?:the |my |a |an )?(?P<obj>(?:[a-z-]+ ){{0,2}}?(?:{_WORKPLACE}))$", _QUIT),
     (rf"{_DID}(?:quit|left) {_X}", build.named_org(_QUIT)),
     (rf"{_DID}(?:quit|resigned|retired)\s*$", _QUIT_ALONE),
+    # "got laid off from Amazon", "was fired from the bakery": the employer left (a name)
+    (
+        r"^(?:have |has |was |got |just |am |is |are |now )*(?:been )?(?:laid off|fired|let go|retired) from "
+        r"(?:the )?(?P<obj>[A-Z][^,;:.!?]*?)(?= and\b|$)",
+        build.named_org(_QUIT),
+    ),
     (r"^(?:have |has |was |got |just |am |is |are |now )*(?:been )?(?:laid off|fired|let go|retired)\b", _QUIT_ALONE),
     (
         rf"^(?:am |is |are |have |has |have been |has been |used to )?{_ADV}(?:work|works|working|worked|interning|interned|intern|interns) "

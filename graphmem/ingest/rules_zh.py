@@ -524,6 +524,7 @@ _RULES = patterns(
     (rf"^开始在(?P<obj>{_P}{{1,20}}?)(?:工作|上班|任职)了?$", _JOINED),
     (rf"^从(?P<obj>{_P}+?)(?:辞职|离职)了?", _QUIT),
     (r"^(?:辞职|离职|辞了职|辞掉了?工作|被裁员|被裁|被解雇|被开除|退休)了?", _QUIT),
+    (rf"^辞(?:掉|去)了?(?P<obj>{_P}{{1,12}}?)的工作了?$", _QUIT),  # 辞掉了银行的工作: the employer left
     (rf"^(?:考上了?|考进了?|被(?P<by>{_P}+?)录取)(?P<obj>{_P}*)", _admitted),
     # 是博士毕业的: how far they studied (a degree, as 学历是博士 says it), not where
     (rf"^(?:是)?(?:一?[个名位])?(?P<obj>{_DEGREES})(?:学历)?毕业(?:的|了)?$", _fact("学历是", 0.5)),

@@ -226,7 +226,7 @@ READINGS: tuple[Reading, ...] = (
         "event",
         {"zh": "去世", "en": "passed away"},
         confidence=0.7,
-        said={"zh": ("去世", "过世", "离世", "病逝", "逝世"), "en": ("passed away", "died", "passed on")},
+        said={"zh": ("去世", "过世", "离世", "病逝", "逝世", "死", "死掉"), "en": ("passed away", "died", "passed on")},
     ),
     Reading(
         "possession",

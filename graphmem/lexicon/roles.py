@@ -53,7 +53,8 @@ ZH_ROLES = _roles(
     "女婿 m, 嫂子 f, 姐夫 m, 弟媳 f, 妹夫 m, 老伴 -, 配偶 -, 熟人 -, 闺蜜 f, "
     "最好的朋友|好朋友|朋友|好友|哥们儿|哥们|发小|死党=朋友 -, 同事 -, 老板|上司|领导 -, 下属|手下 -, 室友|舍友|大学室友=室友 -, "
     "邻居 -, 同学|老同学|大学同学|高中同学|初中同学|小学同学=同学 -, "
-    "导师 -, 师傅 -, 房东 -, 班主任 -, 牙医 -, 笔友|网友 -, 合伙人 -, 爸妈|父母=父母 -, 狗|小狗 -, 猫|小猫 -"
+    "导师 -, 师傅 -, 房东 -, 班主任 -, 牙医 -, 笔友|网友 -, 合伙人 -, 爸妈|父母=父母 -, 狗狗|小狗|狗=狗 -, "
+    "猫咪|小猫|猫=猫 -, 仓鼠 -, 兔子 -, 鹦鹉 -, 金鱼 -, 乌龟 -"
 )
 # Roles that may carry what they teach, coach or treat: 钢琴老师, 健身教练, 牙科医生.
 ZH_ROLE_HEADS = ("老师", "教练", "医生", "大夫", "教授", "家教")
@@ -71,8 +72,10 @@ EN_ROLES = _roles(
     "grandfather|grandpa|granddad m, stepmother|stepmom f, stepfather|stepdad m, landlady f, cousin -, best friend -, "
     "friend|buddy|pal -, partner -, spouse -, boss|manager|supervisor -, colleague|coworker|co-worker -, subordinate -, "
     "roommate|flatmate|housemate -, neighbor|neighbour -, classmate -, mentor -, pen pal|penpal|pen friend -, "
-    "landlord -, therapist -, dog -, cat -"
+    "landlord -, therapist -, dog -, cat -, hamster -, rabbit|bunny=rabbit -, parrot -, goldfish -"
 )
+# The roles of the table that are animals kept (a pet is had, as a thing is, and is named as a person is)
+PETS = frozenset("dog cat hamster rabbit parrot goldfish 狗 猫 仓鼠 兔子 鹦鹉 金鱼 乌龟".split())
 # Roles that may carry what they teach, coach or treat: piano teacher, yoga instructor, family doctor.
 EN_ROLE_HEADS = ("teacher", "coach", "instructor", "tutor", "trainer", "doctor", "dentist", "professor")
 

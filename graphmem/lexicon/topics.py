@@ -51,7 +51,7 @@ WORKPLACES = tuple(
 # the words before a thing that say whose or which one it is, not what it is: "my car", "a car" and
 # 我家的那辆车 are one thing; "my old car" is not "my car" (the speaker may have a new one)
 _EN_WHOSE = re.compile(r"^(?:(?:a|an|the|my|our|one|that|this)\s+)+")
-_ZH_MINE = "我们家的|我们家|我家的|我家|我们的|我的"
+_ZH_MINE = "我们家的|我们家|我家的|我家|我们的|我的|我(?!们)(?=[\u4e00-\u9fff])"  # 我猫: how 我的猫 is kept
 _ZH_WHOSE = re.compile(rf"^(?:{_ZH_MINE}|家里的)?(?:[那这一]?[辆只条台部个架匹头把件])?")
 # a name said as the speaker's own ("my dog", 我家的猫): what the speaker has of that kind
 SPEAKERS_OWN = re.compile(rf"^(?:my|our)\s+|^(?:{_ZH_MINE})", re.IGNORECASE)
