@@ -1244,3 +1244,24 @@ def test_a_pets_death_said_plainly_and_a_job_left_said_with_its_employer():
     # a startup called Nimbus is a company, not someone met
     found = triples(extract("I left Google last month and joined a startup called Nimbus."))
     assert not any(t[1] == "RELATION" for t in found), found
+
+
+def test_an_english_sentence_with_chinese_names_is_read_in_english():
+    found = triples(extract("My boss 王强 is from 成都."))
+    assert ("I", "RELATION", "boss", "王强") in found and ("王强", "FACT", "is from", "成都") in found, found
+    assert ("I", "FACT", "work at", "腾讯") in triples(extract("I work at 腾讯 now."))
+    assert ("I", "RELATION", "dentist", "Dr. 李") in triples(extract("Dr. 李 is my dentist."))
+    # a Chinese sentence with an English word or two stays Chinese
+    assert ("我", "RELATION", "老板", "Mike") in triples(extract("我老板Mike下个月要去London出差。"))
+
+
+def test_two_facts_of_one_subject_joined_by_and_each_end_where_they_end():
+    found = triples(extract("My sister lives in Shanghai and works at Alibaba."))
+    assert ("my sister", "FACT", "lives in", "Shanghai") in found and (
+        "my sister",
+        "FACT",
+        "works at",
+        "Alibaba",
+    ) in found
+    found = triples(extract("I live in Leeds and work at the hospital."))
+    assert ("I", "FACT", "live in", "Leeds") in found and ("I", "FACT", "work at", "the hospital") in found, found

@@ -294,7 +294,7 @@ def named_org(make: Make) -> Make:
 
     def check(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
         obj = said_object(m)
-        if not obj or not re.search(r"\b[A-Z]", obj):
+        if not obj or not re.search(r"\b[A-Z]|[一-鿿]", obj):
             return None
         return make(m, third, time_text)
 
@@ -440,11 +440,20 @@ _PUT_DOWN = re.compile(
 )
 
 
+# "My sister lives in Shanghai and works at Alibaba": two facts of one subject, the second's said without it
+_DOES = r"(?:lives?|works?|teach(?:es)?|stud(?:ies|y)|owns?|runs?|lived|worked|moved|studied|grew up)"
+_AND_DOES = re.compile(
+    rf"^(?P<subj>I|[Ww]e|(?:[Mm]y|[Oo]ur) [a-z-]+(?: [a-z-]+)?|[A-Z][a-z]+) (?P<first>{_DOES} [^,;.!?]+?) and "
+    rf"(?:also |now )?(?=(?:{_DOES}|has|have|loves?|likes?|plays?|drives?) )"
+)
+
+
 def said_plainly(sentence: str) -> str:
     """The sentence said the way the clause rules read it: a habit that "used to" be and was then
     quit as one clause ("I used to smoke but I quit last year" → "I quit smoking last year"); "my
-    plan is to …" as "I plan to …"; a pet put down as a death."""
+    plan is to …" as "I plan to …"; a pet put down as a death; "X lives in A and works at B" as two."""
     sentence = _TELLING.sub("", sentence)
+    sentence = _AND_DOES.sub(lambda d: f"{d.group('subj')} {d.group('first')}; {d.group('subj')} ", sentence)
     sentence = _PUT_DOWN.sub(lambda p: f"{p.group('what')} passed away", sentence)
     sentence = _BEEN_DOING.sub(lambda b: f"{b.group('lead')}I have been {b.group('verb')}", sentence)
     sentence = _MY_PLAN.sub(lambda p: "I plan to" if p.group(0)[:2].lower() == "my" else "we plan to", sentence)

@@ -211,8 +211,10 @@ def _of_relative(found: Found, role: str, joiner: str) -> None:
 
 
 def language_of(sentence: str) -> Language:
-    """The language a sentence is read in."""
-    return CHINESE if is_chinese(sentence) else ENGLISH
+    """The language a sentence is read in: English when it opens with English words, however many
+    Chinese names it holds ("I work at 腾讯 now"), else Chinese when it holds a Chinese character."""
+    english = re.match(r"^\W*[A-Za-z]", sentence) and len(_LATIN_WORD.findall(sentence)) >= ENGLISH_CLAUSE_WORDS
+    return CHINESE if is_chinese(sentence) and not english else ENGLISH
 
 
 class _Reader:

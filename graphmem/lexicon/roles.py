@@ -15,9 +15,11 @@ IDENTITY_TOPICS = ["is a", "是"]  # the topics that say what someone is: a desc
 # (Rosa, Mrs Ortiz, Dr. Okafor, Mr. T. Kim, Jo Lee, Mary-Jane, O'Brien, McKay).
 TITLE = r"(?:(?:Mr|Mrs|Ms|Dr|Miss|Prof)\.? )"
 _WORD = r"[A-Z][a-z]*(?:'[A-Z])?[a-z]+(?:[A-Z][a-z]+)?"
-PERSON_NAME = rf"{TITLE}?(?:[A-Z]\. ?){{0,2}}{_WORD}(?:[ -]{_WORD})?"
+_LATIN_NAME = rf"{TITLE}?(?:[A-Z]\. ?){{0,2}}{_WORD}(?:[ -]{_WORD})?"
+# a name in an English sentence: Latin, or Chinese (My boss 王强 …, Dr. 李 …)
+PERSON_NAME = rf"(?:{_LATIN_NAME}|{TITLE}[一-鿿]{{1,3}}|[一-鿿]{{2,4}}(?![一-鿿]))"
 # a subject's name that is a person's when no role was said of them
-NAMED_PATTERN = PERSON_NAME
+NAMED_PATTERN = _LATIN_NAME
 
 # A person's attributes (学历, 家乡, email …): said after a role they are the role's (我的同事家乡是成都),
 # never a name; alone, a subject whose owner was cut off ("学历 是 硕士" of 我的上司学历是硕士).
