@@ -1265,3 +1265,11 @@ def test_two_facts_of_one_subject_joined_by_and_each_end_where_they_end():
     ) in found
     found = triples(extract("I live in Leeds and work at the hospital."))
     assert ("I", "FACT", "live in", "Leeds") in found and ("I", "FACT", "work at", "the hospital") in found, found
+
+
+def test_the_one_the_speaker_went_to_or_drives_named_after_it_is_what_they_did():
+    went = triples(extract("The park I went to yesterday was Riverside Park."))
+    assert ("I", "EVENT", "went", "to Riverside Park") in went, went
+    assert ("I", "FACT", "drive", "Tesla Model 3") in triples(extract("The car I drive is a Tesla Model 3."))
+    plan = triples(extract("The event I'm going to next week is the Austin Food Festival, and it lasts three days."))
+    assert any(t[0] == "I" and "Austin Food Festival" in (t[3] or "") for t in plan), plan

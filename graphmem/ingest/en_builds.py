@@ -440,6 +440,12 @@ _PUT_DOWN = re.compile(
 )
 
 
+# "The park I went to yesterday was Riverside Park": the one the speaker went to, uses, lives in, named
+_THE_ONE = re.compile(
+    r"^(?P<lead>\W*)[Tt]he (?:[a-z]+ ){0,2}?[a-z]+ (?:that |which )?I(?P<be>'m| am| was)? "
+    r"(?P<verb>(?:went|go|going|live|lived|stay|stayed|work|worked) (?:to|in|at)|visited|visit|use|used|bought|drive|attended)"
+    r"(?P<when>(?: (?!is\b|was\b)[\w-]+){0,3}?) (?:is|was) (?P<name>(?:the |an? )?(?:[A-Z]|i[A-Z])[^,;.!?]*)"
+)
 # "My sister lives in Shanghai and works at Alibaba": two facts of one subject, the second's said without it
 _DOES = r"(?:lives?|works?|teach(?:es)?|stud(?:ies|y)|owns?|runs?|lived|worked|moved|studied|grew up)"
 _AND_DOES = re.compile(
@@ -451,8 +457,15 @@ _AND_DOES = re.compile(
 def said_plainly(sentence: str) -> str:
     """The sentence said the way the clause rules read it: a habit that "used to" be and was then
     quit as one clause ("I used to smoke but I quit last year" → "I quit smoking last year"); "my
-    plan is to …" as "I plan to …"; a pet put down as a death; "X lives in A and works at B" as two."""
+    plan is to …" as "I plan to …"; a pet put down as a death; "X lives in A and works at B" as two; "the park I went to was
+    Riverside Park" as "I went to Riverside Park"."""
     sentence = _TELLING.sub("", sentence)
+    sentence = _THE_ONE.sub(
+        lambda o: (
+            f"{o['lead']}I{' am' if o['be'] in (chr(39) + 'm', ' am') else o['be'] or ''} {o['verb']} {o['name']}{o['when']}"
+        ),
+        sentence,
+    )
     sentence = _AND_DOES.sub(lambda d: f"{d.group('subj')} {d.group('first')}; {d.group('subj')} ", sentence)
     sentence = _PUT_DOWN.sub(lambda p: f"{p.group('what')} passed away", sentence)
     sentence = _BEEN_DOING.sub(lambda b: f"{b.group('lead')}I have been {b.group('verb')}", sentence)
