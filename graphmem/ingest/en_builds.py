@@ -457,8 +457,8 @@ _AND_DOES = re.compile(
 def said_plainly(sentence: str) -> str:
     """The sentence said the way the clause rules read it: a habit that "used to" be and was then
     quit as one clause ("I used to smoke but I quit last year" → "I quit smoking last year"); "my
-    plan is to …" as "I plan to …"; a pet put down as a death; "X lives in A and works at B" as two; "the park I went to was
-    Riverside Park" as "I went to Riverside Park"."""
+    plan is to …" as "I plan to …"; a pet put down as a death; "X lives in A and works at B" as two
+    facts; "the park I went to was Riverside Park" as "I went to Riverside Park"."""
     sentence = _TELLING.sub("", sentence)
     sentence = _THE_ONE.sub(
         lambda o: (
