@@ -1273,3 +1273,11 @@ def test_the_one_the_speaker_went_to_or_drives_named_after_it_is_what_they_did()
     assert ("I", "FACT", "drive", "Tesla Model 3") in triples(extract("The car I drive is a Tesla Model 3."))
     plan = triples(extract("The event I'm going to next week is the Austin Food Festival, and it lasts three days."))
     assert any(t[0] == "I" and "Austin Food Festival" in (t[3] or "") for t in plan), plan
+
+
+def test_a_thing_had_instead_is_had():
+    found = triples(extract("我把捷达卖了，换了一辆比亚迪。"))
+    assert ("我", "FACT", "卖掉", "捷达") in found and ("我", "FACT", "换成", "比亚迪") in found, found
+    assert ("我", "FACT", "换成", "理想L6") in triples(extract("我又换成了理想L6。"))
+    # 换成 without a measure word and with no model named is no thing had
+    assert not any(t[2] == "换成" for t in triples(extract("我换成了线上办公。")))

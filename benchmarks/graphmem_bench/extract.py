@@ -157,7 +157,7 @@ _PLANS = (
 def relation_of(memory: dict, slot: str | None) -> str:
     """The relation a memory states, read as consolidation reads it (see the module's docstring)."""
     from graphmem.lexicon.roles import role_of
-    from graphmem.lexicon.topics import is_stance_topic, is_stop, slot_of, stance
+    from graphmem.lexicon.topics import is_possession, is_stance_topic, is_stop, slot_of, stance
 
     topic = memory["topic"]
     if memory["memory_type"] == "RELATION":  # the role (a partner's too: wife, 男朋友), not its slot
@@ -179,7 +179,7 @@ def relation_of(memory: dict, slot: str | None) -> str:
             return "like"
     if low.startswith(("最喜欢", "favorite", "is a fan", "is into", "is obsessed", "is passionate")):
         return "like"
-    if low in _POSSESS:
+    if low in _POSSESS or is_possession(topic):
         return "has"
     if low.startswith(_PLANS):
         return "plan"

@@ -520,6 +520,16 @@ _RULES = patterns(
     (rf"^(?:入职了?|加入了?|跳槽到了?|跳槽去了?|进了)(?P<obj>{_P}+?)(?:上班|工作)?(?:了)?$", _JOINED),
     (rf"^去了?(?P<obj>{_P}+?)(?:上班了?|工作了)$", _JOINED),  # 去腾讯上班了 (去腾讯 alone: a visit)
     (r"^(?:换了?(?:一份|个|份)?(?:新)?工作|跳槽了)", _slot("换工作", "employer", ends=True)),
+    # 换了一辆比亚迪 / 又换成了理想L6: the thing had instead (a car, a phone), after one parted with or not
+    (
+        rf"^(?:又|后来|然后|现在)?换(?:了|成了?)(?:一)?(?:辆|台|部|只|个|款)(?P<obj>{_P}{{2,12}}?)(?:了)?$"
+        rf"|^(?:又|后来|然后|现在)?换成了?(?P<obj2>{_P}{{0,8}}?[A-Za-z0-9]{_P}{{0,8}}?)(?:了)?$",  # a model: 理想L6
+        lambda m, t: (
+            [read_as("possession", "FACT", "换成", thing_name(o))]  # had from then on, as 有
+            if (o := _object(m.group("obj") or m.group("obj2")))
+            else []
+        ),
+    ),
     # 开始在谷歌工作了: a new employer (with a time, 去年开始在…, since then: see _SINCE)
     (rf"^开始在(?P<obj>{_P}{{1,20}}?)(?:工作|上班|任职)了?$", _JOINED),
     (rf"^从(?P<obj>{_P}+?)(?:辞职|离职)了?", _QUIT),

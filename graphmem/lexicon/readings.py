@@ -233,7 +233,7 @@ READINGS: tuple[Reading, ...] = (
         "possession",
         {"zh": "有", "en": "have"},
         ends="卖了, 送人了, sold, gave away",
-        words=("有", "养", "养了", "养着", "拥有", "have", "has", "own", "owns"),
+        words=("有", "养", "养了", "养着", "拥有", "换成", "have", "has", "own", "owns"),
     ),
     # a thing parted with: it ends the speaker's having that thing (我把车卖了 ends 我 有 车)
     Reading(
