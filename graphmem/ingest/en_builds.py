@@ -454,18 +454,19 @@ _AND_DOES = re.compile(
 )
 
 
+def _the_one_said(o: re.Match) -> str:
+    """ "The event I'm going to next week is the Austin Food Festival" → "I am going to the Austin Food Festival next week"."""
+    be = " am" if o["be"] in ("'m", " am") else o["be"] or ""
+    return f"{o['lead']}I{be} {o['verb']} {o['name']}{o['when']}"
+
+
 def said_plainly(sentence: str) -> str:
     """The sentence said the way the clause rules read it: a habit that "used to" be and was then
     quit as one clause ("I used to smoke but I quit last year" → "I quit smoking last year"); "my
     plan is to …" as "I plan to …"; a pet put down as a death; "X lives in A and works at B" as two
     facts; "the park I went to was Riverside Park" as "I went to Riverside Park"."""
     sentence = _TELLING.sub("", sentence)
-    sentence = _THE_ONE.sub(
-        lambda o: (
-            f"{o['lead']}I{' am' if o['be'] in (chr(39) + 'm', ' am') else o['be'] or ''} {o['verb']} {o['name']}{o['when']}"
-        ),
-        sentence,
-    )
+    sentence = _THE_ONE.sub(_the_one_said, sentence)
     sentence = _AND_DOES.sub(lambda d: f"{d.group('subj')} {d.group('first')}; {d.group('subj')} ", sentence)
     sentence = _PUT_DOWN.sub(lambda p: f"{p.group('what')} passed away", sentence)
     sentence = _BEEN_DOING.sub(lambda b: f"{b.group('lead')}I have been {b.group('verb')}", sentence)
