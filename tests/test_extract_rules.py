@@ -1216,19 +1216,9 @@ def test_what_someone_is_ends_where_a_place_named_begins():
 
 def test_a_school_and_its_degree_a_subordinate_and_a_remark_after_and_honestly():
     found = triples(extract("My coworker Emily graduated from Stanford with a master's degree."))
-    assert ("Emily", "FACT", "graduated from", "Stanford") in found and (
-        "Emily",
-        "FACT",
-        "has",
-        "master's degree",
-    ) in found
+    assert {("Emily", "FACT", "graduated from", "Stanford"), ("Emily", "FACT", "has", "master's degree")} <= set(found)
     found = triples(extract("My subordinate Kevin has a PhD in chemistry."))
-    assert ("I", "RELATION", "subordinate", "Kevin") in found and (
-        "Kevin",
-        "FACT",
-        "has",
-        "a PhD in chemistry",
-    ) in found
+    assert {("I", "RELATION", "subordinate", "Kevin"), ("Kevin", "FACT", "has", "a PhD in chemistry")} <= set(found)
     # ", and honestly it's been great" is a remark of its own, not part of what is used
     used = triples(extract("I've been using a Dell XPS 13 for work, and honestly it's been great."))
     assert ("I", "FACT", "have been using", "a Dell XPS 13 for work") in used, used
@@ -1257,12 +1247,7 @@ def test_an_english_sentence_with_chinese_names_is_read_in_english():
 
 def test_two_facts_of_one_subject_joined_by_and_each_end_where_they_end():
     found = triples(extract("My sister lives in Shanghai and works at Alibaba."))
-    assert ("my sister", "FACT", "lives in", "Shanghai") in found and (
-        "my sister",
-        "FACT",
-        "works at",
-        "Alibaba",
-    ) in found
+    assert {("my sister", "FACT", "lives in", "Shanghai"), ("my sister", "FACT", "works at", "Alibaba")} <= set(found)
     found = triples(extract("I live in Leeds and work at the hospital."))
     assert ("I", "FACT", "live in", "Leeds") in found and ("I", "FACT", "work at", "the hospital") in found, found
 

@@ -297,17 +297,18 @@ def _opening(clause: str, people: People, owner: str) -> Subject | None:
             return None  # my new colleague, my other cousin: not the one named before
         people.learn(f"my {role}", gender=found[1])  # someone a pronoun may mean
         return _with_relative(Subject(f"my {role}", after), people)  # my son's teacher Mrs Patel …
-    m = re.match(
+    m = re.match(  # "Her name is Linda", or "She's called Linda"
         rf"^(?:(?P<pron>(?i:his|her)) name(?:'s| is)|(?P<pron2>(?i:he|she))(?:'s| is) (?:called|named)) "
         rf"(?P<name>{_NAME})(?=$|[,.!;:]|\s+(?:and|but)\b)",
         text,
     )
-    if m and m.group("pron2"):  # "She's called Linda", as "Her name is Linda"
-        m = re.match(rf"^(?P<pron>\w+)(?:'s| is) (?:called|named) (?P<name>{_NAME})", text)
-    whose = people.by_pronoun(m.group("pron")) if m else None
+    pron = (m.group("pron") or m.group("pron2")) if m else None
+    whose = people.by_pronoun(pron) if pron else None
     found = role_of(whose[3:]) if whose and whose.startswith("my ") else None
-    if m and whose and found and _a_name(m.group("name")):  # "My colleague … Her name is Priya": the one by role
-        people.settle(whose, m.group("pron"))
+    if (
+        m and pron and whose and found and _a_name(m.group("name"))
+    ):  # "My colleague … Her name is Priya": the one by role
+        people.settle(whose, pron)
         people.learn(m.group("name"), found[0], owner=owner, gender=people.gender.get(normalize_name(whose)))
         more = re.match(r"\s+(?:and|but)\s+(?:(?:she|he|they)\s+)?(?=[a-z])", text[m.end() :])
         rest = text[m.end() + more.end() :] if more else ""  # "… and she works as an architect": hers too
