@@ -70,6 +70,10 @@ _HOW_LONG = re.compile(
 )
 
 
+# an object's first word that names nothing said ("it was fun", "what I said")
+_NOT_NAMED = frozenset("it that this there here them you your what how which".split())
+
+
 def said_object(m: re.Match, group: str = "obj") -> str | None:
     """The object a pattern matched (``group``), as a memory holds it; None when it names nothing."""
     raw = m.groupdict().get(group)
@@ -80,11 +84,7 @@ def said_object(m: re.Match, group: str = "obj") -> str | None:
     raw = _HOW_LONG.sub("", raw)
     obj = clean(raw, False, 60)
     obj = " ".join(without_dangling((obj or "").split(), keep=1))  # "Acme on" once "Monday" is the time
-    if not obj:
-        return None
-    if obj.lower().split()[0] in {"it", "that", "this", "there", "here", "them", "you", "your", "what", "how", "which"}:
-        return None
-    return obj
+    return obj if obj and obj.lower().split()[0] not in _NOT_NAMED else None
 
 
 def agree(topic: str, third: bool) -> str:
@@ -145,7 +145,7 @@ def fact(topic: str, importance: float = 0.6, timed: bool = False) -> Make:
     def make(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
         obj = said_object(m)
         mtype = "EVENT" if timed and time_text else "FACT"
-        return [Found(mtype, agree(topic, third), obj, importance, kind="fact")] if obj else None
+        return [Found(mtype, agree(topic, third), obj, importance)] if obj else None
 
     return make
 
@@ -209,8 +209,8 @@ def teaches(m: re.Match, third: bool, time_text: str | None) -> list[Found] | No
     what = clean(m.group("what"), False, 40)
     if not what:
         return None
-    found = [Found("FACT", agree("teach", third), what, 0.6, kind="fact")]
-    if m.group("obj") and (place := said_object(m)):
+    found = [Found("FACT", agree("teach", third), what, 0.6)]
+    if place := said_object(m):
         found.append(read_as("employer", "FACT", agree("work at", third), place))
     return found
 
@@ -226,7 +226,7 @@ def _plays(obj: str, third: bool) -> list[Found] | None:
     obj = re.sub(r"\s+for\s+.*$", "", obj)  # "piano for an hour": how long each time
     if words[0] == "the" and len(words) > 1:
         obj = obj.split(" ", 1)[1]
-    return [Found("FACT", agree("play", third), obj, 0.6, kind="fact")]
+    return [Found("FACT", agree("play", third), obj, 0.6)]
 
 
 def played(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
@@ -242,7 +242,7 @@ def played(m: re.Match, third: bool, time_text: str | None) -> list[Found] | Non
     if not m.group("have") and (verb == PLAYED[verb] or verb.endswith("ing")):
         return None  # "I play piano for an hour": how long each time, no span
     topic = agree(PLAYED[verb], third) if m.group("have") else verb
-    return [Found("FACT", topic, obj, 0.6, {"duration": duration}, kind="fact")]
+    return [Found("FACT", topic, obj, 0.6, {"duration": duration})]
 
 
 def learning(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
@@ -250,9 +250,8 @@ def learning(m: re.Match, third: bool, time_text: str | None) -> list[Found] | N
     obj = clean(raw, False, 60)
     if not obj or obj.split()[0].lower() in {"to", "how", "that", "it", "this"}:
         return None  # "learning to cope", "learning how it works": no subject to name
-    verb = "practicing" if m.group("verb").lower() == "practising" else m.group("verb").lower()
-    topic = ("is " if third else "am ") + verb
-    return [Found("FACT", topic, obj, 0.6, {"duration": duration} if duration else None, kind="fact")]
+    verb = m.group("verb").lower().replace("practising", "practicing")
+    return [Found("FACT", agree(f"am {verb}", third), obj, 0.6, {"duration": duration} if duration else None)]
 
 
 def joined(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
@@ -282,11 +281,8 @@ def joined(m: re.Match, third: bool, time_text: str | None) -> list[Found] | Non
 def left_for(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     """switched from Acme to Globex / left Acme for Globex: Globex, the employer now ("moved from
     Boston to Denver" is a move between homes, not read here)."""
-    obj = clean(m.group("obj") or m.group("obj2"), False, 60)
-    if not obj:
-        return None
-    mtype = "EVENT" if time_text else "FACT"
-    return [read_as("employer", mtype, agree("joined", third), obj)]
+    obj = clean(m.group("obj"), False, 60)
+    return [read_as("employer", "EVENT" if time_text else "FACT", "joined", obj)] if obj else None
 
 
 def named_org(make: Make) -> Make:
@@ -305,7 +301,7 @@ def graduated(m: re.Match, third: bool, time_text: str | None) -> list[Found] | 
     """The school someone graduated from (a name), and the degree it gave when said with it."""
     school = named_org(reading("graduated from", "school", ends=True))(m, third, time_text)
     if school and m.group("degree"):
-        school.append(Found("FACT", agree("have", third), clean(m.group("degree"), False, 40), 0.6, kind="fact"))
+        school.append(Found("FACT", agree("have", third), clean(m.group("degree"), False, 40), 0.6))
     return school
 
 
@@ -482,6 +478,11 @@ def said_plainly(sentence: str) -> str:
 _OFF_TO = frozenset("go get see meet visit pick catch play do run walk swim work watch join start buy shop".split())
 
 
+def plan(what: str, third: bool, event: bool, topic: str = "plan to") -> list[Found]:
+    """A plan in its speaker's words: "plans to move to Denver"."""
+    return [read_as("plan", "EVENT" if event else "FACT", agree(topic, third), what)]
+
+
 def intention(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     """A plan or an intention, its verb phrase as said: "plans to open a bakery". A hope or a
     wish must name what is to be done (to + a verb): "I hope so", "I want 'em to stay"
@@ -492,39 +493,50 @@ def intention(m: re.Match, third: bool, time_text: str | None) -> list[Found] | 
     how = " ".join(m.group("how").lower().split())
     if how == "will" and not (time_text and _FUTURE.search(time_text)):
         return None  # "I'll always remember that trip": not a plan
-    plan = ("plans to" if third else "plan to"), what
+    topic = "plan to"
     if how.endswith(("thinking about", "thinking of", "considering")) or (how.endswith("going") and not m.group("to")):
         first, _, rest = what.partition(" ")
         verb = base_form(first)
         if verb is None:
             return None  # "I'm going for it"
-        plan = plan[0], f"{verb} {rest}".strip()  # thinking of opening a café → plans to open a café
+        what = f"{verb} {rest}".strip()  # thinking of opening a café → plans to open a café
     elif how.endswith("excited") and not m.group("to"):
         return None  # "excited about the trip": a feeling, no plan said
     elif how.endswith("off") and not _DESTINATION.match(what) and what.split()[0].lower() not in _OFF_TO:
         return None  # "off to bed", "off to sleep"
     elif how.endswith(("going", "off")) and _DESTINATION.match(what):
-        plan = plan[0], f"go to {what}"  # going to a conference; off to the gym
+        what = f"go to {what}"  # going to a conference; off to the gym
     elif how.endswith("planning") and not m.group("to"):
         if _NOT_THINGS.match(what) or _NOT_A_VERB.match(what) is None:
             return None  # "planning a couple"; a gerund or a verb without "to" is not read
-        plan = ("plans" if third else "plan"), what  # planning a trip to Lisbon
+        topic = "plan"  # planning a trip to Lisbon
     elif how != "will" and (not m.group("to") or _NOT_A_VERB.match(what)):
         return None
     intent = how.startswith(("want", "wants", "hope", "hopes", "would like", "am hoping", "is hoping"))
-    topic = ("wants to" if third else "want to") if intent and plan[0].endswith(" to") else plan[0]
-    return [read_as("plan", "EVENT" if time_text else "FACT", topic, plan[1])]
+    return plan(what, third, bool(time_text), "want to" if intent and topic == "plan to" else topic)
 
 
-def going(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
-    """am visiting / am flying to … with a time to come: a plan."""
-    if not time_text or not _FUTURE.search(time_text):
-        return None
-    what = said_object(m)
-    base = base_form(m.group("verb"))
-    if not what or base is None:
-        return None
-    return [read_as("plan", "EVENT", "plans to" if third else "plan to", f"{base} {what}")]
+def _going(at: Callable[[str], object]) -> Make:
+    """am visiting / am leaving for … at a time ``at`` accepts: a plan (leaving for → plans to leave for)."""
+
+    def make(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+        first, _, rest = m.group("verb").lower().partition(" ")
+        base, what = base_form(first), said_object(m)
+        if not time_text or not at(time_text) or not what or base is None:
+            return None
+        return plan(f"{base} {rest}".strip() + f" {what}", third, True)
+
+    return make
+
+
+def moving(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    """am moving to Denver (next month): a plan; a move is a change once it happened."""
+    obj = said_object(m)
+    return plan(f"move to {obj}", third, bool(time_text)) if obj else None
+
+
+going = _going(_FUTURE.search)  # with a time to come
+going_at = _going(lambda t: not re.search(r"\b(?:last|ago|yesterday)\b", t, re.IGNORECASE))  # a time not gone
 
 
 # What "have been …ing" says of how someone is or what they meant, not of what they have been doing
@@ -540,8 +552,7 @@ def ongoing(m: re.Match, third: bool, time_text: str | None) -> list[Found] | No
     obj = said_object(m)
     if not obj or (time_text and _FUTURE.search(time_text)):
         return None
-    topic = ("is " if third else "am ") + " ".join(m.group("verb").lower().split())
-    return [Found("FACT", topic, obj, 0.5)]
+    return [Found("FACT", agree("am " + " ".join(m.group("verb").lower().split()), third), obj)]
 
 
 def been_doing(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
@@ -553,8 +564,7 @@ def been_doing(m: re.Match, third: bool, time_text: str | None) -> list[Found] |
         verb, obj, base = "working on", obj[3:], "work on"
     if base is None or base in _NOT_ONGOING or not obj:
         return None
-    topic = f"{'has' if third else 'have'} been {verb}"
-    return [Found("EVENT" if time_text else "FACT", topic, obj, 0.5)]
+    return [Found("EVENT" if time_text else "FACT", agree(f"have been {verb}", third), obj)]
 
 
 def identity(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
@@ -563,14 +573,10 @@ def identity(m: re.Match, third: bool, time_text: str | None) -> list[Found] | N
         return None
     # "a vet in Bath", "a retired teacher from Cork": what they are ends where a place named begins
     where = re.match(r"^(?P<what>.+?) (?P<how>in|at|from) (?P<place>[A-Z][\w'.-]*(?: [A-Z][\w'.-]*)*)$", obj)
-    if where is None:
-        return [Found("FACT", "is a", obj, 0.5, kind="fact")]
-    if where.group("how") == "from":
-        return [
-            Found("FACT", "is a", where["what"], 0.5, kind="fact"),
-            Found("FACT", "is from", where["place"], 0.6, kind="fact"),
-        ]
-    return [Found("FACT", "is a", where["what"], 0.5, {"place": where["place"]}, kind="fact")]
+    what, how, place = (where["what"], where["how"], where["place"]) if where else (obj, None, None)
+    if how == "from":
+        return [Found("FACT", "is a", what), Found("FACT", "is from", place, 0.6)]
+    return [Found("FACT", "is a", what, 0.5, {"place": place} if place else None)]
 
 
 def work_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
@@ -600,8 +606,6 @@ def preference(m: re.Match, third: bool, time_text: str | None) -> list[Found] |
     obj = said_object(m)
     if not obj or obj.lower() in {"to", "too"}:
         return None
-    if m.group(0).lower().startswith("would"):
-        return None  # "I'd like to …" is a wish
     said = " ".join(m.group("verb").lower().split())
     verb = _LIKING.get(said) or _LIKING.get(lemma(said), lemma(said))
     if obj.lower().startswith("to "):  # "I like to read before bed": reading before bed, a liking
@@ -618,24 +622,6 @@ def diet(what: str, changed: bool, third: bool, time_text: str | None) -> list[F
     obj = re.sub(r"[- ]+", " ", what.lower()).replace("pescetarian", "pescatarian").replace("carnivore", "meat eater")
     mtype = "EVENT" if time_text and changed else "FACT"
     return [read_as("diet", mtype, agree("am", third), obj)]
-
-
-def moving(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
-    """am moving to Denver (next month): a plan; a move is a change once it happened."""
-    obj = said_object(m)
-    if not obj:
-        return None
-    return [read_as("plan", "EVENT" if time_text else "FACT", "plans to" if third else "plan to", f"move to {obj}")]
-
-
-def going_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
-    """am flying to Lisbon on Friday: a plan when a time is said and it is not one gone ("last week")."""
-    obj = said_object(m)
-    if not obj or not time_text or re.search(r"\b(?:last|ago|yesterday)\b", time_text, re.IGNORECASE):
-        return None
-    first, _, rest = m.group("verb").lower().partition(" ")  # leaving for → leave for
-    verb = f"{base_form(first)} {rest}".strip()
-    return [read_as("plan", "EVENT", "plans to" if third else "plan to", f"{verb} {obj}")]
 
 
 def stopped_or_habit(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
