@@ -51,10 +51,10 @@ _LIST_REST = re.compile(
 )
 
 
-def _past_comma(m: re.Match, group: str, raw: str) -> str:
-    """``raw`` (the object ``m`` matched up to a comma) with what follows a comma that does not end it:
-    the rest of a list ("art, music and dance"), a second adjective, "as well as"."""
-    after = m.string[m.end(group) :]
+def _past_comma(m: re.Match) -> str:
+    """The object ``m`` matched up to a comma, with what follows a comma that does not end it: the
+    rest of a list ("art, music and dance"), a second adjective, "as well as"."""
+    raw, after = m.group("obj"), m.string[m.end("obj") :]
     if after.startswith(",") and (listed := _LIST_REST.match(after)):
         return raw + listed.group(0)
     determined = re.search(r"\b(?:a|an|the|my|our|his|her|their|this|that)\s+[a-z-]+$", raw)
@@ -74,13 +74,11 @@ _HOW_LONG = re.compile(
 _NOT_NAMED = frozenset("it that this there here them you your what how which".split())
 
 
-def said_object(m: re.Match, group: str = "obj") -> str | None:
-    """The object a pattern matched (``group``), as a memory holds it; None when it names nothing."""
-    raw = m.groupdict().get(group)
-    if not raw:
+def said_object(m: re.Match) -> str | None:
+    """The object a pattern matched (its group ``obj``), as a memory holds it; None when it names nothing."""
+    if not m.groupdict().get("obj"):
         return None
-    raw = _past_comma(m, group, raw)
-    raw = re.sub(r"\s+(?:now|these days|anymore|any more|nowadays|again)\s*$", "", raw.strip(), flags=re.IGNORECASE)
+    raw = re.sub(r"\s+(?:now|these days|anymore|any more|nowadays|again)\s*$", "", _past_comma(m).strip(), flags=_I)
     raw = _HOW_LONG.sub("", raw)
     obj = clean(raw, False, 60)
     obj = " ".join(without_dangling((obj or "").split(), keep=1))  # "Acme on" once "Monday" is the time
@@ -111,7 +109,6 @@ _CHANGES = frozenset(
 # purpose said after it ("moved to Berlin for a new job", "work at Acme because …", "moved to
 # Leeds with my wife", "moved to Oslo to be near Mum").
 _VALUE_ENDS = re.compile(r"\s+(?:for|because|since|so|after|when|while|with|to(?= [a-z]))\b.*$")
-_PLACE_SLOTS = ("residence", "employer")
 
 
 def reading(topic: str, name: str, ends: bool = False, needs_object: bool = True) -> Make:
@@ -120,7 +117,7 @@ def reading(topic: str, name: str, ends: bool = False, needs_object: bool = True
 
     def make(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
         obj = said_object(m)
-        if obj and name in _PLACE_SLOTS:
+        if obj and name in ("residence", "employer"):
             obj = _VALUE_ENDS.sub("", obj) or obj
         if obj is None and needs_object:
             return None
@@ -168,7 +165,7 @@ _AS_A_JOB = re.compile(r"^(?P<org>.+?) as (?:a |an )?(?P<job>[a-z][a-z -]{1,40})
 
 
 def lived_before(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
-    obj, duration = said_object(m), _for_how_long((m.group("obj") or "").strip())[1]
+    obj, duration = said_object(m), _for_how_long(m.group("obj").strip())[1]
     if not obj or (m.group("used").startswith("lived") and not duration):
         return None  # "lived in Oslo in 2015": an event of its time, read as said
     attributes = {"duration": duration} if duration else None
@@ -205,14 +202,15 @@ PLAYED = word_map(
 )
 
 
+def at_work(found: Found, m: re.Match, third: bool) -> list[Found]:
+    """``found``, and where they work when the clause names it ("I teach math at a high school")."""
+    place = said_object(m)
+    return [found] + ([read_as("employer", "FACT", agree("work at", third), place)] if place else [])
+
+
 def teaches(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     what = clean(m.group("what"), False, 40)
-    if not what:
-        return None
-    found = [Found("FACT", agree("teach", third), what, 0.6)]
-    if place := said_object(m):
-        found.append(read_as("employer", "FACT", agree("work at", third), place))
-    return found
+    return at_work(Found("FACT", agree("teach", third), what, 0.6), m, third) if what else None
 
 
 def _plays(obj: str, third: bool) -> list[Found] | None:
@@ -232,7 +230,7 @@ def _plays(obj: str, third: bool) -> list[Found] | None:
 def played(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     """ "have played piano for three years" / "have been doing yoga for two years": what they still do,
     and for how long; "played soccer for five years": a span that ended, said in the past."""
-    raw, duration = _for_how_long(_past_comma(m, "obj", m.group("obj") or ""))
+    raw, duration = _for_how_long(_past_comma(m))
     obj = clean(raw, False, 60)
     if not obj or obj.split()[0].lower() in {"it", "this", "that", "there", "with", "around"}:
         return None
@@ -384,14 +382,13 @@ _DESTINATION = re.compile(r"^(?:a|an|the|my|our|his|her|their|this|that|some)\b|
 def negated_preference(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     """ "I don't like jazz", "I no longer smoke", "I don't eat pork": a stance or an end; any other
     negated verb states nothing unless it is no longer done."""
-    said_ended = re.search(r"\b(?:anymore|any more)\s*$", m.group(0), re.I)
+    no_longer = bool(m.group("longer") or re.search(r"\b(?:anymore|any more)\s*$", m.group(0), re.I))
     liking = m.group("verb").lower().startswith(("like", "love", "enjoy"))
-    if not (m.group("longer") or liking or said_ended or _diet_kept(m)):
+    if not (no_longer or liking or _diet_kept(m)):
         return None
     obj, verb = said_object(m), lemma(m.group("verb").lower())
     if obj and obj.lower() in ("anymore", "any more") and verb in _HABITS_ALONE:
         obj = None  # "I don't smoke anymore": the habit itself ended
-    no_longer = bool(m.group("longer")) or bool(said_ended)
     if not obj:
         return [read_as("stop", "OPINION", "stopped", gerund(verb))] if verb in _HABITS_ALONE and no_longer else None
     if no_longer:
@@ -457,10 +454,8 @@ def _the_one_said(o: re.Match) -> str:
 
 
 def said_plainly(sentence: str) -> str:
-    """The sentence said the way the clause rules read it: a habit that "used to" be and was then
-    quit as one clause ("I used to smoke but I quit last year" → "I quit smoking last year"); "my
-    plan is to …" as "I plan to …"; a pet put down as a death; "X lives in A and works at B" as two
-    facts; "the park I went to was Riverside Park" as "I went to Riverside Park"."""
+    """The sentence said the way the clause rules read it (each rewrite's example is at its pattern):
+    "I used to smoke but I quit last year" → "I quit smoking last year"."""
     sentence = _TELLING.sub("", sentence)
     sentence = _THE_ONE.sub(_the_one_said, sentence)
     sentence = _AND_DOES.sub(lambda d: f"{d.group('subj')} {d.group('first')}; {d.group('subj')} ", sentence)
@@ -606,8 +601,8 @@ def preference(m: re.Match, third: bool, time_text: str | None) -> list[Found] |
     obj = said_object(m)
     if not obj or obj.lower() in {"to", "too"}:
         return None
-    said = " ".join(m.group("verb").lower().split())
-    verb = _LIKING.get(said) or _LIKING.get(lemma(said), lemma(said))
+    verb = lemma(" ".join(m.group("verb").lower().split()))
+    verb = _LIKING.get(verb, verb)
     if obj.lower().startswith("to "):  # "I like to read before bed": reading before bed, a liking
         doing = re.match(r"^to (?:(?:just|really|always|usually|often|sometimes|also) )*(?P<verb>[a-z]+)\b", obj, _I)
         if doing is None or verb not in ("like", "love", "enjoy", "hate", "prefer") or _NOT_A_LIKING.match(doing[1]):

@@ -116,10 +116,7 @@ _RULES = patterns(
             rf"^(?:am |is )?{_ADV}(?:work|works|working) in (?P<field>(?!the |a |an |my )[a-z][a-z&-]*(?: [a-z&-]+){{0,2}}?)"
             rf"(?: at (?:a |an |the )?(?P<obj>[^,;:.!?]+))?$"
         ),
-        lambda m, t, tt: (
-            [Found("FACT", agree("work in", t), m["field"], 0.6, kind="work")]
-            + [read_as("employer", "FACT", agree("work at", t), o) for o in [said_object(m)] if o]
-        ),
+        lambda m, t, tt: build.at_work(Found("FACT", agree("work in", t), m["field"], 0.6, kind="work"), m, t),
     ),
     # a business they run: where they work ("I run a small bakery"; "run a marathon" is no business)
     (
