@@ -101,9 +101,8 @@ def plural(topic: str) -> str:
 
 Make = Callable[[re.Match, bool, str | None], list[Found] | None]
 
-_CHANGES = frozenset(
-    "moved to|joined|enrolled at|quit|graduated from|no longer live in|no longer work at|moved out of".split("|")
-)
+# a change that ends no value before it (one that does is an end): an event when timed
+_CHANGES = ("moved to", "joined", "enrolled at")
 
 # Where a place or an employer named as a slot's value ends: at the reason, the company or the
 # purpose said after it ("moved to Berlin for a new job", "work at Acme because …", "moved to
@@ -507,7 +506,7 @@ def intention(m: re.Match, third: bool, time_text: str | None) -> list[Found] | 
         topic = "plan"  # planning a trip to Lisbon
     elif how != "will" and (not m.group("to") or _NOT_A_VERB.match(what)):
         return None
-    intent = how.startswith(("want", "wants", "hope", "hopes", "would like", "am hoping", "is hoping"))
+    intent = how.startswith(("want", "hope", "would like", "am hoping", "is hoping"))
     return plan(what, third, bool(time_text), "want to" if intent and topic == "plan to" else topic)
 
 

@@ -392,11 +392,8 @@ def predicates(rest: str, third: bool, time_text: str | None) -> list[Found]:
     if more:  # "left the hospital and joined a care home": each part said of the same subject
         return predicates(first, third, time_text) + predicates(more[0], third, time_text)
     for pattern, make in _RULES:
-        m = pattern.match(p)
-        if m:
-            found = make(m, third, time_text)
-            if found is not None:
-                return found
+        if (m := pattern.match(p)) and (found := make(m, third, time_text)) is not None:
+            return found
     return []
 
 
