@@ -286,10 +286,7 @@ def named_org(make: Make) -> Make:
     """Only a name (a capitalised word) is a place of work or study here: "left Acme", not "left early"."""
 
     def check(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
-        obj = said_object(m)
-        if not obj or not re.search(r"\b[A-Z]|[一-鿿]", obj):
-            return None
-        return make(m, third, time_text)
+        return make(m, third, time_text) if re.search(r"\b[A-Z]|[一-鿿]", said_object(m) or "") else None
 
     return check
 
@@ -344,10 +341,9 @@ def fan(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     if not obj:
         return None
     what = " ".join(m.group("what").lower().split())
-    topic = "is a fan of" if "fan" in what else f"is {what}"
-    longer = m.group("longer") or re.search(r"\b(?:anymore|any more)\b", m.group(0), re.IGNORECASE)
-    if m.group("neg") or m.group("longer"):
-        topic = "is no longer " + topic[3:] if longer else "is not " + topic[3:]
+    longer = m.group("longer") or re.search(r"\b(?:anymore|any more)\b", m.group(0), _I)
+    how = ("no longer " if longer else "not ") if m.group("neg") or m.group("longer") else ""
+    topic = f"is {how}{'a fan of' if 'fan' in what else what}"
     return [read_as("stop" if longer else "dislike" if m.group("neg") else "like", "OPINION", topic, obj)]
 
 
