@@ -51,10 +51,10 @@ _LIST_REST = re.compile(
 )
 
 
-def _past_comma(m: re.Match, group: str, raw: str) -> str:
-    """``raw`` (the object ``m`` matched up to a comma) with what follows a comma that does not end it:
-    the rest of a list ("art, music and dance"), a second adjective, "as well as"."""
-    after = m.string[m.end(group) :]
+def _past_comma(m: re.Match) -> str:
+    """The object ``m`` matched up to a comma, with what follows a comma that does not end it: the
+    rest of a list ("art, music and dance"), a second adjective, "as well as"."""
+    raw, after = m.group("obj"), m.string[m.end("obj") :]
     if after.startswith(",") and (listed := _LIST_REST.match(after)):
         return raw + listed.group(0)
     determined = re.search(r"\b(?:a|an|the|my|our|his|her|their|this|that)\s+[a-z-]+$", raw)
@@ -70,21 +70,19 @@ _HOW_LONG = re.compile(
 )
 
 
-def said_object(m: re.Match, group: str = "obj") -> str | None:
-    """The object a pattern matched (``group``), as a memory holds it; None when it names nothing."""
-    raw = m.groupdict().get(group)
-    if not raw:
+# an object's first word that names nothing said ("it was fun", "what I said")
+_NOT_NAMED = frozenset("it that this there here them you your what how which".split())
+
+
+def said_object(m: re.Match) -> str | None:
+    """The object a pattern matched (its group ``obj``), as a memory holds it; None when it names nothing."""
+    if not m.groupdict().get("obj"):
         return None
-    raw = _past_comma(m, group, raw)
-    raw = re.sub(r"\s+(?:now|these days|anymore|any more|nowadays|again)\s*$", "", raw.strip(), flags=re.IGNORECASE)
+    raw = re.sub(r"\s+(?:now|these days|anymore|any more|nowadays|again)\s*$", "", _past_comma(m).strip(), flags=_I)
     raw = _HOW_LONG.sub("", raw)
     obj = clean(raw, False, 60)
     obj = " ".join(without_dangling((obj or "").split(), keep=1))  # "Acme on" once "Monday" is the time
-    if not obj:
-        return None
-    if obj.lower().split()[0] in {"it", "that", "this", "there", "here", "them", "you", "your", "what", "how", "which"}:
-        return None
-    return obj
+    return obj if obj and obj.lower().split()[0] not in _NOT_NAMED else None
 
 
 def agree(topic: str, third: bool) -> str:
@@ -103,15 +101,13 @@ def plural(topic: str) -> str:
 
 Make = Callable[[re.Match, bool, str | None], list[Found] | None]
 
-_CHANGES = frozenset(
-    "moved to|joined|enrolled at|quit|graduated from|no longer live in|no longer work at|moved out of".split("|")
-)
+# a change that ends no value before it (one that does is an end): an event when timed
+_CHANGES = ("moved to", "joined", "enrolled at")
 
 # Where a place or an employer named as a slot's value ends: at the reason, the company or the
 # purpose said after it ("moved to Berlin for a new job", "work at Acme because …", "moved to
 # Leeds with my wife", "moved to Oslo to be near Mum").
 _VALUE_ENDS = re.compile(r"\s+(?:for|because|since|so|after|when|while|with|to(?= [a-z]))\b.*$")
-_PLACE_SLOTS = ("residence", "employer")
 
 
 def reading(topic: str, name: str, ends: bool = False, needs_object: bool = True) -> Make:
@@ -120,7 +116,7 @@ def reading(topic: str, name: str, ends: bool = False, needs_object: bool = True
 
     def make(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
         obj = said_object(m)
-        if obj and name in _PLACE_SLOTS:
+        if obj and name in ("residence", "employer"):
             obj = _VALUE_ENDS.sub("", obj) or obj
         if obj is None and needs_object:
             return None
@@ -145,7 +141,7 @@ def fact(topic: str, importance: float = 0.6, timed: bool = False) -> Make:
     def make(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
         obj = said_object(m)
         mtype = "EVENT" if timed and time_text else "FACT"
-        return [Found(mtype, agree(topic, third), obj, importance, kind="fact")] if obj else None
+        return [Found(mtype, agree(topic, third), obj, importance)] if obj else None
 
     return make
 
@@ -168,7 +164,7 @@ _AS_A_JOB = re.compile(r"^(?P<org>.+?) as (?:a |an )?(?P<job>[a-z][a-z -]{1,40})
 
 
 def lived_before(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
-    obj, duration = said_object(m), _for_how_long((m.group("obj") or "").strip())[1]
+    obj, duration = said_object(m), _for_how_long(m.group("obj").strip())[1]
     if not obj or (m.group("used").startswith("lived") and not duration):
         return None  # "lived in Oslo in 2015": an event of its time, read as said
     attributes = {"duration": duration} if duration else None
@@ -205,14 +201,15 @@ PLAYED = word_map(
 )
 
 
+def at_work(found: Found, m: re.Match, third: bool) -> list[Found]:
+    """``found``, and where they work when the clause names it ("I teach math at a high school")."""
+    place = said_object(m)
+    return [found] + ([read_as("employer", "FACT", agree("work at", third), place)] if place else [])
+
+
 def teaches(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     what = clean(m.group("what"), False, 40)
-    if not what:
-        return None
-    found = [Found("FACT", agree("teach", third), what, 0.6, kind="fact")]
-    if m.group("obj") and (place := said_object(m)):
-        found.append(read_as("employer", "FACT", agree("work at", third), place))
-    return found
+    return at_work(Found("FACT", agree("teach", third), what, 0.6), m, third) if what else None
 
 
 def _plays(obj: str, third: bool) -> list[Found] | None:
@@ -226,13 +223,13 @@ def _plays(obj: str, third: bool) -> list[Found] | None:
     obj = re.sub(r"\s+for\s+.*$", "", obj)  # "piano for an hour": how long each time
     if words[0] == "the" and len(words) > 1:
         obj = obj.split(" ", 1)[1]
-    return [Found("FACT", agree("play", third), obj, 0.6, kind="fact")]
+    return [Found("FACT", agree("play", third), obj, 0.6)]
 
 
 def played(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     """ "have played piano for three years" / "have been doing yoga for two years": what they still do,
     and for how long; "played soccer for five years": a span that ended, said in the past."""
-    raw, duration = _for_how_long(_past_comma(m, "obj", m.group("obj") or ""))
+    raw, duration = _for_how_long(_past_comma(m))
     obj = clean(raw, False, 60)
     if not obj or obj.split()[0].lower() in {"it", "this", "that", "there", "with", "around"}:
         return None
@@ -242,7 +239,7 @@ def played(m: re.Match, third: bool, time_text: str | None) -> list[Found] | Non
     if not m.group("have") and (verb == PLAYED[verb] or verb.endswith("ing")):
         return None  # "I play piano for an hour": how long each time, no span
     topic = agree(PLAYED[verb], third) if m.group("have") else verb
-    return [Found("FACT", topic, obj, 0.6, {"duration": duration}, kind="fact")]
+    return [Found("FACT", topic, obj, 0.6, {"duration": duration})]
 
 
 def learning(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
@@ -250,9 +247,8 @@ def learning(m: re.Match, third: bool, time_text: str | None) -> list[Found] | N
     obj = clean(raw, False, 60)
     if not obj or obj.split()[0].lower() in {"to", "how", "that", "it", "this"}:
         return None  # "learning to cope", "learning how it works": no subject to name
-    verb = "practicing" if m.group("verb").lower() == "practising" else m.group("verb").lower()
-    topic = ("is " if third else "am ") + verb
-    return [Found("FACT", topic, obj, 0.6, {"duration": duration} if duration else None, kind="fact")]
+    verb = m.group("verb").lower().replace("practising", "practicing")
+    return [Found("FACT", agree(f"am {verb}", third), obj, 0.6, {"duration": duration} if duration else None)]
 
 
 def joined(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
@@ -282,21 +278,15 @@ def joined(m: re.Match, third: bool, time_text: str | None) -> list[Found] | Non
 def left_for(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     """switched from Acme to Globex / left Acme for Globex: Globex, the employer now ("moved from
     Boston to Denver" is a move between homes, not read here)."""
-    obj = clean(m.group("obj") or m.group("obj2"), False, 60)
-    if not obj:
-        return None
-    mtype = "EVENT" if time_text else "FACT"
-    return [read_as("employer", mtype, agree("joined", third), obj)]
+    obj = clean(m.group("obj"), False, 60)
+    return [read_as("employer", "EVENT" if time_text else "FACT", "joined", obj)] if obj else None
 
 
 def named_org(make: Make) -> Make:
     """Only a name (a capitalised word) is a place of work or study here: "left Acme", not "left early"."""
 
     def check(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
-        obj = said_object(m)
-        if not obj or not re.search(r"\b[A-Z]|[一-鿿]", obj):
-            return None
-        return make(m, third, time_text)
+        return make(m, third, time_text) if re.search(r"\b[A-Z]|[一-鿿]", said_object(m) or "") else None
 
     return check
 
@@ -305,7 +295,7 @@ def graduated(m: re.Match, third: bool, time_text: str | None) -> list[Found] | 
     """The school someone graduated from (a name), and the degree it gave when said with it."""
     school = named_org(reading("graduated from", "school", ends=True))(m, third, time_text)
     if school and m.group("degree"):
-        school.append(Found("FACT", agree("have", third), clean(m.group("degree"), False, 40), 0.6, kind="fact"))
+        school.append(Found("FACT", agree("have", third), clean(m.group("degree"), False, 40), 0.6))
     return school
 
 
@@ -351,10 +341,9 @@ def fan(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     if not obj:
         return None
     what = " ".join(m.group("what").lower().split())
-    topic = "is a fan of" if "fan" in what else f"is {what}"
-    longer = m.group("longer") or re.search(r"\b(?:anymore|any more)\b", m.group(0), re.IGNORECASE)
-    if m.group("neg") or m.group("longer"):
-        topic = "is no longer " + topic[3:] if longer else "is not " + topic[3:]
+    longer = m.group("longer") or re.search(r"\b(?:anymore|any more)\b", m.group(0), _I)
+    how = ("no longer " if longer else "not ") if m.group("neg") or m.group("longer") else ""
+    topic = f"is {how}{'a fan of' if 'fan' in what else what}"
     return [read_as("stop" if longer else "dislike" if m.group("neg") else "like", "OPINION", topic, obj)]
 
 
@@ -388,14 +377,13 @@ _DESTINATION = re.compile(r"^(?:a|an|the|my|our|his|her|their|this|that|some)\b|
 def negated_preference(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     """ "I don't like jazz", "I no longer smoke", "I don't eat pork": a stance or an end; any other
     negated verb states nothing unless it is no longer done."""
-    said_ended = re.search(r"\b(?:anymore|any more)\s*$", m.group(0), re.I)
+    no_longer = bool(m.group("longer") or re.search(r"\b(?:anymore|any more)\s*$", m.group(0), re.I))
     liking = m.group("verb").lower().startswith(("like", "love", "enjoy"))
-    if not (m.group("longer") or liking or said_ended or _diet_kept(m)):
+    if not (no_longer or liking or _diet_kept(m)):
         return None
     obj, verb = said_object(m), lemma(m.group("verb").lower())
     if obj and obj.lower() in ("anymore", "any more") and verb in _HABITS_ALONE:
         obj = None  # "I don't smoke anymore": the habit itself ended
-    no_longer = bool(m.group("longer")) or bool(said_ended)
     if not obj:
         return [read_as("stop", "OPINION", "stopped", gerund(verb))] if verb in _HABITS_ALONE and no_longer else None
     if no_longer:
@@ -461,10 +449,8 @@ def _the_one_said(o: re.Match) -> str:
 
 
 def said_plainly(sentence: str) -> str:
-    """The sentence said the way the clause rules read it: a habit that "used to" be and was then
-    quit as one clause ("I used to smoke but I quit last year" → "I quit smoking last year"); "my
-    plan is to …" as "I plan to …"; a pet put down as a death; "X lives in A and works at B" as two
-    facts; "the park I went to was Riverside Park" as "I went to Riverside Park"."""
+    """The sentence said the way the clause rules read it (each rewrite's example is at its pattern):
+    "I used to smoke but I quit last year" → "I quit smoking last year"."""
     sentence = _TELLING.sub("", sentence)
     sentence = _THE_ONE.sub(_the_one_said, sentence)
     sentence = _AND_DOES.sub(lambda d: f"{d.group('subj')} {d.group('first')}; {d.group('subj')} ", sentence)
@@ -482,6 +468,11 @@ def said_plainly(sentence: str) -> str:
 _OFF_TO = frozenset("go get see meet visit pick catch play do run walk swim work watch join start buy shop".split())
 
 
+def plan(what: str, third: bool, event: bool, topic: str = "plan to") -> list[Found]:
+    """A plan in its speaker's words: "plans to move to Denver"."""
+    return [read_as("plan", "EVENT" if event else "FACT", agree(topic, third), what)]
+
+
 def intention(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     """A plan or an intention, its verb phrase as said: "plans to open a bakery". A hope or a
     wish must name what is to be done (to + a verb): "I hope so", "I want 'em to stay"
@@ -492,39 +483,50 @@ def intention(m: re.Match, third: bool, time_text: str | None) -> list[Found] | 
     how = " ".join(m.group("how").lower().split())
     if how == "will" and not (time_text and _FUTURE.search(time_text)):
         return None  # "I'll always remember that trip": not a plan
-    plan = ("plans to" if third else "plan to"), what
+    topic = "plan to"
     if how.endswith(("thinking about", "thinking of", "considering")) or (how.endswith("going") and not m.group("to")):
         first, _, rest = what.partition(" ")
         verb = base_form(first)
         if verb is None:
             return None  # "I'm going for it"
-        plan = plan[0], f"{verb} {rest}".strip()  # thinking of opening a café → plans to open a café
+        what = f"{verb} {rest}".strip()  # thinking of opening a café → plans to open a café
     elif how.endswith("excited") and not m.group("to"):
         return None  # "excited about the trip": a feeling, no plan said
     elif how.endswith("off") and not _DESTINATION.match(what) and what.split()[0].lower() not in _OFF_TO:
         return None  # "off to bed", "off to sleep"
     elif how.endswith(("going", "off")) and _DESTINATION.match(what):
-        plan = plan[0], f"go to {what}"  # going to a conference; off to the gym
+        what = f"go to {what}"  # going to a conference; off to the gym
     elif how.endswith("planning") and not m.group("to"):
         if _NOT_THINGS.match(what) or _NOT_A_VERB.match(what) is None:
             return None  # "planning a couple"; a gerund or a verb without "to" is not read
-        plan = ("plans" if third else "plan"), what  # planning a trip to Lisbon
+        topic = "plan"  # planning a trip to Lisbon
     elif how != "will" and (not m.group("to") or _NOT_A_VERB.match(what)):
         return None
-    intent = how.startswith(("want", "wants", "hope", "hopes", "would like", "am hoping", "is hoping"))
-    topic = ("wants to" if third else "want to") if intent and plan[0].endswith(" to") else plan[0]
-    return [read_as("plan", "EVENT" if time_text else "FACT", topic, plan[1])]
+    intent = how.startswith(("want", "hope", "would like", "am hoping", "is hoping"))
+    return plan(what, third, bool(time_text), "want to" if intent and topic == "plan to" else topic)
 
 
-def going(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
-    """am visiting / am flying to … with a time to come: a plan."""
-    if not time_text or not _FUTURE.search(time_text):
-        return None
-    what = said_object(m)
-    base = base_form(m.group("verb"))
-    if not what or base is None:
-        return None
-    return [read_as("plan", "EVENT", "plans to" if third else "plan to", f"{base} {what}")]
+def _going(at: Callable[[str], object]) -> Make:
+    """am visiting / am leaving for … at a time ``at`` accepts: a plan (leaving for → plans to leave for)."""
+
+    def make(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+        first, _, rest = m.group("verb").lower().partition(" ")
+        base, what = base_form(first), said_object(m)
+        if not time_text or not at(time_text) or not what or base is None:
+            return None
+        return plan(f"{base} {rest}".strip() + f" {what}", third, True)
+
+    return make
+
+
+def moving(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    """am moving to Denver (next month): a plan; a move is a change once it happened."""
+    obj = said_object(m)
+    return plan(f"move to {obj}", third, bool(time_text)) if obj else None
+
+
+going = _going(_FUTURE.search)  # with a time to come
+going_at = _going(lambda t: not re.search(r"\b(?:last|ago|yesterday)\b", t, re.IGNORECASE))  # a time not gone
 
 
 # What "have been …ing" says of how someone is or what they meant, not of what they have been doing
@@ -540,8 +542,7 @@ def ongoing(m: re.Match, third: bool, time_text: str | None) -> list[Found] | No
     obj = said_object(m)
     if not obj or (time_text and _FUTURE.search(time_text)):
         return None
-    topic = ("is " if third else "am ") + " ".join(m.group("verb").lower().split())
-    return [Found("FACT", topic, obj, 0.5)]
+    return [Found("FACT", agree("am " + " ".join(m.group("verb").lower().split()), third), obj)]
 
 
 def been_doing(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
@@ -553,8 +554,7 @@ def been_doing(m: re.Match, third: bool, time_text: str | None) -> list[Found] |
         verb, obj, base = "working on", obj[3:], "work on"
     if base is None or base in _NOT_ONGOING or not obj:
         return None
-    topic = f"{'has' if third else 'have'} been {verb}"
-    return [Found("EVENT" if time_text else "FACT", topic, obj, 0.5)]
+    return [Found("EVENT" if time_text else "FACT", agree(f"have been {verb}", third), obj)]
 
 
 def identity(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
@@ -563,14 +563,10 @@ def identity(m: re.Match, third: bool, time_text: str | None) -> list[Found] | N
         return None
     # "a vet in Bath", "a retired teacher from Cork": what they are ends where a place named begins
     where = re.match(r"^(?P<what>.+?) (?P<how>in|at|from) (?P<place>[A-Z][\w'.-]*(?: [A-Z][\w'.-]*)*)$", obj)
-    if where is None:
-        return [Found("FACT", "is a", obj, 0.5, kind="fact")]
-    if where.group("how") == "from":
-        return [
-            Found("FACT", "is a", where["what"], 0.5, kind="fact"),
-            Found("FACT", "is from", where["place"], 0.6, kind="fact"),
-        ]
-    return [Found("FACT", "is a", where["what"], 0.5, {"place": where["place"]}, kind="fact")]
+    what, how, place = (where["what"], where["how"], where["place"]) if where else (obj, None, None)
+    if how == "from":
+        return [Found("FACT", "is a", what), Found("FACT", "is from", place, 0.6)]
+    return [Found("FACT", "is a", what, 0.5, {"place": place} if place else None)]
 
 
 def work_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
@@ -600,10 +596,8 @@ def preference(m: re.Match, third: bool, time_text: str | None) -> list[Found] |
     obj = said_object(m)
     if not obj or obj.lower() in {"to", "too"}:
         return None
-    if m.group(0).lower().startswith("would"):
-        return None  # "I'd like to …" is a wish
-    said = " ".join(m.group("verb").lower().split())
-    verb = _LIKING.get(said) or _LIKING.get(lemma(said), lemma(said))
+    verb = lemma(" ".join(m.group("verb").lower().split()))
+    verb = _LIKING.get(verb, verb)
     if obj.lower().startswith("to "):  # "I like to read before bed": reading before bed, a liking
         doing = re.match(r"^to (?:(?:just|really|always|usually|often|sometimes|also) )*(?P<verb>[a-z]+)\b", obj, _I)
         if doing is None or verb not in ("like", "love", "enjoy", "hate", "prefer") or _NOT_A_LIKING.match(doing[1]):
@@ -618,24 +612,6 @@ def diet(what: str, changed: bool, third: bool, time_text: str | None) -> list[F
     obj = re.sub(r"[- ]+", " ", what.lower()).replace("pescetarian", "pescatarian").replace("carnivore", "meat eater")
     mtype = "EVENT" if time_text and changed else "FACT"
     return [read_as("diet", mtype, agree("am", third), obj)]
-
-
-def moving(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
-    """am moving to Denver (next month): a plan; a move is a change once it happened."""
-    obj = said_object(m)
-    if not obj:
-        return None
-    return [read_as("plan", "EVENT" if time_text else "FACT", "plans to" if third else "plan to", f"move to {obj}")]
-
-
-def going_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
-    """am flying to Lisbon on Friday: a plan when a time is said and it is not one gone ("last week")."""
-    obj = said_object(m)
-    if not obj or not time_text or re.search(r"\b(?:last|ago|yesterday)\b", time_text, re.IGNORECASE):
-        return None
-    first, _, rest = m.group("verb").lower().partition(" ")  # leaving for → leave for
-    verb = f"{base_form(first)} {rest}".strip()
-    return [read_as("plan", "EVENT", "plans to" if third else "plan to", f"{verb} {obj}")]
 
 
 def stopped_or_habit(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:

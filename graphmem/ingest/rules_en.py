@@ -44,16 +44,18 @@ _AND_THEN = re.compile(
 # A single-valued attribute of the speaker ("my new number is …"): its topic is the attribute,
 # whose words are the consolidator's slot words (lexicon.topics.SLOTS), so a later value replaces
 # it. Each attribute says what its value looks like.
-_ATTRIBUTE_NAME = {**{w: "email" for w in words_of("email", "en")}, "birthday": "birthday"}
-
-THEIR_NUMBER = frozenset(words_of("phone", "en"))  # phone number, mobile number …: one's number
+_ATTRIBUTE_NAME = {
+    **{w: "phone number" for w in words_of("phone", "en")},
+    **{w: "email" for w in words_of("email", "en")},
+}
 
 _ATTRIBUTE_VALUE = {"phone number": r"\+?\(?\d[\d ()-]{4,}\d", "email": r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"}
 
+_IS_NOW = r"(?:is now|is|'s|has changed to|changed to)"
+
 _ATTRIBUTE = re.compile(
-    r"\b[Mm]y (?:new |current |mobile |cell |home |work )?(?P<attr>phone number|mobile number|cell number|"
-    r"telephone number|number|e-?mail(?: address)?) (?:is now|is|'s|has changed to|changed to) "
-    r"(?P<obj>\+?\(?\d[\d ()-]{4,}\d|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)"
+    rf"\b[Mm]y (?:new |current |mobile |cell |home |work )?(?P<attr>{'|'.join(_ATTRIBUTE_NAME)}) "
+    rf"(?P<rest>{_IS_NOW} (?:{'|'.join(_ATTRIBUTE_VALUE.values())}))"
 )
 
 
@@ -61,13 +63,11 @@ def attribute_of(what: str, rest: str, when: str | None = None) -> Found | None:
     """Someone's e-mail, phone number or birthday ("my cousin's email is …", what = email, rest = "is …";
     "my cousin's birthday is May 3", rest = "is", the date read as the clause's time ``when``): read as
     the speaker's own is; None when ``what`` is none of them or the value does not look like one."""
-    name = _ATTRIBUTE_NAME.get(what.lower()) or ("phone number" if what.lower() in THEIR_NUMBER else None)
-    if name == "birthday":  # a date: a month's name or a number (not "next week")
+    if what.lower() == "birthday":  # a date: a month's name or a number (not "next week")
         dated = when and re.fullmatch(r"(?:is|was|'s)", rest.strip(" .!")) and re.search(rf"{MONTH.pattern}|\d", when)
-        return Found("FACT", name, re.sub(r"^(?:on|in) ", "", when.strip(" .!")), 0.7) if when and dated else None
-    if name is None:
-        return None
-    m = re.fullmatch(rf"(?:is now|is|'s|has changed to|changed to) (?P<obj>{_ATTRIBUTE_VALUE[name]})[.!]?", rest)
+        return Found("FACT", "birthday", re.sub(r"^(?:on|in) ", "", when.strip(" .!")), 0.7) if when and dated else None
+    name = _ATTRIBUTE_NAME.get(what.lower(), "")
+    m = re.fullmatch(rf"{_IS_NOW} (?P<obj>{_ATTRIBUTE_VALUE[name]})[.!]?", rest) if name else None
     return Found("FACT", name, m.group("obj"), 0.7) if m else None
 
 
@@ -106,7 +106,7 @@ _RULES = patterns(
     # "we're moving in together (next month)", "I'm moving in with Sam": a plan to share a home
     (
         r"^(?:am|is|are) (?:finally |officially )?moving in (?P<obj>together|with [A-Z][a-z]+|with (?:my|her|his) [a-z]+)",
-        lambda m, t, tt: [read_as("plan", "EVENT" if tt else "FACT", agree("plan to", t), f"move in {m['obj']}")],
+        lambda m, t, tt: build.plan(f"move in {m['obj']}", t, bool(tt)),
     ),
     # "I'm flying to Lisbon on Friday": going somewhere at a time to come, a plan
     (rf"^(?:am|is|are) {_ADV}(?P<verb>flying|driving|heading|travelling|traveling|leaving for) {_X}", build.going_at),
@@ -116,10 +116,7 @@ _RULES = patterns(
             rf"^(?:am |is )?{_ADV}(?:work|works|working) in (?P<field>(?!the |a |an |my )[a-z][a-z&-]*(?: [a-z&-]+){{0,2}}?)"
             rf"(?: at (?:a |an |the )?(?P<obj>[^,;:.!?]+))?$"
         ),
-        lambda m, t, tt: (
-            [Found("FACT", agree("work in", t), m["field"], 0.6, kind="work")]
-            + [read_as("employer", "FACT", agree("work at", t), o) for o in [said_object(m)] if o]
-        ),
+        lambda m, t, tt: build.at_work(Found("FACT", agree("work in", t), m["field"], 0.6, kind="work"), m, t),
     ),
     # a business they run: where they work ("I run a small bakery"; "run a marathon" is no business)
     (
@@ -179,8 +176,8 @@ _RULES = patterns(
     # "switched from Acme to Globex", "left Acme for Globex": the employer now
     (
         re.compile(
-            rf"{_DID}(?:switched|jumped) (?:jobs |companies )?from (?:the )?(?P<old>[A-Z][\w&.' -]*?) "
-            rf"to (?:the )?(?P<obj>[A-Z][^,;:.!?]*)|^(?:have |has )?{_ADV}left (?P<old2>[A-Z][\w&.' -]*?) for (?:the )?(?P<obj2>[A-Z][^,;:.!?]*)"
+            rf"{_DID}(?:(?:switched|jumped) (?:jobs |companies )?from (?:the )?[A-Z][\w&.' -]*? to|left [A-Z][\w&.' -]*? for) "
+            rf"(?:the )?(?P<obj>[A-Z][^,;:.!?]*)"
         ),
         build.left_for,
     ),
@@ -231,11 +228,8 @@ _RULES = patterns(
         build.graduated,
     ),
     (
-        rf"^(?:am |is )?{_ADV}(?:study|studies|studying) (?:[a-z]+ )?(?:at|in) {_X}",
-        build.named_org(build.reading("study at", "school")),
-    ),
-    (
-        rf"^(?:am|is) (?:a |an )?(?:[a-z-]+ )?(?:student|freshman|sophomore|junior|senior|undergrad|postdoc)(?: [a-z]+)? (?:at|in) {_X}",
+        rf"^(?:(?:am |is )?{_ADV}(?:study|studies|studying) (?:[a-z]+ )?|(?:am|is) (?:a |an )?(?:[a-z-]+ )?"
+        rf"(?:student|freshman|sophomore|junior|senior|undergrad|postdoc)(?: [a-z]+)? )(?:at|in) {_X}",
         build.named_org(build.reading("study at", "school")),
     ),
     (
@@ -286,7 +280,7 @@ _RULES = patterns(
     # "I'm pregnant", "my wife is pregnant": expecting a child, a fact until it is born
     (
         r"^(?:am|is|are) (?:finally |now )?(?P<obj>pregnant)(?: (?:with (?:our|my|her|their) (?:first|second|third) (?:child|baby)|again))?(?=[\s,.!;]|$)",
-        lambda m, t, tt: [Found("FACT", agree("am", t) + " pregnant", None, 0.8, kind="fact")],
+        lambda m, t, tt: [Found("FACT", agree("am pregnant", t), None, 0.8)],
     ),
     # "I'm really enjoying my new job", "she's loving Berlin": a liking said as it is felt
     (
@@ -340,7 +334,7 @@ _RULES = patterns(
             r"red|blue|silver|grey|gray|green) )*(?P<obj>[A-Z][\w-]*(?: [A-Z0-9][\w-]*)*|(?:[a-z-]+ )?(?:car|truck|"
             r"van|SUV|minivan|hatchback|sedan|pickup|motorcycle|motorbike|scooter|convertible))\b"
         ),
-        lambda m, t, tt: [read_as("possession", "FACT", "drives" if t else "drive", m.group("obj"))],
+        lambda m, t, tt: [read_as("possession", "FACT", agree("drive", t), m.group("obj"))],
     ),
     # who they are
     (rf"^(?:am|is) (?:originally )?from {_X}", build.fact("is from")),
@@ -374,7 +368,7 @@ _RULES = patterns(
     # how old: "I'm 34", "she is 7 years old" (the consolidator's age slot takes a later one)
     (
         r"^(?:am|is|are|just turned|turned) (?P<obj>\d{1,3})(?: years? old)?\s*$",
-        lambda m, t, tt: [Found("FACT", "age", m.group("obj"), 0.7, kind="fact")],
+        lambda m, t, tt: [Found("FACT", "age", m.group("obj"), 0.7)],
     ),
     (rf"^(?:am|is) (?:a|an) {_X}", build.identity),
     # what they used to do: "I used to play tennis in college", a fact of the past that sets nothing
@@ -398,11 +392,8 @@ def predicates(rest: str, third: bool, time_text: str | None) -> list[Found]:
     if more:  # "left the hospital and joined a care home": each part said of the same subject
         return predicates(first, third, time_text) + predicates(more[0], third, time_text)
     for pattern, make in _RULES:
-        m = pattern.match(p)
-        if m:
-            found = make(m, third, time_text)
-            if found is not None:
-                return found
+        if (m := pattern.match(p)) and (found := make(m, third, time_text)) is not None:
+            return found
     return []
 
 
@@ -411,23 +402,22 @@ def sentence_facts(sentence: str, third: bool) -> list[Found]:
     out = []
     m = re.search(r"\b[Mm]y name is (?P<obj>[A-Z][a-zA-Z'-]+(?: [A-Z][a-zA-Z'-]+)?)", sentence) or _I_AM.match(sentence)
     if m and _a_name(m.group("obj")):
-        out.append(Found("FACT", "name", m.group("obj"), 0.8, kind="fact"))
+        out.append(Found("FACT", "name", m.group("obj"), 0.8))
     m = re.search(
         r"\b[Mm]y (?:home country|hometown|home town|native country),? (?:of |is |was )?(?P<obj>[A-Z][\w'-]+(?: [A-Z][\w'-]+)*)",
         sentence,
     )
     if m:  # "a gift from my grandma in my home country, Sweden"
-        out.append(Found("FACT", "is from", m.group("obj"), 0.6, kind="fact"))
+        out.append(Found("FACT", "is from", m.group("obj"), 0.6))
     m = re.search(
         r"\b[Mm]y birthday(?: is|'s) (?:on |in )?(?P<obj>[A-Z][a-z]+(?: \d{1,2}(?:st|nd|rd|th)?)?|\d{1,2}(?:st|nd|rd|th)? (?:of )?[A-Z][a-z]+)\b",
         sentence,
     )
     if m and MONTH.search(m.group("obj")):
-        out.append(Found("FACT", "birthday", m.group("obj"), 0.8, kind="fact"))
+        out.append(Found("FACT", "birthday", m.group("obj"), 0.8))
     m = _ATTRIBUTE.search(sentence)
-    attr = _ATTRIBUTE_NAME.get(m.group("attr").lower(), "phone number") if m else ""
-    if m and re.fullmatch(_ATTRIBUTE_VALUE[attr], m.group("obj")):
-        out.append(Found("FACT", attr, m.group("obj"), 0.7))
+    if m and (found := attribute_of(m.group("attr"), m.group("rest"))):
+        out.append(found)
     m = re.search(
         r"\b[Mm]y (?:all[- ]time |absolute |very |new )?favou?rite (?P<what>[a-z][\w' -]{0,30}?) "
         r"(?:is|are|was|has to be) (?P<obj>[^,;:.!?]+)",
