@@ -212,8 +212,7 @@ def _named_relative(subj: Subject, people: People) -> Subject | None:
 
 def _with_relative(subj: Subject, people: People) -> Subject:
     """Ruth's husband …: the clause is about Ruth's husband, kept as Ruth's (``of_role``)."""
-    relative = _relative_at(subj.rest[3:]) if subj.rest.startswith("'s ") else None
-    relative = relative or (_role_named(subj.rest[3:]) if subj.rest.startswith("'s ") else None)
+    relative = (_relative_at(subj.rest[3:]) or _role_named(subj.rest[3:])) if subj.rest.startswith("'s ") else None
     if relative is None:
         if subj.rest.startswith("'s"):
             subj.rest = _expand(subj.rest)
@@ -235,9 +234,7 @@ def _described(text: str, people: People) -> Subject | None:
         rest = after[near.end() :].strip() if near else after
         if not rest or words[n].endswith(",") and not near:
             continue
-        name = people.by_description(desc)
-        if name is None and near:
-            name = people.by_role("neighbor")
+        name = people.by_description(desc) or (people.by_role("neighbor") if near else None)
         if name is not None:
             people.mention(name)
             return Subject(name, _expand(rest))
@@ -305,9 +302,7 @@ def _opening(clause: str, people: People, owner: str) -> Subject | None:
     pron = (m.group("pron") or m.group("pron2")) if m else None
     whose = people.by_pronoun(pron) if pron else None
     found = role_of(whose[3:]) if whose and whose.startswith("my ") else None
-    if (
-        m and pron and whose and found and _a_name(m.group("name"))
-    ):  # "My colleague … Her name is Priya": the one by role
+    if m and pron and whose and found and _a_name(m.group("name")):  # "My colleague … Her name is Priya"
         people.settle(whose, pron)
         people.learn(m.group("name"), found[0], owner=owner, gender=people.gender.get(normalize_name(whose)))
         more = re.match(r"\s+(?:and|but)\s+(?:(?:she|he|they)\s+)?(?=[a-z])", text[m.end() :])

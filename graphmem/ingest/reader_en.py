@@ -89,8 +89,6 @@ two three few couple of man omg gosh speaking luckily sadly fortunately unfortun
 
 _COMPANION = r"(?:[Mm]y|[Oo]ur) [a-z]+(?: [a-z]+)?|[A-Z][a-z]+"
 
-_COMPANION_RE = re.compile(_COMPANION)
-
 _SUBJECT = re.compile(
     rf"(?:(?P<with>{_COMPANION}) and )?"
     r"(?P<subj>\bI|\bi|\b[Ww]e)(?P<contr>'m|'ve|'d|'ll|'re)?(?![\w'])"
@@ -114,11 +112,7 @@ _BE = {"am", "are", "is", "was", "were", "be", "been", "being"}
 
 _HAVE = {"have", "has", "had"}
 
-_AUX = (
-    _BE
-    | _HAVE
-    | {"do", "does", "did", "will", "would", "shall", "should", "can", "could", "may", "might", "must", "'d"}
-)
+_AUX = _BE | _HAVE | set("do does did will would shall should can could may might must 'd".split())
 
 _MODAL = {"would", "should", "could", "might", "may", "must", "shall"}  # a wish or a possibility
 
@@ -366,7 +360,7 @@ def _segments(sentence: str) -> list[tuple[int, int]]:
     clause after it."""
     starts, ends = [0], []
     for m in _CLAUSE_END.finditer(sentence):
-        if _COMPANION_RE.fullmatch(sentence[starts[-1] : m.start()].strip(" ,")):
+        if re.fullmatch(_COMPANION, sentence[starts[-1] : m.start()].strip(" ,")):
             continue  # "My colleagues and I went …": one subject, not two clauses
         if m.start() > starts[-1]:
             ends.append(m.start())
@@ -374,14 +368,12 @@ def _segments(sentence: str) -> list[tuple[int, int]]:
     ends.append(len(sentence))
     spans = [(a, b) for a, b in zip(starts, ends) if sentence[a:b].strip()]
     merged: list[tuple[int, int]] = []
-    pending = None
+    start = None  # where a lead-in alone began, to be joined to the clause after it
     for a, b in spans:
-        if pending is not None:
-            a, pending = pending, None
-        if _lead_only(sentence[a:b]) and (a, b) != spans[-1]:
-            pending = a
-            continue
-        merged.append((a, b))
+        start = a if start is None else start
+        if not (_lead_only(sentence[start:b]) and (start, b) != spans[-1]):
+            merged.append((start, b))
+            start = None
     return merged
 
 
@@ -408,13 +400,11 @@ def _said_of_named(rest: str) -> str:
     words = rest.split()
     i = _first_verb(words)
     w = words[i].lower() if words else ""
-    if w in {"am", "have", "do"}:
-        words[i] = _agree(w, True)
-    elif w in {"don't", "haven't"}:
-        words[i] = {"don't": "doesn't", "haven't": "hasn't"}[w]
-    elif w.isalpha() and w not in _AUX and w not in _MODAL and w not in {"was", "were", "can", "will"}:
-        if not is_past(w) and not w.endswith(("ing", "s")):
-            words[i] = third_person(w)
+    named = {"am": "is", "have": "has", "do": "does", "don't": "doesn't", "haven't": "hasn't"}.get(w)
+    if named:
+        words[i] = named
+    elif w.isalpha() and w not in _AUX and not is_past(w) and not w.endswith(("ing", "s")):
+        words[i] = third_person(w)
     return " ".join(words)
 
 
@@ -469,13 +459,11 @@ def _clause_fact(
     if m is None or not _lead_only(body[: m.start()]):
         return None
     words = [w for w in body[m.end() :].split() if any(ch.isalnum() for ch in w)]
-    tokens: list[str] = []  # the predicate before its verb: auxiliaries, kept adverbs
-    contr = (m.group("contr") or "").lower()
-    if contr:
-        tokens.append(_CONTRACTIONS[contr])
+    # the predicate before its verb: auxiliaries, kept adverbs
+    tokens = [_CONTRACTIONS[m.group("contr").lower()]] if m.group("contr") else []
     negated, i, do_verb = False, 0, False
     while i < len(words):
-        w = words[i].lower().replace("’", "'")
+        w = words[i].lower()
         nxt = _bare(words[i + 1]) if i + 1 < len(words) else ""
         if w in _NEGATED_AUX:
             tokens.append(_NEGATED_AUX[w])
@@ -505,8 +493,7 @@ def _clause_fact(
     auxes = [t for t in tokens if t not in _KEPT_ADVERBS]
     if any(a in _MODAL for a in auxes) or (negated and not auxes):  # "never eats": not read
         return None
-    raw = words[i]
-    verb = _bare(raw)
+    raw, verb = words[i], _bare(words[i])
     if "'d" in tokens:  # I'd been / I'd gone: had; I'd love / I'd go: would
         if not is_participle(verb):
             return None
@@ -622,7 +609,7 @@ def _review(body: str) -> Found | None:
 def _third_person(text: str, time_text: str | None) -> Found | None:
     """A causal clause about something else ("the train broke down"): its own subject and verb."""
     words = " ".join(_without_time(text, time_text).split()).strip(" ,.;!?").split(" ")
-    first = words[0].lower().split("'")[0] if words else ""
+    first = words[0].lower().split("'")[0]
     if not first or first in _PRONOUN_SUBJECTS or first in _LISTENER:
         return None
     for i, word in enumerate(words[:5]):
@@ -779,7 +766,7 @@ class English(Language):
             return []
         lead = _first_verb(words)  # adverbs before the verb stay as said: "still lives" → "I still live"
         first = words[lead].lower()
-        base = {"is": "am", "has": "have", "does": "do", "goes": "go", "was": "was"}.get(first)
+        base = {"is": "am", "has": "have", "does": "do", "goes": "go"}.get(first)
         if base is None:  # lives → live; a noun as well as a verb may follow (grows tomatoes): not a lemma
             base = first[:-1] if first.endswith("s") and not first.endswith("ss") and len(first) > 3 else first
         said = "I " + " ".join(words[:lead] + [base] + words[lead + 1 :])
