@@ -492,10 +492,8 @@ def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]
         if m is None or m.group("name").split()[0] in _NOT_NAMES:
             continue
         what, name = m.group("what"), m.group("name")
-        said = _NAME_IS.search(m.group(0))
-        whole = (
-            m.group(0)[m.start("what") - m.start() : said.start()].split() if pattern is _NAMED_AFTER and said else []
-        )
+        said = _NAME_IS.search(m.group(0)) if pattern is _NAMED_AFTER else None
+        whole = text[m.start("what") : m.start() + said.start()].split() if said else []
         if 1 < len(whole) <= 3 and all(w.isalpha() and w.islower() for w in whole):
             what = " ".join(whole)  # "a baby girl, her name is Lily": the whole phrase, not its first word
         owned = re.search(r"\b(?:have|has|had|got|own|owns|adopted|bought|keep|keeps)\s+$", text[: m.start()])

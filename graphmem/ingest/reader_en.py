@@ -528,8 +528,7 @@ def _clause_fact(
     if last in _BE and not verb.endswith("ing") and verb != "going":
         # be + adjective or participle: only with its preposition ("passionate about", "born in")
         if rest and _bare(rest[0]) in _PREPOSITIONS and verb not in _PREPOSITIONS:
-            predicate.append(_bare(rest[0]))
-            rest = rest[1:]
+            predicate.append(_bare(rest.pop(0)))
         elif not (time_text and not rest and verb in _EVENT_PARTICIPLES):  # "I was born in 1990"
             return None
     elif last in _HAVE and not is_participle(verb):
@@ -539,25 +538,20 @@ def _clause_fact(
         auxes = [t for t in auxes if t not in {"do", "does"}]
     happened = False  # "got married", "got promoted": what happened, said with no object
     if verb in {"got", "get", "gets", "getting"} and rest and _bare(rest[0]) in _EVENT_PARTICIPLES:
-        predicate.append(_bare(rest[0]))
-        rest, happened = rest[1:], True
+        predicate.append(_bare(rest.pop(0)))
+        happened = True
     if rest and _bare(rest[0]) in _PARTICLES and predicate == [verb] and not raw.endswith((",", ".")):
-        predicate.append(_bare(rest[0]))
-        rest = rest[1:]
+        predicate.append(_bare(rest.pop(0)))
     if raw.endswith((",", ".", "!", "?", ";")):
         rest = []
     if rest and rest[0].lower() == "to" and len(rest) > 1 and _bare(rest[1]) in _NOT_FACT_VERBS:
         return None  # "I wanted to tell …": what follows is the point
     if third and not auxes and not is_past(verb) and predicate[0] == verb:
         predicate[0] = third_person(verb)
-    head = [_agree(t, third) for t in tokens]
-    if negated:  # "does not work", "has not seen"
-        head = [*head, "not"]
+    head = [_agree(t, third) for t in tokens] + (["not"] if negated else [])  # "does not work", "has not seen"
     topic = " ".join(head + predicate)
     obj = _object(rest, time_text)
-    if obj is None or (obj == "" and rest and not time_text):
-        return None
-    if obj and _points_elsewhere(obj):
+    if obj is None or (obj == "" and rest and not time_text) or (obj and _points_elsewhere(obj)):
         return None
     if not obj and not time_text and not happened and not (bare and not rest and not auxes):
         return None
@@ -756,21 +750,18 @@ class English(Language):
     def whole_clause(
         self, reader: Reader, text: str, subj, time_text: str | None, generic: bool, habitual: bool
     ) -> list[Found]:
+        words, event = subj.rest.split(), None
         if subj.name is None:
             event = _clause_fact(text, time_text, reader.named, bare=habitual)
-            if event is None and generic:
-                event = _third_person(text, time_text)
-            return [_with_place(event)] if event else []
-        words = subj.rest.split()
-        if not words:
-            return []
-        lead = _first_verb(words)  # adverbs before the verb stay as said: "still lives" → "I still live"
-        first = words[lead].lower()
-        base = {"is": "am", "has": "have", "does": "do", "goes": "go"}.get(first)
-        if base is None:  # lives → live; a noun as well as a verb may follow (grows tomatoes): not a lemma
-            base = first[:-1] if first.endswith("s") and not first.endswith("ss") and len(first) > 3 else first
-        said = "I " + " ".join(words[:lead] + [base] + words[lead + 1 :])
-        event = _clause_fact(said, time_text, True, True, bare=habitual)
+            event = event or (_third_person(text, time_text) if generic else None)
+        elif words:  # said as the speaker's own: "still lives" → "I still live"
+            lead = _first_verb(words)  # adverbs before the verb stay as said
+            first = words[lead].lower()
+            base = {"is": "am", "has": "have", "does": "do", "goes": "go"}.get(first)
+            if base is None:  # lives → live; a noun as well as a verb may follow (grows tomatoes): not a lemma
+                base = first[:-1] if first.endswith("s") and not first.endswith("ss") and len(first) > 3 else first
+            said = "I " + " ".join(words[:lead] + [base] + words[lead + 1 :])
+            event = _clause_fact(said, time_text, True, True, bare=habitual)
         return [_with_place(event)] if event else []
 
     def whole_rest(self, reader: Reader, rest: str, subj) -> str | None:
@@ -779,9 +770,8 @@ class English(Language):
         return _said_of_named(rest) if subj.name is None and reader.named else rest  # "I'm thrilled" said by Ivy
 
     def keeps(self, found: Found, topic: str, obj: str | None) -> bool:
-        if found.kind != "relation" and _ends_on_pointer(obj or topic):
-            return False
-        return not (obj and _says_how_only(obj))
+        pointer = found.kind != "relation" and _ends_on_pointer(obj or topic)
+        return not (pointer or (obj and _says_how_only(obj)))
 
 
 ENGLISH = English()
