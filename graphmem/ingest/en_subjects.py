@@ -427,9 +427,7 @@ def said_mine(rest: str, name: str, people: People, owner: str) -> Found | None:
         re.IGNORECASE,
     )
     found = (role_of(m.group("role")) or role_of(m.group("role").split()[-1])) if m else None
-    if found is None:
-        return None
-    return people.known_as(name, found[0], owner)
+    return people.known_as(name, found[0], owner) if found else None
 
 
 # "a nurse called Nina", "an old friend named Leo Park": someone introduced by what they are and

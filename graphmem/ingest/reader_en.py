@@ -53,7 +53,7 @@ _WHEN_AFTER = re.compile(
     re.IGNORECASE,
 )
 
-_STRANDED = frozenset("to at in on for with about from into".split())
+_STRANDED = "to|at|in|on|for|with|about|from|into"
 
 # --- English clauses: subject, predicate, object -------------------------------------------
 # A clause ends at a dash, a semicolon or a colon, and at a comma or a conjunction before a new
@@ -269,8 +269,7 @@ def _ends_on_pointer(phrase: str) -> bool:
 
 def _says_how_only(obj: str) -> bool:
     """An object that is only how it was done ("really hard", "so well")."""
-    words = [_bare(w) for w in obj.split()]
-    said = " ".join(w for w in words if w not in _DROPPED_ADVERBS and w not in {"very", "pretty", "quite"})
+    said = " ".join(w for w in map(_bare, obj.split()) if w not in _DROPPED_ADVERBS | {"very", "pretty", "quite"})
     return said in _EMPTY_OBJECTS
 
 
@@ -296,9 +295,7 @@ def _relative_deed(segment: str, time_text: str | None) -> Found | None:
         if _bare(words[i - 1]) in _NOT_DONE_TO or words[i - 1].endswith((",", ".")):
             continue
         # "went to" at the end, or before the time: the preposition was the thing's
-        stranded = re.search(
-            rf"\b(?:I|we) {re.escape(words[i + 1])} (?P<prep>{'|'.join(_STRANDED)})\b\s*(?P<next>.*)$", segment
-        )
+        stranded = re.search(rf"\b(?:I|we) {re.escape(words[i + 1])} (?P<prep>{_STRANDED})\b\s*(?P<next>.*)$", segment)
         after = stranded.group("next") if stranded else ""
         timed = time_text and re.match(rf"(?:on |in |at |during )?{re.escape(time_text)}", after, re.I)
         if stranded and (not after.strip(" ,.!?") or timed or _WHEN_AFTER.match(after)):
@@ -311,12 +308,8 @@ def _relative_deed(segment: str, time_text: str | None) -> Found | None:
 def _talked_about(verb: str, rest: list[str]) -> bool:
     """ "talked about my transgender journey": a talk given on something named is a deed ("talked
     to him", "talked about it" are not)."""
-    return (
-        verb in {"talked", "spoke"}
-        and len(rest) > 1
-        and _bare(rest[0]) == "about"
-        and _bare(rest[1]) in {"my", "our", "the", "a", "an"}
-    )
+    about = " ".join(_bare(w) for w in rest[:2])
+    return verb in {"talked", "spoke"} and re.fullmatch(r"about (?:my|our|the|a|an)", about) is not None
 
 
 def _reaction(predicate: str) -> bool:
@@ -360,9 +353,8 @@ def _segments(sentence: str) -> list[tuple[int, int]]:
     clause after it."""
     starts, ends = [0], []
     for m in _CLAUSE_END.finditer(sentence):
-        if re.fullmatch(_COMPANION, sentence[starts[-1] : m.start()].strip(" ,")):
-            continue  # "My colleagues and I went …": one subject, not two clauses
-        if m.start() > starts[-1]:
+        # not after "My colleagues" of "My colleagues and I went …": one subject, not two clauses
+        if m.start() > starts[-1] and not re.fullmatch(_COMPANION, sentence[starts[-1] : m.start()].strip(" ,")):
             ends.append(m.start())
             starts.append(m.end())
     ends.append(len(sentence))
@@ -481,11 +473,9 @@ def _clause_fact(
             i += 1
         elif w in {"kind", "sort"} and nxt == "of":
             i += 1
-        elif w in _DROPPED_ADVERBS:
-            pass
         elif w in _KEPT_ADVERBS:
             tokens.append(w)
-        else:
+        elif w not in _DROPPED_ADVERBS:
             break
         i += 1
     if (negated and not negation) or i >= len(words):
@@ -675,7 +665,7 @@ class English(Language):
         body, met = en_subjects.introduced(body, reader.people, reader.owner)
         if met and " name is " not in body:
             text = en_subjects.without_name_said_after(text)
-        return body, text, list(met), None if met else _review(body)  # the Panasonic air purifier works well
+        return body, text, met, None if met else _review(body)  # the Panasonic air purifier works well
 
     # --- whom a clause is about
     role_of_someone = staticmethod(en_subjects.role_of_someone)
