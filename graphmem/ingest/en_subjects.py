@@ -84,10 +84,9 @@ _WHICH_ONE = re.compile(
 # Roles that are a person's family or household: "Ruth's husband", "his grandson" is about them.
 EN_RELATIVES = frozenset({c for c, _ in EN_ROLES.values()} - NOT_KIN)
 
-# Words before a role that make it someone other than the one named in it before.
-_OTHER_ONE = {"new", "other", "former", "ex", "late", "second", "third", "another"}
-
-_NOT_MODIFIERS_VERBS = {"and", "or", "is", "was", "has", "had", "to", "in", "at", "with"}
+# Words before a role that make it someone other than the one named in it before (my new colleague), and
+# words that modify no role (and, is, with)
+_NOT_MODIFIERS = frozenset("new other former ex late second third another and or is was has had to in at with".split())
 
 
 _PARTNER_ROLE = r"(?:boyfriend|girlfriend|husband|wife|partner|fianc[eé]e?)"
@@ -267,14 +266,12 @@ def _opening(clause: str, people: People, owner: str) -> Subject | None:
         if mods:
             people.describe(name, f"{mods} {m.group('role')}")
         return Subject(name, "", relation(role, name))
-    m = re.match(
-        rf"^{_MY} (?P<mods>(?:[A-Za-z-]+ ){{0,2}}?)(?P<role>{EN_ROLE})\b,? ?(?P<name>{_NAME})?(?P<tail>,)?", text
-    )
+    m = re.match(rf"^{_MY} (?P<mods>(?:[A-Za-z-]+ ){{0,2}}?)(?P<role>{EN_ROLE})\b,? ?(?P<name>{_NAME})?,?", text)
     if m and re.match(r"\s*and (?:I|we)\b", text[m.end("role") :]):
         m = None  # "My wife and I went …": the speaker, with her (read below)
     found = role_of(m.group("role")) if m else None
     mods = (m.group("mods") or "").strip() if m else ""
-    if m and found and not any(w in _OTHER_ONE | _NOT_MODIFIERS_VERBS for w in mods.lower().split()):
+    if m and found and not any(w in _NOT_MODIFIERS for w in mods.lower().split()):
         role = found[0]
         name = m.group("name")
         if name and name.split()[0] not in _NOT_NAMES:
