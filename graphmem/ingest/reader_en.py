@@ -480,27 +480,23 @@ def _clause_fact(
         i += 1
     if (negated and not negation) or i >= len(words):
         return None
+    raw, verb = words[i], _bare(words[i])
+    if "'d" in tokens and not is_participle(verb):  # I'd love / I'd go: would, not read
+        return None
+    tokens = ["had" if t == "'d" else t for t in tokens]  # I'd been / I'd gone: had
     auxes = [t for t in tokens if t not in _KEPT_ADVERBS]
     if any(a in _MODAL for a in auxes) or (negated and not auxes):  # "never eats": not read
         return None
-    raw, verb = words[i], _bare(words[i])
-    if "'d" in tokens:  # I'd been / I'd gone: had; I'd love / I'd go: would
-        if not is_participle(verb):
-            return None
-        tokens = ["had" if t == "'d" else t for t in tokens]
-        auxes = [t for t in tokens if t not in _KEPT_ADVERBS]
     rest = words[i + 1 :]
     if verb in {"gonna", "going"} and (verb == "gonna" or (rest and _bare(rest[0]) == "to")):
         after = _bare(rest[1]) if len(rest) > 1 else ""  # going to a place, to Rome, to 5 …
         named = len(rest) > 1 and rest[1][:1].isupper()
         goes_somewhere = verb == "going" and (after in _NP_DETERMINERS | {"some"} or named or after[:1].isdigit())
         if not goes_somewhere:  # going to + verb: a plan ("was going to": one given up)
-            if any(a in {"was", "were"} for a in auxes):
+            rest = rest[1:] if verb == "going" else rest
+            if not rest or any(a in {"was", "were"} for a in auxes):
                 return None
             tokens = (tokens or ["am"]) + ["going to"]
-            rest = rest[1:] if verb == "going" else rest
-            if not rest:
-                return None
             raw, verb, rest = rest[0], _bare(rest[0]), rest[1:]
             auxes = [t for t in tokens if t not in _KEPT_ADVERBS]
     if auxes == ["had"] and not is_participle(verb):  # "I had a great time": had is the verb
@@ -526,10 +522,10 @@ def _clause_fact(
     elif last in {"do", "does"} and not negated:  # an emphatic "I do love": the verb alone
         tokens = [t for t in tokens if t not in {"do", "does"}]
         auxes = [t for t in auxes if t not in {"do", "does"}]
-    happened = False  # "got married", "got promoted": what happened, said with no object
-    if verb in {"got", "get", "gets", "getting"} and rest and _bare(rest[0]) in _EVENT_PARTICIPLES:
+    # "got married", "got promoted": what happened, said with no object
+    happened = verb in {"got", "get", "gets", "getting"} and bool(rest) and _bare(rest[0]) in _EVENT_PARTICIPLES
+    if happened:
         predicate.append(_bare(rest.pop(0)))
-        happened = True
     if rest and _bare(rest[0]) in _PARTICLES and predicate == [verb] and not raw.endswith((",", ".")):
         predicate.append(_bare(rest.pop(0)))
     if raw.endswith((",", ".", "!", "?", ";")):
