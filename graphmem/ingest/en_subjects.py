@@ -427,9 +427,8 @@ def said_mine(rest: str, name: str, people: People, owner: str) -> Found | None:
     return people.known_as(name, found[0], owner) if found else None
 
 
-# "a nurse called Nina", "an old friend named Leo Park": someone introduced by what they are and
-# their name. The phrase stands for the name in the clause ("I met a nurse called Nina" → I met Nina).
-# "a colleague named Tom", and, of a role only, "a coworker, Sam, …" (the name between commas)
+# "a nurse called Nina", "an old friend named Leo Park", of a role only "a coworker, Sam, …": someone
+# introduced by what they are and their name, which stands for the phrase ("I met a nurse called Nina" → I met Nina)
 _INTRODUCED = re.compile(
     rf"\b(?:a|an|this|one) (?P<what>(?:[A-Za-z-]+ ){{0,2}}?[a-z-]+)(?:,? (?:called|named|by the name of) |(?P<apposed>, ))"
     rf"(?P<name>{_NAME})\b(?(apposed)(?=,|[.;!]|$))"
@@ -438,16 +437,15 @@ _INTRODUCED = re.compile(
 # "Mia, the new analyst, joined …": a name, then what they are between commas.
 _APPOSITIVE = re.compile(rf"^(?P<name>{_NAME}), (?P<det>the|a|an|my|our) (?P<what>[A-Za-z' -]{{2,40}}?), (?=[a-z])")
 
-# "…, his name is Felix" / "…, she's called Ada": the name of the person the clause before introduced
-# ("my colleague lives in Leeds, her name's Priya": the one of that role)
-# (its comma may have gone with a time read out of the clause: "had a baby girl last week, her name is …").
-_NAMED_AFTER = re.compile(
-    rf"\b(?P<det>a|an|(?i:my)) (?P<what>(?:[a-z-]+ ){{0,2}}?[a-z-]+)\b[^.;!?]*?(?:,\s*|\s+)(?:and )?(?:his|her|their) name"
-    rf"(?: is|'s) (?P<name>{_NAME})\b"
-)
-
-# "…, her name is Lily": where a name said after the clause begins (its comma may be gone with a time)
+# "…, her name is Lily": where a name said after the clause begins (its comma may have gone with a time read
+# out of the clause: "had a baby girl last week, her name is …")
 _NAME_IS = re.compile(r"(?:,\s*|\s+)(?:and )?(?:his|her|their) name(?: is|'s)(?=\s)")
+
+# "…, his name is Felix": the name of the person the clause before introduced ("my colleague lives in Leeds,
+# her name's Priya": the one of that role)
+_NAMED_AFTER = re.compile(
+    rf"\b(?P<det>a|an|(?i:my)) (?P<what>(?:[a-z-]+ ){{0,2}}?[a-z-]+)\b[^.;!?]*?{_NAME_IS.pattern} (?P<name>{_NAME})\b"
+)
 
 
 def without_name_said_after(text: str) -> str:
