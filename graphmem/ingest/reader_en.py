@@ -126,7 +126,7 @@ _DROPPED_ADVERBS = frozenset(
 _DO_EMPHASIS = frozenset(
     """
 love like enjoy hope want miss need remember think believe know feel have care mean appreciate agree understand
-wish get go see try make take come look seem want wonder get not never always still really also just
+wish get go see try make take come look seem wonder not never always still really also just
 """.split()
 )
 
@@ -250,7 +250,7 @@ _PLACE = re.compile(r"\b(?:at|in) (?:the |a |an )?(?P<place>[A-Z][\w'.-]*(?: [A-
 
 # words after "in" / "at" that say how, not where ("moving in together", "in advance", "at all")
 _NOT_PLACES = frozenset(
-    "home all time bed person general fact together advance love trouble touch mind charge tears shock "
+    "home all time bed person general together advance love trouble touch mind charge tears shock "
     "fact particular short turn total private public secret peace front return".split()
 )
 
@@ -607,10 +607,9 @@ def _third_person(text: str, time_text: str | None) -> Found | None:
 
 def _with_place(found: Found) -> Found:
     """An English event's place, where its object ends with one (at the airport, in Soho)."""
-    if found.memory_type == "EVENT" and found.object:
-        m = _PLACE.search(found.object)
-        if m and m.group("place").lower() not in _NOT_PLACES:
-            found.attributes = {**(found.attributes or {}), "place": m.group("place")}
+    m = _PLACE.search(found.object) if found.memory_type == "EVENT" and found.object else None
+    if m and m.group("place").lower() not in _NOT_PLACES:
+        found.attributes = {**(found.attributes or {}), "place": m.group("place")}
     return found
 
 
