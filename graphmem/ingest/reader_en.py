@@ -218,8 +218,7 @@ _THOUGHT = re.compile(
     r"^(?:(?:just|really|still|also|now|do|did|kind of|kinda)\s+)*"
     r"(?:know|knew|think|thought|guess|believe|suppose|bet|reckon|hope|doubt|imagine|realized?|realised?|"
     r"figured?|wonder|am sure|was sure|'m sure)\s+"
-    r"(?:that|I|I'll|I'm|I'd|I've|you|you'll|you're|he|he'll|he's|she|she'll|she's|it|it'll|it's|we|we'll|"
-    r"we're|they|they'll|they're|there|everything|things)\b",
+    r"(?:that|I(?:'ll|'m|'d|'ve)?|(?:you|we|they)(?:'ll|'re)?|(?:he|she|it)(?:'ll|'s)?|there|everything|things)\b",
     re.IGNORECASE,
 )
 
