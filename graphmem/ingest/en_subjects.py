@@ -84,10 +84,9 @@ _WHICH_ONE = re.compile(
 # Roles that are a person's family or household: "Ruth's husband", "his grandson" is about them.
 EN_RELATIVES = frozenset({c for c, _ in EN_ROLES.values()} - NOT_KIN)
 
-# Words before a role that make it someone other than the one named in it before.
-_OTHER_ONE = {"new", "other", "former", "ex", "late", "second", "third", "another"}
-
-_NOT_MODIFIERS_VERBS = {"and", "or", "is", "was", "has", "had", "to", "in", "at", "with"}
+# Words before a role that make it someone other than the one named in it before (my new colleague), and
+# words that modify no role (and, is, with)
+_NOT_MODIFIERS = frozenset("new other former ex late second third another and or is was has had to in at with".split())
 
 
 _PARTNER_ROLE = r"(?:boyfriend|girlfriend|husband|wife|partner|fianc[eé]e?)"
@@ -212,8 +211,7 @@ def _named_relative(subj: Subject, people: People) -> Subject | None:
 
 def _with_relative(subj: Subject, people: People) -> Subject:
     """Ruth's husband …: the clause is about Ruth's husband, kept as Ruth's (``of_role``)."""
-    relative = _relative_at(subj.rest[3:]) if subj.rest.startswith("'s ") else None
-    relative = relative or (_role_named(subj.rest[3:]) if subj.rest.startswith("'s ") else None)
+    relative = (_relative_at(subj.rest[3:]) or _role_named(subj.rest[3:])) if subj.rest.startswith("'s ") else None
     if relative is None:
         if subj.rest.startswith("'s"):
             subj.rest = _expand(subj.rest)
@@ -235,9 +233,7 @@ def _described(text: str, people: People) -> Subject | None:
         rest = after[near.end() :].strip() if near else after
         if not rest or words[n].endswith(",") and not near:
             continue
-        name = people.by_description(desc)
-        if name is None and near:
-            name = people.by_role("neighbor")
+        name = people.by_description(desc) or (people.by_role("neighbor") if near else None)
         if name is not None:
             people.mention(name)
             return Subject(name, _expand(rest))
@@ -270,14 +266,12 @@ def _opening(clause: str, people: People, owner: str) -> Subject | None:
         if mods:
             people.describe(name, f"{mods} {m.group('role')}")
         return Subject(name, "", relation(role, name))
-    m = re.match(
-        rf"^{_MY} (?P<mods>(?:[A-Za-z-]+ ){{0,2}}?)(?P<role>{EN_ROLE})\b,? ?(?P<name>{_NAME})?(?P<tail>,)?", text
-    )
+    m = re.match(rf"^{_MY} (?P<mods>(?:[A-Za-z-]+ ){{0,2}}?)(?P<role>{EN_ROLE})\b,? ?(?P<name>{_NAME})?,?", text)
     if m and re.match(r"\s*and (?:I|we)\b", text[m.end("role") :]):
         m = None  # "My wife and I went …": the speaker, with her (read below)
     found = role_of(m.group("role")) if m else None
     mods = (m.group("mods") or "").strip() if m else ""
-    if m and found and not any(w in _OTHER_ONE | _NOT_MODIFIERS_VERBS for w in mods.lower().split()):
+    if m and found and not any(w in _NOT_MODIFIERS for w in mods.lower().split()):
         role = found[0]
         name = m.group("name")
         if name and name.split()[0] not in _NOT_NAMES:
@@ -305,9 +299,7 @@ def _opening(clause: str, people: People, owner: str) -> Subject | None:
     pron = (m.group("pron") or m.group("pron2")) if m else None
     whose = people.by_pronoun(pron) if pron else None
     found = role_of(whose[3:]) if whose and whose.startswith("my ") else None
-    if (
-        m and pron and whose and found and _a_name(m.group("name"))
-    ):  # "My colleague … Her name is Priya": the one by role
+    if m and pron and whose and found and _a_name(m.group("name")):  # "My colleague … Her name is Priya"
         people.settle(whose, pron)
         people.learn(m.group("name"), found[0], owner=owner, gender=people.gender.get(normalize_name(whose)))
         more = re.match(r"\s+(?:and|but)\s+(?:(?:she|he|they)\s+)?(?=[a-z])", text[m.end() :])
@@ -432,14 +424,11 @@ def said_mine(rest: str, name: str, people: People, owner: str) -> Found | None:
         re.IGNORECASE,
     )
     found = (role_of(m.group("role")) or role_of(m.group("role").split()[-1])) if m else None
-    if found is None:
-        return None
-    return people.known_as(name, found[0], owner)
+    return people.known_as(name, found[0], owner) if found else None
 
 
-# "a nurse called Nina", "an old friend named Leo Park": someone introduced by what they are and
-# their name. The phrase stands for the name in the clause ("I met a nurse called Nina" → I met Nina).
-# "a colleague named Tom", and, of a role only, "a coworker, Sam, …" (the name between commas)
+# "a nurse called Nina", "an old friend named Leo Park", of a role only "a coworker, Sam, …": someone
+# introduced by what they are and their name, which stands for the phrase ("I met a nurse called Nina" → I met Nina)
 _INTRODUCED = re.compile(
     rf"\b(?:a|an|this|one) (?P<what>(?:[A-Za-z-]+ ){{0,2}}?[a-z-]+)(?:,? (?:called|named|by the name of) |(?P<apposed>, ))"
     rf"(?P<name>{_NAME})\b(?(apposed)(?=,|[.;!]|$))"
@@ -448,16 +437,15 @@ _INTRODUCED = re.compile(
 # "Mia, the new analyst, joined …": a name, then what they are between commas.
 _APPOSITIVE = re.compile(rf"^(?P<name>{_NAME}), (?P<det>the|a|an|my|our) (?P<what>[A-Za-z' -]{{2,40}}?), (?=[a-z])")
 
-# "…, his name is Felix" / "…, she's called Ada": the name of the person the clause before introduced
-# ("my colleague lives in Leeds, her name's Priya": the one of that role)
-# (its comma may have gone with a time read out of the clause: "had a baby girl last week, her name is …").
-_NAMED_AFTER = re.compile(
-    rf"\b(?P<det>a|an|(?i:my)) (?P<what>(?:[a-z-]+ ){{0,2}}?[a-z-]+)\b[^.;!?]*?(?:,\s*|\s+)(?:and )?(?:his|her|their) name"
-    rf"(?: is|'s) (?P<name>{_NAME})\b"
-)
-
-# "…, her name is Lily": where a name said after the clause begins (its comma may be gone with a time)
+# "…, her name is Lily": where a name said after the clause begins (its comma may have gone with a time read
+# out of the clause: "had a baby girl last week, her name is …")
 _NAME_IS = re.compile(r"(?:,\s*|\s+)(?:and )?(?:his|her|their) name(?: is|'s)(?=\s)")
+
+# "…, his name is Felix": the name of the person the clause before introduced ("my colleague lives in Leeds,
+# her name's Priya": the one of that role)
+_NAMED_AFTER = re.compile(
+    rf"\b(?P<det>a|an|(?i:my)) (?P<what>(?:[a-z-]+ ){{0,2}}?[a-z-]+)\b[^.;!?]*?{_NAME_IS.pattern} (?P<name>{_NAME})\b"
+)
 
 
 def without_name_said_after(text: str) -> str:
@@ -497,10 +485,8 @@ def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]
         if m is None or m.group("name").split()[0] in _NOT_NAMES:
             continue
         what, name = m.group("what"), m.group("name")
-        said = _NAME_IS.search(m.group(0))
-        whole = (
-            m.group(0)[m.start("what") - m.start() : said.start()].split() if pattern is _NAMED_AFTER and said else []
-        )
+        said = _NAME_IS.search(m.group(0)) if pattern is _NAMED_AFTER else None
+        whole = text[m.start("what") : m.start() + said.start()].split() if said else []
         if 1 < len(whole) <= 3 and all(w.isalpha() and w.islower() for w in whole):
             what = " ".join(whole)  # "a baby girl, her name is Lily": the whole phrase, not its first word
         owned = re.search(r"\b(?:have|has|had|got|own|owns|adopted|bought|keep|keeps)\s+$", text[: m.start()])

@@ -53,7 +53,7 @@ _WHEN_AFTER = re.compile(
     re.IGNORECASE,
 )
 
-_STRANDED = frozenset("to at in on for with about from into".split())
+_STRANDED = "to|at|in|on|for|with|about|from|into"
 
 # --- English clauses: subject, predicate, object -------------------------------------------
 # A clause ends at a dash, a semicolon or a colon, and at a comma or a conjunction before a new
@@ -89,8 +89,6 @@ two three few couple of man omg gosh speaking luckily sadly fortunately unfortun
 
 _COMPANION = r"(?:[Mm]y|[Oo]ur) [a-z]+(?: [a-z]+)?|[A-Z][a-z]+"
 
-_COMPANION_RE = re.compile(_COMPANION)
-
 _SUBJECT = re.compile(
     rf"(?:(?P<with>{_COMPANION}) and )?"
     r"(?P<subj>\bI|\bi|\b[Ww]e)(?P<contr>'m|'ve|'d|'ll|'re)?(?![\w'])"
@@ -114,11 +112,7 @@ _BE = {"am", "are", "is", "was", "were", "be", "been", "being"}
 
 _HAVE = {"have", "has", "had"}
 
-_AUX = (
-    _BE
-    | _HAVE
-    | {"do", "does", "did", "will", "would", "shall", "should", "can", "could", "may", "might", "must", "'d"}
-)
+_AUX = _BE | _HAVE | set("do does did will would shall should can could may might must 'd".split())
 
 _MODAL = {"would", "should", "could", "might", "may", "must", "shall"}  # a wish or a possibility
 
@@ -132,7 +126,7 @@ _DROPPED_ADVERBS = frozenset(
 _DO_EMPHASIS = frozenset(
     """
 love like enjoy hope want miss need remember think believe know feel have care mean appreciate agree understand
-wish get go see try make take come look seem want wonder get not never always still really also just
+wish get go see try make take come look seem wonder not never always still really also just
 """.split()
 )
 
@@ -224,8 +218,7 @@ _THOUGHT = re.compile(
     r"^(?:(?:just|really|still|also|now|do|did|kind of|kinda)\s+)*"
     r"(?:know|knew|think|thought|guess|believe|suppose|bet|reckon|hope|doubt|imagine|realized?|realised?|"
     r"figured?|wonder|am sure|was sure|'m sure)\s+"
-    r"(?:that|I|I'll|I'm|I'd|I've|you|you'll|you're|he|he'll|he's|she|she'll|she's|it|it'll|it's|we|we'll|"
-    r"we're|they|they'll|they're|there|everything|things)\b",
+    r"(?:that|I(?:'ll|'m|'d|'ve)?|(?:you|we|they)(?:'ll|'re)?|(?:he|she|it)(?:'ll|'s)?|there|everything|things)\b",
     re.IGNORECASE,
 )
 
@@ -256,7 +249,7 @@ _PLACE = re.compile(r"\b(?:at|in) (?:the |a |an )?(?P<place>[A-Z][\w'.-]*(?: [A-
 
 # words after "in" / "at" that say how, not where ("moving in together", "in advance", "at all")
 _NOT_PLACES = frozenset(
-    "home all time bed person general fact together advance love trouble touch mind charge tears shock "
+    "home all time bed person general together advance love trouble touch mind charge tears shock "
     "fact particular short turn total private public secret peace front return".split()
 )
 
@@ -275,8 +268,7 @@ def _ends_on_pointer(phrase: str) -> bool:
 
 def _says_how_only(obj: str) -> bool:
     """An object that is only how it was done ("really hard", "so well")."""
-    words = [_bare(w) for w in obj.split()]
-    said = " ".join(w for w in words if w not in _DROPPED_ADVERBS and w not in {"very", "pretty", "quite"})
+    said = " ".join(w for w in map(_bare, obj.split()) if w not in _DROPPED_ADVERBS | {"very", "pretty", "quite"})
     return said in _EMPTY_OBJECTS
 
 
@@ -302,9 +294,7 @@ def _relative_deed(segment: str, time_text: str | None) -> Found | None:
         if _bare(words[i - 1]) in _NOT_DONE_TO or words[i - 1].endswith((",", ".")):
             continue
         # "went to" at the end, or before the time: the preposition was the thing's
-        stranded = re.search(
-            rf"\b(?:I|we) {re.escape(words[i + 1])} (?P<prep>{'|'.join(_STRANDED)})\b\s*(?P<next>.*)$", segment
-        )
+        stranded = re.search(rf"\b(?:I|we) {re.escape(words[i + 1])} (?P<prep>{_STRANDED})\b\s*(?P<next>.*)$", segment)
         after = stranded.group("next") if stranded else ""
         timed = time_text and re.match(rf"(?:on |in |at |during )?{re.escape(time_text)}", after, re.I)
         if stranded and (not after.strip(" ,.!?") or timed or _WHEN_AFTER.match(after)):
@@ -317,12 +307,8 @@ def _relative_deed(segment: str, time_text: str | None) -> Found | None:
 def _talked_about(verb: str, rest: list[str]) -> bool:
     """ "talked about my transgender journey": a talk given on something named is a deed ("talked
     to him", "talked about it" are not)."""
-    return (
-        verb in {"talked", "spoke"}
-        and len(rest) > 1
-        and _bare(rest[0]) == "about"
-        and _bare(rest[1]) in {"my", "our", "the", "a", "an"}
-    )
+    about = " ".join(_bare(w) for w in rest[:2])
+    return verb in {"talked", "spoke"} and re.fullmatch(r"about (?:my|our|the|a|an)", about) is not None
 
 
 def _reaction(predicate: str) -> bool:
@@ -366,22 +352,19 @@ def _segments(sentence: str) -> list[tuple[int, int]]:
     clause after it."""
     starts, ends = [0], []
     for m in _CLAUSE_END.finditer(sentence):
-        if _COMPANION_RE.fullmatch(sentence[starts[-1] : m.start()].strip(" ,")):
-            continue  # "My colleagues and I went …": one subject, not two clauses
-        if m.start() > starts[-1]:
+        # not after "My colleagues" of "My colleagues and I went …": one subject, not two clauses
+        if m.start() > starts[-1] and not re.fullmatch(_COMPANION, sentence[starts[-1] : m.start()].strip(" ,")):
             ends.append(m.start())
             starts.append(m.end())
     ends.append(len(sentence))
     spans = [(a, b) for a, b in zip(starts, ends) if sentence[a:b].strip()]
     merged: list[tuple[int, int]] = []
-    pending = None
+    start = None  # where a lead-in alone began, to be joined to the clause after it
     for a, b in spans:
-        if pending is not None:
-            a, pending = pending, None
-        if _lead_only(sentence[a:b]) and (a, b) != spans[-1]:
-            pending = a
-            continue
-        merged.append((a, b))
+        start = a if start is None else start
+        if not (_lead_only(sentence[start:b]) and (start, b) != spans[-1]):
+            merged.append((start, b))
+            start = None
     return merged
 
 
@@ -408,13 +391,11 @@ def _said_of_named(rest: str) -> str:
     words = rest.split()
     i = _first_verb(words)
     w = words[i].lower() if words else ""
-    if w in {"am", "have", "do"}:
-        words[i] = _agree(w, True)
-    elif w in {"don't", "haven't"}:
-        words[i] = {"don't": "doesn't", "haven't": "hasn't"}[w]
-    elif w.isalpha() and w not in _AUX and w not in _MODAL and w not in {"was", "were", "can", "will"}:
-        if not is_past(w) and not w.endswith(("ing", "s")):
-            words[i] = third_person(w)
+    named = {"am": "is", "have": "has", "do": "does", "don't": "doesn't", "haven't": "hasn't"}.get(w)
+    if named:
+        words[i] = named
+    elif w.isalpha() and w not in _AUX and not is_past(w) and not w.endswith(("ing", "s")):
+        words[i] = third_person(w)
     return " ".join(words)
 
 
@@ -469,13 +450,11 @@ def _clause_fact(
     if m is None or not _lead_only(body[: m.start()]):
         return None
     words = [w for w in body[m.end() :].split() if any(ch.isalnum() for ch in w)]
-    tokens: list[str] = []  # the predicate before its verb: auxiliaries, kept adverbs
-    contr = (m.group("contr") or "").lower()
-    if contr:
-        tokens.append(_CONTRACTIONS[contr])
+    # the predicate before its verb: auxiliaries, kept adverbs
+    tokens = [_CONTRACTIONS[m.group("contr").lower()]] if m.group("contr") else []
     negated, i, do_verb = False, 0, False
     while i < len(words):
-        w = words[i].lower().replace("’", "'")
+        w = words[i].lower()
         nxt = _bare(words[i + 1]) if i + 1 < len(words) else ""
         if w in _NEGATED_AUX:
             tokens.append(_NEGATED_AUX[w])
@@ -493,37 +472,30 @@ def _clause_fact(
             i += 1
         elif w in {"kind", "sort"} and nxt == "of":
             i += 1
-        elif w in _DROPPED_ADVERBS:
-            pass
         elif w in _KEPT_ADVERBS:
             tokens.append(w)
-        else:
+        elif w not in _DROPPED_ADVERBS:
             break
         i += 1
     if (negated and not negation) or i >= len(words):
         return None
+    raw, verb = words[i], _bare(words[i])
+    if "'d" in tokens and not is_participle(verb):  # I'd love / I'd go: would, not read
+        return None
+    tokens = ["had" if t == "'d" else t for t in tokens]  # I'd been / I'd gone: had
     auxes = [t for t in tokens if t not in _KEPT_ADVERBS]
     if any(a in _MODAL for a in auxes) or (negated and not auxes):  # "never eats": not read
         return None
-    raw = words[i]
-    verb = _bare(raw)
-    if "'d" in tokens:  # I'd been / I'd gone: had; I'd love / I'd go: would
-        if not is_participle(verb):
-            return None
-        tokens = ["had" if t == "'d" else t for t in tokens]
-        auxes = [t for t in tokens if t not in _KEPT_ADVERBS]
     rest = words[i + 1 :]
     if verb in {"gonna", "going"} and (verb == "gonna" or (rest and _bare(rest[0]) == "to")):
         after = _bare(rest[1]) if len(rest) > 1 else ""  # going to a place, to Rome, to 5 …
         named = len(rest) > 1 and rest[1][:1].isupper()
         goes_somewhere = verb == "going" and (after in _NP_DETERMINERS | {"some"} or named or after[:1].isdigit())
         if not goes_somewhere:  # going to + verb: a plan ("was going to": one given up)
-            if any(a in {"was", "were"} for a in auxes):
+            rest = rest[1:] if verb == "going" else rest
+            if not rest or any(a in {"was", "were"} for a in auxes):
                 return None
             tokens = (tokens or ["am"]) + ["going to"]
-            rest = rest[1:] if verb == "going" else rest
-            if not rest:
-                return None
             raw, verb, rest = rest[0], _bare(rest[0]), rest[1:]
             auxes = [t for t in tokens if t not in _KEPT_ADVERBS]
     if auxes == ["had"] and not is_participle(verb):  # "I had a great time": had is the verb
@@ -541,8 +513,7 @@ def _clause_fact(
     if last in _BE and not verb.endswith("ing") and verb != "going":
         # be + adjective or participle: only with its preposition ("passionate about", "born in")
         if rest and _bare(rest[0]) in _PREPOSITIONS and verb not in _PREPOSITIONS:
-            predicate.append(_bare(rest[0]))
-            rest = rest[1:]
+            predicate.append(_bare(rest.pop(0)))
         elif not (time_text and not rest and verb in _EVENT_PARTICIPLES):  # "I was born in 1990"
             return None
     elif last in _HAVE and not is_participle(verb):
@@ -550,27 +521,22 @@ def _clause_fact(
     elif last in {"do", "does"} and not negated:  # an emphatic "I do love": the verb alone
         tokens = [t for t in tokens if t not in {"do", "does"}]
         auxes = [t for t in auxes if t not in {"do", "does"}]
-    happened = False  # "got married", "got promoted": what happened, said with no object
-    if verb in {"got", "get", "gets", "getting"} and rest and _bare(rest[0]) in _EVENT_PARTICIPLES:
-        predicate.append(_bare(rest[0]))
-        rest, happened = rest[1:], True
+    # "got married", "got promoted": what happened, said with no object
+    happened = verb in {"got", "get", "gets", "getting"} and bool(rest) and _bare(rest[0]) in _EVENT_PARTICIPLES
+    if happened:
+        predicate.append(_bare(rest.pop(0)))
     if rest and _bare(rest[0]) in _PARTICLES and predicate == [verb] and not raw.endswith((",", ".")):
-        predicate.append(_bare(rest[0]))
-        rest = rest[1:]
+        predicate.append(_bare(rest.pop(0)))
     if raw.endswith((",", ".", "!", "?", ";")):
         rest = []
     if rest and rest[0].lower() == "to" and len(rest) > 1 and _bare(rest[1]) in _NOT_FACT_VERBS:
         return None  # "I wanted to tell …": what follows is the point
     if third and not auxes and not is_past(verb) and predicate[0] == verb:
         predicate[0] = third_person(verb)
-    head = [_agree(t, third) for t in tokens]
-    if negated:  # "does not work", "has not seen"
-        head = [*head, "not"]
+    head = [_agree(t, third) for t in tokens] + (["not"] if negated else [])  # "does not work", "has not seen"
     topic = " ".join(head + predicate)
     obj = _object(rest, time_text)
-    if obj is None or (obj == "" and rest and not time_text):
-        return None
-    if obj and _points_elsewhere(obj):
+    if obj is None or (obj == "" and rest and not time_text) or (obj and _points_elsewhere(obj)):
         return None
     if not obj and not time_text and not happened and not (bare and not rest and not auxes):
         return None
@@ -622,7 +588,7 @@ def _review(body: str) -> Found | None:
 def _third_person(text: str, time_text: str | None) -> Found | None:
     """A causal clause about something else ("the train broke down"): its own subject and verb."""
     words = " ".join(_without_time(text, time_text).split()).strip(" ,.;!?").split(" ")
-    first = words[0].lower().split("'")[0] if words else ""
+    first = words[0].lower().split("'")[0]
     if not first or first in _PRONOUN_SUBJECTS or first in _LISTENER:
         return None
     for i, word in enumerate(words[:5]):
@@ -640,10 +606,9 @@ def _third_person(text: str, time_text: str | None) -> Found | None:
 
 def _with_place(found: Found) -> Found:
     """An English event's place, where its object ends with one (at the airport, in Soho)."""
-    if found.memory_type == "EVENT" and found.object:
-        m = _PLACE.search(found.object)
-        if m and m.group("place").lower() not in _NOT_PLACES:
-            found.attributes = {**(found.attributes or {}), "place": m.group("place")}
+    m = _PLACE.search(found.object) if found.memory_type == "EVENT" and found.object else None
+    if m and m.group("place").lower() not in _NOT_PLACES:
+        found.attributes = {**(found.attributes or {}), "place": m.group("place")}
     return found
 
 
@@ -694,7 +659,7 @@ class English(Language):
         body, met = en_subjects.introduced(body, reader.people, reader.owner)
         if met and " name is " not in body:
             text = en_subjects.without_name_said_after(text)
-        return body, text, list(met), None if met else _review(body)  # the Panasonic air purifier works well
+        return body, text, met, None if met else _review(body)  # the Panasonic air purifier works well
 
     # --- whom a clause is about
     role_of_someone = staticmethod(en_subjects.role_of_someone)
@@ -769,21 +734,18 @@ class English(Language):
     def whole_clause(
         self, reader: Reader, text: str, subj, time_text: str | None, generic: bool, habitual: bool
     ) -> list[Found]:
+        words, event = subj.rest.split(), None
         if subj.name is None:
             event = _clause_fact(text, time_text, reader.named, bare=habitual)
-            if event is None and generic:
-                event = _third_person(text, time_text)
-            return [_with_place(event)] if event else []
-        words = subj.rest.split()
-        if not words:
-            return []
-        lead = _first_verb(words)  # adverbs before the verb stay as said: "still lives" → "I still live"
-        first = words[lead].lower()
-        base = {"is": "am", "has": "have", "does": "do", "goes": "go", "was": "was"}.get(first)
-        if base is None:  # lives → live; a noun as well as a verb may follow (grows tomatoes): not a lemma
-            base = first[:-1] if first.endswith("s") and not first.endswith("ss") and len(first) > 3 else first
-        said = "I " + " ".join(words[:lead] + [base] + words[lead + 1 :])
-        event = _clause_fact(said, time_text, True, True, bare=habitual)
+            event = event or (_third_person(text, time_text) if generic else None)
+        elif words:  # said as the speaker's own: "still lives" → "I still live"
+            lead = _first_verb(words)  # adverbs before the verb stay as said
+            first = words[lead].lower()
+            base = {"is": "am", "has": "have", "does": "do", "goes": "go"}.get(first)
+            if base is None:  # lives → live; a noun as well as a verb may follow (grows tomatoes): not a lemma
+                base = first[:-1] if first.endswith("s") and not first.endswith("ss") and len(first) > 3 else first
+            said = "I " + " ".join(words[:lead] + [base] + words[lead + 1 :])
+            event = _clause_fact(said, time_text, True, True, bare=habitual)
         return [_with_place(event)] if event else []
 
     def whole_rest(self, reader: Reader, rest: str, subj) -> str | None:
@@ -792,9 +754,8 @@ class English(Language):
         return _said_of_named(rest) if subj.name is None and reader.named else rest  # "I'm thrilled" said by Ivy
 
     def keeps(self, found: Found, topic: str, obj: str | None) -> bool:
-        if found.kind != "relation" and _ends_on_pointer(obj or topic):
-            return False
-        return not (obj and _says_how_only(obj))
+        pointer = found.kind != "relation" and _ends_on_pointer(obj or topic)
+        return not (pointer or (obj and _says_how_only(obj)))
 
 
 ENGLISH = English()
