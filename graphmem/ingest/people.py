@@ -64,11 +64,6 @@ def _content_words(text: str) -> list[str]:
     return [w for w in re.findall(r"[a-z]+", text) if w not in _FILLERS]
 
 
-def _head_word(description: str) -> str:
-    words = description.split()
-    return words[-1] if words else description
-
-
 def owner_key(speaker: str | None) -> str:
     """Whose roles a turn's "my …" / 我的… names: the user's, or a named speaker's."""
     if not speaker or person_key(speaker) == USER_KEY:
@@ -102,17 +97,17 @@ class People:
         """From ``people_known`` rows ({owner, role, name, last_said}) and ``people_described`` rows
         ({name, description, last_said}), oldest first."""
         people = cls()
-        rows = sorted(rows, key=lambda r: str(r.get("last_said") or ""))
+        rows = sorted((r for r in rows if r.get("name")), key=lambda r: str(r.get("last_said") or ""))
         for r in rows:
-            if r.get("name") and r.get("role"):
+            if r.get("role"):
                 people.learn(r["name"], r["role"], owner=r.get("owner") or USER_KEY)
-            elif r.get("name") and r.get("description"):
+            elif r.get("description"):
                 people.describe(r["name"], r["description"])
-            elif r.get("name") and (found := role_of(_UNNAMED.sub("", r["name"]))):
+            elif found := role_of(_UNNAMED.sub("", r["name"])):
                 people.learn(r["name"], gender=found[1])  # my daughter, 我儿子: whom a later 她 / she may mean
-            elif r.get("name") and re.fullmatch(NAMED_PATTERN, r["name"]):
+            elif re.fullmatch(NAMED_PATTERN, r["name"]):
                 people.learn(r["name"])  # Rosa, said to come to clean: a later "Rosa …" or she
-        spoken = {normalize_name(r["name"]) for r in rows if r.get("name") and r.get("last_said")}
+        spoken = {normalize_name(r["name"]) for r in rows if r.get("last_said")}
         people.unspoken = set(people.names) - spoken
         return people
 
@@ -144,7 +139,7 @@ class People:
         said = self.described.setdefault(key, [])
         if description not in said:
             said.append(description)
-        found = role_of(_head_word(description))
+        found = role_of((description.split() or [description])[-1])  # its head word: a retired teacher
         if found and found[1] and key not in self.gender:
             self.gender[key] = found[1]
         self.names.setdefault(key, name)
@@ -178,8 +173,7 @@ class People:
         name = theirs(name, self.speaker)
         key = normalize_name(name)
         if role:
-            found = role_of(role)
-            canon, implied = found if found else (role, None)
+            canon, implied = role_of(role) or (role, None)
             self.roles[(owner, normalize_name(canon))] = name
             gender = gender or implied
         gender = gender or title_gender(name)
@@ -217,9 +211,7 @@ class People:
 
     def by_role(self, role: str, owner: str = USER_KEY) -> str | None:
         """The person ``owner`` named in this role, or None: 表妹 → 小雯."""
-        found = role_of(role)
-        canon = found[0] if found else role
-        return self.roles.get((owner, normalize_name(canon)))
+        return self.roles.get((owner, normalize_name((role_of(role) or (role,))[0])))
 
     def bring_up(self, text: str, mentions_before: int) -> None:
         """After reading ``text``: an animal in it (this cute pup, my dog, 一只小猫) in a sentence that
@@ -273,12 +265,10 @@ class People:
         """Whom a "they" / 他们 means: the ones spoken of together (my parents, my kids, 我爸妈) when
         they are the last mentioned, in this turn or the one before; None otherwise ("they" is as
         often the things just said, or people never named)."""
-        if not self.recent or self.animal_last or self.recent[-1] not in self.said:
+        last = self.recent[-1] if self.recent else None
+        if last is None or self.animal_last or last not in self.said or self.turn_said.get(last, -2) < self.turn - 1:
             return None
-        if self.turn_said.get(self.recent[-1], -2) < self.turn - 1:
-            return None
-        said = self.names[self.recent[-1]]
-        return said if self.together(said) else None
+        return self.names[last] if self.together(self.names[last]) else None
 
     def settle(self, name: str, pronoun: str) -> None:
         """A pronoun was read as ``name``: their gender is now known, and they are the last mentioned."""

@@ -50,7 +50,7 @@ _NAME_FOLLOW = (
 
 _NOT_NAME = set("我你他她它这那谁哪啥每某该满个的")  # 个: 是个老师 says what they are; 的的: a slip, no name
 
-_DEGREE = set("很太挺真超蛮特非好最更")  # degree words: what follows them says how, never who
+_NOT_FIRST = _NOT_NAME | set("很太挺真超蛮特非好最更")  # and degree words: 我女儿很可爱 says how, not who
 
 _NOT_NAME_END = set("不没也都还又才就只并真很太挺再")  # 小明不是我的朋友: a negation, not a name
 
@@ -58,7 +58,6 @@ _PRONOUN = re.compile(r"^(她|他)(?!们)")
 _APPOSED = re.compile(r"^(?:她|他)(?![们的])")  # 我上司他在深圳上班: the role, then its pronoun
 # what a person has (学历, 身高, 工作地 …), the longest first
 _ATTRIBUTE = re.compile("|".join(sorted((w for w in ATTRIBUTE_WORDS if not w.isascii()), key=len, reverse=True)))
-_READ_ALONE = frozenset({"生日"})  # attributes with a reading of their own (a birthday: a date, not an event)
 # 其 ("his", "her", "its") before what someone has: the subject of the clause before
 _THEIR = re.compile(rf"^其(?=(?:{_ATTRIBUTE.pattern}))")
 
@@ -179,7 +178,7 @@ def _relative(subj: Subject) -> Subject:
     attribute = _ATTRIBUTE.match(subj.rest, 1) if subj.rest.startswith("的") else None
     if m and found and not subj.rest[m.end() :].startswith(("们", "的")):
         subj.rest, subj.of_role = subj.rest[m.end() :], found[0]
-    elif attribute and attribute.group(0) not in _READ_ALONE:  # 我同事的身高是…: theirs (a verb to the tagger)
+    elif attribute and attribute.group(0) != "生日":  # 我同事的身高是…: theirs (生日 has a reading of its own)
         subj.rest, subj.of_role = subj.rest[attribute.end() :], attribute.group(0)
     elif subj.rest.startswith("的") and len(subj.rest) > 2:
         words = tag(subj.rest[1:])
@@ -309,13 +308,11 @@ def _name_after(text: str) -> tuple[str | None, str]:
     if not m or text.startswith("姓"):  # 姓王: a surname, said of them (see _RULES)
         return None, text
     name = m.group("name")
-    cands = [name] if name.isascii() else [name[:3], name[:2]] if len(name) == 3 else [name]
+    cands = [name, name[:2]] if len(name) == 3 and not name.isascii() else [name]
     bare = text.lstrip("是叫名，,")
     for cand in cands:
         after = text[m.start("name") + len(cand) :]
-        if cand[0] in _NOT_NAME or (role_of(cand) and not _called(cand, after)) or _PREDICATE_START.match(cand):
-            continue
-        if cand[0] in _DEGREE:  # 我女儿很可爱: how she is, not a name
+        if cand[0] in _NOT_FIRST or (role_of(cand) and not _called(cand, after)) or _PREDICATE_START.match(cand):
             continue
         if cand in ATTRIBUTE_WORDS or cand[:2] in ATTRIBUTE_WORDS:  # 我的同事家乡是成都: theirs, not a name
             return None, text
@@ -395,15 +392,16 @@ def _with_them(text: str, people: People, owner: str) -> Subject | None:
     return Subject(None, rest)
 
 
-def _named_with_theirs(text: str) -> str | None:
-    """The name a clause opens with when what follows is what a person has (李婷婷的邮箱地址是…,
-    张丽华的名字…): the tagger's person name, of two or three characters, then 的 and an attribute word."""
+def _named_first(text: str) -> str | None:
+    """The name a clause opens with, of someone not known before: the tagger's person name of two or
+    three characters when what follows is what a person has (李婷婷的邮箱地址是…, 张丽华的名字…), or
+    someone named the way one calls them (陈阿姨开了…, 老何说…)."""
     words = tag(text)
     name = words[0][0] if words and words[0][1].startswith("nr") else ""
-    after = text[len(name) :]
-    if 2 <= len(name) <= 3 and after.startswith("的") and _ATTRIBUTE.match(after, 1):
+    if 2 <= len(name) <= 3 and text[len(name) :].startswith("的") and _ATTRIBUTE.match(text, len(name) + 1):
         return name
-    return None
+    m = re.match(rf"^(?:[{HAN_CHARS}]{{3}}|[小老阿][{HAN_CHARS}])(?=[^的们])", text)
+    return m[0] if m and _addressed(m[0], text) else None
 
 
 def _opening(clause: str, people: People, owner: str, carried: Subject | None) -> Subject | None:
@@ -413,22 +411,20 @@ def _opening(clause: str, people: People, owner: str, carried: Subject | None) -
         return Subject(m["name"], "", people.known_as(m["name"], found[0], owner))
     m = re.match(rf"^(?P<desc>[{HAN_CHARS}]{{1,8}}?的)(?P<role>{ZH_ROLE_WORDS})", text)
     # 小琳的儿子乐乐: 小琳's son (read below), not the speaker's
-    whose = m["desc"][:-1] if m and not m["desc"].startswith(("我", "你", "他", "她")) else None
-    found = role_of(m["role"]) if m and whose is not None and not people.knows(whose) else None
-    name, rest = _name_after(text[m.end() :]) if m and found else (None, text)
-    if m and found and name:  # 新来的同事Mia是做数据分析的: who they are, which one, their name
-        rel, described = introduce(people, name, found[0], m.group("desc") + m.group("role"), owner, "是")
-        return Subject(name, rest, rel, described=described)
+    if m and not m["desc"].startswith(("我", "你", "他", "她")) and not people.knows(m["desc"][:-1]):
+        name, rest = _name_after(text[m.end() :])
+        if name:  # 新来的同事Mia是做数据分析的: who they are, which one, their name
+            rel, described = introduce(people, name, ZH_ROLES[m["role"]][0], m["desc"] + m["role"], owner, "是")
+            return Subject(name, rest, rel, described=described)
     m = re.match(rf"^(?:{_OURS}|我)?(?:的)?(?P<role>{ZH_ROLE})", text)
-    if m and not _what_they_do(m.group("role")):  # 我妈妈是医生: the role is 妈妈, 医生 is what she is
+    if m and not _what_they_do(m["role"]):  # 我妈妈是医生: the role is 妈妈, 医生 is what she is
         m = re.match(rf"^(?:{_OURS}|我)?(?:的)?(?P<role>{ZH_ROLE_WORDS})", text)
-    found = role_of(m.group("role")) if m and _what_they_do(m.group("role")) else None
     mods = ""
-    if not (m and found) and text.startswith("我"):  # 我的新上司, 我大学室友: which one, then the role
+    if not m and text.startswith("我"):  # 我的新上司, 我大学室友: which one, then the role
         m = re.match(rf"^我(?:的)?(?P<mods>[{HAN_CHARS}]{{1,4}}?)(?P<role>{ZH_ROLE})", text)
-        found = role_of(m.group("role")) if m and _what_they_do(m.group("role")) else None
-        mods = m.group("mods") if m and found and _modifier(m.group("mods")) else ""
+        mods = m["mods"] if m and _what_they_do(m["role"]) and _modifier(m["mods"]) else ""
         m = m if mods else None
+    found = role_of(m["role"]) if m else None
     # a role said bare (房东上周来修了热水器) is the speaker's own when a family role or the boss, or
     # when the speaker named someone in that role before
     # or when what follows is what a person has (下属的老家是成都, 同事邮箱是…): a question says a role so
@@ -447,8 +443,7 @@ def _opening(clause: str, people: People, owner: str, carried: Subject | None) -
         known = people.by_role(role, owner) or people.by_description(mods + m.group("role"))
         if mods and not known:
             return None  # 我的新同事: not necessarily the one named before
-        if not known:
-            # 我的同事 and 我同事: one person, one name
+        if not known:  # 我的同事 and 我同事: one person, one name
             known = "我" + text[: m.end()].removeprefix("我").removeprefix("的")
             people.learn(known, gender=found[1])  # 我姥姥: someone a pronoun may mean
         people.mention(known)
@@ -461,8 +456,7 @@ def _opening(clause: str, people: People, owner: str, carried: Subject | None) -
     if their and carried is not None and carried.name is not None:  # 张伟是我的表弟，其家乡是北京: 张伟's
         people.mention(carried.name)
         return _named_relative(_relative(Subject(carried.name, "的" + text[their.end() :], pronoun="其")), people)
-    together = people.by_they() if text.startswith(("他们", "她们")) else None
-    if together:  # 我爸妈上周来了。他们带了很多菜: the ones spoken of together
+    if text.startswith(("他们", "她们")) and (together := people.by_they()):  # 我爸妈…。他们带了很多菜: those together
         people.mention(together)
         return Subject(together, text[2:], pronoun=text[:2])
     if m := _PRONOUN.match(text):
@@ -478,15 +472,9 @@ def _opening(clause: str, people: People, owner: str, carried: Subject | None) -
             return _named_relative(_relative(subj), people) if subj.rest.startswith("的") else subj
     if (that := _that_one(text, people)) is not None:
         return that
-    if (
-        named := _named_with_theirs(text)
-    ) is not None:  # 李婷婷的邮箱地址是…: a person named the first time, by what they have
+    if named := _named_first(text):
         people.learn(named)
         return _relative(Subject(named, text[len(named) :]))
-    m = re.match(rf"^(?P<name>[{HAN_CHARS}]{{3}}|[小老阿][{HAN_CHARS}])(?=[^的们])", text)
-    if m and _addressed(m.group("name"), text):  # 陈阿姨开了…, 老何说…: someone named the way one calls them
-        people.learn(m.group("name"))
-        return _relative(Subject(m.group("name"), text[m.end() :]))
     if we := _WE_AT_HOME.match(text):  # 我们搬到上海了 / 我家养了一只猫: where the speaker lives, what they keep
         return Subject(None, text[we.end() :])
     if (with_them := _with_them(text, people, owner)) is not None:
@@ -540,11 +528,6 @@ def role_of_someone(text: str, people: People, owner: str) -> Found | None:
 _TOGETHER = re.compile(
     rf"^我(?:跟|和|与)(?P<name>{_NAME})(?:以前|曾经|原来|从小)?(?:是|成了|一直是|就是)(?:[\u4e00-\u9fff]{{0,4}}?)(?P<role>同学|同事|朋友|好朋友|室友|邻居|闺蜜|发小)(?:了)?$"
 )
-
-
-def _kin_word(what: str) -> str | None:
-    """The role word a description ends with (德国笔友 → 笔友)."""
-    return next((what[-n:] for n in (3, 2, 1) if len(what) >= n and role_of(what[-n:])), None)
 
 
 def said_together(text: str) -> bool:
@@ -632,7 +615,8 @@ def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]
         had = r"(?:^|[，,])(?:我|我们)(?:上周|上个月|去年|前天|昨天|今年|刚刚|刚|已经|终于)*(?:还|也)?(?:有|生了|添了)$"
         role, said = "熟人", what
         if kin and re.search(had, text[: m.start()]):  # 我有个弟弟叫小乐 / 我们上周生了个女儿，叫莉莉: my 弟弟, my 女儿
-            kin_word = _kin_word(what) or what
+            # the role word it ends with (德国笔友 → 笔友)
+            kin_word = next((what[-n:] for n in (3, 2, 1) if len(what) >= n and role_of(what[-n:])), what)
             plain = re.fullmatch(r"(?:小|大|亲|双胞胎)?", what[: len(what) - len(kin_word)]) is not None
             role, said = kin[0], None if plain else what
         found = introduce(people, name, role, said, owner, "是")
