@@ -243,17 +243,11 @@ class People:
             [k for k in self.recent if k in self.unspoken and k not in self.said],
         )
         for keys in tiers:
-            unknown = None
-            for key in reversed(keys):
-                if self.together(self.names[key]):
-                    continue  # my parents, 我爸妈: a they, never a she or a he
-                g = self.gender.get(key)
-                if g == wanted:
-                    return self.names[key]
-                if g is None and unknown is None:
-                    unknown = key
-            if unknown is not None:
-                return self.names[unknown]
+            fits = [k for k in reversed(keys) if self.gender.get(k, wanted) == wanted]
+            fits.sort(key=lambda k: k not in self.gender)  # the last known to fit, else the last of unknown gender
+            best = next((k for k in fits if not self.together(self.names[k])), None)  # 我爸妈: a they, not a she
+            if best is not None:
+                return self.names[best]
         return None
 
     def together(self, name: str) -> bool:

@@ -102,8 +102,7 @@ def partner_ended(text: str, people: People, owner: str) -> Found | None:
     if m is None:
         return None
     who = m.group("who")
-    found = role_of(who) if who else None
-    if found is not None:
+    if who and (found := role_of(who)):
         who = people.by_role(found[0], owner)
     topic = "离婚" if m.group("what").startswith("离") else "分手"
     return read_as("partner", "FACT", topic, who, ends=True)
@@ -156,15 +155,12 @@ def _object(text: str) -> str | None:
     if not rest:
         return None
     head = noun_head(rest)
-    if head and len(head) < len(rest):
-        return head
-    return _TRAIL.sub("", rest) or rest
+    return head if head and len(head) < len(rest) else _TRAIL.sub("", rest) or rest
 
 
 # Roles that are a person's family or household: 老周的老伴, 他孙子 is about them.
-_RELATIVES = sorted((w for w, (c, _) in ZH_ROLES.items() if c not in NOT_KIN), key=len, reverse=True)
-
-_RELATIVE = re.compile(rf"^(?:的)?(?P<role>{'|'.join(_RELATIVES)})")
+_RELATIVES = "|".join(sorted((w for w, (c, _) in ZH_ROLES.items() if c not in NOT_KIN), key=len, reverse=True))
+_RELATIVE = re.compile(rf"^(?:的)?(?P<role>{_RELATIVES})")
 
 # 那位退休老师, 那个爱尔兰同事: someone known by a role or by what they were said to be.
 _THAT_ONE = re.compile(r"^(?:我)?(?:那位|那个|这位|这个|那名|那)(?=[\u4e00-\u9fffA-Za-z])")
@@ -194,8 +190,7 @@ def _that_one(text: str, people: People) -> Subject | None:
         return None
     after = text[m.end() :]
     for n in range(min(8, len(after) - 1), 1, -1):
-        name = people.by_description(after[:n])
-        if name is not None:
+        if (name := people.by_description(after[:n])) is not None:
             people.mention(name)
             return Subject(name, after[n:])
     return None
@@ -320,14 +315,12 @@ def _name_after(text: str) -> tuple[str | None, str]:
             return cand[:2], cand[2] + after
         if len(cand) == 2 and cand[0] == cand[1] and text.startswith(("叫", "名叫")):
             return cand, after  # 我女儿叫朵朵: a doubled name the tagger reads as a measure word
-        if len(cand) == 3 and _PREDICATE_START.match(cand[2] + after) and _one_word(bare, cand[:2]):
-            # 晓晓搬到广州: the name is 晓晓, 搬到 the predicate (要么是: no name)
+        cut = len(cand) == 3 and _PREDICATE_START.match(cand[2] + after) and _one_word(bare, cand[:2])
+        if cut:  # 晓晓搬到广州: the name is 晓晓, 搬到 the predicate (要么是: no name)
             cand, after = cand[:2], cand[2] + after
-            if not text.startswith("是") or _tagged_name(text[1:], cand) or _called(cand, after):
-                return cand, after
         if text.startswith("是") and not (cand.isascii() or _tagged_name(text[1:], cand) or _called(cand, after)):
             continue  # 我的朋友是医生, 我的下属是博士毕业的: what they are, not who
-        if _one_word(bare, cand) and (re.match(_NAME_FOLLOW, after) or _tagged_name(bare, cand)):
+        if cut or (_one_word(bare, cand) and (re.match(_NAME_FOLLOW, after) or _tagged_name(bare, cand))):
             return cand, after
     return None, text
 
@@ -345,7 +338,7 @@ def _named_relative(subj: Subject, people: People) -> Subject:
     return Subject(name, after, people.learn_of(subj.name, name, subj.of_role, subj.of_role))
 
 
-_AND_THEIR = re.compile(r"^(?:和|跟|带着)(?:她|他)(?:的)?")  # 小雯和她老公阿强来了: a relative said with them
+_AND_THEIR = re.compile(rf"^(?:和|跟|带着)(?:她|他)(?:的){{0,2}}(?P<role>{_RELATIVES})")  # 小雯和她老公阿强来了
 
 # what two people do to each other: the one after 和 is its other party (和他女朋友分手了)
 _WITH_EACH_OTHER = re.compile(
@@ -357,11 +350,10 @@ def _and_their(subj: Subject, people: People) -> Subject:
     """小雯和她老公阿强来我家吃饭了: 阿强 is 小雯's 老公 from now on, and the clause is about 小雯
     (with him); 和她老公 unnamed is only left out of the clause."""
     m = _AND_THEIR.match(subj.rest)
-    role = _RELATIVE.match(subj.rest[m.end() :]) if m else None
-    found = role_of(role.group("role")) if role else None
-    if m is None or role is None or found is None:
+    found = role_of(m["role"]) if m else None
+    if m is None or found is None:
         return subj
-    after = subj.rest[m.end() + role.end() :]
+    after = subj.rest[m.end() :]
     name, rest = _name_after(after)
     if _WITH_EACH_OTHER.match(rest if name else after):
         return subj  # 王磊和他女朋友分手了: whom the breakup was with, not who came along
@@ -383,12 +375,12 @@ def _with_them(text: str, people: People, owner: str) -> Subject | None:
     m = _ME_AND.match(text)
     if m is None:
         return None
-    name, rest = (None, text[m.end() :]) if m.group("role") else _name_after(text[m.end() :])
-    if (m.group("role") is None and name is None) or _WITH_EACH_OTHER.match(rest.lstrip("一起")):
+    role = m["role"]
+    who, rest = (role, text[m.end() :]) if role else _name_after(text[m.end() :])
+    if who is None or _WITH_EACH_OTHER.match(rest.lstrip("一起")):
         return None
-    found = role_of(m.group("role")) if m.group("role") else None
-    if found and not people.by_role(found[0], owner):
-        people.learn("我" + m.group("role"), gender=found[1])  # 我和老公…。他… : someone a pronoun may mean
+    if role and (found := role_of(role)) and not people.by_role(found[0], owner):
+        people.learn("我" + role, gender=found[1])  # 我和老公…。他… : someone a pronoun may mean
     return Subject(None, rest)
 
 
@@ -543,8 +535,7 @@ def stated_people(text: str, people: People, owner: str) -> list[Found]:
     if together and together.group("name")[0] not in _NOT_NAME and (found := role_of(together.group("role"))):
         out.append(people.known_as(together.group("name"), found[0], owner))
     for m in re.finditer(rf"我(?:的)?(?P<role>{ZH_ROLE})", text):
-        found = role_of(m.group("role"))
-        if m.start() == 0 or not found:
+        if m.start() == 0 or not (found := role_of(m["role"])):
             continue
         role, gender = found
         name, _ = _name_after(text[m.end() :])
@@ -594,11 +585,9 @@ def role_named(text: str, people: People, owner: str) -> Found | None:
 def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]:
     """People a clause introduces by name and what they are: each learnt as someone the speaker
     knows, what they are said (Nina 是 护士); the clause with the name in the phrase's place."""
-    named = role_named(text.strip(), people, owner)
-    if named is not None:  # and the clause read as what they have (张丽娟 名字叫 张丽娟): asked by its words
-        return text, [named]
-    named = role_of_someone(text.strip(), people, owner)
-    if named is not None:
+    if (named := role_named(text.strip(), people, owner)) is not None:
+        return text, [named]  # and the clause read as what they have (张丽娟 名字叫 张丽娟): asked by its words
+    if (named := role_of_someone(text.strip(), people, owner)) is not None:
         return "", [named]
     m = _DESCRIBED_IS_CALLED.match(text.strip())
     if m and m.group("desc") not in ("我的", "我们的", "的") and not _NOT_PEOPLE.search(m.group("what")):
@@ -640,6 +629,4 @@ def person_in(text: str, people: People) -> str | None:
     m = re.search(
         rf"[{HAN_CHARS}](?:{'|'.join(sorted(ZH_TITLES, key=len, reverse=True))})(?=$|[^{HAN_CHARS}]|[了的说和])", text
     )
-    if m and m.group(0)[0] not in _NOT_NAME and not role_of(m.group(0)[:1]) and not role_of(m.group(0)):
-        return m.group(0)
-    return None
+    return m[0] if m and _addressed(m[0], text) and not role_of(m[0]) else None
