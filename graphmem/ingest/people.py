@@ -66,9 +66,7 @@ def _content_words(text: str) -> list[str]:
 
 def owner_key(speaker: str | None) -> str:
     """Whose roles a turn's "my …" / 我的… names: the user's, or a named speaker's."""
-    if not speaker or person_key(speaker) == USER_KEY:
-        return USER_KEY
-    return normalize_name(speaker)
+    return USER_KEY if not speaker or person_key(speaker) == USER_KEY else normalize_name(speaker)
 
 
 @dataclass
@@ -158,12 +156,8 @@ class People:
         for key in reversed(self.recent):
             said = list(self.described.get(key, []))
             said += [role for (_, role), name in self.roles.items() if normalize_name(name) == key]
-            if not said:
-                continue
             have = {w for d in said for x in _content_words(d) for w in (x, x.removesuffix("s"))}
-            if not all(w in have for w in wanted):
-                continue
-            if any(head in d for d in said) if chinese else head in have:
+            if all(w in have for w in wanted) and (any(head in d for d in said) if chinese else head in have):
                 return self.names[key]
         return None
 

@@ -277,18 +277,15 @@ def _addressed(cand: str, text: str) -> bool:
 
 def _called(cand: str, after: str) -> bool:
     """A name the way one calls someone, the clause ending after it: 老马, 小吴, 陈医生, 张教练."""
-    if after.strip("。！!，,了啊") != "":
-        return False
     nickname = len(cand) == 2 and cand[0] in "小老阿" and role_of(cand) is None  # 老师, 老公, 阿姨: roles
-    return nickname or (len(cand) == 3 and cand[1:] in ZH_TITLES)
+    return not after.strip("。！!，,了啊") and (nickname or (len(cand) == 3 and cand[1:] in ZH_TITLES))
 
 
 def _one_word(text: str, cand: str) -> bool:
     """Whether a name candidate reads as one word of its own here and not as a verb or a function
     word (结婚, 要去维); a nickname (小刘, 老王, 阿杰) always does."""
-    # 陈阿姨, 李老师: a surname and how one addresses them
     if (len(cand) == 2 and cand[0] in "小老阿") or (len(cand) == 3 and cand[1:] in ZH_TITLES):
-        return True
+        return True  # 陈阿姨, 李老师: a surname and how one addresses them
     t = _first_tag(text, cand)
     return t is not None and not t.startswith(("v", "d", "p", "c", "u", "r", "m", "q", "t", "f", "a"))
 
@@ -417,10 +414,9 @@ def _opening(clause: str, people: People, owner: str, carried: Subject | None) -
         mods = m["mods"] if m and _what_they_do(m["role"]) and _modifier(m["mods"]) else ""
         m = m if mods else None
     found = role_of(m["role"]) if m else None
-    # a role said bare (房东上周来修了热水器) is the speaker's own when a family role or the boss, or
-    # when the speaker named someone in that role before
-    # or when what follows is what a person has (下属的老家是成都, 同事邮箱是…): a question says a role so
-    # (舅舅的单位…?) and means the speaker's (retriever.subjects), and so does a note
+    # a role said bare (房东上周来修了热水器) is the speaker's own when a family role or the boss, when the
+    # speaker named someone in that role before, or when what follows is what a person has (下属的老家是成都,
+    # 同事邮箱是…): a question says a role so (舅舅的单位…?) and means the speaker's (retriever.subjects), and so does a note
     has = m and found and _ATTRIBUTE.match(text[m.end() :].removeprefix("的")) is not None
     bare = m and found and (m.group("role") in _BARE_ROLES or people.by_role(found[0], owner) is not None or has)
     if m and found and (text.startswith("我") or bare):
