@@ -257,9 +257,7 @@ def _what_they_do(role: str) -> bool:
     """Whether what stands before a role head says what they teach or treat (钢琴老师, 牙科医生),
     not a preposition or a verb of the clause (我给李老师…, 我问张医生…)."""
     head = next((h for h in ZH_ROLE_HEADS if role.endswith(h)), None)
-    if head is None or role in ZH_ROLES or len(role) == len(head):
-        return True
-    return _modifier(role[: -len(head)])
+    return head is None or role in ZH_ROLES or len(role) == len(head) or _modifier(role[: -len(head)])
 
 
 def _first_tag(text: str, cand: str) -> str | None:
@@ -435,7 +433,7 @@ def _opening(clause: str, people: People, owner: str, carried: Subject | None) -
             known = "我" + text[: m.end()].removeprefix("我").removeprefix("的")
             people.learn(known, gender=found[1])  # 我姥姥: someone a pronoun may mean
         people.mention(known)
-        if any(after.startswith(w) for w in ATTRIBUTE_WORDS if not w.isascii()):
+        if _ATTRIBUTE.match(after):
             after = "的" + after  # 我的同事家乡是成都: as 我同事的家乡是成都
         if after.startswith("的"):  # 我儿子的班主任王老师…: their relative, named or not
             return _named_relative(_relative(Subject(known, after)), people)
@@ -500,14 +498,12 @@ def role_of_someone(text: str, people: People, owner: str) -> Found | None:
         return None  # 女儿的班主任是个好人, 是我们: no name
     if re.search(rf"(?:{_JOB_END})$", name) and not (len(name) == 3 and name[1:] in ZH_TITLES):
         return None  # 我同事的老婆是护士: what she is, not who (刘老师 is a surname and a title)
-    rel = role_of(m.group("whose"))
-    if rel is not None:
-        whose = people.by_role(rel[0], owner) or f"我{m.group('whose')}"
+    whose = m["whose"]
+    if rel := role_of(whose):  # 女儿: the speaker's
+        whose = people.by_role(rel[0], owner) or f"我{whose}"
         if not people.knows(whose):
             people.learn(whose, gender=rel[1])
-    elif people.knows(m.group("whose")):
-        whose = m.group("whose")
-    else:
+    elif not people.knows(whose):
         return None
     return people.learn_of(whose, name, role[0], m.group("role"))
 
