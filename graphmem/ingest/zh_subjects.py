@@ -489,8 +489,7 @@ _ROLE_OF_SOMEONE = re.compile(
 
 
 def role_of_someone(text: str, people: People, owner: str) -> Found | None:
-    """女儿的班主任是刘老师 → 我女儿 · 班主任 · 刘老师, 刘老师 learnt as that; None when the clause
-    says no such thing."""
+    """女儿的班主任是刘老师 → 我女儿 · 班主任 · 刘老师, learnt so; None when the clause says no such thing."""
     m = _ROLE_OF_SOMEONE.match(text)
     role = role_of(m.group("role")) if m else None
     name = m.group("name") if m else ""
@@ -520,8 +519,7 @@ def said_together(text: str) -> bool:
 
 
 def stated_people(text: str, people: People, owner: str) -> list[Found]:
-    """Relations said inside a clause, not at its start (我周末和我表妹小雯去了西湖), and 我跟小静是大学同学:
-    each learnt."""
+    """Relations said inside a clause, not at its start (我周末和我表妹小雯去了西湖), and 我跟小静是大学同学: learnt."""
     out = []
     together = _TOGETHER.match(text.strip())
     if together and together.group("name")[0] not in _NOT_NAME and (found := role_of(together.group("role"))):
@@ -564,8 +562,7 @@ _ROLE_NAMED = re.compile(
 
 
 def role_named(text: str, people: People, owner: str) -> Found | None:
-    """我表姐的名字叫张丽娟 → 我 · 表姐 · 张丽娟, learnt so (not an acquaintance described as 我表姐的名字);
-    None when the clause says no such thing."""
+    """我表姐的名字叫张丽娟 → 我 · 表姐 · 张丽娟 (not an acquaintance described as 我表姐的名字), or None."""
     m = _ROLE_NAMED.match(text)
     found = role_of(m.group("role")) if m else None
     name = m.group("name") if m else ""
