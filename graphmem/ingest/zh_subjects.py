@@ -350,7 +350,7 @@ def _and_their(subj: Subject, people: People) -> Subject:
         return subj
     after = subj.rest[m.end() :]
     name, rest = _name_after(after)
-    if _WITH_EACH_OTHER.match(rest if name else after):
+    if _WITH_EACH_OTHER.match(rest):
         return subj  # 王磊和他女朋友分手了: whom the breakup was with, not who came along
     if name and name not in people.names.values():
         subj.together = people.learn_of(subj.name or "", name, found[0], found[0])
