@@ -227,11 +227,8 @@ class People:
             return None
         if self.topic is not None and self.gender.get(normalize_name(self.topic), wanted) == wanted:
             return self.topic
-        last = self.recent[-1] if self.recent else None
-        if last is not None and self.turn_said.get(last) == self.turn and self.gender.get(last, wanted) == wanted:
-            if not self.together(self.names[last]):  # 我同事是护士，他住在北京: the one just named, in this turn
-                return self.names[last]
         tiers = (
+            [k for k in self.recent[-1:] if self.turn_said.get(k) == self.turn],  # 我同事是护士，他住在北京: just named
             [k for k in self.recent if k in self.said],
             [k for k in self.recent if k not in self.said and k not in self.unspoken],
             [k for k in self.recent if k in self.unspoken and k not in self.said],
