@@ -64,16 +64,9 @@ def _content_words(text: str) -> list[str]:
     return [w for w in re.findall(r"[a-z]+", text) if w not in _FILLERS]
 
 
-def _head_word(description: str) -> str:
-    words = description.split()
-    return words[-1] if words else description
-
-
 def owner_key(speaker: str | None) -> str:
     """Whose roles a turn's "my …" / 我的… names: the user's, or a named speaker's."""
-    if not speaker or person_key(speaker) == USER_KEY:
-        return USER_KEY
-    return normalize_name(speaker)
+    return USER_KEY if not speaker or person_key(speaker) == USER_KEY else normalize_name(speaker)
 
 
 @dataclass
@@ -102,17 +95,17 @@ class People:
         """From ``people_known`` rows ({owner, role, name, last_said}) and ``people_described`` rows
         ({name, description, last_said}), oldest first."""
         people = cls()
-        rows = sorted(rows, key=lambda r: str(r.get("last_said") or ""))
+        rows = sorted((r for r in rows if r.get("name")), key=lambda r: str(r.get("last_said") or ""))
         for r in rows:
-            if r.get("name") and r.get("role"):
+            if r.get("role"):
                 people.learn(r["name"], r["role"], owner=r.get("owner") or USER_KEY)
-            elif r.get("name") and r.get("description"):
+            elif r.get("description"):
                 people.describe(r["name"], r["description"])
-            elif r.get("name") and (found := role_of(_UNNAMED.sub("", r["name"]))):
+            elif found := role_of(_UNNAMED.sub("", r["name"])):
                 people.learn(r["name"], gender=found[1])  # my daughter, 我儿子: whom a later 她 / she may mean
-            elif r.get("name") and re.fullmatch(NAMED_PATTERN, r["name"]):
+            elif re.fullmatch(NAMED_PATTERN, r["name"]):
                 people.learn(r["name"])  # Rosa, said to come to clean: a later "Rosa …" or she
-        spoken = {normalize_name(r["name"]) for r in rows if r.get("name") and r.get("last_said")}
+        spoken = {normalize_name(r["name"]) for r in rows if r.get("last_said")}
         people.unspoken = set(people.names) - spoken
         return people
 
@@ -144,7 +137,7 @@ class People:
         said = self.described.setdefault(key, [])
         if description not in said:
             said.append(description)
-        found = role_of(_head_word(description))
+        found = role_of((description.split() or [description])[-1])  # its head word: a retired teacher
         if found and found[1] and key not in self.gender:
             self.gender[key] = found[1]
         self.names.setdefault(key, name)
@@ -163,12 +156,8 @@ class People:
         for key in reversed(self.recent):
             said = list(self.described.get(key, []))
             said += [role for (_, role), name in self.roles.items() if normalize_name(name) == key]
-            if not said:
-                continue
             have = {w for d in said for x in _content_words(d) for w in (x, x.removesuffix("s"))}
-            if not all(w in have for w in wanted):
-                continue
-            if any(head in d for d in said) if chinese else head in have:
+            if all(w in have for w in wanted) and (any(head in d for d in said) if chinese else head in have):
                 return self.names[key]
         return None
 
@@ -178,8 +167,7 @@ class People:
         name = theirs(name, self.speaker)
         key = normalize_name(name)
         if role:
-            found = role_of(role)
-            canon, implied = found if found else (role, None)
+            canon, implied = role_of(role) or (role, None)
             self.roles[(owner, normalize_name(canon))] = name
             gender = gender or implied
         gender = gender or title_gender(name)
@@ -217,9 +205,7 @@ class People:
 
     def by_role(self, role: str, owner: str = USER_KEY) -> str | None:
         """The person ``owner`` named in this role, or None: 表妹 → 小雯."""
-        found = role_of(role)
-        canon = found[0] if found else role
-        return self.roles.get((owner, normalize_name(canon)))
+        return self.roles.get((owner, normalize_name((role_of(role) or (role,))[0])))
 
     def bring_up(self, text: str, mentions_before: int) -> None:
         """After reading ``text``: an animal in it (this cute pup, my dog, 一只小猫) in a sentence that
@@ -241,27 +227,18 @@ class People:
             return None
         if self.topic is not None and self.gender.get(normalize_name(self.topic), wanted) == wanted:
             return self.topic
-        last = self.recent[-1] if self.recent else None
-        if last is not None and self.turn_said.get(last) == self.turn and self.gender.get(last, wanted) == wanted:
-            if not self.together(self.names[last]):  # 我同事是护士，他住在北京: the one just named, in this turn
-                return self.names[last]
         tiers = (
+            [k for k in self.recent[-1:] if self.turn_said.get(k) == self.turn],  # 我同事是护士，他住在北京: just named
             [k for k in self.recent if k in self.said],
             [k for k in self.recent if k not in self.said and k not in self.unspoken],
             [k for k in self.recent if k in self.unspoken and k not in self.said],
         )
         for keys in tiers:
-            unknown = None
-            for key in reversed(keys):
-                if self.together(self.names[key]):
-                    continue  # my parents, 我爸妈: a they, never a she or a he
-                g = self.gender.get(key)
-                if g == wanted:
-                    return self.names[key]
-                if g is None and unknown is None:
-                    unknown = key
-            if unknown is not None:
-                return self.names[unknown]
+            fits = [k for k in reversed(keys) if self.gender.get(k, wanted) == wanted]
+            fits.sort(key=lambda k: k not in self.gender)  # the last known to fit, else the last of unknown gender
+            best = next((k for k in fits if not self.together(self.names[k])), None)  # 我爸妈: a they, not a she
+            if best is not None:
+                return self.names[best]
         return None
 
     def together(self, name: str) -> bool:
@@ -273,12 +250,10 @@ class People:
         """Whom a "they" / 他们 means: the ones spoken of together (my parents, my kids, 我爸妈) when
         they are the last mentioned, in this turn or the one before; None otherwise ("they" is as
         often the things just said, or people never named)."""
-        if not self.recent or self.animal_last or self.recent[-1] not in self.said:
+        last = self.recent[-1] if self.recent else None
+        if last is None or self.animal_last or last not in self.said or self.turn_said.get(last, -2) < self.turn - 1:
             return None
-        if self.turn_said.get(self.recent[-1], -2) < self.turn - 1:
-            return None
-        said = self.names[self.recent[-1]]
-        return said if self.together(said) else None
+        return self.names[last] if self.together(self.names[last]) else None
 
     def settle(self, name: str, pronoun: str) -> None:
         """A pronoun was read as ``name``: their gender is now known, and they are the last mentioned."""

@@ -50,7 +50,7 @@ _NAME_FOLLOW = (
 
 _NOT_NAME = set("我你他她它这那谁哪啥每某该满个的")  # 个: 是个老师 says what they are; 的的: a slip, no name
 
-_DEGREE = set("很太挺真超蛮特非好最更")  # degree words: what follows them says how, never who
+_NOT_FIRST = _NOT_NAME | set("很太挺真超蛮特非好最更")  # and degree words: 我女儿很可爱 says how, not who
 
 _NOT_NAME_END = set("不没也都还又才就只并真很太挺再")  # 小明不是我的朋友: a negation, not a name
 
@@ -58,7 +58,6 @@ _PRONOUN = re.compile(r"^(她|他)(?!们)")
 _APPOSED = re.compile(r"^(?:她|他)(?![们的])")  # 我上司他在深圳上班: the role, then its pronoun
 # what a person has (学历, 身高, 工作地 …), the longest first
 _ATTRIBUTE = re.compile("|".join(sorted((w for w in ATTRIBUTE_WORDS if not w.isascii()), key=len, reverse=True)))
-_READ_ALONE = frozenset({"生日"})  # attributes with a reading of their own (a birthday: a date, not an event)
 # 其 ("his", "her", "its") before what someone has: the subject of the clause before
 _THEIR = re.compile(rf"^其(?=(?:{_ATTRIBUTE.pattern}))")
 
@@ -103,8 +102,7 @@ def partner_ended(text: str, people: People, owner: str) -> Found | None:
     if m is None:
         return None
     who = m.group("who")
-    found = role_of(who) if who else None
-    if found is not None:
+    if who and (found := role_of(who)):
         who = people.by_role(found[0], owner)
     topic = "离婚" if m.group("what").startswith("离") else "分手"
     return read_as("partner", "FACT", topic, who, ends=True)
@@ -157,15 +155,12 @@ def _object(text: str) -> str | None:
     if not rest:
         return None
     head = noun_head(rest)
-    if head and len(head) < len(rest):
-        return head
-    return _TRAIL.sub("", rest) or rest
+    return head if head and len(head) < len(rest) else _TRAIL.sub("", rest) or rest
 
 
 # Roles that are a person's family or household: 老周的老伴, 他孙子 is about them.
-_RELATIVES = sorted((w for w, (c, _) in ZH_ROLES.items() if c not in NOT_KIN), key=len, reverse=True)
-
-_RELATIVE = re.compile(rf"^(?:的)?(?P<role>{'|'.join(_RELATIVES)})")
+_RELATIVES = "|".join(sorted((w for w, (c, _) in ZH_ROLES.items() if c not in NOT_KIN), key=len, reverse=True))
+_RELATIVE = re.compile(rf"^(?:的)?(?P<role>{_RELATIVES})")
 
 # 那位退休老师, 那个爱尔兰同事: someone known by a role or by what they were said to be.
 _THAT_ONE = re.compile(r"^(?:我)?(?:那位|那个|这位|这个|那名|那)(?=[\u4e00-\u9fffA-Za-z])")
@@ -179,7 +174,7 @@ def _relative(subj: Subject) -> Subject:
     attribute = _ATTRIBUTE.match(subj.rest, 1) if subj.rest.startswith("的") else None
     if m and found and not subj.rest[m.end() :].startswith(("们", "的")):
         subj.rest, subj.of_role = subj.rest[m.end() :], found[0]
-    elif attribute and attribute.group(0) not in _READ_ALONE:  # 我同事的身高是…: theirs (a verb to the tagger)
+    elif attribute and attribute.group(0) != "生日":  # 我同事的身高是…: theirs (生日 has a reading of its own)
         subj.rest, subj.of_role = subj.rest[attribute.end() :], attribute.group(0)
     elif subj.rest.startswith("的") and len(subj.rest) > 2:
         words = tag(subj.rest[1:])
@@ -195,8 +190,7 @@ def _that_one(text: str, people: People) -> Subject | None:
         return None
     after = text[m.end() :]
     for n in range(min(8, len(after) - 1), 1, -1):
-        name = people.by_description(after[:n])
-        if name is not None:
+        if (name := people.by_description(after[:n])) is not None:
             people.mention(name)
             return Subject(name, after[n:])
     return None
@@ -263,9 +257,7 @@ def _what_they_do(role: str) -> bool:
     """Whether what stands before a role head says what they teach or treat (钢琴老师, 牙科医生),
     not a preposition or a verb of the clause (我给李老师…, 我问张医生…)."""
     head = next((h for h in ZH_ROLE_HEADS if role.endswith(h)), None)
-    if head is None or role in ZH_ROLES or len(role) == len(head):
-        return True
-    return _modifier(role[: -len(head)])
+    return head is None or role in ZH_ROLES or len(role) == len(head) or _modifier(role[: -len(head)])
 
 
 def _first_tag(text: str, cand: str) -> str | None:
@@ -283,18 +275,15 @@ def _addressed(cand: str, text: str) -> bool:
 
 def _called(cand: str, after: str) -> bool:
     """A name the way one calls someone, the clause ending after it: 老马, 小吴, 陈医生, 张教练."""
-    if after.strip("。！!，,了啊") != "":
-        return False
     nickname = len(cand) == 2 and cand[0] in "小老阿" and role_of(cand) is None  # 老师, 老公, 阿姨: roles
-    return nickname or (len(cand) == 3 and cand[1:] in ZH_TITLES)
+    return not after.strip("。！!，,了啊") and (nickname or (len(cand) == 3 and cand[1:] in ZH_TITLES))
 
 
 def _one_word(text: str, cand: str) -> bool:
     """Whether a name candidate reads as one word of its own here and not as a verb or a function
     word (结婚, 要去维); a nickname (小刘, 老王, 阿杰) always does."""
-    # 陈阿姨, 李老师: a surname and how one addresses them
     if (len(cand) == 2 and cand[0] in "小老阿") or (len(cand) == 3 and cand[1:] in ZH_TITLES):
-        return True
+        return True  # 陈阿姨, 李老师: a surname and how one addresses them
     t = _first_tag(text, cand)
     return t is not None and not t.startswith(("v", "d", "p", "c", "u", "r", "m", "q", "t", "f", "a"))
 
@@ -309,13 +298,11 @@ def _name_after(text: str) -> tuple[str | None, str]:
     if not m or text.startswith("姓"):  # 姓王: a surname, said of them (see _RULES)
         return None, text
     name = m.group("name")
-    cands = [name] if name.isascii() else [name[:3], name[:2]] if len(name) == 3 else [name]
+    cands = [name, name[:2]] if len(name) == 3 and not name.isascii() else [name]
     bare = text.lstrip("是叫名，,")
     for cand in cands:
         after = text[m.start("name") + len(cand) :]
-        if cand[0] in _NOT_NAME or (role_of(cand) and not _called(cand, after)) or _PREDICATE_START.match(cand):
-            continue
-        if cand[0] in _DEGREE:  # 我女儿很可爱: how she is, not a name
+        if cand[0] in _NOT_FIRST or (role_of(cand) and not _called(cand, after)) or _PREDICATE_START.match(cand):
             continue
         if cand in ATTRIBUTE_WORDS or cand[:2] in ATTRIBUTE_WORDS:  # 我的同事家乡是成都: theirs, not a name
             return None, text
@@ -323,14 +310,12 @@ def _name_after(text: str) -> tuple[str | None, str]:
             return cand[:2], cand[2] + after
         if len(cand) == 2 and cand[0] == cand[1] and text.startswith(("叫", "名叫")):
             return cand, after  # 我女儿叫朵朵: a doubled name the tagger reads as a measure word
-        if len(cand) == 3 and _PREDICATE_START.match(cand[2] + after) and _one_word(bare, cand[:2]):
-            # 晓晓搬到广州: the name is 晓晓, 搬到 the predicate (要么是: no name)
+        cut = len(cand) == 3 and _PREDICATE_START.match(cand[2] + after) and _one_word(bare, cand[:2])
+        if cut:  # 晓晓搬到广州: the name is 晓晓, 搬到 the predicate (要么是: no name)
             cand, after = cand[:2], cand[2] + after
-            if not text.startswith("是") or _tagged_name(text[1:], cand) or _called(cand, after):
-                return cand, after
         if text.startswith("是") and not (cand.isascii() or _tagged_name(text[1:], cand) or _called(cand, after)):
             continue  # 我的朋友是医生, 我的下属是博士毕业的: what they are, not who
-        if _one_word(bare, cand) and (re.match(_NAME_FOLLOW, after) or _tagged_name(bare, cand)):
+        if cut or (_one_word(bare, cand) and (re.match(_NAME_FOLLOW, after) or _tagged_name(bare, cand))):
             return cand, after
     return None, text
 
@@ -348,7 +333,7 @@ def _named_relative(subj: Subject, people: People) -> Subject:
     return Subject(name, after, people.learn_of(subj.name, name, subj.of_role, subj.of_role))
 
 
-_AND_THEIR = re.compile(r"^(?:和|跟|带着)(?:她|他)(?:的)?")  # 小雯和她老公阿强来了: a relative said with them
+_AND_THEIR = re.compile(rf"^(?:和|跟|带着)(?:她|他)(?:的){{0,2}}(?P<role>{_RELATIVES})")  # 小雯和她老公阿强来了
 
 # what two people do to each other: the one after 和 is its other party (和他女朋友分手了)
 _WITH_EACH_OTHER = re.compile(
@@ -360,13 +345,12 @@ def _and_their(subj: Subject, people: People) -> Subject:
     """小雯和她老公阿强来我家吃饭了: 阿强 is 小雯's 老公 from now on, and the clause is about 小雯
     (with him); 和她老公 unnamed is only left out of the clause."""
     m = _AND_THEIR.match(subj.rest)
-    role = _RELATIVE.match(subj.rest[m.end() :]) if m else None
-    found = role_of(role.group("role")) if role else None
-    if m is None or role is None or found is None:
+    found = role_of(m["role"]) if m else None
+    if m is None or found is None:
         return subj
-    after = subj.rest[m.end() + role.end() :]
+    after = subj.rest[m.end() :]
     name, rest = _name_after(after)
-    if _WITH_EACH_OTHER.match(rest if name else after):
+    if _WITH_EACH_OTHER.match(rest):
         return subj  # 王磊和他女朋友分手了: whom the breakup was with, not who came along
     if name and name not in people.names.values():
         subj.together = people.learn_of(subj.name or "", name, found[0], found[0])
@@ -386,24 +370,25 @@ def _with_them(text: str, people: People, owner: str) -> Subject | None:
     m = _ME_AND.match(text)
     if m is None:
         return None
-    name, rest = (None, text[m.end() :]) if m.group("role") else _name_after(text[m.end() :])
-    if (m.group("role") is None and name is None) or _WITH_EACH_OTHER.match(rest.lstrip("一起")):
+    role = m["role"]
+    who, rest = (role, text[m.end() :]) if role else _name_after(text[m.end() :])
+    if who is None or _WITH_EACH_OTHER.match(rest.lstrip("一起")):
         return None
-    found = role_of(m.group("role")) if m.group("role") else None
-    if found and not people.by_role(found[0], owner):
-        people.learn("我" + m.group("role"), gender=found[1])  # 我和老公…。他… : someone a pronoun may mean
+    if role and (found := role_of(role)) and not people.by_role(found[0], owner):
+        people.learn("我" + role, gender=found[1])  # 我和老公…。他… : someone a pronoun may mean
     return Subject(None, rest)
 
 
-def _named_with_theirs(text: str) -> str | None:
-    """The name a clause opens with when what follows is what a person has (李婷婷的邮箱地址是…,
-    张丽华的名字…): the tagger's person name, of two or three characters, then 的 and an attribute word."""
+def _named_first(text: str) -> str | None:
+    """The name a clause opens with, of someone not known before: the tagger's person name of two or
+    three characters when what follows is what a person has (李婷婷的邮箱地址是…, 张丽华的名字…), or
+    someone named the way one calls them (陈阿姨开了…, 老何说…)."""
     words = tag(text)
     name = words[0][0] if words and words[0][1].startswith("nr") else ""
-    after = text[len(name) :]
-    if 2 <= len(name) <= 3 and after.startswith("的") and _ATTRIBUTE.match(after, 1):
+    if 2 <= len(name) <= 3 and text[len(name) :].startswith("的") and _ATTRIBUTE.match(text, len(name) + 1):
         return name
-    return None
+    m = re.match(rf"^(?:[{HAN_CHARS}]{{3}}|[小老阿][{HAN_CHARS}])(?=[^的们])", text)
+    return m[0] if m and _addressed(m[0], text) else None
 
 
 def _opening(clause: str, people: People, owner: str, carried: Subject | None) -> Subject | None:
@@ -413,26 +398,23 @@ def _opening(clause: str, people: People, owner: str, carried: Subject | None) -
         return Subject(m["name"], "", people.known_as(m["name"], found[0], owner))
     m = re.match(rf"^(?P<desc>[{HAN_CHARS}]{{1,8}}?的)(?P<role>{ZH_ROLE_WORDS})", text)
     # 小琳的儿子乐乐: 小琳's son (read below), not the speaker's
-    whose = m["desc"][:-1] if m and not m["desc"].startswith(("我", "你", "他", "她")) else None
-    found = role_of(m["role"]) if m and whose is not None and not people.knows(whose) else None
-    name, rest = _name_after(text[m.end() :]) if m and found else (None, text)
-    if m and found and name:  # 新来的同事Mia是做数据分析的: who they are, which one, their name
-        rel, described = introduce(people, name, found[0], m.group("desc") + m.group("role"), owner, "是")
-        return Subject(name, rest, rel, described=described)
+    if m and not m["desc"].startswith(("我", "你", "他", "她")) and not people.knows(m["desc"][:-1]):
+        name, rest = _name_after(text[m.end() :])
+        if name:  # 新来的同事Mia是做数据分析的: who they are, which one, their name
+            rel, described = introduce(people, name, ZH_ROLES[m["role"]][0], m["desc"] + m["role"], owner, "是")
+            return Subject(name, rest, rel, described=described)
     m = re.match(rf"^(?:{_OURS}|我)?(?:的)?(?P<role>{ZH_ROLE})", text)
-    if m and not _what_they_do(m.group("role")):  # 我妈妈是医生: the role is 妈妈, 医生 is what she is
+    if m and not _what_they_do(m["role"]):  # 我妈妈是医生: the role is 妈妈, 医生 is what she is
         m = re.match(rf"^(?:{_OURS}|我)?(?:的)?(?P<role>{ZH_ROLE_WORDS})", text)
-    found = role_of(m.group("role")) if m and _what_they_do(m.group("role")) else None
     mods = ""
-    if not (m and found) and text.startswith("我"):  # 我的新上司, 我大学室友: which one, then the role
+    if not m and text.startswith("我"):  # 我的新上司, 我大学室友: which one, then the role
         m = re.match(rf"^我(?:的)?(?P<mods>[{HAN_CHARS}]{{1,4}}?)(?P<role>{ZH_ROLE})", text)
-        found = role_of(m.group("role")) if m and _what_they_do(m.group("role")) else None
-        mods = m.group("mods") if m and found and _modifier(m.group("mods")) else ""
+        mods = m["mods"] if m and _what_they_do(m["role"]) and _modifier(m["mods"]) else ""
         m = m if mods else None
-    # a role said bare (房东上周来修了热水器) is the speaker's own when a family role or the boss, or
-    # when the speaker named someone in that role before
-    # or when what follows is what a person has (下属的老家是成都, 同事邮箱是…): a question says a role so
-    # (舅舅的单位…?) and means the speaker's (retriever.subjects), and so does a note
+    found = role_of(m["role"]) if m else None
+    # a role said bare (房东上周来修了热水器) is the speaker's own when a family role or the boss, when the
+    # speaker named someone in that role before, or when what follows is what a person has (下属的老家是成都,
+    # 同事邮箱是…): a question says a role so (舅舅的单位…?) and means the speaker's (retriever.subjects), and so does a note
     has = m and found and _ATTRIBUTE.match(text[m.end() :].removeprefix("的")) is not None
     bare = m and found and (m.group("role") in _BARE_ROLES or people.by_role(found[0], owner) is not None or has)
     if m and found and (text.startswith("我") or bare):
@@ -447,12 +429,11 @@ def _opening(clause: str, people: People, owner: str, carried: Subject | None) -
         known = people.by_role(role, owner) or people.by_description(mods + m.group("role"))
         if mods and not known:
             return None  # 我的新同事: not necessarily the one named before
-        if not known:
-            # 我的同事 and 我同事: one person, one name
+        if not known:  # 我的同事 and 我同事: one person, one name
             known = "我" + text[: m.end()].removeprefix("我").removeprefix("的")
             people.learn(known, gender=found[1])  # 我姥姥: someone a pronoun may mean
         people.mention(known)
-        if any(after.startswith(w) for w in ATTRIBUTE_WORDS if not w.isascii()):
+        if _ATTRIBUTE.match(after):
             after = "的" + after  # 我的同事家乡是成都: as 我同事的家乡是成都
         if after.startswith("的"):  # 我儿子的班主任王老师…: their relative, named or not
             return _named_relative(_relative(Subject(known, after)), people)
@@ -461,8 +442,7 @@ def _opening(clause: str, people: People, owner: str, carried: Subject | None) -
     if their and carried is not None and carried.name is not None:  # 张伟是我的表弟，其家乡是北京: 张伟's
         people.mention(carried.name)
         return _named_relative(_relative(Subject(carried.name, "的" + text[their.end() :], pronoun="其")), people)
-    together = people.by_they() if text.startswith(("他们", "她们")) else None
-    if together:  # 我爸妈上周来了。他们带了很多菜: the ones spoken of together
+    if text.startswith(("他们", "她们")) and (together := people.by_they()):  # 我爸妈…。他们带了很多菜: those together
         people.mention(together)
         return Subject(together, text[2:], pronoun=text[:2])
     if m := _PRONOUN.match(text):
@@ -478,15 +458,9 @@ def _opening(clause: str, people: People, owner: str, carried: Subject | None) -
             return _named_relative(_relative(subj), people) if subj.rest.startswith("的") else subj
     if (that := _that_one(text, people)) is not None:
         return that
-    if (
-        named := _named_with_theirs(text)
-    ) is not None:  # 李婷婷的邮箱地址是…: a person named the first time, by what they have
+    if named := _named_first(text):
         people.learn(named)
         return _relative(Subject(named, text[len(named) :]))
-    m = re.match(rf"^(?P<name>[{HAN_CHARS}]{{3}}|[小老阿][{HAN_CHARS}])(?=[^的们])", text)
-    if m and _addressed(m.group("name"), text):  # 陈阿姨开了…, 老何说…: someone named the way one calls them
-        people.learn(m.group("name"))
-        return _relative(Subject(m.group("name"), text[m.end() :]))
     if we := _WE_AT_HOME.match(text):  # 我们搬到上海了 / 我家养了一只猫: where the speaker lives, what they keep
         return Subject(None, text[we.end() :])
     if (with_them := _with_them(text, people, owner)) is not None:
@@ -515,8 +489,7 @@ _ROLE_OF_SOMEONE = re.compile(
 
 
 def role_of_someone(text: str, people: People, owner: str) -> Found | None:
-    """女儿的班主任是刘老师 → 我女儿 · 班主任 · 刘老师, 刘老师 learnt as that; None when the clause
-    says no such thing."""
+    """女儿的班主任是刘老师 → 我女儿 · 班主任 · 刘老师, learnt so; None when the clause says no such thing."""
     m = _ROLE_OF_SOMEONE.match(text)
     role = role_of(m.group("role")) if m else None
     name = m.group("name") if m else ""
@@ -524,14 +497,12 @@ def role_of_someone(text: str, people: People, owner: str) -> Found | None:
         return None  # 女儿的班主任是个好人, 是我们: no name
     if re.search(rf"(?:{_JOB_END})$", name) and not (len(name) == 3 and name[1:] in ZH_TITLES):
         return None  # 我同事的老婆是护士: what she is, not who (刘老师 is a surname and a title)
-    rel = role_of(m.group("whose"))
-    if rel is not None:
-        whose = people.by_role(rel[0], owner) or f"我{m.group('whose')}"
+    whose = m["whose"]
+    if rel := role_of(whose):  # 女儿: the speaker's
+        whose = people.by_role(rel[0], owner) or f"我{whose}"
         if not people.knows(whose):
             people.learn(whose, gender=rel[1])
-    elif people.knows(m.group("whose")):
-        whose = m.group("whose")
-    else:
+    elif not people.knows(whose):
         return None
     return people.learn_of(whose, name, role[0], m.group("role"))
 
@@ -542,26 +513,19 @@ _TOGETHER = re.compile(
 )
 
 
-def _kin_word(what: str) -> str | None:
-    """The role word a description ends with (德国笔友 → 笔友)."""
-    return next((what[-n:] for n in (3, 2, 1) if len(what) >= n and role_of(what[-n:])), None)
-
-
 def said_together(text: str) -> bool:
     """The clause only says what the speaker and someone are to each other (``_TOGETHER``)."""
     return _TOGETHER.match(text.strip()) is not None
 
 
 def stated_people(text: str, people: People, owner: str) -> list[Found]:
-    """Relations said inside a clause, not at its start (我周末和我表妹小雯去了西湖), and 我跟小静是大学同学:
-    each learnt."""
+    """Relations said inside a clause, not at its start (我周末和我表妹小雯去了西湖), and 我跟小静是大学同学: learnt."""
     out = []
     together = _TOGETHER.match(text.strip())
     if together and together.group("name")[0] not in _NOT_NAME and (found := role_of(together.group("role"))):
         out.append(people.known_as(together.group("name"), found[0], owner))
     for m in re.finditer(rf"我(?:的)?(?P<role>{ZH_ROLE})", text):
-        found = role_of(m.group("role"))
-        if m.start() == 0 or not found:
+        if m.start() == 0 or not (found := role_of(m["role"])):
             continue
         role, gender = found
         name, _ = _name_after(text[m.end() :])
@@ -598,8 +562,7 @@ _ROLE_NAMED = re.compile(
 
 
 def role_named(text: str, people: People, owner: str) -> Found | None:
-    """我表姐的名字叫张丽娟 → 我 · 表姐 · 张丽娟, learnt so (not an acquaintance described as 我表姐的名字);
-    None when the clause says no such thing."""
+    """我表姐的名字叫张丽娟 → 我 · 表姐 · 张丽娟 (not an acquaintance described as 我表姐的名字), or None."""
     m = _ROLE_NAMED.match(text)
     found = role_of(m.group("role")) if m else None
     name = m.group("name") if m else ""
@@ -611,11 +574,9 @@ def role_named(text: str, people: People, owner: str) -> Found | None:
 def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]:
     """People a clause introduces by name and what they are: each learnt as someone the speaker
     knows, what they are said (Nina 是 护士); the clause with the name in the phrase's place."""
-    named = role_named(text.strip(), people, owner)
-    if named is not None:  # and the clause read as what they have (张丽娟 名字叫 张丽娟): asked by its words
-        return text, [named]
-    named = role_of_someone(text.strip(), people, owner)
-    if named is not None:
+    if (named := role_named(text.strip(), people, owner)) is not None:
+        return text, [named]  # and the clause read as what they have (张丽娟 名字叫 张丽娟): asked by its words
+    if (named := role_of_someone(text.strip(), people, owner)) is not None:
         return "", [named]
     m = _DESCRIBED_IS_CALLED.match(text.strip())
     if m and m.group("desc") not in ("我的", "我们的", "的") and not _NOT_PEOPLE.search(m.group("what")):
@@ -632,7 +593,8 @@ def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]
         had = r"(?:^|[，,])(?:我|我们)(?:上周|上个月|去年|前天|昨天|今年|刚刚|刚|已经|终于)*(?:还|也)?(?:有|生了|添了)$"
         role, said = "熟人", what
         if kin and re.search(had, text[: m.start()]):  # 我有个弟弟叫小乐 / 我们上周生了个女儿，叫莉莉: my 弟弟, my 女儿
-            kin_word = _kin_word(what) or what
+            # the role word it ends with (德国笔友 → 笔友)
+            kin_word = next((what[-n:] for n in (3, 2, 1) if len(what) >= n and role_of(what[-n:])), what)
             plain = re.fullmatch(r"(?:小|大|亲|双胞胎)?", what[: len(what) - len(kin_word)]) is not None
             role, said = kin[0], None if plain else what
         found = introduce(people, name, role, said, owner, "是")
@@ -656,6 +618,4 @@ def person_in(text: str, people: People) -> str | None:
     m = re.search(
         rf"[{HAN_CHARS}](?:{'|'.join(sorted(ZH_TITLES, key=len, reverse=True))})(?=$|[^{HAN_CHARS}]|[了的说和])", text
     )
-    if m and m.group(0)[0] not in _NOT_NAME and not role_of(m.group(0)[:1]) and not role_of(m.group(0)):
-        return m.group(0)
-    return None
+    return m[0] if m and _addressed(m[0], text) and not role_of(m[0]) else None
