@@ -30,6 +30,11 @@ class Reading:
     said: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
+def _words(said: str) -> tuple[str, ...]:
+    """A reading's words, written as its ``ends`` are: a comma between them."""
+    return tuple(w.strip() for w in said.split(","))
+
+
 READINGS: tuple[Reading, ...] = (
     # --- single-valued slots: a new value replaces the old one. Their words are matched against a topic's
     # loose key, whole (Chinese) or as a phrase at the start (English, after a subject); the order of the
@@ -44,10 +49,10 @@ READINGS: tuple[Reading, ...] = (
         ends="不再住在, 搬出, no longer live in, moved out of",
         confidence=0.7,
         gloss="住在哪",
-        words=(
-            *("住在", "住", "居住", "居住在", "住址", "居住地", "家在", "搬到", "搬去", "搬家到", "搬到了", "定居"),
-            *("定居在", "live in", "lives in", "living in", "live at", "lives at", "moved to", "move to", "moved"),
-            *("relocated to", "reside in", "resides in", "residence", "home is in", "address"),
+        words=_words(
+            "住在, 住, 居住, 居住在, 住址, 居住地, 家在, 搬到, 搬去, 搬家到, 搬到了, 定居, 定居在, live in, "
+            "lives in, living in, live at, lives at, moved to, move to, moved, relocated to, reside in, resides in, "
+            "residence, home is in, address"
         ),
     ),
     Reading(
@@ -60,10 +65,10 @@ READINGS: tuple[Reading, ...] = (
         ends="辞职, 离职, 换工作, quit, no longer work at, changed jobs, got laid off",
         confidence=0.7,
         gloss="在哪工作",
-        words=(
-            *("工作于", "在工作", "就职于", "就职", "上班", "任职于", "入职", "入职了", "加入", "跳槽到", "供职于"),
-            *("工作单位", "单位", "公司", "雇主", "work at", "works at", "working at", "work for", "works for"),
-            *("working for", "employed by", "joined", "employer", "company", "job at", "hired by", "started at"),
+        words=_words(
+            "工作于, 在工作, 就职于, 就职, 上班, 任职于, 入职, 入职了, 加入, 跳槽到, 供职于, 工作单位, 单位, 公司, "
+            "雇主, work at, works at, working at, work for, works for, working for, employed by, joined, employer, "
+            "company, job at, hired by, started at"
         ),
     ),
     Reading(
@@ -73,7 +78,7 @@ READINGS: tuple[Reading, ...] = (
         slot="birthday",
         single=True,
         confidence=0.7,
-        words=("生日", "出生日期", "生日是", "birthday", "birthday is", "date of birth", "born on"),
+        words=_words("生日, 出生日期, 生日是, birthday, birthday is, date of birth, born on"),
     ),
     Reading(
         "age",
@@ -82,7 +87,7 @@ READINGS: tuple[Reading, ...] = (
         slot="age",
         single=True,
         confidence=0.7,
-        words=("年龄", "岁数", "年纪", "age", "aged", "years old"),
+        words=_words("年龄, 岁数, 年纪, age, aged, years old"),
     ),
     Reading(
         "job",
@@ -94,7 +99,7 @@ READINGS: tuple[Reading, ...] = (
         ends="辞职, quit",
         confidence=0.7,
         gloss="职业",
-        words=("职业", "职位", "工作是", "job", "occupation", "job title", "position"),
+        words=_words("职业, 职位, 工作是, job, occupation, job title, position"),
     ),
     Reading(
         "school",
@@ -114,7 +119,7 @@ READINGS: tuple[Reading, ...] = (
         slot="marital",
         single=True,
         confidence=0.7,
-        words=("婚姻状况", "marital status"),
+        words=_words("婚姻状况, marital status"),
     ),
     # whom someone is with, as a relation's topic: one at a time (a new one replaces, a breakup ends)
     Reading(
@@ -127,9 +132,9 @@ READINGS: tuple[Reading, ...] = (
         ends="分手, 离婚, broke up, divorced",
         confidence=0.7,
         gloss="男朋友、妻子, boyfriend, wife",
-        words=(
-            *("男朋友", "女朋友", "丈夫", "妻子", "配偶", "未婚夫", "未婚妻", "boyfriend", "girlfriend", "husband"),
-            *("wife", "spouse", "fiance", "fiancee"),
+        words=_words(
+            "男朋友, 女朋友, 丈夫, 妻子, 配偶, 未婚夫, 未婚妻, boyfriend, girlfriend, husband, wife, spouse, fiance, "
+            "fiancee"
         ),
     ),
     # a number or an address one is reached at (never the phone itself: 我的手机是 iPhone)
@@ -140,9 +145,9 @@ READINGS: tuple[Reading, ...] = (
         slot="phone",
         single=True,
         confidence=0.7,
-        words=(
-            *("手机号", "手机号码", "电话号码", "电话号", "电话", "号码", "联系电话", "phone number", "number"),
-            *("mobile number", "cell number", "telephone number"),
+        words=_words(
+            "手机号, 手机号码, 电话号码, 电话号, 电话, 号码, 联系电话, phone number, number, mobile number, "
+            "cell number, telephone number"
         ),
     ),
     Reading(
@@ -152,7 +157,7 @@ READINGS: tuple[Reading, ...] = (
         slot="email",
         single=True,
         confidence=0.7,
-        words=("邮箱", "电子邮箱", "邮箱地址", "邮件地址", "email", "email address", "e-mail", "e-mail address"),
+        words=_words("邮箱, 电子邮箱, 邮箱地址, 邮件地址, email, email address, e-mail, e-mail address"),
     ),
     # a name said as one ("is called Ana"): not "called" alone, which is as often a phone call
     # ("Mrs Patel called me"), nor "named", as often a pet or a child given a name
@@ -163,7 +168,7 @@ READINGS: tuple[Reading, ...] = (
         slot="name",
         single=True,
         confidence=0.7,
-        words=("名字", "叫", "姓名", "name", "is named", "is called", "goes by"),
+        words=_words("名字, 叫, 姓名, name, is named, is called, goes by"),
     ),
     Reading(
         "diet",
@@ -184,9 +189,9 @@ READINGS: tuple[Reading, ...] = (
         {"zh": "喜欢", "en": "like"},
         ends="a stop of the same object",
         confidence=0.6,
-        words=(
-            *("喜欢", "爱", "喜爱", "热爱", "爱吃", "爱喝", "偏爱", "迷上", "享受", "like", "likes", "love", "loves"),
-            *("enjoy", "enjoys", "prefer", "prefers", "adore", "adores", "fond of", "into"),
+        words=_words(
+            "喜欢, 爱, 喜爱, 热爱, 爱吃, 爱喝, 偏爱, 迷上, 享受, like, likes, love, loves, enjoy, enjoys, prefer, "
+            "prefers, adore, adores, fond of, into"
         ),
     ),
     Reading(
@@ -194,9 +199,8 @@ READINGS: tuple[Reading, ...] = (
         "preference",
         {"zh": "讨厌", "en": "dislike"},
         confidence=0.6,
-        words=(
-            *("讨厌", "厌恶", "恨", "反感", "受不了", "hate", "hates", "dislike", "dislikes", "detest", "detests"),
-            *("can't stand", "cannot stand"),
+        words=_words(
+            "讨厌, 厌恶, 恨, 反感, 受不了, hate, hates, dislike, dislikes, detest, detests, can't stand, cannot stand"
         ),
     ),
     # a stance that says something stopped: it ends any liking or habit of the same object
@@ -205,19 +209,7 @@ READINGS: tuple[Reading, ...] = (
         "preference",
         {"zh": "不再", "en": "no longer"},
         confidence=0.6,
-        words=(
-            "不再",
-            "再也不",
-            "已经不",
-            "早就不",
-            "戒了",
-            "戒掉",
-            "no longer",
-            "stopped",
-            "quit",
-            "gave up",
-            "is no longer",
-        ),
+        words=_words("不再, 再也不, 已经不, 早就不, 戒了, 戒掉, no longer, stopped, quit, gave up, is no longer"),
     ),
     # someone's death, in the words that say it: one topic for all of them, so "when did grandma die" finds
     # 过世 and 去世 alike (not 走了, as often "left", nor "passed", as often an exam)
@@ -233,14 +225,14 @@ READINGS: tuple[Reading, ...] = (
         "possession",
         {"zh": "有", "en": "have"},
         ends="卖了, 送人了, sold, gave away",
-        words=("有", "养", "养了", "养着", "拥有", "换成", "have", "has", "own", "owns"),
+        words=_words("有, 养, 养了, 养着, 拥有, 换成, have, has, own, owns"),
     ),
     # a thing parted with: it ends the speaker's having that thing (我把车卖了 ends 我 有 车)
     Reading(
         "parting",
         "possession",
         {"zh": "卖掉", "en": "sold"},
-        words=("卖", "卖了", "卖掉", "卖掉了", "送人", "送人了", "转手", "sold", "sell", "gave away", "got rid of"),
+        words=_words("卖, 卖了, 卖掉, 卖掉了, 送人, 送人了, 转手, sold, sell, gave away, got rid of"),
     ),
     Reading("plan", "plan", {"zh": "打算", "en": "plan to"}, confidence=0.6),
     Reading("event", "event", {"zh": "", "en": ""}),  # the clause kept whole, with its time and place
