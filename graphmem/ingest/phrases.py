@@ -12,8 +12,8 @@ from ..lexicon.readings import BY_ID
 from ..types import MAX_NAME
 
 _EN_CUT = re.compile(
-    r"\s+(?:because|'cause|cause|cuz|but|although|though|since|so that|so|and I|and i|and we|which|when|while|"
-    r"if|until|though|and (?:it|he|she|they|this|that|then|now|there))\b.*$|\s*[-–—]+\s.*$|"
+    r"\s+(?:because|'cause|cause|cuz|but|although|though|since|so that|so|and I|and we|which|when|while|"
+    r"if|until|and (?:it|he|she|they|this|that|then|now|there))\b.*$|\s*[-–—]+\s.*$|"
     r"\s+[-–—]+$",
     re.IGNORECASE,
 )
@@ -48,8 +48,6 @@ def clean(phrase: str | None, chinese: bool, limit: int = 80) -> str | None:
     p = p.strip(" \t\"'“”‘’()[]（）「」、,，.。!！?？;；:：~")
     if p.count('"') % 2 or p.count("“") != p.count("”"):  # a title's quote whose pair was stripped
         p = p.replace('"', "").replace("“", "").replace("”", "")
-    if not p:
-        return None
     if len(p) > limit:
         cut = p[:limit]
         p = cut if chinese or " " not in cut else _open_end_dropped(cut.rsplit(" ", 1)[0])

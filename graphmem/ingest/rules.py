@@ -39,10 +39,10 @@ THEIRS = 0.5
 WHOLE_LIMIT = 40  # characters of a clause kept whole as its subject's predicate; a longer one is not kept
 
 # --- sentence and clause splitting --------------------------------------------------------
+_FULL_STOP = r"(?<![A-Z][a-z]\.)(?<!\b[A-Z]\.)(?<!Mrs\.)(?<=[.])"  # not a title's or an initial's (Mrs. Lee, J. Smith)
 _SENTENCE_END = re.compile(
-    r"(?<=[。！？!?；;\n])|(?<![A-Z][a-z]\.)(?<!\b[A-Z]\.)(?<!Mrs\.)(?<=[.])\s*(?=[\u4e00-\u9fff])"
-    r"|(?<![A-Z][a-z]\.)(?<!\b[A-Z]\.)(?<!Mrs\.)(?<=[.])\s+(?=[A-Z\"'(])"
-)  # not after a title or an initial (Mrs. Lee, Dr. Wu, St. Mary's, J. Smith); a Chinese sentence after an English one
+    rf"(?<=[。！？!?；;\n])|{_FULL_STOP}\s*(?=[\u4e00-\u9fff])|{_FULL_STOP}\s+(?=[A-Z\"'(])"
+)  # a Chinese sentence after an English one
 
 _CAPTION = re.compile(r"\s*\[image:[^\]]*\]", re.IGNORECASE)  # a picture's caption added to a turn
 
@@ -89,14 +89,12 @@ def _by_language(sentence: str) -> list[str]:
     for part in parts:
         kind = lang(part)
         if runs and (kind == "either" or runs[-1][0] in (kind, "either")):
-            runs[-1][1].append(part)
-            if runs[-1][0] == "either":
-                runs[-1] = (kind, runs[-1][1])
+            runs[-1] = (kind if runs[-1][0] == "either" else runs[-1][0], [*runs[-1][1], part])
         else:
             runs.append((kind, [part]))
     if len(runs) < 2:
         return [sentence]
-    return [re.sub(r"[，,；;]\s*$", "", "".join(p for p in run)).strip() for _, run in runs]
+    return [re.sub(r"[，,；;]\s*$", "", "".join(run)).strip() for _, run in runs]
 
 
 # A habit that says only how many times (去三次, "go twice"): what is done was said before.
@@ -265,10 +263,8 @@ class _Reader:
         said_of = self.lang.it_did(clauses[0])
         if said_of:  # "I quit coffee because it kept me up": "it" is the thing the effect is about
             people, self.people = self.people, self.people.copy()  # a look ahead: learns no one
-            try:
-                effect = self._clause(clauses[1], None, carried=None, generic=True)[0]
-            finally:
-                self.people = people
+            effect = self._clause(clauses[1], None, carried=None, generic=True)[0]
+            self.people = people
             thing = next((f.object for f in effect if f.object and f.memory_type != "RELATION"), None)
             if thing and len(thing.split()) <= 4:
                 clauses[0] = thing + clauses[0][said_of.end("it") :]
@@ -321,17 +317,13 @@ class _Reader:
             return [*found, mine], subj
         # 我表哥的邮箱是…, "my cousin's birthday is May 3": theirs, read as the speaker's own is (its topic, its
         # whole value), as weighty as anything else said of them (THEIRS)
-        had = (
-            lang.attribute_of(subj.of_role, subj.rest, time_text)
-            if subj.of_role and role_of(subj.of_role) is None
-            else None
-        )
+        thing = subj.of_role is not None and role_of(subj.of_role) is None  # her shop, his knee, 表哥的邮箱
+        had = lang.attribute_of(subj.of_role, subj.rest, time_text) if subj.of_role and thing else None
         if had is not None:
             had.subject, had.importance = subj.name, had.importance if subj.name is None else THEIRS
             return [*found, had], subj
         plural = lang.together(self.people, subj.name)
         third = (subj.name is not None or self.named) and not plural
-        thing = subj.of_role is not None and role_of(subj.of_role) is None  # her shop, his knee
         preds = (lang.of_thing(subj.rest) if thing else self._said(subj.rest, time_text)) or lang.predicates(
             subj.rest, third, time_text
         )
@@ -402,10 +394,8 @@ class _Reader:
         if found or not generic:
             return found
         rest = self.lang.clean(subj.rest, MAX_NAME)
-        if rest and self.lang.thought.match(rest):
-            return []
-        if not rest or len(rest) > WHOLE_LIMIT:
-            return []  # nothing, or a clause cut at the limit (a part of what it said)
+        if not rest or len(rest) > WHOLE_LIMIT or self.lang.thought.match(rest):
+            return []  # nothing, a clause cut at the limit (a part of what it said), or a thought
         rest = self.lang.whole_rest(self, rest, subj)  # none for one about "it"
         return [Found("EVENT" if time_text else "FACT", rest, None, 0.5)] if rest else []
 
@@ -437,20 +427,18 @@ class _Reader:
                 self.people.describe(subject, obj)  # "the retired teacher" may mean them later
         mid = f"m{len(self.memories) + 1}"
         try:
-            memory = ExtractedMemory.model_validate(
-                {
-                    "id": mid,
-                    "turn": self.turn,
-                    "kind": "event" if found.kind == "fact" and found.memory_type == "EVENT" else found.kind,
-                    "subject": subject[:MAX_NAME],
-                    "memory_type": found.memory_type,
-                    "topic": topic[:MAX_NAME],
-                    "object": obj,
-                    "attributes": attributes,
-                    "importance": found.importance,
-                    "slot": found.slot,
-                    "ends": found.ends,
-                }
+            memory = ExtractedMemory(
+                id=mid,
+                turn=self.turn,
+                kind="event" if found.kind == "fact" and found.memory_type == "EVENT" else found.kind,
+                subject=subject[:MAX_NAME],
+                memory_type=found.memory_type,
+                topic=topic[:MAX_NAME],
+                object=obj,
+                attributes=attributes,
+                importance=found.importance,
+                slot=found.slot,
+                ends=found.ends,
             )
         except PydanticValidationError:  # a phrase no memory can hold (too long, a control character)
             return None
