@@ -68,9 +68,7 @@ CLAUSE_START = ("如果", "要是", "假如", "虽然", "但是", "不过", "可
 # An object that ends with 在 has lost the place after it ("我 去 公园在"), unless 在 ends a word.
 DANGLING_END_ZH = ("在",)
 WORDS_ENDING_SO = ("现在", "实在", "自在", "存在", "所在", "正在", "好在", "在在")
-DANGLING_END_EN = frozenset(
-    {"a", "an", "the", "of", "to", "and", "or", "with", "for", "at", "from", "by", "my", "your", "their"}
-)
+DANGLING_END_EN = frozenset("a an the of to and or with for at from by my your their".split())
 
 _LATIN_WORDS = re.compile(r"[a-z']+")
 

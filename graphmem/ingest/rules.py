@@ -13,7 +13,6 @@ extractor's is. docs/architecture.md, "The reader", walks through it.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from datetime import timedelta
 
 from pydantic import ValidationError as PydanticValidationError
@@ -125,23 +124,19 @@ class RuleExtractor:
     name = "rules"
     uses_people = True
 
-    def __init__(self, find_time: Callable | None = None, normalize: Callable | None = None):
+    def __init__(self) -> None:
         from ..timeparse import find_time_range, normalize_time
 
-        self._find_time = find_time or find_time_range
-        self._normalize = normalize or normalize_time
+        self._find_time = find_time_range
+        self._normalize = normalize_time
 
     def extract(self, episodes: list[EpisodeView], people: People | None = None) -> ExtractionPlan:
-        extraction, absolute = self.read(episodes, people)
-        return to_plan(extraction, episodes, absolute=absolute)
-
-    def read(self, episodes: list[EpisodeView], people: People | None = None) -> tuple[Extraction, set[str]]:
-        """The extraction of a window of turns, and the ids of its memories whose times are absolute."""
         reader = _Reader(self, people.copy() if people is not None else People())
         for turn, ep in enumerate(episodes, 1):
             if ep.role in MINED_ROLES:
                 reader.episode(turn, ep)
-        return Extraction(memories=reader.memories, links=reader.links), reader.absolute
+        extraction = Extraction(memories=reader.memories, links=reader.links)
+        return to_plan(extraction, episodes, absolute=reader.absolute)  # the ids of memories whose times are absolute
 
     def _absolute(self, text: str, ep: EpisodeView, ahead: bool = False) -> str | None:
         """The time as an absolute value (昨天 said on 2025-11-05 → 2025-11-04) when that reads back
