@@ -22,8 +22,7 @@ _DROP = re.compile(r"[\s\W_]+", re.UNICODE)
 SLOTS: dict[str, tuple[str, ...]] = slot_words()
 _SLOT_OF = {_DROP.sub("", unicodedata.normalize("NFKC", w).casefold()): s for s, words in SLOTS.items() for w in words}
 
-# Stance words (``readings.READINGS``). A topic's polarity is its stance word's sign, flipped by a negation
-# before it.
+# Stance words (``readings.READINGS``: a topic's polarity is its stance word's sign) and what flips them
 POSITIVE = BY_ID["like"].words
 NEGATIVE = BY_ID["dislike"].words
 NEGATIONS = (
