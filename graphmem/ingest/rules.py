@@ -59,11 +59,7 @@ _ASKS = re.compile(
 def sentences(text: str) -> list[str]:
     """The sentences of a turn, each in one language: a sentence that says one part in Chinese and
     another in English ("我每周去游泳，my brother Leo lives in Oslo") is read as two."""
-    out: list[str] = []
-    for said in _SENTENCE_END.split(text):
-        if said and said.strip():
-            out.extend(_by_language(said.strip()))
-    return out
+    return [part for said in _SENTENCE_END.split(text) if said.strip() for part in _by_language(said.strip())]
 
 
 # The parts of a sentence between commas; English words enough to be a clause of their own (a name
@@ -75,18 +71,11 @@ ENGLISH_CLAUSE_WORDS = 3
 
 def _by_language(sentence: str) -> list[str]:
     """A sentence split where its clauses change language (at a comma); else the sentence."""
-    parts = [p for p in _COMMA.split(sentence) if p.strip()]
-    if len(parts) < 2:
-        return [sentence]
-
-    def lang(part: str) -> str:
-        if is_chinese(part):
-            return "zh"
-        return "en" if len(_LATIN_WORD.findall(part)) >= ENGLISH_CLAUSE_WORDS else "either"
-
     runs: list[tuple[str, list[str]]] = []
-    for part in parts:
-        kind = lang(part)
+    for part in (p for p in _COMMA.split(sentence) if p.strip()):
+        kind = (
+            "zh" if is_chinese(part) else "en" if len(_LATIN_WORD.findall(part)) >= ENGLISH_CLAUSE_WORDS else "either"
+        )
         if runs and (kind == "either" or runs[-1][0] in (kind, "either")):
             runs[-1] = (kind if runs[-1][0] == "either" else runs[-1][0], [*runs[-1][1], part])
         else:
