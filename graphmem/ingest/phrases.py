@@ -12,15 +12,13 @@ from ..lexicon.readings import BY_ID
 from ..types import MAX_NAME
 
 _EN_CUT = re.compile(
-    r"\s+(?:because|'cause|cause|cuz|but|although|though|since|so that|so|and I|and i|and we|which|when|while|"
-    r"if|until|though|and (?:it|he|she|they|this|that|then|now|there))\b.*$|\s*[-–—]+\s.*$|"
+    r"\s+(?:because|'cause|cause|cuz|but|although|though|since|so that|so|and I|and we|which|when|while|"
+    r"if|until|and (?:it|he|she|they|this|that|then|now|there))\b.*$|\s*[-–—]+\s.*$|"
     r"\s+[-–—]+$",
     re.IGNORECASE,
 )
 _EN_TRAIL = re.compile(
-    r"\s+(?:a lot|so much|very much|too|as well|lately|recently|now|again|anymore|"
-    r"really|though)$",
-    re.IGNORECASE,
+    r"\s+(?:a lot|so much|very much|too|as well|lately|recently|now|again|anymore|really|though)$", re.IGNORECASE
 )
 # Words left dangling at the end of an object once its time is taken out ("about five years ago").
 EN_DANGLING = frozenset(
@@ -28,10 +26,9 @@ EN_DANGLING = frozenset(
     "some my our this that later earlier back during than just right only".split()
 )
 # Where a phrase cut to its length limit cannot end: "… suppliers in the", "… prices should".
-_EN_OPEN_ENDS = EN_DANGLING | {
-    *("into", "his", "her", "their", "your", "its", "who", "what", "how", "not", "very", "so"),
-    *("is", "are", "was", "were", "be", "should", "would", "could", "can", "will"),
-}
+_EN_OPEN_ENDS = EN_DANGLING | set(
+    "into his her their your its who what how not very so is are was were be should would could can will".split()
+)
 _ZH_CUT = re.compile(r"(?:因为|所以|但是|但|可是|不过|而且|然后|因此|于是).*$")
 _ZH_TRAIL = re.compile(r"(?:了|啦|呀|啊|呢|吧|哦|的说|哈)+$")
 _LEAD_ZH = re.compile(r"^(?:我们|我)(?:也|还|都|就|已经|终于|刚刚|刚|又)*")
@@ -48,8 +45,6 @@ def clean(phrase: str | None, chinese: bool, limit: int = 80) -> str | None:
     p = p.strip(" \t\"'“”‘’()[]（）「」、,，.。!！?？;；:：~")
     if p.count('"') % 2 or p.count("“") != p.count("”"):  # a title's quote whose pair was stripped
         p = p.replace('"', "").replace("“", "").replace("”", "")
-    if not p:
-        return None
     if len(p) > limit:
         cut = p[:limit]
         p = cut if chinese or " " not in cut else _open_end_dropped(cut.rsplit(" ", 1)[0])

@@ -13,7 +13,6 @@ extractor's is. docs/architecture.md, "The reader", walks through it.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from datetime import timedelta
 
 from pydantic import ValidationError as PydanticValidationError
@@ -39,10 +38,10 @@ THEIRS = 0.5
 WHOLE_LIMIT = 40  # characters of a clause kept whole as its subject's predicate; a longer one is not kept
 
 # --- sentence and clause splitting --------------------------------------------------------
+_FULL_STOP = r"(?<![A-Z][a-z]\.)(?<!\b[A-Z]\.)(?<!Mrs\.)(?<=[.])"  # not a title's or an initial's (Mrs. Lee, J. Smith)
 _SENTENCE_END = re.compile(
-    r"(?<=[。！？!?；;\n])|(?<![A-Z][a-z]\.)(?<!\b[A-Z]\.)(?<!Mrs\.)(?<=[.])\s*(?=[\u4e00-\u9fff])"
-    r"|(?<![A-Z][a-z]\.)(?<!\b[A-Z]\.)(?<!Mrs\.)(?<=[.])\s+(?=[A-Z\"'(])"
-)  # not after a title or an initial (Mrs. Lee, Dr. Wu, St. Mary's, J. Smith); a Chinese sentence after an English one
+    rf"(?<=[。！？!?；;\n])|{_FULL_STOP}\s*(?=[\u4e00-\u9fff])|{_FULL_STOP}\s+(?=[A-Z\"'(])"
+)  # a Chinese sentence after an English one
 
 _CAPTION = re.compile(r"\s*\[image:[^\]]*\]", re.IGNORECASE)  # a picture's caption added to a turn
 
@@ -60,11 +59,7 @@ _ASKS = re.compile(
 def sentences(text: str) -> list[str]:
     """The sentences of a turn, each in one language: a sentence that says one part in Chinese and
     another in English ("我每周去游泳，my brother Leo lives in Oslo") is read as two."""
-    out: list[str] = []
-    for said in _SENTENCE_END.split(text):
-        if said and said.strip():
-            out.extend(_by_language(said.strip()))
-    return out
+    return [part for said in _SENTENCE_END.split(text) if said.strip() for part in _by_language(said.strip())]
 
 
 # The parts of a sentence between commas; English words enough to be a clause of their own (a name
@@ -76,27 +71,18 @@ ENGLISH_CLAUSE_WORDS = 3
 
 def _by_language(sentence: str) -> list[str]:
     """A sentence split where its clauses change language (at a comma); else the sentence."""
-    parts = [p for p in _COMMA.split(sentence) if p.strip()]
-    if len(parts) < 2:
-        return [sentence]
-
-    def lang(part: str) -> str:
-        if is_chinese(part):
-            return "zh"
-        return "en" if len(_LATIN_WORD.findall(part)) >= ENGLISH_CLAUSE_WORDS else "either"
-
     runs: list[tuple[str, list[str]]] = []
-    for part in parts:
-        kind = lang(part)
+    for part in (p for p in _COMMA.split(sentence) if p.strip()):
+        kind = (
+            "zh" if is_chinese(part) else "en" if len(_LATIN_WORD.findall(part)) >= ENGLISH_CLAUSE_WORDS else "either"
+        )
         if runs and (kind == "either" or runs[-1][0] in (kind, "either")):
-            runs[-1][1].append(part)
-            if runs[-1][0] == "either":
-                runs[-1] = (kind, runs[-1][1])
+            runs[-1] = (kind if runs[-1][0] == "either" else runs[-1][0], [*runs[-1][1], part])
         else:
             runs.append((kind, [part]))
     if len(runs) < 2:
         return [sentence]
-    return [re.sub(r"[，,；;]\s*$", "", "".join(p for p in run)).strip() for _, run in runs]
+    return [re.sub(r"[，,；;]\s*$", "", "".join(run)).strip() for _, run in runs]
 
 
 # A habit that says only how many times (去三次, "go twice"): what is done was said before.
@@ -127,23 +113,19 @@ class RuleExtractor:
     name = "rules"
     uses_people = True
 
-    def __init__(self, find_time: Callable | None = None, normalize: Callable | None = None):
+    def __init__(self) -> None:
         from ..timeparse import find_time_range, normalize_time
 
-        self._find_time = find_time or find_time_range
-        self._normalize = normalize or normalize_time
+        self._find_time = find_time_range
+        self._normalize = normalize_time
 
     def extract(self, episodes: list[EpisodeView], people: People | None = None) -> ExtractionPlan:
-        extraction, absolute = self.read(episodes, people)
-        return to_plan(extraction, episodes, absolute=absolute)
-
-    def read(self, episodes: list[EpisodeView], people: People | None = None) -> tuple[Extraction, set[str]]:
-        """The extraction of a window of turns, and the ids of its memories whose times are absolute."""
         reader = _Reader(self, people.copy() if people is not None else People())
         for turn, ep in enumerate(episodes, 1):
             if ep.role in MINED_ROLES:
                 reader.episode(turn, ep)
-        return Extraction(memories=reader.memories, links=reader.links), reader.absolute
+        extraction = Extraction(memories=reader.memories, links=reader.links)
+        return to_plan(extraction, episodes, absolute=reader.absolute)  # the ids of memories whose times are absolute
 
     def _absolute(self, text: str, ep: EpisodeView, ahead: bool = False) -> str | None:
         """The time as an absolute value (昨天 said on 2025-11-05 → 2025-11-04) when that reads back
@@ -265,10 +247,8 @@ class _Reader:
         said_of = self.lang.it_did(clauses[0])
         if said_of:  # "I quit coffee because it kept me up": "it" is the thing the effect is about
             people, self.people = self.people, self.people.copy()  # a look ahead: learns no one
-            try:
-                effect = self._clause(clauses[1], None, carried=None, generic=True)[0]
-            finally:
-                self.people = people
+            effect = self._clause(clauses[1], None, carried=None, generic=True)[0]
+            self.people = people
             thing = next((f.object for f in effect if f.object and f.memory_type != "RELATION"), None)
             if thing and len(thing.split()) <= 4:
                 clauses[0] = thing + clauses[0][said_of.end("it") :]
@@ -321,17 +301,13 @@ class _Reader:
             return [*found, mine], subj
         # 我表哥的邮箱是…, "my cousin's birthday is May 3": theirs, read as the speaker's own is (its topic, its
         # whole value), as weighty as anything else said of them (THEIRS)
-        had = (
-            lang.attribute_of(subj.of_role, subj.rest, time_text)
-            if subj.of_role and role_of(subj.of_role) is None
-            else None
-        )
+        thing = subj.of_role is not None and role_of(subj.of_role) is None  # her shop, his knee, 表哥的邮箱
+        had = lang.attribute_of(subj.of_role, subj.rest, time_text) if subj.of_role and thing else None
         if had is not None:
             had.subject, had.importance = subj.name, had.importance if subj.name is None else THEIRS
             return [*found, had], subj
         plural = lang.together(self.people, subj.name)
         third = (subj.name is not None or self.named) and not plural
-        thing = subj.of_role is not None and role_of(subj.of_role) is None  # her shop, his knee
         preds = (lang.of_thing(subj.rest) if thing else self._said(subj.rest, time_text)) or lang.predicates(
             subj.rest, third, time_text
         )
@@ -402,10 +378,8 @@ class _Reader:
         if found or not generic:
             return found
         rest = self.lang.clean(subj.rest, MAX_NAME)
-        if rest and self.lang.thought.match(rest):
-            return []
-        if not rest or len(rest) > WHOLE_LIMIT:
-            return []  # nothing, or a clause cut at the limit (a part of what it said)
+        if not rest or len(rest) > WHOLE_LIMIT or self.lang.thought.match(rest):
+            return []  # nothing, a clause cut at the limit (a part of what it said), or a thought
         rest = self.lang.whole_rest(self, rest, subj)  # none for one about "it"
         return [Found("EVENT" if time_text else "FACT", rest, None, 0.5)] if rest else []
 
@@ -437,20 +411,18 @@ class _Reader:
                 self.people.describe(subject, obj)  # "the retired teacher" may mean them later
         mid = f"m{len(self.memories) + 1}"
         try:
-            memory = ExtractedMemory.model_validate(
-                {
-                    "id": mid,
-                    "turn": self.turn,
-                    "kind": "event" if found.kind == "fact" and found.memory_type == "EVENT" else found.kind,
-                    "subject": subject[:MAX_NAME],
-                    "memory_type": found.memory_type,
-                    "topic": topic[:MAX_NAME],
-                    "object": obj,
-                    "attributes": attributes,
-                    "importance": found.importance,
-                    "slot": found.slot,
-                    "ends": found.ends,
-                }
+            memory = ExtractedMemory(
+                id=mid,
+                turn=self.turn,
+                kind="event" if found.kind == "fact" and found.memory_type == "EVENT" else found.kind,
+                subject=subject[:MAX_NAME],
+                memory_type=found.memory_type,
+                topic=topic[:MAX_NAME],
+                object=obj,
+                attributes=attributes,
+                importance=found.importance,
+                slot=found.slot,
+                ends=found.ends,
             )
         except PydanticValidationError:  # a phrase no memory can hold (too long, a control character)
             return None

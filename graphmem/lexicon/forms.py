@@ -38,22 +38,19 @@ def is_participle(word: str) -> bool:
 @lru_cache(maxsize=16384)
 def lemma(verb: str) -> str:
     """A verb's base form (loves → love, has → have, watched → watch); the word itself when it is none."""
-    found = _lemminflect().getLemma(verb, "VERB")
-    return found[0] if found else verb
+    return (_lemminflect().getLemma(verb, "VERB") or (verb,))[0]
 
 
 @lru_cache(maxsize=16384)
 def third_person(verb: str) -> str:
     """A base form in the third person present (live → lives, teach → teaches, study → studies)."""
-    found = _lemminflect().getInflection(verb, "VBZ")
-    return found[0] if found else verb + "s"
+    return (_lemminflect().getInflection(verb, "VBZ") or (verb + "s",))[0]
 
 
 @lru_cache(maxsize=16384)
 def gerund(verb: str) -> str:
     """The -ing form of a verb (smoke → smoking, run → running, lie → lying)."""
-    found = _lemminflect().getInflection(verb.lower(), "VBG")
-    return found[0] if found else verb.lower() + "ing"
+    return (_lemminflect().getInflection(verb.lower(), "VBG") or (verb.lower() + "ing",))[0]
 
 
 @lru_cache(maxsize=16384)
@@ -63,5 +60,4 @@ def base_form(word: str) -> str | None:
     word = word.lower()
     if not word.endswith("ing") or len(word) < 5:
         return None
-    found = _lemminflect().getLemma(word, "VERB")
-    return found[0] if found else None
+    return (_lemminflect().getLemma(word, "VERB") or (None,))[0]

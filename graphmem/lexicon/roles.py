@@ -24,13 +24,9 @@ NAMED_PATTERN = _LATIN_NAME
 # A person's attributes (学历, 家乡, email …): said after a role they are the role's (我的同事家乡是成都),
 # never a name; alone, a subject whose owner was cut off ("学历 是 硕士" of 我的上司学历是硕士).
 ATTRIBUTE_WORDS = frozenset(
-    {
-        "学历", "身高", "体重", "年龄", "名字", "姓名", "生日", "电话", "手机号", "联系电话", "邮箱",
-        "邮箱地址", "性别", "性格", "职业", "职位", "家乡", "老家", "爱好", "兴趣爱好", "单位",
-        "工作单位", "工作地", "教育背景", "籍贯", "住址",
-        "name", "age", "height", "weight", "birthday", "email", "phone", "phone number",
-    }
-)  # fmt: skip
+    "学历|身高|体重|年龄|名字|姓名|生日|电话|手机号|联系电话|邮箱|邮箱地址|性别|性格|职业|职位|家乡|老家|爱好|兴趣爱好|"
+    "单位|工作单位|工作地|教育背景|籍贯|住址|name|age|height|weight|birthday|email|phone|phone number".split("|")
+)
 
 
 def _roles(table: str) -> dict[str, tuple[str, str | None]]:
@@ -104,6 +100,7 @@ ANIMAL = re.compile(
     re.IGNORECASE,
 )
 PRONOUN_GENDER = {"她": "f", "他": "m", "she": "f", "he": "m", "her": "f", "him": "m", "his": "m"}
+_ROLES = {**ZH_ROLES, **EN_ROLES}
 # Modifiers that say which one, not what they teach: "my old teacher" is a teacher.
 _EN_NOT_MODIFIERS = {"old", "new", "former", "current", "favorite", "favourite", "own", "first", "other", "the", "a"}
 
@@ -112,26 +109,20 @@ def role_of(word: str) -> tuple[str, str | None] | None:
     """(canonical role, gender) of a role word in Chinese or English, or None: 老婆 → (妻子, f),
     mom → (mother, f), 钢琴老师 → (钢琴老师, None), piano teacher → (piano teacher, None)."""
     w = " ".join(word.strip().lower().split())
-    if w in ZH_ROLES:
-        return ZH_ROLES[w]
-    if w in EN_ROLES:
-        return EN_ROLES[w]
+    if w in _ROLES:
+        return _ROLES[w]
     if w.endswith(ZH_ROLE_HEADS) and len(w) <= 6:
         return w, None
     parts = w.split(" ")
-    if parts[-1] in EN_ROLE_HEADS and len(parts) <= 2:
-        if len(parts) == 2 and parts[0] in _EN_NOT_MODIFIERS:
-            return parts[-1], None
-        return w, None
-    if len(parts) == 2 and parts[0] in _EN_NOT_MODIFIERS and parts[1] in EN_ROLES:
-        return EN_ROLES[parts[1]]
-    return None
+    if len(parts) == 2 and parts[0] in _EN_NOT_MODIFIERS and parts[1] in (*EN_ROLES, *EN_ROLE_HEADS):
+        return EN_ROLES.get(parts[1], (parts[1], None))
+    return (w, None) if parts[-1] in EN_ROLE_HEADS and len(parts) <= 2 else None
 
 
 def role_words(role: str) -> list[str]:
     """The words of a canonical role in both languages (老板 → 老板, 上司, 领导; boss → boss, manager,
     supervisor); a role no table lists (钢琴老师) is its own word."""
-    words = [w for w, (canon, _) in (*ZH_ROLES.items(), *EN_ROLES.items()) if canon == role]
+    words = [w for w, (canon, _) in _ROLES.items() if canon == role]
     return words or [role]
 
 
@@ -201,6 +192,3 @@ def roles_in(text: str) -> list[str]:
             if found and normalize_name(found[0]) not in out:
                 out.append(normalize_name(found[0]))
     return out
-
-
-# Words a description is matched on: English words and Chinese characters, fillers and "of" left out.

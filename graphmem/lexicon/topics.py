@@ -18,23 +18,16 @@ from .readings import BY_ID, slot_words
 
 _DROP = re.compile(r"[\s\W_]+", re.UNICODE)
 
-# Single-valued slots and their words (``readings.READINGS``): a new value replaces the old one. Each
-# slot's words are matched against a topic's loose key, whole (Chinese) or as a phrase at the start
-# (English, after a subject).
+# Single-valued slots and their words (``readings.READINGS``, which says how a topic is matched by them)
 SLOTS: dict[str, tuple[str, ...]] = slot_words()
-_SLOT_OF = {}
-for _slot, _words in SLOTS.items():
-    for _w in _words:
-        _SLOT_OF[_DROP.sub("", unicodedata.normalize("NFKC", _w).casefold())] = _slot
+_SLOT_OF = {_DROP.sub("", unicodedata.normalize("NFKC", w).casefold()): s for s, words in SLOTS.items() for w in words}
 
-# Stance words (``readings.READINGS``). A topic's polarity is its stance word's sign, flipped by a negation
-# before it.
+# Stance words (``readings.READINGS``: a topic's polarity is its stance word's sign) and what flips them
 POSITIVE = BY_ID["like"].words
 NEGATIVE = BY_ID["dislike"].words
-NEGATIONS = tuple(
-    "不再|不|没有|没|别|再也不|no longer|not|don't|doesn't|do not|does not|never|stopped|no more|didn't|did not|won't".split(
-        "|"
-    )
+NEGATIONS = (
+    *"不再 不 没有 没 别 再也不".split(),
+    *"no longer|not|don't|doesn't|do not|does not|never|stopped|no more|didn't|did not|won't".split("|"),
 )
 # A stance that says something stopped: it ends any liking or habit of the same object.
 STOPS = BY_ID["stop"].words
@@ -84,8 +77,7 @@ def strip_correction(topic: str) -> tuple[str, bool]:
     text = _phrase(topic)
     for cue in CORRECTIONS:
         if text.startswith(cue) and len(text) > len(cue):
-            rest = text[len(cue) :].lstrip(" ,，、:")
-            return rest, True
+            return text[len(cue) :].lstrip(" ,，、:"), True
     return text, False
 
 
@@ -101,11 +93,9 @@ def slot_of(topic: str) -> str | None:
     key = _DROP.sub("", text)
     if key in _SLOT_OF:
         return _SLOT_OF[key]
-    for neg in NEGATIONS:  # "不住在" states no slot value
-        if text.startswith(neg):
-            return None
-    for word, slot in _SLOT_OF.items():
-        # a phrase that begins with a slot's words: "moved to" in "moved to the city of", 搬到 in 搬到了
+    if text.startswith(NEGATIONS):  # "不住在" states no slot value
+        return None
+    for word, slot in _SLOT_OF.items():  # a Chinese slot word and a character more: 搬到 in 搬到了
         if len(word) >= 2 and key.startswith(word) and not word.isascii() and len(key) <= len(word) + 1:
             return slot
     return None
@@ -122,9 +112,9 @@ class Stance:
     sign: int  # +1 or -1
 
 
-def stance(topic: str) -> Stance | None:
+def stance(topic: str) -> Stance:
     """A topic's stance: 喜欢 (like, +1), 不喜欢 / 讨厌 / no longer like (like, -1); a negated
-    verb (不吃 → 吃, -1); None for a topic that takes no stance."""
+    verb (不吃 → 吃, -1); any other topic (吃 → 吃, +1)."""
     text, _ = strip_correction(topic)
     negated = False
     for neg in sorted(NEGATIONS, key=len, reverse=True):
@@ -133,36 +123,22 @@ def stance(topic: str) -> Stance | None:
             if rest:
                 text, negated = rest, True
                 break
-    for word in sorted(POSITIVE, key=len, reverse=True):
-        if _starts_with_word(text, word):
-            return Stance("like", -1 if negated else 1)
-    for word in sorted(NEGATIVE, key=len, reverse=True):
-        if _starts_with_word(text, word):
-            return Stance("like", 1 if negated else -1)
-    if negated:
-        return Stance(loose_key(text), -1)
-    return Stance(loose_key(text), 1)
+    sign = -1 if negated else 1
+    for words, said in ((POSITIVE, sign), (NEGATIVE, -sign)):
+        if any(_starts_with_word(text, word) for word in words):
+            return Stance("like", said)
+    return Stance(loose_key(text), sign)
 
 
 def _starts_with_word(text: str, word: str) -> bool:
-    if not text.startswith(word):
-        return False
-    if not word.isascii():
-        return True
-    return len(text) == len(word) or not text[len(word)].isalpha()
+    """``text`` opens with ``word``, an English one whole (not "like" of "likely")."""
+    return text.startswith(word) and (not word.isascii() or not text[len(word) :][:1].isalpha())
 
 
 def is_stance_topic(topic: str) -> bool:
     """Whether a topic is a preference or a negated action (what a polarity conflict is about)."""
     text, _ = strip_correction(topic)
-    if is_stop(text):
-        return True
-    s = stance(text)
-    if s is None:
-        return False
-    if s.base == "like":
-        return True
-    return any(text.startswith(n) for n in NEGATIONS)
+    return is_stop(text) or stance(text).base == "like" or text.startswith(NEGATIONS)
 
 
 def is_stop(topic: str) -> bool:
