@@ -102,17 +102,15 @@ def _opinion(body: str, judged: bool = False) -> Found | None:
     m = _IN_USE.match(body) or _OPINION.match(body) or its
     if m is None:
         return None
-    thing = m.group("one") is not None or judged  # 这台…, 我觉得…: the clause says it is a made thing judged
     words = list(rules_zh.tag(m.group("x")))
     cut = next((i for i, (w, _) in enumerate(words) if w.startswith(("这", "那"))), len(words))
-    of = next((i for i, (w, _) in enumerate(words[:cut]) if w == "的"), None)
-    if (
-        of is not None
-        and of + 1 < cut
-        and (words[of + 1][0] in _ASPECTS or (m.re is not _IN_USE and of + 2 == cut and len(words[of + 1][0]) <= 2))
+    of = next((i for i, (w, _) in enumerate(words[:cut]) if w == "的"), cut)
+    if of + 1 < cut and (
+        words[of + 1][0] in _ASPECTS or (m.re is not _IN_USE and of + 2 == cut and len(words[of + 1][0]) <= 2)
     ):
         cut = of  # 小米电视4A的画质, 戴森吹风机的风力: the thing, then the part of it judged (耐克的跑鞋穿起来: the shoes)
-    in_use = m.re is _IN_USE or thing
+    # 这台…, 我觉得…: the clause says it is a made thing judged
+    in_use = m.re is _IN_USE or m.group("one") is not None or judged
     if m.re is _IN_USE and re.match(r"^(?:也|还|都|又)", body[m.end("how") :]):
         return None  # 智能系统用起来也很顺滑: a part of what the sentence spoke of, not a thing named
     while cut > 1 and words[cut - 1][0] in _ASPECTS:  # 松下空气净化器效果: the purifier, its effect judged
@@ -221,7 +219,7 @@ def generic_clauses(text: str, time_text: str | None, *, generic: bool) -> list[
     """A Chinese clause about the speaker as its predicate, kept whole: 失眠 / 去超市买了苹果;
     EVENT when timed. Outside a causal clause, each comma clause that opens with 我 (after
     lead-in words) is one; a clause about someone else (天气真好, 我妈妈…) is none."""
-    if not generic and time_text and re.search(re.escape(time_text) + "的", text):
+    if not generic and time_text and time_text + "的" in text:
         return []  # 秋天的叶子: a time word naming a thing, not when
     out = []
     for clause in [text] if generic else _CLAUSE_BREAK.split(text):
@@ -251,7 +249,7 @@ class Chinese(Language):
         sentence, met = zh_subjects.introduced(_it_named(sentence), reader.people, reader.owner)
         ids = [reader.add(f, None) for f in met]
         time_text = reader.rules._time(sentence, reader.ep)
-        if time_text and re.search(re.escape(time_text) + "的", sentence):
+        if time_text and time_text + "的" in sentence:
             time_text = None  # 秋天的叶子: a time word naming a thing, not when
         carried = None
         worked: Found | None = None  # a job said earlier in the sentence
@@ -365,8 +363,8 @@ class Chinese(Language):
                 return []  # 老马说明年…: what he says, not what he does
             event = rules_zh.event(subj.rest, time_text if reader._said_here else None)
             return [event] if event else []
-        habit = rules_zh.event(subj.rest) if not _REPORTS.match(subj.rest) else None
-        if habit is None or habit.kind == "plan":
+        habit = None if _REPORTS.match(subj.rest) else rules_zh.event(subj.rest)  # untimed: never a plan
+        if habit is None:
             return []
         habit.memory_type, habit.kind = "FACT", "fact"  # 他每天在公园打太极: what they do
         return [habit]
