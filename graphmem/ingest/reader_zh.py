@@ -20,7 +20,7 @@ _X_GUESS = re.compile(r"(?:可能|应该|也许|大概|好像|似乎|一定|肯�
 
 def _x_is_y(m: re.Match) -> Found | None:
     x, y = clean(m.group("x"), True, 20), clean(m.group("y"), True, 40)
-    if not x or not y or x[0] in "这那它他她你我谁哪什如要假的" or len(x) > 12 or y[0] in "不没":
+    if not x or not y or x[0] in "这那它他她你我谁哪什如要假的" or y[0] in "不没":
         return None
     topic = "是"
     if x.endswith("不"):  # 小明不是医生: 小明 不是 医生, never 小明 是 医生
@@ -342,13 +342,11 @@ class Chinese(Language):
         if subj.name is not None or time_text or generic or not subj.rest:
             return []
         who = zh_subjects.person_in(subj.rest, reader.people)
-        if who is None:
+        found = generic_clauses(text, None, generic=False) if who is not None else []
+        if who is None or len(found) != 1 or who not in found[0].topic or found[0].topic.endswith(("吗", "吧")):
             return []
-        found = generic_clauses(text, None, generic=False)
-        if len(found) != 1 or who not in found[0].topic or found[0].topic.endswith(("吗", "吧")):
-            return []
-        topic = found[0].topic.replace(who, "", 1).strip(" ，,")
-        if not topic or topic == found[0].topic:
+        topic = found[0].topic.replace(who, "", 1).strip(" ，,")  # never the whole topic: who is in it
+        if not topic:
             return []
         reader.people.learn(who)
         return [Found("EVENT", topic, who, 0.5, kind="event")]

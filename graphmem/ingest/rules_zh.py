@@ -258,6 +258,7 @@ _RATHER = re.compile(
     r"^(?P<lead>[^，,。]{0,6}?)比起(?P<other>[^，,。]{1,10}?)[，,]?(?P<who>我|他|她)?(?=更|还是更|倒是更)"
 )
 
+# 我毕业后在银行上班 → 毕业后我在银行上班: when, then where the speaker is
 _ME_AFTER = re.compile(r"^我(?P<when>[\u4e00-\u9fff]{1,6}?(?:以后|之后|后))(?=在)")
 # 外婆去年走了, 我家的狗上周走了: of a grandparent or a pet, 走了 with nowhere after it is a death (of anyone
 # else as often "left": 我妈昨天走了 may be a visit that ended)
@@ -269,17 +270,13 @@ _GONE = re.compile(
 def said_plainly(sentence: str) -> str:
     """The sentence said the way the clause rules read it: 我以前抽烟，后来戒了 → 我后来戒了抽烟 (the habit
     quit said in the clause that quits it); 比起咖啡我更喜欢茶 → 我更喜欢茶; 外婆去年走了 → 外婆去年去世了."""
-    sentence = _GONE.sub(lambda g: f"{g.group('who')}{g.group('when')}去世了", sentence)
-    after = _ME_AFTER.match(sentence)
-    if after is not None:  # 我毕业后在银行上班 → 毕业后我在银行上班: when, then where the speaker is
-        sentence = f"{after.group('when')}我{sentence[after.end('when') :]}"
-    rather = _RATHER.match(sentence)
-    if rather is not None:
-        sentence = f"{rather.group('lead')}{rather.group('who') or '我'}{sentence[rather.end() :]}"
+    sentence = _GONE.sub(r"\g<who>\g<when>去世了", sentence)
+    sentence = _ME_AFTER.sub(r"\g<when>我", sentence)
+    sentence = _RATHER.sub(lambda r: r["lead"] + (r["who"] or "我"), sentence)
     m = _USED_TO_QUIT.search(sentence)
     if m is None:
         return sentence
-    what = re.sub(r"^(?:喝|吃|抽)(?:很多|好多|不少)", lambda w: w.group(0)[0], m.group("what"))
+    what = re.sub(r"^(喝|吃|抽)(?:很多|好多|不少)", r"\1", m.group("what"))
     when = re.sub(r"后来|但是|但|可是|不过|终于|已经|早就", "", m.group("mid"))  # the time it was quit, if said
     return sentence[: m.start()] + f"{when}戒了{what}" + sentence[m.end() :]
 
