@@ -10,7 +10,7 @@ from ..lang import HAN_CHARS
 from ..lexicon.roles import ZH_ROLE_WORDS, role_of
 from . import rules_zh, zh_subjects
 from .language import Language, Reader
-from .phrases import _LEAD_ZH, Found, clean
+from .phrases import _LEAD_ZH, Found, clean, read_as
 
 # "X也是Y" is "X是Y"; "X可能是Y" is a guess, not a fact.
 _X_ADVERB = re.compile(r"(?:也|都|还|就|又|才|真的|真|确实|其实|原来|一直|曾经|已经|并)$")
@@ -260,7 +260,7 @@ class Chinese(Language):
             when = time_text if reader._said_here or not rules_zh.is_future(time_text) else None
             went = _THEN_WENT.match(clause.strip(" 。！？!?")) if worked is not None else None
             if went and worked is not None and zh_subjects.is_workplace(went["obj"]):
-                found = [Found("FACT", "入职", went["obj"], 0.7, subject=worked.subject, kind="work", slot="employer")]
+                found = [read_as("employer", "FACT", "入职", went["obj"], subject=worked.subject)]
             else:
                 found, carried = reader._read(clause, when, carried)
             worked = next((f for f in found if f.kind == "work"), worked)

@@ -106,9 +106,8 @@ def _practised(m: re.Match, timed: bool = False) -> list[Found]:
     if not obj or obj[0] in _NOT_NAME or obj[0] in "就才又都也还便没不" or obj in ("时间", "工作", "东西", "功课"):
         return []
     verb = m.group("verb")
-    if not m.group("now"):
-        topic = verb + "过"  # 弹了十年吉他: a span that ended
-    else:
+    topic = verb + "过"  # 弹了十年吉他: a span that ended
+    if m.group("now"):  # 学了三年钢琴了: up to now
         topic = "在" + verb if verb.startswith(("学", "练")) else verb
     return [Found("FACT", topic, obj, 0.6, {"时长": m.group("time")}, kind="fact")]
 
@@ -125,10 +124,8 @@ def _work_place(m: re.Match, timed: bool) -> list[Found]:
     obj, job = _organisation(m.group("obj")), clean(m.groupdict().get("job"), True, 20)
     if not obj:
         return []
-    return [
-        read_as("employer", "FACT", "工作于", obj),
-        *([Found("FACT", "职业是", job, 0.6, kind="work", slot="job")] if job else []),
-    ]
+    jobs = [Found("FACT", "职业是", job, 0.6, kind="work", slot="job")] if job else []
+    return [read_as("employer", "FACT", "工作于", obj), *jobs]
 
 
 def _teaches(m: re.Match, timed: bool = False) -> list[Found]:
@@ -200,9 +197,7 @@ def thing_name(said: str) -> str:
         return said
     # a maker the tagger takes for a person's name (欧莱雅, 亚瑟士) makes one thing with a model's name
     model = any(t in ("eng", "m") for _, t in right)
-    if all(t in _MAKER_TAGS or (model and t.startswith("nr")) for _, t in left):
-        return maker + thing
-    return said
+    return maker + thing if all(t in _MAKER_TAGS or (model and t.startswith("nr")) for _, t in left) else said
 
 
 def _preference(m: re.Match, timed: bool) -> list[Found]:
@@ -310,9 +305,8 @@ def _possession(m: re.Match, timed: bool) -> list[Found]:
     obj = _things(rest) if verb != "有" else clean(_ONE.sub("", rest), True, 30)
     if not obj or obj[0] in _NOT_NAME:
         return []
-    obj = thing_name(obj)
     topic = "有" if verb == "拥有" else verb
-    return [read_as("possession", "EVENT" if timed and topic != "有" else "FACT", topic, obj)]
+    return [read_as("possession", "EVENT" if timed and topic != "有" else "FACT", topic, thing_name(obj))]
 
 
 def _parted(m: re.Match, timed: bool) -> list[Found]:
