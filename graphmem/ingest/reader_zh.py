@@ -37,11 +37,10 @@ def _x_is_y(m: re.Match) -> Found | None:
 # speaker thinks of it, after a "really" that says it is a judgement
 # 这台, 那双 …: a made thing, by its measure word; 这个, 那家: anything
 _THIS = rf"^(?:(?:这|那)(?P<one>{rules_zh.MADE_ONE})|这个|这家|那个|那家)?"
-_OPINION = re.compile(_THIS + r"(?P<x>[^，,。！？；;!?\s]{3,24}?)(?P<how>真心|真的|真是|确实|实在|真)")
+_THING = _THIS + r"(?P<x>[^，,。！？；;!?\s]{3,24}?)"  # the thing's name: what stands before the judgement
+_OPINION = re.compile(_THING + r"(?P<how>真心|真的|真是|确实|实在|真)")
 # 松下空气净化器用起来真不错: a thing as it is used, worn, eaten …: what follows is how it is
-_IN_USE = re.compile(
-    _THIS + r"(?P<x>[^，,。！？；;!?\s]{3,24}?)我?(?P<how>(?:用|吃|穿|开|戴|玩|喝)起来|用着|穿着|开着|戴着)"
-)
+_IN_USE = re.compile(_THING + r"我?(?P<how>(?:用|吃|穿|开|戴|玩|喝)起来|用着|穿着|开着|戴着)")
 # 我觉得iPhone13的性能挺稳定的, 我觉得小米手环挺好用的: the speaker's judgement of a thing (or of a part of it)
 _I_THINK = re.compile(r"^我(?:个人)?(?:认为|觉得|感觉)")
 _ITS = re.compile(
