@@ -90,11 +90,10 @@ def _an_aspect(said: str) -> bool:
 
 
 def _opinion(body: str, judged: bool = False) -> Found | None:
-    """What the speaker thinks of a thing they name (华为Mate60 真心好用, 松下空气净化器 用起来真不错): the thing
-    the memory's subject, so that what else was said of it (我用的手机是华为Mate60) is one step away. The
-    name is the nouns before the judgement, up to 这/那 (小米12这手机性能: 小米12) or the 的 after a thing
-    named (OPPOReno7的设计, 小米电视4A的画质和性价比). ``judged``: the clause is said to be a judgement (我觉得…),
-    so a thing named and its part are enough (iPhone13的性能挺稳定的)."""
+    """What the speaker thinks of a thing they name (the patterns above), the thing the memory's subject, so that
+    what else was said of it (我用的手机是华为Mate60) is one step away: its name the nouns before the judgement, up
+    to 这/那 (小米12这手机性能: 小米12) or the 的 after a thing named (OPPOReno7的设计). ``judged``: the clause is
+    said to be a judgement (我觉得…), so a thing named and its part are enough (iPhone13的性能挺稳定的)."""
     its = _ITS.match(body)
     if its is not None and not judged and not (its.group("how") is None and _an_aspect(body[its.end() :])):
         its = None  # 大润发的货品挺全的: a part of it judged, so a judgement though no 真 says so

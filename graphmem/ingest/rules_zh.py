@@ -157,17 +157,15 @@ _MEAT = {"肉", "荤", "荤菜", "肉食", "大鱼大肉"}
 _ACTIVITIES = {"跑步", "唱歌", "逛街", "做饭", "做菜", "打牌", "打球", "玩牌", "看戏"}
 
 
-# 欧莱雅的那款奇焕润发精油, LG的那个双门冰箱的: a brand's "that one" thing, named as one (as a review names it);
-# 华为Mate60这款手机的: a name, then what kind of thing it is
 _THAT_ONE_OF = re.compile(
     rf"^(?P<brand>[^的，,]{{1,12}}?)(?P<of>的)?(?:那|这)(?P<one>个|家|{MADE_ONE})(?P<thing>[^的，,]{{2,16}}?)的?$"
 )
 
 
 def that_one(said: str) -> str | None:
-    """The thing "that one of a maker" names, or None: LG的那个双门冰箱 and LG这款双门冰箱 → LG双门冰箱, 美的那款电饭煲
-    → 美的电饭煲 (美的 a maker's name, its 的 no possessive); a model or a place named, then its kind:
-    华为Mate60这款手机 → 华为Mate60, 绿洲家园这个地方 → 绿洲家园."""
+    """The thing "that one of a maker" names (as a review names it), or None: LG的那个双门冰箱(的) and LG这款双门冰箱
+    → LG双门冰箱, 美的那款电饭煲 → 美的电饭煲 (美的 a maker's name, its 的 no possessive); a model or a place named,
+    then its kind: 华为Mate60这款手机 → 华为Mate60, 绿洲家园这个地方 → 绿洲家园."""
     m = _THAT_ONE_OF.match(said)
     if m is None:
         return None
