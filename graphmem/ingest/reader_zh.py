@@ -207,9 +207,9 @@ def _it_named(sentence: str) -> str:
     return f"{m.group('head')}{m.group('x')}，{x}{sentence[m.end() :]}" if len(x) >= 2 else sentence
 
 
-# A sentence that opens with these gives the effect of what the sentence before said.
 # commas and colons end a clause; a colon between digits is a time of day (9:00), not a break
 _CLAUSE_BREAK = re.compile(r"[，,；;]|(?<!\d)[：:]|[：:](?!\d)")
+# A sentence that opens with these gives the effect of what the sentence before said.
 _THEREFORE = re.compile(r"^(?:所以|因此|于是|结果|这就是为什么|这也是为什么)[，,]?\s*")
 
 
