@@ -10,7 +10,7 @@ from ..lang import HAN_CHARS
 from ..lexicon.roles import ZH_ROLE_WORDS, role_of
 from . import rules_zh, zh_subjects
 from .language import Language, Reader
-from .phrases import _LEAD_ZH, Found, clean
+from .phrases import _LEAD_ZH, Found, clean, read_as
 
 # "X也是Y" is "X是Y"; "X可能是Y" is a guess, not a fact.
 _X_ADVERB = re.compile(r"(?:也|都|还|就|又|才|真的|真|确实|其实|原来|一直|曾经|已经|并)$")
@@ -20,7 +20,7 @@ _X_GUESS = re.compile(r"(?:可能|应该|也许|大概|好像|似乎|一定|肯�
 
 def _x_is_y(m: re.Match) -> Found | None:
     x, y = clean(m.group("x"), True, 20), clean(m.group("y"), True, 40)
-    if not x or not y or x[0] in "这那它他她你我谁哪什如要假的" or len(x) > 12 or y[0] in "不没":
+    if not x or not y or x[0] in "这那它他她你我谁哪什如要假的" or y[0] in "不没":
         return None
     topic = "是"
     if x.endswith("不"):  # 小明不是医生: 小明 不是 医生, never 小明 是 医生
@@ -37,11 +37,10 @@ def _x_is_y(m: re.Match) -> Found | None:
 # speaker thinks of it, after a "really" that says it is a judgement
 # 这台, 那双 …: a made thing, by its measure word; 这个, 那家: anything
 _THIS = rf"^(?:(?:这|那)(?P<one>{rules_zh.MADE_ONE})|这个|这家|那个|那家)?"
-_OPINION = re.compile(_THIS + r"(?P<x>[^，,。！？；;!?\s]{3,24}?)(?P<how>真心|真的|真是|确实|实在|真)")
+_THING = _THIS + r"(?P<x>[^，,。！？；;!?\s]{3,24}?)"  # the thing's name: what stands before the judgement
+_OPINION = re.compile(_THING + r"(?P<how>真心|真的|真是|确实|实在|真)")
 # 松下空气净化器用起来真不错: a thing as it is used, worn, eaten …: what follows is how it is
-_IN_USE = re.compile(
-    _THIS + r"(?P<x>[^，,。！？；;!?\s]{3,24}?)我?(?P<how>(?:用|吃|穿|开|戴|玩|喝)起来|用着|穿着|开着|戴着)"
-)
+_IN_USE = re.compile(_THING + r"我?(?P<how>(?:用|吃|穿|开|戴|玩|喝)起来|用着|穿着|开着|戴着)")
 # 我觉得iPhone13的性能挺稳定的, 我觉得小米手环挺好用的: the speaker's judgement of a thing (or of a part of it)
 _I_THINK = re.compile(r"^我(?:个人)?(?:认为|觉得|感觉)")
 _ITS = re.compile(
@@ -91,28 +90,25 @@ def _an_aspect(said: str) -> bool:
 
 
 def _opinion(body: str, judged: bool = False) -> Found | None:
-    """What the speaker thinks of a thing they name (华为Mate60 真心好用, 松下空气净化器 用起来真不错): the thing
-    the memory's subject, so that what else was said of it (我用的手机是华为Mate60) is one step away. The
-    name is the nouns before the judgement, up to 这/那 (小米12这手机性能: 小米12) or the 的 after a thing
-    named (OPPOReno7的设计, 小米电视4A的画质和性价比). ``judged``: the clause is said to be a judgement (我觉得…),
-    so a thing named and its part are enough (iPhone13的性能挺稳定的)."""
+    """What the speaker thinks of a thing they name (the patterns above), the thing the memory's subject, so that
+    what else was said of it (我用的手机是华为Mate60) is one step away: its name the nouns before the judgement, up
+    to 这/那 (小米12这手机性能: 小米12) or the 的 after a thing named (OPPOReno7的设计). ``judged``: the clause is
+    said to be a judgement (我觉得…), so a thing named and its part are enough (iPhone13的性能挺稳定的)."""
     its = _ITS.match(body)
     if its is not None and not judged and not (its.group("how") is None and _an_aspect(body[its.end() :])):
         its = None  # 大润发的货品挺全的: a part of it judged, so a judgement though no 真 says so
     m = _IN_USE.match(body) or _OPINION.match(body) or its
     if m is None:
         return None
-    thing = m.group("one") is not None or judged  # 这台…, 我觉得…: the clause says it is a made thing judged
     words = list(rules_zh.tag(m.group("x")))
     cut = next((i for i, (w, _) in enumerate(words) if w.startswith(("这", "那"))), len(words))
-    of = next((i for i, (w, _) in enumerate(words[:cut]) if w == "的"), None)
-    if (
-        of is not None
-        and of + 1 < cut
-        and (words[of + 1][0] in _ASPECTS or (m.re is not _IN_USE and of + 2 == cut and len(words[of + 1][0]) <= 2))
+    of = next((i for i, (w, _) in enumerate(words[:cut]) if w == "的"), cut)
+    if of + 1 < cut and (
+        words[of + 1][0] in _ASPECTS or (m.re is not _IN_USE and of + 2 == cut and len(words[of + 1][0]) <= 2)
     ):
         cut = of  # 小米电视4A的画质, 戴森吹风机的风力: the thing, then the part of it judged (耐克的跑鞋穿起来: the shoes)
-    in_use = m.re is _IN_USE or thing
+    # 这台…, 我觉得…: the clause says it is a made thing judged
+    in_use = m.re is _IN_USE or m.group("one") is not None or judged
     if m.re is _IN_USE and re.match(r"^(?:也|还|都|又)", body[m.end("how") :]):
         return None  # 智能系统用起来也很顺滑: a part of what the sentence spoke of, not a thing named
     while cut > 1 and words[cut - 1][0] in _ASPECTS:  # 松下空气净化器效果: the purifier, its effect judged
@@ -211,9 +207,9 @@ def _it_named(sentence: str) -> str:
     return f"{m.group('head')}{m.group('x')}，{x}{sentence[m.end() :]}" if len(x) >= 2 else sentence
 
 
-# A sentence that opens with these gives the effect of what the sentence before said.
 # commas and colons end a clause; a colon between digits is a time of day (9:00), not a break
 _CLAUSE_BREAK = re.compile(r"[，,；;]|(?<!\d)[：:]|[：:](?!\d)")
+# A sentence that opens with these gives the effect of what the sentence before said.
 _THEREFORE = re.compile(r"^(?:所以|因此|于是|结果|这就是为什么|这也是为什么)[，,]?\s*")
 
 
@@ -221,7 +217,7 @@ def generic_clauses(text: str, time_text: str | None, *, generic: bool) -> list[
     """A Chinese clause about the speaker as its predicate, kept whole: 失眠 / 去超市买了苹果;
     EVENT when timed. Outside a causal clause, each comma clause that opens with 我 (after
     lead-in words) is one; a clause about someone else (天气真好, 我妈妈…) is none."""
-    if not generic and time_text and re.search(re.escape(time_text) + "的", text):
+    if not generic and time_text and time_text + "的" in text:
         return []  # 秋天的叶子: a time word naming a thing, not when
     out = []
     for clause in [text] if generic else _CLAUSE_BREAK.split(text):
@@ -251,7 +247,7 @@ class Chinese(Language):
         sentence, met = zh_subjects.introduced(_it_named(sentence), reader.people, reader.owner)
         ids = [reader.add(f, None) for f in met]
         time_text = reader.rules._time(sentence, reader.ep)
-        if time_text and re.search(re.escape(time_text) + "的", sentence):
+        if time_text and time_text + "的" in sentence:
             time_text = None  # 秋天的叶子: a time word naming a thing, not when
         carried = None
         worked: Found | None = None  # a job said earlier in the sentence
@@ -262,7 +258,7 @@ class Chinese(Language):
             when = time_text if reader._said_here or not rules_zh.is_future(time_text) else None
             went = _THEN_WENT.match(clause.strip(" 。！？!?")) if worked is not None else None
             if went and worked is not None and zh_subjects.is_workplace(went["obj"]):
-                found = [Found("FACT", "入职", went["obj"], 0.7, subject=worked.subject, kind="work", slot="employer")]
+                found = [read_as("employer", "FACT", "入职", went["obj"], subject=worked.subject)]
             else:
                 found, carried = reader._read(clause, when, carried)
             worked = next((f for f in found if f.kind == "work"), worked)
@@ -344,13 +340,11 @@ class Chinese(Language):
         if subj.name is not None or time_text or generic or not subj.rest:
             return []
         who = zh_subjects.person_in(subj.rest, reader.people)
-        if who is None:
+        found = generic_clauses(text, None, generic=False) if who is not None else []
+        if who is None or len(found) != 1 or who not in found[0].topic or found[0].topic.endswith(("吗", "吧")):
             return []
-        found = generic_clauses(text, None, generic=False)
-        if len(found) != 1 or who not in found[0].topic or found[0].topic.endswith(("吗", "吧")):
-            return []
-        topic = found[0].topic.replace(who, "", 1).strip(" ，,")
-        if not topic or topic == found[0].topic:
+        topic = found[0].topic.replace(who, "", 1).strip(" ，,")  # never the whole topic: who is in it
+        if not topic:
             return []
         reader.people.learn(who)
         return [Found("EVENT", topic, who, 0.5, kind="event")]
@@ -365,8 +359,8 @@ class Chinese(Language):
                 return []  # 老马说明年…: what he says, not what he does
             event = rules_zh.event(subj.rest, time_text if reader._said_here else None)
             return [event] if event else []
-        habit = rules_zh.event(subj.rest) if not _REPORTS.match(subj.rest) else None
-        if habit is None or habit.kind == "plan":
+        habit = None if _REPORTS.match(subj.rest) else rules_zh.event(subj.rest)  # untimed: never a plan
+        if habit is None:
             return []
         habit.memory_type, habit.kind = "FACT", "fact"  # 他每天在公园打太极: what they do
         return [habit]

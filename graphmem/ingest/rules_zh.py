@@ -39,20 +39,24 @@ _SINCE = re.compile(
 )
 
 _DEGREES = "博士|硕士|学士|本科|专科|大专|研究生|高中|初中|中专|小学"
-_CHANGES = {"搬到", "入职", "考上", "换工作", "辞职", "毕业于", "不再住在", "转学", "转学到"}
+_CHANGES = {"搬到", "入职", "转学到"}  # the slots' topics that say a change of a value (the ends are changes too)
+
+
+def _said(m: re.Match, key: str = "地点", group: str = "place") -> dict[str, str] | None:
+    """``key`` (地点 where, 时长 how long) as the pattern's ``group`` said it; None when it said none."""
+    return {key: m[group]} if m.groupdict().get(group) else None
 
 
 def _slot(topic: str, reading: str, ends: bool = False, of: Callable = _object) -> Callable:
     """A slot's reading (residence, employer, job, school) in ``topic``'s words, its object cleaned by ``of``
-    and how long when said (``time``); a change when timed."""
+    and how long when said (``time``); an event when timed if it ``ends`` the slot or is a change (``_CHANGES``)."""
 
     def make(m: re.Match, timed: bool) -> list[Found]:
-        said, span = m.groupdict().get("obj"), m.groupdict().get("time")
-        obj = of(said) if said else None
+        obj = of(said) if (said := m.groupdict().get("obj")) else None
         if (obj is None and not ends) or (obj and obj[0] in _NOT_NAME):
             return []
         mtype = "EVENT" if timed and (ends or topic in _CHANGES) else "FACT"
-        return [read_as(reading, mtype, topic, obj, {"时长": span} if span else None, ends=ends)]
+        return [read_as(reading, mtype, topic, obj, _said(m, "时长", "time"), ends=ends)]
 
     return make
 
@@ -74,10 +78,7 @@ def _open_part(text: str | None, limit: int = 30) -> str | None:
 # or alone: 以前在厨房干了很多活 is no job.
 def _worked_at(m: re.Match) -> list[Found]:
     obj = _organisation(m.group("obj") or m.groupdict().get("obj2") or "")
-    if not obj:
-        return []
-    attributes = {"时长": m.group("time")} if m.group("time") else None
-    return [Found("FACT", "曾工作于", obj, 0.6, attributes, kind="work")]
+    return [Found("FACT", "曾工作于", obj, 0.6, _said(m, "时长", "time"), kind="work")] if obj else []
 
 
 def _allergic(m: re.Match, timed: bool = False) -> list[Found]:
@@ -91,14 +92,12 @@ def _allergic(m: re.Match, timed: bool = False) -> list[Found]:
 def _learning(m: re.Match, timed: bool = False) -> list[Found]:
     """What someone is learning, practising or preparing for, with how long when said; only when
     said as going on (在学 / 正在练 / 开始学) or with how long (学西班牙语半年了): 学做饭 alone may be a wish."""
-    said = m.group(0)
-    if not (said.startswith(("在", "正在", "一直在", "开始")) or m.group("time")):
+    if not (m.group(0).startswith(("在", "正在", "一直在", "开始")) or m.group("time")):
         return []
     obj = _object(m.group("obj"))
     if not obj or obj[0] in _NOT_NAME or obj.startswith(("了", "过", "着", "的", "到")):
         return []
-    attributes = {"时长": m.group("time")} if m.group("time") else None
-    return [Found("FACT", "在" + m.group("verb"), obj, 0.6, attributes, kind="fact")]
+    return [Found("FACT", "在" + m.group("verb"), obj, 0.6, _said(m, "时长", "time"), kind="fact")]
 
 
 def _practised(m: re.Match, timed: bool = False) -> list[Found]:
@@ -107,9 +106,8 @@ def _practised(m: re.Match, timed: bool = False) -> list[Found]:
     if not obj or obj[0] in _NOT_NAME or obj[0] in "就才又都也还便没不" or obj in ("时间", "工作", "东西", "功课"):
         return []
     verb = m.group("verb")
-    if not m.group("now"):
-        topic = verb + "过"  # 弹了十年吉他: a span that ended
-    else:
+    topic = verb + "过"  # 弹了十年吉他: a span that ended
+    if m.group("now"):  # 学了三年钢琴了: up to now
         topic = "在" + verb if verb.startswith(("学", "练")) else verb
     return [Found("FACT", topic, obj, 0.6, {"时长": m.group("time")}, kind="fact")]
 
@@ -126,10 +124,8 @@ def _work_place(m: re.Match, timed: bool) -> list[Found]:
     obj, job = _organisation(m.group("obj")), clean(m.groupdict().get("job"), True, 20)
     if not obj:
         return []
-    return [
-        read_as("employer", "FACT", "工作于", obj),
-        *([Found("FACT", "职业是", job, 0.6, kind="work", slot="job")] if job else []),
-    ]
+    jobs = [Found("FACT", "职业是", job, 0.6, kind="work", slot="job")] if job else []
+    return [read_as("employer", "FACT", "工作于", obj), *jobs]
 
 
 def _teaches(m: re.Match, timed: bool = False) -> list[Found]:
@@ -161,17 +157,15 @@ _MEAT = {"肉", "荤", "荤菜", "肉食", "大鱼大肉"}
 _ACTIVITIES = {"跑步", "唱歌", "逛街", "做饭", "做菜", "打牌", "打球", "玩牌", "看戏"}
 
 
-# 欧莱雅的那款奇焕润发精油, LG的那个双门冰箱的: a brand's "that one" thing, named as one (as a review names it);
-# 华为Mate60这款手机的: a name, then what kind of thing it is
 _THAT_ONE_OF = re.compile(
     rf"^(?P<brand>[^的，,]{{1,12}}?)(?P<of>的)?(?:那|这)(?P<one>个|家|{MADE_ONE})(?P<thing>[^的，,]{{2,16}}?)的?$"
 )
 
 
 def that_one(said: str) -> str | None:
-    """The thing "that one of a maker" names, or None: LG的那个双门冰箱 and LG这款双门冰箱 → LG双门冰箱, 美的那款电饭煲
-    → 美的电饭煲 (美的 a maker's name, its 的 no possessive); a model or a place named, then its kind:
-    华为Mate60这款手机 → 华为Mate60, 绿洲家园这个地方 → 绿洲家园."""
+    """The thing "that one of a maker" names (as a review names it), or None: LG的那个双门冰箱(的) and LG这款双门冰箱
+    → LG双门冰箱, 美的那款电饭煲 → 美的电饭煲 (美的 a maker's name, its 的 no possessive); a model or a place named,
+    then its kind: 华为Mate60这款手机 → 华为Mate60, 绿洲家园这个地方 → 绿洲家园."""
     m = _THAT_ONE_OF.match(said)
     if m is None:
         return None
@@ -201,9 +195,7 @@ def thing_name(said: str) -> str:
         return said
     # a maker the tagger takes for a person's name (欧莱雅, 亚瑟士) makes one thing with a model's name
     model = any(t in ("eng", "m") for _, t in right)
-    if all(t in _MAKER_TAGS or (model and t.startswith("nr")) for _, t in left):
-        return maker + thing
-    return said
+    return maker + thing if all(t in _MAKER_TAGS or (model and t.startswith("nr")) for _, t in left) else said
 
 
 def _preference(m: re.Match, timed: bool) -> list[Found]:
@@ -211,8 +203,7 @@ def _preference(m: re.Match, timed: bool) -> list[Found]:
     obj = _open_part(m.group("obj"))
     if not obj or obj in ("的", "了") or obj.startswith(("的", "什么", "哪")):
         return []
-    obj = that_one(obj) or obj  # LG的那个双门冰箱(的): one name; 华为Mate60这款手机: the phone named
-    obj = thing_name(obj)
+    obj = thing_name(that_one(obj) or obj)  # LG的那个双门冰箱(的): one name; 华为Mate60这款手机: the phone named
     topic = _LIKING[verb]
     sign = 1 if topic in ("喜欢", "爱") else -1
     if topic == "怕" and (len(obj) > 6 or re.match(r"^(?:来不及|会|被|要|不|没|万一|是|自己|麻烦你|打扰)", obj)):
@@ -230,10 +221,8 @@ def _preference(m: re.Match, timed: bool) -> list[Found]:
 
 def _diet(m: re.Match, timed: bool) -> list[Found]:
     """吃素 / 是素食者 / 吃肉: what someone eats, a slot (a newer diet replaces the older)."""
-    meat = m.group("meat")
-    obj = "肉" if meat else "素"
-    changed = bool(m.group("change") or m.group("change2"))
-    return [read_as("diet", "EVENT" if timed and changed else "FACT", "吃", obj)]
+    changed = m.group("change") or m.group("change2")
+    return [read_as("diet", "EVENT" if timed and changed else "FACT", "吃", "肉" if m.group("meat") else "素")]
 
 
 def _favourite(m: re.Match, timed: bool = False) -> list[Found]:
@@ -262,6 +251,7 @@ _RATHER = re.compile(
     r"^(?P<lead>[^，,。]{0,6}?)比起(?P<other>[^，,。]{1,10}?)[，,]?(?P<who>我|他|她)?(?=更|还是更|倒是更)"
 )
 
+# 我毕业后在银行上班 → 毕业后我在银行上班: when, then where the speaker is
 _ME_AFTER = re.compile(r"^我(?P<when>[\u4e00-\u9fff]{1,6}?(?:以后|之后|后))(?=在)")
 # 外婆去年走了, 我家的狗上周走了: of a grandparent or a pet, 走了 with nowhere after it is a death (of anyone
 # else as often "left": 我妈昨天走了 may be a visit that ended)
@@ -273,17 +263,13 @@ _GONE = re.compile(
 def said_plainly(sentence: str) -> str:
     """The sentence said the way the clause rules read it: 我以前抽烟，后来戒了 → 我后来戒了抽烟 (the habit
     quit said in the clause that quits it); 比起咖啡我更喜欢茶 → 我更喜欢茶; 外婆去年走了 → 外婆去年去世了."""
-    sentence = _GONE.sub(lambda g: f"{g.group('who')}{g.group('when')}去世了", sentence)
-    after = _ME_AFTER.match(sentence)
-    if after is not None:  # 我毕业后在银行上班 → 毕业后我在银行上班: when, then where the speaker is
-        sentence = f"{after.group('when')}我{sentence[after.end('when') :]}"
-    rather = _RATHER.match(sentence)
-    if rather is not None:
-        sentence = f"{rather.group('lead')}{rather.group('who') or '我'}{sentence[rather.end() :]}"
+    sentence = _GONE.sub(r"\g<who>\g<when>去世了", sentence)
+    sentence = _ME_AFTER.sub(r"\g<when>我", sentence)
+    sentence = _RATHER.sub(lambda r: r["lead"] + (r["who"] or "我"), sentence)
     m = _USED_TO_QUIT.search(sentence)
     if m is None:
         return sentence
-    what = re.sub(r"^(?:喝|吃|抽)(?:很多|好多|不少)", lambda w: w.group(0)[0], m.group("what"))
+    what = re.sub(r"^(喝|吃|抽)(?:很多|好多|不少)", r"\1", m.group("what"))
     when = re.sub(r"后来|但是|但|可是|不过|终于|已经|早就", "", m.group("mid"))  # the time it was quit, if said
     return sentence[: m.start()] + f"{when}戒了{what}" + sentence[m.end() :]
 
@@ -317,9 +303,8 @@ def _possession(m: re.Match, timed: bool) -> list[Found]:
     obj = _things(rest) if verb != "有" else clean(_ONE.sub("", rest), True, 30)
     if not obj or obj[0] in _NOT_NAME:
         return []
-    obj = thing_name(obj)
     topic = "有" if verb == "拥有" else verb
-    return [read_as("possession", "EVENT" if timed and topic != "有" else "FACT", topic, obj)]
+    return [read_as("possession", "EVENT" if timed and topic != "有" else "FACT", topic, thing_name(obj))]
 
 
 def _parted(m: re.Match, timed: bool) -> list[Found]:
@@ -393,8 +378,7 @@ def _lived_before(m: re.Match, timed: bool = False) -> list[Found]:
     span = m.group("time") or ""
     if not obj or obj[0] in _NOT_NAME or span.endswith(("天", "周")) or re.search(_STAY, obj):
         return []  # 在酒店住了两天: a stay, not a home
-    attributes = {"时长": span} if span else None
-    return [Found("FACT", "曾住在", obj, 0.6, attributes, kind="residence")]
+    return [Found("FACT", "曾住在", obj, 0.6, _said(m, "时长", "time"), kind="residence")]
 
 
 _WORK_SPAN = re.compile(
@@ -475,10 +459,6 @@ def _fact(topic: str, confidence: float = 0.6, kind: str = "fact", change: bool 
     return lambda m, t: [
         Found("EVENT" if t and change else "FACT", topic, m.groupdict().get("obj"), confidence, kind=kind)
     ]
-
-
-def _where(m: re.Match, group: str = "place") -> dict[str, str] | None:
-    return {"地点": m.group(group)} if m.group(group) else None
 
 
 # the slots' readings most patterns make
@@ -569,7 +549,7 @@ _RULES = patterns(
         lambda m, t: (  # 在上海找到了工作: a job found in a city, its employer not said
             _JOINED(m, t)
             if m["obj"] and not is_place(m["obj"])
-            else [read_as("employer", "EVENT" if t else "FACT", "换工作", None, _where(m, "obj"), ends=True)]
+            else [read_as("employer", "EVENT" if t else "FACT", "换工作", None, _said(m, "地点", "obj"), ends=True)]
         ),
     ),
     # where they work or study now
@@ -649,7 +629,7 @@ _RULES = patterns(
     # 开了一家面包店 / 在深圳开了一家餐厅: a business someone runs, where they work
     (
         rf"^(?:在(?P<place>{_P}{{1,10}}?))?(?:自己)?开了(?:一家|家|一个|个|一间|间)(?P<obj>{_P}{{0,8}}?(?:店|公司|餐厅|饭店|馆|工作室|厂|诊所|超市|网店|民宿))$",
-        lambda m, t: [read_as("employer", "EVENT" if t else "FACT", "开了", m["obj"], _where(m))],
+        lambda m, t: [read_as("employer", "EVENT" if t else "FACT", "开了", m["obj"], _said(m))],
     ),
     # 弹钢琴 / 会拉小提琴 / 打篮球: an instrument or a game someone plays (会: can)
     (
@@ -682,7 +662,7 @@ _RULES = patterns(
     # 在成都买了房: a home bought, and where
     (
         rf"^在(?P<place>{_P}{{1,12}}?)买了(?:一套|套|一个|个|一栋|栋)?(?P<obj>房子|房|公寓|别墅|新房|二手房)$",
-        lambda m, t: [Found("EVENT" if t else "FACT", "买了", m["obj"], 0.6, _where(m), kind="possession")],
+        lambda m, t: [Found("EVENT" if t else "FACT", "买了", m["obj"], 0.6, _said(m), kind="possession")],
     ),
     # 开的是特斯拉 / 开一辆旧宝马: the car someone drives (开会, 开心, 开始 are no car)
     (
