@@ -54,6 +54,13 @@ def test_english_where_someone_worked_is_a_fact_of_the_past_not_their_employer()
     assert found == {("worked at", "Deloitte"): None, ("work at", "Globex"): "employer"}
 
 
+def test_english_how_long_someone_worked_somewhere_is_kept_in_years_as_in_summers():
+    plan = extract("I worked at Deloitte for eight years. My sister worked at a bookshop for two summers.")
+    found = {(m.memory["subject"], m.memory["object"]): m.memory["attributes"] for m in plan.memories}
+    assert found[("I", "Deloitte")] == {"duration": "eight years"}
+    assert found[("my sister", "a bookshop")] == {"duration": "two summers"}
+
+
 def test_where_someone_used_to_work_is_a_past_fact_in_both_languages():
     # 工作过 / 以前在 … 上班 / used to work: remembered, and no slot, so it cannot supersede the job of now
     plan = extract("我在华为工作过两年。我现在在腾讯上班。我们公司新来的CTO叫Harris。Harris以前在亚马逊干了十年。")

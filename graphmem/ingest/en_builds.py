@@ -164,7 +164,7 @@ _AS_A_JOB = re.compile(r"^(?P<org>.+?) as (?:a |an )?(?P<job>[a-z][a-z -]{1,40})
 
 
 def lived_before(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
-    obj, duration = said_object(m), _for_how_long(m.group("obj").strip())[1]
+    obj, duration = said_object(m), _for_how_long((m.group("obj") or "").strip())[1]
     if not obj or (m.group("used").startswith("lived") and not duration):
         return None  # "lived in Oslo in 2015": an event of its time, read as said
     attributes = {"duration": duration} if duration else None
@@ -581,7 +581,8 @@ def work_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | No
     if re.search(r"\b(?:before|previously|back then|in the past)$", said, _I):
         return None
     if re.search(r"\b(?:worked|interned) (?:at|for) |^used to ", said, _I):
-        obj, duration = _for_how_long(said_object(m) or "")  # "worked at a bookshop for two summers"
+        # "for eight years" (said_object drops it) or "for two summers" (it keeps it): how long, either way
+        obj, duration = _for_how_long(said_object(m) or "")[0], _for_how_long((m.group("obj") or "").strip())[1]
         attributes = {"duration": duration} if duration else None
         return [Found("FACT", "worked at", obj, 0.6, attributes, kind="work")] if obj else None
     found = reading("work at", "employer")(m, third, time_text)
