@@ -61,6 +61,15 @@ def test_english_how_long_someone_worked_somewhere_is_kept_in_years_as_in_summer
     assert found[("my sister", "a bookshop")] == {"duration": "two summers"}
 
 
+def test_a_place_or_employer_said_by_its_kind_then_its_name_is_the_name_in_both_languages():
+    plan = extract("我搬到了一个叫大理的小城。我老公在一家叫做星辰科技的单位工作。")
+    found = {(m.memory["subject"], m.memory["topic"], m.memory["object"]): m.slot for m in plan.memories}
+    assert found[("我", "搬到", "大理")] == "residence" and found[("我老公", "工作于", "星辰科技")] == "employer"
+    plan = extract("I moved to a little town called Hove. I work for a company called Acme.")
+    found = {(m.memory["subject"], m.memory["topic"], m.memory["object"]): m.slot for m in plan.memories}
+    assert found[("I", "moved to", "Hove")] == "residence" and found[("I", "work at", "Acme")] == "employer"
+
+
 def test_where_someone_used_to_work_is_a_past_fact_in_both_languages():
     # 工作过 / 以前在 … 上班 / used to work: remembered, and no slot, so it cannot supersede the job of now
     plan = extract("我在华为工作过两年。我现在在腾讯上班。我们公司新来的CTO叫Harris。Harris以前在亚马逊干了十年。")

@@ -92,12 +92,24 @@ class Found:
     ends: bool = False
 
 
+# A place, an employer or a school said by its name after its kind: "a little town called Hove", "a
+# startup named Nimbus", 一个叫大理的小城, 一家名叫字节的公司: the name is the value (one node with its
+# name said alone elsewhere).
+_CALLED = re.compile(
+    r"^(?:(?:a|an|the|this|one)\s+)?(?:[\w'-]+\s+){0,3}?(?:called|named)\s+(?P<en>[A-Z0-9][\w'&.-]*(?:\s+[A-Z0-9][\w'&.-]*)*)$"
+    r"|^(?:一[个家所座间])?(?:名叫|叫做|叫|名为)(?P<zh>[^的，,\s]{1,20})的[\u4e00-\u9fff]{1,4}$"
+)
+_NAMED_SLOTS = ("residence", "employer", "school")
+
+
 def read_as(
     reading: str, memory_type: str, topic: str, obj: str | None, attributes: dict[str, str] | None = None, **more: Any
 ) -> Found:
     """What a clause says as one of the table's readings (``lexicon.readings``): its kind, its slot (where
     an extractor names it) and its confidence; ``more``: the subject, whether it ends the slot."""
     r = BY_ID[reading]
+    if obj and reading in _NAMED_SLOTS and (called := _CALLED.match(obj)):
+        obj = called.group("en") or called.group("zh")
     return Found(
         memory_type, topic, obj, r.confidence, attributes, kind=r.kind, slot=r.slot if r.marked else None, **more
     )
