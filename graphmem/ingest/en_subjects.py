@@ -130,13 +130,15 @@ def _role_named(text: str) -> tuple[str, int] | None:
 _NOT_THEIR_THINGS = frozenset("own way best first last only other been got gone just also really all".split())
 
 
-# what someone has that a reading of its own reads, said in more words than one (phone number, e-mail address)
+# What someone has that a reading of its own reads (phone number, e-mail address): its words (the
+# consolidator's slot words, lexicon.topics.SLOTS) → the attribute.
+ATTRIBUTE_NAME = {
+    **{w: "phone number" for w in words_of("phone", "en")},
+    **{w: "email" for w in words_of("email", "en")},
+}
+
 _THEIR_ATTRIBUTE = re.compile(
-    "^(?:"
-    + "|".join(
-        sorted((re.escape(w) for w in (*words_of("phone", "en"), *words_of("email", "en"))), key=len, reverse=True)
-    )
-    + r")(?= (?:is|was|'s|has)\b)"
+    "^(?:" + "|".join(sorted(map(re.escape, ATTRIBUTE_NAME), key=len, reverse=True)) + r")(?= (?:is|was|'s|has)\b)"
 )
 
 
