@@ -93,12 +93,6 @@ def agree(topic: str, third: bool) -> str:
     return f"{'is' if head == 'am' else third_person(head)} {tail}".strip()
 
 
-def plural(topic: str) -> str:
-    """A topic read as the speaker's, agreeing with people spoken of together: am into → are into."""
-    head, _, tail = topic.partition(" ")
-    return f"{ {'am': 'are', 'was': 'were'}.get(head, head) } {tail}".strip()
-
-
 Make = Callable[[re.Match, bool, str | None], list[Found] | None]
 
 # a change that ends no value before it (one that does is an end): an event when timed

@@ -684,7 +684,11 @@ class English(Language):
     predicates = staticmethod(rules_en.predicates)
     attribute_of = staticmethod(rules_en.attribute_of)
     of_thing = staticmethod(_of_what_is)
-    plural = staticmethod(en_builds.plural)
+
+    def plural(self, topic: str) -> str:
+        """A topic read as the speaker's, agreeing with people spoken of together: am into → are into."""
+        head, _, tail = topic.partition(" ")
+        return f"{ {'am': 'are', 'was': 'were'}.get(head, head) } {tail}".strip()
 
     def otherwise(
         self, reader: Reader, body: str, text: str, subj, time_text: str | None, generic: bool, habitual: bool
