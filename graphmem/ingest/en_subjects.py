@@ -262,12 +262,11 @@ def _opening(clause: str, people: People, owner: str) -> Subject | None:
     found = role_of(m.group("role")) if m else None
     if m and (found or m.group("how") != " is") and _a_name(m.group("name")):
         # my sister is Anna, my dentist is Dr Okafor; any noun when the name is said to be its name
-        role = found[0] if found else m.group("role").lower()
         name, mods = m.group("name"), (m.group("mods") or "").strip()
-        people.learn(name, role, owner=owner, gender=found[1] if found else None)
+        mine = people.known_as(name, found[0] if found else m.group("role").lower(), owner)
         if mods:
             people.describe(name, f"{mods} {m.group('role')}")
-        return Subject(name, "", relation(role, name))
+        return Subject(name, "", mine)
     m = re.match(rf"^{_MY} (?P<mods>(?:[A-Za-z-]+ ){{0,2}}?)(?P<role>{EN_ROLE})\b,? ?(?P<name>{_NAME})?,?", text)
     if m and re.match(r"\s*and (?:I|we)\b", text[m.end("role") :]):
         m = None  # "My wife and I went …": the speaker, with her (read below)
@@ -396,11 +395,6 @@ _TOGETHER = re.compile(
 _TOGETHER_ROLE = word_map("colleague: coworkers|co-workers, neighbor: neighbours|neighbors")  # else: friends → friend
 
 
-def said_together(text: str) -> bool:
-    """The clause only says what the speaker and someone are to each other (``_TOGETHER``)."""
-    return _TOGETHER.match(text) is not None
-
-
 def stated_people(text: str, people: People, owner: str) -> list[Found]:
     """Relations said inside a clause (I had lunch with my cousin Ruth), and "Jess and I have been
     friends since college": each learnt."""
@@ -449,10 +443,8 @@ _NAMED_AFTER = re.compile(
     rf"\b(?P<det>a|an|(?i:my)) (?P<what>(?:[a-z-]+ ){{0,2}}?[a-z-]+)\b[^.;!?]*?{_NAME_IS.pattern} (?P<name>{_NAME})\b"
 )
 
-
-def without_name_said_after(text: str) -> str:
-    """The clause without the name said after it: "had a baby girl, her name is Lily" → "had a baby girl"."""
-    return re.sub(_NAME_IS.pattern + r" [A-Z][\w'-]*(?: [A-Z][\w'-]*)?", "", text)
+# the name said after a clause, to be left out of it: "had a baby girl, her name is Lily" → "had a baby girl"
+NAME_SAID_AFTER = re.compile(_NAME_IS.pattern + r" [A-Z][\w'-]*(?: [A-Z][\w'-]*)?")
 
 
 # what is named like someone and is not: a café called Lark, a dog named Rex

@@ -658,19 +658,20 @@ class English(Language):
         """The people a clause introduces ("my cousin Ruth"); the name said after the clause is no part of it."""
         body, met = en_subjects.introduced(body, reader.people, reader.owner)
         if met and " name is " not in body:
-            text = en_subjects.without_name_said_after(text)
+            text = en_subjects.NAME_SAID_AFTER.sub("", text)
         return body, text, met, None if met else _review(body)  # the Panasonic air purifier works well
 
     # --- whom a clause is about
     role_of_someone = staticmethod(en_subjects.role_of_someone)
     partner_ended = staticmethod(en_subjects.partner_ended)
+    stated_people = staticmethod(en_subjects.stated_people)
+    said_mine = staticmethod(en_subjects.said_mine)
 
     def subject_of(self, body: str, people: People, owner: str, carried):
         return en_subjects.subject_of(body, people, owner)  # an English subject carries over no clause
 
-    stated_people = staticmethod(en_subjects.stated_people)
-    said_together = staticmethod(en_subjects.said_together)
-    said_mine = staticmethod(en_subjects.said_mine)
+    def said_together(self, text: str) -> bool:  # "Jess and I have been friends since college": all it says
+        return en_subjects._TOGETHER.match(text) is not None
 
     def without_subject(self, body: str, text: str, time_text: str | None, generic: bool) -> list[Found]:
         """In a cause or an effect, a clause about something else ("the train broke down")."""
