@@ -349,8 +349,8 @@ def _opening(clause: str, people: People, owner: str) -> Subject | None:
     return None
 
 
-def subject_of(clause: str, people: People, owner: str) -> Subject | None:
-    """The subject a clause opens with, or None when it opens with no one the reader can name."""
+def subject_of(clause: str, people: People, owner: str, carried: Subject | None = None) -> Subject | None:
+    """The subject a clause opens with, or None: no one the reader can name (none is ``carried`` over)."""
     subj = _opening(clause, people, owner)
     return _and_their(subj, people) if subj is not None and subj.name is not None else subj
 

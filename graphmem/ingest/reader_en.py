@@ -373,10 +373,6 @@ _AGREE = {"am": ("am", "is"), "have": ("have", "has"), "do": ("do", "does"), "wa
 _AGREE |= {"are": _AGREE["am"], "is": _AGREE["am"], "has": _AGREE["have"], "does": _AGREE["do"], "were": _AGREE["was"]}
 
 
-def _agree(word: str, third: bool) -> str:
-    return _AGREE[word][third] if word in _AGREE else word
-
-
 def _first_verb(words: list[str]) -> int:
     """Where a predicate's verb is: after the adverbs before it (at its last word at most)."""
     i = 0
@@ -533,7 +529,7 @@ def _clause_fact(
         return None  # "I wanted to tell …": what follows is the point
     if third and not auxes and not is_past(verb) and predicate[0] == verb:
         predicate[0] = third_person(verb)
-    head = [_agree(t, third) for t in tokens] + (["not"] if negated else [])  # "does not work", "has not seen"
+    head = [_AGREE[t][third] if t in _AGREE else t for t in tokens] + (["not"] if negated else [])  # "has not seen"
     topic = " ".join(head + predicate)
     obj = _object(rest, time_text)
     if obj is None or (obj == "" and rest and not time_text) or (obj and _points_elsewhere(obj)):
@@ -666,9 +662,7 @@ class English(Language):
     partner_ended = staticmethod(en_subjects.partner_ended)
     stated_people = staticmethod(en_subjects.stated_people)
     said_mine = staticmethod(en_subjects.said_mine)
-
-    def subject_of(self, body: str, people: People, owner: str, carried):
-        return en_subjects.subject_of(body, people, owner)  # an English subject carries over no clause
+    subject_of = staticmethod(en_subjects.subject_of)
 
     def said_together(self, text: str) -> bool:  # "Jess and I have been friends since college": all it says
         return en_subjects._TOGETHER.match(text) is not None
