@@ -93,12 +93,6 @@ def agree(topic: str, third: bool) -> str:
     return f"{'is' if head == 'am' else third_person(head)} {tail}".strip()
 
 
-def plural(topic: str) -> str:
-    """A topic read as the speaker's, agreeing with people spoken of together: am into → are into."""
-    head, _, tail = topic.partition(" ")
-    return f"{ {'am': 'are', 'was': 'were'}.get(head, head) } {tail}".strip()
-
-
 Make = Callable[[re.Match, bool, str | None], list[Found] | None]
 
 # a change that ends no value before it (one that does is an end): an event when timed
@@ -154,10 +148,11 @@ _FOR_A_TIME = re.compile(
 )
 
 
-def _for_how_long(said: str) -> tuple[str, str | None]:
-    """ "Acme for three years" → ("Acme", "three years"); the words alone when they say no span."""
+def _for_how_long(said: str) -> tuple[str | None, str | None]:
+    """ "Acme for three years" → ("Acme", "three years"), the object as a memory holds it; the object
+    alone when the words say no span."""
     long = _FOR_A_TIME.search(said)
-    return (said[: long.start()], long.group(1)) if long else (said, None)
+    return clean(said[: long.start()] if long else said, False, 60), long.group(1) if long else None
 
 
 _AS_A_JOB = re.compile(r"^(?P<org>.+?) as (?:a |an )?(?P<job>[a-z][a-z -]{1,40})$")
@@ -181,8 +176,7 @@ def held_since(topic: str, reading: str) -> Make:
         if not since and " since " in raw:  # since I graduated: not a time the parser reads, said as it was
             raw, _, after = raw.partition(" since ")
             since = after.strip() or None
-        raw, duration = _for_how_long(raw)
-        obj = clean(raw, False, 60)
+        obj, duration = _for_how_long(raw)
         if not obj or not (since or duration):
             return None
         attributes = {"since": since} if since else {"duration": duration or ""}
@@ -229,8 +223,7 @@ def _plays(obj: str, third: bool) -> list[Found] | None:
 def played(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     """ "have played piano for three years" / "have been doing yoga for two years": what they still do,
     and for how long; "played soccer for five years": a span that ended, said in the past."""
-    raw, duration = _for_how_long(_past_comma(m))
-    obj = clean(raw, False, 60)
+    obj, duration = _for_how_long(_past_comma(m))
     if not obj or obj.split()[0].lower() in {"it", "this", "that", "there", "with", "around"}:
         return None
     verb = m.group("verb").lower()
@@ -243,8 +236,7 @@ def played(m: re.Match, third: bool, time_text: str | None) -> list[Found] | Non
 
 
 def learning(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
-    raw, duration = _for_how_long(m.group("obj") or "")
-    obj = clean(raw, False, 60)
+    obj, duration = _for_how_long(m.group("obj") or "")
     if not obj or obj.split()[0].lower() in {"to", "how", "that", "it", "this"}:
         return None  # "learning to cope", "learning how it works": no subject to name
     verb = m.group("verb").lower().replace("practising", "practicing")
@@ -582,7 +574,7 @@ def work_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | No
         return None
     if re.search(r"\b(?:worked|interned) (?:at|for) |^used to ", said, _I):
         # "for eight years" (said_object drops it) or "for two summers" (it keeps it): how long, either way
-        obj, duration = _for_how_long(said_object(m) or "")[0], _for_how_long((m.group("obj") or "").strip())[1]
+        obj, duration = _FOR_A_TIME.sub("", said_object(m) or ""), _for_how_long((m.group("obj") or "").strip())[1]
         attributes = {"duration": duration} if duration else None
         return [Found("FACT", "worked at", obj, 0.6, attributes, kind="work")] if obj else None
     found = reading("work at", "employer")(m, third, time_text)

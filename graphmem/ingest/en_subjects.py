@@ -130,13 +130,15 @@ def _role_named(text: str) -> tuple[str, int] | None:
 _NOT_THEIR_THINGS = frozenset("own way best first last only other been got gone just also really all".split())
 
 
-# what someone has that a reading of its own reads, said in more words than one (phone number, e-mail address)
+# What someone has that a reading of its own reads (phone number, e-mail address): its words (the
+# consolidator's slot words, lexicon.topics.SLOTS) → the attribute.
+ATTRIBUTE_NAME = {
+    **{w: "phone number" for w in words_of("phone", "en")},
+    **{w: "email" for w in words_of("email", "en")},
+}
+
 _THEIR_ATTRIBUTE = re.compile(
-    "^(?:"
-    + "|".join(
-        sorted((re.escape(w) for w in (*words_of("phone", "en"), *words_of("email", "en"))), key=len, reverse=True)
-    )
-    + r")(?= (?:is|was|'s|has)\b)"
+    "^(?:" + "|".join(sorted(map(re.escape, ATTRIBUTE_NAME), key=len, reverse=True)) + r")(?= (?:is|was|'s|has)\b)"
 )
 
 
@@ -260,12 +262,11 @@ def _opening(clause: str, people: People, owner: str) -> Subject | None:
     found = role_of(m.group("role")) if m else None
     if m and (found or m.group("how") != " is") and _a_name(m.group("name")):
         # my sister is Anna, my dentist is Dr Okafor; any noun when the name is said to be its name
-        role = found[0] if found else m.group("role").lower()
         name, mods = m.group("name"), (m.group("mods") or "").strip()
-        people.learn(name, role, owner=owner, gender=found[1] if found else None)
+        mine = people.known_as(name, found[0] if found else m.group("role").lower(), owner)
         if mods:
             people.describe(name, f"{mods} {m.group('role')}")
-        return Subject(name, "", relation(role, name))
+        return Subject(name, "", mine)
     m = re.match(rf"^{_MY} (?P<mods>(?:[A-Za-z-]+ ){{0,2}}?)(?P<role>{EN_ROLE})\b,? ?(?P<name>{_NAME})?,?", text)
     if m and re.match(r"\s*and (?:I|we)\b", text[m.end("role") :]):
         m = None  # "My wife and I went …": the speaker, with her (read below)
@@ -348,8 +349,8 @@ def _opening(clause: str, people: People, owner: str) -> Subject | None:
     return None
 
 
-def subject_of(clause: str, people: People, owner: str) -> Subject | None:
-    """The subject a clause opens with, or None when it opens with no one the reader can name."""
+def subject_of(clause: str, people: People, owner: str, carried: Subject | None = None) -> Subject | None:
+    """The subject a clause opens with, or None: no one the reader can name (none is ``carried`` over)."""
     subj = _opening(clause, people, owner)
     return _and_their(subj, people) if subj is not None and subj.name is not None else subj
 
@@ -392,11 +393,6 @@ _TOGETHER = re.compile(
 )
 
 _TOGETHER_ROLE = word_map("colleague: coworkers|co-workers, neighbor: neighbours|neighbors")  # else: friends → friend
-
-
-def said_together(text: str) -> bool:
-    """The clause only says what the speaker and someone are to each other (``_TOGETHER``)."""
-    return _TOGETHER.match(text) is not None
 
 
 def stated_people(text: str, people: People, owner: str) -> list[Found]:
@@ -447,10 +443,8 @@ _NAMED_AFTER = re.compile(
     rf"\b(?P<det>a|an|(?i:my)) (?P<what>(?:[a-z-]+ ){{0,2}}?[a-z-]+)\b[^.;!?]*?{_NAME_IS.pattern} (?P<name>{_NAME})\b"
 )
 
-
-def without_name_said_after(text: str) -> str:
-    """The clause without the name said after it: "had a baby girl, her name is Lily" → "had a baby girl"."""
-    return re.sub(_NAME_IS.pattern + r" [A-Z][\w'-]*(?: [A-Z][\w'-]*)?", "", text)
+# the name said after a clause, to be left out of it: "had a baby girl, her name is Lily" → "had a baby girl"
+NAME_SAID_AFTER = re.compile(_NAME_IS.pattern + r" [A-Z][\w'-]*(?: [A-Z][\w'-]*)?")
 
 
 # what is named like someone and is not: a café called Lark, a dog named Rex

@@ -373,10 +373,6 @@ _AGREE = {"am": ("am", "is"), "have": ("have", "has"), "do": ("do", "does"), "wa
 _AGREE |= {"are": _AGREE["am"], "is": _AGREE["am"], "has": _AGREE["have"], "does": _AGREE["do"], "were": _AGREE["was"]}
 
 
-def _agree(word: str, third: bool) -> str:
-    return _AGREE[word][third] if word in _AGREE else word
-
-
 def _first_verb(words: list[str]) -> int:
     """Where a predicate's verb is: after the adverbs before it (at its last word at most)."""
     i = 0
@@ -533,7 +529,7 @@ def _clause_fact(
         return None  # "I wanted to tell …": what follows is the point
     if third and not auxes and not is_past(verb) and predicate[0] == verb:
         predicate[0] = third_person(verb)
-    head = [_agree(t, third) for t in tokens] + (["not"] if negated else [])  # "does not work", "has not seen"
+    head = [_AGREE[t][third] if t in _AGREE else t for t in tokens] + (["not"] if negated else [])  # "has not seen"
     topic = " ".join(head + predicate)
     obj = _object(rest, time_text)
     if obj is None or (obj == "" and rest and not time_text) or (obj and _points_elsewhere(obj)):
@@ -658,19 +654,18 @@ class English(Language):
         """The people a clause introduces ("my cousin Ruth"); the name said after the clause is no part of it."""
         body, met = en_subjects.introduced(body, reader.people, reader.owner)
         if met and " name is " not in body:
-            text = en_subjects.without_name_said_after(text)
+            text = en_subjects.NAME_SAID_AFTER.sub("", text)
         return body, text, met, None if met else _review(body)  # the Panasonic air purifier works well
 
     # --- whom a clause is about
     role_of_someone = staticmethod(en_subjects.role_of_someone)
     partner_ended = staticmethod(en_subjects.partner_ended)
-
-    def subject_of(self, body: str, people: People, owner: str, carried):
-        return en_subjects.subject_of(body, people, owner)  # an English subject carries over no clause
-
     stated_people = staticmethod(en_subjects.stated_people)
-    said_together = staticmethod(en_subjects.said_together)
     said_mine = staticmethod(en_subjects.said_mine)
+    subject_of = staticmethod(en_subjects.subject_of)
+
+    def said_together(self, text: str) -> bool:  # "Jess and I have been friends since college": all it says
+        return en_subjects._TOGETHER.match(text) is not None
 
     def without_subject(self, body: str, text: str, time_text: str | None, generic: bool) -> list[Found]:
         """In a cause or an effect, a clause about something else ("the train broke down")."""
@@ -684,7 +679,11 @@ class English(Language):
     predicates = staticmethod(rules_en.predicates)
     attribute_of = staticmethod(rules_en.attribute_of)
     of_thing = staticmethod(_of_what_is)
-    plural = staticmethod(en_builds.plural)
+
+    def plural(self, topic: str) -> str:
+        """A topic read as the speaker's, agreeing with people spoken of together: am into → are into."""
+        head, _, tail = topic.partition(" ")
+        return f"{ {'am': 'are', 'was': 'were'}.get(head, head) } {tail}".strip()
 
     def otherwise(
         self, reader: Reader, body: str, text: str, subj, time_text: str | None, generic: bool, habitual: bool

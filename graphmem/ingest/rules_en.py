@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import re
 
-from ..lexicon.readings import words_of
 from ..lexicon.topics import WORKPLACES
 from . import en_builds as build
 from .en_builds import MONTH, PLAYED, agree, said_object
-from .en_subjects import _NAME, _a_name
+from .en_subjects import _NAME, ATTRIBUTE_NAME, _a_name
 from .phrases import Found, clean, patterns, read_as, relation
 
 _I = re.IGNORECASE
@@ -41,20 +40,14 @@ _AND_THEN = re.compile(
 )
 
 
-# A single-valued attribute of the speaker ("my new number is …"): its topic is the attribute,
-# whose words are the consolidator's slot words (lexicon.topics.SLOTS), so a later value replaces
-# it. Each attribute says what its value looks like.
-_ATTRIBUTE_NAME = {
-    **{w: "phone number" for w in words_of("phone", "en")},
-    **{w: "email" for w in words_of("email", "en")},
-}
-
+# A single-valued attribute of the speaker ("my new number is …", ``ATTRIBUTE_NAME``): its topic is
+# the attribute, so a later value replaces it. Each attribute says what its value looks like.
 _ATTRIBUTE_VALUE = {"phone number": r"\+?\(?\d[\d ()-]{4,}\d", "email": r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"}
 
 _IS_NOW = r"(?:is now|is|'s|has changed to|changed to)"
 
 _ATTRIBUTE = re.compile(
-    rf"\b[Mm]y (?:new |current |mobile |cell |home |work )?(?P<attr>{'|'.join(_ATTRIBUTE_NAME)}) "
+    rf"\b[Mm]y (?:new |current |mobile |cell |home |work )?(?P<attr>{'|'.join(ATTRIBUTE_NAME)}) "
     rf"(?P<rest>{_IS_NOW} (?:{'|'.join(_ATTRIBUTE_VALUE.values())}))"
 )
 
@@ -66,7 +59,7 @@ def attribute_of(what: str, rest: str, when: str | None = None) -> Found | None:
     if what.lower() == "birthday":  # a date: a month's name or a number (not "next week")
         dated = when and re.fullmatch(r"(?:is|was|'s)", rest.strip(" .!")) and re.search(rf"{MONTH.pattern}|\d", when)
         return Found("FACT", "birthday", re.sub(r"^(?:on|in) ", "", when.strip(" .!")), 0.7) if when and dated else None
-    name = _ATTRIBUTE_NAME.get(what.lower(), "")
+    name = ATTRIBUTE_NAME.get(what.lower(), "")
     m = re.fullmatch(rf"{_IS_NOW} (?P<obj>{_ATTRIBUTE_VALUE[name]})[.!]?", rest) if name else None
     return Found("FACT", name, m.group("obj"), 0.7) if m else None
 
@@ -81,6 +74,9 @@ _I_AM = re.compile(
 
 # an employer's head noun, when its name is not said (lexicon.topics.WORKPLACES)
 _WORKPLACE = "|".join(w.replace("-", " ") for w in WORKPLACES)
+
+# let go from a job: "got laid off", "have been fired"
+_LET_GO = r"^(?:have |has |was |got |just |am |is |are |now )*(?:been )?(?:laid off|fired|let go|retired)"
 
 _QUIT, _QUIT_ALONE = build.reading("quit", "employer", ends=True), build.reading("quit", "employer", True, False)
 
@@ -190,12 +186,8 @@ _RULES = patterns(
     (rf"{_DID}(?:quit|left) {_X}", build.named_org(_QUIT)),
     (rf"{_DID}(?:quit|resigned|retired)\s*$", _QUIT_ALONE),
     # "got laid off from Amazon", "was fired from the bakery": the employer left (a name)
-    (
-        r"^(?:have |has |was |got |just |am |is |are |now )*(?:been )?(?:laid off|fired|let go|retired) from "
-        r"(?:the )?(?P<obj>[A-Z][^,;:.!?]*?)(?= and\b|$)",
-        build.named_org(_QUIT),
-    ),
-    (r"^(?:have |has |was |got |just |am |is |are |now )*(?:been )?(?:laid off|fired|let go|retired)\b", _QUIT_ALONE),
+    (rf"{_LET_GO} from (?:the )?(?P<obj>[A-Z][^,;:.!?]*?)(?= and\b|$)", build.named_org(_QUIT)),
+    (rf"{_LET_GO}\b", _QUIT_ALONE),
     (
         rf"^(?:am |is |are |have |has |have been |has been |used to )?{_ADV}(?:work|works|working|worked|interning|interned|intern|interns) "
         rf"(?:(?:remotely|full[- ]time|part[- ]time|freelance|from home) )?(?:at|for) {_X}",
