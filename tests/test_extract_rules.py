@@ -70,6 +70,13 @@ def test_a_place_or_employer_said_by_its_kind_then_its_name_is_the_name_in_both_
     assert found[("I", "moved to", "Hove")] == "residence" and found[("I", "work at", "Acme")] == "employer"
 
 
+def test_english_a_school_or_a_gym_called_something_is_no_one_met():
+    plan = extract("My son goes to a school called Oakfield Academy. I joined a gym called PureGym.")
+    found = {(m.memory["subject"], m.memory["topic"], m.memory["object"]): m.slot for m in plan.memories}
+    assert found.get(("my son", "studies at", "Oakfield Academy")) == "school"
+    assert not [t for t in found if t[1] in ("acquaintance", "is a")], found
+
+
 def test_where_someone_used_to_work_is_a_past_fact_in_both_languages():
     # 工作过 / 以前在 … 上班 / used to work: remembered, and no slot, so it cannot supersede the job of now
     plan = extract("我在华为工作过两年。我现在在腾讯上班。我们公司新来的CTO叫Harris。Harris以前在亚马逊干了十年。")

@@ -450,7 +450,9 @@ NAME_SAID_AFTER = re.compile(_NAME_IS.pattern + r" [A-Z][\w'-]*(?: [A-Z][\w'-]*)
 # what is named like someone and is not: a café called Lark, a dog named Rex
 _THINGS = frozenset(
     "place restaurant cafe bar shop book film movie song band show game app town village city street boat dog cat "
-    "startup company firm business brand store".split()
+    "startup company firm business brand store school academy college university nursery kindergarten gym club "
+    "team hospital clinic hotel pub bakery salon studio church park museum charity agency podcast channel blog "
+    "magazine series novel album car".split()
 )
 
 

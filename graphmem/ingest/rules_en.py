@@ -231,6 +231,13 @@ _RULES = patterns(
         ),
         build.reading("study at", "school"),
     ),
+    (  # "goes to a school called Oakfield", "a little nursery named Acorns": the school is its name (read_as)
+        re.compile(
+            rf"^{_ADV}(?:go|goes) to (?P<obj>(?:a|an|the) (?:[a-z-]+ )?(?:school|nursery|kindergarten|preschool|"
+            r"academy|college|university) (?:called|named) [A-Z][^,;:.!?]*)"
+        ),
+        build.reading("study at", "school"),
+    ),
     (
         re.compile(
             rf"^(?:am|is) (?:a|an) (?P<job>[a-z][a-z -]{{1,30}}?) (?:at|for) "
