@@ -73,6 +73,19 @@ def _open_part(text: str | None, limit: int = 30) -> str | None:
     return obj if obj and obj[0] not in _NOT_NAME else None
 
 
+def _cleaned(topic: str, reading: str = "", mtype: str = "FACT", of: Callable = _object) -> Callable:
+    """A reading of the pattern's ``obj`` (or ``obj2``) as ``of`` cleans it, none when nothing is left: ``reading``'s
+    (``lexicon/readings.py``), else a plain fact; its topic ``topic`` and the verb said, if any (不再 + 喝)."""
+
+    def make(m: re.Match, timed: bool) -> list[Found]:
+        if not (obj := of(m.group("obj") or m.groupdict().get("obj2") or "")):
+            return []
+        said = topic + (m.groupdict().get("verb") or "")
+        return [read_as(reading, mtype, said, obj) if reading else Found(mtype, said, obj, 0.6, kind="fact")]
+
+    return make
+
+
 # 以前在亚马逊干了十年 / 曾在银行上班 / 在华为工作过两年: where someone worked, a fact of the past
 # that sets no slot (it must not supersede where they work now). 干 counts only with a duration
 # or alone: 以前在厨房干了很多活 is no job.
@@ -230,14 +243,7 @@ def _favourite(m: re.Match, timed: bool = False) -> list[Found]:
     return [read_as("like", "OPINION", f"最喜欢的{what}", thing_name(obj))] if what and obj else []
 
 
-def _stopped(m: re.Match, timed: bool) -> list[Found]:
-    obj = _open_part(m.group("obj"))
-    return [read_as("stop", "OPINION", "不再" + m.group("verb"), obj)] if obj else []
-
-
-def _quit_habit(m: re.Match, timed: bool) -> list[Found]:
-    obj = clean(m.group("obj"), True, 20)
-    return [read_as("stop", "OPINION", "戒了", obj)] if obj else []
+_STOPPED = _cleaned("不再", "stop", "OPINION", _open_part)
 
 
 # 我以前抽烟，后来戒了: the habit a bare 戒了 ends, said in the clause before
@@ -346,9 +352,7 @@ def _named(m: re.Match, timed: bool) -> list[Found]:
     return [Found("FACT", "叫", obj, 0.8, kind="fact")]
 
 
-def _origin(m: re.Match, timed: bool) -> list[Found]:
-    obj = _object(m.group("obj"))
-    return [Found("FACT", "来自", obj, 0.6, kind="fact")] if obj else []
+_ORIGIN = _cleaned("来自")
 
 
 _P = r"[^，,。！？；;!?\n]"
@@ -504,11 +508,7 @@ _RULES = patterns(
     (
         rf"^(?:又|后来|然后|现在)?换(?:了|成了?)(?:一)?(?:辆|台|部|只|个|款)(?P<obj>{_P}{{2,12}}?)(?:了)?$"
         rf"|^(?:又|后来|然后|现在)?换成了?(?P<obj2>{_P}{{0,8}}?[A-Za-z0-9]{_P}{{0,8}}?)(?:了)?$",  # a model: 理想L6
-        lambda m, t: (
-            [read_as("possession", "FACT", "换成", thing_name(o))]  # had from then on, as 有
-            if (o := _object(m.group("obj") or m.group("obj2")))
-            else []
-        ),
+        _cleaned("换成", "possession", of=lambda s: thing_name(_object(s) or "")),  # had from then on, as 有
     ),
     # 开始在谷歌工作了: a new employer (with a time, 去年开始在…, since then: see _SINCE)
     (rf"^开始在(?P<obj>{_P}{{1,20}}?)(?:工作|上班|任职)了?$", _JOINED),
@@ -535,11 +535,7 @@ _RULES = patterns(
     # 出生在山东 / 是在青岛出生的: where someone was born
     (
         rf"^(?:出生在|出生于|生在|出生在了)(?P<obj>{_P}{{1,12}}?)(?:的)?$|^(?:是)?在(?P<obj2>{_P}{{1,12}}?)出生的?$",
-        lambda m, t: (
-            [Found("FACT", "出生于", o, 0.6, kind="fact")]
-            if (o := _open_part(m.group("obj") or m.group("obj2"), 20))
-            else []
-        ),
+        _cleaned("出生于", of=lambda s: _open_part(s, 20)),
     ),
     # 结婚了 / 结婚三年了: married, to someone not named
     (rf"^(?:已经)?(?:结婚|结了婚)(?:了|{_SPAN}了)$", _fact("结婚", change=True)),
@@ -586,16 +582,14 @@ _RULES = patterns(
         rf"(?P<verb>{_LIKING_VERBS})(?P<habit>{_HABIT})?(?P<obj>{_P}+)",
         _preference,
     ),
-    (rf"^(?:不再|再也不|已经不|早就不)(?P<verb>{_HABIT}|去|用|开|住)(?P<obj>{_P}+?)(?:了)?$", _stopped),
-    (rf"^(?:不再|再也不)(?P<verb>)(?P<obj>{_P}+?)(?:了)?$", _stopped),
-    (rf"^不(?P<verb>{_HABIT})(?P<obj>{_P}+?)了$", _stopped),
-    (rf"^戒了?(?P<obj>{_P}+?)(?:了)?$", _quit_habit),
+    (rf"^(?:不再|再也不|已经不|早就不)(?P<verb>{_HABIT}|去|用|开|住)(?P<obj>{_P}+?)(?:了)?$", _STOPPED),
+    (rf"^(?:不再|再也不)(?P<verb>)(?P<obj>{_P}+?)(?:了)?$", _STOPPED),
+    (rf"^不(?P<verb>{_HABIT})(?P<obj>{_P}+?)了$", _STOPPED),
+    (rf"^戒了?(?P<obj>{_P}+?)(?:了)?$", _cleaned("戒了", "stop", "OPINION", lambda s: clean(s, True, 20))),
     # 不吃猪肉 / 从来不喝酒: a food or drink kept off (不吃早饭, 不吃了 say how much or when, not what)
     (
         rf"^(?:从来|从|一直|平时|基本)?不(?P<verb>吃|喝)(?!早饭|午饭|晚饭|饭|东西|太多|多|了)(?P<obj>{_P}{{1,6}})$",
-        lambda m, t: (
-            [read_as("dislike", "OPINION", "不" + m.group("verb"), o)] if (o := _open_part(m.group("obj"), 12)) else []
-        ),
+        _cleaned("不", "dislike", "OPINION", lambda s: _open_part(s, 12)),
     ),
     # 在学吉他 / 学西班牙语半年了 / 在准备考研: what they are learning or preparing for now (在学校 is a place)
     (
@@ -667,20 +661,20 @@ _RULES = patterns(
     # 开的是特斯拉 / 开一辆旧宝马: the car someone drives (开会, 开心, 开始 are no car)
     (
         rf"^(?:开的是|开着?(?:一辆|辆)|开了?一辆)(?:新|旧|二手)?(?:的)?(?P<obj>{_P}{{2,12}}?)(?:车)?$",
-        lambda m, t: [read_as("possession", "FACT", "开", obj)] if (obj := _object(m.group("obj"))) else [],
+        _cleaned("开", "possession"),
     ),
     # 姓王: someone's surname, not a name of its own (我的牙科医生姓王)
     (r"^姓(?P<obj>[\u4e00-\u9fff]{1,2}?)(?:的)?[。！!]?$", _fact("姓")),
     # who they are
     (r"^(?:的名字)?(?:叫|是叫|名叫)(?P<obj>[^，,。！？；;!?\s]{1,12})", _named),
     (r"^的名字是(?P<obj>[^，,。！？；;!?\s]{1,12})", _named),
-    (rf"^(?:来自|是从)(?P<obj>{_P}{{1,20}}?)(?:来的|过来的|人)?$", _origin),
-    (_HOMETOWN.pattern, _origin),
+    (rf"^(?:来自|是从)(?P<obj>{_P}{{1,20}}?)(?:来的|过来的|人)?$", _ORIGIN),
+    (_HOMETOWN.pattern, _ORIGIN),
     # 他们家是山西太原的 / 她家是浙江宁波那边的: their family's place, where they are from (她家是开饭店的
     # says what the family does: a place must open it)
     (
         rf"^(?:他们|她们|他|她)?家是(?:在)?(?P<obj>{_P}{{1,20}}?)(?:那边|那儿|一带)?的(?:呢|啊|呀)?$",
-        lambda m, t: _origin(m, t) if tag(m.group("obj"))[0][1] == "ns" else [],
+        lambda m, t: _ORIGIN(m, t) if tag(m.group("obj"))[0][1] == "ns" else [],
     ),
     # how old: 34岁 / 三岁了 (今年, a time, is read apart); the consolidator's age slot takes a later one
     (
