@@ -16,19 +16,19 @@ from .phrases import _LEAD_ZH, Found, clean, read_as
 _X_ADVERB = re.compile(r"(?:也|都|还|就|又|才|真的|真|确实|其实|原来|一直|曾经|已经|并)$")
 
 _X_GUESS = re.compile(r"(?:可能|应该|也许|大概|好像|似乎|一定|肯定|会)$")
+_X_IS_Y = re.compile(r"^(?P<x>[^，,。！？；;!?\s]{1,12}?)是(?P<y>[^，,。！？；;!?]{1,40})$")
 
 
-def _x_is_y(m: re.Match) -> Found | None:
+def _x_is_y(said: str) -> Found | None:
+    if (m := _X_IS_Y.match(said)) is None:
+        return None
     x, y = clean(m.group("x"), True, 20), clean(m.group("y"), True, 40)
     if not x or not y or x[0] in "这那它他她你我谁哪什如要假的" or y[0] in "不没":
         return None
     topic = "是"
     if x.endswith("不"):  # 小明不是医生: 小明 不是 医生, never 小明 是 医生
         x, topic = x[:-1], "不是"
-    if _X_GUESS.search(x):
-        return None
-    x = _X_ADVERB.sub("", x)
-    if not x or x[-1] in "不没":
+    if _X_GUESS.search(x) or not (x := _X_ADVERB.sub("", x)) or x[-1] in "不没":
         return None
     return Found("FACT", topic, y, 0.5, subject=x)
 
@@ -124,8 +124,6 @@ def _opinion(body: str, judged: bool = False) -> Found | None:
     topic = clean(body[m.start("x") + len(said) :].lstrip("的"), True, 30)  # 这手机性能真不错, 设计真的很简洁
     return Found("FACT", topic, None, 0.5, subject=x, kind="fact") if topic else None
 
-
-_X_IS_Y = re.compile(r"^(?P<x>[^，,。！？；;!?\s]{1,12}?)是(?P<y>[^，,。！？；;!?]{1,40})$")
 
 # --- causal clauses -----------------------------------------------------------------------
 _CAUSAL = [
@@ -314,12 +312,9 @@ class Chinese(Language):
 
     def without_subject(self, body: str, text: str, time_text: str | None, generic: bool) -> list[Found]:
         """小明是医生: what someone no one named is said to be; in a cause or an effect, the clause whole."""
-        m = _X_IS_Y.match(zh_subjects.ZH_LEAD.sub("", body))
-        f = _x_is_y(m) if m else None
-        if f is not None:
-            return [f]
-        if (said := _opinion(zh_subjects.ZH_LEAD.sub("", body))) is not None:
-            return [said]
+        said = zh_subjects.ZH_LEAD.sub("", body)
+        if (found := _x_is_y(said) or _opinion(said)) is not None:
+            return [found]
         return generic_clauses(text, time_text, generic=True) if generic else []
 
     # --- what it says of them

@@ -73,15 +73,18 @@ def _open_part(text: str | None, limit: int = 30) -> str | None:
     return obj if obj and obj[0] not in _NOT_NAME else None
 
 
-def _cleaned(topic: str, reading: str = "", mtype: str = "FACT", of: Callable = _object) -> Callable:
-    """A reading of the pattern's ``obj`` (or ``obj2``) as ``of`` cleans it, none when nothing is left: ``reading``'s
-    (``lexicon/readings.py``), else a plain fact; its topic ``topic`` and the verb said, if any (不再 + 喝)."""
+def _cleaned(
+    topic: str, reading: str = "", mtype: str = "FACT", of: Callable = _object, kind: str = "fact"
+) -> Callable:
+    """A reading of the pattern's ``obj`` (or ``obj2``) as ``of`` cleans it, with how long when said, none when
+    nothing is left: ``reading``'s (``lexicon/readings.py``), else a fact of ``kind``; its topic ``topic`` and the
+    verb said, if any (不再 + 喝)."""
 
     def make(m: re.Match, timed: bool) -> list[Found]:
         if not (obj := of(m.group("obj") or m.groupdict().get("obj2") or "")):
             return []
-        said = topic + (m.groupdict().get("verb") or "")
-        return [read_as(reading, mtype, said, obj) if reading else Found(mtype, said, obj, 0.6, kind="fact")]
+        said, span = topic + (m.groupdict().get("verb") or ""), _said(m, "时长", "time")
+        return [read_as(reading, mtype, said, obj, span) if reading else Found(mtype, said, obj, 0.6, span, kind=kind)]
 
     return make
 
@@ -89,9 +92,7 @@ def _cleaned(topic: str, reading: str = "", mtype: str = "FACT", of: Callable = 
 # 以前在亚马逊干了十年 / 曾在银行上班 / 在华为工作过两年: where someone worked, a fact of the past
 # that sets no slot (it must not supersede where they work now). 干 counts only with a duration
 # or alone: 以前在厨房干了很多活 is no job.
-def _worked_at(m: re.Match) -> list[Found]:
-    obj = _organisation(m.group("obj") or m.groupdict().get("obj2") or "")
-    return [Found("FACT", "曾工作于", obj, 0.6, _said(m, "时长", "time"), kind="work")] if obj else []
+_WORKED_AT = _cleaned("曾工作于", of=_organisation, kind="work")
 
 
 def _allergic(m: re.Match, timed: bool = False) -> list[Found]:
@@ -700,14 +701,14 @@ def predicates(rest: str, timed: bool, time_text: str | None = None) -> list[Fou
         if found and all(f.kind == "preference" for f in found):  # 从小就怕狗: a liking or a fear held since
             return found
     if past := _PAST_WORK.match(p):
-        return _worked_at(past)
+        return _WORKED_AT(past, False)
     if home := _PAST_HOME.match(p):
         return _lived_before(home)
     span = _WORK_SPAN.match(p)
     if span and span.group("now"):  # 在亚马逊干了十年了 (了 at the end: the span runs up to now): the employer now
         return _slot("工作于", "employer", of=_organisation)(span, False)
     if span and span.group("done"):  # 在亚马逊干了十年 (了 after the verb alone): a span that ended
-        return _worked_at(span)
+        return _WORKED_AT(span, False)
     if not p or _NOT_FACT.match(p):
         return []
     for pattern, make in _RULES:
