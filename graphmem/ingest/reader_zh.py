@@ -143,10 +143,7 @@ _NOT_ME = re.compile(
 )
 
 # After 我: a guess, a wish or a thought (我可能…, 我想…, 我觉得…) states no fact.
-_NOT_FACT = re.compile(
-    r"^(?:可能|也许|大概|应该|想|希望|要是|如果|觉得|认为|以为|听说|猜|感觉|知道|记得|相信|不知道|"
-    r"怎么|为什么)"
-)
+_NOT_FACT = re.compile(rf"^(?:想|希望|相信|不知道|{rules_zh.GUESSES})")
 
 # What someone else says, asks or thinks reports; it is not what they do. Nor is what they are
 # or are not (是 / 不是: an identity the specific readings take; a negated one gives none).
@@ -174,6 +171,13 @@ def _body(text: str, time_text: str | None) -> str:
     """A clause with its time taken out and its spaces set right."""
     body = text.replace(time_text, " ") if time_text else text
     return _SPACE.sub("", " ".join(body.split())).strip(" 。！？!?")
+
+
+def _is_workplace(text: str) -> bool:
+    """A workplace named whole: one word not a place (腾讯, 华为), or a phrase ending in a kind of
+    workplace (一家创业公司, 市第一医院); not an errand (超市买菜)."""
+    kind = re.search(r"(?:公司|企业|外企|集团|银行|医院|学校|大学|中学|小学|工厂|厂|研究所|事务所|工作室)$", text)
+    return kind is not None or (len(rules_zh.tag(text)) == 1 and not rules_zh.is_place(text))
 
 
 # after a job said in the same sentence, the next one (以前在阿里工作，后来去了腾讯): a workplace named
@@ -255,7 +259,7 @@ class Chinese(Language):
             reader._said_here = bool(time_text and time_text in clause)
             when = time_text if reader._said_here or not rules_zh.is_future(time_text) else None
             went = _THEN_WENT.match(clause.strip(" 。！？!?")) if worked is not None else None
-            if went and worked is not None and zh_subjects.is_workplace(went["obj"]):
+            if went and worked is not None and _is_workplace(went["obj"]):
                 found = [read_as("employer", "FACT", "入职", went["obj"], subject=worked.subject)]
             else:
                 found, carried = reader._read(clause, when, carried)

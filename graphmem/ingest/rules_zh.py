@@ -16,21 +16,59 @@ from ..lexicon import word_map
 from ..lexicon.readings import words_of
 from ..lexicon.roles import role_of
 from .phrases import Found, clean, patterns, read_as, relation
-from .zh_subjects import (
-    _ADV,
-    _JOB_END,
-    _NAME,
-    _NOT_FACT,
-    _NOT_NAME,
-    _NOT_THINKING,
-    _ONE,
-    ZH_LEAD,
-    Subject,
-    _object,
-    is_place,
-    noun_head,
-    tag,
-)
+from .zh_subjects import _ADV, _JOB_END, _NAME, _NOT_NAME, ZH_LEAD, Subject, tag
+
+# What a guess, a supposition, a thought or a question opens with (可能…, 如果…, 觉得…, 为什么…)
+GUESSES = "可能|也许|大概|应该|要是|如果|觉得|认为|以为|听说|猜|感觉|知道|记得|怎么|为什么"
+# A clause that only says what used to be, guesses, wishes or asks states no current fact.
+_NOT_FACT = re.compile(rf"^(?:以前|原来|曾经|过去|希望(?!能|可以|能够)|{GUESSES})")
+
+_ONE = re.compile(r"^(?:一)(?:个|辆|只|台|套|家|所|位|条|本|部|件|份|架|把|间|栋|幢|匹|头|盆|张)")
+
+# 在考虑…, 在想…: thinking about it (a plan), not a place it is done at (在考虑回学校读书)
+_NOT_THINKING = "(?!考虑|想|犹豫|打算|准备|计划|纠结|琢磨|找|寻找|物色)"  # 在找新工作: looking for one
+
+_TRAIL = re.compile(r"(?:了|啦|呀|啊|呢|吧|哦|哈|去|来|住|上班|工作|读书|上学)+$")
+
+_NOUNISH = ("n", "a", "b", "j", "eng", "x", "vn", "s", "f", "l", "m", "q", "k", "h")
+
+_MORPHEME = ("g", "zg")  # a bound character the tagger could not place (灵缇犬 → 灵|缇|犬): part of the noun
+
+
+def is_place(text: str) -> bool:
+    """A city, a province or a country (上海, 广东, 日本), not a workplace: the tagger's ``ns``."""
+    words = tag(text)
+    return len(words) == 1 and words[0][1] == "ns"
+
+
+def noun_head(text: str) -> str | None:
+    """The noun phrase a text opens with, up to the first verb, preposition or particle; a leading
+    "one of" (一辆, 一个) dropped: 上海了 → 上海, 星巴克见了小雯 → 星巴克, 一辆新自行车 → 新自行车."""
+    text = _ONE.sub("", text.strip(" ，,。！？!?"))
+    if not text:
+        return None
+    words = tag(text)
+    out: list[str] = []
+    for i, (word, t) in enumerate(words):
+        noun = t.startswith("n") or (t.startswith(_NOUNISH) and not (t == "x" and not word.isascii()))
+        of = word == "的" and bool(out) and i + 1 < len(words)  # 的 between two words of the phrase
+        named = t.startswith("v") and not out  # 字节跳动, 攀岩: a verb-looking name said as an object
+        if not (noun or (t in _MORPHEME and len(word) == 1) or of or named):
+            break
+        out.append(word)
+    head = "".join(out).rstrip("的")
+    head = _TRAIL.sub("", head) if len(head) > 1 else head
+    return head or None
+
+
+def _object(text: str) -> str | None:
+    """An object: the clause's rest cleaned, cut to its noun phrase when a verb follows it."""
+    rest = clean(_ONE.sub("", text), True, 40)
+    if not rest:
+        return None
+    head = noun_head(rest)
+    return head if head and len(head) < len(rest) else _TRAIL.sub("", rest) or rest
+
 
 # --- predicates ----------------------------------------------------------------------------
 # 从2019年起 / 去年开始 (the time read out before) / 从小 / 从去年开始: since when what follows has held
