@@ -112,10 +112,9 @@ def _relative(subj: Subject) -> Subject:
     """老周的老伴… / 他孙子… / 她的店…: the clause is about the subject's relative or a thing of
     theirs, kept as theirs (``of_role``)."""
     m = _RELATIVE.match(subj.rest)
-    found = role_of(m.group("role")) if m else None
     attribute = _ATTRIBUTE.match(subj.rest, 1) if subj.rest.startswith("的") else None
-    if m and found and not subj.rest[m.end() :].startswith(("们", "的")):
-        subj.rest, subj.of_role = subj.rest[m.end() :], found[0]
+    if m and not subj.rest[m.end() :].startswith(("们", "的")):
+        subj.rest, subj.of_role = subj.rest[m.end() :], ZH_ROLES[m["role"]][0]
     elif attribute and attribute.group(0) != "生日":  # 我同事的身高是…: theirs (生日 has a reading of its own)
         subj.rest, subj.of_role = subj.rest[attribute.end() :], attribute.group(0)
     elif subj.rest.startswith("的") and len(subj.rest) > 2:
@@ -286,16 +285,15 @@ _WITH_EACH_OTHER = re.compile(
 def _and_their(subj: Subject, people: People) -> Subject:
     """小雯和她老公阿强来我家吃饭了: 阿强 is 小雯's 老公 from now on, and the clause is about 小雯
     (with him); 和她老公 unnamed is only left out of the clause."""
-    m = _AND_THEIR.match(subj.rest)
-    found = role_of(m["role"]) if m else None
-    if m is None or found is None:
+    if (m := _AND_THEIR.match(subj.rest)) is None:
         return subj
+    role = ZH_ROLES[m["role"]][0]
     after = subj.rest[m.end() :]
     name, rest = _name_after(after)
     if _WITH_EACH_OTHER.match(rest):
         return subj  # 王磊和他女朋友分手了: whom the breakup was with, not who came along
     if name and name not in people.names.values():
-        subj.together = people.learn_of(subj.name or "", name, found[0], found[0])
+        subj.together = people.learn_of(subj.name or "", name, role, role)
         people.mention(subj.name or "")  # the clause is still about them
         after = rest
     subj.rest = after
@@ -316,8 +314,8 @@ def _with_them(text: str, people: People, owner: str) -> Subject | None:
     who, rest = (role, text[m.end() :]) if role else _name_after(text[m.end() :])
     if who is None or _WITH_EACH_OTHER.match(rest.lstrip("一起")):
         return None
-    if role and (found := role_of(role)) and not people.by_role(found[0], owner):
-        people.learn("我" + role, gender=found[1])  # 我和老公…。他… : someone a pronoun may mean
+    if role and not people.by_role(ZH_ROLES[role][0], owner):
+        people.learn("我" + role, gender=ZH_ROLES[role][1])  # 我和老公…。他… : someone a pronoun may mean
     return Subject(None, rest)
 
 
@@ -464,8 +462,8 @@ def stated_people(text: str, people: People, owner: str) -> list[Found]:
     """Relations said inside a clause, not at its start (我周末和我表妹小雯去了西湖), and 我跟小静是大学同学: learnt."""
     out = []
     together = _TOGETHER.match(text.strip())
-    if together and together.group("name")[0] not in _NOT_NAME and (found := role_of(together.group("role"))):
-        out.append(people.known_as(together.group("name"), found[0], owner))
+    if together and together.group("name")[0] not in _NOT_NAME:
+        out.append(people.known_as(together.group("name"), ZH_ROLES[together.group("role")][0], owner))
     for m in re.finditer(rf"我(?:的)?(?P<role>{ZH_ROLE})", text):
         if m.start() == 0 or not (found := role_of(m["role"])):
             continue
@@ -506,11 +504,10 @@ _ROLE_NAMED = re.compile(
 def role_named(text: str, people: People, owner: str) -> Found | None:
     """我表姐的名字叫张丽娟 → 我 · 表姐 · 张丽娟 (not an acquaintance described as 我表姐的名字), or None."""
     m = _ROLE_NAMED.match(text)
-    found = role_of(m.group("role")) if m else None
     name = m.group("name") if m else ""
-    if found is None or name[0] in _NOT_NAME or role_of(name) or role_of(name[:2]):
+    if m is None or name[0] in _NOT_NAME or role_of(name) or role_of(name[:2]):
         return None
-    return people.known_as(name, found[0], owner)
+    return people.known_as(name, ZH_ROLES[m.group("role")][0], owner)
 
 
 def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]:
