@@ -35,8 +35,7 @@ def _x_is_y(said: str) -> Found | None:
 
 # 华为Mate60真心好用 / 这款LG双门冰箱真的太给力了 / 小米12这手机性能真不错: a thing named, then what the
 # speaker thinks of it, after a "really" that says it is a judgement
-# 这台, 那双 …: a made thing, by its measure word; 这个, 那家: anything
-_THIS = rf"^(?:(?:这|那)(?P<one>{rules_zh.MADE_ONE})|这个|这家|那个|那家)?"
+_THIS = rf"^(?:{rules_zh.THIS_ONE})?"  # 这台, 那双 …: a made thing, by its measure word; 这个, 那家: anything
 _THING = _THIS + r"(?P<x>[^，,。！？；;!?\s]{3,24}?)"  # the thing's name: what stands before the judgement
 _OPINION = re.compile(_THING + r"(?P<how>真心|真的|真是|确实|实在|真)")
 # 松下空气净化器用起来真不错: a thing as it is used, worn, eaten …: what follows is how it is
@@ -193,7 +192,7 @@ _IT_AFTER = re.compile(r"^(?P<head>我[^，,。！？；;的]+)的(?P<x>[^，,�
 _IS_AFTER = re.compile(
     r"^(?P<head>[^，,。！？；;我的]{0,4}我[^，,。！？；;的]+的[^，,。！？；;的]{1,24})[，,]\s*(?P<is>就是|是|叫做|名叫|叫)"
 )
-_THIS_ONE = re.compile(rf"^(?:(?:这|那)(?:个|家|{rules_zh.MADE_ONE}))")
+_THIS_ONE = re.compile(rf"^{rules_zh.THIS_ONE}")
 
 
 def _it_named(sentence: str) -> str:

@@ -195,8 +195,8 @@ _LIKING = word_map(
 # The liking verbs as one alternation, the longest first (不喜欢 before 喜欢, 热爱 before 爱)
 _LIKING_VERBS = "|".join(sorted(_LIKING, key=len, reverse=True))
 
-# The measure words of a made thing: 款 a model, 台 a machine, 部 a phone, 双 shoes, 辆 a car
-MADE_ONE = "款|台|双|部|辆"
+# "this one", "that one" (这个, 那家), ``one`` the measure word of a made thing: 款 a model, 台 a machine, 部 a phone …
+THIS_ONE = "(?:这|那)(?:个|家|(?P<one>款|台|双|部|辆))"
 # the kinds of place a name ends in (荔枝公园, 万象城, 胸科医院): a place named, though no word of it is a name
 PLACE_KINDS = "公园|广场|商场|城|医院|小区|花园|家园|大厦|中心|超市|市场|景区|博物馆|图书馆|体育馆|酒店|餐厅|饭店"
 
@@ -209,9 +209,7 @@ _MEAT = {"肉", "荤", "荤菜", "肉食", "大鱼大肉"}
 _ACTIVITIES = {"跑步", "唱歌", "逛街", "做饭", "做菜", "打牌", "打球", "玩牌", "看戏"}
 
 
-_THAT_ONE_OF = re.compile(
-    rf"^(?P<brand>[^的，,]{{1,12}}?)(?P<of>的)?(?:那|这)(?P<one>个|家|{MADE_ONE})(?P<thing>[^的，,]{{2,16}}?)的?$"
-)
+_THAT_ONE_OF = re.compile(rf"^(?P<brand>[^的，,]{{1,12}}?)(?P<of>的)?{THIS_ONE}(?P<thing>[^的，,]{{2,16}}?)的?$")
 
 
 def that_one(said: str) -> str | None:
