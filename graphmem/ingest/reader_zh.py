@@ -311,7 +311,7 @@ class Chinese(Language):
                 and rules_zh.predicates(implied.rest, bool(time_text), time_text)
             ):
                 return implied
-        return zh_subjects.we_then(body, time_text) if time_text else None
+        return zh_subjects.we_then(said, time_text) if time_text else None
 
     def without_subject(self, body: str, text: str, time_text: str | None, generic: bool) -> list[Found]:
         """小明是医生: what someone no one named is said to be; in a cause or an effect, the clause whole."""

@@ -156,10 +156,9 @@ _ZH_WE_THEN = re.compile(
 )
 
 
-def we_then(body: str, time_text: str) -> Subject | None:
+def we_then(said: str, time_text: str) -> Subject | None:
     if not re.search(r"[0-9昨今明上下去前后刚]", time_text):  # 周末我们一起打球: a habit, not an event
         return None
-    said = ZH_LEAD.sub("", body)
     m = _ZH_WE_THEN.match(said)
     rest = said[m.end() :].strip(" 。！!") if m else ""
     if len(rest) < 3 or re.match(r"^(?:再)?(?:见|聊|走|说|谈|看看|一起吧)", rest):  # 我们明天见: a goodbye
