@@ -138,10 +138,7 @@ class People:
         if description not in said:
             said.append(description)
         found = role_of((description.split() or [description])[-1])  # its head word: a retired teacher
-        if found and found[1] and key not in self.gender:
-            self.gender[key] = found[1]
-        self.names.setdefault(key, name)
-        self.mention(name)
+        self._known(name, found[1] if found else None)
 
     def by_description(self, words: str) -> str | None:
         """The person last mentioned whom what is known of them fits: every word of ``words`` in
@@ -165,12 +162,15 @@ class People:
         """A person named, with their role to ``owner`` when it was said: they become the last mentioned.
         One named by the speaker's role alone (my daughter) is the named speaker's (Ivy's daughter)."""
         name = theirs(name, self.speaker)
-        key = normalize_name(name)
         if role:
             canon, implied = role_of(role) or (role, None)
             self.roles[(owner, normalize_name(canon))] = name
             gender = gender or implied
-        gender = gender or title_gender(name)
+        self._known(name, gender or title_gender(name))
+
+    def _known(self, name: str, gender: str | None) -> None:
+        """``name`` known, of ``gender`` unless their gender is known already, and the last mentioned."""
+        key = normalize_name(name)
         if gender and key not in self.gender:
             self.gender[key] = gender
         self.names.setdefault(key, name)
@@ -257,11 +257,7 @@ class People:
 
     def settle(self, name: str, pronoun: str) -> None:
         """A pronoun was read as ``name``: their gender is now known, and they are the last mentioned."""
-        key = normalize_name(name)
-        g = PRONOUN_GENDER.get(pronoun.lower())
-        if g and key not in self.gender:
-            self.gender[key] = g
-        self.mention(name)
+        self._known(name, PRONOUN_GENDER.get(pronoun.lower()))
 
 
 def introduce(people: People, name: str, role: str, what: str | None, owner: str, is_a: str) -> list[Found]:

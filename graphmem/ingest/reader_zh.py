@@ -16,27 +16,26 @@ from .phrases import _LEAD_ZH, Found, clean, read_as
 _X_ADVERB = re.compile(r"(?:也|都|还|就|又|才|真的|真|确实|其实|原来|一直|曾经|已经|并)$")
 
 _X_GUESS = re.compile(r"(?:可能|应该|也许|大概|好像|似乎|一定|肯定|会)$")
+_X_IS_Y = re.compile(r"^(?P<x>[^，,。！？；;!?\s]{1,12}?)是(?P<y>[^，,。！？；;!?]{1,40})$")
 
 
-def _x_is_y(m: re.Match) -> Found | None:
+def _x_is_y(said: str) -> Found | None:
+    if (m := _X_IS_Y.match(said)) is None:
+        return None
     x, y = clean(m.group("x"), True, 20), clean(m.group("y"), True, 40)
     if not x or not y or x[0] in "这那它他她你我谁哪什如要假的" or y[0] in "不没":
         return None
     topic = "是"
     if x.endswith("不"):  # 小明不是医生: 小明 不是 医生, never 小明 是 医生
         x, topic = x[:-1], "不是"
-    if _X_GUESS.search(x):
-        return None
-    x = _X_ADVERB.sub("", x)
-    if not x or x[-1] in "不没":
+    if _X_GUESS.search(x) or not (x := _X_ADVERB.sub("", x)) or x[-1] in "不没":
         return None
     return Found("FACT", topic, y, 0.5, subject=x)
 
 
 # 华为Mate60真心好用 / 这款LG双门冰箱真的太给力了 / 小米12这手机性能真不错: a thing named, then what the
 # speaker thinks of it, after a "really" that says it is a judgement
-# 这台, 那双 …: a made thing, by its measure word; 这个, 那家: anything
-_THIS = rf"^(?:(?:这|那)(?P<one>{rules_zh.MADE_ONE})|这个|这家|那个|那家)?"
+_THIS = rf"^(?:{rules_zh.THIS_ONE})?"  # 这台, 那双 …: a made thing, by its measure word; 这个, 那家: anything
 _THING = _THIS + r"(?P<x>[^，,。！？；;!?\s]{3,24}?)"  # the thing's name: what stands before the judgement
 _OPINION = re.compile(_THING + r"(?P<how>真心|真的|真是|确实|实在|真)")
 # 松下空气净化器用起来真不错: a thing as it is used, worn, eaten …: what follows is how it is
@@ -125,8 +124,6 @@ def _opinion(body: str, judged: bool = False) -> Found | None:
     return Found("FACT", topic, None, 0.5, subject=x, kind="fact") if topic else None
 
 
-_X_IS_Y = re.compile(r"^(?P<x>[^，,。！？；;!?\s]{1,12}?)是(?P<y>[^，,。！？；;!?]{1,40})$")
-
 # --- causal clauses -----------------------------------------------------------------------
 _CAUSAL = [
     re.compile(r"^(?:因为|由于)(?P<a>.+?)[，,]\s*(?:所以|因此|于是|才|就)(?P<b>.+)$"),
@@ -145,10 +142,7 @@ _NOT_ME = re.compile(
 )
 
 # After 我: a guess, a wish or a thought (我可能…, 我想…, 我觉得…) states no fact.
-_NOT_FACT = re.compile(
-    r"^(?:可能|也许|大概|应该|想|希望|要是|如果|觉得|认为|以为|听说|猜|感觉|知道|记得|相信|不知道|"
-    r"怎么|为什么)"
-)
+_NOT_FACT = re.compile(rf"^(?:想|希望|相信|不知道|{rules_zh.GUESSES})")
 
 # What someone else says, asks or thinks reports; it is not what they do. Nor is what they are
 # or are not (是 / 不是: an identity the specific readings take; a negated one gives none).
@@ -178,6 +172,13 @@ def _body(text: str, time_text: str | None) -> str:
     return _SPACE.sub("", " ".join(body.split())).strip(" 。！？!?")
 
 
+def _is_workplace(text: str) -> bool:
+    """A workplace named whole: one word not a place (腾讯, 华为), or a phrase ending in a kind of
+    workplace (一家创业公司, 市第一医院); not an errand (超市买菜)."""
+    kind = re.search(r"(?:公司|企业|外企|集团|银行|医院|学校|大学|中学|小学|工厂|厂|研究所|事务所|工作室)$", text)
+    return kind is not None or (len(rules_zh.tag(text)) == 1 and not rules_zh.is_place(text))
+
+
 # after a job said in the same sentence, the next one (以前在阿里工作，后来去了腾讯): a workplace named
 # whole, not a place (后来去了日本) nor an errand (后来去了超市买菜). English says "then joined …"; its
 # "then I moved to Google" is left as a move: without a list of places, a city and a company look alike.
@@ -191,7 +192,7 @@ _IT_AFTER = re.compile(r"^(?P<head>我[^，,。！？；;的]+)的(?P<x>[^，,�
 _IS_AFTER = re.compile(
     r"^(?P<head>[^，,。！？；;我的]{0,4}我[^，,。！？；;的]+的[^，,。！？；;的]{1,24})[，,]\s*(?P<is>就是|是|叫做|名叫|叫)"
 )
-_THIS_ONE = re.compile(rf"^(?:(?:这|那)(?:个|家|{rules_zh.MADE_ONE}))")
+_THIS_ONE = re.compile(rf"^{rules_zh.THIS_ONE}")
 
 
 def _it_named(sentence: str) -> str:
@@ -257,7 +258,7 @@ class Chinese(Language):
             reader._said_here = bool(time_text and time_text in clause)
             when = time_text if reader._said_here or not rules_zh.is_future(time_text) else None
             went = _THEN_WENT.match(clause.strip(" 。！？!?")) if worked is not None else None
-            if went and worked is not None and zh_subjects.is_workplace(went["obj"]):
+            if went and worked is not None and _is_workplace(went["obj"]):
                 found = [read_as("employer", "FACT", "入职", went["obj"], subject=worked.subject)]
             else:
                 found, carried = reader._read(clause, when, carried)
@@ -310,16 +311,13 @@ class Chinese(Language):
                 and rules_zh.predicates(implied.rest, bool(time_text), time_text)
             ):
                 return implied
-        return zh_subjects.we_then(body, time_text) if time_text else None
+        return zh_subjects.we_then(said, time_text) if time_text else None
 
     def without_subject(self, body: str, text: str, time_text: str | None, generic: bool) -> list[Found]:
         """小明是医生: what someone no one named is said to be; in a cause or an effect, the clause whole."""
-        m = _X_IS_Y.match(zh_subjects.ZH_LEAD.sub("", body))
-        f = _x_is_y(m) if m else None
-        if f is not None:
-            return [f]
-        if (said := _opinion(zh_subjects.ZH_LEAD.sub("", body))) is not None:
-            return [said]
+        said = zh_subjects.ZH_LEAD.sub("", body)
+        if (found := _x_is_y(said) or _opinion(said)) is not None:
+            return [found]
         return generic_clauses(text, time_text, generic=True) if generic else []
 
     # --- what it says of them

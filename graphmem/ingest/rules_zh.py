@@ -16,21 +16,59 @@ from ..lexicon import word_map
 from ..lexicon.readings import words_of
 from ..lexicon.roles import role_of
 from .phrases import Found, clean, patterns, read_as, relation
-from .zh_subjects import (
-    _ADV,
-    _JOB_END,
-    _NAME,
-    _NOT_FACT,
-    _NOT_NAME,
-    _NOT_THINKING,
-    _ONE,
-    ZH_LEAD,
-    Subject,
-    _object,
-    is_place,
-    noun_head,
-    tag,
-)
+from .zh_subjects import _ADV, _JOB_END, _NAME, _NOT_NAME, ZH_LEAD, Subject, tag
+
+# What a guess, a supposition, a thought or a question opens with (可能…, 如果…, 觉得…, 为什么…)
+GUESSES = "可能|也许|大概|应该|要是|如果|觉得|认为|以为|听说|猜|感觉|知道|记得|怎么|为什么"
+# A clause that only says what used to be, guesses, wishes or asks states no current fact.
+_NOT_FACT = re.compile(rf"^(?:以前|原来|曾经|过去|希望(?!能|可以|能够)|{GUESSES})")
+
+_ONE = re.compile(r"^(?:一)(?:个|辆|只|台|套|家|所|位|条|本|部|件|份|架|把|间|栋|幢|匹|头|盆|张)")
+
+# 在考虑…, 在想…: thinking about it (a plan), not a place it is done at (在考虑回学校读书)
+_NOT_THINKING = "(?!考虑|想|犹豫|打算|准备|计划|纠结|琢磨|找|寻找|物色)"  # 在找新工作: looking for one
+
+_TRAIL = re.compile(r"(?:了|啦|呀|啊|呢|吧|哦|哈|去|来|住|上班|工作|读书|上学)+$")
+
+_NOUNISH = ("n", "a", "b", "j", "eng", "x", "vn", "s", "f", "l", "m", "q", "k", "h")
+
+_MORPHEME = ("g", "zg")  # a bound character the tagger could not place (灵缇犬 → 灵|缇|犬): part of the noun
+
+
+def is_place(text: str) -> bool:
+    """A city, a province or a country (上海, 广东, 日本), not a workplace: the tagger's ``ns``."""
+    words = tag(text)
+    return len(words) == 1 and words[0][1] == "ns"
+
+
+def noun_head(text: str) -> str | None:
+    """The noun phrase a text opens with, up to the first verb, preposition or particle; a leading
+    "one of" (一辆, 一个) dropped: 上海了 → 上海, 星巴克见了小雯 → 星巴克, 一辆新自行车 → 新自行车."""
+    text = _ONE.sub("", text.strip(" ，,。！？!?"))
+    if not text:
+        return None
+    words = tag(text)
+    out: list[str] = []
+    for i, (word, t) in enumerate(words):
+        noun = t.startswith("n") or (t.startswith(_NOUNISH) and not (t == "x" and not word.isascii()))
+        of = word == "的" and bool(out) and i + 1 < len(words)  # 的 between two words of the phrase
+        named = t.startswith("v") and not out  # 字节跳动, 攀岩: a verb-looking name said as an object
+        if not (noun or (t in _MORPHEME and len(word) == 1) or of or named):
+            break
+        out.append(word)
+    head = "".join(out).rstrip("的")
+    head = _TRAIL.sub("", head) if len(head) > 1 else head
+    return head or None
+
+
+def _object(text: str) -> str | None:
+    """An object: the clause's rest cleaned, cut to its noun phrase when a verb follows it."""
+    rest = clean(_ONE.sub("", text), True, 40)
+    if not rest:
+        return None
+    head = noun_head(rest)
+    return head if head and len(head) < len(rest) else _TRAIL.sub("", rest) or rest
+
 
 # --- predicates ----------------------------------------------------------------------------
 # 从2019年起 / 去年开始 (the time read out before) / 从小 / 从去年开始: since when what follows has held
@@ -73,12 +111,26 @@ def _open_part(text: str | None, limit: int = 30) -> str | None:
     return obj if obj and obj[0] not in _NOT_NAME else None
 
 
+def _cleaned(
+    topic: str, reading: str = "", mtype: str = "FACT", of: Callable = _object, kind: str = "fact"
+) -> Callable:
+    """A reading of the pattern's ``obj`` (or ``obj2``) as ``of`` cleans it, with how long when said, none when
+    nothing is left: ``reading``'s (``lexicon/readings.py``), else a fact of ``kind``; its topic ``topic`` and the
+    verb said, if any (不再 + 喝)."""
+
+    def make(m: re.Match, timed: bool) -> list[Found]:
+        if not (obj := of(m.group("obj") or m.groupdict().get("obj2") or "")):
+            return []
+        said, span = topic + (m.groupdict().get("verb") or ""), _said(m, "时长", "time")
+        return [read_as(reading, mtype, said, obj, span) if reading else Found(mtype, said, obj, 0.6, span, kind=kind)]
+
+    return make
+
+
 # 以前在亚马逊干了十年 / 曾在银行上班 / 在华为工作过两年: where someone worked, a fact of the past
 # that sets no slot (it must not supersede where they work now). 干 counts only with a duration
 # or alone: 以前在厨房干了很多活 is no job.
-def _worked_at(m: re.Match) -> list[Found]:
-    obj = _organisation(m.group("obj") or m.groupdict().get("obj2") or "")
-    return [Found("FACT", "曾工作于", obj, 0.6, _said(m, "时长", "time"), kind="work")] if obj else []
+_WORKED_AT = _cleaned("曾工作于", of=_organisation, kind="work")
 
 
 def _allergic(m: re.Match, timed: bool = False) -> list[Found]:
@@ -143,8 +195,8 @@ _LIKING = word_map(
 # The liking verbs as one alternation, the longest first (不喜欢 before 喜欢, 热爱 before 爱)
 _LIKING_VERBS = "|".join(sorted(_LIKING, key=len, reverse=True))
 
-# The measure words of a made thing: 款 a model, 台 a machine, 部 a phone, 双 shoes, 辆 a car
-MADE_ONE = "款|台|双|部|辆"
+# "this one", "that one" (这个, 那家), ``one`` the measure word of a made thing: 款 a model, 台 a machine, 部 a phone …
+THIS_ONE = "(?:这|那)(?:个|家|(?P<one>款|台|双|部|辆))"
 # the kinds of place a name ends in (荔枝公园, 万象城, 胸科医院): a place named, though no word of it is a name
 PLACE_KINDS = "公园|广场|商场|城|医院|小区|花园|家园|大厦|中心|超市|市场|景区|博物馆|图书馆|体育馆|酒店|餐厅|饭店"
 
@@ -157,9 +209,7 @@ _MEAT = {"肉", "荤", "荤菜", "肉食", "大鱼大肉"}
 _ACTIVITIES = {"跑步", "唱歌", "逛街", "做饭", "做菜", "打牌", "打球", "玩牌", "看戏"}
 
 
-_THAT_ONE_OF = re.compile(
-    rf"^(?P<brand>[^的，,]{{1,12}}?)(?P<of>的)?(?:那|这)(?P<one>个|家|{MADE_ONE})(?P<thing>[^的，,]{{2,16}}?)的?$"
-)
+_THAT_ONE_OF = re.compile(rf"^(?P<brand>[^的，,]{{1,12}}?)(?P<of>的)?{THIS_ONE}(?P<thing>[^的，,]{{2,16}}?)的?$")
 
 
 def that_one(said: str) -> str | None:
@@ -230,14 +280,7 @@ def _favourite(m: re.Match, timed: bool = False) -> list[Found]:
     return [read_as("like", "OPINION", f"最喜欢的{what}", thing_name(obj))] if what and obj else []
 
 
-def _stopped(m: re.Match, timed: bool) -> list[Found]:
-    obj = _open_part(m.group("obj"))
-    return [read_as("stop", "OPINION", "不再" + m.group("verb"), obj)] if obj else []
-
-
-def _quit_habit(m: re.Match, timed: bool) -> list[Found]:
-    obj = clean(m.group("obj"), True, 20)
-    return [read_as("stop", "OPINION", "戒了", obj)] if obj else []
+_STOPPED = _cleaned("不再", "stop", "OPINION", _open_part)
 
 
 # 我以前抽烟，后来戒了: the habit a bare 戒了 ends, said in the clause before
@@ -346,9 +389,7 @@ def _named(m: re.Match, timed: bool) -> list[Found]:
     return [Found("FACT", "叫", obj, 0.8, kind="fact")]
 
 
-def _origin(m: re.Match, timed: bool) -> list[Found]:
-    obj = _object(m.group("obj"))
-    return [Found("FACT", "来自", obj, 0.6, kind="fact")] if obj else []
+_ORIGIN = _cleaned("来自")
 
 
 _P = r"[^，,。！？；;!?\n]"
@@ -504,11 +545,7 @@ _RULES = patterns(
     (
         rf"^(?:又|后来|然后|现在)?换(?:了|成了?)(?:一)?(?:辆|台|部|只|个|款)(?P<obj>{_P}{{2,12}}?)(?:了)?$"
         rf"|^(?:又|后来|然后|现在)?换成了?(?P<obj2>{_P}{{0,8}}?[A-Za-z0-9]{_P}{{0,8}}?)(?:了)?$",  # a model: 理想L6
-        lambda m, t: (
-            [read_as("possession", "FACT", "换成", thing_name(o))]  # had from then on, as 有
-            if (o := _object(m.group("obj") or m.group("obj2")))
-            else []
-        ),
+        _cleaned("换成", "possession", of=lambda s: thing_name(_object(s) or "")),  # had from then on, as 有
     ),
     # 开始在谷歌工作了: a new employer (with a time, 去年开始在…, since then: see _SINCE)
     (rf"^开始在(?P<obj>{_P}{{1,20}}?)(?:工作|上班|任职)了?$", _JOINED),
@@ -535,11 +572,7 @@ _RULES = patterns(
     # 出生在山东 / 是在青岛出生的: where someone was born
     (
         rf"^(?:出生在|出生于|生在|出生在了)(?P<obj>{_P}{{1,12}}?)(?:的)?$|^(?:是)?在(?P<obj2>{_P}{{1,12}}?)出生的?$",
-        lambda m, t: (
-            [Found("FACT", "出生于", o, 0.6, kind="fact")]
-            if (o := _open_part(m.group("obj") or m.group("obj2"), 20))
-            else []
-        ),
+        _cleaned("出生于", of=lambda s: _open_part(s, 20)),
     ),
     # 结婚了 / 结婚三年了: married, to someone not named
     (rf"^(?:已经)?(?:结婚|结了婚)(?:了|{_SPAN}了)$", _fact("结婚", change=True)),
@@ -586,16 +619,14 @@ _RULES = patterns(
         rf"(?P<verb>{_LIKING_VERBS})(?P<habit>{_HABIT})?(?P<obj>{_P}+)",
         _preference,
     ),
-    (rf"^(?:不再|再也不|已经不|早就不)(?P<verb>{_HABIT}|去|用|开|住)(?P<obj>{_P}+?)(?:了)?$", _stopped),
-    (rf"^(?:不再|再也不)(?P<verb>)(?P<obj>{_P}+?)(?:了)?$", _stopped),
-    (rf"^不(?P<verb>{_HABIT})(?P<obj>{_P}+?)了$", _stopped),
-    (rf"^戒了?(?P<obj>{_P}+?)(?:了)?$", _quit_habit),
+    (rf"^(?:不再|再也不|已经不|早就不)(?P<verb>{_HABIT}|去|用|开|住)(?P<obj>{_P}+?)(?:了)?$", _STOPPED),
+    (rf"^(?:不再|再也不)(?P<verb>)(?P<obj>{_P}+?)(?:了)?$", _STOPPED),
+    (rf"^不(?P<verb>{_HABIT})(?P<obj>{_P}+?)了$", _STOPPED),
+    (rf"^戒了?(?P<obj>{_P}+?)(?:了)?$", _cleaned("戒了", "stop", "OPINION", lambda s: clean(s, True, 20))),
     # 不吃猪肉 / 从来不喝酒: a food or drink kept off (不吃早饭, 不吃了 say how much or when, not what)
     (
         rf"^(?:从来|从|一直|平时|基本)?不(?P<verb>吃|喝)(?!早饭|午饭|晚饭|饭|东西|太多|多|了)(?P<obj>{_P}{{1,6}})$",
-        lambda m, t: (
-            [read_as("dislike", "OPINION", "不" + m.group("verb"), o)] if (o := _open_part(m.group("obj"), 12)) else []
-        ),
+        _cleaned("不", "dislike", "OPINION", lambda s: _open_part(s, 12)),
     ),
     # 在学吉他 / 学西班牙语半年了 / 在准备考研: what they are learning or preparing for now (在学校 is a place)
     (
@@ -667,20 +698,20 @@ _RULES = patterns(
     # 开的是特斯拉 / 开一辆旧宝马: the car someone drives (开会, 开心, 开始 are no car)
     (
         rf"^(?:开的是|开着?(?:一辆|辆)|开了?一辆)(?:新|旧|二手)?(?:的)?(?P<obj>{_P}{{2,12}}?)(?:车)?$",
-        lambda m, t: [read_as("possession", "FACT", "开", obj)] if (obj := _object(m.group("obj"))) else [],
+        _cleaned("开", "possession"),
     ),
     # 姓王: someone's surname, not a name of its own (我的牙科医生姓王)
     (r"^姓(?P<obj>[\u4e00-\u9fff]{1,2}?)(?:的)?[。！!]?$", _fact("姓")),
     # who they are
     (r"^(?:的名字)?(?:叫|是叫|名叫)(?P<obj>[^，,。！？；;!?\s]{1,12})", _named),
     (r"^的名字是(?P<obj>[^，,。！？；;!?\s]{1,12})", _named),
-    (rf"^(?:来自|是从)(?P<obj>{_P}{{1,20}}?)(?:来的|过来的|人)?$", _origin),
-    (_HOMETOWN.pattern, _origin),
+    (rf"^(?:来自|是从)(?P<obj>{_P}{{1,20}}?)(?:来的|过来的|人)?$", _ORIGIN),
+    (_HOMETOWN.pattern, _ORIGIN),
     # 他们家是山西太原的 / 她家是浙江宁波那边的: their family's place, where they are from (她家是开饭店的
     # says what the family does: a place must open it)
     (
         rf"^(?:他们|她们|他|她)?家是(?:在)?(?P<obj>{_P}{{1,20}}?)(?:那边|那儿|一带)?的(?:呢|啊|呀)?$",
-        lambda m, t: _origin(m, t) if tag(m.group("obj"))[0][1] == "ns" else [],
+        lambda m, t: _ORIGIN(m, t) if tag(m.group("obj"))[0][1] == "ns" else [],
     ),
     # how old: 34岁 / 三岁了 (今年, a time, is read apart); the consolidator's age slot takes a later one
     (
@@ -706,14 +737,14 @@ def predicates(rest: str, timed: bool, time_text: str | None = None) -> list[Fou
         if found and all(f.kind == "preference" for f in found):  # 从小就怕狗: a liking or a fear held since
             return found
     if past := _PAST_WORK.match(p):
-        return _worked_at(past)
+        return _WORKED_AT(past, False)
     if home := _PAST_HOME.match(p):
         return _lived_before(home)
     span = _WORK_SPAN.match(p)
     if span and span.group("now"):  # 在亚马逊干了十年了 (了 at the end: the span runs up to now): the employer now
         return _slot("工作于", "employer", of=_organisation)(span, False)
     if span and span.group("done"):  # 在亚马逊干了十年 (了 after the verb alone): a span that ended
-        return _worked_at(span)
+        return _WORKED_AT(span, False)
     if not p or _NOT_FACT.match(p):
         return []
     for pattern, make in _RULES:

@@ -2,7 +2,7 @@
 (她 / 他), or none when it goes on about the subject of the clause before (我辞职了，下个月入职字节跳动) —
 with the relations the opening says, and the people a clause introduces or is all about (一个叫Nina的护士,
 女儿的班主任是刘老师). ``people.People`` says whom a role or a pronoun means; jieba's words and tags
-(``tag``, ``noun_head``) say where an open part ends."""
+(``tag``, ``rules_zh.noun_head``) say where an open part ends."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from ..lexicon.roles import (
     role_of,
 )
 from .people import People, introduce
-from .phrases import Found, Subject, clean, read_as, relation
+from .phrases import Found, Subject, read_as, relation
 
 # What may stand before a clause's subject: interjections, discourse words, times said as words.
 LEAD_WORDS = (
@@ -61,19 +61,7 @@ _ATTRIBUTE = re.compile("|".join(sorted((w for w in ATTRIBUTE_WORDS if not w.isa
 # 其 ("his", "her", "its") before what someone has: the subject of the clause before
 _THEIR = re.compile(rf"^其(?=(?:{_ATTRIBUTE.pattern}))")
 
-# A clause that only says what used to be, guesses, wishes or asks states no current fact.
-_NOT_FACT = re.compile(
-    r"^(?:以前|原来|曾经|过去|可能|也许|大概|应该|希望(?!能|可以|能够)|要是|如果|觉得|认为|以为|听说|猜|感觉|知道|记得|怎么|为什么)"
-)
-
 _JOB_END = "员|师|工|手|官|士|会计|记者|经理|主管|主编|编辑|老板|医生|司机|保安|保姆|厨子|律师|翻译|秘书|助理"
-
-_ONE = re.compile(r"^(?:一)(?:个|辆|只|台|套|家|所|位|条|本|部|件|份|架|把|间|栋|幢|匹|头|盆|张)")
-
-# 在考虑…, 在想…: thinking about it (a plan), not a place it is done at (在考虑回学校读书)
-_NOT_THINKING = "(?!考虑|想|犹豫|打算|准备|计划|纠结|琢磨|找|寻找|物色)"  # 在找新工作: looking for one
-
-_TRAIL = re.compile(r"(?:了|啦|呀|啊|呢|吧|哦|哈|去|来|住|上班|工作|读书|上学)+$")
 
 
 @lru_cache(maxsize=4096)
@@ -83,10 +71,6 @@ def tag(text: str) -> tuple[tuple[str, str], ...]:
 
     return tuple(rjieba.tag(text))
 
-
-_NOUNISH = ("n", "a", "b", "j", "eng", "x", "vn", "s", "f", "l", "m", "q", "k", "h")
-
-_MORPHEME = ("g", "zg")  # a bound character the tagger could not place (灵缇犬 → 灵|缇|犬): part of the noun
 
 # 我和男朋友分手了 / 我跟小李分手了 / 我们分手了 / 我离婚了: a breakup or a divorce of the speaker's
 _PARTNER_ENDED = re.compile(
@@ -116,48 +100,6 @@ def said_mine(rest: str, name: str, people: People, owner: str) -> Found | None:
     return people.known_as(name, found[0], owner) if found else None
 
 
-def is_place(text: str) -> bool:
-    """A city, a province or a country (上海, 广东, 日本), not a workplace: the tagger's ``ns``."""
-    words = tag(text)
-    return len(words) == 1 and words[0][1] == "ns"
-
-
-def is_workplace(text: str) -> bool:
-    """A workplace named whole: one word not a place (腾讯, 华为), or a phrase ending in a kind of
-    workplace (一家创业公司, 市第一医院); not an errand (超市买菜)."""
-    kind = re.search(r"(?:公司|企业|外企|集团|银行|医院|学校|大学|中学|小学|工厂|厂|研究所|事务所|工作室)$", text)
-    return kind is not None or (len(tag(text)) == 1 and not is_place(text))
-
-
-def noun_head(text: str) -> str | None:
-    """The noun phrase a text opens with, up to the first verb, preposition or particle; a leading
-    "one of" (一辆, 一个) dropped: 上海了 → 上海, 星巴克见了小雯 → 星巴克, 一辆新自行车 → 新自行车."""
-    text = _ONE.sub("", text.strip(" ，,。！？!?"))
-    if not text:
-        return None
-    words = tag(text)
-    out: list[str] = []
-    for i, (word, t) in enumerate(words):
-        noun = t.startswith("n") or (t.startswith(_NOUNISH) and not (t == "x" and not word.isascii()))
-        of = word == "的" and bool(out) and i + 1 < len(words)  # 的 between two words of the phrase
-        named = t.startswith("v") and not out  # 字节跳动, 攀岩: a verb-looking name said as an object
-        if not (noun or (t in _MORPHEME and len(word) == 1) or of or named):
-            break
-        out.append(word)
-    head = "".join(out).rstrip("的")
-    head = _TRAIL.sub("", head) if len(head) > 1 else head
-    return head or None
-
-
-def _object(text: str) -> str | None:
-    """An object: the clause's rest cleaned, cut to its noun phrase when a verb follows it."""
-    rest = clean(_ONE.sub("", text), True, 40)
-    if not rest:
-        return None
-    head = noun_head(rest)
-    return head if head and len(head) < len(rest) else _TRAIL.sub("", rest) or rest
-
-
 # Roles that are a person's family or household: 老周的老伴, 他孙子 is about them.
 _RELATIVES = "|".join(sorted((w for w, (c, _) in ZH_ROLES.items() if c not in NOT_KIN), key=len, reverse=True))
 _RELATIVE = re.compile(rf"^(?:的)?(?P<role>{_RELATIVES})")
@@ -170,10 +112,9 @@ def _relative(subj: Subject) -> Subject:
     """老周的老伴… / 他孙子… / 她的店…: the clause is about the subject's relative or a thing of
     theirs, kept as theirs (``of_role``)."""
     m = _RELATIVE.match(subj.rest)
-    found = role_of(m.group("role")) if m else None
     attribute = _ATTRIBUTE.match(subj.rest, 1) if subj.rest.startswith("的") else None
-    if m and found and not subj.rest[m.end() :].startswith(("们", "的")):
-        subj.rest, subj.of_role = subj.rest[m.end() :], found[0]
+    if m and not subj.rest[m.end() :].startswith(("们", "的")):
+        subj.rest, subj.of_role = subj.rest[m.end() :], ZH_ROLES[m["role"]][0]
     elif attribute and attribute.group(0) != "生日":  # 我同事的身高是…: theirs (生日 has a reading of its own)
         subj.rest, subj.of_role = subj.rest[attribute.end() :], attribute.group(0)
     elif subj.rest.startswith("的") and len(subj.rest) > 2:
@@ -215,10 +156,9 @@ _ZH_WE_THEN = re.compile(
 )
 
 
-def we_then(body: str, time_text: str) -> Subject | None:
+def we_then(said: str, time_text: str) -> Subject | None:
     if not re.search(r"[0-9昨今明上下去前后刚]", time_text):  # 周末我们一起打球: a habit, not an event
         return None
-    said = ZH_LEAD.sub("", body)
     m = _ZH_WE_THEN.match(said)
     rest = said[m.end() :].strip(" 。！!") if m else ""
     if len(rest) < 3 or re.match(r"^(?:再)?(?:见|聊|走|说|谈|看看|一起吧)", rest):  # 我们明天见: a goodbye
@@ -344,16 +284,15 @@ _WITH_EACH_OTHER = re.compile(
 def _and_their(subj: Subject, people: People) -> Subject:
     """小雯和她老公阿强来我家吃饭了: 阿强 is 小雯's 老公 from now on, and the clause is about 小雯
     (with him); 和她老公 unnamed is only left out of the clause."""
-    m = _AND_THEIR.match(subj.rest)
-    found = role_of(m["role"]) if m else None
-    if m is None or found is None:
+    if (m := _AND_THEIR.match(subj.rest)) is None:
         return subj
+    role = ZH_ROLES[m["role"]][0]
     after = subj.rest[m.end() :]
     name, rest = _name_after(after)
     if _WITH_EACH_OTHER.match(rest):
         return subj  # 王磊和他女朋友分手了: whom the breakup was with, not who came along
     if name and name not in people.names.values():
-        subj.together = people.learn_of(subj.name or "", name, found[0], found[0])
+        subj.together = people.learn_of(subj.name or "", name, role, role)
         people.mention(subj.name or "")  # the clause is still about them
         after = rest
     subj.rest = after
@@ -374,8 +313,8 @@ def _with_them(text: str, people: People, owner: str) -> Subject | None:
     who, rest = (role, text[m.end() :]) if role else _name_after(text[m.end() :])
     if who is None or _WITH_EACH_OTHER.match(rest.lstrip("一起")):
         return None
-    if role and (found := role_of(role)) and not people.by_role(found[0], owner):
-        people.learn("我" + role, gender=found[1])  # 我和老公…。他… : someone a pronoun may mean
+    if role and not people.by_role(ZH_ROLES[role][0], owner):
+        people.learn("我" + role, gender=ZH_ROLES[role][1])  # 我和老公…。他… : someone a pronoun may mean
     return Subject(None, rest)
 
 
@@ -522,8 +461,8 @@ def stated_people(text: str, people: People, owner: str) -> list[Found]:
     """Relations said inside a clause, not at its start (我周末和我表妹小雯去了西湖), and 我跟小静是大学同学: learnt."""
     out = []
     together = _TOGETHER.match(text.strip())
-    if together and together.group("name")[0] not in _NOT_NAME and (found := role_of(together.group("role"))):
-        out.append(people.known_as(together.group("name"), found[0], owner))
+    if together and together.group("name")[0] not in _NOT_NAME:
+        out.append(people.known_as(together.group("name"), ZH_ROLES[together.group("role")][0], owner))
     for m in re.finditer(rf"我(?:的)?(?P<role>{ZH_ROLE})", text):
         if m.start() == 0 or not (found := role_of(m["role"])):
             continue
@@ -564,11 +503,10 @@ _ROLE_NAMED = re.compile(
 def role_named(text: str, people: People, owner: str) -> Found | None:
     """我表姐的名字叫张丽娟 → 我 · 表姐 · 张丽娟 (not an acquaintance described as 我表姐的名字), or None."""
     m = _ROLE_NAMED.match(text)
-    found = role_of(m.group("role")) if m else None
     name = m.group("name") if m else ""
-    if found is None or name[0] in _NOT_NAME or role_of(name) or role_of(name[:2]):
+    if m is None or name[0] in _NOT_NAME or role_of(name) or role_of(name[:2]):
         return None
-    return people.known_as(name, found[0], owner)
+    return people.known_as(name, ZH_ROLES[m.group("role")][0], owner)
 
 
 def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]:
