@@ -65,6 +65,9 @@ def test_a_place_or_employer_said_by_its_kind_then_its_name_is_the_name_in_both_
     plan = extract("我搬到了一个叫大理的小城。我老公在一家叫做星辰科技的单位工作。")
     found = {(m.memory["subject"], m.memory["topic"], m.memory["object"]): m.slot for m in plan.memories}
     assert found[("我", "搬到", "大理")] == "residence" and found[("我老公", "工作于", "星辰科技")] == "employer"
+    plan = extract("我在一家叫字节的公司上班。我儿子在一所叫育才的学校读书。")  # a company, a school: no one met
+    found = {(m.memory["subject"], m.memory["topic"], m.memory["object"]): m.slot for m in plan.memories}
+    assert found == {("我", "工作于", "字节"): "employer", ("我儿子", "就读于", "育才"): "school"}
     plan = extract("I moved to a little town called Hove. I work for a company called Acme.")
     found = {(m.memory["subject"], m.memory["topic"], m.memory["object"]): m.slot for m in plan.memories}
     assert found[("I", "moved to", "Hove")] == "residence" and found[("I", "work at", "Acme")] == "employer"
