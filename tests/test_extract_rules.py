@@ -77,6 +77,7 @@ def test_english_a_school_or_a_gym_called_something_is_no_one_met():
     plan = extract("My son goes to a school called Oakfield Academy. I joined a gym called PureGym.")
     found = {(m.memory["subject"], m.memory["topic"], m.memory["object"]): m.slot for m in plan.memories}
     assert found.get(("my son", "studies at", "Oakfield Academy")) == "school"
+    assert ("I", "became a member of", "PureGym") in found and "employer" not in found.values()  # a gym, no job
     assert not [t for t in found if t[1] in ("acquaintance", "is a")], found
 
 

@@ -250,10 +250,15 @@ def joined(m: re.Match, third: bool, time_text: str | None) -> list[Found] | Non
     working = re.search(r"\bworking (?:at|for)\b", m.group(0), re.IGNORECASE)  # "started working at a bakery"
     if not obj:
         return None
-    if not (working or re.search(r"\b[A-Z]", obj)):
+    # "joined a gym called PureGym": a group by its name, joined as its member (of PureGym)
+    member = re.match(
+        r"^(?:a|an|the)\s+(?:[a-z-]+\s+){0,2}(?:gym|club|team|choir|band|group|league) (?:called|named) ", obj
+    )
+    obj = obj[member.end() :] if member else obj
+    if not (working or re.search(r"\b[A-Z]", obj)) or member:
         # "joined a book club", "joined the choir": a group joined, no employer ("joined" names that slot)
         joined = re.search(r"\bjoined$", m.group(0)[: m.start("obj")].strip(), _I)
-        if joined and re.match(r"^(?:a|an|the|our|my|this|that|local)\b", obj, _I):
+        if joined and (member or re.match(r"^(?:a|an|the|our|my|this|that|local)\b", obj, _I)):
             return [Found("EVENT" if time_text else "FACT", "became a member of", obj, 0.5)]
         return None
     if _SCHOOLISH.search(obj):
