@@ -187,3 +187,27 @@ def test_memdaily_results_map_through_their_evidence_and_all_at_5_needs_every_ta
     assert scores.mean("graphmem", "all@5", "overall") == 1.0
     score(scores, "graphmem", ["m1", "noise-1", "noise-2", "noise-3", "noise-4", "m3"], q)
     assert scores.mean("graphmem", "all@5", "overall") == 0.5  # m3 sixth: not all in the top 5
+
+
+def _results(*pairs: tuple[str, float]) -> list:
+    from graphmem.types import ScoreParts, SearchResult
+
+    parts = ScoreParts(similarity=0.0, importance=0.0, distance=0.0, time_decay=0.0, access=0.0)
+    return [
+        SearchResult(memory_id=i, text=i, memory_type="FACT", importance=0.5, score=s, score_parts=parts, distance=0)
+        for i, s in pairs
+    ]
+
+
+def test_a_tenants_search_is_the_same_as_alone_up_to_ties_in_the_last_bits():
+    from graphmem.bench.search import same_ranking
+
+    alone = _results(("a", 0.9), ("b", 0.7), ("c", 0.7), ("d", 0.5))
+    # two memories whose scores differ only in float error may come in either order
+    assert same_ranking(_results(("a", 0.9), ("c", 0.7 + 1e-7), ("b", 0.7), ("d", 0.5)), alone)
+    # a tie that runs past the end of the list may be cut on either member
+    assert same_ranking(_results(("a", 0.9), ("b", 0.7), ("c", 0.5)), _results(("a", 0.9), ("b", 0.7), ("e", 0.5)))
+    # a different memory, a different order of clearly different scores, or a missing result is a difference
+    assert not same_ranking(_results(("a", 0.9), ("b", 0.7), ("e", 0.7), ("d", 0.5)), alone)
+    assert not same_ranking(_results(("b", 0.9), ("a", 0.7), ("c", 0.7), ("d", 0.5)), alone)
+    assert not same_ranking(alone[:3], alone)
