@@ -268,7 +268,7 @@ def joined(m: re.Match, third: bool, time_text: str | None) -> list[Found] | Non
     found = reading("joined", "employer")(m, third, time_text) or []
     if job and found and len(job.split()) <= 4:
         found[0].object = org.strip()
-        found.append(Found(found[0].memory_type, agree("work as", third), job, 0.6, kind="work", slot="job"))
+        found.append(read_as("job", found[0].memory_type, agree("work as", third), job))
     return found or None
 
 
@@ -302,7 +302,7 @@ def work_as(m: re.Match, third: bool, time_text: str | None) -> list[Found] | No
         return None
     return [
         read_as("employer", "FACT", agree("work at", third), org),
-        Found("FACT", agree("work as", third), job, 0.6, kind="work", slot="job"),
+        read_as("job", "FACT", agree("work as", third), job),
     ]
 
 
