@@ -81,6 +81,12 @@ def test_english_a_school_or_a_gym_called_something_is_no_one_met():
     assert not [t for t in found if t[1] in ("acquaintance", "is a")], found
 
 
+def test_english_a_named_speakers_we_agrees_as_their_i_does():
+    # "we were exhausted" said by Ivy is Ivy was exhausted, as "I was exhausted" is
+    for said in ("The flight was delayed, so we were exhausted.", "The flight was delayed, so I was exhausted."):
+        assert ("Ivy", "FACT", "was exhausted", None) in triples(extract(said, speaker="Ivy")), said
+
+
 def test_where_someone_used_to_work_is_a_past_fact_in_both_languages():
     # 工作过 / 以前在 … 上班 / used to work: remembered, and no slot, so it cannot supersede the job of now
     plan = extract("我在华为工作过两年。我现在在腾讯上班。我们公司新来的CTO叫Harris。Harris以前在亚马逊干了十年。")

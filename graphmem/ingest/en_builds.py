@@ -85,12 +85,18 @@ def said_object(m: re.Match) -> str | None:
     return obj if obj and obj.lower().split()[0] not in _NOT_NAMED else None
 
 
+# an auxiliary as the speaker says it → as said of anyone else, and of people together (am → is, are)
+PERSONS = {"am": ("is", "are"), "was": ("was", "were"), "have": ("has", "have"), "do": ("does", "do")}
+PERSONS |= {"don't": ("doesn't", "don't"), "haven't": ("hasn't", "haven't")}
+MINE = {form: mine for mine, forms in PERSONS.items() for form in (mine, *forms)}  # we're, Dana is → am
+
+
 def agree(topic: str, third: bool) -> str:
     """A topic agreeing with its subject: live in / lives in (a past, "no longer", "quit": as they are)."""
     head, _, tail = topic.partition(" ")
-    if not third or head in ("no", "is", "quit") or (head != "am" and lemma(head) != head):
+    if not third or head in ("no", "is", "quit") or (head not in PERSONS and lemma(head) != head):
         return topic
-    return f"{'is' if head == 'am' else third_person(head)} {tail}".strip()
+    return f"{PERSONS[head][0] if head in PERSONS else third_person(head)} {tail}".strip()
 
 
 Make = Callable[[re.Match, bool, str | None], list[Found] | None]
