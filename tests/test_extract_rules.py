@@ -87,6 +87,16 @@ def test_english_a_named_speakers_we_agrees_as_their_i_does():
         assert ("Ivy", "FACT", "was exhausted", None) in triples(extract(said, speaker="Ivy")), said
 
 
+def test_english_our_names_the_speakers_people_as_my_does():
+    # "our daughter" is the speaker's daughter; "our neighbour Tom" introduces Tom as "my neighbour Tom" does
+    assert ("my daughter", "FACT", "studies at", "Oakfield Academy") in triples(
+        extract("Our daughter goes to Oakfield Academy.")
+    )
+    assert ("I", "RELATION", "neighbor", "Tom") in triples(extract("I had lunch with our neighbour Tom yesterday."))
+    found = triples(extract("Our neighbour lives in Leeds, her name's Priya."))
+    assert ("I", "RELATION", "neighbor", "Priya") in found and ("Priya", "FACT", "lives in", "Leeds") in found
+
+
 def test_where_someone_used_to_work_is_a_past_fact_in_both_languages():
     # 工作过 / 以前在 … 上班 / used to work: remembered, and no slot, so it cannot supersede the job of now
     plan = extract("我在华为工作过两年。我现在在腾讯上班。我们公司新来的CTO叫Harris。Harris以前在亚马逊干了十年。")
