@@ -61,6 +61,16 @@ def test_english_how_long_someone_worked_somewhere_is_kept_in_years_as_in_summer
     assert found[("my sister", "a bookshop")] == {"duration": "two summers"}
 
 
+def test_english_how_long_is_read_one_way_wherever_it_is_said():
+    # "for years", "for a while", "for two summers": how long, never part of the place or the thing
+    plan = extract("I have lived in Leeds for years. I used to live in Oslo for two summers.")
+    found = {(m.memory["topic"], m.memory["object"]): (m.memory["attributes"], m.slot) for m in plan.memories}
+    assert found[("live in", "Leeds")] == ({"duration": "years"}, "residence")
+    assert found[("lived in", "Oslo")] == ({"duration": "two summers"}, None)
+    found = triples(extract("I need a new pair of sandals for summer. I have been learning Spanish for a while."))
+    assert ("I", "FACT", "am learning", "Spanish") in found
+
+
 def test_a_place_or_employer_said_by_its_kind_then_its_name_is_the_name_in_both_languages():
     plan = extract("我搬到了一个叫大理的小城。我老公在一家叫做星辰科技的单位工作。")
     found = {(m.memory["subject"], m.memory["topic"], m.memory["object"]): m.slot for m in plan.memories}
