@@ -61,6 +61,16 @@ def test_english_how_long_someone_worked_somewhere_is_kept_in_years_as_in_summer
     assert found[("my sister", "a bookshop")] == {"duration": "two summers"}
 
 
+def test_english_how_long_is_read_one_way_wherever_it_is_said():
+    # "for years", "for a while", "for two summers": how long, never part of the place or the thing
+    plan = extract("I have lived in Leeds for years. I used to live in Oslo for two summers.")
+    found = {(m.memory["topic"], m.memory["object"]): (m.memory["attributes"], m.slot) for m in plan.memories}
+    assert found[("live in", "Leeds")] == ({"duration": "years"}, "residence")
+    assert found[("lived in", "Oslo")] == ({"duration": "two summers"}, None)
+    found = triples(extract("I need a new pair of sandals for summer. I have been learning Spanish for a while."))
+    assert ("I", "FACT", "am learning", "Spanish") in found
+
+
 def test_a_place_or_employer_said_by_its_kind_then_its_name_is_the_name_in_both_languages():
     plan = extract("我搬到了一个叫大理的小城。我老公在一家叫做星辰科技的单位工作。")
     found = {(m.memory["subject"], m.memory["topic"], m.memory["object"]): m.slot for m in plan.memories}
@@ -79,6 +89,22 @@ def test_english_a_school_or_a_gym_called_something_is_no_one_met():
     assert found.get(("my son", "studies at", "Oakfield Academy")) == "school"
     assert ("I", "became a member of", "PureGym") in found and "employer" not in found.values()  # a gym, no job
     assert not [t for t in found if t[1] in ("acquaintance", "is a")], found
+
+
+def test_english_a_named_speakers_we_agrees_as_their_i_does():
+    # "we were exhausted" said by Ivy is Ivy was exhausted, as "I was exhausted" is
+    for said in ("The flight was delayed, so we were exhausted.", "The flight was delayed, so I was exhausted."):
+        assert ("Ivy", "FACT", "was exhausted", None) in triples(extract(said, speaker="Ivy")), said
+
+
+def test_english_our_names_the_speakers_people_as_my_does():
+    # "our daughter" is the speaker's daughter; "our neighbour Tom" introduces Tom as "my neighbour Tom" does
+    assert ("my daughter", "FACT", "studies at", "Oakfield Academy") in triples(
+        extract("Our daughter goes to Oakfield Academy.")
+    )
+    assert ("I", "RELATION", "neighbor", "Tom") in triples(extract("I had lunch with our neighbour Tom yesterday."))
+    found = triples(extract("Our neighbour lives in Leeds, her name's Priya."))
+    assert ("I", "RELATION", "neighbor", "Priya") in found and ("Priya", "FACT", "lives in", "Leeds") in found
 
 
 def test_where_someone_used_to_work_is_a_past_fact_in_both_languages():

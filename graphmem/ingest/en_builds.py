@@ -64,9 +64,13 @@ def _past_comma(m: re.Match) -> str:
     return raw + "," + (rest.group(0) if rest else "")
 
 
-# how long is not where or what: "in Austin for three years" → Austin
-_HOW_LONG = re.compile(
-    r"\s+for (?:the (?:last|past) )?(?:\w+ ){0,2}(?:years?|months?|weeks?|days?|ages|a while|decades?)$", _I
+# how long, said at an object's end, is not where or what: "in Austin for three years" → Austin (three
+# years), "Acme for a couple of summers", "Leeds for the past few months", "piano for ages" (not "sandals
+# for summer": what for)
+_FOR_A_TIME = re.compile(
+    r"\s+for\s+(?:the (?:last|past)\s+)?(?P<long>(?:a couple of\s+)?(?:(?!for\b)\w+\s+){0,2}?"
+    r"(?:years?|months?|weeks?|days?|decades?|summers|winters|(?<!for )(?:summer|winter)|ages|a while))$",
+    _I,
 )
 
 
@@ -79,18 +83,24 @@ def said_object(m: re.Match) -> str | None:
     if not m.groupdict().get("obj"):
         return None
     raw = re.sub(r"\s+(?:now|these days|anymore|any more|nowadays|again)\s*$", "", _past_comma(m).strip(), flags=_I)
-    raw = _HOW_LONG.sub("", raw)
+    raw = _FOR_A_TIME.sub("", raw)
     obj = clean(raw, False, 60)
     obj = " ".join(without_dangling((obj or "").split(), keep=1))  # "Acme on" once "Monday" is the time
     return obj if obj and obj.lower().split()[0] not in _NOT_NAMED else None
 
 
+# an auxiliary as the speaker says it → as said of anyone else, and of people together (am → is, are)
+PERSONS = {"am": ("is", "are"), "was": ("was", "were"), "have": ("has", "have"), "do": ("does", "do")}
+PERSONS |= {"don't": ("doesn't", "don't"), "haven't": ("hasn't", "haven't")}
+MINE = {form: mine for mine, forms in PERSONS.items() for form in (mine, *forms)}  # we're, Dana is → am
+
+
 def agree(topic: str, third: bool) -> str:
     """A topic agreeing with its subject: live in / lives in (a past, "no longer", "quit": as they are)."""
     head, _, tail = topic.partition(" ")
-    if not third or head in ("no", "is", "quit") or (head != "am" and lemma(head) != head):
+    if not third or head in ("no", "is", "quit") or (head not in PERSONS and lemma(head) != head):
         return topic
-    return f"{'is' if head == 'am' else third_person(head)} {tail}".strip()
+    return f"{PERSONS[head][0] if head in PERSONS else third_person(head)} {tail}".strip()
 
 
 Make = Callable[[re.Match, bool, str | None], list[Found] | None]
@@ -140,30 +150,27 @@ def fact(topic: str, importance: float = 0.6, timed: bool = False) -> Make:
     return make
 
 
-_FOR_A_TIME = re.compile(
-    r"\s+for\s+((?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|"
-    r"(?:twenty|thirty|forty|fifty)(?:-\w+)?|a few|a couple of|several|many|\d+)\s+"
-    r"(?:\w+\s+)?(?:years?|months?|weeks?|summers?|winters?|decades?))$",
-    re.IGNORECASE,
-)
-
-
 def _for_how_long(said: str) -> tuple[str | None, str | None]:
     """ "Acme for three years" → ("Acme", "three years"), the object as a memory holds it; the object
     alone when the words say no span."""
     long = _FOR_A_TIME.search(said)
-    return clean(said[: long.start()] if long else said, False, 60), long.group(1) if long else None
+    return clean(said[: long.start()] if long else said, False, 60), long.group("long") if long else None
 
 
 _AS_A_JOB = re.compile(r"^(?P<org>.+?) as (?:a |an )?(?P<job>[a-z][a-z -]{1,40})$")
 
 
-def lived_before(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+def _before(topic: str, kind: str, m: re.Match) -> list[Found] | None:
+    """ "used to live in Leeds", "worked at Acme for eight years": where someone was, a fact of the past
+    that sets no slot, and for how long when said."""
     obj, duration = said_object(m), _for_how_long((m.group("obj") or "").strip())[1]
-    if not obj or (m.group("used").startswith("lived") and not duration):
+    return [Found("FACT", topic, obj, 0.6, {"duration": duration} if duration else None, kind=kind)] if obj else None
+
+
+def lived_before(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
+    if m.group("used").startswith("lived") and not _for_how_long((m.group("obj") or "").strip())[1]:
         return None  # "lived in Oslo in 2015": an event of its time, read as said
-    attributes = {"duration": duration} if duration else None
-    return [Found("FACT", "lived in", obj, 0.6, attributes, kind="residence")]
+    return _before("lived in", "residence", m)
 
 
 def held_since(topic: str, reading: str) -> Make:
@@ -268,7 +275,7 @@ def joined(m: re.Match, third: bool, time_text: str | None) -> list[Found] | Non
     found = reading("joined", "employer")(m, third, time_text) or []
     if job and found and len(job.split()) <= 4:
         found[0].object = org.strip()
-        found.append(Found(found[0].memory_type, agree("work as", third), job, 0.6, kind="work", slot="job"))
+        found.append(read_as("job", found[0].memory_type, agree("work as", third), job))
     return found or None
 
 
@@ -302,7 +309,7 @@ def work_as(m: re.Match, third: bool, time_text: str | None) -> list[Found] | No
         return None
     return [
         read_as("employer", "FACT", agree("work at", third), org),
-        Found("FACT", agree("work as", third), job, 0.6, kind="work", slot="job"),
+        read_as("job", "FACT", agree("work as", third), job),
     ]
 
 
@@ -578,10 +585,7 @@ def work_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | No
     if re.search(r"\b(?:before|previously|back then|in the past)$", said, _I):
         return None
     if re.search(r"\b(?:worked|interned) (?:at|for) |^used to ", said, _I):
-        # "for eight years" (said_object drops it) or "for two summers" (it keeps it): how long, either way
-        obj, duration = _FOR_A_TIME.sub("", said_object(m) or ""), _for_how_long((m.group("obj") or "").strip())[1]
-        attributes = {"duration": duration} if duration else None
-        return [Found("FACT", "worked at", obj, 0.6, attributes, kind="work")] if obj else None
+        return _before("worked at", "work", m)
     found = reading("work at", "employer")(m, third, time_text)
     as_what = _AS_A_JOB.match(found[0].object or "") if found else None
     if found and as_what:  # "works at the hospital as a nurse": where, and the job

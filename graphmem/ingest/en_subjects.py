@@ -405,7 +405,7 @@ def stated_people(text: str, people: People, owner: str) -> list[Found]:
         role = role_of(_TOGETHER_ROLE.get(said, said[:-1]))
         if role:
             out.append(people.known_as(together.group("name"), role[0], owner))
-    for m in re.finditer(rf"(?<=\s)my (?P<role>{EN_ROLE}),? (?P<name>{_NAME})\b", text):
+    for m in re.finditer(rf"(?<=\s)(?:my|our) (?P<role>{EN_ROLE}),? (?P<name>{_NAME})\b", text):
         role = role_of(m.group("role"))
         if role and m.group("name").split()[0] not in _NOT_NAMES:
             out.append(people.known_as(m.group("name"), role[0], owner))
@@ -440,7 +440,7 @@ _NAME_IS = re.compile(r"(?:,\s*|\s+)(?:and )?(?:his|her|their) name(?: is|'s)(?=
 # "…, his name is Felix": the name of the person the clause before introduced ("my colleague lives in Leeds,
 # her name's Priya": the one of that role)
 _NAMED_AFTER = re.compile(
-    rf"\b(?P<det>a|an|(?i:my)) (?P<what>(?:[a-z-]+ ){{0,2}}?[a-z-]+)\b[^.;!?]*?{_NAME_IS.pattern} (?P<name>{_NAME})\b"
+    rf"\b(?P<det>a|an|(?i:my|our)) (?P<what>(?:[a-z-]+ ){{0,2}}?[a-z-]+)\b[^.;!?]*?{_NAME_IS.pattern} (?P<name>{_NAME})\b"
 )
 
 # the name said after a clause, to be left out of it: "had a baby girl, her name is Lily" → "had a baby girl"
@@ -495,7 +495,7 @@ def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]
             continue  # she has a dog called Rex: a thing or a pet she has, not someone met
         if not pet and what.split()[-1] in _THINGS:
             continue  # a thing or a pet, not a person (a café called Lark)
-        by_role = pattern is _NAMED_AFTER and m.group("det").lower() == "my"
+        by_role = pattern is _NAMED_AFTER and m.group("det").lower() in ("my", "our")
         if by_role and found is None:
             continue  # my new job …, her name is …: no one of a role the phrase names
         if by_role and found is not None:

@@ -14,6 +14,7 @@ from ..lexicon.roles import role_of
 from ..lexicon.topics import slot_of
 from ..types import MAX_NAME
 from . import en_builds, en_subjects, rules_en
+from .en_builds import MINE, PERSONS
 from .language import Language, Reader
 from .people import People
 from .phrases import _EN_CUT, _EN_TRAIL, Found, clean, without_dangling
@@ -368,11 +369,6 @@ def _segments(sentence: str) -> list[tuple[int, int]]:
     return merged
 
 
-# an auxiliary as said of the speaker and of anyone else: we're → I am / Dana is
-_AGREE = {"am": ("am", "is"), "have": ("have", "has"), "do": ("do", "does"), "was": ("was", "was")}
-_AGREE |= {"are": _AGREE["am"], "is": _AGREE["am"], "has": _AGREE["have"], "does": _AGREE["do"], "were": _AGREE["was"]}
-
-
 def _first_verb(words: list[str]) -> int:
     """Where a predicate's verb is: after the adverbs before it (at its last word at most)."""
     i = 0
@@ -387,9 +383,8 @@ def _said_of_named(rest: str) -> str:
     words = rest.split()
     i = _first_verb(words)
     w = words[i].lower() if words else ""
-    named = {"am": "is", "have": "has", "do": "does", "don't": "doesn't", "haven't": "hasn't"}.get(w)
-    if named:
-        words[i] = named
+    if w in MINE:
+        words[i] = PERSONS[MINE[w]][0]
     elif w.isalpha() and w not in _AUX and not is_past(w) and not w.endswith(("ing", "s")):
         words[i] = third_person(w)
     return " ".join(words)
@@ -529,7 +524,8 @@ def _clause_fact(
         return None  # "I wanted to tell …": what follows is the point
     if third and not auxes and not is_past(verb) and predicate[0] == verb:
         predicate[0] = third_person(verb)
-    head = [_AGREE[t][third] if t in _AGREE else t for t in tokens] + (["not"] if negated else [])  # "has not seen"
+    head = [PERSONS[MINE[t]][0] if t in MINE and third else MINE.get(t, t) for t in tokens]
+    head += ["not"] if negated else []  # "has not seen"
     topic = " ".join(head + predicate)
     obj = _object(rest, time_text)
     if obj is None or (obj == "" and rest and not time_text) or (obj and _points_elsewhere(obj)):
@@ -683,7 +679,7 @@ class English(Language):
     def plural(self, topic: str) -> str:
         """A topic read as the speaker's, agreeing with people spoken of together: am into → are into."""
         head, _, tail = topic.partition(" ")
-        return f"{ {'am': 'are', 'was': 'were'}.get(head, head) } {tail}".strip()
+        return f"{PERSONS[head][1] if head in PERSONS else head} {tail}".strip()
 
     def otherwise(
         self, reader: Reader, body: str, text: str, subj, time_text: str | None, generic: bool, habitual: bool
@@ -740,7 +736,7 @@ class English(Language):
         elif words:  # said as the speaker's own: "still lives" → "I still live"
             lead = _first_verb(words)  # adverbs before the verb stay as said
             first = words[lead].lower()
-            base = {"is": "am", "has": "have", "does": "do", "goes": "go"}.get(first)
+            base = MINE.get(first, "go" if first == "goes" else None)
             if base is None:  # lives → live; a noun as well as a verb may follow (grows tomatoes): not a lemma
                 base = first[:-1] if first.endswith("s") and not first.endswith("ss") and len(first) > 3 else first
             said = "I " + " ".join(words[:lead] + [base] + words[lead + 1 :])
