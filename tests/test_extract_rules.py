@@ -95,6 +95,16 @@ def test_where_someone_used_to_work_is_a_past_fact_in_both_languages():
     assert found == {("worked at", "British Airways"): None, ("worked at", "a bookshop"): None}
 
 
+def test_chinese_formerly_words_are_one_list_for_every_reading_of_what_used_to_be():
+    # 从前 / 之前 / 曾经 said the same wherever a pattern reads what was so before
+    found = triples(extract("我从前抽烟，后来戒了。"))
+    assert ("我", "OPINION", "戒了", "抽烟") in found
+    assert ("我", "RELATION", "同事", "小李") in triples(extract("我跟小李之前是同事。"))
+    # X曾经是Y / X以前是Y: what X used to be, not what X is (小曾 is a name)
+    assert not triples(extract("小明曾经是医生。")) and not triples(extract("小明以前是医生。"))
+    assert triples(extract("小曾是医生。")) == [("小曾", "FACT", "是", "医生")]
+
+
 def test_how_long_someone_has_worked_somewhere_says_whether_they_still_do():
     # since / for in the present perfect, and 了 at the end in Chinese: still there (the employer now);
     # 了 after the verb alone: a span that ended; "have worked at X" alone: any time before, nothing

@@ -12,10 +12,10 @@ from . import rules_zh, zh_subjects
 from .language import Language, Reader
 from .phrases import _LEAD_ZH, Found, clean, read_as
 
-# "X也是Y" is "X是Y"; "X可能是Y" is a guess, not a fact.
-_X_ADVERB = re.compile(r"(?:也|都|还|就|又|才|真的|真|确实|其实|原来|一直|曾经|已经|并)$")
+# "X也是Y" is "X是Y"; "X可能是Y" is a guess and "X以前是Y" what used to be, not a fact (小曾, 老曾: names).
+_X_ADVERB = re.compile(r"(?:也|都|还|就|又|才|真的|真|确实|其实|一直|已经|并)$")
 
-_X_GUESS = re.compile(r"(?:可能|应该|也许|大概|好像|似乎|一定|肯定|会)$")
+_X_GUESS = re.compile(rf"(?:可能|应该|也许|大概|好像|似乎|一定|肯定|会|(?<![小老阿])(?:{zh_subjects.FORMERLY}))$")
 _X_IS_Y = re.compile(r"^(?P<x>[^，,。！？；;!?\s]{1,12}?)是(?P<y>[^，,。！？；;!?]{1,40})$")
 
 

@@ -16,12 +16,12 @@ from ..lexicon import word_map
 from ..lexicon.readings import words_of
 from ..lexicon.roles import role_of
 from .phrases import Found, clean, patterns, read_as, relation
-from .zh_subjects import _ADV, _JOB_END, _NAME, _NOT_NAME, ZH_LEAD, Subject, tag
+from .zh_subjects import _ADV, _JOB_END, _NAME, _NOT_NAME, FORMERLY, ZH_LEAD, Subject, tag
 
 # What a guess, a supposition, a thought or a question opens with (可能…, 如果…, 觉得…, 为什么…)
 GUESSES = "可能|也许|大概|应该|要是|如果|觉得|认为|以为|听说|猜|感觉|知道|记得|怎么|为什么"
 # A clause that only says what used to be, guesses, wishes or asks states no current fact.
-_NOT_FACT = re.compile(rf"^(?:以前|原来|曾经|过去|希望(?!能|可以|能够)|{GUESSES})")
+_NOT_FACT = re.compile(rf"^(?:{FORMERLY}|希望(?!能|可以|能够)|{GUESSES})")
 
 _ONE = re.compile(r"^(?:一)(?:个|辆|只|台|套|家|所|位|条|本|部|件|份|架|把|间|栋|幢|匹|头|盆|张)")
 
@@ -285,7 +285,7 @@ _STOPPED = _cleaned("不再", "stop", "OPINION", _open_part)
 
 # 我以前抽烟，后来戒了: the habit a bare 戒了 ends, said in the clause before
 _USED_TO_QUIT = re.compile(
-    rf"(?:以前|之前|过去|原来|曾经)(?:常|经常|每天|天天|一直|也|很爱|爱)?(?P<what>(?:{_HABIT})[^，,。！？；;!?]{{1,8}}?)[，,]"
+    rf"(?:{FORMERLY})(?:常|经常|每天|天天|一直|也|很爱|爱)?(?P<what>(?:{_HABIT})[^，,。！？；;!?]{{1,8}}?)[，,]"
     rf"(?P<mid>(?:后来|但是|但|可是|不过|现在|去年|前年|今年|上个月|上周|已经|早就|终于)*)(?:戒掉|戒)了"
 )
 
@@ -398,13 +398,13 @@ _SPAN = r"[一二两三四五六七八九十几半\d]+多?(?:年|个月|个多�
 
 _WORKED = "(?:工作|上班|任职|实习|打工|干)"
 _PAST_WORK = re.compile(
-    rf"^(?:(?:以前|之前|原来|曾经|过去|早年|曾)(?:也|一直|都)?在(?P<obj>{_P}{{1,20}}?){_WORKED}(?:了|过)?"
+    rf"^(?:(?:{FORMERLY})(?:也|一直|都)?在(?P<obj>{_P}{{1,20}}?){_WORKED}(?:了|过)?"
     rf"|在(?P<obj2>{_P}{{1,20}}?){_WORKED}过)(?P<time>(?:{_SPAN})?)(?:了|的时间)?$"
 )
 
 # 以前住在北京 / 之前在杭州住过两年: where someone lived before, a fact of the past (as _PAST_WORK)
 _PAST_HOME = re.compile(
-    rf"^(?:以前|之前|曾经|从前|原来|过去|早年|曾)(?:也|一直|都)?"
+    rf"^(?:{FORMERLY})(?:也|一直|都)?"
     rf"(?:(?:住在|住|生活在)(?P<obj>{_P}{{1,12}}?)|在(?P<obj2>{_P}{{1,12}}?)(?:住|生活))(?:了|过)?(?P<time>{_SPAN})?$"
 )
 

@@ -40,6 +40,9 @@ _ADV = (
     r"平时|平常|平日|通常|一般|向来|总是|经常|常常)*"
 )
 
+# What says a thing was so before and may be no longer (以前住在北京, 曾在银行上班, 原来是同事)
+FORMERLY = "以前|之前|原来|曾经|过去|从前|早年|曾"
+
 _NAME = rf"[{HAN_CHARS}]{{2,3}}|[A-Z][a-z]+"
 
 # What may follow a name: a verb of being, a place or time word, a particle, punctuation.
@@ -448,7 +451,7 @@ def role_of_someone(text: str, people: People, owner: str) -> Found | None:
 
 # 我跟小静是大学同学 / 我和阿杰是好朋友: someone the speaker is something to, together
 _TOGETHER = re.compile(
-    rf"^我(?:跟|和|与)(?P<name>{_NAME})(?:以前|曾经|原来|从小)?(?:是|成了|一直是|就是)(?:[\u4e00-\u9fff]{{0,4}}?)(?P<role>同学|同事|朋友|好朋友|室友|邻居|闺蜜|发小)(?:了)?$"
+    rf"^我(?:跟|和|与)(?P<name>{_NAME})(?:{FORMERLY}|从小)?(?:是|成了|一直是|就是)(?:[\u4e00-\u9fff]{{0,4}}?)(?P<role>同学|同事|朋友|好朋友|室友|邻居|闺蜜|发小)(?:了)?$"
 )
 
 
