@@ -105,6 +105,13 @@ def test_chinese_formerly_words_are_one_list_for_every_reading_of_what_used_to_b
     assert triples(extract("小曾是医生。")) == [("小曾", "FACT", "是", "医生")]
 
 
+def test_chinese_an_object_that_opens_with_a_pronoun_or_this_or_that_names_nothing():
+    # one maker for every reading of a cleaned object: 哪里, 我爸的车, 这个… name no place, car or habit
+    assert not triples(extract("我来自哪里呢")) and not triples(extract("我开的是我爸的车"))
+    assert not triples(extract("我戒了这个坏习惯"))
+    assert triples(extract("我被北大录取了")) == [("我", "FACT", "考上", "北大")]
+
+
 def test_how_long_someone_has_worked_somewhere_says_whether_they_still_do():
     # since / for in the present perfect, and 了 at the end in Chinese: still there (the employer now);
     # 了 after the verb alone: a span that ended; "have worked at X" alone: any time before, nothing

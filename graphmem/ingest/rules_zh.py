@@ -77,32 +77,17 @@ _SINCE = re.compile(
 )
 
 _DEGREES = "博士|硕士|学士|本科|专科|大专|研究生|高中|初中|中专|小学"
-_CHANGES = {"搬到", "入职", "转学到"}  # the slots' topics that say a change of a value (the ends are changes too)
+_CHANGES = {
+    "搬到",
+    "入职",
+    "转学到",
+    "考上",
+}  # the slots' topics that say a change of a value (the ends are changes too)
 
 
 def _said(m: re.Match, key: str = "地点", group: str = "place") -> dict[str, str] | None:
     """``key`` (地点 where, 时长 how long) as the pattern's ``group`` said it; None when it said none."""
     return {key: m[group]} if m.groupdict().get(group) else None
-
-
-def _slot(topic: str, reading: str, ends: bool = False, of: Callable = _object) -> Callable:
-    """A slot's reading (residence, employer, job, school) in ``topic``'s words, its object cleaned by ``of``
-    and how long when said (``time``); an event when timed if it ``ends`` the slot or is a change (``_CHANGES``)."""
-
-    def make(m: re.Match, timed: bool) -> list[Found]:
-        obj = of(said) if (said := m.groupdict().get("obj")) else None
-        if (obj is None and not ends) or (obj and obj[0] in _NOT_NAME):
-            return []
-        mtype = "EVENT" if timed and (ends or topic in _CHANGES) else "FACT"
-        return [read_as(reading, mtype, topic, obj, _said(m, "时长", "time"), ends=ends)]
-
-    return make
-
-
-def _organisation(said: str) -> str | None:
-    """Where someone works or studies as said (一家银行 → 银行); None for a pronoun, home or "this one"."""
-    obj = clean(_ONE.sub("", said), True, 30)
-    return None if not obj or obj[0] in _NOT_NAME or obj.startswith(("家", "这", "那")) else obj
 
 
 def _open_part(text: str | None, limit: int = 30) -> str | None:
@@ -111,18 +96,30 @@ def _open_part(text: str | None, limit: int = 30) -> str | None:
     return obj if obj and obj[0] not in _NOT_NAME else None
 
 
-def _cleaned(
-    topic: str, reading: str = "", mtype: str = "FACT", of: Callable = _object, kind: str = "fact"
+def _organisation(said: str) -> str | None:
+    """Where someone works or studies as said (一家银行 → 银行); None for a pronoun, home or "this one"."""
+    obj = _open_part(_ONE.sub("", said))
+    return obj if obj and obj[0] != "家" else None
+
+
+def _reading(
+    topic: str, reading: str = "", mtype: str = "FACT", of: Callable = _object, kind: str = "fact", ends: bool = False
 ) -> Callable:
-    """A reading of the pattern's ``obj`` (or ``obj2``) as ``of`` cleans it, with how long when said, none when
-    nothing is left: ``reading``'s (``lexicon/readings.py``), else a fact of ``kind``; its topic ``topic`` and the
-    verb said, if any (不再 + 喝)."""
+    """A reading of the pattern's ``obj`` (or ``obj2``) as ``of`` cleans it, with how long when said: ``reading``'s
+    (``lexicon/readings.py``), else a fact of ``kind``; its topic ``topic`` and the verb said, if any (不再 + 喝).
+    None when nothing is left or what is left opens with a pronoun or "this", "that" (no name), unless the reading
+    ``ends`` a slot (辞职了: whichever it was); an event when timed if it ``ends`` the slot or is a change
+    (``_CHANGES``)."""
 
     def make(m: re.Match, timed: bool) -> list[Found]:
-        if not (obj := of(m.group("obj") or m.groupdict().get("obj2") or "")):
+        obj = of(said) if (said := m.groupdict().get("obj") or m.groupdict().get("obj2")) else None
+        if (obj is None and not ends) or (obj and obj[0] in _NOT_NAME):
             return []
         said, span = topic + (m.groupdict().get("verb") or ""), _said(m, "时长", "time")
-        return [read_as(reading, mtype, said, obj, span) if reading else Found(mtype, said, obj, 0.6, span, kind=kind)]
+        typed = "EVENT" if timed and (ends or topic in _CHANGES) else mtype
+        if not reading:
+            return [Found(typed, said, obj, 0.6, span, kind=kind)]
+        return [read_as(reading, typed, said, obj, span, ends=ends)]
 
     return make
 
@@ -130,7 +127,7 @@ def _cleaned(
 # 以前在亚马逊干了十年 / 曾在银行上班 / 在华为工作过两年: where someone worked, a fact of the past
 # that sets no slot (it must not supersede where they work now). 干 counts only with a duration
 # or alone: 以前在厨房干了很多活 is no job.
-_WORKED_AT = _cleaned("曾工作于", of=_organisation, kind="work")
+_WORKED_AT = _reading("曾工作于", of=_organisation, kind="work")
 
 
 def _allergic(m: re.Match, timed: bool = False) -> list[Found]:
@@ -280,7 +277,7 @@ def _favourite(m: re.Match, timed: bool = False) -> list[Found]:
     return [read_as("like", "OPINION", f"最喜欢的{what}", thing_name(obj))] if what and obj else []
 
 
-_STOPPED = _cleaned("不再", "stop", "OPINION", _open_part)
+_STOPPED = _reading("不再", "stop", "OPINION", _open_part)
 
 
 # 我以前抽烟，后来戒了: the habit a bare 戒了 ends, said in the clause before
@@ -353,8 +350,7 @@ def _possession(m: re.Match, timed: bool) -> list[Found]:
 def _parted(m: re.Match, timed: bool) -> list[Found]:
     """我把车卖了, 卖掉了我的旧电脑, 把猫送人了: a thing parted with, which ends the speaker's having it."""
     said = re.sub(r"^(?:我们家|我家|我们|我)的?", "", m.group("obj") or m.group("obj2"))  # 我的宝马: the speaker's
-    obj = clean(_ONE.sub("", said), True, 30)
-    if not obj or obj[0] in _NOT_NAME:
+    if not (obj := _open_part(_ONE.sub("", said))):
         return []
     topic = "送人" if "送" in m.group(0) else "卖掉"
     return [read_as("parting", "EVENT" if timed else "FACT", topic, thing_name(obj))]
@@ -389,7 +385,7 @@ def _named(m: re.Match, timed: bool) -> list[Found]:
     return [Found("FACT", "叫", obj, 0.8, kind="fact")]
 
 
-_ORIGIN = _cleaned("来自")
+_ORIGIN = _reading("来自")
 
 
 _P = r"[^，,。！？；;!?\n]"
@@ -465,11 +461,6 @@ def hometown(clause: str) -> Found | None:
     return Found("FACT", m.group("attr") + "是", obj, 0.6, kind="fact") if m and obj else None
 
 
-def _admitted(m: re.Match, timed: bool) -> list[Found]:
-    obj = _object(m.group("by") or m.group("obj") or "")
-    return [read_as("school", "EVENT" if timed else "FACT", "考上", obj)] if obj and obj[0] not in _NOT_NAME else []
-
-
 _NOT_THE_ONE = r"^(?:我|你|他|她|谁|哪|什么|太|很|挺|特别|非常|真|超|好|让|有点|比较)"
 
 
@@ -503,9 +494,9 @@ def _fact(topic: str, confidence: float = 0.6, kind: str = "fact", change: bool 
 
 
 # the slots' readings most patterns make
-_HOME, _LEFT_HOME = _slot("住在", "residence"), _slot("不再住在", "residence", ends=True)
-_JOINED, _QUIT, _JOB = _slot("入职", "employer"), _slot("辞职", "employer", ends=True), _slot("职业是", "job")
-_STUDIES, _GRADUATED = _slot("就读于", "school", of=_organisation), _slot("毕业于", "school", ends=True)
+_HOME, _LEFT_HOME = _reading("住在", "residence"), _reading("不再住在", "residence", ends=True)
+_JOINED, _QUIT, _JOB = _reading("入职", "employer"), _reading("辞职", "employer", ends=True), _reading("职业是", "job")
+_STUDIES, _GRADUATED = _reading("就读于", "school", of=_organisation), _reading("毕业于", "school", ends=True)
 
 _RULES = patterns(
     # 我住的那个小区叫世纪花园, 我去参观的公园是人民公园: the one the speaker lives in, uses, went to, named
@@ -520,7 +511,7 @@ _RULES = patterns(
         _parted,
     ),
     # changes of residence and of work or school: the slot they set
-    (rf"^(?:搬到|搬去|搬家到|搬回到|搬回|搬进了|搬进|搬来)了?(?P<obj>{_P}+)", _slot("搬到", "residence")),
+    (rf"^(?:搬到|搬去|搬家到|搬回到|搬回|搬进了|搬进|搬来)了?(?P<obj>{_P}+)", _reading("搬到", "residence")),
     (rf"^(?:不再|不)住在(?P<obj>{_P}+?)(?:了)?$", _LEFT_HOME),
     # 搬出了那套公寓 / 搬离北京: the home left (a "that one" is no name: the home ends all the same)
     (
@@ -540,24 +531,24 @@ _RULES = patterns(
     (rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,12}}?)(?:住|生活|待)(?:过|了)(?P<time>{_SPAN})?$", _lived_before),
     (rf"^(?:入职了?|加入了?|跳槽到了?|跳槽去了?|进了)(?P<obj>{_P}+?)(?:上班|工作)?(?:了)?$", _JOINED),
     (rf"^去了?(?P<obj>{_P}+?)(?:上班了?|工作了)$", _JOINED),  # 去腾讯上班了 (去腾讯 alone: a visit)
-    (r"^(?:换了?(?:一份|个|份)?(?:新)?工作|跳槽了)", _slot("换工作", "employer", ends=True)),
+    (r"^(?:换了?(?:一份|个|份)?(?:新)?工作|跳槽了)", _reading("换工作", "employer", ends=True)),
     # 换了一辆比亚迪 / 又换成了理想L6: the thing had instead (a car, a phone), after one parted with or not
     (
         rf"^(?:又|后来|然后|现在)?换(?:了|成了?)(?:一)?(?:辆|台|部|只|个|款)(?P<obj>{_P}{{2,12}}?)(?:了)?$"
         rf"|^(?:又|后来|然后|现在)?换成了?(?P<obj2>{_P}{{0,8}}?[A-Za-z0-9]{_P}{{0,8}}?)(?:了)?$",  # a model: 理想L6
-        _cleaned("换成", "possession", of=lambda s: thing_name(_object(s) or "")),  # had from then on, as 有
+        _reading("换成", "possession", of=lambda s: thing_name(_object(s) or "")),  # had from then on, as 有
     ),
     # 开始在谷歌工作了: a new employer (with a time, 去年开始在…, since then: see _SINCE)
     (rf"^开始在(?P<obj>{_P}{{1,20}}?)(?:工作|上班|任职)了?$", _JOINED),
     (rf"^从(?P<obj>{_P}+?)(?:辞职|离职)了?", _QUIT),
     (r"^(?:辞职|离职|辞了职|辞掉了?工作|被裁员|被裁|被解雇|被开除|退休)了?", _QUIT),
     (rf"^辞(?:掉|去)了?(?P<obj>{_P}{{1,12}}?)的工作了?$", _QUIT),  # 辞掉了银行的工作: the employer left
-    (rf"^(?:考上了?|考进了?|被(?P<by>{_P}+?)录取)(?P<obj>{_P}*)", _admitted),
+    (rf"^(?:考上了?|考进了?|被(?P<obj>{_P}+?)录取)(?P<obj2>{_P}*)", _reading("考上", "school")),
     # 是博士毕业的: how far they studied (a degree, as 学历是博士 says it), not where
     (rf"^(?:是)?(?:一?[个名位])?(?P<obj>{_DEGREES})(?:学历)?毕业(?:的|了)?$", _fact("学历是", 0.5)),
     (rf"^(?:从|是)?(?:一?[个名位])?(?P<obj>{_P}+?)毕业了?", _GRADUATED),
     (rf"^毕业于(?P<obj>{_P}+?)(?:了)?$", _GRADUATED),
-    (rf"^(?:转学|转校)(?:到|去)了?(?P<obj>{_P}+?)(?:了)?$", _slot("转学到", "school")),
+    (rf"^(?:转学|转校)(?:到|去)了?(?P<obj>{_P}+?)(?:了)?$", _reading("转学到", "school")),
     # what they eat
     (
         r"^(?P<change>(?:从)?(?:开始|改|改成|改为|转为|决定)?)(?:吃素|吃斋|吃全素|吃纯素|(?:是|成了|当了?)(?:一[个名位])?素食(?:者|主义者))"
@@ -572,7 +563,7 @@ _RULES = patterns(
     # 出生在山东 / 是在青岛出生的: where someone was born
     (
         rf"^(?:出生在|出生于|生在|出生在了)(?P<obj>{_P}{{1,12}}?)(?:的)?$|^(?:是)?在(?P<obj2>{_P}{{1,12}}?)出生的?$",
-        _cleaned("出生于", of=lambda s: _open_part(s, 20)),
+        _reading("出生于", of=lambda s: _open_part(s, 20)),
     ),
     # 结婚了 / 结婚三年了: married, to someone not named
     (rf"^(?:已经)?(?:结婚|结了婚)(?:了|{_SPAN}了)$", _fact("结婚", change=True)),
@@ -603,7 +594,7 @@ _RULES = patterns(
     ),
     # 从腾讯跳槽到字节: the employer now (the one left is said with it)
     (rf"^从(?P<old>{_P}{{1,12}}?)(?:跳槽|换)(?:到|去)了?(?P<obj>{_P}{{1,16}}?)(?:上班|工作)?(?:了)?$", _JOINED),
-    (rf"^(?:就职于|供职于|任职于|受雇于)(?P<obj>{_P}+)", _slot("工作于", "employer")),
+    (rf"^(?:就职于|供职于|任职于|受雇于)(?P<obj>{_P}+)", _reading("工作于", "employer")),
     # 工作是做翻译的: the line of work, said as what they do (a bare 做 was taken for the job)
     (rf"^(?:的)?(?:工作|职业)是(?:做|搞|干|当)(?P<obj>{_P}{{1,8}}?)的$", _JOB),
     (rf"^(?:的)?(?:工作|职业)是(?P<obj>{_P}+)", _JOB),
@@ -622,11 +613,11 @@ _RULES = patterns(
     (rf"^(?:不再|再也不|已经不|早就不)(?P<verb>{_HABIT}|去|用|开|住)(?P<obj>{_P}+?)(?:了)?$", _STOPPED),
     (rf"^(?:不再|再也不)(?P<verb>)(?P<obj>{_P}+?)(?:了)?$", _STOPPED),
     (rf"^不(?P<verb>{_HABIT})(?P<obj>{_P}+?)了$", _STOPPED),
-    (rf"^戒了?(?P<obj>{_P}+?)(?:了)?$", _cleaned("戒了", "stop", "OPINION", lambda s: clean(s, True, 20))),
+    (rf"^戒了?(?P<obj>{_P}+?)(?:了)?$", _reading("戒了", "stop", "OPINION", lambda s: clean(s, True, 20))),
     # 不吃猪肉 / 从来不喝酒: a food or drink kept off (不吃早饭, 不吃了 say how much or when, not what)
     (
         rf"^(?:从来|从|一直|平时|基本)?不(?P<verb>吃|喝)(?!早饭|午饭|晚饭|饭|东西|太多|多|了)(?P<obj>{_P}{{1,6}})$",
-        _cleaned("不", "dislike", "OPINION", lambda s: _open_part(s, 12)),
+        _reading("不", "dislike", "OPINION", lambda s: _open_part(s, 12)),
     ),
     # 在学吉他 / 学西班牙语半年了 / 在准备考研: what they are learning or preparing for now (在学校 is a place)
     (
@@ -698,7 +689,7 @@ _RULES = patterns(
     # 开的是特斯拉 / 开一辆旧宝马: the car someone drives (开会, 开心, 开始 are no car)
     (
         rf"^(?:开的是|开着?(?:一辆|辆)|开了?一辆)(?:新|旧|二手)?(?:的)?(?P<obj>{_P}{{2,12}}?)(?:车)?$",
-        _cleaned("开", "possession"),
+        _reading("开", "possession"),
     ),
     # 姓王: someone's surname, not a name of its own (我的牙科医生姓王)
     (r"^姓(?P<obj>[\u4e00-\u9fff]{1,2}?)(?:的)?[。！!]?$", _fact("姓")),
@@ -742,7 +733,7 @@ def predicates(rest: str, timed: bool, time_text: str | None = None) -> list[Fou
         return _lived_before(home)
     span = _WORK_SPAN.match(p)
     if span and span.group("now"):  # 在亚马逊干了十年了 (了 at the end: the span runs up to now): the employer now
-        return _slot("工作于", "employer", of=_organisation)(span, False)
+        return _reading("工作于", "employer", of=_organisation)(span, False)
     if span and span.group("done"):  # 在亚马逊干了十年 (了 after the verb alone): a span that ended
         return _WORKED_AT(span, False)
     if not p or _NOT_FACT.match(p):
