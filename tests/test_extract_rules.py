@@ -112,6 +112,16 @@ def test_chinese_an_object_that_opens_with_a_pronoun_or_this_or_that_names_nothi
     assert triples(extract("我被北大录取了")) == [("我", "FACT", "考上", "北大")]
 
 
+def test_chinese_a_surname_and_a_title_is_a_name_everywhere_and_which_one_is_not():
+    # 李老师 is someone's name as 陈阿姨 is; 新老师 (a new teacher) and 琴老师 of 钢琴老师 are no one's
+    assert triples(extract("我把旧冰箱卖给了李老师")) == [("我", "EVENT", "把旧冰箱卖给了", "李老师")]
+    found = triples(extract("我的钢琴老师王老师教得很好"))
+    assert ("我", "RELATION", "钢琴老师", "王老师") in found
+    assert ("我", "RELATION", "表姐", "张老师") in triples(extract("我表姐的名字叫张老师"))
+    assert not [t for t in triples(extract("我女儿的班主任是新老师")) if t[1] == "RELATION"]
+    assert not triples(extract("我和钢琴老师吃了饭"))
+
+
 def test_how_long_someone_has_worked_somewhere_says_whether_they_still_do():
     # since / for in the present perfect, and 了 at the end in Chinese: still there (the employer now);
     # 了 after the verb alone: a span that ended; "have worked at X" alone: any time before, nothing

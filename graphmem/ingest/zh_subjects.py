@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from itertools import accumulate
 
 from ..lang import HAN_CHARS
 from ..lexicon.roles import (
@@ -209,24 +210,36 @@ def _first_tag(text: str, cand: str) -> str | None:
     return words[0][1] if words and words[0][0] == cand else None
 
 
+# Words before a title that say which one (新老师, 女医生, 大律师), not whose name
+_WHICH = set("新老女男大小好前原")
+
+
+def _titled(cand: str) -> bool:
+    """A surname and a title, the way one addresses someone (陈阿姨, 李老师, 王师傅): a name, though its title is
+    a role; not a role said with which one (新老师, 女医生) or whose it is (他老师)."""
+    return len(cand) == 3 and cand[1:] in ZH_TITLES and cand[0] not in _NOT_FIRST | _WHICH and not role_of(cand[0])
+
+
+def _nickname(cand: str) -> bool:
+    """老马, 小吴, 阿杰: how one calls someone by a name (老师, 老公, 阿姨 are roles)."""
+    return len(cand) == 2 and cand[0] in "小老阿" and role_of(cand) is None
+
+
 def _addressed(cand: str, text: str) -> bool:
     """A surname and a title (陈阿姨, 李老师) or a nickname (老何, 小敏) the tagger reads as a name."""
-    if len(cand) == 3:
-        return cand[1:] in ZH_TITLES and cand[0] not in _NOT_NAME and not role_of(cand[:1])
-    return _first_tag(text, cand) == "nr"
+    return _titled(cand) if len(cand) == 3 else _first_tag(text, cand) == "nr"
 
 
 def _called(cand: str, after: str) -> bool:
     """A name the way one calls someone, the clause ending after it: 老马, 小吴, 陈医生, 张教练."""
-    nickname = len(cand) == 2 and cand[0] in "小老阿" and role_of(cand) is None  # 老师, 老公, 阿姨: roles
-    return not after.strip("。！!，,了啊") and (nickname or (len(cand) == 3 and cand[1:] in ZH_TITLES))
+    return not after.strip("。！!，,了啊") and (_nickname(cand) or _titled(cand))
 
 
 def _one_word(text: str, cand: str) -> bool:
     """Whether a name candidate reads as one word of its own here and not as a verb or a function
-    word (结婚, 要去维); a nickname (小刘, 老王, 阿杰) always does."""
-    if (len(cand) == 2 and cand[0] in "小老阿") or (len(cand) == 3 and cand[1:] in ZH_TITLES):
-        return True  # 陈阿姨, 李老师: a surname and how one addresses them
+    word (结婚, 要去维); a nickname (小刘, 老王, 阿杰) or a surname and a title always does."""
+    if _nickname(cand) or _titled(cand):
+        return True
     t = _first_tag(text, cand)
     return t is not None and not t.startswith(("v", "d", "p", "c", "u", "r", "m", "q", "t", "f", "a"))
 
@@ -245,7 +258,7 @@ def _name_after(text: str) -> tuple[str | None, str]:
     bare = text.lstrip("是叫名，,")
     for cand in cands:
         after = text[m.start("name") + len(cand) :]
-        if cand[0] in _NOT_FIRST or (role_of(cand) and not _called(cand, after)) or _PREDICATE_START.match(cand):
+        if cand[0] in _NOT_FIRST or (role_of(cand) and not _titled(cand)) or _PREDICATE_START.match(cand):
             continue
         if cand in ATTRIBUTE_WORDS or cand[:2] in ATTRIBUTE_WORDS:  # 我的同事家乡是成都: theirs, not a name
             return None, text
@@ -437,7 +450,7 @@ def role_of_someone(text: str, people: People, owner: str) -> Found | None:
     name = m.group("name") if m else ""
     if m is None or role is None or name[0] in "个位名一" or name[0] in _NOT_NAME or ZH_ROLES.keys() & {name, name[:2]}:
         return None  # 女儿的班主任是个好人, 是我们: no name
-    if re.search(rf"(?:{_JOB_END})$", name) and not (len(name) == 3 and name[1:] in ZH_TITLES):
+    if re.search(rf"(?:{_JOB_END})$", name) and not _titled(name):
         return None  # 我同事的老婆是护士: what she is, not who (刘老师 is a surname and a title)
     whose = m["whose"]
     if rel := role_of(whose):  # 女儿: the speaker's
@@ -512,7 +525,7 @@ def role_named(text: str, people: People, owner: str) -> Found | None:
     """我表姐的名字叫张丽娟 → 我 · 表姐 · 张丽娟 (not an acquaintance described as 我表姐的名字), or None."""
     m = _ROLE_NAMED.match(text)
     name = m.group("name") if m else ""
-    if m is None or name[0] in _NOT_NAME or role_of(name) or role_of(name[:2]):
+    if m is None or name[0] in _NOT_NAME or (role_of(name) and not _titled(name)) or role_of(name[:2]):
         return None
     return people.known_as(name, ZH_ROLES[m.group("role")][0], owner)
 
@@ -566,4 +579,5 @@ def person_in(text: str, people: People) -> str | None:
     m = re.search(
         rf"[{HAN_CHARS}](?:{'|'.join(sorted(ZH_TITLES, key=len, reverse=True))})(?=$|[^{HAN_CHARS}]|[了的说和])", text
     )
-    return m[0] if m and _addressed(m[0], text) and not role_of(m[0]) else None
+    starts = set(accumulate((len(w) for w, _ in tag(text)), initial=0))  # 琴老师 of 钢琴老师 is no name
+    return m[0] if m and _addressed(m[0], text) and m.start() in starts else None
