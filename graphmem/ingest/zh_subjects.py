@@ -214,31 +214,24 @@ def _first_tag(text: str, cand: str) -> str | None:
 _WHICH = set("新老女男大小好前原")
 
 
-def _titled(cand: str) -> bool:
-    """A surname and a title, the way one addresses someone (陈阿姨, 李老师, 王师傅): a name, though its title is
-    a role; not a role said with which one (新老师, 女医生) or whose it is (他老师)."""
+def _calling(cand: str) -> bool:
+    """How one calls someone by name: a surname and a title (陈阿姨, 李老师, 王师傅), though its title is a role,
+    not a role said with which one (新老师, 女医生) or whose it is (他老师); or a nickname (老马, 小吴, 阿杰), not a
+    role (老师, 老公, 阿姨)."""
+    if len(cand) == 2:
+        return cand[0] in "小老阿" and role_of(cand) is None
     return len(cand) == 3 and cand[1:] in ZH_TITLES and cand[0] not in _NOT_FIRST | _WHICH and not role_of(cand[0])
 
 
-def _nickname(cand: str) -> bool:
-    """老马, 小吴, 阿杰: how one calls someone by a name (老师, 老公, 阿姨 are roles)."""
-    return len(cand) == 2 and cand[0] in "小老阿" and role_of(cand) is None
-
-
 def _addressed(cand: str, text: str) -> bool:
-    """A surname and a title (陈阿姨, 李老师) or a nickname (老何, 小敏) the tagger reads as a name."""
-    return _titled(cand) if len(cand) == 3 else _first_tag(text, cand) == "nr"
-
-
-def _called(cand: str, after: str) -> bool:
-    """A name the way one calls someone, the clause ending after it: 老马, 小吴, 陈医生, 张教练."""
-    return not after.strip("。！!，,了啊") and (_nickname(cand) or _titled(cand))
+    """Someone called by name (``_calling``), a nickname only when the tagger reads it as one (小时, 老是: none)."""
+    return _calling(cand) and (len(cand) == 3 or _first_tag(text, cand) == "nr")
 
 
 def _one_word(text: str, cand: str) -> bool:
     """Whether a name candidate reads as one word of its own here and not as a verb or a function
     word (结婚, 要去维); a nickname (小刘, 老王, 阿杰) or a surname and a title always does."""
-    if _nickname(cand) or _titled(cand):
+    if _calling(cand):
         return True
     t = _first_tag(text, cand)
     return t is not None and not t.startswith(("v", "d", "p", "c", "u", "r", "m", "q", "t", "f", "a"))
@@ -258,7 +251,7 @@ def _name_after(text: str) -> tuple[str | None, str]:
     bare = text.lstrip("是叫名，,")
     for cand in cands:
         after = text[m.start("name") + len(cand) :]
-        if cand[0] in _NOT_FIRST or (role_of(cand) and not _titled(cand)) or _PREDICATE_START.match(cand):
+        if cand[0] in _NOT_FIRST or (role_of(cand) and not _calling(cand)) or _PREDICATE_START.match(cand):
             continue
         if cand in ATTRIBUTE_WORDS or cand[:2] in ATTRIBUTE_WORDS:  # 我的同事家乡是成都: theirs, not a name
             return None, text
@@ -269,7 +262,9 @@ def _name_after(text: str) -> tuple[str | None, str]:
         cut = len(cand) == 3 and _PREDICATE_START.match(cand[2] + after) and _one_word(bare, cand[:2])
         if cut:  # 晓晓搬到广州: the name is 晓晓, 搬到 the predicate (要么是: no name)
             cand, after = cand[:2], cand[2] + after
-        if text.startswith("是") and not (cand.isascii() or _tagged_name(text[1:], cand) or _called(cand, after)):
+        if text.startswith("是") and not (
+            cand.isascii() or _tagged_name(text[1:], cand) or (_calling(cand) and not after.strip("。！!，,了啊"))
+        ):
             continue  # 我的朋友是医生, 我的下属是博士毕业的: what they are, not who
         if cut or (_one_word(bare, cand) and (re.match(_NAME_FOLLOW, after) or _tagged_name(bare, cand))):
             return cand, after
@@ -450,7 +445,7 @@ def role_of_someone(text: str, people: People, owner: str) -> Found | None:
     name = m.group("name") if m else ""
     if m is None or role is None or name[0] in "个位名一" or name[0] in _NOT_NAME or ZH_ROLES.keys() & {name, name[:2]}:
         return None  # 女儿的班主任是个好人, 是我们: no name
-    if re.search(rf"(?:{_JOB_END})$", name) and not _titled(name):
+    if re.search(rf"(?:{_JOB_END})$", name) and not _calling(name):
         return None  # 我同事的老婆是护士: what she is, not who (刘老师 is a surname and a title)
     whose = m["whose"]
     if rel := role_of(whose):  # 女儿: the speaker's
@@ -525,7 +520,7 @@ def role_named(text: str, people: People, owner: str) -> Found | None:
     """我表姐的名字叫张丽娟 → 我 · 表姐 · 张丽娟 (not an acquaintance described as 我表姐的名字), or None."""
     m = _ROLE_NAMED.match(text)
     name = m.group("name") if m else ""
-    if m is None or name[0] in _NOT_NAME or (role_of(name) and not _titled(name)) or role_of(name[:2]):
+    if m is None or name[0] in _NOT_NAME or (role_of(name) and not _calling(name)) or role_of(name[:2]):
         return None
     return people.known_as(name, ZH_ROLES[m.group("role")][0], owner)
 
