@@ -122,6 +122,12 @@ def test_chinese_a_surname_and_a_title_is_a_name_everywhere_and_which_one_is_not
     assert not triples(extract("我和钢琴老师吃了饭"))
 
 
+def test_chinese_zheng_zai_says_something_is_going_on_as_zai_does():
+    # 正在学 / 正在找 read as 在学 / 在找: the adverb 正 goes, the 在 the patterns read stays
+    assert triples(extract("我正在学吉他")) == [("我", "FACT", "在学", "吉他")]
+    assert triples(extract("我正在找房子")) == [("我", "FACT", "在找", "房子")]
+
+
 def test_how_long_someone_has_worked_somewhere_says_whether_they_still_do():
     # since / for in the present perfect, and 了 at the end in Chinese: still there (the employer now);
     # 了 after the verb alone: a span that ended; "have worked at X" alone: any time before, nothing

@@ -141,7 +141,7 @@ def _allergic(m: re.Match, timed: bool = False) -> list[Found]:
 def _learning(m: re.Match, timed: bool = False) -> list[Found]:
     """What someone is learning, practising or preparing for, with how long when said; only when
     said as going on (在学 / 正在练 / 开始学) or with how long (学西班牙语半年了): 学做饭 alone may be a wish."""
-    if not (m.group(0).startswith(("在", "正在", "一直在", "开始")) or m.group("time")):
+    if not (m.group(0).startswith(("在", "开始")) or m.group("time")):
         return []
     obj = _object(m.group("obj"))
     if not obj or obj[0] in _NOT_NAME or obj.startswith(("了", "过", "着", "的", "到")):
@@ -534,8 +534,8 @@ _RULES = patterns(
     (r"^(?:换了?(?:一份|个|份)?(?:新)?工作|跳槽了)", _reading("换工作", "employer", ends=True)),
     # 换了一辆比亚迪 / 又换成了理想L6: the thing had instead (a car, a phone), after one parted with or not
     (
-        rf"^(?:又|后来|然后|现在)?换(?:了|成了?)(?:一)?(?:辆|台|部|只|个|款)(?P<obj>{_P}{{2,12}}?)(?:了)?$"
-        rf"|^(?:又|后来|然后|现在)?换成了?(?P<obj2>{_P}{{0,8}}?[A-Za-z0-9]{_P}{{0,8}}?)(?:了)?$",  # a model: 理想L6
+        rf"^(?:后来|然后)?换(?:了|成了?)(?:一)?(?:辆|台|部|只|个|款)(?P<obj>{_P}{{2,12}}?)(?:了)?$"
+        rf"|^(?:后来|然后)?换成了?(?P<obj2>{_P}{{0,8}}?[A-Za-z0-9]{_P}{{0,8}}?)(?:了)?$",  # a model: 理想L6
         _reading("换成", "possession", of=lambda s: thing_name(_object(s) or "")),  # had from then on, as 有
     ),
     # 开始在谷歌工作了: a new employer (with a time, 去年开始在…, since then: see _SINCE)
@@ -566,7 +566,7 @@ _RULES = patterns(
         _reading("出生于", of=lambda s: _open_part(s, 20)),
     ),
     # 结婚了 / 结婚三年了: married, to someone not named
-    (rf"^(?:已经)?(?:结婚|结了婚)(?:了|{_SPAN}了)$", _fact("结婚", change=True)),
+    (rf"^(?:结婚|结了婚)(?:了|{_SPAN}了)$", _fact("结婚", change=True)),
     # 在医院找了份新工作 / 找到了工作: a new employer (where it is said), else a job changed
     (
         rf"^(?:在(?P<obj>{_P}{{1,20}}?))?(?:找到|找)了?(?:一)?(?:份)?(?:新)?(?:的)?工作(?:了)?$",
@@ -610,7 +610,7 @@ _RULES = patterns(
         rf"(?P<verb>{_LIKING_VERBS})(?P<habit>{_HABIT})?(?P<obj>{_P}+)",
         _preference,
     ),
-    (rf"^(?:不再|再也不|已经不|早就不)(?P<verb>{_HABIT}|去|用|开|住)(?P<obj>{_P}+?)(?:了)?$", _STOPPED),
+    (rf"^(?:不再|再也不)(?P<verb>{_HABIT}|去|用|开|住)(?P<obj>{_P}+?)(?:了)?$", _STOPPED),
     (rf"^(?:不再|再也不)(?P<verb>)(?P<obj>{_P}+?)(?:了)?$", _STOPPED),
     (rf"^不(?P<verb>{_HABIT})(?P<obj>{_P}+?)了$", _STOPPED),
     (rf"^戒了?(?P<obj>{_P}+?)(?:了)?$", _reading("戒了", "stop", "OPINION", lambda s: clean(s, True, 20))),
@@ -621,14 +621,14 @@ _RULES = patterns(
     ),
     # 在学吉他 / 学西班牙语半年了 / 在准备考研: what they are learning or preparing for now (在学校 is a place)
     (
-        rf"^(?:正在|一直在|在|开始)?(?P<verb>学习|练习|学|练|准备)(?!校|院|生|堂|期|习惯)(?P<obj>{_P}{{1,12}}?)"
+        rf"^(?:在|开始)?(?P<verb>学习|练习|学|练|准备)(?!校|院|生|堂|期|习惯)(?P<obj>{_P}{{1,12}}?)"
         rf"(?P<time>{_SPAN})?(?:了)?$",
         _learning,
     ),
     # 学了三年钢琴了 / 弹了十年吉他: how long someone has learnt or played something (了 at the end:
     # up to now)
     (
-        rf"^(?:已经)?(?P<verb>学习|练习|学|练|弹|拉|吹|打|踢|跳|画|唱)了(?P<time>{_SPAN})(?:的)?"
+        rf"^(?P<verb>学习|练习|学|练|弹|拉|吹|打|踢|跳|画|唱)了(?P<time>{_SPAN})(?:的)?"
         rf"(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,8}}?)(?P<now>了)?$",
         _practised,
     ),
@@ -642,7 +642,7 @@ _RULES = patterns(
     # 是当农民的: what someone works as (当时, 当天, 当地 say when or where)
     (rf"^(?:是)?当(?!时|天|地|年|初|然|中|面|晚|场|下)(?P<obj>{_P}{{1,8}}?)的$", _JOB),
     # 不在北京住了: no longer lives there
-    (rf"^(?:已经|早就)?不在(?P<obj>{_P}{{1,12}}?)(?:住|生活|待)了$", _LEFT_HOME),
+    (rf"^不在(?P<obj>{_P}{{1,12}}?)(?:住|生活|待)了$", _LEFT_HOME),
     # 不在腾讯了 / 不在华为上班了: no longer works there (a home, 家, is no employer)
     (
         rf"^不在(?P<obj>{_P}{{1,20}}?)(?:工作|上班|干)?了$",
@@ -669,16 +669,16 @@ _RULES = patterns(
     (rf"^的(?P<verb>计划|打算)(?:是|就是)(?P<obj>{_P}+)", _plan),
     # 在找新工作 / 正在找房子: what they are looking for, not where they work
     (
-        rf"^(?:现在)?(?:在|正在)(?:找|寻找|物色)(?P<obj>{_P}{{1,12}}?)(?:了|呢)?$",
+        rf"^在(?:找|寻找|物色)(?P<obj>{_P}{{1,12}}?)(?:了|呢)?$",
         lambda m, t: [Found("FACT", "在找", m.group("obj"), 0.6, kind="fact")] if _object(m.group("obj")) else [],
     ),
     # a licence, a degree, a visa got: theirs from now on (拿到驾照了 / 考到了驾照)
     (
-        r"^(?:终于|刚刚|刚|已经)*(?:拿到|考到|考下|考出|拿下|办下|取得)(?:了)?(?P<obj>驾照|驾驶证|学位|(?:学士|硕士|博士)学位|毕业证|护照|签证|绿卡|录取通知书|黑带)",
+        r"^(?:拿到|考到|考下|考出|拿下|办下|取得)(?:了)?(?P<obj>驾照|驾驶证|学位|(?:学士|硕士|博士)学位|毕业证|护照|签证|绿卡|录取通知书|黑带)",
         _fact("拿到", kind="possession", change=True),
     ),
     # 我怀孕了: expecting a child, a fact until it is born
-    (r"^(?:已经|终于|又)?怀孕(?:了)?(?:[，,。！!]|$)", _fact("怀孕", 0.8)),
+    (r"^怀孕(?:了)?(?:[，,。！!]|$)", _fact("怀孕", 0.8)),
     # possessions
     (rf"^(?P<verb>拥有|有|买了|领养了|养了)(?P<obj>{_P}+)", _possession),
     # 在成都买了房: a home bought, and where
@@ -706,7 +706,7 @@ _RULES = patterns(
     ),
     # how old: 34岁 / 三岁了 (今年, a time, is read apart); the consolidator's age slot takes a later one
     (
-        r"^(?:已经|才|都)?(?P<obj>[\d一二两三四五六七八九十百]{1,4})(?:周)?岁(?:了|啦)?$",
+        r"^(?P<obj>[\d一二两三四五六七八九十百]{1,4})(?:周)?岁(?:了|啦)?$",
         lambda m, t: [Found("FACT", "年龄", m.group("obj") + "岁", 0.7, kind="fact")],
     ),
     (rf"^是(?:一名|一个|一位|个|名|位)?(?P<obj>{_P}{{1,30}})", _identity),

@@ -35,9 +35,10 @@ ZH_LEAD = re.compile(
     r"|[\u4e00-\u9fff]{1,6}?(?:以后|之后|后)(?=[，,]?我))+"  # 实习结束后我…: when, then the speaker
 )
 
-# Adverbs between a subject and its verb that change nothing the memory says.
+# Adverbs between a subject and its verb that change nothing the memory says (正在 loses only its 正: 在学吉他
+# says it is going on, 在上海工作 where).
 _ADV = (
-    r"(?:也|还|都|就|已经|终于|刚刚|刚|又|现在|目前|如今|一直|最近|真的|真|正在|正|总算|才|早就|这个月|今年|"
+    r"(?:也|还|都|就|已经|终于|刚刚|刚|又|现在|目前|如今|一直|最近|真的|真|正|总算|才|早就|这个月|今年|"
     r"平时|平常|平日|通常|一般|向来|总是|经常|常常)*"
 )
 
