@@ -128,6 +128,12 @@ def test_chinese_zheng_zai_says_something_is_going_on_as_zai_does():
     assert triples(extract("我正在找房子")) == [("我", "FACT", "在找", "房子")]
 
 
+def test_chinese_rows_of_one_reading_read_alike():
+    # 定居 for how long as 住 is; 工作是做这个的 names no line of work (was 职业是 做)
+    assert triples(extract("我在成都定居五年了")) == [("我", "FACT", "住在", "成都")]
+    assert not triples(extract("我工作是做这个的"))
+
+
 def test_how_long_someone_has_worked_somewhere_says_whether_they_still_do():
     # since / for in the present perfect, and 了 at the end in Chinese: still there (the employer now);
     # 了 after the verb alone: a span that ended; "have worked at X" alone: any time before, nothing

@@ -520,12 +520,13 @@ _RULES = patterns(
         _LEFT_HOME,
     ),
     (rf"^(?:住在|家在|居住在|生活在|定居在|定居于|定居)(?P<obj>{_P}+)", _HOME),
-    (rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,12}}?)(?:住|生活|定居|安家)(?:了|着|下来了?)?$", _HOME),
-    # 在北京住了五年了 (了 at the end: up to now): where someone lives, for that long
-    (rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,12}}?)(?:住|生活)了?(?P<time>{_SPAN})了$", _HOME),
+    # 在北京住了五年了 (了 at the end: up to now): where someone lives, for that long when said
+    (
+        rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,12}}?)(?:住|生活|定居|安家)(?:了|着|下来了?|了?(?P<time>{_SPAN})了)?$",
+        _HOME,
+    ),
     # 住上海 / 住上海五年了: 住 with no 在 (住院, 住校, 住酒店 are no home)
-    (rf"^住(?!{_NO_HOME})(?P<obj>{_P}{{2,12}}?)(?P<time>{_SPAN})了$", _HOME),
-    (rf"^住(?!{_NO_HOME})(?P<obj>{_P}{{2,12}}?)$", _HOME),
+    (rf"^住(?!{_NO_HOME})(?P<obj>{_P}{{2,12}}?)(?:(?P<time>{_SPAN})了)?$", _HOME),
     # 在北京住了五年 / 在北京住过 / 以前住在北京: a home before (no 了 at the end: the span ended),
     # which sets no slot: where someone lives now is said otherwise
     (rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,12}}?)(?:住|生活|待)(?:过|了)(?P<time>{_SPAN})?$", _lived_before),
@@ -546,8 +547,7 @@ _RULES = patterns(
     (rf"^(?:考上了?|考进了?|被(?P<obj>{_P}+?)录取)(?P<obj2>{_P}*)", _reading("考上", "school")),
     # 是博士毕业的: how far they studied (a degree, as 学历是博士 says it), not where
     (rf"^(?:是)?(?:一?[个名位])?(?P<obj>{_DEGREES})(?:学历)?毕业(?:的|了)?$", _fact("学历是", 0.5)),
-    (rf"^(?:从|是)?(?:一?[个名位])?(?P<obj>{_P}+?)毕业了?", _GRADUATED),
-    (rf"^毕业于(?P<obj>{_P}+?)(?:了)?$", _GRADUATED),
+    (rf"^(?:(?:从|是)?(?:一?[个名位])?(?P<obj>{_P}+?)毕业了?|毕业于(?P<obj2>{_P}+?)(?:了)?$)", _GRADUATED),
     (rf"^(?:转学|转校)(?:到|去)了?(?P<obj>{_P}+?)(?:了)?$", _reading("转学到", "school")),
     # what they eat
     (
@@ -596,8 +596,7 @@ _RULES = patterns(
     (rf"^从(?P<old>{_P}{{1,12}}?)(?:跳槽|换)(?:到|去)了?(?P<obj>{_P}{{1,16}}?)(?:上班|工作)?(?:了)?$", _JOINED),
     (rf"^(?:就职于|供职于|任职于|受雇于)(?P<obj>{_P}+)", _reading("工作于", "employer")),
     # 工作是做翻译的: the line of work, said as what they do (a bare 做 was taken for the job)
-    (rf"^(?:的)?(?:工作|职业)是(?:做|搞|干|当)(?P<obj>{_P}{{1,8}}?)的$", _JOB),
-    (rf"^(?:的)?(?:工作|职业)是(?P<obj>{_P}+)", _JOB),
+    (rf"^(?:的)?(?:工作|职业)是(?:(?:做|搞|干|当)(?P<obj>{_P}{{1,8}}?)的$|(?P<obj2>{_P}+))", _JOB),
     # 升职为 / 被提拔为 X: the job now, which replaces the one before
     (rf"^(?:升职为|升职成了?|升为|升任|晋升为|被提拔为|提拔为)(?P<obj>{_P}+?)(?:了)?$", _JOB),
     # 对花生过敏 / 花生过敏: what they are allergic to, a fact about their health; 不过敏 states nothing
@@ -610,8 +609,7 @@ _RULES = patterns(
         rf"(?P<verb>{_LIKING_VERBS})(?P<habit>{_HABIT})?(?P<obj>{_P}+)",
         _preference,
     ),
-    (rf"^(?:不再|再也不)(?P<verb>{_HABIT}|去|用|开|住)(?P<obj>{_P}+?)(?:了)?$", _STOPPED),
-    (rf"^(?:不再|再也不)(?P<verb>)(?P<obj>{_P}+?)(?:了)?$", _STOPPED),
+    (rf"^(?:不再|再也不)(?P<verb>{_HABIT}|去|用|开|住|)(?P<obj>{_P}+?)(?:了)?$", _STOPPED),  # or none: 不再熬夜
     (rf"^不(?P<verb>{_HABIT})(?P<obj>{_P}+?)了$", _STOPPED),
     (rf"^戒了?(?P<obj>{_P}+?)(?:了)?$", _reading("戒了", "stop", "OPINION", lambda s: clean(s, True, 20))),
     # 不吃猪肉 / 从来不喝酒: a food or drink kept off (不吃早饭, 不吃了 say how much or when, not what)
@@ -665,7 +663,7 @@ _RULES = patterns(
     # plans and intentions
     (rf"^(?:在)?(?P<verb>打算|准备|计划|决定|考虑|想要|想|将要|要|会|将)(?P<obj>{_P}+)", _plan),
     # 希望今年能跑一次半马 / 的计划是六月前写完论文: what someone hopes or plans to do
-    (rf"^(?:很|一直|真)?(?P<verb>希望|盼着)(?:能|可以|能够)(?P<obj>{_P}+)", _plan),
+    (rf"^很?(?P<verb>希望|盼着)(?:能|可以|能够)(?P<obj>{_P}+)", _plan),
     (rf"^的(?P<verb>计划|打算)(?:是|就是)(?P<obj>{_P}+)", _plan),
     # 在找新工作 / 正在找房子: what they are looking for, not where they work
     (
@@ -694,8 +692,7 @@ _RULES = patterns(
     # 姓王: someone's surname, not a name of its own (我的牙科医生姓王)
     (r"^姓(?P<obj>[\u4e00-\u9fff]{1,2}?)(?:的)?[。！!]?$", _fact("姓")),
     # who they are
-    (r"^(?:的名字)?(?:叫|是叫|名叫)(?P<obj>[^，,。！？；;!?\s]{1,12})", _named),
-    (r"^的名字是(?P<obj>[^，,。！？；;!?\s]{1,12})", _named),
+    (r"^(?:(?:的名字)?(?:叫|是叫|名叫)|的名字是)(?P<obj>[^，,。！？；;!?\s]{1,12})", _named),
     (rf"^(?:来自|是从)(?P<obj>{_P}{{1,20}}?)(?:来的|过来的|人)?$", _ORIGIN),
     (_HOMETOWN.pattern, _ORIGIN),
     # 他们家是山西太原的 / 她家是浙江宁波那边的: their family's place, where they are from (她家是开饭店的
