@@ -134,6 +134,11 @@ def test_chinese_rows_of_one_reading_read_alike():
     assert not triples(extract("我工作是做这个的"))
 
 
+def test_chinese_a_role_then_its_pronoun_is_the_role_also_before_what_they_have():
+    # 我同事他的老家是成都 as 我同事的老家是成都 (was a fact 他的老家是成都 of the colleague)
+    assert triples(extract("我同事他的老家是成都")) == [("我同事", "FACT", "老家是", "成都")]
+
+
 def test_how_long_someone_has_worked_somewhere_says_whether_they_still_do():
     # since / for in the present perfect, and 了 at the end in Chinese: still there (the employer now);
     # 了 after the verb alone: a span that ended; "have worked at X" alone: any time before, nothing

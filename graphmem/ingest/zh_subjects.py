@@ -60,7 +60,6 @@ _NOT_FIRST = _NOT_NAME | set("很太挺真超蛮特非好最更")  # and degree 
 _NOT_NAME_END = set("不没也都还又才就只并真很太挺再")  # 小明不是我的朋友: a negation, not a name
 
 _PRONOUN = re.compile(r"^(她|他)(?!们)")
-_APPOSED = re.compile(r"^(?:她|他)(?![们的])")  # 我上司他在深圳上班: the role, then its pronoun
 # what a person has (学历, 身高, 工作地 …), the longest first
 _ATTRIBUTE = re.compile("|".join(sorted((w for w in ATTRIBUTE_WORDS if not w.isascii()), key=len, reverse=True)))
 # 其 ("his", "her", "its") before what someone has: the subject of the clause before
@@ -370,7 +369,7 @@ def _opening(clause: str, people: People, owner: str, carried: Subject | None) -
     bare = m and found and (m.group("role") in _BARE_ROLES or people.by_role(found[0], owner) is not None or has)
     if m and found and (text.startswith("我") or bare):
         role = found[0]
-        after = _APPOSED.sub("", text[m.end() :])  # 我的下属他是深圳人: the pronoun says the role again
+        after = _PRONOUN.sub("", text[m.end() :])  # 我的下属他是深圳人 / 他的车…: the pronoun says the role again
         name, rest = _name_after(after)
         if name:
             people.learn(name, role, owner=owner)
