@@ -139,6 +139,12 @@ def test_chinese_a_role_then_its_pronoun_is_the_role_also_before_what_they_have(
     assert triples(extract("我同事他的老家是成都")) == [("我同事", "FACT", "老家是", "成都")]
 
 
+def test_chinese_a_clause_kept_whole_opens_after_the_same_lead_words_as_any_other():
+    # 说实话 / 这次 before 我 as 其实 / 最近 are: the clause is still the speaker's
+    assert triples(extract("昨天说实话我失眠了")) == [("我", "EVENT", "失眠", None)]
+    assert triples(extract("今天这次我去超市买了苹果")) == [("我", "EVENT", "去超市买了苹果", None)]
+
+
 def test_how_long_someone_has_worked_somewhere_says_whether_they_still_do():
     # since / for in the present perfect, and 了 at the end in Chinese: still there (the employer now);
     # 了 after the verb alone: a span that ended; "have worked at X" alone: any time before, nothing

@@ -133,9 +133,6 @@ _CAUSAL = [
     re.compile(r"^(?P<a>.+?)[，,]?\s*(?:所以|因此|于是|导致|结果|害得|搞得|弄得|使得)(?P<b>.+)$"),
 ]
 
-# What may stand before 我 in a clause about the speaker (times are taken out before).
-_LEAD = re.compile(rf"^(?:{zh_subjects.LEAD_WORDS})+")
-
 # After 我: a possessive or a kin word makes the clause about someone else (我的朋友…, 我妈妈…).
 _NOT_ME = re.compile(
     rf"^(?:(?![和跟与同给对被把在向从])(?:(?![了过着])[^的，,]){{0,3}}的|家|们家|{ZH_ROLE_WORDS}|妈|爸)"
@@ -222,7 +219,9 @@ def generic_clauses(text: str, time_text: str | None, *, generic: bool) -> list[
         return []  # 秋天的叶子: a time word naming a thing, not when
     out = []
     for clause in [text] if generic else _CLAUSE_BREAK.split(text):
-        body = _body(clause, time_text).strip(" ，,") if generic else _LEAD.sub("", _body(clause, time_text))
+        body = (
+            _body(clause, time_text).strip(" ，,") if generic else zh_subjects.ZH_LEAD.sub("", _body(clause, time_text))
+        )
         stripped = _LEAD_ZH.sub("", body)
         if generic:
             other = bool((stripped != body and _NOT_ME.match(stripped)) or _THOUGHT.match(stripped))
