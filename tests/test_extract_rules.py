@@ -145,6 +145,13 @@ def test_chinese_a_clause_kept_whole_opens_after_the_same_lead_words_as_any_othe
     assert triples(extract("今天这次我去超市买了苹果")) == [("我", "EVENT", "去超市买了苹果", None)]
 
 
+def test_chinese_the_kinds_of_workplace_are_one_list():
+    # 外企 is a workplace to every reading (was to the one after a job, not to 在…做…); a school is none to 做
+    found = triples(extract("我在外企做销售"))
+    assert ("我", "FACT", "工作于", "外企") in found and ("我", "FACT", "职业是", "销售") in found
+    assert not [t for t in triples(extract("我在学校做作业")) if t[2] in ("工作于", "职业是")]
+
+
 def test_how_long_someone_has_worked_somewhere_says_whether_they_still_do():
     # since / for in the present perfect, and 了 at the end in Chinese: still there (the employer now);
     # 了 after the verb alone: a span that ended; "have worked at X" alone: any time before, nothing

@@ -172,7 +172,7 @@ def _body(text: str, time_text: str | None) -> str:
 def _is_workplace(text: str) -> bool:
     """A workplace named whole: one word not a place (腾讯, 华为), or a phrase ending in a kind of
     workplace (一家创业公司, 市第一医院); not an errand (超市买菜)."""
-    kind = re.search(r"(?:公司|企业|外企|集团|银行|医院|学校|大学|中学|小学|工厂|厂|研究所|事务所|工作室)$", text)
+    kind = re.search(rf"(?:{rules_zh.WORKPLACES}|学校|大学|中学|小学)$", text)
     return kind is not None or (len(rules_zh.tag(text)) == 1 and not rules_zh.is_place(text))
 
 
@@ -189,7 +189,6 @@ _IT_AFTER = re.compile(r"^(?P<head>我[^，,。！？；;的]+)的(?P<x>[^，,�
 _IS_AFTER = re.compile(
     r"^(?P<head>[^，,。！？；;我的]{0,4}我[^，,。！？；;的]+的[^，,。！？；;的]{1,24})[，,]\s*(?P<is>就是|是|叫做|名叫|叫)"
 )
-_THIS_ONE = re.compile(rf"^{rules_zh.THIS_ONE}")
 
 
 def _it_named(sentence: str) -> str:
@@ -201,7 +200,7 @@ def _it_named(sentence: str) -> str:
     m = _IT_AFTER.match(sentence)
     if m is None:
         return sentence
-    x = _THIS_ONE.sub("", m.group("x"))
+    x = re.sub(_THIS, "", m.group("x"))
     return f"{m.group('head')}{m.group('x')}，{x}{sentence[m.end() :]}" if len(x) >= 2 else sentence
 
 

@@ -194,6 +194,8 @@ _LIKING_VERBS = "|".join(sorted(_LIKING, key=len, reverse=True))
 
 # "this one", "that one" (这个, 那家), ``one`` the measure word of a made thing: 款 a model, 台 a machine, 部 a phone …
 THIS_ONE = "(?:这|那)(?:个|家|(?P<one>款|台|双|部|辆))"
+# the kinds of workplace a name ends in (一家游戏公司, 市第一医院), a school not among them (在学校做作业: no job)
+WORKPLACES = "公司|企业|外企|集团|银行|医院|工厂|厂|研究所|事务所|工作室|机构|出版社|报社|杂志社"
 # the kinds of place a name ends in (荔枝公园, 万象城, 胸科医院): a place named, though no word of it is a name
 PLACE_KINDS = "公园|广场|商场|城|医院|小区|花园|家园|大厦|中心|超市|市场|景区|博物馆|图书馆|体育馆|酒店|餐厅|饭店"
 
@@ -588,7 +590,7 @@ _RULES = patterns(
     # or when where it is done is a workplace by name (在一家游戏公司做策划)
     (rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,20}}?)(?:做|干)(?P<job>{_P}{{0,10}}(?:{_JOB_END}))$", _work_place),
     (
-        rf"^在{_NOT_THINKING}(?P<obj>{_P}{{0,16}}?(?:公司|企业|银行|医院|工厂|厂|事务所|工作室|研究所|集团|机构|出版社|报社|杂志社))"
+        rf"^在{_NOT_THINKING}(?P<obj>{_P}{{0,16}}?(?:{WORKPLACES}))"
         rf"(?:做|干|当|负责)(?![了过完个])(?P<job>[^，,。！？；;!?\n了过]{{2,8}})$",
         _work_place,
     ),
