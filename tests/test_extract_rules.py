@@ -152,6 +152,13 @@ def test_chinese_the_kinds_of_workplace_are_one_list():
     assert not [t for t in triples(extract("我在学校做作业")) if t[2] in ("工作于", "职业是")]
 
 
+def test_chinese_we_at_home_takes_the_adverbs_any_subject_does():
+    # 我们现在住在上海 / 我们正在考虑买房: the household, as 我们刚搬到上海 is (both read nothing before)
+    assert triples(extract("我们现在住在上海")) == [("我", "FACT", "住在", "上海")]
+    assert triples(extract("我们正在考虑买房")) == [("我", "FACT", "打算", "买房")]
+    assert not triples(extract("我们现在在讨论方案"))
+
+
 def test_how_long_someone_has_worked_somewhere_says_whether_they_still_do():
     # since / for in the present perfect, and 了 at the end in Chinese: still there (the employer now);
     # 了 after the verb alone: a span that ended; "have worked at X" alone: any time before, nothing

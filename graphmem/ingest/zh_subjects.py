@@ -144,7 +144,7 @@ _OURS = "我们家|我们|咱们家|咱们|咱家|我家"
 # 我们 / 我们家 / 咱们 before a move, a home, a pet, a purchase or a plan: the household, so the
 # speaker too (我们公司…, 我们在讨论… stay no one's: "we" at work is not the speaker's own fact).
 _WE_AT_HOME = re.compile(
-    r"^(?:(?:我们|咱们)(?:家|俩|一家|全家)?(?:刚刚|刚|已经|最近|终于|也|还)*"
+    rf"^(?:(?:我们|咱们)(?:家|俩|一家|全家)?{_ADV}"
     r"(?=搬|住在|住|养了|领养了|买了|打算|准备|计划|在考虑|考虑|想(?:搬|养|买|去)"
     r"|在[^，,。！？]{1,12}?(?:住|生活|定居|安家|买了房))"
     r"|(?:我们家|咱们家|咱家|我家)(?=有|养))"
