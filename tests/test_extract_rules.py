@@ -159,6 +159,13 @@ def test_chinese_we_at_home_takes_the_adverbs_any_subject_does():
     assert not triples(extract("我们现在在讨论方案"))
 
 
+def test_chinese_a_role_or_a_degree_word_is_no_name_wherever_a_name_is_read():
+    # one check: 同事, 老公, 老师 (roles) and 很多人 are no one's name (each was learnt as a person before)
+    for said in ("我跟同事是好朋友", "我和老公是大学同学", "老师是我的朋友", "我跟很多人是朋友"):
+        assert not [t for t in triples(extract(said)) if t[1] == "RELATION"], said
+    assert triples(extract("我跟小静是大学同学")) == [("我", "RELATION", "同学", "小静")]
+
+
 def test_how_long_someone_has_worked_somewhere_says_whether_they_still_do():
     # since / for in the present perfect, and 了 at the end in Chinese: still there (the employer now);
     # 了 after the verb alone: a span that ended; "have worked at X" alone: any time before, nothing

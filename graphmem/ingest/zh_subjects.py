@@ -220,6 +220,12 @@ def _calling(cand: str) -> bool:
     return len(cand) == 3 and cand[1:] in ZH_TITLES and cand[0] not in _NOT_FIRST | _WHICH and not role_of(cand[0])
 
 
+def _may_be_name(said: str) -> bool:
+    """Whether words taken for a name may be one: not opening with a pronoun, "this" or a degree word (是个老师, 很多人,
+    我女儿很可爱), not a role (同事, 老师) unless how one calls someone (李老师, 老马)."""
+    return said[0] not in _NOT_FIRST and (not role_of(said) or _calling(said))
+
+
 def _addressed(cand: str, text: str) -> bool:
     """Someone called by name (``_calling``), a nickname only when the tagger reads it as one (小时, 老是: none)."""
     return _calling(cand) and (len(cand) == 3 or _first_tag(text, cand) == "nr")
@@ -248,7 +254,7 @@ def _name_after(text: str) -> tuple[str | None, str]:
     bare = text.lstrip("是叫名，,")
     for cand in cands:
         after = text[m.start("name") + len(cand) :]
-        if cand[0] in _NOT_FIRST or (role_of(cand) and not _calling(cand)) or _PREDICATE_START.match(cand):
+        if not _may_be_name(cand) or _PREDICATE_START.match(cand):
             continue
         if cand in ATTRIBUTE_WORDS or cand[:2] in ATTRIBUTE_WORDS:  # 我的同事家乡是成都: theirs, not a name
             return None, text
@@ -312,14 +318,14 @@ _ME_AND = re.compile(rf"^我(?:和|跟|与)(?:我)?(?:的)?(?P<role>{ZH_ROLE_WOR
 
 def _with_them(text: str, people: People, owner: str) -> Subject | None:
     """我和老公刚在成都买了房 / 我跟小静去看了电影: what the speaker did with someone, the speaker's
-    (as "My husband and I …" is); None when it is what the two did to each other (我跟老公吵架了)
-    or no one follows."""
+    (as "My husband and I …" is); None when it is what the two did to each other or are (我跟老公吵架了,
+    我和老公是大学同学) or no one follows."""
     m = _ME_AND.match(text)
     if m is None:
         return None
     role = m["role"]
     who, rest = (role, text[m.end() :]) if role else _name_after(text[m.end() :])
-    if who is None or _WITH_EACH_OTHER.match(rest.lstrip("一起")):
+    if who is None or _WITH_EACH_OTHER.match(rest.lstrip("一起")) or rest.startswith("是"):
         return None
     if role and not people.by_role(ZH_ROLES[role][0], owner):
         people.learn("我" + role, gender=ZH_ROLES[role][1])  # 我和老公…。他… : someone a pronoun may mean
@@ -341,7 +347,7 @@ def _named_first(text: str) -> str | None:
 def _opening(clause: str, people: People, owner: str, carried: Subject | None) -> Subject | None:
     text = ZH_LEAD.sub("", clause).strip()
     m = re.match(rf"^(?P<name>{_NAME})是我(?:的|最好的)?(?P<role>{ZH_ROLE})(?:$|[了啊呀吧。！!，,])", text)
-    if m and m["name"][0] not in _NOT_NAME and m["name"][-1] not in _NOT_NAME_END and (found := role_of(m["role"])):
+    if m and _may_be_name(m["name"]) and m["name"][-1] not in _NOT_NAME_END and (found := role_of(m["role"])):
         return Subject(m["name"], "", people.known_as(m["name"], found[0], owner))
     m = re.match(rf"^(?P<desc>[{HAN_CHARS}]{{1,8}}?的)(?P<role>{ZH_ROLE_WORDS})", text)
     # 小琳的儿子乐乐: 小琳's son (read below), not the speaker's
@@ -440,7 +446,7 @@ def role_of_someone(text: str, people: People, owner: str) -> Found | None:
     m = _ROLE_OF_SOMEONE.match(text)
     role = role_of(m.group("role")) if m else None
     name = m.group("name") if m else ""
-    if m is None or role is None or name[0] in "个位名一" or name[0] in _NOT_NAME or ZH_ROLES.keys() & {name, name[:2]}:
+    if m is None or role is None or name[0] in "位名一" or not _may_be_name(name) or name[:2] in ZH_ROLES:
         return None  # 女儿的班主任是个好人, 是我们: no name
     if re.search(rf"(?:{_JOB_END})$", name) and not _calling(name):
         return None  # 我同事的老婆是护士: what she is, not who (刘老师 is a surname and a title)
@@ -469,7 +475,7 @@ def stated_people(text: str, people: People, owner: str) -> list[Found]:
     """Relations said inside a clause, not at its start (我周末和我表妹小雯去了西湖), and 我跟小静是大学同学: learnt."""
     out = []
     together = _TOGETHER.match(text.strip())
-    if together and together.group("name")[0] not in _NOT_NAME:
+    if together and _may_be_name(together.group("name")):
         out.append(people.known_as(together.group("name"), ZH_ROLES[together.group("role")][0], owner))
     for m in re.finditer(rf"我(?:的)?(?P<role>{ZH_ROLE})", text):
         if m.start() == 0 or not (found := role_of(m["role"])):
@@ -517,7 +523,7 @@ def role_named(text: str, people: People, owner: str) -> Found | None:
     """我表姐的名字叫张丽娟 → 我 · 表姐 · 张丽娟 (not an acquaintance described as 我表姐的名字), or None."""
     m = _ROLE_NAMED.match(text)
     name = m.group("name") if m else ""
-    if m is None or name[0] in _NOT_NAME or (role_of(name) and not _calling(name)) or role_of(name[:2]):
+    if m is None or not _may_be_name(name) or role_of(name[:2]):
         return None
     return people.known_as(name, ZH_ROLES[m.group("role")][0], owner)
 
@@ -538,7 +544,7 @@ def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]
         if m is None:
             continue
         what, name = m.group("what"), m.group("name")
-        if _NOT_PEOPLE.search(what) or name[0] in _NOT_NAME or not (name.isascii() or _one_word(name, name)):
+        if _NOT_PEOPLE.search(what) or not _may_be_name(name) or not (name.isascii() or _one_word(name, name)):
             continue
         if _A_THING_CALLED.search(text[: m.start()]):
             continue
