@@ -207,17 +207,14 @@ def _first_tag(text: str, cand: str) -> str | None:
     return words[0][1] if words and words[0][0] == cand else None
 
 
-# Words before a title that say which one (新老师, 女医生, 大律师), not whose name
-_WHICH = set("新老女男大小好前原")
-
-
 def _calling(cand: str) -> bool:
     """How one calls someone by name: a surname and a title (陈阿姨, 李老师, 王师傅), though its title is a role,
     not a role said with which one (新老师, 女医生) or whose it is (他老师); or a nickname (老马, 小吴, 阿杰), not a
     role (老师, 老公, 阿姨)."""
     if len(cand) == 2:
         return cand[0] in "小老阿" and role_of(cand) is None
-    return len(cand) == 3 and cand[1:] in ZH_TITLES and cand[0] not in _NOT_FIRST | _WHICH and not role_of(cand[0])
+    which = cand[0] in _NOT_FIRST or cand[0] in "新老女男大小好前原"  # 新老师, 女医生, 大律师: which one, no surname
+    return len(cand) == 3 and cand[1:] in ZH_TITLES and not which and not role_of(cand[0])
 
 
 def _may_be_name(said: str) -> bool:
