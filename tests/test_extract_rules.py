@@ -166,6 +166,14 @@ def test_chinese_a_role_or_a_degree_word_is_no_name_wherever_a_name_is_read():
     assert triples(extract("我跟小静是大学同学")) == [("我", "RELATION", "同学", "小静")]
 
 
+def test_chinese_an_internship_for_a_span_reads_as_any_work_for_a_span():
+    # 实习了三个月: a span that ended (was the employer now); 实习半年了: up to now, for that long
+    found = {(t, o): (a or {}).get("时长") for _, t, o, a in _with_attributes(extract("我在腾讯实习了三个月。"))}
+    assert found == {("曾工作于", "腾讯"): "三个月"}
+    found = {(t, o): (a or {}).get("时长") for _, t, o, a in _with_attributes(extract("我在腾讯实习半年了。"))}
+    assert found == {("工作于", "腾讯"): "半年"}
+
+
 def test_how_long_someone_has_worked_somewhere_says_whether_they_still_do():
     # since / for in the present perfect, and 了 at the end in Chinese: still there (the employer now);
     # 了 after the verb alone: a span that ended; "have worked at X" alone: any time before, nothing

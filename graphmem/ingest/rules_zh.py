@@ -395,9 +395,10 @@ _P = r"[^，,。！？；;!?\n]"
 _SPAN = r"[一二两三四五六七八九十几半\d]+多?(?:年|个月|个多月|周|天)多?"  # how long: 三年, 两个多月, 半年多
 
 _WORKED = "(?:工作|上班|任职|实习|打工|干)"
+# 以前在银行上班 / 在华为工作过两年 / 在亚马逊干了十年 (了 after the verb alone: a span that ended)
 _PAST_WORK = re.compile(
     rf"^(?:(?:{FORMERLY})(?:也|一直|都)?在(?P<obj>{_P}{{1,20}}?){_WORKED}(?:了|过)?"
-    rf"|在(?P<obj2>{_P}{{1,20}}?){_WORKED}过)(?P<time>(?:{_SPAN})?)(?:了|的时间)?$"
+    rf"|在(?P<obj2>{_P}{{1,20}}?){_WORKED}(?:过|了(?={_SPAN}$)))(?P<time>(?:{_SPAN})?)(?:了|的时间)?$"
 )
 
 # 以前住在北京 / 之前在杭州住过两年: where someone lived before, a fact of the past (as _PAST_WORK)
@@ -418,11 +419,6 @@ def _lived_before(m: re.Match, timed: bool = False) -> list[Found]:
     if not obj or obj[0] in _NOT_NAME or span.endswith(("天", "周")) or re.search(_STAY, obj):
         return []  # 在酒店住了两天: a stay, not a home
     return [Found("FACT", "曾住在", obj, 0.6, _said(m, "时长", "time"), kind="residence")]
-
-
-_WORK_SPAN = re.compile(
-    rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,20}}?)(?:工作|上班|任职|打工|干)(?P<done>了)?(?P<time>{_SPAN})(?P<now>了)?$"
-)
 
 
 # A single-valued attribute of someone (我的手机号是…; 新号码是… after 我换号了, of whom the clause
@@ -501,6 +497,11 @@ _JOINED, _QUIT, _JOB = _reading("入职", "employer"), _reading("辞职", "emplo
 _STUDIES, _GRADUATED = _reading("就读于", "school", of=_organisation), _reading("毕业于", "school", ends=True)
 
 _RULES = patterns(
+    # 在亚马逊干了十年了 (了 at the end: the span runs up to now): the employer now, for that long
+    (
+        rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,20}}?){_WORKED}了?(?P<time>{_SPAN})了$",
+        _reading("工作于", "employer", of=_organisation),
+    ),
     # 我住的那个小区叫世纪花园, 我去参观的公园是人民公园: the one the speaker lives in, uses, went to, named
     (
         r"^(?:常|经常|最常|平时|平常)?(?:去|来)?(?P<verb>住|用|穿|戴|开|买|喜欢|爱|去|逛|路过|经过|参观)(?:了|过)?的(?:那|这|一)?(?:个|家|款|台|双|辆|所|座)?"
@@ -730,11 +731,6 @@ def predicates(rest: str, timed: bool, time_text: str | None = None) -> list[Fou
         return _WORKED_AT(past, False)
     if home := _PAST_HOME.match(p):
         return _lived_before(home)
-    span = _WORK_SPAN.match(p)
-    if span and span.group("now"):  # 在亚马逊干了十年了 (了 at the end: the span runs up to now): the employer now
-        return _reading("工作于", "employer", of=_organisation)(span, False)
-    if span and span.group("done"):  # 在亚马逊干了十年 (了 after the verb alone): a span that ended
-        return _WORKED_AT(span, False)
     if not p or _NOT_FACT.match(p):
         return []
     for pattern, make in _RULES:
