@@ -77,12 +77,8 @@ _SINCE = re.compile(
 )
 
 _DEGREES = "博士|硕士|学士|本科|专科|大专|研究生|高中|初中|中专|小学"
-_CHANGES = {
-    "搬到",
-    "入职",
-    "转学到",
-    "考上",
-}  # the slots' topics that say a change of a value (the ends are changes too)
+# the slots' topics that say a change of a value (the ends are changes too)
+_CHANGES = {"搬到", "入职", "转学到", "考上"}
 
 
 def _said(m: re.Match, key: str = "地点", group: str = "place") -> dict[str, str] | None:
@@ -112,7 +108,7 @@ def _reading(
     (``_CHANGES``)."""
 
     def make(m: re.Match, timed: bool) -> list[Found]:
-        obj = of(said) if (said := m.groupdict().get("obj") or m.groupdict().get("obj2")) else None
+        obj = of(raw) if (raw := m.groupdict().get("obj") or m.groupdict().get("obj2")) else None
         if (obj is None and not ends) or (obj and obj[0] in _NOT_NAME):
             return []
         said, span = topic + (m.groupdict().get("verb") or ""), _said(m, "时长", "time")
@@ -617,7 +613,7 @@ _RULES = patterns(
     (rf"^戒了?(?P<obj>{_P}+?)(?:了)?$", _reading("戒了", "stop", "OPINION", lambda s: clean(s, True, 20))),
     # 不吃猪肉 / 从来不喝酒: a food or drink kept off (不吃早饭, 不吃了 say how much or when, not what)
     (
-        rf"^(?:从来|从|一直|平时|基本)?不(?P<verb>吃|喝)(?!早饭|午饭|晚饭|饭|东西|太多|多|了)(?P<obj>{_P}{{1,6}})$",
+        rf"^(?:从来|从|基本)?不(?P<verb>吃|喝)(?!早饭|午饭|晚饭|饭|东西|太多|多|了)(?P<obj>{_P}{{1,6}})$",
         _reading("不", "dislike", "OPINION", lambda s: _open_part(s, 12)),
     ),
     # 在学吉他 / 学西班牙语半年了 / 在准备考研: what they are learning or preparing for now (在学校 is a place)
