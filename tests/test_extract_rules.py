@@ -121,6 +121,85 @@ def test_where_someone_used_to_work_is_a_past_fact_in_both_languages():
     assert found == {("worked at", "British Airways"): None, ("worked at", "a bookshop"): None}
 
 
+def test_chinese_formerly_words_are_one_list_for_every_reading_of_what_used_to_be():
+    # 从前 / 之前 / 曾经 said the same wherever a pattern reads what was so before
+    found = triples(extract("我从前抽烟，后来戒了。"))
+    assert ("我", "OPINION", "戒了", "抽烟") in found
+    assert ("我", "RELATION", "同事", "小李") in triples(extract("我跟小李之前是同事。"))
+    # X曾经是Y / X以前是Y: what X used to be, not what X is (小曾 is a name)
+    assert not triples(extract("小明曾经是医生。")) and not triples(extract("小明以前是医生。"))
+    assert triples(extract("小曾是医生。")) == [("小曾", "FACT", "是", "医生")]
+
+
+def test_chinese_an_object_that_opens_with_a_pronoun_or_this_or_that_names_nothing():
+    # one maker for every reading of a cleaned object: 哪里, 我爸的车, 这个… name no place, car or habit
+    assert not triples(extract("我来自哪里呢")) and not triples(extract("我开的是我爸的车"))
+    assert not triples(extract("我戒了这个坏习惯"))
+    assert triples(extract("我被北大录取了")) == [("我", "FACT", "考上", "北大")]
+
+
+def test_chinese_a_surname_and_a_title_is_a_name_everywhere_and_which_one_is_not():
+    # 李老师 is someone's name as 陈阿姨 is; 新老师 (a new teacher) and 琴老师 of 钢琴老师 are no one's
+    assert triples(extract("我把旧冰箱卖给了李老师")) == [("我", "EVENT", "把旧冰箱卖给了", "李老师")]
+    found = triples(extract("我的钢琴老师王老师教得很好"))
+    assert ("我", "RELATION", "钢琴老师", "王老师") in found
+    assert ("我", "RELATION", "表姐", "张老师") in triples(extract("我表姐的名字叫张老师"))
+    assert not [t for t in triples(extract("我女儿的班主任是新老师")) if t[1] == "RELATION"]
+    assert not triples(extract("我和钢琴老师吃了饭"))
+
+
+def test_chinese_zheng_zai_says_something_is_going_on_as_zai_does():
+    # 正在学 / 正在找 read as 在学 / 在找: the adverb 正 goes, the 在 the patterns read stays
+    assert triples(extract("我正在学吉他")) == [("我", "FACT", "在学", "吉他")]
+    assert triples(extract("我正在找房子")) == [("我", "FACT", "在找", "房子")]
+
+
+def test_chinese_rows_of_one_reading_read_alike():
+    # 定居 for how long as 住 is; 工作是做这个的 names no line of work (was 职业是 做)
+    assert triples(extract("我在成都定居五年了")) == [("我", "FACT", "住在", "成都")]
+    assert not triples(extract("我工作是做这个的"))
+
+
+def test_chinese_a_role_then_its_pronoun_is_the_role_also_before_what_they_have():
+    # 我同事他的老家是成都 as 我同事的老家是成都 (was a fact 他的老家是成都 of the colleague)
+    assert triples(extract("我同事他的老家是成都")) == [("我同事", "FACT", "老家是", "成都")]
+
+
+def test_chinese_a_clause_kept_whole_opens_after_the_same_lead_words_as_any_other():
+    # 说实话 / 这次 before 我 as 其实 / 最近 are: the clause is still the speaker's
+    assert triples(extract("昨天说实话我失眠了")) == [("我", "EVENT", "失眠", None)]
+    assert triples(extract("今天这次我去超市买了苹果")) == [("我", "EVENT", "去超市买了苹果", None)]
+
+
+def test_chinese_the_kinds_of_workplace_are_one_list():
+    # 外企 is a workplace to every reading (was to the one after a job, not to 在…做…); a school is none to 做
+    found = triples(extract("我在外企做销售"))
+    assert ("我", "FACT", "工作于", "外企") in found and ("我", "FACT", "职业是", "销售") in found
+    assert not [t for t in triples(extract("我在学校做作业")) if t[2] in ("工作于", "职业是")]
+
+
+def test_chinese_we_at_home_takes_the_adverbs_any_subject_does():
+    # 我们现在住在上海 / 我们正在考虑买房: the household, as 我们刚搬到上海 is (both read nothing before)
+    assert triples(extract("我们现在住在上海")) == [("我", "FACT", "住在", "上海")]
+    assert triples(extract("我们正在考虑买房")) == [("我", "FACT", "打算", "买房")]
+    assert not triples(extract("我们现在在讨论方案"))
+
+
+def test_chinese_a_role_or_a_degree_word_is_no_name_wherever_a_name_is_read():
+    # one check: 同事, 老公, 老师 (roles) and 很多人 are no one's name (each was learnt as a person before)
+    for said in ("我跟同事是好朋友", "我和老公是大学同学", "老师是我的朋友", "我跟很多人是朋友"):
+        assert not [t for t in triples(extract(said)) if t[1] == "RELATION"], said
+    assert triples(extract("我跟小静是大学同学")) == [("我", "RELATION", "同学", "小静")]
+
+
+def test_chinese_an_internship_for_a_span_reads_as_any_work_for_a_span():
+    # 实习了三个月: a span that ended (was the employer now); 实习半年了: up to now, for that long
+    found = {(t, o): (a or {}).get("时长") for _, t, o, a in _with_attributes(extract("我在腾讯实习了三个月。"))}
+    assert found == {("曾工作于", "腾讯"): "三个月"}
+    found = {(t, o): (a or {}).get("时长") for _, t, o, a in _with_attributes(extract("我在腾讯实习半年了。"))}
+    assert found == {("工作于", "腾讯"): "半年"}
+
+
 def test_how_long_someone_has_worked_somewhere_says_whether_they_still_do():
     # since / for in the present perfect, and 了 at the end in Chinese: still there (the employer now);
     # 了 after the verb alone: a span that ended; "have worked at X" alone: any time before, nothing

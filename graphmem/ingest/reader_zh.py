@@ -12,10 +12,10 @@ from . import rules_zh, zh_subjects
 from .language import Language, Reader
 from .phrases import _LEAD_ZH, Found, clean, read_as
 
-# "X也是Y" is "X是Y"; "X可能是Y" is a guess, not a fact.
-_X_ADVERB = re.compile(r"(?:也|都|还|就|又|才|真的|真|确实|其实|原来|一直|曾经|已经|并)$")
+# "X也是Y" is "X是Y"; "X可能是Y" is a guess and "X以前是Y" what used to be, not a fact (小曾, 老曾: names).
+_X_ADVERB = re.compile(r"(?:也|都|还|就|又|才|真的|真|确实|其实|一直|已经|并)$")
 
-_X_GUESS = re.compile(r"(?:可能|应该|也许|大概|好像|似乎|一定|肯定|会)$")
+_X_GUESS = re.compile(rf"(?:可能|应该|也许|大概|好像|似乎|一定|肯定|会|(?<![小老阿])(?:{zh_subjects.FORMERLY}))$")
 _X_IS_Y = re.compile(r"^(?P<x>[^，,。！？；;!?\s]{1,12}?)是(?P<y>[^，,。！？；;!?]{1,40})$")
 
 
@@ -133,9 +133,6 @@ _CAUSAL = [
     re.compile(r"^(?P<a>.+?)[，,]?\s*(?:所以|因此|于是|导致|结果|害得|搞得|弄得|使得)(?P<b>.+)$"),
 ]
 
-# What may stand before 我 in a clause about the speaker (times are taken out before).
-_LEAD = re.compile(rf"^(?:{zh_subjects.LEAD_WORDS})+")
-
 # After 我: a possessive or a kin word makes the clause about someone else (我的朋友…, 我妈妈…).
 _NOT_ME = re.compile(
     rf"^(?:(?![和跟与同给对被把在向从])(?:(?![了过着])[^的，,]){{0,3}}的|家|们家|{ZH_ROLE_WORDS}|妈|爸)"
@@ -175,7 +172,7 @@ def _body(text: str, time_text: str | None) -> str:
 def _is_workplace(text: str) -> bool:
     """A workplace named whole: one word not a place (腾讯, 华为), or a phrase ending in a kind of
     workplace (一家创业公司, 市第一医院); not an errand (超市买菜)."""
-    kind = re.search(r"(?:公司|企业|外企|集团|银行|医院|学校|大学|中学|小学|工厂|厂|研究所|事务所|工作室)$", text)
+    kind = re.search(rf"(?:{rules_zh.WORKPLACES}|学校|大学|中学|小学)$", text)
     return kind is not None or (len(rules_zh.tag(text)) == 1 and not rules_zh.is_place(text))
 
 
@@ -192,7 +189,6 @@ _IT_AFTER = re.compile(r"^(?P<head>我[^，,。！？；;的]+)的(?P<x>[^，,�
 _IS_AFTER = re.compile(
     r"^(?P<head>[^，,。！？；;我的]{0,4}我[^，,。！？；;的]+的[^，,。！？；;的]{1,24})[，,]\s*(?P<is>就是|是|叫做|名叫|叫)"
 )
-_THIS_ONE = re.compile(rf"^{rules_zh.THIS_ONE}")
 
 
 def _it_named(sentence: str) -> str:
@@ -204,7 +200,7 @@ def _it_named(sentence: str) -> str:
     m = _IT_AFTER.match(sentence)
     if m is None:
         return sentence
-    x = _THIS_ONE.sub("", m.group("x"))
+    x = re.sub(_THIS, "", m.group("x"))
     return f"{m.group('head')}{m.group('x')}，{x}{sentence[m.end() :]}" if len(x) >= 2 else sentence
 
 
@@ -222,7 +218,9 @@ def generic_clauses(text: str, time_text: str | None, *, generic: bool) -> list[
         return []  # 秋天的叶子: a time word naming a thing, not when
     out = []
     for clause in [text] if generic else _CLAUSE_BREAK.split(text):
-        body = _body(clause, time_text).strip(" ，,") if generic else _LEAD.sub("", _body(clause, time_text))
+        body = (
+            _body(clause, time_text).strip(" ，,") if generic else zh_subjects.ZH_LEAD.sub("", _body(clause, time_text))
+        )
         stripped = _LEAD_ZH.sub("", body)
         if generic:
             other = bool((stripped != body and _NOT_ME.match(stripped)) or _THOUGHT.match(stripped))

@@ -16,12 +16,12 @@ from ..lexicon import word_map
 from ..lexicon.readings import words_of
 from ..lexicon.roles import role_of
 from .phrases import Found, clean, patterns, read_as, relation
-from .zh_subjects import _ADV, _JOB_END, _NAME, _NOT_NAME, ZH_LEAD, Subject, tag
+from .zh_subjects import _ADV, _JOB_END, _NAME, _NOT_NAME, FORMERLY, ZH_LEAD, Subject, tag
 
 # What a guess, a supposition, a thought or a question opens with (可能…, 如果…, 觉得…, 为什么…)
 GUESSES = "可能|也许|大概|应该|要是|如果|觉得|认为|以为|听说|猜|感觉|知道|记得|怎么|为什么"
 # A clause that only says what used to be, guesses, wishes or asks states no current fact.
-_NOT_FACT = re.compile(rf"^(?:以前|原来|曾经|过去|希望(?!能|可以|能够)|{GUESSES})")
+_NOT_FACT = re.compile(rf"^(?:{FORMERLY}|希望(?!能|可以|能够)|{GUESSES})")
 
 _ONE = re.compile(r"^(?:一)(?:个|辆|只|台|套|家|所|位|条|本|部|件|份|架|把|间|栋|幢|匹|头|盆|张)")
 
@@ -77,32 +77,13 @@ _SINCE = re.compile(
 )
 
 _DEGREES = "博士|硕士|学士|本科|专科|大专|研究生|高中|初中|中专|小学"
-_CHANGES = {"搬到", "入职", "转学到"}  # the slots' topics that say a change of a value (the ends are changes too)
+# the slots' topics that say a change of a value (the ends are changes too)
+_CHANGES = {"搬到", "入职", "转学到", "考上"}
 
 
 def _said(m: re.Match, key: str = "地点", group: str = "place") -> dict[str, str] | None:
     """``key`` (地点 where, 时长 how long) as the pattern's ``group`` said it; None when it said none."""
     return {key: m[group]} if m.groupdict().get(group) else None
-
-
-def _slot(topic: str, reading: str, ends: bool = False, of: Callable = _object) -> Callable:
-    """A slot's reading (residence, employer, job, school) in ``topic``'s words, its object cleaned by ``of``
-    and how long when said (``time``); an event when timed if it ``ends`` the slot or is a change (``_CHANGES``)."""
-
-    def make(m: re.Match, timed: bool) -> list[Found]:
-        obj = of(said) if (said := m.groupdict().get("obj")) else None
-        if (obj is None and not ends) or (obj and obj[0] in _NOT_NAME):
-            return []
-        mtype = "EVENT" if timed and (ends or topic in _CHANGES) else "FACT"
-        return [read_as(reading, mtype, topic, obj, _said(m, "时长", "time"), ends=ends)]
-
-    return make
-
-
-def _organisation(said: str) -> str | None:
-    """Where someone works or studies as said (一家银行 → 银行); None for a pronoun, home or "this one"."""
-    obj = clean(_ONE.sub("", said), True, 30)
-    return None if not obj or obj[0] in _NOT_NAME or obj.startswith(("家", "这", "那")) else obj
 
 
 def _open_part(text: str | None, limit: int = 30) -> str | None:
@@ -111,18 +92,30 @@ def _open_part(text: str | None, limit: int = 30) -> str | None:
     return obj if obj and obj[0] not in _NOT_NAME else None
 
 
-def _cleaned(
-    topic: str, reading: str = "", mtype: str = "FACT", of: Callable = _object, kind: str = "fact"
+def _organisation(said: str) -> str | None:
+    """Where someone works or studies as said (一家银行 → 银行); None for a pronoun, home or "this one"."""
+    obj = _open_part(_ONE.sub("", said))
+    return obj if obj and obj[0] != "家" else None
+
+
+def _reading(
+    topic: str, reading: str = "", mtype: str = "FACT", of: Callable = _object, kind: str = "fact", ends: bool = False
 ) -> Callable:
-    """A reading of the pattern's ``obj`` (or ``obj2``) as ``of`` cleans it, with how long when said, none when
-    nothing is left: ``reading``'s (``lexicon/readings.py``), else a fact of ``kind``; its topic ``topic`` and the
-    verb said, if any (不再 + 喝)."""
+    """A reading of the pattern's ``obj`` (or ``obj2``) as ``of`` cleans it, with how long when said: ``reading``'s
+    (``lexicon/readings.py``), else a fact of ``kind``; its topic ``topic`` and the verb said, if any (不再 + 喝).
+    None when nothing is left or what is left opens with a pronoun or "this", "that" (no name), unless the reading
+    ``ends`` a slot (辞职了: whichever it was); an event when timed if it ``ends`` the slot or is a change
+    (``_CHANGES``)."""
 
     def make(m: re.Match, timed: bool) -> list[Found]:
-        if not (obj := of(m.group("obj") or m.groupdict().get("obj2") or "")):
+        obj = of(raw) if (raw := m.groupdict().get("obj") or m.groupdict().get("obj2")) else None
+        if (obj is None and not ends) or (obj and obj[0] in _NOT_NAME):
             return []
         said, span = topic + (m.groupdict().get("verb") or ""), _said(m, "时长", "time")
-        return [read_as(reading, mtype, said, obj, span) if reading else Found(mtype, said, obj, 0.6, span, kind=kind)]
+        typed = "EVENT" if timed and (ends or topic in _CHANGES) else mtype
+        if not reading:
+            return [Found(typed, said, obj, 0.6, span, kind=kind)]
+        return [read_as(reading, typed, said, obj, span, ends=ends)]
 
     return make
 
@@ -130,7 +123,7 @@ def _cleaned(
 # 以前在亚马逊干了十年 / 曾在银行上班 / 在华为工作过两年: where someone worked, a fact of the past
 # that sets no slot (it must not supersede where they work now). 干 counts only with a duration
 # or alone: 以前在厨房干了很多活 is no job.
-_WORKED_AT = _cleaned("曾工作于", of=_organisation, kind="work")
+_WORKED_AT = _reading("曾工作于", of=_organisation, kind="work")
 
 
 def _allergic(m: re.Match, timed: bool = False) -> list[Found]:
@@ -144,7 +137,7 @@ def _allergic(m: re.Match, timed: bool = False) -> list[Found]:
 def _learning(m: re.Match, timed: bool = False) -> list[Found]:
     """What someone is learning, practising or preparing for, with how long when said; only when
     said as going on (在学 / 正在练 / 开始学) or with how long (学西班牙语半年了): 学做饭 alone may be a wish."""
-    if not (m.group(0).startswith(("在", "正在", "一直在", "开始")) or m.group("time")):
+    if not (m.group(0).startswith(("在", "开始")) or m.group("time")):
         return []
     obj = _object(m.group("obj"))
     if not obj or obj[0] in _NOT_NAME or obj.startswith(("了", "过", "着", "的", "到")):
@@ -197,6 +190,8 @@ _LIKING_VERBS = "|".join(sorted(_LIKING, key=len, reverse=True))
 
 # "this one", "that one" (这个, 那家), ``one`` the measure word of a made thing: 款 a model, 台 a machine, 部 a phone …
 THIS_ONE = "(?:这|那)(?:个|家|(?P<one>款|台|双|部|辆))"
+# the kinds of workplace a name ends in (一家游戏公司, 市第一医院), a school not among them (在学校做作业: no job)
+WORKPLACES = "公司|企业|外企|集团|银行|医院|工厂|厂|研究所|事务所|工作室|机构|出版社|报社|杂志社"
 # the kinds of place a name ends in (荔枝公园, 万象城, 胸科医院): a place named, though no word of it is a name
 PLACE_KINDS = "公园|广场|商场|城|医院|小区|花园|家园|大厦|中心|超市|市场|景区|博物馆|图书馆|体育馆|酒店|餐厅|饭店"
 
@@ -280,12 +275,12 @@ def _favourite(m: re.Match, timed: bool = False) -> list[Found]:
     return [read_as("like", "OPINION", f"最喜欢的{what}", thing_name(obj))] if what and obj else []
 
 
-_STOPPED = _cleaned("不再", "stop", "OPINION", _open_part)
+_STOPPED = _reading("不再", "stop", "OPINION", _open_part)
 
 
 # 我以前抽烟，后来戒了: the habit a bare 戒了 ends, said in the clause before
 _USED_TO_QUIT = re.compile(
-    rf"(?:以前|之前|过去|原来|曾经)(?:常|经常|每天|天天|一直|也|很爱|爱)?(?P<what>(?:{_HABIT})[^，,。！？；;!?]{{1,8}}?)[，,]"
+    rf"(?:{FORMERLY})(?:常|经常|每天|天天|一直|也|很爱|爱)?(?P<what>(?:{_HABIT})[^，,。！？；;!?]{{1,8}}?)[，,]"
     rf"(?P<mid>(?:后来|但是|但|可是|不过|现在|去年|前年|今年|上个月|上周|已经|早就|终于)*)(?:戒掉|戒)了"
 )
 
@@ -353,8 +348,7 @@ def _possession(m: re.Match, timed: bool) -> list[Found]:
 def _parted(m: re.Match, timed: bool) -> list[Found]:
     """我把车卖了, 卖掉了我的旧电脑, 把猫送人了: a thing parted with, which ends the speaker's having it."""
     said = re.sub(r"^(?:我们家|我家|我们|我)的?", "", m.group("obj") or m.group("obj2"))  # 我的宝马: the speaker's
-    obj = clean(_ONE.sub("", said), True, 30)
-    if not obj or obj[0] in _NOT_NAME:
+    if not (obj := _open_part(_ONE.sub("", said))):
         return []
     topic = "送人" if "送" in m.group(0) else "卖掉"
     return [read_as("parting", "EVENT" if timed else "FACT", topic, thing_name(obj))]
@@ -389,7 +383,7 @@ def _named(m: re.Match, timed: bool) -> list[Found]:
     return [Found("FACT", "叫", obj, 0.8, kind="fact")]
 
 
-_ORIGIN = _cleaned("来自")
+_ORIGIN = _reading("来自")
 
 
 _P = r"[^，,。！？；;!?\n]"
@@ -397,14 +391,15 @@ _P = r"[^，,。！？；;!?\n]"
 _SPAN = r"[一二两三四五六七八九十几半\d]+多?(?:年|个月|个多月|周|天)多?"  # how long: 三年, 两个多月, 半年多
 
 _WORKED = "(?:工作|上班|任职|实习|打工|干)"
+# 以前在银行上班 / 在华为工作过两年 / 在亚马逊干了十年 (了 after the verb alone: a span that ended)
 _PAST_WORK = re.compile(
-    rf"^(?:(?:以前|之前|原来|曾经|过去|早年|曾)(?:也|一直|都)?在(?P<obj>{_P}{{1,20}}?){_WORKED}(?:了|过)?"
-    rf"|在(?P<obj2>{_P}{{1,20}}?){_WORKED}过)(?P<time>(?:{_SPAN})?)(?:了|的时间)?$"
+    rf"^(?:(?:{FORMERLY})(?:也|一直|都)?在(?P<obj>{_P}{{1,20}}?){_WORKED}(?:了|过)?"
+    rf"|在(?P<obj2>{_P}{{1,20}}?){_WORKED}(?:过|了(?={_SPAN}$)))(?P<time>(?:{_SPAN})?)(?:了|的时间)?$"
 )
 
 # 以前住在北京 / 之前在杭州住过两年: where someone lived before, a fact of the past (as _PAST_WORK)
 _PAST_HOME = re.compile(
-    rf"^(?:以前|之前|曾经|从前|原来|过去|早年|曾)(?:也|一直|都)?"
+    rf"^(?:{FORMERLY})(?:也|一直|都)?"
     rf"(?:(?:住在|住|生活在)(?P<obj>{_P}{{1,12}}?)|在(?P<obj2>{_P}{{1,12}}?)(?:住|生活))(?:了|过)?(?P<time>{_SPAN})?$"
 )
 
@@ -420,11 +415,6 @@ def _lived_before(m: re.Match, timed: bool = False) -> list[Found]:
     if not obj or obj[0] in _NOT_NAME or span.endswith(("天", "周")) or re.search(_STAY, obj):
         return []  # 在酒店住了两天: a stay, not a home
     return [Found("FACT", "曾住在", obj, 0.6, _said(m, "时长", "time"), kind="residence")]
-
-
-_WORK_SPAN = re.compile(
-    rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,20}}?)(?:工作|上班|任职|打工|干)(?P<done>了)?(?P<time>{_SPAN})(?P<now>了)?$"
-)
 
 
 # A single-valued attribute of someone (我的手机号是…; 新号码是… after 我换号了, of whom the clause
@@ -465,11 +455,6 @@ def hometown(clause: str) -> Found | None:
     return Found("FACT", m.group("attr") + "是", obj, 0.6, kind="fact") if m and obj else None
 
 
-def _admitted(m: re.Match, timed: bool) -> list[Found]:
-    obj = _object(m.group("by") or m.group("obj") or "")
-    return [read_as("school", "EVENT" if timed else "FACT", "考上", obj)] if obj and obj[0] not in _NOT_NAME else []
-
-
 _NOT_THE_ONE = r"^(?:我|你|他|她|谁|哪|什么|太|很|挺|特别|非常|真|超|好|让|有点|比较)"
 
 
@@ -503,11 +488,16 @@ def _fact(topic: str, confidence: float = 0.6, kind: str = "fact", change: bool 
 
 
 # the slots' readings most patterns make
-_HOME, _LEFT_HOME = _slot("住在", "residence"), _slot("不再住在", "residence", ends=True)
-_JOINED, _QUIT, _JOB = _slot("入职", "employer"), _slot("辞职", "employer", ends=True), _slot("职业是", "job")
-_STUDIES, _GRADUATED = _slot("就读于", "school", of=_organisation), _slot("毕业于", "school", ends=True)
+_HOME, _LEFT_HOME = _reading("住在", "residence"), _reading("不再住在", "residence", ends=True)
+_JOINED, _QUIT, _JOB = _reading("入职", "employer"), _reading("辞职", "employer", ends=True), _reading("职业是", "job")
+_STUDIES, _GRADUATED = _reading("就读于", "school", of=_organisation), _reading("毕业于", "school", ends=True)
 
 _RULES = patterns(
+    # 在亚马逊干了十年了 (了 at the end: the span runs up to now): the employer now, for that long
+    (
+        rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,20}}?){_WORKED}了?(?P<time>{_SPAN})了$",
+        _reading("工作于", "employer", of=_organisation),
+    ),
     # 我住的那个小区叫世纪花园, 我去参观的公园是人民公园: the one the speaker lives in, uses, went to, named
     (
         r"^(?:常|经常|最常|平时|平常)?(?:去|来)?(?P<verb>住|用|穿|戴|开|买|喜欢|爱|去|逛|路过|经过|参观)(?:了|过)?的(?:那|这|一)?(?:个|家|款|台|双|辆|所|座)?"
@@ -520,7 +510,7 @@ _RULES = patterns(
         _parted,
     ),
     # changes of residence and of work or school: the slot they set
-    (rf"^(?:搬到|搬去|搬家到|搬回到|搬回|搬进了|搬进|搬来)了?(?P<obj>{_P}+)", _slot("搬到", "residence")),
+    (rf"^(?:搬到|搬去|搬家到|搬回到|搬回|搬进了|搬进|搬来)了?(?P<obj>{_P}+)", _reading("搬到", "residence")),
     (rf"^(?:不再|不)住在(?P<obj>{_P}+?)(?:了)?$", _LEFT_HOME),
     # 搬出了那套公寓 / 搬离北京: the home left (a "that one" is no name: the home ends all the same)
     (
@@ -529,35 +519,35 @@ _RULES = patterns(
         _LEFT_HOME,
     ),
     (rf"^(?:住在|家在|居住在|生活在|定居在|定居于|定居)(?P<obj>{_P}+)", _HOME),
-    (rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,12}}?)(?:住|生活|定居|安家)(?:了|着|下来了?)?$", _HOME),
-    # 在北京住了五年了 (了 at the end: up to now): where someone lives, for that long
-    (rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,12}}?)(?:住|生活)了?(?P<time>{_SPAN})了$", _HOME),
+    # 在北京住了五年了 (了 at the end: up to now): where someone lives, for that long when said
+    (
+        rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,12}}?)(?:住|生活|定居|安家)(?:了|着|下来了?|了?(?P<time>{_SPAN})了)?$",
+        _HOME,
+    ),
     # 住上海 / 住上海五年了: 住 with no 在 (住院, 住校, 住酒店 are no home)
-    (rf"^住(?!{_NO_HOME})(?P<obj>{_P}{{2,12}}?)(?P<time>{_SPAN})了$", _HOME),
-    (rf"^住(?!{_NO_HOME})(?P<obj>{_P}{{2,12}}?)$", _HOME),
+    (rf"^住(?!{_NO_HOME})(?P<obj>{_P}{{2,12}}?)(?:(?P<time>{_SPAN})了)?$", _HOME),
     # 在北京住了五年 / 在北京住过 / 以前住在北京: a home before (no 了 at the end: the span ended),
     # which sets no slot: where someone lives now is said otherwise
     (rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,12}}?)(?:住|生活|待)(?:过|了)(?P<time>{_SPAN})?$", _lived_before),
     (rf"^(?:入职了?|加入了?|跳槽到了?|跳槽去了?|进了)(?P<obj>{_P}+?)(?:上班|工作)?(?:了)?$", _JOINED),
     (rf"^去了?(?P<obj>{_P}+?)(?:上班了?|工作了)$", _JOINED),  # 去腾讯上班了 (去腾讯 alone: a visit)
-    (r"^(?:换了?(?:一份|个|份)?(?:新)?工作|跳槽了)", _slot("换工作", "employer", ends=True)),
+    (r"^(?:换了?(?:一份|个|份)?(?:新)?工作|跳槽了)", _reading("换工作", "employer", ends=True)),
     # 换了一辆比亚迪 / 又换成了理想L6: the thing had instead (a car, a phone), after one parted with or not
     (
-        rf"^(?:又|后来|然后|现在)?换(?:了|成了?)(?:一)?(?:辆|台|部|只|个|款)(?P<obj>{_P}{{2,12}}?)(?:了)?$"
-        rf"|^(?:又|后来|然后|现在)?换成了?(?P<obj2>{_P}{{0,8}}?[A-Za-z0-9]{_P}{{0,8}}?)(?:了)?$",  # a model: 理想L6
-        _cleaned("换成", "possession", of=lambda s: thing_name(_object(s) or "")),  # had from then on, as 有
+        rf"^(?:后来|然后)?换(?:了|成了?)(?:一)?(?:辆|台|部|只|个|款)(?P<obj>{_P}{{2,12}}?)(?:了)?$"
+        rf"|^(?:后来|然后)?换成了?(?P<obj2>{_P}{{0,8}}?[A-Za-z0-9]{_P}{{0,8}}?)(?:了)?$",  # a model: 理想L6
+        _reading("换成", "possession", of=lambda s: thing_name(_object(s) or "")),  # had from then on, as 有
     ),
     # 开始在谷歌工作了: a new employer (with a time, 去年开始在…, since then: see _SINCE)
     (rf"^开始在(?P<obj>{_P}{{1,20}}?)(?:工作|上班|任职)了?$", _JOINED),
     (rf"^从(?P<obj>{_P}+?)(?:辞职|离职)了?", _QUIT),
     (r"^(?:辞职|离职|辞了职|辞掉了?工作|被裁员|被裁|被解雇|被开除|退休)了?", _QUIT),
     (rf"^辞(?:掉|去)了?(?P<obj>{_P}{{1,12}}?)的工作了?$", _QUIT),  # 辞掉了银行的工作: the employer left
-    (rf"^(?:考上了?|考进了?|被(?P<by>{_P}+?)录取)(?P<obj>{_P}*)", _admitted),
+    (rf"^(?:考上了?|考进了?|被(?P<obj>{_P}+?)录取)(?P<obj2>{_P}*)", _reading("考上", "school")),
     # 是博士毕业的: how far they studied (a degree, as 学历是博士 says it), not where
     (rf"^(?:是)?(?:一?[个名位])?(?P<obj>{_DEGREES})(?:学历)?毕业(?:的|了)?$", _fact("学历是", 0.5)),
-    (rf"^(?:从|是)?(?:一?[个名位])?(?P<obj>{_P}+?)毕业了?", _GRADUATED),
-    (rf"^毕业于(?P<obj>{_P}+?)(?:了)?$", _GRADUATED),
-    (rf"^(?:转学|转校)(?:到|去)了?(?P<obj>{_P}+?)(?:了)?$", _slot("转学到", "school")),
+    (rf"^(?:(?:从|是)?(?:一?[个名位])?(?P<obj>{_P}+?)毕业了?|毕业于(?P<obj2>{_P}+?)(?:了)?$)", _GRADUATED),
+    (rf"^(?:转学|转校)(?:到|去)了?(?P<obj>{_P}+?)(?:了)?$", _reading("转学到", "school")),
     # what they eat
     (
         r"^(?P<change>(?:从)?(?:开始|改|改成|改为|转为|决定)?)(?:吃素|吃斋|吃全素|吃纯素|(?:是|成了|当了?)(?:一[个名位])?素食(?:者|主义者))"
@@ -572,10 +562,10 @@ _RULES = patterns(
     # 出生在山东 / 是在青岛出生的: where someone was born
     (
         rf"^(?:出生在|出生于|生在|出生在了)(?P<obj>{_P}{{1,12}}?)(?:的)?$|^(?:是)?在(?P<obj2>{_P}{{1,12}}?)出生的?$",
-        _cleaned("出生于", of=lambda s: _open_part(s, 20)),
+        _reading("出生于", of=lambda s: _open_part(s, 20)),
     ),
     # 结婚了 / 结婚三年了: married, to someone not named
-    (rf"^(?:已经)?(?:结婚|结了婚)(?:了|{_SPAN}了)$", _fact("结婚", change=True)),
+    (rf"^(?:结婚|结了婚)(?:了|{_SPAN}了)$", _fact("结婚", change=True)),
     # 在医院找了份新工作 / 找到了工作: a new employer (where it is said), else a job changed
     (
         rf"^(?:在(?P<obj>{_P}{{1,20}}?))?(?:找到|找)了?(?:一)?(?:份)?(?:新)?(?:的)?工作(?:了)?$",
@@ -597,16 +587,15 @@ _RULES = patterns(
     # or when where it is done is a workplace by name (在一家游戏公司做策划)
     (rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,20}}?)(?:做|干)(?P<job>{_P}{{0,10}}(?:{_JOB_END}))$", _work_place),
     (
-        rf"^在{_NOT_THINKING}(?P<obj>{_P}{{0,16}}?(?:公司|企业|银行|医院|工厂|厂|事务所|工作室|研究所|集团|机构|出版社|报社|杂志社))"
+        rf"^在{_NOT_THINKING}(?P<obj>{_P}{{0,16}}?(?:{WORKPLACES}))"
         rf"(?:做|干|当|负责)(?![了过完个])(?P<job>[^，,。！？；;!?\n了过]{{2,8}})$",
         _work_place,
     ),
     # 从腾讯跳槽到字节: the employer now (the one left is said with it)
     (rf"^从(?P<old>{_P}{{1,12}}?)(?:跳槽|换)(?:到|去)了?(?P<obj>{_P}{{1,16}}?)(?:上班|工作)?(?:了)?$", _JOINED),
-    (rf"^(?:就职于|供职于|任职于|受雇于)(?P<obj>{_P}+)", _slot("工作于", "employer")),
+    (rf"^(?:就职于|供职于|任职于|受雇于)(?P<obj>{_P}+)", _reading("工作于", "employer")),
     # 工作是做翻译的: the line of work, said as what they do (a bare 做 was taken for the job)
-    (rf"^(?:的)?(?:工作|职业)是(?:做|搞|干|当)(?P<obj>{_P}{{1,8}}?)的$", _JOB),
-    (rf"^(?:的)?(?:工作|职业)是(?P<obj>{_P}+)", _JOB),
+    (rf"^(?:的)?(?:工作|职业)是(?:(?:做|搞|干|当)(?P<obj>{_P}{{1,8}}?)的$|(?P<obj2>{_P}+))", _JOB),
     # 升职为 / 被提拔为 X: the job now, which replaces the one before
     (rf"^(?:升职为|升职成了?|升为|升任|晋升为|被提拔为|提拔为)(?P<obj>{_P}+?)(?:了)?$", _JOB),
     # 对花生过敏 / 花生过敏: what they are allergic to, a fact about their health; 不过敏 states nothing
@@ -619,25 +608,24 @@ _RULES = patterns(
         rf"(?P<verb>{_LIKING_VERBS})(?P<habit>{_HABIT})?(?P<obj>{_P}+)",
         _preference,
     ),
-    (rf"^(?:不再|再也不|已经不|早就不)(?P<verb>{_HABIT}|去|用|开|住)(?P<obj>{_P}+?)(?:了)?$", _STOPPED),
-    (rf"^(?:不再|再也不)(?P<verb>)(?P<obj>{_P}+?)(?:了)?$", _STOPPED),
+    (rf"^(?:不再|再也不)(?P<verb>{_HABIT}|去|用|开|住|)(?P<obj>{_P}+?)(?:了)?$", _STOPPED),  # or none: 不再熬夜
     (rf"^不(?P<verb>{_HABIT})(?P<obj>{_P}+?)了$", _STOPPED),
-    (rf"^戒了?(?P<obj>{_P}+?)(?:了)?$", _cleaned("戒了", "stop", "OPINION", lambda s: clean(s, True, 20))),
+    (rf"^戒了?(?P<obj>{_P}+?)(?:了)?$", _reading("戒了", "stop", "OPINION", lambda s: clean(s, True, 20))),
     # 不吃猪肉 / 从来不喝酒: a food or drink kept off (不吃早饭, 不吃了 say how much or when, not what)
     (
-        rf"^(?:从来|从|一直|平时|基本)?不(?P<verb>吃|喝)(?!早饭|午饭|晚饭|饭|东西|太多|多|了)(?P<obj>{_P}{{1,6}})$",
-        _cleaned("不", "dislike", "OPINION", lambda s: _open_part(s, 12)),
+        rf"^(?:从来|从|基本)?不(?P<verb>吃|喝)(?!早饭|午饭|晚饭|饭|东西|太多|多|了)(?P<obj>{_P}{{1,6}})$",
+        _reading("不", "dislike", "OPINION", lambda s: _open_part(s, 12)),
     ),
     # 在学吉他 / 学西班牙语半年了 / 在准备考研: what they are learning or preparing for now (在学校 is a place)
     (
-        rf"^(?:正在|一直在|在|开始)?(?P<verb>学习|练习|学|练|准备)(?!校|院|生|堂|期|习惯)(?P<obj>{_P}{{1,12}}?)"
+        rf"^(?:在|开始)?(?P<verb>学习|练习|学|练|准备)(?!校|院|生|堂|期|习惯)(?P<obj>{_P}{{1,12}}?)"
         rf"(?P<time>{_SPAN})?(?:了)?$",
         _learning,
     ),
     # 学了三年钢琴了 / 弹了十年吉他: how long someone has learnt or played something (了 at the end:
     # up to now)
     (
-        rf"^(?:已经)?(?P<verb>学习|练习|学|练|弹|拉|吹|打|踢|跳|画|唱)了(?P<time>{_SPAN})(?:的)?"
+        rf"^(?P<verb>学习|练习|学|练|弹|拉|吹|打|踢|跳|画|唱)了(?P<time>{_SPAN})(?:的)?"
         rf"(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,8}}?)(?P<now>了)?$",
         _practised,
     ),
@@ -651,7 +639,7 @@ _RULES = patterns(
     # 是当农民的: what someone works as (当时, 当天, 当地 say when or where)
     (rf"^(?:是)?当(?!时|天|地|年|初|然|中|面|晚|场|下)(?P<obj>{_P}{{1,8}}?)的$", _JOB),
     # 不在北京住了: no longer lives there
-    (rf"^(?:已经|早就)?不在(?P<obj>{_P}{{1,12}}?)(?:住|生活|待)了$", _LEFT_HOME),
+    (rf"^不在(?P<obj>{_P}{{1,12}}?)(?:住|生活|待)了$", _LEFT_HOME),
     # 不在腾讯了 / 不在华为上班了: no longer works there (a home, 家, is no employer)
     (
         rf"^不在(?P<obj>{_P}{{1,20}}?)(?:工作|上班|干)?了$",
@@ -674,20 +662,20 @@ _RULES = patterns(
     # plans and intentions
     (rf"^(?:在)?(?P<verb>打算|准备|计划|决定|考虑|想要|想|将要|要|会|将)(?P<obj>{_P}+)", _plan),
     # 希望今年能跑一次半马 / 的计划是六月前写完论文: what someone hopes or plans to do
-    (rf"^(?:很|一直|真)?(?P<verb>希望|盼着)(?:能|可以|能够)(?P<obj>{_P}+)", _plan),
+    (rf"^很?(?P<verb>希望|盼着)(?:能|可以|能够)(?P<obj>{_P}+)", _plan),
     (rf"^的(?P<verb>计划|打算)(?:是|就是)(?P<obj>{_P}+)", _plan),
     # 在找新工作 / 正在找房子: what they are looking for, not where they work
     (
-        rf"^(?:现在)?(?:在|正在)(?:找|寻找|物色)(?P<obj>{_P}{{1,12}}?)(?:了|呢)?$",
+        rf"^在(?:找|寻找|物色)(?P<obj>{_P}{{1,12}}?)(?:了|呢)?$",
         lambda m, t: [Found("FACT", "在找", m.group("obj"), 0.6, kind="fact")] if _object(m.group("obj")) else [],
     ),
     # a licence, a degree, a visa got: theirs from now on (拿到驾照了 / 考到了驾照)
     (
-        r"^(?:终于|刚刚|刚|已经)*(?:拿到|考到|考下|考出|拿下|办下|取得)(?:了)?(?P<obj>驾照|驾驶证|学位|(?:学士|硕士|博士)学位|毕业证|护照|签证|绿卡|录取通知书|黑带)",
+        r"^(?:拿到|考到|考下|考出|拿下|办下|取得)(?:了)?(?P<obj>驾照|驾驶证|学位|(?:学士|硕士|博士)学位|毕业证|护照|签证|绿卡|录取通知书|黑带)",
         _fact("拿到", kind="possession", change=True),
     ),
     # 我怀孕了: expecting a child, a fact until it is born
-    (r"^(?:已经|终于|又)?怀孕(?:了)?(?:[，,。！!]|$)", _fact("怀孕", 0.8)),
+    (r"^怀孕(?:了)?(?:[，,。！!]|$)", _fact("怀孕", 0.8)),
     # possessions
     (rf"^(?P<verb>拥有|有|买了|领养了|养了)(?P<obj>{_P}+)", _possession),
     # 在成都买了房: a home bought, and where
@@ -698,13 +686,12 @@ _RULES = patterns(
     # 开的是特斯拉 / 开一辆旧宝马: the car someone drives (开会, 开心, 开始 are no car)
     (
         rf"^(?:开的是|开着?(?:一辆|辆)|开了?一辆)(?:新|旧|二手)?(?:的)?(?P<obj>{_P}{{2,12}}?)(?:车)?$",
-        _cleaned("开", "possession"),
+        _reading("开", "possession"),
     ),
     # 姓王: someone's surname, not a name of its own (我的牙科医生姓王)
     (r"^姓(?P<obj>[\u4e00-\u9fff]{1,2}?)(?:的)?[。！!]?$", _fact("姓")),
     # who they are
-    (r"^(?:的名字)?(?:叫|是叫|名叫)(?P<obj>[^，,。！？；;!?\s]{1,12})", _named),
-    (r"^的名字是(?P<obj>[^，,。！？；;!?\s]{1,12})", _named),
+    (r"^(?:(?:的名字)?(?:叫|是叫|名叫)|的名字是)(?P<obj>[^，,。！？；;!?\s]{1,12})", _named),
     (rf"^(?:来自|是从)(?P<obj>{_P}{{1,20}}?)(?:来的|过来的|人)?$", _ORIGIN),
     (_HOMETOWN.pattern, _ORIGIN),
     # 他们家是山西太原的 / 她家是浙江宁波那边的: their family's place, where they are from (她家是开饭店的
@@ -715,7 +702,7 @@ _RULES = patterns(
     ),
     # how old: 34岁 / 三岁了 (今年, a time, is read apart); the consolidator's age slot takes a later one
     (
-        r"^(?:已经|才|都)?(?P<obj>[\d一二两三四五六七八九十百]{1,4})(?:周)?岁(?:了|啦)?$",
+        r"^(?P<obj>[\d一二两三四五六七八九十百]{1,4})(?:周)?岁(?:了|啦)?$",
         lambda m, t: [Found("FACT", "年龄", m.group("obj") + "岁", 0.7, kind="fact")],
     ),
     (rf"^是(?:一名|一个|一位|个|名|位)?(?P<obj>{_P}{{1,30}})", _identity),
@@ -740,11 +727,6 @@ def predicates(rest: str, timed: bool, time_text: str | None = None) -> list[Fou
         return _WORKED_AT(past, False)
     if home := _PAST_HOME.match(p):
         return _lived_before(home)
-    span = _WORK_SPAN.match(p)
-    if span and span.group("now"):  # 在亚马逊干了十年了 (了 at the end: the span runs up to now): the employer now
-        return _slot("工作于", "employer", of=_organisation)(span, False)
-    if span and span.group("done"):  # 在亚马逊干了十年 (了 after the verb alone): a span that ended
-        return _WORKED_AT(span, False)
     if not p or _NOT_FACT.match(p):
         return []
     for pattern, make in _RULES:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from itertools import accumulate
 
 from ..lang import HAN_CHARS
 from ..lexicon.roles import (
@@ -24,21 +25,22 @@ from .people import People, introduce
 from .phrases import Found, Subject, read_as, relation
 
 # What may stand before a clause's subject: interjections, discourse words, times said as words.
-LEAD_WORDS = (
-    r"[，,、\s]|嗯|啊|哦|哈哈|哈|对了|其实|不过|而且|但是|可是|然后|后来|另外|还有|最近|刚才|刚刚|终于|结果|总之|说真的|"
-    r"老实说|你知道吗|你知道|你猜怎么着|你猜|告诉你|跟你说|今天|昨天|昨晚|前天|明天|周末|上周|这周|下周|早上|上午|中午|"
-    r"下午|晚上|早饭|午饭|晚饭|放学后|下班后"
-)
 ZH_LEAD = re.compile(
-    rf"^(?:{LEAD_WORDS}|说实话|说实在的|坦白说|讲真|现在|目前|如今|这些天|这阵子|最近几天|这次|这回"
+    r"^(?:[，,、\s]|嗯|啊|哦|哈哈|哈|对了|其实|不过|而且|但是|可是|然后|后来|另外|还有|最近|刚才|刚刚|终于|结果|总之|"
+    r"说真的|老实说|你知道吗|你知道|你猜怎么着|你猜|告诉你|跟你说|今天|昨天|昨晚|前天|明天|周末|上周|这周|下周|早上|上午|"
+    r"中午|下午|晚上|早饭|午饭|晚饭|放学后|下班后|说实话|说实在的|坦白说|讲真|现在|目前|如今|这些天|这阵子|最近几天|这次|这回"
     r"|[\u4e00-\u9fff]{1,6}?(?:以后|之后|后)(?=[，,]?我))+"  # 实习结束后我…: when, then the speaker
 )
 
-# Adverbs between a subject and its verb that change nothing the memory says.
+# Adverbs between a subject and its verb that change nothing the memory says (正在 loses only its 正: 在学吉他
+# says it is going on, 在上海工作 where).
 _ADV = (
-    r"(?:也|还|都|就|已经|终于|刚刚|刚|又|现在|目前|如今|一直|最近|真的|真|正在|正|总算|才|早就|这个月|今年|"
+    r"(?:也|还|都|就|已经|终于|刚刚|刚|又|现在|目前|如今|一直|最近|真的|真|正|总算|才|早就|这个月|今年|"
     r"平时|平常|平日|通常|一般|向来|总是|经常|常常)*"
 )
+
+# What says a thing was so before and may be no longer (以前住在北京, 曾在银行上班, 原来是同事)
+FORMERLY = "以前|之前|原来|曾经|过去|从前|早年|曾"
 
 _NAME = rf"[{HAN_CHARS}]{{2,3}}|[A-Z][a-z]+"
 
@@ -55,7 +57,6 @@ _NOT_FIRST = _NOT_NAME | set("很太挺真超蛮特非好最更")  # and degree 
 _NOT_NAME_END = set("不没也都还又才就只并真很太挺再")  # 小明不是我的朋友: a negation, not a name
 
 _PRONOUN = re.compile(r"^(她|他)(?!们)")
-_APPOSED = re.compile(r"^(?:她|他)(?![们的])")  # 我上司他在深圳上班: the role, then its pronoun
 # what a person has (学历, 身高, 工作地 …), the longest first
 _ATTRIBUTE = re.compile("|".join(sorted((w for w in ATTRIBUTE_WORDS if not w.isascii()), key=len, reverse=True)))
 # 其 ("his", "her", "its") before what someone has: the subject of the clause before
@@ -143,7 +144,7 @@ _OURS = "我们家|我们|咱们家|咱们|咱家|我家"
 # 我们 / 我们家 / 咱们 before a move, a home, a pet, a purchase or a plan: the household, so the
 # speaker too (我们公司…, 我们在讨论… stay no one's: "we" at work is not the speaker's own fact).
 _WE_AT_HOME = re.compile(
-    r"^(?:(?:我们|咱们)(?:家|俩|一家|全家)?(?:刚刚|刚|已经|最近|终于|也|还)*"
+    rf"^(?:(?:我们|咱们)(?:家|俩|一家|全家)?{_ADV}"
     r"(?=搬|住在|住|养了|领养了|买了|打算|准备|计划|在考虑|考虑|想(?:搬|养|买|去)"
     r"|在[^，,。！？]{1,12}?(?:住|生活|定居|安家|买了房))"
     r"|(?:我们家|咱们家|咱家|我家)(?=有|养))"
@@ -206,24 +207,32 @@ def _first_tag(text: str, cand: str) -> str | None:
     return words[0][1] if words and words[0][0] == cand else None
 
 
+def _calling(cand: str) -> bool:
+    """How one calls someone by name: a surname and a title (陈阿姨, 李老师, 王师傅), though its title is a role,
+    not a role said with which one (新老师, 女医生) or whose it is (他老师); or a nickname (老马, 小吴, 阿杰), not a
+    role (老师, 老公, 阿姨)."""
+    if len(cand) == 2:
+        return cand[0] in "小老阿" and role_of(cand) is None
+    which = cand[0] in _NOT_FIRST or cand[0] in "新老女男大小好前原"  # 新老师, 女医生, 大律师: which one, no surname
+    return len(cand) == 3 and cand[1:] in ZH_TITLES and not which and not role_of(cand[0])
+
+
+def _may_be_name(said: str) -> bool:
+    """Whether words taken for a name may be one: not opening with a pronoun, "this" or a degree word (是个老师, 很多人,
+    我女儿很可爱), not a role (同事, 老师) unless how one calls someone (李老师, 老马)."""
+    return said[0] not in _NOT_FIRST and (not role_of(said) or _calling(said))
+
+
 def _addressed(cand: str, text: str) -> bool:
-    """A surname and a title (陈阿姨, 李老师) or a nickname (老何, 小敏) the tagger reads as a name."""
-    if len(cand) == 3:
-        return cand[1:] in ZH_TITLES and cand[0] not in _NOT_NAME and not role_of(cand[:1])
-    return _first_tag(text, cand) == "nr"
-
-
-def _called(cand: str, after: str) -> bool:
-    """A name the way one calls someone, the clause ending after it: 老马, 小吴, 陈医生, 张教练."""
-    nickname = len(cand) == 2 and cand[0] in "小老阿" and role_of(cand) is None  # 老师, 老公, 阿姨: roles
-    return not after.strip("。！!，,了啊") and (nickname or (len(cand) == 3 and cand[1:] in ZH_TITLES))
+    """Someone called by name (``_calling``), a nickname only when the tagger reads it as one (小时, 老是: none)."""
+    return _calling(cand) and (len(cand) == 3 or _first_tag(text, cand) == "nr")
 
 
 def _one_word(text: str, cand: str) -> bool:
     """Whether a name candidate reads as one word of its own here and not as a verb or a function
-    word (结婚, 要去维); a nickname (小刘, 老王, 阿杰) always does."""
-    if (len(cand) == 2 and cand[0] in "小老阿") or (len(cand) == 3 and cand[1:] in ZH_TITLES):
-        return True  # 陈阿姨, 李老师: a surname and how one addresses them
+    word (结婚, 要去维); a nickname (小刘, 老王, 阿杰) or a surname and a title always does."""
+    if _calling(cand):
+        return True
     t = _first_tag(text, cand)
     return t is not None and not t.startswith(("v", "d", "p", "c", "u", "r", "m", "q", "t", "f", "a"))
 
@@ -242,7 +251,7 @@ def _name_after(text: str) -> tuple[str | None, str]:
     bare = text.lstrip("是叫名，,")
     for cand in cands:
         after = text[m.start("name") + len(cand) :]
-        if cand[0] in _NOT_FIRST or (role_of(cand) and not _called(cand, after)) or _PREDICATE_START.match(cand):
+        if not _may_be_name(cand) or _PREDICATE_START.match(cand):
             continue
         if cand in ATTRIBUTE_WORDS or cand[:2] in ATTRIBUTE_WORDS:  # 我的同事家乡是成都: theirs, not a name
             return None, text
@@ -253,7 +262,9 @@ def _name_after(text: str) -> tuple[str | None, str]:
         cut = len(cand) == 3 and _PREDICATE_START.match(cand[2] + after) and _one_word(bare, cand[:2])
         if cut:  # 晓晓搬到广州: the name is 晓晓, 搬到 the predicate (要么是: no name)
             cand, after = cand[:2], cand[2] + after
-        if text.startswith("是") and not (cand.isascii() or _tagged_name(text[1:], cand) or _called(cand, after)):
+        if text.startswith("是") and not (
+            cand.isascii() or _tagged_name(text[1:], cand) or (_calling(cand) and not after.strip("。！!，,了啊"))
+        ):
             continue  # 我的朋友是医生, 我的下属是博士毕业的: what they are, not who
         if cut or (_one_word(bare, cand) and (re.match(_NAME_FOLLOW, after) or _tagged_name(bare, cand))):
             return cand, after
@@ -304,14 +315,14 @@ _ME_AND = re.compile(rf"^我(?:和|跟|与)(?:我)?(?:的)?(?P<role>{ZH_ROLE_WOR
 
 def _with_them(text: str, people: People, owner: str) -> Subject | None:
     """我和老公刚在成都买了房 / 我跟小静去看了电影: what the speaker did with someone, the speaker's
-    (as "My husband and I …" is); None when it is what the two did to each other (我跟老公吵架了)
-    or no one follows."""
+    (as "My husband and I …" is); None when it is what the two did to each other or are (我跟老公吵架了,
+    我和老公是大学同学) or no one follows."""
     m = _ME_AND.match(text)
     if m is None:
         return None
     role = m["role"]
     who, rest = (role, text[m.end() :]) if role else _name_after(text[m.end() :])
-    if who is None or _WITH_EACH_OTHER.match(rest.lstrip("一起")):
+    if who is None or _WITH_EACH_OTHER.match(rest.lstrip("一起")) or rest.startswith("是"):
         return None
     if role and not people.by_role(ZH_ROLES[role][0], owner):
         people.learn("我" + role, gender=ZH_ROLES[role][1])  # 我和老公…。他… : someone a pronoun may mean
@@ -333,7 +344,7 @@ def _named_first(text: str) -> str | None:
 def _opening(clause: str, people: People, owner: str, carried: Subject | None) -> Subject | None:
     text = ZH_LEAD.sub("", clause).strip()
     m = re.match(rf"^(?P<name>{_NAME})是我(?:的|最好的)?(?P<role>{ZH_ROLE})(?:$|[了啊呀吧。！!，,])", text)
-    if m and m["name"][0] not in _NOT_NAME and m["name"][-1] not in _NOT_NAME_END and (found := role_of(m["role"])):
+    if m and _may_be_name(m["name"]) and m["name"][-1] not in _NOT_NAME_END and (found := role_of(m["role"])):
         return Subject(m["name"], "", people.known_as(m["name"], found[0], owner))
     m = re.match(rf"^(?P<desc>[{HAN_CHARS}]{{1,8}}?的)(?P<role>{ZH_ROLE_WORDS})", text)
     # 小琳的儿子乐乐: 小琳's son (read below), not the speaker's
@@ -358,7 +369,7 @@ def _opening(clause: str, people: People, owner: str, carried: Subject | None) -
     bare = m and found and (m.group("role") in _BARE_ROLES or people.by_role(found[0], owner) is not None or has)
     if m and found and (text.startswith("我") or bare):
         role = found[0]
-        after = _APPOSED.sub("", text[m.end() :])  # 我的下属他是深圳人: the pronoun says the role again
+        after = _PRONOUN.sub("", text[m.end() :])  # 我的下属他是深圳人 / 他的车…: the pronoun says the role again
         name, rest = _name_after(after)
         if name:
             people.learn(name, role, owner=owner)
@@ -432,9 +443,9 @@ def role_of_someone(text: str, people: People, owner: str) -> Found | None:
     m = _ROLE_OF_SOMEONE.match(text)
     role = role_of(m.group("role")) if m else None
     name = m.group("name") if m else ""
-    if m is None or role is None or name[0] in "个位名一" or name[0] in _NOT_NAME or ZH_ROLES.keys() & {name, name[:2]}:
+    if m is None or role is None or name[0] in "位名一" or not _may_be_name(name) or name[:2] in ZH_ROLES:
         return None  # 女儿的班主任是个好人, 是我们: no name
-    if re.search(rf"(?:{_JOB_END})$", name) and not (len(name) == 3 and name[1:] in ZH_TITLES):
+    if re.search(rf"(?:{_JOB_END})$", name) and not _calling(name):
         return None  # 我同事的老婆是护士: what she is, not who (刘老师 is a surname and a title)
     whose = m["whose"]
     if rel := role_of(whose):  # 女儿: the speaker's
@@ -448,7 +459,7 @@ def role_of_someone(text: str, people: People, owner: str) -> Found | None:
 
 # 我跟小静是大学同学 / 我和阿杰是好朋友: someone the speaker is something to, together
 _TOGETHER = re.compile(
-    rf"^我(?:跟|和|与)(?P<name>{_NAME})(?:以前|曾经|原来|从小)?(?:是|成了|一直是|就是)(?:[\u4e00-\u9fff]{{0,4}}?)(?P<role>同学|同事|朋友|好朋友|室友|邻居|闺蜜|发小)(?:了)?$"
+    rf"^我(?:跟|和|与)(?P<name>{_NAME})(?:{FORMERLY}|从小)?(?:是|成了|一直是|就是)(?:[\u4e00-\u9fff]{{0,4}}?)(?P<role>同学|同事|朋友|好朋友|室友|邻居|闺蜜|发小)(?:了)?$"
 )
 
 
@@ -461,7 +472,7 @@ def stated_people(text: str, people: People, owner: str) -> list[Found]:
     """Relations said inside a clause, not at its start (我周末和我表妹小雯去了西湖), and 我跟小静是大学同学: learnt."""
     out = []
     together = _TOGETHER.match(text.strip())
-    if together and together.group("name")[0] not in _NOT_NAME:
+    if together and _may_be_name(together.group("name")):
         out.append(people.known_as(together.group("name"), ZH_ROLES[together.group("role")][0], owner))
     for m in re.finditer(rf"我(?:的)?(?P<role>{ZH_ROLE})", text):
         if m.start() == 0 or not (found := role_of(m["role"])):
@@ -509,7 +520,7 @@ def role_named(text: str, people: People, owner: str) -> Found | None:
     """我表姐的名字叫张丽娟 → 我 · 表姐 · 张丽娟 (not an acquaintance described as 我表姐的名字), or None."""
     m = _ROLE_NAMED.match(text)
     name = m.group("name") if m else ""
-    if m is None or name[0] in _NOT_NAME or role_of(name) or role_of(name[:2]):
+    if m is None or not _may_be_name(name) or role_of(name[:2]):
         return None
     return people.known_as(name, ZH_ROLES[m.group("role")][0], owner)
 
@@ -530,7 +541,7 @@ def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]
         if m is None:
             continue
         what, name = m.group("what"), m.group("name")
-        if _NOT_PEOPLE.search(what) or name[0] in _NOT_NAME or not (name.isascii() or _one_word(name, name)):
+        if _NOT_PEOPLE.search(what) or not _may_be_name(name) or not (name.isascii() or _one_word(name, name)):
             continue
         if _A_THING_CALLED.search(text[: m.start()]):
             continue
@@ -563,4 +574,5 @@ def person_in(text: str, people: People) -> str | None:
     m = re.search(
         rf"[{HAN_CHARS}](?:{'|'.join(sorted(ZH_TITLES, key=len, reverse=True))})(?=$|[^{HAN_CHARS}]|[了的说和])", text
     )
-    return m[0] if m and _addressed(m[0], text) and not role_of(m[0]) else None
+    starts = set(accumulate((len(w) for w, _ in tag(text)), initial=0))  # 琴老师 of 钢琴老师 is no name
+    return m[0] if m and _addressed(m[0], text) and m.start() in starts else None
