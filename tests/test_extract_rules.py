@@ -1398,3 +1398,9 @@ def test_a_thing_had_instead_is_had():
     assert ("我", "FACT", "换成", "理想L6") in triples(extract("我又换成了理想L6。"))
     # 换成 without a measure word and with no model named is no thing had
     assert not any(t[2] == "换成" for t in triples(extract("我换成了线上办公。")))
+
+
+def test_an_abbreviations_full_stop_does_not_end_a_workplace():
+    found = triples(extract("I'm a nurse at St. Mary's Hospital."))
+    assert ("I", "FACT", "work at", "St. Mary's Hospital") in found and ("I", "FACT", "work as", "nurse") in found
+    assert ("I", "FACT", "work at", "St. Thomas' Hospital") in triples(extract("I work at St. Thomas' Hospital."))

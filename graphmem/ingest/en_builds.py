@@ -51,10 +51,17 @@ _LIST_REST = re.compile(
 )
 
 
+# a title's or a saint's abbreviation, whose full stop ends no object: St. Mary's Hospital, Mt. Sinai
+_ABBREVIATED = re.compile(r"\b(?:St|Mt|Ft|Dr|Mr|Mrs|Ms|Prof)$")
+
+
 def _past_comma(m: re.Match) -> str:
     """The object ``m`` matched up to a comma, with what follows a comma that does not end it: the
-    rest of a list ("art, music and dance"), a second adjective, "as well as"."""
+    rest of a list ("art, music and dance"), a second adjective, "as well as"; and past an
+    abbreviation's full stop ("St. Mary's Hospital")."""
     raw, after = m.group("obj"), m.string[m.end("obj") :]
+    if _ABBREVIATED.search(raw) and (named := re.match(r"\.\s+[A-Z][^,;:.!?]*", after)):
+        raw, after = raw + named.group(0), after[named.end() :]
     if after.startswith(",") and (listed := _LIST_REST.match(after)):
         return raw + listed.group(0)
     determined = re.search(r"\b(?:a|an|the|my|our|his|her|their|this|that)\s+[a-z-]+$", raw)
