@@ -1404,3 +1404,9 @@ def test_an_abbreviations_full_stop_does_not_end_a_workplace():
     found = triples(extract("I'm a nurse at St. Mary's Hospital."))
     assert ("I", "FACT", "work at", "St. Mary's Hospital") in found and ("I", "FACT", "work as", "nurse") in found
     assert ("I", "FACT", "work at", "St. Thomas' Hospital") in triples(extract("I work at St. Thomas' Hospital."))
+
+
+def test_where_people_spoken_of_together_are_from():
+    assert ("my parents", "FACT", "is from", "Ohio") in triples(extract("My parents are from Ohio."))
+    # "we" is read as the speaker, as "We live in Leeds" is
+    assert ("I", "FACT", "is from", "Ohio") in triples(extract("We are from Ohio."))

@@ -336,7 +336,7 @@ _RULES = patterns(
         lambda m, t, tt: [read_as("possession", "FACT", agree("drive", t), m.group("obj"))],
     ),
     # who they are
-    (rf"^(?:am|is) (?:originally )?from {_X}", build.fact("is from")),
+    (rf"^(?:am|is|are) (?:originally )?from {_X}", build.fact("is from")),
     # what they are afraid of: "I'm terrified of heights", "she's always been scared of dogs"
     (
         rf"^(?:am|is|are|have been|has been|was|were) (?:always |really |very |so |super |pretty |a bit |kind of |terribly )*"
