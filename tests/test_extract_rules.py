@@ -1410,3 +1410,10 @@ def test_where_people_spoken_of_together_are_from():
     assert ("my parents", "FACT", "is from", "Ohio") in triples(extract("My parents are from Ohio."))
     # "we" is read as the speaker, as "We live in Leeds" is
     assert ("I", "FACT", "is from", "Ohio") in triples(extract("We are from Ohio."))
+
+
+def test_we_both_and_they_all_say_what_each_does():
+    assert ("I", "FACT", "work at", "Google") in triples(extract("We both work at Google."))
+    found = triples(extract("My parents both work at the hospital."))
+    assert ("my parents", "FACT", "work at", "the hospital") in found, found
+    assert ("my parents", "OPINION", "love", "hiking") in triples(extract("My parents all love hiking."))

@@ -381,10 +381,14 @@ _RULES = patterns(
 )
 
 
+# "we both", "my parents all": said of people together, each of them does what follows
+_TOGETHER_ALL = re.compile(r"^(?:both|all|each)\s+")
+
+
 def predicates(rest: str, third: bool, time_text: str | None) -> list[Found]:
     """What a clause says of its subject, read from the text after the subject: the first rule
     that reads it wins."""
-    p = rest.strip(" ,.!?;:")
+    p = _TOGETHER_ALL.sub("", rest.strip(" ,.!?;:"))
     if not p:
         return []
     first, *more = _AND_THEN.split(p, maxsplit=1)
