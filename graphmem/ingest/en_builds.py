@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from ..lexicon import word_map
 from ..lexicon.forms import base_form, gerund, lemma, third_person
+from ..lexicon.roles import TITLE_WORDS
 from .phrases import Found, clean, read_as, without_dangling
 
 _I = re.IGNORECASE
@@ -51,8 +52,8 @@ _LIST_REST = re.compile(
 )
 
 
-# a title's or a saint's abbreviation, whose full stop ends no object: St. Mary's Hospital, Mt. Sinai
-_ABBREVIATED = re.compile(r"\b(?:St|Mt|Ft|Dr|Mr|Mrs|Ms|Prof)$")
+# a title's (lexicon.roles) or a place's abbreviation, whose full stop ends no object: St. Mary's Hospital, Mt. Sinai
+_ABBREVIATED = re.compile(rf"\b(?:St|Mt|Ft|{TITLE_WORDS})$")
 
 
 def _past_comma(m: re.Match) -> str:

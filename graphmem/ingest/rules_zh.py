@@ -15,6 +15,7 @@ from collections.abc import Callable
 from ..lexicon import word_map
 from ..lexicon.readings import words_of
 from ..lexicon.roles import role_of
+from ..lexicon.topics import ZH_WORKPLACES
 from .phrases import Found, clean, patterns, read_as, relation
 from .zh_subjects import _ADV, _JOB_END, _NAME, _NOT_NAME, FORMERLY, ZH_LEAD, Subject, tag
 
@@ -190,8 +191,8 @@ _LIKING_VERBS = "|".join(sorted(_LIKING, key=len, reverse=True))
 
 # "this one", "that one" (这个, 那家), ``one`` the measure word of a made thing: 款 a model, 台 a machine, 部 a phone …
 THIS_ONE = "(?:这|那)(?:个|家|(?P<one>款|台|双|部|辆))"
-# the kinds of workplace a name ends in (一家游戏公司, 市第一医院), a school not among them (在学校做作业: no job)
-WORKPLACES = "公司|企业|外企|集团|银行|医院|工厂|厂|研究所|事务所|工作室|机构|出版社|报社|杂志社"
+# the kinds of workplace a name ends in (lexicon.topics.ZH_WORKPLACES)
+WORKPLACES = "|".join(ZH_WORKPLACES)
 # the kinds of place a name ends in (荔枝公园, 万象城, 胸科医院): a place named, though no word of it is a name
 PLACE_KINDS = "公园|广场|商场|城|医院|小区|花园|家园|大厦|中心|超市|市场|景区|博物馆|图书馆|体育馆|酒店|餐厅|饭店"
 

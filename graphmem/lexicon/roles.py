@@ -13,7 +13,8 @@ from ..types import normalize_name
 IDENTITY_TOPICS = ["is a", "是"]  # the topics that say what someone is: a description of them
 # A person's name in English, kept whole: a title and initials before it, a second name after it
 # (Rosa, Mrs Ortiz, Dr. Okafor, Mr. T. Kim, Jo Lee, Mary-Jane, O'Brien, McKay).
-TITLE = r"(?:(?:Mr|Mrs|Ms|Dr|Miss|Prof)\.? )"
+TITLE_WORDS = "Mr|Mrs|Ms|Dr|Miss|Prof"
+TITLE = rf"(?:(?:{TITLE_WORDS})\.? )"
 _WORD = r"[A-Z][a-z]*(?:'[A-Z])?[a-z]+(?:[A-Z][a-z]+)?"
 _LATIN_NAME = rf"{TITLE}?(?:[A-Z]\. ?){{0,2}}{_WORD}(?:[ -]{_WORD})?"
 # a name in an English sentence: Latin, or Chinese (My boss 王强 …, Dr. 李 …)

@@ -41,6 +41,8 @@ WORKPLACES = tuple(
     "bakery shop store cafe café restaurant business company startup salon studio bar bookshop bookstore "
     "farm clinic agency firm practice food-truck bank hospital factory hotel charity council newspaper".split()
 )
+# … and the kinds a Chinese workplace's name ends in (一家游戏公司, 市第一医院; a school is none: 在学校做作业)
+ZH_WORKPLACES = tuple("公司 企业 外企 集团 银行 医院 工厂 厂 研究所 事务所 工作室 机构 出版社 报社 杂志社".split())
 # the words before a thing that say whose or which one it is, not what it is: "my car", "a car" and
 # 我家的那辆车 are one thing; "my old car" is not "my car" (the speaker may have a new one)
 _EN_WHOSE = re.compile(r"^(?:(?:a|an|the|my|our|one|that|this)\s+)+")
