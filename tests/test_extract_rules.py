@@ -1417,3 +1417,25 @@ def test_we_both_and_they_all_say_what_each_does():
     found = triples(extract("My parents both work at the hospital."))
     assert ("my parents", "FACT", "work at", "the hospital") in found, found
     assert ("my parents", "OPINION", "love", "hiking") in triples(extract("My parents all love hiking."))
+
+
+def test_several_people_of_one_role_are_spoken_of_together_as_parents_are():
+    # "my brothers", "my friends": a role of several, whose verbs agree in the plural, whom a "they" means
+    assert ("my brothers", "FACT", "live in", "London") in triples(extract("My brothers live in London."))
+    assert ("my colleagues", "FACT", "work at", "Google") in triples(extract("My coworkers work at Google."))
+    found = triples(extract("My friends came over last night. They love hiking."))
+    assert ("my friends", "OPINION", "love", "hiking") in found, found
+
+
+def test_each_one_named_after_a_role_of_several_is_one_of_that_role():
+    found = triples(extract("I went camping with my friends Rachel and Mike."))
+    assert ("I", "RELATION", "friend", "Rachel") in found and ("I", "RELATION", "friend", "Mike") in found, found
+    found = triples(extract("My cousins Tom and Ann moved to Leeds."))
+    assert ("I", "RELATION", "cousin", "Tom") in found and ("I", "RELATION", "cousin", "Ann") in found, found
+    assert ("I", "RELATION", "colleague", "Jess") in triples(extract("Jess and I have been coworkers since 2019."))
+
+
+def test_a_list_of_people_is_no_one_of_them_alone():
+    # "my mom, dad and sister live in Ohio" says nothing of "my mom" with "dad" as its verb
+    for said in ("My mom, dad and sister live in Ohio.", "My friends, family and mentors are my rocks."):
+        assert not [t for t in triples(extract(said)) if t[0] in ("my mother", "my friends")], said

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import re
 
-from ..lexicon import word_map
 from ..lexicon.readings import words_of
-from ..lexicon.roles import EN_ROLE, EN_ROLES, NOT_KIN, PERSON_NAME, PETS, TITLE, role_of
+from ..lexicon.roles import EN_ROLE, EN_ROLES, NOT_KIN, PERSON_NAME, PETS, TITLE, one_of, role_of
 from ..types import normalize_name
 from .people import People, introduce
 from .phrases import Found, Subject, read_as, relation
@@ -246,6 +245,10 @@ def _described(text: str, people: People) -> Subject | None:
 _WHOSE_NAME = re.compile(rf"(?<=[a-z]),? (?:whose|who's) name is (?P<name>{_NAME}),? ?")
 
 
+# the rest of a list of people after the first one and its comma: "(my mom,) dad and sister live …"
+_LISTED = re.compile(r"(?:(?:my|our|the) )?[\w'-]+(?: [\w'-]+)?,? (?:and|or|&) ")
+
+
 def _opening(clause: str, people: People, owner: str) -> Subject | None:
     # a time said first leaves its comma behind ("Yesterday, I …" read without "Yesterday")
     text = EN_LEAD.sub("", clause.strip().replace("’", "'").lstrip(",;: ")).strip()
@@ -276,11 +279,19 @@ def _opening(clause: str, people: People, owner: str) -> Subject | None:
         role = found[0]
         name = m.group("name")
         if name and name.split()[0] not in _NOT_NAMES:
+            rest, role = text[m.end() :], one_of(role)  # my friends Rachel and Mike: each a friend
+            other = re.match(rf"\s*and (?P<name>{_NAME})\b", rest) if role != found[0] else None
+            both = None
+            if other and other.group("name").split()[0] not in _NOT_NAMES:
+                both = people.known_as(other.group("name"), role, owner)
+                rest = rest[other.end() :]
             people.learn(name, role, owner=owner)
             if mods:  # my Irish colleague Ruth: what she is, for "the Irish colleague" later
                 people.describe(name, f"{mods} {m.group('role')}")
-            return _with_relative(Subject(name, text[m.end() :], relation(role, name)), people)
+            return _with_relative(Subject(name, rest, relation(role, name), together=both), people)
         after = text[m.end("role") :].lstrip(", ")
+        if _LISTED.match(after) and text[m.end("role") :].startswith(","):
+            return None  # my mom, dad and sister …: several people, none of them alone
         where = _WHICH_ONE.match(after)
         if where:  # my friend in Shanghai …, my cousin with the bakery …: which one, then what they did
             after = after[where.end() :]
@@ -391,8 +402,8 @@ _TOGETHER = re.compile(
     rf"^(?P<name>{_NAME}) and I (?:have been|'ve been|are|were|became|have become) (?:\w+ ){{0,2}}?"
     r"(?P<role>best friends|friends|classmates|colleagues|coworkers|co-workers|roommates|flatmates|neighbou?rs)\b"
 )
-
-_TOGETHER_ROLE = word_map("colleague: coworkers|co-workers, neighbor: neighbours|neighbors")  # else: friends → friend
+# my cousin Ruth, my friends Rachel and Mike: relations said inside a clause
+_STATED = re.compile(rf"(?<=\s)(?:my|our) (?P<role>{EN_ROLE}),? (?P<name>{_NAME})(?: and (?P<and>{_NAME}))?\b")
 
 
 def stated_people(text: str, people: People, owner: str) -> list[Found]:
@@ -401,14 +412,14 @@ def stated_people(text: str, people: People, owner: str) -> list[Found]:
     out = []
     together = _TOGETHER.match(text)
     if together and _a_name(together.group("name")):
-        said = together.group("role").lower()
-        role = role_of(_TOGETHER_ROLE.get(said, said[:-1]))
+        role = role_of(together.group("role"))
         if role:
-            out.append(people.known_as(together.group("name"), role[0], owner))
-    for m in re.finditer(rf"(?<=\s)(?:my|our) (?P<role>{EN_ROLE}),? (?P<name>{_NAME})\b", text):
-        role = role_of(m.group("role"))
-        if role and m.group("name").split()[0] not in _NOT_NAMES:
-            out.append(people.known_as(m.group("name"), role[0], owner))
+            out.append(people.known_as(together.group("name"), one_of(role[0]), owner))
+    for m in re.finditer(_STATED, text):  # my friends Rachel and Mike: each of them a friend
+        if not (role := role_of(m.group("role"))):
+            continue
+        named = [n for n in (m.group("name"), m.group("and")) if n and n.split()[0] not in _NOT_NAMES]
+        out.extend(people.known_as(name, one_of(role[0]), owner) for name in named)
     return out
 
 

@@ -71,7 +71,12 @@ EN_ROLES = _roles(
     "grandfather|grandpa|granddad m, stepmother|stepmom f, stepfather|stepdad m, landlady f, cousin -, best friend -, "
     "friend|buddy|pal -, partner -, spouse -, boss|manager|supervisor -, colleague|coworker|co-worker -, subordinate -, "
     "roommate|flatmate|housemate -, neighbor|neighbour -, classmate -, mentor -, pen pal|penpal|pen friend -, "
-    "landlord -, therapist -, dog -, cat -, hamster -, rabbit|bunny=rabbit -, parrot -, goldfish -"
+    "landlord -, therapist -, dog -, cat -, hamster -, rabbit|bunny=rabbit -, parrot -, goldfish -, "
+    # several people of one role, spoken of together as parents are: "my brothers live in London"
+    "brothers -, sisters -, siblings -, cousins -, aunts -, uncles -, nieces -, nephews -, sons -, daughters -, "
+    "grandkids|grandchildren=grandchildren -, friends|buddies=friends -, best friends -, "
+    "colleagues|coworkers|co-workers=colleagues -, neighbors|neighbours=neighbors -, classmates -, "
+    "roommates|flatmates|housemates=roommates -"
 )
 # The roles of the table that are animals kept (a pet is had, as a thing is, and is named as a person is)
 PETS = frozenset("dog cat hamster rabbit parrot goldfish 狗 猫 仓鼠 兔子 鹦鹉 金鱼 乌龟".split())
@@ -128,7 +133,18 @@ def role_words(role: str) -> list[str]:
 
 
 # Roles of people spoken of together, whom a "they" / 他们 may mean
-TOGETHER = frozenset({"parents", "children", "grandparents", "in-laws", "父母"})
+TOGETHER = frozenset(
+    "parents children grandparents in-laws brothers sisters siblings cousins aunts uncles nieces nephews sons daughters "
+    "grandchildren friends colleagues neighbors classmates roommates 父母".split()
+) | {"best friends"}
+_CANONICAL = {canon for canon, _ in EN_ROLES.values()}
+_ONE_OF = {r: r[:-1] for r in TOGETHER if r[:-1] in _CANONICAL} | {"grandchildren": "grandchild"}
+
+
+def one_of(role: str) -> str:
+    """The role of one of several spoken of together (friends → friend, colleagues → colleague: "my friends
+    Rachel and Mike" are each a friend); any other role as it is (parents, 父母: no role of one)."""
+    return _ONE_OF.get(role, role)
 
 
 def title_gender(name: str) -> str | None:
