@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta, timezone
 
 from graphmem.ingest.episodes import split_text
 from graphmem.ingest.models import EpisodeView
+from graphmem.ingest.people import People
 from graphmem.ingest.rules import RuleExtractor
 from graphmem.lexicon.roles import role_of, roles_in, unnamed_in
 from graphmem.lexicon.topics import slot_of
@@ -1439,3 +1440,17 @@ def test_a_list_of_people_is_no_one_of_them_alone():
     # "my mom, dad and sister live in Ohio" says nothing of "my mom" with "dad" as its verb
     for said in ("My mom, dad and sister live in Ohio.", "My friends, family and mentors are my rocks."):
         assert not [t for t in triples(extract(said)) if t[0] in ("my mother", "my friends")], said
+
+
+def test_a_he_or_she_never_means_one_who_speaks_in_the_conversation():
+    # Maria, known from before, speaks in this window: John's "he" is no one of the two of them
+    said = [("John", "He hid his bone in my slipper once!"), ("Maria", "Haha, so cute.")]
+    eps = [
+        EpisodeView(id=f"ep{i}", session_id="s1", role="user", content=c, timestamp=SAID_AT, order=i, speaker=s)
+        for i, (s, c) in enumerate(said)
+    ]
+    plan = RuleExtractor().extract(eps, people=People.from_rows([{"name": "Maria", "last_said": "1"}]))
+    assert not [t for t in triples(plan) if t[2] == "hid"], triples(plan)
+    # someone named who does not speak is still whom it means
+    plan = RuleExtractor().extract(eps, people=People.from_rows([{"name": "Tom", "last_said": "1"}]))
+    assert ("Tom", "FACT", "hid", "his bone in John's slipper once") in triples(plan), triples(plan)

@@ -86,6 +86,7 @@ class People:
     mentions: int = 0  # how many times anyone was mentioned, so far
     turn: int = 0  # the turn being read (its place in the conversation)
     turn_said: dict[str, int] = field(default_factory=dict)  # normalized name → the turn they were last mentioned in
+    speakers: set[str] = field(default_factory=set)  # normalized names of those who spoke a turn: an I or a you
     # the sentence being read named someone as its topic, alone in a clause (我的上司，他是杭州人): its he or
     # she means them, unless of the other gender
     topic: str | None = None
@@ -126,7 +127,7 @@ class People:
     def copy(self) -> People:
         """A copy to read ahead with (what it learns, this one does not); the sentence's topic is not carried."""
         out = replace(self, topic=None, described={k: list(v) for k, v in self.described.items()})
-        for name in ("roles", "gender", "recent", "names", "said", "unspoken", "turn_said"):
+        for name in ("roles", "gender", "recent", "names", "said", "unspoken", "turn_said", "speakers"):
             setattr(out, name, getattr(self, name).copy())
         return out
 
@@ -233,8 +234,8 @@ class People:
             [k for k in self.recent if k not in self.said and k not in self.unspoken],
             [k for k in self.recent if k in self.unspoken and k not in self.said],
         )
-        for keys in tiers:
-            fits = [k for k in reversed(keys) if self.gender.get(k, wanted) == wanted]
+        for keys in tiers:  # one who speaks in the conversation is an I or a you, never a he or she
+            fits = [k for k in reversed(keys) if self.gender.get(k, wanted) == wanted and k not in self.speakers]
             fits.sort(key=lambda k: k not in self.gender)  # the last known to fit, else the last of unknown gender
             best = next((k for k in fits if not self.together(self.names[k])), None)  # 我爸妈: a they, not a she
             if best is not None:

@@ -20,7 +20,7 @@ from pydantic import ValidationError as PydanticValidationError
 from ..lang import is_chinese, is_user_speaker
 from ..lexicon.readings import said_reading
 from ..lexicon.roles import ATTRIBUTE_WORDS, role_of
-from ..types import MAX_NAME
+from ..types import MAX_NAME, normalize_name
 from .language import Language
 from .models import EpisodeView, ExtractionPlan
 from .people import People, owner_key, theirs
@@ -121,6 +121,10 @@ class RuleExtractor:
 
     def extract(self, episodes: list[EpisodeView], people: People | None = None) -> ExtractionPlan:
         reader = _Reader(self, people.copy() if people is not None else People())
+        # whoever speaks in the window is an I or a you in it, never a he or she
+        reader.people.speakers |= {
+            normalize_name(ep.speaker or "") for ep in episodes if not is_user_speaker(ep.speaker)
+        }
         for turn, ep in enumerate(episodes, 1):
             if ep.role in MINED_ROLES:
                 reader.episode(turn, ep)
