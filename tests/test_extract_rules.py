@@ -1454,3 +1454,14 @@ def test_a_he_or_she_never_means_one_who_speaks_in_the_conversation():
     # someone named who does not speak is still whom it means
     plan = RuleExtractor().extract(eps, people=People.from_rows([{"name": "Tom", "last_said": "1"}]))
     assert ("Tom", "FACT", "hid", "his bone in John's slipper once") in triples(plan), triples(plan)
+
+
+def test_the_user_said_to_be_something_is_still_i_not_a_she():
+    people = People.from_rows([{"name": "I", "description": "nurse", "last_said": "1"}])
+    eps = [
+        EpisodeView(id="ep0", session_id="s1", role="user", content=c, timestamp=SAID_AT, order=0)
+        for c in ["I'm looking for some volunteer work. She is a big book lover."]
+    ]
+    found = triples(RuleExtractor().extract(eps, people=people))
+    assert ("I", "FACT", "am looking for", "some volunteer work") in found, found
+    assert not [t for t in found if t[2] == "is a"], found

@@ -133,7 +133,10 @@ class People:
 
     def describe(self, name: str, description: str) -> None:
         """What a person is said to be (a retired maths teacher, 退休的中学老师): a later "the retired
-        teacher" or 那位退休老师 may mean them. They become the last mentioned."""
+        teacher" or 那位退休老师 may mean them. They become the last mentioned. Not the user or the agent
+        (I, 我, you): what they are is theirs, and no one's he or she."""
+        if person_key(name) is not None:
+            return
         key = normalize_name(name)
         said = self.described.setdefault(key, [])
         if description not in said:
