@@ -1465,3 +1465,15 @@ def test_the_user_said_to_be_something_is_still_i_not_a_she():
     found = triples(RuleExtractor().extract(eps, people=people))
     assert ("I", "FACT", "am looking for", "some volunteer work") in found, found
     assert not [t for t in found if t[2] == "is a"], found
+
+
+def test_the_speakers_one_in_a_role_is_one_person_whichever_word_of_the_role_is_said():
+    # 父亲 and 爸爸 are one role: the name first said is theirs, in the conversation and after it
+    found = triples(extract("我父亲在银行上班。我爸爸喜欢钓鱼。"))
+    assert ("我父亲", "FACT", "工作于", "银行") in found and ("我父亲", "OPINION", "喜欢", "钓鱼") in found, found
+    eps = [EpisodeView(id="ep0", session_id="s2", role="user", content="我领导很严格。", timestamp=SAID_AT, order=0)]
+    plan = RuleExtractor().extract(eps, people=People.from_rows([{"name": "我上司", "last_said": "1"}]))
+    assert [t[0] for t in triples(plan)] == ["我上司"], triples(plan)
+    # someone else's one in that role is not the speaker's
+    assert People.from_rows([{"name": "小王的同事", "last_said": "1"}]).unnamed("我同事") == "我同事"
+    assert People.from_rows([{"name": "Mia's mom", "last_said": "1"}]).unnamed("Max's mother") == "Max's mother"

@@ -40,6 +40,11 @@ _ZH_MINE = re.compile(r"我(?!们)的")
 _ZH_MINE_LEAD = re.compile(r"^我(?![们的])")
 
 
+def _owner(whose: re.Match[str]) -> str:
+    """Whose one a name says (我的 / 我 → 我, "Ivy's " → ivy's) from its ``_UNNAMED`` match."""
+    return whose.group(0).replace("的", "").strip().lower()
+
+
 def theirs(text: str, speaker: str | None, lead: bool = True) -> str:
     """What a named ``speaker`` calls theirs, written as theirs: "my kids" said by Ivy is "Ivy's
     kids", 我的车 / 我女儿 said by 小王 are 小王的车 / 小王的女儿; else two speakers' "my daughter"
@@ -206,6 +211,19 @@ class People:
         self.recent.append(key)
         self.said.add(key)
         self.turn_said[key] = self.turn
+
+    def unnamed(self, said: str) -> str:
+        """The name of the speaker's one in a role said unnamed (我爸, my mom): the name they were first said with
+        in that role, whichever word of it (我父亲 said before: 我爸 is 我父亲), else ``said``."""
+        whose = _UNNAMED.match(said)
+        found = role_of(_UNNAMED.sub("", said)) if whose else None
+        if whose is None or found is None:
+            return said
+        for name in self.names.values():
+            theirs = _UNNAMED.match(name)
+            if theirs and _owner(theirs) == _owner(whose) and role_of(_UNNAMED.sub("", name)) == found:
+                return name
+        return said
 
     def by_role(self, role: str, owner: str = USER_KEY) -> str | None:
         """The person ``owner`` named in this role, or None: 表妹 → 小雯."""

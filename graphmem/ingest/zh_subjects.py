@@ -325,7 +325,7 @@ def _with_them(text: str, people: People, owner: str) -> Subject | None:
     if who is None or _WITH_EACH_OTHER.match(rest.lstrip("一起")) or rest.startswith("是"):
         return None
     if role and not people.by_role(ZH_ROLES[role][0], owner):
-        people.learn("我" + role, gender=ZH_ROLES[role][1])  # 我和老公…。他… : someone a pronoun may mean
+        people.learn(people.unnamed("我" + role), gender=ZH_ROLES[role][1])  # 我和老公…。他… : a pronoun may mean him
     return Subject(None, rest)
 
 
@@ -379,8 +379,8 @@ def _opening(clause: str, people: People, owner: str, carried: Subject | None) -
         known = people.by_role(role, owner) or people.by_description(mods + m.group("role"))
         if mods and not known:
             return None  # 我的新同事: not necessarily the one named before
-        if not known:  # 我的同事 and 我同事: one person, one name
-            known = "我" + text[: m.end()].removeprefix("我").removeprefix("的")
+        if not known:  # 我的同事 and 我同事, 我爸 and 我父亲: one person, one name
+            known = people.unnamed("我" + text[: m.end()].removeprefix("我").removeprefix("的"))
             people.learn(known, gender=found[1])  # 我姥姥: someone a pronoun may mean
         people.mention(known)
         if _ATTRIBUTE.match(after):
@@ -449,7 +449,7 @@ def role_of_someone(text: str, people: People, owner: str) -> Found | None:
         return None  # 我同事的老婆是护士: what she is, not who (刘老师 is a surname and a title)
     whose = m["whose"]
     if rel := role_of(whose):  # 女儿: the speaker's
-        whose = people.by_role(rel[0], owner) or f"我{whose}"
+        whose = people.by_role(rel[0], owner) or people.unnamed(f"我{whose}")
         if not people.knows(whose):
             people.learn(whose, gender=rel[1])
     elif not people.knows(whose):
@@ -482,7 +482,7 @@ def stated_people(text: str, people: People, owner: str) -> list[Found]:
         if name:
             out.append(people.known_as(name, role, owner))
         elif people.by_role(role, owner) is None:
-            people.learn("我" + m.group("role"), gender=gender)  # 我和我老婆…，她…: a pronoun may mean her
+            people.learn(people.unnamed("我" + m.group("role")), gender=gender)  # 我和我老婆…，她…: may be her
     return out
 
 
