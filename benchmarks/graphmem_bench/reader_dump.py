@@ -103,30 +103,46 @@ SOURCES = {"memdaily": _memdaily, "locomo": _locomo, "madial": _madial, "longmem
 
 class _Known:
     """The people the windows read so far named (``people_known``, ``people_described`` and the
-    subjects said), as rows for ``People.from_rows``: what the pipeline reads back from the database."""
+    subjects said), as rows for ``People.from_rows``: what the pipeline reads back from the database,
+    whose queries (graphmem/cypher/ingest.cypher) describe only the people a relation names and leave
+    out a subject who is the speaker of the turn it was read from."""
 
     def __init__(self) -> None:
         self.relations: list[tuple[dict, int]] = []
         self.described: list[tuple[dict, int]] = []
         self.said: list[tuple[str, int]] = []
+        self.speakers: set[str] = set()
 
     def people(self) -> Any:
         from graphmem.ingest.people import People
 
-        said = [{"name": s, "last_said": f"{when:06d}"} for s, when in dict(self.said).items()]
+        said = [
+            {"name": s, "last_said": f"{when:06d}"} for s, when in dict(self.said).items() if s not in self.speakers
+        ]
         rows = bench._rows(self.relations, self.said) + [{**d, "last_said": f"{w:06d}"} for d, w in self.described]
         people = People.from_rows(said + rows)
         people.said.clear()
         return people
 
-    def learn(self, plan: Any, when: int) -> None:
+    def learn(self, plan: Any, when: int, speakers: dict[str, str | None]) -> None:
+        """``speakers``: each episode id of the window, who spoke it."""
         for pm in plan.memories:
             m = pm.memory
             if m["memory_type"] == "RELATION" and m.get("object"):
                 self.relations.append(({"role": m["topic"], "name": m["object"], "subject": m["subject"]}, when))
-            if m["memory_type"] == "FACT" and m["topic"] in ("is a", "是") and m.get("object"):
+        named = {rel["name"] for rel, _ in self.relations}
+        for pm in plan.memories:
+            m = pm.memory
+            if (
+                m["memory_type"] == "FACT"
+                and m["topic"] in ("is a", "是")
+                and m.get("object")
+                and m["subject"] in named
+            ):
                 self.described.append(({"name": m["subject"], "description": m["object"]}, when))
             self.said.append((m["subject"], when))
+            if m["subject"] in {speakers.get(e) for e in pm.episode_ids}:
+                self.speakers.add(m["subject"])  # people_named leaves them out
 
 
 def windows(name: str, sessions: list[Session]) -> Iterator[list[EpisodeView]]:
@@ -157,7 +173,7 @@ def dump_conversation(extractor: Any, name: str, sessions: list[Session]) -> Ite
     known = _Known()
     for n, eps in enumerate(windows(name, sessions)):
         plan = extractor.extract(eps, people=known.people())
-        known.learn(plan, n)
+        known.learn(plan, n, {ep.id: ep.speaker for ep in eps})
         yield {"source": name, "window": n, "turns": len(eps), "plan": plan.to_dict()}
 
 
