@@ -1477,3 +1477,22 @@ def test_the_speakers_one_in_a_role_is_one_person_whichever_word_of_the_role_is_
     # someone else's one in that role is not the speaker's
     assert People.from_rows([{"name": "小王的同事", "last_said": "1"}]).unnamed("我同事") == "我同事"
     assert People.from_rows([{"name": "Mia's mom", "last_said": "1"}]).unnamed("Max's mother") == "Max's mother"
+
+
+def test_chinese_a_job_said_of_someone_named_is_their_job_however_it_opens():
+    # 李明宇 never named before: 是当警察的 is his job, as it is of 我表姐; a pronoun or 的工作 after the name
+    # only says whose
+    for said, job in [
+        ("李明宇是当警察的。", "警察"),
+        ("张丽娟她是做会计的。", "会计"),
+        ("李明杰的工作是做销售的。", "销售"),
+    ]:
+        name = said[:3]
+        assert (name, "FACT", "职业是", job) in triples(extract(said)), said
+    # a company's line of business is no one's job
+    assert not [t for t in triples(extract("腾讯的工作是做游戏的。")) if t[2] == "职业是"]
+
+
+def test_a_fact_that_only_names_its_subject_again_is_no_memory():
+    found = triples(extract("我同事的名字叫王丽娜。"))
+    assert found == [("我", "RELATION", "同事", "王丽娜")], found

@@ -223,6 +223,12 @@ def _may_be_name(said: str) -> bool:
     return said[0] not in _NOT_FIRST and (not role_of(said) or _calling(said))
 
 
+def person_named(cand: str) -> bool:
+    """Whether ``cand`` is a person's name: the tagger's whole person name (李明宇), or how one calls someone
+    (王师傅, 老马); not a company's or a thing's (腾讯, 华为Mate60)."""
+    return _calling(cand) or (_first_tag(cand, cand) or "").startswith("nr")
+
+
 def _addressed(cand: str, text: str) -> bool:
     """Someone called by name (``_calling``), a nickname only when the tagger reads it as one (小时, 老是: none)."""
     return _calling(cand) and (len(cand) == 3 or _first_tag(text, cand) == "nr")
