@@ -701,6 +701,13 @@ _RULES = patterns(
         rf"^(?:他们|她们|他|她)?家是(?:在)?(?P<obj>{_P}{{1,20}}?)(?:那边|那儿|一带)?的(?:呢|啊|呀)?$",
         lambda m, t: _ORIGIN(m, t) if tag(m.group("obj"))[0][1] == "ns" else [],
     ),
+    # a height or a weight said as the value alone after its word (我表姐身高160厘米, 体重只有50公斤): what the
+    # word is, as 身高是160厘米 reads
+    (
+        r"^(?:有|只有|才|大概有?|约|差不多)?(?P<obj>[\d.一二两三四五六七八九十百]{1,6}(?:厘米|公分|cm|CM|米|公斤|千克|斤|kg|KG))"
+        r"(?:左右)?(?:了|啦)?$",
+        lambda m, t: [Found("FACT", "是", m.group("obj"), 0.5, kind="fact")],
+    ),
     # how old: 34岁 / 三岁了 (今年, a time, is read apart); the consolidator's age slot takes a later one
     (
         r"^(?P<obj>[\d一二两三四五六七八九十百]{1,4})(?:周)?岁(?:了|啦)?$",
