@@ -1502,3 +1502,9 @@ def test_chinese_a_height_or_weight_said_as_the_value_alone_reads_as_said_with_s
     for said in ("我表姐身高160厘米。", "我表姐身高只有160厘米。", "我表姐的身高是160厘米。"):
         assert ("我表姐", "FACT", "身高是", "160厘米") in triples(extract(said)), said
     assert ("我表姐", "FACT", "体重是", "50公斤") in triples(extract("我表姐体重50公斤。"))
+
+
+def test_chinese_where_someone_works_said_by_its_name_or_place_is_what_they_have():
+    found = triples(extract("我上司的单位名称是杭州创艺设计工作室。"))
+    assert ("我上司", "FACT", "单位名称是", "杭州创艺设计工作室") in found, found
+    assert ("我上司", "FACT", "工作的地方是", "山东青岛") in triples(extract("我上司工作的地方是山东青岛。"))
