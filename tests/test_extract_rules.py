@@ -1508,3 +1508,15 @@ def test_chinese_where_someone_works_said_by_its_name_or_place_is_what_they_have
     found = triples(extract("我上司的单位名称是杭州创艺设计工作室。"))
     assert ("我上司", "FACT", "单位名称是", "杭州创艺设计工作室") in found, found
     assert ("我上司", "FACT", "工作的地方是", "山东青岛") in triples(extract("我上司工作的地方是山东青岛。"))
+
+
+def test_chinese_how_far_someone_studied_reads_one_way_however_it_is_said():
+    for said in (
+        "我舅舅就念到高中。",
+        "我舅舅就念到高中毕业。",
+        "我舅舅只有高中学历。",
+        "我舅舅读的是高中。",
+        "我舅舅是高中学历。",
+    ):
+        assert ("我舅舅", "FACT", "学历是", "高中") in triples(extract(said)), said
+    assert not [t for t in triples(extract("我读的是北京大学。")) if t[2] == "学历是"]  # where, not how far

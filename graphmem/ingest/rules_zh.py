@@ -545,8 +545,14 @@ _RULES = patterns(
     (r"^(?:辞职|离职|辞了职|辞掉了?工作|被裁员|被裁|被解雇|被开除|退休)了?", _QUIT),
     (rf"^辞(?:掉|去)了?(?P<obj>{_P}{{1,12}}?)的工作了?$", _QUIT),  # 辞掉了银行的工作: the employer left
     (rf"^(?:考上了?|考进了?|被(?P<obj>{_P}+?)录取)(?P<obj2>{_P}*)", _reading("考上", "school")),
-    # 是博士毕业的: how far they studied (a degree, as 学历是博士 says it), not where
-    (rf"^(?:是)?(?:一?[个名位])?(?P<obj>{_DEGREES})(?:学历)?毕业(?:的|了)?$", _fact("学历是", 0.5)),
+    # 是博士毕业的 / 只有高中学历 / 就念到高中 / 读的是专科: how far they studied (a degree, as 学历是博士 says it),
+    # not where
+    (
+        rf"^(?:是)?(?:一?[个名位])?(?P<obj>{_DEGREES})(?:学历)?毕业(?:的|了)?$|^(?:是)?(?P<obj2>{_DEGREES})学历(?:的)?$|"
+        rf"^(?:就|只)?(?:(?:念到|读到|上到|读的是|念的是)了?(?P<obj3>{_DEGREES})|(?:只有|只是)(?P<obj4>{_DEGREES})学历)"
+        r"(?:毕业)?(?:的|了|而已)?$",
+        lambda m, t: [Found("FACT", "学历是", m["obj"] or m["obj2"] or m["obj3"] or m["obj4"], 0.5, kind="fact")],
+    ),
     (rf"^(?:(?:从|是)?(?:一?[个名位])?(?P<obj>{_P}+?)毕业了?|毕业于(?P<obj2>{_P}+?)(?:了)?$)", _GRADUATED),
     (rf"^(?:转学|转校)(?:到|去)了?(?P<obj>{_P}+?)(?:了)?$", _reading("转学到", "school")),
     # what they eat
