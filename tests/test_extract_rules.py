@@ -1520,3 +1520,9 @@ def test_chinese_how_far_someone_studied_reads_one_way_however_it_is_said():
     ):
         assert ("我舅舅", "FACT", "学历是", "高中") in triples(extract(said)), said
     assert not [t for t in triples(extract("我读的是北京大学。")) if t[2] == "学历是"]  # where, not how far
+
+
+def test_english_daily_life_says_no_how_often():
+    found = triples(extract("I'm looking for some tips on reducing plastic waste in my daily life."))
+    assert ("I", "FACT", "am looking for", "some tips on reducing plastic waste in my daily life") in found, found
+    assert extract("I run daily.").memories[0].memory["attributes"] == {"how often": "daily"}

@@ -208,7 +208,8 @@ _DAY_NAMES = "Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday"
 _OFTEN = re.compile(
     rf"\b(?:(?:every|each) (?:other |single )?(?:day|morning|afternoon|evening|night|week|weekend|month|year|"
     rf"summer|winter|{_DAY_NAMES})|on (?:the )?(?:weekends|weekdays|weeknights|(?:{_DAY_NAMES})s)|"
-    r"(?:once|twice|three times|four times|a few times|\d+ times) (?:a|per) (?:day|week|month|year)|daily|weekly)\b",
+    r"(?:once|twice|three times|four times|a few times|\d+ times) (?:a|per) (?:day|week|month|year)|"
+    r"(?:daily|weekly)(?! li(?:fe|ves)\b))\b",  # "in our daily lives": no how often
     re.IGNORECASE,
 )
 
