@@ -405,8 +405,6 @@ class _Reader:
                 attributes[k] = theirs(v, mine)
         if not self.lang.keeps(found, topic, obj):
             return None
-        if found.memory_type == "FACT" and obj and normalize_name(obj) == normalize_name(subject):
-            return None  # 王丽娜 | 名字叫 | 王丽娜: what names them says nothing more of them
         ident = (subject.lower(), found.memory_type, topic.lower(), (obj or "").lower())
         if ident in self._seen:
             return None
