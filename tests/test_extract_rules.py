@@ -1477,6 +1477,10 @@ def test_the_speakers_one_in_a_role_is_one_person_whichever_word_of_the_role_is_
     # someone else's one in that role is not the speaker's
     assert People.from_rows([{"name": "小王的同事", "last_said": "1"}]).unnamed("我同事") == "我同事"
     assert People.from_rows([{"name": "Mia's mom", "last_said": "1"}]).unnamed("Max's mother") == "Max's mother"
+    # a named speaker's 我爸 is theirs: the one they named 小王的父亲 before
+    people = People.from_rows([{"name": "小王的父亲", "last_said": "1"}])
+    people.speaker = "小王"
+    assert people.unnamed("我爸") == "小王的父亲"
 
 
 def test_chinese_a_job_said_of_someone_named_is_their_job_however_it_opens():

@@ -215,13 +215,14 @@ class People:
     def unnamed(self, said: str) -> str:
         """The name of the speaker's one in a role said unnamed (我爸, my mom): the name they were first said with
         in that role, whichever word of it (我父亲 said before: 我爸 is 我父亲), else ``said``."""
-        whose = _UNNAMED.match(said)
-        found = role_of(_UNNAMED.sub("", said)) if whose else None
+        mine = theirs(said, self.speaker)  # a named speaker's 我爸 is 小王的爸, as ``learn`` writes it
+        whose = _UNNAMED.match(mine)
+        found = role_of(_UNNAMED.sub("", mine)) if whose else None
         if whose is None or found is None:
             return said
         for name in self.names.values():
-            theirs = _UNNAMED.match(name)
-            if theirs and _owner(theirs) == _owner(whose) and role_of(_UNNAMED.sub("", name)) == found:
+            other = _UNNAMED.match(name)
+            if other and _owner(other) == _owner(whose) and role_of(_UNNAMED.sub("", name)) == found:
                 return name
         return said
 
