@@ -26,9 +26,8 @@ NAMED_PATTERN = _LATIN_NAME
 # never a name; alone, a subject whose owner was cut off ("学历 是 硕士" of 我的上司学历是硕士).
 ATTRIBUTE_WORDS = frozenset(
     "学历|身高|体重|年龄|名字|姓名|生日|电话|手机号|联系电话|邮箱|邮箱地址|性别|性格|职业|职位|家乡|老家|爱好|兴趣爱好|"
-    "单位|工作单位|单位名称|公司名称|工作地|工作地点|工作的地方|工作的城市|教育背景|籍贯|住址|name|age|height|weight|birthday|email|phone|phone number".split(
-        "|"
-    )
+    "单位|工作单位|单位名称|公司名称|工作地|工作地点|工作的地方|工作的城市|教育背景|籍贯|住址|"
+    "name|age|height|weight|birthday|email|phone|phone number".split("|")
 )
 
 
