@@ -224,17 +224,11 @@ _RULES = patterns(
         rf"(?:student|freshman|sophomore|junior|senior|undergrad|postdoc)(?: [a-z]+)? )(?:at|in) {_X}",
         build.named_org(build.reading("study at", "school")),
     ),
-    (
+    (  # "goes to Greenway Primary", "to a little nursery named Acorns": the school is its name (read_as)
         re.compile(
             rf"^{_ADV}(?:go|goes) to (?P<obj>[A-Z][^,;:.!?]*(?:University|College|School|Academy|Institute|Primary|"
-            rf"[Nn]ursery|[Kk]indergarten|[Pp]reschool|[Ss]chool|High)\b[^,;:.!?]*)"
-        ),
-        build.reading("study at", "school"),
-    ),
-    (  # "goes to a school called Oakfield", "a little nursery named Acorns": the school is its name (read_as)
-        re.compile(
-            rf"^{_ADV}(?:go|goes) to (?P<obj>(?:a|an|the) (?:[a-z-]+ )?(?:school|nursery|kindergarten|preschool|"
-            r"academy|college|university) (?:called|named) [A-Z][^,;:.!?]*)"
+            r"[Nn]ursery|[Kk]indergarten|[Pp]reschool|[Ss]chool|High)\b[^,;:.!?]*|(?:a|an|the) (?:[a-z-]+ )?"
+            r"(?:school|nursery|kindergarten|preschool|academy|college|university) (?:called|named) [A-Z][^,;:.!?]*)"
         ),
         build.reading("study at", "school"),
     ),
