@@ -457,15 +457,13 @@ def _clause_fact(
         elif w in {"do", "does", "did"} and nxt and nxt not in _DO_EMPHASIS and nxt not in _AUX:
             do_verb = True
             break  # "he does tai chi": do is the verb ("I do love jazz": only emphasis)
-        elif w in _AUX:
+        elif w in _AUX or w in _KEPT_ADVERBS:
             tokens.append(w)
         elif w == "used" and nxt == "to":
             tokens.append("used to")
             i += 1
         elif w in {"kind", "sort"} and nxt == "of":
             i += 1
-        elif w in _KEPT_ADVERBS:
-            tokens.append(w)
         elif w not in _DROPPED_ADVERBS:
             break
         i += 1
