@@ -168,17 +168,13 @@ def _for_how_long(said: str) -> tuple[str | None, str | None]:
 _AS_A_JOB = re.compile(r"^(?P<org>.+?) as (?:a |an )?(?P<job>[a-z][a-z -]{1,40})$")
 
 
-def _before(topic: str, kind: str, m: re.Match) -> list[Found] | None:
+def before(topic: str, kind: str, m: re.Match) -> list[Found] | None:
     """ "used to live in Leeds", "worked at Acme for eight years": where someone was, a fact of the past
     that sets no slot, and for how long when said."""
     obj, duration = said_object(m), _for_how_long((m.group("obj") or "").strip())[1]
-    return [Found("FACT", topic, obj, 0.6, {"duration": duration} if duration else None, kind=kind)] if obj else None
-
-
-def lived_before(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
-    if m.group("used").startswith("lived") and not _for_how_long((m.group("obj") or "").strip())[1]:
+    if (m.groupdict().get("used") or "").startswith("lived") and not duration:
         return None  # "lived in Oslo in 2015": an event of its time, read as said
-    return _before("lived in", "residence", m)
+    return [Found("FACT", topic, obj, 0.6, {"duration": duration} if duration else None, kind=kind)] if obj else None
 
 
 def held_since(topic: str, reading: str) -> Make:
@@ -593,7 +589,7 @@ def work_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | No
     if re.search(r"\b(?:before|previously|back then|in the past)$", said, _I):
         return None
     if re.search(r"\b(?:worked|interned) (?:at|for) |^used to ", said, _I):
-        return _before("worked at", "work", m)
+        return before("worked at", "work", m)
     found = reading("work at", "employer")(m, third, time_text)
     as_what = _AS_A_JOB.match(found[0].object or "") if found else None
     if found and as_what:  # "works at the hospital as a nurse": where, and the job

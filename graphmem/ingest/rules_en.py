@@ -97,7 +97,7 @@ _RULES = patterns(
     ),
     (rf"^(?:have|has) {_ADV}lived (?:in|at) {_X}", build.held_since("live in", "residence")),
     # "used to live in Leeds" / "lived in Leeds for ten years": a home before, which sets no slot
-    (rf"^(?P<used>used to live|lived) (?:in|at) {_X}", build.lived_before),
+    (rf"^(?P<used>used to live|lived) (?:in|at) {_X}", lambda m, t, tt: build.before("lived in", "residence", m)),
     (rf"^(?:am|is|are) {_ADV}(?:moving|relocating) (?:back )?to {_X}", build.moving),
     # "we're moving in together (next month)", "I'm moving in with Sam": a plan to share a home
     (
