@@ -82,6 +82,13 @@ _FOR_A_TIME = re.compile(
 )
 
 
+def _for_how_long(said: str) -> tuple[str | None, str | None]:
+    """ "Acme for three years" → ("Acme", "three years"), the object as a memory holds it; the object
+    alone when the words say no span."""
+    long = _FOR_A_TIME.search(said)
+    return clean(said[: long.start()] if long else said, False, 60), long.group("long") if long else None
+
+
 # an object's first word that names nothing said ("it was fun", "what I said")
 _NOT_NAMED = frozenset("it that this there here them you your what how which".split())
 
@@ -91,8 +98,7 @@ def said_object(m: re.Match) -> str | None:
     if not m.groupdict().get("obj"):
         return None
     raw = re.sub(r"\s+(?:now|these days|anymore|any more|nowadays|again)\s*$", "", _past_comma(m).strip(), flags=_I)
-    raw = _FOR_A_TIME.sub("", raw)
-    obj = clean(raw, False, 60)
+    obj = _for_how_long(raw)[0]
     obj = " ".join(without_dangling((obj or "").split(), keep=1))  # "Acme on" once "Monday" is the time
     return obj if obj and obj.lower().split()[0] not in _NOT_NAMED else None
 
@@ -156,13 +162,6 @@ def fact(topic: str, importance: float = 0.6, timed: bool = False) -> Make:
         return [Found(mtype, agree(topic, third), obj, importance)] if obj else None
 
     return make
-
-
-def _for_how_long(said: str) -> tuple[str | None, str | None]:
-    """ "Acme for three years" → ("Acme", "three years"), the object as a memory holds it; the object
-    alone when the words say no span."""
-    long = _FOR_A_TIME.search(said)
-    return clean(said[: long.start()] if long else said, False, 60), long.group("long") if long else None
 
 
 _AS_A_JOB = re.compile(r"^(?P<org>.+?) as (?:a |an )?(?P<job>[a-z][a-z -]{1,40})$")
