@@ -317,13 +317,16 @@ def _opening(clause: str, people: People, owner: str) -> Subject | None:
         more = re.match(r"\s+(?:and|but)\s+(?:(?:she|he|they)\s+)?(?=[a-z])", text[m.end() :])
         rest = text[m.end() + more.end() :] if more else ""  # "… and she works as an architect": hers too
         return Subject(m.group("name"), rest, relation(found[0], m.group("name")))
-    m = re.match(r"^(?P<pron>his|her) ", text, re.IGNORECASE)
-    relative = _relative_at(text[m.end() :]) if m else None
-    if m and relative:
-        name = people.by_pronoun(m.group("pron"))
+    m = re.match(r"^(?:(?P<his>his|her) |(?:she|he)\b)", text, re.IGNORECASE)
+    relative = _relative_at(text[m.end() :]) if m and m.group("his") else None
+    if m and (relative or not m.group("his")):  # she …, her husband …: whom the pronoun means
+        pronoun = m.group(0).strip()
+        name = people.by_pronoun(pronoun)
         if name is None:
             return None
-        people.settle(name, m.group("pron"))
+        people.settle(name, pronoun)
+        if relative is None:
+            return Subject(name, _expand(text[m.end() :]), pronoun=pronoun.lower())
         subj = Subject(name, text[m.end() + relative[1] :].strip(), of_role=relative[0])
         return _named_relative(subj, people) or subj
     m = re.match(r"^they\b", text, re.IGNORECASE)
@@ -331,13 +334,6 @@ def _opening(clause: str, people: People, owner: str) -> Subject | None:
     if m and together:  # "My parents came over. They brought a cake.": the ones spoken of together
         people.mention(together)
         return Subject(together, _expand(text[m.end() :]), pronoun="they")
-    m = re.match(r"^(she|he)\b", text, re.IGNORECASE)
-    if m:
-        name = people.by_pronoun(m.group(1))
-        if name is None:
-            return None
-        people.settle(name, m.group(1))
-        return Subject(name, _expand(text[m.end() :]), pronoun=m.group(1).lower())
     for key in sorted(people.names, key=len, reverse=True):
         said = people.names[key]
         # "Ruth's …", "Ruth moved …"; not "Ruth, thanks …", which speaks to her
