@@ -230,8 +230,6 @@ _VERBISH = frozenset(
     "hates likes".split()
 )
 
-_DETERMINERS = {"the", "a", "an", "this", "that", "these", "those"}
-
 # A pronoun subject names nobody the clause says: "it really bugged me" is no fact about anything.
 _PRONOUN_SUBJECTS = frozenset(
     "i we you it he she they this that there these those which who what everyone someone something everything".split()
@@ -585,7 +583,7 @@ def _third_person(text: str, time_text: str | None) -> Found | None:
     for i, word in enumerate(words[:5]):
         w = word.lower()
         if i and (w in _VERBISH or (w.endswith("ed") and len(w) > 3)):
-            subject = " ".join(x for x in words[:i] if x.lower() not in _DETERMINERS)
+            subject = " ".join(x for x in words[:i] if x.lower() not in {"the", "a", "an"})  # this, that: pronouns
             if not subject or any(x.lower() in _PRONOUN_SUBJECTS | _LISTENER for x in words[:i]):
                 return None
             obj = clean(" ".join(words[i + 1 :]), False)
