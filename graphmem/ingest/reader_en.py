@@ -511,15 +511,13 @@ def _clause_fact(
         auxes = [t for t in auxes if t not in {"do", "does"}]
     # "got married", "got promoted": what happened, said with no object
     happened = verb in {"got", "get", "gets", "getting"} and bool(rest) and _bare(rest[0]) in _EVENT_PARTICIPLES
-    if happened:
-        predicate.append(_bare(rest.pop(0)))
-    if rest and _bare(rest[0]) in _PARTICLES and predicate == [verb] and not raw.endswith((",", ".")):
-        predicate.append(_bare(rest.pop(0)))
+    if happened or (rest and _bare(rest[0]) in _PARTICLES and predicate == [verb] and not raw.endswith((",", "."))):
+        predicate.append(_bare(rest.pop(0)))  # "got married"; a particle: "pick up"
     if raw.endswith((",", ".", "!", "?", ";")):
         rest = []
     if rest and rest[0].lower() == "to" and len(rest) > 1 and _bare(rest[1]) in _NOT_FACT_VERBS:
         return None  # "I wanted to tell …": what follows is the point
-    if third and not auxes and not is_past(verb) and predicate[0] == verb:
+    if third and not auxes and not is_past(verb):
         predicate[0] = third_person(verb)
     head = [PERSONS[MINE[t]][0] if t in MINE and third else MINE.get(t, t) for t in tokens]
     head += ["not"] if negated else []  # "has not seen"
