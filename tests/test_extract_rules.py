@@ -1525,3 +1525,68 @@ def test_english_daily_life_says_no_how_often():
     found = triples(extract("I'm looking for some tips on reducing plastic waste in my daily life."))
     assert ("I", "FACT", "am looking for", "some tips on reducing plastic waste in my daily life") in found, found
     assert extract("I run daily.").memories[0].memory["attributes"] == {"how often": "daily"}
+
+
+def test_chinese_a_full_name_never_introduced_opens_what_is_said_of_them():
+    assert ("李思琪", "OPINION", "喜欢", "摄影") in triples(extract("李思琪喜欢摄影。"))
+    assert ("刘梓涵", "FACT", "工作于", "北京") in triples(extract("刘梓涵在北京工作呢。"))
+    # the tagger's name heard from abroad is as often a word for people (家里人): no one by name
+    assert not [t for t in triples(extract("家里人有空一起去玩玩真的挺不错的。")) if t[0] == "家里人"]
+
+
+def test_chinese_a_hobby_and_a_liking_said_with_their_other_verbs():
+    assert ("我舅舅", "OPINION", "爱好", "跳舞") in triples(extract("我舅舅特别爱好跳舞。"))
+    assert ("王志宏", "OPINION", "爱好", "集邮") in triples(extract("王志宏喜欢集邮作为他的兴趣爱好。"))
+    assert ("我", "OPINION", "喜欢", "松下空气净化器") in triples(extract("我特别中意松下的空气净化器。"))
+
+
+def test_chinese_where_it_is_said_with_shi_zai_and_a_region_word():
+    assert ("王志宏", "FACT", "工作地是", "山东青岛") in triples(extract("王志宏的工作地是在山东青岛。"))
+    assert ("赵雅琳", "FACT", "工作于", "深圳") in triples(extract("赵雅琳在深圳那块儿工作呢。"))
+
+
+def test_chinese_the_speakers_own_attribute_reads_as_someone_elses_does():
+    for said, topic, value in [
+        ("我的身高是170厘米。", "身高是", "170厘米"),
+        ("我的学历是本科。", "学历是", "本科"),
+        ("我的爱好是摄影。", "爱好是", "摄影"),
+    ]:
+        assert ("我", "FACT", topic, value) in triples(extract(said)), said
+    # a reading of its own keeps its word: one's name, one's hometown
+    assert ("我", "FACT", "叫", "李雷") in triples(extract("我的名字是李雷。"))
+    assert ("我", "FACT", "来自", "成都") in triples(extract("我的老家是成都。"))
+    # a hobby spoken of is no liking of what follows it
+    assert not [t for t in triples(extract("这台冰箱跟我的编程爱好简直绝配。")) if t[2] == "爱好"]
+
+
+def test_chinese_a_relative_said_without_wo_is_the_speakers():
+    assert ("我舅妈", "FACT", "工作于", "广州") in triples(extract("舅妈在广州上班呢。"))
+    assert ("我下属", "FACT", "学历是", "高中") in triples(extract("下属只念到高中。"))
+    # what one calls anyone (叔叔, 阿姨) is no one of the speaker's said bare
+    assert not [t for t in triples(extract("叔叔在广州上班呢。")) if t[0] == "我叔叔"]
+
+
+def test_chinese_what_the_household_uses_is_named_by_its_maker():
+    for said, thing in [
+        ("我家的洗衣机是西门子的。", "西门子洗衣机"),
+        ("我家里的冰箱是LG牌的双门款。", "LG双门冰箱"),
+        ("我家里用的是美的的电饭煲。", "美的电饭煲"),
+        ("我手里这部手机是小米12。", "小米12"),
+    ]:
+        assert ("我", "FACT", "用", thing) in triples(extract(said)), said
+    assert ("我", "FACT", "有", "美的电饭煲") in triples(extract("我家里有一个美的的电饭煲。"))
+    # what it is like is no maker
+    assert not [t for t in triples(extract("我住的小区是专门给老人的。")) if t[2] == "住在"]
+
+
+def test_chinese_what_an_event_has_meets_at_the_event():
+    found = triples(
+        extract("金融科技精英论坛的规模是三千人。金融科技精英论坛的地点是北京。金融科技精英论坛的持续时间是两天。")
+    )
+    for topic, value in [("规模是", "三千人"), ("地点是", "北京"), ("持续时间是", "两天")]:
+        assert ("金融科技精英论坛", "FACT", topic, value) in found, found
+    # when it is: an event of that time, not a thing the speaker teaches (教育年度盛典)
+    plan = extract("教育年度盛典的时间是2024-04-15 19:00。")
+    assert [(m.memory["subject"], m.memory["memory_type"], m.memory["topic"]) for m in plan.memories] == [
+        ("教育年度盛典", "EVENT", "时间是")
+    ]

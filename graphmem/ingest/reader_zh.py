@@ -11,7 +11,8 @@ from ..lang import HAN_CHARS
 from ..lexicon.roles import ZH_ROLE_WORDS, role_of
 from . import rules_zh, zh_subjects
 from .language import Language, Reader
-from .phrases import _LEAD_ZH, Found, clean, read_as
+from .people import People
+from .phrases import _LEAD_ZH, Found, Subject, clean, read_as
 
 # "X也是Y" is "X是Y"; "X可能是Y" is a guess and "X以前是Y" what used to be, not a fact (小曾, 老曾: names).
 _X_ADVERB = re.compile(r"(?:也|都|还|就|又|才|真的|真|确实|其实|一直|已经|并)$")
@@ -41,6 +42,23 @@ def _x_is_y(said: str) -> Found | None:
     if job and job[0].kind == "work" and zh_subjects.person_named(who):  # 李明宇是当警察的: his job
         return replace(job[0], subject=who)
     return Found("FACT", topic, y, 0.5, subject=x)
+
+
+# 金融科技精英论坛的规模是三千人 / 的时间是下周一下午两点: what an event is said to have (its time as said)
+_OF_EVENT = re.compile(
+    r"^(?P<x>[^，,。！？；;!?\s]{2,30}?)的(?P<what>举办时间|举办地点|持续时间|主要内容|时间|地点|规模|主题)"
+    r"(?:是|为)(?P<y>[^，,。！？；;!?]{1,40}?)[。！!]*$"
+)
+
+
+def _of_event(said: str, time_text: str | None) -> Found | None:
+    """金融科技精英论坛的规模是三千人 → 金融科技精英论坛 · 规模是 · 三千人: the event at one node with all it has;
+    when it is (的时间是下周一下午两点), an event of that time."""
+    m = _OF_EVENT.match(said.strip())
+    if m is None or m["x"][0] in "我你他她它这那" or role_of(m["x"]) is not None:
+        return None
+    y, when = clean(m["y"], True, 40), m["what"].endswith("时间") and m["what"] != "持续时间" and time_text
+    return Found("EVENT" if when else "FACT", m["what"] + "是", y, 0.6, subject=m["x"], kind="fact") if y else None
 
 
 # 华为Mate60真心好用 / 这款LG双门冰箱真的太给力了 / 小米12这手机性能真不错: a thing named, then what the
@@ -282,7 +300,7 @@ class Chinese(Language):
     ) -> tuple[str, str, list[Found], Found | None]:
         """A clause that names an attribute of someone (我的生日是三月五号) says only that; the people a
         Chinese sentence introduces were read for it whole, before its clauses."""
-        said = rules_zh.attribute(body, carried)
+        said = rules_zh.attribute(body, carried) or _of_event(zh_subjects.ZH_LEAD.sub("", text), time_text)
         if said is None and time_text:  # 我的生日是三月五号: the value is the time itself
             said = rules_zh.attribute(_body(text, None), carried)
         if said is None and (think := _I_THINK.match(body)):  # 我觉得iPhone13的性能挺稳定的: of the phone
@@ -297,7 +315,16 @@ class Chinese(Language):
         return bool(words) and words[0][1] in ("nr", "nrt", "nrfg", "eng")
 
     # --- whom a clause is about
-    subject_of = staticmethod(zh_subjects.subject_of)
+    @staticmethod
+    def subject_of(clause: str, people: People, owner: str, carried: Subject | None) -> Subject | None:
+        """As ``zh_subjects.subject_of``; and the speaker's own attribute (我的身高是…, 我的爱好是…) read as one of
+        someone else's is (我表姐的身高是…), unless a reading of its own takes it (我的名字是…, 我的家乡是…)."""
+        subj = zh_subjects.subject_of(clause, people, owner, carried)
+        if subj is None or subj.name is not None or subj.of_role or not subj.rest.startswith("的"):
+            return subj
+        theirs = zh_subjects.attribute_said(replace(subj))
+        return theirs if theirs.of_role and not rules_zh.predicates(subj.rest, False) else subj
+
     role_of_someone = staticmethod(zh_subjects.role_of_someone)
     partner_ended = staticmethod(zh_subjects.partner_ended)
     stated_people = staticmethod(zh_subjects.stated_people)

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from ..lexicon import word_map
 from ..lexicon.readings import words_of
-from ..lexicon.roles import role_of
+from ..lexicon.roles import ZH_ROLE_WORDS, role_of
 from ..lexicon.topics import ZH_WORKPLACES
 from .phrases import Found, clean, patterns, read_as, relation
 from .zh_subjects import _ADV, _JOB_END, _NAME, _NOT_NAME, FORMERLY, ZH_LEAD, Subject, tag
@@ -94,8 +94,9 @@ def _open_part(text: str | None, limit: int = 30) -> str | None:
 
 
 def _organisation(said: str) -> str | None:
-    """Where someone works or studies as said (一家银行 → 银行); None for a pronoun, home or "this one"."""
-    obj = _open_part(_ONE.sub("", said))
+    """Where someone works or studies as said (一家银行 → 银行, 深圳那边 → 深圳); None for a pronoun, home or
+    "this one"."""
+    obj = _open_part(re.sub(r"(?<=.)(?:那块儿|那块|那边|那儿|一带)$", "", _ONE.sub("", said)))
     return obj if obj and obj[0] != "家" else None
 
 
@@ -183,8 +184,11 @@ def _teaches(m: re.Match, timed: bool = False) -> list[Found]:
 
 
 _LIKING = word_map(
-    "喜欢: 喜欢|喜爱|钟爱|偏爱|迷上了|爱上了, 爱: 爱|热爱, 讨厌: 讨厌|恨|受不了, 怕: 怕|害怕, 不喜欢: 不喜欢|不爱"
+    "喜欢: 喜欢|喜爱|钟爱|偏爱|迷上了|爱上了|中意, 爱好: 爱好, 爱: 爱|热爱, 讨厌: 讨厌|恨|受不了, 怕: 怕|害怕, 不喜欢: 不喜欢|不爱"
 )
+
+# what a liking's object may end with to say it is a hobby (攀岩作为他的兴趣爱好)
+_AS_A_HOBBY = re.compile(r"(?<=.)作为(?:他|她|我|自己)?的?(?:兴趣)?爱好$")
 
 # The liking verbs as one alternation, the longest first (不喜欢 before 喜欢, 热爱 before 爱)
 _LIKING_VERBS = "|".join(sorted(_LIKING, key=len, reverse=True))
@@ -232,6 +236,9 @@ _MAKER_TAGS = ("n", "nz", "nt", "ns", "eng", "m")
 def thing_name(said: str) -> str:
     """松下的空气净化器 → 松下空气净化器, 北京的烤鸭 → 北京烤鸭: one thing, said with or without 的, named one
     way, so that a liking, a possession and a review of it meet at one node; anything else as said."""
+    if "的的" in said:  # 美的的电饭煲: a maker whose name ends in 的, then its thing
+        maker, _, thing = said.partition("的的")
+        return maker + "的" + thing if maker and thing and "的" not in thing else said
     maker, of, thing = said.partition("的")
     if not of or "的" in thing or len(maker) < 2 or role_of(maker) is not None:
         return said
@@ -249,9 +256,13 @@ def _preference(m: re.Match, timed: bool) -> list[Found]:
     obj = _open_part(m.group("obj"))
     if not obj or obj in ("的", "了") or obj.startswith(("的", "什么", "哪")):
         return []
+    if verb == "爱好" and tag(obj)[0][1] == "d":
+        return []  # 跟我的编程爱好简直绝配: a hobby spoken of, not what it is
     obj = thing_name(that_one(obj) or obj)  # LG的那个双门冰箱(的): one name; 华为Mate60这款手机: the phone named
     topic = _LIKING[verb]
-    sign = 1 if topic in ("喜欢", "爱") else -1
+    if hobby := _AS_A_HOBBY.search(obj):  # 喜欢攀岩作为他的兴趣爱好: a hobby, said so
+        obj, topic = obj[: hobby.start()], "爱好"
+    sign = 1 if topic in ("喜欢", "爱", "爱好") else -1
     if topic == "怕" and (len(obj) > 6 or re.match(r"^(?:来不及|会|被|要|不|没|万一|是|自己|麻烦你|打扰)", obj)):
         return []  # 我怕来不及 / 我怕会下雨: a worry, not a fear of something
     if habit and habit + obj in _ACTIVITIES:  # 喜欢跑步: running is what is liked, not 步
@@ -299,9 +310,17 @@ _GONE = re.compile(
 )
 
 
+# 我家里用的是…, 我家的洗衣机是…, 我手里这部手机是…: what the speaker's household has or the speaker holds, used
+_AT_HAND = re.compile(
+    rf"^我(?:家里|家|手里|手头)(?:用的|拿的|的(?!{ZH_ROLE_WORDS})|(?:这|那)(?:部|款|台|个))(?=[^，,。！？]{{0,6}}?是)"
+)
+
+
 def said_plainly(sentence: str) -> str:
     """The sentence said the way the clause rules read it: 我以前抽烟，后来戒了 → 我后来戒了抽烟 (the habit
-    quit said in the clause that quits it); 比起咖啡我更喜欢茶 → 我更喜欢茶; 外婆去年走了 → 外婆去年去世了."""
+    quit said in the clause that quits it); 比起咖啡我更喜欢茶 → 我更喜欢茶; 外婆去年走了 → 外婆去年去世了;
+    我家的洗衣机是西门子的 → 我用的洗衣机是西门子的."""
+    sentence = _AT_HAND.sub("我用的", sentence)
     sentence = _GONE.sub(r"\g<who>\g<when>去世了", sentence)
     sentence = _ME_AFTER.sub(r"\g<when>我", sentence)
     sentence = _RATHER.sub(lambda r: r["lead"] + (r["who"] or "我"), sentence)
@@ -459,6 +478,12 @@ def hometown(clause: str) -> Found | None:
 _NOT_THE_ONE = r"^(?:我|你|他|她|谁|哪|什么|太|很|挺|特别|非常|真|超|好|让|有点|比较)"
 
 
+def _a_maker(said: str) -> bool:
+    """Whether words name a maker or a model (西门子, LG, 斯凯奇GoWalk5系列), not anyone's (我妈) or what a thing is
+    like (专门给老人)."""
+    return role_of(said) is None and all(t.startswith("n") or t in ("eng", "m", "q") for _, t in tag(said))
+
+
 def _the_one(m: re.Match, timed: bool) -> list[Found]:
     """我住的那个小区叫世纪花园 / 我用的手机是华为Mate60 / 我刚才路过的景区是海滨公园: "the N I V is Y" says the
     speaker Vs Y: where they live, what they use or wear, where they went."""
@@ -467,6 +492,10 @@ def _the_one(m: re.Match, timed: bool) -> list[Found]:
         return [said_attr]  # 我用的邮箱是…: the e-mail address, not a thing used
     said = _ONE.sub("", said)  # 是一家肿瘤医院: the hospital
     said = re.sub(rf"^家(?=.{{2,}}(?:{PLACE_KINDS}|公司|银行|店)$)", "", said)  # 是家肿瘤医院 (not 家乐福)
+    said = re.sub(r"(?<=.)(?:牌子|牌)的", "的", said)  # LG牌的双门冰箱: LG的
+    maker = re.fullmatch(r"(?P<brand>[^的]{1,12}?)的(?:(?P<kind>[^的]{1,6}?)款)?", said)
+    if maker and m["what"] and _a_maker(maker["brand"]):  # 洗衣机是西门子的, 冰箱是LG牌的双门款: the maker's thing
+        said = maker["brand"] + (maker["kind"] or "") + m["what"]
     obj = clean(said, True, 30) if verb in ("喜欢", "爱") else _object(said)  # 喜欢的事就是去听音乐会: a deed
     if not obj or obj[0] in _NOT_NAME or said.endswith("的") or re.match(_NOT_THE_ONE, obj):
         return []  # 是专门看骨科的, 真是太让人满意了: what it is like, not which one

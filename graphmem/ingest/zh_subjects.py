@@ -117,12 +117,19 @@ def _relative(subj: Subject) -> Subject:
     if m and not subj.rest[m.end() :].startswith(("们", "的")):
         subj.rest, subj.of_role = subj.rest[m.end() :], ZH_ROLES[m["role"]][0]
     elif attribute and attribute.group(0) != "生日":  # 我同事的身高是…: theirs (生日 has a reading of its own)
-        subj.rest, subj.of_role = subj.rest[attribute.end() :], attribute.group(0)
+        # 工作地是在山东青岛: where it is, as 工作地是山东青岛 says
+        subj.rest, subj.of_role = re.sub(r"^是在", "是", subj.rest[attribute.end() :]), attribute.group(0)
     elif subj.rest.startswith("的") and len(subj.rest) > 2:
         words = tag(subj.rest[1:])
         if len(words) > 1 and words[0][1].startswith("n") and not words[0][1].startswith("nr"):
             subj.rest, subj.of_role = subj.rest[1 + len(words[0][0]) :], words[0][0]
     return subj
+
+
+def attribute_said(subj: Subject) -> Subject:
+    """的身高是…: the clause is about what the subject has (``of_role``) when it names an attribute of theirs."""
+    attribute = _ATTRIBUTE.match(subj.rest, 1) if subj.rest.startswith("的") else None
+    return _relative(subj) if attribute and attribute.group(0) != "生日" else subj
 
 
 def _that_one(text: str, people: People) -> Subject | None:
@@ -147,7 +154,7 @@ _WE_AT_HOME = re.compile(
     rf"^(?:(?:我们|咱们)(?:家|俩|一家|全家)?{_ADV}"
     r"(?=搬|住在|住|养了|领养了|买了|打算|准备|计划|在考虑|考虑|想(?:搬|养|买|去)"
     r"|在[^，,。！？]{1,12}?(?:住|生活|定居|安家|买了房))"
-    r"|(?:我们家|咱们家|咱家|我家)(?=有|养))"
+    r"|(?:我们家|咱们家|咱家|我家里|我家)(?=有|养))"
 )
 
 # 昨晚我们在…吃了饭: "we" at a time said, a thing the speaker did with others (我们公司…, 我们老板… are
@@ -167,8 +174,13 @@ def we_then(said: str, time_text: str) -> Subject | None:
     return Subject(None, rest)
 
 
-# Roles said without 我 that still mean the speaker's (妈妈说…, 老板今天…): kin and the boss.
-_BARE_ROLES = frozenset("妈妈 老妈 爸爸 老爸 老婆 老公 老板 女朋友 男朋友 爷爷 奶奶 外婆 外公 儿子 女儿 闺女".split())
+# Roles said without 我 that still mean the speaker's (妈妈说…, 舅妈在广州上班, 老板今天…): kin, the boss and
+# whoever works under the speaker; not 叔叔, 阿姨, 哥哥, 姐姐 …, as often what one calls anyone.
+_BARE_ROLES = frozenset(
+    "妈妈 老妈 母亲 爸爸 老爸 父亲 老婆 妻子 爱人 老公 丈夫 老伴 女朋友 男朋友 爷爷 奶奶 外婆 外公 姥姥 姥爷 儿子 女儿 闺女 "
+    "表妹 表姐 表哥 表弟 堂妹 堂姐 堂哥 堂弟 舅舅 舅妈 婶婶 姑姑 姨妈 小姨 大伯 伯伯 侄子 侄女 外甥 外甥女 孙子 孙女 "
+    "外孙 外孙女 公公 婆婆 岳父 岳母 儿媳 女婿 嫂子 姐夫 妹夫 弟媳 老板 上司 领导 下属 手下".split()
+)
 
 # 就是/只是/可是/真是… opening a clause that says no subject: "it's just that", "it really is" — what follows
 # is a remark (就是晚上有点儿吵, 真是太让人惊喜了), not what the speaker or the one spoken of before is.
@@ -341,8 +353,12 @@ def _named_first(text: str) -> str | None:
     someone named the way one calls them (陈阿姨开了…, 老何说…)."""
     words = tag(text)
     name = words[0][0] if words and words[0][1].startswith("nr") else ""
+    if len(name) == 1 and len(words) > 1 and words[1][1] in ("nr", "nrfg") and len(words[1][0]) == 2:
+        name += words[1][0]  # 周|志强: a surname and a given name the tagger split
     if 2 <= len(name) <= 3 and text[len(name) :].startswith("的") and _ATTRIBUTE.match(text, len(name) + 1):
         return name
+    if len(name) == 3 and words[0][1] in ("nr", "nrfg") and _PREDICATE_START.match(text[3:]):
+        return name  # 李思琪喜欢摄影, 刘梓涵在北京工作呢 (nrt, a name heard from abroad, is as often 家里人)
     m = re.match(rf"^(?:[{HAN_CHARS}]{{3}}|[小老阿][{HAN_CHARS}])(?=[^的们])", text)
     return m[0] if m and _addressed(m[0], text) else None
 
