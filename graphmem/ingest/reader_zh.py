@@ -9,7 +9,7 @@ from typing import Any
 
 from ..lang import HAN_CHARS
 from ..lexicon.roles import ZH_ROLE_WORDS, role_of
-from . import rules_zh, zh_subjects
+from . import rules_zh, zh_subjects, zh_things
 from .language import Language, Reader
 from .people import People
 from .phrases import _LEAD_ZH, Found, Subject, clean, read_as
@@ -63,7 +63,7 @@ def _of_event(said: str, time_text: str | None) -> Found | None:
 
 # 华为Mate60真心好用 / 这款LG双门冰箱真的太给力了 / 小米12这手机性能真不错: a thing named, then what the
 # speaker thinks of it, after a "really" that says it is a judgement
-_THIS = rf"^(?:{rules_zh.THIS_ONE})?"  # 这台, 那双 …: a made thing, by its measure word; 这个, 那家: anything
+_THIS = rf"^(?:{zh_things.THIS_ONE})?"  # 这台, 那双 …: a made thing, by its measure word; 这个, 那家: anything
 _THING = _THIS + r"(?P<x>[^，,。！？；;!?\s]{3,24}?)"  # the thing's name: what stands before the judgement
 _OPINION = re.compile(_THING + r"(?P<how>真心|真的|真是|确实|实在|真)")
 # 松下空气净化器用起来真不错: a thing as it is used, worn, eaten …: what follows is how it is
@@ -82,7 +82,7 @@ _ASPECTS = frozenset(
     "品种 天气".split()
 )
 _ASPECT_STARTS = tuple(_ASPECTS)
-_A_PLACE = re.compile(rf"(?:{rules_zh.PLACE_KINDS})$")
+_A_PLACE = re.compile(rf"(?:{zh_things.PLACE_KINDS})$")
 _NOUN_TAGS = ("n", "nr", "nrt", "nrfg", "ns", "nt", "nz", "eng", "m")
 _NAMED_TAGS = ("nr", "ns", "nt", "nz", "eng", "m")  # a name, a place, a brand, a Latin word or a number
 
@@ -105,7 +105,7 @@ def _a_thing(words: list[tuple[str, str]], in_use: bool) -> str | None:
     x = "".join(w for w, _ in words)
     if len(x) < 3 or re.match(r"^(?:今天|昨天|最近|现在|这里|那里)", x):
         return None
-    return rules_zh.thing_name(x)
+    return zh_things.thing_name(x)
 
 
 def _an_aspect(said: str) -> bool:
@@ -142,7 +142,7 @@ def _opinion(body: str, judged: bool = False) -> Found | None:
         cut, in_use = cut - 1, True
     said = "".join(w for w, _ in words[:cut])
     x = _a_thing(words[:cut], in_use=in_use)
-    if x is None and (that := rules_zh.that_one(m.group("x"))) is not None:  # 欧莱雅的那个精油, 美的那款电饭煲
+    if x is None and (that := zh_things.that_one(m.group("x"))) is not None:  # 欧莱雅的那个精油, 美的那款电饭煲
         maker = all(t.startswith(_NOUN_TAGS) or w == "的" for w, t in words[:cut])  # 但这款手机: no maker
         x = that if maker and all(t.startswith(_NOUN_TAGS) for _, t in rules_zh.tag(that[:2])) else None
         said = m.group("x")
@@ -201,7 +201,7 @@ def _is_workplace(text: str) -> bool:
     """A workplace named whole: one word not a place (腾讯, 华为), or a phrase ending in a kind of
     workplace (一家创业公司, 市第一医院); not an errand (超市买菜)."""
     kind = re.search(rf"(?:{rules_zh.WORKPLACES}|学校|大学|中学|小学)$", text)
-    return kind is not None or (len(rules_zh.tag(text)) == 1 and not rules_zh.is_place(text))
+    return kind is not None or (len(rules_zh.tag(text)) == 1 and not zh_things.is_place(text))
 
 
 # after a job said in the same sentence, the next one (以前在阿里工作，后来去了腾讯): a workplace named

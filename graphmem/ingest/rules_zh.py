@@ -14,62 +14,19 @@ from collections.abc import Callable
 
 from ..lexicon import word_map
 from ..lexicon.readings import words_of
-from ..lexicon.roles import ZH_ROLE_WORDS, role_of
+from ..lexicon.roles import ZH_ROLE_WORDS
 from ..lexicon.topics import ZH_WORKPLACES
 from .phrases import Found, clean, patterns, read_as, relation
 from .zh_subjects import _ADV, _JOB_END, _NAME, _NOT_NAME, FORMERLY, ZH_LEAD, Subject, tag
+from .zh_things import ONE, PLACE_KINDS, is_maker, is_place, noun_head, object_of, that_one, thing_name, things
 
 # What a guess, a supposition, a thought or a question opens with (可能…, 如果…, 觉得…, 为什么…)
 GUESSES = "可能|也许|大概|应该|要是|如果|觉得|认为|以为|听说|猜|感觉|知道|记得|怎么|为什么"
 # A clause that only says what used to be, guesses, wishes or asks states no current fact.
 _NOT_FACT = re.compile(rf"^(?:{FORMERLY}|希望(?!能|可以|能够)|{GUESSES})")
 
-_ONE = re.compile(r"^(?:一)(?:个|辆|只|台|套|家|所|位|条|本|部|件|份|架|把|间|栋|幢|匹|头|盆|张)")
-
 # 在考虑…, 在想…: thinking about it (a plan), not a place it is done at (在考虑回学校读书)
 _NOT_THINKING = "(?!考虑|想|犹豫|打算|准备|计划|纠结|琢磨|找|寻找|物色)"  # 在找新工作: looking for one
-
-_TRAIL = re.compile(r"(?:了|啦|呀|啊|呢|吧|哦|哈|去|来|住|上班|工作|读书|上学)+$")
-
-_NOUNISH = ("n", "a", "b", "j", "eng", "x", "vn", "s", "f", "l", "m", "q", "k", "h")
-
-_MORPHEME = ("g", "zg")  # a bound character the tagger could not place (灵缇犬 → 灵|缇|犬): part of the noun
-
-
-def is_place(text: str) -> bool:
-    """A city, a province or a country (上海, 广东, 日本), not a workplace: the tagger's ``ns``."""
-    words = tag(text)
-    return len(words) == 1 and words[0][1] == "ns"
-
-
-def noun_head(text: str) -> str | None:
-    """The noun phrase a text opens with, up to the first verb, preposition or particle; a leading
-    "one of" (一辆, 一个) dropped: 上海了 → 上海, 星巴克见了小雯 → 星巴克, 一辆新自行车 → 新自行车."""
-    text = _ONE.sub("", text.strip(" ，,。！？!?"))
-    if not text:
-        return None
-    words = tag(text)
-    out: list[str] = []
-    for i, (word, t) in enumerate(words):
-        noun = t.startswith("n") or (t.startswith(_NOUNISH) and not (t == "x" and not word.isascii()))
-        of = word == "的" and bool(out) and i + 1 < len(words)  # 的 between two words of the phrase
-        named = t.startswith("v") and not out  # 字节跳动, 攀岩: a verb-looking name said as an object
-        if not (noun or (t in _MORPHEME and len(word) == 1) or of or named):
-            break
-        out.append(word)
-    head = "".join(out).rstrip("的")
-    head = _TRAIL.sub("", head) if len(head) > 1 else head
-    return head or None
-
-
-def _object(text: str) -> str | None:
-    """An object: the clause's rest cleaned, cut to its noun phrase when a verb follows it."""
-    rest = clean(_ONE.sub("", text), True, 40)
-    if not rest:
-        return None
-    head = noun_head(rest)
-    return head if head and len(head) < len(rest) else _TRAIL.sub("", rest) or rest
-
 
 # --- predicates ----------------------------------------------------------------------------
 # 从2019年起 / 去年开始 (the time read out before) / 从小 / 从去年开始: since when what follows has held
@@ -96,12 +53,12 @@ def _open_part(text: str | None, limit: int = 30) -> str | None:
 def _organisation(said: str) -> str | None:
     """Where someone works or studies as said (一家银行 → 银行, 深圳那边 → 深圳); None for a pronoun, home or
     "this one"."""
-    obj = _open_part(re.sub(r"(?<=.)(?:那块儿|那块|那边|那儿|一带)$", "", _ONE.sub("", said)))
+    obj = _open_part(re.sub(r"(?<=.)(?:那块儿|那块|那边|那儿|一带)$", "", ONE.sub("", said)))
     return obj if obj and obj[0] != "家" else None
 
 
 def _reading(
-    topic: str, reading: str = "", mtype: str = "FACT", of: Callable = _object, kind: str = "fact", ends: bool = False
+    topic: str, reading: str = "", mtype: str = "FACT", of: Callable = object_of, kind: str = "fact", ends: bool = False
 ) -> Callable:
     """A reading of the pattern's ``obj`` (or ``obj2``) as ``of`` cleans it, with how long when said: ``reading``'s
     (``lexicon/readings.py``), else a fact of ``kind``; its topic ``topic`` and the verb said, if any (不再 + 喝).
@@ -130,7 +87,7 @@ _WORKED_AT = _reading("曾工作于", of=_organisation, kind="work")
 
 def _allergic(m: re.Match, timed: bool = False) -> list[Found]:
     """对花生过敏 → 过敏 花生; 不过敏 and 有点过敏 (no what) state nothing."""
-    obj = None if m.group("neg") else _object(m.group("obj"))
+    obj = None if m.group("neg") else object_of(m.group("obj"))
     if not obj or re.fullmatch(r"(?:有点|有些|很|特别|严重|非常|比较|容易|经常|也|又|还|都)+", obj):
         return []
     return [Found("FACT", "过敏", obj, 0.8, kind="fact")]
@@ -141,7 +98,7 @@ def _learning(m: re.Match, timed: bool = False) -> list[Found]:
     said as going on (在学 / 正在练 / 开始学) or with how long (学西班牙语半年了): 学做饭 alone may be a wish."""
     if not (m.group(0).startswith(("在", "开始")) or m.group("time")):
         return []
-    obj = _object(m.group("obj"))
+    obj = object_of(m.group("obj"))
     if not obj or obj[0] in _NOT_NAME or obj.startswith(("了", "过", "着", "的", "到")):
         return []
     return [Found("FACT", "在" + m.group("verb"), obj, 0.6, _said(m, "时长", "time"), kind="fact")]
@@ -149,7 +106,7 @@ def _learning(m: re.Match, timed: bool = False) -> list[Found]:
 
 def _practised(m: re.Match, timed: bool = False) -> list[Found]:
     """学了三年钢琴了 → 在学 钢琴 (时长 三年); 弹了十年吉他 → 弹过 吉他: the verb and what, how long."""
-    obj = _object(m.group("obj"))
+    obj = object_of(m.group("obj"))
     if not obj or obj[0] in _NOT_NAME or obj[0] in "就才又都也还便没不" or obj in ("时间", "工作", "东西", "功课"):
         return []
     verb = m.group("verb")
@@ -193,13 +150,8 @@ _AS_A_HOBBY = re.compile(r"(?<=.)作为(?:他|她|我|自己)?的?(?:兴趣)?爱
 # The liking verbs as one alternation, the longest first (不喜欢 before 喜欢, 热爱 before 爱)
 _LIKING_VERBS = "|".join(sorted(_LIKING, key=len, reverse=True))
 
-# "this one", "that one" (这个, 那家), ``one`` the measure word of a made thing: 款 a model, 台 a machine, 部 a phone …
-THIS_ONE = "(?:这|那)(?:个|家|(?P<one>款|台|双|部|辆))"
 # the kinds of workplace a name ends in (lexicon.topics.ZH_WORKPLACES)
 WORKPLACES = "|".join(ZH_WORKPLACES)
-# the kinds of place a name ends in (荔枝公园, 万象城, 胸科医院): a place named, though no word of it is a name
-PLACE_KINDS = "公园|广场|商场|城|医院|小区|花园|家园|大厦|中心|超市|市场|景区|博物馆|图书馆|体育馆|酒店|餐厅|饭店"
-
 # Verbs a liking may carry: 爱喝 / 喜欢吃 / 不再喝 take their object as what is drunk or eaten.
 _HABIT = "吃|喝|看|听|玩|打|弹|跑|穿|抽|养|追|唱|逛|踢|骑|做"
 
@@ -207,48 +159,6 @@ _MEAT = {"肉", "荤", "荤菜", "肉食", "大鱼大肉"}
 
 # A habit verb and the one character after it that make one word for the activity itself.
 _ACTIVITIES = {"跑步", "唱歌", "逛街", "做饭", "做菜", "打牌", "打球", "玩牌", "看戏"}
-
-
-_THAT_ONE_OF = re.compile(rf"^(?P<brand>[^的，,]{{1,12}}?)(?P<of>的)?{THIS_ONE}(?P<thing>[^的，,]{{2,16}}?)的?$")
-
-
-def that_one(said: str) -> str | None:
-    """The thing "that one of a maker" names (as a review names it), or None: LG的那个双门冰箱(的) and LG这款双门冰箱
-    → LG双门冰箱, 美的那款电饭煲 → 美的电饭煲 (美的 a maker's name, its 的 no possessive); a model or a place named,
-    then its kind: 华为Mate60这款手机 → 华为Mate60, 绿洲家园这个地方 → 绿洲家园."""
-    m = _THAT_ONE_OF.match(said)
-    if m is None:
-        return None
-    brand, thing = m.group("brand"), m.group("thing")
-    if m.group("of") and all(w != "的" for w, _ in tag(said[: m.end("of") + 1])):
-        brand += "的"  # 美的那款: the 的 is the maker's name's own
-    elif m.group("of"):
-        return brand + thing
-    maker = m.group("one") in ("款", "台", "部") and not any(c.isdigit() for c in brand)  # a product line
-    return brand + thing if maker else brand
-
-
-# A maker's or a place's thing: its words nouns (a name, a brand, a place, a Latin word or a number),
-# no person's name, pronoun or role (小王的狗, 朋友的车 stay whose they are)
-_MAKER_TAGS = ("n", "nz", "nt", "ns", "eng", "m")
-
-
-def thing_name(said: str) -> str:
-    """松下的空气净化器 → 松下空气净化器, 北京的烤鸭 → 北京烤鸭: one thing, said with or without 的, named one
-    way, so that a liking, a possession and a review of it meet at one node; anything else as said."""
-    if "的的" in said:  # 美的的电饭煲: a maker whose name ends in 的, then its thing
-        maker, _, thing = said.partition("的的")
-        return maker + "的" + thing if maker and thing and "的" not in thing else said
-    maker, of, thing = said.partition("的")
-    if not of or "的" in thing or len(maker) < 2 or role_of(maker) is not None:
-        return said
-    left, right = tag(maker), tag(thing)
-    # the thing's words nouns, or words that modify the last (奇焕润发精油, 降噪耳机)
-    if not right or right[-1][1] not in _MAKER_TAGS or not all(t in (*_MAKER_TAGS, "v", "vn", "b") for _, t in right):
-        return said
-    # a maker the tagger takes for a person's name (欧莱雅, 亚瑟士) makes one thing with a model's name
-    model = any(t in ("eng", "m") for _, t in right)
-    return maker + thing if all(t in _MAKER_TAGS or (model and t.startswith("nr")) for _, t in left) else said
 
 
 def _preference(m: re.Match, timed: bool) -> list[Found]:
@@ -336,21 +246,6 @@ _NOT_POSSESSED = re.compile(
     r"^(?:点|些|空|事|时|没有|人|一天|一次|意思|道理|问题|机会|可能|必要|兴趣|关系|用|名|钱了|压力|感觉|想法|计划|安排|约)"
 )
 
-_AND = re.compile(r"(和|、|以及|还有)")  # the joints of a list of things: 一只猫和一只狗
-
-
-def _things(rest: str) -> str | None:
-    """The things a possession names: one noun phrase, or a list of them kept whole (一只猫和一只狗
-    → 猫和狗), as an English "a cat and a dog" is; the last may be followed by what is done with it."""
-    parts = _AND.split(rest)
-    if len(parts) > 1:
-        said = [_ONE.sub("", p.strip(" ，,。！？!?")) for p in parts[::2]]
-        heads = [noun_head(p) for p in parts[::2]]
-        people = any(tag(str(h))[0][1].startswith("nr") for h in heads[1:] if h)  # 买了本书和小雯一起看
-        if all(heads) and heads[:-1] == said[:-1] and not people:  # every item but the last a whole noun phrase
-            return str(heads[0]) + "".join(j + str(h) for j, h in zip(parts[1::2], heads[1:], strict=True))
-    return _object(rest)
-
 
 def _possession(m: re.Match, timed: bool) -> list[Found]:
     verb, rest = m.group("verb"), m.group("obj")
@@ -358,7 +253,7 @@ def _possession(m: re.Match, timed: bool) -> list[Found]:
         return []
     if verb != "有":  # 买了个新手机 / 养了只猫: a measure word said without 一
         rest = re.sub(r"^(?:个|只|台|辆|套|件|部|条|匹|盆)(?!人)(?=[\u4e00-\u9fffA-Za-z]{1,})", "", rest)
-    obj = _things(rest) if verb != "有" else clean(_ONE.sub("", rest), True, 30)
+    obj = things(rest) if verb != "有" else clean(ONE.sub("", rest), True, 30)
     if not obj or obj[0] in _NOT_NAME:
         return []
     topic = "有" if verb == "拥有" else verb
@@ -368,7 +263,7 @@ def _possession(m: re.Match, timed: bool) -> list[Found]:
 def _parted(m: re.Match, timed: bool) -> list[Found]:
     """我把车卖了, 卖掉了我的旧电脑, 把猫送人了: a thing parted with, which ends the speaker's having it."""
     said = re.sub(r"^(?:我们家|我家|我们|我)的?", "", m.group("obj") or m.group("obj2"))  # 我的宝马: the speaker's
-    if not (obj := _open_part(_ONE.sub("", said))):
+    if not (obj := _open_part(ONE.sub("", said))):
         return []
     topic = "送人" if "送" in m.group(0) else "卖掉"
     return [read_as("parting", "EVENT" if timed else "FACT", topic, thing_name(obj))]
@@ -430,7 +325,7 @@ _STAY = r"(?:酒店|宾馆|旅馆|民宿|客栈|医院|青旅|帐篷)$"
 
 
 def _lived_before(m: re.Match, timed: bool = False) -> list[Found]:
-    obj = _object(m.group("obj") or m.groupdict().get("obj2") or "")
+    obj = object_of(m.group("obj") or m.groupdict().get("obj2") or "")
     span = m.group("time") or ""
     if not obj or obj[0] in _NOT_NAME or span.endswith(("天", "周")) or re.search(_STAY, obj):
         return []  # 在酒店住了两天: a stay, not a home
@@ -471,17 +366,11 @@ def hometown(clause: str) -> Found | None:
     """Someone's hometown, said with 是 or 在 (我叔叔老家是山东青岛的 → 老家是 山东青岛): the word said for it, as
     其家乡是北京 reads (家乡是 北京); None when the clause says no hometown."""
     m = _HOMETOWN.match(clause)
-    obj = _object(m.group("obj")) if m else None
+    obj = object_of(m.group("obj")) if m else None
     return Found("FACT", m.group("attr") + "是", obj, 0.6, kind="fact") if m and obj else None
 
 
 _NOT_THE_ONE = r"^(?:我|你|他|她|谁|哪|什么|太|很|挺|特别|非常|真|超|好|让|有点|比较)"
-
-
-def _a_maker(said: str) -> bool:
-    """Whether words name a maker or a model (西门子, LG, 斯凯奇GoWalk5系列), not anyone's (我妈) or what a thing is
-    like (专门给老人)."""
-    return role_of(said) is None and all(t.startswith("n") or t in ("eng", "m", "q") for _, t in tag(said))
 
 
 def _the_one(m: re.Match, timed: bool) -> list[Found]:
@@ -490,13 +379,13 @@ def _the_one(m: re.Match, timed: bool) -> list[Found]:
     verb, said = m.group("verb"), m.group("obj").strip()
     if (said_attr := attribute("我的" + m.group("what") + "是" + said, None)) is not None:
         return [said_attr]  # 我用的邮箱是…: the e-mail address, not a thing used
-    said = _ONE.sub("", said)  # 是一家肿瘤医院: the hospital
+    said = ONE.sub("", said)  # 是一家肿瘤医院: the hospital
     said = re.sub(rf"^家(?=.{{2,}}(?:{PLACE_KINDS}|公司|银行|店)$)", "", said)  # 是家肿瘤医院 (not 家乐福)
     said = re.sub(r"(?<=.)(?:牌子|牌)的", "的", said)  # LG牌的双门冰箱: LG的
     maker = re.fullmatch(r"(?P<brand>[^的]{1,12}?)的(?:(?P<kind>[^的]{1,6}?)款)?", said)
-    if maker and m["what"] and _a_maker(maker["brand"]):  # 洗衣机是西门子的, 冰箱是LG牌的双门款: the maker's thing
+    if maker and m["what"] and is_maker(maker["brand"]):  # 洗衣机是西门子的, 冰箱是LG牌的双门款: the maker's thing
         said = maker["brand"] + (maker["kind"] or "") + m["what"]
-    obj = clean(said, True, 30) if verb in ("喜欢", "爱") else _object(said)  # 喜欢的事就是去听音乐会: a deed
+    obj = clean(said, True, 30) if verb in ("喜欢", "爱") else object_of(said)  # 喜欢的事就是去听音乐会: a deed
     if not obj or obj[0] in _NOT_NAME or said.endswith("的") or re.match(_NOT_THE_ONE, obj):
         return []  # 是专门看骨科的, 真是太让人满意了: what it is like, not which one
     if verb == "住":
@@ -566,7 +455,7 @@ _RULES = patterns(
     (
         rf"^(?:后来|然后)?换(?:了|成了?)(?:一)?(?:辆|台|部|只|个|款)(?P<obj>{_P}{{2,12}}?)(?:了)?$"
         rf"|^(?:后来|然后)?换成了?(?P<obj2>{_P}{{0,8}}?[A-Za-z0-9]{_P}{{0,8}}?)(?:了)?$",  # a model: 理想L6
-        _reading("换成", "possession", of=lambda s: thing_name(_object(s) or "")),  # had from then on, as 有
+        _reading("换成", "possession", of=lambda s: thing_name(object_of(s) or "")),  # had from then on, as 有
     ),
     # 开始在谷歌工作了: a new employer (with a time, 去年开始在…, since then: see _SINCE)
     (rf"^开始在(?P<obj>{_P}{{1,20}}?)(?:工作|上班|任职)了?$", _JOINED),
@@ -703,7 +592,7 @@ _RULES = patterns(
     # 在找新工作 / 正在找房子: what they are looking for, not where they work
     (
         rf"^在(?:找|寻找|物色)(?P<obj>{_P}{{1,12}}?)(?:了|呢)?$",
-        lambda m, t: [Found("FACT", "在找", m.group("obj"), 0.6, kind="fact")] if _object(m.group("obj")) else [],
+        lambda m, t: [Found("FACT", "在找", m.group("obj"), 0.6, kind="fact")] if object_of(m.group("obj")) else [],
     ),
     # a licence, a degree, a visa got: theirs from now on (拿到驾照了 / 考到了驾照)
     (
@@ -796,7 +685,7 @@ def event(rest: str, time_text: str | None = None) -> Found | None:
     attributes = None
     m = re.match(rf"^在(?P<place>{_P}+)", p)
     if m and not tag(m.group("place"))[0][1].startswith("v"):  # 在学做饭: 在 says it is going on, not where
-        said = _ONE.sub("", m.group("place"))  # 在一家游戏公司做美术: the place is 游戏公司
+        said = ONE.sub("", m.group("place"))  # 在一家游戏公司做美术: the place is 游戏公司
         place = noun_head(said)
         after = said[len(place) :] if place else ""
         if place and (len(place) > 1 or place == "家") and after and not after.startswith(("工作", "上班", "住")):

@@ -2,7 +2,7 @@
 (她 / 他), or none when it goes on about the subject of the clause before (我辞职了，下个月入职字节跳动) —
 with the relations the opening says, and the people a clause introduces or is all about (一个叫Nina的护士,
 女儿的班主任是刘老师). ``people.People`` says whom a role or a pronoun means; jieba's words and tags
-(``tag``, ``rules_zh.noun_head``) say where an open part ends."""
+(``tag``, ``zh_things.noun_head``) say where an open part ends."""
 
 from __future__ import annotations
 
