@@ -1590,3 +1590,10 @@ def test_chinese_what_an_event_has_meets_at_the_event():
     assert [(m.memory["subject"], m.memory["memory_type"], m.memory["topic"]) for m in plan.memories] == [
         ("教育年度盛典", "EVENT", "时间是")
     ]
+
+
+def test_a_role_that_holds_both_ways_said_of_two_together_names_the_other():
+    assert ("I", "RELATION", "sister", "Jess") in triples(extract("Jess and I are sisters."))
+    assert ("我", "RELATION", "朋友", "阿杰") in triples(extract("我和阿杰是死党。"))
+    # a role that does not hold both ways says nothing of the other one
+    assert not [t for t in triples(extract("Jess and I are parents.")) if t[1] == "RELATION"]

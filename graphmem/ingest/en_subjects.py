@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from ..lexicon.readings import words_of
-from ..lexicon.roles import EN_ROLE, EN_ROLES, NOT_KIN, PERSON_NAME, PETS, TITLE, one_of, role_of
+from ..lexicon.roles import EN_ROLE, EN_ROLES, NOT_KIN, PERSON_NAME, PETS, TITLE, mutual_words, one_of, role_of
 from ..types import normalize_name
 from .people import People, introduce
 from .phrases import Found, Subject, read_as, relation
@@ -396,7 +396,7 @@ _KIN_WORDS = {"younger", "older", "elder", "little", "big", "baby", "twin", "kid
 # "Jess and I have been friends since college": someone the speaker is something to, together
 _TOGETHER = re.compile(
     rf"^(?P<name>{_NAME}) and I (?:have been|'ve been|are|were|became|have become) (?:\w+ ){{0,2}}?"
-    r"(?P<role>best friends|friends|classmates|colleagues|coworkers|co-workers|roommates|flatmates|neighbou?rs)\b"
+    rf"(?P<role>{mutual_words(False)})\b"
 )
 # my cousin Ruth, my friends Rachel and Mike: relations said inside a clause
 _STATED = re.compile(rf"(?<=\s)(?:my|our) (?P<role>{EN_ROLE}),? (?P<name>{_NAME})(?: and (?P<and>{_NAME}))?\b")

@@ -19,6 +19,7 @@ from ..lexicon.roles import (
     ZH_ROLE_WORDS,
     ZH_ROLES,
     ZH_TITLES,
+    mutual_words,
     role_of,
 )
 from .people import People, introduce
@@ -481,7 +482,7 @@ def role_of_someone(text: str, people: People, owner: str) -> Found | None:
 
 # 我跟小静是大学同学 / 我和阿杰是好朋友: someone the speaker is something to, together
 _TOGETHER = re.compile(
-    rf"^我(?:跟|和|与)(?P<name>{_NAME})(?:{FORMERLY}|从小)?(?:是|成了|一直是|就是)(?:[\u4e00-\u9fff]{{0,4}}?)(?P<role>同学|同事|朋友|好朋友|室友|邻居|闺蜜|发小)(?:了)?$"
+    rf"^我(?:跟|和|与)(?P<name>{_NAME})(?:{FORMERLY}|从小)?(?:是|成了|一直是|就是)(?:[\u4e00-\u9fff]{{0,4}}?)(?P<role>{mutual_words(True)})(?:了)?$"
 )
 
 

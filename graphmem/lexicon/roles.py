@@ -148,6 +148,24 @@ def one_of(role: str) -> str:
     return _ONE_OF.get(role, role)
 
 
+# Roles that hold both ways (if Jess is my friend, I am hers): what "Jess and I are friends" and 我跟小静是同学 say
+# of the other one
+MUTUAL = frozenset(
+    "friend, best friend, classmate, colleague, roommate, neighbor, cousin, sibling, brother, sister, "
+    "朋友, 同学, 同事, 室友, 邻居, 闺蜜".split(", ")
+)
+
+
+def mutual_words(chinese: bool) -> str:
+    """The words of the roles that hold both ways as one alternation, the longest first: English ones said of two
+    together (friends, coworkers, sisters), Chinese ones as said (同学, 好朋友, 发小)."""
+    if chinese:
+        words = [w for w, (canon, _) in ZH_ROLES.items() if canon in MUTUAL]
+    else:
+        words = [w for w, (canon, _) in EN_ROLES.items() if canon in TOGETHER and one_of(canon) in MUTUAL]
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
 def title_gender(name: str) -> str | None:
     """The gender a name's title says: Mr Patel, 王先生 → m; Mrs Lee, Ms Park, Miss Ada, 陈阿姨, 李女士 → f."""
     m = re.match(r"^(Mr|Mrs|Ms|Miss)\b", name)
