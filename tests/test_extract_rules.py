@@ -1597,3 +1597,16 @@ def test_a_role_that_holds_both_ways_said_of_two_together_names_the_other():
     assert ("我", "RELATION", "朋友", "阿杰") in triples(extract("我和阿杰是死党。"))
     # a role that does not hold both ways says nothing of the other one
     assert not [t for t in triples(extract("Jess and I are parents.")) if t[1] == "RELATION"]
+
+
+def test_chinese_the_model_of_a_thing_the_speaker_has_is_what_they_use():
+    assert ("我", "FACT", "用", "小米12") in triples(extract("我的手机是小米12。"))
+    assert ("我", "FACT", "用", "华为Mate60") in triples(extract("我手机用的是华为Mate60。"))
+    # no model: a wage, a seat, an attribute, a role's
+    for said in ("我的工资是5000。", "我的座位是12号。", "我的下属邮箱地址是a@b.com。"):
+        assert not [t for t in triples(extract(said)) if t[2] == "用"], said
+    assert ("我", "FACT", "身高是", "170厘米") in triples(extract("我的身高是170厘米。"))
+
+
+def test_chinese_a_name_never_introduced_then_how_much():
+    assert ("李志强", "OPINION", "爱好", "美食和烹饪") in triples(extract("李志强特别爱好美食和烹饪。"))

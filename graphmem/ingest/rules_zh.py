@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from ..lexicon import word_map
 from ..lexicon.readings import words_of
-from ..lexicon.roles import ZH_ROLE_WORDS
+from ..lexicon.roles import ATTRIBUTE_WORDS, ZH_ROLE_WORDS, roles_in
 from ..lexicon.topics import ZH_WORKPLACES
 from .phrases import Found, clean, patterns, read_as, relation
 from .zh_subjects import _ADV, _JOB_END, _NAME, _NOT_NAME, FORMERLY, ZH_LEAD, Subject, tag
@@ -226,11 +226,22 @@ _AT_HAND = re.compile(
 )
 
 
+# 我的手机是小米12, 我手机用的是华为Mate60: the model of a thing the speaker has, a name with a Latin letter in it
+# or a number after it (我的梦想是当医生, 我的工资是5000, 我的座位是12号: no model)
+_MY_MODEL = re.compile(
+    r"^我(?:的)?(?P<what>[^，,。！？的是]{1,6}?)(?:用的)?是"
+    r"(?=[^，,。！？]*[A-Za-z]|[\u4e00-\u9fff]{1,8}\d+[A-Za-z0-9]*[。！!]?$)"
+)
+
+
 def said_plainly(sentence: str) -> str:
     """The sentence said the way the clause rules read it: 我以前抽烟，后来戒了 → 我后来戒了抽烟 (the habit
     quit said in the clause that quits it); 比起咖啡我更喜欢茶 → 我更喜欢茶; 外婆去年走了 → 外婆去年去世了;
     我家的洗衣机是西门子的 → 我用的洗衣机是西门子的."""
     sentence = _AT_HAND.sub("我用的", sentence)
+    model = _MY_MODEL.match(sentence)  # a thing: not 我的身高是170厘米, 我下属是做AI研发的, 我的下属邮箱地址是…
+    if model and not roles_in(model["what"]) and not any(w in model["what"] for w in ATTRIBUTE_WORDS):
+        sentence = f"我用的{model['what']}是{sentence[model.end() :]}"
     sentence = _GONE.sub(r"\g<who>\g<when>去世了", sentence)
     sentence = _ME_AFTER.sub(r"\g<when>我", sentence)
     sentence = _RATHER.sub(lambda r: r["lead"] + (r["who"] or "我"), sentence)

@@ -358,7 +358,8 @@ def _named_first(text: str) -> str | None:
         name += words[1][0]  # 周|志强: a surname and a given name the tagger split
     if 2 <= len(name) <= 3 and text[len(name) :].startswith("的") and _ATTRIBUTE.match(text, len(name) + 1):
         return name
-    if len(name) == 3 and words[0][1] in ("nr", "nrfg") and _PREDICATE_START.match(text[3:]):
+    said = re.sub(r"^(?:特别|非常|很|最|超级|超)", "", text[3:])  # 李志强特别爱好美食: how much, then what
+    if len(name) == 3 and words[0][1] in ("nr", "nrfg") and _PREDICATE_START.match(said):
         return name  # 李思琪喜欢摄影, 刘梓涵在北京工作呢 (nrt, a name heard from abroad, is as often 家里人)
     m = re.match(rf"^(?:[{HAN_CHARS}]{{3}}|[小老阿][{HAN_CHARS}])(?=[^的们])", text)
     return m[0] if m and _addressed(m[0], text) else None
