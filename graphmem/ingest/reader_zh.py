@@ -44,21 +44,22 @@ def _x_is_y(said: str) -> Found | None:
     return Found("FACT", topic, y, 0.5, subject=x)
 
 
-# 金融科技精英论坛的规模是三千人 / 的时间是下周一下午两点: what an event is said to have (its time as said)
+# 金融科技精英论坛的规模是三千人 / 的时间是下周一下午两点: what an event is said to have, its time as said
 _OF_EVENT = re.compile(
     r"^(?P<x>[^，,。！？；;!?\s]{2,30}?)的(?P<what>举办时间|举办地点|持续时间|主要内容|时间|地点|规模|主题)"
     r"(?:是|为)(?P<y>[^，,。！？；;!?]{1,40}?)[。！!]*$"
 )
 
 
-def _of_event(said: str, time_text: str | None) -> Found | None:
-    """金融科技精英论坛的规模是三千人 → 金融科技精英论坛 · 规模是 · 三千人: the event at one node with all it has;
-    when it is (的时间是下周一下午两点), an event of that time."""
+def _of_event(said: str) -> Found | None:
+    """金融科技精英论坛的规模是三千人 → 金融科技精英论坛的规模 · 是 · 三千人, as 小明是医生 reads (``_x_is_y``), however
+    long its name and whatever time it names. Each attribute is a subject of its own: a question asks one of them,
+    and the event as one node would bring the others one step from it."""
     m = _OF_EVENT.match(said.strip())
     if m is None or m["x"][0] in "我你他她它这那" or role_of(m["x"]) is not None:
         return None
-    y, when = clean(m["y"], True, 40), m["what"].endswith("时间") and m["what"] != "持续时间" and time_text
-    return Found("EVENT" if when else "FACT", m["what"] + "是", y, 0.6, subject=m["x"], kind="fact") if y else None
+    y = clean(m["y"], True, 40)
+    return Found("FACT", "是", y, 0.5, subject=f"{m['x']}的{m['what']}") if y else None
 
 
 # 华为Mate60真心好用 / 这款LG双门冰箱真的太给力了 / 小米12这手机性能真不错: a thing named, then what the
@@ -300,7 +301,7 @@ class Chinese(Language):
     ) -> tuple[str, str, list[Found], Found | None]:
         """A clause that names an attribute of someone (我的生日是三月五号) says only that; the people a
         Chinese sentence introduces were read for it whole, before its clauses."""
-        said = rules_zh.attribute(body, carried) or _of_event(zh_subjects.ZH_LEAD.sub("", text), time_text)
+        said = rules_zh.attribute(body, carried) or _of_event(zh_subjects.ZH_LEAD.sub("", text))
         if said is None and time_text:  # 我的生日是三月五号: the value is the time itself
             said = rules_zh.attribute(_body(text, None), carried)
         if said is None and (think := _I_THINK.match(body)):  # 我觉得iPhone13的性能挺稳定的: of the phone
