@@ -1577,6 +1577,8 @@ def test_chinese_what_the_household_uses_is_named_by_its_maker():
     assert ("我", "FACT", "有", "美的电饭煲") in triples(extract("我家里有一个美的的电饭煲。"))
     # what it is like is no maker
     assert not [t for t in triples(extract("我住的小区是专门给老人的。")) if t[2] == "住在"]
+    # whose it is is no maker either
+    assert not [t for t in triples(extract("我家的洗衣机是小王的。")) if t[3] == "小王洗衣机"]
 
 
 def test_chinese_what_an_event_has_reads_however_long_its_name_and_whatever_time_it_names():

@@ -9,7 +9,7 @@ import re
 
 from ..lexicon.roles import role_of
 from .phrases import clean
-from .zh_subjects import tag
+from .zh_subjects import _calling, tag
 
 # "one of" before a thing: 一辆, 一个, 一只 …
 ONE = re.compile(r"^(?:一)(?:个|辆|只|台|套|家|所|位|条|本|部|件|份|架|把|间|栋|幢|匹|头|盆|张)")
@@ -125,6 +125,8 @@ def things(rest: str) -> str | None:
 
 
 def is_maker(said: str) -> bool:
-    """Whether words name a maker or a model (西门子, LG, 斯凯奇GoWalk5系列), not anyone's (我妈) or what a thing is
-    like (专门给老人)."""
-    return role_of(said) is None and all(t.startswith("n") or t in ("eng", "m", "q") for _, t in tag(said))
+    """Whether words name a maker or a model (西门子, LG, 斯凯奇GoWalk5系列), not anyone (我妈, 小王, 李老师) or what a
+    thing is like (专门给老人)."""
+    if role_of(said) is not None or _calling(said):  # 洗衣机是小王的: whose it is, not who made it
+        return False
+    return all(t.startswith("n") or t in ("eng", "m", "q") for _, t in tag(said))
