@@ -1013,8 +1013,8 @@ def test_a_he_after_the_person_a_sentence_is_about_means_that_person():
     assert triples(extract("我爸爸昨天去钓鱼了。我的上司，他是浙江杭州人。"))[-1] == (
         "我上司",
         "FACT",
-        "是",
-        "浙江杭州人",
+        "来自",
+        "浙江杭州",
     )
     # a topic of the other gender is not what the pronoun means
     assert triples(extract("我爸爸昨天去钓鱼了。我妈妈，他是浙江杭州人。"))[-1][0] == "我爸爸"
@@ -1607,3 +1607,42 @@ def test_chinese_the_model_of_a_thing_the_speaker_has_is_what_they_use():
 
 def test_chinese_a_name_never_introduced_then_how_much():
     assert ("李志强", "OPINION", "爱好", "美食和烹饪") in triples(extract("李志强特别爱好美食和烹饪。"))
+
+
+def test_chinese_a_place_and_ren_says_where_someone_is_from_not_their_name():
+    # 天津人, which the tagger reads as a person's name, names no boss: where the boss is from
+    found = triples(extract("我的上司是天津人。"))
+    assert found == [("我上司", "FACT", "来自", "天津")], found
+    assert ("我下属", "FACT", "来自", "福建厦门") in triples(extract("我的一个下属，他是福建厦门的人。"))
+    assert ("王明", "FACT", "来自", "河南郑州") in triples(extract("王明是河南郑州的。"))
+    # not a thing's maker, nor what someone is
+    assert not [t for t in triples(extract("我的手机是华为的。")) if t[2] == "来自"]
+    assert ("我上司", "FACT", "是", "程序员") in triples(extract("我的上司是程序员。"))
+
+
+def test_chinese_where_someone_is_from_describes_them_for_later():
+    found = triples(extract("我的同事阿凯是广东人。那个广东同事上周请了婚假。"))
+    assert ("阿凯", "EVENT", "请了婚假", None) in found, found
+
+
+def test_chinese_one_of_my_role_is_the_one_in_that_role_unless_someone_named_is():
+    assert ("我同事", "FACT", "工作于", "北京") in triples(extract("我的一个同事在北京工作。"))
+    # 小王 is a colleague, but "one of my colleagues" may be another
+    found = triples(extract("我同事小王在上海上班。我的一个同事在北京工作。"))
+    assert not [t for t in found if t[3] == "北京"], found
+
+
+def test_chinese_a_birthday_said_after_a_comma_and_quite_liked_things():
+    assert ("我下属", "FACT", "生日", "6月8号") in triples(extract("我的一个下属过生日，是6月8号的。"))
+    assert ("我", "OPINION", "喜欢", "登山") in triples(extract("我挺喜欢登山的。"))
+    assert ("我舅舅", "OPINION", "喜欢听", "音乐会") in triples(extract("我舅舅特喜欢听音乐会。"))
+
+
+def test_chinese_two_character_names_and_names_the_tagger_split():
+    assert ("王静", "OPINION", "喜欢", "书法") in triples(extract("王静喜欢书法呢。"))
+    assert ("刘晨曦", "FACT", "生日", "2月22日") in triples(extract("刘晨曦的生日是在2月22日。"))
+    assert ("李晓芸", "FACT", "工作于", "山东青岛") in triples(extract("李晓芸她在山东青岛工作。"))
+    # 周末 and 马上 are no one; a leaf (叶子, tagged as a name) is what it is said to be, as any thing
+    for said in ("周末去爬山了。", "马上要下雨了。"):
+        assert not [t for t in triples(extract(said)) if t[0] in ("周末", "马上")], said
+    assert triples(extract("叶子是绿色的。")) == [("叶子", "FACT", "是", "绿色的")]

@@ -297,6 +297,11 @@ def plans(conv: Conversation) -> list[dict]:
     per session the line of each turn, the planned memories and the causal links."""
     from graphmem.ingest.rules import RuleExtractor
 
+    try:
+        from graphmem.lexicon.roles import IDENTITY_TOPICS as identity  # people_described's topics
+    except ImportError:  # an older checkout's, before the lexicon
+        identity = ["is a", "是"]
+
     extractor: Any = RuleExtractor()
     told = getattr(extractor, "uses_people", False)  # an extractor older than people.py is told no one
     out: list[dict] = []
@@ -333,7 +338,7 @@ def plans(conv: Conversation) -> list[dict]:
                 relations.append(({"role": m["topic"], "name": m["object"], "subject": m["subject"]}, line))
         for pm in memories:  # what a person named with a role is said to be (people_described)
             m, line = pm["memory"], line_of[pm["episode_ids"][0]]
-            if m["memory_type"] == "FACT" and m["topic"] in ("is a", "是") and m.get("object"):
+            if m["memory_type"] == "FACT" and m["topic"] in identity and m.get("object"):
                 if any(r["name"] == m["subject"] for r, _ in relations):
                     described.append(({"name": m["subject"], "description": m["object"]}, line))
         said.extend((pm["memory"]["subject"], line_of[pm["episode_ids"][0]]) for pm in memories)

@@ -30,6 +30,7 @@ from typing import Any
 import typer
 
 from graphmem.ingest.models import EpisodeView
+from graphmem.lexicon.roles import IDENTITY_TOPICS
 
 from . import extract as bench
 
@@ -135,7 +136,7 @@ class _Known:
             m = pm.memory
             if (
                 m["memory_type"] == "FACT"
-                and m["topic"] in ("is a", "是")
+                and m["topic"] in IDENTITY_TOPICS
                 and m.get("object")
                 and m["subject"] in named
             ):

@@ -39,7 +39,8 @@ def _x_is_y(said: str) -> Found | None:
     work = _X_WORK.search(x)  # 李明杰的工作是…: what his work is
     who = x[: work.start()] if work else x
     job = rules_zh.predicates(f"{work[0] if work else ''}是{y}", False, None) if topic == "是" else []
-    if job and job[0].kind == "work" and zh_subjects.person_named(who):  # 李明宇是当警察的: his job
+    said_of = job and (job[0].kind == "work" or job[0].topic == "来自")
+    if said_of and zh_subjects.person_named(who):  # 李明宇是当警察的 / 王明是天津人: his job, where he is from
         return replace(job[0], subject=who)
     return Found("FACT", topic, y, 0.5, subject=x)
 
@@ -187,7 +188,7 @@ _THOUGHT = re.compile(
 )
 
 # what is left of a clause once its time is read when a birthday is its value (的生日是 of 我上司的生日是12月10号)
-_DATED_ATTRIBUTE = re.compile(r"^的?(?:生日(?:是在|是|在|为)?|过生日是在?)[。！!]?$")
+_DATED_ATTRIBUTE = re.compile(r"^的?(?:生日(?:是在|是|在|为)?|过生日是在?)(?:的)?[。！!]?$")
 
 _SPACE = re.compile(rf"(?<=[{HAN_CHARS}，,])\s+|\s+(?=[{HAN_CHARS}，,])")  # a space left where a time was
 
@@ -235,6 +236,7 @@ def _it_named(sentence: str) -> str:
 
 # commas and colons end a clause; a colon between digits is a time of day (9:00), not a break
 _CLAUSE_BREAK = re.compile(r"[，,；;]|(?<!\d)[：:]|[：:](?!\d)")
+_BIRTHDAY_IS = re.compile(r"生日[，,]\s*(?=是)")
 # A sentence that opens with these gives the effect of what the sentence before said.
 _THEREFORE = re.compile(r"^(?:所以|因此|于是|结果|这就是为什么|这也是为什么)[，,]?\s*")
 
@@ -272,11 +274,16 @@ class Chinese(Language):
     def clauses(self, reader: Reader, sentence: str) -> list[str | None]:
         """The people a sentence introduces (read whole), then its comma clauses, each dated by the
         sentence's time unless that time is to come and said in another clause."""
+        sentence = _BIRTHDAY_IS.sub("生日", sentence)  # 过生日，是6月8号: the date is the birthday's
         sentence, met = zh_subjects.introduced(_it_named(sentence), reader.people, reader.owner)
         ids = [reader.add(f, None) for f in met]
         time_text = reader.rules._time(sentence, reader.ep)
-        if time_text and time_text + "的" in sentence:
-            time_text = None  # 秋天的叶子: a time word naming a thing, not when
+        if (
+            time_text
+            and time_text + "的" in sentence
+            and not sentence.endswith((f"是{time_text}的", f"是{time_text}的。"))
+        ):
+            time_text = None  # 秋天的叶子: a time word naming a thing, not when (是8月5号的: when)
         carried = None
         worked: Found | None = None  # a job said earlier in the sentence
         for clause in _CLAUSE_BREAK.split(sentence):

@@ -19,7 +19,7 @@ from pydantic import ValidationError as PydanticValidationError
 
 from ..lang import is_chinese, is_user_speaker
 from ..lexicon.readings import said_reading
-from ..lexicon.roles import ATTRIBUTE_WORDS, role_of
+from ..lexicon.roles import ATTRIBUTE_WORDS, WHAT_TOPICS, WHENCE_TOPICS, role_of
 from ..types import MAX_NAME, normalize_name
 from .language import Language
 from .models import EpisodeView, ExtractionPlan
@@ -411,8 +411,9 @@ class _Reader:
         self._seen.add(ident)
         if obj:
             self.people.mention(obj)
-            if found.topic in ("是", "is a") and found.subject and self.people.knows(subject):
-                self.people.describe(subject, obj)  # "the retired teacher" may mean them later
+            what = found.topic in WHAT_TOPICS and found.subject  # what someone named is
+            if (what or found.topic in WHENCE_TOPICS) and self.people.knows(subject):
+                self.people.describe(subject, obj)  # "the retired teacher", 那个广东同事 may mean them later
         mid = f"m{len(self.memories) + 1}"
         try:
             memory = ExtractedMemory(

@@ -17,7 +17,7 @@ from ..lexicon.readings import words_of
 from ..lexicon.roles import ATTRIBUTE_WORDS, ZH_ROLE_WORDS, roles_in
 from ..lexicon.topics import ZH_WORKPLACES
 from .phrases import Found, clean, patterns, read_as, relation
-from .zh_subjects import _ADV, _JOB_END, _NAME, _NOT_NAME, FORMERLY, ZH_LEAD, Subject, tag
+from .zh_subjects import _ADV, _JOB_END, _NAME, _NOT_NAME, FORMERLY, ZH_LEAD, Subject, of_places, tag
 from .zh_things import ONE, PLACE_KINDS, is_maker, is_place, noun_head, object_of, that_one, thing_name, things
 
 # What a guess, a supposition, a thought or a question opens with (可能…, 如果…, 觉得…, 为什么…)
@@ -163,7 +163,7 @@ _ACTIVITIES = {"跑步", "唱歌", "逛街", "做饭", "做菜", "打牌", "打�
 
 def _preference(m: re.Match, timed: bool) -> list[Found]:
     neg, verb, habit = m.group("neg"), m.group("verb"), m.group("habit") or ""
-    obj = _open_part(m.group("obj"))
+    obj = _open_part(m.group("obj")[:-1] if m["quite"] and m["obj"].endswith("的") else m["obj"])  # 挺喜欢…的
     if not obj or obj in ("的", "了") or obj.startswith(("的", "什么", "哪")):
         return []
     if verb == "爱好" and tag(obj)[0][1] == "d":
@@ -540,7 +540,7 @@ _RULES = patterns(
     (rf"^最(?:喜欢|爱)的(?P<what>{_P}{{1,10}}?)(?:是|就是)(?P<obj>{_P}+)", _favourite),
     (
         rf"^(?P<neg>不再|再也不|一点也不|一点都不|并不|从来不|从不|不太|不怎么|不是很|不是特别)?"
-        rf"(?:也|还是|还|真的|真|很|非常|特别|最|更|超|超级|挺|蛮|一直|比较|都|就|好)*"
+        rf"(?:也|还是|还|真的|真|很|非常|特别|特|最|更|超|超级|(?P<quite>挺|蛮)|一直|比较|都|就|好)*"
         rf"(?P<verb>{_LIKING_VERBS})(?P<habit>{_HABIT})?(?P<obj>{_P}+)",
         _preference,
     ),
@@ -631,10 +631,14 @@ _RULES = patterns(
     (rf"^(?:来自|是从)(?P<obj>{_P}{{1,20}}?)(?:来的|过来的|人)?$", _ORIGIN),
     (_HOMETOWN.pattern, _ORIGIN),
     # 他们家是山西太原的 / 她家是浙江宁波那边的: their family's place, where they are from (她家是开饭店的
-    # says what the family does: a place must open it)
+    # says what the family does: a place must open it); 是天津人 / 是河南郑州的: a place and nothing else
     (
         rf"^(?:他们|她们|他|她)?家是(?:在)?(?P<obj>{_P}{{1,20}}?)(?:那边|那儿|一带)?的(?:呢|啊|呀)?$",
         lambda m, t: _ORIGIN(m, t) if tag(m.group("obj"))[0][1] == "ns" else [],
+    ),
+    (
+        rf"^是(?P<obj>{_P}{{2,12}}?)(?:那边|那儿|一带)?(?:的人|人|的)(?:呢|啊|呀)?$",
+        lambda m, t: _ORIGIN(m, t) if of_places(m.group("obj")) else [],
     ),
     # a height or a weight said as the value alone after its word (我表姐身高160厘米, 体重只有50公斤): what the
     # word is, as 身高是160厘米 reads

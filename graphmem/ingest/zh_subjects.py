@@ -18,6 +18,7 @@ from ..lexicon.roles import (
     ZH_ROLE_HEADS,
     ZH_ROLE_WORDS,
     ZH_ROLES,
+    ZH_SURNAMES,
     ZH_TITLES,
     mutual_words,
     role_of,
@@ -72,6 +73,12 @@ def tag(text: str) -> tuple[tuple[str, str], ...]:
     import rjieba  # loaded only when Chinese text is read
 
     return tuple(rjieba.tag(text))
+
+
+def of_places(text: str) -> bool:
+    """Whether a text is places and nothing else (天津, 河南郑州; 福建厦门, which the tagger takes whole)."""
+    two = [(w[:2], w[2:]) for w, t in tag(text) if t != "ns"]
+    return bool(text) and all(len(a + b) == 4 and tag(a) + tag(b) == ((a, "ns"), (b, "ns")) for a, b in two)
 
 
 # 我和男朋友分手了 / 我跟小李分手了 / 我们分手了 / 我离婚了: a breakup or a divorce of the speaker's
@@ -257,7 +264,9 @@ def _one_word(text: str, cand: str) -> bool:
 
 
 def _tagged_name(text: str, cand: str) -> bool:
-    return (_first_tag(text, cand) or "").startswith("nr")
+    """Whether the tagger reads ``cand`` as a person's name here; not a place and 人 (天津人: from there)."""
+    from_there = cand.endswith("人") and of_places(cand[:-1])
+    return (_first_tag(text, cand) or "").startswith("nr") and not from_there
 
 
 def _name_after(text: str) -> tuple[str | None, str]:
@@ -353,14 +362,22 @@ def _named_first(text: str) -> str | None:
     three characters when what follows is what a person has (李婷婷的邮箱地址是…, 张丽华的名字…), or
     someone named the way one calls them (陈阿姨开了…, 老何说…)."""
     words = tag(text)
-    name = words[0][0] if words and words[0][1].startswith("nr") else ""
-    if len(name) == 1 and len(words) > 1 and words[1][1] in ("nr", "nrfg") and len(words[1][0]) == 2:
-        name += words[1][0]  # 周|志强: a surname and a given name the tagger split
+    if not words:
+        return None
+    name = words[0][0] if words[0][1].startswith("nr") else ""
+    given = words[1] if len(words) > 1 and len(words[1][0]) == 2 and not role_of(words[1][0]) else ("", "")
+    if len(words[0][0]) == 1 and given[1] in ("nr", "nrfg") or (words[0][0] in ZH_SURNAMES and given[1] == "n"):
+        name = words[0][0] + given[0]  # 周|志强, 刘|晨曦: a surname and a given name the tagger split
     if 2 <= len(name) <= 3 and text[len(name) :].startswith("的") and _ATTRIBUTE.match(text, len(name) + 1):
         return name
-    said = re.sub(r"^(?:特别|非常|很|最|超级|超)", "", text[3:])  # 李志强特别爱好美食: how much, then what
-    if len(name) == 3 and words[0][1] in ("nr", "nrfg") and _PREDICATE_START.match(said):
-        return name  # 李思琪喜欢摄影, 刘梓涵在北京工作呢 (nrt, a name heard from abroad, is as often 家里人)
+    # 李志强特别爱好美食 / 张志伟挺喜欢登山 / 李晓芸她在青岛工作: how much, or who again, then what
+    said = re.sub(r"^(?:[她他](?!们)|特别|非常|很|最|超级|超|挺|蛮|比较)", "", text[len(name) :])
+    tagged = words[0][1] in ("nr", "nrfg") or len(name) > len(words[0][0])
+    # 李思琪喜欢摄影, 王静喜欢书法 (nrt, a name heard from abroad, is as often 家里人); two characters say what is
+    # done, not what is (叶子是绿色的: a leaf the tagger took for a name)
+    two = len(name) == 2 and name[0] in ZH_SURNAMES and not said.startswith("是")
+    if tagged and (len(name) == 3 or two) and _PREDICATE_START.match(said):
+        return name
     m = re.match(rf"^(?:[{HAN_CHARS}]{{3}}|[小老阿][{HAN_CHARS}])(?=[^的们])", text)
     return m[0] if m and _addressed(m[0], text) else None
 
@@ -377,9 +394,11 @@ def _opening(clause: str, people: People, owner: str, carried: Subject | None) -
         if name:  # 新来的同事Mia是做数据分析的: who they are, which one, their name
             rel, described = introduce(people, name, ZH_ROLES[m["role"]][0], m["desc"] + m["role"], owner, "是")
             return Subject(name, rest, rel, described=described)
-    m = re.match(rf"^(?:{_OURS}|我)?(?:的)?(?P<role>{ZH_ROLE})", text)
+    # 我的一个下属: one of the speaker's, who is the one said so before unless someone named is
+    whose = rf"^(?:{_OURS}|我)?(?:的)?(?:(?<=[我家们的])(?P<one>一个|一位|一名))?"
+    m = re.match(rf"{whose}(?P<role>{ZH_ROLE})", text)
     if m and not _what_they_do(m["role"]):  # 我妈妈是医生: the role is 妈妈, 医生 is what she is
-        m = re.match(rf"^(?:{_OURS}|我)?(?:的)?(?P<role>{ZH_ROLE_WORDS})", text)
+        m = re.match(rf"{whose}(?P<role>{ZH_ROLE_WORDS})", text)
     mods = ""
     if not m and text.startswith("我"):  # 我的新上司, 我大学室友: which one, then the role
         m = re.match(rf"^我(?:的)?(?P<mods>[{HAN_CHARS}]{{1,4}}?)(?P<role>{ZH_ROLE})", text)
@@ -401,10 +420,11 @@ def _opening(clause: str, people: People, owner: str, carried: Subject | None) -
                 people.describe(name, mods + m.group("role"))
             return Subject(name, rest, relation(role, name))
         known = people.by_role(role, owner) or people.by_description(mods + m.group("role"))
-        if mods and not known:
-            return None  # 我的新同事: not necessarily the one named before
+        if (mods and not known) or (m["one"] and known and not known.startswith("我")):
+            return None  # 我的新同事, 我的一个同事: not necessarily the one named before
         if not known:  # 我的同事 and 我同事, 我爸 and 我父亲: one person, one name
-            known = people.unnamed("我" + text[: m.end()].removeprefix("我").removeprefix("的"))
+            said = text[: m.start("one")] + text[m.start("role") : m.end()] if m["one"] else text[: m.end()]
+            known = people.unnamed("我" + said.removeprefix("我").removeprefix("的"))
             people.learn(known, gender=found[1])  # 我姥姥: someone a pronoun may mean
         people.mention(known)
         if _ATTRIBUTE.match(after):
@@ -434,7 +454,7 @@ def _opening(clause: str, people: People, owner: str, carried: Subject | None) -
         return that
     if named := _named_first(text):
         people.learn(named)
-        return _relative(Subject(named, text[len(named) :]))
+        return _relative(Subject(named, _PRONOUN.sub("", text[len(named) :])))
     if we := _WE_AT_HOME.match(text):  # 我们搬到上海了 / 我家养了一只猫: where the speaker lives, what they keep
         return Subject(None, text[we.end() :])
     if (with_them := _with_them(text, people, owner)) is not None:

@@ -10,7 +10,11 @@ import re
 
 from ..types import normalize_name
 
-IDENTITY_TOPICS = ["is a", "是"]  # the topics that say what someone is: a description of them
+# the topics that say what someone is, or where they are from (Omar is from Cairo, 阿凯是广东人 → 来自 广东):
+# a description of them ("the retired teacher", 那个广东同事)
+WHAT_TOPICS = ["is a", "是"]
+WHENCE_TOPICS = ["is from", "来自"]
+IDENTITY_TOPICS = WHAT_TOPICS + WHENCE_TOPICS
 # A person's name in English, kept whole: a title and initials before it, a second name after it
 # (Rosa, Mrs Ortiz, Dr. Okafor, Mr. T. Kim, Jo Lee, Mary-Jane, O'Brien, McKay).
 TITLE_WORDS = "Mr|Mrs|Ms|Dr|Miss|Prof"
@@ -92,6 +96,12 @@ NOT_KIN = frozenset(
 # How one addresses someone by surname and title (陈阿姨, 李老师, 王先生)
 ZH_TITLES = frozenset(
     "阿姨 老师 叔叔 先生 太太 女士 师傅 大爷 大妈 奶奶 爷爷 医生 姐姐 哥哥 教练 教授 律师 大夫".split()
+)
+# The commonest Chinese surnames (about nine in ten people bear one): a two-character name, or one the tagger
+# splits (刘|晨曦), is read as a name only when it opens with one
+ZH_SURNAMES = frozenset(
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪"
+    "范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤"
 )
 
 _EN_ROLE_ALT = "|".join(sorted((re.escape(w) for w in EN_ROLES), key=len, reverse=True))
