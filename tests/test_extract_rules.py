@@ -1160,7 +1160,8 @@ def test_the_one_the_speaker_lives_in_uses_or_went_to_is_named_as_theirs():
     assert ("我下属", "FACT", "邮箱", "li_ting@example.com") in triples(
         extract("我下属用的邮箱是li_ting@example.com。")
     )
-    assert not triples(extract("我参观的那家医院是专门看骨科的。"))
+    # a hospital said by what it treats is a hospital of that kind
+    assert triples(extract("我参观的那家医院是专门看骨科的。")) == [("我", "FACT", "参观", "骨科医院")]
     assert not triples(extract("我去的那家餐厅是什么来着？"))
 
 
@@ -1646,3 +1647,16 @@ def test_chinese_two_character_names_and_names_the_tagger_split():
     for said in ("周末去爬山了。", "马上要下雨了。"):
         assert not [t for t in triples(extract(said)) if t[0] in ("周末", "马上")], said
     assert triples(extract("叶子是绿色的。")) == [("叶子", "FACT", "是", "绿色的")]
+
+
+def test_chinese_that_one_after_a_role_and_the_one_said_by_its_kind():
+    assert ("我下属", "FACT", "单位是", "青岛齐鲁银行支行") in triples(
+        extract("我下属的那个单位，叫青岛齐鲁银行支行。")
+    )
+    assert ("我下属", "FACT", "工作地是", "山东青岛") in triples(extract("我那个下属的工作地是在山东青岛。"))
+    assert ("我手下", "FACT", "职业是", "医生") in triples(extract("我手下的那位是做医生的。"))
+    assert ("我爸爸", "FACT", "工作地是", "广州") in triples(extract("我爸爸的工作地在广州。"))
+    assert triples(extract("我去的那个景区是个民俗文化村。")) == [("我", "FACT", "去", "民俗文化村")]
+    assert triples(extract("我刚才路过的那家医院，是个胸科医院。")) == [("我", "FACT", "路过", "胸科医院")]
+    # 这个 after 我 says who the speaker is (我这个爱登山的人), not which one
+    assert not [t for t in triples(extract("我这个爱登山的人都觉得特别环保。")) if t[2] == "爱"]

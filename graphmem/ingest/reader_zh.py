@@ -236,7 +236,14 @@ def _it_named(sentence: str) -> str:
 
 # commas and colons end a clause; a colon between digits is a time of day (9:00), not a break
 _CLAUSE_BREAK = re.compile(r"[，,；;]|(?<!\d)[：:]|[：:](?!\d)")
+# a comma between a birthday and its date parts no clauses (我的一个下属过生日，是6月8号的); as _IS_AFTER
 _BIRTHDAY_IS = re.compile(r"生日[，,]\s*(?=是)")
+# "that one" between the speaker and a role, or after a role, says nothing (我那个下属, 我下属的那个单位); 那位 ends
+# the phrase (我手下的那位是…). Elsewhere it may say more (我这个爱登山的人; 欧莱雅的那个精油: read where things are).
+_THAT_ONE_SAID = re.compile(
+    rf"(?P<me>我的?)(?:那个|这个|那名)(?=(?:{ZH_ROLE_WORDS}))|(?P<role>(?:{ZH_ROLE_WORDS})的)(?:那个|这个|那家|这家|那名)"
+    r"(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])的那位(?=是)"
+)
 # A sentence that opens with these gives the effect of what the sentence before said.
 _THEREFORE = re.compile(r"^(?:所以|因此|于是|结果|这就是为什么|这也是为什么)[，,]?\s*")
 
@@ -274,7 +281,7 @@ class Chinese(Language):
     def clauses(self, reader: Reader, sentence: str) -> list[str | None]:
         """The people a sentence introduces (read whole), then its comma clauses, each dated by the
         sentence's time unless that time is to come and said in another clause."""
-        sentence = _BIRTHDAY_IS.sub("生日", sentence)  # 过生日，是6月8号: the date is the birthday's
+        sentence = _BIRTHDAY_IS.sub("生日", _THAT_ONE_SAID.sub(lambda m: m["me"] or m["role"] or "", sentence))
         sentence, met = zh_subjects.introduced(_it_named(sentence), reader.people, reader.owner)
         ids = [reader.add(f, None) for f in met]
         time_text = reader.rules._time(sentence, reader.ep)

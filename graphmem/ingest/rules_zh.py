@@ -390,7 +390,9 @@ def _the_one(m: re.Match, timed: bool) -> list[Found]:
     verb, said = m.group("verb"), m.group("obj").strip()
     if (said_attr := attribute("我的" + m.group("what") + "是" + said, None)) is not None:
         return [said_attr]  # 我用的邮箱是…: the e-mail address, not a thing used
-    said = ONE.sub("", said)  # 是一家肿瘤医院: the hospital
+    said = re.sub(r"^个(?=.{2})", "", ONE.sub("", said))  # 是一家肿瘤医院, 是个民俗文化村: the hospital, the village
+    if speciality := re.fullmatch(r"专门(?:看|治)(?P<what>[^的]{1,4})的", said):  # 专门看骨科的: a 骨科医院
+        said = speciality["what"] + m["what"]
     said = re.sub(rf"^家(?=.{{2,}}(?:{PLACE_KINDS}|公司|银行|店)$)", "", said)  # 是家肿瘤医院 (not 家乐福)
     said = re.sub(r"(?<=.)(?:牌子|牌)的", "的", said)  # LG牌的双门冰箱: LG的
     maker = re.fullmatch(r"(?P<brand>[^的]{1,12}?)的(?:(?P<kind>[^的]{1,6}?)款)?", said)

@@ -125,8 +125,9 @@ def _relative(subj: Subject) -> Subject:
     if m and not subj.rest[m.end() :].startswith(("们", "的")):
         subj.rest, subj.of_role = subj.rest[m.end() :], ZH_ROLES[m["role"]][0]
     elif attribute and attribute.group(0) != "生日":  # 我同事的身高是…: theirs (生日 has a reading of its own)
-        # 工作地是在山东青岛: where it is, as 工作地是山东青岛 says
-        subj.rest, subj.of_role = re.sub(r"^是在", "是", subj.rest[attribute.end() :]), attribute.group(0)
+        # 工作地是在山东青岛, 工作地在广州: where it is, as 工作地是山东青岛 says
+        at = r"^是在|^在" if attribute.group(0).startswith(("工作地", "工作的")) else r"^是在"
+        subj.rest, subj.of_role = re.sub(at, "是", subj.rest[attribute.end() :]), attribute.group(0)
     elif subj.rest.startswith("的") and len(subj.rest) > 2:
         words = tag(subj.rest[1:])
         if len(words) > 1 and words[0][1].startswith("n") and not words[0][1].startswith("nr"):
