@@ -1660,3 +1660,20 @@ def test_chinese_that_one_after_a_role_and_the_one_said_by_its_kind():
     assert triples(extract("我刚才路过的那家医院，是个胸科医院。")) == [("我", "FACT", "路过", "胸科医院")]
     # 这个 after 我 says who the speaker is (我这个爱登山的人), not which one
     assert not [t for t in triples(extract("我这个爱登山的人都觉得特别环保。")) if t[2] == "爱"]
+
+
+def test_chinese_a_visit_just_now_is_dated_by_the_turn():
+    found = triples(extract("我刚才路过了大润发。"))
+    assert found == [("我", "EVENT", "路过了大润发", None)], found
+    # a move just made is a move, not a visit
+    assert ("我", "FACT", "搬到", "上海") in triples(extract("我刚刚搬到上海。"))
+
+
+def test_chinese_said_with_weight_reads_as_said_plainly():
+    assert ("我上司", "FACT", "工作于", "深圳航空服务公司") in triples(extract("我的上司是在深圳航空服务公司上班的。"))
+    assert ("我表姐", "FACT", "生日", "12月23日") in triples(extract("我的表姐是在12月23日过生日的。"))
+    assert ("我表哥", "FACT", "是", "博士") in triples(extract("我表哥可是个博士，学历挺高的。"))
+    assert ("我", "FACT", "用", "小米12") in triples(extract("我手机用的小米12。"))
+    # what the speaker uses, then what it is, is no model of 平时
+    assert ("我", "FACT", "用", "SK-II护肤精华") in triples(extract("我平时用的护肤品是SK-II护肤精华露。"))
+    assert ("刘子墨", "OPINION", "喜欢", "戏剧") in triples(extract("刘子墨喜欢戏剧。"))

@@ -188,7 +188,7 @@ _THOUGHT = re.compile(
 )
 
 # what is left of a clause once its time is read when a birthday is its value (的生日是 of 我上司的生日是12月10号)
-_DATED_ATTRIBUTE = re.compile(r"^的?(?:生日(?:是在|是|在|为)?|过生日是在?)(?:的)?[。！!]?$")
+_DATED_ATTRIBUTE = re.compile(r"^的?(?:生日(?:是在|是|在|为)?|过生日是在?|是在?过生日)(?:的)?[。！!]?$")
 
 _SPACE = re.compile(rf"(?<=[{HAN_CHARS}，,])\s+|\s+(?=[{HAN_CHARS}，,])")  # a space left where a time was
 
@@ -244,6 +244,16 @@ _THAT_ONE_SAID = re.compile(
     rf"(?P<me>我的?)(?:那个|这个|那名)(?=(?:{ZH_ROLE_WORDS}))|(?P<role>(?:{ZH_ROLE_WORDS})的)(?:那个|这个|那家|这家|那名)"
     r"(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])的那位(?=是)"
 )
+# 我刚才路过了大润发 / 我刚刚去参观了海滨公园: a visit just now, dated by the turn (a bare 刚才 dates nothing: the
+# time reader leaves "now" to the present tense, 我刚刚搬到上海 a move, not a visit; 我刚才路过的那个商场是… says
+# which one, as it would without 刚才)
+_JUST_WENT = re.compile(r"(?P<when>刚才|刚刚)(?=[^，,。！？]{0,8}?(?:路过|经过|参观|去了|逛了)(?!的))")
+
+
+def _just_went(sentence: str) -> str | None:
+    return m["when"] if (m := _JUST_WENT.search(sentence)) else None
+
+
 # A sentence that opens with these gives the effect of what the sentence before said.
 _THEREFORE = re.compile(r"^(?:所以|因此|于是|结果|这就是为什么|这也是为什么)[，,]?\s*")
 
@@ -284,7 +294,7 @@ class Chinese(Language):
         sentence = _BIRTHDAY_IS.sub("生日", _THAT_ONE_SAID.sub(lambda m: m["me"] or m["role"] or "", sentence))
         sentence, met = zh_subjects.introduced(_it_named(sentence), reader.people, reader.owner)
         ids = [reader.add(f, None) for f in met]
-        time_text = reader.rules._time(sentence, reader.ep)
+        time_text = reader.rules._time(sentence, reader.ep) or _just_went(sentence)
         if (
             time_text
             and time_text + "的" in sentence

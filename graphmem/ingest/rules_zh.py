@@ -226,10 +226,10 @@ _AT_HAND = re.compile(
 )
 
 
-# 我的手机是小米12, 我手机用的是华为Mate60: the model of a thing the speaker has, a name with a Latin letter in it
+# 我的手机是小米12, 我手机用的(是)华为Mate60: the model of a thing the speaker has, a name with a Latin letter in it
 # or a number after it (我的梦想是当医生, 我的工资是5000, 我的座位是12号: no model)
 _MY_MODEL = re.compile(
-    r"^我(?:的)?(?P<what>[^，,。！？的是]{1,6}?)(?:用的)?是"
+    r"^我(?:的)?(?P<what>[^，,。！？的是]{1,6}?)(?:用的是|用的(?![^，,。！？]*是)|是)"
     r"(?=[^，,。！？]*[A-Za-z]|[\u4e00-\u9fff]{1,8}\d+[A-Za-z0-9]*[。！!]?$)"
 )
 
@@ -313,6 +313,9 @@ _ORIGIN = _reading("来自")
 
 
 _P = r"[^，,。！？；;!?\n]"
+
+# 是…的 around where someone works, lives or studies: what is inside, said with weight
+_FOCUS = re.compile(r"^是(?P<said>在[^，,。！？]{2,24}?(?:工作|上班|住|生活|读书|上学))的[。！!]?$")
 
 _SPAN = r"[一二两三四五六七八九十几半\d]+多?(?:年|个月|个多月|周|天)多?"  # how long: 三年, 两个多月, 半年多
 
@@ -672,6 +675,8 @@ def predicates(rest: str, timed: bool, time_text: str | None = None) -> list[Fou
             return found
         if found and all(f.kind == "preference" for f in found):  # 从小就怕狗: a liking or a fear held since
             return found
+    if (focus := _FOCUS.match(p)) and (found := predicates(focus["said"], timed, time_text)):
+        return found  # 是在深圳上班的: 在深圳上班, said with weight
     if past := _PAST_WORK.match(p):
         return _WORKED_AT(past, False)
     if home := _PAST_HOME.match(p):

@@ -37,7 +37,7 @@ ZH_LEAD = re.compile(
 # Adverbs between a subject and its verb that change nothing the memory says (正在 loses only its 正: 在学吉他
 # says it is going on, 在上海工作 where).
 _ADV = (
-    r"(?:也|还|都|就|已经|终于|刚刚|刚|又|现在|目前|如今|一直|最近|真的|真|正|总算|才|早就|这个月|今年|"
+    r"(?:也|还|都|就|可(?=是)|已经|终于|刚刚|刚|又|现在|目前|如今|一直|最近|真的|真|正|总算|才|早就|这个月|今年|"
     r"平时|平常|平日|通常|一般|向来|总是|经常|常常)*"
 )
 
@@ -369,6 +369,8 @@ def _named_first(text: str) -> str | None:
     given = words[1] if len(words) > 1 and len(words[1][0]) == 2 and not role_of(words[1][0]) else ("", "")
     if len(words[0][0]) == 1 and given[1] in ("nr", "nrfg") or (words[0][0] in ZH_SURNAMES and given[1] == "n"):
         name = words[0][0] + given[0]  # 周|志强, 刘|晨曦: a surname and a given name the tagger split
+    elif name[:1] in ZH_SURNAMES and len(name) == 2 and len(words) > 1 and words[1] == (words[1][0][:1], "nr"):
+        name += words[1][0]  # 刘子|墨: split after the second character
     if 2 <= len(name) <= 3 and text[len(name) :].startswith("的") and _ATTRIBUTE.match(text, len(name) + 1):
         return name
     # 李志强特别爱好美食 / 张志伟挺喜欢登山 / 李晓芸她在青岛工作: how much, or who again, then what
