@@ -1677,3 +1677,16 @@ def test_chinese_said_with_weight_reads_as_said_plainly():
     # what the speaker uses, then what it is, is no model of 平时
     assert ("我", "FACT", "用", "SK-II护肤精华") in triples(extract("我平时用的护肤品是SK-II护肤精华露。"))
     assert ("刘子墨", "OPINION", "喜欢", "戏剧") in triples(extract("刘子墨喜欢戏剧。"))
+
+
+def test_english_only_a_word_for_a_person_called_something_is_someone_met():
+    # an area, a puppy, a concert called something: no one met, and no one a later "she" may mean
+    for said in (
+        "I'm staying in an area called Shimokitazawa.",
+        "I recently got a new pet, a golden retriever puppy named Max, on February 10th.",
+        "I have a 5-gallon tank with a solitary betta fish named Finley.",
+        "I found a delivery service called Fresh Fusion.",
+    ):
+        assert not [t for t in triples(extract(said)) if t[1] == "RELATION" or t[2] == "is a"], said
+    assert ("I", "RELATION", "acquaintance", "Jamie") in triples(extract("I met a street juggler named Jamie."))
+    assert ("I", "RELATION", "acquaintance", "Hana") in triples(extract("I met a physio called Hana."))

@@ -454,12 +454,12 @@ _NAMED_AFTER = re.compile(
 NAME_SAID_AFTER = re.compile(_NAME_IS.pattern + r" [A-Z][\w'-]*(?: [A-Z][\w'-]*)?")
 
 
-# what is named like someone and is not: a café called Lark, a dog named Rex
-_THINGS = frozenset(
-    "place restaurant cafe bar shop book film movie song band show game app town village city street boat dog cat "
-    "startup company firm business brand store school academy college university nursery kindergarten gym club "
-    "team hospital clinic hotel pub bakery salon studio church park museum charity agency podcast channel blog "
-    "magazine series novel album car".split()
+# what names a person when a name follows it (a guy called Tom, a nurse named Nina, a juggler named Jamie): a role,
+# a word for a person or for one who does something; not a place, a thing or an animal (an area called Soho)
+_PERSON_HEAD = re.compile(
+    r"(?:guy|man|woman|girl|boy|lady|person|kid|baby|child|teen|chef|cook|nurse|physio|vet|pilot|poet|clerk|priest|"
+    r"nun|monk|judge|guide|barista|nanny|host|mechanic|architect|expert|athlete|veteran|official|student|docent|"
+    r"(?:assist|consult|account|attend)ant|[a-z]+(?<!list)(?<!cent)(?<!theat)(?:er|or|ist|ian))$"
 )
 
 
@@ -500,8 +500,8 @@ def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]
         pet = bool(owned and by_me and found and found[0] in PETS)  # "I have a dog named Max": my dog Max
         if owned and not (found and found[0] not in PETS) and not pet:
             continue  # she has a dog called Rex: a thing or a pet she has, not someone met
-        if not pet and what.split()[-1] in _THINGS:
-            continue  # a thing or a pet, not a person (a café called Lark)
+        if not pet and not found and not _PERSON_HEAD.search(what.split()[-1].lower()):
+            continue  # a thing, a place or a pet, not a person (a café called Lark)
         by_role = pattern is _NAMED_AFTER and m.group("det").lower() in ("my", "our")
         if by_role and found is None:
             continue  # my new job …, her name is …: no one of a role the phrase names
