@@ -1686,6 +1686,7 @@ def test_english_only_a_word_for_a_person_called_something_is_someone_met():
         "I recently got a new pet, a golden retriever puppy named Max, on February 10th.",
         "I have a 5-gallon tank with a solitary betta fish named Finley.",
         "I found a delivery service called Fresh Fusion.",
+        "At the park I played with a dog named Rex.",
     ):
         assert not [t for t in triples(extract(said)) if t[1] == "RELATION" or t[2] == "is a"], said
     assert ("I", "RELATION", "acquaintance", "Jamie") in triples(extract("I met a street juggler named Jamie."))

@@ -500,7 +500,7 @@ def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]
         pet = bool(owned and by_me and found and found[0] in PETS)  # "I have a dog named Max": my dog Max
         if owned and not (found and found[0] not in PETS) and not pet:
             continue  # she has a dog called Rex: a thing or a pet she has, not someone met
-        if not pet and not found and not _PERSON_HEAD.search(what.split()[-1].lower()):
+        if not pet and not (found and found[0] not in PETS or _PERSON_HEAD.search(what.split()[-1].lower())):
             continue  # a thing, a place or a pet, not a person (a café called Lark)
         by_role = pattern is _NAMED_AFTER and m.group("det").lower() in ("my", "our")
         if by_role and found is None:
