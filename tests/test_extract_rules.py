@@ -1643,6 +1643,8 @@ def test_chinese_two_character_names_and_names_the_tagger_split():
     assert ("王静", "OPINION", "喜欢", "书法") in triples(extract("王静喜欢书法呢。"))
     assert ("刘晨曦", "FACT", "生日", "2月22日") in triples(extract("刘晨曦的生日是在2月22日。"))
     assert ("李晓芸", "FACT", "工作于", "山东青岛") in triples(extract("李晓芸她在山东青岛工作。"))
+    # a word before a name is no part of it (和李明去吃饭了: no one called 和李明)
+    assert not [t for t in triples(extract("和李明去吃饭了。")) if t[0] == "和李明"]
     # 周末 and 马上 are no one; a leaf (叶子, tagged as a name) is what it is said to be, as any thing
     for said in ("周末去爬山了。", "马上要下雨了。"):
         assert not [t for t in triples(extract(said)) if t[0] in ("周末", "马上")], said

@@ -367,7 +367,8 @@ def _named_first(text: str) -> str | None:
         return None
     name = words[0][0] if words[0][1].startswith("nr") else ""
     given = words[1] if len(words) > 1 and len(words[1][0]) == 2 and not role_of(words[1][0]) else ("", "")
-    if len(words[0][0]) == 1 and given[1] in ("nr", "nrfg") or (words[0][0] in ZH_SURNAMES and given[1] == "n"):
+    surname = words[0][0] in ZH_SURNAMES  # a surname the tagger may not tag as a name (张|雅静)
+    if (len(name) == 1 or surname) and given[1] in ("nr", "nrfg") or (surname and given[1] == "n"):
         name = words[0][0] + given[0]  # 周|志强, 刘|晨曦: a surname and a given name the tagger split
     elif name[:1] in ZH_SURNAMES and len(name) == 2 and len(words) > 1 and words[1] == (words[1][0][:1], "nr"):
         name += words[1][0]  # 刘子|墨: split after the second character
