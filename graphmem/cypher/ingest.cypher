@@ -194,9 +194,10 @@ ORDER BY last_said DESC
 LIMIT $limit;
 
 // name: people_described
-// What the people of people_known were said to be (老周是退休的中学老师, Ruth is a nurse), newest
-// first: a later session's 那位退休老师 or "the retired teacher next door" means the one so
-// described. $topics: the normalized topics of an identity ("is a", 是). As in people_known, only
+// What the people of people_known were said to be (老周是退休的中学老师, Ruth is a nurse) or where
+// they are from (阿凯 来自 广东), newest first: a later session's 那位退休老师, 那个广东同事 or "the
+// retired teacher next door" means the one so described. $topics: the normalized topics of an
+// identity ("is a", 是, "is from", 来自). As in people_known, only
 // what was said in conversation makes a person recent.
 MATCH (r:Memory {group_id: $group_id, memory_type: 'RELATION'})-[:HAS_OBJECT]->(p)
 WHERE r.status <> 'archived' AND r.superseded_by IS NULL

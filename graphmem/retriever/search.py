@@ -22,7 +22,7 @@ from ..config import RankingProfile, RetrievalSettings
 from ..cues import asked_part, asked_words, description_words, question_parts
 from ..embed import Embedder, embed_query, unknown_share
 from ..lang import person_key
-from ..lexicon.roles import IDENTITY_TOPICS, roles_in, unnamed_in
+from ..lexicon.roles import WHAT_TOPICS, roles_in, unnamed_in
 from ..settle import freeze_once
 from ..stopwatch import Clock
 from ..store.driver import Store
@@ -398,7 +398,7 @@ class Retriever:
             return {"meant": frozenset()}
         unnamed = unnamed_in(ctx.query, roles)
         rows = self.store.read(
-            "search_people_meant", group_id=ctx.group_id, roles=roles, identity=IDENTITY_TOPICS, unnamed=unnamed
+            "search_people_meant", group_id=ctx.group_id, roles=roles, identity=WHAT_TOPICS, unnamed=unnamed
         )
         return {"meant": frozenset(n.casefold() for n in rows[0]["names"] if n), "theirs": frozenset(rows[0]["theirs"])}
 
