@@ -1693,3 +1693,14 @@ def test_english_only_a_word_for_a_person_called_something_is_someone_met():
         assert not [t for t in triples(extract(said)) if t[1] == "RELATION" or t[2] == "is a"], said
     assert ("I", "RELATION", "acquaintance", "Jamie") in triples(extract("I met a street juggler named Jamie."))
     assert ("I", "RELATION", "acquaintance", "Hana") in triples(extract("I met a physio called Hana."))
+
+
+def test_english_an_opening_adverb_or_preposition_before_a_comma_is_no_one_met():
+    for said in (
+        "Additionally, the rain is pouring down heavily, creating slick surfaces.",
+        "Usually, the report would begin with a hypothesis, and the cause would be confirmed.",
+        "For James, a four-time NBA champion, passing the record reflects consistency.",
+        "Transportation, the Committee on the Judiciary, the Committee on Rules.",
+    ):
+        assert not [t for t in triples(extract(said)) if t[1] == "RELATION" or t[2] == "is a"], said
+    assert ("I", "RELATION", "acquaintance", "Mia") in triples(extract("Mia, the new analyst, joined our team."))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from ..lexicon.forms import only_adverb
 from ..lexicon.readings import words_of
 from ..lexicon.roles import EN_ROLE, EN_ROLES, NOT_KIN, PERSON_NAME, PETS, TITLE, mutual_words, one_of, role_of
 from ..types import normalize_name
@@ -15,7 +16,10 @@ from .phrases import Found, Subject, read_as, relation
 
 _NAME = PERSON_NAME
 
-_NOT_NAMES = frozenset("I The This That It He She They We You There Here Who What My Our And But So".split())
+# opening words of a clause that begin no name: pronouns, connectives, prepositions (For James, … is no one)
+_NOT_NAMES = frozenset(
+    "I The This That It He She They We You There Who What My Our And But So For With From To At By As Of".split()
+)
 
 EN_LEAD = re.compile(
     r"^(?:(?:after that|after this|before that|after all that|once that's done|once that is done|oh|hey|hi|yeah|yes|yep|wow|well|so|and|but|also|plus|actually|anyway|anyways|btw|honestly|ok|okay|"
@@ -58,7 +62,7 @@ _PERSON_DOES = re.compile(
 _NOT_A_NAME = re.compile(
     r"^(?:[A-Z][a-z]+(?:ish|ese|ian|can|man|ic)|Catholic|Muslim|Jewish|Buddhist|Hindu|Christian|Greek|Thai|Swiss|"
     r"Dutch|Irish|French|Vegan|Vegetarian|Fine|Great|Good|Okay|Ok|Home|Back|Here|There|Away|Done|Sorry|Ready|"
-    r"Sure|Glad|Happy|Busy|Tired|Single|Married|In|Out|Off|On|Not|So|Just|Still|Also|Really|Very|All)$"
+    r"Sure|Glad|Happy|Busy|Tired|Single|Married|Out|Off|So|Just|Still|Very|All)$"
 )
 
 # Given names that end like a nationality or an adjective (Brian, Eric, Duncan): names all the same.
@@ -69,9 +73,10 @@ _NAMES_LIKE_WORDS = frozenset(
 
 def _a_name(name: str) -> bool:
     first = name.split()[0]
-    return first not in _NOT_NAMES and (
-        first in _NAMES_LIKE_WORDS
-        or not (" " not in name and _NOT_A_NAME.match(name) and first[:2] not in ("Mr", "Ms", "Dr"))
+    if first in _NOT_NAMES or only_adverb(first):  # Usually, …: an adverb opening the clause
+        return False
+    return first in _NAMES_LIKE_WORDS or not (
+        " " not in name and _NOT_A_NAME.match(name) and first[:2] not in ("Mr", "Ms", "Dr")
     )
 
 
@@ -437,8 +442,11 @@ _INTRODUCED = re.compile(
     rf"(?P<name>{_NAME})\b(?(apposed)(?=,|[.;!]|$))"
 )
 
-# "Mia, the new analyst, joined …": a name, then what they are between commas.
-_APPOSITIVE = re.compile(rf"^(?P<name>{_NAME}), (?P<det>the|a|an|my|our) (?P<what>[A-Za-z' -]{{2,40}}?), (?=[a-z])")
+# "Mia, the new analyst, joined …": a name, then what they are between commas (not another name: "Transportation,
+# the Committee on the Judiciary, …" lists names)
+_APPOSITIVE = re.compile(
+    rf"^(?P<name>{_NAME}), (?P<det>the|a|an|my|our) (?P<what>[a-z][A-Za-z' -]{{1,39}}?), (?=[a-z])"
+)
 
 # "…, her name is Lily": where a name said after the clause begins (its comma may have gone with a time read
 # out of the clause: "had a baby girl last week, her name is …")

@@ -61,3 +61,9 @@ def base_form(word: str) -> str | None:
     if not word.endswith("ing") or len(word) < 5:
         return None
     return (_lemminflect().getLemma(word, "VERB") or (None,))[0]
+
+
+@lru_cache(maxsize=4096)
+def only_adverb(word: str) -> bool:
+    """A word known only as an adverb (Usually, Additionally, However, Meanwhile): never a name."""
+    return set(_lemminflect().getAllLemmas(word.lower())) == {"ADV"}
