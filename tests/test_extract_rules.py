@@ -1704,3 +1704,15 @@ def test_english_an_opening_adverb_or_preposition_before_a_comma_is_no_one_met()
     ):
         assert not [t for t in triples(extract(said)) if t[1] == "RELATION" or t[2] == "is a"], said
     assert ("I", "RELATION", "acquaintance", "Mia") in triples(extract("Mia, the new analyst, joined our team."))
+
+
+def test_english_a_baby_someone_else_had_is_their_child_not_the_speakers():
+    said = "I do know that my cousin Rachel had a baby boy named Max in March."
+    assert ("Rachel", "RELATION", "son", "Max") in triples(extract(said))
+    said = "I just heard that my friend from college, David, had a baby boy named Jasper."
+    found = triples(extract(said))
+    assert ("David", "RELATION", "son", "Jasper") in found and ("I", "RELATION", "son", "Jasper") not in found
+    assert not [t for t in triples(extract("I think my sister has a dog named Rex.")) if t[0] == "I"]
+    # the speaker's own, with their partner or not
+    assert ("I", "RELATION", "son", "Leo") in triples(extract("My wife and I had a baby boy named Leo."))
+    assert ("I", "RELATION", "cat", "Tom") in triples(extract("I also recently adopted a cat named Tom."))

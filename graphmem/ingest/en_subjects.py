@@ -500,12 +500,18 @@ def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]
         whole = text[m.start("what") : m.start() + said.start()].split() if said else []
         if 1 < len(whole) <= 3 and all(w.isalpha() and w.islower() for w in whole):
             what = " ".join(whole)  # "a baby girl, her name is Lily": the whole phrase, not its first word
-        owned = re.search(r"\b(?:have|has|had|got|own|owns|adopted|bought|keep|keeps)\s+$", text[: m.start()])
+        owned = re.search(  # and who has them: "Rachel had a baby boy named Max" is Rachel's, not the speaker's
+            rf"(?:\b(?P<who>I|[Ww]e|{_NAME})(?:'ve|,)?(?: (?:have|just|now|also|already|still|both|all|[a-z]+ly))* )?"
+            r"(?:have|has|had|got|own|owns|adopted|bought|keep|keeps)\s+$",
+            text[: m.start()],
+        )
         found = role_of(what.split()[-1]) or role_of(" ".join(what.split()[-2:]))
         if m.groupdict().get("apposed") and found is None:
             continue  # "a party, Sarah, …" speaks to Sarah: only a role is named between commas
-        by_me = re.match(r"^(?:\S+\s+){0,3}?(?:I|we)(?:'ve)?\s", text[: m.start()], re.IGNORECASE)
-        pet = bool(owned and by_me and found and found[0] in PETS)  # "I have a dog named Max": my dog Max
+        who = owned["who"] if owned else None
+        by_me = who in ("I", "We", "we")
+        theirs = who if who and not by_me and _a_name(who) else None
+        pet = bool(by_me and found and found[0] in PETS)  # "I have a dog named Max": my dog Max
         if owned and not (found and found[0] not in PETS) and not pet:
             continue  # she has a dog called Rex: a thing or a pet she has, not someone met
         if not pet and not (found and found[0] not in PETS or _PERSON_HEAD.search(what.split()[-1].lower())):
@@ -515,9 +521,12 @@ def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]
             continue  # my new job …, her name is …: no one of a role the phrase names
         if by_role and found is not None:
             out = introduce(people, name, found[0], None, owner, "is a")
-        elif owned and found and by_me:  # "I have a younger brother named Leo": Leo is the speaker's brother
+        elif found and by_me:  # "I have a younger brother named Leo": Leo is the speaker's brother
             plain = all(w in _KIN_WORDS for w in what.lower().split()[:-1])  # a younger brother: the role says it
             out = introduce(people, name, found[0], None if role_of(what) or plain else what, owner, "is a")
+        elif theirs and found:  # "Rachel had a baby boy named Max": Rachel's son
+            people.learn(theirs)
+            out = [people.learn_of(theirs, name, found[0], what)]
         else:
             out = introduce(people, name, "acquaintance", what, owner, "is a")
         if pattern is _INTRODUCED:
