@@ -581,10 +581,9 @@ def work_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | No
     where they worked, a fact of the past that sets no slot; "have worked" and "worked at X
     before" give none here."""
     said = m.group(0)
-    if re.match(r"^(?:have|has) worked", said, _I):
-        return _worked_since(m, third, time_text)
-    if re.match(r"^(?:have|has) been working", said, _I):  # still there: since when, if said
-        return _worked_since(m, third, time_text) or reading("work at", "employer")(m, third, None)
+    if have := re.match(r"^(?:have|has) (?:worked|(been) working)", said, _I):
+        still = reading("work at", "employer")(m, third, None) if have[1] else None  # been working: still there
+        return _worked_since(m, third, time_text) or still
     if re.search(r"\b(?:before|previously|back then|in the past)$", said, _I):
         return None
     if re.search(r"\b(?:worked|interned) (?:at|for) |^used to ", said, _I):

@@ -281,8 +281,7 @@ def _opening(clause: str, people: People, owner: str) -> Subject | None:
     found = role_of(m.group("role")) if m else None
     mods = (m.group("mods") or "").strip() if m else ""
     if m and found and not any(w in _NOT_MODIFIERS for w in mods.lower().split()):
-        role = found[0]
-        name = m.group("name")
+        role, name = found[0], m.group("name")
         if name and name.split()[0] not in _NOT_NAMES:
             rest, role = text[m.end() :], one_of(role)  # my friends Rachel and Mike: each a friend
             other = re.match(rf"\s*and (?P<name>{_NAME})\b", rest) if role != found[0] else None
@@ -412,15 +411,12 @@ def stated_people(text: str, people: People, owner: str) -> list[Found]:
     friends since college": each learnt."""
     out = []
     together = _TOGETHER.match(text)
-    if together and _a_name(together.group("name")):
-        role = role_of(together.group("role"))
-        if role:
-            out.append(people.known_as(together.group("name"), one_of(role[0]), owner))
-    for m in re.finditer(_STATED, text):  # my friends Rachel and Mike: each of them a friend
-        if not (role := role_of(m.group("role"))):
-            continue
-        named = [n for n in (m.group("name"), m.group("and")) if n and n.split()[0] not in _NOT_NAMES]
-        out.extend(people.known_as(name, one_of(role[0]), owner) for name in named)
+    if together and _a_name(together["name"]) and (role := role_of(together["role"])):
+        out.append(people.known_as(together["name"], one_of(role[0]), owner))
+    for m in _STATED.finditer(text):  # my friends Rachel and Mike: each of them a friend
+        if role := role_of(m["role"]):
+            named = [n for n in (m["name"], m["and"]) if n and n.split()[0] not in _NOT_NAMES]
+            out.extend(people.known_as(name, one_of(role[0]), owner) for name in named)
     return out
 
 
@@ -511,11 +507,9 @@ def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]
         who = owned["who"] if owned else None
         by_me = who in ("I", "We", "we")
         theirs = who if who and not by_me and _a_name(who) else None
-        pet = bool(by_me and found and found[0] in PETS)  # "I have a dog named Max": my dog Max
-        if owned and not (found and found[0] not in PETS) and not pet:
-            continue  # she has a dog called Rex: a thing or a pet she has, not someone met
-        if not pet and not (found and found[0] not in PETS or _PERSON_HEAD.search(what.split()[-1].lower())):
-            continue  # a thing, a place or a pet, not a person (a café called Lark)
+        person, pet = bool(found and found[0] not in PETS), bool(by_me and found and found[0] in PETS)  # my dog Max
+        if not (person or pet) and (owned or not _PERSON_HEAD.search(what.split()[-1].lower())):
+            continue  # a thing, a place or a pet (she has a dog called Rex, a café called Lark), not someone met
         by_role = pattern is _NAMED_AFTER and m.group("det").lower() in ("my", "our")
         if by_role and found is None:
             continue  # my new job …, her name is …: no one of a role the phrase names

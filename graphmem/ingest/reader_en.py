@@ -347,9 +347,8 @@ def _lead_only(text: str) -> bool:
     return True
 
 
-def _segments(sentence: str) -> list[tuple[int, int]]:
-    """The clauses of an English sentence as spans; a lead-in alone ("Last Friday,") joins the
-    clause after it."""
+def _segments(sentence: str) -> list[str]:
+    """The clauses of an English sentence; a lead-in alone ("Last Friday,") joins the clause after it."""
     starts, ends = [0], []
     for m in _CLAUSE_END.finditer(sentence):
         # not after "My colleagues" of "My colleagues and I went …": one subject, not two clauses
@@ -358,12 +357,12 @@ def _segments(sentence: str) -> list[tuple[int, int]]:
             starts.append(m.end())
     ends.append(len(sentence))
     spans = [(a, b) for a, b in zip(starts, ends) if sentence[a:b].strip()]
-    merged: list[tuple[int, int]] = []
+    merged: list[str] = []
     start = None  # where a lead-in alone began, to be joined to the clause after it
     for a, b in spans:
         start = a if start is None else start
         if not (_lead_only(sentence[start:b]) and (start, b) != spans[-1]):
-            merged.append((start, b))
+            merged.append(sentence[start:b].strip())
             start = None
     return merged
 
@@ -625,8 +624,7 @@ class English(Language):
         its own time or by one said in a clause of its own before it ("Last month was busy - I …")."""
         ids = [reader.add(f, None) for f in rules_en.sentence_facts(sentence, reader.named)]
         framing = None
-        for a, b in _segments(sentence):
-            segment = sentence[a:b].strip()
+        for segment in _segments(sentence):
             own = reader.rules._time(segment, reader.ep)
             time_text = own or framing
             found, _ = reader._read(segment, time_text, None)
