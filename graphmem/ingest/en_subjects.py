@@ -259,8 +259,7 @@ def _opening(clause: str, people: People, owner: str) -> Subject | None:
     text = EN_LEAD.sub("", clause.strip().replace("’", "'").lstrip(",;: ")).strip()
     text = _WHOSE_NAME.sub(r" \g<name> ", text, count=1).replace("  ", " ")  # my neighbour, whose name is Tom, …
     m = re.match(rf"^(?P<name>{_NAME}) (?:is|was) {_MY} (?:best |close |good |old |dear )?(?P<role>{EN_ROLE})\b", text)
-    found = role_of(m.group("role")) if m else None
-    if m and found and m.group("name").split()[0] not in _NOT_NAMES:
+    if m and (found := role_of(m.group("role"))) and m.group("name").split()[0] not in _NOT_NAMES:
         return Subject(m["name"], "", people.known_as(m["name"], found[0], owner))
     m = re.match(
         rf"^{_MY} (?P<mods>(?:[A-Za-z-]+ ){{0,2}}?)(?P<role>{EN_ROLE}|[a-z]+(?: pal)?|[A-Z]{{2,4}})"
@@ -477,10 +476,8 @@ def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]
     """People a clause introduces by what they are and their name: each learnt as someone the
     speaker knows, what they are said (Nina is a nurse); the clause with the name in the phrase's place."""
     out: list[Found] = []
-    one = _HAVE_ONE.match(text.strip())
-    found_one = role_of(one.group("role")) if one else None
-    if found_one and found_one[0] not in PETS:
-        people.learn(f"my {found_one[0]}", gender=found_one[1])
+    if (one := _HAVE_ONE.match(text.strip())) and (role := role_of(one.group("role"))) and role[0] not in PETS:
+        people.learn(f"my {role[0]}", gender=role[1])
     m = _APPOSITIVE.match(text)
     if m and _a_name(m.group("name")):
         name, what = m.group("name"), m.group("what")

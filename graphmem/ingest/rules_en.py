@@ -382,9 +382,7 @@ _TOGETHER_ALL = re.compile(r"^(?:both|all|each)\s+")
 def predicates(rest: str, third: bool, time_text: str | None) -> list[Found]:
     """What a clause says of its subject, read from the text after the subject: the first rule
     that reads it wins."""
-    p = _TOGETHER_ALL.sub("", rest.strip(" ,.!?;:"))
-    if not p:
-        return []
+    p = _TOGETHER_ALL.sub("", rest.strip(" ,.!?;:"))  # none of the rules reads an empty one
     first, *more = _AND_THEN.split(p, maxsplit=1)
     if more:  # "left the hospital and joined a care home": each part said of the same subject
         return predicates(first, third, time_text) + predicates(more[0], third, time_text)
