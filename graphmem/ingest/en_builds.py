@@ -393,12 +393,7 @@ def negated_preference(m: re.Match, third: bool, time_text: str | None) -> list[
         obj = None  # "I don't smoke anymore": the habit itself ended
     if not obj:
         return [read_as("stop", "OPINION", "stopped", gerund(verb))] if verb in _HABITS_ALONE and no_longer else None
-    if no_longer:
-        topic = f"no longer {verb}"
-    elif verb == "like":
-        topic = "dislikes" if third else "dislike"
-    else:
-        topic = f"doesn't {verb}" if third else f"don't {verb}"
+    topic = f"no longer {verb}" if no_longer else agree("dislike" if verb == "like" else f"don't {verb}", third)
     return [read_as("stop" if no_longer else "dislike", "OPINION", topic, obj)]
 
 
