@@ -539,8 +539,7 @@ _NOT_ONGOING = frozenset(
 
 
 def ongoing(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
-    """What someone is in the middle of, as said ("am reading …"); with a time to come it is a plan,
-    which this does not read."""
+    """What someone is in the middle of, as said; with a time to come it is a plan, which this does not read."""
     obj = said_object(m)
     if not obj or (time_text and _FUTURE.search(time_text)):
         return None
@@ -548,8 +547,7 @@ def ongoing(m: re.Match, third: bool, time_text: str | None) -> list[Found] | No
 
 
 def been_doing(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
-    """ "I've been blogging about politics", "she's been learning the cello": what someone has been
-    doing lately (not how they have been feeling, nor where they live or work: those have slots)."""
+    """What someone has been doing lately: not how they have been feeling, nor where they live or work (slots)."""
     base, obj = base_form(m.group("verb").lower()), said_object(m)
     verb = m.group("verb").lower()
     if base == "work" and obj and obj.lower().startswith("on "):  # working on a song: a project, not a job

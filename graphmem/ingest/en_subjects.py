@@ -374,8 +374,7 @@ _ROLE_OF_SOMEONE = re.compile(
 
 
 def role_of_someone(text: str, people: People, owner: str) -> Found | None:
-    """My daughter's form teacher is Ms Harper → my daughter · form teacher · Ms Harper, Ms Harper
-    learnt as that; None when the clause says no such thing."""
+    """My daughter's form teacher is Ms Harper → my daughter · form teacher · Ms Harper, learnt as that; or None."""
     m = _ROLE_OF_SOMEONE.match(text)
     role = role_of(m.group("role")) if m and _a_name(m.group("name")) else None
     if m is None or role is None:
@@ -406,8 +405,7 @@ _STATED = re.compile(rf"(?<=\s)(?:my|our) (?P<role>{EN_ROLE}),? (?P<name>{_NAME}
 
 
 def stated_people(text: str, people: People, owner: str) -> list[Found]:
-    """Relations said inside a clause (I had lunch with my cousin Ruth), and "Jess and I have been
-    friends since college": each learnt."""
+    """The relations a clause says, together (``_TOGETHER``) or inside it (``_STATED``): each learnt."""
     out = []
     together = _TOGETHER.match(text)
     if together and _a_name(together["name"]) and (role := role_of(together["role"])):

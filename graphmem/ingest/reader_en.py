@@ -554,10 +554,8 @@ _A_PLACE = re.compile(
 
 
 def _review(body: str) -> Found | None:
-    """What the speaker thinks of a thing they name ("my Sony headphones are amazing"): a name of at most
-    five words, one of them capitalised or holding a digit (Panasonic, iPhone 13), said as a thing (after
-    the or my, or ending in a kind of place: Central Park) and not a person (my brother Tom, Tom); no
-    pronoun and no preposition in it ("the food at Luigi's", "my job" name no thing)."""
+    """What the speaker thinks of a thing they name: at most five words, one capitalised or holding a digit
+    (iPhone 13), said as a thing (after the or my, or a kind of place), no pronoun or preposition in them."""
     m = _REVIEW.match(body.strip(" .!?"))
     if m is None:
         return None
