@@ -76,7 +76,7 @@ _ITS = re.compile(
     _THIS + r"(?P<x>[^，,。！？；;!?\s]{2,16}?)(?:的|(?P<how>挺|很|特别|非常|太|超|蛮|还挺|还蛮|有点|有些|比较))"
 )
 # 我的iPhone13, 我家的戴森吹风机, 我最近买的华为手表: a thing the speaker has
-_MINE = re.compile(r"^我(?:们)?(?:家)?(?:的|(?:最近|刚|刚刚|新|前阵子)?(?:买|入手|换|用)的|在用的)")
+_MINE = re.compile(r"^我们?家?(?:的|(?:最近|刚|刚刚|新|前阵子)?(?:买|入手|换|用)的|在用的)")
 # What a review judges of a thing or a place (松下空气净化器效果真心不错: the purifier, its effect)
 _ASPECTS = frozenset(
     "效果 性能 质量 品质 设计 外观 做工 画质 音质 音效 口感 味道 服务 价格 性价比 续航 屏幕 系统 颜值 手感 "
@@ -158,7 +158,7 @@ def _opinion(body: str, judged: bool = False) -> Found | None:
 _CAUSAL = [
     re.compile(r"^(?:因为|由于)(?P<a>.+?)[，,]\s*(?:所以|因此|于是|才|就)(?P<b>.+)$"),
     re.compile(r"^(?:因为|由于)(?P<a>.+?)[，,](?P<b>.+)$"),
-    re.compile(r"^(?P<b>.+?)[，,]\s*(?:是)?因为(?P<a>.+)$"),
+    re.compile(r"^(?P<b>.+?)[，,]\s*是?因为(?P<a>.+)$"),
     re.compile(r"^(?P<b>.+?)(?:是|都是|就是)(?:因为|由于)(?P<a>.+)$"),
     re.compile(r"^(?P<a>.+?)[，,]?\s*(?:所以|因此|于是|导致|结果|害得|搞得|弄得|使得)(?P<b>.+)$"),
 ]
@@ -188,7 +188,7 @@ _THOUGHT = re.compile(
 )
 
 # what is left of a clause once its time is read when a birthday is its value (的生日是 of 我上司的生日是12月10号)
-_DATED_ATTRIBUTE = re.compile(r"^的?(?:生日(?:是在|是|在|为)?|过生日是在?|是在?过生日)(?:的)?[。！!]?$")
+_DATED_ATTRIBUTE = re.compile(r"^的?(?:生日(?:是在|是|在|为)?|过生日是在?|是在?过生日)的?[。！!]?$")
 
 _SPACE = re.compile(rf"(?<=[{HAN_CHARS}，,])\s+|\s+(?=[{HAN_CHARS}，,])")  # a space left where a time was
 
@@ -210,7 +210,7 @@ def _is_workplace(text: str) -> bool:
 # whole, not a place (后来去了日本) nor an errand (后来去了超市买菜). English says "then joined …"; its
 # "then I moved to Google" is left as a move: without a list of places, a city and a company look alike.
 _THEN_WENT = re.compile(
-    r"^(?:后来|然后|之后|再后来)(?:又|就)?(?:去了|到了|进了|跳槽到了?|跳到了|换到了)(?P<obj>[^，,。！？]{2,12}?)(?:工作|上班)?(?:了)?$"
+    r"^(?:后来|然后|之后|再后来)(?:又|就)?(?:去了|到了|进了|跳槽到了?|跳到了|换到了)(?P<obj>[^，,。！？]{2,12}?)(?:工作|上班)?了?$"
 )
 
 # 我将要参加的AI论坛，它的规模是六千人: a clause that names a thing by what the speaker does with it, then

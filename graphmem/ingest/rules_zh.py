@@ -25,9 +25,6 @@ GUESSES = "可能|也许|大概|应该|要是|如果|觉得|认为|以为|听说
 # A clause that only says what used to be, guesses, wishes or asks states no current fact.
 _NOT_FACT = re.compile(rf"^(?:{FORMERLY}|希望(?!能|可以|能够)|{GUESSES})")
 
-# 在考虑…, 在想…: thinking about it (a plan), not a place it is done at (在考虑回学校读书)
-_NOT_THINKING = "(?!考虑|想|犹豫|打算|准备|计划|纠结|琢磨|找|寻找|物色)"  # 在找新工作: looking for one
-
 # --- predicates ----------------------------------------------------------------------------
 # 从2019年起 / 去年开始 (the time read out before) / 从小 / 从去年开始: since when what follows has held
 _SINCE = re.compile(
@@ -229,7 +226,7 @@ _AT_HAND = re.compile(
 # 我的手机是小米12, 我手机用的(是)华为Mate60: the model of a thing the speaker has, a name with a Latin letter in it
 # or a number after it (我的梦想是当医生, 我的工资是5000, 我的座位是12号: no model)
 _MY_MODEL = re.compile(
-    r"^我(?:的)?(?P<what>[^，,。！？的是]{1,6}?)(?:用的是|用的(?![^，,。！？]*是)|是)"
+    r"^我的?(?P<what>[^，,。！？的是]{1,6}?)(?:用的是|用的(?![^，,。！？]*是)|是)"
     r"(?=[^，,。！？]*[A-Za-z]|[\u4e00-\u9fff]{1,8}\d+[A-Za-z0-9]*[。！!]?$)"
 )
 
@@ -314,6 +311,11 @@ _ORIGIN = _reading("来自")
 
 _P = r"[^，,。！？；;!?\n]"
 
+# 在 and where (a workplace, a school; a home in at most 12 characters); 在考虑…, 在想…: thinking about it (a plan),
+# not a place it is done at (在考虑回学校读书), 在找新工作: looking for one
+_NOT_THINKING = "(?!考虑|想|犹豫|打算|准备|计划|纠结|琢磨|找|寻找|物色)"
+_AT, _AT_HOME = (rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,{n}}}?)" for n in (20, 12))
+
 # 是…的 around where someone works, lives or studies: what is inside, said with weight
 _FOCUS = re.compile(r"^是(?P<said>在[^，,。！？]{2,24}?(?:工作|上班|住|生活|读书|上学))的[。！!]?$")
 
@@ -372,7 +374,7 @@ def attribute(clause: str, carried: Subject | None) -> Found | None:
 
 # 老家在山东青岛 / 的家乡是成都的 / 籍贯是在河北 / 老家在广州那边呢: where someone is from, said of their hometown
 _HOMETOWN = re.compile(
-    rf"^(?:的)?(?P<attr>老家|家乡|籍贯)(?:是在|是|在)(?P<obj>{_P}{{1,20}}?)(?:那边|那儿|一带)?(?:的|人)?(?:呢|啊|呀)?$"
+    rf"^的?(?P<attr>老家|家乡|籍贯)(?:是在|是|在)(?P<obj>{_P}{{1,20}}?)(?:那边|那儿|一带)?(?:的|人)?(?:呢|啊|呀)?$"
 )
 
 
@@ -429,10 +431,7 @@ _STUDIES, _GRADUATED = _reading("就读于", "school", of=_organisation), _readi
 
 _RULES = patterns(
     # 在亚马逊干了十年了 (了 at the end: the span runs up to now): the employer now, for that long
-    (
-        rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,20}}?){_WORKED}了?(?P<time>{_SPAN})了$",
-        _reading("工作于", "employer", of=_organisation),
-    ),
+    (rf"{_AT}{_WORKED}了?(?P<time>{_SPAN})了$", _reading("工作于", "employer", of=_organisation)),
     # 我住的那个小区叫世纪花园, 我去参观的公园是人民公园: the one the speaker lives in, uses, went to, named
     (
         r"^(?:常|经常|最常|平时|平常)?(?:去|来)?(?P<verb>住|用|穿|戴|开|买|喜欢|爱|去|逛|路过|经过|参观)(?:了|过)?的(?:那|这|一)?(?:个|家|款|台|双|辆|所|座)?"
@@ -441,36 +440,33 @@ _RULES = patterns(
     ),
     # 把车卖了 / 卖掉了我的旧电脑 / 把猫送人了 (to no one named: 卖给了陈阿姨 names whom, read elsewhere)
     (
-        rf"^把(?P<obj>{_P}{{1,12}}?)(?:卖了|卖掉了?|送人了?|转手了?)$|^(?:卖了|卖掉了?)(?P<obj2>{_P}{{1,12}}?)(?:了)?$",
+        rf"^把(?P<obj>{_P}{{1,12}}?)(?:卖了|卖掉了?|送人了?|转手了?)$|^(?:卖了|卖掉了?)(?P<obj2>{_P}{{1,12}}?)了?$",
         _parted,
     ),
     # changes of residence and of work or school: the slot they set
     (rf"^(?:搬到|搬去|搬家到|搬回到|搬回|搬进了|搬进|搬来)了?(?P<obj>{_P}+)", _reading("搬到", "residence")),
-    (rf"^(?:不再|不)住在(?P<obj>{_P}+?)(?:了)?$", _LEFT_HOME),
+    (rf"^(?:不再|不)住在(?P<obj>{_P}+?)了?$", _LEFT_HOME),
     # 搬出了那套公寓 / 搬离北京: the home left (a "that one" is no name: the home ends all the same)
     (
         rf"^(?:搬出去了?|搬出了?|搬离了?)(?:(?:那|这)(?:套|个|间|栋)?)?"
-        rf"(?:(?:公寓|房子|出租屋|宿舍|家)(?:了)?$|(?P<obj>{_P}*?)(?:了)?$)",
+        rf"(?:(?:公寓|房子|出租屋|宿舍|家)了?$|(?P<obj>{_P}*?)了?$)",
         _LEFT_HOME,
     ),
     (rf"^(?:住在|家在|居住在|生活在|定居在|定居于|定居)(?P<obj>{_P}+)", _HOME),
     # 在北京住了五年了 (了 at the end: up to now): where someone lives, for that long when said
-    (
-        rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,12}}?)(?:住|生活|定居|安家)(?:了|着|下来了?|了?(?P<time>{_SPAN})了)?$",
-        _HOME,
-    ),
+    (rf"{_AT_HOME}(?:住|生活|定居|安家)(?:了|着|下来了?|了?(?P<time>{_SPAN})了)?$", _HOME),
     # 住上海 / 住上海五年了: 住 with no 在 (住院, 住校, 住酒店 are no home)
     (rf"^住(?!{_NO_HOME})(?P<obj>{_P}{{2,12}}?)(?:(?P<time>{_SPAN})了)?$", _HOME),
     # 在北京住了五年 / 在北京住过 / 以前住在北京: a home before (no 了 at the end: the span ended),
     # which sets no slot: where someone lives now is said otherwise
-    (rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,12}}?)(?:住|生活|待)(?:过|了)(?P<time>{_SPAN})?$", _lived_before),
-    (rf"^(?:入职了?|加入了?|跳槽到了?|跳槽去了?|进了)(?P<obj>{_P}+?)(?:上班|工作)?(?:了)?$", _JOINED),
+    (rf"{_AT_HOME}(?:住|生活|待)(?:过|了)(?P<time>{_SPAN})?$", _lived_before),
+    (rf"^(?:入职了?|加入了?|跳槽到了?|跳槽去了?|进了)(?P<obj>{_P}+?)(?:上班|工作)?了?$", _JOINED),
     (rf"^去了?(?P<obj>{_P}+?)(?:上班了?|工作了)$", _JOINED),  # 去腾讯上班了 (去腾讯 alone: a visit)
-    (r"^(?:换了?(?:一份|个|份)?(?:新)?工作|跳槽了)", _reading("换工作", "employer", ends=True)),
+    (r"^(?:换了?(?:一份|个|份)?新?工作|跳槽了)", _reading("换工作", "employer", ends=True)),
     # 换了一辆比亚迪 / 又换成了理想L6: the thing had instead (a car, a phone), after one parted with or not
     (
-        rf"^(?:后来|然后)?换(?:了|成了?)(?:一)?(?:辆|台|部|只|个|款)(?P<obj>{_P}{{2,12}}?)(?:了)?$"
-        rf"|^(?:后来|然后)?换成了?(?P<obj2>{_P}{{0,8}}?[A-Za-z0-9]{_P}{{0,8}}?)(?:了)?$",  # a model: 理想L6
+        rf"^(?:后来|然后)?换(?:了|成了?)一?(?:辆|台|部|只|个|款)(?P<obj>{_P}{{2,12}}?)了?$"
+        rf"|^(?:后来|然后)?换成了?(?P<obj2>{_P}{{0,8}}?[A-Za-z0-9]{_P}{{0,8}}?)了?$",  # a model: 理想L6
         _reading("换成", "possession", of=lambda s: thing_name(object_of(s) or "")),  # had from then on, as 有
     ),
     # 开始在谷歌工作了: a new employer (with a time, 去年开始在…, since then: see _SINCE)
@@ -482,17 +478,17 @@ _RULES = patterns(
     # 是博士毕业的 / 只有高中学历 / 就念到高中 / 读的是专科: how far they studied (a degree, as 学历是博士 says it),
     # not where
     (
-        rf"^(?:是)?(?:一?[个名位])?(?P<obj>{_DEGREES})(?:学历)?毕业(?:的|了)?$|^(?:是)?(?P<obj2>{_DEGREES})学历(?:的)?$|"
+        rf"^是?(?:一?[个名位])?(?P<obj>{_DEGREES})(?:学历)?毕业(?:的|了)?$|^是?(?P<obj2>{_DEGREES})学历的?$|"
         rf"^(?:就|只)?(?:(?:念到|读到|上到|读的是|念的是)了?(?P<obj3>{_DEGREES})|(?:只有|只是)(?P<obj4>{_DEGREES})学历)"
         r"(?:毕业)?(?:的|了|而已)?$",
         lambda m, t: [Found("FACT", "学历是", m["obj"] or m["obj2"] or m["obj3"] or m["obj4"], 0.5, kind="fact")],
     ),
-    (rf"^(?:(?:从|是)?(?:一?[个名位])?(?P<obj>{_P}+?)毕业了?|毕业于(?P<obj2>{_P}+?)(?:了)?$)", _GRADUATED),
-    (rf"^(?:转学|转校)(?:到|去)了?(?P<obj>{_P}+?)(?:了)?$", _reading("转学到", "school")),
+    (rf"^(?:(?:从|是)?(?:一?[个名位])?(?P<obj>{_P}+?)毕业了?|毕业于(?P<obj2>{_P}+?)了?$)", _GRADUATED),
+    (rf"^(?:转学|转校)(?:到|去)了?(?P<obj>{_P}+?)了?$", _reading("转学到", "school")),
     # what they eat
     (
-        r"^(?P<change>(?:从)?(?:开始|改|改成|改为|转为|决定)?)(?:吃素|吃斋|吃全素|吃纯素|(?:是|成了|当了?)(?:一[个名位])?素食(?:者|主义者))"
-        r"|^(?P<change2>(?:从)?(?:开始|又|重新)?)(?P<meat>吃肉|吃荤|是肉食(?:动物|主义者)|无肉不欢)",
+        r"^(?P<change>从?(?:开始|改|改成|改为|转为|决定)?)(?:吃素|吃斋|吃全素|吃纯素|(?:是|成了|当了?)(?:一[个名位])?素食(?:者|主义者))"
+        r"|^(?P<change2>从?(?:开始|又|重新)?)(?P<meat>吃肉|吃荤|是肉食(?:动物|主义者)|无肉不欢)",
         _diet,
     ),
     # 跟小李结婚了 / 和王芳结婚三年了 / 嫁给了小李: whom they are married to
@@ -502,14 +498,14 @@ _RULES = patterns(
     ),
     # 出生在山东 / 是在青岛出生的: where someone was born
     (
-        rf"^(?:出生在|出生于|生在|出生在了)(?P<obj>{_P}{{1,12}}?)(?:的)?$|^(?:是)?在(?P<obj2>{_P}{{1,12}}?)出生的?$",
+        rf"^(?:出生在|出生于|生在|出生在了)(?P<obj>{_P}{{1,12}}?)的?$|^是?在(?P<obj2>{_P}{{1,12}}?)出生的?$",
         _reading("出生于", of=lambda s: _open_part(s, 20)),
     ),
     # 结婚了 / 结婚三年了: married, to someone not named
     (rf"^(?:结婚|结了婚)(?:了|{_SPAN}了)$", _fact("结婚", change=True)),
     # 在医院找了份新工作 / 找到了工作: a new employer (where it is said), else a job changed
     (
-        rf"^(?:在(?P<obj>{_P}{{1,20}}?))?(?:找到|找)了?(?:一)?(?:份)?(?:新)?(?:的)?工作(?:了)?$",
+        rf"^(?:在(?P<obj>{_P}{{1,20}}?))?(?:找到|找)了?一?份?新?的?工作了?$",
         lambda m, t: (  # 在上海找到了工作: a job found in a city, its employer not said
             _JOINED(m, t)
             if m["obj"] and not is_place(m["obj"])
@@ -518,29 +514,29 @@ _RULES = patterns(
     ),
     # where they work or study now
     (
-        rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,20}}?)(?:读书|上学|念书|读大学|读研究生|读研|读博士|读博|读高中|读初中|读小学|留学|读)(?P<what>{_P}*)",
+        rf"{_AT}(?:读书|上学|念书|读大学|读研究生|读研|读博士|读博|读高中|读初中|读小学|留学|读)(?P<what>{_P}*)",
         _STUDIES,
     ),
     (rf"^是(?P<obj>{_P}{{1,20}}?)的学生", _STUDIES),
-    (rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,20}}?)(?:工作|上班|任职|实习|打工)", _work_place),
-    (rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,20}}?)当(?P<job>{_P}{{1,12}})$", _work_place),
+    (rf"{_AT}(?:工作|上班|任职|实习|打工)", _work_place),
+    (rf"{_AT}当(?P<job>{_P}{{1,12}})$", _work_place),
     # 在银行做柜员 / 在公司干会计: 做 and 干 name a job only when what follows is one (员, 师, 会计 ...),
     # or when where it is done is a workplace by name (在一家游戏公司做策划)
-    (rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,20}}?)(?:做|干)(?P<job>{_P}{{0,10}}(?:{_JOB_END}))$", _work_place),
+    (rf"{_AT}(?:做|干)(?P<job>{_P}{{0,10}}(?:{_JOB_END}))$", _work_place),
     (
         rf"^在{_NOT_THINKING}(?P<obj>{_P}{{0,16}}?(?:{WORKPLACES}))"
         rf"(?:做|干|当|负责)(?![了过完个])(?P<job>[^，,。！？；;!?\n了过]{{2,8}})$",
         _work_place,
     ),
     # 从腾讯跳槽到字节: the employer now (the one left is said with it)
-    (rf"^从(?P<old>{_P}{{1,12}}?)(?:跳槽|换)(?:到|去)了?(?P<obj>{_P}{{1,16}}?)(?:上班|工作)?(?:了)?$", _JOINED),
+    (rf"^从(?P<old>{_P}{{1,12}}?)(?:跳槽|换)(?:到|去)了?(?P<obj>{_P}{{1,16}}?)(?:上班|工作)?了?$", _JOINED),
     (rf"^(?:就职于|供职于|任职于|受雇于)(?P<obj>{_P}+)", _reading("工作于", "employer")),
     # 工作是做翻译的: the line of work, said as what they do (a bare 做 was taken for the job)
-    (rf"^(?:的)?(?:工作|职业)是(?:(?:做|搞|干|当)(?P<obj>{_P}{{1,8}}?)的$|(?P<obj2>{_P}+))", _JOB),
+    (rf"^的?(?:工作|职业)是(?:(?:做|搞|干|当)(?P<obj>{_P}{{1,8}}?)的$|(?P<obj2>{_P}+))", _JOB),
     # 升职为 / 被提拔为 X: the job now, which replaces the one before
-    (rf"^(?:升职为|升职成了?|升为|升任|晋升为|被提拔为|提拔为)(?P<obj>{_P}+?)(?:了)?$", _JOB),
+    (rf"^(?:升职为|升职成了?|升为|升任|晋升为|被提拔为|提拔为)(?P<obj>{_P}+?)了?$", _JOB),
     # 对花生过敏 / 花生过敏: what they are allergic to, a fact about their health; 不过敏 states nothing
-    (rf"^(?:对)?(?P<obj>{_P}{{1,12}}?)(?P<neg>不|没有|并不)?(?:有点|有些|很|特别|严重)?过敏(?:了)?$", _allergic),
+    (rf"^对?(?P<obj>{_P}{{1,12}}?)(?P<neg>不|没有|并不)?(?:有点|有些|很|特别|严重)?过敏了?$", _allergic),
     # likes, dislikes and what is no longer done
     (rf"^最(?:喜欢|爱)的(?P<what>{_P}{{1,10}}?)(?:是|就是)(?P<obj>{_P}+)", _favourite),
     (
@@ -549,9 +545,9 @@ _RULES = patterns(
         rf"(?P<verb>{_LIKING_VERBS})(?P<habit>{_HABIT})?(?P<obj>{_P}+)",
         _preference,
     ),
-    (rf"^(?:不再|再也不)(?P<verb>{_HABIT}|去|用|开|住|)(?P<obj>{_P}+?)(?:了)?$", _STOPPED),  # or none: 不再熬夜
+    (rf"^(?:不再|再也不)(?P<verb>{_HABIT}|去|用|开|住|)(?P<obj>{_P}+?)了?$", _STOPPED),  # or none: 不再熬夜
     (rf"^不(?P<verb>{_HABIT})(?P<obj>{_P}+?)了$", _STOPPED),
-    (rf"^戒了?(?P<obj>{_P}+?)(?:了)?$", _reading("戒了", "stop", "OPINION", lambda s: clean(s, True, 20))),
+    (rf"^戒了?(?P<obj>{_P}+?)了?$", _reading("戒了", "stop", "OPINION", lambda s: clean(s, True, 20))),
     # 不吃猪肉 / 从来不喝酒: a food or drink kept off (不吃早饭, 不吃了 say how much or when, not what)
     (
         rf"^(?:从来|从|基本)?不(?P<verb>吃|喝)(?!早饭|午饭|晚饭|饭|东西|太多|多|了)(?P<obj>{_P}{{1,6}})$",
@@ -560,25 +556,25 @@ _RULES = patterns(
     # 在学吉他 / 学西班牙语半年了 / 在准备考研: what they are learning or preparing for now (在学校 is a place)
     (
         rf"^(?:在|开始)?(?P<verb>学习|练习|学|练|准备)(?!校|院|生|堂|期|习惯)(?P<obj>{_P}{{1,12}}?)"
-        rf"(?P<time>{_SPAN})?(?:了)?$",
+        rf"(?P<time>{_SPAN})?了?$",
         _learning,
     ),
     # 学了三年钢琴了 / 弹了十年吉他: how long someone has learnt or played something (了 at the end:
     # up to now)
     (
-        rf"^(?P<verb>学习|练习|学|练|弹|拉|吹|打|踢|跳|画|唱)了(?P<time>{_SPAN})(?:的)?"
+        rf"^(?P<verb>学习|练习|学|练|弹|拉|吹|打|踢|跳|画|唱)了(?P<time>{_SPAN})的?"
         rf"(?P<obj>[\u4e00-\u9fffA-Za-z]{{2,8}}?)(?P<now>了)?$",
         _practised,
     ),
     # 做销售的 / 是做IT的: the line of work someone is in
-    (rf"^(?:是)?(?:做|搞|干)(?!饭|菜|事|作业|家务|梦)(?P<obj>{_P}{{1,8}}?)的$", _JOB),
+    (rf"^是?(?:做|搞|干)(?!饭|菜|事|作业|家务|梦)(?P<obj>{_P}{{1,8}}?)的$", _JOB),
     # 是送快递的 / 是开出租车的 / 是教书的: a trade said by what is done in it, the doing its name
     (
         rf"^是(?P<obj>(?:送|开|卖|修|教|种|养|拉|扫|拍)(?![了过着给完你我他她它]|玩笑|心|会|始|门){_P}{{1,5}}?)的$",
         lambda m, timed: [read_as("job", "FACT", "职业是", m.group("obj"))],  # 送快递: the doing whole
     ),
     # 是当农民的: what someone works as (当时, 当天, 当地 say when or where)
-    (rf"^(?:是)?当(?!时|天|地|年|初|然|中|面|晚|场|下)(?P<obj>{_P}{{1,8}}?)的$", _JOB),
+    (rf"^是?当(?!时|天|地|年|初|然|中|面|晚|场|下)(?P<obj>{_P}{{1,8}}?)的$", _JOB),
     # 不在北京住了: no longer lives there
     (rf"^不在(?P<obj>{_P}{{1,12}}?)(?:住|生活|待)了$", _LEFT_HOME),
     # 不在腾讯了 / 不在华为上班了: no longer works there (a home, 家, is no employer)
@@ -598,10 +594,10 @@ _RULES = patterns(
         _plays,
     ),
     # 教数学 / 在中学教物理: what someone teaches, and where (the employer)
-    (rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,20}}?)教(?P<what>{_P}{{1,10}})$", _teaches),
+    (rf"{_AT}教(?P<what>{_P}{{1,10}})$", _teaches),
     (r"^教(?P<what>[\u4e00-\u9fffA-Za-z]{1,10})$", _teaches),
     # plans and intentions
-    (rf"^(?:在)?(?P<verb>打算|准备|计划|决定|考虑|想要|想|将要|要|会|将)(?P<obj>{_P}+)", _plan),
+    (rf"^在?(?P<verb>打算|准备|计划|决定|考虑|想要|想|将要|要|会|将)(?P<obj>{_P}+)", _plan),
     # 希望今年能跑一次半马 / 的计划是六月前写完论文: what someone hopes or plans to do
     (rf"^很?(?P<verb>希望|盼着)(?:能|可以|能够)(?P<obj>{_P}+)", _plan),
     (rf"^的(?P<verb>计划|打算)(?:是|就是)(?P<obj>{_P}+)", _plan),
@@ -612,11 +608,11 @@ _RULES = patterns(
     ),
     # a licence, a degree, a visa got: theirs from now on (拿到驾照了 / 考到了驾照)
     (
-        r"^(?:拿到|考到|考下|考出|拿下|办下|取得)(?:了)?(?P<obj>驾照|驾驶证|学位|(?:学士|硕士|博士)学位|毕业证|护照|签证|绿卡|录取通知书|黑带)",
+        r"^(?:拿到|考到|考下|考出|拿下|办下|取得)了?(?P<obj>驾照|驾驶证|学位|(?:学士|硕士|博士)学位|毕业证|护照|签证|绿卡|录取通知书|黑带)",
         _fact("拿到", kind="possession", change=True),
     ),
     # 我怀孕了: expecting a child, a fact until it is born
-    (r"^怀孕(?:了)?(?:[，,。！!]|$)", _fact("怀孕", 0.8)),
+    (r"^怀孕了?(?:[，,。！!]|$)", _fact("怀孕", 0.8)),
     # possessions
     (rf"^(?P<verb>拥有|有|买了|领养了|养了)(?P<obj>{_P}+)", _possession),
     # 在成都买了房: a home bought, and where
@@ -626,11 +622,11 @@ _RULES = patterns(
     ),
     # 开的是特斯拉 / 开一辆旧宝马: the car someone drives (开会, 开心, 开始 are no car)
     (
-        rf"^(?:开的是|开着?(?:一辆|辆)|开了?一辆)(?:新|旧|二手)?(?:的)?(?P<obj>{_P}{{2,12}}?)(?:车)?$",
+        rf"^(?:开的是|开着?(?:一辆|辆)|开了?一辆)(?:新|旧|二手)?的?(?P<obj>{_P}{{2,12}}?)车?$",
         _reading("开", "possession"),
     ),
     # 姓王: someone's surname, not a name of its own (我的牙科医生姓王)
-    (r"^姓(?P<obj>[\u4e00-\u9fff]{1,2}?)(?:的)?[。！!]?$", _fact("姓")),
+    (r"^姓(?P<obj>[\u4e00-\u9fff]{1,2}?)的?[。！!]?$", _fact("姓")),
     # who they are
     (r"^(?:(?:的名字)?(?:叫|是叫|名叫)|的名字是)(?P<obj>[^，,。！？；;!?\s]{1,12})", _named),
     (rf"^(?:来自|是从)(?P<obj>{_P}{{1,20}}?)(?:来的|过来的|人)?$", _ORIGIN),
@@ -638,7 +634,7 @@ _RULES = patterns(
     # 他们家是山西太原的 / 她家是浙江宁波那边的: their family's place, where they are from (她家是开饭店的
     # says what the family does: a place must open it); 是天津人 / 是河南郑州的: a place and nothing else
     (
-        rf"^(?:他们|她们|他|她)?家是(?:在)?(?P<obj>{_P}{{1,20}}?)(?:那边|那儿|一带)?的(?:呢|啊|呀)?$",
+        rf"^(?:他们|她们|他|她)?家是在?(?P<obj>{_P}{{1,20}}?)(?:那边|那儿|一带)?的(?:呢|啊|呀)?$",
         lambda m, t: _ORIGIN(m, t) if tag(m.group("obj"))[0][1] == "ns" else [],
     ),
     (
@@ -654,7 +650,7 @@ _RULES = patterns(
     ),
     # how old: 34岁 / 三岁了 (今年, a time, is read apart); the consolidator's age slot takes a later one
     (
-        r"^(?P<obj>[\d一二两三四五六七八九十百]{1,4})(?:周)?岁(?:了|啦)?$",
+        r"^(?P<obj>[\d一二两三四五六七八九十百]{1,4})周?岁(?:了|啦)?$",
         lambda m, t: [Found("FACT", "年龄", m.group("obj") + "岁", 0.7, kind="fact")],
     ),
     (rf"^是(?:一名|一个|一位|个|名|位)?(?P<obj>{_P}{{1,30}})", _identity),

@@ -83,7 +83,7 @@ def of_places(text: str) -> bool:
 
 # 我和男朋友分手了 / 我跟小李分手了 / 我们分手了 / 我离婚了: a breakup or a divorce of the speaker's
 _PARTNER_ENDED = re.compile(
-    r"^(?:我(?:和|跟|与)(?:我)?(?:的)?(?P<who>[\u4e00-\u9fffA-Za-z]{1,4}?)|我们|我)(?:已经|终于|刚|刚刚|上个月|去年|上周)*"
+    r"^(?:我(?:和|跟|与)我?的?(?P<who>[\u4e00-\u9fffA-Za-z]{1,4}?)|我们|我)(?:已经|终于|刚|刚刚|上个月|去年|上周)*"
     r"(?P<what>分手|离婚|离了婚|分开)了?"
 )
 
@@ -103,7 +103,7 @@ def partner_ended(text: str, people: People, owner: str) -> Found | None:
 
 def said_mine(rest: str, name: str, people: People, owner: str) -> Found | None:
     """(他)是我大学室友, said of someone named before: the speaker's, in that role."""
-    m = re.match(rf"^(?:也)?是我(?:的|最好的)?(?P<role>[{HAN_CHARS}]{{1,6}})[。！!]?$", rest)
+    m = re.match(rf"^也?是我(?:的|最好的)?(?P<role>[{HAN_CHARS}]{{1,6}})[。！!]?$", rest)
     role = m.group("role") if m else ""
     found = next((f for n in range(len(role)) if (f := role_of(role[n:]))), None)  # 大学室友: a 室友
     return people.known_as(name, found[0], owner) if found else None
@@ -111,10 +111,10 @@ def said_mine(rest: str, name: str, people: People, owner: str) -> Found | None:
 
 # Roles that are a person's family or household: 老周的老伴, 他孙子 is about them.
 _RELATIVES = "|".join(sorted((w for w, (c, _) in ZH_ROLES.items() if c not in NOT_KIN), key=len, reverse=True))
-_RELATIVE = re.compile(rf"^(?:的)?(?P<role>{_RELATIVES})")
+_RELATIVE = re.compile(rf"^的?(?P<role>{_RELATIVES})")
 
 # 那位退休老师, 那个爱尔兰同事: someone known by a role or by what they were said to be.
-_THAT_ONE = re.compile(r"^(?:我)?(?:那位|那个|这位|这个|那名|那)(?=[\u4e00-\u9fffA-Za-z])")
+_THAT_ONE = re.compile(r"^我?(?:那位|那个|这位|这个|那名|那)(?=[\u4e00-\u9fffA-Za-z])")
 
 
 def _relative(subj: Subject) -> Subject:
@@ -178,7 +178,7 @@ def we_then(said: str, time_text: str) -> Subject | None:
         return None
     m = _ZH_WE_THEN.match(said)
     rest = said[m.end() :].strip(" 。！!") if m else ""
-    if len(rest) < 3 or re.match(r"^(?:再)?(?:见|聊|走|说|谈|看看|一起吧)", rest):  # 我们明天见: a goodbye
+    if len(rest) < 3 or re.match(r"^再?(?:见|聊|走|说|谈|看看|一起吧)", rest):  # 我们明天见: a goodbye
         return None
     return Subject(None, rest)
 
@@ -339,7 +339,7 @@ def _and_their(subj: Subject, people: People) -> Subject:
     return subj
 
 
-_ME_AND = re.compile(rf"^我(?:和|跟|与)(?:我)?(?:的)?(?P<role>{ZH_ROLE_WORDS})?")
+_ME_AND = re.compile(rf"^我(?:和|跟|与)我?的?(?P<role>{ZH_ROLE_WORDS})?")
 
 
 def _with_them(text: str, people: People, owner: str) -> Subject | None:
@@ -399,13 +399,13 @@ def _opening(clause: str, people: People, owner: str, carried: Subject | None) -
             rel, described = introduce(people, name, ZH_ROLES[m["role"]][0], m["desc"] + m["role"], owner, "是")
             return Subject(name, rest, rel, described=described)
     # 我的一个下属: one of the speaker's, who is the one said so before unless someone named is
-    whose = rf"^(?:{_OURS}|我)?(?:的)?(?:(?<=[我家们的])(?P<one>一个|一位|一名))?"
+    whose = rf"^(?:{_OURS}|我)?的?(?:(?<=[我家们的])(?P<one>一个|一位|一名))?"
     m = re.match(rf"{whose}(?P<role>{ZH_ROLE})", text)
     if m and not _what_they_do(m["role"]):  # 我妈妈是医生: the role is 妈妈, 医生 is what she is
         m = re.match(rf"{whose}(?P<role>{ZH_ROLE_WORDS})", text)
     mods = ""
     if not m and text.startswith("我"):  # 我的新上司, 我大学室友: which one, then the role
-        m = re.match(rf"^我(?:的)?(?P<mods>[{HAN_CHARS}]{{1,4}}?)(?P<role>{ZH_ROLE})", text)
+        m = re.match(rf"^我的?(?P<mods>[{HAN_CHARS}]{{1,4}}?)(?P<role>{ZH_ROLE})", text)
         mods = m["mods"] if m and _what_they_do(m["role"]) and _modifier(m["mods"]) else ""
         m = m if mods else None
     found = role_of(m["role"]) if m else None
@@ -507,7 +507,7 @@ def role_of_someone(text: str, people: People, owner: str) -> Found | None:
 
 # 我跟小静是大学同学 / 我和阿杰是好朋友: someone the speaker is something to, together
 _TOGETHER = re.compile(
-    rf"^我(?:跟|和|与)(?P<name>{_NAME})(?:{FORMERLY}|从小)?(?:是|成了|一直是|就是)(?:[\u4e00-\u9fff]{{0,4}}?)(?P<role>{mutual_words(True)})(?:了)?$"
+    rf"^我(?:跟|和|与)(?P<name>{_NAME})(?:{FORMERLY}|从小)?(?:是|成了|一直是|就是)(?:[\u4e00-\u9fff]{{0,4}}?)(?P<role>{mutual_words(True)})了?$"
 )
 
 
@@ -522,7 +522,7 @@ def stated_people(text: str, people: People, owner: str) -> list[Found]:
     together = _TOGETHER.match(text.strip())
     if together and _may_be_name(together.group("name")):
         out.append(people.known_as(together.group("name"), ZH_ROLES[together.group("role")][0], owner))
-    for m in re.finditer(rf"我(?:的)?(?P<role>{ZH_ROLE})", text):
+    for m in re.finditer(rf"我的?(?P<role>{ZH_ROLE})", text):
         if m.start() == 0 or not (found := role_of(m["role"])):
             continue
         role, gender = found
@@ -537,12 +537,12 @@ def stated_people(text: str, people: People, owner: str) -> list[Found]:
 # 一个叫Nina的护士 / 叫小吴的家教: someone introduced by their name and what they are; the phrase
 # stands for the name in the clause (我认识了一个叫Nina的护士 → 我认识了Nina).
 _INTRODUCED = re.compile(
-    rf"(?:一|这|那)?(?:个|位|名)?(?:名)?叫(?P<name>{_NAME})的(?P<what>[\u4e00-\u9fff]{{1,6}}?)(?=$|[，,。！？!?；;了])"
+    rf"(?:一|这|那)?(?:个|位|名)?名?叫(?P<name>{_NAME})的(?P<what>[\u4e00-\u9fff]{{1,6}}?)(?=$|[，,。！？!?；;了])"
 )
 
 # 一个家教，叫小吴 / 请了个阿姨，她叫王姐: what they are, then their name.
 _NAMED_AFTER = re.compile(
-    rf"(?:一)?(?:个|位|名)(?P<what>[\u4e00-\u9fff]{{1,6}}?)[，,]?(?:他|她)?(?:叫|名叫)(?P<name>{_NAME})[。！!]?$"
+    rf"一?(?:个|位|名)(?P<what>[\u4e00-\u9fff]{{1,6}}?)[，,]?(?:他|她)?(?:叫|名叫)(?P<name>{_NAME})[。！!]?$"
 )
 
 _NOT_PEOPLE = re.compile(
