@@ -78,14 +78,13 @@ _ITS = re.compile(
 # 我的iPhone13, 我家的戴森吹风机, 我最近买的华为手表: a thing the speaker has
 _MINE = re.compile(r"^我们?家?(?:的|(?:最近|刚|刚刚|新|前阵子)?(?:买|入手|换|用)的|在用的)")
 # What a review judges of a thing or a place (松下空气净化器效果真心不错: the purifier, its effect)
-_ASPECTS = frozenset(
+_ASPECTS = tuple(
     "效果 性能 质量 品质 设计 外观 做工 画质 音质 音效 口感 味道 服务 价格 性价比 续航 屏幕 系统 颜值 手感 "
     "功能 配置 材质 款式 尺寸 颜色 环境 绿化 交通 位置 氛围 装修 风景 景色 设施 建设 东西 货品 商品 种类 "
     "品种 天气".split()
 )
-_ASPECT_STARTS = tuple(_ASPECTS)
 _A_PLACE = re.compile(rf"(?:{zh_things.PLACE_KINDS})$")
-_NOUN_TAGS = ("n", "nr", "nrt", "nrfg", "ns", "nt", "nz", "eng", "m")
+_NOUN_TAGS = ("n", "eng", "m")  # a noun (n, nr a name, ns a place, nz …), a Latin word or a number
 _NAMED_TAGS = ("nr", "ns", "nt", "nz", "eng", "m")  # a name, a place, a brand, a Latin word or a number
 
 
@@ -112,7 +111,7 @@ def _a_thing(words: list[tuple[str, str]], in_use: bool) -> str | None:
 
 def _an_aspect(said: str) -> bool:
     """Whether ``said`` opens with what a review judges of a thing (货品挺全的, 画质真好)."""
-    if not said.startswith(_ASPECT_STARTS):  # most clauses: no tagging
+    if not said.startswith(_ASPECTS):  # most clauses: no tagging
         return False
     words = rules_zh.tag(said)
     return bool(words) and words[0][0] in _ASPECTS and words[0][0] != "天气" and len(words) > 1
@@ -250,10 +249,6 @@ _THAT_ONE_SAID = re.compile(
 _JUST_WENT = re.compile(r"(?P<when>刚才|刚刚)(?=[^，,。！？]{0,8}?(?:路过|经过|参观|去了|逛了)(?!的))")
 
 
-def _just_went(sentence: str) -> str | None:
-    return m["when"] if (m := _JUST_WENT.search(sentence)) else None
-
-
 # A sentence that opens with these gives the effect of what the sentence before said.
 _THEREFORE = re.compile(r"^(?:所以|因此|于是|结果|这就是为什么|这也是为什么)[，,]?\s*")
 
@@ -294,7 +289,7 @@ class Chinese(Language):
         sentence = _BIRTHDAY_IS.sub("生日", _THAT_ONE_SAID.sub(lambda m: m["me"] or m["role"] or "", sentence))
         sentence, met = zh_subjects.introduced(_it_named(sentence), reader.people, reader.owner)
         ids = [reader.add(f, None) for f in met]
-        time_text = reader.rules._time(sentence, reader.ep) or _just_went(sentence)
+        time_text = reader.rules._time(sentence, reader.ep) or ((just := _JUST_WENT.search(sentence)) and just["when"])
         if (
             time_text
             and time_text + "的" in sentence

@@ -424,6 +424,11 @@ def _fact(topic: str, confidence: float = 0.6, kind: str = "fact", change: bool 
     ]
 
 
+def _if(test: Callable[[str], object], make: Callable) -> Callable:
+    """``make``'s reading when what the pattern's ``obj`` said passes ``test``, else none."""
+    return lambda m, t: make(m, t) if test(m.group("obj")) else []
+
+
 # the slots' readings most patterns make
 _HOME, _LEFT_HOME = _reading("住在", "residence"), _reading("不再住在", "residence", ends=True)
 _JOINED, _QUIT, _JOB = _reading("入职", "employer"), _reading("辞职", "employer", ends=True), _reading("职业是", "job")
@@ -578,10 +583,7 @@ _RULES = patterns(
     # 不在北京住了: no longer lives there
     (rf"^不在(?P<obj>{_P}{{1,12}}?)(?:住|生活|待)了$", _LEFT_HOME),
     # 不在腾讯了 / 不在华为上班了: no longer works there (a home, 家, is no employer)
-    (
-        rf"^不在(?P<obj>{_P}{{1,20}}?)(?:工作|上班|干)?了$",
-        lambda m, t: _QUIT(m, t) if _organisation(m.group("obj")) else [],
-    ),
+    (rf"^不在(?P<obj>{_P}{{1,20}}?)(?:工作|上班|干)?了$", _if(_organisation, _QUIT)),
     # 开了一家面包店 / 在深圳开了一家餐厅: a business someone runs, where they work
     (
         rf"^(?:在(?P<place>{_P}{{1,10}}?))?(?:自己)?开了(?:一家|家|一个|个|一间|间)(?P<obj>{_P}{{0,8}}?(?:店|公司|餐厅|饭店|馆|工作室|厂|诊所|超市|网店|民宿))$",
@@ -602,10 +604,7 @@ _RULES = patterns(
     (rf"^很?(?P<verb>希望|盼着)(?:能|可以|能够)(?P<obj>{_P}+)", _plan),
     (rf"^的(?P<verb>计划|打算)(?:是|就是)(?P<obj>{_P}+)", _plan),
     # 在找新工作 / 正在找房子: what they are looking for, not where they work
-    (
-        rf"^在(?:找|寻找|物色)(?P<obj>{_P}{{1,12}}?)(?:了|呢)?$",
-        lambda m, t: [Found("FACT", "在找", m.group("obj"), 0.6, kind="fact")] if object_of(m.group("obj")) else [],
-    ),
+    (rf"^在(?:找|寻找|物色)(?P<obj>{_P}{{1,12}}?)(?:了|呢)?$", _if(object_of, _fact("在找"))),
     # a licence, a degree, a visa got: theirs from now on (拿到驾照了 / 考到了驾照)
     (
         r"^(?:拿到|考到|考下|考出|拿下|办下|取得)了?(?P<obj>驾照|驾驶证|学位|(?:学士|硕士|博士)学位|毕业证|护照|签证|绿卡|录取通知书|黑带)",
@@ -635,12 +634,9 @@ _RULES = patterns(
     # says what the family does: a place must open it); 是天津人 / 是河南郑州的: a place and nothing else
     (
         rf"^(?:他们|她们|他|她)?家是在?(?P<obj>{_P}{{1,20}}?)(?:那边|那儿|一带)?的(?:呢|啊|呀)?$",
-        lambda m, t: _ORIGIN(m, t) if tag(m.group("obj"))[0][1] == "ns" else [],
+        _if(lambda s: tag(s)[0][1] == "ns", _ORIGIN),
     ),
-    (
-        rf"^是(?P<obj>{_P}{{2,12}}?)(?:那边|那儿|一带)?(?:的人|人|的)(?:呢|啊|呀)?$",
-        lambda m, t: _ORIGIN(m, t) if of_places(m.group("obj")) else [],
-    ),
+    (rf"^是(?P<obj>{_P}{{2,12}}?)(?:那边|那儿|一带)?(?:的人|人|的)(?:呢|啊|呀)?$", _if(of_places, _ORIGIN)),
     # a height or a weight said as the value alone after its word (我表姐身高160厘米, 体重只有50公斤): what the
     # word is, as 身高是160厘米 reads
     (
