@@ -261,9 +261,8 @@ def generic_clauses(text: str, time_text: str | None, *, generic: bool) -> list[
         return []  # 秋天的叶子: a time word naming a thing, not when
     out = []
     for clause in [text] if generic else _CLAUSE_BREAK.split(text):
-        body = (
-            _body(clause, time_text).strip(" ，,") if generic else zh_subjects.ZH_LEAD.sub("", _body(clause, time_text))
-        )
+        body = _body(clause, time_text)
+        body = body.strip(" ，,") if generic else zh_subjects.ZH_LEAD.sub("", body)
         stripped = _LEAD_ZH.sub("", body)
         if generic:
             other = bool((stripped != body and _NOT_ME.match(stripped)) or _THOUGHT.match(stripped))

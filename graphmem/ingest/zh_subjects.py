@@ -258,10 +258,8 @@ def _addressed(cand: str, text: str) -> bool:
 def _one_word(text: str, cand: str) -> bool:
     """Whether a name candidate reads as one word of its own here and not as a verb or a function
     word (结婚, 要去维); a nickname (小刘, 老王, 阿杰) or a surname and a title always does."""
-    if _calling(cand):
-        return True
-    t = _first_tag(text, cand)
-    return t is not None and not t.startswith(("v", "d", "p", "c", "u", "r", "m", "q", "t", "f", "a"))
+    # not a verb, an adverb, a preposition, a conjunction, a particle, a pronoun, a number, a measure, a time …
+    return _calling(cand) or (_first_tag(text, cand) or "v")[0] not in "vdpcurmqtfa"
 
 
 def _tagged_name(text: str, cand: str) -> bool:
@@ -588,26 +586,25 @@ def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]
         m = pattern.search(text)
         if m is None:
             continue
-        what, name = m.group("what"), m.group("name")
+        what, name, before = m.group("what"), m.group("name"), text[: m.start()]
         if _NOT_PEOPLE.search(what) or not _may_be_name(name) or not (name.isascii() or _one_word(name, name)):
             continue
-        if _A_THING_CALLED.search(text[: m.start()]):
+        if _A_THING_CALLED.search(before):
             continue
         kin = role_of(what) or role_of(what[-2:]) or role_of(what[-1:])
         had = r"(?:^|[，,])(?:我|我们)(?:上周|上个月|去年|前天|昨天|今年|刚刚|刚|已经|终于)*(?:还|也)?(?:有|生了|添了)$"
         role, said = "熟人", what
-        if kin and re.search(had, text[: m.start()]):  # 我有个弟弟叫小乐 / 我们上周生了个女儿，叫莉莉: my 弟弟, my 女儿
+        if kin and re.search(had, before):  # 我有个弟弟叫小乐 / 我们上周生了个女儿，叫莉莉: my 弟弟, my 女儿
             # the role word it ends with (德国笔友 → 笔友)
             kin_word = next((what[-n:] for n in (3, 2, 1) if len(what) >= n and role_of(what[-n:])), what)
             plain = re.fullmatch(r"(?:小|大|亲|双胞胎)?", what[: len(what) - len(kin_word)]) is not None
             role, said = kin[0], None if plain else what
         found = introduce(people, name, role, said, owner, "是")
         if pattern is _INTRODUCED:
-            return text[: m.start()] + name + text[m.end() :], found
-        before = text[: m.start()]
-        if re.search(r"有$", before):  # 我有个笔友叫Jonas: someone known, not something had
+            return before + name + text[m.end() :], found
+        if before.endswith("有"):  # 我有个笔友叫Jonas: someone known, not something had
             return "", found
-        if re.search(r"(?:生了|添了)$", before):  # 我们上周生了个女儿，叫莉莉: the birth, and who
+        if before.endswith(("生了", "添了")):  # 我们上周生了个女儿，叫莉莉: the birth, and who
             return before + "个" + what, found
         return before + name, found
     return text, []

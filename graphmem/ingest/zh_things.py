@@ -12,7 +12,7 @@ from .phrases import clean
 from .zh_subjects import _calling, tag
 
 # "one of" before a thing: 一辆, 一个, 一只 …
-ONE = re.compile(r"^(?:一)(?:个|辆|只|台|套|家|所|位|条|本|部|件|份|架|把|间|栋|幢|匹|头|盆|张)")
+ONE = re.compile(r"^一(?:个|辆|只|台|套|家|所|位|条|本|部|件|份|架|把|间|栋|幢|匹|头|盆|张)")
 
 # what may follow a noun phrase that is no part of it: a particle, a verb of going, living or working
 _TRAIL = re.compile(r"(?:了|啦|呀|啊|呢|吧|哦|哈|去|来|住|上班|工作|读书|上学)+$")
@@ -25,17 +25,13 @@ _MORPHEME = ("g", "zg")  # a bound character the tagger could not place (灵缇�
 
 def is_place(text: str) -> bool:
     """A city, a province or a country (上海, 广东, 日本), not a workplace: the tagger's ``ns``."""
-    words = tag(text)
-    return len(words) == 1 and words[0][1] == "ns"
+    return [t for _, t in tag(text)] == ["ns"]
 
 
 def noun_head(text: str) -> str | None:
     """The noun phrase a text opens with, up to the first verb, preposition or particle; a leading
     "one of" (一辆, 一个) dropped: 上海了 → 上海, 星巴克见了小雯 → 星巴克, 一辆新自行车 → 新自行车."""
-    text = ONE.sub("", text.strip(" ，,。！？!?"))
-    if not text:
-        return None
-    words = tag(text)
+    words = tag(ONE.sub("", text.strip(" ，,。！？!?")))
     out: list[str] = []
     for i, (word, t) in enumerate(words):
         noun = t.startswith("n") or (t.startswith(_NOUNISH) and not (t == "x" and not word.isascii()))
