@@ -163,9 +163,7 @@ _CAUSAL = [
 ]
 
 # After 我: a possessive or a kin word makes the clause about someone else (我的朋友…, 我妈妈…).
-_NOT_ME = re.compile(
-    rf"^(?:(?![和跟与同给对被把在向从])(?:(?![了过着])[^的，,]){{0,3}}的|家|们家|{ZH_ROLE_WORDS}|妈|爸)"
-)
+_NOT_ME = re.compile(rf"^(?:(?![和跟与同给对被把在向从])(?:(?![了过着])[^的，,]){{0,3}}的|家|们家|{ZH_ROLE_WORDS})")
 
 # After 我: a guess, a wish or a thought (我可能…, 我想…, 我觉得…) states no fact.
 _NOT_FACT = re.compile(rf"^(?:想|希望|相信|不知道|{rules_zh.GUESSES})")

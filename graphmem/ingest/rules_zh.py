@@ -27,9 +27,7 @@ _NOT_FACT = re.compile(rf"^(?:{FORMERLY}|希望(?!能|可以|能够)|{GUESSES})"
 
 # --- predicates ----------------------------------------------------------------------------
 # 从2019年起 / 去年开始 (the time read out before) / 从小 / 从去年开始: since when what follows has held
-_SINCE = re.compile(
-    r"^(?:[从自](?P<when>[^，,。！？在住]{0,8}?))?(?:起|开始|以来)(?:就|一直|便|都)*|^从小(?:就|一直|便|都)*"
-)
+_SINCE = re.compile(r"^(?:(?:[从自](?P<when>[^，,。！？在住]{0,8}?))?(?:起|开始|以来)|从小)(?:就|一直|便|都)*")
 
 _DEGREES = "博士|硕士|学士|本科|专科|大专|研究生|高中|初中|中专|小学"
 # the slots' topics that say a change of a value (the ends are changes too)
@@ -204,9 +202,7 @@ _USED_TO_QUIT = re.compile(
 )
 
 # 比起咖啡，我更喜欢茶: the liking said, the thing it is weighed against left out
-_RATHER = re.compile(
-    r"^(?P<lead>[^，,。]{0,6}?)比起(?P<other>[^，,。]{1,10}?)[，,]?(?P<who>我|他|她)?(?=更|还是更|倒是更)"
-)
+_RATHER = re.compile(r"^(?P<lead>[^，,。]{0,6}?)比起[^，,。]{1,10}?[，,]?(?P<who>[我他她])?(?=更|还是更|倒是更)")
 
 # 我毕业后在银行上班 → 毕业后我在银行上班: when, then where the speaker is
 _ME_AFTER = re.compile(r"^我(?P<when>[\u4e00-\u9fff]{1,6}?(?:以后|之后|后))(?=在)")
