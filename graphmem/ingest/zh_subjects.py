@@ -61,8 +61,6 @@ _NOT_NAME_END = set("不没也都还又才就只并真很太挺再")  # 小明�
 _PRONOUN = re.compile(r"^(她|他)(?!们)")
 # what a person has (学历, 身高, 工作地 …), the longest first
 _ATTRIBUTE = re.compile("|".join(sorted((w for w in ATTRIBUTE_WORDS if not w.isascii()), key=len, reverse=True)))
-# 其 ("his", "her", "its") before what someone has: the subject of the clause before
-_THEIR = re.compile(rf"^其(?=(?:{_ATTRIBUTE.pattern}))")
 
 _JOB_END = "员|师|工|手|官|士|会计|记者|经理|主管|主编|编辑|老板|医生|司机|保安|保姆|厨子|律师|翻译|秘书|助理"
 
@@ -153,9 +151,6 @@ def _that_one(text: str, people: People) -> Subject | None:
             return Subject(name, after[n:])
     return None
 
-
-# 我们房东, 我们家的阿姨, 咱家保姆: the household's role, which the speaker means as their own
-_OURS = "我们家|我们|咱们家|咱们|咱家|我家"
 
 # 我们 / 我们家 / 咱们 before a move, a home, a pet, a purchase or a plan: the household, so the
 # speaker too (我们公司…, 我们在讨论… stay no one's: "we" at work is not the speaker's own fact).
@@ -396,8 +391,9 @@ def _opening(clause: str, people: People, owner: str, carried: Subject | None) -
         if name:  # 新来的同事Mia是做数据分析的: who they are, which one, their name
             rel, described = introduce(people, name, ZH_ROLES[m["role"]][0], m["desc"] + m["role"], owner, "是")
             return Subject(name, rest, rel, described=described)
-    # 我的一个下属: one of the speaker's, who is the one said so before unless someone named is
-    whose = rf"^(?:{_OURS}|我)?的?(?:(?<=[我家们的])(?P<one>一个|一位|一名))?"
+    # 我的一个下属: one of the speaker's, who is the one said so before unless someone named is; 我们房东, 咱家保姆:
+    # the household's, which the speaker means as their own
+    whose = r"^(?:我们家|我们|咱们家|咱们|咱家|我家|我)?的?(?:(?<=[我家们的])(?P<one>一个|一位|一名))?"
     m = re.match(rf"{whose}(?P<role>{ZH_ROLE})", text)
     if m and not _what_they_do(m["role"]):  # 我妈妈是医生: the role is 妈妈, 医生 is what she is
         m = re.match(rf"{whose}(?P<role>{ZH_ROLE_WORDS})", text)
@@ -434,10 +430,10 @@ def _opening(clause: str, people: People, owner: str, carried: Subject | None) -
         if after.startswith("的"):  # 我儿子的班主任王老师…: their relative, named or not
             return _named_relative(_relative(Subject(known, after)), people)
         return Subject(known, after)
-    their = _THEIR.match(text)
-    if their and carried is not None and carried.name is not None:  # 张伟是我的表弟，其家乡是北京: 张伟's
+    # 其 ("his", "her", "its") before what someone has: the subject of the clause before (张伟是我的表弟，其家乡是北京)
+    if text.startswith("其") and _ATTRIBUTE.match(text, 1) and carried is not None and carried.name is not None:
         people.mention(carried.name)
-        return _named_relative(_relative(Subject(carried.name, "的" + text[their.end() :], pronoun="其")), people)
+        return _named_relative(_relative(Subject(carried.name, "的" + text[1:], pronoun="其")), people)
     if text.startswith(("他们", "她们")) and (together := people.by_they()):  # 我爸妈…。他们带了很多菜: those together
         people.mention(together)
         return Subject(together, text[2:], pronoun=text[:2])
