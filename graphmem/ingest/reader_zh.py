@@ -114,7 +114,7 @@ def _an_aspect(said: str) -> bool:
     if not said.startswith(_ASPECTS):  # most clauses: no tagging
         return False
     words = rules_zh.tag(said)
-    return bool(words) and words[0][0] in _ASPECTS and words[0][0] != "天气" and len(words) > 1
+    return len(words) > 1 and words[0][0] in _ASPECTS and words[0][0] != "天气"
 
 
 def _opinion(body: str, judged: bool = False) -> Found | None:
@@ -126,8 +126,8 @@ def _opinion(body: str, judged: bool = False) -> Found | None:
     if its is not None and not judged and not (its.group("how") is None and _an_aspect(body[its.end() :])):
         its = None  # 大润发的货品挺全的: a part of it judged, so a judgement though no 真 says so
     m = _IN_USE.match(body) or _OPINION.match(body) or its
-    if m is None:
-        return None
+    if m is None or (m.re is _IN_USE and body[m.end("how") :].startswith(("也", "还", "都", "又"))):
+        return None  # 智能系统用起来也很顺滑: a part of what the sentence spoke of, not a thing named
     words = list(rules_zh.tag(m.group("x")))
     cut = next((i for i, (w, _) in enumerate(words) if w.startswith(("这", "那"))), len(words))
     of = next((i for i, (w, _) in enumerate(words[:cut]) if w == "的"), cut)
@@ -137,8 +137,6 @@ def _opinion(body: str, judged: bool = False) -> Found | None:
         cut = of  # 小米电视4A的画质, 戴森吹风机的风力: the thing, then the part of it judged (耐克的跑鞋穿起来: the shoes)
     # 这台…, 我觉得…: the clause says it is a made thing judged
     in_use = m.re is _IN_USE or m.group("one") is not None or judged
-    if m.re is _IN_USE and re.match(r"^(?:也|还|都|又)", body[m.end("how") :]):
-        return None  # 智能系统用起来也很顺滑: a part of what the sentence spoke of, not a thing named
     while cut > 1 and words[cut - 1][0] in _ASPECTS:  # 松下空气净化器效果: the purifier, its effect judged
         cut, in_use = cut - 1, True
     said = "".join(w for w, _ in words[:cut])

@@ -94,7 +94,7 @@ def _learning(m: re.Match, timed: bool = False) -> list[Found]:
     if not (m.group(0).startswith(("在", "开始")) or m.group("time")):
         return []
     obj = object_of(m.group("obj"))
-    if not obj or obj[0] in _NOT_NAME or obj.startswith(("了", "过", "着", "的", "到")):
+    if not obj or obj[0] in _NOT_NAME or obj.startswith(("了", "过", "着", "到")):
         return []
     return [Found("FACT", "在" + m.group("verb"), obj, 0.6, _said(m, "时长", "time"), kind="fact")]
 
@@ -159,7 +159,7 @@ _ACTIVITIES = {"跑步", "唱歌", "逛街", "做饭", "做菜", "打牌", "打�
 def _preference(m: re.Match, timed: bool) -> list[Found]:
     neg, verb, habit = m.group("neg"), m.group("verb"), m.group("habit") or ""
     obj = _open_part(m.group("obj")[:-1] if m["quite"] and m["obj"].endswith("的") else m["obj"])  # 挺喜欢…的
-    if not obj or obj in ("的", "了") or obj.startswith(("的", "什么", "哪")):
+    if not obj or obj == "了" or obj.startswith("什么"):
         return []
     if verb == "爱好" and tag(obj)[0][1] == "d":
         return []  # 跟我的编程爱好简直绝配: a hobby spoken of, not what it is
@@ -246,15 +246,10 @@ def said_plainly(sentence: str) -> str:
     return sentence[: m.start()] + f"{when}戒了{what}" + sentence[m.end() :]
 
 
-_NOT_POSSESSED = re.compile(
-    r"^(?:点|些|空|事|时|没有|人|一天|一次|意思|道理|问题|机会|可能|必要|兴趣|关系|用|名|钱了|压力|感觉|想法|计划|安排|约)"
-)
-
-
 def _possession(m: re.Match, timed: bool) -> list[Found]:
     verb, rest = m.group("verb"), m.group("obj")
-    if verb == "有" and (_NOT_POSSESSED.match(rest) or not re.match(r"^(?:[一两二三四五六七八九十几]|\d)", rest)):
-        return []
+    if verb == "有" and not re.match(r"^(?!一天|一次)[一两二三四五六七八九十几\d]", rest):
+        return []  # 有点累, 有一次: 有 says a thing is had only with how many (有两只猫)
     if verb != "有":  # 买了个新手机 / 养了只猫: a measure word said without 一
         rest = re.sub(r"^(?:个|只|台|辆|套|件|部|条|匹|盆)(?!人)(?=[\u4e00-\u9fffA-Za-z]{1,})", "", rest)
     obj = things(rest) if verb != "有" else clean(ONE.sub("", rest), True, 30)
@@ -278,7 +273,7 @@ def _plan(m: re.Match, timed: bool) -> list[Found]:
     weighing = re.match(r"^(?:想|考虑)(?:要不要|该不该|是不是该|是否要?|要不)", verb + (what or ""))
     if weighing:  # 在想要不要去北京工作: weighing it up, a plan of sorts
         verb, what = "考虑", (verb + (what or ""))[weighing.end() :]
-    if not what or what[0] in _NOT_NAME or (verb == "想" and re.match(r"^(?:家|你|他|她|念|起|到|通|明白|不通)", what)):
+    if not what or what[0] in _NOT_NAME or (verb == "想" and re.match(r"^(?:家|念|起|到|通|明白|不通)", what)):
         return []  # 想家, 想你, 想起: missing someone, remembering, not meaning to do anything
     if re.match(r"^(?:了|过)(?!解)", what):
         return []  # 准备了晚饭, 想过: done or thought of before, not meant to be done
@@ -290,7 +285,7 @@ def _plan(m: re.Match, timed: bool) -> list[Found]:
 
 def _identity(m: re.Match, timed: bool) -> list[Found]:
     obj = _open_part(m.group("obj"))
-    if not obj or obj.endswith("的") or re.match(r"^(?:说|觉得|想|不|没|在|因为|从|为了|这样|那样|真的)", obj):
+    if not obj or obj.endswith("的") or re.match(r"^(?:说|觉得|想|不|没|在|因为|从|为了|真的)", obj):
         return []
     return [Found("FACT", "是", obj, 0.5, kind="fact")]
 
@@ -382,7 +377,7 @@ def hometown(clause: str) -> Found | None:
     return Found("FACT", m.group("attr") + "是", obj, 0.6, kind="fact") if m and obj else None
 
 
-_NOT_THE_ONE = r"^(?:我|你|他|她|谁|哪|什么|太|很|挺|特别|非常|真|超|好|让|有点|比较)"
+_NOT_THE_ONE = r"^(?:什么|太|很|挺|特别|非常|真|超|好|让|有点|比较)"
 
 
 def _the_one(m: re.Match, timed: bool) -> list[Found]:
