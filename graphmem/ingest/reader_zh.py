@@ -337,8 +337,10 @@ class Chinese(Language):
         subj = zh_subjects.subject_of(clause, people, owner, carried)
         if subj is None or subj.name is not None or subj.of_role or not subj.rest.startswith("的"):
             return subj
-        theirs = zh_subjects.attribute_said(replace(subj))
-        return theirs if theirs.of_role and not rules_zh.predicates(subj.rest, False) else subj
+        attribute = zh_subjects._ATTRIBUTE.match(subj.rest, 1)  # 的身高是…: what the speaker has (``of_role``)
+        if attribute is None or attribute[0] == "生日" or rules_zh.predicates(subj.rest, False):
+            return subj
+        return zh_subjects._relative(replace(subj))
 
     role_of_someone = staticmethod(zh_subjects.role_of_someone)
     partner_ended = staticmethod(zh_subjects.partner_ended)

@@ -133,12 +133,6 @@ def _relative(subj: Subject) -> Subject:
     return subj
 
 
-def attribute_said(subj: Subject) -> Subject:
-    """的身高是…: the clause is about what the subject has (``of_role``) when it names an attribute of theirs."""
-    attribute = _ATTRIBUTE.match(subj.rest, 1) if subj.rest.startswith("的") else None
-    return _relative(subj) if attribute and attribute.group(0) != "生日" else subj
-
-
 def _that_one(text: str, people: People) -> Subject | None:
     """那位退休老师做了手术: the person known by the words after 那位 (the longest that fits)."""
     m = _THAT_ONE.match(text)
@@ -229,7 +223,7 @@ def _calling(cand: str) -> bool:
     role (老师, 老公, 阿姨)."""
     if len(cand) == 2:
         return cand[0] in "小老阿" and role_of(cand) is None
-    which = cand[0] in _NOT_FIRST or cand[0] in "新老女男大小好前原"  # 新老师, 女医生, 大律师: which one, no surname
+    which = cand[0] in _NOT_FIRST or cand[0] in "新老女男大小前原"  # 新老师, 女医生, 大律师: which one, no surname
     return len(cand) == 3 and cand[1:] in ZH_TITLES and not which and not role_of(cand[0])
 
 
@@ -558,23 +552,17 @@ _ROLE_NAMED = re.compile(
 )
 
 
-def role_named(text: str, people: People, owner: str) -> Found | None:
-    """我表姐的名字叫张丽娟 → 我 · 表姐 · 张丽娟 (not an acquaintance described as 我表姐的名字), or None."""
-    m = _ROLE_NAMED.match(text)
-    name = m.group("name") if m else ""
-    if m is None or not _may_be_name(name) or role_of(name[:2]):
-        return None
-    return people.known_as(name, ZH_ROLES[m.group("role")][0], owner)
-
-
 def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]:
     """People a clause introduces by name and what they are: each learnt as someone the speaker
     knows, what they are said (Nina 是 护士); the clause with the name in the phrase's place."""
-    if (named := role_named(text.strip(), people, owner)) is not None:
-        return text, [named]  # and the clause read as what they have (张丽娟 名字叫 张丽娟): asked by its words
-    if (named := role_of_someone(text.strip(), people, owner)) is not None:
+    whole = text.strip()
+    m = _ROLE_NAMED.match(whole)  # 我表姐的名字叫张丽娟 → 我 · 表姐 · 张丽娟, not an acquaintance described so
+    if m and _may_be_name(m["name"]) and not role_of(m["name"][:2]):
+        # and the clause read as what they have (张丽娟 名字叫 张丽娟): asked by its words
+        return text, [people.known_as(m["name"], ZH_ROLES[m["role"]][0], owner)]
+    if (named := role_of_someone(whole, people, owner)) is not None:
         return "", [named]
-    m = _DESCRIBED_IS_CALLED.match(text.strip())
+    m = _DESCRIBED_IS_CALLED.match(whole)
     if m and m.group("desc") not in ("我的", "我们的", "的") and not _NOT_PEOPLE.search(m.group("what")):
         role = (role_of(m["what"]) or ("熟人",))[0]
         return "", introduce(people, m["name"], role, m["desc"] + m["what"], owner, "是")

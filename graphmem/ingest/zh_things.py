@@ -34,7 +34,7 @@ def noun_head(text: str) -> str | None:
     words = tag(ONE.sub("", text.strip(" ，,。！？!?")))
     out: list[str] = []
     for i, (word, t) in enumerate(words):
-        noun = t.startswith("n") or (t.startswith(_NOUNISH) and not (t == "x" and not word.isascii()))
+        noun = t.startswith(_NOUNISH) and not (t == "x" and not word.isascii())
         of = word == "的" and bool(out) and i + 1 < len(words)  # 的 between two words of the phrase
         named = t.startswith("v") and not out  # 字节跳动, 攀岩: a verb-looking name said as an object
         if not (noun or (t in _MORPHEME and len(word) == 1) or of or named):
