@@ -435,19 +435,12 @@ _RULES = patterns(
         _the_one,
     ),
     # 把车卖了 / 卖掉了我的旧电脑 / 把猫送人了 (to no one named: 卖给了陈阿姨 names whom, read elsewhere)
-    (
-        rf"^把(?P<obj>{_P}{{1,12}}?)(?:卖了|卖掉了?|送人了?|转手了?)$|^(?:卖了|卖掉了?)(?P<obj2>{_P}{{1,12}}?)了?$",
-        _parted,
-    ),
+    (rf"^把(?P<obj>{_P}{{1,12}}?)(?:卖了|(?:卖掉|送人|转手)了?)$|^卖(?:了|掉了?)(?P<obj2>{_P}{{1,12}}?)了?$", _parted),
     # changes of residence and of work or school: the slot they set
     (rf"^(?:搬到|搬去|搬家到|搬回到|搬回|搬进了|搬进|搬来)了?(?P<obj>{_P}+)", _reading("搬到", "residence")),
     (rf"^(?:不再|不)住在(?P<obj>{_P}+?)了?$", _LEFT_HOME),
     # 搬出了那套公寓 / 搬离北京: the home left (a "that one" is no name: the home ends all the same)
-    (
-        rf"^(?:搬出去了?|搬出了?|搬离了?)(?:(?:那|这)(?:套|个|间|栋)?)?"
-        rf"(?:(?:公寓|房子|出租屋|宿舍|家)了?$|(?P<obj>{_P}*?)了?$)",
-        _LEFT_HOME,
-    ),
+    (rf"^搬(?:出去|出|离)了?(?:[那这][套个间栋]?)?(?:公寓|房子|出租屋|宿舍|家|(?P<obj>{_P}*?))了?$", _LEFT_HOME),
     (rf"^(?:住在|家在|居住在|生活在|定居在|定居于|定居)(?P<obj>{_P}+)", _HOME),
     # 在北京住了五年了 (了 at the end: up to now): where someone lives, for that long when said
     (rf"{_AT_HOME}(?:住|生活|定居|安家)(?:了|着|下来了?|了?(?P<time>{_SPAN})了)?$", _HOME),
@@ -467,8 +460,8 @@ _RULES = patterns(
     ),
     # 开始在谷歌工作了: a new employer (with a time, 去年开始在…, since then: see _SINCE)
     (rf"^开始在(?P<obj>{_P}{{1,20}}?)(?:工作|上班|任职)了?$", _JOINED),
-    (rf"^从(?P<obj>{_P}+?)(?:辞职|离职)了?", _QUIT),
-    (r"^(?:辞职|离职|辞了职|辞掉了?工作|被裁员|被裁|被解雇|被开除|退休)了?", _QUIT),
+    (rf"^从(?P<obj>{_P}+?)(?:辞职|离职)", _QUIT),
+    (r"^(?:辞职|离职|辞了职|辞掉了?工作|被裁|被解雇|被开除|退休)", _QUIT),
     (rf"^辞(?:掉|去)了?(?P<obj>{_P}{{1,12}}?)的工作了?$", _QUIT),  # 辞掉了银行的工作: the employer left
     (rf"^(?:考上了?|考进了?|被(?P<obj>{_P}+?)录取)(?P<obj2>{_P}*)", _reading("考上", "school")),
     # 是博士毕业的 / 只有高中学历 / 就念到高中 / 读的是专科: how far they studied (a degree, as 学历是博士 says it),
@@ -509,10 +502,7 @@ _RULES = patterns(
         ),
     ),
     # where they work or study now
-    (
-        rf"{_AT}(?:读书|上学|念书|读大学|读研究生|读研|读博士|读博|读高中|读初中|读小学|留学|读)(?P<what>{_P}*)",
-        _STUDIES,
-    ),
+    (rf"{_AT}(?:读|上学|念书|留学)", _STUDIES),  # 读书, 读大学, 读研 …
     (rf"^是(?P<obj>{_P}{{1,20}}?)的学生", _STUDIES),
     (rf"{_AT}(?:工作|上班|任职|实习|打工)", _work_place),
     (rf"{_AT}当(?P<job>{_P}{{1,12}})$", _work_place),
@@ -611,10 +601,7 @@ _RULES = patterns(
         lambda m, t: [Found("EVENT" if t else "FACT", "买了", m["obj"], 0.6, _said(m), kind="possession")],
     ),
     # 开的是特斯拉 / 开一辆旧宝马: the car someone drives (开会, 开心, 开始 are no car)
-    (
-        rf"^(?:开的是|开着?(?:一辆|辆)|开了?一辆)(?:新|旧|二手)?的?(?P<obj>{_P}{{2,12}}?)车?$",
-        _reading("开", "possession"),
-    ),
+    (rf"^(?:开的是|开着?一?辆|开了?一辆)(?:新|旧|二手)?的?(?P<obj>{_P}{{2,12}}?)车?$", _reading("开", "possession")),
     # 姓王: someone's surname, not a name of its own (我的牙科医生姓王)
     (r"^姓(?P<obj>[\u4e00-\u9fff]{1,2}?)的?[。！!]?$", _fact("姓")),
     # who they are
