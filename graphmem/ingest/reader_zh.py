@@ -169,7 +169,7 @@ _NOT_FACT = re.compile(rf"^(?:想|希望|相信|不知道|{rules_zh.GUESSES})")
 # What someone else says, asks or thinks reports; it is not what they do. Nor is what they are
 # or are not (是 / 不是: an identity the specific readings take; a negated one gives none).
 _REPORTS = re.compile(
-    r"^(?:[也还都就又并]*)(?:不是|是|说|问|告诉|跟我说|让我|叫我|要我|觉得|认为|以为|想|希望|好像|可能|应该|也许|不知道|知道)"
+    r"^[也还都就又并]*(?:不是|是|说|问|告诉|跟我说|让我|叫我|要我|觉得|认为|以为|想|希望|好像|可能|应该|也许|不知道|知道)"
 )
 
 _OFTEN = re.compile(
@@ -179,7 +179,7 @@ _OFTEN = re.compile(
 )
 
 _THOUGHT = re.compile(
-    r"^(?:[也还都就又]*)(?:知道|认为|以为|相信|猜|觉得)(?:我|你|他|她|它|自己|大家|一切|事情|会|能|一定|肯定|应该)"
+    r"^[也还都就又]*(?:知道|认为|以为|相信|猜|觉得)(?:我|你|他|她|它|自己|大家|一切|事情|会|能|一定|肯定|应该)"
 )
 
 # what is left of a clause once its time is read when a birthday is its value (的生日是 of 我上司的生日是12月10号)

@@ -620,7 +620,7 @@ _RULES = patterns(
     (
         r"^(?:有|只有|才|大概有?|约|差不多)?(?P<obj>[\d.一二两三四五六七八九十百]{1,6}(?:厘米|公分|cm|CM|米|公斤|千克|斤|kg|KG))"
         r"(?:左右)?(?:了|啦)?$",
-        lambda m, t: [Found("FACT", "是", m.group("obj"), 0.5, kind="fact")],
+        _fact("是", 0.5),
     ),
     # how old: 34岁 / 三岁了 (今年, a time, is read apart); the consolidator's age slot takes a later one
     (

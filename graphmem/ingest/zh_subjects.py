@@ -158,7 +158,7 @@ _WE_AT_HOME = re.compile(
 # 昨晚我们在…吃了饭: "we" at a time said, a thing the speaker did with others (我们公司…, 我们老板… are
 # not the speaker)
 _ZH_WE_THEN = re.compile(
-    r"^(?:我们|咱们)(?:俩|一家|全家|几个)?(?!公司|单位|学校|部门|团队|小组|组|班|老板|领导|经理|这|那|的)"
+    r"^[我咱]们(?:俩|一家|全家|几个)?(?!公司|单位|学校|部门|团队|小组|组|班|老板|领导|经理|[这那的])"
 )
 
 
@@ -529,9 +529,7 @@ _INTRODUCED = re.compile(
 )
 
 # 一个家教，叫小吴 / 请了个阿姨，她叫王姐: what they are, then their name.
-_NAMED_AFTER = re.compile(
-    rf"一?(?:个|位|名)(?P<what>[\u4e00-\u9fff]{{1,6}}?)[，,]?(?:他|她)?(?:叫|名叫)(?P<name>{_NAME})[。！!]?$"
-)
+_NAMED_AFTER = re.compile(rf"一?[个位名](?P<what>[\u4e00-\u9fff]{{1,6}}?)[，,]?[他她]?名?叫(?P<name>{_NAME})[。！!]?$")
 
 _NOT_PEOPLE = re.compile(
     r"(?:店|馆|厅|楼|书|片|电影|歌|游戏|地方|城|村|街|路|狗|猫|鱼|鸟|车|船|公司|学校|单位|机构|医院|小区|酒店|公园|"
