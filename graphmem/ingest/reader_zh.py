@@ -409,8 +409,7 @@ class Chinese(Language):
                 return []  # 老马说明年…: what he says, not what he does
             event = rules_zh.event(subj.rest, time_text if reader._said_here else None)
             return [event] if event else []
-        habit = None if _REPORTS.match(subj.rest) else rules_zh.event(subj.rest)  # untimed: never a plan
-        if habit is None:
+        if _REPORTS.match(subj.rest) or (habit := rules_zh.event(subj.rest)) is None:  # untimed: never a plan
             return []
         habit.memory_type, habit.kind = "FACT", "fact"  # 他每天在公园打太极: what they do
         return [habit]

@@ -163,9 +163,8 @@ _ZH_WE_THEN = re.compile(
 
 
 def we_then(said: str, time_text: str) -> Subject | None:
-    if not re.search(r"[0-9昨今明上下去前后刚]", time_text):  # 周末我们一起打球: a habit, not an event
-        return None
-    m = _ZH_WE_THEN.match(said)
+    # a time that is a day, not a habit (周末我们一起打球: no event)
+    m = re.search(r"[0-9昨今明上下去前后刚]", time_text) and _ZH_WE_THEN.match(said)
     rest = said[m.end() :].strip(" 。！!") if m else ""
     if len(rest) < 3 or re.match(r"^再?(?:见|聊|走|说|谈|看看|一起吧)", rest):  # 我们明天见: a goodbye
         return None
