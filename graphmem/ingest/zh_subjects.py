@@ -252,8 +252,7 @@ def _one_word(text: str, cand: str) -> bool:
 
 def _tagged_name(text: str, cand: str) -> bool:
     """Whether the tagger reads ``cand`` as a person's name here; not a place and 人 (天津人: from there)."""
-    from_there = cand.endswith("人") and of_places(cand[:-1])
-    return (_first_tag(text, cand) or "").startswith("nr") and not from_there
+    return (_first_tag(text, cand) or "").startswith("nr") and not (cand.endswith("人") and of_places(cand[:-1]))
 
 
 def _name_after(text: str) -> tuple[str | None, str]:
