@@ -18,9 +18,6 @@ from .phrases import _LEAD_ZH, Found, Subject, clean, read_as
 _X_ADVERB = re.compile(r"(?:也|都|还|就|又|才|真的|真|确实|其实|一直|已经|并)$")
 
 _X_GUESS = re.compile(rf"(?:可能|应该|也许|大概|好像|似乎|一定|肯定|会|(?<![小老阿])(?:{zh_subjects.FORMERLY}))$")
-# what only says the one named before it again (张丽娟她), or what of theirs is said (李明杰的工作是做销售的)
-_X_RESTATED = re.compile(r"(?<=.)[他她]$")
-_X_WORK = re.compile(r"(?<=.)的(?:工作|职业)$")
 _X_IS_Y = re.compile(r"^(?P<x>[^，,。！？；;!?\s]{1,12}?)是(?P<y>[^，,。！？；;!?]{1,40})$")
 
 
@@ -35,8 +32,8 @@ def _x_is_y(said: str) -> Found | None:
         x, topic = x[:-1], "不是"
     if _X_GUESS.search(x) or not (x := _X_ADVERB.sub("", x)) or x[-1] in "不没":
         return None
-    x = _X_RESTATED.sub("", x)  # 张丽娟她是…: the pronoun says her again
-    work = _X_WORK.search(x)  # 李明杰的工作是…: what his work is
+    x = re.sub(r"(?<=.)[他她]$", "", x)  # 张丽娟她是…: the pronoun says her again
+    work = re.search(r"(?<=.)的(?:工作|职业)$", x)  # 李明杰的工作是做销售的: what his work is
     who = x[: work.start()] if work else x
     job = rules_zh.predicates(f"{work[0] if work else ''}是{y}", False, None) if topic == "是" else []
     said_of = job and (job[0].kind == "work" or job[0].topic == "来自")

@@ -325,9 +325,6 @@ _PAST_HOME = re.compile(
     rf"(?:(?:住在|住|生活在)(?P<obj>{_P}{{1,12}}?)|在(?P<obj2>{_P}{{1,12}}?)(?:住|生活))(?:了|过)?(?P<time>{_SPAN})?$"
 )
 
-# after 住: a stay (住院, 住酒店), not a home; 住着: how it is to live in
-_NO_HOME = "院|校|酒店|宾馆|旅馆|民宿|了|过|着|在"
-
 _STAY = r"(?:酒店|宾馆|旅馆|民宿|客栈|医院|青旅|帐篷)$"
 
 
@@ -444,8 +441,8 @@ _RULES = patterns(
     (rf"^(?:住在|家在|居住在|生活在|定居在|定居于|定居)(?P<obj>{_P}+)", _HOME),
     # 在北京住了五年了 (了 at the end: up to now): where someone lives, for that long when said
     (rf"{_AT_HOME}(?:住|生活|定居|安家)(?:了|着|下来了?|了?(?P<time>{_SPAN})了)?$", _HOME),
-    # 住上海 / 住上海五年了: 住 with no 在 (住院, 住校, 住酒店 are no home)
-    (rf"^住(?!{_NO_HOME})(?P<obj>{_P}{{2,12}}?)(?:(?P<time>{_SPAN})了)?$", _HOME),
+    # 住上海 / 住上海五年了: 住 with no 在 (住院, 住校, 住酒店: a stay, not a home; 住着: how it is to live in)
+    (rf"^住(?!院|校|酒店|宾馆|旅馆|民宿|了|过|着|在)(?P<obj>{_P}{{2,12}}?)(?:(?P<time>{_SPAN})了)?$", _HOME),
     # 在北京住了五年 / 在北京住过 / 以前住在北京: a home before (no 了 at the end: the span ended),
     # which sets no slot: where someone lives now is said otherwise
     (rf"{_AT_HOME}(?:住|生活|待)(?:过|了)(?P<time>{_SPAN})?$", _lived_before),
