@@ -533,8 +533,6 @@ _NOT_PEOPLE = re.compile(
     r"(?:店|馆|厅|楼|书|片|电影|歌|游戏|地方|城|村|街|路|狗|猫|鱼|鸟|车|船|公司|学校|单位|机构|医院|小区|酒店|公园|"
     r"健身房|幼儿园|大学|中学|小学|品牌)$"
 )
-# a thing's measure word before 叫 (一家叫字节的公司, 一所叫育才的学校): what is named is no one
-_A_THING_CALLED = re.compile(r"[家所座间条只辆本部首款栋]$")
 
 # 楼下新搬来的邻居叫Olga / 我们公司新来的CTO叫Harris: who someone described is, a sentence of its own.
 _DESCRIBED_IS_CALLED = re.compile(
@@ -569,7 +567,7 @@ def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]
         what, name, before = m.group("what"), m.group("name"), text[: m.start()]
         if _NOT_PEOPLE.search(what) or not _may_be_name(name) or not (name.isascii() or _one_word(name, name)):
             continue
-        if _A_THING_CALLED.search(before):
+        if re.search(r"[家所座间条只辆本部首款栋]$", before):  # 一家叫字节的公司, 一所叫育才的学校: no one named
             continue
         kin = role_of(what) or role_of(what[-2:]) or role_of(what[-1:])
         had = r"(?:^|[，,])(?:我|我们)(?:上周|上个月|去年|前天|昨天|今年|刚刚|刚|已经|终于)*(?:还|也)?(?:有|生了|添了)$"

@@ -62,14 +62,11 @@ THIS_ONE = "(?:这|那)(?:个|家|(?P<one>款|台|双|部|辆))"
 PLACE_KINDS = "公园|广场|商场|城|医院|小区|花园|家园|大厦|中心|超市|市场|景区|博物馆|图书馆|体育馆|酒店|餐厅|饭店"
 
 
-_THAT_ONE_OF = re.compile(rf"^(?P<brand>[^的，,]{{1,12}}?)(?P<of>的)?{THIS_ONE}(?P<thing>[^的，,]{{2,16}}?)的?$")
-
-
 def that_one(said: str) -> str | None:
     """The thing "that one of a maker" names (as a review names it), or None: LG的那个双门冰箱(的) and LG这款双门冰箱
     → LG双门冰箱, 美的那款电饭煲 → 美的电饭煲 (美的 a maker's name, its 的 no possessive); a model or a place named,
     then its kind: 华为Mate60这款手机 → 华为Mate60, 绿洲家园这个地方 → 绿洲家园."""
-    m = _THAT_ONE_OF.match(said)
+    m = re.match(rf"^(?P<brand>[^的，,]{{1,12}}?)(?P<of>的)?{THIS_ONE}(?P<thing>[^的，,]{{2,16}}?)的?$", said)
     if m is None:
         return None
     brand, thing = m.group("brand"), m.group("thing")
@@ -104,13 +101,10 @@ def thing_name(said: str) -> str:
     return maker + thing if all(t in _MAKER_TAGS or (model and t.startswith("nr")) for _, t in left) else said
 
 
-_AND = re.compile(r"(和|、|以及|还有)")  # the joints of a list of things: 一只猫和一只狗
-
-
 def things(rest: str) -> str | None:
     """The things a possession names: one noun phrase, or a list of them kept whole (一只猫和一只狗
     → 猫和狗), as an English "a cat and a dog" is; the last may be followed by what is done with it."""
-    parts = _AND.split(rest)
+    parts = re.split(r"(和|、|以及|还有)", rest)  # the joints of a list of things: 一只猫和一只狗
     if len(parts) > 1:
         said = [ONE.sub("", p.strip(" ，,。！？!?")) for p in parts[::2]]
         heads = [noun_head(p) for p in parts[::2]]
