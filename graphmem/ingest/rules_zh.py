@@ -74,12 +74,6 @@ def _reading(
     return make
 
 
-# 以前在亚马逊干了十年 / 曾在银行上班 / 在华为工作过两年: where someone worked, a fact of the past
-# that sets no slot (it must not supersede where they work now). 干 counts only with a duration
-# or alone: 以前在厨房干了很多活 is no job.
-_WORKED_AT = _reading("曾工作于", of=_organisation, kind="work")
-
-
 def _allergic(m: re.Match, timed: bool = False) -> list[Found]:
     """对花生过敏 → 过敏 花生; 不过敏 and 有点过敏 (no what) state nothing."""
     obj = None if m.group("neg") else object_of(m.group("obj"))
@@ -313,11 +307,14 @@ _FOCUS = re.compile(r"^是(?P<said>在[^，,。！？]{2,24}?(?:工作|上班|�
 _SPAN = r"[一二两三四五六七八九十几半\d]+多?(?:年|个月|个多月|周|天)多?"  # how long: 三年, 两个多月, 半年多
 
 _WORKED = "(?:工作|上班|任职|实习|打工|干)"
-# 以前在银行上班 / 在华为工作过两年 / 在亚马逊干了十年 (了 after the verb alone: a span that ended)
+# 以前在银行上班 / 在华为工作过两年 / 在亚马逊干了十年 (了 after the verb alone: a span that ended): where someone
+# worked, a fact of the past that sets no slot (it must not supersede where they work now). 干 counts only with a
+# duration or alone: 以前在厨房干了很多活 is no job.
 _PAST_WORK = re.compile(
     rf"^(?:(?:{FORMERLY})(?:也|一直|都)?在(?P<obj>{_P}{{1,20}}?){_WORKED}(?:了|过)?"
     rf"|在(?P<obj2>{_P}{{1,20}}?){_WORKED}(?:过|了(?={_SPAN}$)))(?P<time>(?:{_SPAN})?)(?:了|的时间)?$"
 )
+_WORKED_AT = _reading("曾工作于", of=_organisation, kind="work")
 
 # 以前住在北京 / 之前在杭州住过两年: where someone lived before, a fact of the past (as _PAST_WORK)
 _PAST_HOME = re.compile(
