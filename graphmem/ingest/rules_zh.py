@@ -186,9 +186,6 @@ def _favourite(m: re.Match, timed: bool = False) -> list[Found]:
     return [read_as("like", "OPINION", f"最喜欢的{what}", thing_name(obj))] if what and obj else []
 
 
-_STOPPED = _reading("不再", "stop", "OPINION", _open_part)
-
-
 # 我以前抽烟，后来戒了: the habit a bare 戒了 ends, said in the clause before
 _USED_TO_QUIT = re.compile(
     rf"(?:{FORMERLY})(?:常|经常|每天|天天|一直|也|很爱|爱)?(?P<what>(?:{_HABIT})[^，,。！？；;!?]{{1,8}}?)[，,]"
@@ -289,9 +286,6 @@ def _named(m: re.Match, timed: bool) -> list[Found]:
     if obj[0] in _NOT_NAME or obj in ("醒", "车", "外卖") or obj.startswith(("了", "过", "着")):
         return []
     return [Found("FACT", "叫", obj, 0.8, kind="fact")]
-
-
-_ORIGIN = _reading("来自")
 
 
 _P = r"[^，,。！？；;!?\n]"
@@ -414,10 +408,11 @@ def _if(test: Callable[[str], object], make: Callable) -> Callable:
     return lambda m, t: make(m, t) if test(m.group("obj")) else []
 
 
-# the slots' readings most patterns make
+# the readings several patterns make
 _HOME, _LEFT_HOME = _reading("住在", "residence"), _reading("不再住在", "residence", ends=True)
 _JOINED, _QUIT, _JOB = _reading("入职", "employer"), _reading("辞职", "employer", ends=True), _reading("职业是", "job")
 _STUDIES, _GRADUATED = _reading("就读于", "school", of=_organisation), _reading("毕业于", "school", ends=True)
+_STOPPED, _ORIGIN = _reading("不再", "stop", "OPINION", _open_part), _reading("来自")
 
 _RULES = patterns(
     # 在亚马逊干了十年了 (了 at the end: the span runs up to now): the employer now, for that long
