@@ -560,10 +560,7 @@ def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]
     if m and m.group("desc") not in ("我的", "我们的", "的") and not _NOT_PEOPLE.search(m.group("what")):
         role = (role_of(m["what"]) or ("熟人",))[0]
         return "", introduce(people, m["name"], role, m["desc"] + m["what"], owner, "是")
-    for pattern in (_INTRODUCED, _NAMED_AFTER):
-        m = pattern.search(text)
-        if m is None:
-            continue
+    for m in filter(None, (_INTRODUCED.search(text), _NAMED_AFTER.search(text))):
         what, name, before = m.group("what"), m.group("name"), text[: m.start()]
         if _NOT_PEOPLE.search(what) or not _may_be_name(name) or not (name.isascii() or _one_word(name, name)):
             continue
@@ -578,7 +575,7 @@ def introduced(text: str, people: People, owner: str) -> tuple[str, list[Found]]
             plain = re.fullmatch(r"(?:小|大|亲|双胞胎)?", what[: len(what) - len(kin_word)]) is not None
             role, said = kin[0], None if plain else what
         found = introduce(people, name, role, said, owner, "是")
-        if pattern is _INTRODUCED:
+        if m.re is _INTRODUCED:
             return before + name + text[m.end() :], found
         if before.endswith("有"):  # 我有个笔友叫Jonas: someone known, not something had
             return "", found
