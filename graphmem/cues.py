@@ -38,10 +38,18 @@ RELATION_EN = re.compile(
 # someone (or something) the question describes instead of naming: 帮我修电脑的人, 新来的技术负责人,
 # 我在波尔图认识的那个飞行员; "the pilot I met in Porto", "the builder we hired": the walk goes from
 # what the description matches to the rest of what is known of them
-DESCRIBED_ZH = re.compile(r"\S的(?:[\u4e00-\u9fff]{0,4}?人|那个|那位|这个|这位)")
+# A thing described by what is known of it, the words quoted or not: 那个地点是北京的活动，… / 那个主要内容是"…"的活动
+_THING_DESCRIBED = r'那个(?:[^，,。？?！!；;"“”]|["“][^"“”]*["”]){2,80}?的[\u4e00-\u9fff]{1,4}?(?=[，,])'
+DESCRIBED_ZH = re.compile(rf"\S的(?:[\u4e00-\u9fff]{{0,4}}?人|那个|那位|这个|这位)|{_THING_DESCRIBED}")
 DESCRIBED_EN = re.compile(  # "the X I met": someone known by what happened once, said in the past tense
     r"\b(?i:the) [a-z]+ (?:(?:I|we) (?:[a-z]+ed|met|saw|sold|bought|lent|gave|got|had|took|told|knew|found|made|paid|sent|"
     r"brought|taught|spoke|went|drove|rode|wrote|heard|chose|kept|lost|won|ran|sat|stood|left)|who|that)\b"
+)
+
+# A question that counts or lists things (有几个活动…, 哪些…, "how many …") asks the same of each of them: what
+# else is known of one of them is not what it asks (``rank.Paths.strong``)
+COUNTS = re.compile(
+    r"(?:几|多少)(?:个|位|名|场|次|项|件|家|种)(?!月|星期|礼拜|小时|钟头|工作日)|哪些|\bhow many\b", re.IGNORECASE
 )
 
 # A question with a past time asks either what held then (a state: where one lived or worked,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta, timezone
 
+from graphmem.cues import COUNTS, asked_part, described
 from graphmem.ingest.episodes import split_text
 from graphmem.ingest.models import EpisodeView
 from graphmem.ingest.people import People
@@ -1223,11 +1224,13 @@ def test_a_thing_reviewed_as_it_is_used_or_by_its_parts_is_the_thing_liked():
 
 
 def test_a_thing_named_by_what_the_speaker_does_with_it_then_it_is_one_thing():
-    # 我将要参加的X，它的…: the plan is to attend X (as 我将要参加X says it), and 它 is X
+    # 我将要参加的X，它的…: the plan is to attend X (as 我将要参加X says it), and 它 is X; the event is what the plan
+    # names, the node its size shares
     found = triples(extract("我将要参加的快递行业年度盛典，它的规模是八千人。"))
-    assert ("我", "FACT", "打算", "参加快递行业年度盛典") in found
-    assert triples(extract("我将要参加快递行业年度盛典。")) == [("我", "FACT", "打算", "参加快递行业年度盛典")]
-    assert any(t[0].startswith("快递行业年度盛典") and "八千人" in (t[2] + (t[3] or "")) for t in found)
+    assert ("我", "FACT", "打算参加", "快递行业年度盛典") in found
+    assert triples(extract("我将要参加快递行业年度盛典。")) == [("我", "FACT", "打算参加", "快递行业年度盛典")]
+    assert triples(extract("我打算去参加同学聚会。")) == [("我", "FACT", "打算参加", "同学聚会")]
+    assert any(t[0] == "快递行业年度盛典" and "八千人" in (t[2] + (t[3] or "")) for t in found), found
     # 我刚才路过的那个商场，是大悦城: the comma before 是 breaks no clause (never 我 是 大悦城)
     assert triples(extract("我刚才路过的那个商场，是大悦城。")) == [("我", "FACT", "路过", "大悦城")]
     assert triples(extract("我刚才路过的那个商场，叫万象城。")) == [
@@ -1285,6 +1288,34 @@ def test_a_role_that_only_says_whose_the_asked_one_is_is_not_whom_a_question_mea
         meant = unnamed_in(question, roles_in(question))
         assert owner not in meant and asked in meant, (question, meant)
     assert "我叔叔" in unnamed_in("我叔叔的家乡到底是哪里呀？", roles_in("我叔叔的家乡到底是哪里呀？"))
+
+
+def test_a_thing_a_question_describes_by_what_is_known_of_it_and_what_it_asks_of_it():
+    # 那个地点是北京的活动，…: the event picked by its place (quoted words and all), then what is asked of it
+    for question, description, asked in (
+        ("那个地点是北京的活动，主要内容是什么？", "那个地点是北京的活动", "主要内容是什么？"),
+        (
+            '那个主要内容是"看展，交流。"的活动，我要参加的活动是什么？',
+            '那个主要内容是"看展，交流。"的活动',
+            "我要参加的活动是什么？",
+        ),
+        ("那个36岁的人，他是什么教育背景呢？", "那个36岁的人", "是什么教育背景呢？"),
+    ):
+        assert described(question) == description, question
+        assert asked_part(question, description) == asked, question
+    assert described("那个活动在哪？") is None  # 那个 alone describes nothing
+
+
+def test_a_question_that_counts_or_lists_things_is_told_from_one_about_one_thing():
+    for question in (
+        "有几个活动的地点在广东深圳？",
+        "有多少个人的家乡是四川成都？",
+        "我买了哪些家具？",
+        "How many weddings did I attend?",
+    ):
+        assert COUNTS.search(question), question
+    for question in ("我几个月前去了哪？", "那个地点是北京的活动，主要内容是什么？", "Where did I go last month?"):
+        assert not COUNTS.search(question), question
 
 
 def test_a_grandparent_or_pet_that_zou_le_died_and_a_thing_sold_with_ba_is_parted_with():
@@ -1583,11 +1614,12 @@ def test_chinese_what_the_household_uses_is_named_by_its_maker():
 
 
 def test_chinese_what_an_event_has_reads_however_long_its_name_and_whatever_time_it_names():
+    # the event the subject, what it has the topic: its size, place and time meet at one node
     found = triples(extract("航空服务创新与乘务管理交流会的规模是六千人。"))
-    assert found == [("航空服务创新与乘务管理交流会的规模", "FACT", "是", "六千人")], found
+    assert found == [("航空服务创新与乘务管理交流会", "FACT", "规模", "六千人")], found
     # its time as said (下周, read apart, cut it: 一下午两点), and no thing the speaker teaches (教 · 育年度盛典)
     found = triples(extract("教育年度盛典的时间是下周四晚上七点。"))
-    assert found == [("教育年度盛典的时间", "FACT", "是", "下周四晚上七点")], found
+    assert found == [("教育年度盛典", "FACT", "时间", "下周四晚上七点")], found
 
 
 def test_a_role_that_holds_both_ways_said_of_two_together_names_the_other():

@@ -468,3 +468,53 @@ def test_what_is_asked_of_an_unnamed_relative_comes_first(graph, group_id):
     )
     said = list(dict.fromkeys(e.content for r in found.results for e in r.evidence))
     assert said[0] == lines[2], said
+
+
+# four events, each said with its place and how long it lasts, one a turn
+EVENT_PLACES = [
+    "深圳银行柜员招聘会的地点是广东深圳。",
+    "金融科技精英论坛的地点是北京。",
+    "模型艺术盛宴的地点是北京。",
+    "户外徒步模型创作之旅的地点是广东深圳。",
+    "户外徒步模型创作之旅的持续时间是八个周。",
+    "深圳银行柜员招聘会的持续时间是八个周。",
+    "金融科技精英论坛的持续时间是七天。",
+    "模型艺术盛宴的持续时间是八个周。",
+]
+
+
+def test_a_question_across_events_takes_each_ones_place_not_its_other_facts(graph, group_id):
+    # each event is one node its facts share: the walk went from the two places in 广东深圳 to the same events'
+    # durations, which took the slots of the other two places the question counts among
+    sessions(graph, group_id, EVENT_PLACES, start=FIRST, apart=timedelta(hours=6))
+    found = graph.search_memories(group_id, "有几个活动的地点在广东深圳？", reference_time=FIRST + timedelta(days=3))
+    said = list(dict.fromkeys(e.content for r in found.results for e in r.evidence))
+    assert set(EVENT_PLACES[:4]) <= set(said[:5]), said
+
+
+EVENT_FACTS_TWO = [
+    "我将要参加全球美食影像盛宴。",
+    "全球美食影像盛宴的地点是北京。",
+    "全球美食影像盛宴的主要内容是探索美食摄影盛宴，记录美食节匠心烹饪。",
+    "全球美食影像盛宴的持续时间是六个周。",
+    "我将要参加软件创新研讨会。",
+    "软件创新研讨会的地点是上海。",
+    "软件创新研讨会的主要内容是探索软件工程创新趋势，交流前沿技术，助力北京科技发展。",
+    "软件创新研讨会的持续时间是三天。",
+]
+
+
+@pytest.mark.parametrize(
+    "question, answer",
+    [
+        ("那个地点是北京的活动，主要内容是什么？", EVENT_FACTS_TWO[2]),
+        ("那个持续时间是六个周的活动，我要参加的活动是什么？", EVENT_FACTS_TWO[0]),
+    ],
+)
+def test_an_event_picked_by_one_fact_answers_with_another(graph, group_id, question, answer):
+    # the other event's content says 北京 too, and each plan says 参加 as the question does: what the question asks
+    # of the event its description picks comes with that description's match, both first
+    sessions(graph, group_id, EVENT_FACTS_TWO, start=FIRST, apart=timedelta(hours=6))
+    found = graph.search_memories(group_id, question, reference_time=FIRST + timedelta(days=3))
+    said = list(dict.fromkeys(e.content for r in found.results for e in r.evidence))
+    assert answer in said[:2], said

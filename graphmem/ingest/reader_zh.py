@@ -50,14 +50,15 @@ _OF_EVENT = re.compile(
 
 
 def _of_event(said: str) -> Found | None:
-    """金融科技精英论坛的规模是三千人 → 金融科技精英论坛的规模 · 是 · 三千人, as 小明是医生 reads (``_x_is_y``), however
-    long its name and whatever time it names. Each attribute is a subject of its own: a question asks one of them,
-    and the event as one node would bring the others one step from it."""
+    """金融科技精英论坛的规模是三千人 → 金融科技精英论坛 · 规模 · 三千人, however long its name and whatever time it
+    names: the event is one node, so its size, place, time and the plan to attend it (打算参加 · 金融科技精英论坛) are
+    one step apart, and 那个规模是三千人的活动，在哪？ goes from the one to the other (a question across events,
+    有几个活动…, takes no such step: ``rank.Paths.strong``)."""
     m = _OF_EVENT.match(said.strip())
     if m is None or m["x"][0] in "我你他她它这那" or role_of(m["x"]) is not None:
         return None
     y = clean(m["y"], True, 40)
-    return Found("FACT", "是", y, 0.5, subject=f"{m['x']}的{m['what']}") if y else None
+    return Found("FACT", m["what"], y, 0.5, subject=m["x"]) if y else None
 
 
 # 华为Mate60真心好用 / 这款LG双门冰箱真的太给力了 / 小米12这手机性能真不错: a thing named, then what the

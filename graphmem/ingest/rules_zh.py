@@ -271,6 +271,9 @@ def _plan(m: re.Match, timed: bool) -> list[Found]:
     if verb in ("要", "会", "将") and not (timed or re.match(r"^(?:去|来|回|搬|换|参加|开始|买)", what)):
         return []
     topic = "想" if verb.startswith(("想", "希望", "盼")) else "打算"
+    # 打算参加 · 新兴产业峰会: the event itself, the node its size, place and time share
+    if attend := re.match(r"^(?:去)?参加(?=\S{2})", what):
+        topic, what = topic + "参加", what[attend.end() :]
     return [read_as("plan", "EVENT" if timed else "FACT", topic, what)]
 
 

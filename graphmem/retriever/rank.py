@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from ..config import DecayRates, RankingProfile
-from ..cues import described
+from ..cues import COUNTS, described
 from ..lang import AGENT_NAMES, USER_NAMES, read_together
 from ..store.vector import to_cosine
 from ..textsim import Fit, cjk_share, lexical_units, overlap_units, says_word
@@ -332,7 +332,8 @@ class Paths:
     connections (``asks``, read by the planner), and a shared Subject, Object or Value (not a Topic: a verb says little
     about what joins two memories; nor a time) that the question names, by name or by role, or describes ("the woman
     who bought my fridge": a name of its best match, ``anchor``), unless a hub (linked to more than ``hub`` memories),
-    or that joins at most RARE_DEGREE memories (Marco of "I met Marco", "Marco flies gliders"); not the user or agent."""
+    or that joins at most RARE_DEGREE memories (Marco of "I met Marco", "Marco flies gliders") unless the question counts
+    things (有几个活动的地点在深圳？ asks each event's place, not its other facts); not the user or agent."""
 
     query: str
     asks: str | None  # what the question asks for beyond its words (plan: "causes", "connections"), or None
@@ -351,7 +352,12 @@ class Paths:
             return False  # two memories of one day are not about one thing
         degree = step.get("degree") or 0
         named = (anchor and bool(self.described)) or self.names(via)  # described, or named by name or role
-        return degree <= RARE_DEGREE or (degree <= self.hub and named)
+        return (degree <= RARE_DEGREE and not self.counts) or (degree <= self.hub and named)
+
+    @cached_property
+    def counts(self) -> bool:
+        """The question counts or lists things (``cues.COUNTS``): a rare concept joins no two memories for it."""
+        return bool(COUNTS.search(self.query))
 
     def names(self, via: str) -> bool:
         """The query says the concept's name (as whole words when it is written in words), or a
