@@ -518,3 +518,19 @@ def test_an_event_picked_by_one_fact_answers_with_another(graph, group_id, quest
     found = graph.search_memories(group_id, question, reference_time=FIRST + timedelta(days=3))
     said = list(dict.fromkeys(e.content for r in found.results for e in r.evidence))
     assert answer in said[:2], said
+
+
+def test_what_is_asked_of_someone_named_comes_before_their_other_facts(graph, group_id):
+    # the cousin's facts were said of 我表弟 and do not say 李志强: the walk lifts them all to one level, and the
+    # one the question asks (his e-mail) came after his age and height
+    lines = [
+        "我表弟的名字叫李志强。",
+        "我表弟今年34岁。",
+        "我表弟身高170厘米。",
+        "我表弟的邮箱地址是lizhiqiang0909@njexpress.com。",
+        "我上司的邮箱地址是wangjianming0904@pioneer.com。",
+    ]
+    sessions(graph, group_id, lines, start=FIRST, apart=timedelta(hours=6))
+    found = graph.search_memories(group_id, "李志强的邮箱地址是什么来着？", reference_time=FIRST + timedelta(days=3))
+    said = list(dict.fromkeys(e.content for r in found.results for e in r.evidence))
+    assert lines[3] in said[:2], said
