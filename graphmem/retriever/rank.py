@@ -329,11 +329,11 @@ PERSONS = USER_NAMES | AGENT_NAMES  # the user and the agent are named in most q
 @dataclass(frozen=True)
 class Paths:
     """Which steps of the walk are strong: a CAUSALITY/REFERENCE link when the question asks for causes, effects or
-    connections (``asks``, read by the planner), and a shared Subject, Object or Value (not a Topic: a verb says little
-    about what joins two memories; nor a time) that the question names, by name or by role, or describes ("the woman
-    who bought my fridge": a name of its best match, ``anchor``), unless a hub (linked to more than ``hub`` memories),
-    or that joins at most RARE_DEGREE memories (Marco of "I met Marco", "Marco flies gliders") unless the question counts
-    things (有几个活动的地点在深圳？ asks each event's place, not its other facts); not the user or agent."""
+    connections (``asks``, read by the planner), and a shared Subject, Object or Value (not a Topic: a verb says little;
+    nor a time) that the question names, by name or role, or describes ("the woman who bought my fridge": a name of its
+    best match, ``anchor``), unless a hub (linked to more than ``hub`` memories), or that joins at most RARE_DEGREE
+    memories (Marco of "I met Marco", "Marco flies gliders") unless the question counts things (有几个活动的地点在深圳？
+    asks each event's place, not its other facts: ``cues.COUNTS``); not the user or agent."""
 
     query: str
     asks: str | None  # what the question asks for beyond its words (plan: "causes", "connections"), or None
@@ -352,12 +352,7 @@ class Paths:
             return False  # two memories of one day are not about one thing
         degree = step.get("degree") or 0
         named = (anchor and bool(self.described)) or self.names(via)  # described, or named by name or role
-        return (degree <= RARE_DEGREE and not self.counts) or (degree <= self.hub and named)
-
-    @cached_property
-    def counts(self) -> bool:
-        """The question counts or lists things (``cues.COUNTS``): a rare concept joins no two memories for it."""
-        return bool(COUNTS.search(self.query))
+        return (degree <= RARE_DEGREE and not COUNTS.search(self.query)) or (degree <= self.hub and named)
 
     def names(self, via: str) -> bool:
         """The query says the concept's name (as whole words when it is written in words), or a

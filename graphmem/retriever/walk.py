@@ -141,17 +141,14 @@ def answer_described(ctx: SearchContext, corpus: Corpus, hits: dict[str, Hit], r
 
 def answer_meant(hits: dict[str, Hit], ranking: Ranking) -> None:
     """我叔叔的家乡是哪里？: the walk lifts every memory of the uncle to the best of them (``rank.Paths.carried``), so his
-    work or 陈宇轩是我的叔叔 (who holds the role) outweighed the hometown asked. Of the memories about the people a role
-    means or it names (王建军的电话号码是多少？: the memories of 王建军, ``rank.SubjectScope``), the one the question
-    matched best on its own takes the best of their places, and so on down; anyone else's keep theirs. Not when it asks
-    only who they are (``cues.asks_only_name``): the memory naming them answers that."""
+    work or 陈宇轩是我的叔叔 (who holds the role) outweighed the hometown asked. Of the memories of the people a role means
+    or a name names (``rank.SubjectScope``), the one the question matched best on its own takes the best of their places,
+    and so on down; others keep theirs. Not when it asks only who they are (``cues.asks_only_name``): the name says it."""
     paths, above = ranking.paths, float("inf")
     ids = paths.theirs | (ranking.about.ids if ranking.about is not None else frozenset())
     theirs = [h for h in hits.values() if h.kind == "memory" and h.id in ids]
     if paths.described or len(theirs) < 2 or asks_only_name(paths.query):
         return
-    places = sorted((h.score for h in theirs), reverse=True)
-    for h, place in zip(
-        sorted(theirs, key=lambda h: (-(h.similarity if h.own is None else h.own), -h.score, h.id)), places
-    ):
+    by_own = sorted(theirs, key=lambda h: (-(h.similarity if h.own is None else h.own), -h.score, h.id))
+    for h, place in zip(by_own, sorted((h.score for h in theirs), reverse=True)):
         h.score = above = min(place, above - ANSWER_STEP)
