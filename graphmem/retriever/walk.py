@@ -141,11 +141,11 @@ def answer_described(ctx: SearchContext, corpus: Corpus, hits: dict[str, Hit], r
 
 def answer_meant(hits: dict[str, Hit], ranking: Ranking) -> None:
     """我叔叔的家乡是哪里？: the walk lifts every memory of the uncle to the best of them (``rank.Paths.carried``), so his
-    work or 陈宇轩是我的叔叔 (who holds the role) outweighed the hometown asked. Of the memories of the people a role means
-    or a name names (``rank.SubjectScope``), the one the question matched best on its own takes the best of their places,
-    and so on down; others keep theirs. Not when it asks only who they are (``cues.asks_only_name``): the name says it."""
+    work or 陈宇轩是我的叔叔 (who holds the role) outweighed the hometown asked. Of the memories of those a role means
+    (else of those it names: ``rank.SubjectScope``), the one the question matched best on its own takes the best of
+    their places, and so on; others keep theirs. Not when it asks only who they are (``cues.asks_only_name``)."""
     paths, above = ranking.paths, float("inf")
-    ids = paths.theirs | (ranking.about.ids if ranking.about is not None else frozenset())
+    ids = paths.theirs or (ranking.about.ids if ranking.about is not None else frozenset())  # by role, else by name
     theirs = [h for h in hits.values() if h.kind == "memory" and h.id in ids]
     if paths.described or len(theirs) < 2 or asks_only_name(paths.query):
         return
