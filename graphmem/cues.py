@@ -46,10 +46,10 @@ DESCRIBED_EN = re.compile(  # "the X I met": someone known by what happened once
     r"brought|taught|spoke|went|drove|rode|wrote|heard|chose|kept|lost|won|ran|sat|stood|left)|who|that)\b"
 )
 
-# A question that counts or lists things (有几个活动…, 哪些…, "how many …") asks the same of each of them: what
-# else is known of one of them is not what it asks (``rank.Paths.strong``)
+# A question that counts things (有几个活动…, "how many …") asks the same of each of them: what else is known of one of
+# them is not what it asks (``rank.Paths.strong``). Not 哪些 ("which"): 她的爱好有哪些？ asks about one person
 COUNTS = re.compile(
-    r"(?:几|多少)(?:个|位|名|场|次|项|件|家|种)(?!月|星期|礼拜|小时|钟头|工作日)|哪些|\bhow many\b", re.IGNORECASE
+    r"(?:几|多少)(?:个|位|名|场|次|项|件|家|种)(?!月|星期|礼拜|小时|钟头|工作日)|\bhow many\b", re.IGNORECASE
 )
 
 # A question with a past time asks either what held then (a state: where one lived or worked,

@@ -1306,15 +1306,19 @@ def test_a_thing_a_question_describes_by_what_is_known_of_it_and_what_it_asks_of
     assert described("那个活动在哪？") is None  # 那个 alone describes nothing
 
 
-def test_a_question_that_counts_or_lists_things_is_told_from_one_about_one_thing():
+def test_a_question_that_counts_things_is_told_from_one_about_one_thing():
     for question in (
         "有几个活动的地点在广东深圳？",
         "有多少个人的家乡是四川成都？",
-        "我买了哪些家具？",
         "How many weddings did I attend?",
     ):
         assert COUNTS.search(question), question
-    for question in ("我几个月前去了哪？", "那个地点是北京的活动，主要内容是什么？", "Where did I go last month?"):
+    for question in (
+        "我几个月前去了哪？",
+        "我表姐的爱好都有哪些？",
+        "那个地点是北京的活动，主要内容是什么？",
+        "Where did I go?",
+    ):
         assert not COUNTS.search(question), question
 
 
