@@ -147,8 +147,8 @@ def answer_meant(hits: dict[str, Hit], ranking: Ranking) -> None:
     paths, above = ranking.paths, float("inf")
     ids = paths.theirs or (ranking.about.ids if ranking.about is not None else frozenset())  # by role, else by name
     theirs = [h for h in hits.values() if h.kind == "memory" and h.id in ids]
-    if paths.described or len(theirs) < 2 or asks_only_name(paths.query):
-        return
+    if paths.described or len(theirs) < 2 or asks_only_name(paths.query) or not ranking.scorer.weights["similarity"]:
+        return  # (a profile that ranks by anything but similarity keeps its order)
     by_own = sorted(theirs, key=lambda h: (-(h.similarity if h.own is None else h.own), -h.score, h.id))
     for h, place in zip(by_own, sorted((h.score for h in theirs), reverse=True)):
         h.score = above = min(place, above - ANSWER_STEP)
