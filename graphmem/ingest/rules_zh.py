@@ -53,22 +53,29 @@ def _organisation(said: str) -> str | None:
 
 
 def _reading(
-    topic: str, reading: str = "", mtype: str = "FACT", of: Callable = object_of, kind: str = "fact", ends: bool = False
+    topic: str,
+    reading: str = "",
+    mtype: str = "FACT",
+    of: Callable = object_of,
+    kind: str = "fact",
+    ends: bool = False,
+    confidence: float = 0.6,
+    refuse: str = "",
 ) -> Callable:
-    """A reading of the pattern's ``obj`` (or ``obj2``) as ``of`` cleans it, with how long when said: ``reading``'s
-    (``lexicon/readings.py``), else a fact of ``kind``; its topic ``topic`` and the verb said, if any (不再 + 喝).
-    None when nothing is left or what is left opens with a pronoun or "this", "that" (no name), unless the reading
-    ``ends`` a slot (辞职了: whichever it was); an event when timed if it ``ends`` the slot or is a change
-    (``_CHANGES``)."""
+    """A reading of the pattern's ``obj`` (or ``obj2``) as ``of`` cleans it (``str``: as said), with how long when
+    said: ``reading``'s (``lexicon/readings.py``), else a fact of ``kind`` with its ``confidence``; its topic
+    ``topic`` and the verb said, if any (不再 + 喝). None when nothing is left or what is left opens with a pronoun
+    or "this", "that" (no name) or matches ``refuse``, unless the reading ``ends`` a slot (辞职了: whichever it
+    was); an event when timed if it ``ends`` the slot or is a change (``_CHANGES``)."""
 
     def make(m: re.Match, timed: bool) -> list[Found]:
         obj = of(raw) if (raw := m.groupdict().get("obj") or m.groupdict().get("obj2")) else None
-        if (obj is None and not ends) or (obj and obj[0] in _NOT_NAME):
+        if (obj is None and not ends) or (obj and (obj[0] in _NOT_NAME or (refuse and re.match(refuse, obj)))):
             return []
         said, span = topic + (m.groupdict().get("verb") or ""), _said(m, "时长", "time")
         typed = "EVENT" if timed and (ends or topic in _CHANGES) else mtype
         if not reading:
-            return [Found(typed, said, obj, 0.6, span, kind=kind)]
+            return [Found(typed, said, obj, confidence, span, kind=kind)]
         return [read_as(reading, typed, said, obj, span, ends=ends)]
 
     return make
@@ -82,17 +89,6 @@ def _allergic(m: re.Match, timed: bool = False) -> list[Found]:
     return [Found("FACT", "过敏", obj, 0.8, kind="fact")]
 
 
-def _learning(m: re.Match, timed: bool = False) -> list[Found]:
-    """What someone is learning, practising or preparing for, with how long when said; only when
-    said as going on (在学 / 正在练 / 开始学) or with how long (学西班牙语半年了): 学做饭 alone may be a wish."""
-    if not (m.group(0).startswith(("在", "开始")) or m.group("time")):
-        return []
-    obj = object_of(m.group("obj"))
-    if not obj or obj[0] in _NOT_NAME or obj.startswith(("了", "过", "着", "到")):
-        return []
-    return [Found("FACT", "在" + m.group("verb"), obj, 0.6, _said(m, "时长", "time"), kind="fact")]
-
-
 def _practised(m: re.Match, timed: bool = False) -> list[Found]:
     """学了三年钢琴了 → 在学 钢琴 (时长 三年); 弹了十年吉他 → 弹过 吉他: the verb and what, how long."""
     obj = object_of(m.group("obj"))
@@ -103,13 +99,6 @@ def _practised(m: re.Match, timed: bool = False) -> list[Found]:
     if m.group("now"):  # 学了三年钢琴了: up to now
         topic = "在" + verb if verb.startswith(("学", "练")) else verb
     return [Found("FACT", topic, obj, 0.6, {"时长": m.group("time")}, kind="fact")]
-
-
-def _plays(m: re.Match, timed: bool = False) -> list[Found]:
-    verb, obj = m.group("verb") or m.group("verb2"), m.group("obj") or m.group("obj2")
-    if obj[0] in _NOT_NAME or obj[0] in "了过着得完好":
-        return []
-    return [Found("FACT", ("会" if m.group("can") else "") + verb, obj, 0.6, kind="fact")]
 
 
 def _work_place(m: re.Match, timed: bool) -> list[Found]:
@@ -277,20 +266,6 @@ def _plan(m: re.Match, timed: bool) -> list[Found]:
     return [read_as("plan", "EVENT" if timed else "FACT", topic, what)]
 
 
-def _identity(m: re.Match, timed: bool) -> list[Found]:
-    obj = _open_part(m.group("obj"))
-    if not obj or obj.endswith("的") or re.match(r"^(?:说|觉得|想|不|没|在|因为|从|为了|真的)", obj):
-        return []
-    return [Found("FACT", "是", obj, 0.5, kind="fact")]
-
-
-def _named(m: re.Match, timed: bool) -> list[Found]:
-    obj = m.group("obj")
-    if obj[0] in _NOT_NAME or obj in ("醒", "车", "外卖") or obj.startswith(("了", "过", "着")):
-        return []
-    return [Found("FACT", "叫", obj, 0.8, kind="fact")]
-
-
 _P = r"[^，,。！？；;!?\n]"
 
 # 在 and where (a workplace, a school; a home in at most 12 characters); 在考虑…, 在想…: thinking about it (a plan),
@@ -302,6 +277,9 @@ _AT, _AT_HOME = (rf"^在{_NOT_THINKING}(?P<obj>{_P}{{1,{n}}}?)" for n in (20, 12
 _FOCUS = re.compile(r"^是(?P<said>在[^，,。！？]{2,24}?(?:工作|上班|住|生活|读书|上学))的[。！!]?$")
 
 _SPAN = r"[一二两三四五六七八九十几半\d]+多?(?:年|个月|个多月|周|天)多?"  # how long: 三年, 两个多月, 半年多
+
+# what someone learns, practises or prepares for: 学吉他, 练瑜伽, 准备考研
+_LEARNS = rf"(?P<verb>学习|练习|学|练|准备)(?!校|院|生|堂|期|习惯)(?P<obj>{_P}{{1,12}}?)"
 
 _WORKED = "(?:工作|上班|任职|实习|打工|干)"
 # 以前在银行上班 / 在华为工作过两年 / 在亚马逊干了十年 (了 after the verb alone: a span that ended): where someone
@@ -416,6 +394,7 @@ _HOME, _LEFT_HOME = _reading("住在", "residence"), _reading("不再住在", "r
 _JOINED, _QUIT, _JOB = _reading("入职", "employer"), _reading("辞职", "employer", ends=True), _reading("职业是", "job")
 _STUDIES, _GRADUATED = _reading("就读于", "school", of=_organisation), _reading("毕业于", "school", ends=True)
 _STOPPED, _ORIGIN = _reading("不再", "stop", "OPINION", _open_part), _reading("来自")
+_LEARNING, _PLAYS = _reading("在", refuse="[了过着到]"), _reading("", of=str, refuse="[了过着得完好]")
 
 _RULES = patterns(
     # 在亚马逊干了十年了 (了 at the end: the span runs up to now): the employer now, for that long
@@ -531,12 +510,10 @@ _RULES = patterns(
         rf"^(?:从来|从|基本)?不(?P<verb>吃|喝)(?!早饭|午饭|晚饭|饭|东西|太多|多|了)(?P<obj>{_P}{{1,6}})$",
         _reading("不", "dislike", "OPINION", lambda s: _open_part(s, 12)),
     ),
-    # 在学吉他 / 学西班牙语半年了 / 在准备考研: what they are learning or preparing for now (在学校 is a place)
-    (
-        rf"^(?:在|开始)?(?P<verb>学习|练习|学|练|准备)(?!校|院|生|堂|期|习惯)(?P<obj>{_P}{{1,12}}?)"
-        rf"(?P<time>{_SPAN})?了?$",
-        _learning,
-    ),
+    # 在学吉他 / 开始练瑜伽 / 在准备考研: what they are learning or preparing for now (在学校 is a place), with how
+    # long when said; without 在 or 开始 only with how long (学西班牙语半年了): 学做饭 alone may be a wish
+    (rf"^(?:在|开始){_LEARNS}(?P<time>{_SPAN})?了?$", _LEARNING),
+    (rf"^{_LEARNS}(?P<time>{_SPAN})了?$", _LEARNING),
     # 学了三年钢琴了 / 弹了十年吉他: how long someone has learnt or played something (了 at the end:
     # up to now)
     (
@@ -563,10 +540,11 @@ _RULES = patterns(
         lambda m, t: [read_as("employer", "EVENT" if t else "FACT", "开了", m["obj"], _said(m))],
     ),
     # 弹钢琴 / 会拉小提琴 / 打篮球: an instrument or a game someone plays (会: can)
+    (r"^(?P<verb>会?[弹拉吹])(?P<obj>[\u4e00-\u9fff]{1,5}?)$", _PLAYS),
     (
-        r"^(?P<can>会)?(?:(?P<verb>弹|拉|吹)(?P<obj>[\u4e00-\u9fff]{1,5}?)|(?P<verb2>打|踢|下)(?P<obj2>篮球|足球|排球|网球|"
-        r"羽毛球|乒乓球|棒球|高尔夫球?|冰球|太极拳?|架子鼓|鼓|围棋|象棋|国际象棋))$",
-        _plays,
+        r"^(?P<verb>会?[打踢下])"
+        r"(?P<obj>篮球|足球|排球|网球|羽毛球|乒乓球|棒球|高尔夫球?|冰球|太极拳?|架子鼓|鼓|围棋|象棋|国际象棋)$",
+        _PLAYS,
     ),
     # 教数学 / 在中学教物理: what someone teaches, and where (the employer)
     (rf"{_AT}教(?P<what>{_P}{{1,10}})$", _teaches),
@@ -597,7 +575,10 @@ _RULES = patterns(
     # 姓王: someone's surname, not a name of its own (我的牙科医生姓王)
     (r"^姓(?P<obj>[\u4e00-\u9fff]{1,2}?)的?[。！!]?$", _fact("姓")),
     # who they are
-    (r"^(?:(?:的名字)?(?:叫|是叫|名叫)|的名字是)(?P<obj>[^，,。！？；;!?\s]{1,12})", _named),
+    (
+        r"^(?:(?:的名字)?(?:叫|是叫|名叫)|的名字是)(?P<obj>[^，,。！？；;!?\s]{1,12})",
+        _reading("叫", of=str, confidence=0.8, refuse=r"[了过着]|(?:醒|车|外卖)$"),
+    ),
     (rf"^(?:来自|是从)(?P<obj>{_P}{{1,20}}?)(?:来的|过来的|人)?$", _ORIGIN),
     (_HOMETOWN.pattern, _ORIGIN),
     # 他们家是山西太原的 / 她家是浙江宁波那边的: their family's place, where they are from (她家是开饭店的
@@ -619,7 +600,10 @@ _RULES = patterns(
         r"^(?P<obj>[\d一二两三四五六七八九十百]{1,4})周?岁(?:了|啦)?$",
         lambda m, t: [Found("FACT", "年龄", m.group("obj") + "岁", 0.7, kind="fact")],
     ),
-    (rf"^是(?:一名|一个|一位|个|名|位)?(?P<obj>{_P}{{1,30}})", _identity),
+    (
+        rf"^是(?:一名|一个|一位|个|名|位)?(?P<obj>{_P}{{1,30}})",
+        _reading("是", of=_open_part, confidence=0.5, refuse=r"(?:说|觉得|想|不|没|在|因为|从|为了|真的)|.*的$"),
+    ),
 )
 
 
