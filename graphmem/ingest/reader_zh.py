@@ -68,13 +68,13 @@ _THING = _THIS + r"(?P<x>[^，,。！？；;!?\s]{3,24}?)"  # the thing's name: 
 _OPINION = re.compile(_THING + r"(?P<how>真心|真的|真是|确实|实在|真)")
 # 松下空气净化器用起来真不错: a thing as it is used, worn, eaten …: what follows is how it is
 _IN_USE = re.compile(_THING + r"我?(?P<how>(?:用|吃|穿|开|戴|玩|喝)起来|用着|穿着|开着|戴着)")
-# 我觉得iPhone13的性能挺稳定的, 我觉得小米手环挺好用的: the speaker's judgement of a thing (or of a part of it)
-_I_THINK = re.compile(r"^我(?:个人)?(?:认为|觉得|感觉)")
 _ITS = re.compile(
     _THIS + r"(?P<x>[^，,。！？；;!?\s]{2,16}?)(?:的|(?P<how>挺|很|特别|非常|太|超|蛮|还挺|还蛮|有点|有些|比较))"
 )
-# 我的iPhone13, 我家的戴森吹风机, 我最近买的华为手表: a thing the speaker has
-_MINE = re.compile(r"^我们?家?(?:的|(?:最近|刚|刚刚|新|前阵子)?(?:买|入手|换|用)的|在用的)")
+# 我的iPhone13, 我家的戴森吹风机: a thing the speaker has; 我觉得小米手环挺好用的: their judgement of one (or of a part)
+_MINE = re.compile(
+    r"^我(?:(?P<think>(?:个人)?(?:认为|觉得|感觉))|们?家?(?:的|(?:最近|刚|刚刚|新|前阵子)?(?:买|入手|换|用)的|在用的))"
+)
 # What a review judges of a thing or a place (松下空气净化器效果真心不错: the purifier, its effect)
 _ASPECTS = tuple(
     "效果 性能 质量 品质 设计 外观 做工 画质 音质 音效 口感 味道 服务 价格 性价比 续航 屏幕 系统 颜值 手感 "
@@ -316,10 +316,8 @@ class Chinese(Language):
         said = rules_zh.attribute(body, carried) or _of_event(zh_subjects.ZH_LEAD.sub("", text))
         if said is None and time_text:  # 我的生日是三月五号: the value is the time itself
             said = rules_zh.attribute(_body(text, None), carried)
-        if said is None and (think := _I_THINK.match(body)):  # 我觉得iPhone13的性能挺稳定的: of the phone
-            said = _opinion(body[think.end() :], judged=True)
-        if said is None and (mine := _MINE.match(body)):  # 我的iPhone13真心好用: of the phone
-            said = _opinion(body[mine.end() :], judged=False)
+        if said is None and (mine := _MINE.match(body)):  # 我的iPhone13真心好用, 我觉得iPhone13的性能…: of the phone
+            said = _opinion(body[mine.end() :], judged=mine["think"] is not None)
         return body, text, [], said
 
     def about_someone_named(self, clause: str) -> bool:
