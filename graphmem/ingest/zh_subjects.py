@@ -298,30 +298,10 @@ def _named_relative(subj: Subject, people: People) -> Subject:
     return Subject(name, after, people.learn_of(subj.name, name, subj.of_role, subj.of_role))
 
 
-_AND_THEIR = re.compile(rf"^(?:和|跟|带着)(?:她|他)(?:的){{0,2}}(?P<role>{_RELATIVES})")  # 小雯和她老公阿强来了
-
 # what two people do to each other: the one after 和 is its other party (和他女朋友分手了)
 _WITH_EACH_OTHER = re.compile(
     r"^(?:又|已经|终于|刚|昨天|上周|上个月)*(?:分手|吵架|吵了|离婚|离了婚|闹翻|闹掰|和好|打架|分开|结婚|订婚|冷战)"
 )
-
-
-def _and_their(subj: Subject, people: People) -> Subject:
-    """小雯和她老公阿强来我家吃饭了: 阿强 is 小雯's 老公 from now on, and the clause is about 小雯
-    (with him); 和她老公 unnamed is only left out of the clause."""
-    if (m := _AND_THEIR.match(subj.rest)) is None:
-        return subj
-    role = ZH_ROLES[m["role"]][0]
-    after = subj.rest[m.end() :]
-    name, rest = _name_after(after)
-    if _WITH_EACH_OTHER.match(rest):
-        return subj  # 王磊和他女朋友分手了: whom the breakup was with, not who came along
-    if name and name not in people.names.values():
-        subj.together = people.learn_of(subj.name or "", name, role, role)
-        people.mention(subj.name or "")  # the clause is still about them
-        after = rest
-    subj.rest = after
-    return subj
 
 
 _ME_AND = re.compile(rf"^我(?:和|跟|与)我?的?(?P<role>{ZH_ROLE_WORDS})?")
@@ -458,12 +438,27 @@ def _opening(clause: str, people: People, owner: str, carried: Subject | None) -
     return None
 
 
+_AND_THEIR = re.compile(rf"^(?:和|跟|带着)(?:她|他)(?:的){{0,2}}(?P<role>{_RELATIVES})")  # 小雯和她老公阿强来了
+
+
 def subject_of(clause: str, people: People, owner: str, carried: Subject | None) -> Subject | None:
     """The subject a clause opens with (lead words and times already out), or the carried one
     from the clause before when it opens with its predicate; None when it is about someone the
-    reader cannot name (他 with no one named, 我们, 你)."""
+    reader cannot name (他 with no one named, 我们, 你). 小雯和她老公阿强来我家吃饭了: 阿强 is 小雯's 老公 from
+    now on, and the clause is about 小雯 (with him); 和她老公 unnamed is only left out of the clause."""
     subj = _opening(clause, people, owner, carried)
-    return _and_their(subj, people) if subj is not None and subj.name is not None else subj
+    if subj is None or subj.name is None or (m := _AND_THEIR.match(subj.rest)) is None:
+        return subj
+    role, after = ZH_ROLES[m["role"]][0], subj.rest[m.end() :]
+    name, rest = _name_after(after)
+    if _WITH_EACH_OTHER.match(rest):
+        return subj  # 王磊和他女朋友分手了: whom the breakup was with, not who came along
+    if name and name not in people.names.values():
+        subj.together = people.learn_of(subj.name, name, role, role)
+        people.mention(subj.name)  # the clause is still about them
+        after = rest
+    subj.rest = after
+    return subj
 
 
 # 女儿的班主任是刘老师 / 小雯的男朋友叫阿杰: someone in a role to a person the speaker knows.
