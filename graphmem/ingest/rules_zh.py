@@ -297,15 +297,12 @@ _PAST_HOME = re.compile(
     rf"(?:(?:住在|住|生活在)(?P<obj>{_P}{{1,12}}?)|在(?P<obj2>{_P}{{1,12}}?)(?:住|生活))(?:了|过)?(?P<time>{_SPAN})?$"
 )
 
-_STAY = r"(?:酒店|宾馆|旅馆|民宿|客栈|医院|青旅|帐篷)$"
+_LIVED = _reading("曾住在", kind="residence", refuse=r".*(?:酒店|宾馆|旅馆|民宿|客栈|医院|青旅|帐篷)$")
 
 
 def _lived_before(m: re.Match, timed: bool = False) -> list[Found]:
-    obj = object_of(m.group("obj") or m.groupdict().get("obj2") or "")
-    span = m.group("time") or ""
-    if not obj or obj[0] in _NOT_NAME or span.endswith(("天", "周")) or re.search(_STAY, obj):
-        return []  # 在酒店住了两天: a stay, not a home
-    return [Found("FACT", "曾住在", obj, 0.6, _said(m, "时长", "time"), kind="residence")]
+    """A home before; 在酒店住了两天, a hotel or days or weeks: a stay, not a home."""
+    return [] if (m["time"] or "").endswith(("天", "周")) else _LIVED(m, timed)
 
 
 # A single-valued attribute of someone (我的手机号是…; 新号码是… after 我换号了, of whom the clause
