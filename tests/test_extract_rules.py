@@ -239,7 +239,7 @@ def test_what_someone_is_allergic_to_is_a_fact_and_not_being_allergic_states_not
         extract("I'm allergic to peanuts. I'm not allergic to cats. My son is severely allergic to shellfish.")
     )
     assert found == [("I", "FACT", "am allergic to", "peanuts"), ("my son", "FACT", "is allergic to", "shellfish")]
-    found = triples(extract("我对花生过敏。我对猫毛不过敏。我女儿海鲜过敏。我有点过敏。"))
+    found = triples(extract("我对花生过敏。我对猫毛不过敏。我女儿海鲜过敏。我有点过敏。我不过敏。我并不过敏。"))
     assert found == [("我", "FACT", "过敏", "花生"), ("我女儿", "FACT", "过敏", "海鲜")]
 
 

@@ -490,7 +490,7 @@ _RULES = patterns(
     # 升职为 / 被提拔为 X: the job now, which replaces the one before
     (rf"^(?:升职为|升职成了?|升为|升任|晋升为|被提拔为|提拔为)(?P<obj>{_P}+?)了?$", _JOB),
     # 对花生过敏 / 花生过敏: what they are allergic to, a fact about their health; 不过敏 states nothing
-    (rf"^对?(?P<obj>{_P}{{1,12}}?)(?P<neg>不|没有|并不)?(?:有点|有些|很|特别|严重)?过敏了?$", _allergic),
+    (rf"^对?(?P<obj>(?!不|没|并不){_P}{{1,12}}?)(?P<neg>不|没有|并不)?(?:有点|有些|很|特别|严重)?过敏了?$", _allergic),
     # likes, dislikes and what is no longer done
     (rf"^最(?:喜欢|爱)的(?P<what>{_P}{{1,10}}?)(?:是|就是)(?P<obj>{_P}+)", _favourite),
     (
