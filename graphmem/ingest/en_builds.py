@@ -216,29 +216,22 @@ def teaches(m: re.Match, third: bool, time_text: str | None) -> list[Found] | No
     return at_work(Found("FACT", agree("teach", third), what, 0.6), m, third) if what else None
 
 
-def _plays(obj: str, third: bool) -> list[Found] | None:
-    """ "I play guitar" / "she plays tennis": what someone plays, an instrument or a game (not "play
-    with the kids", "play it safe", "play a role")."""
-    words = obj.lower().split()
-    if words[0] in {"a", "an", "with", "for", "to", "on", "in", "at", "by", "games", "along"}:
-        return None
-    if words[-1] in {"role", "part", "safe", "dead", "fair"}:
-        return None
-    obj = re.sub(r"\s+for\s+.*$", "", obj)  # "piano for an hour": how long each time
-    if words[0] == "the" and len(words) > 1:
-        obj = obj.split(" ", 1)[1]
-    return [Found("FACT", agree("play", third), obj, 0.6)]
-
-
 def played(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     """ "have played piano for three years" / "have been doing yoga for two years": what they still do,
     and for how long; "played soccer for five years": a span that ended, said in the past."""
     obj, duration = _for_how_long(_past_comma(m))
-    if not obj or obj.split()[0].lower() in {"it", "this", "that", "there", "with", "around"}:
+    words = (obj or "").lower().split()
+    if not obj or words[0] in {"it", "this", "that", "there", "with", "around"}:
         return None
     verb = m.group("verb").lower()
-    if not duration:  # "I play guitar": what someone plays; another verb needs how long
-        return _plays(obj, third) if verb in ("play", "plays") and not m.group("have") else None
+    if not duration:  # "I play guitar": an instrument or a game (not "play a role"); another verb needs how long
+        if verb not in ("play", "plays") or m.group("have") or words[-1] in {"role", "part", "safe", "dead", "fair"}:
+            return None
+        if words[0] in {"a", "an", "for", "to", "on", "in", "at", "by", "games", "along"}:
+            return None
+        obj = re.sub(r"\s+for\s+.*$", "", obj)  # "piano for an hour": how long each time
+        obj = obj.split(" ", 1)[1] if words[0] == "the" and len(words) > 1 else obj  # the piano: piano
+        return [Found("FACT", agree("play", third), obj, 0.6)]
     if not m.group("have") and (verb == PLAYED[verb] or verb.endswith("ing")):
         return None  # "I play piano for an hour": how long each time, no span
     topic = agree(PLAYED[verb], third) if m.group("have") else verb
