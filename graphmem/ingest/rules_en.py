@@ -28,9 +28,6 @@ _X = r"(?P<obj>[^,;:.!?]+)"
 # a deed, said in the past or the perfect: "(have) (just) moved"
 _DID = rf"^(?:have |has )?{_ADV}"
 
-# said to have ended: "I don't live there anymore"
-_ANYMORE = r"(?=[^,;:.!?]*\b(?:anymore|any more)\b)"
-
 # A second predicate of the same subject: "… and joined Globex", "… and then moved to Leeds".
 _AND_THEN = re.compile(
     r"\s+(?:and|but|and then|then)\s+(?=(?:have |has |had )?(?:just |now |also |finally |recently )?"
@@ -87,8 +84,8 @@ _RULES = patterns(
         build.reading("moved to", "residence"),
     ),
     (rf"{_DID}moved out of {_X}", build.reading("moved out of", "residence", ends=True)),
-    (
-        rf"^(?:no longer|(?:don't|doesn't|do not|does not){_ANYMORE}) live (?:in|at) {_X}",
+    (  # said to have ended: "I don't live there anymore"
+        rf"^(?:no longer|(?:don't|doesn't|do not|does not)(?=[^,;:.!?]*\b(?:anymore|any more)\b)) live (?:in|at) {_X}",
         build.reading("no longer live in", "residence", ends=True),
     ),
     (
@@ -375,14 +372,11 @@ _RULES = patterns(
 )
 
 
-# "we both", "my parents all": said of people together, each of them does what follows
-_TOGETHER_ALL = re.compile(r"^(?:both|all|each)\s+")
-
-
 def predicates(rest: str, third: bool, time_text: str | None) -> list[Found]:
     """What a clause says of its subject, read from the text after the subject: the first rule
     that reads it wins."""
-    p = _TOGETHER_ALL.sub("", rest.strip(" ,.!?;:"))  # none of the rules reads an empty one
+    # "we both", "my parents all": said of people together, each of them does what follows
+    p = re.sub(r"^(?:both|all|each)\s+", "", rest.strip(" ,.!?;:"))  # none of the rules reads an empty one
     first, *more = _AND_THEN.split(p, maxsplit=1)
     if more:  # "left the hospital and joined a care home": each part said of the same subject
         return predicates(first, third, time_text) + predicates(more[0], third, time_text)
