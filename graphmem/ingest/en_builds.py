@@ -275,13 +275,6 @@ def joined(m: re.Match, third: bool, time_text: str | None) -> list[Found] | Non
     return found or None
 
 
-def left_for(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
-    """switched from Acme to Globex / left Acme for Globex: Globex, the employer now ("moved from
-    Boston to Denver" is a move between homes, not read here)."""
-    obj = clean(m.group("obj"), False, 60)
-    return [read_as("employer", "EVENT" if time_text else "FACT", "joined", obj)] if obj else None
-
-
 def named_org(make: Make) -> Make:
     """Only a name (a capitalised word) is a place of work or study here: "left Acme", not "left early"."""
 
@@ -512,12 +505,6 @@ def _going(at: Callable[[str], object]) -> Make:
         return plan(f"{base} {rest}".strip() + f" {what}", third, True)
 
     return make
-
-
-def moving(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
-    """am moving to Denver (next month): a plan; a move is a change once it happened."""
-    obj = said_object(m)
-    return plan(f"move to {obj}", third, bool(time_text)) if obj else None
 
 
 going = _going(_FUTURE.search)  # with a time to come

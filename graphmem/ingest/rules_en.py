@@ -95,7 +95,11 @@ _RULES = patterns(
     (rf"^(?:have|has) {_ADV}lived (?:in|at) {_X}", build.held_since("live in", "residence")),
     # "used to live in Leeds" / "lived in Leeds for ten years": a home before, which sets no slot
     (rf"^(?P<used>used to live|lived) (?:in|at) {_X}", lambda m, t, tt: build.before("lived in", "residence", m)),
-    (rf"^(?:am|is|are) {_ADV}(?:moving|relocating) (?:back )?to {_X}", build.moving),
+    # "am moving to Denver (next month)": a plan; a move is a change once it happened
+    (
+        rf"^(?:am|is|are) {_ADV}(?:moving|relocating) (?:back )?to {_X}",
+        lambda m, t, tt: build.plan(f"move to {o}", t, bool(tt)) if (o := said_object(m)) else None,
+    ),
     # "we're moving in together (next month)", "I'm moving in with Sam": a plan to share a home
     (
         r"^(?:am|is|are) (?:finally |officially )?moving in (?P<obj>together|with [A-Z][a-z]+|with (?:my|her|his) [a-z]+)",
@@ -166,13 +170,15 @@ _RULES = patterns(
         r"^(?:am |is |are )?no longer (?:work|works|working) (?:there|here)\b",
         build.reading("no longer work at", "employer", ends=True, needs_object=False),
     ),
-    # "switched from Acme to Globex", "left Acme for Globex": the employer now
+    # "switched from Acme to Globex", "left Acme for Globex": the employer now ("moved from Boston to Denver": no job)
     (
         re.compile(
             rf"{_DID}(?:(?:switched|jumped) (?:jobs |companies )?from (?:the )?[A-Z][\w&.' -]*? to|left [A-Z][\w&.' -]*? for) "
             rf"(?:the )?(?P<obj>[A-Z][^,;:.!?]*)"
         ),
-        build.left_for,
+        lambda m, t, tt: (
+            [read_as("employer", "EVENT" if tt else "FACT", "joined", o)] if (o := clean(m["obj"], False, 60)) else None
+        ),
     ),
     (
         rf"{_DID}(?:changed|switched) (?:jobs|careers|employers)\b",
