@@ -41,8 +41,6 @@ _ADJECTIVE_COMMA = re.compile(
     r",\s+(?!(?:and|or|but|so|which|who|that|then|because|though|if|when|while)\b)[a-z][a-z-]* [a-z]"
 )
 
-_AS_WELL_AS = re.compile(r",\s+as well as\b", re.IGNORECASE)
-
 # the rest of a list after its first item: ", music and dance", " or tennis" (items of up to three
 # words, none a word that opens a clause); it runs to the end of the clause
 _LIST_ITEM = r"(?!(?:but|so|because|which|who|that|though|although|especially|except|when|if|while|then|since|as)\b)[\w'-]+(?:\s+[\w'-]+){0,2}"
@@ -66,7 +64,7 @@ def _past_comma(m: re.Match) -> str:
     if after.startswith(",") and (listed := _LIST_REST.match(after)):
         return raw + listed.group(0)
     determined = re.search(r"\b(?:a|an|the|my|our|his|her|their|this|that)\s+[a-z-]+$", raw)
-    if not (determined and _ADJECTIVE_COMMA.match(after)) and not _AS_WELL_AS.match(after):
+    if not (determined and _ADJECTIVE_COMMA.match(after)) and not re.match(r",\s+as well as\b", after, _I):
         return raw
     rest = re.match(r"[^;:.!?]*?(?=[,;:.!?]|$)", after[1:])
     return raw + "," + (rest.group(0) if rest else "")
@@ -162,9 +160,6 @@ def fact(topic: str, importance: float = 0.6, timed: bool = False) -> Make:
         return [Found(mtype, agree(topic, third), obj, importance)] if obj else None
 
     return make
-
-
-_AS_A_JOB = re.compile(r"^(?P<org>.+?) as (?:a |an )?(?P<job>[a-z][a-z -]{1,40})$")
 
 
 def before(topic: str, kind: str, m: re.Match) -> list[Found] | None:
@@ -562,7 +557,9 @@ def work_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | No
     if re.search(r"\b(?:worked|interned) (?:at|for) |^used to ", said, _I):
         return before("worked at", "work", m)
     found = reading("work at", "employer")(m, third, time_text)
-    as_what = _AS_A_JOB.match(found[0].object or "") if found else None
+    as_what = (
+        re.match(r"^(?P<org>.+?) as (?:a |an )?(?P<job>[a-z][a-z -]{1,40})$", found[0].object or "") if found else None
+    )
     if found and as_what:  # "works at the hospital as a nurse": where, and the job
         found[0].object = as_what.group("org")
         found.append(read_as("job", "FACT", agree("work as", third), as_what.group("job")))

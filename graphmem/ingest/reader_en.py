@@ -54,8 +54,6 @@ _WHEN_AFTER = re.compile(
     re.IGNORECASE,
 )
 
-_STRANDED = "to|at|in|on|for|with|about|from|into"
-
 # --- English clauses: subject, predicate, object -------------------------------------------
 # A clause ends at a dash, a semicolon or a colon, and at a comma or a conjunction before a new
 # subject ("…, it was so powerful", "… and I").
@@ -294,7 +292,8 @@ def _relative_deed(segment: str, time_text: str | None) -> Found | None:
         if _bare(words[i - 1]) in _NOT_DONE_TO or words[i - 1].endswith((",", ".")):
             continue
         # "went to" at the end, or before the time: the preposition was the thing's
-        stranded = re.search(rf"\b(?:I|we) {re.escape(words[i + 1])} (?P<prep>{_STRANDED})\b\s*(?P<next>.*)$", segment)
+        prep = r"(?P<prep>to|at|in|on|for|with|about|from|into)"
+        stranded = re.search(rf"\b(?:I|we) {re.escape(words[i + 1])} {prep}\b\s*(?P<next>.*)$", segment)
         after = stranded.group("next") if stranded else ""
         timed = time_text and re.match(rf"(?:on |in |at |during )?{re.escape(time_text)}", after, re.I)
         if stranded and (not after.strip(" ,.!?") or timed or _WHEN_AFTER.match(after)):
@@ -414,15 +413,13 @@ def _object(words: list[str], time_text: str | None) -> str | None:
     return " ".join(without_dangling(out)).strip(" ,.;:!?\"'")
 
 
-_LEADS_TO_TIME = r"(?:\b(?:about|around|roughly|nearly|almost|over|since|for|in|on|at|during|by|from)\s+)?"
-
-
 def _without_time(text: str, time_text: str | None) -> str:
     """An English clause with its time taken out, and a word that only led to it ("about five
     years ago", "on Sunday")."""
     if not time_text:
         return text
-    return re.sub(_LEADS_TO_TIME + re.escape(time_text), " ", text, count=1, flags=re.IGNORECASE)
+    lead = r"(?:\b(?:about|around|roughly|nearly|almost|over|since|for|in|on|at|during|by|from)\s+)?"
+    return re.sub(lead + re.escape(time_text), " ", text, count=1, flags=re.IGNORECASE)
 
 
 def _clause_fact(
