@@ -311,15 +311,6 @@ _NOT_A_FOOD = re.compile(
 )
 
 
-def _diet_kept(m: re.Match) -> bool:
-    """ "I don't eat pork", "she doesn't drink alcohol": a food or drink kept off, said plainly
-    (not "I don't eat much", "I don't drink that")."""
-    if m.group("verb").lower() not in ("eat", "eats", "drink", "drinks"):
-        return False
-    obj = (m.group("obj") or "").strip()
-    return bool(obj) and len(obj.split()) <= 3 and not _NOT_A_FOOD.match(obj)
-
-
 # verbs that name a habit with no object ("I don't smoke anymore", "I no longer drink"): what stopped
 _HABITS_ALONE = ("smoke", "drink", "gamble", "vape")
 
@@ -365,11 +356,13 @@ _DESTINATION = re.compile(r"^(?:a|an|the|my|our|his|her|their|this|that|some)\b|
 def negated_preference(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     """ "I don't like jazz", "I no longer smoke", "I don't eat pork": a stance or an end; any other
     negated verb states nothing unless it is no longer done."""
+    verb, food = lemma(m.group("verb").lower()), (m.group("obj") or "").strip()
     no_longer = bool(m.group("longer") or re.search(r"\b(?:anymore|any more)\s*$", m.group(0), re.I))
-    liking = m.group("verb").lower().startswith(("like", "love", "enjoy"))
-    if not (no_longer or liking or _diet_kept(m)):
+    # "I don't eat pork", "she doesn't drink alcohol": a food or drink kept off, said plainly (not "I don't eat much")
+    kept_off = verb in ("eat", "drink") and 0 < len(food.split()) <= 3 and not _NOT_A_FOOD.match(food)
+    if not (no_longer or verb in ("like", "love", "enjoy") or kept_off):
         return None
-    obj, verb = said_object(m), lemma(m.group("verb").lower())
+    obj = said_object(m)
     if obj and obj.lower() in ("anymore", "any more") and verb in _HABITS_ALONE:
         obj = None  # "I don't smoke anymore": the habit itself ended
     if not obj:
