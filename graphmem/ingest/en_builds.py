@@ -596,12 +596,10 @@ MONTH = re.compile(r"\b(?:January|February|March|April|May|June|July|August|Sept
 def been_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     """ "have been at X since 2019 / for three years": X is where they work when the span is one a job
     has (a year, years, months) and X no school or someone's place (at Mom's since Friday)."""
-    span = f"{time_text or ''} {m.group('obj')}"
-    if not (
-        re.search(r"\bsince (?:\w+ )?\d{4}\b|\bfor (?:\w+ )?(?:years?|months?|decades?)\b", span, _I)
-        or re.search(rf"\bsince (?:last )?{MONTH.pattern}", span)
-    ):
+    at, span = m.group("obj"), f"{time_text or ''} {m.group('obj')}"
+    long = re.search(r"\bsince (?:\w+ )?\d{4}\b|\bfor (?:\w+ )?(?:years?|months?|decades?)\b", span, _I)
+    if not (long or re.search(rf"\bsince (?:last )?{MONTH.pattern}", span)):
         return None
-    if _SCHOOLISH.search(m.group("obj")) or re.search(r"'s?\b", m.group("obj")):
+    if _SCHOOLISH.search(at) or re.search(r"'s?\b", at):
         return None
     return _worked_since(m, third, time_text)
