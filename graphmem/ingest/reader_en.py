@@ -264,12 +264,6 @@ def _ends_on_pointer(phrase: str) -> bool:
     )
 
 
-def _says_how_only(obj: str) -> bool:
-    """An object that is only how it was done ("really hard", "so well")."""
-    said = " ".join(w for w in map(_bare, obj.split()) if w not in _DROPPED_ADVERBS | {"very", "pretty", "quite"})
-    return said in _EMPTY_OBJECTS
-
-
 def _relative_deed(segment: str, time_text: str | None) -> Found | None:
     """A thing named before the speaker says what they did to it: "this pride parade I went to a few
     weeks ago", "the space I designed", "that cake I baked for her" → (I) went to / designed / baked
@@ -738,7 +732,8 @@ class English(Language):
 
     def keeps(self, found: Found, topic: str, obj: str | None) -> bool:
         pointer = found.kind != "relation" and _ends_on_pointer(obj or topic)
-        return not (pointer or (obj and _says_how_only(obj)))
+        said = [w for w in map(_bare, (obj or "").split()) if w not in _DROPPED_ADVERBS | {"very", "pretty", "quite"}]
+        return not (pointer or (obj and " ".join(said) in _EMPTY_OBJECTS))  # "really hard": only how it was done
 
 
 ENGLISH = English()
