@@ -58,16 +58,14 @@ _PERSON_DOES = re.compile(
     r" (?:passed away|died|moved (?:to|into|back|abroad|away)|got (?:married|engaged|divorced|promoted|fired)|retired)\b)"
 )
 
-# Capitalised words that say what someone is, not who: my sister is British.
+# Capitalised words that say what someone is, not who: my sister is British (not a title, Mr, Ms, Dr, nor a given
+# name that ends like a nationality or an adjective: Brian, Eric, Duncan are names all the same).
 _NOT_A_NAME = re.compile(
-    r"^(?:[A-Z][a-z]+(?:ish|ese|ian|can|man|ic)|Catholic|Muslim|Jewish|Buddhist|Hindu|Christian|Greek|Thai|Swiss|"
+    r"^(?!Mr|Ms|Dr|(?:Brian|Ian|Adrian|Julian|Vivian|Lillian|Gillian|Damian|Sebastian|Marian|Eric|Dominic|Norman|"
+    r"Herman|Duncan)$)"
+    r"(?:[A-Z][a-z]+(?:ish|ese|ian|can|man|ic)|Catholic|Muslim|Jewish|Buddhist|Hindu|Christian|Greek|Thai|Swiss|"
     r"Dutch|Irish|French|Vegan|Vegetarian|Fine|Great|Good|Okay|Ok|Home|Back|Here|There|Away|Done|Sorry|Ready|"
     r"Sure|Glad|Happy|Busy|Tired|Single|Married|Out|Off|So|Just|Still|Very|All)$"
-)
-
-# Given names that end like a nationality or an adjective (Brian, Eric, Duncan): names all the same.
-_NAMES_LIKE_WORDS = frozenset(
-    "Brian Ian Adrian Julian Vivian Lillian Gillian Damian Sebastian Marian Eric Dominic Norman Herman Duncan".split()
 )
 
 
@@ -75,9 +73,7 @@ def _a_name(name: str) -> bool:
     first = name.split()[0]
     if first in _NOT_NAMES or only_adverb(first):  # Usually, …: an adverb opening the clause
         return False
-    return first in _NAMES_LIKE_WORDS or not (
-        " " not in name and _NOT_A_NAME.match(name) and first[:2] not in ("Mr", "Ms", "Dr")
-    )
+    return " " in name or not _NOT_A_NAME.match(name)
 
 
 # After a role, which one it is: "in Shanghai", "with the café", "from work".
