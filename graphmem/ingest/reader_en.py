@@ -399,11 +399,9 @@ def _object(words: list[str], time_text: str | None) -> str | None:
         text = re.sub(re.escape(time_text), " ", text, flags=re.IGNORECASE)
     text = re.sub(r"\s+([,.;:!?])", r"\1", " ".join(text.split()))
     text = _EN_TRAIL.sub("", _EN_CUT.sub("", text)).strip(" ,.;:!?\"'")
-    out = text.split()
+    out = text.split() if len(text.split()) <= MAX_OBJECT_WORDS else text.split(",", 1)[0].split()  # a run-on's start
     if len(out) > MAX_OBJECT_WORDS:
-        out = text.split(",", 1)[0].split()
-        if len(out) > MAX_OBJECT_WORDS:
-            return None
+        return None
     return " ".join(without_dangling(out)).strip(" ,.;:!?\"'")
 
 
