@@ -199,8 +199,3 @@ def words_of(reading: str, language: str) -> list[str]:
 def marked_slots() -> list[Reading]:
     """The readings whose slot an extractor names on a memory (``schema.Slot``)."""
     return [r for r in READINGS if r.marked]
-
-
-def slot_words() -> dict[str, tuple[str, ...]]:
-    """Each single-valued slot's topic words (``topics.SLOTS``)."""
-    return {r.slot: r.words for r in READINGS if r.slot and r.single and r.words}

@@ -14,12 +14,12 @@ from functools import lru_cache
 
 import zhconv
 
-from .readings import BY_ID, slot_words
+from .readings import BY_ID, READINGS
 
 _DROP = re.compile(r"[\s\W_]+", re.UNICODE)
 
 # Single-valued slots and their words (``readings.READINGS``, which says how a topic is matched by them)
-SLOTS: dict[str, tuple[str, ...]] = slot_words()
+SLOTS: dict[str, tuple[str, ...]] = {r.slot: r.words for r in READINGS if r.slot and r.single and r.words}
 _SLOT_OF = {_DROP.sub("", unicodedata.normalize("NFKC", w).casefold()): s for s, words in SLOTS.items() for w in words}
 
 # Stance words (``readings.READINGS``: a topic's polarity is its stance word's sign) and what flips them
