@@ -29,6 +29,8 @@ NEGATIONS = (
     *"不再 不 没有 没 别 再也不".split(),
     *"no longer|not|don't|doesn't|do not|does not|never|stopped|no more|didn't|did not|won't".split("|"),
 )
+# a topic's negation (the longest that says something after it): 不喜欢, no longer like
+_NEGATED = re.compile(rf"^(?:{'|'.join(sorted(map(re.escape, NEGATIONS), key=len, reverse=True))})\s*(?=\S)")
 # A stance that says something stopped: it ends any liking or habit of the same object.
 STOPS = BY_ID["stop"].words
 
@@ -118,14 +120,8 @@ def stance(topic: str) -> Stance:
     """A topic's stance: 喜欢 (like, +1), 不喜欢 / 讨厌 / no longer like (like, -1); a negated
     verb (不吃 → 吃, -1); any other topic (吃 → 吃, +1)."""
     text, _ = strip_correction(topic)
-    negated = False
-    for neg in sorted(NEGATIONS, key=len, reverse=True):
-        if text.startswith(neg):
-            rest = text[len(neg) :].lstrip()
-            if rest:
-                text, negated = rest, True
-                break
-    sign = -1 if negated else 1
+    sign = -1 if _NEGATED.match(text) else 1
+    text = _NEGATED.sub("", text, count=1)
     for words, said in ((POSITIVE, sign), (NEGATIVE, -sign)):
         if any(_starts_with_word(text, word) for word in words):
             return Stance("like", said)
