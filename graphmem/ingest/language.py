@@ -3,7 +3,7 @@ about, read what it says of them.
 
 ``rules._Reader`` holds the order of reading, once for every language; a subclass (``reader_zh.CHINESE``,
 ``reader_en.ENGLISH``) answers these questions with its own words and patterns. The defaults here are
-what a language that has nothing to say about a question answers.
+what a language that has nothing to say about a question answers; a question every language answers has none.
 """
 
 from __future__ import annotations
@@ -30,7 +30,6 @@ class Language(Protocol):
     # --- sentences and clauses
     def plain(self, sentence: str) -> str:
         """The sentence as the patterns read it (fillers out, an elided "I" put back …)."""
-        return sentence
 
     def cause_and_effect(self, sentence: str) -> tuple[str, str] | None:
         """The cause and the effect a sentence says (因为…所以…, … because …), each two characters or more."""
@@ -62,7 +61,6 @@ class Language(Protocol):
         self, reader: Reader, body: str, text: str, time_text: str | None, carried: Any
     ) -> tuple[str, str, list[Found], Found | None]:
         """(body, text, the people the clause introduces, a reading that is all it says, or None)."""
-        return body, text, [], None
 
     def clean(self, text: str, limit: int) -> str | None:
         """A phrase trimmed to what a memory keeps of it."""
@@ -87,7 +85,6 @@ class Language(Protocol):
 
     def without_subject(self, body: str, text: str, time_text: str | None, generic: bool) -> list[Found]:
         """What a clause whose subject is no one known says (小明是医生; the train broke down)."""
-        return []
 
     def together(self, people: People, name: str | None) -> bool:
         """Whether a named subject is several people (my parents), so that its verbs agree so."""
@@ -107,7 +104,6 @@ class Language(Protocol):
         birthday), said of them as the speaker says their own (我表哥的邮箱是…, "my cousin's email is …"):
         ``what`` the attribute's word, ``rest`` what follows it, ``when`` the time the clause names (a
         birthday's value). The reading's topic and value, or None."""
-        return None
 
     def of_thing(self, rest: str) -> list[Found]:
         """What a thing of someone's is (her shop is called Petal)."""
@@ -117,7 +113,6 @@ class Language(Protocol):
         self, reader: Reader, body: str, text: str, subj: Subject, time_text: str | None, generic: bool, habitual: bool
     ) -> list[Found]:
         """The readings of a predicate no specific pattern took: a deed, a thing done with someone."""
-        return []
 
     def whole_clause(
         self, reader: Reader, text: str, subj: Subject, time_text: str | None, generic: bool, habitual: bool
