@@ -20,6 +20,7 @@ from pydantic import ValidationError as PydanticValidationError
 from ..lang import is_chinese, is_user_speaker
 from ..lexicon.readings import said_reading
 from ..lexicon.roles import ATTRIBUTE_WORDS, WHAT_TOPICS, WHENCE_TOPICS, role_of
+from ..timeparse import find_time_range, normalize_time
 from ..types import MAX_NAME, normalize_name
 from .language import Language
 from .models import EpisodeView, ExtractionPlan
@@ -113,12 +114,6 @@ class RuleExtractor:
     name = "rules"
     uses_people = True
 
-    def __init__(self) -> None:
-        from ..timeparse import find_time_range, normalize_time
-
-        self._find_time = find_time_range
-        self._normalize = normalize_time
-
     def extract(self, episodes: list[EpisodeView], people: People | None = None) -> ExtractionPlan:
         reader = _Reader(self, people.copy() if people is not None else People())
         # whoever speaks in the window is an I or a you in it, never a he or she
@@ -138,7 +133,7 @@ class RuleExtractor:
         May" said in November is next May, "on Friday" said on a Wednesday this Friday; a yearless
         time read alone is the last one)."""
         try:
-            tv = self._normalize(text, ep.timestamp)
+            tv = normalize_time(text, ep.timestamp)
             if not tv.parsed:
                 return None
             grace = timedelta(0) if _WEEKDAY.search(text) else PLAN_GRACE  # "on Friday" for a plan: the coming one
@@ -146,12 +141,12 @@ class RuleExtractor:
             if ahead and passed and not _NAMED_PAST.search(text):
                 # a weekday that has passed is next week's; a month or a date, next year's
                 for then in (ep.timestamp + timedelta(days=7), ep.timestamp.replace(year=ep.timestamp.year + 1)):
-                    later = self._normalize(text, then)
+                    later = normalize_time(text, then)
                     if later.parsed and later.start is not None and later.start > ep.timestamp:
                         tv = later
                         break
             shown = tv.display()
-            again = self._normalize(shown, ep.timestamp.replace(year=ep.timestamp.year + 7))
+            again = normalize_time(shown, ep.timestamp.replace(year=ep.timestamp.year + 7))
         except Exception:  # noqa: BLE001 - unreadable: keep the words
             return None
         same = again.parsed and again.start == tv.start and again.granularity == tv.granularity
@@ -159,7 +154,7 @@ class RuleExtractor:
 
     def _time(self, text: str, ep: EpisodeView) -> str | None:
         try:
-            hit = self._find_time(text, ep.timestamp)
+            hit = find_time_range(text, ep.timestamp)
         except Exception:  # noqa: BLE001 - a time we cannot read is no time
             return None
         if not hit:
