@@ -40,9 +40,12 @@ _ZH_MINE = re.compile(r"我(?!们)的")
 _ZH_MINE_LEAD = re.compile(r"^我(?![们的])")
 
 
-def _owner(whose: re.Match[str]) -> str:
-    """Whose one a name says (我的 / 我 → 我, "Ivy's " → ivy's) from its ``_UNNAMED`` match."""
-    return whose.group(0).replace("的", "").strip().lower()
+def _by_role(name: str) -> tuple[str, tuple[str, str | None]] | None:
+    """Whose one a name says and in what role, when it names them by role alone: 我的女儿 → (我, (女儿, f)),
+    "Ivy's kids" → (ivy's, (children, None)); None for another name."""
+    whose = _UNNAMED.match(name)
+    role = role_of(name[whose.end() :]) if whose else None
+    return (whose.group(0).replace("的", "").strip().lower(), role) if whose and role else None
 
 
 def theirs(text: str, speaker: str | None, lead: bool = True) -> str:
@@ -215,16 +218,8 @@ class People:
     def unnamed(self, said: str) -> str:
         """The name of the speaker's one in a role said unnamed (我爸, my mom): the name they were first said with
         in that role, whichever word of it (我父亲 said before: 我爸 is 我父亲), else ``said``."""
-        mine = theirs(said, self.speaker)  # a named speaker's 我爸 is 小王的爸, as ``learn`` writes it
-        whose = _UNNAMED.match(mine)
-        found = role_of(_UNNAMED.sub("", mine)) if whose else None
-        if whose is None or found is None:
-            return said
-        for name in self.names.values():
-            other = _UNNAMED.match(name)
-            if other and _owner(other) == _owner(whose) and role_of(_UNNAMED.sub("", name)) == found:
-                return name
-        return said
+        mine = _by_role(theirs(said, self.speaker))  # a named speaker's 我爸 is 小王的爸, as ``learn`` writes it
+        return next((name for name in self.names.values() if _by_role(name) == mine), said) if mine else said
 
     def by_role(self, role: str, owner: str = USER_KEY) -> str | None:
         """The person ``owner`` named in this role, or None: 表妹 → 小雯."""
