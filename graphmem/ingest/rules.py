@@ -48,7 +48,8 @@ _CAPTION = re.compile(r"\s*\[image:[^\]]*\]", re.IGNORECASE)  # a picture's capt
 
 _QUESTION = re.compile(r"[?？]\s*[\"'”’)）]*$")
 
-_LISTENER_TAG = re.compile(r"你|您|\byou\b", re.IGNORECASE)  # "…，你呢？", "…, do you?"
+# a question put back to the listener after a statement: "…，你呢？", "…, do you?", "… - want to see a pic?"
+_TO_LISTENER = re.compile(r"你|您|\byou\b|^\s*(?:wanna|want to|care to) (?:see|hear|know)\b", re.IGNORECASE)
 
 _ASKS = re.compile(
     r"为什么|什么|怎么|吗|呢|哪|谁|几|多少|\b(?:why|what|how|where|who|which|when|do|does|did|"
@@ -172,13 +173,9 @@ def _statement_part(sentence: str) -> str | None:
     body = re.sub(r"[?？\s\"'”’)）]+$", "", sentence)
     for sep in ("，" if "，" in sentence else ",", " - ", " – ", " — "):
         head, _, tail = body.rpartition(sep)
-        if head and (_LISTENER_TAG.search(tail) or _OFFER.match(tail.strip())) and not _ASKS.search(head):
+        if head and _TO_LISTENER.search(tail) and not _ASKS.search(head):
             return head
     return None
-
-
-# An offer put to the listener after a statement: "I finished a new vase - want to see a pic?"
-_OFFER = re.compile(r"^(?:wanna|want to|care to) (?:see|hear|know)\b", re.IGNORECASE)
 
 
 def _of_relative(found: Found, role: str, joiner: str) -> None:
