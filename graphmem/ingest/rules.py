@@ -30,8 +30,6 @@ from .reader_en import ENGLISH
 from .reader_zh import CHINESE
 from .schema import ExtractedLink, ExtractedMemory, Extraction, to_plan
 
-MINED_ROLES = {"user"}
-
 # the importance of what someone else has, said as theirs (their birthday, e-mail, phone number, 单位叫…): a
 # fact about them as any other (their hometown, their education), not one of the speaker's own slots (their
 # reading's), nor what a reading of the words weighs said of oneself (叫: one's name)
@@ -122,7 +120,7 @@ class RuleExtractor:
             normalize_name(ep.speaker or "") for ep in episodes if not is_user_speaker(ep.speaker)
         }
         for turn, ep in enumerate(episodes, 1):
-            if ep.role in MINED_ROLES:
+            if ep.role == "user":  # assistant and system turns are not mined
                 reader.episode(turn, ep)
         extraction = Extraction(memories=reader.memories, links=reader.links)
         return to_plan(extraction, episodes, absolute=reader.absolute)  # the ids of memories whose times are absolute
