@@ -86,7 +86,7 @@ class People:
     gender: dict[str, str] = field(default_factory=dict)  # normalized name → "f" / "m"
     recent: list[str] = field(default_factory=list)  # names, last mentioned last
     names: dict[str, str] = field(default_factory=dict)  # normalized name → the name as said
-    described: dict[str, list[str]] = field(default_factory=dict)  # normalized name → what they are said to be
+    described: dict[str, tuple[str, ...]] = field(default_factory=dict)  # normalized name → what they are said to be
     said: set[str] = field(default_factory=set)  # normalized names mentioned in what is being read
     unspoken: set[str] = field(default_factory=set)  # known only from tool calls, never from conversation
     speaker: str | None = None  # the named speaker of the turn being read (None: the user): whose "my …"
@@ -134,10 +134,8 @@ class People:
 
     def copy(self) -> People:
         """A copy to read ahead with (what it learns, this one does not); the sentence's topic is not carried."""
-        out = replace(self, topic=None, described={k: list(v) for k, v in self.described.items()})
-        for name in ("roles", "gender", "recent", "names", "said", "unspoken", "turn_said", "speakers"):
-            setattr(out, name, getattr(self, name).copy())
-        return out
+        held = ("roles", "gender", "recent", "names", "described", "said", "unspoken", "turn_said", "speakers")
+        return replace(self, topic=None, **{name: getattr(self, name).copy() for name in held})
 
     def describe(self, name: str, description: str) -> None:
         """What a person is said to be (a retired maths teacher, 退休的中学老师): a later "the retired
@@ -146,9 +144,9 @@ class People:
         if person_key(name) is not None:
             return
         key = normalize_name(name)
-        said = self.described.setdefault(key, [])
+        said = self.described.get(key, ())
         if description not in said:
-            said.append(description)
+            self.described[key] = (*said, description)
         found = role_of((description.split() or [description])[-1])  # its head word: a retired teacher
         self._known(name, found[1] if found else None)
 
