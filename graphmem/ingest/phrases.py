@@ -32,17 +32,15 @@ _EN_OPEN_ENDS = EN_DANGLING | set(
 _ZH_CUT = re.compile(r"(?:因为|所以|但是|但|可是|不过|而且|然后|因此|于是).*$")
 _ZH_TRAIL = re.compile(r"(?:了|啦|呀|啊|呢|吧|哦|的说|哈)+$")
 _LEAD_ZH = re.compile(r"^(?:我们|我)(?:也|还|都|就|已经|终于|刚刚|刚|又)*")
+_EDGES = " \t\"'“”‘’()[]（）「」、,，.。!！?？;；:：~"  # what a phrase never opens or ends with
 
 
 def clean(phrase: str | None, chinese: bool, limit: int = 80) -> str | None:
     if not phrase:
         return None
-    p = phrase.strip(" \t\"'“”‘’()[]（）「」、,，.。!！?？;；:：~")
-    if chinese:
-        p = _ZH_TRAIL.sub("", _ZH_CUT.sub("", p)).strip()
-    else:
-        p = _EN_TRAIL.sub("", _EN_CUT.sub("", p)).strip(" ,.;:!?")
-    p = p.strip(" \t\"'“”‘’()[]（）「」、,，.。!！?？;；:：~")
+    p = phrase.strip(_EDGES)
+    p = _ZH_TRAIL.sub("", _ZH_CUT.sub("", p)).strip() if chinese else _EN_TRAIL.sub("", _EN_CUT.sub("", p))
+    p = p.strip(_EDGES)
     if p.count('"') % 2 or p.count("“") != p.count("”"):  # a title's quote whose pair was stripped
         p = p.replace('"', "").replace("“", "").replace("”", "")
     if len(p) > limit:
