@@ -95,10 +95,8 @@ def slot_of(topic: str) -> str | None:
     """The single-valued slot a topic states, or None: 住在 / moved to → residence."""
     text, _ = strip_correction(topic)
     key = _DROP.sub("", text)
-    if key in _SLOT_OF:
-        return _SLOT_OF[key]
-    if text.startswith(NEGATIONS):  # "不住在" states no slot value
-        return None
+    if key in _SLOT_OF or text.startswith(NEGATIONS):  # a slot's word; a negated one ("不住在") states none
+        return _SLOT_OF.get(key)
     for word, slot in _SLOT_OF.items():  # a Chinese slot word and a character more: 搬到 in 搬到了
         if len(word) >= 2 and key.startswith(word) and not word.isascii() and len(key) <= len(word) + 1:
             return slot
