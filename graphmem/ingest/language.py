@@ -34,8 +34,7 @@ class Language(Protocol):
     def cause_and_effect(self, sentence: str) -> tuple[str, str] | None:
         """The cause and the effect a sentence says (因为…所以…, … because …), each two characters or more."""
         for pattern in self.causal:
-            m = pattern.match(sentence.strip(" 。.!！?？"))
-            if m:
+            if m := pattern.match(sentence.strip(" 。.!！?？")):
                 a, b = m.group("a").strip(" ，,"), m.group("b").strip(" ，,。.!！")
                 if len(a) >= 2 and len(b) >= 2:
                     return a, b

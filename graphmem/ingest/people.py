@@ -155,8 +155,7 @@ class People:
         their descriptions and roles, the noun (the last word; in Chinese the last two characters)
         within one of them. The retired teacher → the one said to be a retired maths teacher;
         那位退休老师 → the one said to be 退休的中学老师. None when no one fits."""
-        wanted = _content_words(words)
-        if not wanted:
+        if not (wanted := _content_words(words)):
             return None
         chinese = all(len(w) == 1 for w in wanted)
         head = "".join(wanted[-2:]) if chinese else wanted[-1]

@@ -328,16 +328,14 @@ class _Reader:
     def _said(self, predicate: str, time_text: str | None) -> list[Found]:
         """A reading of the table (``lexicon.readings``) that a person's whole predicate says in its own
         words: its topic word in this language, its kind, slot and confidence; an event when timed."""
-        r = said_reading(predicate, self.lang.code)
-        if r is None:
+        if (r := said_reading(predicate, self.lang.code)) is None:
             return []
         mtype = "EVENT" if time_text or r.kind == "event" else "FACT"
         return [read_as(r.id, mtype, r.topic[self.lang.code], None, ends=r.marked and bool(r.ends))]
 
     def _read(self, text: str, time_text: str | None, carried) -> tuple[list[Found], object]:
         """A clause outside a cause: a habit where it says how often and states one, else ``_clause``."""
-        often = self.lang.often.search(text)
-        if often is not None:
+        if (often := self.lang.often.search(text)) is not None:
             found, subj = self._habit(text, often, carried)
             if any(f.memory_type != "RELATION" for f in found):
                 return found, subj

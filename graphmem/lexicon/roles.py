@@ -178,8 +178,7 @@ def mutual_words(chinese: bool) -> str:
 
 def title_gender(name: str) -> str | None:
     """The gender a name's title says: Mr Patel, 王先生 → m; Mrs Lee, Ms Park, Miss Ada, 陈阿姨, 李女士 → f."""
-    m = re.match(r"^(Mr|Mrs|Ms|Miss)\b", name)
-    if m:
+    if m := re.match(r"^(Mr|Mrs|Ms|Miss)\b", name):
         return "m" if m.group(1) == "Mr" else "f"
     if name.endswith(("先生", "大爷", "叔叔", "大伯")):
         return "m"
