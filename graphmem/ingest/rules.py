@@ -302,9 +302,8 @@ class _Reader:
             return [*found, had], subj
         plural = lang.together(self.people, subj.name)
         third = (subj.name is not None or self.named) and not plural
-        preds = (lang.of_thing(subj.rest) if thing else self._said(subj.rest, time_text)) or lang.predicates(
-            subj.rest, third, time_text
-        )
+        preds = lang.of_thing(subj.rest) if thing else self._said(subj.rest, time_text)
+        preds = preds or lang.predicates(subj.rest, third, time_text)
         if not preds and time_text and time_text in text:  # a time word that is the object (我最喜欢春天)
             preds = self._liking_a_time(" ".join(text.split()), subj, third, carried)
         if not preds and time_text and (attribute := lang.dated_attribute(subj.rest)):  # 生日是12月10号
