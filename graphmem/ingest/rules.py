@@ -284,9 +284,7 @@ class _Reader:
         if subj is None and carried is None and not found:
             subj = lang.implied_subject(self, body, time_text)
         if subj is None:
-            if not found:
-                found.extend(lang.without_subject(body, text, time_text, generic))
-            return found, carried
+            return found or lang.without_subject(body, text, time_text, generic), carried
         if subj.name and not subj.rest.strip(" ，,") and not found and subj.pronoun is None:
             self.people.topic = subj.name  # 我的上司，他…: the clause names whom the sentence is about
         found.extend(f for f in (subj.relation, subj.described, subj.together) if f is not None)
