@@ -344,9 +344,8 @@ class _Reader:
         rest = f"{text[: often.start()]}{self.lang.joiner}{text[often.end() :]}"
         found, subj = self._clause(" ".join(rest.split()), None, carried=carried, generic=False, habitual=True)
         phrase = often.group(0).rstrip("都也会")
-        found = [  # 我每周去三次, "I go every day": to where?
-            f for f in found if not (_HOW_MANY_TIMES.match(f.topic) or (f.topic in _BARE_GO and not f.object))
-        ]
+        # 我每周去三次, "I go every day": to where?
+        found = [f for f in found if not (_HOW_MANY_TIMES.match(f.topic) or (f.topic in _BARE_GO and not f.object))]
         for f in found:
             if f.kind in ("event", "fact"):  # a liking or a plan says no more for it
                 f.memory_type, f.kind = "FACT", "fact"
