@@ -564,6 +564,9 @@ def test_a_plan_for_a_month_gone_by_this_year_is_for_next_year_and_an_event_stay
     assert times("I went to Japan in May.") == ["2025-05"]  # what happened is the last May
     assert times("我五月去了日本。") == ["2025-05"]
     assert times("我打算明年五月去日本。") == ["2026-05"]  # a year named is read as named
+    # the time of day said with it names no past: 上午, 晚上 are no 上个月
+    assert times("我打算3月5号上午去看牙。") == ["2026-03-05 早上"]
+    assert times("我打算3月5号晚上去看牙。") == ["2026-03-05 夜间"]
 
 
 def test_two_predicates_of_one_subject_and_a_school_said_by_its_name():

@@ -100,7 +100,10 @@ _WEEKDAY = re.compile(
     re.IGNORECASE,
 )
 
-_NAMED_PAST = re.compile(r"\b(?:last|ago|yesterday|before|previous|earlier)\b|[上去前昨]|\d{4}|年", re.IGNORECASE)
+# words that place a time in the past (上个月, 去年, 三天前, 昨天, a year); not 上 of 上午, 晚上, 早上, 马上, 上旬
+_NAMED_PAST = re.compile(
+    r"\b(?:last|ago|yesterday|before|previous|earlier)\b|(?<![早晚马])上(?![午旬])|[去前昨]|\d{4}|年", re.IGNORECASE
+)
 
 
 class RuleExtractor:
