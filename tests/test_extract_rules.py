@@ -538,6 +538,8 @@ def test_a_clause_whose_subject_is_not_the_speaker_wishes_conditions_and_questio
     ]
     # what is stated before a question put back to the listener still counts
     assert triples(extract("我最喜欢春天了，你呢？")) == [("我", "OPINION", "喜欢", "春天")]
+    assert triples(extract("My sister is a nurse, do you know any?")) == [("my sister", "FACT", "is a", "nurse")]
+    assert extract("Is your sister a nurse, do you know?").memories == []  # asked, not stated
 
 
 def test_a_picture_caption_is_not_what_the_speaker_said():
