@@ -865,6 +865,7 @@ def test_a_plan_for_a_weekday_is_the_coming_one_and_an_event_on_a_weekday_the_la
     assert times("I'm going to Tokyo on Friday.") == ["2025-11-07"]  # said on a Wednesday: this Friday
     assert times("I'm flying to Lisbon on Friday.") == ["2025-11-07"]
     assert times("我周五要去东京。") == ["2025-11-07"]
+    assert times("I'm planning to see the dentist on Friday.") == ["2025-11-07"]  # said with a verb of planning
     assert times("I went to Tokyo on Friday.") == ["2025-10-31"]  # what happened: the Friday gone
     assert times("我周五去了东京。") == ["2025-10-31"]
 
