@@ -55,9 +55,7 @@ _ABBREVIATED = re.compile(rf"\b(?:St|Mt|Ft|{TITLE_WORDS})$")
 
 
 def _past_comma(m: re.Match) -> str:
-    """The object ``m`` matched up to a comma, with what follows a comma that does not end it: the
-    rest of a list ("art, music and dance"), a second adjective, "as well as"; and past an
-    abbreviation's full stop ("St. Mary's Hospital")."""
+    """The object ``m`` matched, carried past a comma or a full stop that does not end it (the patterns above)."""
     raw, after = m.group("obj"), m.string[m.end("obj") :]
     if _ABBREVIATED.search(raw) and (named := re.match(r"\.\s+[A-Z][^,;:.!?]*", after)):
         raw, after = raw + named.group(0), after[named.end() :]
@@ -81,8 +79,7 @@ _FOR_A_TIME = re.compile(
 
 
 def _for_how_long(said: str) -> tuple[str | None, str | None]:
-    """ "Acme for three years" → ("Acme", "three years"), the object as a memory holds it; the object
-    alone when the words say no span."""
+    """The object as a memory holds it and how long, if said: "Acme for three years" → ("Acme", "three years")."""
     long = _FOR_A_TIME.search(said)
     return clean(said[: long.start()] if long else said, False, 60), long.group("long") if long else None
 
