@@ -208,9 +208,8 @@ _MY_MODEL = re.compile(
 
 
 def said_plainly(sentence: str) -> str:
-    """The sentence said the way the clause rules read it: 我以前抽烟，后来戒了 → 我后来戒了抽烟 (the habit
-    quit said in the clause that quits it); 比起咖啡我更喜欢茶 → 我更喜欢茶; 外婆去年走了 → 外婆去年去世了;
-    我家的洗衣机是西门子的 → 我用的洗衣机是西门子的."""
+    """The sentence said the way the clause rules read it (each rewrite's example is at its pattern):
+    我以前抽烟，后来戒了 → 我后来戒了抽烟, the habit quit said in the clause that quits it."""
     sentence = _AT_HAND.sub("我用的", sentence)
     model = _MY_MODEL.match(sentence)  # a thing: not 我的身高是170厘米, 我下属是做AI研发的, 我的下属邮箱地址是…
     if model and not roles_in(model["what"]) and not any(w in model["what"] for w in ATTRIBUTE_WORDS):
@@ -336,8 +335,7 @@ _HOMETOWN = re.compile(
 
 
 def hometown(clause: str) -> Found | None:
-    """Someone's hometown, said with 是 or 在 (我叔叔老家是山东青岛的 → 老家是 山东青岛): the word said for it, as
-    其家乡是北京 reads (家乡是 北京); None when the clause says no hometown."""
+    """A hometown said with 是 or 在, under its word (我叔叔老家在山东青岛的 → 老家是 山东青岛); None when none is said."""
     m = _HOMETOWN.match(clause)
     obj = object_of(m.group("obj")) if m else None
     return Found("FACT", m.group("attr") + "是", obj, 0.6, kind="fact") if m and obj else None
@@ -347,8 +345,7 @@ _NOT_THE_ONE = r"^(?:什么|太|很|挺|特别|非常|真|超|好|让|有点|比
 
 
 def _the_one(m: re.Match, timed: bool) -> list[Found]:
-    """我住的那个小区叫世纪花园 / 我用的手机是华为Mate60 / 我刚才路过的景区是海滨公园: "the N I V is Y" says the
-    speaker Vs Y: where they live, what they use or wear, where they went."""
+    """ "The N I V is Y" (我用的手机是华为Mate60) says the speaker Vs Y: where they live, what they use, where they went."""
     verb, said = m.group("verb"), m.group("obj").strip()
     if (said_attr := attribute("我的" + m.group("what") + "是" + said, None)) is not None:
         return [said_attr]  # 我用的邮箱是…: the e-mail address, not a thing used
