@@ -547,10 +547,8 @@ def work_at(m: re.Match, third: bool, time_text: str | None) -> list[Found] | No
     if re.search(r"\b(?:worked|interned) (?:at|for) |^used to ", said, _I):
         return before("worked at", "work", m)
     found = reading("work at", "employer")(m, third, time_text)
-    as_what = (
-        re.match(r"^(?P<org>.+?) as (?:a |an )?(?P<job>[a-z][a-z -]{1,40})$", found[0].object or "") if found else None
-    )
-    if found and as_what:  # "works at the hospital as a nurse": where, and the job
+    as_a_job = r"^(?P<org>.+?) as (?:a |an )?(?P<job>[a-z][a-z -]{1,40})$"
+    if found and (as_what := re.match(as_a_job, found[0].object or "")):  # "works at the hospital as a nurse"
         found[0].object = as_what.group("org")
         found.append(read_as("job", "FACT", agree("work as", third), as_what.group("job")))
     return found
