@@ -111,9 +111,6 @@ def said_mine(rest: str, name: str, people: People, owner: str) -> Found | None:
 _RELATIVES = "|".join(sorted((w for w, (c, _) in ZH_ROLES.items() if c not in NOT_KIN), key=len, reverse=True))
 _RELATIVE = re.compile(rf"^的?(?P<role>{_RELATIVES})")
 
-# 那位退休老师, 那个爱尔兰同事: someone known by a role or by what they were said to be.
-_THAT_ONE = re.compile(r"^我?(?:那位|那个|这位|这个|那名|那)(?=[\u4e00-\u9fffA-Za-z])")
-
 
 def _relative(subj: Subject) -> Subject:
     """老周的老伴… / 他孙子… / 她的店…: the clause is about the subject's relative or a thing of
@@ -134,8 +131,9 @@ def _relative(subj: Subject) -> Subject:
 
 
 def _that_one(text: str, people: People) -> Subject | None:
-    """那位退休老师做了手术: the person known by the words after 那位 (the longest that fits)."""
-    m = _THAT_ONE.match(text)
+    """那位退休老师做了手术, 那个爱尔兰同事…: the person known by the role or what was said of them after 那位 (the
+    longest words that fit)."""
+    m = re.match(r"^我?(?:那位|那个|这位|这个|那名|那)(?=[\u4e00-\u9fffA-Za-z])", text)
     if not m:
         return None
     after = text[m.end() :]
@@ -304,14 +302,11 @@ _WITH_EACH_OTHER = re.compile(
 )
 
 
-_ME_AND = re.compile(rf"^我(?:和|跟|与)我?的?(?P<role>{ZH_ROLE_WORDS})?")
-
-
 def _with_them(text: str, people: People, owner: str) -> Subject | None:
     """我和老公刚在成都买了房 / 我跟小静去看了电影: what the speaker did with someone, the speaker's
     (as "My husband and I …" is); None when it is what the two did to each other or are (我跟老公吵架了,
     我和老公是大学同学) or no one follows."""
-    m = _ME_AND.match(text)
+    m = re.match(rf"^我(?:和|跟|与)我?的?(?P<role>{ZH_ROLE_WORDS})?", text)
     if m is None:
         return None
     role = m["role"]
