@@ -225,14 +225,12 @@ def _calling(cand: str) -> bool:
 
 
 def _may_be_name(said: str) -> bool:
-    """Whether words taken for a name may be one: not opening with a pronoun, "this" or a degree word (是个老师, 很多人,
-    我女儿很可爱), not a role (同事, 老师) unless how one calls someone (李老师, 老马)."""
+    """Whether words taken for a name may be one: no pronoun, "this" or degree word first (是个老师), no role but 李老师."""
     return said[0] not in _NOT_FIRST and (not role_of(said) or _calling(said))
 
 
 def person_named(cand: str) -> bool:
-    """Whether ``cand`` is a person's name: the tagger's whole person name (李明宇), or how one calls someone
-    (王师傅, 老马); not a company's or a thing's (腾讯, 华为Mate60)."""
+    """Whether ``cand`` is a person's name: the tagger's (李明宇) or how one calls someone; not 腾讯, 华为Mate60."""
     return _calling(cand) or (_first_tag(cand, cand) or "").startswith("nr")
 
 
@@ -242,8 +240,7 @@ def _addressed(cand: str, text: str) -> bool:
 
 
 def _one_word(text: str, cand: str) -> bool:
-    """Whether a name candidate reads as one word of its own here and not as a verb or a function
-    word (结婚, 要去维); a nickname (小刘, 老王, 阿杰) or a surname and a title always does."""
+    """Whether a name candidate is one word here, not a verb or function word (结婚, 要去维); as one calls someone, yes."""
     # not a verb, an adverb, a preposition, a conjunction, a particle, a pronoun, a number, a measure, a time …
     return _calling(cand) or (_first_tag(text, cand) or "v")[0] not in "vdpcurmqtfa"
 
