@@ -900,6 +900,7 @@ def test_everyday_readings_that_gave_nothing_or_the_wrong_slot_in_both_languages
     assert one("我去年嫁给了小李。", "小雯") == [("配偶", "小李", None, False)]
     assert one("I was born in Ohio.") == [("was born in", "Ohio", None, False)]
     assert one("我是在青岛出生的。") == [("出生于", "青岛", None, False)]
+    assert one("我出生在了山东。") == [("出生于", "山东", None, False)]
     assert one("I don't eat pork.") == [("don't eat", "pork", None, False)]
     assert one("我不吃猪肉。") == [("不吃", "猪肉", None, False)]
     assert one("I don't eat much these days.") == [] and one("我不吃早饭。") == []

@@ -452,7 +452,7 @@ _RULES = patterns(
     ),
     # 出生在山东 / 是在青岛出生的: where someone was born
     (
-        rf"^(?:出生在|出生于|生在|出生在了)(?P<obj>{_P}{{1,12}}?)的?$|^是?在(?P<obj2>{_P}{{1,12}}?)出生的?$",
+        rf"^(?:出生在了?|出生于|生在)(?P<obj>{_P}{{1,12}}?)的?$|^是?在(?P<obj2>{_P}{{1,12}}?)出生的?$",
         _reading("出生于", of=lambda s: _open_part(s, 20)),
     ),
     # 结婚了 / 结婚三年了: married, to someone not named
