@@ -45,6 +45,10 @@ class Language(Protocol):
         leave unsaid is theirs, not the speaker's."""
         return False
 
+    def planned(self, topic: str) -> bool:
+        """A reading said with a verb of planning ("am planning"): its time is one to come, as a plan's."""
+        return False
+
     def it_did(self, cause: str) -> re.Match[str] | None:
         """A cause said of "it" doing something: "it" is what the effect is about."""
         return None

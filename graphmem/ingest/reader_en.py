@@ -594,6 +594,10 @@ def _of_what_is(rest: str) -> list[Found]:
     return [Found("FACT", "is called" if m.group("how") else "is", what, 0.5)]
 
 
+# a topic said with a verb of planning ("am planning", "plan"; not "planned")
+_PLANNED = re.compile(r"^(?:(?:am|is|are) )?(?:planning|plans?|intends?|intending)\b", re.IGNORECASE)
+
+
 class English(Language):
     code, me, joiner = "en", "I", " "
     keys = {"time": "time", "how often": "how often"}
@@ -605,6 +609,9 @@ class English(Language):
 
     def it_did(self, cause: str) -> re.Match[str] | None:
         return _IT_DID.match(cause)
+
+    def planned(self, topic: str) -> bool:
+        return _PLANNED.match(topic) is not None
 
     def clauses(self, reader: Reader, sentence: str) -> list[str | None]:
         """What the sentence says whole (``rules_en.sentence_facts``), then its clauses, each dated by

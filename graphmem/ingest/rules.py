@@ -44,9 +44,6 @@ _SENTENCE_END = re.compile(
 
 _CAPTION = re.compile(r"\s*\[image:[^\]]*\]", re.IGNORECASE)  # a picture's caption added to a turn
 
-# a reading said with a verb of planning ("am planning", "plan"): its time is one to come, as a plan's
-_PLANNED = re.compile(r"^(?:(?:am|is|are) )?(?:planning|plans?|intends?|intending)\b", re.IGNORECASE)
-
 _QUESTION = re.compile(r"[?？]\s*[\"'”’)）]*$")
 
 # a question put back to the listener after a statement: "…，你呢？", "…, do you?", "… - want to see a pic?"
@@ -390,7 +387,7 @@ class _Reader:
         relative = False
         for k, v in attributes.items():
             if v == time_text:
-                absolute = self.rules._absolute(v, self.ep, ahead=found.kind == "plan" or bool(_PLANNED.match(topic)))
+                absolute = self.rules._absolute(v, self.ep, ahead=found.kind == "plan" or self.lang.planned(topic))
                 attributes[k] = absolute or v
                 relative = relative or absolute is None
             else:
