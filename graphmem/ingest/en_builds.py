@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from ..lexicon import word_map
 from ..lexicon.forms import base_form, gerund, lemma, third_person
 from ..lexicon.roles import TITLE_WORDS
 from .phrases import Found, clean, read_as, without_dangling
@@ -189,12 +188,8 @@ def held_since(topic: str, reading: str) -> Make:
 
 _worked_since = held_since("work at", "employer")
 
-# what one plays or does for years: the verb's forms, base first ("have been playing", "played")
-PLAYED = word_map(
-    "play: play|playing|played, do: do|doing|done|did, practice: practice|practicing|practiced|practising|practised, "
-    "dance: dance|dancing|danced, sing: sing|singing|sung|sang, paint: paint|painting|painted, ski: ski|skiing|skied, "
-    "surf: surf|surfing|surfed, climb: climb|climbing|climbed, swim: swim|swimming|swum|swam, ride: ride|riding|ridden|rode"
-)
+# what one plays or does for years, by the verb's lemma ("have been playing", "played", "sang")
+PLAYED = frozenset("play do practice practise dance sing paint ski surf climb swim ride".split())
 
 
 def at_work(found: Found, m: re.Match, third: bool) -> list[Found]:
@@ -211,11 +206,13 @@ def teaches(m: re.Match, third: bool, time_text: str | None) -> list[Found] | No
 def played(m: re.Match, third: bool, time_text: str | None) -> list[Found] | None:
     """ "have played piano for three years" / "have been doing yoga for two years": what they still do,
     and for how long; "played soccer for five years": a span that ended, said in the past."""
+    verb = m.group("verb").lower()
+    if lemma(verb) not in PLAYED:
+        return None
     obj, duration = _for_how_long(_past_comma(m))
     words = (obj or "").lower().split()
     if not obj or words[0] in {"it", "this", "that", "there", "with", "around"}:
         return None
-    verb = m.group("verb").lower()
     if not duration:  # "I play guitar": an instrument or a game (not "play a role"); another verb needs how long
         if verb not in ("play", "plays") or m.group("have") or words[-1] in {"role", "part", "safe", "dead", "fair"}:
             return None
@@ -224,9 +221,9 @@ def played(m: re.Match, third: bool, time_text: str | None) -> list[Found] | Non
         obj = re.sub(r"\s+for\s+.*$", "", obj)  # "piano for an hour": how long each time
         obj = obj.split(" ", 1)[1] if words[0] == "the" and len(words) > 1 else obj  # the piano: piano
         return [Found("FACT", agree("play", third), obj, 0.6)]
-    if not m.group("have") and (verb == PLAYED[verb] or verb.endswith("ing")):
+    if not m.group("have") and (verb == lemma(verb) or verb.endswith("ing")):
         return None  # "I play piano for an hour": how long each time, no span
-    topic = agree(PLAYED[verb], third) if m.group("have") else verb
+    topic = agree(lemma(verb).replace("practise", "practice"), third) if m.group("have") else verb
     return [Found("FACT", topic, obj, 0.6, {"duration": duration})]
 
 

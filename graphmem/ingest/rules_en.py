@@ -13,7 +13,7 @@ import re
 
 from ..lexicon.topics import WORKPLACES
 from . import en_builds as build
-from .en_builds import MONTH, PLAYED, agree, said_object
+from .en_builds import MONTH, agree, said_object
 from .en_subjects import _NAME, ATTRIBUTE_NAME, _a_name
 from .phrases import Found, clean, patterns, read_as, relation
 
@@ -285,7 +285,7 @@ _RULES = patterns(
     ),
     # what they have played or done for how long ("have played piano for three years")
     (
-        rf"^(?P<have>(?:have|has) (?:been )?)?(?P<verb>{'|'.join(sorted(PLAYED, key=len, reverse=True))}) {_X}",
+        rf"^(?P<have>(?:have|has) (?:been )?)?(?P<verb>[a-z]+) {_X}",
         build.played,
     ),
     # what they are learning or training for now, and for how long ("have been learning Spanish for a year")
