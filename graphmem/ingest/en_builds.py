@@ -351,7 +351,7 @@ def negated_preference(m: re.Match, third: bool, time_text: str | None) -> list[
     """ "I don't like jazz", "I no longer smoke", "I don't eat pork": a stance or an end; any other
     negated verb states nothing unless it is no longer done."""
     verb, food = lemma(m.group("verb").lower()), (m.group("obj") or "").strip()
-    no_longer = bool(m.group("longer") or re.search(r"\b(?:anymore|any more)\s*$", m.group(0), re.I))
+    no_longer = bool(m.group("longer"))
     # "I don't eat pork", "she doesn't drink alcohol": a food or drink kept off, said plainly (not "I don't eat much")
     kept_off = verb in ("eat", "drink") and 0 < len(food.split()) <= 3 and not _NOT_A_FOOD.match(food)
     if not (no_longer or verb in ("like", "love", "enjoy") or kept_off):

@@ -84,10 +84,7 @@ _RULES = patterns(
         build.reading("moved to", "residence"),
     ),
     (rf"{_DID}moved out of {_X}", build.reading("moved out of", "residence", ends=True)),
-    (  # said to have ended: "I don't live there anymore"
-        rf"^(?:no longer|(?:don't|doesn't|do not|does not)(?=[^,;:.!?]*\b(?:anymore|any more)\b)) live (?:in|at) {_X}",
-        build.reading("no longer live in", "residence", ends=True),
-    ),
+    (rf"^no longer live (?:in|at) {_X}", build.reading("no longer live in", "residence", ends=True)),
     (
         rf"^(?:am |is |are |have been |has been )?{_ADV}(?:live|lives|living|reside|resides|residing|based) (?:in|at|on) {_X}",
         build.reading("live in", "residence"),
@@ -162,8 +159,8 @@ _RULES = patterns(
     (rf"{_DID}(?:resigned|retired) from (?:the )?{_X}", _QUIT),
     # "I no longer work at Google", "I don't work for Acme anymore", "I'm no longer at Acme": the job ended
     (
-        rf"^(?:(?:am |is |are )?no longer (?:work|works|working) (?:at|for)|(?:am|is|are) no longer at(?= (?-i:[A-Z]))|"
-        rf"(?:don't|doesn't|do not|does not) work (?:at|for)(?=.*\b(?:anymore|any more)\b)) (?:the )?{_X}",
+        rf"^(?:(?:am |is |are )?no longer (?:work|works|working) (?:at|for)|(?:am|is|are) no longer at(?= (?-i:[A-Z])))"
+        rf" (?:the )?{_X}",
         build.reading("no longer work at", "employer", ends=True),
     ),
     (
@@ -386,6 +383,8 @@ def predicates(rest: str, third: bool, time_text: str | None) -> list[Found]:
     first, *more = _AND_THEN.split(p, maxsplit=1)
     if more:  # "left the hospital and joined a care home": each part said of the same subject
         return predicates(first, third, time_text) + predicates(more[0], third, time_text)
+    # "I don't live there anymore", "she never drinks any more": said to have ended, as "no longer"
+    p = re.sub(r"^(?:don't|doesn't|do not|does not|never) (?=[^,;:.!?]*\bany ?more\b)", "no longer ", p, flags=_I)
     for pattern, make in _RULES:
         if (m := pattern.match(p)) and (found := make(m, third, time_text)) is not None:
             return found
