@@ -58,9 +58,7 @@ def base_form(word: str) -> str | None:
     """The base form of an -ing word (taking → take, running → run, travelling → travel); None for a
     word that is not one."""
     word = word.lower()
-    if not word.endswith("ing") or len(word) < 5:
-        return None
-    return (_lemminflect().getLemma(word, "VERB") or (None,))[0]
+    return lemma(word) if word.endswith("ing") and len(word) >= 5 else None
 
 
 @lru_cache(maxsize=4096)
