@@ -63,7 +63,6 @@ ZH_ROLES = _roles(
 # Roles that may carry what they teach, coach or treat: 钢琴老师, 健身教练, 牙科医生.
 ZH_ROLE_HEADS = ("老师", "教练", "医生", "大夫", "教授", "家教")
 
-# the ones spoken of together (parents, kids …) are whom a "they" may mean (父母 / 爸妈 in Chinese);
 # boss, manager and supervisor are one role, as 老板 / 上司 / 领导: "my boss" means "my new manager Linda"
 EN_ROLES = _roles(
     "mother|mom|mum|mommy|mama f, father|dad|daddy|papa m, sister|sis f, brother|bro m, wife f, husband m, "
@@ -71,18 +70,23 @@ EN_ROLES = _roles(
     "daughter|baby girl f, aunt|auntie f, uncle m, niece f, nephew m, grandson m, granddaughter f, "
     "grandchild|grandkid -, mother-in-law|mother in law f, father-in-law|father in law m, "
     "sister-in-law|sister in law f, brother-in-law|brother in law m, daughter-in-law|daughter in law f, "
-    "son-in-law|son in law m, stepson m, stepdaughter f, in-laws|in laws -, parents|folks -, "
-    "kids|children=children -, grandparents -, acquaintance -, grandmother|grandma|granny|nana f, "
+    "son-in-law|son in law m, stepson m, stepdaughter f, acquaintance -, grandmother|grandma|granny|nana f, "
     "grandfather|grandpa|granddad m, stepmother|stepmom f, stepfather|stepdad m, landlady f, cousin -, best friend -, "
     "friend|buddy|pal -, partner -, spouse -, boss|manager|supervisor -, colleague|coworker|co-worker -, subordinate -, "
     "roommate|flatmate|housemate -, neighbor|neighbour -, classmate -, mentor -, pen pal|penpal|pen friend -, "
-    "landlord -, therapist -, dog -, cat -, hamster -, rabbit|bunny=rabbit -, parrot -, goldfish -, "
-    # several people of one role, spoken of together as parents are: "my brothers live in London"
-    "brothers -, sisters -, siblings -, cousins -, aunts -, uncles -, nieces -, nephews -, sons -, daughters -, "
-    "grandkids|grandchildren=grandchildren -, friends|buddies=friends -, best friends -, "
-    "colleagues|coworkers|co-workers=colleagues -, neighbors|neighbours=neighbors -, classmates -, "
+    "landlord -, therapist -, dog -, cat -, hamster -, rabbit|bunny=rabbit -, parrot -, goldfish -"
+)
+# Roles of people spoken of together, whom a "they" / 他们 may mean (父母 / 爸妈 in Chinese): parents, and
+# several of one role ("my brothers live in London")
+EN_TOGETHER = _roles(
+    "parents|folks -, kids|children=children -, grandparents -, in-laws|in laws -, brothers -, sisters -, "
+    "siblings -, cousins -, aunts -, uncles -, nieces -, nephews -, sons -, daughters -, best friends -, "
+    "grandkids|grandchildren=grandchildren -, friends|buddies=friends -, classmates -, "
+    "colleagues|coworkers|co-workers=colleagues -, neighbors|neighbours=neighbors -, "
     "roommates|flatmates|housemates=roommates -"
 )
+EN_ROLES |= EN_TOGETHER
+TOGETHER = frozenset({canon for canon, _ in EN_TOGETHER.values()} | {"父母"})
 # The roles of the table that are animals kept (a pet is had, as a thing is, and is named as a person is)
 PETS = frozenset("dog cat hamster rabbit parrot goldfish 狗 猫 仓鼠 兔子 鹦鹉 金鱼 乌龟".split())
 # Roles that may carry what they teach, coach or treat: piano teacher, yoga instructor, family doctor.
@@ -143,11 +147,6 @@ def role_words(role: str) -> list[str]:
     return words or [role]
 
 
-# Roles of people spoken of together, whom a "they" / 他们 may mean
-TOGETHER = frozenset(
-    "parents children grandparents in-laws brothers sisters siblings cousins aunts uncles nieces nephews sons daughters "
-    "grandchildren friends colleagues neighbors classmates roommates 父母".split()
-) | {"best friends"}
 _CANONICAL = {canon for canon, _ in EN_ROLES.values()}
 _ONE_OF = {r: r[:-1] for r in TOGETHER if r[:-1] in _CANONICAL} | {"grandchildren": "grandchild"}
 
