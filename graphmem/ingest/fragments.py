@@ -57,16 +57,12 @@ FUNCTION_WORDS = PARTICLES | frozenset(
     ).split()
 )
 
-# A topic or an object that begins with 的 has lost the words before it ("的生日是在",
-# "的那个小区叫绿洲家园"); 地 and 得 begin words too (地铁, 得奖).
-DANGLING_START = ("的",)
-
-# An object or a topic that opens a clause of its own is the next clause, not the thing ("我 是 如果透气性再好点",
-# "我 | 就是有时候高峰期": the remark after a review, kept whole).
-CLAUSE_START = ("如果", "要是", "假如", "虽然", "但是", "不过", "可是", "而且", "就是")
+# A topic or an object that begins with 的 has lost the words before it ("的生日是在", "的那个小区叫绿洲家园"; 地 and
+# 得 begin words too: 地铁, 得奖); one that opens a clause of its own is the next clause, not the thing ("我 是
+# 如果透气性再好点", "我 | 就是有时候高峰期": the remark after a review, kept whole).
+CUT_START = ("的", "如果", "要是", "假如", "虽然", "但是", "不过", "可是", "而且", "就是")
 
 # An object that ends with 在 has lost the place after it ("我 去 公园在"), unless 在 ends a word.
-DANGLING_END_ZH = ("在",)
 WORDS_ENDING_SO = ("现在", "实在", "自在", "存在", "所在", "正在", "好在", "在在")
 DANGLING_END_EN = frozenset("a an the of to and or with for at from by my your their".split())
 
@@ -84,12 +80,10 @@ def fragment(memory: Any) -> str | None:
     if len(subject) <= 2 and subject.endswith("的") and not subject.isascii():
         return f"subject {subject!r} is a verb made a noun, whose doer was cut off"  # 干的 of 我的上司干的是记者
     topic = (memory.topic or "").strip()
-    if _whole(topic, PARTICLES) or topic.startswith(DANGLING_START + CLAUSE_START):
+    if _whole(topic, PARTICLES) or topic.startswith(CUT_START):
         return f"topic {topic!r} is cut from its words"
     obj = (memory.object or "").strip()
-    if memory.object is not None and (
-        not obj or _lone(obj) or obj.startswith(DANGLING_START + CLAUSE_START) or _dangles(obj)
-    ):
+    if memory.object is not None and (not obj or _lone(obj) or obj.startswith(CUT_START) or _dangles(obj)):
         return f"object {obj!r} is cut from its words"
     for key, value in (memory.attributes or {}).items():
         if not value.strip() or _lone(value.strip()):
@@ -107,7 +101,7 @@ def _lone(text: str) -> bool:
 
 
 def _dangles(text: str) -> bool:
-    if text.endswith(DANGLING_END_ZH) and len(text) > 1 and not text.endswith(WORDS_ENDING_SO):
+    if text.endswith("在") and len(text) > 1 and not text.endswith(WORDS_ENDING_SO):
         return True
     words = _LATIN_WORDS.findall(text.lower())
     return len(words) > 1 and text.rstrip()[-1:].isalpha() and words[-1] in DANGLING_END_EN
