@@ -60,8 +60,9 @@ ZH_ROLES = _roles(
     "导师 -, 师傅 -, 房东 -, 班主任 -, 牙医 -, 笔友|网友 -, 合伙人 -, 爸妈|父母=父母 -, 狗狗|小狗|狗=狗 -, "
     "猫咪|小猫|猫=猫 -, 仓鼠 -, 兔子 -, 鹦鹉 -, 金鱼 -, 乌龟 -"
 )
-# Roles that may carry what they teach, coach or treat: 钢琴老师, 健身教练, 牙科医生.
+# Roles that may carry what they teach, coach or treat: 钢琴老师, 健身教练, 牙科医生, piano teacher, family doctor
 ZH_ROLE_HEADS = ("老师", "教练", "医生", "大夫", "教授", "家教")
+EN_ROLE_HEADS = ("teacher", "coach", "instructor", "tutor", "trainer", "doctor", "dentist", "professor")
 
 # boss, manager and supervisor are one role, as 老板 / 上司 / 领导: "my boss" means "my new manager Linda"
 EN_ROLES = _roles(
@@ -89,8 +90,6 @@ EN_ROLES |= EN_TOGETHER
 TOGETHER = frozenset({canon for canon, _ in EN_TOGETHER.values()} | {"父母"})
 # The roles of the table that are animals kept (a pet is had, as a thing is, and is named as a person is)
 PETS = frozenset("dog cat hamster rabbit parrot goldfish 狗 猫 仓鼠 兔子 鹦鹉 金鱼 乌龟".split())
-# Roles that may carry what they teach, coach or treat: piano teacher, yoga instructor, family doctor.
-EN_ROLE_HEADS = ("teacher", "coach", "instructor", "tutor", "trainer", "doctor", "dentist", "professor")
 
 # Roles of work, school and acquaintance: not a person's family or household (Ruth's husband, 老周的老伴
 # and his grandson are about Ruth and 老周; her colleague is not)
