@@ -146,8 +146,7 @@ def role_words(role: str) -> list[str]:
     return words or [role]
 
 
-_CANONICAL = {canon for canon, _ in EN_ROLES.values()}
-_ONE_OF = {r: r[:-1] for r in TOGETHER if r[:-1] in _CANONICAL} | {"grandchildren": "grandchild"}
+_ONE_OF = {r: one[0] for r in TOGETHER if (one := role_of(r[:-1]))} | {"grandchildren": "grandchild"}
 
 
 def one_of(role: str) -> str:
