@@ -166,10 +166,7 @@ MUTUAL = frozenset(
 def mutual_words(chinese: bool) -> str:
     """The words of the roles that hold both ways as one alternation, the longest first: English ones said of two
     together (friends, coworkers, sisters), Chinese ones as said (同学, 好朋友, 发小)."""
-    if chinese:
-        words = [w for w, (canon, _) in ZH_ROLES.items() if canon in MUTUAL]
-    else:
-        words = [w for w, (canon, _) in EN_ROLES.items() if canon in TOGETHER and one_of(canon) in MUTUAL]
+    words = [w for w, (canon, _) in (ZH_ROLES if chinese else EN_TOGETHER).items() if one_of(canon) in MUTUAL]
     return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
 
 
