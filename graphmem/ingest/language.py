@@ -12,7 +12,7 @@ import re
 from typing import Any, Protocol
 
 from .people import People
-from .phrases import Found, Subject, clean
+from .phrases import Found, Subject
 
 Reader = Any  # rules._Reader: the window being read (its people, its memories), passed back to the language
 
@@ -64,10 +64,6 @@ class Language(Protocol):
         self, reader: Reader, body: str, text: str, time_text: str | None, carried: Any
     ) -> tuple[str, str, list[Found], Found | None]:
         """(body, text, the people the clause introduces, a reading that is all it says, or None)."""
-
-    def clean(self, text: str, limit: int) -> str | None:
-        """A phrase trimmed to what a memory keeps of it."""
-        return clean(text, self.code == "zh", limit)
 
     # --- whom a clause is about
     def subject_of(self, clause: str, people: People, owner: str, carried: Subject | None) -> Subject | None: ...

@@ -25,7 +25,7 @@ from ..types import MAX_NAME, normalize_name
 from .language import Language
 from .models import EpisodeView, ExtractionPlan
 from .people import People, owner_key, theirs
-from .phrases import Found, read_as
+from .phrases import Found, clean, read_as
 from .reader_en import ENGLISH
 from .reader_zh import CHINESE
 from .schema import ExtractedLink, ExtractedMemory, Extraction, to_plan
@@ -370,7 +370,7 @@ class _Reader:
         found = self.lang.whole_clause(self, text, subj, time_text, generic, habitual)
         if found or not generic:
             return found
-        rest = self.lang.clean(subj.rest, MAX_NAME)
+        rest = clean(subj.rest, self.lang.code == "zh", MAX_NAME)
         if not rest or len(rest) > WHOLE_LIMIT or self.lang.thought.match(rest):
             return []  # nothing, a clause cut at the limit (a part of what it said), or a thought
         rest = self.lang.whole_rest(self, rest, subj)  # none for one about "it"
