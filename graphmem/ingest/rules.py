@@ -87,9 +87,8 @@ def _by_language(sentence: str) -> list[str]:
     return [re.sub(r"[，,；;]\s*$", "", "".join(run)).strip() for _, run in runs]
 
 
-# A habit that says only how many times (去三次, "go twice"): what is done was said before.
+# A habit that says only how many times (去三次, "go twice") or only "go" (去): what, or where to, was said before.
 _HOW_MANY_TIMES = re.compile(r"^(?:去|来|做|练|go|goes|do|does)?\s*(?:[一二两三四五六七八九十几\d]+次|once|twice)$")
-
 _BARE_GO = {"去", "来", "go", "goes", "come", "comes"}
 
 # A plan's time that ended more than this before the turn, named without a year or a word for the
