@@ -540,6 +540,11 @@ def test_a_clause_whose_subject_is_not_the_speaker_wishes_conditions_and_questio
     assert triples(extract("我最喜欢春天了，你呢？")) == [("我", "OPINION", "喜欢", "春天")]
     assert triples(extract("My sister is a nurse, do you know any?")) == [("my sister", "FACT", "is a", "nurse")]
     assert extract("Is your sister a nurse, do you know?").memories == []  # asked, not stated
+    # a question word inside the statement ("a cobbler who …") does not make it a question; one that opens it does
+    assert triples(extract("I'm looking for a cobbler who can repair my Vans, do you think I should ask around?")) == [
+        ("I", "FACT", "am looking for", "a cobbler who can repair my Vans")
+    ]
+    assert extract("What kind of cobbler repairs Vans, do you know?").memories == []
 
 
 def test_a_picture_caption_is_not_what_the_speaker_said():

@@ -49,11 +49,11 @@ _QUESTION = re.compile(r"[?？]\s*[\"'”’)）]*$")
 # a question put back to the listener after a statement: "…，你呢？", "…, do you?", "… - want to see a pic?"
 _TO_LISTENER = re.compile(r"你|您|\byou\b|^\s*(?:wanna|want to|care to) (?:see|hear|know)\b", re.IGNORECASE)
 
-# what makes a sentence a question: a question word anywhere, an English auxiliary only at its start ("is your
-# sister a nurse": a question; "my sister is a nurse": a statement)
+# what makes a sentence a question: a Chinese question word anywhere, an English question word or auxiliary only at
+# its start ("is your sister a nurse", "what is it": questions; "my sister is a nurse", "a friend who plays": not)
 _ASKS = re.compile(
-    r"为什么|什么|怎么|吗|呢|哪|谁|几|多少|\b(?:why|what|how|where|who|which|when)\b"
-    r"|^\W*(?:do|does|did|is|are|can|could|would|should|have|has)\b",
+    r"为什么|什么|怎么|吗|呢|哪|谁|几|多少"
+    r"|^\W*(?:why|what|how|where|who|which|when|do|does|did|is|are|can|could|would|should|have|has)\b",
     re.IGNORECASE,
 )
 
