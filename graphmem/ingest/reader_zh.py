@@ -196,7 +196,7 @@ def _is_workplace(text: str) -> bool:
     """A workplace named whole: one word not a place (腾讯, 华为), or a phrase ending in a kind of
     workplace (一家创业公司, 市第一医院); not an errand (超市买菜)."""
     kind = re.search(rf"(?:{rules_zh.WORKPLACES}|学校|大学|中学|小学)$", text)
-    return kind is not None or (len(rules_zh.tag(text)) == 1 and not zh_things.is_place(text))
+    return kind is not None or (len(rules_zh.tag(text)) == 1 and not zh_subjects.of_places(text))
 
 
 # after a job said in the same sentence, the next one (以前在阿里工作，后来去了腾讯): a workplace named

@@ -18,7 +18,7 @@ from ..lexicon.roles import ATTRIBUTE_WORDS, ZH_ROLE_WORDS, roles_in
 from ..lexicon.topics import ZH_WORKPLACES
 from .phrases import Found, clean, patterns, read_as, relation
 from .zh_subjects import _ADV, _JOB_END, _NAME, _NOT_NAME, FORMERLY, ZH_LEAD, Subject, of_places, tag
-from .zh_things import ONE, PLACE_KINDS, is_maker, is_place, noun_head, object_of, that_one, thing_name, things
+from .zh_things import ONE, PLACE_KINDS, is_maker, noun_head, object_of, that_one, thing_name, things
 
 # What a guess, a supposition, a thought or a question opens with (可能…, 如果…, 觉得…, 为什么…)
 GUESSES = "可能|也许|大概|应该|要是|如果|觉得|认为|以为|听说|猜|感觉|知道|记得|怎么|为什么"
@@ -462,7 +462,7 @@ _RULES = patterns(
         rf"^(?:在(?P<obj>{_P}{{1,20}}?))?(?:找到|找)了?一?份?新?的?工作了?$",
         lambda m, t: (  # 在上海找到了工作: a job found in a city, its employer not said
             _JOINED(m, t)
-            if m["obj"] and not is_place(m["obj"])
+            if m["obj"] and not of_places(m["obj"])
             else [read_as("employer", "EVENT" if t else "FACT", "换工作", None, _said(m, "地点", "obj"), ends=True)]
         ),
     ),

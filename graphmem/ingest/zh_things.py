@@ -23,11 +23,6 @@ _NOUNISH = ("n", "a", "b", "j", "eng", "x", "vn", "s", "f", "l", "m", "q", "k", 
 _MORPHEME = ("g", "zg")  # a bound character the tagger could not place (灵缇犬 → 灵|缇|犬): part of the noun
 
 
-def is_place(text: str) -> bool:
-    """A city, a province or a country (上海, 广东, 日本), not a workplace: the tagger's ``ns``."""
-    return [t for _, t in tag(text)] == ["ns"]
-
-
 def noun_head(text: str) -> str | None:
     """The noun phrase a text opens with, up to the first verb, preposition or particle; a leading
     "one of" (一辆, 一个) dropped: 上海了 → 上海, 星巴克见了小雯 → 星巴克, 一辆新自行车 → 新自行车."""
