@@ -403,7 +403,8 @@ _RULES = patterns(
     (rf"^把(?P<obj>{_P}{{1,12}}?)(?:卖了|(?:卖掉|送人|转手)了?)$|^卖(?:了|掉了?)(?P<obj2>{_P}{{1,12}}?)了?$", _parted),
     # changes of residence and of work or school: the slot they set
     (rf"^(?:搬到|搬去|搬家到|搬回到|搬回|搬进了|搬进|搬来)了?(?P<obj>{_P}+)", _reading("搬到", "residence")),
-    (rf"^(?:不再|不)住在(?P<obj>{_P}+?)了?$", _LEFT_HOME),
+    # 不住在北京了 / 不在北京住了: no longer lives there
+    (rf"^(?:(?:不再|不)住在(?P<obj>{_P}+?)了?|不在(?P<obj2>{_P}{{1,12}}?)(?:住|生活|待)了)$", _LEFT_HOME),
     # 搬出了那套公寓 / 搬离北京: the home left (a "that one" is no name: the home ends all the same)
     (rf"^搬(?:出去|出|离)了?(?:[那这][套个间栋]?)?(?:公寓|房子|出租屋|宿舍|家|(?P<obj>{_P}*?))了?$", _LEFT_HOME),
     (rf"^(?:住在|家在|居住在|生活在|定居在|定居于|定居)(?P<obj>{_P}+)", _HOME),
@@ -524,8 +525,6 @@ _RULES = patterns(
     ),
     # 是当农民的: what someone works as (当时, 当天, 当地 say when or where)
     (rf"^是?当(?!时|天|地|年|初|然|中|面|晚|场|下)(?P<obj>{_P}{{1,8}}?)的$", _JOB),
-    # 不在北京住了: no longer lives there
-    (rf"^不在(?P<obj>{_P}{{1,12}}?)(?:住|生活|待)了$", _LEFT_HOME),
     # 不在腾讯了 / 不在华为上班了: no longer works there (a home, 家, is no employer)
     (rf"^不在(?P<obj>{_P}{{1,20}}?)(?:工作|上班|干)?了$", _if(_organisation, _QUIT)),
     # 开了一家面包店 / 在深圳开了一家餐厅: a business someone runs, where they work
@@ -541,8 +540,7 @@ _RULES = patterns(
         _PLAYS,
     ),
     # 教数学 / 在中学教物理: what someone teaches, and where (the employer)
-    (rf"{_AT}教(?P<what>{_P}{{1,10}})$", _teaches),
-    (r"^教(?P<what>[\u4e00-\u9fffA-Za-z]{1,10})$", _teaches),
+    (rf"(?:{_AT})?教(?P<what>{_P}{{1,10}})$", _teaches),
     # plans and intentions
     (rf"^在?(?P<verb>打算|准备|计划|决定|考虑|想要|想|将要|要|会|将)(?P<obj>{_P}+)", _plan),
     # 希望今年能跑一次半马 / 的计划是六月前写完论文: what someone hopes or plans to do
