@@ -15,6 +15,10 @@ each told the people the earlier windows named, as the pipeline is told them fro
 - LongMemEval: the user turns of every scored question's haystack, session by session.
 
 A line of the output is one window: its source, its turns' ids and what the extractor planned.
+
+``--wins FILE`` also writes, for each predicate pattern of either language (``rules_en._RULES``,
+``rules_zh._RULES``, in the order they are tried), how many clauses it read in each source: which patterns read the
+talk written elsewhere and which only the labelled lines.
 """
 
 from __future__ import annotations
@@ -22,7 +26,8 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Iterator
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -178,8 +183,45 @@ def dump_conversation(extractor: Any, name: str, sessions: list[Session]) -> Ite
         yield {"source": name, "window": n, "turns": len(eps), "plan": plan.to_dict()}
 
 
-def dump_labelled() -> Iterator[dict]:
+class _Wins:
+    """Each predicate pattern's wins (a clause it read) per source, counted by wrapping what it builds."""
+
+    def __init__(self) -> None:
+        from graphmem.ingest import rules_en, rules_zh
+
+        self.source = ""
+        self.counts: defaultdict[tuple[str, int, str], Counter[str]] = defaultdict(Counter)
+        self.kept = [(module._RULES, list(module._RULES)) for module in (rules_en, rules_zh)]
+        for lang, (rules, patterns) in zip(("en", "zh"), self.kept, strict=True):
+            rules[:] = [(p, self._counted((lang, i, p.pattern), make)) for i, (p, make) in enumerate(patterns)]
+
+    def restore(self) -> None:
+        """The patterns as they were, uncounted."""
+        for rules, patterns in self.kept:
+            rules[:] = patterns
+
+    def _counted(self, key: tuple[str, int, str], make: Callable) -> Callable:
+        def counted(*args: Any) -> Any:
+            found = make(*args)
+            if found is not None:
+                self.counts[key][self.source] += 1
+            return found
+
+        self.counts.setdefault(key, Counter())  # every pattern a row, however rarely it wins
+        return counted
+
+    def write(self, path: Path) -> None:
+        sources = sorted({s for c in self.counts.values() for s in c})
+        with path.open("w", encoding="utf-8") as f:
+            f.write("\t".join(["language", "order", *sources, "pattern"]) + "\n")
+            for (lang, i, pattern), c in sorted(self.counts.items()):
+                f.write("\t".join([lang, str(i), *(str(c[s]) for s in sources), pattern.replace("\n", " ")]) + "\n")
+
+
+def dump_labelled(wins: _Wins | None = None) -> Iterator[dict]:
     for lang in bench.LANGS:
+        if wins:
+            wins.source = f"extract:{lang}"
         for conv in bench.load(lang):
             yield {"source": f"extract:{lang}:{conv.id}", "plans": bench.plans(conv)}
 
@@ -188,35 +230,48 @@ def main(
     out: Path = typer.Argument(..., help="The JSONL file to write."),
     data: Path = typer.Option(DEFAULT_DATA, "--data", help="The benchmarks' data folder."),
     only: list[str] = typer.Option([], "--only", help="Only these sources: extract, " + ", ".join(SOURCES)),
+    wins_out: Path | None = typer.Option(
+        None, "--wins", help="Also write a TSV of how many clauses each predicate pattern read, per source."
+    ),
 ) -> None:
     """Write what the offline reader takes from the labelled lines and the dev data."""
     from graphmem.ingest.rules import RuleExtractor
 
+    wins = _Wins() if wins_out else None
+
     extractor = RuleExtractor()
     started, cpu = time.perf_counter(), time.process_time()
     turns = 0
-    with out.open("w", encoding="utf-8") as f:
+    try:
+        with out.open("w", encoding="utf-8") as f:
 
-        def write(row: dict) -> None:
-            f.write(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n")
+            def write(row: dict) -> None:
+                f.write(json.dumps(row, ensure_ascii=False, sort_keys=True) + "\n")
 
-        if not only or "extract" in only:
-            for row in dump_labelled():
-                write(row)
-        for source, conversations in SOURCES.items():
-            if only and source not in only:
-                continue
-            t0 = time.perf_counter()
-            before = turns
-            for name, sessions in conversations(data):
-                for row in dump_conversation(extractor, name, sessions):
-                    turns += row["turns"]
+            if not only or "extract" in only:
+                for row in dump_labelled(wins):
                     write(row)
-            print(f"{source}: {turns - before} turns in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
+            for source, conversations in SOURCES.items():
+                if only and source not in only:
+                    continue
+                t0 = time.perf_counter()
+                before = turns
+                for name, sessions in conversations(data):
+                    if wins:  # MADial by its language
+                        wins.source = ":".join(name.split(":")[:2]) if source == "madial" else source
+                    for row in dump_conversation(extractor, name, sessions):
+                        turns += row["turns"]
+                        write(row)
+                print(f"{source}: {turns - before} turns in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
+    finally:
+        if wins:
+            wins.restore()
     print(
         f"{turns} turns in {time.perf_counter() - started:.1f} s ({time.process_time() - cpu:.1f} s CPU)",
         file=sys.stderr,
     )
+    if wins and wins_out:
+        wins.write(wins_out)
 
 
 if __name__ == "__main__":
