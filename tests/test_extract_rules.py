@@ -150,6 +150,15 @@ def test_chinese_a_surname_and_a_title_is_a_name_everywhere_and_which_one_is_not
     assert not triples(extract("我和钢琴老师吃了饭"))
 
 
+def test_chinese_someone_s_name_is_called_their_name_not_a_description():
+    # 李明的名字叫李明: the name, not 李明 是 李明的名字; 叫做 read as 叫 is (not 做孙逸飞)
+    assert triples(extract("李明的名字叫李明。")) == [("我", "RELATION", "熟人", "李明")]
+    assert ("孙逸飞", "FACT", "名字叫", "孙逸飞") in triples(extract("孙逸飞的名字叫做孙逸飞。"))
+    assert ("我下属", "FACT", "单位叫", "杭州西湖法律服务所") in triples(
+        extract("我的下属单位叫做杭州西湖法律服务所。")
+    )
+
+
 def test_chinese_zheng_zai_says_something_is_going_on_as_zai_does():
     # 正在学 / 正在找 read as 在学 / 在找: the adverb 正 goes, the 在 the patterns read stays
     assert triples(extract("我正在学吉他")) == [("我", "FACT", "在学", "吉他")]

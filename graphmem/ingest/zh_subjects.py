@@ -518,7 +518,7 @@ _NAMED_AFTER = re.compile(rf"一?[个位名](?P<what>[\u4e00-\u9fff]{{1,6}}?)[�
 
 _NOT_PEOPLE = re.compile(
     r"(?:店|馆|厅|楼|书|片|电影|歌|游戏|地方|城|村|街|路|狗|猫|鱼|鸟|车|船|公司|学校|单位|机构|医院|小区|酒店|公园|"
-    r"健身房|幼儿园|大学|中学|小学|品牌)$"
+    r"健身房|幼儿园|大学|中学|小学|品牌|名字|姓名)$"
 )
 
 # 楼下新搬来的邻居叫Olga / 我们公司新来的CTO叫Harris: who someone described is, a sentence of its own.
